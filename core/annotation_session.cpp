@@ -1,0 +1,59 @@
+#include "core/annotation_session.h"
+
+#include <utility>
+
+namespace delineate::core {
+
+AnnotationSession::AnnotationSession(ImageVolume image, LabelMap labels, LabelTable table, std::size_t budget)
+    : m_image(std::move(image)), m_labels(std::move(labels)), m_table(std::move(table)), m_history(budget) {}
+
+Result<AnnotationSession> AnnotationSession::create(ImageVolume image, LabelTable table, std::size_t budget) {
+  auto labels = LabelMap::create(image.geometry());
+  if (!labels) return labels.error();
+  return AnnotationSession(std::move(image), std::move(labels).value(), std::move(table), budget);
+}
+
+Result<AnnotationSession> AnnotationSession::create(ImageVolume image, LabelMap labels, LabelTable table,
+                                                    std::size_t budget) {
+  if (Status s = image.geometry().validate(); !s) return s.error();
+  if (!labels.geometry().isCloseTo(image.geometry()))
+    return makeError(ErrorCode::GeometryMismatch, {}, "the label map is not on the image grid");
+  return AnnotationSession(std::move(image), std::move(labels), std::move(table), budget);
+}
+
+EditTransaction AnnotationSession::beginEdit(std::string name, EditPolicy policy) {
+  return EditTransaction(m_labels, std::move(name), &m_table, policy);
+}
+
+bool AnnotationSession::commit(EditTransaction& transaction) {
+  std::optional<EditStep> step = transaction.commit();
+  if (!step) return false;
+  m_history.push(std::move(*step));
+  return true;
+}
+
+Status AnnotationSession::replaceLabels(const Volume<Label>& labels, const std::string& stepName) {
+  EditTransaction tx = beginEdit(stepName, EditPolicy{false, std::nullopt});
+  Result<std::size_t> r = tx.assignAll(labels);
+  if (!r) return r.error();  // tx rolls back in its destructor
+  commit(tx);
+  return Status::success();
+}
+
+void AnnotationSession::setLabelEntry(LabelEntry entry) {
+  m_table.set(std::move(entry));
+  m_tableDirty = true;
+}
+
+void AnnotationSession::setTable(LabelTable table) {
+  m_table = std::move(table);
+  m_tableDirty = true;
+}
+
+void AnnotationSession::markSaved(std::string revision) {
+  m_savedSerial = m_history.stateSerial();
+  m_tableDirty = false;
+  m_baseRevision = std::move(revision);
+}
+
+}  // namespace delineate::core

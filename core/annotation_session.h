@@ -1,0 +1,61 @@
+#pragma once
+// One open study being annotated: image, label map, label table, undo history, dirty state and the share
+// revision the labels were based on.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "core/edit_transaction.h"
+#include "core/label_map.h"
+#include "core/label_table.h"
+#include "core/undo_history.h"
+#include "core/volume.h"
+
+namespace delineate::core {
+
+class AnnotationSession {
+ public:
+  // Starts with empty labels, or with `labels` (grid must match the image).
+  static Result<AnnotationSession> create(ImageVolume image, LabelTable table,
+                                          std::size_t undoBudgetBytes = UndoHistory::kDefaultBudgetBytes);
+  static Result<AnnotationSession> create(ImageVolume image, LabelMap labels, LabelTable table,
+                                          std::size_t undoBudgetBytes = UndoHistory::kDefaultBudgetBytes);
+
+  const ImageVolume& image() const { return m_image; }
+  const LabelMap& labels() const { return m_labels; }
+  const LabelTable& table() const { return m_table; }
+  const UndoHistory& history() const { return m_history; }
+
+  // Edits: begin, write through the transaction, commit here (recorded for undo, marks dirty).
+  EditTransaction beginEdit(std::string name, EditPolicy policy = {});
+  bool commit(EditTransaction& transaction);
+
+  std::optional<std::string> undo() { return m_history.undo(m_labels); }
+  std::optional<std::string> redo() { return m_history.redo(m_labels); }
+
+  // Replaces all labels (import, accepted engine result) as one undoable step.
+  Status replaceLabels(const Volume<Label>& labels, const std::string& stepName);
+
+  // Label table edits (rename, recolour, lock) mark the session dirty; they are not part of voxel undo.
+  void setLabelEntry(LabelEntry entry);
+  void setTable(LabelTable table);
+
+  bool isDirty() const { return m_tableDirty || m_history.stateSerial() != m_savedSerial; }
+  // After a successful save: the current state is what the share holds at `revision`.
+  void markSaved(std::string revision);
+  const std::string& baseRevision() const { return m_baseRevision; }
+
+ private:
+  AnnotationSession(ImageVolume image, LabelMap labels, LabelTable table, std::size_t budget);
+
+  ImageVolume m_image;
+  LabelMap m_labels;
+  LabelTable m_table;
+  UndoHistory m_history;
+  std::uint64_t m_savedSerial = 0;
+  bool m_tableDirty = false;
+  std::string m_baseRevision;
+};
+
+}  // namespace delineate::core

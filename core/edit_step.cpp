@@ -1,0 +1,66 @@
+#include "core/edit_step.h"
+
+#include <cassert>
+#include <utility>
+
+namespace delineate::core {
+
+EditStep::EditStep(std::string name, IndexBox box, std::vector<std::uint8_t> encodedRuns, std::size_t changedVoxels)
+    : m_name(std::move(name)), m_box(box), m_runs(std::move(encodedRuns)), m_changedVoxels(changedVoxels) {
+  m_runs.shrink_to_fit();
+}
+
+std::size_t EditStep::memoryBytes() const { return sizeof(EditStep) + m_runs.capacity() + m_name.capacity(); }
+
+void EditStep::appendRun(std::vector<std::uint8_t>& out, std::uint64_t count, Label value) {
+  while (count >= 0x80) {
+    out.push_back(static_cast<std::uint8_t>(count | 0x80));
+    count >>= 7;
+  }
+  out.push_back(static_cast<std::uint8_t>(count));
+  out.push_back(static_cast<std::uint8_t>(value & 0xff));
+  out.push_back(static_cast<std::uint8_t>(value >> 8));
+}
+
+void EditStep::applyTo(Volume<Label>& voxels) const {
+  if (m_box.empty()) return;
+  const Size3& dims = voxels.geometry().dimensions();
+  const std::int64_t bx = m_box.max[0] - m_box.min[0] + 1;
+  const std::int64_t by = m_box.max[1] - m_box.min[1] + 1;
+  const std::int64_t total = m_box.voxelCount();
+  Label* data = voxels.data();
+
+  std::int64_t pos = 0;  // linear position inside the box, x fastest
+  std::size_t i = 0;
+  while (i < m_runs.size() && pos < total) {
+    std::uint64_t count = 0;
+    int shift = 0;
+    while (true) {
+      const std::uint8_t byte = m_runs[i++];
+      count |= std::uint64_t(byte & 0x7f) << shift;
+      if (!(byte & 0x80)) break;
+      shift += 7;
+    }
+    const Label value = static_cast<Label>(m_runs[i] | (m_runs[i + 1] << 8));
+    i += 2;
+    if (value == 0) {
+      pos += static_cast<std::int64_t>(count);
+      continue;
+    }
+    // Walk the run row by row: inside a row the voxels are contiguous in the map too.
+    std::int64_t remaining = static_cast<std::int64_t>(count);
+    while (remaining > 0) {
+      const std::int64_t x = pos % bx;
+      const std::int64_t y = (pos / bx) % by;
+      const std::int64_t z = pos / (bx * by);
+      const std::int64_t n = std::min(remaining, bx - x);
+      Label* row = data + (m_box.min[0] + x) + dims[0] * ((m_box.min[1] + y) + dims[1] * (m_box.min[2] + z));
+      for (std::int64_t k = 0; k < n; ++k) row[k] ^= value;
+      pos += n;
+      remaining -= n;
+    }
+  }
+  assert(pos == total);
+}
+
+}  // namespace delineate::core

@@ -1,0 +1,224 @@
+#include "core/edit_transaction.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+namespace delineate::core {
+
+EditTransaction::EditTransaction(LabelMap& map, std::string name, const LabelTable* table, EditPolicy policy)
+    : m_map(&map), m_name(std::move(name)), m_policy(policy) {
+  const Size3& d = map.geometry().dimensions();
+  m_rowSlot.assign(static_cast<std::size_t>(d[1] * d[2]), -1);
+  if (table && policy.respectLocks) {
+    for (const LabelEntry& e : table->entries()) {
+      if (!e.locked) continue;
+      if (m_locked.empty()) m_locked.assign(65536, false);
+      m_locked[e.id] = true;
+    }
+  }
+}
+
+EditTransaction::EditTransaction(EditTransaction&& o) noexcept
+    : m_map(o.m_map),
+      m_name(std::move(o.m_name)),
+      m_locked(std::move(o.m_locked)),
+      m_policy(o.m_policy),
+      m_open(o.m_open),
+      m_rowSlot(std::move(o.m_rowSlot)),
+      m_originalRows(std::move(o.m_originalRows)),
+      m_box(o.m_box),
+      m_writes(o.m_writes) {
+  o.m_open = false;
+}
+
+EditTransaction::~EditTransaction() {
+  if (m_open) rollback();
+}
+
+void EditTransaction::rememberRow(std::int64_t row) {
+  std::int32_t& slot = m_rowSlot[static_cast<std::size_t>(row)];
+  if (slot >= 0) return;
+  const std::int64_t nx = m_map->geometry().dimensions()[0];
+  const std::size_t start = m_originalRows.size();
+  slot = static_cast<std::int32_t>(start / static_cast<std::size_t>(nx));
+  const Label* src = m_map->data() + row * nx;
+  m_originalRows.insert(m_originalRows.end(), src, src + nx);
+}
+
+bool EditTransaction::writeLinear(std::size_t index, std::int64_t row, Label label) {
+  Label* data = m_map->mutableData();
+  const Label current = data[index];
+  if (current == label) return true;
+  if (m_policy.overwriteOnly && current != *m_policy.overwriteOnly) return false;
+  if (!m_locked.empty() && m_locked[current]) return false;
+  rememberRow(row);
+  data[index] = label;
+  ++m_writes;
+  return true;
+}
+
+bool EditTransaction::set(const Index3& ijk, Label label) {
+  if (!m_open || !m_map->geometry().contains(ijk)) return false;
+  const Size3& d = m_map->geometry().dimensions();
+  const bool ok = writeLinear(m_map->geometry().linearIndex(ijk), ijk[1] + d[1] * ijk[2], label);
+  m_box.include(ijk);
+  return ok;
+}
+
+std::size_t EditTransaction::paintSphere(const Vec3& centerLps, double radiusMm, Label label) {
+  if (!m_open || !(radiusMm >= 0)) return 0;
+  const Geometry& g = m_map->geometry();
+  const Vec3 c = g.lpsToIndex(centerLps);
+  // Index-space half extents; exact for orthonormal directions, which every image grid we load has.
+  IndexBox box;
+  for (std::size_t a = 0; a < 3; ++a) {
+    const double half = radiusMm / g.spacingMm()[a];
+    box.min[a] = static_cast<std::int64_t>(std::floor(c[a] - half));
+    box.max[a] = static_cast<std::int64_t>(std::ceil(c[a] + half));
+  }
+  box = box.intersected(g.fullBox());
+  if (box.empty()) return 0;
+  const double r2 = radiusMm * radiusMm;
+  const Size3& d = g.dimensions();
+  std::size_t written = 0;
+  IndexBox touched;
+  for (std::int64_t k = box.min[2]; k <= box.max[2]; ++k)
+    for (std::int64_t j = box.min[1]; j <= box.max[1]; ++j)
+      for (std::int64_t i = box.min[0]; i <= box.max[0]; ++i) {
+        const Vec3 p = g.indexToLps(Index3{i, j, k});
+        const double dx = p[0] - centerLps[0], dy = p[1] - centerLps[1], dz = p[2] - centerLps[2];
+        if (dx * dx + dy * dy + dz * dz > r2) continue;
+        if (writeLinear(static_cast<std::size_t>(i + d[0] * (j + d[1] * k)), j + d[1] * k, label)) ++written;
+        touched.include(Index3{i, j, k});
+      }
+  m_box.include(touched);
+  return written;
+}
+
+std::size_t EditTransaction::fillBox(const IndexBox& requested, Label label) {
+  if (!m_open) return 0;
+  const Geometry& g = m_map->geometry();
+  const IndexBox box = requested.intersected(g.fullBox());
+  if (box.empty()) return 0;
+  const Size3& d = g.dimensions();
+  std::size_t written = 0;
+  for (std::int64_t k = box.min[2]; k <= box.max[2]; ++k)
+    for (std::int64_t j = box.min[1]; j <= box.max[1]; ++j)
+      for (std::int64_t i = box.min[0]; i <= box.max[0]; ++i)
+        if (writeLinear(static_cast<std::size_t>(i + d[0] * (j + d[1] * k)), j + d[1] * k, label)) ++written;
+  m_box.include(box);
+  return written;
+}
+
+Result<std::size_t> EditTransaction::assignAll(const Volume<Label>& labels) {
+  const Geometry& g = m_map->geometry();
+  if (!labels.geometry().isCloseTo(g))
+    return makeError(ErrorCode::GeometryMismatch, {}, "labels are not on the image grid");
+  if (!m_open) return makeError(ErrorCode::InvalidArgument, {}, "transaction already finished");
+  const Size3& d = g.dimensions();
+  const Label* src = labels.data();
+  std::size_t written = 0;
+  IndexBox changed;
+  for (std::int64_t row = 0; row < d[1] * d[2]; ++row) {
+    const std::size_t base = static_cast<std::size_t>(row * d[0]);
+    for (std::int64_t i = 0; i < d[0]; ++i) {
+      const std::size_t idx = base + static_cast<std::size_t>(i);
+      if (m_map->data()[idx] == src[idx]) continue;
+      if (writeLinear(idx, row, src[idx])) ++written;
+      changed.include(Index3{i, row % d[1], row / d[1]});
+    }
+  }
+  m_box.include(changed);
+  return written;
+}
+
+Result<std::size_t> EditTransaction::applyPatch(const LabelPatch& patch, bool keepBackground) {
+  const Geometry& g = m_map->geometry();
+  if (!patch.valid()) return makeError(ErrorCode::InvalidArgument, {}, "label patch size does not match its box");
+  if (!(patch.box.intersected(g.fullBox()) == patch.box))
+    return makeError(ErrorCode::GeometryMismatch, {}, "label patch extends outside the image grid");
+  if (!m_open) return makeError(ErrorCode::InvalidArgument, {}, "transaction already finished");
+  const Size3& d = g.dimensions();
+  std::size_t written = 0;
+  std::size_t src = 0;
+  for (std::int64_t k = patch.box.min[2]; k <= patch.box.max[2]; ++k)
+    for (std::int64_t j = patch.box.min[1]; j <= patch.box.max[1]; ++j)
+      for (std::int64_t i = patch.box.min[0]; i <= patch.box.max[0]; ++i, ++src) {
+        const Label v = patch.voxels[src];
+        if (keepBackground && v == 0) continue;
+        if (writeLinear(static_cast<std::size_t>(i + d[0] * (j + d[1] * k)), j + d[1] * k, v)) ++written;
+      }
+  m_box.include(patch.box);
+  return written;
+}
+
+std::optional<EditStep> EditTransaction::commit() {
+  if (!m_open) return std::nullopt;
+  m_open = false;
+  if (m_box.empty() || m_writes == 0) return std::nullopt;
+
+  const Size3& d = m_map->geometry().dimensions();
+  const std::int64_t bx = m_box.max[0] - m_box.min[0] + 1;
+  const std::int64_t nx = d[0];
+  const Label* data = m_map->data();
+  std::vector<std::uint8_t> runs;
+  std::uint64_t runCount = 0;
+  Label runValue = 0;
+  std::size_t changed = 0;
+  auto push = [&](Label v, std::uint64_t n) {
+    if (n == 0) return;
+    if (runCount == 0 || v == runValue) {
+      runValue = v;
+      runCount += n;
+      return;
+    }
+    EditStep::appendRun(runs, runCount, runValue);
+    runValue = v;
+    runCount = n;
+  };
+
+  for (std::int64_t k = m_box.min[2]; k <= m_box.max[2]; ++k)
+    for (std::int64_t j = m_box.min[1]; j <= m_box.max[1]; ++j) {
+      const std::int64_t row = j + d[1] * k;
+      const std::int32_t slot = m_rowSlot[static_cast<std::size_t>(row)];
+      if (slot < 0) {  // untouched row: before == after
+        push(0, static_cast<std::uint64_t>(bx));
+        continue;
+      }
+      const Label* before = m_originalRows.data() + static_cast<std::int64_t>(slot) * nx + m_box.min[0];
+      const Label* after = data + row * nx + m_box.min[0];
+      for (std::int64_t i = 0; i < bx; ++i) {
+        const Label x = static_cast<Label>(before[i] ^ after[i]);
+        if (x != 0) ++changed;
+        push(x, 1);
+      }
+    }
+  if (runCount > 0) EditStep::appendRun(runs, runCount, runValue);
+
+  IndexBox box = m_box;
+  m_originalRows.clear();
+  m_originalRows.shrink_to_fit();
+  m_rowSlot.clear();
+  m_rowSlot.shrink_to_fit();
+  if (changed == 0) return std::nullopt;
+  m_map->bumpRevision();
+  return EditStep(m_name, box, std::move(runs), changed);
+}
+
+void EditTransaction::rollback() {
+  if (!m_open) return;
+  m_open = false;
+  const std::int64_t nx = m_map->geometry().dimensions()[0];
+  Label* data = m_map->mutableData();
+  for (std::size_t row = 0; row < m_rowSlot.size(); ++row) {
+    const std::int32_t slot = m_rowSlot[row];
+    if (slot < 0) continue;
+    std::copy_n(m_originalRows.data() + static_cast<std::int64_t>(slot) * nx, nx,
+                data + static_cast<std::int64_t>(row) * nx);
+  }
+  m_originalRows.clear();
+  m_rowSlot.clear();
+}
+
+}  // namespace delineate::core

@@ -1,0 +1,75 @@
+#pragma once
+// The only way to write label voxels. A transaction keeps the original of every row it touches (copy on first
+// write), so it can roll back, and on commit turns the touched box into an EditStep (RLE XOR delta).
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/edit_step.h"
+#include "core/label_map.h"
+#include "core/label_patch.h"
+#include "core/label_table.h"
+
+namespace delineate::core {
+
+// Which voxels an edit may overwrite.
+struct EditPolicy {
+  bool respectLocks = true;            // voxels holding a locked label are left alone
+  std::optional<Label> overwriteOnly;  // when set, only voxels currently holding this label change
+};
+
+class EditTransaction {
+ public:
+  // `table` supplies locks (may be null: nothing locked). The map must outlive the transaction.
+  EditTransaction(LabelMap& map, std::string name, const LabelTable* table = nullptr, EditPolicy policy = {});
+  ~EditTransaction();  // rolls back unless committed
+  EditTransaction(EditTransaction&& other) noexcept;
+  EditTransaction(const EditTransaction&) = delete;
+  EditTransaction& operator=(const EditTransaction&) = delete;
+  EditTransaction& operator=(EditTransaction&&) = delete;
+
+  const std::string& name() const { return m_name; }
+  const Geometry& geometry() const { return m_map->geometry(); }
+
+  // Writes one voxel if the policy allows; returns whether the voxel now holds `label`.
+  bool set(const Index3& ijk, Label label);
+  // Every voxel whose centre lies within radiusMm of centerLps (a 3D brush dab). Returns voxels written.
+  std::size_t paintSphere(const Vec3& centerLps, double radiusMm, Label label);
+  // Every voxel of the box (clipped to the grid).
+  std::size_t fillBox(const IndexBox& box, Label label);
+  // Sets the whole map to `labels` (imports, engine results). Grids must match.
+  Result<std::size_t> assignAll(const Volume<Label>& labels);
+
+  // Writes an engine result. With `keepBackground`, patch voxels equal to 0 leave the map as it is (an organ added to
+  // existing labels); without, the box is replaced. Fails when the patch is malformed or leaves the grid.
+  Result<std::size_t> applyPatch(const LabelPatch& patch, bool keepBackground);
+
+  // Voxels whose value differs from before the transaction is not known until commit; this is the written count.
+  std::size_t writeCount() const { return m_writes; }
+  const IndexBox& touchedBox() const { return m_box; }
+
+  // Finishes the edit. Returns the recorded step, or nothing when no voxel changed value.
+  std::optional<EditStep> commit();
+  // Restores every touched voxel.
+  void rollback();
+
+ private:
+  bool writeLinear(std::size_t index, std::int64_t row, Label label);
+  void rememberRow(std::int64_t row);
+
+  LabelMap* m_map;
+  std::string m_name;
+  std::vector<bool> m_locked;  // indexed by label; empty when nothing is locked
+  EditPolicy m_policy;
+  bool m_open = true;
+
+  std::vector<std::int32_t> m_rowSlot;  // per (y,z) row: index into m_originalRows or -1
+  std::vector<Label> m_originalRows;    // copies of touched rows, nx each
+  IndexBox m_box;
+  std::size_t m_writes = 0;
+};
+
+}  // namespace delineate::core

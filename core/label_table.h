@@ -1,0 +1,113 @@
+#pragma once
+// Label descriptions: id, name, colour, visibility, lock and DICOM-style coded concepts (SNOMED where known),
+// so DICOM SEG export gets real codes.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "core/label_map.h"
+
+namespace delineate::core {
+
+// A DICOM code: coding scheme designator (e.g. "SCT"), code value and code meaning.
+struct CodedConcept {
+  std::string scheme;
+  std::string value;
+  std::string meaning;
+
+  bool empty() const { return scheme.empty() && value.empty() && meaning.empty(); }
+  bool operator==(const CodedConcept& o) const {
+    return scheme == o.scheme && value == o.value && meaning == o.meaning;
+  }
+  bool operator!=(const CodedConcept& o) const { return !(*this == o); }
+};
+
+struct Rgba {
+  std::uint8_t r = 0, g = 0, b = 0, a = 255;
+  bool operator==(const Rgba& o) const { return r == o.r && g == o.g && b == o.b && a == o.a; }
+  bool operator!=(const Rgba& o) const { return !(*this == o); }
+};
+
+// The segmented property and anatomic region of a label, as DICOM SEG's segment sequence describes them.
+struct Terminology {
+  CodedConcept category;       // e.g. SCT 123037004 "Anatomical Structure"
+  CodedConcept type;           // e.g. SCT 10200004 "Liver"
+  CodedConcept typeModifier;   // e.g. SCT 7771000 "Left"
+  CodedConcept region;         // anatomic region (for types such as "Mass")
+  CodedConcept regionModifier;
+
+  bool empty() const {
+    return category.empty() && type.empty() && typeModifier.empty() && region.empty() && regionModifier.empty();
+  }
+  bool operator==(const Terminology& o) const {
+    return category == o.category && type == o.type && typeModifier == o.typeModifier && region == o.region &&
+           regionModifier == o.regionModifier;
+  }
+  bool operator!=(const Terminology& o) const { return !(*this == o); }
+};
+
+struct LabelEntry {
+  Label id = 0;
+  std::string name;
+  Rgba color;
+  bool visible = true;
+  bool locked = false;
+  bool meshVisible = true;  // ITK-SNAP's MSH column: shown in 3D
+  Terminology terminology;
+
+  bool operator==(const LabelEntry& o) const {
+    return id == o.id && name == o.name && color == o.color && visible == o.visible && locked == o.locked &&
+           meshVisible == o.meshVisible && terminology == o.terminology;
+  }
+  bool operator!=(const LabelEntry& o) const { return !(*this == o); }
+};
+
+class LabelTable {
+ public:
+  LabelTable() = default;
+
+  // Adds an entry; fails if the id is already present or the name is empty.
+  Status add(LabelEntry entry);
+  // Adds or replaces the entry with the same id.
+  void set(LabelEntry entry);
+  bool remove(Label id);
+
+  const LabelEntry* find(Label id) const;
+  LabelEntry* find(Label id);
+  const LabelEntry* findByName(const std::string& name) const;  // exact match
+  bool contains(Label id) const { return find(id) != nullptr; }
+
+  // Entries sorted by id.
+  const std::vector<LabelEntry>& entries() const { return m_entries; }
+  std::size_t size() const { return m_entries.size(); }
+  bool empty() const { return m_entries.empty(); }
+
+  // Lowest id >= 1 not in the table (0 when all 65535 are taken).
+  Label nextFreeId() const;
+  bool isLocked(Label id) const {
+    const LabelEntry* e = find(id);
+    return e != nullptr && e->locked;
+  }
+
+  // Free-text notes carried by some formats (comments, trailing notes in CSV files); kept for round trips.
+  std::vector<std::string>& notes() { return m_notes; }
+  const std::vector<std::string>& notes() const { return m_notes; }
+
+  // A distinct, deterministic colour for label ids that come without one (golden-angle hue walk).
+  static Rgba defaultColor(Label id);
+
+  bool operator==(const LabelTable& o) const { return m_entries == o.m_entries; }
+  bool operator!=(const LabelTable& o) const { return !(*this == o); }
+
+ private:
+  std::vector<LabelEntry>::iterator lowerBound(Label id);
+  std::vector<LabelEntry>::const_iterator lowerBound(Label id) const;
+
+  std::vector<LabelEntry> m_entries;
+  std::vector<std::string> m_notes;
+};
+
+}  // namespace delineate::core

@@ -1,0 +1,56 @@
+#include "tests/common/test_support.h"
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace delineate::test {
+
+bool runningInCi() {
+  const char* ci = std::getenv("CI");
+  return ci != nullptr && std::string(ci) == "true";
+}
+
+std::optional<std::filesystem::path> sharedFile(const std::string& relative) {
+  const char* env = std::getenv("DELINEATE_SHARED_DIR");
+  std::filesystem::path root = env ? env : DELINEATE_SOURCE_DIR "/../shared";
+  std::filesystem::path p = root / relative;
+  if (std::filesystem::exists(p)) return p;
+  if (runningInCi()) FAIL("shared test data missing under CI: " << p);
+  WARN("skipped: shared test data not found: " << p << " (set DELINEATE_SHARED_DIR)");
+  return std::nullopt;
+}
+
+ScratchDir::ScratchDir(const std::string& tag) {
+  static std::atomic<int> counter{0};
+  auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
+  m_path = std::filesystem::temp_directory_path() /
+           ("delineate-" + tag + "-" + std::to_string(stamp) + "-" + std::to_string(counter++));
+  std::filesystem::create_directories(m_path);
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(m_path, ec);
+}
+
+std::string readTextFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path.string());
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void writeTextFile(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+}  // namespace delineate::test

@@ -1,0 +1,34 @@
+#pragma once
+// Helpers shared by the suites: locating ../shared data, scratch folders.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace delineate::test {
+
+// DELINEATE_SHARED_DIR (set by CTest from the CMake cache variable) joined with `relative`. When the file is missing
+// the test is skipped with a warning, except under CI (CI=true), where missing data fails the test.
+std::optional<std::filesystem::path> sharedFile(const std::string& relative);
+// Use as: auto p = sharedFile("data/labels/x.txt"); if (!p) return;
+
+bool runningInCi();
+
+// A fresh, empty folder under the system temp dir, removed when the object dies.
+class ScratchDir {
+ public:
+  explicit ScratchDir(const std::string& tag);
+  ~ScratchDir();
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const std::filesystem::path& path() const { return m_path; }
+  std::filesystem::path operator/(const std::string& name) const { return m_path / name; }
+
+ private:
+  std::filesystem::path m_path;
+};
+
+std::string readTextFile(const std::filesystem::path& path);
+void writeTextFile(const std::filesystem::path& path, const std::string& text);
+
+}  // namespace delineate::test

@@ -1,0 +1,278 @@
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <vector>
+
+#include "core/annotation_session.h"
+#include "core/edit_transaction.h"
+#include "core/undo_history.h"
+
+using namespace delineate::core;
+
+namespace {
+LabelMap makeMap(Size3 dims, Vec3 spacing = {1, 1, 1}) {
+  return LabelMap::create(Geometry(dims, spacing, {-20, 15, 7})).value();
+}
+
+std::vector<Label> snapshot(const LabelMap& m) { return std::vector<Label>(m.data(), m.data() + m.size()); }
+
+// One random brush stroke: a few overlapping dabs along a line, as a mouse drag produces.
+void randomStroke(EditTransaction& tx, std::mt19937& rng, const Geometry& g) {
+  std::uniform_real_distribution<double> u(0, 1);
+  std::uniform_int_distribution<int> label(0, 6), dabs(1, 6);
+  const Label l = static_cast<Label>(label(rng));
+  Vec3 p = g.indexToLps(Vec3{u(rng) * double(g.dimensions()[0]), u(rng) * double(g.dimensions()[1]),
+                             u(rng) * double(g.dimensions()[2])});
+  const double radius = 0.5 + u(rng) * 4.0;
+  const int n = dabs(rng);
+  for (int i = 0; i < n; ++i) {
+    tx.paintSphere(p, radius, l);
+    p[0] += (u(rng) - 0.5) * 4;
+    p[1] += (u(rng) - 0.5) * 4;
+    p[2] += (u(rng) - 0.5) * 2;
+  }
+}
+}  // namespace
+
+TEST_CASE("thousands of random brush edits undo and redo byte-identically", "[undo]") {
+  LabelMap map = makeMap({61, 47, 29}, {0.9, 1.1, 2.0});
+  UndoHistory history(std::size_t(1) << 30);
+  std::mt19937 rng(2024);
+  std::vector<std::vector<Label>> states{snapshot(map)};
+  const int kEdits = 3000;
+  for (int e = 0; e < kEdits; ++e) {
+    EditTransaction tx(map, "Paint");
+    randomStroke(tx, rng, map.geometry());
+    if (auto step = tx.commit()) {
+      history.push(std::move(*step));
+      states.push_back(snapshot(map));
+    }
+  }
+  const std::size_t recorded = history.undoCount();
+  REQUIRE(recorded == states.size() - 1);
+  REQUIRE(recorded > 2500);  // almost every stroke changes something
+
+  for (std::size_t i = recorded; i > 0; --i) {
+    REQUIRE(history.undo(map).value() == "Paint");
+    if (i % 97 == 0) REQUIRE(snapshot(map) == states[i - 1]);  // spot checks on the way down
+  }
+  REQUIRE_FALSE(history.undo(map).has_value());
+  REQUIRE(snapshot(map) == states.front());
+  for (std::size_t i = 1; i <= recorded; ++i) {
+    REQUIRE(history.redo(map).has_value());
+    if (i % 89 == 0) REQUIRE(snapshot(map) == states[i]);
+  }
+  REQUIRE_FALSE(history.redo(map).has_value());
+  REQUIRE(snapshot(map) == states.back());
+}
+
+TEST_CASE("random interleaving of edit, undo and redo matches a model", "[undo]") {
+  LabelMap map = makeMap({33, 35, 17});
+  UndoHistory history(std::size_t(1) << 30);
+  std::mt19937 rng(7);
+  std::vector<std::vector<Label>> states{snapshot(map)};
+  std::size_t position = 0;  // index into states of the current state
+  std::uniform_int_distribution<int> op(0, 9);
+  for (int t = 0; t < 2000; ++t) {
+    const int o = op(rng);
+    if (o < 5) {
+      EditTransaction tx(map, "Paint");
+      randomStroke(tx, rng, map.geometry());
+      if (auto step = tx.commit()) {
+        history.push(std::move(*step));
+        states.resize(position + 1);  // redo cleared
+        states.push_back(snapshot(map));
+        ++position;
+      }
+    } else if (o < 8) {
+      REQUIRE(history.undo(map).has_value() == (position > 0));
+      if (position > 0) --position;
+    } else {
+      REQUIRE(history.redo(map).has_value() == (position + 1 < states.size()));
+      if (position + 1 < states.size()) ++position;
+    }
+    REQUIRE(history.undoCount() == position);
+    REQUIRE(history.redoCount() == states.size() - 1 - position);
+    if (t % 50 == 0) REQUIRE(snapshot(map) == states[position]);
+  }
+  REQUIRE(snapshot(map) == states[position]);
+}
+
+TEST_CASE("a new edit clears redo", "[undo]") {
+  LabelMap map = makeMap({20, 20, 20});
+  UndoHistory history;
+  for (Label l : {Label(1), Label(2)}) {
+    EditTransaction tx(map, "Box " + std::to_string(l));
+    tx.fillBox(IndexBox{{l, l, l}, {10, 10, 10}}, l);
+    history.push(*tx.commit());
+  }
+  REQUIRE(*history.nextUndoName() == "Box 2");
+  history.undo(map);
+  REQUIRE(history.canRedo());
+  REQUIRE(*history.nextRedoName() == "Box 2");
+  EditTransaction tx(map, "Erase");
+  tx.fillBox(IndexBox{{0, 0, 0}, {3, 3, 3}}, 0);
+  history.push(*tx.commit());
+  REQUIRE_FALSE(history.canRedo());
+  REQUIRE(history.undoCount() == 2);
+}
+
+TEST_CASE("the memory budget drops the oldest steps first", "[undo]") {
+  LabelMap map = makeMap({64, 64, 64});
+  UndoHistory history(std::size_t(1) << 30);
+  std::vector<std::vector<Label>> states{snapshot(map)};
+  // Every step writes a different checkerboard slab so no step compresses to nothing.
+  for (int s = 0; s < 10; ++s) {
+    EditTransaction tx(map, "Step " + std::to_string(s));
+    for (std::int64_t k = 0; k < 64; ++k)
+      for (std::int64_t j = 0; j < 64; ++j)
+        for (std::int64_t i = 0; i < 64; ++i)
+          if ((i + j + k + s) % 2 == 0) tx.set({i, j, k}, static_cast<Label>(s + 1));
+    history.push(*tx.commit());
+    states.push_back(snapshot(map));
+  }
+  const std::size_t perStep = history.memoryBytes() / 10;
+  history.setBudgetBytes(perStep * 4 + perStep / 2);
+  REQUIRE(history.undoCount() == 4);
+  REQUIRE(history.droppedCount() == 6);
+  REQUIRE(history.memoryBytes() <= history.budgetBytes());
+  REQUIRE(*history.nextUndoName() == "Step 9");
+  for (int i = 0; i < 4; ++i) history.undo(map);
+  REQUIRE_FALSE(history.canUndo());
+  REQUIRE(snapshot(map) == states[6]);  // the state after the oldest kept step's predecessor
+  // A single step larger than the budget is still kept, so the edit just made can be undone.
+  history.setBudgetBytes(1);
+  REQUIRE(history.undoCount() + history.redoCount() >= 1);
+}
+
+TEST_CASE("RLE XOR deltas are small for brush strokes", "[undo]") {
+  LabelMap map = makeMap({256, 256, 100});
+  EditTransaction tx(map, "Paint");
+  const std::size_t n = tx.paintSphere(map.geometry().indexToLps(Index3{128, 128, 50}), 10.0, 5);
+  auto step = tx.commit();
+  REQUIRE(step);
+  REQUIRE(n == step->changedVoxels());
+  // A sphere of radius 10 voxels: about 4189 voxels.
+  REQUIRE(step->changedVoxels() == Approx(4.0 / 3.0 * 3.14159265 * 1000).epsilon(0.05));
+  // One run per row crossing plus the gaps: far below 2 bytes per voxel of the box.
+  REQUIRE(step->memoryBytes() < std::size_t(step->box().voxelCount()) / 2);
+}
+
+TEST_CASE("locks and overwrite-only policies", "[undo]") {
+  LabelMap map = makeMap({10, 10, 10});
+  LabelTable table;
+  REQUIRE(table.add(LabelEntry{1, "liver", {}, true, true, true, {}}).ok());  // locked
+  REQUIRE(table.add(LabelEntry{2, "spleen", {}, true, false, true, {}}).ok());
+  {
+    EditTransaction tx(map, "seed", nullptr);
+    tx.fillBox(IndexBox{{0, 0, 0}, {4, 9, 9}}, 1);
+    tx.fillBox(IndexBox{{5, 0, 0}, {6, 9, 9}}, 2);
+    REQUIRE(tx.commit());
+  }
+  {
+    EditTransaction tx(map, "paint over", &table);
+    REQUIRE(tx.fillBox(map.geometry().fullBox(), 3) == 500);  // only labels 0 and 2 change
+    REQUIRE(tx.commit());
+    REQUIRE(map.at({0, 0, 0}) == 1);
+    REQUIRE(map.at({5, 0, 0}) == 3);
+    REQUIRE(map.at({9, 9, 9}) == 3);
+  }
+  {
+    EditPolicy onlyThree;
+    onlyThree.overwriteOnly = Label(3);
+    EditTransaction tx(map, "erase 3", &table, onlyThree);
+    tx.fillBox(map.geometry().fullBox(), 0);
+    REQUIRE(tx.commit());
+    REQUIRE(map.at({0, 0, 0}) == 1);
+    REQUIRE(map.at({9, 9, 9}) == 0);
+  }
+  {
+    EditTransaction tx(map, "ignore locks", &table, EditPolicy{false, std::nullopt});
+    tx.fillBox(map.geometry().fullBox(), 4);
+    REQUIRE(tx.commit());
+    REQUIRE(map.at({0, 0, 0}) == 4);
+  }
+}
+
+TEST_CASE("an abandoned transaction leaves no partial state", "[undo]") {
+  LabelMap map = makeMap({30, 30, 30});
+  {
+    EditTransaction tx(map, "seed");
+    tx.fillBox(IndexBox{{0, 0, 0}, {9, 9, 9}}, 7);
+    REQUIRE(tx.commit());
+  }
+  const auto before = snapshot(map);
+  const auto revision = map.revision();
+  {
+    EditTransaction tx(map, "abandoned");
+    tx.paintSphere(map.geometry().indexToLps(Index3{15, 15, 15}), 8, 3);
+    tx.fillBox(IndexBox{{5, 5, 5}, {20, 20, 20}}, 0);
+    REQUIRE(snapshot(map) != before);
+  }  // destroyed without commit
+  REQUIRE(snapshot(map) == before);
+  REQUIRE(map.revision() == revision);
+  EditTransaction tx(map, "no change");
+  tx.fillBox(IndexBox{{0, 0, 0}, {9, 9, 9}}, 7);  // already 7
+  REQUIRE_FALSE(tx.commit());
+}
+
+TEST_CASE("engine patches are written through the transaction", "[undo]") {
+  LabelMap map = makeMap({16, 16, 16});
+  LabelPatch patch;
+  patch.box = IndexBox{{2, 2, 2}, {5, 5, 5}};
+  patch.voxels.assign(64, 0);
+  patch.voxels[0] = 9;
+  patch.voxels[63] = 9;
+  {
+    EditTransaction tx(map, "AI");
+    REQUIRE(tx.applyPatch(patch, true).value() == 2);
+    REQUIRE(tx.commit()->changedVoxels() == 2);
+  }
+  REQUIRE(map.at({2, 2, 2}) == 9);
+  REQUIRE(map.at({5, 5, 5}) == 9);
+  LabelPatch bad = patch;
+  bad.voxels.pop_back();
+  EditTransaction tx(map, "bad");
+  REQUIRE_FALSE(tx.applyPatch(bad, true).ok());
+  LabelPatch outside = patch;
+  outside.box = IndexBox{{14, 14, 14}, {17, 17, 17}};
+  REQUIRE(tx.applyPatch(outside, true).error().code == ErrorCode::GeometryMismatch);
+}
+
+TEST_CASE("the session tracks dirty state through edits, undo and save", "[session]") {
+  auto image = ImageVolume::create(Geometry({12, 12, 12}, {1, 1, 1}, {0, 0, 0}), -100.0f).value();
+  auto session = AnnotationSession::create(std::move(image), LabelTable{}).value();
+  REQUIRE_FALSE(session.isDirty());
+  {
+    EditTransaction tx = session.beginEdit("Paint");
+    tx.fillBox(IndexBox{{0, 0, 0}, {3, 3, 3}}, 1);
+    REQUIRE(session.commit(tx));
+  }
+  REQUIRE(session.isDirty());
+  session.markSaved("rev-1");
+  REQUIRE_FALSE(session.isDirty());
+  REQUIRE(session.baseRevision() == "rev-1");
+  session.undo();
+  REQUIRE(session.isDirty());
+  session.redo();
+  REQUIRE_FALSE(session.isDirty());  // back to what was saved
+  session.setLabelEntry(LabelEntry{1, "tumour", {200, 0, 0, 255}, true, false, true, {}});
+  REQUIRE(session.isDirty());
+  session.markSaved("rev-2");
+
+  auto replacement = Volume<Label>::create(session.labels().geometry(), 4).value();
+  REQUIRE(session.replaceLabels(replacement, "Import").ok());
+  REQUIRE(session.labels().at({11, 11, 11}) == 4);
+  REQUIRE(*session.history().nextUndoName() == "Import");
+  session.undo();
+  REQUIRE(session.labels().at({11, 11, 11}) == 0);
+  REQUIRE(session.labels().at({0, 0, 0}) == 1);
+
+  auto wrongGrid = Volume<Label>::create(Geometry({12, 12, 11}, {1, 1, 1}, {0, 0, 0}), 4).value();
+  REQUIRE(session.replaceLabels(wrongGrid, "Import").error().code == ErrorCode::GeometryMismatch);
+  REQUIRE(session.labels().at({0, 0, 0}) == 1);
+
+  auto otherImage = ImageVolume::create(Geometry({12, 12, 12}, {1, 1, 1}, {0, 0, 0})).value();
+  auto badLabels = LabelMap::create(Geometry({12, 12, 12}, {2, 1, 1}, {0, 0, 0})).value();
+  REQUIRE_FALSE(AnnotationSession::create(std::move(otherImage), std::move(badLabels), LabelTable{}).ok());
+}
