@@ -1,0 +1,48 @@
+#pragma once
+// The segmentation engine interface. app/ reaches every engine (classic CPU, VISTA-3D) through this header only;
+// engines take a core::ImageVolume and return label patches, never touching widgets or the label map.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "core/label_patch.h"
+#include "core/progress.h"
+#include "core/volume.h"
+
+namespace delineate::inference {
+
+struct PointPrompt {
+  core::Vec3 pointLps{0, 0, 0};
+  bool positive = true;
+};
+
+struct SegmentationRequest {
+  std::vector<core::Label> classes;   // labels to produce; empty = everything the engine supports
+  std::vector<PointPrompt> points;    // click prompts (refinement); empty = automatic
+  core::Label targetLabel = 0;        // label written for a click-prompted object
+  core::IndexBox region;              // restrict work to this box; empty = whole image
+};
+
+struct EngineInfo {
+  std::string id;          // stable machine name, e.g. "classic.threshold"
+  std::string modality;    // "CT", "MR" or "any"
+  bool supportsPoints = false;
+  std::vector<core::Label> supportedClasses;
+};
+
+class SegmentationEngine {
+ public:
+  virtual ~SegmentationEngine() = default;
+  virtual EngineInfo info() const = 0;
+  // Runs on the caller's thread (app/ moves it off the GUI thread); polls `progress` for cancellation.
+  virtual core::Result<core::LabelPatch> segment(const core::ImageVolume& image, const SegmentationRequest& request,
+                                                 core::ProgressSink* progress) = 0;
+};
+
+// Engines known by id: "classic.threshold" for now.
+std::unique_ptr<SegmentationEngine> createEngine(const std::string& id);
+std::vector<std::string> availableEngines();
+
+}  // namespace delineate::inference
