@@ -1,0 +1,220 @@
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/commands.h"
+#include "core/annotation_session.h"
+#include "core/statistics.h"
+#include "inference/classic/threshold_engine.h"
+#include "inference/engine.h"
+#include "io/label_table_io.h"
+#include "io/nifti.h"
+
+namespace delineate::app::cli {
+namespace {
+
+using namespace delineate::core;
+
+struct InfoOptions {
+  std::string image;
+  std::string labels;
+  std::string table;
+  std::string engine;
+  std::string format = "text";
+};
+
+int usageError(const std::string& message) {
+  std::fprintf(stderr, "error: %s\n(see 'delineate-cli help')\n", message.c_str());
+  return 2;
+}
+
+int fileError(const Error& error) {
+  std::fprintf(stderr, "error: %s\n", error.describe().c_str());
+  return 1;
+}
+
+std::optional<InfoOptions> parse(const std::vector<std::string>& args, std::string& problem) {
+  InfoOptions o;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](std::string& target) {
+      if (i + 1 >= args.size()) {
+        problem = a + " needs a value";
+        return false;
+      }
+      target = args[++i];
+      return true;
+    };
+    if (a == "--labels") {
+      if (!value(o.labels)) return std::nullopt;
+    } else if (a == "--table") {
+      if (!value(o.table)) return std::nullopt;
+    } else if (a == "--segment") {
+      if (!value(o.engine)) return std::nullopt;
+    } else if (a == "--format") {
+      if (!value(o.format)) return std::nullopt;
+    } else if (!a.empty() && a[0] == '-') {
+      problem = "unknown option " + a;
+      return std::nullopt;
+    } else if (o.image.empty()) {
+      o.image = a;
+    } else {
+      problem = "unexpected argument " + a;
+      return std::nullopt;
+    }
+  }
+  if (o.image.empty()) problem = "info needs an IMAGE";
+  else if (o.format != "text" && o.format != "csv" && o.format != "json") problem = "--format must be text, csv or json";
+  else if (!o.labels.empty() && !o.engine.empty()) problem = "--labels and --segment exclude each other";
+  if (!problem.empty()) return std::nullopt;
+  return o;
+}
+
+std::string labelName(const LabelTable& table, Label id) {
+  const LabelEntry* e = table.find(id);
+  return e ? e->name : "label " + std::to_string(id);
+}
+
+std::string csvField(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += (c == '"') ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+void printText(const InfoOptions& o, const ImageVolume& image, const std::string& labelSource,
+               const LabelTable& table, const std::vector<LabelStatistics>* stats) {
+  const Geometry& g = image.geometry();
+  const auto& d = g.dimensions();
+  const auto& s = g.spacingMm();
+  const auto& p = g.originLps();
+  const auto& m = g.direction().m;
+  std::printf("Image        %s\n", o.image.c_str());
+  std::printf("  dimensions %lld x %lld x %lld voxels (%lld)\n", (long long)d[0], (long long)d[1], (long long)d[2],
+              (long long)g.voxelCount());
+  std::printf("  spacing    %.4f x %.4f x %.4f mm\n", s[0], s[1], s[2]);
+  std::printf("  origin     %.3f, %.3f, %.3f mm (LPS)\n", p[0], p[1], p[2]);
+  std::printf("  direction  [%.4f %.4f %.4f; %.4f %.4f %.4f; %.4f %.4f %.4f] (columns = i, j, k in LPS)\n", m[0],
+              m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8]);
+  std::printf("  axes       %s (i, j, k point to)\n", g.orientationCode().c_str());
+  std::printf("  extent     %.1f x %.1f x %.1f mm, voxel %.4f mm^3\n", double(d[0]) * s[0], double(d[1]) * s[1],
+              double(d[2]) * s[2], g.voxelVolumeMm3());
+  if (!stats) return;
+  std::printf("\nLabels       %s\n", labelSource.c_str());
+  std::printf("%5s  %-28s %10s %10s %9s %8s %8s %8s  %-26s %s\n", "id", "name", "voxels", "volume mL", "mean",
+              "std", "min", "max", "centroid LPS mm", "bounding box (ijk)");
+  for (const LabelStatistics& st : *stats) {
+    char centroid[64];
+    std::snprintf(centroid, sizeof centroid, "%.1f, %.1f, %.1f", st.centroidLps[0], st.centroidLps[1],
+                  st.centroidLps[2]);
+    std::printf("%5u  %-28.28s %10llu %10.2f %9.1f %8.1f %8.1f %8.1f  %-26s [%lld..%lld, %lld..%lld, %lld..%lld]\n",
+                unsigned(st.label), labelName(table, st.label).c_str(), (unsigned long long)st.voxelCount,
+                st.volumeMl, st.mean, st.stddev, st.min, st.max, centroid, (long long)st.box.min[0],
+                (long long)st.box.max[0], (long long)st.box.min[1], (long long)st.box.max[1],
+                (long long)st.box.min[2], (long long)st.box.max[2]);
+  }
+  if (stats->empty()) std::printf("  (no labelled voxels)\n");
+}
+
+void printCsv(const LabelTable& table, const std::vector<LabelStatistics>& stats) {
+  std::printf("label,name,voxels,volume_ml,mean,std,min,max,centroid_l_mm,centroid_p_mm,centroid_s_mm,"
+              "i_min,i_max,j_min,j_max,k_min,k_max\n");
+  for (const LabelStatistics& st : stats)
+    std::printf("%u,%s,%llu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%lld,%lld,%lld,%lld,%lld,%lld\n",
+                unsigned(st.label), csvField(labelName(table, st.label)).c_str(), (unsigned long long)st.voxelCount,
+                st.volumeMl, st.mean, st.stddev, st.min, st.max, st.centroidLps[0], st.centroidLps[1],
+                st.centroidLps[2], (long long)st.box.min[0], (long long)st.box.max[0], (long long)st.box.min[1],
+                (long long)st.box.max[1], (long long)st.box.min[2], (long long)st.box.max[2]);
+}
+
+void printJson(const InfoOptions& o, const ImageVolume& image, const std::string& labelSource,
+               const LabelTable& table, const std::vector<LabelStatistics>* stats) {
+  const Geometry& g = image.geometry();
+  nlohmann::json j;
+  j["image"] = o.image;
+  j["geometry"] = {{"dimensions", g.dimensions()},
+                   {"spacing_mm", g.spacingMm()},
+                   {"origin_lps_mm", g.originLps()},
+                   {"direction", g.direction().m},
+                   {"axes", g.orientationCode()}};
+  if (stats) {
+    j["label_source"] = labelSource;
+    nlohmann::json list = nlohmann::json::array();
+    auto num = [](double v) { return std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v); };
+    for (const LabelStatistics& st : *stats)
+      list.push_back({{"label", st.label},
+                      {"name", labelName(table, st.label)},
+                      {"voxels", st.voxelCount},
+                      {"volume_ml", st.volumeMl},
+                      {"mean", num(st.mean)},
+                      {"std", num(st.stddev)},
+                      {"min", num(st.min)},
+                      {"max", num(st.max)},
+                      {"centroid_lps_mm", st.centroidLps},
+                      {"bbox_ijk", {st.box.min, st.box.max}}});
+    j["labels"] = list;
+  }
+  std::printf("%s\n", j.dump(2).c_str());
+}
+
+}  // namespace
+
+int runInfo(const std::vector<std::string>& args) {
+  std::string problem;
+  const std::optional<InfoOptions> parsed = parse(args, problem);
+  if (!parsed) return usageError(problem);
+  const InfoOptions& o = *parsed;
+
+  Result<ImageVolume> image = io::readNiftiImage(o.image);
+  if (!image) return fileError(image.error());
+
+  LabelTable table;
+  if (!o.table.empty()) {
+    Result<LabelTable> t = io::readLabelTableFile(o.table);
+    if (!t) return fileError(t.error());
+    table = std::move(t).value();
+  }
+
+  // Labels enter the session the way every edit does: through one undoable transaction.
+  Result<AnnotationSession> session = AnnotationSession::create(std::move(image).value(), table);
+  if (!session) return fileError(session.error());
+  std::string labelSource;
+  if (!o.labels.empty()) {
+    Result<LabelMap> labels = io::readNiftiLabels(o.labels);
+    if (!labels) return fileError(labels.error());
+    Status s = session->replaceLabels(labels->voxels(), "Import labels");
+    if (!s) return fileError(makeError(s.error().code, o.labels, s.error().detail));
+    labelSource = o.labels;
+  } else if (!o.engine.empty()) {
+    std::unique_ptr<inference::SegmentationEngine> engine = inference::createEngine(o.engine);
+    if (!engine) return usageError("unknown engine '" + o.engine + "'");
+    Result<LabelPatch> patch = engine->segment(session->image(), inference::SegmentationRequest{}, nullptr);
+    if (!patch) return fileError(patch.error());
+    EditTransaction tx = session->beginEdit("Segment (" + o.engine + ")");
+    if (Result<std::size_t> w = tx.applyPatch(*patch, false); !w) return fileError(w.error());
+    session->commit(tx);
+    if (table.empty())
+      if (auto* threshold = dynamic_cast<inference::classic::ThresholdEngine*>(engine.get()))
+        session->setTable(threshold->labelTable());
+    labelSource = "computed by " + o.engine;
+  }
+
+  std::optional<std::vector<LabelStatistics>> stats;
+  if (!labelSource.empty()) {
+    Result<std::vector<LabelStatistics>> r = computeLabelStatistics(session->labels(), &session->image());
+    if (!r) return fileError(r.error());
+    stats = std::move(r).value();
+  }
+  const std::vector<LabelStatistics>* statsPtr = stats ? &*stats : nullptr;
+  if (o.format == "text") printText(o, session->image(), labelSource, session->table(), statsPtr);
+  else if (o.format == "json") printJson(o, session->image(), labelSource, session->table(), statsPtr);
+  else if (statsPtr) printCsv(session->table(), *statsPtr);
+  else return usageError("--format csv prints label statistics: give --labels or --segment");
+  return 0;
+}
+
+}  // namespace delineate::app::cli

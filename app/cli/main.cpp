@@ -1,0 +1,49 @@
+// delineate-cli: the headless front end. Subcommands share the core, io and inference layers with the GUI.
+//
+// Exit codes: 0 success, 1 a file or engine error (printed as "error: <file>: <reason>"), 2 a usage error.
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "app/cli/commands.h"
+
+namespace {
+
+void printUsage(std::FILE* out) {
+  std::fprintf(out,
+               "usage: delineate-cli <command> [options]\n"
+               "\n"
+               "commands:\n"
+               "  info IMAGE [--labels FILE] [--table FILE] [--segment ENGINE] [--format text|csv|json]\n"
+               "      print the image geometry and, with labels (from FILE or computed by ENGINE), per-label\n"
+               "      statistics: voxels, volume (mL), intensity mean/std/min/max, centroid (LPS mm), bounding box.\n"
+               "      ENGINE: classic.threshold (CT tissue classes by Hounsfield window)\n"
+               "  version\n"
+               "  help\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    printUsage(stderr);
+    return 2;
+  }
+  const std::string command = args.front();
+  args.erase(args.begin());
+  if (command == "help" || command == "--help" || command == "-h") {
+    printUsage(stdout);
+    return 0;
+  }
+  if (command == "version" || command == "--version") {
+    std::printf("delineate-cli %s\n", DELINEATE_VERSION);
+    return 0;
+  }
+  if (command == "info") return delineate::app::cli::runInfo(args);
+  std::fprintf(stderr, "error: unknown command '%s'\n\n", command.c_str());
+  printUsage(stderr);
+  return 2;
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# README command (a): set up, build and run the main job on the bundled sample study.
+# For now the main job is the CLI printing the study's geometry and per-label statistics of the classic engine's
+# tissue labels; with a label map given as the first argument it reports that map instead.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+bash scripts/build.sh --target delineate-cli
+sample="resources/sample/example_ct.nii.gz"
+if [ $# -ge 1 ]; then
+  exec build/app/cli/delineate-cli info "$sample" --labels "$1"
+fi
+exec build/app/cli/delineate-cli info "$sample" --segment classic.threshold

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs exactly the Debian 12 packages Delineate needs to build and test. Idempotent: installed packages are
+# skipped, `apt-get update` runs once and only when something is missing. Works as root or through sudo.
+set -euo pipefail
+
+# Grouped by what needs them; later layers (Qt 6, VTK 9, ITK 5, DCMTK, LibTorch) join as their issues land.
+PACKAGES=(
+  # toolchain and build
+  g++ cmake ninja-build ccache pkg-config
+  # tests
+  catch2
+  # io: gzip (zlib streaming, libdeflate whole-buffer), JSON label dictionaries
+  zlib1g-dev libdeflate-dev nlohmann-json3-dev
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} packages already installed"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  SUDO=sudo
+fi
+echo "setup: installing ${#missing[@]} package(s): ${missing[*]}"
+$SUDO apt-get update -q
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+echo "setup: installed ${missing[*]}"
