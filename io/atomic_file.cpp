@@ -1,0 +1,157 @@
+#include "io/atomic_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <utility>
+
+namespace delineate::io {
+namespace {
+
+using core::ErrorCode;
+using core::makeError;
+
+std::string errnoText(int e) { return std::strerror(e); }
+
+// Splits "dir/name" at the last '/'; a bare name lives in ".".
+std::pair<std::string, std::string> splitPath(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  if (slash == std::string::npos) return {".", path};
+  if (slash == 0) return {"/", path.substr(1)};
+  return {path.substr(0, slash), path.substr(slash + 1)};
+}
+
+std::string randomSuffix() {
+  // random_device alone may be slow or fixed on some platforms; the counter keeps names unique within the process
+  // and O_EXCL resolves any remaining clash with other processes.
+  static std::atomic<std::uint64_t> counter{0};
+  thread_local std::mt19937_64 rng{std::random_device{}() ^ (static_cast<std::uint64_t>(::getpid()) << 32)};
+  const std::uint64_t v = rng() ^ (counter.fetch_add(1) * 0x9E3779B97F4A7C15ull);
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+void syncFolder(const std::string& folder) {
+  // Makes the rename itself durable. Some file systems (network shares) refuse fsync on folders; the data is already
+  // safe by then, so failure here is not reported.
+  const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  (void)::fsync(fd);
+  ::close(fd);
+}
+
+}  // namespace
+
+core::Result<AtomicFileWriter> AtomicFileWriter::create(const std::string& targetPath) {
+  if (targetPath.empty() || targetPath.back() == '/')
+    return makeError(ErrorCode::InvalidArgument, targetPath, "not a file path");
+  const auto [folder, name] = splitPath(targetPath);
+
+  struct stat targetStat {};
+  const bool targetExists = ::stat(targetPath.c_str(), &targetStat) == 0;
+  if (targetExists && S_ISDIR(targetStat.st_mode))
+    return makeError(ErrorCode::WriteFailed, targetPath, "the target is a folder");
+
+  AtomicFileWriter w;
+  w.m_target = targetPath;
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    std::string temp = (folder == "/" ? "" : folder) + "/." + name + ".tmp-" + randomSuffix();
+    // 0666 lets the process umask decide, as for any newly created file.
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0) {
+      w.m_fd = fd;
+      w.m_temp = std::move(temp);
+      if (targetExists) (void)::fchmod(fd, targetStat.st_mode & 07777);  // best effort: some shares ignore modes
+      return w;
+    }
+    if (errno != EEXIST) {
+      const int e = errno;
+      return makeError(ErrorCode::WriteFailed, targetPath,
+                       "cannot create a temporary file in folder '" + folder + "': " + errnoText(e));
+    }
+  }
+  return makeError(ErrorCode::WriteFailed, targetPath, "cannot find a free temporary file name in '" + folder + "'");
+}
+
+AtomicFileWriter::AtomicFileWriter(AtomicFileWriter&& other) noexcept
+    : m_target(std::move(other.m_target)), m_temp(std::move(other.m_temp)), m_fd(other.m_fd), m_done(other.m_done) {
+  other.m_fd = -1;
+  other.m_done = true;
+}
+
+AtomicFileWriter& AtomicFileWriter::operator=(AtomicFileWriter&& other) noexcept {
+  if (this != &other) {
+    discard();
+    m_target = std::move(other.m_target);
+    m_temp = std::move(other.m_temp);
+    m_fd = other.m_fd;
+    m_done = other.m_done;
+    other.m_fd = -1;
+    other.m_done = true;
+  }
+  return *this;
+}
+
+AtomicFileWriter::~AtomicFileWriter() { discard(); }
+
+void AtomicFileWriter::discard() {
+  if (m_fd >= 0) {
+    ::close(m_fd);
+    m_fd = -1;
+  }
+  if (!m_done && !m_temp.empty()) ::unlink(m_temp.c_str());
+  m_done = true;
+}
+
+core::Status AtomicFileWriter::fail(const std::string& what, int errnoValue) {
+  discard();
+  return makeError(ErrorCode::WriteFailed, m_target, what + ": " + errnoText(errnoValue));
+}
+
+core::Status AtomicFileWriter::write(const void* data, std::size_t size) {
+  if (m_done || m_fd < 0) return makeError(ErrorCode::WriteFailed, m_target, "the file was already committed or discarded");
+  const auto* p = static_cast<const unsigned char*>(data);
+  while (size > 0) {
+    // Large single writes are split: Linux caps one write at about 2 GiB anyway.
+    const std::size_t chunk = size < (std::size_t(1) << 30) ? size : (std::size_t(1) << 30);
+    const ssize_t n = ::write(m_fd, p, chunk);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return fail("cannot write the temporary file", errno);
+    }
+    if (n == 0) return fail("cannot write the temporary file", EIO);
+    p += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return core::Status::success();
+}
+
+core::Status AtomicFileWriter::commit() {
+  if (m_done || m_fd < 0) return makeError(ErrorCode::WriteFailed, m_target, "the file was already committed or discarded");
+  if (::fsync(m_fd) != 0) return fail("cannot flush the temporary file to disk", errno);
+  const int fd = m_fd;
+  m_fd = -1;
+  // close can report deferred write errors (NFS and similar); the temp is still unreferenced, so discard on error.
+  if (::close(fd) != 0) return fail("cannot close the temporary file", errno);
+  if (::rename(m_temp.c_str(), m_target.c_str()) != 0) return fail("cannot rename the temporary file over the target", errno);
+  m_done = true;
+  syncFolder(splitPath(m_target).first);
+  return core::Status::success();
+}
+
+core::Status writeFileAtomically(const std::string& targetPath, const void* data, std::size_t size) {
+  auto writer = AtomicFileWriter::create(targetPath);
+  if (!writer) return writer.error();
+  if (core::Status s = writer->write(data, size); !s) return s;
+  return writer->commit();
+}
+
+}  // namespace delineate::io

@@ -1,0 +1,43 @@
+#pragma once
+// gzip (RFC 1952) for whole in-memory buffers, with a hard cap on what decompression may produce so a hostile or
+// damaged file cannot make us allocate or write more than its own header declared.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+
+namespace delineate::io {
+
+// True when `data` starts with the gzip magic bytes (1f 8b). File extensions are not trusted for this.
+bool isGzip(const std::uint8_t* data, std::size_t size);
+
+// Deflate can compress at most about 1032:1, so a stream of `compressedBytes` can never inflate to more than this.
+// Lets callers reject an impossible declared size before allocating for it.
+std::uint64_t maxInflatedSize(std::uint64_t compressedBytes);
+
+struct GunzipResult {
+  std::size_t bytes = 0;   // written to the output buffer, never more than its capacity
+  bool truncated = false;  // the input ended inside a gzip member (cut-off file)
+};
+
+// Inflates one or more concatenated gzip members from `in` into `out`, stopping once `capacity` bytes are produced
+// (output beyond that is not produced). When fewer bytes come back, `truncated` says whether the file was cut off or
+// simply holds less. Bytes after the last member that are not another member are ignored, as gzip(1) does.
+//
+// When the last member's ISIZE trailer equals `capacity` (mod 2^32, as the format stores it) the whole buffer is
+// inflated in one call by libdeflate (several times faster); otherwise, or if that fails, zlib streams with the cap.
+// Damaged data (bad deflate codes, CRC mismatch) is a Corrupt error naming `subject`.
+core::Result<GunzipResult> gunzipInto(const std::uint8_t* in, std::size_t inSize, std::uint8_t* out,
+                                      std::size_t capacity, const std::string& subject);
+
+// libdeflate levels: 0 (stored) .. 12 (slowest, smallest). 6 matches gzip(1)'s default trade-off.
+constexpr int kDefaultGzipLevel = 6;
+
+// One gzip member holding `size` bytes. `level` outside 0..12 is an InvalidArgument error.
+core::Result<std::vector<std::uint8_t>> gzipCompress(const void* data, std::size_t size, int level,
+                                                     const std::string& subject);
+
+}  // namespace delineate::io

@@ -1,0 +1,827 @@
+#include "io/nifti.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <new>
+#include <utility>
+#include <vector>
+
+#include "io/atomic_file.h"
+#include "io/gzip.h"
+
+namespace delineate::io {
+namespace {
+
+using core::ErrorCode;
+using core::Geometry;
+using core::Label;
+using core::makeError;
+using core::Mat3;
+using core::Result;
+using core::Status;
+using core::Vec3;
+
+constexpr std::size_t kNifti1HeaderSize = 348;
+constexpr std::size_t kNifti2HeaderSize = 540;
+// Header plus the 4-byte extension flag: where voxel data starts when a file has no extensions.
+constexpr std::int64_t kNifti1DefaultOffset = 352;
+constexpr std::int64_t kNifti2DefaultOffset = 544;
+// Extensions beyond 1 GiB are not plausible; a larger offset means a damaged header, not a real file.
+constexpr std::int64_t kMaxVoxOffset = std::int64_t(1) << 30;
+// Compressed bytes read to find the header of a .nii.gz; a header hidden behind more than this (a huge gzip name or
+// extra field) makes us read the whole file instead.
+constexpr std::size_t kHeaderPeekBytes = std::size_t(64) << 10;
+constexpr int kIntentLabel = 1002;  // NIFTI_INTENT_LABEL
+constexpr int kXformScannerAnat = 1;
+constexpr std::uint8_t kUnitsMm = 2;
+
+bool hostIsLittleEndian() {
+  const std::uint16_t one = 1;
+  unsigned char first = 0;
+  std::memcpy(&first, &one, 1);
+  return first == 1;
+}
+
+template <class T>
+T byteSwapped(T v) {
+  unsigned char b[sizeof(T)];
+  std::memcpy(b, &v, sizeof(T));
+  std::reverse(b, b + sizeof(T));
+  std::memcpy(&v, b, sizeof(T));
+  return v;
+}
+
+struct FieldReader {
+  const std::uint8_t* p;
+  bool swap;
+  template <class T>
+  T get(std::size_t offset) const {
+    T v;
+    std::memcpy(&v, p + offset, sizeof(T));
+    return swap ? byteSwapped(v) : v;
+  }
+};
+
+// Writes little-endian fields whatever the host order, so our files are the same bytes everywhere.
+struct FieldWriter {
+  std::vector<std::uint8_t>& buf;
+  bool swap = !hostIsLittleEndian();
+  template <class T>
+  void put(std::size_t offset, T v) {
+    if (swap) v = byteSwapped(v);
+    std::memcpy(buf.data() + offset, &v, sizeof(T));
+  }
+  void putBytes(std::size_t offset, const char* s, std::size_t n) { std::memcpy(buf.data() + offset, s, n); }
+};
+
+// Calls fn(Src{}) with the C++ type matching a supported datatype.
+template <class Fn>
+void visitDatatype(int datatype, Fn&& fn) {
+  switch (static_cast<NiftiDatatype>(datatype)) {
+    case NiftiDatatype::UInt8: fn(std::uint8_t{}); break;
+    case NiftiDatatype::Int8: fn(std::int8_t{}); break;
+    case NiftiDatatype::Int16: fn(std::int16_t{}); break;
+    case NiftiDatatype::UInt16: fn(std::uint16_t{}); break;
+    case NiftiDatatype::Int32: fn(std::int32_t{}); break;
+    case NiftiDatatype::UInt32: fn(std::uint32_t{}); break;
+    case NiftiDatatype::Float32: fn(float{}); break;
+    case NiftiDatatype::Float64: fn(double{}); break;
+    case NiftiDatatype::Int64: fn(std::int64_t{}); break;
+    case NiftiDatatype::UInt64: fn(std::uint64_t{}); break;
+  }
+}
+
+int bytesPerVoxel(int datatype) {
+  int n = 0;  // 0: not a type we read
+  visitDatatype(datatype, [&n](auto tag) { n = static_cast<int>(sizeof(tag)); });
+  return n;
+}
+
+std::string datatypeName(int datatype) {
+  switch (datatype) {
+    case 1: return "binary";
+    case 32: return "complex64";
+    case 128: return "RGB24";
+    case 1536: return "float128";
+    case 1792: return "complex128";
+    case 2048: return "complex256";
+    case 2304: return "RGBA32";
+    default: return "unknown";
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Files
+
+// Owns a file descriptor; move-only.
+struct Fd {
+  int fd = -1;
+  Fd() = default;
+  explicit Fd(int f) : fd(f) {}
+  Fd(Fd&& o) noexcept : fd(std::exchange(o.fd, -1)) {}
+  Fd& operator=(Fd&& o) noexcept {
+    std::swap(fd, o.fd);
+    return *this;
+  }
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+struct Source {
+  std::string path;
+  Fd fd;
+  std::uint64_t fileSize = 0;
+  bool gzipped = false;
+  std::vector<std::uint8_t> compressed;  // the whole file, for .nii.gz once voxel data is wanted
+};
+
+// Reads up to n bytes at offset; returns how many were read (fewer only at end of file).
+Result<std::size_t> readAt(const Source& src, std::uint64_t offset, std::uint8_t* dst, std::size_t n) {
+  std::size_t done = 0;
+  while (done < n) {
+    const std::size_t chunk = std::min(n - done, std::size_t(1) << 30);
+    const ssize_t r = ::pread(src.fd.fd, dst + done, chunk, static_cast<off_t>(offset + done));
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      return makeError(ErrorCode::ReadFailed, src.path, std::string("read failed: ") + std::strerror(errno));
+    }
+    if (r == 0) break;
+    done += static_cast<std::size_t>(r);
+  }
+  return done;
+}
+
+Result<Source> openSource(const std::string& path) {
+  Source src;
+  src.path = path;
+  src.fd = Fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (src.fd.fd < 0) {
+    const int e = errno;
+    return makeError(e == ENOENT ? ErrorCode::NotFound : ErrorCode::ReadFailed, path,
+                     std::string("cannot open: ") + std::strerror(e));
+  }
+  struct stat st {};
+  if (::fstat(src.fd.fd, &st) != 0)
+    return makeError(ErrorCode::ReadFailed, path, std::string("cannot stat: ") + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) return makeError(ErrorCode::ReadFailed, path, "not a regular file");
+  src.fileSize = static_cast<std::uint64_t>(st.st_size);
+  std::uint8_t magic[2] = {0, 0};
+  auto n = readAt(src, 0, magic, 2);
+  if (!n) return n.error();
+  src.gzipped = isGzip(magic, *n);
+  return src;
+}
+
+Status loadCompressed(Source& src) {
+  if (!src.compressed.empty() || !src.gzipped) return Status::success();
+  if (src.fileSize > std::numeric_limits<std::size_t>::max())
+    return makeError(ErrorCode::SizeLimit, src.path, "file is too large for this machine");
+  try {
+    src.compressed.resize(static_cast<std::size_t>(src.fileSize));
+  } catch (const std::bad_alloc&) {
+    return makeError(ErrorCode::OutOfMemory, src.path,
+                     "cannot allocate " + std::to_string(src.fileSize) + " bytes for the compressed file");
+  }
+  auto n = readAt(src, 0, src.compressed.data(), src.compressed.size());
+  if (!n) return n.error();
+  src.compressed.resize(*n);  // the file shrank under us; whatever is missing shows up as truncation
+  return Status::success();
+}
+
+// The first bytes of the uncompressed file, enough for either header version.
+Result<std::vector<std::uint8_t>> readHeaderBytes(Source& src, bool wholeFileWanted) {
+  std::vector<std::uint8_t> header(kNifti2HeaderSize);
+  if (!src.gzipped) {
+    auto n = readAt(src, 0, header.data(), header.size());
+    if (!n) return n.error();
+    header.resize(*n);
+    return header;
+  }
+  if (!wholeFileWanted && src.fileSize > kHeaderPeekBytes) {
+    std::vector<std::uint8_t> prefix(kHeaderPeekBytes);
+    auto n = readAt(src, 0, prefix.data(), prefix.size());
+    if (!n) return n.error();
+    auto r = gunzipInto(prefix.data(), *n, header.data(), header.size(), src.path);
+    if (r && r->bytes == header.size()) return header;
+  }
+  if (Status s = loadCompressed(src); !s) return s.error();
+  auto r = gunzipInto(src.compressed.data(), src.compressed.size(), header.data(), header.size(), src.path);
+  if (!r) return r.error();
+  header.resize(r->bytes);
+  return header;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Header parsing and geometry
+
+struct RawTransforms {
+  std::array<double, 6> quatern{};  // b, c, d, qoffset x, y, z
+  std::array<double, 12> srow{};
+};
+
+double columnNorm(const Mat3& m, int c) {
+  return std::sqrt(m(0, c) * m(0, c) + m(1, c) * m(1, c) + m(2, c) * m(2, c));
+}
+
+Vec3 cross(const Vec3& a, const Vec3& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+
+// A 2D image may leave the affine column of its missing k axis zero; give it the unit normal of the slice so the grid
+// stays valid. Present axes are never touched: zero there is an error for validate() to report.
+void fillMissingColumns(Mat3& a, std::int64_t dimCount) {
+  for (int c = static_cast<int>(std::max<std::int64_t>(dimCount, 1)); c < 3; ++c) {
+    const double n = columnNorm(a, c);
+    if (std::isfinite(n) && n > 0) continue;
+    Vec3 v = c == 2 ? cross({a(0, 0), a(1, 0), a(2, 0)}, {a(0, 1), a(1, 1), a(2, 1)}) : Vec3{0, 0, 0};
+    const double vn = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    for (int r = 0; r < 3; ++r) a(r, c) = vn > 0 ? v[static_cast<std::size_t>(r)] / vn : (r == c ? 1.0 : 0.0);
+  }
+}
+
+Mat3 quaternionToRotation(double b, double c, double d) {
+  double aa = 1.0 - (b * b + c * c + d * d);
+  double a = 0;
+  if (aa < 1e-7) {
+    // (b, c, d) is (nearly) a unit vector: a 180 degree rotation. Renormalise as the NIfTI reference code does.
+    const double n = std::sqrt(b * b + c * c + d * d);
+    b /= n;
+    c /= n;
+    d /= n;
+  } else {
+    a = std::sqrt(aa);
+  }
+  Mat3 r;
+  r.m = {a * a + b * b - c * c - d * d, 2 * (b * c - a * d),           2 * (b * d + a * c),
+         2 * (b * c + a * d),           a * a + c * c - b * b - d * d, 2 * (c * d - a * b),
+         2 * (b * d - a * c),           2 * (c * d + a * b),           a * a + d * d - c * c - b * b};
+  return r;
+}
+
+Status geometryFromHeader(NiftiHeaderInfo& info, const RawTransforms& raw, const std::string& path) {
+  Mat3 a;
+  Vec3 t{0, 0, 0};
+  const std::int64_t dimCount = info.dim[0];
+  auto pixdimOr1 = [&](int axis) {
+    const double p = std::abs(info.pixdim[static_cast<std::size_t>(axis)]);
+    return (axis > dimCount && (!std::isfinite(p) || p == 0)) ? 1.0 : p;
+  };
+  if (info.sformCode > 0) {
+    info.transformSource = NiftiTransformSource::Sform;
+    for (int r = 0; r < 3; ++r) {
+      for (int c = 0; c < 3; ++c) a(r, c) = raw.srow[static_cast<std::size_t>(r * 4 + c)];
+      t[static_cast<std::size_t>(r)] = raw.srow[static_cast<std::size_t>(r * 4 + 3)];
+    }
+  } else if (info.qformCode > 0) {
+    info.transformSource = NiftiTransformSource::Qform;
+    const Mat3 rot = quaternionToRotation(raw.quatern[0], raw.quatern[1], raw.quatern[2]);
+    const double qfac = info.pixdim[0] < 0 ? -1.0 : 1.0;
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) a(r, c) = rot(r, c) * pixdimOr1(c + 1) * (c == 2 ? qfac : 1.0);
+    t = {raw.quatern[3], raw.quatern[4], raw.quatern[5]};
+  } else {
+    info.transformSource = NiftiTransformSource::PixdimOnly;
+    a.m = {info.pixdim[1], 0, 0, 0, info.pixdim[2], 0, 0, 0, info.pixdim[3]};
+    for (int c = 0; c < 3; ++c)
+      if (c + 1 > dimCount) a(c, c) = pixdimOr1(c + 1);
+  }
+  fillMissingColumns(a, dimCount);
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 3; ++c) info.affineRas[static_cast<std::size_t>(r * 4 + c)] = a(r, c);
+    info.affineRas[static_cast<std::size_t>(r * 4 + 3)] = t[static_cast<std::size_t>(r)];
+  }
+  info.affineRas[15] = 1;
+
+  const double unitToMm = info.spatialUnits == 1 ? 1000.0 : info.spatialUnits == 3 ? 1e-3 : 1.0;
+  Vec3 spacing{0, 0, 0};
+  Mat3 direction;
+  Vec3 origin{0, 0, 0};
+  for (int r = 0; r < 3; ++r) {
+    const double lps = r < 2 ? -1.0 : 1.0;  // RAS -> LPS
+    for (int c = 0; c < 3; ++c) a(r, c) *= lps * unitToMm;
+    origin[static_cast<std::size_t>(r)] = t[static_cast<std::size_t>(r)] * lps * unitToMm;
+  }
+  for (int c = 0; c < 3; ++c) {
+    const double n = columnNorm(a, c);
+    spacing[static_cast<std::size_t>(c)] = n;
+    for (int r = 0; r < 3; ++r) direction(r, c) = n > 0 && std::isfinite(n) ? a(r, c) / n : a(r, c);
+  }
+  const core::Size3 dims{info.dim[1], dimCount >= 2 ? info.dim[2] : 1, dimCount >= 3 ? info.dim[3] : 1};
+  if (Status s = Geometry::validate(dims, spacing, origin, direction, path); !s) return s;
+  info.geometry = Geometry(dims, spacing, origin, direction);
+  return Status::success();
+}
+
+Result<NiftiHeaderInfo> parseHeader(const std::vector<std::uint8_t>& h, const std::string& path, bool gzipped) {
+  const std::string found = gzipped ? " after decompression" : "";
+  if (h.size() < kNifti1HeaderSize)
+    return makeError(ErrorCode::Corrupt, path,
+                     "too short for a NIfTI header: expected at least 348 bytes, found " + std::to_string(h.size()) +
+                         found);
+  NiftiHeaderInfo info;
+  info.gzipped = gzipped;
+  std::int32_t sizeofHdr = 0;
+  std::memcpy(&sizeofHdr, h.data(), 4);
+  // sizeof_hdr doubles as the byte-order mark: it reads as 348 or 540 only in the file's own order.
+  const bool swap = sizeofHdr != 348 && sizeofHdr != 540;
+  if (swap) sizeofHdr = byteSwapped(sizeofHdr);
+  if (sizeofHdr != 348 && sizeofHdr != 540)
+    return makeError(ErrorCode::ParseError, path,
+                     "not a NIfTI file: sizeof_hdr is " + std::to_string(byteSwapped(sizeofHdr)) +
+                         ", expected 348 (NIfTI-1) or 540 (NIfTI-2)");
+  info.bigEndian = hostIsLittleEndian() == swap;
+  info.version = sizeofHdr == 348 ? 1 : 2;
+  if (info.version == 2 && h.size() < kNifti2HeaderSize)
+    return makeError(ErrorCode::Corrupt, path,
+                     "too short for a NIfTI-2 header: expected at least 540 bytes, found " +
+                         std::to_string(h.size()) + found);
+  const FieldReader r{h.data(), swap};
+  RawTransforms raw;
+  double voxOffset = 0;
+  if (info.version == 1) {
+    const char* magic = reinterpret_cast<const char*>(h.data() + 344);
+    if (std::memcmp(magic, "ni1\0", 4) == 0)
+      return makeError(ErrorCode::Unsupported, path, "separate .hdr/.img NIfTI pairs are not supported");
+    if (std::memcmp(magic, "n+1\0", 4) != 0)
+      return makeError(ErrorCode::ParseError, path, "not a NIfTI-1 file: bad magic (expected \"n+1\")");
+    for (std::size_t i = 0; i < 8; ++i) info.dim[i] = r.get<std::int16_t>(40 + 2 * i);
+    info.intentCode = r.get<std::int16_t>(68);
+    info.datatype = r.get<std::int16_t>(70);
+    for (std::size_t i = 0; i < 8; ++i) info.pixdim[i] = r.get<float>(76 + 4 * i);
+    voxOffset = r.get<float>(108);
+    info.sclSlope = r.get<float>(112);
+    info.sclInter = r.get<float>(116);
+    info.spatialUnits = h[123] & 7;
+    info.qformCode = r.get<std::int16_t>(252);
+    info.sformCode = r.get<std::int16_t>(254);
+    for (std::size_t i = 0; i < 6; ++i) raw.quatern[i] = r.get<float>(256 + 4 * i);
+    for (std::size_t i = 0; i < 12; ++i) raw.srow[i] = r.get<float>(280 + 4 * i);
+  } else {
+    const char* magic = reinterpret_cast<const char*>(h.data() + 4);
+    if (std::memcmp(magic, "ni2\0", 4) == 0)
+      return makeError(ErrorCode::Unsupported, path, "separate .hdr/.img NIfTI pairs are not supported");
+    // The four bytes after "n+2\0" catch text-mode transfers (CR/LF translation), as in PNG.
+    if (std::memcmp(magic, "n+2\0\r\n\032\n", 8) != 0)
+      return makeError(ErrorCode::ParseError, path, "not a NIfTI-2 file: bad magic (expected \"n+2\")");
+    info.datatype = r.get<std::int16_t>(12);
+    for (std::size_t i = 0; i < 8; ++i) info.dim[i] = r.get<std::int64_t>(16 + 8 * i);
+    for (std::size_t i = 0; i < 8; ++i) info.pixdim[i] = r.get<double>(104 + 8 * i);
+    voxOffset = static_cast<double>(r.get<std::int64_t>(168));
+    info.sclSlope = r.get<double>(176);
+    info.sclInter = r.get<double>(184);
+    info.qformCode = r.get<std::int32_t>(344);
+    info.sformCode = r.get<std::int32_t>(348);
+    for (std::size_t i = 0; i < 6; ++i) raw.quatern[i] = r.get<double>(352 + 8 * i);
+    for (std::size_t i = 0; i < 12; ++i) raw.srow[i] = r.get<double>(400 + 8 * i);
+    info.spatialUnits = r.get<std::int32_t>(500) & 7;
+    info.intentCode = r.get<std::int32_t>(504);
+  }
+
+  const std::int64_t dimCount = info.dim[0];
+  if (dimCount < 1 || dimCount > 7)
+    return makeError(ErrorCode::ParseError, path, "dim[0] is " + std::to_string(dimCount) + ", expected 1..7");
+  for (std::int64_t i = 1; i <= dimCount; ++i)
+    if (info.dim[static_cast<std::size_t>(i)] < 1)
+      return makeError(ErrorCode::InvalidGeometry, path,
+                       "dim[" + std::to_string(i) + "] is " + std::to_string(info.dim[static_cast<std::size_t>(i)]) +
+                           ", must be positive");
+  for (std::int64_t i = 4; i <= dimCount; ++i)
+    if (info.dim[static_cast<std::size_t>(i)] != 1)
+      return makeError(ErrorCode::Unsupported, path,
+                       std::string(i == 4 ? "4D images are not supported" : "images with more than 3 dimensions are "
+                                                                            "not supported") +
+                           ": dim[" + std::to_string(i) + "] is " +
+                           std::to_string(info.dim[static_cast<std::size_t>(i)]));
+
+  // Voxel count one factor at a time, so the check itself cannot overflow.
+  std::int64_t count = 1;
+  for (std::int64_t i = 1; i <= std::min<std::int64_t>(dimCount, 3); ++i) {
+    const std::int64_t d = info.dim[static_cast<std::size_t>(i)];
+    if (d > Geometry::kMaxVoxels / count) {
+      std::string dims;
+      for (std::int64_t j = 1; j <= std::min<std::int64_t>(dimCount, 3); ++j)
+        dims += (j > 1 ? "x" : "") + std::to_string(info.dim[static_cast<std::size_t>(j)]);
+      return makeError(ErrorCode::SizeLimit, path,
+                       "declares " + dims + " voxels, more than the limit of " + std::to_string(Geometry::kMaxVoxels));
+    }
+    count *= d;
+  }
+
+  info.bytesPerVoxel = bytesPerVoxel(info.datatype);
+  if (info.bytesPerVoxel == 0)
+    return makeError(ErrorCode::Unsupported, path,
+                     "datatype " + std::to_string(info.datatype) + " (" + datatypeName(info.datatype) +
+                         ") is not supported");
+  info.dataBytes = count * info.bytesPerVoxel;  // <= 2^36 * 8: no overflow
+
+  const std::int64_t headerSize = info.version == 1 ? std::int64_t(kNifti1HeaderSize) : std::int64_t(kNifti2HeaderSize);
+  if (!std::isfinite(voxOffset) || voxOffset != std::floor(voxOffset) || voxOffset < 0)
+    return makeError(ErrorCode::ParseError, path, "vox_offset " + std::to_string(voxOffset) + " is not a byte offset");
+  if (voxOffset > static_cast<double>(kMaxVoxOffset))
+    return makeError(ErrorCode::SizeLimit, path,
+                     "vox_offset " + std::to_string(static_cast<std::int64_t>(voxOffset)) + " is implausibly large");
+  info.voxOffset = static_cast<std::int64_t>(voxOffset);
+  // Some old writers leave 0 in single files; data then follows the header and extension flag.
+  if (info.voxOffset == 0) info.voxOffset = info.version == 1 ? kNifti1DefaultOffset : kNifti2DefaultOffset;
+  if (info.voxOffset < headerSize)
+    return makeError(ErrorCode::Corrupt, path,
+                     "vox_offset " + std::to_string(info.voxOffset) + " lies inside the " +
+                         std::to_string(headerSize) + "-byte header");
+
+  if (Status s = geometryFromHeader(info, raw, path); !s) return s.error();
+  return info;
+}
+
+Result<NiftiHeaderInfo> openAndParse(Source& src, bool wholeFileWanted) {
+  auto bytes = readHeaderBytes(src, wholeFileWanted);
+  if (!bytes) return bytes.error();
+  return parseHeader(*bytes, src.path, src.gzipped);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Voxel data
+
+std::uint64_t totalBytes(const NiftiHeaderInfo& info) {
+  return static_cast<std::uint64_t>(info.voxOffset) + static_cast<std::uint64_t>(info.dataBytes);
+}
+
+std::string expectedText(const NiftiHeaderInfo& info) {
+  return "expected " + std::to_string(totalBytes(info)) + " bytes (" + std::to_string(info.voxOffset) +
+         " header + " + std::to_string(info.dataBytes) + " voxel data)";
+}
+
+// Everything checkable before allocating: the declared size must fit in what the file holds (or can inflate to).
+Status checkDataAvailable(const Source& src, const NiftiHeaderInfo& info) {
+  const std::uint64_t total = totalBytes(info);
+  if (total > std::numeric_limits<std::size_t>::max())
+    return makeError(ErrorCode::SizeLimit, src.path, "too large for this machine's address space");
+  if (!info.gzipped) {
+    if (src.fileSize < total)
+      return makeError(ErrorCode::Corrupt, src.path,
+                       "file is truncated: " + expectedText(info) + ", found " + std::to_string(src.fileSize));
+    return Status::success();
+  }
+  const std::uint64_t most = maxInflatedSize(src.compressed.size());
+  if (total > most)
+    return makeError(ErrorCode::Corrupt, src.path,
+                     "file is truncated: " + expectedText(info) + " after decompression, but its " +
+                         std::to_string(src.compressed.size()) + " compressed bytes can hold at most " +
+                         std::to_string(most));
+  return Status::success();
+}
+
+std::size_t bufferBytesNeeded(const NiftiHeaderInfo& info) {
+  return static_cast<std::size_t>(info.gzipped ? totalBytes(info) : static_cast<std::uint64_t>(info.dataBytes));
+}
+
+// Puts the voxel bytes at buffer[0, dataBytes); `buffer` holds bufferBytesNeeded(info) bytes.
+Status loadVoxelBytes(const Source& src, const NiftiHeaderInfo& info, std::uint8_t* buffer) {
+  const auto dataBytes = static_cast<std::size_t>(info.dataBytes);
+  if (!info.gzipped) {
+    auto n = readAt(src, static_cast<std::uint64_t>(info.voxOffset), buffer, dataBytes);
+    if (!n) return n.error();
+    if (*n != dataBytes)
+      return makeError(ErrorCode::Corrupt, src.path,
+                       "file is truncated: " + expectedText(info) + ", found " +
+                           std::to_string(static_cast<std::size_t>(info.voxOffset) + *n));
+    return Status::success();
+  }
+  const auto total = static_cast<std::size_t>(totalBytes(info));
+  auto r = gunzipInto(src.compressed.data(), src.compressed.size(), buffer, total, src.path);
+  if (!r) return r.error();
+  if (r->bytes < total || r->truncated)
+    return makeError(ErrorCode::Corrupt, src.path,
+                     "file is truncated: " + expectedText(info) + " after decompression, found " +
+                         std::to_string(r->bytes) +
+                         (r->truncated ? (r->bytes < total ? " (the gzip stream is cut off)"
+                                                           : " (the gzip stream is cut off before its checksum)")
+                                       : ""));
+  std::memmove(buffer, buffer + info.voxOffset, dataBytes);
+  return Status::success();
+}
+
+struct Scaling {
+  bool apply = false;
+  double slope = 1;
+  double inter = 0;
+};
+
+Scaling scalingOf(const NiftiHeaderInfo& info) {
+  Scaling s;
+  if (!std::isfinite(info.sclSlope) || info.sclSlope == 0) return s;  // spec: slope 0 means unscaled
+  s.slope = info.sclSlope;
+  s.inter = std::isfinite(info.sclInter) ? info.sclInter : 0.0;
+  s.apply = !(s.slope == 1 && s.inter == 0);
+  return s;
+}
+
+// Reads element i of a raw buffer in file byte order. Through memcpy so `raw` may alias the output buffer.
+template <class Src>
+Src loadElement(const std::uint8_t* raw, std::size_t i, bool swap) {
+  Src v;
+  std::memcpy(&v, raw + i * sizeof(Src), sizeof(Src));
+  return swap ? byteSwapped(v) : v;
+}
+
+// Loads the voxel data and converts each value with convert(index, value-as-Src, out) -> bool. A false return stops
+// and yields an empty vector with `rejected` set; the caller words the error since it knows why.
+// When the file type has the output's size, data is inflated straight into the output vector and converted in place,
+// so a float32 image (or uint16 label map) costs one buffer rather than two.
+template <class Dst, class Convert>
+Result<std::vector<Dst>> loadConverted(const Source& src, const NiftiHeaderInfo& info, Convert&& convert,
+                                       bool identityWhenSameType, int sameTypeCode, bool& rejected) {
+  if (Status s = checkDataAvailable(src, info); !s) return s.error();
+  const auto count = static_cast<std::size_t>(info.dataBytes / info.bytesPerVoxel);
+  const std::size_t bufferBytes = bufferBytesNeeded(info);
+  const bool swap = info.bigEndian == hostIsLittleEndian();
+  const bool sameSize = static_cast<std::size_t>(info.bytesPerVoxel) == sizeof(Dst);
+  try {
+    std::vector<Dst> out;
+    std::vector<std::uint8_t> raw;
+    if (sameSize)
+      out.resize((std::max(bufferBytes, count * sizeof(Dst)) + sizeof(Dst) - 1) / sizeof(Dst));
+    else
+      raw.resize(bufferBytes);
+    std::uint8_t* bytes = sameSize ? reinterpret_cast<std::uint8_t*>(out.data()) : raw.data();
+    if (Status s = loadVoxelBytes(src, info, bytes); !s) return s.error();
+    out.resize(count);
+    if (info.datatype == sameTypeCode && !swap && identityWhenSameType) return out;
+    bool ok = true;
+    visitDatatype(info.datatype, [&](auto tag) {
+      using Src = decltype(tag);
+      for (std::size_t i = 0; i < count && ok; ++i) ok = convert(i, loadElement<Src>(bytes, i, swap), out[i]);
+    });
+    if (!ok) out.clear();
+    rejected = !ok;
+    return out;
+  } catch (const std::bad_alloc&) {
+    return makeError(ErrorCode::OutOfMemory, src.path,
+                     "cannot allocate " + std::to_string(bufferBytes + count * sizeof(Dst)) + " bytes for voxel data");
+  }
+}
+
+std::string formatValue(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Writing
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  if (s.size() < suffix.size()) return false;
+  for (std::size_t i = 0; i < suffix.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(s[s.size() - suffix.size() + i])) != suffix[i]) return false;
+  return true;
+}
+
+// Nearest rotation to a nearly orthonormal matrix (polar decomposition by Newton iteration); exact input stays put.
+Mat3 nearestRotation(Mat3 r) {
+  for (int it = 0; it < 50; ++it) {
+    const Mat3 invT = r.inverse().transposed();
+    double change = 0;
+    Mat3 next;
+    for (std::size_t i = 0; i < 9; ++i) {
+      next.m[i] = 0.5 * (r.m[i] + invT.m[i]);
+      change = std::max(change, std::abs(next.m[i] - r.m[i]));
+    }
+    r = next;
+    if (change < 1e-15) break;
+  }
+  return r;
+}
+
+// Quaternion (b, c, d) with a >= 0 of a proper rotation; the inverse of quaternionToRotation. The rotation formula
+// gives every product 4*q_i*q_j of (a, b, c, d); dividing by the largest component (Shepperd's method) stays accurate
+// near 180 degree rotations, where a is ~0.
+std::array<double, 3> rotationToQuaternion(const Mat3& r) {
+  const double sq[4] = {1 + r(0, 0) + r(1, 1) + r(2, 2), 1 + r(0, 0) - r(1, 1) - r(2, 2),
+                        1 - r(0, 0) + r(1, 1) - r(2, 2), 1 - r(0, 0) - r(1, 1) + r(2, 2)};
+  const double ab = r(2, 1) - r(1, 2), ac = r(0, 2) - r(2, 0), ad = r(1, 0) - r(0, 1);
+  const double bc = r(0, 1) + r(1, 0), bd = r(0, 2) + r(2, 0), cd = r(1, 2) + r(2, 1);
+  const double p[4][4] = {{sq[0], ab, ac, ad}, {ab, sq[1], bc, bd}, {ac, bc, sq[2], cd}, {ad, bd, cd, sq[3]}};
+  const auto k = static_cast<std::size_t>(std::max_element(sq, sq + 4) - sq);
+  const double fourQk = 2 * std::sqrt(p[k][k]);
+  double q[4];
+  for (std::size_t j = 0; j < 4; ++j) q[j] = p[k][j] / fourQk;
+  const double sign = q[0] < 0 ? -1.0 : 1.0;
+  return {sign * q[1], sign * q[2], sign * q[3]};
+}
+
+struct HeaderFields {
+  std::array<double, 12> srow{};
+  std::array<double, 3> quatern{};
+  double qfac = 1;
+};
+
+HeaderFields transformsFor(const Geometry& g) {
+  HeaderFields f;
+  Mat3 dirRas = g.direction();
+  for (int c = 0; c < 3; ++c) {
+    dirRas(0, c) = -dirRas(0, c);
+    dirRas(1, c) = -dirRas(1, c);
+  }
+  const Vec3& s = g.spacingMm();
+  const Vec3& o = g.originLps();
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 3; ++c)
+      f.srow[static_cast<std::size_t>(r * 4 + c)] = dirRas(r, c) * s[static_cast<std::size_t>(c)];
+    f.srow[static_cast<std::size_t>(r * 4 + 3)] = (r < 2 ? -1.0 : 1.0) * o[static_cast<std::size_t>(r)];
+  }
+  Mat3 rot = dirRas;
+  if (rot.determinant() < 0) {
+    f.qfac = -1;
+    for (int r = 0; r < 3; ++r) rot(r, 2) = -rot(r, 2);
+  }
+  f.quatern = rotationToQuaternion(nearestRotation(rot));
+  return f;
+}
+
+std::vector<std::uint8_t> buildHeader(const Geometry& g, int version, NiftiDatatype type, int intentCode) {
+  const HeaderFields f = transformsFor(g);
+  const auto& d = g.dimensions();
+  const auto& s = g.spacingMm();
+  const int bytes = bytesPerVoxel(static_cast<int>(type));
+  const char descrip[] = "Delineate";
+  std::vector<std::uint8_t> h(static_cast<std::size_t>(version == 1 ? kNifti1DefaultOffset : kNifti2DefaultOffset), 0);
+  FieldWriter w{h};
+  const double pixdim[8] = {f.qfac, s[0], s[1], s[2], 1, 1, 1, 1};
+  const std::int64_t dim[8] = {3, d[0], d[1], d[2], 1, 1, 1, 1};
+  if (version == 1) {
+    w.put<std::int32_t>(0, 348);
+    for (std::size_t i = 0; i < 8; ++i) w.put<std::int16_t>(40 + 2 * i, static_cast<std::int16_t>(dim[i]));
+    w.put<std::int16_t>(68, static_cast<std::int16_t>(intentCode));
+    w.put<std::int16_t>(70, static_cast<std::int16_t>(type));
+    w.put<std::int16_t>(72, static_cast<std::int16_t>(bytes * 8));
+    for (std::size_t i = 0; i < 8; ++i) w.put<float>(76 + 4 * i, static_cast<float>(pixdim[i]));
+    w.put<float>(108, static_cast<float>(kNifti1DefaultOffset));
+    w.put<float>(112, 1.0f);
+    h[123] = kUnitsMm;
+    w.putBytes(148, descrip, sizeof descrip);
+    w.put<std::int16_t>(252, kXformScannerAnat);
+    w.put<std::int16_t>(254, kXformScannerAnat);
+    for (std::size_t i = 0; i < 3; ++i) w.put<float>(256 + 4 * i, static_cast<float>(f.quatern[i]));
+    for (std::size_t i = 0; i < 3; ++i) w.put<float>(268 + 4 * i, static_cast<float>(f.srow[i * 4 + 3]));
+    for (std::size_t i = 0; i < 12; ++i) w.put<float>(280 + 4 * i, static_cast<float>(f.srow[i]));
+    w.putBytes(344, "n+1\0", 4);
+  } else {
+    w.put<std::int32_t>(0, 540);
+    w.putBytes(4, "n+2\0\r\n\032\n", 8);
+    w.put<std::int16_t>(12, static_cast<std::int16_t>(type));
+    w.put<std::int16_t>(14, static_cast<std::int16_t>(bytes * 8));
+    for (std::size_t i = 0; i < 8; ++i) w.put<std::int64_t>(16 + 8 * i, dim[i]);
+    for (std::size_t i = 0; i < 8; ++i) w.put<double>(104 + 8 * i, pixdim[i]);
+    w.put<std::int64_t>(168, kNifti2DefaultOffset);
+    w.put<double>(176, 1.0);
+    w.putBytes(240, descrip, sizeof descrip);
+    w.put<std::int32_t>(344, kXformScannerAnat);
+    w.put<std::int32_t>(348, kXformScannerAnat);
+    for (std::size_t i = 0; i < 3; ++i) w.put<double>(352 + 8 * i, f.quatern[i]);
+    for (std::size_t i = 0; i < 3; ++i) w.put<double>(376 + 8 * i, f.srow[i * 4 + 3]);
+    for (std::size_t i = 0; i < 12; ++i) w.put<double>(400 + 8 * i, f.srow[i]);
+    w.put<std::int32_t>(500, kUnitsMm);
+    w.put<std::int32_t>(504, intentCode);
+  }
+  return h;
+}
+
+// Appends `count` elements of `size` bytes as little-endian.
+void appendLittleEndian(std::vector<std::uint8_t>& out, const void* data, std::size_t count, std::size_t size) {
+  const auto* p = static_cast<const std::uint8_t*>(data);
+  const std::size_t start = out.size();
+  out.insert(out.end(), p, p + count * size);
+  if (!hostIsLittleEndian() && size > 1)
+    for (std::size_t i = 0; i < count; ++i) std::reverse(out.begin() + static_cast<std::ptrdiff_t>(start + i * size),
+                                                          out.begin() + static_cast<std::ptrdiff_t>(start + (i + 1) * size));
+}
+
+Status writeNifti(const std::string& path, const Geometry& g, NiftiDatatype type, const void* data, std::size_t count,
+                  int intentCode, const NiftiWriteOptions& options) {
+  const bool gz = endsWith(path, ".nii.gz");
+  if (!gz && !endsWith(path, ".nii"))
+    return makeError(ErrorCode::InvalidArgument, path, "a NIfTI file name must end in .nii or .nii.gz");
+  if (gz && (options.gzipLevel < 0 || options.gzipLevel > 12))
+    return makeError(ErrorCode::InvalidArgument, path,
+                     "gzip level " + std::to_string(options.gzipLevel) + " is outside 0..12");
+  if (Status s = g.validate(path); !s) return s;
+  if (count != static_cast<std::size_t>(g.voxelCount()))
+    return makeError(ErrorCode::InvalidArgument, path, "voxel buffer does not match the geometry");
+  const bool fitsNifti1 = std::all_of(g.dimensions().begin(), g.dimensions().end(),
+                                      [](std::int64_t d) { return d <= std::numeric_limits<std::int16_t>::max(); });
+  if (options.format == NiftiFormat::Nifti1 && !fitsNifti1)
+    return makeError(ErrorCode::SizeLimit, path, "NIfTI-1 holds at most 32767 voxels per axis; use NIfTI-2");
+  const int version = options.format == NiftiFormat::Nifti2 || !fitsNifti1 ? 2 : 1;
+  const auto elementSize = static_cast<std::size_t>(bytesPerVoxel(static_cast<int>(type)));
+
+  try {
+    std::vector<std::uint8_t> header = buildHeader(g, version, type, intentCode);
+    if (gz) {
+      std::vector<std::uint8_t> whole;
+      whole.reserve(header.size() + count * elementSize);
+      whole.insert(whole.end(), header.begin(), header.end());
+      appendLittleEndian(whole, data, count, elementSize);
+      auto compressed = gzipCompress(whole.data(), whole.size(), options.gzipLevel, path);
+      if (!compressed) return compressed.error();
+      std::vector<std::uint8_t>().swap(whole);  // release before the write holds the compressed copy
+      return writeFileAtomically(path, compressed->data(), compressed->size());
+    }
+    auto writer = AtomicFileWriter::create(path);
+    if (!writer) return writer.error();
+    if (Status s = writer->write(header.data(), header.size()); !s) return s;
+    if (hostIsLittleEndian()) {
+      if (Status s = writer->write(data, count * elementSize); !s) return s;
+    } else {
+      std::vector<std::uint8_t> le;
+      appendLittleEndian(le, data, count, elementSize);
+      if (Status s = writer->write(le.data(), le.size()); !s) return s;
+    }
+    return writer->commit();
+  } catch (const std::bad_alloc&) {
+    return makeError(ErrorCode::OutOfMemory, path, "cannot allocate buffers to write " +
+                                                       std::to_string(count * elementSize) + " bytes of voxel data");
+  }
+}
+
+}  // namespace
+
+Result<NiftiHeaderInfo> readNiftiHeader(const std::string& path) {
+  auto src = openSource(path);
+  if (!src) return src.error();
+  return openAndParse(*src, false);
+}
+
+Result<core::ImageVolume> readNiftiImage(const std::string& path) {
+  auto src = openSource(path);
+  if (!src) return src.error();
+  if (Status s = loadCompressed(*src); !s) return s.error();
+  auto info = openAndParse(*src, true);
+  if (!info) return info.error();
+  const Scaling sc = scalingOf(*info);
+  auto convert = [&sc](std::size_t, auto v, float& out) {
+    out = sc.apply ? static_cast<float>(static_cast<double>(v) * sc.slope + sc.inter) : static_cast<float>(v);
+    return true;
+  };
+  bool rejected = false;
+  auto voxels =
+      loadConverted<float>(*src, *info, convert, !sc.apply, static_cast<int>(NiftiDatatype::Float32), rejected);
+  if (!voxels) return voxels.error();
+  return core::ImageVolume::adopt(info->geometry, std::move(voxels).value(), path);
+}
+
+Result<core::LabelMap> readNiftiLabels(const std::string& path) {
+  auto src = openSource(path);
+  if (!src) return src.error();
+  if (Status s = loadCompressed(*src); !s) return s.error();
+  auto info = openAndParse(*src, true);
+  if (!info) return info.error();
+  const Scaling sc = scalingOf(*info);
+  std::size_t badIndex = 0;
+  double badValue = 0;
+  auto convert = [&](std::size_t i, auto v, Label& out) {
+    const double x = sc.apply ? static_cast<double>(v) * sc.slope + sc.inter : static_cast<double>(v);
+    if (!(x >= 0 && x <= 65535 && x == std::floor(x))) {
+      badIndex = i;
+      badValue = x;
+      return false;
+    }
+    out = static_cast<Label>(x);
+    return true;
+  };
+  bool rejected = false;
+  auto voxels =
+      loadConverted<Label>(*src, *info, convert, !sc.apply, static_cast<int>(NiftiDatatype::UInt16), rejected);
+  if (!voxels) return voxels.error();
+  if (rejected) {
+    const auto& d = info->geometry.dimensions();
+    const auto i = static_cast<std::int64_t>(badIndex);
+    return makeError(ErrorCode::ParseError, path,
+                     "not a label map: voxel (" + std::to_string(i % d[0]) + ", " + std::to_string(i / d[0] % d[1]) +
+                         ", " + std::to_string(i / (d[0] * d[1])) + ") holds " + formatValue(badValue) +
+                         "; labels must be whole numbers in 0..65535");
+  }
+  auto volume = core::Volume<Label>::adopt(info->geometry, std::move(voxels).value(), path);
+  if (!volume) return volume.error();
+  return core::LabelMap(std::move(volume).value());
+}
+
+Status writeNiftiImage(const std::string& path, const core::ImageVolume& image, const NiftiWriteOptions& options) {
+  return writeNifti(path, image.geometry(), NiftiDatatype::Float32, image.data(), image.size(), 0, options);
+}
+
+Status writeNiftiLabels(const std::string& path, const core::LabelMap& labels, const NiftiWriteOptions& options) {
+  return writeNifti(path, labels.geometry(), NiftiDatatype::UInt16, labels.data(), labels.size(), kIntentLabel,
+                    options);
+}
+
+}  // namespace delineate::io
