@@ -432,7 +432,7 @@ TEST_CASE("round trip: label maps, and a map saved on an image's grid reproduces
   CHECK(back->at({10, 20, 5}) == 7);
 }
 
-TEST_CASE("oblique and flipped grids: image and label map agree exactly; qform alone is close", "[nifti]") {
+TEST_CASE("oblique and flipped grids: image and label map agree exactly, qform alone is close", "[nifti]") {
   ScratchDir dir("nifti-oblique");
   Mat3 flipped = rotation(0.1, -0.2, 0.3);
   for (int r = 0; r < 3; ++r) flipped(r, 2) = -flipped(r, 2);  // a left-handed grid needs qfac = -1
