@@ -79,6 +79,9 @@ std::string singleLine(std::string_view name);
 // Comment lines: "# text" <-> "text". A note that itself starts with '#' is written without the space so that
 // banner lines ("#####") survive a round trip unchanged.
 std::string commentText(std::string_view line);  // line starts with '#'
+// Index of the first line that is neither blank nor a '#' comment (lines.size() when there is none); the comments
+// passed on the way become notes of `table`. Every tabular format starts with such a block.
+std::size_t skipLeadingComments(const std::vector<TextLine>& lines, core::LabelTable& table);
 std::string commentLine(std::string_view note);
 
 // Adds `entry` to `table`, turning a duplicate id or an empty name into a ParseError at `line`.

@@ -226,16 +226,7 @@ Status writeSlicerColorTableFile(const std::filesystem::path& path, const LabelT
 Result<LabelTable> readSlicerCsvString(std::string_view text, const std::string& subject) {
   LabelTable table;
   const std::vector<TextLine> lines = splitLines(stripBom(text));
-  std::size_t i = 0;
-  for (; i < lines.size(); ++i) {
-    const std::string_view t = trim(lines[i].text);
-    if (t.empty()) continue;
-    if (t.front() == '#') {
-      table.notes().push_back(commentText(t));
-      continue;
-    }
-    break;
-  }
+  std::size_t i = skipLeadingComments(lines, table);
   if (i == lines.size()) return parseError(subject, 0, "no header line (LabelValue,Name,Color_R,...)");
 
   const TextLine& headerLine = lines[i];

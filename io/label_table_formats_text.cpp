@@ -248,6 +248,17 @@ std::string singleLine(std::string_view name) {
   return out;
 }
 
+std::size_t skipLeadingComments(const std::vector<TextLine>& lines, core::LabelTable& table) {
+  std::size_t i = 0;
+  for (; i < lines.size(); ++i) {
+    const std::string_view t = trim(lines[i].text);
+    if (t.empty()) continue;
+    if (t.front() != '#') break;
+    table.notes().push_back(commentText(t));
+  }
+  return i;
+}
+
 std::string commentText(std::string_view line) {
   if (!line.empty() && line.front() == '#') line.remove_prefix(1);
   if (!line.empty() && line.front() == ' ') line.remove_prefix(1);

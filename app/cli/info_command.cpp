@@ -86,6 +86,9 @@ std::string csvField(const std::string& s) {
   return q + "\"";
 }
 
+// Direction cosines such as -0.0 print as "-0.0000", which reads like a flipped axis.
+double unsigned0(double v) { return v == 0.0 ? 0.0 : v; }
+
 void printText(const InfoOptions& o, const ImageVolume& image, const std::string& labelSource,
                const LabelTable& table, const std::vector<LabelStatistics>* stats) {
   const Geometry& g = image.geometry();
@@ -98,8 +101,9 @@ void printText(const InfoOptions& o, const ImageVolume& image, const std::string
               (long long)g.voxelCount());
   std::printf("  spacing    %.4f x %.4f x %.4f mm\n", s[0], s[1], s[2]);
   std::printf("  origin     %.3f, %.3f, %.3f mm (LPS)\n", p[0], p[1], p[2]);
-  std::printf("  direction  [%.4f %.4f %.4f; %.4f %.4f %.4f; %.4f %.4f %.4f] (columns = i, j, k in LPS)\n", m[0],
-              m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8]);
+  std::printf("  direction  [%.4f %.4f %.4f; %.4f %.4f %.4f; %.4f %.4f %.4f] (columns = i, j, k in LPS)\n",
+              unsigned0(m[0]), unsigned0(m[1]), unsigned0(m[2]), unsigned0(m[3]), unsigned0(m[4]), unsigned0(m[5]),
+              unsigned0(m[6]), unsigned0(m[7]), unsigned0(m[8]));
   std::printf("  axes       %s (i, j, k point to)\n", g.orientationCode().c_str());
   std::printf("  extent     %.1f x %.1f x %.1f mm, voxel %.4f mm^3\n", double(d[0]) * s[0], double(d[1]) * s[1],
               double(d[2]) * s[2], g.voxelVolumeMm3());
