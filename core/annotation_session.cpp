@@ -5,7 +5,10 @@
 namespace delineate::core {
 
 AnnotationSession::AnnotationSession(ImageVolume image, LabelMap labels, LabelTable table, std::size_t budget)
-    : m_image(std::move(image)), m_labels(std::move(labels)), m_table(std::move(table)), m_history(budget) {}
+    : m_image(std::move(image)), m_labels(std::move(labels)), m_table(std::move(table)), m_history(budget) {
+  m_history.reset(m_labels.contentRevision());
+  m_savedSerial = m_history.stateSerial();
+}
 
 Result<AnnotationSession> AnnotationSession::create(ImageVolume image, LabelTable table, std::size_t budget) {
   auto labels = LabelMap::create(image.geometry());
@@ -26,6 +29,7 @@ EditTransaction AnnotationSession::beginEdit(std::string name, EditPolicy policy
 }
 
 bool AnnotationSession::commit(EditTransaction& transaction) {
+  if (!transaction.writes(m_labels) || !transaction.isOpen()) return false;
   std::optional<EditStep> step = transaction.commit();
   if (!step) return false;
   m_history.push(std::move(*step));
@@ -34,6 +38,7 @@ bool AnnotationSession::commit(EditTransaction& transaction) {
 
 Status AnnotationSession::replaceLabels(const Volume<Label>& labels, const std::string& stepName) {
   EditTransaction tx = beginEdit(stepName, EditPolicy{false, std::nullopt});
+  if (!tx.isOpen()) return makeError(ErrorCode::InvalidArgument, {}, "another edit is in progress");
   Result<std::size_t> r = tx.assignAll(labels);
   if (!r) return r.error();  // tx rolls back in its destructor
   commit(tx);
@@ -51,6 +56,8 @@ void AnnotationSession::setTable(LabelTable table) {
 }
 
 void AnnotationSession::markSaved(std::string revision) {
+  // What was saved includes any change the history missed; the history restarts from it.
+  if (!m_history.inSyncWith(m_labels)) m_history.reset(m_labels.contentRevision());
   m_savedSerial = m_history.stateSerial();
   m_tableDirty = false;
   m_baseRevision = std::move(revision);

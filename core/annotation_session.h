@@ -27,12 +27,15 @@ class AnnotationSession {
   const LabelTable& table() const { return m_table; }
   const UndoHistory& history() const { return m_history; }
 
-  // Edits: begin, write through the transaction, commit here (recorded for undo, marks dirty).
+  // Edits: begin, write through the transaction, commit here (recorded for undo, marks dirty). While an edit is
+  // open, beginEdit returns a closed transaction and undo/redo/replaceLabels are refused.
   EditTransaction beginEdit(std::string name, EditPolicy policy = {});
+  // False (and the transaction left as it is) for a transaction on another map, or when nothing changed.
   bool commit(EditTransaction& transaction);
 
   std::optional<std::string> undo() { return m_history.undo(m_labels); }
   std::optional<std::string> redo() { return m_history.redo(m_labels); }
+  bool editInProgress() const { return m_labels.hasOpenTransaction(); }
 
   // Replaces all labels (import, accepted engine result) as one undoable step.
   Status replaceLabels(const Volume<Label>& labels, const std::string& stepName);
@@ -41,7 +44,11 @@ class AnnotationSession {
   void setLabelEntry(LabelEntry entry);
   void setTable(LabelTable table);
 
-  bool isDirty() const { return m_tableDirty || m_history.stateSerial() != m_savedSerial; }
+  // Unsaved changes: table edits, a different recorded state, an edit in progress or an edit the history missed.
+  bool isDirty() const {
+    return m_tableDirty || editInProgress() || m_history.stateSerial() != m_savedSerial ||
+           !m_history.inSyncWith(m_labels);
+  }
   // After a successful save: the current state is what the share holds at `revision`.
   void markSaved(std::string revision);
   const std::string& baseRevision() const { return m_baseRevision; }

@@ -5,8 +5,14 @@
 
 namespace delineate::core {
 
-EditStep::EditStep(std::string name, IndexBox box, std::vector<std::uint8_t> encodedRuns, std::size_t changedVoxels)
-    : m_name(std::move(name)), m_box(box), m_runs(std::move(encodedRuns)), m_changedVoxels(changedVoxels) {
+EditStep::EditStep(std::string name, IndexBox box, std::vector<std::uint8_t> encodedRuns, std::size_t changedVoxels,
+                   std::uint64_t revisionBefore, std::uint64_t revisionAfter)
+    : m_name(std::move(name)),
+      m_box(box),
+      m_runs(std::move(encodedRuns)),
+      m_changedVoxels(changedVoxels),
+      m_revisionBefore(revisionBefore),
+      m_revisionAfter(revisionAfter) {
   m_runs.shrink_to_fit();
 }
 
@@ -22,8 +28,9 @@ void EditStep::appendRun(std::vector<std::uint8_t>& out, std::uint64_t count, La
   out.push_back(static_cast<std::uint8_t>(value >> 8));
 }
 
-void EditStep::applyTo(Volume<Label>& voxels) const {
-  if (m_box.empty()) return;
+bool EditStep::applyTo(Volume<Label>& voxels) const {
+  if (m_box.empty()) return true;
+  if (!(m_box.intersected(voxels.geometry().fullBox()) == m_box)) return false;
   const Size3& dims = voxels.geometry().dimensions();
   const std::int64_t bx = m_box.max[0] - m_box.min[0] + 1;
   const std::int64_t by = m_box.max[1] - m_box.min[1] + 1;
@@ -32,6 +39,28 @@ void EditStep::applyTo(Volume<Label>& voxels) const {
 
   std::int64_t pos = 0;  // linear position inside the box, x fastest
   std::size_t i = 0;
+  // Two passes: the first only checks that the runs decode within the buffer and cover exactly the box, so a damaged
+  // step changes nothing rather than half of the map.
+  {
+    std::size_t j = 0;
+    std::int64_t covered = 0;
+    while (j < m_runs.size()) {
+      std::uint64_t count = 0;
+      int shift = 0;
+      bool more = true;
+      while (more) {
+        if (j >= m_runs.size() || shift > 63) return false;
+        const std::uint8_t byte = m_runs[j++];
+        count |= std::uint64_t(byte & 0x7f) << shift;
+        more = (byte & 0x80) != 0;
+        shift += 7;
+      }
+      if (j + 2 > m_runs.size() || count > std::uint64_t(total - covered)) return false;
+      j += 2;
+      covered += static_cast<std::int64_t>(count);
+    }
+    if (covered != total) return false;
+  }
   while (i < m_runs.size() && pos < total) {
     std::uint64_t count = 0;
     int shift = 0;
@@ -61,6 +90,7 @@ void EditStep::applyTo(Volume<Label>& voxels) const {
     }
   }
   assert(pos == total);
+  return true;
 }
 
 }  // namespace delineate::core

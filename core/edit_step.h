@@ -15,7 +15,9 @@ namespace delineate::core {
 class EditStep {
  public:
   EditStep() = default;
-  EditStep(std::string name, IndexBox box, std::vector<std::uint8_t> encodedRuns, std::size_t changedVoxels);
+  // revisionBefore/After: the map's content revision when the transaction opened and after it committed.
+  EditStep(std::string name, IndexBox box, std::vector<std::uint8_t> encodedRuns, std::size_t changedVoxels,
+           std::uint64_t revisionBefore, std::uint64_t revisionAfter);
 
   const std::string& name() const { return m_name; }
   const IndexBox& box() const { return m_box; }
@@ -23,9 +25,12 @@ class EditStep {
   // Bytes this step keeps alive (the encoded runs, the name and the object itself).
   std::size_t memoryBytes() const;
   std::uint64_t serial() const { return m_serial; }
+  std::uint64_t revisionBefore() const { return m_revisionBefore; }
+  std::uint64_t revisionAfter() const { return m_revisionAfter; }
 
-  // XORs the delta into the voxels (undo and redo alike). The map must be on the grid the step was recorded on.
-  void applyTo(Volume<Label>& voxels) const;
+  // XORs the delta into the voxels (undo and redo alike). Returns false, writing nothing, when the step's box does
+  // not fit the grid (a step recorded on another map).
+  bool applyTo(Volume<Label>& voxels) const;
 
   // Run encoding: each run is a LEB128 varint count followed by the 16-bit XOR value, little endian.
   static void appendRun(std::vector<std::uint8_t>& out, std::uint64_t count, Label value);
@@ -37,6 +42,8 @@ class EditStep {
   std::vector<std::uint8_t> m_runs;
   std::size_t m_changedVoxels = 0;
   std::uint64_t m_serial = 0;
+  std::uint64_t m_revisionBefore = 0;
+  std::uint64_t m_revisionAfter = 0;
 };
 
 }  // namespace delineate::core

@@ -8,15 +8,23 @@ namespace delineate::core {
 
 EditTransaction::EditTransaction(LabelMap& map, std::string name, const LabelTable* table, EditPolicy policy)
     : m_map(&map), m_name(std::move(name)), m_policy(policy) {
+  if (map.m_transactionOpen) return;  // starts closed
   const Size3& d = map.geometry().dimensions();
-  m_rowSlot.assign(static_cast<std::size_t>(d[1] * d[2]), -1);
-  if (table && policy.respectLocks) {
-    for (const LabelEntry& e : table->entries()) {
-      if (!e.locked) continue;
-      if (m_locked.empty()) m_locked.assign(65536, false);
-      m_locked[e.id] = true;
+  try {
+    m_rowSlot.assign(static_cast<std::size_t>(d[1] * d[2]), -1);
+    if (table && policy.respectLocks) {
+      for (const LabelEntry& e : table->entries()) {
+        if (!e.locked) continue;
+        if (m_locked.empty()) m_locked.assign(65536, false);
+        m_locked[e.id] = true;
+      }
     }
+  } catch (const std::bad_alloc&) {
+    return;  // starts closed: refusing the edit beats crashing the program
   }
+  m_open = true;
+  m_startRevision = map.contentRevision();
+  map.m_transactionOpen = true;
 }
 
 EditTransaction::EditTransaction(EditTransaction&& o) noexcept
@@ -25,6 +33,7 @@ EditTransaction::EditTransaction(EditTransaction&& o) noexcept
       m_locked(std::move(o.m_locked)),
       m_policy(o.m_policy),
       m_open(o.m_open),
+      m_startRevision(o.m_startRevision),
       m_rowSlot(std::move(o.m_rowSlot)),
       m_originalRows(std::move(o.m_originalRows)),
       m_box(o.m_box),
@@ -36,12 +45,22 @@ EditTransaction::~EditTransaction() {
   if (m_open) rollback();
 }
 
+void EditTransaction::close() {
+  if (!m_open) return;
+  m_open = false;
+  m_map->m_transactionOpen = false;
+  m_originalRows.clear();
+  m_originalRows.shrink_to_fit();
+  m_rowSlot.clear();
+  m_rowSlot.shrink_to_fit();
+}
+
 void EditTransaction::rememberRow(std::int64_t row) {
-  std::int32_t& slot = m_rowSlot[static_cast<std::size_t>(row)];
+  std::int64_t& slot = m_rowSlot[static_cast<std::size_t>(row)];
   if (slot >= 0) return;
   const std::int64_t nx = m_map->geometry().dimensions()[0];
   const std::size_t start = m_originalRows.size();
-  slot = static_cast<std::int32_t>(start / static_cast<std::size_t>(nx));
+  slot = static_cast<std::int64_t>(start / static_cast<std::size_t>(nx));
   const Label* src = m_map->data() + row * nx;
   m_originalRows.insert(m_originalRows.end(), src, src + nx);
 }
@@ -55,6 +74,7 @@ bool EditTransaction::writeLinear(std::size_t index, std::int64_t row, Label lab
   rememberRow(row);
   data[index] = label;
   ++m_writes;
+  m_map->bumpRevision();  // a stroke in progress is visible: views redraw on the revision
   return true;
 }
 
@@ -67,15 +87,19 @@ bool EditTransaction::set(const Index3& ijk, Label label) {
 }
 
 std::size_t EditTransaction::paintSphere(const Vec3& centerLps, double radiusMm, Label label) {
-  if (!m_open || !(radiusMm >= 0)) return 0;
+  if (!m_open || !std::isfinite(radiusMm) || radiusMm < 0) return 0;
+  for (double v : centerLps)
+    if (!std::isfinite(v)) return 0;
   const Geometry& g = m_map->geometry();
   const Vec3 c = g.lpsToIndex(centerLps);
-  // Index-space half extents; exact for orthonormal directions, which every image grid we load has.
+  // Index-space half extents: exact because Geometry only admits orthonormal directions. Clamped in double before
+  // the cast so a far-away or huge brush cannot overflow.
   IndexBox box;
   for (std::size_t a = 0; a < 3; ++a) {
     const double half = radiusMm / g.spacingMm()[a];
-    box.min[a] = static_cast<std::int64_t>(std::floor(c[a] - half));
-    box.max[a] = static_cast<std::int64_t>(std::ceil(c[a] + half));
+    const double hi = double(g.dimensions()[a]);
+    box.min[a] = static_cast<std::int64_t>(std::clamp(std::floor(c[a] - half), -1.0, hi));
+    box.max[a] = static_cast<std::int64_t>(std::clamp(std::ceil(c[a] + half), -1.0, hi));
   }
   box = box.intersected(g.fullBox());
   if (box.empty()) return 0;
@@ -135,9 +159,10 @@ Result<std::size_t> EditTransaction::assignAll(const Volume<Label>& labels) {
 
 Result<std::size_t> EditTransaction::applyPatch(const LabelPatch& patch, bool keepBackground) {
   const Geometry& g = m_map->geometry();
-  if (!patch.valid()) return makeError(ErrorCode::InvalidArgument, {}, "label patch size does not match its box");
-  if (!(patch.box.intersected(g.fullBox()) == patch.box))
+  // Containment first: it bounds the box, so the voxel count in valid() cannot overflow.
+  if (patch.box.empty() || !(patch.box.intersected(g.fullBox()) == patch.box))
     return makeError(ErrorCode::GeometryMismatch, {}, "label patch extends outside the image grid");
+  if (!patch.valid()) return makeError(ErrorCode::InvalidArgument, {}, "label patch size does not match its box");
   if (!m_open) return makeError(ErrorCode::InvalidArgument, {}, "transaction already finished");
   const Size3& d = g.dimensions();
   std::size_t written = 0;
@@ -155,8 +180,10 @@ Result<std::size_t> EditTransaction::applyPatch(const LabelPatch& patch, bool ke
 
 std::optional<EditStep> EditTransaction::commit() {
   if (!m_open) return std::nullopt;
-  m_open = false;
-  if (m_box.empty() || m_writes == 0) return std::nullopt;
+  if (m_box.empty() || m_writes == 0) {
+    close();
+    return std::nullopt;
+  }
 
   const Size3& d = m_map->geometry().dimensions();
   const std::int64_t bx = m_box.max[0] - m_box.min[0] + 1;
@@ -181,12 +208,12 @@ std::optional<EditStep> EditTransaction::commit() {
   for (std::int64_t k = m_box.min[2]; k <= m_box.max[2]; ++k)
     for (std::int64_t j = m_box.min[1]; j <= m_box.max[1]; ++j) {
       const std::int64_t row = j + d[1] * k;
-      const std::int32_t slot = m_rowSlot[static_cast<std::size_t>(row)];
+      const std::int64_t slot = m_rowSlot[static_cast<std::size_t>(row)];
       if (slot < 0) {  // untouched row: before == after
         push(0, static_cast<std::uint64_t>(bx));
         continue;
       }
-      const Label* before = m_originalRows.data() + static_cast<std::int64_t>(slot) * nx + m_box.min[0];
+      const Label* before = m_originalRows.data() + slot * nx + m_box.min[0];
       const Label* after = data + row * nx + m_box.min[0];
       for (std::int64_t i = 0; i < bx; ++i) {
         const Label x = static_cast<Label>(before[i] ^ after[i]);
@@ -196,29 +223,23 @@ std::optional<EditStep> EditTransaction::commit() {
     }
   if (runCount > 0) EditStep::appendRun(runs, runCount, runValue);
 
-  IndexBox box = m_box;
-  m_originalRows.clear();
-  m_originalRows.shrink_to_fit();
-  m_rowSlot.clear();
-  m_rowSlot.shrink_to_fit();
-  if (changed == 0) return std::nullopt;
-  m_map->bumpRevision();
-  return EditStep(m_name, box, std::move(runs), changed);
+  close();
+  if (changed == 0) return std::nullopt;  // every write was undone within the transaction
+  m_map->bumpContentRevision();
+  return EditStep(m_name, m_box, std::move(runs), changed, m_startRevision, m_map->contentRevision());
 }
 
 void EditTransaction::rollback() {
   if (!m_open) return;
-  m_open = false;
   const std::int64_t nx = m_map->geometry().dimensions()[0];
   Label* data = m_map->mutableData();
   for (std::size_t row = 0; row < m_rowSlot.size(); ++row) {
-    const std::int32_t slot = m_rowSlot[row];
+    const std::int64_t slot = m_rowSlot[row];
     if (slot < 0) continue;
-    std::copy_n(m_originalRows.data() + static_cast<std::int64_t>(slot) * nx, nx,
-                data + static_cast<std::int64_t>(row) * nx);
+    std::copy_n(m_originalRows.data() + slot * nx, nx, data + static_cast<std::int64_t>(row) * nx);
   }
-  m_originalRows.clear();
-  m_rowSlot.clear();
+  if (m_writes > 0) m_map->bumpRevision();  // views drawing the abandoned stroke must redraw
+  close();
 }
 
 }  // namespace delineate::core

@@ -23,7 +23,9 @@ struct EditPolicy {
 
 class EditTransaction {
  public:
-  // `table` supplies locks (may be null: nothing locked). The map must outlive the transaction.
+  // `table` supplies locks (may be null: nothing locked). The map must outlive the transaction. Only one transaction
+  // writes a map at a time: while another is open (or the row bookkeeping cannot be allocated) the new one starts
+  // closed, isOpen() is false and every write is refused.
   EditTransaction(LabelMap& map, std::string name, const LabelTable* table = nullptr, EditPolicy policy = {});
   ~EditTransaction();  // rolls back unless committed
   EditTransaction(EditTransaction&& other) noexcept;
@@ -33,6 +35,8 @@ class EditTransaction {
 
   const std::string& name() const { return m_name; }
   const Geometry& geometry() const { return m_map->geometry(); }
+  bool isOpen() const { return m_open; }
+  bool writes(const LabelMap& map) const { return m_map == &map; }
 
   // Writes one voxel if the policy allows; returns whether the voxel now holds `label`.
   bool set(const Index3& ijk, Label label);
@@ -51,7 +55,9 @@ class EditTransaction {
   std::size_t writeCount() const { return m_writes; }
   const IndexBox& touchedBox() const { return m_box; }
 
-  // Finishes the edit. Returns the recorded step, or nothing when no voxel changed value.
+  // Finishes the edit. Returns the recorded step, or nothing when no voxel changed value. On a map that belongs to
+  // an AnnotationSession, commit through the session so the step reaches its undo history; a step committed here and
+  // dropped is an edit the history did not see, and it stops undo from going back past it.
   std::optional<EditStep> commit();
   // Restores every touched voxel.
   void rollback();
@@ -59,14 +65,16 @@ class EditTransaction {
  private:
   bool writeLinear(std::size_t index, std::int64_t row, Label label);
   void rememberRow(std::int64_t row);
+  void close();
 
   LabelMap* m_map;
   std::string m_name;
   std::vector<bool> m_locked;  // indexed by label; empty when nothing is locked
   EditPolicy m_policy;
-  bool m_open = true;
+  bool m_open = false;
+  std::uint64_t m_startRevision = 0;
 
-  std::vector<std::int32_t> m_rowSlot;  // per (y,z) row: index into m_originalRows or -1
+  std::vector<std::int64_t> m_rowSlot;  // per (y,z) row: index into m_originalRows or -1
   std::vector<Label> m_originalRows;    // copies of touched rows, nx each
   IndexBox m_box;
   std::size_t m_writes = 0;

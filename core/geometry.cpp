@@ -116,6 +116,17 @@ Status Geometry::validate(const Size3& dims, const Vec3& spacing, const Vec3& or
     norms *= n;
   }
   if (std::abs(direction.determinant()) < 1e-6 * norms) return fail("direction matrix is singular");
+  for (int c = 0; c < 3; ++c) {
+    for (int c2 = c; c2 < 3; ++c2) {
+      const double dot = direction(0, c) * direction(0, c2) + direction(1, c) * direction(1, c2) +
+                         direction(2, c) * direction(2, c2);
+      const double expected = c == c2 ? 1.0 : 0.0;
+      if (std::abs(dot - expected) > kOrthonormalTolerance)
+        return fail(c == c2 ? "direction column " + std::to_string(c) + " is not a unit vector"
+                            : "direction columns " + std::to_string(c) + " and " + std::to_string(c2) +
+                                  " are not orthogonal (sheared grid)");
+    }
+  }
   return Status::success();
 }
 

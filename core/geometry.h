@@ -58,8 +58,13 @@ class Geometry {
   Geometry() = default;  // an empty 0x0x0 grid
   Geometry(Size3 dimensions, Vec3 spacingMm, Vec3 originLps, Mat3 direction = Mat3::identity());
 
-  // Rejects non-positive or non-finite dimensions/spacing/origin, singular or non-finite directions and grids
-  // larger than kMaxVoxels. `subject` names the file in the error.
+  // How far direction columns may stray from unit length and from each other (float32 headers and 6-decimal DICOM
+  // cosines stay far inside this).
+  static constexpr double kOrthonormalTolerance = 1e-3;
+
+  // Rejects non-positive or non-finite dimensions/spacing/origin, non-finite, singular or non-orthonormal
+  // directions (sheared grids: painting, volumes and every viewer assume orthonormal axes; readers resample or refuse
+  // them) and grids larger than kMaxVoxels. `subject` names the file in the error.
   static Status validate(const Size3& dimensions, const Vec3& spacingMm, const Vec3& originLps,
                          const Mat3& direction, const std::string& subject = {});
   Status validate(const std::string& subject = {}) const;

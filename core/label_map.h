@@ -33,17 +33,30 @@ class LabelMap {
   Label at(const Index3& ijk) const { return m_voxels.at(ijk); }
   Label operator[](std::size_t i) const { return m_voxels[i]; }
 
-  // Increases on every change (edit, undo, redo): views compare it to know when to re-upload.
+  // Increases on every change to a voxel (writes of an open transaction, rollback, undo, redo): views compare it to
+  // know when to re-upload.
   std::uint64_t revision() const { return m_revision; }
+  // Increases only when a finished edit changed voxels (a commit that changed something, undo, redo); an open
+  // transaction's writes and a rollback leave it alone. The undo history compares it to notice edits it missed.
+  std::uint64_t contentRevision() const { return m_contentRevision; }
+  // At most one transaction writes a map at a time; undo and redo wait until it is finished.
+  bool hasOpenTransaction() const { return m_transactionOpen; }
 
  private:
   friend class EditTransaction;
   friend class UndoHistory;
   Label* mutableData() { return m_voxels.data(); }
+  Volume<Label>& mutableVoxels() { return m_voxels; }
   void bumpRevision() { ++m_revision; }
+  void bumpContentRevision() {
+    ++m_revision;
+    ++m_contentRevision;
+  }
 
   Volume<Label> m_voxels;
   std::uint64_t m_revision = 0;
+  std::uint64_t m_contentRevision = 0;
+  bool m_transactionOpen = false;
 };
 
 }  // namespace delineate::core

@@ -8,6 +8,7 @@ namespace delineate::core {
 namespace {
 struct Accumulator {
   std::uint64_t count = 0;
+  std::uint64_t intensityCount = 0;  // finite intensities only: NaN voxels (MR outside the FOV) are left out
   double sumX = 0, sumY = 0, sumZ = 0;  // index sums for the centroid
   // Welford's running mean/variance: stable for large counts of similar values (CT soft tissue).
   double mean = 0, m2 = 0;
@@ -53,10 +54,11 @@ Result<std::vector<LabelStatistics>> computeLabelStatistics(const LabelMap& labe
           if (j > a.box.max[1]) a.box.max[1] = j;
           a.box.max[2] = k;  // k never decreases in this scan order, so min[2] is the first k seen
         }
-        if (img) {
+        if (img && std::isfinite(img[idx])) {
           const double v = img[idx];
+          ++a.intensityCount;
           const double delta = v - a.mean;
-          a.mean += delta / double(a.count);
+          a.mean += delta / double(a.intensityCount);
           a.m2 += delta * (v - a.mean);
           if (v < a.min) a.min = v;
           if (v > a.max) a.max = v;
@@ -74,10 +76,11 @@ Result<std::vector<LabelStatistics>> computeLabelStatistics(const LabelMap& labe
     s.label = static_cast<Label>(l);
     s.voxelCount = a.count;
     s.volumeMl = double(a.count) * g.voxelVolumeMm3() / 1000.0;
-    s.mean = img ? a.mean : nan;
-    s.stddev = img ? std::sqrt(a.m2 / double(a.count)) : nan;
-    s.min = img ? a.min : nan;
-    s.max = img ? a.max : nan;
+    const bool haveIntensity = img && a.intensityCount > 0;
+    s.mean = haveIntensity ? a.mean : nan;
+    s.stddev = haveIntensity ? std::sqrt(a.m2 / double(a.intensityCount)) : nan;
+    s.min = haveIntensity ? a.min : nan;
+    s.max = haveIntensity ? a.max : nan;
     s.box = a.box;
     const double n = double(a.count);
     s.centroidLps = g.indexToLps(Vec3{a.sumX / n, a.sumY / n, a.sumZ / n});

@@ -14,7 +14,8 @@ struct LabelStatistics {
   Label label = 0;
   std::uint64_t voxelCount = 0;
   double volumeMl = 0;  // voxelCount * voxel volume (mm^3) / 1000
-  // Intensities of the image under the label (NaN when no image was given). stddev is the population value.
+  // Intensities of the image under the label, non-finite voxels left out (NaN when no image was given or none is
+  // finite). stddev is the population value.
   double mean = 0, stddev = 0, min = 0, max = 0;
   IndexBox box;      // index bounding box
   Vec3 centroidLps{0, 0, 0};  // mean voxel centre, physical

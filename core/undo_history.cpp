@@ -4,10 +4,18 @@
 
 namespace delineate::core {
 
+void UndoHistory::reset(std::uint64_t contentRevision) {
+  clear();
+  m_baseSerial = m_nextSerial++;
+  m_expectedRevision = contentRevision;
+}
+
 void UndoHistory::push(EditStep step) {
+  if (step.revisionBefore() != m_expectedRevision) clear();
   for (const EditStep& s : m_redo) m_bytes -= s.memoryBytes();
   m_redo.clear();
   step.m_serial = m_nextSerial++;
+  m_expectedRevision = step.revisionAfter();
   m_bytes += step.memoryBytes();
   m_undo.push_back(std::move(step));
   trim();
@@ -20,6 +28,12 @@ void UndoHistory::trim() {
     m_undo.pop_front();
     ++m_dropped;
   }
+  // Then the redo steps furthest in the future; the next redo goes last, like the newest undo step.
+  while (m_bytes > m_budget && m_redo.size() > 1) {
+    m_bytes -= m_redo.front().memoryBytes();
+    m_redo.pop_front();
+    ++m_dropped;
+  }
 }
 
 void UndoHistory::setBudgetBytes(std::size_t bytes) {
@@ -27,27 +41,30 @@ void UndoHistory::setBudgetBytes(std::size_t bytes) {
   trim();
 }
 
-std::optional<std::string> UndoHistory::undo(LabelMap& map) {
-  if (m_undo.empty()) return std::nullopt;
-  EditStep step = std::move(m_undo.back());
-  m_undo.pop_back();
-  step.applyTo(map.m_voxels);
-  map.bumpRevision();
+std::optional<std::string> UndoHistory::replay(LabelMap& map, bool forward) {
+  if (map.hasOpenTransaction()) return std::nullopt;
+  if (!inSyncWith(map)) {
+    reset(map.contentRevision());
+    return std::nullopt;
+  }
+  auto& from = forward ? m_redo : m_undo;
+  if (from.empty()) return std::nullopt;
+  EditStep step = std::move(from.back());
+  from.pop_back();
+  if (!step.applyTo(map.mutableVoxels())) {  // recorded on another grid: these steps do not describe this map
+    m_bytes -= step.memoryBytes();
+    reset(map.contentRevision());
+    return std::nullopt;
+  }
+  map.bumpContentRevision();
+  m_expectedRevision = map.contentRevision();
   std::string name = step.name();
-  m_redo.push_back(std::move(step));
+  (forward ? m_undo : m_redo).push_back(std::move(step));
   return name;
 }
 
-std::optional<std::string> UndoHistory::redo(LabelMap& map) {
-  if (m_redo.empty()) return std::nullopt;
-  EditStep step = std::move(m_redo.back());
-  m_redo.pop_back();
-  step.applyTo(map.m_voxels);
-  map.bumpRevision();
-  std::string name = step.name();
-  m_undo.push_back(std::move(step));
-  return name;
-}
+std::optional<std::string> UndoHistory::undo(LabelMap& map) { return replay(map, false); }
+std::optional<std::string> UndoHistory::redo(LabelMap& map) { return replay(map, true); }
 
 void UndoHistory::clear() {
   m_baseSerial = stateSerial();

@@ -6,7 +6,6 @@
 #include <deque>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "core/edit_step.h"
 #include "core/label_map.h"
@@ -19,18 +18,28 @@ class UndoHistory {
 
   explicit UndoHistory(std::size_t budgetBytes = kDefaultBudgetBytes) : m_budget(budgetBytes) {}
 
+  // The history follows one map by its content revision: it starts over at `contentRevision` (the map's current
+  // one) with no steps and a new state serial.
+  void reset(std::uint64_t contentRevision);
+
   // Records an applied step. Clears redo, then drops the oldest steps while over budget (the newest step is always
-  // kept, even alone over budget, so the edit just made can be undone).
+  // kept, even alone over budget, so the edit just made can be undone). When the map changed since the history's
+  // last recorded state by an edit it never saw, the older steps can no longer be undone safely and are dropped.
   void push(EditStep step);
+
 
   bool canUndo() const { return !m_undo.empty(); }
   bool canRedo() const { return !m_redo.empty(); }
   const std::string* nextUndoName() const { return m_undo.empty() ? nullptr : &m_undo.back().name(); }
   const std::string* nextRedoName() const { return m_redo.empty() ? nullptr : &m_redo.back().name(); }
 
-  // Apply the inverse / the step again to `map`; return the step's name, or nothing when there is none.
+  // Apply the inverse / the step again to `map`; return the step's name, or nothing when there is none, while a
+  // transaction is open on the map (it is refused, nothing changes), or when the map was changed behind the
+  // history's back (the steps no longer describe it: they are dropped).
   std::optional<std::string> undo(LabelMap& map);
   std::optional<std::string> redo(LabelMap& map);
+  // Whether the map's finished edits are all recorded here (false after an edit the history did not see).
+  bool inSyncWith(const LabelMap& map) const { return map.contentRevision() == m_expectedRevision; }
 
   std::size_t undoCount() const { return m_undo.size(); }
   std::size_t redoCount() const { return m_redo.size(); }
@@ -47,14 +56,16 @@ class UndoHistory {
 
  private:
   void trim();
+  std::optional<std::string> replay(LabelMap& map, bool forward);
 
   std::deque<EditStep> m_undo;
-  std::vector<EditStep> m_redo;
+  std::deque<EditStep> m_redo;  // back() is the next redo
   std::size_t m_budget;
   std::size_t m_bytes = 0;
   std::size_t m_dropped = 0;
   std::uint64_t m_nextSerial = 1;
   std::uint64_t m_baseSerial = 0;
+  std::uint64_t m_expectedRevision = 0;  // the map's content revision in the last recorded state
 };
 
 }  // namespace delineate::core

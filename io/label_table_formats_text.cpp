@@ -64,6 +64,8 @@ core::Error parseError(const std::string& subject, int line, std::string detail)
 core::Result<std::string> readWholeFile(const std::filesystem::path& path) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory)
+    return makeError(ErrorCode::ReadFailed, path.string(), "cannot access: " + ec.message());
   if (ec || !std::filesystem::exists(status))
     return makeError(ErrorCode::NotFound, path.string(), "file does not exist");
   if (std::filesystem::is_directory(status))

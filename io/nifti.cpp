@@ -268,44 +268,36 @@ Mat3 quaternionToRotation(double b, double c, double d) {
   return r;
 }
 
-Status geometryFromHeader(NiftiHeaderInfo& info, const RawTransforms& raw, const std::string& path) {
-  Mat3 a;
-  Vec3 t{0, 0, 0};
+// The index->RAS affine (3x3 part and translation) that `source` describes in the header.
+void affineFor(NiftiTransformSource source, const NiftiHeaderInfo& info, const RawTransforms& raw, Mat3& a, Vec3& t) {
   const std::int64_t dimCount = info.dim[0];
   auto pixdimOr1 = [&](int axis) {
     const double p = std::abs(info.pixdim[static_cast<std::size_t>(axis)]);
     return (axis > dimCount && (!std::isfinite(p) || p == 0)) ? 1.0 : p;
   };
-  if (info.sformCode > 0) {
-    info.transformSource = NiftiTransformSource::Sform;
+  t = {0, 0, 0};
+  if (source == NiftiTransformSource::Sform) {
     for (int r = 0; r < 3; ++r) {
       for (int c = 0; c < 3; ++c) a(r, c) = raw.srow[static_cast<std::size_t>(r * 4 + c)];
       t[static_cast<std::size_t>(r)] = raw.srow[static_cast<std::size_t>(r * 4 + 3)];
     }
-  } else if (info.qformCode > 0) {
-    info.transformSource = NiftiTransformSource::Qform;
+  } else if (source == NiftiTransformSource::Qform) {
     const Mat3 rot = quaternionToRotation(raw.quatern[0], raw.quatern[1], raw.quatern[2]);
     const double qfac = info.pixdim[0] < 0 ? -1.0 : 1.0;
     for (int r = 0; r < 3; ++r)
       for (int c = 0; c < 3; ++c) a(r, c) = rot(r, c) * pixdimOr1(c + 1) * (c == 2 ? qfac : 1.0);
     t = {raw.quatern[3], raw.quatern[4], raw.quatern[5]};
   } else {
-    info.transformSource = NiftiTransformSource::PixdimOnly;
     a.m = {info.pixdim[1], 0, 0, 0, info.pixdim[2], 0, 0, 0, info.pixdim[3]};
     for (int c = 0; c < 3; ++c)
       if (c + 1 > dimCount) a(c, c) = pixdimOr1(c + 1);
   }
   fillMissingColumns(a, dimCount);
-  for (int r = 0; r < 3; ++r) {
-    for (int c = 0; c < 3; ++c) info.affineRas[static_cast<std::size_t>(r * 4 + c)] = a(r, c);
-    info.affineRas[static_cast<std::size_t>(r * 4 + 3)] = t[static_cast<std::size_t>(r)];
-  }
-  info.affineRas[15] = 1;
+}
 
+// RAS affine -> LPS geometry parts (mm), without validation.
+void splitAffine(const NiftiHeaderInfo& info, Mat3 a, const Vec3& t, Vec3& spacing, Mat3& direction, Vec3& origin) {
   const double unitToMm = info.spatialUnits == 1 ? 1000.0 : info.spatialUnits == 3 ? 1e-3 : 1.0;
-  Vec3 spacing{0, 0, 0};
-  Mat3 direction;
-  Vec3 origin{0, 0, 0};
   for (int r = 0; r < 3; ++r) {
     const double lps = r < 2 ? -1.0 : 1.0;  // RAS -> LPS
     for (int c = 0; c < 3; ++c) a(r, c) *= lps * unitToMm;
@@ -316,8 +308,34 @@ Status geometryFromHeader(NiftiHeaderInfo& info, const RawTransforms& raw, const
     spacing[static_cast<std::size_t>(c)] = n;
     for (int r = 0; r < 3; ++r) direction(r, c) = n > 0 && std::isfinite(n) ? a(r, c) / n : a(r, c);
   }
-  const core::Size3 dims{info.dim[1], dimCount >= 2 ? info.dim[2] : 1, dimCount >= 3 ? info.dim[3] : 1};
-  if (Status s = Geometry::validate(dims, spacing, origin, direction, path); !s) return s;
+}
+
+Status geometryFromHeader(NiftiHeaderInfo& info, const RawTransforms& raw, const std::string& path) {
+  info.transformSource = info.sformCode > 0   ? NiftiTransformSource::Sform
+                         : info.qformCode > 0 ? NiftiTransformSource::Qform
+                                              : NiftiTransformSource::PixdimOnly;
+  Mat3 a;
+  Vec3 t{0, 0, 0};
+  Vec3 spacing{0, 0, 0}, origin{0, 0, 0};
+  Mat3 direction;
+  affineFor(info.transformSource, info, raw, a, t);
+  splitAffine(info, a, t, spacing, direction, origin);
+  const core::Size3 dims{info.dim[1], info.dim[0] >= 2 ? info.dim[2] : 1, info.dim[0] >= 3 ? info.dim[3] : 1};
+  Status s = Geometry::validate(dims, spacing, origin, direction, path);
+  // A sheared sform cannot be a core::Geometry; the qform (always a rotation) describes the same scan without the
+  // shear, which is what ITK falls back to as well.
+  if (!s && info.transformSource == NiftiTransformSource::Sform && info.qformCode > 0) {
+    info.transformSource = NiftiTransformSource::Qform;
+    affineFor(info.transformSource, info, raw, a, t);
+    splitAffine(info, a, t, spacing, direction, origin);
+    s = Geometry::validate(dims, spacing, origin, direction, path);
+  }
+  if (!s) return s;
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 3; ++c) info.affineRas[static_cast<std::size_t>(r * 4 + c)] = a(r, c);
+    info.affineRas[static_cast<std::size_t>(r * 4 + 3)] = t[static_cast<std::size_t>(r)];
+  }
+  info.affineRas[15] = 1;
   info.geometry = Geometry(dims, spacing, origin, direction);
   return Status::success();
 }

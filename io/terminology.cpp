@@ -386,10 +386,37 @@ T& lastWithCode(std::vector<T>& nodes, const CodedConcept& code) {
   return nodes.back();
 }
 
+// Offset of the first bracket nesting deeper than `limit` (outside strings), or npos. nlohmann's parser and
+// serializer recurse once per level, so a file of a few hundred kB of '[' would exhaust the stack; real terminology
+// files nest 6 levels deep.
+std::size_t excessiveNesting(std::string_view text, int limit) {
+  int depth = 0;
+  bool inString = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (inString) {
+      if (c == '\\') ++i;
+      else if (c == '"') inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit) return i;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return std::string_view::npos;
+}
+
+constexpr int kMaxJsonDepth = 64;
+
 }  // namespace
 
 Result<TerminologyContext> readTerminologyContextString(std::string_view text, const std::string& subject) {
   text = stripBom(text);
+  if (const std::size_t deep = excessiveNesting(text, kMaxJsonDepth); deep != std::string_view::npos)
+    return parseError(subject, lineOfByte(text, deep),
+                      "JSON nests deeper than " + std::to_string(kMaxJsonDepth) + " levels");
   Json doc;
   try {
     doc = Json::parse(text.begin(), text.end());

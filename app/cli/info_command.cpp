@@ -162,7 +162,9 @@ void printJson(const InfoOptions& o, const ImageVolume& image, const std::string
                       {"bbox_ijk", {st.box.min, st.box.max}}});
     j["labels"] = list;
   }
-  std::printf("%s\n", j.dump(2).c_str());
+  // File names and label names are bytes, not necessarily UTF-8 (Latin-1 tables exist): replace what JSON cannot hold
+  // rather than abort.
+  std::printf("%s\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -24,10 +26,26 @@ void printUsage(std::FILE* out) {
                "  help\n");
 }
 
+int run(std::vector<std::string> args);
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
+  // Lower layers report errors as values; anything thrown is a bug or an allocation failure, and still ends with a
+  // message and exit code 1 instead of an abort.
+  try {
+    return run(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "error: out of memory\n");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: internal error: %s\n", e.what());
+  }
+  return 1;
+}
+
+namespace {
+
+int run(std::vector<std::string> args) {
   if (args.empty()) {
     printUsage(stderr);
     return 2;
@@ -47,3 +65,5 @@ int main(int argc, char** argv) {
   printUsage(stderr);
   return 2;
 }
+
+}  // namespace

@@ -115,3 +115,16 @@ TEST_CASE("usage errors exit with 2", "[cli]") {
   REQUIRE(help.out.find("usage: delineate-cli") != std::string::npos);
   REQUIRE(runCli("version").out.find("delineate-cli 0.1.0") != std::string::npos);
 }
+
+TEST_CASE("JSON output survives names that are not UTF-8", "[cli]") {
+  ScratchDir dir("cli-latin1");
+  // A Latin-1 label table (0xE4 is a-umlaut), as older tools write them.
+  writeTextFile(dir / "latin1.txt", "0 background 0 0 0 0\n1 Gef\xe4\xdf 255 0 0 255\n2 Knochen 0 0 255 255\n");
+  const Run r = runCli("info " + kSample + " --segment classic.threshold --table '" + (dir / "latin1.txt").string() +
+                       "' --format json");
+  INFO(r.out.substr(0, 600));
+  REQUIRE(r.exitCode == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j["labels"][0]["name"].get<std::string>().find("Gef") == 0);
+  REQUIRE(j["labels"][1]["name"] == "Knochen");
+}

@@ -77,6 +77,18 @@ TEST_CASE("validation rejects bad spacing, dimensions and singular directions", 
   Mat3 zeroCol;
   zeroCol.m = {1, 0, 0, 0, 1, 0, 0, 0, 0};
   REQUIRE_FALSE(Geometry({10, 10, 10}, {1, 1, 1}, {0, 0, 0}, zeroCol).validate().ok());
+  Mat3 sheared;  // 45 degree shear: non-singular, but not orthonormal
+  sheared.m = {1, std::sqrt(0.5), 0, 0, std::sqrt(0.5), 0, 0, 0, 1};
+  Status shear = Geometry({10, 10, 10}, {1, 1, 1}, {0, 0, 0}, sheared).validate("tilted.nii");
+  REQUIRE_FALSE(shear.ok());
+  REQUIRE(shear.error().detail.find("sheared") != std::string::npos);
+  Mat3 scaled;  // orthogonal, but a column of length 2 (spacing folded into the direction)
+  scaled.m = {2, 0, 0, 0, 1, 0, 0, 0, 1};
+  REQUIRE(Geometry({10, 10, 10}, {1, 1, 1}, {0, 0, 0}, scaled).validate().error().detail.find("unit") !=
+          std::string::npos);
+  Mat3 nearlyOrthonormal = rotation(0.3, 0.2, 0.1);  // float32 round-off is accepted
+  for (double& v : nearlyOrthonormal.m) v = double(float(v));
+  REQUIRE(Geometry({10, 10, 10}, {1, 1, 1}, {0, 0, 0}, nearlyOrthonormal).validate().ok());
   Mat3 nanDir;
   nanDir.m = {1, 0, 0, 0, nan, 0, 0, 0, 1};
   REQUIRE_FALSE(Geometry({10, 10, 10}, {1, 1, 1}, {0, 0, 0}, nanDir).validate().ok());

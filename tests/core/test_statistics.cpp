@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 
 #include "core/edit_transaction.h"
 #include "core/statistics.h"
@@ -57,6 +58,25 @@ TEST_CASE("per-label statistics on a known phantom", "[statistics]") {
 
   auto otherGrid = ImageVolume::create(Geometry({20, 30, 10}, {0.5, 2.0, 3.0}, {100, 50, -20})).value();
   REQUIRE(computeLabelStatistics(labels, &otherGrid).error().code == ErrorCode::GeometryMismatch);
+}
+
+TEST_CASE("non-finite intensities are left out of the intensity summary", "[statistics]") {
+  const Geometry g({4, 1, 1}, {1, 1, 1}, {0, 0, 0});
+  auto image = ImageVolume::create(g).value();
+  image.buffer() = {1.0f, std::numeric_limits<float>::quiet_NaN(), 3.0f, std::numeric_limits<float>::infinity()};
+  auto labels = LabelMap::create(g).value();
+  {
+    EditTransaction tx(labels, "all");
+    tx.fillBox(g.fullBox(), 1);
+    tx.set({3, 0, 0}, 2);
+    REQUIRE(tx.commit());
+  }
+  auto stats = computeLabelStatistics(labels, &image).value();
+  REQUIRE(stats[0].voxelCount == 3);
+  REQUIRE(stats[0].mean == Approx(2.0));
+  REQUIRE(stats[0].max == 3.0);
+  REQUIRE(stats[1].voxelCount == 1);
+  REQUIRE(std::isnan(stats[1].mean));
 }
 
 TEST_CASE("bounding boxes see rows that start further left on later slices", "[statistics]") {

@@ -140,9 +140,21 @@ TEST_CASE("the memory budget drops the oldest steps first", "[undo]") {
   for (int i = 0; i < 4; ++i) history.undo(map);
   REQUIRE_FALSE(history.canUndo());
   REQUIRE(snapshot(map) == states[6]);  // the state after the oldest kept step's predecessor
+  // Over budget, redo steps go too, furthest future first, keeping the next one.
+  history.setBudgetBytes(perStep * 2 + perStep / 2);
+  REQUIRE(history.redoCount() == 2);
+  REQUIRE(*history.nextRedoName() == "Step 6");
   // A single step larger than the budget is still kept, so the edit just made can be undone.
   history.setBudgetBytes(1);
-  REQUIRE(history.undoCount() + history.redoCount() >= 1);
+  REQUIRE(history.redoCount() == 1);
+  EditTransaction tx(map, "Big");
+  tx.fillBox(map.geometry().fullBox(), 42);
+  history.push(*tx.commit());
+  REQUIRE(history.undoCount() == 1);
+  REQUIRE(history.redoCount() == 0);
+  REQUIRE(history.memoryBytes() > history.budgetBytes());
+  REQUIRE(history.undo(map).value() == "Big");
+  REQUIRE(snapshot(map) == states[6]);
 }
 
 TEST_CASE("RLE XOR deltas are small for brush strokes", "[undo]") {
@@ -210,7 +222,7 @@ TEST_CASE("an abandoned transaction leaves no partial state", "[undo]") {
     REQUIRE(snapshot(map) != before);
   }  // destroyed without commit
   REQUIRE(snapshot(map) == before);
-  REQUIRE(map.revision() == revision);
+  REQUIRE(map.revision() > revision);  // views that drew the abandoned stroke are told to redraw
   EditTransaction tx(map, "no change");
   tx.fillBox(IndexBox{{0, 0, 0}, {9, 9, 9}}, 7);  // already 7
   REQUIRE_FALSE(tx.commit());
@@ -275,4 +287,155 @@ TEST_CASE("the session tracks dirty state through edits, undo and save", "[sessi
   auto otherImage = ImageVolume::create(Geometry({12, 12, 12}, {1, 1, 1}, {0, 0, 0})).value();
   auto badLabels = LabelMap::create(Geometry({12, 12, 12}, {2, 1, 1}, {0, 0, 0})).value();
   REQUIRE_FALSE(AnnotationSession::create(std::move(otherImage), std::move(badLabels), LabelTable{}).ok());
+}
+
+TEST_CASE("only one transaction writes a map at a time; a moved transaction finishes once", "[undo]") {
+  LabelMap map = makeMap({8, 8, 8});
+  EditTransaction first(map, "first");
+  REQUIRE(first.isOpen());
+  REQUIRE(map.hasOpenTransaction());
+  EditTransaction second(map, "second");
+  REQUIRE_FALSE(second.isOpen());
+  REQUIRE_FALSE(second.set({1, 1, 1}, 5));
+  REQUIRE(second.fillBox(map.geometry().fullBox(), 5) == 0);
+  REQUIRE_FALSE(second.commit());
+  REQUIRE(map.hasOpenTransaction());  // the refused one did not release the first's claim
+
+  const auto revision = map.revision();
+  REQUIRE(first.set({2, 2, 2}, 3));
+  REQUIRE(map.revision() > revision);  // writes in progress are visible to views
+  EditTransaction moved(std::move(first));
+  REQUIRE(moved.isOpen());
+  REQUIRE_FALSE(first.isOpen());  // NOLINT(bugprone-use-after-move): moved-from state is specified
+  REQUIRE_FALSE(first.commit());  // NOLINT(bugprone-use-after-move)
+  REQUIRE(map.at({2, 2, 2}) == 3);
+  auto step = moved.commit();
+  REQUIRE(step);
+  REQUIRE(step->changedVoxels() == 1);
+  REQUIRE_FALSE(map.hasOpenTransaction());
+  {
+    EditTransaction third(map, "third");
+    third.set({3, 3, 3}, 4);
+    EditTransaction carried(std::move(third));
+  }  // the moved-to transaction rolls back once; the moved-from one does nothing
+  REQUIRE(map.at({3, 3, 3}) == 0);
+  REQUIRE(map.at({2, 2, 2}) == 3);
+  REQUIRE_FALSE(map.hasOpenTransaction());
+}
+
+TEST_CASE("undo and redo wait for an open edit and refuse steps from another map", "[undo]") {
+  LabelMap map = makeMap({10, 10, 10});
+  UndoHistory history;
+  history.reset(map.contentRevision());
+  {
+    EditTransaction tx(map, "A");
+    tx.fillBox(IndexBox{{0, 0, 0}, {4, 4, 4}}, 1);
+    history.push(*tx.commit());
+  }
+  const auto afterA = snapshot(map);
+  {
+    EditTransaction open(map, "B");
+    open.fillBox(IndexBox{{2, 2, 2}, {6, 6, 6}}, 2);
+    REQUIRE_FALSE(history.undo(map).has_value());  // refused mid-stroke: no label nobody painted
+    REQUIRE(history.canUndo());                    // and nothing was lost
+    open.rollback();
+  }
+  REQUIRE(snapshot(map) == afterA);
+  // A cancelled stroke leaves the history intact.
+  REQUIRE(history.inSyncWith(map));
+  REQUIRE(history.undo(map).value() == "A");
+  REQUIRE(map.at({0, 0, 0}) == 0);
+
+  // A step recorded on a larger map never writes outside this one.
+  LabelMap big = makeMap({64, 64, 64});
+  UndoHistory foreign;
+  foreign.reset(big.contentRevision());
+  {
+    EditTransaction tx(big, "far away");
+    tx.fillBox(IndexBox{{50, 50, 50}, {60, 60, 60}}, 9);
+    foreign.push(*tx.commit());
+  }
+  foreign.reset(map.contentRevision());  // pretend it follows `map`
+  {
+    EditTransaction tx(big, "far away 2");
+    tx.fillBox(IndexBox{{40, 40, 40}, {45, 45, 45}}, 8);
+    auto step = tx.commit();
+    REQUIRE(step);
+    foreign.push(std::move(*step));
+  }
+  const auto before = snapshot(map);
+  REQUIRE_FALSE(foreign.undo(map).has_value());
+  REQUIRE(snapshot(map) == before);
+}
+
+TEST_CASE("an edit the history did not record stops undo from going past it", "[undo]") {
+  LabelMap map = makeMap({10, 10, 10});
+  UndoHistory history;
+  history.reset(map.contentRevision());
+  {
+    EditTransaction tx(map, "recorded");
+    tx.fillBox(IndexBox{{0, 0, 0}, {5, 5, 5}}, 9);
+    history.push(*tx.commit());
+  }
+  {
+    EditTransaction tx(map, "behind its back");
+    tx.fillBox(IndexBox{{3, 3, 3}, {8, 8, 8}}, 5);
+    REQUIRE(tx.commit());  // step dropped on the floor
+  }
+  REQUIRE_FALSE(history.inSyncWith(map));
+  // Undoing "recorded" now would XOR 9 into voxels that hold 5 and leave 12, a label nobody painted.
+  REQUIRE_FALSE(history.undo(map).has_value());
+  REQUIRE(map.at({4, 4, 4}) == 5);
+  REQUIRE(map.at({0, 0, 0}) == 9);
+  for (Label v : snapshot(map)) REQUIRE((v == 0 || v == 5 || v == 9));
+  REQUIRE(history.inSyncWith(map));  // it started over from the map as it is
+  {
+    EditTransaction tx(map, "next");
+    tx.set({9, 9, 9}, 1);
+    history.push(*tx.commit());
+  }
+  REQUIRE(history.undo(map).value() == "next");
+  REQUIRE(map.at({9, 9, 9}) == 0);
+}
+
+TEST_CASE("the session refuses foreign and concurrent edits and tracks in-progress and unrecorded changes",
+          "[session]") {
+  auto image = ImageVolume::create(Geometry({8, 8, 8}, {1, 1, 1}, {0, 0, 0})).value();
+  auto session = AnnotationSession::create(std::move(image), LabelTable{}).value();
+  LabelMap other = makeMap({64, 64, 64});
+  {
+    EditTransaction foreign(other, "foreign");
+    foreign.fillBox(other.geometry().fullBox(), 3);
+    REQUIRE_FALSE(session.commit(foreign));
+    REQUIRE_FALSE(session.history().canUndo());
+  }
+  REQUIRE_FALSE(session.isDirty());
+  {
+    EditTransaction tx = session.beginEdit("Paint");
+    tx.set({1, 1, 1}, 2);
+    REQUIRE(session.editInProgress());
+    REQUIRE(session.isDirty());  // the stroke in progress is an unsaved change
+    EditTransaction concurrent = session.beginEdit("Paint again");
+    REQUIRE_FALSE(concurrent.isOpen());
+    auto replacement = Volume<Label>::create(session.labels().geometry(), 4).value();
+    REQUIRE_FALSE(session.replaceLabels(replacement, "Import").ok());
+    REQUIRE_FALSE(session.undo().has_value());
+    tx.set({1, 1, 1}, 0);  // paint then erase within the stroke
+    REQUIRE_FALSE(session.commit(tx));
+  }
+  REQUIRE_FALSE(session.isDirty());  // nothing changed in the end
+  {
+    EditTransaction tx = session.beginEdit("Paint");
+    tx.set({2, 2, 2}, 2);
+    REQUIRE(session.commit(tx));
+  }
+  session.markSaved("rev-1");
+  {
+    EditTransaction direct = session.beginEdit("bypass");
+    direct.set({3, 3, 3}, 7);
+    REQUIRE(direct.commit());  // committed without the session
+  }
+  REQUIRE(session.isDirty());
+  session.markSaved("rev-2");
+  REQUIRE_FALSE(session.isDirty());
 }

@@ -822,3 +822,22 @@ TEST_CASE("VISTA-3D default label table resource", "[labels][resources]") {
   // The resource is written in our canonical style.
   CHECK(writeSlicerCsvString(*t) == fileText(path));
 }
+
+TEST_CASE("Deeply nested terminology JSON is a parse error, not a stack overflow", "[labels][errors]") {
+  ScratchDir dir("labels-deep");
+  const std::string deep = "{\"SegmentationCodes\": " + std::string(200000, '[') + std::string(200000, ']') + "}";
+  auto r = readTerminologyContextString(deep, "deep.json");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().code == core::ErrorCode::ParseError);
+  CHECK(r.error().describe().find("deep.json:1: ") == 0);
+  CHECK(r.error().detail.find("nests deeper") != std::string::npos);
+  // Brackets inside strings do not count; modest nesting still parses as before.
+  const std::string fine = "{\"AnatomicContextName\": \"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\","
+                           " \"AnatomicCodes\": {\"AnatomicRegion\": []}}";
+  auto ok = readTerminologyContextString(fine, "fine.json");
+  INFO((ok.ok() ? std::string() : ok.error().describe()));
+  CHECK(ok.ok());
+  delineate::test::writeTextFile(dir / "deep.json", deep);
+  auto viaDispatch = readLabelTableFile(dir / "deep.json");
+  REQUIRE_FALSE(viaDispatch.ok());
+}

@@ -935,3 +935,27 @@ TEST_CASE("random header and stream damage never crashes or over-reads", "[nifti
     if (!h.ok()) CHECK_FALSE(h.error().detail.empty());
   }
 }
+
+TEST_CASE("a sheared sform falls back to the qform, and without one is refused", "[nifti]") {
+  ScratchDir dir("nifti-shear");
+  Crafted c;
+  c.sform = 1;
+  c.pixdim = {1, 2, 2, 3, 0, 0, 0, 0};
+  // Gantry-tilt style shear: the k column leans 15 degrees towards j.
+  c.srow = {2, 0, 0, 10, 0, 2, 3 * std::sin(0.26), 20, 0, 0, 3 * std::cos(0.26), 30};
+  c.qform = 1;
+  c.quatern = {0, 0, 0, 10, 20, 30};  // identity rotation at the same origin
+  auto h = io::readNiftiHeader(writeCrafted(dir, "shear.nii", c, std::vector<float>(24, 0.0f)).string());
+  REQUIRE(h.ok());
+  CHECK(h->transformSource == io::NiftiTransformSource::Qform);
+  CHECK(h->geometry.spacingMm()[2] == Approx(3.0));
+  CHECK(h->geometry.originLps()[0] == Approx(-10.0));
+  CHECK(h->geometry.orientationCode() == "RAS");
+  c.qform = 0;
+  const std::string noQform = writeCrafted(dir, "shear-only.nii", c, std::vector<float>(24, 0.0f)).string();
+  auto refused = io::readNiftiImage(noQform);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().code == ErrorCode::InvalidGeometry);
+  CHECK(refused.error().subject == noQform);
+  CHECK(contains(refused.error().detail, "sheared"));
+}
