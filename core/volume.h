@@ -3,8 +3,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -13,10 +15,33 @@
 
 namespace delineate::core {
 
+// Leaves elements default-initialised (for numbers: untouched) on resize, so a reader can size a buffer and fill
+// it from a file without first writing zeros over every page; a damaged file that declares gigabytes then costs only
+// the pages actually inflated before the error.
+template <class T>
+struct UninitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = UninitAllocator<U>;
+  };
+  UninitAllocator() = default;
+  template <class U>
+  UninitAllocator(const UninitAllocator<U>&) noexcept {}  // NOLINT(implicit)
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
 template <class T>
 class Volume {
  public:
   using value_type = T;
+  using Buffer = std::vector<T, UninitAllocator<T>>;
 
   Volume() = default;
 
@@ -35,7 +60,7 @@ class Volume {
   }
 
   // Adopts an existing buffer; its size must equal the geometry's voxel count.
-  static Result<Volume> adopt(const Geometry& geometry, std::vector<T> data, const std::string& subject = {}) {
+  static Result<Volume> adopt(const Geometry& geometry, Buffer data, const std::string& subject = {}) {
     if (Status s = geometry.validate(subject); !s) return s.error();
     if (data.size() != static_cast<std::size_t>(geometry.voxelCount()))
       return makeError(ErrorCode::Corrupt, subject,
@@ -54,8 +79,8 @@ class Volume {
 
   T* data() { return m_data.data(); }
   const T* data() const { return m_data.data(); }
-  std::vector<T>& buffer() { return m_data; }
-  const std::vector<T>& buffer() const { return m_data; }
+  Buffer& buffer() { return m_data; }
+  const Buffer& buffer() const { return m_data; }
 
   T& at(const Index3& ijk) { return m_data[m_geometry.linearIndex(ijk)]; }
   const T& at(const Index3& ijk) const { return m_data[m_geometry.linearIndex(ijk)]; }
@@ -64,7 +89,7 @@ class Volume {
 
  private:
   Geometry m_geometry;
-  std::vector<T> m_data;
+  Buffer m_data;
 };
 
 // The study image as engines, statistics and viewers see it. float32 keeps CT (int16) and MR (float) in one type;

@@ -556,7 +556,7 @@ Src loadElement(const std::uint8_t* raw, std::size_t i, bool swap) {
 // When the file type has the output's size, data is inflated straight into the output vector and converted in place,
 // so a float32 image (or uint16 label map) costs one buffer rather than two.
 template <class Dst, class Convert>
-Result<std::vector<Dst>> loadConverted(const Source& src, const NiftiHeaderInfo& info, Convert&& convert,
+Result<typename core::Volume<Dst>::Buffer> loadConverted(const Source& src, const NiftiHeaderInfo& info, Convert&& convert,
                                        bool identityWhenSameType, int sameTypeCode, bool& rejected) {
   if (Status s = checkDataAvailable(src, info); !s) return s.error();
   const auto count = static_cast<std::size_t>(info.dataBytes / info.bytesPerVoxel);
@@ -564,8 +564,9 @@ Result<std::vector<Dst>> loadConverted(const Source& src, const NiftiHeaderInfo&
   const bool swap = info.bigEndian == hostIsLittleEndian();
   const bool sameSize = static_cast<std::size_t>(info.bytesPerVoxel) == sizeof(Dst);
   try {
-    std::vector<Dst> out;
-    std::vector<std::uint8_t> raw;
+    // Uninitialised buffers: only the pages inflation reaches are touched (see core::UninitAllocator).
+    typename core::Volume<Dst>::Buffer out;
+    core::Volume<std::uint8_t>::Buffer raw;
     if (sameSize)
       out.resize((std::max(bufferBytes, count * sizeof(Dst)) + sizeof(Dst) - 1) / sizeof(Dst));
     else

@@ -959,3 +959,26 @@ TEST_CASE("a sheared sform falls back to the qform, and without one is refused",
   CHECK(refused.error().subject == noQform);
   CHECK(contains(refused.error().detail, "sheared"));
 }
+
+TEST_CASE("a small .nii.gz declaring a gigabyte costs only what it inflates to", "[nifti]") {
+  // 1 MB of incompressible data behind a header declaring 1024 x 1024 x 1000 uint8 voxels (1 GB): a plausible
+  // ratio for real CT, so the size check lets it through, and inflation then finds it truncated. The buffer must
+  // not have been zero-filled first, or this read alone would commit a gigabyte.
+  ScratchDir dir("nifti-bomb");
+  Crafted c;
+  c.dim = {3, 1024, 1024, 1000, 1, 1, 1, 1};
+  c.datatype = 2;
+  std::vector<std::uint8_t> payload(1100000);
+  std::mt19937 rng(1);
+  for (auto& b : payload) b = static_cast<std::uint8_t>(rng());
+  const fs::path p = writeCrafted(dir, "bomb.nii.gz", c, payload, true);
+  auto r = io::readNiftiImage(p.string());
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().code == ErrorCode::Corrupt);
+  CHECK(contains(r.error().detail, "truncated"));
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  // ru_maxrss is in KiB. CTest runs each test case in its own process, so this is this read's peak (plus the test
+  // binary), far below the declared gigabyte.
+  CHECK(usage.ru_maxrss < 256 * 1024);
+}
