@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <regex>
+#include <sstream>
 
 namespace delineate::test {
 namespace fs = std::filesystem;
@@ -9,24 +10,50 @@ namespace fs = std::filesystem;
 namespace {
 
 // Families of includes, recognised by their spelling.
-enum class Family { Qt, QtWidgets, Vtk, Itk, Dcmtk, Torch, Core, Io, Inference, InferenceTorch, Viewer, App, Other };
+enum class Family {
+  Std,         // <vector>, <cstdint>: no folder, no extension
+  Qt,
+  QtWidgets,
+  Vtk,
+  Itk,
+  Dicom,       // DCMTK, GDCM
+  Torch,
+  Core,
+  Io,
+  Inference,
+  InferenceTorch,
+  Viewer,
+  App,
+  Other,       // any other library header (zlib, nlohmann, POSIX)
+};
+
+bool startsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
 Family classify(const std::string& inc) {
-  static const std::regex qtWidgets(R"(^(QtWidgets/|QtOpenGLWidgets/|Q(Widget|MainWindow|Dialog|Application|PushButton|Label|LineEdit|ComboBox|Menu|MenuBar|ToolBar|DockWidget|MessageBox|FileDialog|Slider|SpinBox|TreeView|TableView|ListView|Action|ActionGroup|Layout|VBoxLayout|HBoxLayout|GridLayout|Splitter|ScrollArea|StatusBar|ProgressBar|CheckBox|RadioButton|GroupBox|TabWidget|OpenGLWidget)\b))");
-  static const std::regex qt(R"(^(Qt[A-Za-z]*/|Q[A-Z][A-Za-z]*(\.h)?$|qt[a-z]*\.h$))");
-  if (std::regex_search(inc, qtWidgets)) return Family::QtWidgets;
-  if (std::regex_search(inc, qt)) return Family::Qt;
-  if (inc.rfind("vtk", 0) == 0) return Family::Vtk;
-  if (inc.rfind("itk", 0) == 0) return Family::Itk;
-  if (inc.rfind("dcmtk/", 0) == 0) return Family::Dcmtk;
-  if (inc.rfind("torch/", 0) == 0 || inc.rfind("ATen/", 0) == 0 || inc.rfind("c10/", 0) == 0) return Family::Torch;
-  if (inc.rfind("core/", 0) == 0) return Family::Core;
-  if (inc.rfind("io/", 0) == 0) return Family::Io;
-  if (inc.rfind("inference/vista3d/", 0) == 0 || inc.rfind("inference/training/", 0) == 0)
-    return Family::InferenceTorch;
-  if (inc.rfind("inference/", 0) == 0) return Family::Inference;
-  if (inc.rfind("viewer/", 0) == 0) return Family::Viewer;
-  if (inc.rfind("app/", 0) == 0) return Family::App;
+  static const std::regex qtWidgetsClass(
+      R"(^Q(Widget|MainWindow|Dialog|Application|PushButton|Label|LineEdit|ComboBox|Menu|MenuBar|ToolBar|)"
+      R"(DockWidget|MessageBox|FileDialog|Slider|SpinBox|TreeView|TableView|ListView|Action|ActionGroup|Layout|)"
+      R"(VBoxLayout|HBoxLayout|GridLayout|Splitter|ScrollArea|StatusBar|ProgressBar|CheckBox|RadioButton|GroupBox|)"
+      R"(TabWidget|OpenGLWidget|AbstractButton|ToolButton|HeaderView|StyledItemDelegate|Style|WidgetAction)$)");
+  static const std::regex qtClass(R"(^Q[A-Z][A-Za-z0-9]*(\.h)?$)");
+  static const std::regex qtModule(R"(^Qt[A-Za-z]*(/.*)?$)");  // <QtCore>, <QtCore/QObject>, <Qt>, <QtGlobal>
+  static const std::regex qtLower(R"(^qt[a-z]*\.h$)");
+  if (startsWith(inc, "QtWidgets") || startsWith(inc, "QtOpenGLWidgets") || std::regex_search(inc, qtWidgetsClass))
+    return Family::QtWidgets;
+  if (std::regex_search(inc, qtModule) || std::regex_search(inc, qtClass) || std::regex_search(inc, qtLower))
+    return Family::Qt;
+  if (startsWith(inc, "vtk")) return Family::Vtk;  // vtkImageData.h, vtk-9.1/...
+  if (startsWith(inc, "itk") || startsWith(inc, "ITK")) return Family::Itk;
+  if (startsWith(inc, "dcmtk/") || startsWith(inc, "gdcm")) return Family::Dicom;
+  if (startsWith(inc, "torch/") || startsWith(inc, "ATen/") || startsWith(inc, "c10/") || startsWith(inc, "caffe2/"))
+    return Family::Torch;
+  if (startsWith(inc, "core/")) return Family::Core;
+  if (startsWith(inc, "io/")) return Family::Io;
+  if (startsWith(inc, "inference/vista3d/") || startsWith(inc, "inference/training/")) return Family::InferenceTorch;
+  if (startsWith(inc, "inference/")) return Family::Inference;
+  if (startsWith(inc, "viewer/")) return Family::Viewer;
+  if (startsWith(inc, "app/")) return Family::App;
+  if (inc.find('/') == std::string::npos && inc.find('.') == std::string::npos) return Family::Std;
   return Family::Other;
 }
 
@@ -35,80 +62,151 @@ struct Rule {
   const char* why;
 };
 
-// Forbidden families per folder; the deepest matching folder prefix wins.
-std::vector<Rule> forbiddenFor(const std::string& folder) {
+struct LayerRules {
+  std::vector<Rule> forbidden;
+  bool onlyStdAndCore = false;  // core: an allow-list rather than a deny-list
+};
+
+// The deepest matching folder prefix wins; anything under app/ that is neither gui/ nor cli/ gets the headless rules.
+LayerRules rulesFor(const std::string& folder) {
   const Rule qt{Family::Qt, "Qt is not allowed here"};
   const Rule qtw{Family::QtWidgets, "Qt Widgets is not allowed here"};
   const Rule vtk{Family::Vtk, "VTK is not allowed here"};
   const Rule itk{Family::Itk, "ITK is not allowed here"};
-  const Rule dcmtk{Family::Dcmtk, "DCMTK is not allowed here"};
+  const Rule dicom{Family::Dicom, "DICOM toolkits are not allowed here"};
   const Rule torch{Family::Torch, "torch headers belong only in inference/vista3d and inference/training"};
   const Rule io{Family::Io, "upward dependency on io"};
   const Rule inf{Family::Inference, "upward dependency on inference"};
   const Rule infT{Family::InferenceTorch, "engines are reached through inference/engine.h"};
   const Rule viewer{Family::Viewer, "upward dependency on viewer"};
   const Rule app{Family::App, "upward dependency on app"};
-  if (folder == "core") return {qt, qtw, vtk, itk, dcmtk, torch, io, inf, infT, viewer, app};
+  if (folder == "core") return {{io, inf, infT, viewer, app}, true};
   // Stricter than the table (which forbids only Qt Widgets): io stays free of Qt so the CLI and the GPU build,
   // which have no Qt, can link it.
-  if (folder == "io") return {qt, qtw, vtk, torch, inf, infT, viewer, app};
+  if (folder == "io") return {{qt, qtw, vtk, torch, inf, infT, viewer, app}};
   if (folder == "inference/vista3d" || folder == "inference/training")
-    return {qt, qtw, vtk, itk, dcmtk, io, viewer, app};
-  if (folder == "inference/classic") return {qt, qtw, vtk, dcmtk, torch, io, viewer, app};
-  if (folder == "inference") return {qt, qtw, vtk, itk, dcmtk, torch, io, viewer, app};
-  if (folder == "viewer") return {torch, dcmtk, itk, io, inf, infT, app};
-  if (folder == "app/gui") return {torch, infT};
-  if (folder == "app/cli") return {qt, qtw, vtk, torch, viewer};
-  return {};
+    return {{qt, qtw, vtk, itk, dicom, io, viewer, app}};
+  if (folder == "inference/classic") return {{qt, qtw, vtk, dicom, torch, io, viewer, app}};
+  if (folder == "inference") return {{qt, qtw, vtk, itk, dicom, torch, io, viewer, app}};
+  if (folder == "viewer") return {{torch, dicom, itk, io, inf, infT, app}};
+  if (folder == "app/gui") return {{torch, infT}};
+  // app/cli and any other app/ folder: headless, and third-party libraries only through io and inference.
+  return {{qt, qtw, vtk, itk, dicom, torch, infT, viewer}};
 }
 
-std::string folderOf(const fs::path& relative) {
-  const std::vector<std::string> folders{"inference/vista3d", "inference/training", "inference/classic", "app/gui",
-                                         "app/cli", "core", "io", "inference", "viewer"};
-  const std::string rel = relative.generic_string();
-  for (const std::string& f : folders)
-    if (rel.rfind(f + "/", 0) == 0) return f;
+std::string folderOf(const std::string& rel) {
+  const char* folders[] = {"inference/vista3d", "inference/training", "inference/classic", "app/gui", "app/cli",
+                           "core", "io", "inference", "viewer", "app"};
+  for (const char* f : folders)
+    if (rel.rfind(std::string(f) + "/", 0) == 0) return f;
   return {};
 }
 
 bool isSource(const fs::path& p) {
+  static const char* kExtensions[] = {".h",   ".hh",  ".hpp", ".hxx", ".inl", ".ipp", ".tpp",
+                                      ".txx", ".c",   ".cc",  ".cpp", ".cxx"};
   const std::string ext = p.extension().string();
-  return ext == ".h" || ext == ".hpp" || ext == ".cpp" || ext == ".cc" || ext == ".cxx";
+  for (const char* e : kExtensions)
+    if (ext == e) return true;
+  return false;
+}
+
+// The file with comments blanked out (newlines kept, so line numbers stay right). String and character literals are
+// skipped so "http://" does not start a comment.
+std::string withoutComments(const std::string& text) {
+  std::string out = text;
+  enum { Code, Line, Block, String, Char } state = Code;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const char c = text[i];
+    const char next = i + 1 < text.size() ? text[i + 1] : '\0';
+    switch (state) {
+      case Code:
+        if (c == '/' && next == '/') {
+          state = Line;
+          out[i] = ' ';
+        } else if (c == '/' && next == '*') {
+          state = Block;
+          out[i] = out[i + 1] = ' ';
+          ++i;
+        } else if (c == '"') {
+          state = String;
+        } else if (c == '\'') {
+          state = Char;
+        }
+        break;
+      case Line:
+        if (c == '\n') state = Code;
+        else out[i] = ' ';
+        break;
+      case Block:
+        if (c == '*' && next == '/') {
+          out[i] = out[i + 1] = ' ';
+          ++i;
+          state = Code;
+        } else if (c != '\n') {
+          out[i] = ' ';
+        }
+        break;
+      case String:
+      case Char:
+        if (c == '\\') ++i;
+        else if ((state == String && c == '"') || (state == Char && c == '\'') || c == '\n') state = Code;
+        break;
+    }
+  }
+  return out;
 }
 
 }  // namespace
 
-std::vector<LayerViolation> checkLayering(const fs::path& root) {
-  std::vector<LayerViolation> out;
-  static const std::regex includeLine(R"(^\s*#\s*include\s*[<"]([^>"]+)[>"])");
+LayeringReport checkLayering(const fs::path& root) {
+  LayeringReport report;
+  static const std::regex includeLine(R"(^\s*#\s*include\s*([<"])([^>"]+)[>"])");
+  const fs::path canonicalRoot = fs::weakly_canonical(root);
   for (const char* top : {"core", "io", "inference", "viewer", "app"}) {
     const fs::path dir = root / top;
     if (!fs::exists(dir)) continue;
     for (const auto& entry : fs::recursive_directory_iterator(dir)) {
       if (!entry.is_regular_file() || !isSource(entry.path())) continue;
+      ++report.filesScanned;
       const fs::path rel = fs::relative(entry.path(), root);
-      const std::vector<Rule> rules = forbiddenFor(folderOf(rel));
-      std::ifstream in(entry.path());
+      const LayerRules rules = rulesFor(folderOf(rel.generic_string()));
+      std::ifstream in(entry.path(), std::ios::binary);
+      std::stringstream buffer;
+      buffer << in.rdbuf();
+      std::istringstream lines(withoutComments(buffer.str()));
       std::string line;
       int number = 0;
-      while (std::getline(in, line)) {
+      while (std::getline(lines, line)) {
         ++number;
         std::smatch m;
         if (!std::regex_search(line, m, includeLine)) continue;
-        const std::string inc = m[1];
+        ++report.includesChecked;
+        std::string inc = m[2];
+        if (m[1] == "\"") {
+          // A quoted include found next to the including file is judged by where it really is ("../io/x.h").
+          const fs::path local = fs::weakly_canonical(entry.path().parent_path() / inc);
+          const fs::path inRoot = local.lexically_relative(canonicalRoot);
+          if (fs::exists(local) && !inRoot.empty() && *inRoot.begin() != "..") inc = inRoot.generic_string();
+        }
         const Family f = classify(inc);
-        for (const Rule& r : rules) {
+        if (rules.onlyStdAndCore) {
+          if (f != Family::Std && f != Family::Core)
+            report.violations.push_back(
+                LayerViolation{rel, number, inc, "core uses only the standard library and core/ headers"});
+          continue;
+        }
+        for (const Rule& r : rules.forbidden) {
           // Qt Widgets is a part of Qt: a folder that forbids Qt forbids it too.
-          const bool hit = r.family == f || (r.family == Family::Qt && f == Family::QtWidgets);
-          if (hit) {
-            out.push_back(LayerViolation{rel, number, inc, r.why});
+          if (r.family == f || (r.family == Family::Qt && f == Family::QtWidgets)) {
+            report.violations.push_back(LayerViolation{rel, number, inc, r.why});
             break;
           }
         }
       }
     }
   }
-  return out;
+  return report;
 }
 
 std::string describe(const LayerViolation& v) {
