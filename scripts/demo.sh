@@ -7,7 +7,11 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 bash scripts/build.sh --target delineate-cli
 sample="resources/sample/example_ct.nii.gz"
+case "${DELINEATE_PRESET:-default}" in
+  default) cli=build/app/cli/delineate-cli ;;
+  *) cli="build-${DELINEATE_PRESET}/app/cli/delineate-cli" ;;
+esac
 if [ $# -ge 1 ]; then
-  exec build/app/cli/delineate-cli info "$sample" --labels "$1"
+  exec "$cli" info "$sample" --labels "$1"
 fi
-exec build/app/cli/delineate-cli info "$sample" --segment classic.threshold
+exec "$cli" info "$sample" --segment classic.threshold

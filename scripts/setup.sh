@@ -32,5 +32,5 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "setup: installing ${#missing[@]} package(s): ${missing[*]}"
 $SUDO apt-get update -q
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 echo "setup: installed ${missing[*]}"

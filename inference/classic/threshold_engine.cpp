@@ -9,7 +9,7 @@ ThresholdEngine::ThresholdEngine(std::vector<IntensityClass> classes, std::strin
     : m_classes(std::move(classes)), m_modality(std::move(modality)) {}
 
 ThresholdEngine ThresholdEngine::ctTissuePreset() {
-  return ThresholdEngine({{1, "adipose tissue", -190, -30}, {2, "soft tissue", -29, 150}, {3, "bone", 250, 3000}},
+  return ThresholdEngine({{1, "adipose tissue", -190, -29}, {2, "soft tissue", -29, 151}, {3, "bone", 250, 3001}},
                          "CT");
 }
 
@@ -65,7 +65,7 @@ core::Result<core::LabelPatch> ThresholdEngine::segment(const core::ImageVolume&
       for (std::int64_t i = box.min[0]; i <= box.max[0]; ++i, ++out) {
         const double v = row[i];
         for (const IntensityClass& c : active)
-          if (v >= c.low && v <= c.high) {
+          if (v >= c.low && v < c.high) {
             patch.voxels[out] = c.label;
             break;
           }

@@ -15,14 +15,15 @@ struct IntensityClass {
   core::Label label = 0;
   std::string name;
   double low = 0;   // inclusive
-  double high = 0;  // inclusive
+  double high = 0;  // exclusive, so adjacent windows leave no gap for non-integer intensities
 };
 
 class ThresholdEngine final : public SegmentationEngine {
  public:
   explicit ThresholdEngine(std::vector<IntensityClass> classes, std::string modality = "any");
 
-  // Adipose tissue -190..-30 HU, soft tissue (muscle, organs) -29..150 HU, bone 250..3000 HU.
+  // Adipose tissue -190..-30 HU, soft tissue (muscle, organs) -29..150 HU, bone 250..3000 HU (integer HU,
+  // inclusive). 151..249 HU (contrast-filled vessels, partial volume) is left unlabelled on purpose.
   static ThresholdEngine ctTissuePreset();
 
   EngineInfo info() const override;

@@ -35,6 +35,13 @@ TEST_CASE("the CT preset classifies Hounsfield windows", "[classic]") {
   for (std::int64_t i = 0; i < 24; ++i) REQUIRE(patch.voxels[static_cast<std::size_t>(i)] == expected[i]);
 }
 
+TEST_CASE("adjacent windows leave no gap for fractional intensities", "[classic]") {
+  auto img = ImageVolume::create(Geometry({6, 1, 1}, {1, 1, 1}, {0, 0, 0})).value();
+  img.buffer() = {-190.0f, -29.5f, -29.0f, 150.9f, 151.0f, 3000.5f};
+  auto patch = inference::classic::ThresholdEngine::ctTissuePreset().segment(img, {}, nullptr).value();
+  REQUIRE(patch.voxels == std::vector<Label>{1, 1, 2, 2, 0, 3});
+}
+
 TEST_CASE("class selection, regions, prompts and cancellation", "[classic]") {
   inference::classic::ThresholdEngine engine = inference::classic::ThresholdEngine::ctTissuePreset();
   const ImageVolume img = ramp();
