@@ -69,7 +69,12 @@ core::Result<AtomicFileWriter> AtomicFileWriter::create(const std::string& targe
     if (fd >= 0) {
       w.m_fd = fd;
       w.m_temp = std::move(temp);
-      if (targetExists) (void)::fchmod(fd, targetStat.st_mode & 07777);  // best effort: some shares ignore modes
+      if (targetExists) {
+        // Best effort, like the mode: on a shared folder the group decides who else may read the labels. Order
+        // matters: chown may clear set-id bits, so the mode goes last.
+        (void)::fchown(fd, static_cast<uid_t>(-1), targetStat.st_gid);
+        (void)::fchmod(fd, targetStat.st_mode & 07777);  // some shares ignore modes
+      }
       return w;
     }
     if (errno != EEXIST) {
