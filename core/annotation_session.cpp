@@ -1,5 +1,6 @@
 #include "core/annotation_session.h"
 
+#include <new>
 #include <utility>
 
 namespace delineate::core {
@@ -39,8 +40,12 @@ bool AnnotationSession::commit(EditTransaction& transaction) {
 Status AnnotationSession::replaceLabels(const Volume<Label>& labels, const std::string& stepName) {
   EditTransaction tx = beginEdit(stepName, EditPolicy{false, std::nullopt});
   if (!tx.isOpen()) return makeError(ErrorCode::InvalidArgument, {}, "another edit is in progress");
-  Result<std::size_t> r = tx.assignAll(labels);
-  if (!r) return r.error();  // tx rolls back in its destructor
+  try {
+    Result<std::size_t> r = tx.assignAll(labels);
+    if (!r) return r.error();  // tx rolls back in its destructor
+  } catch (const std::bad_alloc&) {
+    return makeError(ErrorCode::OutOfMemory, {}, "not enough memory to record the replaced labels for undo");
+  }
   commit(tx);
   return Status::success();
 }
@@ -55,12 +60,14 @@ void AnnotationSession::setTable(LabelTable table) {
   m_tableDirty = true;
 }
 
-void AnnotationSession::markSaved(std::string revision) {
+bool AnnotationSession::markSaved(std::string revision) {
+  if (editInProgress()) return false;
   // What was saved includes any change the history missed; the history restarts from it.
   if (!m_history.inSyncWith(m_labels)) m_history.reset(m_labels.contentRevision());
   m_savedSerial = m_history.stateSerial();
   m_tableDirty = false;
   m_baseRevision = std::move(revision);
+  return true;
 }
 
 }  // namespace delineate::core

@@ -49,8 +49,9 @@ class AnnotationSession {
     return m_tableDirty || editInProgress() || m_history.stateSerial() != m_savedSerial ||
            !m_history.inSyncWith(m_labels);
   }
-  // After a successful save: the current state is what the share holds at `revision`.
-  void markSaved(std::string revision);
+  // After a successful save: the current state is what the share holds at `revision`. Refused (false) while an edit
+  // is in progress: a save must not capture half a stroke, and the caller saves once the edit is finished.
+  bool markSaved(std::string revision);
   const std::string& baseRevision() const { return m_baseRevision; }
 
  private:

@@ -24,6 +24,7 @@ EditTransaction::EditTransaction(LabelMap& map, std::string name, const LabelTab
   }
   m_open = true;
   m_startRevision = map.contentRevision();
+  m_lineage = map.m_lineage;
   map.m_transactionOpen = true;
 }
 
@@ -34,6 +35,7 @@ EditTransaction::EditTransaction(EditTransaction&& o) noexcept
       m_policy(o.m_policy),
       m_open(o.m_open),
       m_startRevision(o.m_startRevision),
+      m_lineage(o.m_lineage),
       m_rowSlot(std::move(o.m_rowSlot)),
       m_originalRows(std::move(o.m_originalRows)),
       m_box(o.m_box),
@@ -48,7 +50,7 @@ EditTransaction::~EditTransaction() {
 void EditTransaction::close() {
   if (!m_open) return;
   m_open = false;
-  m_map->m_transactionOpen = false;
+  if (mapIntact()) m_map->m_transactionOpen = false;  // a replaced map may already carry another's transaction
   m_originalRows.clear();
   m_originalRows.shrink_to_fit();
   m_rowSlot.clear();
@@ -60,9 +62,10 @@ void EditTransaction::rememberRow(std::int64_t row) {
   if (slot >= 0) return;
   const std::int64_t nx = m_map->geometry().dimensions()[0];
   const std::size_t start = m_originalRows.size();
-  slot = static_cast<std::int64_t>(start / static_cast<std::size_t>(nx));
   const Label* src = m_map->data() + row * nx;
+  // Copy first: if the copy throws (bad_alloc), the slot still says "untouched" and nothing is inconsistent.
   m_originalRows.insert(m_originalRows.end(), src, src + nx);
+  slot = static_cast<std::int64_t>(start / static_cast<std::size_t>(nx));
 }
 
 bool EditTransaction::writeLinear(std::size_t index, std::int64_t row, Label label) {
@@ -79,7 +82,7 @@ bool EditTransaction::writeLinear(std::size_t index, std::int64_t row, Label lab
 }
 
 bool EditTransaction::set(const Index3& ijk, Label label) {
-  if (!m_open || !m_map->geometry().contains(ijk)) return false;
+  if (!m_open || !mapIntact() || !m_map->geometry().contains(ijk)) return false;
   const Size3& d = m_map->geometry().dimensions();
   const bool ok = writeLinear(m_map->geometry().linearIndex(ijk), ijk[1] + d[1] * ijk[2], label);
   m_box.include(ijk);
@@ -87,7 +90,7 @@ bool EditTransaction::set(const Index3& ijk, Label label) {
 }
 
 std::size_t EditTransaction::paintSphere(const Vec3& centerLps, double radiusMm, Label label) {
-  if (!m_open || !std::isfinite(radiusMm) || radiusMm < 0) return 0;
+  if (!m_open || !mapIntact() || !std::isfinite(radiusMm) || radiusMm < 0) return 0;
   for (double v : centerLps)
     if (!std::isfinite(v)) return 0;
   const Geometry& g = m_map->geometry();
@@ -121,7 +124,7 @@ std::size_t EditTransaction::paintSphere(const Vec3& centerLps, double radiusMm,
 }
 
 std::size_t EditTransaction::fillBox(const IndexBox& requested, Label label) {
-  if (!m_open) return 0;
+  if (!m_open || !mapIntact()) return 0;
   const Geometry& g = m_map->geometry();
   const IndexBox box = requested.intersected(g.fullBox());
   if (box.empty()) return 0;
@@ -139,9 +142,11 @@ Result<std::size_t> EditTransaction::assignAll(const Volume<Label>& labels) {
   const Geometry& g = m_map->geometry();
   if (!labels.geometry().isCloseTo(g))
     return makeError(ErrorCode::GeometryMismatch, {}, "labels are not on the image grid");
-  if (!m_open) return makeError(ErrorCode::InvalidArgument, {}, "transaction already finished");
+  if (!m_open || !mapIntact()) return makeError(ErrorCode::InvalidArgument, {}, "transaction already finished");
   const Size3& d = g.dimensions();
   const Label* src = labels.data();
+  // Every row may change: reserve the originals at once instead of doubling towards a whole copy of the map.
+  m_originalRows.reserve(m_map->size());
   std::size_t written = 0;
   IndexBox changed;
   for (std::int64_t row = 0; row < d[1] * d[2]; ++row) {
@@ -163,7 +168,7 @@ Result<std::size_t> EditTransaction::applyPatch(const LabelPatch& patch, bool ke
   if (patch.box.empty() || !(patch.box.intersected(g.fullBox()) == patch.box))
     return makeError(ErrorCode::GeometryMismatch, {}, "label patch extends outside the image grid");
   if (!patch.valid()) return makeError(ErrorCode::InvalidArgument, {}, "label patch size does not match its box");
-  if (!m_open) return makeError(ErrorCode::InvalidArgument, {}, "transaction already finished");
+  if (!m_open || !mapIntact()) return makeError(ErrorCode::InvalidArgument, {}, "transaction already finished");
   const Size3& d = g.dimensions();
   std::size_t written = 0;
   std::size_t src = 0;
@@ -180,6 +185,10 @@ Result<std::size_t> EditTransaction::applyPatch(const LabelPatch& patch, bool ke
 
 std::optional<EditStep> EditTransaction::commit() {
   if (!m_open) return std::nullopt;
+  if (!mapIntact()) {  // the map object was moved from while we were open: nothing of ours is in it any more
+    close();
+    return std::nullopt;
+  }
   if (m_box.empty() || m_writes == 0) {
     close();
     return std::nullopt;
@@ -231,6 +240,10 @@ std::optional<EditStep> EditTransaction::commit() {
 
 void EditTransaction::rollback() {
   if (!m_open) return;
+  if (!mapIntact()) {
+    close();
+    return;
+  }
   const std::int64_t nx = m_map->geometry().dimensions()[0];
   Label* data = m_map->mutableData();
   for (std::size_t row = 0; row < m_rowSlot.size(); ++row) {

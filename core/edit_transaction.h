@@ -64,6 +64,7 @@ class EditTransaction {
 
  private:
   bool writeLinear(std::size_t index, std::int64_t row, Label label);
+  bool mapIntact() const { return m_map->m_lineage == m_lineage; }
   void rememberRow(std::int64_t row);
   void close();
 
@@ -73,6 +74,7 @@ class EditTransaction {
   EditPolicy m_policy;
   bool m_open = false;
   std::uint64_t m_startRevision = 0;
+  std::uint64_t m_lineage = 0;  // the map's lineage at the start: a map replaced under us is left alone
 
   std::vector<std::int64_t> m_rowSlot;  // per (y,z) row: index into m_originalRows or -1
   std::vector<Label> m_originalRows;    // copies of touched rows, nx each

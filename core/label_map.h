@@ -14,10 +14,39 @@ using Label = std::uint16_t;
 class EditTransaction;
 class UndoHistory;
 
+// Revisions come from one process-wide counter, so equal revisions mean the same state of the same lineage of
+// voxels, never a coincidence between two maps (an undo history cannot mistake a reloaded map for the one it
+// recorded).
+std::uint64_t nextLabelMapRevision();
+
 class LabelMap {
  public:
   LabelMap() = default;
   explicit LabelMap(Volume<Label> voxels) : m_voxels(std::move(voxels)) {}
+  // Copies, moves and assignments carry the voxels and their content revision (so an undo history that followed the
+  // source follows the copy), never an open transaction: a transaction belongs to the voxels it was opened on, and
+  // one whose map was replaced (assigned to, or moved from) finds out and leaves the map alone.
+  LabelMap(const LabelMap& o) : m_voxels(o.m_voxels), m_contentRevision(o.m_contentRevision) {}
+  LabelMap(LabelMap&& o) noexcept : m_voxels(std::move(o.m_voxels)), m_contentRevision(o.m_contentRevision) {
+    o.replaced();
+  }
+  LabelMap& operator=(const LabelMap& o) {
+    if (this != &o) {
+      m_voxels = o.m_voxels;
+      m_contentRevision = o.m_contentRevision;
+      replaced();
+    }
+    return *this;
+  }
+  LabelMap& operator=(LabelMap&& o) noexcept {
+    if (this != &o) {
+      m_voxels = std::move(o.m_voxels);
+      m_contentRevision = o.m_contentRevision;
+      replaced();
+      o.replaced();
+    }
+    return *this;
+  }
 
   // An all-background map on `geometry`.
   static Result<LabelMap> create(const Geometry& geometry, const std::string& subject = {}) {
@@ -47,15 +76,22 @@ class LabelMap {
   friend class UndoHistory;
   Label* mutableData() { return m_voxels.data(); }
   Volume<Label>& mutableVoxels() { return m_voxels; }
-  void bumpRevision() { ++m_revision; }
+  void bumpRevision() { m_revision = nextLabelMapRevision(); }
+  // The voxels were swapped for others: views redraw, open transactions are detached.
+  void replaced() {
+    m_revision = nextLabelMapRevision();
+    m_lineage = nextLabelMapRevision();
+    m_transactionOpen = false;
+  }
   void bumpContentRevision() {
-    ++m_revision;
-    ++m_contentRevision;
+    m_contentRevision = nextLabelMapRevision();
+    m_revision = m_contentRevision;
   }
 
   Volume<Label> m_voxels;
-  std::uint64_t m_revision = 0;
-  std::uint64_t m_contentRevision = 0;
+  std::uint64_t m_contentRevision = nextLabelMapRevision();
+  std::uint64_t m_revision = nextLabelMapRevision();
+  std::uint64_t m_lineage = nextLabelMapRevision();  // changes when the voxels are replaced wholesale
   bool m_transactionOpen = false;
 };
 

@@ -11,7 +11,8 @@ void UndoHistory::reset(std::uint64_t contentRevision) {
 }
 
 void UndoHistory::push(EditStep step) {
-  if (step.revisionBefore() != m_expectedRevision) clear();
+  // The map was changed by an edit never pushed here: what it holds now is a state no serial names yet.
+  if (step.revisionBefore() != m_expectedRevision) reset(step.revisionBefore());
   for (const EditStep& s : m_redo) m_bytes -= s.memoryBytes();
   m_redo.clear();
   step.m_serial = m_nextSerial++;

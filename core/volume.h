@@ -41,7 +41,9 @@ template <class T>
 class Volume {
  public:
   using value_type = T;
-  using Buffer = std::vector<T, UninitAllocator<T>>;
+  // Careful: UninitBuffer(n) and resize(n) leave numbers uninitialised. Use create(geometry, fill) for a filled
+  // volume; accumulate into buffers constructed with an explicit value (UninitBuffer(n, T{})).
+  using UninitBuffer = std::vector<T, UninitAllocator<T>>;
 
   Volume() = default;
 
@@ -60,7 +62,7 @@ class Volume {
   }
 
   // Adopts an existing buffer; its size must equal the geometry's voxel count.
-  static Result<Volume> adopt(const Geometry& geometry, Buffer data, const std::string& subject = {}) {
+  static Result<Volume> adopt(const Geometry& geometry, UninitBuffer data, const std::string& subject = {}) {
     if (Status s = geometry.validate(subject); !s) return s.error();
     if (data.size() != static_cast<std::size_t>(geometry.voxelCount()))
       return makeError(ErrorCode::Corrupt, subject,
@@ -79,8 +81,8 @@ class Volume {
 
   T* data() { return m_data.data(); }
   const T* data() const { return m_data.data(); }
-  Buffer& buffer() { return m_data; }
-  const Buffer& buffer() const { return m_data; }
+  UninitBuffer& buffer() { return m_data; }
+  const UninitBuffer& buffer() const { return m_data; }
 
   T& at(const Index3& ijk) { return m_data[m_geometry.linearIndex(ijk)]; }
   const T& at(const Index3& ijk) const { return m_data[m_geometry.linearIndex(ijk)]; }
@@ -89,7 +91,7 @@ class Volume {
 
  private:
   Geometry m_geometry;
-  Buffer m_data;
+  UninitBuffer m_data;
 };
 
 // The study image as engines, statistics and viewers see it. float32 keeps CT (int16) and MR (float) in one type;

@@ -248,12 +248,37 @@ Status geometryFromHeader(NiftiHeaderInfo& info, const RawTransforms& raw, const
   splitAffine(info, a, t, spacing, direction, origin);
   const core::Size3 dims{info.dim[1], info.dim[0] >= 2 ? info.dim[2] : 1, info.dim[0] >= 3 ? info.dim[3] : 1};
   Status s = Geometry::validate(dims, spacing, origin, direction, path);
-  // A sheared sform cannot be a core::Geometry; the qform (always a rotation) describes the same scan without the
-  // shear, which is what ITK falls back to as well.
-  if (!s && info.transformSource == NiftiTransformSource::Sform && info.qformCode > 0) {
+  // A sheared sform cannot be a core::Geometry. The qform (always a rotation) may describe the same scan without
+  // the shear, as ITK assumes; but after a 12-parameter registration the sform points into a template space and the
+  // qform stays in scanner space, so the fallback is taken only when the two place the grid's corners within a
+  // voxel of each other. Otherwise guessing would put saved masks in the wrong space.
+  const bool onlyTheDirectionIsWrong = !s && Geometry::validate(dims, spacing, origin, Mat3::identity()).ok();
+  if (onlyTheDirectionIsWrong && info.transformSource == NiftiTransformSource::Sform && info.qformCode > 0) {
+    const Mat3 sformA = a;
+    const Vec3 sformT = t;
+    affineFor(NiftiTransformSource::Qform, info, raw, a, t);
+    double worstMm = 0;
+    for (int corner = 0; corner < 8; ++corner) {
+      const Vec3 ijk{(corner & 1) ? double(dims[0] - 1) : 0.0, (corner & 2) ? double(dims[1] - 1) : 0.0,
+                     (corner & 4) ? double(dims[2] - 1) : 0.0};
+      const Vec3 ps = sformA * ijk, pq = a * ijk;
+      double d2 = 0;
+      for (std::size_t r = 0; r < 3; ++r) d2 += std::pow((ps[r] + sformT[r]) - (pq[r] + t[r]), 2);
+      worstMm = std::max(worstMm, std::sqrt(d2));
+    }
+    Vec3 qSpacing{0, 0, 0}, qOrigin{0, 0, 0};
+    Mat3 qDirection;
+    splitAffine(info, a, t, qSpacing, qDirection, qOrigin);
+    const double voxelMm = std::max({qSpacing[0], qSpacing[1], qSpacing[2]});
+    if (worstMm > voxelMm)
+      return makeError(ErrorCode::InvalidGeometry, path,
+                       s.error().detail + " in the sform, and the qform places the grid up to " +
+                           std::to_string(worstMm) + " mm away from it (a registration result?): refusing to guess "
+                           "which space is meant");
     info.transformSource = NiftiTransformSource::Qform;
-    affineFor(info.transformSource, info, raw, a, t);
-    splitAffine(info, a, t, spacing, direction, origin);
+    spacing = qSpacing;
+    origin = qOrigin;
+    direction = qDirection;
     s = Geometry::validate(dims, spacing, origin, direction, path);
   }
   if (!s) return s;
@@ -482,7 +507,8 @@ Src loadElement(const std::uint8_t* raw, std::size_t i, bool swap) {
 // When the file type has the output's size, data is inflated straight into the output vector and converted in place,
 // so a float32 image (or uint16 label map) costs one buffer rather than two.
 template <class Dst, class Convert>
-Result<typename core::Volume<Dst>::Buffer> loadConverted(const Source& src, const NiftiHeaderInfo& info, Convert&& convert,
+Result<typename core::Volume<Dst>::UninitBuffer> loadConverted(const Source& src, const NiftiHeaderInfo& info,
+                                                               Convert&& convert,
                                        bool identityWhenSameType, int sameTypeCode, bool& rejected) {
   if (Status s = checkDataAvailable(src, info); !s) return s.error();
   const auto count = static_cast<std::size_t>(info.dataBytes / info.bytesPerVoxel);
@@ -491,8 +517,8 @@ Result<typename core::Volume<Dst>::Buffer> loadConverted(const Source& src, cons
   const bool sameSize = static_cast<std::size_t>(info.bytesPerVoxel) == sizeof(Dst);
   try {
     // Uninitialised buffers: only the pages inflation reaches are touched (see core::UninitAllocator).
-    typename core::Volume<Dst>::Buffer out;
-    core::Volume<std::uint8_t>::Buffer raw;
+    typename core::Volume<Dst>::UninitBuffer out;
+    core::Volume<std::uint8_t>::UninitBuffer raw;
     if (sameSize)
       out.resize((std::max(bufferBytes, count * sizeof(Dst)) + sizeof(Dst) - 1) / sizeof(Dst));
     else

@@ -19,8 +19,10 @@
 //   3. else the legacy ANALYZE rule: diag(pixdim[1..3]), origin 0.
 //   The chosen affine is scaled to mm when xyzt_units says metres or micrometres (as ITK does), converted from RAS
 //   to LPS by negating its first two rows, and split into spacing = column norms and direction = normalised columns.
-//   core::Geometry needs orthonormal directions: a sheared sform falls back to the qform when qform_code > 0 (as ITK
-//   does) and is InvalidGeometry otherwise. Zero or non-finite spacing, or a singular direction, is InvalidGeometry
+//   core::Geometry needs orthonormal directions: a sheared sform falls back to the qform when qform_code > 0 and the
+//   qform places the grid's corners within one voxel of the sform (ITK falls back unconditionally; a registration
+//   result whose sform is in template space would then silently land in scanner space), and is InvalidGeometry
+//   otherwise. Zero or non-finite spacing, or a singular direction, is InvalidGeometry
 //   naming the file. Zero pixdim on an axis beyond dim[0]
 //   (2D images) counts as 1 so such images stay loadable.
 //

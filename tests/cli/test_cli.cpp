@@ -6,10 +6,18 @@
 #include <array>
 #include <cstdio>
 #include <string>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+
+#include <cstring>
+#include <random>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "io/gzip.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate::test;
@@ -127,4 +135,45 @@ TEST_CASE("JSON output survives names that are not UTF-8", "[cli]") {
   const auto j = nlohmann::json::parse(r.out);
   REQUIRE(j["labels"][0]["name"].get<std::string>().find("Gef") == 0);
   REQUIRE(j["labels"][1]["name"] == "Knochen");
+}
+
+TEST_CASE("a small .nii.gz declaring a gigabyte is refused without committing the gigabyte", "[cli]") {
+  // 1 MB of incompressible data behind a NIfTI-1 header declaring 1024 x 1024 x 1000 uint8 voxels (1 GB): a ratio
+  // real CT reaches, so the size check lets it through and inflation then finds the file truncated. The voxel
+  // buffer must not be zero-filled up front, or this refusal alone would commit a gigabyte.
+  ScratchDir dir("cli-bomb");
+  std::vector<std::uint8_t> bytes(352, 0);
+  auto put = [&bytes](std::size_t at, auto v) { std::memcpy(bytes.data() + at, &v, sizeof v); };
+  put(0, std::int32_t{348});
+  const std::int16_t dims[8] = {3, 1024, 1024, 1000, 1, 1, 1, 1};
+  for (std::size_t i = 0; i < 8; ++i) put(40 + 2 * i, dims[i]);
+  put(70, std::int16_t{2});  // uint8
+  put(72, std::int16_t{8});
+  for (std::size_t i = 0; i < 4; ++i) put(76 + 4 * i, 1.0f);
+  put(108, 352.0f);
+  std::memcpy(bytes.data() + 344, "n+1", 4);
+  std::mt19937 rng(1);
+  for (int i = 0; i < 1100000; ++i) bytes.push_back(static_cast<std::uint8_t>(rng()));
+  auto gz = delineate::io::gzipCompress(bytes.data(), bytes.size(), 1, "bomb").value();
+  const auto path = dir / "bomb.nii.gz";
+  writeTextFile(path, std::string(gz.begin(), gz.end()));
+
+  // Its own process, so its peak memory is its own whatever this test binary did before.
+  const std::string exe = DELINEATE_CLI_PATH;
+  const std::string file = path.string();
+  char* argv[] = {const_cast<char*>(exe.c_str()), const_cast<char*>("info"), const_cast<char*>(file.c_str()),
+                  nullptr};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  REQUIRE(posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv, environ) == 0);
+  posix_spawn_file_actions_destroy(&actions);
+  int status = 0;
+  rusage usage{};
+  REQUIRE(wait4(pid, &status, 0, &usage) == pid);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 1);
+  INFO("peak RSS " << usage.ru_maxrss / 1024 << " MiB");
+  CHECK(usage.ru_maxrss < 128 * 1024);  // KiB; the declared size is 1000 MiB
 }

@@ -94,7 +94,7 @@ TEST_CASE("volumes check sizes before allocating", "[volume]") {
   auto huge = Volume<float>::create(Geometry({1 << 14, 1 << 14, 1 << 14}, {1, 1, 1}, {0, 0, 0}), 0.f, "x.nii");
   REQUIRE_FALSE(huge.ok());
   REQUIRE(huge.error().code == ErrorCode::SizeLimit);
-  auto bad = Volume<float>::adopt(Geometry({2, 2, 2}, {1, 1, 1}, {0, 0, 0}), Volume<float>::Buffer(7));
+  auto bad = Volume<float>::adopt(Geometry({2, 2, 2}, {1, 1, 1}, {0, 0, 0}), Volume<float>::UninitBuffer(7));
   REQUIRE(bad.error().code == ErrorCode::Corrupt);
   auto ok = Volume<std::int16_t>::create(Geometry({3, 4, 5}, {1, 1, 1}, {0, 0, 0}), 9).value();
   REQUIRE(ok.size() == 60);

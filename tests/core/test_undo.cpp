@@ -261,7 +261,7 @@ TEST_CASE("the session tracks dirty state through edits, undo and save", "[sessi
     REQUIRE(session.commit(tx));
   }
   REQUIRE(session.isDirty());
-  session.markSaved("rev-1");
+  REQUIRE(session.markSaved("rev-1"));
   REQUIRE_FALSE(session.isDirty());
   REQUIRE(session.baseRevision() == "rev-1");
   session.undo();
@@ -270,7 +270,7 @@ TEST_CASE("the session tracks dirty state through edits, undo and save", "[sessi
   REQUIRE_FALSE(session.isDirty());  // back to what was saved
   session.setLabelEntry(LabelEntry{1, "tumour", {200, 0, 0, 255}, true, false, true, {}});
   REQUIRE(session.isDirty());
-  session.markSaved("rev-2");
+  REQUIRE(session.markSaved("rev-2"));
 
   auto replacement = Volume<Label>::create(session.labels().geometry(), 4).value();
   REQUIRE(session.replaceLabels(replacement, "Import").ok());
@@ -323,7 +323,7 @@ TEST_CASE("only one transaction writes a map at a time; a moved transaction fini
   REQUIRE_FALSE(map.hasOpenTransaction());
 }
 
-TEST_CASE("undo and redo wait for an open edit and refuse steps from another map", "[undo]") {
+TEST_CASE("undo and redo wait for an open edit, and a cancelled stroke keeps the history", "[undo]") {
   LabelMap map = makeMap({10, 10, 10});
   UndoHistory history;
   history.reset(map.contentRevision());
@@ -346,26 +346,38 @@ TEST_CASE("undo and redo wait for an open edit and refuse steps from another map
   REQUIRE(history.undo(map).value() == "A");
   REQUIRE(map.at({0, 0, 0}) == 0);
 
-  // A step recorded on a larger map never writes outside this one.
+}
+
+TEST_CASE("a step never writes outside its grid, and damaged runs write nothing", "[undo]") {
   LabelMap big = makeMap({64, 64, 64});
-  UndoHistory foreign;
-  foreign.reset(big.contentRevision());
-  {
-    EditTransaction tx(big, "far away");
-    tx.fillBox(IndexBox{{50, 50, 50}, {60, 60, 60}}, 9);
-    foreign.push(*tx.commit());
+  EditTransaction tx(big, "far away");
+  tx.fillBox(IndexBox{{50, 50, 50}, {60, 60, 60}}, 9);
+  const EditStep step = *tx.commit();
+  auto small = Volume<Label>::create(Geometry({10, 10, 10}, {1, 1, 1}, {0, 0, 0}), 1).value();
+  const auto before = small.buffer();
+  REQUIRE_FALSE(step.applyTo(small));
+  REQUIRE(small.buffer() == before);
+
+  const IndexBox box{{0, 0, 0}, {9, 0, 0}};  // 10 voxels
+  auto runs = [](std::initializer_list<std::pair<std::uint64_t, Label>> list) {
+    std::vector<std::uint8_t> out;
+    for (const auto& [n, v] : list) EditStep::appendRun(out, n, v);
+    return out;
+  };
+  REQUIRE(EditStep("ok", box, runs({{4, 0}, {6, 3}}), 6, 0, 1).applyTo(small));
+  REQUIRE(small.at({9, 0, 0}) == (1 ^ 3));
+  const auto good = small.buffer();
+  std::vector<std::vector<std::uint8_t>> damaged = {
+      runs({{4, 0}, {5, 3}}),           // covers 9 of 10 voxels
+      runs({{4, 0}, {7, 3}}),           // covers 11
+      {0x84},                           // varint that never ends
+      {0x0a, 0x03},                     // value cut short
+      std::vector<std::uint8_t>(12, 0xff),  // varint longer than 64 bits
+  };
+  for (const auto& d : damaged) {
+    REQUIRE_FALSE(EditStep("bad", box, d, 6, 0, 1).applyTo(small));
+    REQUIRE(small.buffer() == good);
   }
-  foreign.reset(map.contentRevision());  // pretend it follows `map`
-  {
-    EditTransaction tx(big, "far away 2");
-    tx.fillBox(IndexBox{{40, 40, 40}, {45, 45, 45}}, 8);
-    auto step = tx.commit();
-    REQUIRE(step);
-    foreign.push(std::move(*step));
-  }
-  const auto before = snapshot(map);
-  REQUIRE_FALSE(foreign.undo(map).has_value());
-  REQUIRE(snapshot(map) == before);
 }
 
 TEST_CASE("an edit the history did not record stops undo from going past it", "[undo]") {
@@ -429,13 +441,77 @@ TEST_CASE("the session refuses foreign and concurrent edits and tracks in-progre
     tx.set({2, 2, 2}, 2);
     REQUIRE(session.commit(tx));
   }
-  session.markSaved("rev-1");
+  REQUIRE(session.markSaved("rev-1"));
   {
     EditTransaction direct = session.beginEdit("bypass");
     direct.set({3, 3, 3}, 7);
     REQUIRE(direct.commit());  // committed without the session
   }
   REQUIRE(session.isDirty());
-  session.markSaved("rev-2");
+  REQUIRE(session.markSaved("rev-2"));
   REQUIRE_FALSE(session.isDirty());
+}
+
+TEST_CASE("a direct commit after a save keeps the session dirty through later undo", "[session]") {
+  auto image = ImageVolume::create(Geometry({8, 8, 8}, {1, 1, 1}, {0, 0, 0})).value();
+  auto session = AnnotationSession::create(std::move(image), LabelTable{}).value();
+  REQUIRE(session.markSaved("r1"));
+  {
+    EditTransaction direct = session.beginEdit("bypass");
+    direct.set({1, 1, 1}, 7);
+    REQUIRE(direct.commit());
+  }
+  {
+    EditTransaction tx = session.beginEdit("Paint");
+    tx.set({2, 2, 2}, 3);
+    REQUIRE(session.commit(tx));
+  }
+  REQUIRE(session.undo().value() == "Paint");
+  REQUIRE(session.labels().at({1, 1, 1}) == 7);  // differs from what was saved
+  REQUIRE(session.isDirty());
+  REQUIRE_FALSE(session.undo().has_value());  // cannot go back past the unrecorded edit
+}
+
+TEST_CASE("saving is refused while an edit is open", "[session]") {
+  auto image = ImageVolume::create(Geometry({8, 8, 8}, {1, 1, 1}, {0, 0, 0})).value();
+  auto session = AnnotationSession::create(std::move(image), LabelTable{}).value();
+  EditTransaction tx = session.beginEdit("Paint");
+  tx.set({1, 1, 1}, 4);
+  REQUIRE_FALSE(session.markSaved("r1"));
+  tx.rollback();
+  REQUIRE(session.markSaved("r1"));
+  REQUIRE_FALSE(session.isDirty());
+}
+
+TEST_CASE("copies and assignments never carry an open transaction", "[undo]") {
+  LabelMap map = makeMap({8, 8, 8});
+  UndoHistory history;
+  history.reset(map.contentRevision());
+  {
+    EditTransaction tx(map, "A");
+    tx.fillBox(IndexBox{{0, 0, 0}, {3, 3, 3}}, 9);
+    history.push(*tx.commit());
+  }
+  EditTransaction stroke(map, "stroke");
+  stroke.set({5, 5, 5}, 2);
+  const LabelMap snapshot = map;  // e.g. an autosave taken mid-stroke
+  REQUIRE_FALSE(snapshot.hasOpenTransaction());
+
+  // Reloading other labels into the same object detaches the open stroke: its rollback must not write old rows
+  // into the new voxels, and the history must not XOR its steps into them.
+  LabelMap reloaded = makeMap({8, 8, 8});
+  {
+    EditTransaction tx(reloaded, "other");
+    tx.fillBox(IndexBox{{0, 0, 0}, {7, 7, 7}}, 5);
+    REQUIRE(tx.commit());
+  }
+  map = reloaded;
+  REQUIRE_FALSE(map.hasOpenTransaction());
+  stroke.rollback();
+  REQUIRE(map.at({5, 5, 5}) == 5);
+  REQUIRE(map.at({0, 0, 0}) == 5);
+  REQUIRE_FALSE(history.undo(map).has_value());
+  REQUIRE(map.at({0, 0, 0}) == 5);  // not 5 ^ 9
+  EditTransaction next(map, "next");
+  REQUIRE(next.isOpen());
 }

@@ -61,13 +61,19 @@ TEST_CASE("the checker catches each planted forbidden include", "[layering]") {
       {"app/cli/d.cpp", "#include <dcmtk/dcmdata/dctk.h>"},
       {"app/cli/e.cpp", "#include \"inference/vista3d/network.h\""},
       {"app/tools/a.cpp", "#include <QWidget>"},  // a new app/ folder is headless until someone says otherwise
+      {"core/k.h", "#include <core/../io/nifti.h>"},
+      {"io/f.cpp", "#include \"core/../viewer/scene.h\""},
+      {"io/g.cpp", "#include_next <zlib.h>"},
+      {"io/h.cpp", "#include DELINEATE_CONFIG_HEADER"},
+      {"inference/f.cpp", "#include \"../../outside.h\""},
   };
   for (const Case& c : forbidden) {
     ScratchDir dir("layering");
-    // The include that exists for the relative case, so it resolves like a real one.
-    plant(dir, "io/nifti.h", "#pragma once\n");
-    plant(dir, c.file, std::string("#pragma once\n#include <vector>\n") + c.include + "\n");
-    const auto report = checkLayering(dir.path());
+    // Headers that exist, so the relative cases resolve like real ones: one inside the tree, one beside it.
+    plant(dir, "repo/io/nifti.h", "#pragma once\n");
+    plant(dir, "outside.h", "#pragma once\n");
+    plant(dir, std::string("repo/") + c.file, std::string("#pragma once\n#include <vector>\n") + c.include + "\n");
+    const auto report = checkLayering(dir.path() / "repo");
     INFO(c.file << ": " << c.include);
     REQUIRE(report.violations.size() == 1);
     REQUIRE(report.violations[0].line == 3);
@@ -75,10 +81,19 @@ TEST_CASE("the checker catches each planted forbidden include", "[layering]") {
   }
 }
 
+TEST_CASE("a raw string holding a comment marker does not hide the include after it", "[layering]") {
+  ScratchDir dir("layering-raw");
+  plant(dir, "core/a.h", "#pragma once\nconst char* r = R\"(/* not a comment)\";\n#include <QString>\n");
+  const auto report = checkLayering(dir.path());
+  REQUIRE(report.violations.size() == 1);
+  REQUIRE(report.violations[0].line == 3);
+}
+
 TEST_CASE("the checker accepts what each layer may use, and ignores commented-out includes", "[layering]") {
   ScratchDir dir("layering-ok");
   plant(dir, "core/a.h", "#include <vector>\n#include \"core/geometry.h\"\n#include \"b.h\"\n");
-  plant(dir, "core/b.h", "// #include <QString>\n/*\n#include <torch/torch.h>\n*/\nconst char* u = \"http://x\";\n");
+  plant(dir, "core/b.h", "// #include <QString>\n/*\n#include <torch/torch.h>\n*/\nconst char* u = \"http://x\";\n"
+                         "const char* raw = R\"x(\n#include <QWidget>\n/* not a comment\n)x\";\n");
   plant(dir, "io/a.cpp", "#include \"core/volume.h\"\n#include <itkImage.h>\n#include <dcmtk/dcmdata/dctk.h>\n"
                          "#include <zlib.h>\n#include \"../core/b.h\"\n");
   plant(dir, "inference/classic/a.cpp", "#include <itkImage.h>\n#include \"core/volume.h\"\n");
