@@ -14,6 +14,11 @@
 
 namespace delineate::io::label_io_detail {
 
+using core::LabelEntry;
+using core::LabelTable;
+using core::Result;
+using core::Status;
+
 // Label files are small; anything larger is not a label table and is refused before it is read.
 constexpr std::uintmax_t kMaxLabelFileBytes = 64u << 20;
 

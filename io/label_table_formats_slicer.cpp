@@ -10,10 +10,6 @@
 namespace delineate::io {
 
 using namespace label_io_detail;
-using core::LabelEntry;
-using core::LabelTable;
-using core::Result;
-using core::Status;
 
 namespace {
 

@@ -22,14 +22,6 @@
 namespace delineate::io {
 namespace {
 
-using core::ErrorCode;
-using core::Geometry;
-using core::Label;
-using core::makeError;
-using core::Mat3;
-using core::Result;
-using core::Status;
-using core::Vec3;
 using namespace nifti_detail;
 
 std::string datatypeName(int datatype) {
@@ -547,6 +539,21 @@ std::string formatValue(double v) {
   return buf;
 }
 
+// Source and parsed header, with the voxel data loaded (inflated) and ready to convert.
+struct LoadedNifti {
+  Source source;
+  NiftiHeaderInfo info;
+};
+
+Result<LoadedNifti> openForVoxels(const std::string& path) {
+  auto src = openSource(path);
+  if (!src) return src.error();
+  if (Status s = loadCompressed(*src); !s) return s.error();
+  auto info = openAndParse(*src, true);
+  if (!info) return info.error();
+  return LoadedNifti{std::move(src).value(), std::move(info).value()};
+}
+
 }  // namespace
 
 Result<NiftiHeaderInfo> readNiftiHeader(const std::string& path) {
@@ -556,11 +563,10 @@ Result<NiftiHeaderInfo> readNiftiHeader(const std::string& path) {
 }
 
 Result<core::ImageVolume> readNiftiImage(const std::string& path) {
-  auto src = openSource(path);
-  if (!src) return src.error();
-  if (Status s = loadCompressed(*src); !s) return s.error();
-  auto info = openAndParse(*src, true);
-  if (!info) return info.error();
+  auto loaded = openForVoxels(path);
+  if (!loaded) return loaded.error();
+  const Source* src = &loaded->source;
+  const NiftiHeaderInfo* info = &loaded->info;
   const Scaling sc = scalingOf(*info);
   auto convert = [&sc](std::size_t, auto v, float& out) {
     out = sc.apply ? static_cast<float>(static_cast<double>(v) * sc.slope + sc.inter) : static_cast<float>(v);
@@ -574,11 +580,10 @@ Result<core::ImageVolume> readNiftiImage(const std::string& path) {
 }
 
 Result<core::LabelMap> readNiftiLabels(const std::string& path) {
-  auto src = openSource(path);
-  if (!src) return src.error();
-  if (Status s = loadCompressed(*src); !s) return s.error();
-  auto info = openAndParse(*src, true);
-  if (!info) return info.error();
+  auto loaded = openForVoxels(path);
+  if (!loaded) return loaded.error();
+  const Source* src = &loaded->source;
+  const NiftiHeaderInfo* info = &loaded->info;
   const Scaling sc = scalingOf(*info);
   std::size_t badIndex = 0;
   double badValue = 0;

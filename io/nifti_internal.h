@@ -11,6 +11,15 @@
 
 namespace delineate::io::nifti_detail {
 
+using core::ErrorCode;
+using core::Geometry;
+using core::Label;
+using core::makeError;
+using core::Mat3;
+using core::Result;
+using core::Status;
+using core::Vec3;
+
 constexpr std::size_t kNifti1HeaderSize = 348;
 constexpr std::size_t kNifti2HeaderSize = 540;
 // Header plus the 4-byte extension flag: where voxel data starts when a file has no extensions.

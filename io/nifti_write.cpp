@@ -18,14 +18,6 @@
 namespace delineate::io {
 namespace {
 
-using core::ErrorCode;
-using core::Geometry;
-using core::Label;
-using core::makeError;
-using core::Mat3;
-using core::Result;
-using core::Status;
-using core::Vec3;
 using namespace nifti_detail;
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -24,6 +25,14 @@ std::optional<std::filesystem::path> sharedFile(const std::string& relative) {
   if (runningInCi()) FAIL("shared test data missing under CI: " << p);
   WARN("skipped: shared test data not found: " << p << " (set DELINEATE_SHARED_DIR)");
   return std::nullopt;
+}
+
+core::Mat3 rotationMatrix(double ax, double ay, double az) {
+  core::Mat3 x, y, z;
+  x.m = {1, 0, 0, 0, std::cos(ax), -std::sin(ax), 0, std::sin(ax), std::cos(ax)};
+  y.m = {std::cos(ay), 0, std::sin(ay), 0, 1, 0, -std::sin(ay), 0, std::cos(ay)};
+  z.m = {std::cos(az), -std::sin(az), 0, std::sin(az), std::cos(az), 0, 0, 0, 1};
+  return z * y * x;
 }
 
 ScratchDir::ScratchDir(const std::string& tag) {

@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "core/geometry.h"
+
 namespace delineate::test {
 
 // DELINEATE_SHARED_DIR (set by CTest from the CMake cache variable) joined with `relative`. When the file is missing
@@ -13,6 +15,9 @@ std::optional<std::filesystem::path> sharedFile(const std::string& relative);
 // Use as: auto p = sharedFile("data/labels/x.txt"); if (!p) return;
 
 bool runningInCi();
+
+// Rotation by ax, ay, az radians about x, then y, then z: oblique direction matrices for geometry tests.
+core::Mat3 rotationMatrix(double ax, double ay, double az);
 
 // A fresh, empty folder under the system temp dir, removed when the object dies.
 class ScratchDir {

@@ -5,17 +5,12 @@
 #include <random>
 
 #include "core/geometry.h"
+#include "tests/common/test_support.h"
 
 using namespace delineate::core;
 
 namespace {
-Mat3 rotation(double ax, double ay, double az) {
-  Mat3 x, y, z;
-  x.m = {1, 0, 0, 0, std::cos(ax), -std::sin(ax), 0, std::sin(ax), std::cos(ax)};
-  y.m = {std::cos(ay), 0, std::sin(ay), 0, 1, 0, -std::sin(ay), 0, std::cos(ay)};
-  z.m = {std::cos(az), -std::sin(az), 0, std::sin(az), std::cos(az), 0, 0, 0, 1};
-  return z * y * x;
-}
+Mat3 rotation(double ax, double ay, double az) { return delineate::test::rotationMatrix(ax, ay, az); }
 }  // namespace
 
 TEST_CASE("index <-> LPS round trips on oblique grids", "[geometry]") {

@@ -154,13 +154,7 @@ fs::path writeCrafted(const ScratchDir& dir, const std::string& name, const Craf
 
 bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
 
-Mat3 rotation(double ax, double ay, double az) {
-  Mat3 x, y, z;
-  x.m = {1, 0, 0, 0, std::cos(ax), -std::sin(ax), 0, std::sin(ax), std::cos(ax)};
-  y.m = {std::cos(ay), 0, std::sin(ay), 0, 1, 0, -std::sin(ay), 0, std::cos(ay)};
-  z.m = {std::cos(az), -std::sin(az), 0, std::sin(az), std::cos(az), 0, 0, 0, 1};
-  return z * y * x;
-}
+Mat3 rotation(double ax, double ay, double az) { return delineate::test::rotationMatrix(ax, ay, az); }
 
 core::ImageVolume rampImage(const Geometry& g) {
   auto v = core::ImageVolume::create(g);
