@@ -175,5 +175,7 @@ TEST_CASE("a small .nii.gz declaring a gigabyte is refused without committing th
   REQUIRE(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 1);
   INFO("peak RSS " << usage.ru_maxrss / 1024 << " MiB");
-  CHECK(usage.ru_maxrss < 128 * 1024);  // KiB; the declared size is 1000 MiB
+  // KiB. 7 MiB in a release build; AddressSanitizer touches 1/8 of the allocation as shadow memory (~130 MiB).
+  // Zero-filling the buffer would commit the whole declared 1000 MiB.
+  CHECK(usage.ru_maxrss < 256 * 1024);
 }
