@@ -165,9 +165,7 @@ Result<LabelTable> readLabelListString(std::string_view text, const std::string&
 }
 
 Result<LabelTable> readLabelListFile(const std::filesystem::path& path, LabelListLayout* layout) {
-  auto text = readWholeFile(path);
-  if (!text) return text.error();
-  return readLabelListString(*text, path.string(), layout);
+  return parseWholeFile(path, [layout](std::string_view t, const std::string& s) { return readLabelListString(t, s, layout); });
 }
 
 std::string writeLabelListString(const LabelTable& table, const LabelListLayout& layout) {
@@ -245,9 +243,7 @@ Result<LabelTable> readSctInfoLabelString(std::string_view text, const std::stri
 }
 
 Result<LabelTable> readSctInfoLabelFile(const std::filesystem::path& path, SctAtlasExtras* extras) {
-  auto text = readWholeFile(path);
-  if (!text) return text.error();
-  return readSctInfoLabelString(*text, path.string(), extras);
+  return parseWholeFile(path, [extras](std::string_view t, const std::string& s) { return readSctInfoLabelString(t, s, extras); });
 }
 
 std::string writeSctInfoLabelString(const LabelTable& table, const SctAtlasExtras* extras) {

@@ -129,9 +129,7 @@ Result<LabelTable> readItkSnapLabelsString(std::string_view text, const std::str
 }
 
 Result<LabelTable> readItkSnapLabelsFile(const std::filesystem::path& path) {
-  auto text = readWholeFile(path);
-  if (!text) return text.error();
-  return readItkSnapLabelsString(*text, path.string());
+  return parseWholeFile(path, [](std::string_view t, const std::string& s) { return readItkSnapLabelsString(t, s); });
 }
 
 std::string writeItkSnapLabelsString(const LabelTable& table) {
@@ -194,9 +192,7 @@ Result<LabelTable> readSlicerColorTableString(std::string_view text, const std::
 }
 
 Result<LabelTable> readSlicerColorTableFile(const std::filesystem::path& path) {
-  auto text = readWholeFile(path);
-  if (!text) return text.error();
-  return readSlicerColorTableString(*text, path.string());
+  return parseWholeFile(path, [](std::string_view t, const std::string& s) { return readSlicerColorTableString(t, s); });
 }
 
 std::string writeSlicerColorTableString(const LabelTable& table) {
@@ -287,9 +283,7 @@ Result<LabelTable> readSlicerCsvString(std::string_view text, const std::string&
 }
 
 Result<LabelTable> readSlicerCsvFile(const std::filesystem::path& path) {
-  auto text = readWholeFile(path);
-  if (!text) return text.error();
-  return readSlicerCsvString(*text, path.string());
+  return parseWholeFile(path, [](std::string_view t, const std::string& s) { return readSlicerCsvString(t, s); });
 }
 
 std::string writeSlicerCsvString(const LabelTable& table) {

@@ -137,9 +137,7 @@ Result<TerminologyMap> readTerminologyMapString(std::string_view text, const std
 }
 
 Result<TerminologyMap> readTerminologyMapFile(const std::filesystem::path& path) {
-  auto text = readWholeFile(path);
-  if (!text) return text.error();
-  return readTerminologyMapString(*text, path.string());
+  return parseWholeFile(path, [](std::string_view t, const std::string& s) { return readTerminologyMapString(t, s); });
 }
 
 std::string writeTerminologyMapString(const TerminologyMap& map) {
@@ -435,9 +433,7 @@ Result<TerminologyContext> readTerminologyContextString(std::string_view text, c
 }
 
 Result<TerminologyContext> readTerminologyContextFile(const std::filesystem::path& path) {
-  auto text = readWholeFile(path);
-  if (!text) return text.error();
-  return readTerminologyContextString(*text, path.string());
+  return parseWholeFile(path, [](std::string_view t, const std::string& s) { return readTerminologyContextString(t, s); });
 }
 
 std::string writeTerminologyContextString(const TerminologyContext& ctx) {
