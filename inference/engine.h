@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/label_patch.h"
+#include "core/label_table.h"
 #include "core/progress.h"
 #include "core/volume.h"
 
@@ -29,7 +30,7 @@ struct EngineInfo {
   std::string id;          // stable machine name, e.g. "classic.threshold"
   std::string modality;    // "CT", "MR" or "any"
   bool supportsPoints = false;
-  std::vector<core::Label> supportedClasses;
+  core::LabelTable classes;  // the labels it produces, with names and colours for a session's table
 };
 
 class SegmentationEngine {

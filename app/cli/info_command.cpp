@@ -9,7 +9,6 @@
 #include "app/cli/commands.h"
 #include "core/annotation_session.h"
 #include "core/statistics.h"
-#include "inference/classic/threshold_engine.h"
 #include "inference/engine.h"
 #include "io/label_table_io.h"
 #include "io/nifti.h"
@@ -203,9 +202,7 @@ int runInfo(const std::vector<std::string>& args) {
     EditTransaction tx = session->beginEdit("Segment (" + o.engine + ")");
     if (Result<std::size_t> w = tx.applyPatch(*patch, false); !w) return fileError(w.error());
     session->commit(tx);
-    if (table.empty())
-      if (auto* threshold = dynamic_cast<inference::classic::ThresholdEngine*>(engine.get()))
-        session->setTable(threshold->labelTable());
+    if (table.empty()) session->setTable(engine->info().classes);
     labelSource = "computed by " + o.engine;
   }
 

@@ -17,20 +17,14 @@ EngineInfo ThresholdEngine::info() const {
   EngineInfo info;
   info.id = "classic.threshold";
   info.modality = m_modality;
-  for (const IntensityClass& c : m_classes) info.supportedClasses.push_back(c.label);
-  return info;
-}
-
-core::LabelTable ThresholdEngine::labelTable() const {
-  core::LabelTable table;
   for (const IntensityClass& c : m_classes) {
     core::LabelEntry e;
     e.id = c.label;
     e.name = c.name;
     e.color = core::LabelTable::defaultColor(c.label);
-    table.set(e);
+    info.classes.set(e);
   }
-  return table;
+  return info;
 }
 
 core::Result<core::LabelPatch> ThresholdEngine::segment(const core::ImageVolume& image,

@@ -26,12 +26,10 @@ class ThresholdEngine final : public SegmentationEngine {
   // inclusive). 151..249 HU (contrast-filled vessels, partial volume) is left unlabelled on purpose.
   static ThresholdEngine ctTissuePreset();
 
-  EngineInfo info() const override;
+  EngineInfo info() const override;  // classes: one entry per intensity window, default colours
   core::Result<core::LabelPatch> segment(const core::ImageVolume& image, const SegmentationRequest& request,
                                          core::ProgressSink* progress) override;
 
-  // A label table naming this engine's classes (default colours), for reports and the CLI.
-  core::LabelTable labelTable() const;
   const std::vector<IntensityClass>& classes() const { return m_classes; }
 
  private:

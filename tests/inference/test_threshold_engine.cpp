@@ -25,7 +25,10 @@ ImageVolume ramp() {
 TEST_CASE("the CT preset classifies Hounsfield windows", "[classic]") {
   auto engine = inference::createEngine("classic.threshold");
   REQUIRE(engine);
-  REQUIRE(engine->info().supportedClasses == std::vector<Label>{1, 2, 3});
+  const inference::EngineInfo info = engine->info();  // kept alive: the loop borrows its entries
+  std::vector<Label> ids;
+  for (const LabelEntry& e : info.classes.entries()) ids.push_back(e.id);
+  REQUIRE(ids == std::vector<Label>{1, 2, 3});
   const ImageVolume img = ramp();
   auto patch = engine->segment(img, {}, nullptr).value();
   REQUIRE(patch.valid());
@@ -59,7 +62,7 @@ TEST_CASE("class selection, regions, prompts and cancellation", "[classic]") {
   CancelFlag cancel;
   cancel.cancel();
   REQUIRE(engine.segment(img, {}, &cancel).error().code == ErrorCode::Cancelled);
-  REQUIRE(engine.labelTable().find(3)->name == "bone");
+  REQUIRE(engine.info().classes.find(3)->name == "bone");
   REQUIRE_FALSE(inference::createEngine("no.such.engine"));
 }
 
