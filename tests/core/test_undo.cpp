@@ -14,6 +14,12 @@ LabelMap makeMap(Size3 dims, Vec3 spacing = {1, 1, 1}) {
   return LabelMap::create(Geometry(dims, spacing, {-20, 15, 7})).value();
 }
 
+// A session on an n^3 image of 1 mm voxels with empty labels and an empty table.
+AnnotationSession makeSession(std::int64_t n) {
+  auto image = ImageVolume::create(Geometry({n, n, n}, {1, 1, 1}, {0, 0, 0})).value();
+  return AnnotationSession::create(std::move(image), LabelTable{}).value();
+}
+
 std::vector<Label> snapshot(const LabelMap& m) { return std::vector<Label>(m.data(), m.data() + m.size()); }
 
 // One random brush stroke: a few overlapping dabs along a line, as a mouse drag produces.
@@ -252,8 +258,7 @@ TEST_CASE("engine patches are written through the transaction", "[undo]") {
 }
 
 TEST_CASE("the session tracks dirty state through edits, undo and save", "[session]") {
-  auto image = ImageVolume::create(Geometry({12, 12, 12}, {1, 1, 1}, {0, 0, 0}), -100.0f).value();
-  auto session = AnnotationSession::create(std::move(image), LabelTable{}).value();
+  auto session = makeSession(12);
   REQUIRE_FALSE(session.isDirty());
   {
     EditTransaction tx = session.beginEdit("Paint");
@@ -412,8 +417,7 @@ TEST_CASE("an edit the history did not record stops undo from going past it", "[
 
 TEST_CASE("the session refuses foreign and concurrent edits and tracks in-progress and unrecorded changes",
           "[session]") {
-  auto image = ImageVolume::create(Geometry({8, 8, 8}, {1, 1, 1}, {0, 0, 0})).value();
-  auto session = AnnotationSession::create(std::move(image), LabelTable{}).value();
+  auto session = makeSession(8);
   LabelMap other = makeMap({64, 64, 64});
   {
     EditTransaction foreign(other, "foreign");
@@ -453,8 +457,7 @@ TEST_CASE("the session refuses foreign and concurrent edits and tracks in-progre
 }
 
 TEST_CASE("a direct commit after a save keeps the session dirty through later undo", "[session]") {
-  auto image = ImageVolume::create(Geometry({8, 8, 8}, {1, 1, 1}, {0, 0, 0})).value();
-  auto session = AnnotationSession::create(std::move(image), LabelTable{}).value();
+  auto session = makeSession(8);
   REQUIRE(session.markSaved("r1"));
   {
     EditTransaction direct = session.beginEdit("bypass");
@@ -473,8 +476,7 @@ TEST_CASE("a direct commit after a save keeps the session dirty through later un
 }
 
 TEST_CASE("saving is refused while an edit is open", "[session]") {
-  auto image = ImageVolume::create(Geometry({8, 8, 8}, {1, 1, 1}, {0, 0, 0})).value();
-  auto session = AnnotationSession::create(std::move(image), LabelTable{}).value();
+  auto session = makeSession(8);
   EditTransaction tx = session.beginEdit("Paint");
   tx.set({1, 1, 1}, 4);
   REQUIRE_FALSE(session.markSaved("r1"));
