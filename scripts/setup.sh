@@ -11,6 +11,8 @@ PACKAGES=(
   catch2
   # io: gzip (zlib streaming, libdeflate whole-buffer), JSON label dictionaries
   zlib1g-dev libdeflate-dev nlohmann-json3-dev
+  # io: DICOM headers and codecs (DCMTK), JPEG 2000 (OpenJPEG)
+  libdcmtk-dev libopenjp2-7-dev
 )
 
 missing=()

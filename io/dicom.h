@@ -1,0 +1,219 @@
+#pragma once
+// DICOM folders and series: index a folder tree (headers only, in parallel), then load one series into a volume.
+//
+// Indexing
+// - Every regular file under the folder is tried (DICOM files often have no extension). A file is DICOM when it has
+//   the "DICM" preamble or parses as a bare dataset; other files are counted, not listed. A file that claims to be
+//   DICOM but is damaged is listed in DicomIndex::skipped with the reason, and the rest of the folder still loads.
+// - Before DCMTK sees a file, our own structural pre-scan walks its elements without reading values: every value
+//   length must fit in the file, sequences may nest at most kMaxSequenceDepth deep, and the pixel data must be as
+//   long as Rows x Columns x Frames x BitsAllocated say (native) or be present (encapsulated). DCMTK would otherwise
+//   recurse once per nesting level (a stack overflow on a crafted file) and trust declared lengths.
+// - Instances are grouped into patients / studies / series. A series is split further, in this order, by
+//   SeriesInstanceUID (or, where it is blank, by folder + SeriesNumber + Modality, with an issue saying so), by
+//   image orientation, by rows x columns, and by echo number. Each piece is one DicomSeries with splitIndex > 0 and a
+//   splitReason.
+// - Multi-frame instances (Enhanced CT/MR and others with functional groups) contribute one DicomSlice per frame,
+//   with position, orientation, spacing and rescale from the per-frame or shared functional groups.
+//
+// Geometry (LPS, the DICOM patient frame, so no conversion):
+// - Column index i runs along ImageOrientationPatient[0..2] with spacing PixelSpacing[1]; row index j along
+//   ImageOrientationPatient[3..5] with spacing PixelSpacing[0]; k along the normal row x column. Slices are sorted by
+//   the projection of ImagePositionPatient on that normal, and the origin is the first slice's position.
+// - The slice spacing is the median gap between sorted positions. Checks (each becomes a SeriesIssue):
+//     MissingSlices      a gap is an integer multiple (>= 2) of the median gap, within 10 %
+//     NonUniformSpacing  any other gap differs from the median by more than max(0.01 mm, 1 %)
+//     DuplicatePositions two slices within 0.001 mm along the normal
+//     GantryTilt         consecutive positions step off the normal by more than 0.01 degrees
+//     MissingGeometry    no ImagePositionPatient / ImageOrientationPatient / PixelSpacing (defaults assumed)
+//   A series with any of the first four is not a regular grid: loadDicomSeries refuses it unless
+//   DicomLoadOptions::allowIrregular is set, and then still returns the issues with the volume, so no caller can
+//   present it as regular without saying so. What such a load gives: missing slices become slices filled with the
+//   series' lowest value at their true positions (so every acquired slice stays where it was scanned); duplicate
+//   positions keep the first slice by InstanceNumber; non-uniform gaps and gantry tilt are stacked along the normal
+//   at the median gap (approximate geometry, said in the issue).
+//
+// Pixels
+// - Decoded per frame into the volume, in parallel over files, with progress ("read") and cancel:
+//   native little/big endian (explicit and implicit VR), deflated datasets, RLE (DCMTK; our own decoder for 1-bit
+//   frames, which DCMTK refuses), JPEG baseline/extended/lossless and JPEG-LS (DCMTK codecs), JPEG 2000 lossless and
+//   lossy (OpenJPEG; DCMTK has no JPEG 2000 decoder) and Deflated Image Frame Compression (1.2.840.10008.1.2.8.1,
+//   newer than DCMTK 3.6.7: zlib, inflation stopped at the frame size).
+// - BitsStored/HighBit are honoured (bits outside the stored range are masked off, signed values sign-extended),
+//   then RescaleSlope/RescaleIntercept are applied per slice (CT values become HU). Monochrome only: colour images
+//   are Unsupported.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "core/geometry.h"
+#include "core/progress.h"
+#include "core/volume.h"
+
+namespace delineate::io {
+
+constexpr int kMaxSequenceDepth = 24;
+
+// One image plane: a single-frame instance, or one frame of a multi-frame instance.
+struct DicomSlice {
+  std::string path;
+  int frame = 0;  // 0-based frame number within the file
+  std::string sopInstanceUid;
+  int instanceNumber = 0;
+  bool hasPosition = false;
+  core::Vec3 positionLps{0, 0, 0};       // ImagePositionPatient: centre of the first transmitted pixel
+  bool hasOrientation = false;
+  core::Vec3 rowDirection{1, 0, 0};      // ImageOrientationPatient[0..2]: direction of increasing column index
+  core::Vec3 columnDirection{0, 1, 0};   // ImageOrientationPatient[3..5]: direction of increasing row index
+  bool hasPixelSpacing = false;
+  double rowSpacingMm = 1;     // PixelSpacing[0]: distance between rows
+  double columnSpacingMm = 1;  // PixelSpacing[1]: distance between columns
+  double sliceThicknessMm = 0;
+  double rescaleSlope = 1;
+  double rescaleIntercept = 0;
+  int echoNumber = 0;
+  int acquisitionNumber = 0;
+  // Set by analyzeSeriesGeometry: the slice's k in the volume, or -1 for a duplicate position that is not loaded
+  // (the first slice at a position, by instance number, wins).
+  int gridIndex = -1;
+};
+
+// How the pixels of a series are stored (identical for all its slices; a series whose slices differ is split).
+struct DicomPixelFormat {
+  int rows = 0;
+  int columns = 0;
+  int bitsAllocated = 0;
+  int bitsStored = 0;
+  int highBit = 0;
+  int pixelRepresentation = 0;  // 0 unsigned, 1 two's complement
+  int samplesPerPixel = 1;
+  std::string photometric;       // MONOCHROME1, MONOCHROME2, ...
+  std::string transferSyntaxUid;
+  std::string transferSyntaxName;  // human-readable, for listings
+};
+
+enum class SeriesIssueKind {
+  MissingSlices,
+  NonUniformSpacing,
+  DuplicatePositions,
+  GantryTilt,
+  MissingGeometry,
+  MissingSeriesUid,
+  Split,  // one SeriesInstanceUID became several series (orientation, size or echo)
+};
+const char* seriesIssueName(SeriesIssueKind kind);
+// true for the issues that make the slices an irregular grid (MissingSlices .. GantryTilt)
+bool breaksRegularGrid(SeriesIssueKind kind);
+
+struct SeriesIssue {
+  SeriesIssueKind kind = SeriesIssueKind::MissingSlices;
+  std::string detail;  // English, with figures: "2 slices missing between z = 40.0 and z = 55.0 mm"
+};
+
+struct DicomSeries {
+  // identification
+  std::string patientId;
+  std::string patientName;
+  std::string studyInstanceUid;
+  std::string studyDate;
+  std::string studyDescription;
+  std::string seriesInstanceUid;
+  std::string seriesNumber;
+  std::string seriesDescription;
+  std::string modality;
+  std::string sopClassUid;
+  std::string frameOfReferenceUid;
+  int splitIndex = 0;       // 0 when the series was not split, else 1, 2, ...
+  std::string splitReason;  // "orientation", "size", "echo"
+
+  // content
+  bool isImage = true;  // false for SEG, SR, RTSTRUCT, PR, KO and other instances without a loadable image
+  std::string folder;   // the folder holding the first file
+  int instanceCount = 0;
+  DicomPixelFormat format;
+  std::vector<DicomSlice> slices;  // sorted along the normal (for images)
+
+  // analysis (images only)
+  std::optional<core::Geometry> geometry;  // the grid the slices form (with the median spacing)
+  double sliceSpacingMm = 0;
+  double gantryTiltDegrees = 0;
+  std::vector<SeriesIssue> issues;
+  bool isRegular() const;  // no issue that breaks the regular grid
+
+  // "1.2.3.4" or "1.2.3.4#2" for split series: the key the CLI and the GUI use to pick a series.
+  std::string key() const;
+};
+
+struct DicomStudy {
+  std::string studyInstanceUid;
+  std::string studyDate;
+  std::string studyDescription;
+  std::vector<DicomSeries> series;
+};
+
+struct DicomPatient {
+  std::string patientId;
+  std::string patientName;
+  std::vector<DicomStudy> studies;
+};
+
+struct DicomSkippedFile {
+  std::string path;
+  std::string reason;
+};
+
+struct DicomIndex {
+  std::string root;
+  std::vector<DicomPatient> patients;
+  std::vector<DicomSkippedFile> skipped;  // DICOM-looking files that could not be read, with the reason
+  std::int64_t filesVisited = 0;
+  std::int64_t nonDicomFiles = 0;
+
+  std::vector<const DicomSeries*> allSeries() const;
+  // By key() or, when unique, by SeriesNumber; nullptr when absent or ambiguous.
+  const DicomSeries* findSeries(const std::string& keyOrNumber) const;
+};
+
+struct DicomScanOptions {
+  int threads = 0;  // 0: enough for network latency (4 x cores, at least 8, at most 32)
+  bool recursive = true;
+  core::ProgressSink* progress = nullptr;  // stage "index"
+};
+
+// Indexes every file under `folder` (or one file). NotFound when the folder is missing; a folder without any
+// DICOM file is an empty index, not an error.
+core::Result<DicomIndex> indexDicomFolder(const std::string& folder, const DicomScanOptions& options = {});
+core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, const DicomScanOptions& options = {});
+
+// The grouping and geometry analysis on already-read slices (used by the indexer, exposed for tests): sorts
+// `series.slices` along the normal and fills geometry, sliceSpacingMm, gantryTiltDegrees and issues.
+void analyzeSeriesGeometry(DicomSeries& series);
+
+struct DicomLoadOptions {
+  int threads = 0;  // 0: as for scanning
+  bool allowIrregular = false;
+  core::ProgressSink* progress = nullptr;  // stage "read"; cancelled() stops the load with ErrorCode::Cancelled
+};
+
+struct LoadedDicomSeries {
+  core::ImageVolume image;          // rescaled values (HU for CT)
+  std::vector<SeriesIssue> issues;  // as in the series; never empty for an irregular series
+  bool regular = true;
+};
+
+core::Result<LoadedDicomSeries> loadDicomSeries(const DicomSeries& series, const DicomLoadOptions& options = {});
+
+// Every frame of one instance, decoded but not rescaled: stored bits extracted and sign-extended, 1-bit data (SEG)
+// unpacked to 0/1 (native 1-bit frames need not start on a byte boundary). For SEG and other objects the series
+// loader does not take, and for checking decoders against each other. Monochrome only.
+struct DicomFrames {
+  DicomPixelFormat format;
+  int frames = 0;
+  std::vector<std::int32_t> samples;  // frames x rows x columns, row by row
+};
+core::Result<DicomFrames> readDicomFrames(const std::string& path);
+
+}  // namespace delineate::io

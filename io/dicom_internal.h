@@ -1,0 +1,98 @@
+#pragma once
+// Internal to io/dicom_*.cpp: the structural pre-scan, the header reader and the frame decoders.
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/error.h"
+#include "io/dicom.h"
+
+namespace delineate::io::dicom_detail {
+
+// What the pre-scan learned about a file without reading element values.
+struct PrescanResult {
+  bool hasPreamble = false;
+  std::string transferSyntaxUid;     // from the meta header; empty without one
+  bool pixelDataPresent = false;
+  bool pixelDataEncapsulated = false;
+  std::int64_t pixelDataOffset = -1;  // offset of the native value in the file (not for deflated files)
+  std::int64_t pixelDataLength = 0;   // native value length
+  int maxSequenceDepth = 0;
+};
+
+// Walks every element of `path` (iteratively, with values skipped) and checks lengths against the file size and
+// the nesting depth. NotFound/ReadFailed for I/O, Corrupt for truncation, SizeLimit for lengths and depth,
+// ParseError ("not a DICOM file") when the bytes are not a DICOM stream at all.
+core::Result<PrescanResult> prescanDicomFile(const std::string& path);
+
+// DCMTK's name for a transfer syntax, or ours for syntaxes newer than DCMTK 3.6.7.
+inline std::string transferSyntaxName(const std::string& uid, const char* dcmtkName) {
+  if (uid == "1.2.840.10008.1.2.8.1") return "Deflated Image Frame Compression";
+  return dcmtkName ? dcmtkName : uid;
+}
+
+// DCMTK's maxReadLength for a file: values above 256 bytes stay on disk until read, except in deflated files,
+// whose values cannot be fetched later from the inflated stream (everything is loaded; the pre-scan capped it).
+inline std::uint32_t maxReadLength(const PrescanResult& pre) {
+  return pre.transferSyntaxUid == "1.2.840.10008.1.2.1.99" ? 0xFFFFFFFFu : 256u;
+}
+
+// One file's header: identification, the pixel format and one DicomSlice per frame.
+struct FileHeader {
+  std::string patientId, patientName, studyInstanceUid, studyDate, studyDescription;
+  std::string seriesInstanceUid, seriesNumber, seriesDescription, modality, sopClassUid, frameOfReferenceUid;
+  bool isImage = false;
+  DicomPixelFormat format;
+  int numberOfFrames = 1;
+  std::vector<DicomSlice> slices;
+};
+
+// Pre-scan + DCMTK header parse (pixel values are not read). Every error names the file.
+core::Result<FileHeader> readDicomFileHeader(const std::string& path);
+
+// Decodes the listed frames of one file into `frames[i]` (rows x columns values each, rescale not applied, stored
+// bits extracted and sign-extended) as double-free int32 samples. Errors name the file.
+core::Status decodeFrames(const std::string& path, const DicomPixelFormat& format, const std::vector<int>& frameNumbers,
+                          const std::vector<std::int32_t*>& frames);
+
+// JPEG 2000 (OpenJPEG): one frame's code stream -> rows x columns int32 samples.
+core::Status decodeJpeg2000(const std::string& path, const std::uint8_t* data, std::size_t size, int rows,
+                            int columns, std::int32_t* out);
+
+bool isJpeg2000Syntax(const std::string& transferSyntaxUid);
+
+// Once per process: quiets DCMTK's logger (errors reach users through our Error values) and registers the RLE,
+// JPEG and JPEG-LS decoders. Thread-safe.
+void ensureDcmtkReady();
+
+// Runs work(i) for i in [0, count) on up to `threads` threads; work returns false to stop everyone early.
+inline void parallelFor(std::size_t count, int threads, const std::function<bool(std::size_t)>& work) {
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false};
+  auto worker = [&] {
+    for (;;) {
+      if (stop.load(std::memory_order_relaxed)) return;
+      const std::size_t i = next.fetch_add(1);
+      if (i >= count) return;
+      if (!work(i)) stop.store(true);
+    }
+  };
+  const std::size_t n = std::min<std::size_t>(count, std::size_t(std::max(1, threads)));
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < n; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+}
+
+// 0 -> 4 x cores, at least 8, at most 32: I/O bound work on network shares wants more threads than cores.
+inline int resolveThreads(int requested) {
+  if (requested > 0) return requested;
+  const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
+  return std::min(32, std::max(8, 4 * cores));
+}
+
+}  // namespace delineate::io::dicom_detail

@@ -1,0 +1,537 @@
+// Pixel data: frame decoding (DCMTK for native, deflate, RLE, JPEG and JPEG-LS; OpenJPEG for JPEG 2000) and the
+// parallel series loader.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <mutex>
+
+#include <zlib.h>
+
+#include <dcmtk/config/osconfig.h>
+#include <dcmtk/dcmdata/dcdeftag.h>
+#include <dcmtk/dcmdata/dcfcache.h>
+#include <dcmtk/dcmdata/dcfilefo.h>
+#include <dcmtk/dcmdata/dcpixel.h>
+#include <dcmtk/dcmdata/dcpixseq.h>
+#include <dcmtk/dcmdata/dcpxitem.h>
+#include <dcmtk/dcmdata/dcrledrg.h>
+#include <dcmtk/dcmdata/dcxfer.h>
+#include <dcmtk/dcmjpeg/djdecode.h>
+#include <dcmtk/dcmjpls/djdecode.h>
+#include <dcmtk/oflog/oflog.h>
+
+#include "io/dicom_internal.h"
+
+namespace delineate::io {
+namespace dicom_detail {
+namespace {
+
+using core::ErrorCode;
+using core::makeError;
+
+// Extracts the stored bits of each sample (HighBit/BitsStored) and sign-extends them.
+template <class Raw>
+void extractSamples(const Raw* raw, std::size_t n, const DicomPixelFormat& f, std::int32_t* out) {
+  const int shift = f.highBit + 1 - f.bitsStored;
+  const std::uint64_t mask = f.bitsStored >= 32 ? 0xFFFFFFFFull : ((std::uint64_t(1) << f.bitsStored) - 1);
+  const std::int64_t signBit = std::int64_t(1) << (f.bitsStored - 1);
+  const bool isSigned = f.pixelRepresentation == 1;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t bits = (std::uint64_t(raw[i]) >> shift) & mask;
+    std::int64_t v = std::int64_t(bits);
+    if (isSigned && (v & signBit)) v -= std::int64_t(mask) + 1;
+    // 32-bit unsigned values above INT32_MAX saturate (no real scanner stores them).
+    out[i] = std::int32_t(std::clamp<std::int64_t>(v, std::numeric_limits<std::int32_t>::min(),
+                                                   std::numeric_limits<std::int32_t>::max()));
+  }
+}
+
+// Fragments of one frame of encapsulated pixel data, concatenated.
+core::Status frameCodestream(const std::string& path, DcmPixelSequence* seq, int frame, int frames,
+                             std::vector<std::uint8_t>& out) {
+  out.clear();
+  const unsigned long items = seq->card();
+  if (items < 2) return makeError(ErrorCode::Corrupt, path, "encapsulated pixel data holds no fragment");
+  auto fragment = [&](unsigned long i, Uint8*& data, Uint32& len) -> core::Status {
+    DcmPixelItem* item = nullptr;
+    if (seq->getItem(item, i).bad() || !item) return makeError(ErrorCode::Corrupt, path, "missing pixel data fragment");
+    len = item->getLength();
+    data = nullptr;
+    if (len > 0 && (item->getUint8Array(data).bad() || !data))
+      return makeError(ErrorCode::Corrupt, path, "cannot read pixel data fragment " + std::to_string(i));
+    return core::Status::success();
+  };
+  std::vector<unsigned long> first(std::size_t(frames) + 1, 0);
+  if (frames == 1) {
+    first = {1, items};
+  } else if (items - 1 == static_cast<unsigned long>(frames)) {
+    for (int f = 0; f <= frames; ++f) first[std::size_t(f)] = 1 + unsigned(f);
+  } else {
+    // Several fragments per frame: use the basic offset table when present.
+    Uint8* bot = nullptr;
+    Uint32 botLen = 0;
+    if (core::Status s = fragment(0, bot, botLen); !s) return s;
+    if (botLen < 4u * unsigned(frames))
+      return makeError(ErrorCode::Unsupported, path,
+                       "multi-frame encapsulated pixel data with several fragments per frame and no basic offset table");
+    std::vector<std::uint64_t> starts;
+    std::uint64_t at = 0;
+    for (unsigned long i = 1; i < items; ++i) {
+      starts.push_back(at);
+      DcmPixelItem* item = nullptr;
+      seq->getItem(item, i);
+      at += 8 + (item ? item->getLength() : 0);
+    }
+    for (int f = 0; f < frames; ++f) {
+      const std::uint32_t off = std::uint32_t(bot[4 * f]) | std::uint32_t(bot[4 * f + 1]) << 8 |
+                                std::uint32_t(bot[4 * f + 2]) << 16 | std::uint32_t(bot[4 * f + 3]) << 24;
+      const auto it = std::find(starts.begin(), starts.end(), off);
+      if (it == starts.end())
+        return makeError(ErrorCode::Corrupt, path, "basic offset table entry does not point at a fragment");
+      first[std::size_t(f)] = 1 + unsigned(it - starts.begin());
+    }
+    first[std::size_t(frames)] = items;
+  }
+  for (unsigned long i = first[std::size_t(frame)]; i < first[std::size_t(frame) + 1]; ++i) {
+    Uint8* data = nullptr;
+    Uint32 len = 0;
+    if (core::Status s = fragment(i, data, len); !s) return s;
+    out.insert(out.end(), data, data + len);
+  }
+  return core::Status::success();
+}
+
+}  // namespace
+
+void ensureDcmtkReady() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    OFLog::configure(OFLogger::FATAL_LOG_LEVEL);
+    DcmRLEDecoderRegistration::registerCodecs();
+    DJDecoderRegistration::registerCodecs();
+    DJLSDecoderRegistration::registerCodecs();
+  });
+}
+
+namespace {
+
+// Unpacks 1-bit samples (least significant bit first) starting at bit `firstBit`.
+void unpackBits(const std::uint8_t* bytes, std::uint64_t firstBit, std::size_t n, std::int32_t* out) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t b = firstBit + i;
+    out[i] = (bytes[b >> 3] >> (b & 7)) & 1;
+  }
+}
+
+// DICOM RLE (PS3.5 Annex G) for 1-bit frames, which DCMTK's RLE decoder refuses: one segment of PackBits holding
+// the packed bits of the frame.
+core::Status decodeRleOneBit(const std::string& path, const std::vector<std::uint8_t>& frame, std::size_t bytesOut,
+                             std::uint8_t* out) {
+  if (frame.size() < 64) return makeError(ErrorCode::Corrupt, path, "RLE frame shorter than its 64-byte header");
+  auto u32 = [&](std::size_t at) {
+    return std::uint32_t(frame[at]) | std::uint32_t(frame[at + 1]) << 8 | std::uint32_t(frame[at + 2]) << 16 |
+           std::uint32_t(frame[at + 3]) << 24;
+  };
+  if (u32(0) != 1) return makeError(ErrorCode::Corrupt, path, "RLE frame of 1-bit data must hold 1 segment, not " + std::to_string(u32(0)));
+  std::size_t in = u32(4), o = 0;
+  if (in < 64 || in > frame.size()) return makeError(ErrorCode::Corrupt, path, "RLE segment offset outside the frame");
+  while (o < bytesOut && in < frame.size()) {
+    const int n = static_cast<std::int8_t>(frame[in++]);
+    if (n >= 0) {
+      const std::size_t count = std::size_t(n) + 1;
+      if (in + count > frame.size() || o + count > bytesOut)
+        return makeError(ErrorCode::Corrupt, path, "RLE literal run overruns the frame");
+      std::memcpy(out + o, frame.data() + in, count);
+      in += count;
+      o += count;
+    } else if (n != -128) {
+      const std::size_t count = std::size_t(1 - n);
+      if (in >= frame.size() || o + count > bytesOut)
+        return makeError(ErrorCode::Corrupt, path, "RLE replicate run overruns the frame");
+      std::memset(out + o, frame[in++], count);
+      o += count;
+    }
+  }
+  if (o < bytesOut) return makeError(ErrorCode::Corrupt, path, "RLE frame decodes to fewer bytes than the frame needs");
+  return core::Status::success();
+}
+
+// Deflated Image Frame Compression (1.2.840.10008.1.2.8.1, newer than DCMTK 3.6.7): each frame is one raw deflate
+// stream (RFC 1951) of the native frame bytes. Inflation stops at the frame size.
+core::Status inflateFrame(const std::string& path, const std::vector<std::uint8_t>& in, std::size_t bytesOut,
+                          std::uint8_t* out) {
+  z_stream zs{};
+  if (inflateInit2(&zs, -MAX_WBITS) != Z_OK) return makeError(ErrorCode::OutOfMemory, path, "zlib init failed");
+  zs.next_in = const_cast<Bytef*>(in.data());
+  zs.avail_in = uInt(in.size());
+  zs.next_out = out;
+  zs.avail_out = uInt(bytesOut);
+  const int rc = inflate(&zs, Z_FINISH);
+  const std::size_t produced = bytesOut - zs.avail_out;
+  inflateEnd(&zs);
+  if ((rc != Z_STREAM_END && rc != Z_BUF_ERROR && rc != Z_OK) || produced < bytesOut)
+    return makeError(ErrorCode::Corrupt, path,
+                     "deflated frame inflates to " + std::to_string(produced) + " of " + std::to_string(bytesOut) +
+                         " bytes (damaged)");
+  return core::Status::success();
+}
+
+core::Status decodeDataset(const std::string& path, DcmDataset* ds, const DicomPixelFormat& format,
+                           const std::vector<int>& frameNumbers, const std::vector<std::int32_t*>& frames) {
+  OFCondition c;
+  Uint16 rows = 0, cols = 0, bits = 0;
+  ds->findAndGetUint16(DCM_Rows, rows);
+  ds->findAndGetUint16(DCM_Columns, cols);
+  ds->findAndGetUint16(DCM_BitsAllocated, bits);
+  Sint32 numberOfFrames = 1;
+  if (ds->findAndGetSint32(DCM_NumberOfFrames, numberOfFrames).bad()) numberOfFrames = 1;
+  if (rows != format.rows || cols != format.columns || bits != format.bitsAllocated)
+    return makeError(ErrorCode::Corrupt, path, "the file changed since the folder was indexed (rows, columns or bits)");
+  if (format.samplesPerPixel != 1)
+    return makeError(ErrorCode::Unsupported, path,
+                     "colour image (SamplesPerPixel " + std::to_string(format.samplesPerPixel) +
+                         ", " + format.photometric + "): only monochrome images load as volumes");
+  DcmElement* element = nullptr;
+  if (ds->findAndGetElement(DCM_PixelData, element).bad() || !element)
+    return makeError(ErrorCode::Corrupt, path, "no pixel data");
+  auto* pixelData = OFstatic_cast(DcmPixelData*, element);
+  const std::size_t samples = std::size_t(rows) * cols;
+  const int bytes = format.bitsAllocated / 8;
+
+  const E_TransferSyntax xfer = ds->getOriginalXfer();
+  if (isJpeg2000Syntax(format.transferSyntaxUid)) {
+    DcmPixelSequence* seq = nullptr;
+    if (pixelData->getEncapsulatedRepresentation(xfer, nullptr, seq).bad() || !seq)
+      return makeError(ErrorCode::Corrupt, path, "JPEG 2000 pixel data is not encapsulated");
+    std::vector<std::uint8_t> stream;
+    for (std::size_t i = 0; i < frameNumbers.size(); ++i) {
+      if (frameNumbers[i] < 0 || frameNumbers[i] >= numberOfFrames)
+        return makeError(ErrorCode::Corrupt, path, "frame " + std::to_string(frameNumbers[i]) + " does not exist");
+      if (core::Status s = frameCodestream(path, seq, frameNumbers[i], int(numberOfFrames), stream); !s) return s;
+      if (core::Status s = decodeJpeg2000(path, stream.data(), stream.size(), rows, cols, frames[i]); !s) return s;
+      // OpenJPEG returns values; apply the stored-bits rule as for other syntaxes (a no-op for clean data).
+      if (format.bitsStored < 32) {
+        std::vector<std::int32_t> copy(frames[i], frames[i] + samples);
+        extractSamples(reinterpret_cast<const std::uint32_t*>(copy.data()), samples, format, frames[i]);
+      }
+    }
+    return core::Status::success();
+  }
+
+  if (format.transferSyntaxUid == "1.2.840.10008.1.2.8.1") {
+    DcmPixelSequence* seq = nullptr;
+    if (pixelData->getEncapsulatedRepresentation(xfer, nullptr, seq).bad() || !seq)
+      return makeError(ErrorCode::Corrupt, path, "deflated frames are not encapsulated");
+    const std::size_t frameBytes = format.bitsAllocated == 1 ? (samples + 7) / 8 : samples * std::size_t(bytes);
+    std::vector<std::uint8_t> stream, native(frameBytes);
+    for (std::size_t i = 0; i < frameNumbers.size(); ++i) {
+      if (frameNumbers[i] < 0 || frameNumbers[i] >= numberOfFrames)
+        return makeError(ErrorCode::Corrupt, path, "frame " + std::to_string(frameNumbers[i]) + " does not exist");
+      if (core::Status s = frameCodestream(path, seq, frameNumbers[i], int(numberOfFrames), stream); !s) return s;
+      if (core::Status s = inflateFrame(path, stream, frameBytes, native.data()); !s) return s;
+      if (format.bitsAllocated == 1) {
+        unpackBits(native.data(), 0, samples, frames[i]);
+      } else if (format.bitsAllocated == 8) {
+        extractSamples(native.data(), samples, format, frames[i]);
+      } else if (format.bitsAllocated == 16) {
+        std::vector<std::uint16_t> v(samples);
+        for (std::size_t k = 0; k < samples; ++k) v[k] = std::uint16_t(native[2 * k] | native[2 * k + 1] << 8);
+        extractSamples(v.data(), samples, format, frames[i]);
+      } else {
+        std::vector<std::uint32_t> v(samples);
+        for (std::size_t k = 0; k < samples; ++k)
+          v[k] = std::uint32_t(native[4 * k]) | std::uint32_t(native[4 * k + 1]) << 8 |
+                 std::uint32_t(native[4 * k + 2]) << 16 | std::uint32_t(native[4 * k + 3]) << 24;
+        extractSamples(v.data(), samples, format, frames[i]);
+      }
+    }
+    return core::Status::success();
+  }
+
+  if (format.bitsAllocated == 1) {
+    const std::size_t frameBytes = (samples + 7) / 8;
+    const DcmXfer x(xfer);
+    if (!x.isEncapsulated()) {
+      // Native 1-bit frames follow each other bit by bit: frame f starts at bit f x rows x columns.
+      Uint8* packedBits = nullptr;
+      if (pixelData->getUint8Array(packedBits).bad() || !packedBits)
+        return makeError(ErrorCode::Corrupt, path, "cannot read the pixel data");
+      const std::uint64_t haveBits = std::uint64_t(pixelData->getLength()) * 8;
+      for (std::size_t i = 0; i < frameNumbers.size(); ++i) {
+        const std::uint64_t first = std::uint64_t(frameNumbers[i]) * samples;
+        if (frameNumbers[i] < 0 || frameNumbers[i] >= numberOfFrames || first + samples > haveBits)
+          return makeError(ErrorCode::Corrupt, path, "1-bit pixel data too short for frame " + std::to_string(frameNumbers[i]));
+        unpackBits(packedBits, first, samples, frames[i]);
+      }
+      return core::Status::success();
+    }
+    std::vector<std::uint8_t> packed(frameBytes + 2);
+    DcmFileCache cache;
+    const bool rle = format.transferSyntaxUid == "1.2.840.10008.1.2.5";
+    DcmPixelSequence* seq = nullptr;
+    if (rle && (pixelData->getEncapsulatedRepresentation(xfer, nullptr, seq).bad() || !seq))
+      return makeError(ErrorCode::Corrupt, path, "RLE pixel data is not encapsulated");
+    std::vector<std::uint8_t> stream;
+    for (std::size_t i = 0; i < frameNumbers.size(); ++i) {
+      if (frameNumbers[i] < 0 || frameNumbers[i] >= numberOfFrames)
+        return makeError(ErrorCode::Corrupt, path, "frame " + std::to_string(frameNumbers[i]) + " does not exist");
+      if (rle) {
+        if (core::Status s = frameCodestream(path, seq, frameNumbers[i], int(numberOfFrames), stream); !s) return s;
+        if (core::Status s = decodeRleOneBit(path, stream, frameBytes, packed.data()); !s) return s;
+        unpackBits(packed.data(), 0, samples, frames[i]);
+        continue;
+      }
+      Uint32 startFragment = 0;
+      OFString colourModel;
+      c = pixelData->getUncompressedFrame(ds, Uint32(frameNumbers[i]), startFragment, packed.data(),
+                                          Uint32(packed.size()), colourModel, &cache);
+      if (c.bad())
+        return makeError(ErrorCode::Corrupt, path,
+                         "cannot decode 1-bit frame " + std::to_string(frameNumbers[i]) + " (" + x.getXferName() +
+                             "): " + c.text());
+      unpackBits(packed.data(), 0, samples, frames[i]);
+    }
+    return core::Status::success();
+  }
+
+  Uint32 frameSize = 0;
+  if (pixelData->getUncompressedFrameSize(ds, frameSize).bad() || frameSize < samples * std::size_t(bytes))
+    return makeError(ErrorCode::Corrupt, path, "cannot determine the frame size");
+  std::vector<std::uint8_t> buffer(std::size_t(frameSize) + 2);
+  DcmFileCache cache;
+  Uint32 startFragment = 0;
+  for (std::size_t i = 0; i < frameNumbers.size(); ++i) {
+    if (frameNumbers[i] < 0 || frameNumbers[i] >= numberOfFrames)
+      return makeError(ErrorCode::Corrupt, path, "frame " + std::to_string(frameNumbers[i]) + " does not exist");
+    OFString colourModel;
+    if (i == 0 || frameNumbers[i] != frameNumbers[i - 1] + 1) startFragment = 0;
+    c = pixelData->getUncompressedFrame(ds, Uint32(frameNumbers[i]), startFragment, buffer.data(),
+                                        Uint32(buffer.size()), colourModel, &cache);
+    if (c.bad()) {
+      const DcmXfer x(xfer);
+      std::string why = c.text();
+      if (x.isEncapsulated() && why.find("codec") != std::string::npos)
+        why = std::string("no decoder for transfer syntax ") + x.getXferName();
+      return makeError(ErrorCode::Corrupt, path,
+                       "cannot decode frame " + std::to_string(frameNumbers[i]) + " (" + x.getXferName() + "): " + why);
+    }
+    switch (format.bitsAllocated) {
+      case 8: extractSamples(buffer.data(), samples, format, frames[i]); break;
+      case 16: {
+        std::vector<std::uint16_t> v(samples);
+        std::memcpy(v.data(), buffer.data(), samples * 2);
+        extractSamples(v.data(), samples, format, frames[i]);
+        break;
+      }
+      default: {
+        std::vector<std::uint32_t> v(samples);
+        std::memcpy(v.data(), buffer.data(), samples * 4);
+        extractSamples(v.data(), samples, format, frames[i]);
+        break;
+      }
+    }
+  }
+  return core::Status::success();
+}
+
+}  // namespace
+
+core::Status decodeFrames(const std::string& path, const DicomPixelFormat& format, const std::vector<int>& frameNumbers,
+                          const std::vector<std::int32_t*>& frames) {
+  ensureDcmtkReady();
+  // The file may have changed since it was indexed: check its structure again before DCMTK parses it.
+  auto pre = prescanDicomFile(path);
+  if (!pre) return pre.error();
+  DcmFileFormat ff;
+  const OFCondition c = ff.loadFile(OFFilename(path.c_str()), EXS_Unknown, EGL_noChange, maxReadLength(*pre), ERM_autoDetect);
+  if (c.bad()) return makeError(ErrorCode::ParseError, path, std::string("DCMTK cannot parse the file: ") + c.text());
+  return decodeDataset(path, ff.getDataset(), format, frameNumbers, frames);
+}
+
+}  // namespace dicom_detail
+
+core::Result<LoadedDicomSeries> loadDicomSeries(const DicomSeries& series, const DicomLoadOptions& options) {
+  using core::ErrorCode;
+  using core::makeError;
+  const std::string subject = series.slices.empty() ? series.key() : series.slices.front().path;
+  if (!series.isImage)
+    return makeError(ErrorCode::Unsupported, subject,
+                     "series " + series.key() + " (" + series.modality + ") holds no image volume");
+  if (!series.geometry)
+    return makeError(ErrorCode::InvalidGeometry, subject, "series " + series.key() + " has no valid slice geometry");
+  if (series.format.samplesPerPixel != 1)
+    return makeError(ErrorCode::Unsupported, subject,
+                     "colour image (SamplesPerPixel " + std::to_string(series.format.samplesPerPixel) + ", " +
+                         series.format.photometric + "): only monochrome images load as volumes");
+  LoadedDicomSeries out;
+  out.issues = series.issues;
+  out.regular = series.isRegular();
+  if (!out.regular && !options.allowIrregular) {
+    std::string what;
+    for (const auto& i : series.issues)
+      if (breaksRegularGrid(i.kind)) what += std::string(what.empty() ? "" : "; ") + seriesIssueName(i.kind) + ": " + i.detail;
+    return makeError(ErrorCode::InvalidGeometry, subject,
+                     "series " + series.key() + " is not a regular grid (" + what +
+                         "); load it with allowIrregular (CLI: --allow-irregular) to accept approximate geometry");
+  }
+
+  const core::Geometry& g = *series.geometry;
+  const std::size_t plane = std::size_t(g.dimensions()[0]) * std::size_t(g.dimensions()[1]);
+  const std::int64_t depth = g.dimensions()[2];
+  core::ImageVolume::UninitBuffer data;
+  try {
+    data.resize(std::size_t(g.voxelCount()));
+  } catch (const std::bad_alloc&) {
+    return makeError(ErrorCode::OutOfMemory, subject,
+                     "cannot allocate " + std::to_string(g.voxelCount() * 4) + " bytes for the volume");
+  }
+
+  // Work per file: (frame, k, slope, intercept) for each slice that lands in the grid.
+  struct Job {
+    int frame;
+    std::int64_t k;
+    double slope, intercept;
+  };
+  std::map<std::string, std::vector<Job>> byFile;
+  std::vector<char> filled(std::size_t(depth), 0);
+  for (const DicomSlice& s : series.slices) {
+    if (s.gridIndex < 0 || s.gridIndex >= depth) continue;
+    byFile[s.path].push_back(Job{s.frame, s.gridIndex, s.rescaleSlope, s.rescaleIntercept});
+    filled[std::size_t(s.gridIndex)] = 1;
+  }
+  std::vector<const std::pair<const std::string, std::vector<Job>>*> files;
+  for (const auto& entry : byFile) files.push_back(&entry);
+
+  std::mutex mutex;
+  std::optional<core::Error> failure;
+  std::size_t slicesDone = 0;
+  const std::size_t slicesTotal = series.slices.size();
+  const int threads = dicom_detail::resolveThreads(options.threads);
+  dicom_detail::parallelFor(files.size(), threads, [&](std::size_t fi) {
+    if (options.progress && options.progress->cancelled()) {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!failure) failure = makeError(ErrorCode::Cancelled, series.key(), "loading cancelled");
+      return false;
+    }
+    const auto& [path, jobs] = *files[fi];
+    std::vector<Job> sorted = jobs;
+    std::sort(sorted.begin(), sorted.end(), [](const Job& a, const Job& b) { return a.frame < b.frame; });
+    std::vector<int> frameNumbers;
+    std::vector<std::vector<std::int32_t>> buffers(sorted.size(), std::vector<std::int32_t>(plane));
+    std::vector<std::int32_t*> targets;
+    for (std::size_t j = 0; j < sorted.size(); ++j) {
+      frameNumbers.push_back(sorted[j].frame);
+      targets.push_back(buffers[j].data());
+    }
+    if (core::Status s = dicom_detail::decodeFrames(path, series.format, frameNumbers, targets); !s) {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!failure) failure = s.error();
+      return false;
+    }
+    for (std::size_t j = 0; j < sorted.size(); ++j) {
+      float* dst = data.data() + std::size_t(sorted[j].k) * plane;
+      const std::int32_t* src = buffers[j].data();
+      const double slope = sorted[j].slope, intercept = sorted[j].intercept;
+      if (slope == 1.0 && intercept == std::floor(intercept) && std::abs(intercept) < 1e6) {
+        const std::int32_t offset = std::int32_t(intercept);
+        for (std::size_t v = 0; v < plane; ++v) dst[v] = float(src[v] + offset);
+      } else {
+        for (std::size_t v = 0; v < plane; ++v) dst[v] = float(double(src[v]) * slope + intercept);
+      }
+    }
+    if (options.progress) {
+      std::lock_guard<std::mutex> lock(mutex);
+      slicesDone += sorted.size();
+      options.progress->report(double(slicesDone) / double(std::max<std::size_t>(1, slicesTotal)), "read");
+    }
+    return true;
+  });
+  if (failure) return *failure;
+
+  // Missing slices (allowIrregular only): the series' lowest value, so gaps show as gaps.
+  if (std::find(filled.begin(), filled.end(), 0) != filled.end()) {
+    float lowest = std::numeric_limits<float>::max();
+    for (std::int64_t k = 0; k < depth; ++k)
+      if (filled[std::size_t(k)])
+        for (std::size_t v = 0; v < plane; ++v) lowest = std::min(lowest, data[std::size_t(k) * plane + v]);
+    for (std::int64_t k = 0; k < depth; ++k)
+      if (!filled[std::size_t(k)]) std::fill_n(data.data() + std::size_t(k) * plane, plane, lowest);
+  }
+  auto volume = core::ImageVolume::adopt(g, std::move(data), subject);
+  if (!volume) return volume.error();
+  out.image = std::move(*volume);
+  return out;
+}
+
+}  // namespace delineate::io
+
+namespace delineate::io {
+
+core::Result<DicomFrames> readDicomFrames(const std::string& path) {
+  using core::ErrorCode;
+  using core::makeError;
+  dicom_detail::ensureDcmtkReady();
+  auto pre = dicom_detail::prescanDicomFile(path);
+  if (!pre) return pre.error();
+  if (!pre->pixelDataPresent) return makeError(ErrorCode::Unsupported, path, "no pixel data (7FE0,0010)");
+  DcmFileFormat ff;
+  const OFCondition c =
+      ff.loadFile(OFFilename(path.c_str()), EXS_Unknown, EGL_noChange, dicom_detail::maxReadLength(*pre), ERM_autoDetect);
+  if (c.bad()) return makeError(ErrorCode::ParseError, path, std::string("DCMTK cannot parse the file: ") + c.text());
+  DcmDataset* ds = ff.getDataset();
+  DicomFrames out;
+  auto& f = out.format;
+  Uint16 v = 0;
+  auto u16 = [&](const DcmTagKey& key, int fallback) {
+    return ds->findAndGetUint16(key, v).good() ? int(v) : fallback;
+  };
+  f.rows = u16(DCM_Rows, 0);
+  f.columns = u16(DCM_Columns, 0);
+  f.bitsAllocated = u16(DCM_BitsAllocated, 0);
+  f.bitsStored = u16(DCM_BitsStored, f.bitsAllocated);
+  f.highBit = u16(DCM_HighBit, f.bitsStored - 1);
+  f.pixelRepresentation = u16(DCM_PixelRepresentation, 0);
+  f.samplesPerPixel = u16(DCM_SamplesPerPixel, 1);
+  OFString text;
+  if (ds->findAndGetOFString(DCM_PhotometricInterpretation, text).good()) f.photometric = text.c_str();
+  const DcmXfer xfer(ds->getOriginalXfer());
+  f.transferSyntaxUid = pre->transferSyntaxUid.empty() ? xfer.getXferID() : pre->transferSyntaxUid;
+  f.transferSyntaxName = dicom_detail::transferSyntaxName(f.transferSyntaxUid, xfer.getXferName());
+  Sint32 frames = 1;
+  if (ds->findAndGetSint32(DCM_NumberOfFrames, frames).bad()) frames = 1;
+  if (f.rows <= 0 || f.columns <= 0)
+    return makeError(ErrorCode::Corrupt, path, "Rows x Columns is " + std::to_string(f.rows) + " x " + std::to_string(f.columns));
+  if (frames <= 0) return makeError(ErrorCode::Corrupt, path, "NumberOfFrames is " + std::to_string(frames));
+  if (f.bitsAllocated != 1 && f.bitsAllocated != 8 && f.bitsAllocated != 16 && f.bitsAllocated != 32)
+    return makeError(ErrorCode::Unsupported, path, "BitsAllocated " + std::to_string(f.bitsAllocated));
+  if (f.bitsStored < 1 || f.bitsStored > f.bitsAllocated || f.highBit >= f.bitsAllocated || f.highBit < f.bitsStored - 1)
+    return makeError(ErrorCode::Corrupt, path,
+                     "HighBit " + std::to_string(f.highBit) + " / BitsStored " + std::to_string(f.bitsStored) +
+                         " impossible with BitsAllocated " + std::to_string(f.bitsAllocated));
+  const std::int64_t total = std::int64_t(f.rows) * f.columns * frames;
+  if (total > core::Geometry::kMaxVoxels)
+    return makeError(ErrorCode::SizeLimit, path, "Rows x Columns x NumberOfFrames exceeds the voxel limit");
+  if (!pre->pixelDataEncapsulated && pre->pixelDataOffset >= 0 &&
+      pre->pixelDataLength * 8 < total * f.samplesPerPixel * f.bitsAllocated)
+    return makeError(ErrorCode::Corrupt, path,
+                     "pixel data holds " + std::to_string(pre->pixelDataLength) + " bytes, fewer than Rows x Columns x "
+                     "Frames x BitsAllocated need (truncated or damaged)");
+  try {
+    out.samples.resize(std::size_t(total));
+  } catch (const std::bad_alloc&) {
+    return makeError(ErrorCode::OutOfMemory, path, "cannot allocate the frames");
+  }
+  std::vector<int> numbers;
+  std::vector<std::int32_t*> targets;
+  for (int i = 0; i < frames; ++i) {
+    numbers.push_back(i);
+    targets.push_back(out.samples.data() + std::size_t(i) * std::size_t(f.rows) * std::size_t(f.columns));
+  }
+  if (core::Status s = dicom_detail::decodeDataset(path, ds, f, numbers, targets); !s) return s.error();
+  out.frames = frames;
+  return out;
+}
+
+}  // namespace delineate::io
