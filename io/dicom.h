@@ -35,8 +35,9 @@
 //
 // Pixels
 // - Decoded per frame into the volume, in parallel over files, with progress ("read") and cancel:
-//   native little/big endian (explicit and implicit VR), deflated datasets, RLE (DCMTK; our own decoder for 1-bit
-//   frames, which DCMTK refuses), JPEG baseline/extended/lossless and JPEG-LS (DCMTK codecs), JPEG 2000 lossless and
+//   native little/big endian (explicit and implicit VR; read by us at the offset our pre-scan found, one open per
+//   file), deflated datasets (DCMTK), RLE (our own decoder: DCMTK's refuses 1-bit frames and crashes on crafted
+//   segment offsets), JPEG baseline/extended/lossless and JPEG-LS (DCMTK codecs), JPEG 2000 lossless and
 //   lossy (OpenJPEG; DCMTK has no JPEG 2000 decoder) and Deflated Image Frame Compression (1.2.840.10008.1.2.8.1,
 //   newer than DCMTK 3.6.7: zlib, inflation stopped at the frame size).
 // - BitsStored/HighBit are honoured (bits outside the stored range are masked off, signed values sign-extended),

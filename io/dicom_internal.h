@@ -22,12 +22,23 @@ struct PrescanResult {
   std::int64_t pixelDataOffset = -1;  // offset of the native value in the file (not for deflated files)
   std::int64_t pixelDataLength = 0;   // native value length
   int maxSequenceDepth = 0;
+  bool bigEndian = false;  // dataset byte order
+  // Top-level Rows, Columns, BitsAllocated as the pre-scan saw them (-1 when absent): the native fast path checks
+  // them against the index without a DCMTK parse.
+  int rows = -1, columns = -1, bitsAllocated = -1;
 };
 
 // Walks every element of `path` (iteratively, with values skipped) and checks lengths against the file size and
 // the nesting depth. NotFound/ReadFailed for I/O, Corrupt for truncation, SizeLimit for lengths and depth,
 // ParseError ("not a DICOM file") when the bytes are not a DICOM stream at all.
 core::Result<PrescanResult> prescanDicomFile(const std::string& path);
+// The same, then `then(fd, result)` on the still open file (one open for pre-scan and pixel reads).
+core::Status prescanDicomFile(const std::string& path,
+                              const std::function<core::Status(int fd, const PrescanResult&)>& then);
+
+// true for the uncompressed syntaxes whose pixel bytes lie in the file as they are (implicit/explicit little endian,
+// explicit big endian, and files without a meta header).
+bool isNativeSyntax(const std::string& transferSyntaxUid);
 
 // DCMTK's name for a transfer syntax, or ours for syntaxes newer than DCMTK 3.6.7.
 inline std::string transferSyntaxName(const std::string& uid, const char* dcmtkName) {
@@ -65,26 +76,27 @@ core::Status decodeJpeg2000(const std::string& path, const std::uint8_t* data, s
 
 bool isJpeg2000Syntax(const std::string& transferSyntaxUid);
 
-// Once per process: quiets DCMTK's logger (errors reach users through our Error values) and registers the RLE,
+// Once per process: quiets DCMTK's logger (errors reach users through our Error values) and registers the
 // JPEG and JPEG-LS decoders. Thread-safe.
 void ensureDcmtkReady();
 
-// Runs work(i) for i in [0, count) on up to `threads` threads; work returns false to stop everyone early.
-inline void parallelFor(std::size_t count, int threads, const std::function<bool(std::size_t)>& work) {
+// Runs work(i, worker) for i in [0, count) on up to `threads` threads (worker in [0, threads), for per-worker
+// scratch buffers); work returns false to stop everyone early.
+inline void parallelFor(std::size_t count, int threads, const std::function<bool(std::size_t, int)>& work) {
   std::atomic<std::size_t> next{0};
   std::atomic<bool> stop{false};
-  auto worker = [&] {
+  auto worker = [&](int id) {
     for (;;) {
       if (stop.load(std::memory_order_relaxed)) return;
       const std::size_t i = next.fetch_add(1);
       if (i >= count) return;
-      if (!work(i)) stop.store(true);
+      if (!work(i, id)) stop.store(true);
     }
   };
   const std::size_t n = std::min<std::size_t>(count, std::size_t(std::max(1, threads)));
   std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < n; ++t) pool.emplace_back(worker);
-  worker();
+  for (std::size_t t = 1; t < n; ++t) pool.emplace_back(worker, int(t));
+  worker(0);
   for (auto& t : pool) t.join();
 }
 

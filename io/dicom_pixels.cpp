@@ -5,9 +5,13 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <type_traits>
 #include <mutex>
 
+#include <unistd.h>
 #include <zlib.h>
+
+#include <cerrno>
 
 #include <dcmtk/config/osconfig.h>
 #include <dcmtk/dcmdata/dcdeftag.h>
@@ -16,7 +20,6 @@
 #include <dcmtk/dcmdata/dcpixel.h>
 #include <dcmtk/dcmdata/dcpixseq.h>
 #include <dcmtk/dcmdata/dcpxitem.h>
-#include <dcmtk/dcmdata/dcrledrg.h>
 #include <dcmtk/dcmdata/dcxfer.h>
 #include <dcmtk/dcmjpeg/djdecode.h>
 #include <dcmtk/dcmjpls/djdecode.h>
@@ -31,21 +34,35 @@ namespace {
 using core::ErrorCode;
 using core::makeError;
 
-// Extracts the stored bits of each sample (HighBit/BitsStored) and sign-extends them.
+// Extracts the stored bits of each sample (HighBit/BitsStored) and sign-extends them. The common layouts (all bits
+// stored, or low bits stored) take loops the compiler vectorises.
 template <class Raw>
 void extractSamples(const Raw* raw, std::size_t n, const DicomPixelFormat& f, std::int32_t* out) {
+  constexpr int rawBits = int(8 * sizeof(Raw));
   const int shift = f.highBit + 1 - f.bitsStored;
-  const std::uint64_t mask = f.bitsStored >= 32 ? 0xFFFFFFFFull : ((std::uint64_t(1) << f.bitsStored) - 1);
-  const std::int64_t signBit = std::int64_t(1) << (f.bitsStored - 1);
   const bool isSigned = f.pixelRepresentation == 1;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint64_t bits = (std::uint64_t(raw[i]) >> shift) & mask;
-    std::int64_t v = std::int64_t(bits);
-    if (isSigned && (v & signBit)) v -= std::int64_t(mask) + 1;
-    // 32-bit unsigned values above INT32_MAX saturate (no real scanner stores them).
-    out[i] = std::int32_t(std::clamp<std::int64_t>(v, std::numeric_limits<std::int32_t>::min(),
-                                                   std::numeric_limits<std::int32_t>::max()));
+  if (shift == 0 && f.bitsStored == rawBits) {
+    using Signed = std::make_signed_t<Raw>;
+    if (isSigned) {
+      for (std::size_t i = 0; i < n; ++i) out[i] = std::int32_t(Signed(raw[i]));
+    } else if constexpr (rawBits < 32) {
+      for (std::size_t i = 0; i < n; ++i) out[i] = std::int32_t(raw[i]);
+    } else {  // unsigned 32-bit values above INT32_MAX saturate (no real scanner stores them)
+      for (std::size_t i = 0; i < n; ++i)
+        out[i] = std::int32_t(std::min<std::uint32_t>(std::uint32_t(raw[i]), 0x7FFFFFFFu));
+    }
+    return;
   }
+  if (f.bitsStored < 32) {
+    const std::uint32_t mask = (std::uint32_t(1) << f.bitsStored) - 1;
+    const std::int32_t sign = isSigned ? std::int32_t(1) << (f.bitsStored - 1) : 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::int32_t v = std::int32_t((std::uint32_t(raw[i]) >> shift) & mask);
+      out[i] = (v ^ sign) - sign;  // sign extension from bit bitsStored-1 (a no-op when unsigned)
+    }
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) out[i] = std::int32_t(std::uint32_t(raw[i]));  // 32 stored bits, signed
 }
 
 // Fragments of one frame of encapsulated pixel data, concatenated.
@@ -109,7 +126,6 @@ void ensureDcmtkReady() {
   static std::once_flag once;
   std::call_once(once, [] {
     OFLog::configure(OFLogger::FATAL_LOG_LEVEL);
-    DcmRLEDecoderRegistration::registerCodecs();
     DJDecoderRegistration::registerCodecs();
     DJLSDecoderRegistration::registerCodecs();
   });
@@ -125,36 +141,47 @@ void unpackBits(const std::uint8_t* bytes, std::uint64_t firstBit, std::size_t n
   }
 }
 
-// DICOM RLE (PS3.5 Annex G) for 1-bit frames, which DCMTK's RLE decoder refuses: one segment of PackBits holding
-// the packed bits of the frame.
-core::Status decodeRleOneBit(const std::string& path, const std::vector<std::uint8_t>& frame, std::size_t bytesOut,
-                             std::uint8_t* out) {
+// DICOM RLE (PS3.5 Annex G), our own: DCMTK's decoder refuses 1-bit frames and crashes on crafted segment offsets.
+// A frame holds `segments` PackBits segments (one per byte of a sample, most significant first); each must decode to
+// exactly `bytesPerSegment` bytes, written to out[s * bytesPerSegment ...]. Every offset and run is checked.
+core::Status decodeRle(const std::string& path, const std::vector<std::uint8_t>& frame, std::uint32_t segments,
+                       std::size_t bytesPerSegment, std::uint8_t* out) {
   if (frame.size() < 64) return makeError(ErrorCode::Corrupt, path, "RLE frame shorter than its 64-byte header");
   auto u32 = [&](std::size_t at) {
     return std::uint32_t(frame[at]) | std::uint32_t(frame[at + 1]) << 8 | std::uint32_t(frame[at + 2]) << 16 |
            std::uint32_t(frame[at + 3]) << 24;
   };
-  if (u32(0) != 1) return makeError(ErrorCode::Corrupt, path, "RLE frame of 1-bit data must hold 1 segment, not " + std::to_string(u32(0)));
-  std::size_t in = u32(4), o = 0;
-  if (in < 64 || in > frame.size()) return makeError(ErrorCode::Corrupt, path, "RLE segment offset outside the frame");
-  while (o < bytesOut && in < frame.size()) {
-    const int n = static_cast<std::int8_t>(frame[in++]);
-    if (n >= 0) {
-      const std::size_t count = std::size_t(n) + 1;
-      if (in + count > frame.size() || o + count > bytesOut)
-        return makeError(ErrorCode::Corrupt, path, "RLE literal run overruns the frame");
-      std::memcpy(out + o, frame.data() + in, count);
-      in += count;
-      o += count;
-    } else if (n != -128) {
-      const std::size_t count = std::size_t(1 - n);
-      if (in >= frame.size() || o + count > bytesOut)
-        return makeError(ErrorCode::Corrupt, path, "RLE replicate run overruns the frame");
-      std::memset(out + o, frame[in++], count);
-      o += count;
+  if (u32(0) != segments)
+    return makeError(ErrorCode::Corrupt, path,
+                     "RLE frame holds " + std::to_string(u32(0)) + " segments, the pixel format needs " +
+                         std::to_string(segments));
+  for (std::uint32_t seg = 0; seg < segments; ++seg) {
+    const std::size_t begin = u32(4 + 4 * seg);
+    const std::size_t end = seg + 1 < segments ? u32(8 + 4 * seg) : frame.size();
+    if (begin < 64 || begin > end || end > frame.size())
+      return makeError(ErrorCode::Corrupt, path, "RLE segment offsets point outside the frame");
+    std::uint8_t* dst = out + std::size_t(seg) * bytesPerSegment;
+    std::size_t in = begin, o = 0;
+    while (o < bytesPerSegment && in < end) {
+      const int n = static_cast<std::int8_t>(frame[in++]);
+      if (n >= 0) {
+        const std::size_t count = std::size_t(n) + 1;
+        if (in + count > end || o + count > bytesPerSegment)
+          return makeError(ErrorCode::Corrupt, path, "RLE literal run overruns its segment");
+        std::memcpy(dst + o, frame.data() + in, count);
+        in += count;
+        o += count;
+      } else if (n != -128) {
+        const std::size_t count = std::size_t(1 - n);
+        if (in >= end || o + count > bytesPerSegment)
+          return makeError(ErrorCode::Corrupt, path, "RLE replicate run overruns its segment");
+        std::memset(dst + o, frame[in++], count);
+        o += count;
+      }
     }
+    if (o < bytesPerSegment)
+      return makeError(ErrorCode::Corrupt, path, "RLE segment decodes to fewer bytes than the frame needs (truncated)");
   }
-  if (o < bytesOut) return makeError(ErrorCode::Corrupt, path, "RLE frame decodes to fewer bytes than the frame needs");
   return core::Status::success();
 }
 
@@ -279,7 +306,7 @@ core::Status decodeDataset(const std::string& path, DcmDataset* ds, const DicomP
         return makeError(ErrorCode::Corrupt, path, "frame " + std::to_string(frameNumbers[i]) + " does not exist");
       if (rle) {
         if (core::Status s = frameCodestream(path, seq, frameNumbers[i], int(numberOfFrames), stream); !s) return s;
-        if (core::Status s = decodeRleOneBit(path, stream, frameBytes, packed.data()); !s) return s;
+        if (core::Status s = decodeRle(path, stream, 1, frameBytes, packed.data()); !s) return s;
         unpackBits(packed.data(), 0, samples, frames[i]);
         continue;
       }
@@ -292,6 +319,25 @@ core::Status decodeDataset(const std::string& path, DcmDataset* ds, const DicomP
                          "cannot decode 1-bit frame " + std::to_string(frameNumbers[i]) + " (" + x.getXferName() +
                              "): " + c.text());
       unpackBits(packed.data(), 0, samples, frames[i]);
+    }
+    return core::Status::success();
+  }
+
+  if (format.transferSyntaxUid == "1.2.840.10008.1.2.5") {
+    DcmPixelSequence* seq = nullptr;
+    if (pixelData->getEncapsulatedRepresentation(xfer, nullptr, seq).bad() || !seq)
+      return makeError(ErrorCode::Corrupt, path, "RLE pixel data is not encapsulated");
+    std::vector<std::uint8_t> stream, planes(samples * std::size_t(bytes));
+    for (std::size_t i = 0; i < frameNumbers.size(); ++i) {
+      if (frameNumbers[i] < 0 || frameNumbers[i] >= numberOfFrames)
+        return makeError(ErrorCode::Corrupt, path, "frame " + std::to_string(frameNumbers[i]) + " does not exist");
+      if (core::Status s = frameCodestream(path, seq, frameNumbers[i], int(numberOfFrames), stream); !s) return s;
+      if (core::Status s = decodeRle(path, stream, std::uint32_t(bytes), samples, planes.data()); !s) return s;
+      std::vector<std::uint32_t> v(samples, 0);
+      for (int b = 0; b < bytes; ++b)  // segment 0 holds the most significant bytes
+        for (std::size_t k = 0; k < samples; ++k)
+          v[k] |= std::uint32_t(planes[std::size_t(b) * samples + k]) << (8 * (bytes - 1 - b));
+      extractSamples(v.data(), samples, format, frames[i]);
     }
     return core::Status::success();
   }
@@ -338,9 +384,66 @@ core::Status decodeDataset(const std::string& path, DcmDataset* ds, const DicomP
 
 }  // namespace
 
+namespace {
+
+template <class Raw>
+core::Status readNativeFrames(const std::string& path, int fd, const PrescanResult& pre, const DicomPixelFormat& format,
+                              const std::vector<int>& frameNumbers, const std::vector<std::int32_t*>& frames) {
+  const std::size_t samples = std::size_t(format.rows) * std::size_t(format.columns);
+  const std::int64_t frameBytes = std::int64_t(samples * sizeof(Raw));
+  thread_local std::vector<Raw> raw;
+  if (raw.size() < samples) raw.resize(samples);
+  for (std::size_t i = 0; i < frameNumbers.size(); ++i) {
+    const std::int64_t start = std::int64_t(frameNumbers[i]) * frameBytes;
+    if (frameNumbers[i] < 0 || start + frameBytes > pre.pixelDataLength)
+      return makeError(ErrorCode::Corrupt, path,
+                       "pixel data holds " + std::to_string(pre.pixelDataLength) + " bytes, too few for frame " +
+                           std::to_string(frameNumbers[i]) + " (truncated or damaged)");
+    auto* dst = reinterpret_cast<char*>(raw.data());
+    std::int64_t done = 0;
+    while (done < frameBytes) {
+      const ssize_t r = ::pread(fd, dst + done, std::size_t(frameBytes - done), off_t(pre.pixelDataOffset + start + done));
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0)
+        return makeError(ErrorCode::ReadFailed, path,
+                         std::string("reading the pixel data failed: ") + (r == 0 ? "file shrank" : std::strerror(errno)));
+      done += r;
+    }
+    if (pre.bigEndian && sizeof(Raw) > 1)
+      for (std::size_t k = 0; k < samples; ++k) {
+        Raw v = raw[k], swapped = 0;
+        for (std::size_t b = 0; b < sizeof(Raw); ++b) swapped = Raw(swapped << 8 | ((v >> (8 * b)) & 0xFF));
+        raw[k] = swapped;
+      }
+    extractSamples(raw.data(), samples, format, frames[i]);
+  }
+  return core::Status::success();
+}
+
+}  // namespace
+
 core::Status decodeFrames(const std::string& path, const DicomPixelFormat& format, const std::vector<int>& frameNumbers,
                           const std::vector<std::int32_t*>& frames) {
   ensureDcmtkReady();
+  // Uncompressed pixels: our own pre-scan located them, so one open and one read per frame, without DCMTK.
+  if (isNativeSyntax(format.transferSyntaxUid) && format.samplesPerPixel == 1 &&
+      (format.bitsAllocated == 16 || format.bitsAllocated == 32 || format.bitsAllocated == 8)) {
+    bool fallBack = false;
+    core::Status s = prescanDicomFile(path, [&](int fd, const PrescanResult& pre) -> core::Status {
+      if (pre.rows != format.rows || pre.columns != format.columns || pre.bitsAllocated != format.bitsAllocated)
+        return makeError(ErrorCode::Corrupt, path, "the file changed since the folder was indexed (rows, columns or bits)");
+      if (pre.pixelDataOffset < 0 || pre.pixelDataEncapsulated || (pre.bigEndian && format.bitsAllocated == 8)) {
+        fallBack = true;  // unusual layouts go through DCMTK
+        return core::Status::success();
+      }
+      switch (format.bitsAllocated) {
+        case 8: return readNativeFrames<std::uint8_t>(path, fd, pre, format, frameNumbers, frames);
+        case 16: return readNativeFrames<std::uint16_t>(path, fd, pre, format, frameNumbers, frames);
+        default: return readNativeFrames<std::uint32_t>(path, fd, pre, format, frameNumbers, frames);
+      }
+    });
+    if (!s || !fallBack) return s;
+  }
   // The file may have changed since it was indexed: check its structure again before DCMTK parses it.
   auto pre = prescanDicomFile(path);
   if (!pre) return pre.error();
@@ -409,7 +512,7 @@ core::Result<LoadedDicomSeries> loadDicomSeries(const DicomSeries& series, const
   std::size_t slicesDone = 0;
   const std::size_t slicesTotal = series.slices.size();
   const int threads = dicom_detail::resolveThreads(options.threads);
-  dicom_detail::parallelFor(files.size(), threads, [&](std::size_t fi) {
+  dicom_detail::parallelFor(files.size(), threads, [&](std::size_t fi, int) {
     if (options.progress && options.progress->cancelled()) {
       std::lock_guard<std::mutex> lock(mutex);
       if (!failure) failure = makeError(ErrorCode::Cancelled, series.key(), "loading cancelled");
@@ -419,11 +522,14 @@ core::Result<LoadedDicomSeries> loadDicomSeries(const DicomSeries& series, const
     std::vector<Job> sorted = jobs;
     std::sort(sorted.begin(), sorted.end(), [](const Job& a, const Job& b) { return a.frame < b.frame; });
     std::vector<int> frameNumbers;
-    std::vector<std::vector<std::int32_t>> buffers(sorted.size(), std::vector<std::int32_t>(plane));
+    // Scratch reused by each worker thread across files: allocating (and zero-filling) a frame buffer per file made
+    // glibc hand pages back and fault them in again on every file, which cost more than the reading.
+    thread_local core::Volume<std::int32_t>::UninitBuffer scratch;
+    if (scratch.size() < sorted.size() * plane) scratch.resize(sorted.size() * plane);
     std::vector<std::int32_t*> targets;
     for (std::size_t j = 0; j < sorted.size(); ++j) {
       frameNumbers.push_back(sorted[j].frame);
-      targets.push_back(buffers[j].data());
+      targets.push_back(scratch.data() + j * plane);
     }
     if (core::Status s = dicom_detail::decodeFrames(path, series.format, frameNumbers, targets); !s) {
       std::lock_guard<std::mutex> lock(mutex);
@@ -432,7 +538,7 @@ core::Result<LoadedDicomSeries> loadDicomSeries(const DicomSeries& series, const
     }
     for (std::size_t j = 0; j < sorted.size(); ++j) {
       float* dst = data.data() + std::size_t(sorted[j].k) * plane;
-      const std::int32_t* src = buffers[j].data();
+      const std::int32_t* src = targets[j];
       const double slope = sorted[j].slope, intercept = sorted[j].intercept;
       if (slope == 1.0 && intercept == std::floor(intercept) && std::abs(intercept) < 1e6) {
         const std::int32_t offset = std::int32_t(intercept);

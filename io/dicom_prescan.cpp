@@ -257,6 +257,12 @@ struct Walker {
             out.pixelDataPresent = true;
             out.pixelDataOffset = valuePos;
             out.pixelDataLength = len;
+          } else if (stack.empty() && group == 0x0028 && len == 2 &&
+                     (element == 0x0010 || element == 0x0011 || element == 0x0100)) {
+            std::uint8_t v[2];
+            if (!src.read(valuePos, 2, v)) return makeError(ErrorCode::ReadFailed, path, std::strerror(errno));
+            const int value = u16(v, big);
+            (element == 0x0010 ? out.rows : element == 0x0011 ? out.columns : out.bitsAllocated) = value;
           }
           pos = end;
         }
@@ -309,7 +315,22 @@ bool isJpeg2000Syntax(const std::string& uid) {
          uid == "1.2.840.10008.1.2.4.93";
 }
 
+bool isNativeSyntax(const std::string& uid) {
+  return uid.empty() || uid == "1.2.840.10008.1.2" || uid == "1.2.840.10008.1.2.1" || uid == "1.2.840.10008.1.2.2";
+}
+
 core::Result<PrescanResult> prescanDicomFile(const std::string& path) {
+  PrescanResult result;
+  core::Status s = prescanDicomFile(path, [&](int, const PrescanResult& r) {
+    result = r;
+    return core::Status::success();
+  });
+  if (!s) return s.error();
+  return result;
+}
+
+core::Status prescanDicomFile(const std::string& path,
+                              const std::function<core::Status(int fd, const PrescanResult&)>& then) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return makeError(errno == ENOENT ? ErrorCode::NotFound : ErrorCode::ReadFailed, path, std::strerror(errno));
@@ -383,13 +404,14 @@ core::Result<PrescanResult> prescanDicomFile(const std::string& path) {
     if (!inflated) return inflated.error();
     MemorySource mem(std::move(*inflated));
     Walker w{mem, path, Encoding::ExplicitLittle, out};
-    if (core::Status s = w.walk(0); !s) return s.error();
+    if (core::Status s = w.walk(0); !s) return s;
     out.pixelDataOffset = -1;  // offsets refer to the inflated stream
-    return out;
+    return then(fd, out);
   }
+  out.bigEndian = enc == Encoding::ExplicitBig;
   Walker w{file, path, enc, out};
-  if (core::Status s = w.walk(pos); !s) return s.error();
-  return out;
+  if (core::Status s = w.walk(pos); !s) return s;
+  return then(fd, out);
 }
 
 }  // namespace delineate::io::dicom_detail

@@ -271,7 +271,7 @@ core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, 
   std::mutex progressMutex;
   std::size_t done = 0;
   bool cancelled = false;
-  dicom_detail::parallelFor(files.size(), dicom_detail::resolveThreads(options.threads), [&](std::size_t i) {
+  dicom_detail::parallelFor(files.size(), dicom_detail::resolveThreads(options.threads), [&](std::size_t i, int) {
     if (options.progress && options.progress->cancelled()) {
       std::lock_guard<std::mutex> lock(progressMutex);
       cancelled = true;
