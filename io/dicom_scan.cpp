@@ -134,6 +134,10 @@ core::Result<FileHeader> readDicomFileHeader(const std::string& path) {
                                 h.modality == "PR" || h.modality == "KO" || h.modality == "REG" ||
                                 h.modality == "RWV" || h.modality == "RTPLAN";
   h.isImage = pre->pixelDataPresent && !nonImageModality && !isNonImageSopClass(h.sopClassUid);
+  if (!h.isImage && !nonImageModality && !isNonImageSopClass(h.sopClassUid) && ds->tagExists(DCM_Rows) &&
+      ds->tagExists(DCM_Columns))
+    return makeError(ErrorCode::Corrupt, path,
+                     "image without pixel data (7FE0,0010): the file ends before its pixels (truncated?)");
   if (!h.isImage) {
     DicomSlice s;
     s.path = path;
@@ -292,7 +296,6 @@ core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, 
     DicomSeries proto;
     std::map<std::string, std::vector<DicomSlice>> parts;
     std::map<std::string, DicomPixelFormat> formats;
-    std::map<std::string, std::string> reasons;
     std::set<std::string> sops;
     int instances = 0;
   };
@@ -336,14 +339,13 @@ core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, 
                                        "no SeriesInstanceUID: grouped by folder, SeriesNumber and Modality"});
     }
     ++g.instances;
-    if (!h.isImage || !g.proto.isImage) {
-      g.proto.isImage = g.proto.isImage && h.isImage;
-      g.parts["all"].insert(g.parts["all"].end(), h.slices.begin(), h.slices.end());
-      g.formats.emplace("all", h.format);
+    if (!h.isImage) {
+      // Non-image instances sharing a SeriesInstanceUID with images (rare) get a part of their own.
+      g.parts["nonimage"].insert(g.parts["nonimage"].end(), h.slices.begin(), h.slices.end());
+      g.formats.emplace("nonimage", h.format);
       continue;
     }
     const auto& f = h.format;
-    const DicomSlice& s0 = h.slices.front();
     const std::string sizeKey = std::to_string(f.columns) + "x" + std::to_string(f.rows);
     const std::string formatKey = std::to_string(f.bitsAllocated) + "/" + std::to_string(f.pixelRepresentation) + "/" +
                                   std::to_string(f.samplesPerPixel) + "/" + f.transferSyntaxUid;
@@ -351,7 +353,6 @@ core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, 
       const std::string sub = orientationKey(s) + "|" + sizeKey + "|" + formatKey + "|" + std::to_string(s.echoNumber);
       g.parts[sub].push_back(std::move(s));
       g.formats.emplace(sub, f);
-      if (!g.reasons.count(sub)) g.reasons[sub] = orientationKey(s0) + "|" + sizeKey + "|" + formatKey + "|e" + std::to_string(s0.echoNumber);
     }
   }
 
@@ -361,11 +362,13 @@ core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, 
   for (const std::string& key : order) {
     Group& g = groups[key];
     std::vector<DicomSeries> pieces;
-    const bool split = g.parts.size() > 1;
+    const std::size_t imageParts = g.parts.size() - g.parts.count("nonimage");
+    const bool split = imageParts > 1;
     int splitIndex = 0;
     // which fields differ among the parts
     std::set<std::string> orient, size, format, echo;
     for (auto& [sub, slices] : g.parts) {
+      if (sub == "nonimage") continue;
       std::stringstream ss(sub);
       std::string a, b, c, d;
       std::getline(ss, a, '|');
@@ -385,16 +388,22 @@ core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, 
     if (!reason.empty()) reason.pop_back();
     for (auto& [sub, slices] : g.parts) {
       DicomSeries s = g.proto;
+      s.isImage = sub != "nonimage";
       s.format = g.formats[sub];
       s.slices = std::move(slices);
       std::set<std::string> paths;
       for (const auto& sl : s.slices) paths.insert(sl.path);
       s.instanceCount = int(paths.size());
-      if (split) {
+      if (!s.isImage && imageParts > 0) {
+        s.splitIndex = int(imageParts) + 1;  // after the image parts, so every piece keeps a unique key()
+        s.splitReason = "non-image instances";
+        s.issues.push_back(SeriesIssue{SeriesIssueKind::Split,
+                                       "SeriesInstanceUID also holds images; these instances have no image volume"});
+      } else if (split) {
         s.splitIndex = ++splitIndex;
         s.splitReason = reason;
         s.issues.push_back(SeriesIssue{SeriesIssueKind::Split,
-                                       "SeriesInstanceUID holds " + std::to_string(g.parts.size()) +
+                                       "SeriesInstanceUID holds " + std::to_string(imageParts) +
                                            " stacks that differ in " + reason + "; this is part " +
                                            std::to_string(splitIndex)});
       }
