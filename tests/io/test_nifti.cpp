@@ -686,6 +686,14 @@ TEST_CASE("bad headers: magic, sizes, spacing, garbage, missing files", "[nifti]
   expectError(writeCrafted(dir, "zerodim.nii", c, data), ErrorCode::InvalidGeometry, "dim[2]");
   c.dim = {0, 2, 3, 4, 1, 1, 1, 1};
   expectError(writeCrafted(dir, "dim0.nii", c, data), ErrorCode::ParseError, "dim[0]");
+  c.dim = {9, 2, 3, 4, 1, 1, 1, 1};  // dim[0] beyond 7
+  expectError(writeCrafted(dir, "dim9.nii", c, data), ErrorCode::ParseError, "dim[0]");
+  c.dim = {3, 2, -3, 4, 1, 1, 1, 1};
+  {
+    auto r = io::readNiftiImage(writeCrafted(dir, "negdim.nii", c, data).string());
+    REQUIRE_FALSE(r.ok());
+    CHECK(contains(r.error().detail, "dim[2]"));
+  }
 
   // Zero spacing by each route: sform column, qform pixdim, ANALYZE pixdim.
   c = Crafted{};
