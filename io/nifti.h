@@ -33,7 +33,9 @@
 //   patient frame (it usually comes from DICOM), and code 1 is what ITK writes, so files round-trip between tools.
 //   The sform holds the exact affine (float32 in NIfTI-1, so a geometry that was read from NIfTI-1 is written back
 //   bit-identical; NIfTI-2 stores doubles). The qform holds the nearest rotation with qfac, for readers that prefer it.
-// - Labels are written as uint16 with intent_code NIFTI_INTENT_LABEL (1002); images as float32. scl_slope 1, inter 0.
+// - Labels are written as uint16 with intent_code NIFTI_INTENT_LABEL (1002); images as float32, or as int16 when
+//   NiftiWriteOptions::int16WhenExact is set and every voxel is a whole number in -32768..32767 (CT in HU: half the
+//   bytes, nothing lost; any other image stays float32). scl_slope 1, inter 0.
 // - Writes are atomic (io/atomic_file.h): a failed save leaves the previous file byte-identical.
 
 #include <array>
@@ -100,6 +102,7 @@ enum class NiftiFormat { Auto, Nifti1, Nifti2 };
 struct NiftiWriteOptions {
   int gzipLevel = 6;                     // libdeflate level 0..12, used for .nii.gz only
   NiftiFormat format = NiftiFormat::Auto;  // Auto: NIfTI-1 unless a dimension exceeds 32767
+  bool int16WhenExact = false;             // images only: int16 when lossless, float32 otherwise
 };
 
 core::Status writeNiftiImage(const std::string& path, const core::ImageVolume& image,

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -200,6 +201,22 @@ Status writeNifti(const std::string& path, const Geometry& g, NiftiDatatype type
 }  // namespace
 
 Status writeNiftiImage(const std::string& path, const core::ImageVolume& image, const NiftiWriteOptions& options) {
+  if (options.int16WhenExact) {
+    const auto& v = image.buffer();
+    const bool exact = std::all_of(v.begin(), v.end(), [](float x) {
+      return x >= -32768.0f && x <= 32767.0f && x == std::floor(x);  // NaN fails every comparison
+    });
+    if (exact) {
+      try {
+        std::vector<std::int16_t> stored(v.size());
+        std::transform(v.begin(), v.end(), stored.begin(), [](float x) { return static_cast<std::int16_t>(x); });
+        return writeNifti(path, image.geometry(), NiftiDatatype::Int16, stored.data(), stored.size(), 0, options);
+      } catch (const std::bad_alloc&) {
+        return makeError(ErrorCode::OutOfMemory, path, "cannot allocate the int16 copy of " +
+                                                           std::to_string(v.size()) + " voxels");
+      }
+    }
+  }
   return writeNifti(path, image.geometry(), NiftiDatatype::Float32, image.data(), image.size(), 0, options);
 }
 
