@@ -11,7 +11,7 @@
 #include "core/statistics.h"
 #include "inference/engine.h"
 #include "io/label_table_io.h"
-#include "io/nifti.h"
+#include "io/image_file.h"
 
 namespace delineate::app::cli {
 namespace {
@@ -25,16 +25,6 @@ struct InfoOptions {
   std::string engine;
   std::string format = "text";
 };
-
-int usageError(const std::string& message) {
-  std::fprintf(stderr, "error: %s\n(see 'delineate-cli help')\n", message.c_str());
-  return 2;
-}
-
-int fileError(const Error& error) {
-  std::fprintf(stderr, "error: %s\n", error.describe().c_str());
-  return 1;
-}
 
 std::optional<InfoOptions> parse(const std::vector<std::string>& args, std::string& problem) {
   InfoOptions o;
@@ -174,7 +164,7 @@ int runInfo(const std::vector<std::string>& args) {
   if (!parsed) return usageError(problem);
   const InfoOptions& o = *parsed;
 
-  Result<ImageVolume> image = io::readNiftiImage(o.image);
+  Result<ImageVolume> image = io::readImageFile(o.image);
   if (!image) return fileError(image.error());
 
   LabelTable table;
@@ -189,7 +179,7 @@ int runInfo(const std::vector<std::string>& args) {
   if (!session) return fileError(session.error());
   std::string labelSource;
   if (!o.labels.empty()) {
-    Result<LabelMap> labels = io::readNiftiLabels(o.labels);
+    Result<LabelMap> labels = io::readLabelFile(o.labels);
     if (!labels) return fileError(labels.error());
     Status s = session->replaceLabels(labels->voxels(), "Import labels");
     if (!s) return fileError(makeError(s.error().code, o.labels, s.error().detail));

@@ -22,6 +22,12 @@ void printUsage(std::FILE* out) {
                "      print the image geometry and, with labels (from FILE or computed by ENGINE), per-label\n"
                "      statistics: voxels, volume (mL), intensity mean/std/min/max, centroid (LPS mm), bounding box.\n"
                "      ENGINE: classic.threshold (CT tissue classes by Hounsfield window)\n"
+               "  dicom-index FOLDER [--format text|json] [--threads N] [--no-recursive]\n"
+               "      index a folder tree of DICOM files (headers only, in parallel) and list its patients, studies\n"
+               "      and series with their geometry and issues (missing slices, irregular spacing, gantry tilt)\n"
+               "  convert INPUT OUTPUT [--series KEY|NUMBER] [--allow-irregular] [--threads N]\n"
+               "      convert a DICOM series (INPUT a folder or file) or a volume file to OUTPUT\n"
+               "      (.nii, .nii.gz, .nrrd, .nhdr, .mha, .mhd); an irregular series needs --allow-irregular\n"
                "  version\n"
                "  help\n");
 }
@@ -61,6 +67,8 @@ int run(std::vector<std::string> args) {
     return 0;
   }
   if (command == "info") return delineate::app::cli::runInfo(args);
+  if (command == "dicom-index") return delineate::app::cli::runDicomIndex(args);
+  if (command == "convert") return delineate::app::cli::runConvert(args);
   std::fprintf(stderr, "error: unknown command '%s'\n\n", command.c_str());
   printUsage(stderr);
   return 2;

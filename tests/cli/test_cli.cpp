@@ -22,27 +22,7 @@
 
 using namespace delineate::test;
 
-namespace {
-struct Run {
-  int exitCode = -1;
-  std::string out;  // stdout and stderr together
-};
-
-Run runCli(const std::string& args) {
-  const std::string command = std::string("'") + DELINEATE_CLI_PATH + "' " + args + " 2>&1";
-  Run r;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe);
-  std::array<char, 4096> buffer{};
-  std::size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) r.out.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-const std::string kSample = std::string("'") + DELINEATE_SOURCE_DIR + "/resources/sample/example_ct.nii.gz'";
-}  // namespace
+#include "tests/cli/cli_runner.h"
 
 TEST_CASE("info prints the sample study's geometry and tissue statistics", "[cli]") {
   const Run r = runCli("info " + kSample + " --segment classic.threshold");

@@ -1,0 +1,258 @@
+// dicom-index: list the patients/studies/series of a folder. convert: a DICOM series or a volume file -> a volume file.
+#include <chrono>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/commands.h"
+#include "io/dicom.h"
+#include "io/image_file.h"
+
+namespace delineate::app::cli {
+namespace {
+
+using namespace delineate::core;
+using namespace delineate::io;
+
+// Progress on stderr for interactive use: one line, rewritten, only when stderr is a terminal.
+class TerminalProgress final : public ProgressSink {
+ public:
+  TerminalProgress() : m_enabled(isatty(2) != 0) {}
+  ~TerminalProgress() override {
+    if (m_enabled && m_shown) std::fprintf(stderr, "\r%60s\r", "");
+  }
+  void report(double fraction, const std::string& stage) override {
+    if (!m_enabled) return;
+    const int percent = int(fraction * 100.0);
+    if (percent == m_last) return;
+    m_last = percent;
+    m_shown = true;
+    std::fprintf(stderr, "\r%s %3d%%", stage.c_str(), percent);
+    std::fflush(stderr);
+  }
+  bool cancelled() const override { return false; }
+
+ private:
+  bool m_enabled;
+  bool m_shown = false;
+  int m_last = -1;
+};
+
+bool parseThreads(const std::string& v, int& out) {
+  try {
+    std::size_t used = 0;
+    out = std::stoi(v, &used);
+    return used == v.size() && out >= 1 && out <= 256;
+  } catch (...) {
+    return false;
+  }
+}
+
+std::string describeFormat(const DicomSeries& s) {
+  if (!s.isImage) return "-";
+  return std::to_string(s.format.columns) + "x" + std::to_string(s.format.rows) + "x" +
+         std::to_string(s.geometry ? s.geometry->dimensions()[2] : std::int64_t(s.slices.size()));
+}
+
+nlohmann::json seriesJson(const DicomSeries& s) {
+  nlohmann::json j;
+  j["key"] = s.key();
+  j["seriesInstanceUid"] = s.seriesInstanceUid;
+  j["seriesNumber"] = s.seriesNumber;
+  j["description"] = s.seriesDescription;
+  j["modality"] = s.modality;
+  j["sopClassUid"] = s.sopClassUid;
+  j["isImage"] = s.isImage;
+  j["instances"] = s.instanceCount;
+  j["folder"] = s.folder;
+  if (s.splitIndex > 0) {
+    j["splitIndex"] = s.splitIndex;
+    j["splitReason"] = s.splitReason;
+  }
+  if (s.isImage) {
+    j["rows"] = s.format.rows;
+    j["columns"] = s.format.columns;
+    j["frames"] = s.slices.size();
+    j["bitsAllocated"] = s.format.bitsAllocated;
+    j["transferSyntax"] = s.format.transferSyntaxName;
+    j["transferSyntaxUid"] = s.format.transferSyntaxUid;
+    j["regular"] = s.isRegular();
+    j["sliceSpacingMm"] = s.sliceSpacingMm;
+    if (s.gantryTiltDegrees > 0) j["gantryTiltDegrees"] = s.gantryTiltDegrees;
+    if (s.geometry) {
+      const auto& g = *s.geometry;
+      j["dimensions"] = {g.dimensions()[0], g.dimensions()[1], g.dimensions()[2]};
+      j["spacingMm"] = {g.spacingMm()[0], g.spacingMm()[1], g.spacingMm()[2]};
+      j["originLps"] = {g.originLps()[0], g.originLps()[1], g.originLps()[2]};
+      j["direction"] = g.direction().m;
+      j["orientation"] = g.orientationCode();
+    }
+  }
+  nlohmann::json issues = nlohmann::json::array();
+  for (const auto& i : s.issues) issues.push_back({{"kind", seriesIssueName(i.kind)}, {"detail", i.detail}});
+  j["issues"] = issues;
+  return j;
+}
+
+}  // namespace
+
+int runDicomIndex(const std::vector<std::string>& args) {
+  std::string folder, format = "text";
+  DicomScanOptions options;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--format" && i + 1 < args.size()) format = args[++i];
+    else if (a == "--threads" && i + 1 < args.size()) {
+      if (!parseThreads(args[++i], options.threads)) return usageError("--threads needs a number from 1 to 256");
+    } else if (a == "--no-recursive") options.recursive = false;
+    else if (!a.empty() && a[0] == '-') return usageError("unknown option or missing value: " + a);
+    else if (folder.empty()) folder = a;
+    else return usageError("unexpected argument " + a);
+  }
+  if (folder.empty()) return usageError("dicom-index needs a FOLDER");
+  if (format != "text" && format != "json") return usageError("--format must be text or json");
+
+  TerminalProgress progress;
+  options.progress = &progress;
+  const auto start = std::chrono::steady_clock::now();
+  auto index = io::indexDicomFolder(folder, options);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!index) return fileError(index.error());
+
+  if (format == "json") {
+    nlohmann::json j;
+    j["root"] = index->root;
+    j["filesVisited"] = index->filesVisited;
+    j["nonDicomFiles"] = index->nonDicomFiles;
+    j["seconds"] = seconds;
+    nlohmann::json patients = nlohmann::json::array();
+    for (const auto& p : index->patients) {
+      nlohmann::json pj{{"patientId", p.patientId}, {"patientName", p.patientName}};
+      nlohmann::json studies = nlohmann::json::array();
+      for (const auto& st : p.studies) {
+        nlohmann::json sj{{"studyInstanceUid", st.studyInstanceUid}, {"studyDate", st.studyDate},
+                          {"description", st.studyDescription}};
+        nlohmann::json series = nlohmann::json::array();
+        for (const auto& se : st.series) series.push_back(seriesJson(se));
+        sj["series"] = series;
+        studies.push_back(sj);
+      }
+      pj["studies"] = studies;
+      patients.push_back(pj);
+    }
+    j["patients"] = patients;
+    nlohmann::json skipped = nlohmann::json::array();
+    for (const auto& s : index->skipped) skipped.push_back({{"path", s.path}, {"reason", s.reason}});
+    j["skipped"] = skipped;
+    std::printf("%s\n", j.dump(2).c_str());
+    return 0;
+  }
+
+  std::printf("%s: %lld files, %zu series, %lld not DICOM, %zu unreadable (%.2f s)\n", folder.c_str(),
+              (long long)index->filesVisited, index->allSeries().size(), (long long)index->nonDicomFiles,
+              index->skipped.size(), seconds);
+  for (const auto& p : index->patients) {
+    std::printf("\nPatient %s  %s\n", p.patientId.empty() ? "(no ID)" : p.patientId.c_str(), p.patientName.c_str());
+    for (const auto& st : p.studies) {
+      std::printf("  Study %s  %s  %s\n", st.studyDate.empty() ? "(no date)" : st.studyDate.c_str(),
+                  st.studyDescription.c_str(), st.studyInstanceUid.c_str());
+      for (const auto& s : st.series) {
+        std::printf("    #%-4s %-4s %-14s %4d files  %-28.28s %s\n", s.seriesNumber.c_str(), s.modality.c_str(),
+                    describeFormat(s).c_str(), s.instanceCount, s.seriesDescription.c_str(), s.key().c_str());
+        if (s.isImage && s.geometry)
+          std::printf("          %s, %.3g x %.3g x %.3g mm, %s%s\n", s.format.transferSyntaxName.c_str(),
+                      s.geometry->spacingMm()[0], s.geometry->spacingMm()[1], s.geometry->spacingMm()[2],
+                      s.geometry->orientationCode().c_str(), s.isRegular() ? "" : ", NOT A REGULAR GRID");
+        for (const auto& i : s.issues) std::printf("          ! %s: %s\n", seriesIssueName(i.kind), i.detail.c_str());
+      }
+    }
+  }
+  if (!index->skipped.empty()) {
+    std::printf("\nUnreadable files:\n");
+    for (const auto& s : index->skipped) std::printf("  %s\n", s.reason.c_str());
+  }
+  return 0;
+}
+
+int runConvert(const std::vector<std::string>& args) {
+  std::string input, output, seriesKey;
+  bool allowIrregular = false;
+  int threads = 0;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--series" && i + 1 < args.size()) seriesKey = args[++i];
+    else if (a == "--allow-irregular") allowIrregular = true;
+    else if (a == "--threads" && i + 1 < args.size()) {
+      if (!parseThreads(args[++i], threads)) return usageError("--threads needs a number from 1 to 256");
+    } else if (!a.empty() && a[0] == '-') return usageError("unknown option or missing value: " + a);
+    else if (input.empty()) input = a;
+    else if (output.empty()) output = a;
+    else return usageError("unexpected argument " + a);
+  }
+  if (input.empty() || output.empty()) return usageError("convert needs INPUT and OUTPUT");
+  if (io::imageFileFormatFromPath(output) == io::ImageFileFormat::Unknown)
+    return usageError("OUTPUT must end in .nii, .nii.gz, .nrrd, .nhdr, .mha or .mhd: " + output);
+
+  ImageVolume image;
+  if (io::imageFileFormatFromPath(input) != io::ImageFileFormat::Unknown) {
+    auto read = io::readImageFile(input);
+    if (!read) return fileError(read.error());
+    image = std::move(*read);
+  } else {
+    TerminalProgress progress;
+    DicomScanOptions scan;
+    scan.threads = threads;
+    scan.progress = &progress;
+    auto index = io::indexDicomFolder(input, scan);
+    if (!index) return fileError(index.error());
+    std::vector<const DicomSeries*> images;
+    for (const DicomSeries* s : index->allSeries())
+      if (s->isImage) images.push_back(s);
+    const DicomSeries* chosen = nullptr;
+    if (!seriesKey.empty()) {
+      chosen = index->findSeries(seriesKey);
+      if (!chosen) {
+        std::fprintf(stderr, "error: %s: no image series '%s' (or several with that number); series here:\n",
+                     input.c_str(), seriesKey.c_str());
+        for (const DicomSeries* s : images) std::fprintf(stderr, "  #%s %s\n", s->seriesNumber.c_str(), s->key().c_str());
+        return 1;
+      }
+    } else if (images.size() == 1) {
+      chosen = images.front();
+    } else if (images.empty()) {
+      std::fprintf(stderr, "error: %s: no DICOM image series found (%zu unreadable files)\n", input.c_str(),
+                   index->skipped.size());
+      for (const auto& s : index->skipped) std::fprintf(stderr, "  %s\n", s.reason.c_str());
+      return 1;
+    } else {
+      std::fprintf(stderr, "error: %s: %zu image series; pick one with --series KEY:\n", input.c_str(), images.size());
+      for (const DicomSeries* s : images)
+        std::fprintf(stderr, "  #%s %s %s\n", s->seriesNumber.c_str(), s->seriesDescription.c_str(), s->key().c_str());
+      return 2;
+    }
+    DicomLoadOptions load;
+    load.threads = threads;
+    load.allowIrregular = allowIrregular;
+    load.progress = &progress;
+    auto loaded = io::loadDicomSeries(*chosen, load);
+    if (!loaded) return fileError(loaded.error());
+    for (const auto& i : loaded->issues)
+      std::fprintf(stderr, "warning: %s: %s: %s\n", chosen->key().c_str(), seriesIssueName(i.kind), i.detail.c_str());
+    image = std::move(loaded->image);
+  }
+  // CT and most MR values are whole numbers: store int16 when that is lossless (half the size of float32).
+  io::ImageFileWriteOptions write;
+  write.int16WhenExact = true;
+  if (Status s = io::writeImageFile(output, image, write); !s) return fileError(s.error());
+  const auto& d = image.geometry().dimensions();
+  std::printf("wrote %s (%lld x %lld x %lld, %s)\n", output.c_str(), (long long)d[0], (long long)d[1], (long long)d[2],
+              image.geometry().orientationCode().c_str());
+  return 0;
+}
+
+}  // namespace delineate::app::cli

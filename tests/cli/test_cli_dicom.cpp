@@ -1,0 +1,163 @@
+// dicom-index and convert through the real binary, on the real series in ../shared/data.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "io/dicom.h"
+#include "io/image_file.h"
+#include "io/nifti.h"
+#include "tests/cli/cli_runner.h"
+#include "tests/common/test_support.h"
+
+using namespace delineate;
+using namespace delineate::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Copies the files of `from` into `to`, leaving out those whose name is in `skip`.
+void copyFolder(const fs::path& from, const fs::path& to, const std::vector<std::string>& skip = {}) {
+  fs::create_directories(to);
+  for (const auto& e : fs::directory_iterator(from)) {
+    const std::string name = e.path().filename().string();
+    if (std::find(skip.begin(), skip.end(), name) != skip.end()) continue;
+    fs::copy_file(e.path(), to / name);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("dicom-index lists the series of a folder, as text and as JSON", "[cli]") {
+  auto dir = sharedFile("data/ct/tcia-crlm-ct-series");
+  if (!dir) return;
+  Run r = runCli("dicom-index " + quoted(dir->string()));
+  INFO(r.out);
+  REQUIRE(r.exitCode == 0);
+  CHECK(r.out.find("1 series") != std::string::npos);
+  CHECK(r.out.find("512x512x41") != std::string::npos);
+  CHECK(r.out.find("41 files") != std::string::npos);
+  CHECK(r.out.find("NOT A REGULAR GRID") == std::string::npos);
+
+  r = runCli("dicom-index " + quoted(dir->string()) + " --format json");
+  REQUIRE(r.exitCode == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["filesVisited"] == 43);
+  CHECK(j["nonDicomFiles"] == 2);  // the licence and SOURCES.md
+  const auto& series = j["patients"][0]["studies"][0]["series"];
+  REQUIRE(series.size() == 1);
+  CHECK(series[0]["modality"] == "CT");
+  CHECK(series[0]["regular"] == true);
+  CHECK(series[0]["dimensions"] == nlohmann::json({512, 512, 41}));
+  CHECK(series[0]["spacingMm"][2].get<double>() == Approx(5.0));
+  CHECK(series[0]["orientation"] == "LPS");
+}
+
+TEST_CASE("convert writes a DICOM series as NIfTI with its geometry and HU as int16", "[cli]") {
+  auto dir = sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!dir) return;
+  ScratchDir scratch("cli-convert");
+  const fs::path out = scratch / "ct.nii.gz";
+  const Run r = runCli("convert " + quoted(dir->string()) + " " + quoted(out.string()));
+  INFO(r.out);
+  REQUIRE(r.exitCode == 0);
+  auto header = io::readNiftiHeader(out.string());
+  REQUIRE(header.ok());
+  CHECK(header->datatype == int(io::NiftiDatatype::Int16));
+  auto written = io::readNiftiImage(out.string());
+  auto index = io::indexDicomFolder(dir->string());
+  REQUIRE(written.ok());
+  REQUIRE(index.ok());
+  auto loaded = io::loadDicomSeries(*index->allSeries().front());
+  REQUIRE(loaded.ok());
+  CHECK(written->geometry().isCloseTo(loaded->image.geometry()));
+  CHECK(written->buffer() == loaded->image.buffer());
+}
+
+TEST_CASE("convert refuses a series with a missing slice unless told, and then says what it did", "[cli]") {
+  auto dir = sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!dir) return;
+  ScratchDir scratch("cli-gap");
+  const fs::path series = scratch / "series";
+  // Find the file of a middle slice by position (file names do not follow positions).
+  auto index = io::indexDicomFolder(dir->string());
+  REQUIRE(index.ok());
+  const io::DicomSeries& full = *index->allSeries().front();
+  const std::string middle = fs::path(full.slices[20].path).filename().string();
+  copyFolder(*dir, series, {middle});
+
+  Run r = runCli("convert " + quoted(series.string()) + " " + quoted((scratch / "gap.nrrd").string()));
+  INFO(r.out);
+  CHECK(r.exitCode == 1);
+  CHECK(r.out.find("missing") != std::string::npos);
+  CHECK(r.out.find("--allow-irregular") != std::string::npos);
+  CHECK(!fs::exists(scratch / "gap.nrrd"));
+
+  r = runCli("convert " + quoted(series.string()) + " " + quoted((scratch / "gap.nrrd").string()) +
+             " --allow-irregular");
+  INFO(r.out);
+  REQUIRE(r.exitCode == 0);
+  CHECK(r.out.find("warning:") != std::string::npos);
+  auto gap = io::readImageFile((scratch / "gap.nrrd").string());
+  REQUIRE(gap.ok());
+  // The gap stays a gap: 41 slices on the original grid, the missing one filled with the lowest value.
+  CHECK(gap->geometry().isCloseTo(full.geometry.value()));
+  const std::size_t plane = 512 * 512;
+  const float lowest = *std::min_element(gap->buffer().begin(), gap->buffer().end());
+  CHECK(std::all_of(gap->data() + 20 * plane, gap->data() + 21 * plane, [&](float v) { return v == lowest; }));
+  CHECK(!std::all_of(gap->data() + 19 * plane, gap->data() + 20 * plane, [&](float v) { return v == lowest; }));
+}
+
+TEST_CASE("convert asks which series when a folder holds several, and takes --series", "[cli]") {
+  auto tcia = sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  auto j2k = sharedFile("data/ct/totalseg-example/example_ct_dicom");
+  if (!tcia || !j2k) return;
+  ScratchDir scratch("cli-two");
+  copyFolder(*tcia, scratch / "in" / "a");
+  copyFolder(*j2k, scratch / "in" / "b");
+  Run r = runCli("convert " + quoted((scratch / "in").string()) + " " + quoted((scratch / "x.mha").string()));
+  INFO(r.out);
+  CHECK(r.exitCode == 2);
+  CHECK(r.out.find("--series") != std::string::npos);
+
+  auto index = io::indexDicomFolder((scratch / "in" / "a").string());
+  REQUIRE(index.ok());
+  const std::string key = index->allSeries().front()->key();
+  r = runCli("convert " + quoted((scratch / "in").string()) + " " + quoted((scratch / "x.mha").string()) +
+             " --series " + key);
+  INFO(r.out);
+  REQUIRE(r.exitCode == 0);
+  auto mha = io::readImageFile((scratch / "x.mha").string());
+  REQUIRE(mha.ok());
+  CHECK(mha->geometry().dimensions() == core::Size3{512, 512, 41});
+}
+
+TEST_CASE("convert between volume formats keeps the geometry", "[cli]") {
+  auto nrrd = sharedFile("data/mr/pyradiomics-mr-tumor/brain1_image.nrrd");
+  if (!nrrd) return;
+  ScratchDir scratch("cli-nrrd");
+  const fs::path out = scratch / "brain.nii.gz";
+  const Run r = runCli("convert " + quoted(nrrd->string()) + " " + quoted(out.string()));
+  INFO(r.out);
+  REQUIRE(r.exitCode == 0);
+  auto a = io::readImageFile(nrrd->string());
+  auto b = io::readImageFile(out.string());
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  CHECK(b->geometry().isCloseTo(a->geometry()));
+  CHECK(b->buffer() == a->buffer());
+}
+
+TEST_CASE("dicom-index and convert report missing inputs and bad arguments", "[cli]") {
+  ScratchDir scratch("cli-dicom-bad");
+  Run r = runCli("dicom-index " + quoted((scratch / "nowhere").string()));
+  CHECK(r.exitCode == 1);
+  CHECK(r.out.find("nowhere") != std::string::npos);
+  CHECK(runCli("dicom-index").exitCode == 2);
+  CHECK(runCli("convert " + quoted(scratch.path().string())).exitCode == 2);
+  CHECK(runCli("convert a b.png").exitCode == 2);
+  r = runCli("convert " + quoted(scratch.path().string()) + " " + quoted((scratch / "o.nii").string()));
+  CHECK(r.exitCode == 1);
+  CHECK(r.out.find("no DICOM image series") != std::string::npos);
+}
