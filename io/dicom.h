@@ -57,6 +57,8 @@
 namespace delineate::io {
 
 constexpr int kMaxSequenceDepth = 24;
+// NumberOfFrames above this is refused (SizeLimit): each frame becomes a DicomSlice before any pixel is read.
+constexpr int kMaxFrames = 100000;
 
 // One image plane: a single-frame instance, or one frame of a multi-frame instance.
 struct DicomSlice {
@@ -104,6 +106,7 @@ enum class SeriesIssueKind {
   MissingGeometry,
   MissingSeriesUid,
   Split,  // one SeriesInstanceUID became several series (orientation, size or echo)
+  DuplicateInstances,  // the same SOPInstanceUID in several files: the copies are ignored
 };
 const char* seriesIssueName(SeriesIssueKind kind);
 // true for the issues that make the slices an irregular grid (MissingSlices .. GantryTilt)

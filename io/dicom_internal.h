@@ -3,7 +3,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <exception>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -25,7 +27,9 @@ struct PrescanResult {
   bool bigEndian = false;  // dataset byte order
   // Top-level Rows, Columns, BitsAllocated as the pre-scan saw them (-1 when absent): the native fast path checks
   // them against the index without a DCMTK parse.
-  int rows = -1, columns = -1, bitsAllocated = -1;
+  int rows = -1, columns = -1, bitsAllocated = -1, bitsStored = -1, highBit = -1, pixelRepresentation = -1;
+  std::int64_t pixelItems = 0;         // items in encapsulated pixel data (the offset table and the fragments)
+  bool floatPixelDataPresent = false;  // (7FE0,0008) or (7FE0,0009): parametric maps
 };
 
 // Walks every element of `path` (iteratively, with values skipped) and checks lengths against the file size and
@@ -65,14 +69,18 @@ struct FileHeader {
 // Pre-scan + DCMTK header parse (pixel values are not read). Every error names the file.
 core::Result<FileHeader> readDicomFileHeader(const std::string& path);
 
-// Decodes the listed frames of one file into `frames[i]` (rows x columns values each, rescale not applied, stored
-// bits extracted and sign-extended) as double-free int32 samples. Errors name the file.
-core::Status decodeFrames(const std::string& path, const DicomPixelFormat& format, const std::vector<int>& frameNumbers,
-                          const std::vector<std::int32_t*>& frames);
+// Receives each decoded frame: rows x columns samples (stored bits extracted and sign-extended, rescale not applied),
+// valid only during the call. `index` is the position in the frame list that was asked for.
+using FrameSink = std::function<void(std::size_t index, const std::int32_t* samples)>;
 
-// JPEG 2000 (OpenJPEG): one frame's code stream -> rows x columns int32 samples.
+// Decodes the listed frames of one file, in order, one frame buffer at a time. Errors name the file.
+core::Status decodeFrames(const std::string& path, const DicomPixelFormat& format, const std::vector<int>& frameNumbers,
+                          const FrameSink& deliver);
+
+// JPEG 2000 (OpenJPEG): one frame's code stream -> rows x columns int32 samples. Only a single component of at most
+// `maxPrecision` bits, at full resolution, is accepted, and only component 0 is decoded.
 core::Status decodeJpeg2000(const std::string& path, const std::uint8_t* data, std::size_t size, int rows,
-                            int columns, std::int32_t* out);
+                            int columns, int maxPrecision, std::int32_t* out);
 
 bool isJpeg2000Syntax(const std::string& transferSyntaxUid);
 
@@ -81,16 +89,29 @@ bool isJpeg2000Syntax(const std::string& transferSyntaxUid);
 void ensureDcmtkReady();
 
 // Runs work(i, worker) for i in [0, count) on up to `threads` threads (worker in [0, threads), for per-worker
-// scratch buffers); work returns false to stop everyone early.
-inline void parallelFor(std::size_t count, int threads, const std::function<bool(std::size_t, int)>& work) {
+// scratch buffers); work returns false to stop everyone early. An exception in a worker (bad_alloc on a crafted
+// file) stops everyone and is returned as its what() text instead of terminating the process; empty when none.
+inline std::string parallelFor(std::size_t count, int threads, const std::function<bool(std::size_t, int)>& work) {
   std::atomic<std::size_t> next{0};
   std::atomic<bool> stop{false};
+  std::mutex failureMutex;
+  std::string failure;
   auto worker = [&](int id) {
     for (;;) {
       if (stop.load(std::memory_order_relaxed)) return;
       const std::size_t i = next.fetch_add(1);
       if (i >= count) return;
-      if (!work(i, id)) stop.store(true);
+      try {
+        if (!work(i, id)) stop.store(true);
+      } catch (const std::exception& e) {
+        std::lock_guard<std::mutex> lock(failureMutex);
+        if (failure.empty()) failure = e.what()[0] ? e.what() : "exception";
+        stop.store(true);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(failureMutex);
+        if (failure.empty()) failure = "unknown exception";
+        stop.store(true);
+      }
     }
   };
   const std::size_t n = std::min<std::size_t>(count, std::size_t(std::max(1, threads)));
@@ -98,6 +119,7 @@ inline void parallelFor(std::size_t count, int threads, const std::function<bool
   for (std::size_t t = 1; t < n; ++t) pool.emplace_back(worker, int(t));
   worker(0);
   for (auto& t : pool) t.join();
+  return failure;
 }
 
 // 0 -> 4 x cores, at least 8, at most 32: I/O bound work on network shares wants more threads than cores.

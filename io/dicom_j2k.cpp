@@ -57,7 +57,7 @@ void collect(const char* msg, void* user) {
 }  // namespace
 
 core::Status decodeJpeg2000(const std::string& path, const std::uint8_t* data, std::size_t size, int rows,
-                            int columns, std::int32_t* out) {
+                            int columns, int maxPrecision, std::int32_t* out) {
   using core::ErrorCode;
   using core::makeError;
   if (size < 12) return makeError(ErrorCode::Corrupt, path, "JPEG 2000 frame of " + std::to_string(size) + " bytes");
@@ -89,7 +89,18 @@ core::Status decodeJpeg2000(const std::string& path, const std::uint8_t* data, s
   if (!opj_read_header(stream.get(), codec.get(), &raw))
     return makeError(ErrorCode::Corrupt, path, "damaged JPEG 2000 header" + (errors.empty() ? "" : ": " + errors));
   std::unique_ptr<opj_image_t, ImageDeleter> image(raw);
-  if (image->numcomps < 1) return makeError(ErrorCode::Corrupt, path, "JPEG 2000 frame without components");
+  // One grey component at full resolution, no deeper than BitsAllocated: anything else does not belong to a
+  // SamplesPerPixel = 1 image, and decoding it anyway could cost gigabytes (up to 16384 components).
+  if (image->numcomps != 1)
+    return makeError(ErrorCode::Corrupt, path,
+                     "JPEG 2000 frame holds " + std::to_string(image->numcomps) + " components, the image has 1 sample");
+  const opj_image_comp_t& c0 = image->comps[0];
+  if (c0.dx != 1 || c0.dy != 1)
+    return makeError(ErrorCode::Corrupt, path, "JPEG 2000 component is subsampled");
+  if (c0.prec < 1 || int(c0.prec) > maxPrecision)
+    return makeError(ErrorCode::Corrupt, path,
+                     "JPEG 2000 component has " + std::to_string(c0.prec) + " bits, more than BitsAllocated " +
+                         std::to_string(maxPrecision));
   // Check the declared size against the DICOM header before OpenJPEG allocates the image.
   const auto w = image->x1 - image->x0, h = image->y1 - image->y0;
   if (int(w) != columns || int(h) != rows)

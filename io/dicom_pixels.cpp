@@ -65,60 +65,67 @@ void extractSamples(const Raw* raw, std::size_t n, const DicomPixelFormat& f, st
   for (std::size_t i = 0; i < n; ++i) out[i] = std::int32_t(std::uint32_t(raw[i]));  // 32 stored bits, signed
 }
 
-// Fragments of one frame of encapsulated pixel data, concatenated.
-core::Status frameCodestream(const std::string& path, DcmPixelSequence* seq, int frame, int frames,
-                             std::vector<std::uint8_t>& out) {
-  out.clear();
-  const unsigned long items = seq->card();
-  if (items < 2) return makeError(ErrorCode::Corrupt, path, "encapsulated pixel data holds no fragment");
-  auto fragment = [&](unsigned long i, Uint8*& data, Uint32& len) -> core::Status {
-    DcmPixelItem* item = nullptr;
-    if (seq->getItem(item, i).bad() || !item) return makeError(ErrorCode::Corrupt, path, "missing pixel data fragment");
-    len = item->getLength();
-    data = nullptr;
-    if (len > 0 && (item->getUint8Array(data).bad() || !data))
-      return makeError(ErrorCode::Corrupt, path, "cannot read pixel data fragment " + std::to_string(i));
-    return core::Status::success();
-  };
-  std::vector<unsigned long> first(std::size_t(frames) + 1, 0);
-  if (frames == 1) {
-    first = {1, items};
-  } else if (items - 1 == static_cast<unsigned long>(frames)) {
-    for (int f = 0; f <= frames; ++f) first[std::size_t(f)] = 1 + unsigned(f);
-  } else {
-    // Several fragments per frame: use the basic offset table when present.
-    Uint8* bot = nullptr;
-    Uint32 botLen = 0;
-    if (core::Status s = fragment(0, bot, botLen); !s) return s;
-    if (botLen < 4u * unsigned(frames))
-      return makeError(ErrorCode::Unsupported, path,
-                       "multi-frame encapsulated pixel data with several fragments per frame and no basic offset table");
-    std::vector<std::uint64_t> starts;
-    std::uint64_t at = 0;
-    for (unsigned long i = 1; i < items; ++i) {
-      starts.push_back(at);
+// The fragments of encapsulated pixel data, gathered once per file, and which of them make up each frame.
+class FragmentTable {
+ public:
+  core::Status build(const std::string& path, DcmPixelSequence* seq, int frames) {
+    const unsigned long items = seq->card();
+    if (items < 2) return makeError(ErrorCode::Corrupt, path, "encapsulated pixel data holds no fragment");
+    std::vector<std::pair<const Uint8*, Uint32>> all;
+    all.reserve(items);
+    for (unsigned long i = 0; i < items; ++i) {  // sequential access: DCMTK's list walks forward from its cursor
       DcmPixelItem* item = nullptr;
-      seq->getItem(item, i);
-      at += 8 + (item ? item->getLength() : 0);
+      if (seq->getItem(item, i).bad() || !item) return makeError(ErrorCode::Corrupt, path, "missing pixel data fragment");
+      Uint8* data = nullptr;
+      const Uint32 len = item->getLength();
+      if (len > 0 && (item->getUint8Array(data).bad() || !data))
+        return makeError(ErrorCode::Corrupt, path, "cannot read pixel data fragment " + std::to_string(i));
+      all.emplace_back(data, len);
     }
-    for (int f = 0; f < frames; ++f) {
-      const std::uint32_t off = std::uint32_t(bot[4 * f]) | std::uint32_t(bot[4 * f + 1]) << 8 |
-                                std::uint32_t(bot[4 * f + 2]) << 16 | std::uint32_t(bot[4 * f + 3]) << 24;
-      const auto it = std::find(starts.begin(), starts.end(), off);
-      if (it == starts.end())
-        return makeError(ErrorCode::Corrupt, path, "basic offset table entry does not point at a fragment");
-      first[std::size_t(f)] = 1 + unsigned(it - starts.begin());
+    m_fragments.assign(all.begin() + 1, all.end());  // item 0 is the basic offset table
+    const std::size_t fragments = m_fragments.size();
+    m_first.assign(std::size_t(frames) + 1, 0);
+    if (frames == 1) {
+      m_first = {0, fragments};
+    } else if (fragments == std::size_t(frames)) {
+      for (std::size_t f = 0; f <= std::size_t(frames); ++f) m_first[f] = f;
+    } else {
+      // Several fragments per frame: the basic offset table says where each frame starts.
+      const auto& [bot, botLen] = all[0];
+      if (std::uint64_t(botLen) < 4ull * std::uint64_t(frames))
+        return makeError(ErrorCode::Unsupported, path,
+                         "multi-frame encapsulated pixel data with several fragments per frame and no basic offset "
+                         "table");
+      std::vector<std::uint64_t> starts;
+      std::uint64_t at = 0;
+      for (const auto& fr : m_fragments) {
+        starts.push_back(at);
+        at += 8 + std::uint64_t(fr.second);
+      }
+      for (std::size_t f = 0; f < std::size_t(frames); ++f) {
+        const std::uint32_t off = std::uint32_t(bot[4 * f]) | std::uint32_t(bot[4 * f + 1]) << 8 |
+                                  std::uint32_t(bot[4 * f + 2]) << 16 | std::uint32_t(bot[4 * f + 3]) << 24;
+        const auto it = std::lower_bound(starts.begin(), starts.end(), std::uint64_t(off));
+        if (it == starts.end() || *it != off || (f > 0 && std::size_t(it - starts.begin()) <= m_first[f - 1]))
+          return makeError(ErrorCode::Corrupt, path, "basic offset table entry does not point at a fragment");
+        m_first[f] = std::size_t(it - starts.begin());
+      }
+      m_first[std::size_t(frames)] = fragments;
     }
-    first[std::size_t(frames)] = items;
+    return core::Status::success();
   }
-  for (unsigned long i = first[std::size_t(frame)]; i < first[std::size_t(frame) + 1]; ++i) {
-    Uint8* data = nullptr;
-    Uint32 len = 0;
-    if (core::Status s = fragment(i, data, len); !s) return s;
-    out.insert(out.end(), data, data + len);
+
+  // The concatenated fragments of `frame`.
+  void frame(int frame, std::vector<std::uint8_t>& out) const {
+    out.clear();
+    for (std::size_t i = m_first[std::size_t(frame)]; i < m_first[std::size_t(frame) + 1]; ++i)
+      out.insert(out.end(), m_fragments[i].first, m_fragments[i].first + m_fragments[i].second);
   }
-  return core::Status::success();
-}
+
+ private:
+  std::vector<std::pair<const Uint8*, Uint32>> m_fragments;
+  std::vector<std::size_t> m_first;
+};
 
 }  // namespace
 
@@ -138,6 +145,27 @@ void unpackBits(const std::uint8_t* bytes, std::uint64_t firstBit, std::size_t n
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint64_t b = firstBit + i;
     out[i] = (bytes[b >> 3] >> (b & 7)) & 1;
+  }
+}
+
+// Little-endian native frame bytes -> samples (for decoders that produce byte streams).
+void samplesFromBytes(const std::uint8_t* bytes, std::size_t samples, const DicomPixelFormat& f, std::int32_t* out) {
+  if (f.bitsAllocated == 1) {
+    unpackBits(bytes, 0, samples, out);
+  } else if (f.bitsAllocated == 8) {
+    extractSamples(bytes, samples, f, out);
+  } else if (f.bitsAllocated == 16) {
+    thread_local std::vector<std::uint16_t> v;
+    v.resize(samples);
+    for (std::size_t k = 0; k < samples; ++k) v[k] = std::uint16_t(bytes[2 * k] | bytes[2 * k + 1] << 8);
+    extractSamples(v.data(), samples, f, out);
+  } else {
+    thread_local std::vector<std::uint32_t> v;
+    v.resize(samples);
+    for (std::size_t k = 0; k < samples; ++k)
+      v[k] = std::uint32_t(bytes[4 * k]) | std::uint32_t(bytes[4 * k + 1]) << 8 | std::uint32_t(bytes[4 * k + 2]) << 16 |
+             std::uint32_t(bytes[4 * k + 3]) << 24;
+    extractSamples(v.data(), samples, f, out);
   }
 }
 
@@ -205,194 +233,137 @@ core::Status inflateFrame(const std::string& path, const std::vector<std::uint8_
   return core::Status::success();
 }
 
+std::string changedSinceIndexed(const DicomPixelFormat& f, int rows, int columns, int bitsAllocated, int bitsStored,
+                                int highBit, int pixelRepresentation) {
+  if (rows != f.rows || columns != f.columns || bitsAllocated != f.bitsAllocated ||
+      (bitsStored >= 0 && bitsStored != f.bitsStored) || (highBit >= 0 && highBit != f.highBit) ||
+      (pixelRepresentation >= 0 && pixelRepresentation != f.pixelRepresentation))
+    return "the file's rows, columns or bit layout differ from its series (changed since the folder was indexed?)";
+  return {};
+}
+
 core::Status decodeDataset(const std::string& path, DcmDataset* ds, const DicomPixelFormat& format,
-                           const std::vector<int>& frameNumbers, const std::vector<std::int32_t*>& frames) {
-  OFCondition c;
-  Uint16 rows = 0, cols = 0, bits = 0;
+                           const std::vector<int>& frameNumbers, const FrameSink& deliver) {
+  Uint16 rows = 0, cols = 0, bits = 0, stored = 0, high = 0, representation = 0;
   ds->findAndGetUint16(DCM_Rows, rows);
   ds->findAndGetUint16(DCM_Columns, cols);
   ds->findAndGetUint16(DCM_BitsAllocated, bits);
+  const int bitsStored = ds->findAndGetUint16(DCM_BitsStored, stored).good() ? int(stored) : -1;
+  const int highBit = ds->findAndGetUint16(DCM_HighBit, high).good() ? int(high) : -1;
+  const int pixelRep = ds->findAndGetUint16(DCM_PixelRepresentation, representation).good() ? int(representation) : -1;
   Sint32 numberOfFrames = 1;
   if (ds->findAndGetSint32(DCM_NumberOfFrames, numberOfFrames).bad()) numberOfFrames = 1;
-  if (rows != format.rows || cols != format.columns || bits != format.bitsAllocated)
-    return makeError(ErrorCode::Corrupt, path, "the file changed since the folder was indexed (rows, columns or bits)");
+  const std::string changed = changedSinceIndexed(format, rows, cols, bits, bitsStored, highBit, pixelRep);
+  if (!changed.empty()) return makeError(ErrorCode::Corrupt, path, changed);
   if (format.samplesPerPixel != 1)
     return makeError(ErrorCode::Unsupported, path,
                      "colour image (SamplesPerPixel " + std::to_string(format.samplesPerPixel) +
                          ", " + format.photometric + "): only monochrome images load as volumes");
+  for (int f : frameNumbers)
+    if (f < 0 || f >= numberOfFrames)
+      return makeError(ErrorCode::Corrupt, path, "frame " + std::to_string(f) + " does not exist");
   DcmElement* element = nullptr;
   if (ds->findAndGetElement(DCM_PixelData, element).bad() || !element)
     return makeError(ErrorCode::Corrupt, path, "no pixel data");
   auto* pixelData = OFstatic_cast(DcmPixelData*, element);
   const std::size_t samples = std::size_t(rows) * cols;
-  const int bytes = format.bitsAllocated / 8;
-
+  const std::size_t bytes = std::size_t(std::max(1, format.bitsAllocated / 8));
+  const std::size_t frameBytes = format.bitsAllocated == 1 ? (samples + 7) / 8 : samples * bytes;
   const E_TransferSyntax xfer = ds->getOriginalXfer();
-  if (isJpeg2000Syntax(format.transferSyntaxUid)) {
-    DcmPixelSequence* seq = nullptr;
-    if (pixelData->getEncapsulatedRepresentation(xfer, nullptr, seq).bad() || !seq)
-      return makeError(ErrorCode::Corrupt, path, "JPEG 2000 pixel data is not encapsulated");
-    std::vector<std::uint8_t> stream;
-    for (std::size_t i = 0; i < frameNumbers.size(); ++i) {
-      if (frameNumbers[i] < 0 || frameNumbers[i] >= numberOfFrames)
-        return makeError(ErrorCode::Corrupt, path, "frame " + std::to_string(frameNumbers[i]) + " does not exist");
-      if (core::Status s = frameCodestream(path, seq, frameNumbers[i], int(numberOfFrames), stream); !s) return s;
-      if (core::Status s = decodeJpeg2000(path, stream.data(), stream.size(), rows, cols, frames[i]); !s) return s;
-      // OpenJPEG returns values; apply the stored-bits rule as for other syntaxes (a no-op for clean data).
-      if (format.bitsStored < 32) {
-        std::vector<std::int32_t> copy(frames[i], frames[i] + samples);
-        extractSamples(reinterpret_cast<const std::uint32_t*>(copy.data()), samples, format, frames[i]);
-      }
-    }
-    return core::Status::success();
-  }
+  const DcmXfer x(xfer);
+  const std::string& ts = format.transferSyntaxUid;
+  thread_local std::vector<std::int32_t> frame;
+  frame.resize(samples);
 
-  if (format.transferSyntaxUid == "1.2.840.10008.1.2.8.1") {
+  // Our own decoders for encapsulated syntaxes: JPEG 2000 (OpenJPEG), RLE, deflated frames.
+  const bool j2k = isJpeg2000Syntax(ts), rle = ts == "1.2.840.10008.1.2.5", deflated = ts == "1.2.840.10008.1.2.8.1";
+  if (j2k || rle || deflated) {
     DcmPixelSequence* seq = nullptr;
     if (pixelData->getEncapsulatedRepresentation(xfer, nullptr, seq).bad() || !seq)
-      return makeError(ErrorCode::Corrupt, path, "deflated frames are not encapsulated");
-    const std::size_t frameBytes = format.bitsAllocated == 1 ? (samples + 7) / 8 : samples * std::size_t(bytes);
-    std::vector<std::uint8_t> stream, native(frameBytes);
+      return makeError(ErrorCode::Corrupt, path, std::string(x.getXferName()) + " pixel data is not encapsulated");
+    FragmentTable table;
+    if (core::Status s = table.build(path, seq, int(numberOfFrames)); !s) return s;
+    std::vector<std::uint8_t> stream, native(j2k ? 0 : frameBytes);
     for (std::size_t i = 0; i < frameNumbers.size(); ++i) {
-      if (frameNumbers[i] < 0 || frameNumbers[i] >= numberOfFrames)
-        return makeError(ErrorCode::Corrupt, path, "frame " + std::to_string(frameNumbers[i]) + " does not exist");
-      if (core::Status s = frameCodestream(path, seq, frameNumbers[i], int(numberOfFrames), stream); !s) return s;
-      if (core::Status s = inflateFrame(path, stream, frameBytes, native.data()); !s) return s;
-      if (format.bitsAllocated == 1) {
-        unpackBits(native.data(), 0, samples, frames[i]);
-      } else if (format.bitsAllocated == 8) {
-        extractSamples(native.data(), samples, format, frames[i]);
-      } else if (format.bitsAllocated == 16) {
-        std::vector<std::uint16_t> v(samples);
-        for (std::size_t k = 0; k < samples; ++k) v[k] = std::uint16_t(native[2 * k] | native[2 * k + 1] << 8);
-        extractSamples(v.data(), samples, format, frames[i]);
+      table.frame(frameNumbers[i], stream);
+      if (j2k) {
+        // OpenJPEG returns sample values, signed as the code stream says (as GDCM does); no bit extraction.
+        if (core::Status s = decodeJpeg2000(path, stream.data(), stream.size(), rows, cols,
+                                            std::max(1, format.bitsAllocated), frame.data());
+            !s)
+          return s;
+      } else if (deflated) {
+        if (core::Status s = inflateFrame(path, stream, frameBytes, native.data()); !s) return s;
+        samplesFromBytes(native.data(), samples, format, frame.data());
+      } else if (format.bitsAllocated == 1) {
+        if (core::Status s = decodeRle(path, stream, 1, frameBytes, native.data()); !s) return s;
+        unpackBits(native.data(), 0, samples, frame.data());
       } else {
-        std::vector<std::uint32_t> v(samples);
-        for (std::size_t k = 0; k < samples; ++k)
-          v[k] = std::uint32_t(native[4 * k]) | std::uint32_t(native[4 * k + 1]) << 8 |
-                 std::uint32_t(native[4 * k + 2]) << 16 | std::uint32_t(native[4 * k + 3]) << 24;
-        extractSamples(v.data(), samples, format, frames[i]);
+        std::vector<std::uint8_t> planes(samples * bytes);
+        if (core::Status s = decodeRle(path, stream, std::uint32_t(bytes), samples, planes.data()); !s) return s;
+        for (std::size_t k = 0; k < samples; ++k)  // segment 0 holds the most significant bytes -> little endian
+          for (std::size_t b = 0; b < bytes; ++b) native[k * bytes + b] = planes[(bytes - 1 - b) * samples + k];
+        samplesFromBytes(native.data(), samples, format, frame.data());
       }
+      deliver(i, frame.data());
     }
     return core::Status::success();
   }
 
   if (format.bitsAllocated == 1) {
-    const std::size_t frameBytes = (samples + 7) / 8;
-    const DcmXfer x(xfer);
-    if (!x.isEncapsulated()) {
-      // Native 1-bit frames follow each other bit by bit: frame f starts at bit f x rows x columns.
-      Uint8* packedBits = nullptr;
-      if (pixelData->getUint8Array(packedBits).bad() || !packedBits)
-        return makeError(ErrorCode::Corrupt, path, "cannot read the pixel data");
-      const std::uint64_t haveBits = std::uint64_t(pixelData->getLength()) * 8;
-      for (std::size_t i = 0; i < frameNumbers.size(); ++i) {
-        const std::uint64_t first = std::uint64_t(frameNumbers[i]) * samples;
-        if (frameNumbers[i] < 0 || frameNumbers[i] >= numberOfFrames || first + samples > haveBits)
-          return makeError(ErrorCode::Corrupt, path, "1-bit pixel data too short for frame " + std::to_string(frameNumbers[i]));
-        unpackBits(packedBits, first, samples, frames[i]);
-      }
-      return core::Status::success();
-    }
-    std::vector<std::uint8_t> packed(frameBytes + 2);
-    DcmFileCache cache;
-    const bool rle = format.transferSyntaxUid == "1.2.840.10008.1.2.5";
-    DcmPixelSequence* seq = nullptr;
-    if (rle && (pixelData->getEncapsulatedRepresentation(xfer, nullptr, seq).bad() || !seq))
-      return makeError(ErrorCode::Corrupt, path, "RLE pixel data is not encapsulated");
-    std::vector<std::uint8_t> stream;
+    if (x.isEncapsulated())
+      return makeError(ErrorCode::Unsupported, path, std::string("1-bit pixel data in ") + x.getXferName());
+    // Native 1-bit frames follow each other bit by bit: frame f starts at bit f x rows x columns.
+    Uint8* packedBits = nullptr;
+    if (pixelData->getUint8Array(packedBits).bad() || !packedBits)
+      return makeError(ErrorCode::Corrupt, path, "cannot read the pixel data");
+    const std::uint64_t haveBits = std::uint64_t(pixelData->getLength()) * 8;
     for (std::size_t i = 0; i < frameNumbers.size(); ++i) {
-      if (frameNumbers[i] < 0 || frameNumbers[i] >= numberOfFrames)
-        return makeError(ErrorCode::Corrupt, path, "frame " + std::to_string(frameNumbers[i]) + " does not exist");
-      if (rle) {
-        if (core::Status s = frameCodestream(path, seq, frameNumbers[i], int(numberOfFrames), stream); !s) return s;
-        if (core::Status s = decodeRle(path, stream, 1, frameBytes, packed.data()); !s) return s;
-        unpackBits(packed.data(), 0, samples, frames[i]);
-        continue;
-      }
-      Uint32 startFragment = 0;
-      OFString colourModel;
-      c = pixelData->getUncompressedFrame(ds, Uint32(frameNumbers[i]), startFragment, packed.data(),
-                                          Uint32(packed.size()), colourModel, &cache);
-      if (c.bad())
+      const std::uint64_t first = std::uint64_t(frameNumbers[i]) * samples;
+      if (first + samples > haveBits)
         return makeError(ErrorCode::Corrupt, path,
-                         "cannot decode 1-bit frame " + std::to_string(frameNumbers[i]) + " (" + x.getXferName() +
-                             "): " + c.text());
-      unpackBits(packed.data(), 0, samples, frames[i]);
+                         "1-bit pixel data too short for frame " + std::to_string(frameNumbers[i]));
+      unpackBits(packedBits, first, samples, frame.data());
+      deliver(i, frame.data());
     }
     return core::Status::success();
   }
 
-  if (format.transferSyntaxUid == "1.2.840.10008.1.2.5") {
-    DcmPixelSequence* seq = nullptr;
-    if (pixelData->getEncapsulatedRepresentation(xfer, nullptr, seq).bad() || !seq)
-      return makeError(ErrorCode::Corrupt, path, "RLE pixel data is not encapsulated");
-    std::vector<std::uint8_t> stream, planes(samples * std::size_t(bytes));
-    for (std::size_t i = 0; i < frameNumbers.size(); ++i) {
-      if (frameNumbers[i] < 0 || frameNumbers[i] >= numberOfFrames)
-        return makeError(ErrorCode::Corrupt, path, "frame " + std::to_string(frameNumbers[i]) + " does not exist");
-      if (core::Status s = frameCodestream(path, seq, frameNumbers[i], int(numberOfFrames), stream); !s) return s;
-      if (core::Status s = decodeRle(path, stream, std::uint32_t(bytes), samples, planes.data()); !s) return s;
-      std::vector<std::uint32_t> v(samples, 0);
-      for (int b = 0; b < bytes; ++b)  // segment 0 holds the most significant bytes
-        for (std::size_t k = 0; k < samples; ++k)
-          v[k] |= std::uint32_t(planes[std::size_t(b) * samples + k]) << (8 * (bytes - 1 - b));
-      extractSamples(v.data(), samples, format, frames[i]);
-    }
-    return core::Status::success();
-  }
-
+  // Everything else through DCMTK: native data in unusual layouts, deflated datasets, JPEG and JPEG-LS.
   Uint32 frameSize = 0;
-  if (pixelData->getUncompressedFrameSize(ds, frameSize).bad() || frameSize < samples * std::size_t(bytes))
+  if (pixelData->getUncompressedFrameSize(ds, frameSize).bad() || frameSize < frameBytes)
     return makeError(ErrorCode::Corrupt, path, "cannot determine the frame size");
   std::vector<std::uint8_t> buffer(std::size_t(frameSize) + 2);
   DcmFileCache cache;
   Uint32 startFragment = 0;
   for (std::size_t i = 0; i < frameNumbers.size(); ++i) {
-    if (frameNumbers[i] < 0 || frameNumbers[i] >= numberOfFrames)
-      return makeError(ErrorCode::Corrupt, path, "frame " + std::to_string(frameNumbers[i]) + " does not exist");
     OFString colourModel;
     if (i == 0 || frameNumbers[i] != frameNumbers[i - 1] + 1) startFragment = 0;
-    c = pixelData->getUncompressedFrame(ds, Uint32(frameNumbers[i]), startFragment, buffer.data(),
-                                        Uint32(buffer.size()), colourModel, &cache);
+    const OFCondition c = pixelData->getUncompressedFrame(ds, Uint32(frameNumbers[i]), startFragment, buffer.data(),
+                                                          Uint32(buffer.size()), colourModel, &cache);
     if (c.bad()) {
-      const DcmXfer x(xfer);
       std::string why = c.text();
       if (x.isEncapsulated() && why.find("codec") != std::string::npos)
         why = std::string("no decoder for transfer syntax ") + x.getXferName();
       return makeError(ErrorCode::Corrupt, path,
                        "cannot decode frame " + std::to_string(frameNumbers[i]) + " (" + x.getXferName() + "): " + why);
     }
-    switch (format.bitsAllocated) {
-      case 8: extractSamples(buffer.data(), samples, format, frames[i]); break;
-      case 16: {
-        std::vector<std::uint16_t> v(samples);
-        std::memcpy(v.data(), buffer.data(), samples * 2);
-        extractSamples(v.data(), samples, format, frames[i]);
-        break;
-      }
-      default: {
-        std::vector<std::uint32_t> v(samples);
-        std::memcpy(v.data(), buffer.data(), samples * 4);
-        extractSamples(v.data(), samples, format, frames[i]);
-        break;
-      }
-    }
+    // DCMTK hands frames over in this machine's byte order (little endian here).
+    samplesFromBytes(buffer.data(), samples, format, frame.data());
+    deliver(i, frame.data());
   }
   return core::Status::success();
 }
 
-}  // namespace
-
-namespace {
-
 template <class Raw>
 core::Status readNativeFrames(const std::string& path, int fd, const PrescanResult& pre, const DicomPixelFormat& format,
-                              const std::vector<int>& frameNumbers, const std::vector<std::int32_t*>& frames) {
+                              const std::vector<int>& frameNumbers, const FrameSink& deliver) {
   const std::size_t samples = std::size_t(format.rows) * std::size_t(format.columns);
   const std::int64_t frameBytes = std::int64_t(samples * sizeof(Raw));
   thread_local std::vector<Raw> raw;
-  if (raw.size() < samples) raw.resize(samples);
+  thread_local std::vector<std::int32_t> frame;
+  raw.resize(samples);
+  frame.resize(samples);
   for (std::size_t i = 0; i < frameNumbers.size(); ++i) {
     const std::int64_t start = std::int64_t(frameNumbers[i]) * frameBytes;
     if (frameNumbers[i] < 0 || start + frameBytes > pre.pixelDataLength)
@@ -415,7 +386,8 @@ core::Status readNativeFrames(const std::string& path, int fd, const PrescanResu
         for (std::size_t b = 0; b < sizeof(Raw); ++b) swapped = Raw(swapped << 8 | ((v >> (8 * b)) & 0xFF));
         raw[k] = swapped;
       }
-    extractSamples(raw.data(), samples, format, frames[i]);
+    extractSamples(raw.data(), samples, format, frame.data());
+    deliver(i, frame.data());
   }
   return core::Status::success();
 }
@@ -423,23 +395,24 @@ core::Status readNativeFrames(const std::string& path, int fd, const PrescanResu
 }  // namespace
 
 core::Status decodeFrames(const std::string& path, const DicomPixelFormat& format, const std::vector<int>& frameNumbers,
-                          const std::vector<std::int32_t*>& frames) {
+                          const FrameSink& deliver) {
   ensureDcmtkReady();
   // Uncompressed pixels: our own pre-scan located them, so one open and one read per frame, without DCMTK.
   if (isNativeSyntax(format.transferSyntaxUid) && format.samplesPerPixel == 1 &&
       (format.bitsAllocated == 16 || format.bitsAllocated == 32 || format.bitsAllocated == 8)) {
     bool fallBack = false;
     core::Status s = prescanDicomFile(path, [&](int fd, const PrescanResult& pre) -> core::Status {
-      if (pre.rows != format.rows || pre.columns != format.columns || pre.bitsAllocated != format.bitsAllocated)
-        return makeError(ErrorCode::Corrupt, path, "the file changed since the folder was indexed (rows, columns or bits)");
+      const std::string changed = changedSinceIndexed(format, pre.rows, pre.columns, pre.bitsAllocated, pre.bitsStored,
+                                                      pre.highBit, pre.pixelRepresentation);
+      if (!changed.empty()) return makeError(ErrorCode::Corrupt, path, changed);
       if (pre.pixelDataOffset < 0 || pre.pixelDataEncapsulated || (pre.bigEndian && format.bitsAllocated == 8)) {
         fallBack = true;  // unusual layouts go through DCMTK
         return core::Status::success();
       }
       switch (format.bitsAllocated) {
-        case 8: return readNativeFrames<std::uint8_t>(path, fd, pre, format, frameNumbers, frames);
-        case 16: return readNativeFrames<std::uint16_t>(path, fd, pre, format, frameNumbers, frames);
-        default: return readNativeFrames<std::uint32_t>(path, fd, pre, format, frameNumbers, frames);
+        case 8: return readNativeFrames<std::uint8_t>(path, fd, pre, format, frameNumbers, deliver);
+        case 16: return readNativeFrames<std::uint16_t>(path, fd, pre, format, frameNumbers, deliver);
+        default: return readNativeFrames<std::uint32_t>(path, fd, pre, format, frameNumbers, deliver);
       }
     });
     if (!s || !fallBack) return s;
@@ -450,7 +423,7 @@ core::Status decodeFrames(const std::string& path, const DicomPixelFormat& forma
   DcmFileFormat ff;
   const OFCondition c = ff.loadFile(OFFilename(path.c_str()), EXS_Unknown, EGL_noChange, maxReadLength(*pre), ERM_autoDetect);
   if (c.bad()) return makeError(ErrorCode::ParseError, path, std::string("DCMTK cannot parse the file: ") + c.text());
-  return decodeDataset(path, ff.getDataset(), format, frameNumbers, frames);
+  return decodeDataset(path, ff.getDataset(), format, frameNumbers, deliver);
 }
 
 }  // namespace dicom_detail
@@ -462,12 +435,18 @@ core::Result<LoadedDicomSeries> loadDicomSeries(const DicomSeries& series, const
   if (!series.isImage)
     return makeError(ErrorCode::Unsupported, subject,
                      "series " + series.key() + " (" + series.modality + ") holds no image volume");
-  if (!series.geometry)
-    return makeError(ErrorCode::InvalidGeometry, subject, "series " + series.key() + " has no valid slice geometry");
-  if (series.format.samplesPerPixel != 1)
+  if (!series.geometry) {
+    std::string why;
+    for (const auto& i : series.issues)
+      if (i.kind == SeriesIssueKind::MissingGeometry) why = ": " + i.detail;
+    return makeError(ErrorCode::InvalidGeometry, subject, "series " + series.key() + " has no valid slice geometry" + why);
+  }
+  const std::string& photometric = series.format.photometric;
+  if (series.format.samplesPerPixel != 1 || (photometric != "MONOCHROME1" && photometric != "MONOCHROME2" &&
+                                             !photometric.empty()))
     return makeError(ErrorCode::Unsupported, subject,
-                     "colour image (SamplesPerPixel " + std::to_string(series.format.samplesPerPixel) + ", " +
-                         series.format.photometric + "): only monochrome images load as volumes");
+                     "colour or palette image (SamplesPerPixel " + std::to_string(series.format.samplesPerPixel) +
+                         ", " + photometric + "): only monochrome images load as volumes");
   LoadedDicomSeries out;
   out.issues = series.issues;
   out.regular = series.isRegular();
@@ -512,7 +491,7 @@ core::Result<LoadedDicomSeries> loadDicomSeries(const DicomSeries& series, const
   std::size_t slicesDone = 0;
   const std::size_t slicesTotal = series.slices.size();
   const int threads = dicom_detail::resolveThreads(options.threads);
-  dicom_detail::parallelFor(files.size(), threads, [&](std::size_t fi, int) {
+  const std::string thrown = dicom_detail::parallelFor(files.size(), threads, [&](std::size_t fi, int) {
     if (options.progress && options.progress->cancelled()) {
       std::lock_guard<std::mutex> lock(mutex);
       if (!failure) failure = makeError(ErrorCode::Cancelled, series.key(), "loading cancelled");
@@ -522,30 +501,24 @@ core::Result<LoadedDicomSeries> loadDicomSeries(const DicomSeries& series, const
     std::vector<Job> sorted = jobs;
     std::sort(sorted.begin(), sorted.end(), [](const Job& a, const Job& b) { return a.frame < b.frame; });
     std::vector<int> frameNumbers;
-    // Scratch reused by each worker thread across files: allocating (and zero-filling) a frame buffer per file made
-    // glibc hand pages back and fault them in again on every file, which cost more than the reading.
-    thread_local core::Volume<std::int32_t>::UninitBuffer scratch;
-    if (scratch.size() < sorted.size() * plane) scratch.resize(sorted.size() * plane);
-    std::vector<std::int32_t*> targets;
-    for (std::size_t j = 0; j < sorted.size(); ++j) {
-      frameNumbers.push_back(sorted[j].frame);
-      targets.push_back(scratch.data() + j * plane);
-    }
-    if (core::Status s = dicom_detail::decodeFrames(path, series.format, frameNumbers, targets); !s) {
+    for (const Job& j : sorted) frameNumbers.push_back(j.frame);
+    // Each decoded frame goes straight into its slice of the volume (rescaled), so no per-file buffer exists.
+    const core::Status s = dicom_detail::decodeFrames(
+        path, series.format, frameNumbers, [&](std::size_t j, const std::int32_t* src) {
+          float* dst = data.data() + std::size_t(sorted[j].k) * plane;
+          const double slope = sorted[j].slope, intercept = sorted[j].intercept;
+          if (slope == 1.0 && intercept == std::floor(intercept) && std::abs(intercept) < 1e6 &&
+              series.format.bitsStored <= 24) {  // integer path: no overflow with <= 24 stored bits
+            const std::int32_t offset = std::int32_t(intercept);
+            for (std::size_t v = 0; v < plane; ++v) dst[v] = float(src[v] + offset);
+          } else {
+            for (std::size_t v = 0; v < plane; ++v) dst[v] = float(double(src[v]) * slope + intercept);
+          }
+        });
+    if (!s) {
       std::lock_guard<std::mutex> lock(mutex);
       if (!failure) failure = s.error();
       return false;
-    }
-    for (std::size_t j = 0; j < sorted.size(); ++j) {
-      float* dst = data.data() + std::size_t(sorted[j].k) * plane;
-      const std::int32_t* src = targets[j];
-      const double slope = sorted[j].slope, intercept = sorted[j].intercept;
-      if (slope == 1.0 && intercept == std::floor(intercept) && std::abs(intercept) < 1e6) {
-        const std::int32_t offset = std::int32_t(intercept);
-        for (std::size_t v = 0; v < plane; ++v) dst[v] = float(src[v] + offset);
-      } else {
-        for (std::size_t v = 0; v < plane; ++v) dst[v] = float(double(src[v]) * slope + intercept);
-      }
     }
     if (options.progress) {
       std::lock_guard<std::mutex> lock(mutex);
@@ -554,6 +527,7 @@ core::Result<LoadedDicomSeries> loadDicomSeries(const DicomSeries& series, const
     }
     return true;
   });
+  if (!thrown.empty()) return makeError(ErrorCode::OutOfMemory, subject, "loading failed: " + thrown);
   if (failure) return *failure;
 
   // Missing slices (allowIrregular only): the series' lowest value, so gaps show as gaps.
@@ -630,12 +604,13 @@ core::Result<DicomFrames> readDicomFrames(const std::string& path) {
     return makeError(ErrorCode::OutOfMemory, path, "cannot allocate the frames");
   }
   std::vector<int> numbers;
-  std::vector<std::int32_t*> targets;
-  for (int i = 0; i < frames; ++i) {
-    numbers.push_back(i);
-    targets.push_back(out.samples.data() + std::size_t(i) * std::size_t(f.rows) * std::size_t(f.columns));
-  }
-  if (core::Status s = dicom_detail::decodeDataset(path, ds, f, numbers, targets); !s) return s.error();
+  for (int i = 0; i < frames; ++i) numbers.push_back(i);
+  const std::size_t plane = std::size_t(f.rows) * std::size_t(f.columns);
+  const core::Status decoded =
+      dicom_detail::decodeDataset(path, ds, f, numbers, [&](std::size_t i, const std::int32_t* samples) {
+        std::copy(samples, samples + plane, out.samples.data() + i * plane);
+      });
+  if (!decoded) return decoded.error();
   out.frames = frames;
   return out;
 }

@@ -124,13 +124,26 @@ struct Walker {
                          std::to_string(src.size()));
   }
 
-  // Walks [pos, end) of the dataset. `stopAtEnd` false: trailing garbage after the top level is an error only when
-  // it cannot be parsed as an element.
+  // true when every byte from `pos` to the end of the file is zero (padding some writers leave after the dataset)
+  bool zeroesToEnd(std::int64_t pos) {
+    std::uint8_t buf[4096];
+    while (pos < src.size()) {
+      const std::size_t n = std::size_t(std::min<std::int64_t>(sizeof buf, src.size() - pos));
+      if (!src.read(pos, n, buf)) return false;
+      for (std::size_t i = 0; i < n; ++i)
+        if (buf[i] != 0) return false;
+      pos += std::int64_t(n);
+    }
+    return true;
+  }
+
+  // Walks the dataset from `pos` to the end of the file.
   core::Status walk(std::int64_t pos) {
     struct Frame {
       std::int64_t end;  // -1: undefined length
       bool isSequence;   // sequence (holds items) or item (holds elements)
       bool isPixelSequence;
+      bool implicitInside = false;  // an explicit-VR UN of undefined length holds implicit VR (CP-246)
     };
     std::vector<Frame> stack;
     const std::int64_t size = src.size();
@@ -158,6 +171,8 @@ struct Walker {
       // Item and delimiter tags are always encoded like implicit VR (in the dataset's byte order).
       const std::uint16_t group = u16(h, big), element = u16(h + 2, big);
       const bool inSequence = !stack.empty() && stack.back().isSequence;
+      if (stack.empty() && group == 0 && element == 0 && zeroesToEnd(pos)) return core::Status::success();
+      const bool implicitHere = enc == Encoding::ImplicitLittle || (!stack.empty() && stack.back().implicitInside);
       if (group == 0xFFFE) {
         const std::uint32_t len = u32(h + 4, big);
         if (element == 0xE000) {
@@ -166,6 +181,7 @@ struct Walker {
                              "item tag (FFFE,E000) outside a sequence at byte " + std::to_string(pos));
           pos += 8;
           if (stack.back().isPixelSequence) {  // a fragment: skip its bytes
+            if (stack.size() == 1) ++out.pixelItems;
             if (len == kUndefined)
               return makeError(ErrorCode::ParseError, path, "pixel data fragment with undefined length");
             if (pos + std::int64_t(len) > size) return truncated(pos, "a pixel data fragment of " + std::to_string(len) + " bytes starts");
@@ -174,7 +190,7 @@ struct Walker {
           }
           const std::int64_t end = len == kUndefined ? -1 : pos + std::int64_t(len);
           if (end > size) return truncated(pos, "an item of " + std::to_string(len) + " bytes starts");
-          stack.push_back(Frame{end, false, false});
+          stack.push_back(Frame{end, false, false, stack.back().implicitInside});
           continue;
         }
         if (element == 0xE00D) {  // item delimiter
@@ -204,7 +220,8 @@ struct Walker {
       bool isSq = false;
       std::uint32_t len = 0;
       std::int64_t valuePos = 0;
-      if (enc == Encoding::ImplicitLittle) {
+      bool unknownVr = false;
+      if (implicitHere) {
         len = u32(h + 4, false);
         valuePos = pos + 8;
         isSq = len == kUndefined ? !(group == 0x7FE0 && element == 0x0010) : dictionarySaysSequence(group, element);
@@ -223,8 +240,10 @@ struct Walker {
           len = u16(h + 6, big);
           valuePos = pos + 8;
         }
-        isSq = (a == 'S' && b == 'Q') || (len == kUndefined && a == 'U' && b == 'N');
+        unknownVr = a == 'U' && b == 'N';
+        isSq = (a == 'S' && b == 'Q') || (len == kUndefined && unknownVr);
       }
+      const bool implicitChildren = implicitHere || (len == kUndefined && unknownVr);
       const bool isPixelData = group == 0x7FE0 && element == 0x0010 && stack.empty();
       if (len == kUndefined) {
         if (group == 0x7FE0 && element == 0x0010) {
@@ -234,7 +253,7 @@ struct Walker {
           }
           stack.push_back(Frame{-1, true, true});
         } else if (isSq) {
-          stack.push_back(Frame{-1, true, false});
+          stack.push_back(Frame{-1, true, false, implicitChildren});
           ++sequenceDepth;
         } else {
           return makeError(ErrorCode::ParseError, path,
@@ -249,7 +268,7 @@ struct Walker {
                                " at byte " + std::to_string(pos) + " runs past the end of the file (" +
                                std::to_string(size) + " bytes): truncated or damaged");
         if (isSq) {
-          stack.push_back(Frame{end, true, false});
+          stack.push_back(Frame{end, true, false, implicitChildren});
           ++sequenceDepth;
           pos = valuePos;
         } else {
@@ -257,12 +276,21 @@ struct Walker {
             out.pixelDataPresent = true;
             out.pixelDataOffset = valuePos;
             out.pixelDataLength = len;
+          } else if (stack.empty() && group == 0x7FE0 && (element == 0x0008 || element == 0x0009)) {
+            out.floatPixelDataPresent = true;
           } else if (stack.empty() && group == 0x0028 && len == 2 &&
-                     (element == 0x0010 || element == 0x0011 || element == 0x0100)) {
+                     (element == 0x0010 || element == 0x0011 || (element >= 0x0100 && element <= 0x0103))) {
             std::uint8_t v[2];
             if (!src.read(valuePos, 2, v)) return makeError(ErrorCode::ReadFailed, path, std::strerror(errno));
             const int value = u16(v, big);
-            (element == 0x0010 ? out.rows : element == 0x0011 ? out.columns : out.bitsAllocated) = value;
+            switch (element) {
+              case 0x0010: out.rows = value; break;
+              case 0x0011: out.columns = value; break;
+              case 0x0100: out.bitsAllocated = value; break;
+              case 0x0101: out.bitsStored = value; break;
+              case 0x0102: out.highBit = value; break;
+              default: out.pixelRepresentation = value; break;
+            }
           }
           pos = end;
         }
@@ -278,6 +306,8 @@ struct Walker {
 
 core::Result<std::vector<std::uint8_t>> inflateDataset(Source& src, std::int64_t from, const std::string& path) {
   const std::int64_t n = src.size() - from;
+  if (n > kMaxInflatedDataset)
+    return makeError(ErrorCode::SizeLimit, path, "deflated dataset larger than 1 GiB");
   std::vector<std::uint8_t> in(std::size_t(std::max<std::int64_t>(n, 0)));
   if (n > 0 && !src.read(from, in.size(), in.data())) return makeError(ErrorCode::ReadFailed, path, std::strerror(errno));
   z_stream zs{};

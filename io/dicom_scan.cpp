@@ -134,8 +134,8 @@ core::Result<FileHeader> readDicomFileHeader(const std::string& path) {
                                 h.modality == "PR" || h.modality == "KO" || h.modality == "REG" ||
                                 h.modality == "RWV" || h.modality == "RTPLAN";
   h.isImage = pre->pixelDataPresent && !nonImageModality && !isNonImageSopClass(h.sopClassUid);
-  if (!h.isImage && !nonImageModality && !isNonImageSopClass(h.sopClassUid) && ds->tagExists(DCM_Rows) &&
-      ds->tagExists(DCM_Columns))
+  if (!h.isImage && !nonImageModality && !isNonImageSopClass(h.sopClassUid) && !pre->floatPixelDataPresent &&
+      ds->tagExists(DCM_Rows) && ds->tagExists(DCM_Columns))
     return makeError(ErrorCode::Corrupt, path,
                      "image without pixel data (7FE0,0010): the file ends before its pixels (truncated?)");
   if (!h.isImage) {
@@ -161,6 +161,14 @@ core::Result<FileHeader> readDicomFileHeader(const std::string& path) {
     return makeError(ErrorCode::Corrupt, path, "Columns is " + std::to_string(f.columns) + " (missing or 0)");
   if (h.numberOfFrames <= 0)
     return makeError(ErrorCode::Corrupt, path, "NumberOfFrames is " + std::to_string(h.numberOfFrames));
+  if (h.numberOfFrames > kMaxFrames)
+    return makeError(ErrorCode::SizeLimit, path,
+                     "NumberOfFrames " + std::to_string(h.numberOfFrames) + " exceeds the limit of " +
+                         std::to_string(kMaxFrames) + " frames per instance");
+  if (pre->pixelDataEncapsulated && pre->pixelItems - 1 < h.numberOfFrames)
+    return makeError(ErrorCode::Corrupt, path,
+                     "NumberOfFrames " + std::to_string(h.numberOfFrames) + " but the encapsulated pixel data holds " +
+                         std::to_string(std::max<std::int64_t>(0, pre->pixelItems - 1)) + " fragments");
   if (f.bitsAllocated != 8 && f.bitsAllocated != 16 && f.bitsAllocated != 32)
     return makeError(ErrorCode::Unsupported, path,
                      "BitsAllocated " + std::to_string(f.bitsAllocated) + " (images need 8, 16 or 32 bits)");
@@ -237,6 +245,21 @@ core::Result<FileHeader> readDicomFileHeader(const std::string& path) {
       if (!s.hasPosition && !s.hasOrientation) fillPlane(s, ds, ds, ds);
     } else {
       fillPlane(s, ds, ds, ds);
+      if (h.numberOfFrames > 1) {
+        // Multi-frame without functional groups (RT Dose, NM, old MR): frame planes follow GridFrameOffsetVector
+        // along the normal when given; otherwise frames have no position of their own and are stacked in order.
+        double offset = 0;
+        if (s.hasPosition && s.hasOrientation && f64(ds, DCM_GridFrameOffsetVector, offset, unsigned(fr))) {
+          const core::Vec3& rd = s.rowDirection;
+          const core::Vec3& cd = s.columnDirection;
+          const core::Vec3 n{rd[1] * cd[2] - rd[2] * cd[1], rd[2] * cd[0] - rd[0] * cd[2], rd[0] * cd[1] - rd[1] * cd[0]};
+          for (int a = 0; a < 3; ++a) s.positionLps[std::size_t(a)] += offset * n[std::size_t(a)];
+        } else {
+          s.hasPosition = false;
+          double between = 0;
+          if (f64(ds, DCM_SpacingBetweenSlices, between) && between > 0) s.sliceThicknessMm = between;
+        }
+      }
     }
     h.slices.push_back(std::move(s));
   }
@@ -251,9 +274,11 @@ using dicom_detail::FileHeader;
 
 std::string orientationKey(const DicomSlice& s) {
   if (!s.hasOrientation) return "none";
+  // Rounded to 1e-3 (about 0.06 degrees); + 0.0 turns -0 into 0 so rounding noise around zero does not split.
+  auto r = [](double v) { return std::round(v * 1000.0) / 1000.0 + 0.0; };
   char buf[128];
-  std::snprintf(buf, sizeof buf, "%.3f/%.3f/%.3f/%.3f/%.3f/%.3f", s.rowDirection[0], s.rowDirection[1],
-                s.rowDirection[2], s.columnDirection[0], s.columnDirection[1], s.columnDirection[2]);
+  std::snprintf(buf, sizeof buf, "%.3f/%.3f/%.3f/%.3f/%.3f/%.3f", r(s.rowDirection[0]), r(s.rowDirection[1]),
+                r(s.rowDirection[2]), r(s.columnDirection[0]), r(s.columnDirection[1]), r(s.columnDirection[2]));
   return buf;
 }
 
@@ -275,13 +300,17 @@ core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, 
   std::mutex progressMutex;
   std::size_t done = 0;
   bool cancelled = false;
-  dicom_detail::parallelFor(files.size(), dicom_detail::resolveThreads(options.threads), [&](std::size_t i, int) {
+  const std::string thrown = dicom_detail::parallelFor(files.size(), dicom_detail::resolveThreads(options.threads), [&](std::size_t i, int) {
     if (options.progress && options.progress->cancelled()) {
       std::lock_guard<std::mutex> lock(progressMutex);
       cancelled = true;
       return false;
     }
-    headers[i] = dicom_detail::readDicomFileHeader(files[i]);
+    try {
+      headers[i] = dicom_detail::readDicomFileHeader(files[i]);
+    } catch (const std::exception& e) {  // bad_alloc on a crafted file: skip the file, keep indexing
+      headers[i] = core::makeError(core::ErrorCode::OutOfMemory, files[i], std::string("reading the header failed: ") + e.what());
+    }
     if (options.progress) {
       std::lock_guard<std::mutex> lock(progressMutex);
       ++done;
@@ -289,7 +318,11 @@ core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, 
     }
     return true;
   });
-  if (cancelled) return core::makeError(core::ErrorCode::Cancelled, index.root, "indexing cancelled");
+  if (!thrown.empty()) return core::makeError(core::ErrorCode::OutOfMemory, files.front(), "indexing failed: " + thrown);
+  if (cancelled)
+    return core::makeError(core::ErrorCode::Cancelled,
+                           files.empty() ? std::string() : std::filesystem::path(files.front()).parent_path().string(),
+                           "indexing cancelled");
 
   // Group: series key -> sub-key (orientation, size, pixel format, echo) -> slices.
   struct Group {
@@ -298,6 +331,7 @@ core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, 
     std::map<std::string, DicomPixelFormat> formats;
     std::set<std::string> sops;
     int instances = 0;
+    int duplicateInstances = 0;
   };
   std::map<std::string, Group> groups;
   std::vector<std::string> order;
@@ -339,6 +373,20 @@ core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, 
                                        "no SeriesInstanceUID: grouped by folder, SeriesNumber and Modality"});
     }
     ++g.instances;
+    // The same instance twice (a copied file): keep the first, say so.
+    // (Same SOPInstanceUID and same first plane: files that reuse a UID for different images are kept.)
+    std::string sop = h.slices.empty() ? std::string() : h.slices.front().sopInstanceUid;
+    if (!sop.empty()) {
+      const DicomSlice& first = h.slices.front();
+      char plane[96];
+      std::snprintf(plane, sizeof plane, "|%.3f/%.3f/%.3f|", first.positionLps[0], first.positionLps[1],
+                    first.positionLps[2]);
+      sop += plane + orientationKey(first) + "|" + std::to_string(h.slices.size());
+    }
+    if (!sop.empty() && !g.sops.insert(sop).second) {
+      ++g.duplicateInstances;
+      continue;
+    }
     if (!h.isImage) {
       // Non-image instances sharing a SeriesInstanceUID with images (rare) get a part of their own.
       g.parts["nonimage"].insert(g.parts["nonimage"].end(), h.slices.begin(), h.slices.end());
@@ -347,8 +395,9 @@ core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, 
     }
     const auto& f = h.format;
     const std::string sizeKey = std::to_string(f.columns) + "x" + std::to_string(f.rows);
-    const std::string formatKey = std::to_string(f.bitsAllocated) + "/" + std::to_string(f.pixelRepresentation) + "/" +
-                                  std::to_string(f.samplesPerPixel) + "/" + f.transferSyntaxUid;
+    const std::string formatKey = std::to_string(f.bitsAllocated) + "/" + std::to_string(f.bitsStored) + "/" +
+                                  std::to_string(f.highBit) + "/" + std::to_string(f.pixelRepresentation) + "/" +
+                                  std::to_string(f.samplesPerPixel) + "/" + f.photometric + "/" + f.transferSyntaxUid;
     for (DicomSlice& s : h.slices) {
       const std::string sub = orientationKey(s) + "|" + sizeKey + "|" + formatKey + "|" + std::to_string(s.echoNumber);
       g.parts[sub].push_back(std::move(s));
@@ -407,6 +456,10 @@ core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, 
                                            " stacks that differ in " + reason + "; this is part " +
                                            std::to_string(splitIndex)});
       }
+      if (g.duplicateInstances > 0)
+        s.issues.push_back(SeriesIssue{SeriesIssueKind::DuplicateInstances,
+                                       std::to_string(g.duplicateInstances) +
+                                           " file(s) repeat an instance already read (same SOPInstanceUID): ignored"});
       analyzeSeriesGeometry(s);
       pieces.push_back(std::move(s));
     }

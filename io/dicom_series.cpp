@@ -44,6 +44,7 @@ const char* seriesIssueName(SeriesIssueKind kind) {
     case SeriesIssueKind::MissingGeometry: return "missing geometry";
     case SeriesIssueKind::MissingSeriesUid: return "missing SeriesInstanceUID";
     case SeriesIssueKind::Split: return "split series";
+    case SeriesIssueKind::DuplicateInstances: return "duplicate instances";
   }
   return "issue";
 }
@@ -117,12 +118,23 @@ void analyzeSeriesGeometry(DicomSeries& series) {
   // Sort along the normal (by InstanceNumber, then frame, where positions are missing or equal).
   std::vector<double> along(slices.size());
   if (allPositions) {
+    // By position (a strict order), then each run of positions within kDuplicateMm by InstanceNumber and frame, so
+    // the slice kept for a duplicated position does not depend on file order.
     std::stable_sort(slices.begin(), slices.end(), [&](const DicomSlice& a, const DicomSlice& b) {
-      const double da = dot(a.positionLps, normal), db = dot(b.positionLps, normal);
-      if (std::abs(da - db) > kDuplicateMm) return da < db;
-      if (a.instanceNumber != b.instanceNumber) return a.instanceNumber < b.instanceNumber;
-      return a.frame < b.frame;
+      return dot(a.positionLps, normal) < dot(b.positionLps, normal);
     });
+    for (std::size_t runStart = 0; runStart < slices.size();) {
+      std::size_t runEnd = runStart + 1;
+      while (runEnd < slices.size() && dot(slices[runEnd].positionLps, normal) -
+                                               dot(slices[runEnd - 1].positionLps, normal) <= kDuplicateMm)
+        ++runEnd;
+      std::stable_sort(slices.begin() + long(runStart), slices.begin() + long(runEnd),
+                       [](const DicomSlice& a, const DicomSlice& b) {
+                         return a.instanceNumber != b.instanceNumber ? a.instanceNumber < b.instanceNumber
+                                                                     : a.frame < b.frame;
+                       });
+      runStart = runEnd;
+    }
     for (std::size_t k = 0; k < slices.size(); ++k) along[k] = dot(slices[k].positionLps, normal);
   } else {
     std::stable_sort(slices.begin(), slices.end(), [](const DicomSlice& a, const DicomSlice& b) {
@@ -224,7 +236,12 @@ void analyzeSeriesGeometry(DicomSeries& series) {
   const core::Vec3 origin = unique.empty() ? core::Vec3{0, 0, 0} : slices[unique[0]].positionLps;
   core::Geometry g({series.format.columns, series.format.rows, depth},
                    {first.columnSpacingMm, first.rowSpacingMm, spacing > 0 ? spacing : 1.0}, origin, dir);
-  if (g.validate(series.key())) series.geometry = g;
+  if (core::Status valid = g.validate(series.key()); valid) {
+    series.geometry = g;
+  } else {
+    addIssue(series, SeriesIssueKind::MissingGeometry,
+             "the slices do not form a valid grid: " + valid.error().detail + " (the series cannot be loaded)");
+  }
 }
 
 }  // namespace delineate::io
