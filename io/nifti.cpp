@@ -486,18 +486,12 @@ Scaling scalingOf(const NiftiHeaderInfo& info) {
   return s;
 }
 
-// Reads element i of a raw buffer in file byte order. Through memcpy so `raw` may alias the output buffer.
-template <class Src>
-Src loadElement(const std::uint8_t* raw, std::size_t i, bool swap) {
-  Src v;
-  std::memcpy(&v, raw + i * sizeof(Src), sizeof(Src));
-  return swap ? byteSwapped(v) : v;
-}
-
 // Loads the voxel data and converts each value with convert(index, value-as-Src, out) -> bool. A false return stops
 // and yields an empty vector with `rejected` set; the caller words the error since it knows why.
-// When the file type has the output's size, data is inflated straight into the output vector and converted in place,
-// so a float32 image (or uint16 label map) costs one buffer rather than two.
+// One buffer for both: the file's bytes are placed at the tail of the output vector (for .nii.gz the whole inflated
+// stream, header included) and converted front to back in blocks. Output element i never reaches input bytes that
+// are still unread, because the input starts at least count x (sizeof(Dst) - sizeof(Src)) bytes in; a file type
+// wider than the output (float64 -> float32) is staged through a separate buffer instead.
 template <class Dst, class Convert>
 Result<typename core::Volume<Dst>::UninitBuffer> loadConverted(const Source& src, const NiftiHeaderInfo& info,
                                                                Convert&& convert,
@@ -505,25 +499,55 @@ Result<typename core::Volume<Dst>::UninitBuffer> loadConverted(const Source& src
   if (Status s = checkDataAvailable(src, info); !s) return s.error();
   const auto count = static_cast<std::size_t>(info.dataBytes / info.bytesPerVoxel);
   const std::size_t bufferBytes = bufferBytesNeeded(info);
+  const auto dataBytes = static_cast<std::size_t>(info.dataBytes);
   const bool swap = info.bigEndian == hostIsLittleEndian();
-  const bool sameSize = static_cast<std::size_t>(info.bytesPerVoxel) == sizeof(Dst);
+  const bool inPlace = static_cast<std::size_t>(info.bytesPerVoxel) <= sizeof(Dst);
   try {
     // Uninitialised buffers: only the pages inflation reaches are touched (see core::UninitAllocator).
     typename core::Volume<Dst>::UninitBuffer out;
     core::Volume<std::uint8_t>::UninitBuffer raw;
-    if (sameSize)
-      out.resize((std::max(bufferBytes, count * sizeof(Dst)) + sizeof(Dst) - 1) / sizeof(Dst));
-    else
+    std::uint8_t* bytes = nullptr;  // the voxel bytes, in file order
+    if (inPlace) {
+      const std::size_t outBytes = count * sizeof(Dst);
+      const std::size_t headroom = bufferBytes > dataBytes ? bufferBytes - dataBytes : 0;  // gzip: the header too
+      out.resize((outBytes + headroom + sizeof(Dst) - 1) / sizeof(Dst));
+      auto* base = reinterpret_cast<std::uint8_t*>(out.data());
+      const std::size_t total = out.size() * sizeof(Dst);
+      std::uint8_t* load = base + (total - bufferBytes);  // loadVoxelBytes puts the voxels at load[0, dataBytes)
+      if (Status s = loadVoxelBytes(src, info, load); !s) return s.error();
+      // loadVoxelBytes moved the voxels to the front of its buffer; move them to the very end instead.
+      bytes = base + (total - dataBytes);
+      if (bytes != load) std::memmove(bytes, load, dataBytes);
+    } else {
       raw.resize(bufferBytes);
-    std::uint8_t* bytes = sameSize ? reinterpret_cast<std::uint8_t*>(out.data()) : raw.data();
-    if (Status s = loadVoxelBytes(src, info, bytes); !s) return s.error();
-    out.resize(count);
-    if (info.datatype == sameTypeCode && !swap && identityWhenSameType) return out;
+      out.resize(count);
+      if (Status s = loadVoxelBytes(src, info, raw.data()); !s) return s.error();
+      bytes = raw.data();
+    }
+    if (inPlace && info.datatype == sameTypeCode && !swap && identityWhenSameType) {
+      std::memmove(out.data(), bytes, dataBytes);
+      out.resize(count);
+      return out;
+    }
     bool ok = true;
     visitDatatype(info.datatype, [&](auto tag) {
       using Src = decltype(tag);
-      for (std::size_t i = 0; i < count && ok; ++i) ok = convert(i, loadElement<Src>(bytes, i, swap), out[i]);
+      constexpr std::size_t kBlock = 4096;
+      Src block[kBlock];
+      for (std::size_t first = 0; first < count && ok; first += kBlock) {
+        const std::size_t n = std::min(kBlock, count - first);
+        std::memcpy(block, bytes + first * sizeof(Src), n * sizeof(Src));  // read before the block is overwritten
+        if (swap)
+          for (std::size_t i = 0; i < n; ++i) block[i] = byteSwapped(block[i]);
+        Dst* dst = out.data() + first;
+        for (std::size_t i = 0; i < n; ++i)
+          if (!convert(first + i, block[i], dst[i])) {  // images never refuse, so this loop vectorises for them
+            ok = false;
+            break;
+          }
+      }
     });
+    out.resize(count);
     if (!ok) out.clear();
     rejected = !ok;
     return out;
