@@ -4,9 +4,13 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <new>
+#include <system_error>
+#include <thread>
 
 namespace delineate::io {
 namespace {
@@ -133,6 +137,95 @@ core::Result<GunzipResult> gunzipStreaming(const std::uint8_t* in, std::size_t i
   return result;
 }
 
+// --- Indexed multi-member gzip -------------------------------------------------------------------------------------
+// Large buffers are written as consecutive gzip members of kMemberBytes each (valid gzip: every reader concatenates
+// members). Each member's header carries an extra field, subfield "DL" of 8 bytes: the member's total size in the
+// file and its uncompressed size (both little-endian uint32). With those, a reader can find every member without
+// inflating and inflate them on all cores at once, each straight into its place in the output.
+
+constexpr std::size_t kMemberBytes = std::size_t(8) << 20;
+constexpr std::size_t kIndexedHeaderBytes = 10 + 2 + 12;  // fixed header, XLEN, one 12-byte subfield
+
+unsigned workerCount(std::size_t jobs) {
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  return unsigned(std::min<std::size_t>(jobs, cores));
+}
+
+// Runs job(i) for i in [0, n) on workerCount(n) threads; false from any job is the result.
+template <class Job>
+bool runParallel(std::size_t n, Job&& job) {
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> ok{true};
+  auto worker = [&] {
+    for (std::size_t i; ok.load() && (i = next.fetch_add(1)) < n;)
+      if (!job(i)) ok.store(false);
+  };
+  std::vector<std::thread> pool;
+  try {
+    for (unsigned t = 1; t < workerCount(n); ++t) pool.emplace_back(worker);
+  } catch (const std::system_error&) {  // no threads to be had: the caller's thread does all the work
+  }
+  worker();
+  for (auto& t : pool) t.join();
+  return ok.load();
+}
+
+void putLe32(std::uint8_t* p, std::uint32_t v) {
+  p[0] = std::uint8_t(v);
+  p[1] = std::uint8_t(v >> 8);
+  p[2] = std::uint8_t(v >> 16);
+  p[3] = std::uint8_t(v >> 24);
+}
+
+struct IndexedMember {
+  std::size_t offset = 0;        // of the member in the input
+  std::size_t size = 0;          // whole member
+  std::size_t outOffset = 0;     // of its data in the output
+  std::size_t outSize = 0;
+};
+
+// The members of an indexed stream whose sizes add up to exactly `capacity`, or nothing (then the caller takes the
+// ordinary path, which also checks everything again).
+std::vector<IndexedMember> indexedMembers(const std::uint8_t* in, std::size_t inSize, std::size_t capacity) {
+  std::vector<IndexedMember> members;
+  std::size_t pos = 0, out = 0;
+  while (pos < inSize && out < capacity) {
+    if (inSize - pos < kIndexedHeaderBytes + 8) return {};
+    const std::uint8_t* h = in + pos;
+    if (h[0] != 0x1f || h[1] != 0x8b || h[2] != 8 || h[3] != 0x04 /* FEXTRA only */ || h[10] != 12 || h[11] != 0 ||
+        h[12] != 'D' || h[13] != 'L' || h[14] != 8 || h[15] != 0)
+      return {};
+    IndexedMember m;
+    m.offset = pos;
+    m.size = readLe32(h + 16);
+    m.outSize = readLe32(h + 20);
+    m.outOffset = out;
+    if (m.size < kIndexedHeaderBytes + 8 || m.size > inSize - pos || m.outSize > capacity - out) return {};
+    if (readLe32(in + pos + m.size - 4) != std::uint32_t(m.outSize)) return {};  // ISIZE agrees with the index
+    members.push_back(m);
+    pos += m.size;
+    out += m.outSize;
+  }
+  if (out != capacity) return {};
+  return members;
+}
+
+bool inflateIndexed(const std::uint8_t* in, const std::vector<IndexedMember>& members, std::uint8_t* out) {
+  return runParallel(members.size(), [&](std::size_t i) {
+    const IndexedMember& m = members[i];
+    std::unique_ptr<libdeflate_decompressor, LibdeflateDecompressorDeleter> d(libdeflate_alloc_decompressor());
+    if (!d) return false;
+    std::size_t produced = 0;
+    const std::uint8_t* deflated = in + m.offset + kIndexedHeaderBytes;
+    const std::size_t deflatedSize = m.size - kIndexedHeaderBytes - 8;
+    if (libdeflate_deflate_decompress(d.get(), deflated, deflatedSize, out + m.outOffset, m.outSize, &produced) !=
+            LIBDEFLATE_SUCCESS ||
+        produced != m.outSize)
+      return false;
+    return libdeflate_crc32(0, out + m.outOffset, m.outSize) == readLe32(in + m.offset + m.size - 8);
+  });
+}
+
 }  // namespace
 
 bool isGzip(const std::uint8_t* data, std::size_t size) { return size >= 2 && data[0] == 0x1f && data[1] == 0x8b; }
@@ -151,6 +244,8 @@ core::Result<GunzipResult> gunzipInto(const std::uint8_t* in, std::size_t inSize
   // ISIZE is the last member's size mod 2^32: a match means a single member of exactly the size we want, the
   // common case, where libdeflate's one-shot inflate is safe to try.
   constexpr std::size_t kMinMember = 18;
+  const std::vector<IndexedMember> members = indexedMembers(in, inSize, capacity);
+  if (!members.empty() && inflateIndexed(in, members, out)) return GunzipResult{capacity, false};
   if (capacity > 0 && inSize >= kMinMember &&
       readLe32(in + inSize - 4) == static_cast<std::uint32_t>(capacity & 0xffffffffu) &&
       tryLibdeflate(in, inSize, out, capacity))
@@ -163,13 +258,55 @@ core::Result<std::vector<std::uint8_t>> gzipCompress(const void* data, std::size
   if (level < 0 || level > 12)
     return makeError(ErrorCode::InvalidArgument, subject,
                      "gzip level " + std::to_string(level) + " is outside 0..12");
-  std::unique_ptr<libdeflate_compressor, LibdeflateCompressorDeleter> c(libdeflate_alloc_compressor(level));
-  if (!c) return makeError(ErrorCode::OutOfMemory, subject, "cannot allocate a gzip compressor");
+  const auto* bytes = static_cast<const std::uint8_t*>(data);
+  const std::size_t count = std::max<std::size_t>(1, (size + kMemberBytes - 1) / kMemberBytes);
   try {
-    std::vector<std::uint8_t> out(libdeflate_gzip_compress_bound(c.get(), size));
-    const std::size_t n = libdeflate_gzip_compress(c.get(), data, size, out.data(), out.size());
-    if (n == 0) return makeError(ErrorCode::WriteFailed, subject, "gzip compression failed");
-    out.resize(n);
+    // Each member compressed on its own (in parallel) into its own buffer, then concatenated.
+    std::vector<std::vector<std::uint8_t>> parts(count);
+    std::atomic<bool> allocFailed{false};
+    const bool ok = runParallel(count, [&](std::size_t i) {
+      try {
+        std::unique_ptr<libdeflate_compressor, LibdeflateCompressorDeleter> c(libdeflate_alloc_compressor(level));
+        if (!c) return false;
+        const std::size_t begin = i * kMemberBytes;
+        const std::size_t n = std::min(kMemberBytes, size - std::min(size, begin));
+        std::vector<std::uint8_t>& part = parts[i];
+        part.resize(kIndexedHeaderBytes + libdeflate_deflate_compress_bound(c.get(), n) + 8);
+        const std::size_t z = libdeflate_deflate_compress(c.get(), bytes + begin, n, part.data() + kIndexedHeaderBytes,
+                                                          part.size() - kIndexedHeaderBytes - 8);
+        if (z == 0 && n > 0) return false;
+        const std::size_t memberSize = kIndexedHeaderBytes + z + 8;
+        if (memberSize > 0xffffffffu) return false;
+        std::uint8_t* h = part.data();
+        const std::uint8_t fixed[12] = {0x1f, 0x8b, 8, 0x04, 0, 0, 0, 0, 0, 0xff /* OS unknown */, 12, 0};
+        std::memcpy(h, fixed, sizeof fixed);
+        h[12] = 'D';
+        h[13] = 'L';
+        h[14] = 8;
+        h[15] = 0;
+        putLe32(h + 16, std::uint32_t(memberSize));
+        putLe32(h + 20, std::uint32_t(n));
+        putLe32(part.data() + kIndexedHeaderBytes + z, libdeflate_crc32(0, bytes + begin, n));
+        putLe32(part.data() + kIndexedHeaderBytes + z + 4, std::uint32_t(n));
+        part.resize(memberSize);
+        return true;
+      } catch (const std::bad_alloc&) {
+        allocFailed.store(true);
+        return false;
+      }
+    });
+    if (allocFailed.load())
+      return makeError(ErrorCode::OutOfMemory, subject,
+                       "cannot allocate the gzip output buffer for " + std::to_string(size) + " bytes");
+    if (!ok) return makeError(ErrorCode::WriteFailed, subject, "gzip compression failed");
+    std::size_t total = 0;
+    for (const auto& p : parts) total += p.size();
+    std::vector<std::uint8_t> out;
+    out.reserve(total);
+    for (auto& p : parts) {
+      out.insert(out.end(), p.begin(), p.end());
+      std::vector<std::uint8_t>().swap(p);
+    }
     return out;
   } catch (const std::bad_alloc&) {
     return makeError(ErrorCode::OutOfMemory, subject,

@@ -27,6 +27,8 @@ struct GunzipResult {
 // (output beyond that is not produced). When fewer bytes come back, `truncated` says whether the file was cut off or
 // simply holds less. Bytes after the last member that are not another member are ignored, as gzip(1) does.
 //
+// A stream written by gzipCompress (indexed members whose sizes add up to exactly `capacity`) is inflated in
+// parallel, each member checked against its CRC; if anything does not add up it takes the paths below.
 // When the last member's ISIZE trailer equals `capacity` (mod 2^32, as the format stores it) the whole buffer is
 // inflated in one call by libdeflate (several times faster); otherwise, or if that fails, zlib streams with the cap.
 // Damaged data (bad deflate codes, CRC mismatch) is a Corrupt error naming `subject`.
@@ -36,7 +38,10 @@ core::Result<GunzipResult> gunzipInto(const std::uint8_t* in, std::size_t inSize
 // libdeflate levels: 0 (stored) .. 12 (slowest, smallest). 6 matches gzip(1)'s default trade-off.
 constexpr int kDefaultGzipLevel = 6;
 
-// One gzip member holding `size` bytes. `level` outside 0..12 is an InvalidArgument error.
+// gzip of `size` bytes as consecutive members of 8 MiB, compressed in parallel, each with an extra field ("DL": the
+// member's size in the file and uncompressed) so gunzipInto can find the members without inflating and inflate them
+// in parallel. Every gzip reader reads such a file (members concatenate); other writers' files take the ordinary
+// one-thread path. `level` outside 0..12 is an InvalidArgument error.
 core::Result<std::vector<std::uint8_t>> gzipCompress(const void* data, std::size_t size, int level,
                                                      const std::string& subject);
 

@@ -909,6 +909,55 @@ TEST_CASE("gunzipInto caps output and reports truncation", "[nifti][gzip]") {
   CHECK_FALSE(io::gzipCompress(data.data(), data.size(), -1, "t").ok());
 }
 
+TEST_CASE("large buffers gzip into indexed members that inflate in parallel, and damage is still caught", "[gzip]") {
+  // 20 MiB + 5 bytes: three members (8 + 8 + 4 MiB and a bit).
+  std::vector<std::uint8_t> data((std::size_t(20) << 20) + 5);
+  std::uint32_t x = 12345;
+  for (auto& b : data) {
+    x = x * 1103515245u + 12345u;
+    b = static_cast<std::uint8_t>((x >> 24) & 0x0f);  // compressible but not trivial
+  }
+  auto packed = io::gzipCompress(data.data(), data.size(), 6, "t");
+  REQUIRE(packed.ok());
+  // Three gzip members, each with the "DL" extra field.
+  int members = 0;
+  for (std::size_t pos = 0; pos + 24 <= packed->size();) {
+    const std::uint8_t* h = packed->data() + pos;
+    REQUIRE(h[0] == 0x1f);
+    REQUIRE(h[1] == 0x8b);
+    REQUIRE((h[3] & 0x04) != 0);
+    REQUIRE(h[12] == 'D');
+    REQUIRE(h[13] == 'L');
+    ++members;
+    pos += std::size_t(h[16]) | std::size_t(h[17]) << 8 | std::size_t(h[18]) << 16 | std::size_t(h[19]) << 24;
+  }
+  CHECK(members == 3);
+
+  std::vector<std::uint8_t> out(data.size());
+  auto r = io::gunzipInto(packed->data(), packed->size(), out.data(), out.size(), "t");  // parallel path
+  REQUIRE(r.ok());
+  CHECK(r->bytes == data.size());
+  CHECK(out == data);
+
+  // An index that lies (member size off by one) is not trusted: the ordinary path still reads every member.
+  auto lying = *packed;
+  lying[16] = static_cast<std::uint8_t>(lying[16] + 1);
+  std::fill(out.begin(), out.end(), 0);
+  r = io::gunzipInto(lying.data(), lying.size(), out.data(), out.size(), "t");
+  REQUIRE(r.ok());
+  CHECK(out == data);
+
+  // A flipped bit in the second member's data fails its CRC in the parallel path and is Corrupt in the fallback.
+  auto damaged = *packed;
+  const std::size_t second = std::size_t(damaged[16]) | std::size_t(damaged[17]) << 8 |
+                             std::size_t(damaged[18]) << 16 | std::size_t(damaged[19]) << 24;
+  damaged[second + 1000] ^= 0x10;
+  r = io::gunzipInto(damaged.data(), damaged.size(), out.data(), out.size(), "damaged.gz");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().code == core::ErrorCode::Corrupt);
+  CHECK(r.error().subject == "damaged.gz");
+}
+
 TEST_CASE("random header and stream damage never crashes or over-reads", "[nifti]") {
   ScratchDir dir("nifti-fuzz");
   Crafted c;
