@@ -206,7 +206,7 @@ std::vector<IndexedMember> indexedMembers(const std::uint8_t* in, std::size_t in
     pos += m.size;
     out += m.outSize;
   }
-  if (out != capacity) return {};
+  if (out != capacity || pos != inSize) return {};  // exactly the whole input, exactly `capacity` bytes
   return members;
 }
 
@@ -238,14 +238,18 @@ std::uint64_t maxInflatedSize(std::uint64_t compressedBytes) {
   return compressedBytes * kRatio + kSlack;
 }
 
+bool gunzipIndexed(const std::uint8_t* in, std::size_t inSize, std::uint8_t* out, std::size_t capacity) {
+  const std::vector<IndexedMember> members = indexedMembers(in, inSize, capacity);
+  return !members.empty() && inflateIndexed(in, members, out);
+}
+
 core::Result<GunzipResult> gunzipInto(const std::uint8_t* in, std::size_t inSize, std::uint8_t* out,
                                       std::size_t capacity, const std::string& subject) {
   if (!isGzip(in, inSize)) return makeError(ErrorCode::Corrupt, subject, "not gzip data (missing 1f 8b magic)");
   // ISIZE is the last member's size mod 2^32: a match means a single member of exactly the size we want, the
   // common case, where libdeflate's one-shot inflate is safe to try.
   constexpr std::size_t kMinMember = 18;
-  const std::vector<IndexedMember> members = indexedMembers(in, inSize, capacity);
-  if (!members.empty() && inflateIndexed(in, members, out)) return GunzipResult{capacity, false};
+  if (gunzipIndexed(in, inSize, out, capacity)) return GunzipResult{capacity, false};
   if (capacity > 0 && inSize >= kMinMember &&
       readLe32(in + inSize - 4) == static_cast<std::uint32_t>(capacity & 0xffffffffu) &&
       tryLibdeflate(in, inSize, out, capacity))

@@ -35,6 +35,10 @@ struct GunzipResult {
 core::Result<GunzipResult> gunzipInto(const std::uint8_t* in, std::size_t inSize, std::uint8_t* out,
                                       std::size_t capacity, const std::string& subject);
 
+// The parallel path alone: true when `in` is exactly a gzipCompress stream (indexed members) of `capacity` bytes and
+// every member inflated and matched its CRC; false otherwise (then `out` may hold partial data).
+bool gunzipIndexed(const std::uint8_t* in, std::size_t inSize, std::uint8_t* out, std::size_t capacity);
+
 // libdeflate levels: 0 (stored) .. 12 (slowest, smallest). 6 matches gzip(1)'s default trade-off.
 constexpr int kDefaultGzipLevel = 6;
 
