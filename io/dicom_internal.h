@@ -23,6 +23,7 @@ struct PrescanResult {
   bool pixelDataEncapsulated = false;
   std::int64_t pixelDataOffset = -1;  // offset of the native value in the file (not for deflated files)
   std::int64_t pixelDataLength = 0;   // native value length
+  std::int64_t pixelDataElementOffset = -1;  // where the top-level pixel data element starts (not for deflated files)
   int maxSequenceDepth = 0;
   bool bigEndian = false;  // dataset byte order
   // Top-level Rows, Columns, BitsAllocated as the pre-scan saw them (-1 when absent): the native fast path checks

@@ -250,6 +250,7 @@ struct Walker {
           if (isPixelData) {
             out.pixelDataPresent = true;
             out.pixelDataEncapsulated = true;
+            out.pixelDataElementOffset = pos;
           }
           stack.push_back(Frame{-1, true, true});
         } else if (isSq) {
@@ -276,6 +277,7 @@ struct Walker {
             out.pixelDataPresent = true;
             out.pixelDataOffset = valuePos;
             out.pixelDataLength = len;
+            out.pixelDataElementOffset = pos;
           } else if (stack.empty() && group == 0x7FE0 && (element == 0x0008 || element == 0x0009)) {
             out.floatPixelDataPresent = true;
           } else if (stack.empty() && group == 0x0028 && len == 2 &&
@@ -436,6 +438,7 @@ core::Status prescanDicomFile(const std::string& path,
     Walker w{mem, path, Encoding::ExplicitLittle, out};
     if (core::Status s = w.walk(0); !s) return s;
     out.pixelDataOffset = -1;  // offsets refer to the inflated stream
+    out.pixelDataElementOffset = -1;
     return then(fd, out);
   }
   out.bigEndian = enc == Encoding::ExplicitBig;

@@ -1,15 +1,22 @@
 // DICOM headers (DCMTK) and the folder index: parallel header reads, then grouping into patients/studies/series.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include <dcmtk/config/osconfig.h>
 #include <dcmtk/dcmdata/dcdeftag.h>
 #include <dcmtk/dcmdata/dcfilefo.h>
+#include <dcmtk/dcmdata/dcistrmb.h>
 #include <dcmtk/dcmdata/dcmetinf.h>
 #include <dcmtk/dcmdata/dcsequen.h>
 #include <dcmtk/dcmdata/dcuid.h>
@@ -23,6 +30,10 @@ namespace {
 
 using core::ErrorCode;
 using core::makeError;
+
+// Headers larger than this (huge private blocks, Enhanced objects with thousands of frames) are parsed by DCMTK from
+// the file, which reads them in pieces.
+constexpr std::int64_t kMaxHeaderBytes = std::int64_t(64) << 20;
 
 std::string trim(const char* s) {
   std::string v = s ? s : "";
@@ -102,11 +113,45 @@ void fillPlane(DicomSlice& s, DcmItem* positionItem, DcmItem* orientationItem, D
 
 core::Result<FileHeader> readDicomFileHeader(const std::string& path) {
   ensureDcmtkReady();
-  auto pre = prescanDicomFile(path);
-  if (!pre) return pre.error();
+  // One open for the pre-scan and the header: the bytes before the pixel data are read once (from the pre-scan's
+  // pages) and DCMTK parses them from memory. Each open and read is a round trip on a network share.
+  PrescanResult prescan;
+  std::vector<std::uint8_t> headerBytes;
+  bool fromMemory = false;
+  core::Status scanned = prescanDicomFile(path, [&](int fd, const PrescanResult& r) -> core::Status {
+    prescan = r;
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) return core::Status::success();
+    const std::int64_t end = r.pixelDataElementOffset >= 0 ? r.pixelDataElementOffset
+                             : r.transferSyntaxUid == "1.2.840.10008.1.2.1.99" ? -1
+                                                                                : std::int64_t(st.st_size);
+    if (end < 0 || end > kMaxHeaderBytes) return core::Status::success();  // DCMTK reads the file itself
+    headerBytes.resize(std::size_t(end));
+    std::size_t done = 0;
+    while (done < headerBytes.size()) {
+      const ssize_t n = ::pread(fd, headerBytes.data() + done, headerBytes.size() - done, off_t(done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return makeError(ErrorCode::ReadFailed, path, std::string("reading the header: ") + std::strerror(errno));
+      done += std::size_t(n);
+    }
+    fromMemory = true;
+    return core::Status::success();
+  });
+  if (!scanned) return scanned.error();
+  const PrescanResult* pre = &prescan;
 
   DcmFileFormat ff;
-  const OFCondition c = ff.loadFile(OFFilename(path.c_str()), EXS_Unknown, EGL_noChange, 256, ERM_autoDetect);
+  OFCondition c;
+  if (fromMemory) {
+    DcmInputBufferStream stream;
+    stream.setBuffer(headerBytes.data(), offile_off_t(headerBytes.size()));
+    stream.setEos();
+    ff.transferInit();
+    c = ff.read(stream, EXS_Unknown, EGL_noChange, DCM_MaxReadLength);
+    ff.transferEnd();
+  } else {
+    c = ff.loadFile(OFFilename(path.c_str()), EXS_Unknown, EGL_noChange, 256, ERM_autoDetect);
+  }
   if (c.bad()) return makeError(ErrorCode::ParseError, path, std::string("DCMTK cannot parse the file: ") + c.text());
   DcmDataset* ds = ff.getDataset();
   DcmMetaInfo* meta = ff.getMetaInfo();
@@ -332,6 +377,8 @@ core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, 
     std::set<std::string> sops;
     int instances = 0;
     int duplicateInstances = 0;
+    std::optional<std::pair<std::string, std::string>> nonImageIdentity;  // modality, SOP class
+    bool protoFromImage = false;
   };
   std::map<std::string, Group> groups;
   std::vector<std::string> order;
@@ -388,10 +435,18 @@ core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, 
       continue;
     }
     if (!h.isImage) {
-      // Non-image instances sharing a SeriesInstanceUID with images (rare) get a part of their own.
+      // Non-image instances sharing a SeriesInstanceUID with images (rare) get a part of their own, named by the
+      // first of them (an SR filed in its CT's series is listed as SR).
       g.parts["nonimage"].insert(g.parts["nonimage"].end(), h.slices.begin(), h.slices.end());
       g.formats.emplace("nonimage", h.format);
+      g.nonImageIdentity.emplace(h.modality, h.sopClassUid);
       continue;
+    }
+    if (!g.protoFromImage) {  // the series is named after its images, whichever file came first
+      g.protoFromImage = true;
+      g.proto.modality = h.modality;
+      g.proto.sopClassUid = h.sopClassUid;
+      if (!h.seriesDescription.empty()) g.proto.seriesDescription = h.seriesDescription;
     }
     const auto& f = h.format;
     const std::string sizeKey = std::to_string(f.columns) + "x" + std::to_string(f.rows);
@@ -438,6 +493,7 @@ core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, 
     for (auto& [sub, slices] : g.parts) {
       DicomSeries s = g.proto;
       s.isImage = sub != "nonimage";
+      if (!s.isImage && g.nonImageIdentity) std::tie(s.modality, s.sopClassUid) = *g.nonImageIdentity;
       s.format = g.formats[sub];
       s.slices = std::move(slices);
       std::set<std::string> paths;

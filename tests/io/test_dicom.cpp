@@ -313,3 +313,22 @@ TEST_CASE("dicom: parallel and sequential loads are identical and report progres
   CHECK(std::is_sorted(progress.fractions.begin(), progress.fractions.end()));
   CHECK(progress.stages.front() == "read");
 }
+
+TEST_CASE("dicom: an SR filed under its CT's SeriesInstanceUID is listed apart, each named by its own modality") {
+  auto dir = sharedFile("data/dicom-seg/highdicom");
+  if (!dir) return;
+  auto index = io::indexDicomFolder(dir->string());
+  REQUIRE(index.ok());
+  CHECK(index->skipped.empty());
+  const io::DicomSeries& ct = onlyImageSeries(*index);
+  CHECK(ct.modality == "CT");
+  int srInCtSeries = 0;
+  for (const auto* s : index->allSeries())
+    if (!s->isImage && s->seriesInstanceUid == ct.seriesInstanceUid) {
+      ++srInCtSeries;
+      CHECK(s->modality == "SR");
+      CHECK(s->key() != ct.key());
+    }
+  CHECK(srInCtSeries == 1);
+  CHECK(io::loadDicomSeries(ct).ok());
+}
