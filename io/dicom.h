@@ -8,13 +8,18 @@
 // - Before DCMTK sees a file, our own structural pre-scan walks its elements without reading values: every value
 //   length must fit in the file, sequences may nest at most kMaxSequenceDepth deep, and the pixel data must be as
 //   long as Rows x Columns x Frames x BitsAllocated say (native) or be present (encapsulated). DCMTK would otherwise
-//   recurse once per nesting level (a stack overflow on a crafted file) and trust declared lengths.
-// - Instances are grouped into patients / studies / series. A series is split further, in this order, by
-//   SeriesInstanceUID (or, where it is blank, by folder + SeriesNumber + Modality, with an issue saying so), by
-//   image orientation, by rows x columns, and by echo number. Each piece is one DicomSeries with splitIndex > 0 and a
-//   splitReason.
-// - Multi-frame instances (Enhanced CT/MR and others with functional groups) contribute one DicomSlice per frame,
-//   with position, orientation, spacing and rescale from the per-frame or shared functional groups.
+//   recurse once per nesting level (a stack overflow on a crafted file) and trust declared lengths. DCMTK then parses
+//   the bytes before the pixel data from memory: one open and, for most files, one read per file (network shares).
+// - Instances are grouped into patients / studies / series. A series is split further by SeriesInstanceUID (or,
+//   where it is blank, by folder + SeriesNumber + Modality, with an issue saying so), then by image orientation
+//   (to 1e-3), rows x columns, pixel format (bits allocated/stored, high bit, sign, photometric, transfer syntax)
+//   and echo number. Each piece is one DicomSeries with splitIndex > 0 and a splitReason. Non-image instances under
+//   an image series' UID form a piece of their own; a file repeating an instance (same SOPInstanceUID and plane) is
+//   ignored with an issue.
+// - Multi-frame instances contribute one DicomSlice per frame: Enhanced CT/MR take position, orientation, spacing
+//   and rescale from the per-frame or shared functional groups; older multi-frame objects follow
+//   GridFrameOffsetVector, or else have no per-frame position (MissingGeometry, stacked in frame order).
+//   NumberOfFrames is limited to kMaxFrames and, for encapsulated data, to the number of fragments.
 //
 // Geometry (LPS, the DICOM patient frame, so no conversion):
 // - Column index i runs along ImageOrientationPatient[0..2] with spacing PixelSpacing[1]; row index j along
