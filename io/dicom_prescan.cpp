@@ -344,7 +344,10 @@ core::Result<std::vector<std::uint8_t>> inflateDataset(Source& src, std::int64_t
 
 bool isJpeg2000Syntax(const std::string& uid) {
   return uid == "1.2.840.10008.1.2.4.90" || uid == "1.2.840.10008.1.2.4.91" || uid == "1.2.840.10008.1.2.4.92" ||
-         uid == "1.2.840.10008.1.2.4.93";
+         uid == "1.2.840.10008.1.2.4.93" ||
+         // High-Throughput JPEG 2000 (lossless, RPCL lossless, lossy): OpenJPEG 2.5 decodes HTJ2K code streams.
+         // No HTJ2K file is in the test data, so this path is untested.
+         uid == "1.2.840.10008.1.2.4.201" || uid == "1.2.840.10008.1.2.4.202" || uid == "1.2.840.10008.1.2.4.203";
 }
 
 bool isNativeSyntax(const std::string& uid) {
