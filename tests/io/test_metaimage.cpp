@@ -20,6 +20,7 @@
 #include "core/volume.h"
 #include "io/gzip.h"
 #include "io/metaimage.h"
+#include "tests/common/byte_support.h"
 #include "tests/common/test_support.h"
 
 namespace fs = std::filesystem;
@@ -29,59 +30,15 @@ using core::Geometry;
 using core::Mat3;
 using test::ScratchDir;
 using test::sharedFile;
+using test::readBytes;
+using test::writeBytes;
+using test::bytesOf;
+using test::concat;
+using test::hostBigEndian;
+using test::encode;
+using test::asText;
 
 namespace {
-
-std::vector<std::uint8_t> readBytes(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::vector<std::uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-void writeBytes(const fs::path& p, const std::vector<std::uint8_t>& bytes) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  REQUIRE(out.good());
-}
-
-std::vector<std::uint8_t> bytesOf(const std::string& s) { return std::vector<std::uint8_t>(s.begin(), s.end()); }
-
-std::vector<std::uint8_t> concat(std::vector<std::uint8_t> a, const std::vector<std::uint8_t>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
-
-bool hostBigEndian() {
-  const std::uint16_t one = 1;
-  unsigned char b = 0;
-  std::memcpy(&b, &one, 1);
-  return b == 0;
-}
-
-template <class T>
-std::vector<std::uint8_t> encode(const std::vector<T>& values, bool bigEndian) {
-  std::vector<std::uint8_t> out(values.size() * sizeof(T));
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    unsigned char b[sizeof(T)];
-    std::memcpy(b, &values[i], sizeof(T));
-    if (bigEndian != hostBigEndian()) std::reverse(b, b + sizeof(T));
-    std::memcpy(out.data() + i * sizeof(T), b, sizeof(T));
-  }
-  return out;
-}
-
-template <class T>
-std::string asText(const std::vector<T>& values) {
-  std::ostringstream s;
-  s.precision(17);
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if constexpr (sizeof(T) == 1)
-      s << static_cast<int>(values[i]);
-    else
-      s << values[i];
-    s << (i % 5 == 4 ? "\n" : " ");
-  }
-  return s.str();
-}
 
 // A zlib stream (RFC 1950) built independently of io/, by zlib itself.
 std::vector<std::uint8_t> zlibOf(const std::vector<std::uint8_t>& raw) {

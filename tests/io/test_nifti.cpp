@@ -21,6 +21,7 @@
 #include "io/atomic_file.h"
 #include "io/gzip.h"
 #include "io/nifti.h"
+#include "tests/common/byte_support.h"
 #include "tests/common/test_support.h"
 
 namespace fs = std::filesystem;
@@ -30,47 +31,14 @@ using core::Geometry;
 using core::Mat3;
 using test::ScratchDir;
 using test::sharedFile;
+using test::readBytes;
+using test::writeBytes;
+using test::gz;
+using test::hostBigEndian;
+using test::put;
+using test::encode;
 
 namespace {
-
-std::vector<std::uint8_t> readBytes(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::vector<std::uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-void writeBytes(const fs::path& p, const std::vector<std::uint8_t>& bytes) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  REQUIRE(out.good());
-}
-
-std::vector<std::uint8_t> gz(const std::vector<std::uint8_t>& raw) {
-  auto c = io::gzipCompress(raw.data(), raw.size(), 6, "test");
-  REQUIRE(c.ok());
-  return *c;
-}
-
-bool hostBigEndian() {
-  const std::uint16_t one = 1;
-  unsigned char b = 0;
-  std::memcpy(&b, &one, 1);
-  return b == 0;
-}
-
-template <class T>
-void put(std::vector<std::uint8_t>& buf, std::size_t offset, T v, bool bigEndian) {
-  unsigned char b[sizeof(T)];
-  std::memcpy(b, &v, sizeof(T));
-  if (bigEndian != hostBigEndian()) std::reverse(b, b + sizeof(T));
-  std::memcpy(buf.data() + offset, b, sizeof(T));
-}
-
-template <class T>
-std::vector<std::uint8_t> encode(const std::vector<T>& values, bool bigEndian) {
-  std::vector<std::uint8_t> out(values.size() * sizeof(T));
-  for (std::size_t i = 0; i < values.size(); ++i) put(out, i * sizeof(T), values[i], bigEndian);
-  return out;
-}
 
 int bitsOf(int datatype) {
   switch (datatype) {
