@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
+#include "core/geometry.h"
+#include "core/volume.h"
 #include "io/gzip.h"
 
 namespace delineate::test {
@@ -79,6 +83,35 @@ std::string asText(const std::vector<T>& values) {
     s << (i % 5 == 4 ? "\n" : " ");
   }
   return s.str();
+}
+
+inline bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+// Full-precision text for a double (header fields written by tests).
+inline std::string num(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+// The error names the file (as its subject and in its text) and gives the reason (every word in `words`).
+inline void checkError(const core::Error& e, core::ErrorCode code, const std::filesystem::path& subject,
+                       const std::vector<std::string>& words) {
+  INFO(e.describe());
+  CHECK(e.code == code);
+  CHECK(e.subject == subject.string());
+  CHECK(contains(e.describe(), subject.string()));
+  for (const std::string& w : words) CHECK(contains(e.describe(), w));
+}
+
+// An image whose voxels are a ramp of non-integer values (so float storage and order both show).
+inline core::ImageVolume rampImage(const core::Geometry& g) {
+  auto v = core::ImageVolume::create(g);
+  REQUIRE(v.ok());
+  for (std::size_t i = 0; i < v->size(); ++i) (*v)[i] = static_cast<float>(i % 1000) * 0.25f - 17.0f;
+  return std::move(v).value();
 }
 
 }  // namespace delineate::test

@@ -14,6 +14,7 @@
 #include "io/metaimage.h"
 #include "io/nifti.h"
 #include "io/nrrd.h"
+#include "tests/common/byte_support.h"
 #include "tests/common/test_support.h"
 
 namespace fs = std::filesystem;
@@ -23,10 +24,9 @@ using core::Geometry;
 using io::ImageFileFormat;
 using test::ScratchDir;
 using test::sharedFile;
+using test::contains;
 
 namespace {
-
-bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
 
 const char* const kAllNames[] = {"x.nii", "x.nii.gz", "x.nrrd", "x.nhdr", "x.mha", "x.mhd"};
 

@@ -30,6 +30,10 @@ using core::Geometry;
 using core::Mat3;
 using test::ScratchDir;
 using test::sharedFile;
+using test::contains;
+using test::num;
+using test::rampImage;
+using test::checkError;
 using test::readBytes;
 using test::writeBytes;
 using test::bytesOf;
@@ -47,12 +51,6 @@ std::vector<std::uint8_t> zlibOf(const std::vector<std::uint8_t>& raw) {
   REQUIRE(compress2(z.data(), &size, raw.data(), uLong(raw.size()), 6) == Z_OK);
   z.resize(size);
   return z;
-}
-
-std::string num(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
 }
 
 const core::Vec3 kSpacing{0.7, 0.8, 2.5};
@@ -74,16 +72,6 @@ std::string mhaHeader(const std::string& type, const std::string& extra, const s
          "\nElementDataFile = " + dataFile + "\n";
 }
 
-bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
-
-void checkError(const core::Error& e, ErrorCode code, const fs::path& subject, const std::vector<std::string>& words) {
-  INFO(e.describe());
-  CHECK(e.code == code);
-  CHECK(e.subject == subject.string());
-  CHECK(contains(e.describe(), subject.string()));
-  for (const std::string& w : words) CHECK(contains(e.describe(), w));
-}
-
 void expectImageError(const fs::path& p, ErrorCode code, const std::vector<std::string>& words) {
   INFO(p.string());
   auto r = io::readMetaImage(p.string());
@@ -92,13 +80,6 @@ void expectImageError(const fs::path& p, ErrorCode code, const std::vector<std::
   auto l = io::readMetaImageLabels(p.string());
   REQUIRE_FALSE(l.ok());
   CHECK(l.error().code == code);
-}
-
-core::ImageVolume rampImage(const Geometry& g) {
-  auto v = core::ImageVolume::create(g);
-  REQUIRE(v.ok());
-  for (std::size_t i = 0; i < v->size(); ++i) (*v)[i] = static_cast<float>(i % 1000) * 0.25f - 17.0f;
-  return std::move(v).value();
 }
 
 long maxRssKb() {

@@ -31,6 +31,8 @@ using core::Geometry;
 using core::Mat3;
 using test::ScratchDir;
 using test::sharedFile;
+using test::contains;
+using test::rampImage;
 using test::readBytes;
 using test::writeBytes;
 using test::gz;
@@ -120,16 +122,7 @@ fs::path writeCrafted(const ScratchDir& dir, const std::string& name, const Craf
   return p;
 }
 
-bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
-
 Mat3 rotation(double ax, double ay, double az) { return delineate::test::rotationMatrix(ax, ay, az); }
-
-core::ImageVolume rampImage(const Geometry& g) {
-  auto v = core::ImageVolume::create(g);
-  REQUIRE(v.ok());
-  for (std::size_t i = 0; i < v->size(); ++i) (*v)[i] = static_cast<float>(i % 1000) * 0.25f - 17.0f;
-  return std::move(v).value();
-}
 
 std::vector<fs::path> folderEntries(const fs::path& dir) {
   std::vector<fs::path> out;

@@ -30,6 +30,10 @@ using core::Geometry;
 using core::Mat3;
 using test::ScratchDir;
 using test::sharedFile;
+using test::contains;
+using test::num;
+using test::rampImage;
+using test::checkError;
 using test::readBytes;
 using test::writeBytes;
 using test::bytesOf;
@@ -40,12 +44,6 @@ using test::encode;
 using test::asText;
 
 namespace {
-
-std::string num(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
 
 std::string vec(double x, double y, double z) { return "(" + num(x) + "," + num(y) + "," + num(z) + ")"; }
 
@@ -75,17 +73,6 @@ std::string header(const std::string& type, const std::string& encoding, const s
          "\nencoding: " + encoding + "\n" + extra;
 }
 
-bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
-
-// The error names the file and gives the reason.
-void checkError(const core::Error& e, ErrorCode code, const fs::path& subject, const std::vector<std::string>& words) {
-  INFO(e.describe());
-  CHECK(e.code == code);
-  CHECK(e.subject == subject.string());
-  CHECK(contains(e.describe(), subject.string()));
-  for (const std::string& w : words) CHECK(contains(e.describe(), w));
-}
-
 void expectImageError(const fs::path& p, ErrorCode code, const std::vector<std::string>& words) {
   INFO(p.string());
   auto r = io::readNrrdImage(p.string());
@@ -94,13 +81,6 @@ void expectImageError(const fs::path& p, ErrorCode code, const std::vector<std::
   auto l = io::readNrrdLabels(p.string());
   REQUIRE_FALSE(l.ok());
   CHECK(l.error().code == code);
-}
-
-core::ImageVolume rampImage(const Geometry& g) {
-  auto v = core::ImageVolume::create(g);
-  REQUIRE(v.ok());
-  for (std::size_t i = 0; i < v->size(); ++i) (*v)[i] = static_cast<float>(i % 1000) * 0.25f - 17.0f;
-  return std::move(v).value();
 }
 
 void checkAffineClose(const Geometry& g, const Mat3& d, const core::Vec3& s, const core::Vec3& o) {
