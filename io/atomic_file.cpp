@@ -1,5 +1,7 @@
 #include "io/atomic_file.h"
 
+#include "io/sha256.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -50,7 +52,8 @@ void syncFolder(const std::string& folder) {
 
 }  // namespace
 
-core::Result<AtomicFileWriter> AtomicFileWriter::create(const std::string& targetPath) {
+core::Result<AtomicFileWriter> AtomicFileWriter::create(const std::string& targetPath,
+                                                        const AtomicWriteOptions& options) {
   if (targetPath.empty() || targetPath.back() == '/')
     return makeError(ErrorCode::InvalidArgument, targetPath, "not a file path");
   const auto [folder, name] = splitPath(targetPath);
@@ -60,8 +63,13 @@ core::Result<AtomicFileWriter> AtomicFileWriter::create(const std::string& targe
   if (targetExists && S_ISDIR(targetStat.st_mode))
     return makeError(ErrorCode::WriteFailed, targetPath, "the target is a folder");
 
+  if (targetExists && options.noReplace)
+    return makeError(ErrorCode::WriteFailed, targetPath, "the file already exists and must not be replaced");
+
   AtomicFileWriter w;
   w.m_target = targetPath;
+  w.m_options = options;
+  if (options.verifyReadBack) w.m_hash = std::make_unique<Sha256>();
   for (int attempt = 0; attempt < 16; ++attempt) {
     std::string temp = (folder == "/" ? "" : folder) + "/." + name + ".tmp-" + randomSuffix();
     // 0666 lets the process umask decide, as for any newly created file.
@@ -87,7 +95,13 @@ core::Result<AtomicFileWriter> AtomicFileWriter::create(const std::string& targe
 }
 
 AtomicFileWriter::AtomicFileWriter(AtomicFileWriter&& other) noexcept
-    : m_target(std::move(other.m_target)), m_temp(std::move(other.m_temp)), m_fd(other.m_fd), m_done(other.m_done) {
+    : m_target(std::move(other.m_target)),
+      m_temp(std::move(other.m_temp)),
+      m_fd(other.m_fd),
+      m_done(other.m_done),
+      m_options(other.m_options),
+      m_hash(std::move(other.m_hash)),
+      m_hashHex(std::move(other.m_hashHex)) {
   other.m_fd = -1;
   other.m_done = true;
 }
@@ -99,6 +113,9 @@ AtomicFileWriter& AtomicFileWriter::operator=(AtomicFileWriter&& other) noexcept
     m_temp = std::move(other.m_temp);
     m_fd = other.m_fd;
     m_done = other.m_done;
+    m_options = other.m_options;
+    m_hash = std::move(other.m_hash);
+    m_hashHex = std::move(other.m_hashHex);
     other.m_fd = -1;
     other.m_done = true;
   }
@@ -124,6 +141,7 @@ core::Status AtomicFileWriter::fail(const std::string& what, int errnoValue) {
 core::Status AtomicFileWriter::write(const void* data, std::size_t size) {
   if (m_done || m_fd < 0) return makeError(ErrorCode::WriteFailed, m_target, "the file was already committed or discarded");
   const auto* p = static_cast<const unsigned char*>(data);
+  if (m_hash) m_hash->update(data, size);
   while (size > 0) {
     // Large single writes are split: Linux caps one write at about 2 GiB anyway.
     const std::size_t chunk = size < (std::size_t(1) << 30) ? size : (std::size_t(1) << 30);
@@ -146,14 +164,67 @@ core::Status AtomicFileWriter::commit() {
   m_fd = -1;
   // close can report deferred write errors (NFS and similar); the temp is still unreferenced, so discard on error.
   if (::close(fd) != 0) return fail("cannot close the temporary file", errno);
-  if (::rename(m_temp.c_str(), m_target.c_str()) != 0) return fail("cannot rename the temporary file over the target", errno);
+  if (m_hash) {
+    m_hashHex = toHex(m_hash->finish());
+    auto back = sha256OfFile(m_temp);
+    if (!back) return fail("cannot read the temporary file back: " + back.error().detail, EIO);
+    if (*back != m_hashHex) {
+      discard();
+      return makeError(ErrorCode::WriteFailed, m_target,
+                       "the file read back differs from what was written (SHA-256 " + *back + " instead of " +
+                           m_hashHex + "): the share damaged the data; nothing was published");
+    }
+  }
+  if (core::Status s = publish(); !s) return s;
   m_done = true;
   syncFolder(splitPath(m_target).first);
   return core::Status::success();
 }
 
-core::Status writeFileAtomically(const std::string& targetPath, const void* data, std::size_t size) {
-  auto writer = AtomicFileWriter::create(targetPath);
+core::Status AtomicFileWriter::publish() {
+  int error = 0;
+  if (m_options.noReplace) {
+    // link(2) publishes only if the name is free, atomically, also over NFS. Without hard links (some FUSE and SMB
+    // shares) fall back to rename after checking the name is free.
+    if (::link(m_temp.c_str(), m_target.c_str()) == 0) {
+      ::unlink(m_temp.c_str());
+      return core::Status::success();
+    }
+    error = errno;
+    if (error == EEXIST) {
+      discard();
+      return makeError(ErrorCode::WriteFailed, m_target, "the file already exists and must not be replaced");
+    }
+    if (error == EPERM || error == ENOSYS || error == EOPNOTSUPP || error == EXDEV || error == EMLINK) {
+      struct stat st {};
+      if (::stat(m_target.c_str(), &st) == 0) {
+        discard();
+        return makeError(ErrorCode::WriteFailed, m_target, "the file already exists and must not be replaced");
+      }
+      if (::rename(m_temp.c_str(), m_target.c_str()) == 0) return core::Status::success();
+      error = errno;
+    }
+  } else {
+    if (::rename(m_temp.c_str(), m_target.c_str()) == 0) return core::Status::success();
+    error = errno;
+  }
+  // A network share may report failure for a rename or link that happened (the reply was lost and the retried call
+  // failed). With a hash, the target tells: if it holds exactly our bytes, the publish succeeded.
+  if (m_hash) {
+    auto there = sha256OfFile(m_target);
+    if (there && *there == m_hashHex) {
+      ::unlink(m_temp.c_str());  // gone already after a rename; a leftover after link
+      return core::Status::success();
+    }
+  }
+  return fail(m_options.noReplace ? "cannot publish the temporary file under the target name"
+                                  : "cannot rename the temporary file over the target",
+              error);
+}
+
+core::Status writeFileAtomically(const std::string& targetPath, const void* data, std::size_t size,
+                                 const AtomicWriteOptions& options) {
+  auto writer = AtomicFileWriter::create(targetPath, options);
   if (!writer) return writer.error();
   if (core::Status s = writer->write(data, size); !s) return s;
   return writer->commit();

@@ -5,18 +5,33 @@
 // untouched"). POSIX only: rename(2) within one folder is what provides the atomicity.
 
 #include <cstddef>
+#include <memory>
 #include <string>
 
 #include "core/error.h"
 
 namespace delineate::io {
 
+class Sha256;
+
+// What the share store asks of a write beyond atomic replacement (io/share_store.h).
+struct AtomicWriteOptions {
+  // Hash what is written (SHA-256), and after fsync + close read the temporary file back and compare, so a share
+  // that loses or damages data on the way is caught before the file becomes visible. Also lets commit() recognise a
+  // rename that succeeded although it reported failure (NFS retransmits): the target is re-read and compared.
+  bool verifyReadBack = false;
+  // Publish under the target name only if nothing is there yet (link(2), which is atomic and exclusive on NFS too);
+  // an existing target is a WriteFailed error naming it. Where the file system has no hard links,
+  // rename is used after checking the target is absent (a small window; said here rather than hidden).
+  bool noReplace = false;
+};
+
 class AtomicFileWriter {
  public:
   // Creates "<folder>/.<name>.tmp-<random>" beside `targetPath`. The folder must exist; it is not created, so a
   // typo in a path cannot scatter folders across a share. When the target exists its permission bits are copied,
   // so replacing a file does not silently change who may read it.
-  static core::Result<AtomicFileWriter> create(const std::string& targetPath);
+  static core::Result<AtomicFileWriter> create(const std::string& targetPath, const AtomicWriteOptions& options = {});
 
   AtomicFileWriter(AtomicFileWriter&& other) noexcept;
   AtomicFileWriter& operator=(AtomicFileWriter&& other) noexcept;
@@ -36,18 +51,26 @@ class AtomicFileWriter {
 
   const std::string& targetPath() const { return m_target; }
   const std::string& tempPath() const { return m_temp; }
+  // Hex SHA-256 of everything written; empty unless verifyReadBack. Final once commit() succeeded.
+  const std::string& sha256Hex() const { return m_hashHex; }
 
  private:
   AtomicFileWriter() = default;
   core::Status fail(const std::string& what, int errnoValue);
 
+  core::Status publish();
+
   std::string m_target;
   std::string m_temp;
   int m_fd = -1;
   bool m_done = false;  // committed or discarded
+  AtomicWriteOptions m_options;
+  std::unique_ptr<Sha256> m_hash;  // when verifyReadBack
+  std::string m_hashHex;
 };
 
 // One-shot helper for a buffer already in memory.
-core::Status writeFileAtomically(const std::string& targetPath, const void* data, std::size_t size);
+core::Status writeFileAtomically(const std::string& targetPath, const void* data, std::size_t size,
+                                 const AtomicWriteOptions& options = {});
 
 }  // namespace delineate::io
