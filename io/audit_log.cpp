@@ -45,18 +45,6 @@ class FdCloser {
   int m_fd;
 };
 
-std::string utcNowIso() {
-  const auto now = std::chrono::system_clock::now().time_since_epoch();
-  const long long ms = std::chrono::duration_cast<std::chrono::milliseconds>(now).count();
-  const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
-  std::tm tm{};
-  ::gmtime_r(&seconds, &tm);
-  char buf[80];  // room for any int fields, so -Wformat-truncation stays quiet
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
-  return buf;
-}
-
 std::string loginName() {
   std::vector<char> buf(16384);
   passwd pw{};
@@ -208,6 +196,18 @@ core::Result<std::string> readLastLine(int fd, const std::string& path, std::uin
 }
 
 }  // namespace
+
+std::string utcNowIso() {
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  const long long ms = std::chrono::duration_cast<std::chrono::milliseconds>(now).count();
+  const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  ::gmtime_r(&seconds, &tm);
+  char buf[80];  // room for any int fields, so -Wformat-truncation stays quiet
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
+  return buf;
+}
 
 bool isAuditAction(const std::string& action) {
   for (const char* a : kAuditActions)

@@ -35,6 +35,9 @@ inline constexpr std::size_t kMaxAuditLineBytes = 64 * 1024;
 
 bool isAuditAction(const std::string& action);
 
+// Now, UTC, ISO 8601 with milliseconds ("2026-11-22T03:15:10.123Z"): the time format of audit records and revisions.
+std::string utcNowIso();
+
 struct AuditRecord {
   std::int64_t seq = 0;  // set by append
   std::string time;      // set by append (the current UTC time)

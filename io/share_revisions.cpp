@@ -1,15 +1,14 @@
 #include "io/share_revisions.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "io/audit_log.h"
 #include "io/sha256.h"
 
 namespace delineate::io {
@@ -33,18 +32,6 @@ bool validName(const std::string& s) {
 std::string stem(int number) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "r%06d", number);
-  return buf;
-}
-
-std::string utcNow() {
-  const auto now = std::chrono::system_clock::now();
-  const std::time_t t = std::chrono::system_clock::to_time_t(now);
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                tm.tm_hour, tm.tm_min, tm.tm_sec, int(ms));
   return buf;
 }
 
@@ -132,7 +119,7 @@ core::Result<RevisionInfo> LabelSetRevisions::save(const void* data, std::size_t
     // long ago also counts; that errs on the side of telling the user.)
     info.latestAtSave = next - 1;
     info.conflict = next - 1 != baseRevision;
-    info.time = utcNow();
+    info.time = utcNowIso();
     const nlohmann::json j{{"format", 1},          {"sha256", info.sha256}, {"bytes", info.bytes},
                            {"author", info.author}, {"time", info.time},     {"base", info.base},
                            {"message", info.message}, {"conflict", info.conflict},
