@@ -64,7 +64,7 @@ core::Result<AtomicFileWriter> AtomicFileWriter::create(const std::string& targe
     return makeError(ErrorCode::WriteFailed, targetPath, "the target is a folder");
 
   if (targetExists && options.noReplace)
-    return makeError(ErrorCode::WriteFailed, targetPath, "the file already exists and must not be replaced");
+    return makeError(ErrorCode::WriteFailed, targetPath, kAlreadyExistsDetail);
 
   AtomicFileWriter w;
   w.m_target = targetPath;
@@ -193,13 +193,13 @@ core::Status AtomicFileWriter::publish() {
     error = errno;
     if (error == EEXIST) {
       discard();
-      return makeError(ErrorCode::WriteFailed, m_target, "the file already exists and must not be replaced");
+      return makeError(ErrorCode::WriteFailed, m_target, kAlreadyExistsDetail);
     }
     if (error == EPERM || error == ENOSYS || error == EOPNOTSUPP || error == EXDEV || error == EMLINK) {
       struct stat st {};
       if (::stat(m_target.c_str(), &st) == 0) {
         discard();
-        return makeError(ErrorCode::WriteFailed, m_target, "the file already exists and must not be replaced");
+        return makeError(ErrorCode::WriteFailed, m_target, kAlreadyExistsDetail);
       }
       if (::rename(m_temp.c_str(), m_target.c_str()) == 0) return core::Status::success();
       error = errno;

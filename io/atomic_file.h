@@ -14,6 +14,13 @@ namespace delineate::io {
 
 class Sha256;
 
+// The detail of the WriteFailed error for a target that exists where the write must create a new file
+// (AtomicWriteOptions::noReplace): callers that race for a name (revision numbers, leases) test for it.
+inline constexpr const char* kAlreadyExistsDetail = "the file already exists and must not be replaced";
+inline bool isAlreadyExists(const core::Error& e) {
+  return e.code == core::ErrorCode::WriteFailed && e.detail == kAlreadyExistsDetail;
+}
+
 // What the share store asks of a write beyond atomic replacement (io/share_store.h).
 struct AtomicWriteOptions {
   // Hash what is written (SHA-256), and after fsync + close read the temporary file back and compare, so a share

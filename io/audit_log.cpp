@@ -45,7 +45,9 @@ class FdCloser {
   int m_fd;
 };
 
-std::string loginName() {
+}  // namespace
+
+std::string processUserName() {
   std::vector<char> buf(16384);
   passwd pw{};
   passwd* found = nullptr;
@@ -55,6 +57,14 @@ std::string loginName() {
   if (const char* user = std::getenv("USER"); user && user[0] != '\0') return user;
   return "uid-" + std::to_string(::geteuid());
 }
+
+std::string localHostName() {
+  char buf[256] = {};
+  if (::gethostname(buf, sizeof buf - 1) != 0) return {};
+  return buf;
+}
+
+namespace {
 
 bool validHost(const std::string& host) {
   if (host.empty() || host.size() > 255 || host[0] == '.') return false;
@@ -224,10 +234,9 @@ core::Result<std::string> formatAuditLine(const AuditRecord& record) {
 core::Result<AuditLog> AuditLog::open(const std::string& folder, const std::string& host) {
   std::string name = host;
   if (name.empty()) {
-    char buf[256] = {};
-    if (::gethostname(buf, sizeof buf - 1) != 0)
+    name = localHostName();
+    if (name.empty())
       return makeError(ErrorCode::InvalidArgument, folder, "cannot read this machine's hostname: " + errnoText(errno));
-    name = buf;
   }
   if (!validHost(name))
     return makeError(ErrorCode::InvalidArgument, folder,
@@ -253,7 +262,7 @@ core::Status AuditLog::append(AuditRecord record, AuditRecord* written) const {
   if (record.host != m_host)
     return makeError(ErrorCode::InvalidArgument, m_path,
                      "a record for host '" + record.host + "' does not belong in this host's log");
-  if (record.user.empty()) record.user = loginName();
+  if (record.user.empty()) record.user = processUserName();
   // Text that cannot be written (not UTF-8) is refused before the file is touched, so a refused record leaves no
   // trace, not even an empty log.
   record.seq = 1;

@@ -37,6 +37,10 @@ bool isAuditAction(const std::string& action);
 
 // Now, UTC, ISO 8601 with milliseconds ("2026-11-22T03:15:10.123Z"): the time format of audit records and revisions.
 std::string utcNowIso();
+// The login name of this process's effective user ($USER, then "uid-N" where the user database has none).
+std::string processUserName();
+// This machine's hostname; empty when it cannot be read.
+std::string localHostName();
 
 struct AuditRecord {
   std::int64_t seq = 0;  // set by append

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/atomic_file.h"
 #include "io/audit_log.h"
 #include "io/sha256.h"
 
@@ -127,7 +128,7 @@ core::Result<RevisionInfo> LabelSetRevisions::save(const void* data, std::size_t
     const std::string meta = j.dump(2) + "\n";
     auto claimed = m_store->writeFile(m_folder + "/" + stem(next) + ".json", meta.data(), meta.size(), true);
     if (!claimed) {
-      if (claimed.error().detail.find("already exists") != std::string::npos) continue;  // lost the race: next
+      if (isAlreadyExists(claimed.error())) continue;  // lost the race: next
       return claimed.error();
     }
     auto written = m_store->writeFile(m_folder + "/" + stem(next) + ".bin", data, size, true);

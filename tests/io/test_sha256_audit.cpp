@@ -130,7 +130,7 @@ TEST_CASE("sha256: a file of several 1 MiB blocks hashes as the same bytes in me
   CHECK(folder.error().describe().find(dir.path().string()) != std::string::npos);
 }
 
-TEST_CASE("audit: records appended across reopenings chain from the file and verify", "[audit]") {
+TEST_CASE("audit: records appended across reopenings chain from the file and verify", "[audit][share-suite]") {
   test::ScratchDir dir("audit-chain");
   const auto lines = buildLog(dir);
   const std::string file = (dir / "audit-ws01.jsonl").string();
@@ -171,7 +171,7 @@ TEST_CASE("audit: records appended across reopenings chain from the file and ver
   CHECK(again->recordsChecked == 6);
 }
 
-TEST_CASE("audit: one changed character in a middle record's detail is a hash mismatch on that line", "[audit]") {
+TEST_CASE("audit: one changed character in a middle record's detail is a hash mismatch on that line", "[audit][share-suite]") {
   test::ScratchDir dir("audit-edit");
   auto lines = buildLog(dir);
   const auto at = lines[2].find("note 3");
@@ -184,7 +184,7 @@ TEST_CASE("audit: one changed character in a middle record's detail is a hash mi
   CHECK(report.recordsChecked == 2);
 }
 
-TEST_CASE("audit: a deleted middle line breaks the chain at the line after the gap", "[audit]") {
+TEST_CASE("audit: a deleted middle line breaks the chain at the line after the gap", "[audit][share-suite]") {
   test::ScratchDir dir("audit-delete");
   auto lines = buildLog(dir);
   lines.erase(lines.begin() + 2);
@@ -194,7 +194,7 @@ TEST_CASE("audit: a deleted middle line breaks the chain at the line after the g
   CHECK(report.firstBad->reason == "chain broken: prev does not match line 2");
 }
 
-TEST_CASE("audit: two swapped lines break the chain at the first of them", "[audit]") {
+TEST_CASE("audit: two swapped lines break the chain at the first of them", "[audit][share-suite]") {
   test::ScratchDir dir("audit-swap");
   auto lines = buildLog(dir);
   std::swap(lines[1], lines[2]);
@@ -205,7 +205,7 @@ TEST_CASE("audit: two swapped lines break the chain at the first of them", "[aud
   CHECK(report.recordsChecked == 1);
 }
 
-TEST_CASE("audit: a line that is not JSON is reported on its line", "[audit]") {
+TEST_CASE("audit: a line that is not JSON is reported on its line", "[audit][share-suite]") {
   test::ScratchDir dir("audit-garbage");
   auto lines = buildLog(dir);
   lines.insert(lines.begin() + 3, "{\"seq\": 4, oops");
@@ -216,7 +216,7 @@ TEST_CASE("audit: a line that is not JSON is reported on its line", "[audit]") {
   CHECK(report.recordsChecked == 3);
 }
 
-TEST_CASE("audit: a gap in seq under an intact chain is reported", "[audit]") {
+TEST_CASE("audit: a gap in seq under an intact chain is reported", "[audit][share-suite]") {
   test::ScratchDir dir("audit-seq");
   const auto lines = buildLog(dir);
   io::AuditRecord r = record("training", 9);
@@ -235,7 +235,7 @@ TEST_CASE("audit: a gap in seq under an intact chain is reported", "[audit]") {
   CHECK(report.recordsChecked == 5);
 }
 
-TEST_CASE("audit: a torn last line is reported and appending to that log is refused", "[audit]") {
+TEST_CASE("audit: a torn last line is reported and appending to that log is refused", "[audit][share-suite]") {
   test::ScratchDir dir("audit-torn");
   const auto lines = buildLog(dir);
   const std::string text = joinLines(lines) + lines[4].substr(0, lines[4].size() / 2);
@@ -255,7 +255,7 @@ TEST_CASE("audit: a torn last line is reported and appending to that log is refu
   CHECK(test::readTextFile(file) == text);  // nothing was added
 }
 
-TEST_CASE("audit: a last record whose hash is wrong is not continued", "[audit]") {
+TEST_CASE("audit: a last record whose hash is wrong is not continued", "[audit][share-suite]") {
   test::ScratchDir dir("audit-badtail");
   auto lines = buildLog(dir);
   const auto at = lines[4].find("note 5");
@@ -272,7 +272,7 @@ TEST_CASE("audit: a last record whose hash is wrong is not continued", "[audit]"
 }
 
 TEST_CASE("audit: an invalid action, a foreign host or a bad host name is refused and nothing is written",
-          "[audit]") {
+          "[audit][share-suite]") {
   test::ScratchDir dir("audit-invalid");
   auto log = io::AuditLog::open(dir.path().string(), kHost);
   REQUIRE(log.ok());
@@ -296,7 +296,7 @@ TEST_CASE("audit: an invalid action, a foreign host or a bad host name is refuse
   CHECK(io::isAuditAction("lease-break"));
 }
 
-TEST_CASE("audit: a missing folder or log is an error naming it, an empty log verifies with no records", "[audit]") {
+TEST_CASE("audit: a missing folder or log is an error naming it, an empty log verifies with no records", "[audit][share-suite]") {
   test::ScratchDir dir("audit-missing");
   const std::string folder = (dir / "nope").string();
   auto log = io::AuditLog::open(folder, kHost);

@@ -31,7 +31,7 @@ std::vector<std::uint8_t> content(int seed, std::size_t size = 1000) {
 }  // namespace
 
 TEST_CASE("revisions: each save is a new revision, and a save on an old base is kept and marked as a conflict",
-          "[share]") {
+          "[share][share-suite]") {
   ScratchDir dir("rev-basic");
   auto store = io::ShareStore::initialize(dir.path().string());
   REQUIRE(store.ok());
@@ -73,7 +73,7 @@ TEST_CASE("revisions: each save is a new revision, and a save on an old base is 
   CHECK_FALSE(io::LabelSetRevisions::open(*store, "s", "a/b").ok());
 }
 
-TEST_CASE("revisions: a damaged or truncated revision is refused by hash, the others still load", "[share]") {
+TEST_CASE("revisions: a damaged or truncated revision is refused by hash, the others still load", "[share][share-suite]") {
   ScratchDir dir("rev-damage");
   auto store = io::ShareStore::initialize(dir.path().string());
   REQUIRE(store.ok());
@@ -104,7 +104,7 @@ TEST_CASE("revisions: a damaged or truncated revision is refused by hash, the ot
 }
 
 TEST_CASE("revisions: two processes saving from the same base at once get distinct numbers and lose nothing",
-          "[share]") {
+          "[share][share-suite]") {
   ScratchDir dir("rev-race");
   auto store = io::ShareStore::initialize(dir.path().string());
   REQUIRE(store.ok());
@@ -148,7 +148,7 @@ TEST_CASE("revisions: two processes saving from the same base at once get distin
   CHECK(unconflicted == 1);  // only the first save on base 0 saw no newer revision
 }
 
-TEST_CASE("revisions: a writer killed mid-save leaves every listed revision loadable", "[share]") {
+TEST_CASE("revisions: a writer killed mid-save leaves every listed revision loadable", "[share][share-suite]") {
   ScratchDir dir("rev-kill");
   auto store = io::ShareStore::initialize(dir.path().string());
   REQUIRE(store.ok());

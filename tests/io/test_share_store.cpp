@@ -57,7 +57,7 @@ std::vector<std::string> listFolder(const fs::path& p) {
 
 }  // namespace
 
-TEST_CASE("share: initialize lays out the store, open finds it, and the write path returns the content hash", "[share]") {
+TEST_CASE("share: initialize lays out the store, open finds it, and the write path returns the content hash", "[share][share-suite]") {
   ScratchDir dir("share-init");
   auto store = io::ShareStore::initialize(dir.path().string());
   REQUIRE(store.ok());
@@ -79,7 +79,7 @@ TEST_CASE("share: initialize lays out the store, open finds it, and the write pa
   CHECK(listFolder(dir / "studies/s1/labelsets/organs") == std::vector<std::string>{"r000001.txt"});
 }
 
-TEST_CASE("share: a revision is never overwritten, and paths cannot leave the store", "[share]") {
+TEST_CASE("share: a revision is never overwritten, and paths cannot leave the store", "[share][share-suite]") {
   ScratchDir dir("share-new");
   auto store = io::ShareStore::initialize(dir.path().string());
   REQUIRE(store.ok());
@@ -105,7 +105,7 @@ TEST_CASE("share: a revision is never overwritten, and paths cannot leave the st
   CHECK_FALSE(fs::exists(dir.path().parent_path() / "outside"));
 }
 
-TEST_CASE("share: a folder without the sentinel is not a mounted store, and nothing is written there", "[share]") {
+TEST_CASE("share: a folder without the sentinel is not a mounted store, and nothing is written there", "[share][share-suite]") {
   ScratchDir dir("share-none");
   auto r = io::ShareStore::open(dir.path().string());
   REQUIRE_FALSE(r.ok());
