@@ -146,13 +146,13 @@ core::Result<std::optional<LeaseHolder>> ShareLease::readLease() const {
   return std::optional<LeaseHolder>(h);
 }
 
-core::Result<bool> ShareLease::tryCreate() {
+core::Result<bool> ShareLease::tryCreate(bool replaceStale) {
   const std::int64_t ms = epochMs(now());
   const nlohmann::json j{{"format", 1},   {"token", m_token},         {"user", m_user},
                          {"host", m_host}, {"pid", static_cast<long long>(::getpid())},
                          {"acquired", isoOf(ms)}, {"acquiredMs", ms}, {"ttlSeconds", m_policy.ttlSeconds}};
   const std::string text = j.dump(2) + "\n";
-  auto written = m_store->writeFile(m_folder + "/" + kLeaseFile, text.data(), text.size(), true);
+  auto written = m_store->writeFile(m_folder + "/" + kLeaseFile, text.data(), text.size(), !replaceStale);
   if (!written) {
     if (isAlreadyExists(written.error())) return false;
     return written.error();
@@ -169,7 +169,7 @@ core::Result<LeaseResult> ShareLease::acquire() {
     auto lease = readLease();
     if (!lease) return lease.error();
     if (!lease->has_value()) {
-      auto created = tryCreate();
+      auto created = tryCreate(false);
       if (!created) return created.error();
       if (*created) return LeaseResult{LeaseOutcome::Acquired, std::nullopt};
       continue;  // someone else created it first: look at theirs
@@ -237,16 +237,20 @@ core::Result<bool> ShareLease::breakExpired(const LeaseHolder& stale) {
                   isoOf(now.lastSignMs) + ", ttl " + std::to_string(now.ttlSeconds) + " s) in " + m_folder;
   if (core::Status s = log->append(record); !s) return s.error();
 
+  // Evidence first, then the stale lease is replaced by ours in one rename: there is no moment without a lease in
+  // which a third process could create one while we break.
   auto leasePath = m_store->resolve(m_folder + "/" + kLeaseFile);
-  auto brokenPath = m_store->resolve(m_folder + "/lease-broken-" + std::to_string(ms) + "-" + now.token + ".json");
   if (!leasePath) return leasePath.error();
-  if (!brokenPath) return brokenPath.error();
-  if (::rename(leasePath->c_str(), brokenPath->c_str()) != 0 && errno != ENOENT)
-    return makeError(ErrorCode::WriteFailed, *leasePath, std::string("cannot move the expired lease away: ") +
-                                                             std::strerror(errno));
-  if (auto beat = m_store->resolve(m_folder + "/lease-" + now.token + ".beat"); beat) ::unlink(beat->c_str());
-  auto created = tryCreate();
+  auto staleText = readSmallFile(*leasePath);
+  if (!staleText) return staleText.error();
+  if (staleText->has_value()) {
+    const std::string evidence = m_folder + "/lease-broken-" + std::to_string(ms) + "-" + now.token + ".json";
+    if (auto kept = m_store->writeFile(evidence, (*staleText)->data(), (*staleText)->size(), true); !kept)
+      return kept.error();
+  }
+  auto created = tryCreate(true);
   if (!created) return created.error();
+  if (auto beat = m_store->resolve(m_folder + "/lease-" + now.token + ".beat"); beat) ::unlink(beat->c_str());
   return *created;
 }
 

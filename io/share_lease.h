@@ -13,7 +13,9 @@
 //   lease.breaking         the marker a breaker holds (created exclusively) while it breaks an expired lease, so
 //                          two hosts breaking at once cannot take each other's fresh lease. A marker older than
 //                          kBreakMarkerStaleSeconds is itself stale (its breaker died) and is removed.
-//   lease-broken-<time>-<token>.json   a broken lease, kept as evidence beside the audit record.
+//   lease-broken-<time>-<token>.json   a broken lease, kept as evidence beside the audit record. The breaker
+//                          replaces the stale lease.json with its own in one rename, so there is never a moment
+//                          without a lease in which a third process could slip in.
 //
 // Expiry: a lease expires `ttlSeconds` after its latest sign of life (acquired, or the last heartbeat) as written by
 // its holder's clock. Another host breaks it only once its own clock is past that by `skewGraceSeconds` more, so
@@ -95,7 +97,7 @@ class ShareLease {
   ShareLease(const ShareStore& store, std::string folder, std::string user, LeasePolicy policy);
   std::chrono::system_clock::time_point now() const;
   core::Result<std::optional<LeaseHolder>> readLease() const;
-  core::Result<bool> tryCreate();
+  core::Result<bool> tryCreate(bool replaceStale);
   core::Result<bool> breakExpired(const LeaseHolder& stale);
 
   const ShareStore* m_store;
