@@ -603,9 +603,11 @@ Result<core::ImageVolume> readNiftiImage(const std::string& path) {
   return core::ImageVolume::adopt(info->geometry, std::move(voxels).value(), path);
 }
 
-Result<core::LabelMap> readNiftiLabels(const std::string& path) {
-  auto loaded = openForVoxels(path);
+namespace {
+
+Result<core::LabelMap> labelsFrom(Result<LoadedNifti> loaded) {
   if (!loaded) return loaded.error();
+  const std::string path = loaded->source.path;
   const Source* src = &loaded->source;
   const NiftiHeaderInfo* info = &loaded->info;
   const Scaling sc = scalingOf(*info);
@@ -636,6 +638,23 @@ Result<core::LabelMap> readNiftiLabels(const std::string& path) {
   auto volume = core::Volume<Label>::adopt(info->geometry, std::move(voxels).value(), path);
   if (!volume) return volume.error();
   return core::LabelMap(std::move(volume).value());
+}
+
+}  // namespace
+
+Result<core::LabelMap> readNiftiLabels(const std::string& path) { return labelsFrom(openForVoxels(path)); }
+
+Result<core::LabelMap> decodeNiftiLabelsGz(std::vector<std::uint8_t> bytes, const std::string& subject) {
+  if (!isGzip(bytes.data(), bytes.size()))
+    return makeError(ErrorCode::ParseError, subject, "not a gzip-compressed NIfTI file");
+  Source src;
+  src.path = subject;
+  src.fileSize = bytes.size();
+  src.gzipped = true;
+  src.compressed = std::move(bytes);  // every read of a gzipped source goes to this buffer, never to the descriptor
+  auto info = openAndParse(src, true);
+  if (!info) return info.error();
+  return labelsFrom(LoadedNifti{std::move(src), std::move(info).value()});
 }
 
 

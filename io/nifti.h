@@ -41,6 +41,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "core/geometry.h"
@@ -96,6 +97,9 @@ core::Result<core::ImageVolume> readNiftiImage(const std::string& path);
 // uint16 labels (any integer or float storage). A voxel that after scaling is not a whole number in 0..65535 is a
 // ParseError naming the file, the voxel index and its value.
 core::Result<core::LabelMap> readNiftiLabels(const std::string& path);
+// The same from a .nii.gz file's bytes already in memory (share revisions are hash-checked in memory before they are
+// decoded). `subject` names the source in errors.
+core::Result<core::LabelMap> decodeNiftiLabelsGz(std::vector<std::uint8_t> bytes, const std::string& subject);
 
 enum class NiftiFormat { Auto, Nifti1, Nifti2 };
 
@@ -109,5 +113,9 @@ core::Status writeNiftiImage(const std::string& path, const core::ImageVolume& i
                              const NiftiWriteOptions& options = {});
 core::Status writeNiftiLabels(const std::string& path, const core::LabelMap& labels,
                               const NiftiWriteOptions& options = {});
+// The bytes of the .nii.gz file writeNiftiLabels would write (options.gzipLevel applies; `subject` names it in
+// errors).
+core::Result<std::vector<std::uint8_t>> encodeNiftiLabelsGz(const core::LabelMap& labels, const std::string& subject,
+                                                            const NiftiWriteOptions& options = {});
 
 }  // namespace delineate::io

@@ -151,36 +151,56 @@ void appendLittleEndian(std::vector<std::uint8_t>& out, const void* data, std::s
                                                           out.begin() + static_cast<std::ptrdiff_t>(start + (i + 1) * size));
 }
 
-Status writeNifti(const std::string& path, const Geometry& g, NiftiDatatype type, const void* data, std::size_t count,
-                  int intentCode, const NiftiWriteOptions& options) {
-  const bool gz = endsWith(path, ".nii.gz");
-  if (!gz && !endsWith(path, ".nii"))
-    return makeError(ErrorCode::InvalidArgument, path, "a NIfTI file name must end in .nii or .nii.gz");
+// Checks shared by the file writer and the in-memory encoder; the NIfTI version to write.
+Result<int> checkWrite(const std::string& path, const Geometry& g, std::size_t count, const NiftiWriteOptions& options,
+                       bool gz) {
   if (gz && (options.gzipLevel < 0 || options.gzipLevel > 12))
     return makeError(ErrorCode::InvalidArgument, path,
                      "gzip level " + std::to_string(options.gzipLevel) + " is outside 0..12");
-  if (Status s = g.validate(path); !s) return s;
+  if (Status s = g.validate(path); !s) return s.error();
   if (count != static_cast<std::size_t>(g.voxelCount()))
     return makeError(ErrorCode::InvalidArgument, path, "voxel buffer does not match the geometry");
   const bool fitsNifti1 = std::all_of(g.dimensions().begin(), g.dimensions().end(),
                                       [](std::int64_t d) { return d <= std::numeric_limits<std::int16_t>::max(); });
   if (options.format == NiftiFormat::Nifti1 && !fitsNifti1)
     return makeError(ErrorCode::SizeLimit, path, "NIfTI-1 holds at most 32767 voxels per axis; use NIfTI-2");
-  const int version = options.format == NiftiFormat::Nifti2 || !fitsNifti1 ? 2 : 1;
+  return options.format == NiftiFormat::Nifti2 || !fitsNifti1 ? 2 : 1;
+}
+
+Result<std::vector<std::uint8_t>> encodeGz(const std::string& path, const Geometry& g, NiftiDatatype type,
+                                           const void* data, std::size_t count, int intentCode,
+                                           const NiftiWriteOptions& options) {
+  auto version = checkWrite(path, g, count, options, true);
+  if (!version) return version.error();
+  const auto elementSize = static_cast<std::size_t>(bytesPerVoxel(static_cast<int>(type)));
+  try {
+    std::vector<std::uint8_t> whole = buildHeader(g, *version, type, intentCode);
+    whole.reserve(whole.size() + count * elementSize);
+    appendLittleEndian(whole, data, count, elementSize);
+    return gzipCompress(whole.data(), whole.size(), options.gzipLevel, path);
+  } catch (const std::bad_alloc&) {
+    return makeError(ErrorCode::OutOfMemory, path, "cannot allocate buffers to compress " +
+                                                       std::to_string(count * elementSize) + " bytes of voxel data");
+  }
+}
+
+Status writeNifti(const std::string& path, const Geometry& g, NiftiDatatype type, const void* data, std::size_t count,
+                  int intentCode, const NiftiWriteOptions& options) {
+  const bool gz = endsWith(path, ".nii.gz");
+  if (!gz && !endsWith(path, ".nii"))
+    return makeError(ErrorCode::InvalidArgument, path, "a NIfTI file name must end in .nii or .nii.gz");
+  if (gz) {
+    auto compressed = encodeGz(path, g, type, data, count, intentCode, options);
+    if (!compressed) return compressed.error();
+    return writeFileAtomically(path, compressed->data(), compressed->size());
+  }
+  auto checked = checkWrite(path, g, count, options, false);
+  if (!checked) return checked.error();
+  const int version = *checked;
   const auto elementSize = static_cast<std::size_t>(bytesPerVoxel(static_cast<int>(type)));
 
   try {
     std::vector<std::uint8_t> header = buildHeader(g, version, type, intentCode);
-    if (gz) {
-      std::vector<std::uint8_t> whole;
-      whole.reserve(header.size() + count * elementSize);
-      whole.insert(whole.end(), header.begin(), header.end());
-      appendLittleEndian(whole, data, count, elementSize);
-      auto compressed = gzipCompress(whole.data(), whole.size(), options.gzipLevel, path);
-      if (!compressed) return compressed.error();
-      std::vector<std::uint8_t>().swap(whole);  // release before the write holds the compressed copy
-      return writeFileAtomically(path, compressed->data(), compressed->size());
-    }
     auto writer = AtomicFileWriter::create(path);
     if (!writer) return writer.error();
     if (Status s = writer->write(header.data(), header.size()); !s) return s;
@@ -223,6 +243,12 @@ Status writeNiftiImage(const std::string& path, const core::ImageVolume& image, 
 Status writeNiftiLabels(const std::string& path, const core::LabelMap& labels, const NiftiWriteOptions& options) {
   return writeNifti(path, labels.geometry(), NiftiDatatype::UInt16, labels.data(), labels.size(), kIntentLabel,
                     options);
+}
+
+Result<std::vector<std::uint8_t>> encodeNiftiLabelsGz(const core::LabelMap& labels, const std::string& subject,
+                                                      const NiftiWriteOptions& options) {
+  return encodeGz(subject, labels.geometry(), NiftiDatatype::UInt16, labels.data(), labels.size(), kIntentLabel,
+                  options);
 }
 
 

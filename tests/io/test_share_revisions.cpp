@@ -83,7 +83,7 @@ TEST_CASE("revisions: a damaged or truncated revision is refused by hash, the ot
     const auto v = content(i);
     REQUIRE(set->save(v.data(), v.size(), "a", i - 1, "").ok());
   }
-  const fs::path two = dir / "studies/s/labelsets/l/r000002.bin";
+  const fs::path two = dir / "studies/s/labelsets/l/r000002.nii.gz";
   {
     std::fstream f(two, std::ios::in | std::ios::out | std::ios::binary);
     f.seekp(500);
@@ -94,7 +94,7 @@ TEST_CASE("revisions: a damaged or truncated revision is refused by hash, the ot
   CHECK(flipped.error().code == core::ErrorCode::Corrupt);
   CHECK(flipped.error().subject == two.string());
   CHECK(flipped.error().detail.find("SHA-256") != std::string::npos);
-  fs::resize_file(dir / "studies/s/labelsets/l/r000003.bin", 10);
+  fs::resize_file(dir / "studies/s/labelsets/l/r000003.nii.gz", 10);
   auto cut = set->load(3);
   REQUIRE_FALSE(cut.ok());
   CHECK(cut.error().detail.find("truncated") != std::string::npos);
