@@ -28,6 +28,22 @@ void printUsage(std::FILE* out) {
                "  convert INPUT OUTPUT [--series KEY|NUMBER] [--allow-irregular] [--threads N]\n"
                "      convert a DICOM series (INPUT a folder or file) or a volume file to OUTPUT\n"
                "      (.nii, .nii.gz, .nrrd, .nhdr, .mha, .mhd); an irregular series needs --allow-irregular\n"
+               "  share init ROOT\n"
+               "      make ROOT (an existing folder, e.g. on a network share) a share store\n"
+               "  share save ROOT STUDY LABELSET LABELFILE [--base N|0|latest] [--message M] [--author A] [--json]\n"
+               "      store a label map as a new revision (never an overwrite); a save whose base is no longer the\n"
+               "      newest is kept and marked as a CONFLICT (told on stderr)\n"
+               "  share list ROOT STUDY LABELSET [--json]        revisions with author, time, base, hash, conflicts\n"
+               "  share show ROOT STUDY LABELSET REV [--json]    one revision: metadata, voxels and mL per label\n"
+               "  share diff ROOT STUDY LABELSET REV_A REV_B [--json]   changed voxels per label\n"
+               "  share get ROOT STUDY LABELSET REV OUTPUT       a revision to a local label file (hash verified)\n"
+               "  share restore ROOT STUDY LABELSET REV [--message M]   an old revision saved again as the newest\n"
+               "  share lease ROOT STUDY LABELSET                who is editing the label set\n"
+               "  checkpoint put ROOT MODEL FILE [--sidecar JSON] [--message M]   store a model checkpoint (streamed)\n"
+               "  checkpoint get ROOT MODEL REV OUTPUT           copy a checkpoint out, hash verified\n"
+               "  checkpoint list ROOT MODEL [--json]\n"
+               "  audit verify LOGFILE|ROOT ...\n"
+               "      check the audit logs' hash chains; reports the first tampered or damaged line (exit 1)\n"
                "  version\n"
                "  help\n");
 }
@@ -69,6 +85,9 @@ int run(std::vector<std::string> args) {
   if (command == "info") return delineate::app::cli::runInfo(args);
   if (command == "dicom-index") return delineate::app::cli::runDicomIndex(args);
   if (command == "convert") return delineate::app::cli::runConvert(args);
+  if (command == "share") return delineate::app::cli::runShare(args);
+  if (command == "checkpoint") return delineate::app::cli::runCheckpoint(args);
+  if (command == "audit") return delineate::app::cli::runAudit(args);
   std::fprintf(stderr, "error: unknown command '%s'\n\n", command.c_str());
   printUsage(stderr);
   return 2;

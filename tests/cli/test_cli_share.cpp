@@ -1,0 +1,193 @@
+// The share store through the CLI: save, list, show, diff, restore, get, conflicts, checkpoints and audit
+// verification, with the results checked against label maps and files read independently through io/.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "core/edit_transaction.h"
+#include "io/nifti.h"
+#include "tests/common/test_support.h"
+
+using namespace delineate;
+using namespace delineate::test;
+namespace fs = std::filesystem;
+
+#include "tests/cli/cli_runner.h"
+
+namespace {
+
+core::LabelMap makeLabels(int variant) {
+  const core::Geometry g({30, 20, 10}, {1.0, 1.0, 2.0}, {0.0, 0.0, 0.0});
+  auto map = core::LabelMap::create(g);
+  REQUIRE(map.ok());
+  core::EditTransaction t(*map, "paint");
+  t.fillBox(core::IndexBox{{0, 0, 0}, {9, 9, 4}}, 1);
+  if (variant >= 1) t.fillBox(core::IndexBox{{5, 5, 0}, {14, 14, 4}}, 2);
+  if (variant >= 2) t.fillBox(core::IndexBox{{20, 0, 5}, {29, 19, 9}}, 3);
+  REQUIRE(t.commit().has_value());
+  return std::move(map).value();
+}
+
+fs::path writeLabels(const fs::path& p, const core::LabelMap& m) {
+  REQUIRE(io::writeNiftiLabels(p.string(), m).ok());
+  return p;
+}
+
+nlohmann::json jsonOf(const Run& r) {
+  INFO(r.out);
+  REQUIRE(r.exitCode == 0);
+  const auto j = nlohmann::json::parse(r.out, nullptr, false);
+  REQUIRE_FALSE(j.is_discarded());
+  return j;
+}
+
+}  // namespace
+
+TEST_CASE("cli share: save, list, show, diff, restore and get agree with the label maps", "[cli][share]") {
+  ScratchDir dir("cli-share");
+  const fs::path root = dir / "store";
+  fs::create_directories(root);
+  const std::string r = quoted(root.string());
+  REQUIRE(runCli("share init " + r).exitCode == 0);
+  const auto v0 = makeLabels(0), v1 = makeLabels(1);
+  const fs::path f0 = writeLabels(dir / "v0.nii.gz", v0), f1 = writeLabels(dir / "v1.nii.gz", v1);
+
+  Run s1 = runCli("share save " + r + " ct1 organs " + quoted(f0.string()) + " --message 'first pass' --author ann");
+  INFO(s1.out);
+  REQUIRE(s1.exitCode == 0);
+  CHECK(s1.out.find("saved revision 1") != std::string::npos);
+  const auto saved2 = jsonOf(runCli("share save " + r + " ct1 organs " + quoted(f1.string()) + " --json"));
+  CHECK(saved2["revision"] == 2);
+  CHECK(saved2["base"] == 1);
+  CHECK(saved2["conflict"] == false);
+
+  const auto list = jsonOf(runCli("share list " + r + " ct1 organs --json"));
+  REQUIRE(list["revisions"].size() == 2);
+  CHECK(list["revisions"][0]["author"] == "ann");
+  CHECK(list["revisions"][0]["message"] == "first pass");
+
+  // diff: computed here voxel by voxel.
+  std::map<int, std::pair<std::uint64_t, std::uint64_t>> expected;
+  std::uint64_t changed = 0;
+  for (std::size_t i = 0; i < v0.size(); ++i)
+    if (v0[i] != v1[i]) ++changed, ++expected[v1[i]].first, ++expected[v0[i]].second;
+  const auto diff = jsonOf(runCli("share diff " + r + " ct1 organs 1 2 --json"));
+  CHECK(diff["changedVoxels"] == changed);
+  REQUIRE(diff["labels"].size() == expected.size());
+  for (const auto& l : diff["labels"]) {
+    CHECK(l["gained"] == expected[l["label"].get<int>()].first);
+    CHECK(l["lost"] == expected[l["label"].get<int>()].second);
+  }
+  CHECK(changed == 100 * 5 - 25 * 5 + 25 * 5);  // label 2 box (10x10x5) takes 25x5 voxels of label 1
+
+  const auto show = jsonOf(runCli("share show " + r + " ct1 organs 2 --json"));
+  REQUIRE(show["labels"].size() == 2);
+  CHECK(show["labels"][1]["label"] == 2);
+  CHECK(show["labels"][1]["voxels"] == 500);
+  CHECK(show["labels"][1]["volumeMl"].get<double>() == Approx(500 * 2.0 / 1000.0));
+
+  // restore r1 as r3, then get r3: the voxels of v0.
+  Run restored = runCli("share restore " + r + " ct1 organs 1");
+  INFO(restored.out);
+  REQUIRE(restored.exitCode == 0);
+  CHECK(restored.out.find("as revision 3") != std::string::npos);
+  const fs::path out = dir / "out.nrrd";
+  REQUIRE(runCli("share get " + r + " ct1 organs 3 " + quoted(out.string())).exitCode == 0);
+  auto back = io::readNiftiLabels(f0.string());
+  REQUIRE(back.ok());
+  const fs::path outNii = dir / "out.nii.gz";
+  REQUIRE(runCli("share get " + r + " ct1 organs 3 " + quoted(outNii.string())).exitCode == 0);
+  auto got = io::readNiftiLabels(outNii.string());
+  REQUIRE(got.ok());
+  CHECK(std::equal(got->data(), got->data() + got->size(), v0.data()));
+  CHECK(fs::exists(out));
+
+  // A save based on r1 while r3 exists: kept, marked, told.
+  Run conflict = runCli("share save " + r + " ct1 organs " + quoted(f1.string()) + " --base 1");
+  INFO(conflict.out);
+  REQUIRE(conflict.exitCode == 0);
+  CHECK(conflict.out.find("CONFLICT") != std::string::npos);
+  const auto after = jsonOf(runCli("share list " + r + " ct1 organs --json"));
+  REQUIRE(after["revisions"].size() == 4);
+  CHECK(after["revisions"][3]["conflict"] == true);
+  CHECK(after["revisions"][3]["latestAtSave"] == 3);
+
+  // The audit log has every save (3), the restore and both exports, and verifies.
+  Run verified = runCli("audit verify " + r);
+  INFO(verified.out);
+  REQUIRE(verified.exitCode == 0);
+  CHECK(verified.out.find("OK, 6 record(s)") != std::string::npos);
+}
+
+TEST_CASE("cli share: errors name the file and the reason, with exit codes 1 and 2", "[cli][share]") {
+  ScratchDir dir("cli-share-err");
+  const std::string r = quoted(dir.path().string());
+  Run notStore = runCli("share list " + r + " ct1 organs");
+  CHECK(notStore.exitCode == 1);
+  CHECK(notStore.out.find("not mounted") != std::string::npos);
+  REQUIRE(runCli("share init " + r).exitCode == 0);
+  Run missing = runCli("share show " + r + " ct1 organs 5");
+  CHECK(missing.exitCode == 1);
+  CHECK(missing.out.find("r000005.json") != std::string::npos);
+  CHECK(runCli("share show " + r + " ct1 organs five").exitCode == 2);
+  CHECK(runCli("share diff " + r + " ct1 organs 1").exitCode == 2);
+  CHECK(runCli("share save " + r + " ct1 organs /nonexistent.nii.gz").exitCode == 1);
+  CHECK(runCli("share list " + r + " ../x organs").exitCode == 1);
+  CHECK(runCli("share frobnicate " + r).exitCode == 2);
+}
+
+TEST_CASE("cli checkpoint and audit: checkpoints round-trip with their sidecar, damage and tampering are reported",
+          "[cli][share]") {
+  ScratchDir dir("cli-ckpt");
+  const fs::path root = dir / "store";
+  fs::create_directories(root);
+  const std::string r = quoted(root.string());
+  REQUIRE(runCli("share init " + r).exitCode == 0);
+  const fs::path model = dir / "model.safetensors";
+  {
+    std::ofstream out(model, std::ios::binary);
+    for (int i = 0; i < 300000; ++i) out.put(static_cast<char>(i * 7 + i / 251));
+  }
+  writeTextFile(dir / "sidecar.json", R"({"architecture":{"name":"vista3d"},"metrics":{"dice":0.9}})");
+  Run put = runCli("checkpoint put " + r + " mouse " + quoted(model.string()) + " --sidecar " +
+                   quoted((dir / "sidecar.json").string()) + " --message 'epoch 10'");
+  INFO(put.out);
+  REQUIRE(put.exitCode == 0);
+  const auto list = jsonOf(runCli("checkpoint list " + r + " mouse --json"));
+  REQUIRE(list["revisions"].size() == 1);
+  CHECK(list["revisions"][0]["content"] == "r000001.safetensors");
+  CHECK(list["revisions"][0]["extra"]["metrics"]["dice"] == 0.9);
+  const fs::path got = dir / "got.safetensors";
+  REQUIRE(runCli("checkpoint get " + r + " mouse 1 " + quoted(got.string())).exitCode == 0);
+  CHECK(readTextFile(got) == readTextFile(model));
+
+  {
+    std::fstream f(root / "checkpoints/mouse/r000001.safetensors", std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(1234);
+    f.put('\0');
+    f.put('\1');
+  }
+  Run damaged = runCli("checkpoint get " + r + " mouse 1 " + quoted((dir / "again.safetensors").string()));
+  CHECK(damaged.exitCode == 1);
+  CHECK(damaged.out.find("SHA-256") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "again.safetensors"));
+
+  // Tamper with the audit log's first record: verification names line 1.
+  fs::path log;
+  for (const auto& e : fs::directory_iterator(root / "audit")) log = e.path();
+  REQUIRE_FALSE(log.empty());
+  std::string text = readTextFile(log);
+  const auto at = text.find("\"mouse\"");
+  REQUIRE(at != std::string::npos);
+  REQUIRE(at < text.find('\n'));
+  text[at + 1] = 'M';
+  writeTextFile(log, text);
+  Run tampered = runCli("audit verify " + quoted(log.string()));
+  INFO(tampered.out);
+  CHECK(tampered.exitCode == 1);
+  CHECK(tampered.out.find("line 1") != std::string::npos);
+}
