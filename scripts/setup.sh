@@ -13,6 +13,9 @@ PACKAGES=(
   zlib1g-dev libdeflate-dev nlohmann-json3-dev
   # io: DICOM headers and codecs (DCMTK), JPEG 2000 (OpenJPEG)
   libdcmtk-dev libopenjp2-7-dev
+  # tests: the share-store suite on a real network mount (tests/io/sshfs_share_suite.sh: a private sshd on
+  # loopback, sshfs over FUSE 3; the free port is found with bash's /dev/tcp, so no extra tool)
+  sshfs openssh-server openssh-client fuse3
 )
 
 missing=()
