@@ -1,6 +1,9 @@
 #pragma once
 // SHA-256 (FIPS 180-4), our own: content hashes for the share store (revisions, checkpoints, read-back checks) and
-// the audit log's hash chain. Incremental, so large files hash while they stream.
+// the audit log's hash chain. Incremental, so large files hash while they stream. Where the CPU has the SHA
+// extensions (x86 SHA-NI: Intel since Ice Lake/Goldmont, AMD since Zen) the compression function runs on them,
+// about 4-5x faster than portable code; checkpoints of hundreds of MB are hashed twice per save (while writing and
+// on read-back), so this is most of a save's cost otherwise. The choice is made once per process from CPUID.
 
 #include <array>
 #include <cstddef>
@@ -13,13 +16,18 @@ namespace delineate::io {
 
 class Sha256 {
  public:
-  Sha256();
+  enum class Engine { Auto, Portable };
+  explicit Sha256(Engine engine = Engine::Auto);
+  // Whether Engine::Auto uses the CPU's SHA instructions on this machine.
+  static bool hardwareAccelerated();
   void update(const void* data, std::size_t size);
   // The digest; the object is reset afterwards and can hash a new message.
   std::array<std::uint8_t, 32> finish();
 
  private:
-  void block(const std::uint8_t* p);
+  using Compress = void (*)(std::uint32_t* state, const std::uint8_t* blocks, std::size_t count);
+  Compress m_compress;
+  Engine m_engine;
   std::array<std::uint32_t, 8> m_state{};
   std::array<std::uint8_t, 64> m_buffer{};
   std::size_t m_buffered = 0;
