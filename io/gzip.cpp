@@ -257,16 +257,24 @@ core::Result<GunzipResult> gunzipInto(const std::uint8_t* in, std::size_t inSize
   return gunzipStreaming(in, inSize, out, capacity, subject);
 }
 
-core::Result<std::vector<std::uint8_t>> gzipCompress(const void* data, std::size_t size, int level,
-                                                     const std::string& subject) {
+core::Result<std::vector<std::uint8_t>> gzipCompress(const void* head, std::size_t headSize, const void* body,
+                                                     std::size_t bodySize, int level, const std::string& subject) {
   if (level < 0 || level > 12)
     return makeError(ErrorCode::InvalidArgument, subject,
                      "gzip level " + std::to_string(level) + " is outside 0..12");
-  const auto* bytes = static_cast<const std::uint8_t*>(data);
+  const auto* headBytes = static_cast<const std::uint8_t*>(head);
+  const auto* bodyBytes = static_cast<const std::uint8_t*>(body);
+  const std::size_t size = headSize + bodySize;
   const std::size_t count = std::max<std::size_t>(1, (size + kMemberBytes - 1) / kMemberBytes);
+  // One compressed member; `bytes` is default-initialised (new[] without ()), so only the pages the compressor
+  // writes are ever touched: zero-filling worst-case bounds cost more than compressing a label map (page faults).
+  struct Part {
+    std::unique_ptr<std::uint8_t[]> bytes;
+    std::size_t size = 0;
+  };
   try {
     // Each member compressed on its own (in parallel) into its own buffer, then concatenated.
-    std::vector<std::vector<std::uint8_t>> parts(count);
+    std::vector<Part> parts(count);
     std::atomic<bool> allocFailed{false};
     const bool ok = runParallel(count, [&](std::size_t i) {
       try {
@@ -274,14 +282,27 @@ core::Result<std::vector<std::uint8_t>> gzipCompress(const void* data, std::size
         if (!c) return false;
         const std::size_t begin = i * kMemberBytes;
         const std::size_t n = std::min(kMemberBytes, size - std::min(size, begin));
-        std::vector<std::uint8_t>& part = parts[i];
-        part.resize(kIndexedHeaderBytes + libdeflate_deflate_compress_bound(c.get(), n) + 8);
-        const std::size_t z = libdeflate_deflate_compress(c.get(), bytes + begin, n, part.data() + kIndexedHeaderBytes,
-                                                          part.size() - kIndexedHeaderBytes - 8);
+        // The member's input: straight from the body, or (only where it overlaps the head) assembled here.
+        const std::uint8_t* in = nullptr;
+        std::unique_ptr<std::uint8_t[]> assembled;
+        if (begin >= headSize) {
+          in = bodyBytes + (begin - headSize);
+        } else {
+          assembled.reset(new std::uint8_t[n]);
+          const std::size_t fromHead = std::min(n, headSize - begin);
+          std::memcpy(assembled.get(), headBytes + begin, fromHead);
+          if (n > fromHead) std::memcpy(assembled.get() + fromHead, bodyBytes, n - fromHead);
+          in = assembled.get();
+        }
+        const std::size_t capacity = kIndexedHeaderBytes + libdeflate_deflate_compress_bound(c.get(), n) + 8;
+        Part& part = parts[i];
+        part.bytes.reset(new std::uint8_t[capacity]);
+        std::uint8_t* h = part.bytes.get();
+        const std::size_t z =
+            libdeflate_deflate_compress(c.get(), in, n, h + kIndexedHeaderBytes, capacity - kIndexedHeaderBytes - 8);
         if (z == 0 && n > 0) return false;
         const std::size_t memberSize = kIndexedHeaderBytes + z + 8;
         if (memberSize > 0xffffffffu) return false;
-        std::uint8_t* h = part.data();
         const std::uint8_t fixed[12] = {0x1f, 0x8b, 8, 0x04, 0, 0, 0, 0, 0, 0xff /* OS unknown */, 12, 0};
         std::memcpy(h, fixed, sizeof fixed);
         h[12] = 'D';
@@ -290,9 +311,9 @@ core::Result<std::vector<std::uint8_t>> gzipCompress(const void* data, std::size
         h[15] = 0;
         putLe32(h + 16, std::uint32_t(memberSize));
         putLe32(h + 20, std::uint32_t(n));
-        putLe32(part.data() + kIndexedHeaderBytes + z, libdeflate_crc32(0, bytes + begin, n));
-        putLe32(part.data() + kIndexedHeaderBytes + z + 4, std::uint32_t(n));
-        part.resize(memberSize);
+        putLe32(h + kIndexedHeaderBytes + z, libdeflate_crc32(0, in, n));
+        putLe32(h + kIndexedHeaderBytes + z + 4, std::uint32_t(n));
+        part.size = memberSize;
         return true;
       } catch (const std::bad_alloc&) {
         allocFailed.store(true);
@@ -304,18 +325,23 @@ core::Result<std::vector<std::uint8_t>> gzipCompress(const void* data, std::size
                        "cannot allocate the gzip output buffer for " + std::to_string(size) + " bytes");
     if (!ok) return makeError(ErrorCode::WriteFailed, subject, "gzip compression failed");
     std::size_t total = 0;
-    for (const auto& p : parts) total += p.size();
+    for (const auto& p : parts) total += p.size;
     std::vector<std::uint8_t> out;
     out.reserve(total);
     for (auto& p : parts) {
-      out.insert(out.end(), p.begin(), p.end());
-      std::vector<std::uint8_t>().swap(p);
+      out.insert(out.end(), p.bytes.get(), p.bytes.get() + p.size);
+      p.bytes.reset();
     }
     return out;
   } catch (const std::bad_alloc&) {
     return makeError(ErrorCode::OutOfMemory, subject,
                      "cannot allocate the gzip output buffer for " + std::to_string(size) + " bytes");
   }
+}
+
+core::Result<std::vector<std::uint8_t>> gzipCompress(const void* data, std::size_t size, int level,
+                                                     const std::string& subject) {
+  return gzipCompress(nullptr, 0, data, size, level, subject);
 }
 
 }  // namespace delineate::io

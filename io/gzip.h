@@ -48,5 +48,9 @@ constexpr int kDefaultGzipLevel = 6;
 // one-thread path. `level` outside 0..12 is an InvalidArgument error.
 core::Result<std::vector<std::uint8_t>> gzipCompress(const void* data, std::size_t size, int level,
                                                      const std::string& subject);
+// The same for the concatenation head + body (a file header and its voxels) without copying the body: members are
+// compressed straight from it, only the first one is assembled.
+core::Result<std::vector<std::uint8_t>> gzipCompress(const void* head, std::size_t headSize, const void* body,
+                                                     std::size_t bodySize, int level, const std::string& subject);
 
 }  // namespace delineate::io

@@ -175,6 +175,10 @@ Result<std::vector<std::uint8_t>> encodeGz(const std::string& path, const Geomet
   const auto elementSize = static_cast<std::size_t>(bytesPerVoxel(static_cast<int>(type)));
   try {
     std::vector<std::uint8_t> whole = buildHeader(g, *version, type, intentCode);
+    // Little-endian hosts store the voxels as they are: compress them in place behind the header, no copy of a
+    // volume that may be gigabytes.
+    if (hostIsLittleEndian() || elementSize == 1)
+      return gzipCompress(whole.data(), whole.size(), data, count * elementSize, options.gzipLevel, path);
     whole.reserve(whole.size() + count * elementSize);
     appendLittleEndian(whole, data, count, elementSize);
     return gzipCompress(whole.data(), whole.size(), options.gzipLevel, path);

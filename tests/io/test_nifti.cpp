@@ -870,6 +870,34 @@ TEST_CASE("gunzipInto caps output and reports truncation", "[nifti][gzip]") {
   CHECK_FALSE(io::gzipCompress(data.data(), data.size(), -1, "t").ok());
 }
 
+TEST_CASE("gzip of a head and a body gives the bytes of their concatenation, wherever the head ends", "[gzip]") {
+  std::vector<std::uint8_t> whole((std::size_t(17) << 20) + 99);
+  std::uint32_t x = 777;
+  for (auto& b : whole) {
+    x = x * 1664525u + 1013904223u;
+    b = static_cast<std::uint8_t>((x >> 25) & 0x1f);
+  }
+  const std::size_t mib = std::size_t(1) << 20;
+  // Heads that end inside the first member, exactly on a member boundary, inside the second member, and the whole
+  // buffer as head (empty body); none (plain call).
+  for (std::size_t headSize : {std::size_t(0), std::size_t(352), 8 * mib, 8 * mib + 1, whole.size()}) {
+    INFO("head " << headSize);
+    auto packed = io::gzipCompress(whole.data(), headSize, whole.data() + headSize, whole.size() - headSize, 3, "t");
+    REQUIRE(packed.ok());
+    std::vector<std::uint8_t> out(whole.size());
+    auto r = io::gunzipInto(packed->data(), packed->size(), out.data(), out.size(), "t");
+    REQUIRE(r.ok());
+    CHECK(r->bytes == whole.size());
+    CHECK(out == whole);
+  }
+  auto empty = io::gzipCompress(nullptr, 0, nullptr, 0, 6, "t");
+  REQUIRE(empty.ok());
+  std::uint8_t none = 0;
+  auto r = io::gunzipInto(empty->data(), empty->size(), &none, 0, "t");
+  REQUIRE(r.ok());
+  CHECK(r->bytes == 0);
+}
+
 TEST_CASE("large buffers gzip into indexed members that inflate in parallel, and damage is still caught", "[gzip]") {
   // 20 MiB + 5 bytes: three members (8 + 8 + 4 MiB and a bit).
   std::vector<std::uint8_t> data((std::size_t(20) << 20) + 5);
