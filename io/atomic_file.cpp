@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -16,6 +17,23 @@
 
 namespace delineate::io {
 namespace {
+
+// Adds the seconds of its scope to *sink (when sink is set).
+class PhaseTimer {
+ public:
+  explicit PhaseTimer(double* sink) : m_sink(sink) {
+    if (m_sink) m_start = std::chrono::steady_clock::now();
+  }
+  ~PhaseTimer() {
+    if (m_sink) *m_sink += std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+  }
+  PhaseTimer(const PhaseTimer&) = delete;
+  PhaseTimer& operator=(const PhaseTimer&) = delete;
+
+ private:
+  double* m_sink;
+  std::chrono::steady_clock::time_point m_start;
+};
 
 using core::ErrorCode;
 using core::makeError;
@@ -140,6 +158,8 @@ core::Status AtomicFileWriter::fail(const std::string& what, int errnoValue) {
 
 core::Status AtomicFileWriter::write(const void* data, std::size_t size) {
   if (m_done || m_fd < 0) return makeError(ErrorCode::WriteFailed, m_target, "the file was already committed or discarded");
+  const PhaseTimer timer(m_options.times ? &m_options.times->write : nullptr);
+  if (m_options.times) m_options.times->bytes += size;
   const auto* p = static_cast<const unsigned char*>(data);
   if (m_hash) m_hash->update(data, size);
   while (size > 0) {
@@ -159,12 +179,20 @@ core::Status AtomicFileWriter::write(const void* data, std::size_t size) {
 
 core::Status AtomicFileWriter::commit() {
   if (m_done || m_fd < 0) return makeError(ErrorCode::WriteFailed, m_target, "the file was already committed or discarded");
-  if (::fsync(m_fd) != 0) return fail("cannot flush the temporary file to disk", errno);
+  WritePhaseTimes* const times = m_options.times;
+  {
+    const PhaseTimer timer(times ? &times->fsync : nullptr);
+    if (::fsync(m_fd) != 0) return fail("cannot flush the temporary file to disk", errno);
+  }
   const int fd = m_fd;
   m_fd = -1;
-  // close can report deferred write errors (NFS and similar); the temp is still unreferenced, so discard on error.
-  if (::close(fd) != 0) return fail("cannot close the temporary file", errno);
+  {
+    // close can report deferred write errors (NFS and similar); the temp is still unreferenced, so discard on error.
+    const PhaseTimer timer(times ? &times->close : nullptr);
+    if (::close(fd) != 0) return fail("cannot close the temporary file", errno);
+  }
   if (m_hash) {
+    const PhaseTimer timer(times ? &times->verify : nullptr);
     m_hashHex = toHex(m_hash->finish());
     auto back = sha256OfFile(m_temp);
     if (!back) return fail("cannot read the temporary file back: " + back.error().detail, EIO);
@@ -175,9 +203,11 @@ core::Status AtomicFileWriter::commit() {
                            m_hashHex + "): the share damaged the data; nothing was published");
     }
   }
+  const PhaseTimer timer(times ? &times->publish : nullptr);
   if (core::Status s = publish(); !s) return s;
   m_done = true;
   syncFolder(splitPath(m_target).first);
+  if (times) ++times->files;
   return core::Status::success();
 }
 

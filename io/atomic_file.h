@@ -5,6 +5,7 @@
 // untouched"). POSIX only: rename(2) within one folder is what provides the atomicity.
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -21,6 +22,19 @@ inline bool isAlreadyExists(const core::Error& e) {
   return e.code == core::ErrorCode::WriteFailed && e.detail == kAlreadyExistsDetail;
 }
 
+// Wall-clock seconds spent in each phase of atomic writes, summed over every write that points at it (benchmarks
+// and diagnostics; bench/share_store.cpp prints them). `write` includes hashing while writing, `verify` is the
+// read-back and its hash, `publish` the rename or link plus the folder fsync.
+struct WritePhaseTimes {
+  double write = 0;
+  double fsync = 0;
+  double close = 0;
+  double verify = 0;
+  double publish = 0;
+  std::uint64_t bytes = 0;
+  int files = 0;  // committed
+};
+
 // What the share store asks of a write beyond atomic replacement (io/share_store.h).
 struct AtomicWriteOptions {
   // Hash what is written (SHA-256), and after fsync + close read the temporary file back and compare, so a share
@@ -31,6 +45,8 @@ struct AtomicWriteOptions {
   // an existing target is a WriteFailed error naming it. Where the file system has no hard links,
   // rename is used after checking the target is absent (a small window; said here rather than hidden).
   bool noReplace = false;
+  // When set, each phase's time is added here (not thread-safe: one writer at a time per WritePhaseTimes).
+  WritePhaseTimes* times = nullptr;
 };
 
 class AtomicFileWriter {

@@ -292,6 +292,7 @@ core::Result<RevisionInfo> RevisionFolder::saveFile(const std::string& sourcePat
   AtomicWriteOptions options;
   options.verifyReadBack = true;
   options.noReplace = true;
+  options.times = m_store->writeTimes();
   auto writer = AtomicFileWriter::create(staged, options);
   if (!writer) return writer.error();
   std::uint64_t bytes = 0;

@@ -102,6 +102,7 @@ core::Result<std::string> ShareStore::writeFile(const std::string& relativePath,
   AtomicWriteOptions options;
   options.verifyReadBack = true;
   options.noReplace = mustBeNew;
+  options.times = m_times;
   auto writer = AtomicFileWriter::create(*path, options);
   if (!writer) return writer.error();
   if (core::Status s = writer->write(data, size); !s) return s.error();

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "io/atomic_file.h"
 
 namespace delineate::io {
 
@@ -44,6 +45,11 @@ class ShareStore {
   core::Result<std::string> writeFile(const std::string& relativePath, const void* data, std::size_t size,
                                       bool mustBeNew = false) const;
 
+  // Every later write through this store (writeFile, revision uploads) adds its phase times to *times; nullptr stops.
+  // For benchmarks and diagnostics; the WritePhaseTimes must outlive the writes.
+  void recordWriteTimes(WritePhaseTimes* times) { m_times = times; }
+  WritePhaseTimes* writeTimes() const { return m_times; }
+
   // Absolute path of `relativePath`; InvalidArgument for absolute paths or ".." that would leave the store.
   core::Result<std::string> resolve(const std::string& relativePath) const;
 
@@ -51,6 +57,7 @@ class ShareStore {
   ShareStore(std::string root, std::string id) : m_root(std::move(root)), m_id(std::move(id)) {}
   std::string m_root;
   std::string m_id;
+  WritePhaseTimes* m_times = nullptr;
 };
 
 }  // namespace delineate::io
