@@ -242,7 +242,8 @@ int main(int argc, char** argv) {
 
   std::string described;
   const core::LabelMap labels = makeLabels(labelSource, described);
-  std::printf("label map: 512x512x300 uint16 (%.0f MB in memory), %s\n", static_cast<double>(labels.size()) * 2 / 1e6, described.c_str());
+  std::printf("label map: 512x512x300 uint16 (%.0f MB in memory), %s\n", static_cast<double>(labels.size()) * 2 / 1e6,
+              described.c_str());
   std::printf("repeats: %d (medians shown); page cache warm\n", repeats);
   {
     std::vector<std::uint8_t> block(std::size_t(256) << 20);

@@ -132,6 +132,16 @@ int openLabelSet(const Args& a, LabelSetArgs& out) {
   return 0;
 }
 
+// ROOT STUDY LABELSET REVISION ... with exactly `count` positional arguments; 0 when all are fine.
+int openLabelSetRevision(const Args& a, std::size_t count, const char* usage, LabelSetArgs& ls, int& revision) {
+  if (a.positional.size() != count) return usageError(usage);
+  if (int rc = openLabelSet(a, ls)) return rc;
+  const auto rev = parseRevision(a.positional[3]);
+  if (!rev) return usageError("REVISION is a number from 1");
+  revision = *rev;
+  return 0;
+}
+
 int shareInit(const Args& a) {
   if (a.positional.size() != 1) return usageError("share init ROOT");
   auto store = ShareStore::initialize(a.positional[0]);
@@ -190,16 +200,14 @@ int printList(const RevisionFolder& folder, bool json) {
 }
 
 int shareShow(const Args& a) {
-  if (a.positional.size() != 4) return usageError("share show ROOT STUDY LABELSET REVISION");
   LabelSetArgs ls;
-  if (int rc = openLabelSet(a, ls)) return rc;
-  const auto rev = parseRevision(a.positional[3]);
-  if (!rev) return usageError("REVISION is a number from 1");
+  int revision = 0;
+  if (int rc = openLabelSetRevision(a, 4, "share show ROOT STUDY LABELSET REVISION", ls, revision)) return rc;
   auto list = ls.set->list();
   if (!list) return fileError(list.error());
-  auto labels = ls.set->loadLabels(*rev);
+  auto labels = ls.set->loadLabels(revision);
   if (!labels) return fileError(labels.error());
-  const RevisionInfo* info = list->find(*rev);
+  const RevisionInfo* info = list->find(revision);
   const auto counts = countLabels(*labels);
   const auto& g = labels->geometry();
   const double voxelMl = g.spacingMm()[0] * g.spacingMm()[1] * g.spacingMm()[2] / 1000.0;
@@ -259,42 +267,39 @@ int shareDiff(const Args& a) {
 }
 
 int shareGet(const Args& a) {
-  if (a.positional.size() != 5) return usageError("share get ROOT STUDY LABELSET REVISION OUTPUT");
   LabelSetArgs ls;
-  if (int rc = openLabelSet(a, ls)) return rc;
-  const auto rev = parseRevision(a.positional[3]);
-  if (!rev) return usageError("REVISION is a number from 1");
+  int revision = 0;
+  if (int rc = openLabelSetRevision(a, 5, "share get ROOT STUDY LABELSET REVISION OUTPUT", ls, revision)) return rc;
   const std::string& out = a.positional[4];
   if (out.size() > 7 && out.compare(out.size() - 7, 7, ".nii.gz") == 0) {
-    auto copied = ls.set->copyOut(*rev, out);  // the revision's own bytes, verified
+    auto copied = ls.set->copyOut(revision, out);  // the revision's own bytes, verified
     if (!copied) return fileError(copied.error());
   } else {
-    auto labels = ls.set->loadLabels(*rev);
+    auto labels = ls.set->loadLabels(revision);
     if (!labels) return fileError(labels.error());
     if (Status s = writeLabelFile(out, *labels); !s) return fileError(s.error());
   }
-  audit(*ls.store, "export", ls.set->study(), ls.set->name(), *rev, "to " + out);
-  std::printf("wrote revision %d to %s\n", *rev, out.c_str());
+  audit(*ls.store, "export", ls.set->study(), ls.set->name(), revision, "to " + out);
+  std::printf("wrote revision %d to %s\n", revision, out.c_str());
   return 0;
 }
 
 int shareRestore(const Args& a) {
-  if (a.positional.size() != 4) return usageError("share restore ROOT STUDY LABELSET REVISION [--message M]");
   LabelSetArgs ls;
-  if (int rc = openLabelSet(a, ls)) return rc;
-  const auto rev = parseRevision(a.positional[3]);
-  if (!rev) return usageError("REVISION is a number from 1");
+  int revision = 0;
+  if (int rc = openLabelSetRevision(a, 4, "share restore ROOT STUDY LABELSET REVISION [--message M]", ls, revision))
+    return rc;
   auto list = ls.set->list();
   if (!list) return fileError(list.error());
-  auto bytes = ls.set->load(*rev);  // verified; restored byte for byte
+  auto bytes = ls.set->load(revision);  // verified; restored byte for byte
   if (!bytes) return fileError(bytes.error());
   const std::string message =
-      a.options.count("--message") ? a.options.at("--message") : "restore of r" + std::to_string(*rev);
+      a.options.count("--message") ? a.options.at("--message") : "restore of r" + std::to_string(revision);
   const std::string author = a.options.count("--author") ? a.options.at("--author") : processUserName();
   auto saved = ls.set->save(bytes->data(), bytes->size(), SaveRequest{author, list->latest(), message, {}});
   if (!saved) return fileError(saved.error());
-  audit(*ls.store, "restore", ls.set->study(), ls.set->name(), saved->number, "restored r" + std::to_string(*rev));
-  std::printf("restored revision %d as revision %d\n", *rev, saved->number);
+  audit(*ls.store, "restore", ls.set->study(), ls.set->name(), saved->number, "restored r" + std::to_string(revision));
+  std::printf("restored revision %d as revision %d\n", revision, saved->number);
   reportConflict(*saved);
   return 0;
 }
@@ -341,7 +346,8 @@ int checkpointCommand(const std::string& sub, const Args& a) {
     }
     const std::string& file = a.positional[2];
     const auto dot = file.find_last_of('.');
-    const std::string suffix = dot != std::string::npos && file.find('/', dot) == std::string::npos ? file.substr(dot) : "";
+    const std::string suffix =
+        dot != std::string::npos && file.find('/', dot) == std::string::npos ? file.substr(dot) : "";
     auto list = ckpts->list();
     if (!list) return fileError(list.error());
     const std::string author = a.options.count("--author") ? a.options.at("--author") : processUserName();
