@@ -44,6 +44,9 @@ void printUsage(std::FILE* out) {
                "  checkpoint list ROOT MODEL [--json]\n"
                "  audit verify LOGFILE|ROOT ...\n"
                "      check the audit logs' hash chains; reports the first tampered or damaged line (exit 1)\n"
+               "  click-eval IMAGE LABELS [--label N]... [--clicks N] [--json]\n"
+               "      simulated clicks (first at the deepest point of the object, then of the largest error) with the\n"
+               "      classic click engine: Dice after each click and per-click latency, per label (default: all)\n"
                "  version\n"
                "  help\n");
 }
@@ -88,6 +91,7 @@ int run(std::vector<std::string> args) {
   if (command == "share") return delineate::app::cli::runShare(args);
   if (command == "checkpoint") return delineate::app::cli::runCheckpoint(args);
   if (command == "audit") return delineate::app::cli::runAudit(args);
+  if (command == "click-eval") return delineate::app::cli::runClickEval(args);
   std::fprintf(stderr, "error: unknown command '%s'\n\n", command.c_str());
   printUsage(stderr);
   return 2;

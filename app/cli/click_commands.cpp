@@ -1,0 +1,148 @@
+// click-eval: the simulated-click protocol (inference/click_evaluator.h) on an image and its reference labels, for
+// the classic click engine: Dice after each click and per-click latency, per label and on average.
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/commands.h"
+#include "inference/classic/click_session.h"
+#include "inference/click_evaluator.h"
+#include "io/image_file.h"
+
+namespace delineate::app::cli {
+
+int runClickEval(const std::vector<std::string>& args) {
+  std::vector<std::string> positional;
+  std::vector<core::Label> labels;
+  int clicks = 10;
+  bool json = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](const char* what) -> const std::string* {
+      if (i + 1 >= args.size()) return nullptr;
+      (void)what;
+      return &args[++i];
+    };
+    if (a == "--label") {
+      const std::string* v = value("--label");
+      if (!v) return usageError("--label needs a number");
+      try {
+        const int l = std::stoi(*v);
+        if (l < 1 || l > 65535) return usageError("--label takes 1..65535");
+        labels.push_back(static_cast<core::Label>(l));
+      } catch (...) {
+        return usageError("--label takes a number");
+      }
+    } else if (a == "--clicks") {
+      const std::string* v = value("--clicks");
+      if (!v) return usageError("--clicks needs a number");
+      try {
+        clicks = std::stoi(*v);
+      } catch (...) {
+        return usageError("--clicks takes a number");
+      }
+      if (clicks < 1 || clicks > 100) return usageError("--clicks takes 1..100");
+    } else if (a == "--json") {
+      json = true;
+    } else if (a.rfind("--", 0) == 0) {
+      return usageError("unknown option " + a);
+    } else {
+      positional.push_back(a);
+    }
+  }
+  if (positional.size() != 2) return usageError("click-eval IMAGE LABELS [--label N]... [--clicks N] [--json]");
+  auto image = io::readImageFile(positional[0]);
+  if (!image) return fileError(image.error());
+  auto reference = io::readLabelFile(positional[1]);
+  if (!reference) return fileError(reference.error());
+  if (reference->geometry().dimensions() != image->geometry().dimensions() ||
+      !reference->geometry().isCloseTo(image->geometry()))
+    return fileError(core::makeError(core::ErrorCode::GeometryMismatch, positional[1],
+                                     "the labels are not on the image's grid"));
+  if (labels.empty()) {
+    std::vector<bool> present(65536, false);
+    for (std::size_t i = 0; i < reference->size(); ++i) present[(*reference)[i]] = true;
+    for (std::size_t l = 1; l < present.size(); ++l)
+      if (present[l]) labels.push_back(static_cast<core::Label>(l));
+  }
+
+  nlohmann::json out{{"image", positional[0]}, {"labels", positional[1]}, {"engine", "classic.click"},
+                     {"objects", nlohmann::json::array()}};
+  std::vector<std::vector<double>> diceByClick(static_cast<std::size_t>(clicks));
+  std::vector<double> latencies;
+  if (!json) {
+    std::printf("label  voxels  ");
+    for (int k = 1; k <= clicks; ++k) std::printf(" dice@%-2d", k);
+    std::printf("  mean ms  max ms\n");
+  }
+  for (core::Label l : labels) {
+    auto ref = core::Volume<std::uint8_t>::create(reference->geometry(), 0);
+    if (!ref) return fileError(ref.error());
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < reference->size(); ++i)
+      if ((*reference)[i] == l) {
+        ref->data()[i] = 1;
+        ++count;
+      }
+    if (count == 0) {
+      std::fprintf(stderr, "warning: label %u is not in %s\n", l, positional[1].c_str());
+      continue;
+    }
+    auto session = inference::classic::ClickSession::begin(*image);
+    if (!session) return fileError(session.error());
+    auto eval = inference::simulateClicks(**session, *ref, clicks);
+    if (!eval) return fileError(eval.error());
+    // A protocol that stopped early (perfect object) keeps its last Dice for the remaining clicks.
+    std::vector<double> dice;
+    for (const auto& c : eval->clicks) dice.push_back(c.dice);
+    while (static_cast<int>(dice.size()) < clicks) dice.push_back(dice.empty() ? 0.0 : dice.back());
+    double sumMs = 0, maxMs = 0;
+    for (const auto& c : eval->clicks) {
+      sumMs += c.latencyMs;
+      maxMs = std::max(maxMs, c.latencyMs);
+      latencies.push_back(c.latencyMs);
+    }
+    const double meanMs = eval->clicks.empty() ? 0 : sumMs / static_cast<double>(eval->clicks.size());
+    for (int k = 0; k < clicks; ++k) diceByClick[static_cast<std::size_t>(k)].push_back(dice[static_cast<std::size_t>(k)]);
+    nlohmann::json obj{{"label", l}, {"voxels", count}, {"dice", dice}, {"clicks", nlohmann::json::array()}};
+    for (const auto& c : eval->clicks)
+      obj["clicks"].push_back({{"positive", c.point.positive},
+                               {"voxel", {c.voxel[0], c.voxel[1], c.voxel[2]}},
+                               {"dice", c.dice},
+                               {"latencyMs", c.latencyMs}});
+    out["objects"].push_back(obj);
+    if (!json) {
+      std::printf("%5u %7zu  ", l, count);
+      for (double d : dice) std::printf("  %.3f", d);
+      std::printf("  %7.1f %7.1f\n", meanMs, maxMs);
+    }
+  }
+  std::vector<double> mean;
+  for (const auto& v : diceByClick) {
+    double s = 0;
+    for (double d : v) s += d;
+    mean.push_back(v.empty() ? 0 : s / static_cast<double>(v.size()));
+  }
+  std::sort(latencies.begin(), latencies.end());
+  auto pct = [&](double p) {
+    if (latencies.empty()) return 0.0;
+    return latencies[std::min(latencies.size() - 1, static_cast<std::size_t>(p * static_cast<double>(latencies.size())))];
+  };
+  out["meanDice"] = mean;
+  out["latencyMs"] = {{"p50", pct(0.5)}, {"p95", pct(0.95)}, {"max", latencies.empty() ? 0.0 : latencies.back()}};
+  if (json) {
+    std::printf("%s\n", out.dump(2).c_str());
+  } else {
+    std::printf(" mean          ");
+    for (double d : mean) std::printf("  %.3f", d);
+    std::printf("\nper-click latency: p50 %.1f ms, p95 %.1f ms, max %.1f ms (%zu clicks)\n", pct(0.5), pct(0.95),
+                latencies.empty() ? 0.0 : latencies.back(), latencies.size());
+  }
+  return 0;
+}
+
+}  // namespace delineate::app::cli

@@ -1,0 +1,60 @@
+#pragma once
+// The classic engine's click refinement: positive and negative points grow and shrink one object, on the CPU, on
+// any modality, with anisotropic voxels handled in millimetres.
+//
+// How an object is computed from the clicks (all of it inside a region of interest around the clicks):
+// 1. The image is smoothed lightly ([1 2 1]/4 along every axis whose spacing is at most twice the finest, so thick
+//    slices are not blurred into each other) and its noise level is estimated robustly from neighbour differences.
+// 2. Each positive click brings an intensity model: the median and spread of the smoothed image around it (the
+//    spread at least `noiseFloor` times the noise). A voxel is "like the object" when it is within `bandSigmas`
+//    spreads of any positive click's median, so an object of several tissues (a tumour's rim and core) is covered
+//    by clicking each.
+// 3. Positive and negative clicks compete for voxels by geodesic distance (Dijkstra, 6-neighbourhood, steps in mm
+//    lengthened by intensity differences): positive clicks only spread through voxels like the object, negative
+//    clicks spread anywhere. A voxel belongs to the object when a positive click reaches it first. So a negative
+//    click cuts a leak where the leak's path from the positive clicks is weakest or farthest.
+// 4. Holes are filled (3D, and slice by slice across the thickest axis when voxels are anisotropic).
+// 5. The region of interest starts `initialMarginMm` around the clicks and doubles its margin where the object
+//    reaches one of its faces (up to `maxExpansions` times), so small objects stay fast and large ones are not cut.
+
+#include <memory>
+#include <vector>
+
+#include "inference/interactive.h"
+
+namespace delineate::inference::classic {
+
+struct ClickOptions {
+  double initialMarginMm = 20;
+  int maxExpansions = 3;
+  double bandSigmas = 2.5;
+  double noiseFloor = 2.0;
+  double gradientWeight = 1.0;
+  int sampleRadiusVoxels = 2;                  // of the neighbourhood sampled around a click (fine axes only)
+  std::int64_t maxRoiVoxels = 32 * 1000 * 1000;  // the region stops growing beyond this
+};
+
+class ClickSession final : public InteractiveSession {
+ public:
+  // The image must outlive the session.
+  static core::Result<std::unique_ptr<ClickSession>> begin(const core::ImageVolume& image, const ClickOptions& options = {});
+
+  core::Status addPoint(const PointPrompt& point, core::ProgressSink* progress = nullptr) override;
+  bool undoPoint() override;
+  const std::vector<PointPrompt>& points() const override { return m_points; }
+  const ObjectMask& mask() const override { return m_masks.empty() ? m_empty : m_masks.back(); }
+
+ private:
+  ClickSession(const core::ImageVolume& image, const ClickOptions& options) : m_image(&image), m_options(options) {}
+  core::Result<ObjectMask> compute(const std::vector<core::Index3>& seeds, const std::vector<bool>& positive,
+                                   core::ProgressSink* progress) const;
+
+  const core::ImageVolume* m_image;
+  ClickOptions m_options;
+  std::vector<PointPrompt> m_points;
+  std::vector<core::Index3> m_seeds;  // voxel of each point
+  std::vector<ObjectMask> m_masks;    // the object after each click
+  ObjectMask m_empty;
+};
+
+}  // namespace delineate::inference::classic

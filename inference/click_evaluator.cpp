@@ -1,0 +1,229 @@
+#include "inference/click_evaluator.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <new>
+
+namespace delineate::inference {
+namespace {
+
+using core::Index3;
+using core::IndexBox;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Squared distance transform along one line: out[q] = min_p ((q - p) h)^2 + f[p] (lower envelope of parabolas).
+void edt1d(const std::vector<double>& f, double h, std::vector<double>& out, std::vector<int>& v, std::vector<double>& z) {
+  const int n = static_cast<int>(f.size());
+  int k = -1;
+  for (int q = 0; q < n; ++q) {
+    if (f[static_cast<std::size_t>(q)] == kInf) continue;
+    const double fq = f[static_cast<std::size_t>(q)] + (q * h) * (q * h);
+    double s = -kInf;
+    while (k >= 0) {
+      const int p = v[static_cast<std::size_t>(k)];
+      s = (fq - (f[static_cast<std::size_t>(p)] + (p * h) * (p * h))) / (2 * h * (q - p));
+      if (s > z[static_cast<std::size_t>(k)]) break;
+      --k;
+    }
+    ++k;
+    v[static_cast<std::size_t>(k)] = q;
+    z[static_cast<std::size_t>(k)] = k == 0 ? -kInf : s;
+  }
+  if (k < 0) {
+    std::fill(out.begin(), out.end(), kInf);
+    return;
+  }
+  int j = 0;
+  for (int q = 0; q < n; ++q) {
+    while (j < k && z[static_cast<std::size_t>(j + 1)] < q * h) ++j;
+    const int p = v[static_cast<std::size_t>(j)];
+    const double d = (q - p) * h;
+    out[static_cast<std::size_t>(q)] = d * d + f[static_cast<std::size_t>(p)];
+  }
+}
+
+std::int64_t extent(const IndexBox& b, std::size_t a) { return b.max[a] - b.min[a] + 1; }
+
+// 6-connected components of voxels equal to `value` in m over box `b`; returns the largest as a mask over its own
+// tight box.
+bool largestComponent(const std::vector<std::uint8_t>& m, const IndexBox& b, std::uint8_t value,
+                      std::vector<std::uint8_t>& outMask, IndexBox& outBox, std::size_t& outCount) {
+  const std::int64_t nx = extent(b, 0), ny = extent(b, 1), nz = extent(b, 2);
+  std::vector<std::int32_t> comp(m.size(), -1);
+  std::vector<std::size_t> stack;
+  std::size_t bestCount = 0;
+  std::int32_t best = -1, next = 0;
+  for (std::size_t seed = 0; seed < m.size(); ++seed) {
+    if (m[seed] != value || comp[seed] >= 0) continue;
+    std::size_t count = 0;
+    comp[seed] = next;
+    stack.push_back(seed);
+    while (!stack.empty()) {
+      const std::size_t i = stack.back();
+      stack.pop_back();
+      ++count;
+      const std::int64_t x = static_cast<std::int64_t>(i) % nx, y = (static_cast<std::int64_t>(i) / nx) % ny,
+                         z = static_cast<std::int64_t>(i) / (nx * ny);
+      const std::int64_t c[3] = {x, y, z}, n[3] = {nx, ny, nz}, stride[3] = {1, nx, nx * ny};
+      for (int a = 0; a < 3; ++a)
+        for (int d = -1; d <= 1; d += 2) {
+          if (c[a] + d < 0 || c[a] + d >= n[a]) continue;
+          const std::size_t j = static_cast<std::size_t>(static_cast<std::int64_t>(i) + d * stride[a]);
+          if (m[j] == value && comp[j] < 0) {
+            comp[j] = next;
+            stack.push_back(j);
+          }
+        }
+    }
+    if (count > bestCount) {
+      bestCount = count;
+      best = next;
+    }
+    ++next;
+  }
+  if (best < 0) return false;
+  IndexBox tight;
+  for (std::size_t i = 0; i < m.size(); ++i)
+    if (comp[i] == best)
+      tight.include(Index3{b.min[0] + static_cast<std::int64_t>(i) % nx, b.min[1] + (static_cast<std::int64_t>(i) / nx) % ny,
+                           b.min[2] + static_cast<std::int64_t>(i) / (nx * ny)});
+  outBox = tight;
+  outMask.assign(static_cast<std::size_t>(tight.voxelCount()), 0);
+  const std::int64_t tx = extent(tight, 0), ty = extent(tight, 1);
+  for (std::size_t i = 0; i < m.size(); ++i)
+    if (comp[i] == best) {
+      const std::int64_t x = b.min[0] + static_cast<std::int64_t>(i) % nx - tight.min[0];
+      const std::int64_t y = b.min[1] + (static_cast<std::int64_t>(i) / nx) % ny - tight.min[1];
+      const std::int64_t z = b.min[2] + static_cast<std::int64_t>(i) / (nx * ny) - tight.min[2];
+      outMask[static_cast<std::size_t>((z * ty + y) * tx + x)] = 1;
+    }
+  outCount = bestCount;
+  return true;
+}
+
+}  // namespace
+
+bool deepestPoint(const std::vector<std::uint8_t>& region, const IndexBox& box, const core::Vec3& spacingMm,
+                  DeepestPoint& out) {
+  // Pad by one voxel so the box's own border counts as boundary.
+  const std::int64_t n[3] = {extent(box, 0) + 2, extent(box, 1) + 2, extent(box, 2) + 2};
+  const std::size_t total = static_cast<std::size_t>(n[0] * n[1] * n[2]);
+  std::vector<double> d(total, 0.0);
+  bool any = false;
+  for (std::int64_t z = 0; z < n[2] - 2; ++z)
+    for (std::int64_t y = 0; y < n[1] - 2; ++y)
+      for (std::int64_t x = 0; x < n[0] - 2; ++x)
+        if (region[static_cast<std::size_t>((z * (n[1] - 2) + y) * (n[0] - 2) + x)]) {
+          d[static_cast<std::size_t>(((z + 1) * n[1] + (y + 1)) * n[0] + (x + 1))] = kInf;
+          any = true;
+        }
+  if (!any) return false;
+  const std::int64_t stride[3] = {1, n[0], n[0] * n[1]};
+  std::vector<double> f, g;
+  std::vector<int> v;
+  std::vector<double> zz;
+  for (int a = 0; a < 3; ++a) {
+    const std::int64_t len = n[a];
+    f.assign(static_cast<std::size_t>(len), 0);
+    g.assign(static_cast<std::size_t>(len), 0);
+    v.assign(static_cast<std::size_t>(len), 0);
+    zz.assign(static_cast<std::size_t>(len) + 1, 0);
+    const int b1 = a == 0 ? 1 : 0, b2 = a == 2 ? 1 : 2;  // the two other axes
+    for (std::int64_t u = 0; u < n[b2]; ++u)
+      for (std::int64_t t = 0; t < n[b1]; ++t) {
+        const std::int64_t start = t * stride[b1] + u * stride[b2];
+        for (std::int64_t i = 0; i < len; ++i) f[static_cast<std::size_t>(i)] = d[static_cast<std::size_t>(start + i * stride[a])];
+        edt1d(f, spacingMm[static_cast<std::size_t>(a)], g, v, zz);
+        for (std::int64_t i = 0; i < len; ++i) d[static_cast<std::size_t>(start + i * stride[a])] = g[static_cast<std::size_t>(i)];
+      }
+  }
+  double best = -1;
+  for (std::int64_t z = 1; z < n[2] - 1; ++z)
+    for (std::int64_t y = 1; y < n[1] - 1; ++y)
+      for (std::int64_t x = 1; x < n[0] - 1; ++x) {
+        const double value = d[static_cast<std::size_t>((z * n[1] + y) * n[0] + x)];
+        if (value > best && region[static_cast<std::size_t>(((z - 1) * (n[1] - 2) + (y - 1)) * (n[0] - 2) + (x - 1))]) {
+          best = value;
+          out.voxel = Index3{box.min[0] + x - 1, box.min[1] + y - 1, box.min[2] + z - 1};
+        }
+      }
+  out.depthMm = std::sqrt(best);
+  return true;
+}
+
+double diceOf(const ObjectMask& mask, const core::Volume<std::uint8_t>& reference) {
+  std::size_t ref = 0, pred = 0, both = 0;
+  for (std::size_t i = 0; i < reference.size(); ++i) ref += reference[i] ? 1 : 0;
+  const auto dims = reference.geometry().dimensions();
+  if (!mask.box.empty()) {
+    std::size_t o = 0;
+    for (std::int64_t z = mask.box.min[2]; z <= mask.box.max[2]; ++z)
+      for (std::int64_t y = mask.box.min[1]; y <= mask.box.max[1]; ++y)
+        for (std::int64_t x = mask.box.min[0]; x <= mask.box.max[0]; ++x, ++o) {
+          if (!mask.voxels[o]) continue;
+          ++pred;
+          if (reference[static_cast<std::size_t>((z * dims[1] + y) * dims[0] + x)]) ++both;
+        }
+  }
+  return ref + pred == 0 ? 1.0 : 2.0 * static_cast<double>(both) / static_cast<double>(ref + pred);
+}
+
+core::Result<ClickEvaluation> simulateClicks(InteractiveSession& session, const core::Volume<std::uint8_t>& reference,
+                                             int clicks, core::ProgressSink* progress) {
+  const auto& g = reference.geometry();
+  const auto dims = g.dimensions();
+  ClickEvaluation eval;
+  IndexBox refBox;
+  for (std::int64_t z = 0; z < dims[2]; ++z)
+    for (std::int64_t y = 0; y < dims[1]; ++y)
+      for (std::int64_t x = 0; x < dims[0]; ++x)
+        if (reference[static_cast<std::size_t>((z * dims[1] + y) * dims[0] + x)]) {
+          refBox.include(Index3{x, y, z});
+          ++eval.referenceVoxels;
+        }
+  if (eval.referenceVoxels == 0)
+    return core::makeError(core::ErrorCode::InvalidArgument, "reference", "the reference object is empty");
+  try {
+    for (int k = 0; k < clicks; ++k) {
+      // Error map over the union of the reference's and the object's boxes: 1 missed, 2 spurious.
+      const ObjectMask& m = session.mask();
+      IndexBox b = refBox;
+      if (!m.box.empty()) b.include(m.box);
+      std::vector<std::uint8_t> err(static_cast<std::size_t>(b.voxelCount()), 0);
+      std::size_t o = 0;
+      for (std::int64_t z = b.min[2]; z <= b.max[2]; ++z)
+        for (std::int64_t y = b.min[1]; y <= b.max[1]; ++y)
+          for (std::int64_t x = b.min[0]; x <= b.max[0]; ++x, ++o) {
+            const bool r = reference[static_cast<std::size_t>((z * dims[1] + y) * dims[0] + x)] != 0;
+            const bool p = m.contains(Index3{x, y, z});
+            err[o] = r && !p ? 1 : (!r && p ? 2 : 0);
+          }
+      std::vector<std::uint8_t> missed, spurious;
+      IndexBox missedBox, spuriousBox;
+      std::size_t missedCount = 0, spuriousCount = 0;
+      const bool hasMissed = largestComponent(err, b, 1, missed, missedBox, missedCount);
+      const bool hasSpurious = largestComponent(err, b, 2, spurious, spuriousBox, spuriousCount);
+      if (!hasMissed && !hasSpurious) break;  // perfect
+      const bool positive = hasMissed && (!hasSpurious || missedCount >= spuriousCount);
+      DeepestPoint deep;
+      deepestPoint(positive ? missed : spurious, positive ? missedBox : spuriousBox, g.spacingMm(), deep);
+      ClickRecord rec;
+      rec.voxel = deep.voxel;
+      rec.point.positive = positive;
+      rec.point.pointLps = g.indexToLps(deep.voxel);
+      const auto t0 = std::chrono::steady_clock::now();
+      if (core::Status s = session.addPoint(rec.point, progress); !s) return s.error();
+      rec.latencyMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      rec.dice = diceOf(session.mask(), reference);
+      eval.clicks.push_back(rec);
+    }
+  } catch (const std::bad_alloc&) {
+    return core::makeError(core::ErrorCode::OutOfMemory, "click evaluation", "out of memory");
+  }
+  return eval;
+}
+
+}  // namespace delineate::inference
