@@ -1,4 +1,5 @@
 #include "io/atomic_file.h"
+#include "io/posix_util.h"
 
 #include "io/sha256.h"
 
@@ -36,9 +37,10 @@ class PhaseTimer {
 };
 
 using core::ErrorCode;
+using detail::errnoText;
+using detail::randomHex;
+using detail::syncFolder;
 using core::makeError;
-
-std::string errnoText(int e) { return std::strerror(e); }
 
 // Splits "dir/name" at the last '/'; a bare name lives in ".".
 std::pair<std::string, std::string> splitPath(const std::string& path) {
@@ -48,25 +50,7 @@ std::pair<std::string, std::string> splitPath(const std::string& path) {
   return {path.substr(0, slash), path.substr(slash + 1)};
 }
 
-std::string randomSuffix() {
-  // random_device alone may be slow or fixed on some platforms; the counter keeps names unique within the process
-  // and O_EXCL resolves any remaining clash with other processes.
-  static std::atomic<std::uint64_t> counter{0};
-  thread_local std::mt19937_64 rng{std::random_device{}() ^ (static_cast<std::uint64_t>(::getpid()) << 32)};
-  const std::uint64_t v = rng() ^ (counter.fetch_add(1) * 0x9E3779B97F4A7C15ull);
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
-void syncFolder(const std::string& folder) {
-  // Makes the rename itself durable. Some file systems (network shares) refuse fsync on folders; the data is already
-  // safe by then, so failure here is not reported.
-  const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  (void)::fsync(fd);
-  ::close(fd);
-}
 
 }  // namespace
 
@@ -89,7 +73,7 @@ core::Result<AtomicFileWriter> AtomicFileWriter::create(const std::string& targe
   w.m_options = options;
   if (options.verifyReadBack) w.m_hash = std::make_unique<Sha256>();
   for (int attempt = 0; attempt < 16; ++attempt) {
-    std::string temp = (folder == "/" ? "" : folder) + "/." + name + ".tmp-" + randomSuffix();
+    std::string temp = (folder == "/" ? "" : folder) + "/." + name + ".tmp-" + randomHex(8);
     // 0666 lets the process umask decide, as for any newly created file.
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0) {

@@ -1,5 +1,6 @@
 #include "io/audit_log.h"
 
+#include "io/posix_util.h"
 #include "io/sha256.h"
 
 #include <fcntl.h>
@@ -20,6 +21,8 @@
 #include <vector>
 
 namespace delineate::io {
+using detail::errnoText;
+
 namespace {
 
 using core::ErrorCode;
@@ -30,20 +33,6 @@ const std::string kZeroHash(64, '0');
 // A tail longer than this cannot be a record we wrote; refusing it bounds what append reads.
 constexpr std::size_t kMaxTailBytes = 4 * kMaxAuditLineBytes;
 
-std::string errnoText(int e) { return std::strerror(e); }
-
-class FdCloser {
- public:
-  explicit FdCloser(int fd) : m_fd(fd) {}
-  ~FdCloser() {
-    if (m_fd >= 0) ::close(m_fd);
-  }
-  FdCloser(const FdCloser&) = delete;
-  FdCloser& operator=(const FdCloser&) = delete;
-
- private:
-  int m_fd;
-};
 
 }  // namespace
 
@@ -275,7 +264,7 @@ core::Status AuditLog::append(AuditRecord record, AuditRecord* written) const {
     const int e = errno;
     return makeError(ErrorCode::WriteFailed, m_path, "cannot open the audit log: " + errnoText(e));
   }
-  FdCloser closer(fd);
+  detail::FdGuard closer(fd);
   // Serialises read-tail + write between processes on this host. Where the file system has no locks at all the
   // append goes on unlocked: one file per host keeps that window to concurrent processes of one machine.
   int locked;

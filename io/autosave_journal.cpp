@@ -23,9 +23,14 @@
 #include "io/atomic_file.h"
 #include "io/audit_log.h"
 #include "io/nifti.h"
+#include "io/posix_util.h"
 #include "io/sha256.h"
 
 namespace delineate::io {
+using detail::errnoText;
+using detail::FdGuard;
+using detail::syncFolder;
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -44,40 +49,9 @@ constexpr std::uintmax_t kMaxJsonBytes = 1 << 20;  // our records are a few hund
 // A ".<id>.creating" folder younger than this may belong to a create() between mkdir and flock; never touch it.
 constexpr auto kStagingGrace = std::chrono::seconds(60);
 
-std::string errnoText(int e) { return std::strerror(e); }
-
 std::string join(const std::string& folder, const std::string& name) { return (fs::path(folder) / name).string(); }
 
-class FdGuard {
- public:
-  explicit FdGuard(int fd) : m_fd(fd) {}
-  ~FdGuard() {
-    if (m_fd >= 0) ::close(m_fd);
-  }
-  FdGuard(const FdGuard&) = delete;
-  FdGuard& operator=(const FdGuard&) = delete;
-  int release() { return std::exchange(m_fd, -1); }
 
- private:
-  int m_fd;
-};
-
-std::string randomId() {
-  std::uint32_t words[4] = {};
-  try {
-    std::random_device rd;
-    for (auto& w : words) w = rd();
-  } catch (...) {
-    // No entropy source: time, pid and a counter still make clashes vanishingly rare, and mkdir refuses any clash.
-    static std::uint32_t counter = 0;
-    std::seed_seq seq{static_cast<std::uint32_t>(std::chrono::system_clock::now().time_since_epoch().count()),
-                      static_cast<std::uint32_t>(::getpid()), ++counter};
-    seq.generate(std::begin(words), std::end(words));
-  }
-  char buf[33];
-  std::snprintf(buf, sizeof buf, "%08x%08x%08x%08x", words[0], words[1], words[2], words[3]);
-  return buf;
-}
 
 // --- locks -------------------------------------------------------------------------------------------------------
 
@@ -348,12 +322,6 @@ Result<std::vector<JournalEntry>> listJournals(const std::string& root) {
   return out;
 }
 
-void syncFolder(const std::string& folder) {
-  const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  (void)::fsync(fd);
-  ::close(fd);
-}
 
 // Removes a journal whose lock the caller holds. Renamed out of sight first, so a scan never lists a half-removed
 // journal and an interrupted removal is recognisable as leftover.
@@ -515,7 +483,7 @@ Result<AutosaveJournal> AutosaveJournal::create(const std::string& root, const A
     j.m_startedAt = utcNowIso();
     std::string staging;
     for (int attempt = 0; attempt < 8 && staging.empty(); ++attempt) {
-      j.m_id = randomId();
+      j.m_id = detail::randomHex(16);
       if (fs::exists(join(root, j.m_id), ec)) continue;
       const std::string candidate = join(root, "." + j.m_id + ".creating");
       // 0700: the folder will hold patient data.

@@ -14,6 +14,7 @@
 
 #include "io/atomic_file.h"
 #include "io/audit_log.h"
+#include "io/posix_util.h"
 
 namespace delineate::io {
 namespace {
@@ -39,14 +40,6 @@ std::string isoOf(std::int64_t ms) {
   return buf;
 }
 
-std::string randomToken() {
-  std::random_device rd;
-  std::mt19937_64 rng((std::uint64_t(rd()) << 32) ^ rd() ^ static_cast<std::uint64_t>(::getpid()));
-  char buf[33];
-  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(rng()),
-                static_cast<unsigned long long>(rng()));
-  return buf;
-}
 
 // Whole small file; nullopt when it does not exist.
 core::Result<std::optional<std::string>> readSmallFile(const std::string& path) {
@@ -84,7 +77,7 @@ ShareLease::ShareLease(const ShareStore& store, std::string folder, std::string 
       m_user(std::move(user)),
       m_host(localHostName()),
       m_policy(std::move(policy)),
-      m_token(randomToken()) {}
+      m_token(detail::randomHex(16)) {}
 
 core::Result<ShareLease> ShareLease::prepare(const ShareStore& store, std::string folder, std::string user,
                                              LeasePolicy policy) {

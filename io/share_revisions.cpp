@@ -18,9 +18,12 @@
 #include "io/atomic_file.h"
 #include "io/audit_log.h"
 #include "io/nifti.h"
+#include "io/posix_util.h"
 #include "io/sha256.h"
 
 namespace delineate::io {
+using detail::errnoText;
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -45,15 +48,6 @@ bool validSuffix(const std::string& s) {
   });
 }
 
-std::string randomHex() {
-  std::random_device rd;
-  std::mt19937_64 rng((std::uint64_t(rd()) << 32) ^ rd() ^ static_cast<std::uint64_t>(::getpid()));
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(rng()));
-  return buf;
-}
-
-std::string errnoText(int e) { return std::strerror(e); }
 
 core::Result<RevisionInfo> readMetadata(const fs::path& file, int number) {
   std::ifstream in(file);
@@ -84,19 +78,13 @@ core::Result<RevisionInfo> readMetadata(const fs::path& file, int number) {
   return r;
 }
 
-void fsyncFolder(const std::string& folder) {
-  const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  (void)::fsync(fd);  // some shares refuse fsync on folders; the file itself was synced before
-  ::close(fd);
-}
 
 // Publishes an already verified staging file under a new name: link(2) (exclusive), or rename after a check where
 // the share has no hard links. The staging file is gone afterwards either way.
 core::Status publishStaged(const std::string& staged, const std::string& target) {
   if (::link(staged.c_str(), target.c_str()) == 0) {
     ::unlink(staged.c_str());
-    fsyncFolder(fs::path(target).parent_path().string());
+    detail::syncFolder(fs::path(target).parent_path().string());
     return core::Status::success();
   }
   const int e = errno;
@@ -105,7 +93,7 @@ core::Status publishStaged(const std::string& staged, const std::string& target)
     struct stat st {};
     if (::stat(target.c_str(), &st) == 0) return makeError(ErrorCode::WriteFailed, target, kAlreadyExistsDetail);
     if (::rename(staged.c_str(), target.c_str()) == 0) {
-      fsyncFolder(fs::path(target).parent_path().string());
+      detail::syncFolder(fs::path(target).parent_path().string());
       return core::Status::success();
     }
     return makeError(ErrorCode::WriteFailed, target, "cannot publish the uploaded file: " + errnoText(errno));
@@ -288,7 +276,7 @@ core::Result<RevisionInfo> RevisionFolder::saveFile(const std::string& sourcePat
   if (ec) return makeError(ErrorCode::WriteFailed, *folder, "cannot create the folder: " + ec.message());
 
   // Stage: the verified write path hashes while it writes and reads the file back before it becomes visible.
-  const std::string staged = *folder + "/.upload-" + randomHex() + suffix;
+  const std::string staged = *folder + "/.upload-" + detail::randomHex(8) + suffix;
   AtomicWriteOptions options;
   options.verifyReadBack = true;
   options.noReplace = true;
