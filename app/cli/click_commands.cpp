@@ -22,13 +22,9 @@ int runClickEval(const std::vector<std::string>& args) {
   bool json = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&](const char* what) -> const std::string* {
-      if (i + 1 >= args.size()) return nullptr;
-      (void)what;
-      return &args[++i];
-    };
+    auto value = [&]() -> const std::string* { return i + 1 < args.size() ? &args[++i] : nullptr; };
     if (a == "--label") {
-      const std::string* v = value("--label");
+      const std::string* v = value();
       if (!v) return usageError("--label needs a number");
       try {
         const int l = std::stoi(*v);
@@ -38,7 +34,7 @@ int runClickEval(const std::vector<std::string>& args) {
         return usageError("--label takes a number");
       }
     } else if (a == "--clicks") {
-      const std::string* v = value("--clicks");
+      const std::string* v = value();
       if (!v) return usageError("--clicks needs a number");
       try {
         clicks = std::stoi(*v);
