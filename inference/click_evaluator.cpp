@@ -1,5 +1,7 @@
 #include "inference/click_evaluator.h"
 
+#include "inference/classic/morphology.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -11,39 +13,6 @@ namespace {
 
 using core::Index3;
 using core::IndexBox;
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-// Squared distance transform along one line: out[q] = min_p ((q - p) h)^2 + f[p] (lower envelope of parabolas).
-void edt1d(const std::vector<double>& f, double h, std::vector<double>& out, std::vector<int>& v, std::vector<double>& z) {
-  const int n = static_cast<int>(f.size());
-  int k = -1;
-  for (int q = 0; q < n; ++q) {
-    if (f[static_cast<std::size_t>(q)] == kInf) continue;
-    const double fq = f[static_cast<std::size_t>(q)] + (q * h) * (q * h);
-    double s = -kInf;
-    while (k >= 0) {
-      const int p = v[static_cast<std::size_t>(k)];
-      s = (fq - (f[static_cast<std::size_t>(p)] + (p * h) * (p * h))) / (2 * h * (q - p));
-      if (s > z[static_cast<std::size_t>(k)]) break;
-      --k;
-    }
-    ++k;
-    v[static_cast<std::size_t>(k)] = q;
-    z[static_cast<std::size_t>(k)] = k == 0 ? -kInf : s;
-  }
-  if (k < 0) {
-    std::fill(out.begin(), out.end(), kInf);
-    return;
-  }
-  int j = 0;
-  for (int q = 0; q < n; ++q) {
-    while (j < k && z[static_cast<std::size_t>(j + 1)] < q * h) ++j;
-    const int p = v[static_cast<std::size_t>(j)];
-    const double d = (q - p) * h;
-    out[static_cast<std::size_t>(q)] = d * d + f[static_cast<std::size_t>(p)];
-  }
-}
 
 std::int64_t extent(const IndexBox& b, std::size_t a) { return b.max[a] - b.min[a] + 1; }
 
@@ -108,49 +77,20 @@ bool largestComponent(const std::vector<std::uint8_t>& m, const IndexBox& b, std
 
 bool deepestPoint(const std::vector<std::uint8_t>& region, const IndexBox& box, const core::Vec3& spacingMm,
                   DeepestPoint& out) {
-  // Pad by one voxel so the box's own border counts as boundary.
-  const std::int64_t n[3] = {extent(box, 0) + 2, extent(box, 1) + 2, extent(box, 2) + 2};
-  const std::size_t total = static_cast<std::size_t>(n[0] * n[1] * n[2]);
-  std::vector<double> d(total, 0.0);
-  bool any = false;
-  for (std::int64_t z = 0; z < n[2] - 2; ++z)
-    for (std::int64_t y = 0; y < n[1] - 2; ++y)
-      for (std::int64_t x = 0; x < n[0] - 2; ++x)
-        if (region[static_cast<std::size_t>((z * (n[1] - 2) + y) * (n[0] - 2) + x)]) {
-          d[static_cast<std::size_t>(((z + 1) * n[1] + (y + 1)) * n[0] + (x + 1))] = kInf;
-          any = true;
-        }
-  if (!any) return false;
-  const std::int64_t stride[3] = {1, n[0], n[0] * n[1]};
-  std::vector<double> f, g;
-  std::vector<int> v;
-  std::vector<double> zz;
-  for (int a = 0; a < 3; ++a) {
-    const std::int64_t len = n[a];
-    f.assign(static_cast<std::size_t>(len), 0);
-    g.assign(static_cast<std::size_t>(len), 0);
-    v.assign(static_cast<std::size_t>(len), 0);
-    zz.assign(static_cast<std::size_t>(len) + 1, 0);
-    const int b1 = a == 0 ? 1 : 0, b2 = a == 2 ? 1 : 2;  // the two other axes
-    for (std::int64_t u = 0; u < n[b2]; ++u)
-      for (std::int64_t t = 0; t < n[b1]; ++t) {
-        const std::int64_t start = t * stride[b1] + u * stride[b2];
-        for (std::int64_t i = 0; i < len; ++i) f[static_cast<std::size_t>(i)] = d[static_cast<std::size_t>(start + i * stride[a])];
-        edt1d(f, spacingMm[static_cast<std::size_t>(a)], g, v, zz);
-        for (std::int64_t i = 0; i < len; ++i) d[static_cast<std::size_t>(start + i * stride[a])] = g[static_cast<std::size_t>(i)];
-      }
-  }
-  double best = -1;
-  for (std::int64_t z = 1; z < n[2] - 1; ++z)
-    for (std::int64_t y = 1; y < n[1] - 1; ++y)
-      for (std::int64_t x = 1; x < n[0] - 1; ++x) {
-        const double value = d[static_cast<std::size_t>((z * n[1] + y) * n[0] + x)];
-        if (value > best && region[static_cast<std::size_t>(((z - 1) * (n[1] - 2) + (y - 1)) * (n[0] - 2) + (x - 1))]) {
-          best = value;
-          out.voxel = Index3{box.min[0] + x - 1, box.min[1] + y - 1, box.min[2] + z - 1};
-        }
-      }
-  out.depthMm = std::sqrt(best);
+  const core::Size3 n{extent(box, 0), extent(box, 1), extent(box, 2)};
+  if (std::none_of(region.begin(), region.end(), [](std::uint8_t v) { return v != 0; })) return false;
+  // The box's own border counts as boundary: voxels outside it are not part of the region.
+  const auto d = classic::squaredDistanceToBackground(region, n, spacingMm, true);
+  float best = -1;
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < d.size(); ++i)
+    if (region[i] && d[i] > best) {
+      best = d[i];
+      at = i;
+    }
+  const auto i = static_cast<std::int64_t>(at);
+  out.voxel = Index3{box.min[0] + i % n[0], box.min[1] + (i / n[0]) % n[1], box.min[2] + i / (n[0] * n[1])};
+  out.depthMm = std::sqrt(static_cast<double>(best));
   return true;
 }
 

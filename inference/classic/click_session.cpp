@@ -1,5 +1,7 @@
 #include "inference/classic/click_session.h"
 
+#include "inference/classic/morphology.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -67,54 +69,44 @@ struct IntensityModel {
   float spread = 0;
 };
 
-// Fills holes: background components (6-connected) of the box that do not touch its border become object. With
-// `sliceAxis` >= 0 the same is done in every 2D slice across that axis as well (thick slices: a hole in one slice
-// is open to its neighbours in 3D only because the slices are far apart).
-void fillHoles(std::vector<std::uint8_t>& m, const Roi& r, int sliceAxis) {
-  const std::int64_t nx = r.n[0], ny = r.n[1], nz = r.n[2];
-  // Flood the outside from the border; whatever background is not reached is a hole.
-  auto flood = [&](std::int64_t z0, std::int64_t z1, int axis2d) {
-    // axis2d < 0: 3D over the whole box. Else: 2D within slices [z0, z1) of `axis2d` (only the slice-local border).
-    std::vector<std::uint8_t> outside(m.size(), 0);
-    std::vector<std::size_t> stack;
-    auto push = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
-      const std::size_t i = static_cast<std::size_t>((z * ny + y) * nx + x);
-      if (!m[i] && !outside[i]) {
-        outside[i] = 1;
-        stack.push_back(i);
+// Offsets of a ball of `radiusMm` (at most `maxVoxels` per axis), nearest first.
+struct Offset {
+  std::int64_t d[3];
+  float mm;
+};
+std::vector<Offset> ballOffsets(const core::Vec3& sp, double radiusMm, std::int64_t maxVoxels) {
+  std::int64_t rad[3];
+  for (std::size_t a = 0; a < 3; ++a) rad[a] = std::min<std::int64_t>(maxVoxels, static_cast<std::int64_t>(radiusMm / sp[a]));
+  std::vector<Offset> out;
+  for (std::int64_t z = -rad[2]; z <= rad[2]; ++z)
+    for (std::int64_t y = -rad[1]; y <= rad[1]; ++y)
+      for (std::int64_t x = -rad[0]; x <= rad[0]; ++x) {
+        const double dx = static_cast<double>(x) * sp[0], dy = static_cast<double>(y) * sp[1],
+                     dz = static_cast<double>(z) * sp[2];
+        const double mm = std::sqrt(dx * dx + dy * dy + dz * dz);
+        if (mm <= radiusMm) out.push_back({{x, y, z}, static_cast<float>(mm)});
       }
-    };
-    for (std::int64_t z = 0; z < nz; ++z)
-      for (std::int64_t y = 0; y < ny; ++y)
-        for (std::int64_t x = 0; x < nx; ++x) {
-          const std::int64_t c[3] = {x, y, z};
-          bool border = false;
-          for (int a = 0; a < 3; ++a)
-            if (a != axis2d && (c[a] == 0 || c[a] == r.n[a] - 1)) border = true;
-          if (axis2d >= 0 && (c[axis2d] < z0 || c[axis2d] >= z1)) border = false;
-          if (border) push(x, y, z);
-        }
-    while (!stack.empty()) {
-      const std::size_t i = stack.back();
-      stack.pop_back();
-      const std::int64_t x = static_cast<std::int64_t>(i) % nx, y = (static_cast<std::int64_t>(i) / nx) % ny,
-                         z = static_cast<std::int64_t>(i) / (nx * ny);
-      const std::int64_t c[3] = {x, y, z};
-      for (int a = 0; a < 3; ++a) {
-        if (a == axis2d) continue;
-        for (int d = -1; d <= 1; d += 2) {
-          std::int64_t q[3] = {c[0], c[1], c[2]};
-          q[a] += d;
-          if (q[a] < 0 || q[a] >= r.n[a]) continue;
-          push(q[0], q[1], q[2]);
-        }
-      }
-    }
-    for (std::size_t i = 0; i < m.size(); ++i)
-      if (!m[i] && !outside[i]) m[i] = 1;
-  };
-  flood(0, 0, -1);
-  if (sliceAxis >= 0) flood(0, r.n[sliceAxis], sliceAxis);
+  std::sort(out.begin(), out.end(), [](const Offset& a, const Offset& b) { return a.mm < b.mm; });
+  return out;
+}
+
+// How far (mm) the surroundings of a click look like it: the radius at which more than `outsideFraction` of the ball
+// lies outside the click's intensity band, or at which the ball reaches the object of the earlier clicks (a click
+// beside the object marks a missing part about as wide as its distance to the object). Infinity when neither
+// happens within the offsets.
+float clickDepth(const Index3& seed, const IntensityModel& mdl, float k, const std::vector<float>& s, const Roi& r,
+                 const std::vector<Offset>& offsets, const std::vector<std::uint8_t>* previous, double outsideFraction) {
+  std::size_t seen = 0, outside = 0;
+  for (const auto& o : offsets) {
+    Index3 q{seed[0] + o.d[0], seed[1] + o.d[1], seed[2] + o.d[2]};
+    if (!r.box.contains(q)) continue;
+    const std::size_t i = r.index(q);
+    if (previous && (*previous)[i]) return o.mm;
+    ++seen;
+    if (std::fabs(s[i] - mdl.median) > k * mdl.spread) ++outside;
+    if (seen >= 27 && static_cast<double>(outside) > outsideFraction * static_cast<double>(seen)) return o.mm;
+  }
+  return std::numeric_limits<float>::infinity();
 }
 
 }  // namespace
@@ -143,10 +135,13 @@ core::Status ClickSession::addPoint(const PointPrompt& point, core::ProgressSink
   std::vector<bool> positive;
   for (const auto& p : m_points) positive.push_back(p.positive);
   positive.push_back(point.positive);
-  auto mask = compute(seeds, positive, progress);
+  std::vector<float> reach = m_reach;
+  reach.push_back(std::numeric_limits<float>::quiet_NaN());
+  auto mask = compute(seeds, positive, m_masks.empty() ? nullptr : &m_masks.back(), reach, progress);
   if (!mask) return mask.error();
   m_points.push_back(point);
   m_seeds.push_back(ijk);
+  m_reach = std::move(reach);
   m_masks.push_back(std::move(mask).value());
   return core::Status::success();
 }
@@ -155,11 +150,13 @@ bool ClickSession::undoPoint() {
   if (m_points.empty()) return false;
   m_points.pop_back();
   m_seeds.pop_back();
+  m_reach.pop_back();
   m_masks.pop_back();
   return true;
 }
 
 core::Result<ObjectMask> ClickSession::compute(const std::vector<Index3>& seeds, const std::vector<bool>& positive,
+                                               const ObjectMask* previous, std::vector<float>& reach,
                                                core::ProgressSink* progress) const {
   if (std::find(positive.begin(), positive.end(), true) == positive.end()) return ObjectMask{};  // nothing to grow
   const auto& g = m_image->geometry();
@@ -197,15 +194,19 @@ core::Result<ObjectMask> ClickSession::compute(const std::vector<Index3>& seeds,
             i += static_cast<std::size_t>(r.n[0]);
           }
       }
-      for (int a = 0; a < 3; ++a)
-        if (sp[static_cast<std::size_t>(a)] <= 2 * finest) smoothAxis(s, r, a);
+      for (int pass = 0; pass < m_options.smoothingPasses; ++pass)
+        for (int a = 0; a < 3; ++a)
+          if (sp[static_cast<std::size_t>(a)] <= 2 * finest) smoothAxis(s, r, a);
       float noise = 0;
       {
         std::vector<float> diffs;
         diffs.reserve(n / 2 + 1);
         const std::size_t step = std::max<std::size_t>(1, n / 200000);  // a sample is plenty
+        // Exact zeros are left out: masked or saturated backgrounds (a skull-stripped template, air at -1024 HU) are
+        // constant and would make the noise level vanish.
         for (std::size_t i = 0; i + 1 < n; i += step)
-          if (static_cast<std::int64_t>(i % static_cast<std::size_t>(r.n[0])) + 1 < r.n[0]) diffs.push_back(std::fabs(s[i + 1] - s[i]));
+          if (static_cast<std::int64_t>(i % static_cast<std::size_t>(r.n[0])) + 1 < r.n[0] && s[i + 1] != s[i])
+            diffs.push_back(std::fabs(s[i + 1] - s[i]));
         noise = medianOf(diffs) * 1.4826f / std::sqrt(2.0f);
         if (!(noise > 0)) noise = 1e-3f;
       }
@@ -242,15 +243,44 @@ core::Result<ObjectMask> ClickSession::compute(const std::vector<Index3>& seeds,
             break;
           }
 
+      // How far each positive click may reach (geodesic mm): a multiple of its depth.
+      std::vector<std::uint8_t> before;
+      if (previous && !previous->box.empty()) {
+        before.assign(n, 0);
+        const IndexBox pb = previous->box.intersected(box);
+        for (std::int64_t z = pb.min[2]; z <= pb.max[2]; ++z)
+          for (std::int64_t y = pb.min[1]; y <= pb.max[1]; ++y)
+            for (std::int64_t x = pb.min[0]; x <= pb.max[0]; ++x)
+              if (previous->contains({x, y, z})) before[r.index({x, y, z})] = 1;
+      }
+      // A click's reach is measured once, when it is added (against the object of the clicks before it).
+      {
+        const auto offsets = ballOffsets(sp, m_options.depthScanMm, 24);
+        std::size_t mi = 0;
+        for (std::size_t k2 = 0; k2 < seeds.size(); ++k2) {
+          if (!positive[k2]) continue;
+          const IntensityModel& mdl = models[mi++];
+          if (!std::isnan(reach[k2])) continue;
+          const float depth = clickDepth(seeds[k2], mdl, k, s, r, offsets, before.empty() ? nullptr : &before,
+                                         m_options.outsideFraction);
+          reach[k2] = static_cast<float>(m_options.reachFactor) * std::max(depth, static_cast<float>(2 * finest));
+        }
+      }
+
       // 3. Geodesic competition.
       std::vector<float> dist(n, std::numeric_limits<float>::infinity());
       std::vector<std::uint8_t> owner(n, 0);  // 0 none, 1 object, 2 background
+      std::vector<std::uint16_t> from(n, 0);  // the click that reached a voxel first
+      std::vector<Index3> seedAt(seeds.size());  // clicks in region coordinates
+      for (std::size_t k2 = 0; k2 < seeds.size(); ++k2)
+        for (std::size_t a = 0; a < 3; ++a) seedAt[k2][a] = seeds[k2][a] - box.min[a];
       using Item = std::pair<float, std::uint32_t>;
       std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
       for (std::size_t k2 = 0; k2 < seeds.size(); ++k2) {
         const std::size_t i = r.index(seeds[k2]);
         dist[i] = 0;
         owner[i] = positive[k2] ? 1 : 2;  // a later click on the same voxel wins
+        from[i] = static_cast<std::uint16_t>(k2);
         if (positive[k2]) band[i] = 1;
         queue.push({0.0f, static_cast<std::uint32_t>(i)});
       }
@@ -275,17 +305,31 @@ core::Result<ObjectMask> ClickSession::compute(const std::vector<Index3>& seeds,
             const std::size_t j = static_cast<std::size_t>(static_cast<std::int64_t>(i) + dir * stride[a]);
             if (o == 1 && !band[j]) continue;
             const float nd = d + step[a] * (1.0f + w * std::fabs(s[j] - s[i]));
+            if (o == 1) {
+              // Straight-line distance from the click that reached i (6-neighbour paths would measure city blocks).
+              const Index3& c0 = seedAt[from[i]];
+              double e2 = 0;
+              for (int b = 0; b < 3; ++b) {
+                const double dd = static_cast<double>((b == a ? q : c[b]) - c0[static_cast<std::size_t>(b)]) *
+                                  sp[static_cast<std::size_t>(b)];
+                e2 += dd * dd;
+              }
+              if (e2 > static_cast<double>(reach[from[i]]) * reach[from[i]]) continue;
+            }
             if (nd < dist[j]) {
               dist[j] = nd;
               owner[j] = o;
+              from[j] = from[i];
               queue.push({nd, static_cast<std::uint32_t>(j)});
             }
           }
       }
-      std::vector<std::uint8_t> object(n);
+      std::vector<std::uint8_t> object(n, 0);
       for (std::size_t i = 0; i < n; ++i) object[i] = owner[i] == 1 ? 1 : 0;
       // Negative clicks stay outside whatever hole filling does.
-      fillHoles(object, r, thickAxis);
+      const core::Size3 roiSize{r.n[0], r.n[1], r.n[2]};
+      fillHoles(object, roiSize);
+      if (thickAxis >= 0) fillHoles(object, roiSize, thickAxis);
       for (std::size_t k2 = 0; k2 < seeds.size(); ++k2)
         if (!positive[k2]) object[r.index(seeds[k2])] = 0;
 

@@ -31,6 +31,10 @@ struct ClickOptions {
   double noiseFloor = 2.0;
   double gradientWeight = 1.0;
   int sampleRadiusVoxels = 2;                  // of the neighbourhood sampled around a click (fine axes only)
+  int smoothingPasses = 1;
+  double depthScanMm = 15;
+  double outsideFraction = 0.3;
+  double reachFactor = 2.5;
   std::int64_t maxRoiVoxels = 32 * 1000 * 1000;  // the region stops growing beyond this
 };
 
@@ -47,12 +51,14 @@ class ClickSession final : public InteractiveSession {
  private:
   ClickSession(const core::ImageVolume& image, const ClickOptions& options) : m_image(&image), m_options(options) {}
   core::Result<ObjectMask> compute(const std::vector<core::Index3>& seeds, const std::vector<bool>& positive,
+                                   const ObjectMask* previous, std::vector<float>& reach,
                                    core::ProgressSink* progress) const;
 
   const core::ImageVolume* m_image;
   ClickOptions m_options;
   std::vector<PointPrompt> m_points;
   std::vector<core::Index3> m_seeds;  // voxel of each point
+  std::vector<float> m_reach;         // how far (geodesic mm) each positive click may grow the object
   std::vector<ObjectMask> m_masks;    // the object after each click
   ObjectMask m_empty;
 };

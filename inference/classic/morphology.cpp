@@ -1,0 +1,174 @@
+#include "inference/classic/morphology.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace delineate::inference::classic {
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+// One line: out[q] = min_p ((q - p) h)^2 + f[p], the lower envelope of the parabolas rooted at the finite f[p].
+void envelope1d(const float* f, std::int64_t n, float h, float* out, std::int64_t* v, float* z) {
+  std::int64_t k = -1;
+  for (std::int64_t q = 0; q < n; ++q) {
+    if (f[q] == kInf) continue;
+    const float fq = f[q] + (static_cast<float>(q) * h) * (static_cast<float>(q) * h);
+    float s = -kInf;
+    while (k >= 0) {
+      const std::int64_t p = v[k];
+      const float fp = f[p] + (static_cast<float>(p) * h) * (static_cast<float>(p) * h);
+      s = (fq - fp) / (2 * h * static_cast<float>(q - p));
+      if (s > z[k]) break;
+      --k;
+    }
+    ++k;
+    v[k] = q;
+    z[k] = k == 0 ? -kInf : s;
+  }
+  if (k < 0) {
+    std::fill(out, out + n, kInf);
+    return;
+  }
+  std::int64_t j = 0;
+  for (std::int64_t q = 0; q < n; ++q) {
+    while (j < k && z[j + 1] < static_cast<float>(q) * h) ++j;
+    const float d = static_cast<float>(q - v[j]) * h;
+    out[q] = d * d + f[v[j]];
+  }
+}
+
+std::int64_t total(const core::Size3& n) { return n[0] * n[1] * n[2]; }
+
+}  // namespace
+
+std::vector<float> squaredDistanceToBackground(const Mask& mask, const core::Size3& n, const core::Vec3& spacingMm,
+                                               bool borderIsBackground) {
+  const std::int64_t count = total(n);
+  std::vector<float> d(static_cast<std::size_t>(count));
+  for (std::int64_t i = 0; i < count; ++i) d[static_cast<std::size_t>(i)] = mask[static_cast<std::size_t>(i)] ? kInf : 0.0f;
+  const std::int64_t stride[3] = {1, n[0], n[0] * n[1]};
+  const std::int64_t longest = std::max({n[0], n[1], n[2]});
+  std::vector<float> f(static_cast<std::size_t>(longest)), g(static_cast<std::size_t>(longest)),
+      z(static_cast<std::size_t>(longest) + 1);
+  std::vector<std::int64_t> v(static_cast<std::size_t>(longest));
+  for (int a = 0; a < 3; ++a) {
+    const std::int64_t len = n[a];
+    const float h = static_cast<float>(spacingMm[static_cast<std::size_t>(a)]);
+    const int b1 = a == 0 ? 1 : 0, b2 = a == 2 ? 1 : 2;  // the two other axes
+    for (std::int64_t u = 0; u < n[b2]; ++u)
+      for (std::int64_t t = 0; t < n[b1]; ++t) {
+        const std::int64_t start = t * stride[b1] + u * stride[b2];
+        for (std::int64_t i = 0; i < len; ++i) f[static_cast<std::size_t>(i)] = d[static_cast<std::size_t>(start + i * stride[a])];
+        envelope1d(f.data(), len, h, g.data(), v.data(), z.data());
+        for (std::int64_t i = 0; i < len; ++i) {
+          float value = g[static_cast<std::size_t>(i)];
+          if (borderIsBackground) {
+            // The voxels just outside the grid on this axis, straight across.
+            const float lo = static_cast<float>(i + 1) * h, hi = static_cast<float>(len - i) * h;
+            value = std::min({value, lo * lo, hi * hi});
+          }
+          d[static_cast<std::size_t>(start + i * stride[a])] = value;
+        }
+      }
+  }
+  return d;
+}
+
+Mask erode(const Mask& mask, const core::Size3& n, const core::Vec3& spacingMm, double radiusMm) {
+  const auto d = squaredDistanceToBackground(mask, n, spacingMm, false);
+  const float r2 = static_cast<float>(radiusMm * radiusMm);
+  Mask out(mask.size());
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = d[i] > r2 ? 1 : 0;
+  return out;
+}
+
+Mask dilate(const Mask& mask, const core::Size3& n, const core::Vec3& spacingMm, double radiusMm) {
+  Mask inverse(mask.size());
+  for (std::size_t i = 0; i < mask.size(); ++i) inverse[i] = mask[i] ? 0 : 1;
+  const auto d = squaredDistanceToBackground(inverse, n, spacingMm, false);
+  const float r2 = static_cast<float>(radiusMm * radiusMm);
+  Mask out(mask.size());
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = d[i] <= r2 ? 1 : 0;
+  return out;
+}
+
+std::int32_t Components::largest() const {
+  if (size.empty()) return -1;
+  return static_cast<std::int32_t>(std::max_element(size.begin(), size.end()) - size.begin());
+}
+
+Components connectedComponents(const Mask& mask, const core::Size3& n) {
+  Components c;
+  c.id.assign(mask.size(), -1);
+  const std::int64_t stride[3] = {1, n[0], n[0] * n[1]};
+  std::vector<std::int64_t> stack;
+  for (std::size_t seed = 0; seed < mask.size(); ++seed) {
+    if (!mask[seed] || c.id[seed] >= 0) continue;
+    const auto label = static_cast<std::int32_t>(c.size.size());
+    std::int64_t count = 0;
+    c.id[seed] = label;
+    stack.push_back(static_cast<std::int64_t>(seed));
+    while (!stack.empty()) {
+      const std::int64_t i = stack.back();
+      stack.pop_back();
+      ++count;
+      const std::int64_t p[3] = {i % n[0], (i / n[0]) % n[1], i / (n[0] * n[1])};
+      for (int a = 0; a < 3; ++a) {
+        if (p[a] > 0) {
+          const auto j = static_cast<std::size_t>(i - stride[a]);
+          if (mask[j] && c.id[j] < 0) {
+            c.id[j] = label;
+            stack.push_back(static_cast<std::int64_t>(j));
+          }
+        }
+        if (p[a] + 1 < n[a]) {
+          const auto j = static_cast<std::size_t>(i + stride[a]);
+          if (mask[j] && c.id[j] < 0) {
+            c.id[j] = label;
+            stack.push_back(static_cast<std::int64_t>(j));
+          }
+        }
+      }
+    }
+    c.size.push_back(count);
+  }
+  return c;
+}
+
+void fillHoles(Mask& mask, const core::Size3& n, int sliceAxis) {
+  const std::int64_t stride[3] = {1, n[0], n[0] * n[1]};
+  Mask outside(mask.size(), 0);
+  std::vector<std::int64_t> stack;
+  auto push = [&](std::int64_t i) {
+    const auto u = static_cast<std::size_t>(i);
+    if (!mask[u] && !outside[u]) {
+      outside[u] = 1;
+      stack.push_back(i);
+    }
+  };
+  // Seeds: every unset voxel on a face of the grid (in 2D mode, the faces of the other two axes).
+  for (std::int64_t z = 0; z < n[2]; ++z)
+    for (std::int64_t y = 0; y < n[1]; ++y)
+      for (std::int64_t x = 0; x < n[0]; ++x) {
+        const std::int64_t p[3] = {x, y, z};
+        bool face = false;
+        for (int a = 0; a < 3; ++a)
+          if (a != sliceAxis && (p[a] == 0 || p[a] == n[a] - 1)) face = true;
+        if (face) push((z * n[1] + y) * n[0] + x);
+      }
+  while (!stack.empty()) {
+    const std::int64_t i = stack.back();
+    stack.pop_back();
+    const std::int64_t p[3] = {i % n[0], (i / n[0]) % n[1], i / (n[0] * n[1])};
+    for (int a = 0; a < 3; ++a) {
+      if (a == sliceAxis) continue;
+      if (p[a] > 0) push(i - stride[a]);
+      if (p[a] + 1 < n[a]) push(i + stride[a]);
+    }
+  }
+  for (std::size_t i = 0; i < mask.size(); ++i)
+    if (!mask[i] && !outside[i]) mask[i] = 1;
+}
+
+}  // namespace delineate::inference::classic
