@@ -1,14 +1,21 @@
 #include "inference/engine.h"
 
+#include "inference/classic/classic_engine.h"
 #include "inference/classic/threshold_engine.h"
+#include "inference/interactive.h"
 
 namespace delineate::inference {
 
+core::Result<std::unique_ptr<InteractiveSession>> SegmentationEngine::beginSession(const core::ImageVolume&) {
+  return core::makeError(core::ErrorCode::Unsupported, info().id, "this engine does not take click prompts");
+}
+
 std::unique_ptr<SegmentationEngine> createEngine(const std::string& id) {
+  if (id == "classic") return std::make_unique<classic::ClassicEngine>();
   if (id == "classic.threshold") return std::make_unique<classic::ThresholdEngine>(classic::ThresholdEngine::ctTissuePreset());
   return nullptr;
 }
 
-std::vector<std::string> availableEngines() { return {"classic.threshold"}; }
+std::vector<std::string> availableEngines() { return {"classic", "classic.threshold"}; }
 
 }  // namespace delineate::inference

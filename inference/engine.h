@@ -14,6 +14,8 @@
 
 namespace delineate::inference {
 
+class InteractiveSession;  // inference/interactive.h
+
 struct PointPrompt {
   core::Vec3 pointLps{0, 0, 0};
   bool positive = true;
@@ -27,8 +29,9 @@ struct SegmentationRequest {
 };
 
 struct EngineInfo {
-  std::string id;          // stable machine name, e.g. "classic.threshold"
+  std::string id;          // stable machine name, e.g. "classic", "classic.threshold"
   std::string modality;    // "CT", "MR" or "any"
+  std::string device;      // where it runs: "cpu", "cuda:0"
   bool supportsPoints = false;
   core::LabelTable classes;  // the labels it produces, with names and colours for a session's table
 };
@@ -40,9 +43,13 @@ class SegmentationEngine {
   // Runs on the caller's thread (app/ moves it off the GUI thread); polls `progress` for cancellation.
   virtual core::Result<core::LabelPatch> segment(const core::ImageVolume& image, const SegmentationRequest& request,
                                                  core::ProgressSink* progress) = 0;
+  // An interactive click session on `image` (which must outlive it), for engines with supportsPoints; the others
+  // answer Unsupported.
+  virtual core::Result<std::unique_ptr<InteractiveSession>> beginSession(const core::ImageVolume& image);
 };
 
-// Engines known by id: "classic.threshold" for now.
+// Engines known by id: "classic" (automatic CT/MR classes and click sessions on the CPU, the default) and
+// "classic.threshold" (Hounsfield windows).
 std::unique_ptr<SegmentationEngine> createEngine(const std::string& id);
 std::vector<std::string> availableEngines();
 

@@ -16,6 +16,7 @@ int runShare(const std::vector<std::string>& args);
 int runCheckpoint(const std::vector<std::string>& args);
 int runAudit(const std::vector<std::string>& args);
 int runClickEval(const std::vector<std::string>& args);
+int runSegment(const std::vector<std::string>& args);
 
 // Exit code 2 with "error: <message>" and a pointer to the help.
 inline int usageError(const std::string& message) {

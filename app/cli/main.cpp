@@ -21,7 +21,11 @@ void printUsage(std::FILE* out) {
                "  info IMAGE [--labels FILE] [--table FILE] [--segment ENGINE] [--format text|csv|json]\n"
                "      print the image geometry and, with labels (from FILE or computed by ENGINE), per-label\n"
                "      statistics: voxels, volume (mL), intensity mean/std/min/max, centroid (LPS mm), bounding box.\n"
-               "      ENGINE: classic.threshold (CT tissue classes by Hounsfield window)\n"
+               "      ENGINE: classic (CT body, lungs, airways, bone; MR body) or classic.threshold (CT tissue\n"
+               "      classes by Hounsfield window)\n"
+               "  segment IMAGE OUTPUT [--engine ID] [--class N]...\n"
+               "      automatic segmentation written as a label file (engine classic by default; classes by label\n"
+               "      id: 200 body, 201 left lung, 202 right lung, 132 airway, 21 bone)\n"
                "  dicom-index FOLDER [--format text|json] [--threads N] [--no-recursive]\n"
                "      index a folder tree of DICOM files (headers only, in parallel) and list its patients, studies\n"
                "      and series with their geometry and issues (missing slices, irregular spacing, gantry tilt)\n"
@@ -92,6 +96,7 @@ int run(std::vector<std::string> args) {
   if (command == "checkpoint") return delineate::app::cli::runCheckpoint(args);
   if (command == "audit") return delineate::app::cli::runAudit(args);
   if (command == "click-eval") return delineate::app::cli::runClickEval(args);
+  if (command == "segment") return delineate::app::cli::runSegment(args);
   std::fprintf(stderr, "error: unknown command '%s'\n\n", command.c_str());
   printUsage(stderr);
   return 2;

@@ -100,7 +100,7 @@ Mask segmentBody(const core::ImageVolume& image, const Grid& g, const AutoOption
     const Components pieces = connectedComponents(core, g.n);
     core = keepComponent(pieces, pieces.largest());
   }
-  Mask body = dilate(core, g.n, g.sp, o.tableGapMm + std::max({g.sp[0], g.sp[1], g.sp[2]}));
+  Mask body = dilate(core, g.n, g.sp, o.tableGapMm + 0.5 * std::min({g.sp[0], g.sp[1], g.sp[2]}));
   for (std::size_t i = 0; i < g.count; ++i) body[i] = body[i] && tissue[i] ? 1 : 0;
   const Components parts = connectedComponents(body, g.n);
   body = keepComponent(parts, parts.largest());
@@ -216,7 +216,9 @@ Mask segmentAirways(const core::ImageVolume& image, const Grid& g, const Mask& b
   std::size_t previous = 0;
   for (float t = -990; t <= -900; t += 10) {
     const std::size_t count = growBelow(image.data(), g, body, seed, t, limit, trial);
-    if (count > limit || (previous > 0 && count > 2 * previous + static_cast<std::size_t>(20.0 / g.voxelMl))) break;
+    // A leak into a lung multiplies the volume; early steps may double a fragmented trachea, so jumps count only
+    // once the tree holds 20 mL.
+    if (count > limit || (static_cast<double>(previous) * g.voxelMl > 20 && count > 3 * previous)) break;
     best.swap(trial);
     previous = count;
   }
