@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # README command (a): set up, build and run the main job on the bundled sample study.
 # For now the main job is the CLI printing the study's geometry and per-label statistics of the classic engine's
-# tissue labels; with a label map given as the first argument it reports that map instead.
+# automatic segmentation (body, lungs, airways, bone); with a label map given as the first argument it reports that
+# map instead.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -14,4 +15,4 @@ esac
 if [ $# -ge 1 ]; then
   exec "$cli" info "$sample" --labels "$1"
 fi
-exec "$cli" info "$sample" --segment classic.threshold
+exec "$cli" info "$sample" --segment classic

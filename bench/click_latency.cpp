@@ -1,0 +1,197 @@
+// Per-click latency and memory of the classic engine's click sessions on a full-size CT, beside a peer.
+//
+// The CT: a DICOM series folder (scripts/bench_click.sh builds a 512x512x300 one from the shared TCIA series with
+// bench_make_ct_series) or any volume file. The objects clicked: the bone pieces and lungs the classic automatic
+// segmentation finds (the largest --objects of them); the clicks: the simulated-click protocol (first click deepest
+// in the object, then deepest in the largest error), --clicks per object. Figures: p50/p95/max per click, the
+// session's memory (its click history, and the process's peak RSS growth while clicking).
+//
+// Peer (built with -DDELINEATE_PEER_BENCH=ON): ITK's ConfidenceConnectedImageFilter, the region growing that
+// ITK-SNAP- and Slicer-style tools run over the whole image, seeded with the same positive clicks (multiplier 2.5,
+// 2 iterations, radius 2), timed per click.
+//
+// Usage: bench_click_latency SERIES_DIR|IMAGE [--clicks N] [--objects N]
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "inference/classic/auto_segmenter.h"
+#include "inference/classic/click_session.h"
+#include "inference/classic/morphology.h"
+#include "inference/click_evaluator.h"
+#include "io/dicom.h"
+#include "io/image_file.h"
+
+#ifdef DELINEATE_WITH_ITK
+#include <itkConfidenceConnectedImageFilter.h>
+#include <itkImage.h>
+#include <itkImportImageFilter.h>
+#endif
+
+using namespace delineate;
+
+namespace {
+
+[[noreturn]] void die(const std::string& m) {
+  std::fprintf(stderr, "bench_click_latency: %s\n", m.c_str());
+  std::exit(1);
+}
+
+double peakRssMb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) / 1024.0;
+}
+
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5))];
+}
+
+core::ImageVolume load(const std::string& path) {
+  if (std::filesystem::is_directory(path)) {
+    auto index = io::indexDicomFolder(path);
+    if (!index) die(index.error().describe());
+    for (const auto* s : index->allSeries())
+      if (s->isImage) {
+        auto loaded = io::loadDicomSeries(*s);
+        if (!loaded) die(loaded.error().describe());
+        return std::move(loaded->image);
+      }
+    die(path + ": no image series");
+  }
+  auto image = io::readImageFile(path);
+  if (!image) die(image.error().describe());
+  return std::move(image).value();
+}
+
+#ifdef DELINEATE_WITH_ITK
+using ItkImage = itk::Image<float, 3>;
+ItkImage::Pointer toItk(const core::ImageVolume& image) {
+  auto img = ItkImage::New();
+  const auto d = image.geometry().dimensions();
+  ItkImage::RegionType region;
+  region.SetSize({{static_cast<itk::SizeValueType>(d[0]), static_cast<itk::SizeValueType>(d[1]),
+                   static_cast<itk::SizeValueType>(d[2])}});
+  img->SetRegions(region);
+  const auto sp = image.geometry().spacingMm();
+  const double spacing[3] = {sp[0], sp[1], sp[2]};
+  img->SetSpacing(spacing);
+  img->Allocate();
+  std::copy(image.data(), image.data() + image.size(), img->GetBufferPointer());
+  return img;
+}
+
+double peerClickMs(const ItkImage::Pointer& img, const std::vector<core::Index3>& positives) {
+  using Filter = itk::ConfidenceConnectedImageFilter<ItkImage, itk::Image<unsigned char, 3>>;
+  auto f = Filter::New();
+  f->SetInput(img);
+  f->SetMultiplier(2.5);
+  f->SetNumberOfIterations(2);
+  f->SetInitialNeighborhoodRadius(2);
+  f->SetReplaceValue(1);
+  for (const auto& p : positives) f->AddSeed({{p[0], p[1], p[2]}});
+  const auto t0 = std::chrono::steady_clock::now();
+  f->Update();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+#endif
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: bench_click_latency SERIES_DIR|IMAGE [--clicks N] [--objects N]\n");
+    return 2;
+  }
+  int clicks = 10, objects = 8;
+  for (int i = 2; i + 1 < argc; i += 2) {
+    const std::string a = argv[i];
+    if (a == "--clicks") clicks = std::atoi(argv[i + 1]);
+    else if (a == "--objects") objects = std::atoi(argv[i + 1]);
+    else die("unknown option " + a);
+  }
+  const core::ImageVolume image = load(argv[1]);
+  const auto& g = image.geometry();
+  const auto d = g.dimensions();
+  const auto sp = g.spacingMm();
+  std::printf("image: %lld x %lld x %lld, %.3f x %.3f x %.3f mm (%s)\n", static_cast<long long>(d[0]),
+              static_cast<long long>(d[1]), static_cast<long long>(d[2]), sp[0], sp[1], sp[2], argv[1]);
+
+  // Objects: pieces of the automatic segmentation's bone and lungs.
+  auto t0 = std::chrono::steady_clock::now();
+  auto seg = inference::classic::segmentAutomatically(image, {}, nullptr);
+  if (!seg) die(seg.error().describe());
+  std::printf("automatic segmentation (body, lungs, airways, bone): %.2f s\n",
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  struct Object {
+    std::string name;
+    core::Volume<std::uint8_t> mask;
+    std::int64_t voxels;
+  };
+  std::vector<Object> list;
+  for (const core::Label l : {inference::classic::kBoneLabel, inference::classic::kLeftLungLabel, inference::classic::kRightLungLabel}) {
+    inference::classic::Mask m(seg->voxels.size());
+    for (std::size_t i = 0; i < m.size(); ++i) m[i] = seg->voxels[i] == l ? 1 : 0;
+    const auto c = inference::classic::connectedComponents(m, d);
+    for (std::size_t k = 0; k < c.size.size(); ++k) {
+      if (static_cast<double>(c.size[k]) * sp[0] * sp[1] * sp[2] < 5000) continue;  // under 5 mL
+      Object o{l == inference::classic::kBoneLabel ? "bone piece" : "lung", core::Volume<std::uint8_t>::create(g, 0).value(), c.size[k]};
+      for (std::size_t i = 0; i < m.size(); ++i) o.mask[i] = c.id[i] == static_cast<std::int32_t>(k) ? 1 : 0;
+      list.push_back(std::move(o));
+    }
+  }
+  std::sort(list.begin(), list.end(), [](const Object& a, const Object& b) { return a.voxels > b.voxels; });
+  if (static_cast<int>(list.size()) > objects) list.resize(static_cast<std::size_t>(objects));
+  if (list.empty()) die("no bone or lung piece of 5 mL or more to click on");
+
+#ifdef DELINEATE_WITH_ITK
+  const auto itkImage = toItk(image);
+#endif
+  const double rssBefore = peakRssMb();
+  std::vector<double> ours, peer;
+  double historyMb = 0;
+  std::printf("\n%-12s %10s %8s %9s %9s %9s\n", "object", "voxels", "clicks", "dice@1", "dice@5", "dice@last");
+  for (const auto& o : list) {
+    auto session = inference::classic::ClickSession::begin(image);
+    if (!session) die(session.error().describe());
+    auto eval = inference::simulateClicks(**session, o.mask, clicks);
+    if (!eval) die(eval.error().describe());
+    // The session keeps the object after each click (for undo): sum them by undoing every click.
+    std::size_t bytes = 0;
+    do bytes += (*session)->mask().voxels.size();
+    while ((*session)->undoPoint());
+    historyMb = std::max(historyMb, static_cast<double>(bytes) / 1e6);
+    std::vector<core::Index3> positives;
+    for (const auto& c : eval->clicks) {
+      ours.push_back(c.latencyMs);
+#ifdef DELINEATE_WITH_ITK
+      if (c.point.positive) positives.push_back(c.voxel);
+      if (!positives.empty()) peer.push_back(peerClickMs(itkImage, positives));
+#endif
+    }
+    const auto& cl = eval->clicks;
+    std::printf("%-12s %10lld %8zu %9.3f %9.3f %9.3f\n", o.name.c_str(), static_cast<long long>(o.voxels), cl.size(),
+                cl.empty() ? 0.0 : cl[0].dice, cl.size() >= 5 ? cl[4].dice : (cl.empty() ? 0.0 : cl.back().dice),
+                cl.empty() ? 0.0 : cl.back().dice);
+  }
+  std::printf("\nper click (%zu clicks)        p50 ms   p95 ms   max ms\n", ours.size());
+  std::printf("classic click session     %8.1f %8.1f %8.1f\n", percentile(ours, 0.5), percentile(ours, 0.95),
+              percentile(ours, 1.0));
+  if (!peer.empty())
+    std::printf("ITK ConfidenceConnected   %8.1f %8.1f %8.1f   (peer / ours at p50: %.2fx)\n", percentile(peer, 0.5),
+                percentile(peer, 0.95), percentile(peer, 1.0), percentile(peer, 0.5) / percentile(ours, 0.5));
+  else
+    std::printf("(peer: build with -DDELINEATE_PEER_BENCH=ON for ITK's ConfidenceConnected beside it)\n");
+  std::printf("memory: image %.0f MB; session click history up to %.1f MB; peak RSS growth while clicking %.0f MB\n",
+              static_cast<double>(image.size()) * 4 / 1e6, historyMb, peakRssMb() - rssBefore);
+  return 0;
+}
