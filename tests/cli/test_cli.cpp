@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
 #include <cstdio>
 #include <string>
 #include <fcntl.h>
@@ -158,4 +159,30 @@ TEST_CASE("a small .nii.gz declaring a gigabyte is refused without committing th
   // KiB. 7 MiB in a release build; AddressSanitizer touches 1/8 of the allocation as shadow memory (~130 MiB).
   // Zero-filling the buffer would commit the whole declared 1000 MiB.
   CHECK(usage.ru_maxrss < 256 * 1024);
+}
+
+TEST_CASE("segment writes the classic engine's automatic labels; refusals name the file and exit non-zero", "[cli]") {
+  ScratchDir dir("cli-segment");
+  const std::string out = (dir / "auto.nii.gz").string();
+  Run r = runCli("segment " + kSample + " " + quoted(out));
+  INFO(r.out);
+  REQUIRE(r.exitCode == 0);
+  CHECK(r.out.find("body") != std::string::npos);
+  CHECK(r.out.find("left lung") != std::string::npos);
+  // The written map, read back, holds body, both lungs and bone.
+  r = runCli("info " + kSample + " --labels " + quoted(out) + " --format json");
+  REQUIRE(r.exitCode == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  std::set<int> ids;
+  for (const auto& l : j["labels"]) ids.insert(l["id"].get<int>());
+  CHECK(ids == std::set<int>{21, 200, 201, 202});
+  // Only the classes asked for.
+  r = runCli("segment " + kSample + " " + quoted(out) + " --class 201");
+  REQUIRE(r.exitCode == 0);
+  CHECK(r.out.find("body") == std::string::npos);
+  // An unknown engine is a usage error; a class the engine does not make is an engine error naming the image.
+  CHECK(runCli("segment " + kSample + " " + quoted(out) + " --engine nope").exitCode == 2);
+  r = runCli("segment " + kSample + " " + quoted(out) + " --class 7");
+  CHECK(r.exitCode == 1);
+  CHECK(r.out.find("example_ct.nii.gz") != std::string::npos);
 }
