@@ -274,6 +274,36 @@ core::Result<ObjectMask> ClickSession::compute(const std::vector<Index3>& seeds,
       std::vector<Index3> seedAt(seeds.size());  // clicks in region coordinates
       for (std::size_t k2 = 0; k2 < seeds.size(); ++k2)
         for (std::size_t a = 0; a < 3; ++a) seedAt[k2][a] = seeds[k2][a] - box.min[a];
+      // Where any positive click can reach: only there can a voxel be object, so negative clicks need not flood the
+      // rest of the region (on a long object the region spans all the clicks and is mostly out of reach).
+      std::vector<std::uint8_t> reachable;
+      {
+        bool bounded = true;
+        for (std::size_t k2 = 0; k2 < seeds.size(); ++k2)
+          if (positive[k2] && !std::isfinite(reach[k2])) bounded = false;
+        if (bounded) {
+          reachable.assign(n, 0);
+          for (std::size_t k2 = 0; k2 < seeds.size(); ++k2) {
+            if (!positive[k2]) continue;
+            const double rr = static_cast<double>(reach[k2]);
+            std::int64_t lo[3], hi[3];
+            for (std::size_t a = 0; a < 3; ++a) {
+              const auto ext = static_cast<std::int64_t>(std::ceil(rr / sp[a]));
+              lo[a] = std::max<std::int64_t>(0, seedAt[k2][a] - ext);
+              hi[a] = std::min<std::int64_t>(r.n[a] - 1, seedAt[k2][a] + ext);
+            }
+            for (std::int64_t z = lo[2]; z <= hi[2]; ++z)
+              for (std::int64_t y = lo[1]; y <= hi[1]; ++y)
+                for (std::int64_t x = lo[0]; x <= hi[0]; ++x) {
+                  const double dx = static_cast<double>(x - seedAt[k2][0]) * sp[0];
+                  const double dy = static_cast<double>(y - seedAt[k2][1]) * sp[1];
+                  const double dz = static_cast<double>(z - seedAt[k2][2]) * sp[2];
+                  if (dx * dx + dy * dy + dz * dz <= rr * rr)
+                    reachable[static_cast<std::size_t>((z * r.n[1] + y) * r.n[0] + x)] = 1;
+                }
+          }
+        }
+      }
       using Item = std::pair<float, std::uint32_t>;
       std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
       for (std::size_t k2 = 0; k2 < seeds.size(); ++k2) {
@@ -304,6 +334,7 @@ core::Result<ObjectMask> ClickSession::compute(const std::vector<Index3>& seeds,
             if (q < 0 || q >= r.n[a]) continue;
             const std::size_t j = static_cast<std::size_t>(static_cast<std::int64_t>(i) + dir * stride[a]);
             if (o == 1 && !band[j]) continue;
+            if (o == 2 && !reachable.empty() && !reachable[j]) continue;
             const float nd = d + step[a] * (1.0f + w * std::fabs(s[j] - s[i]));
             if (o == 1) {
               // Straight-line distance from the click that reached i (6-neighbour paths would measure city blocks).
