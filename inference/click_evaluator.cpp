@@ -16,60 +16,32 @@ using core::IndexBox;
 
 std::int64_t extent(const IndexBox& b, std::size_t a) { return b.max[a] - b.min[a] + 1; }
 
-// 6-connected components of voxels equal to `value` in m over box `b`; returns the largest as a mask over its own
-// tight box.
+// The largest 6-connected component of the voxels equal to `value` in m over box `b`, as a mask over its own tight
+// box.
 bool largestComponent(const std::vector<std::uint8_t>& m, const IndexBox& b, std::uint8_t value,
                       std::vector<std::uint8_t>& outMask, IndexBox& outBox, std::size_t& outCount) {
-  const std::int64_t nx = extent(b, 0), ny = extent(b, 1), nz = extent(b, 2);
-  std::vector<std::int32_t> comp(m.size(), -1);
-  std::vector<std::size_t> stack;
-  std::size_t bestCount = 0;
-  std::int32_t best = -1, next = 0;
-  for (std::size_t seed = 0; seed < m.size(); ++seed) {
-    if (m[seed] != value || comp[seed] >= 0) continue;
-    std::size_t count = 0;
-    comp[seed] = next;
-    stack.push_back(seed);
-    while (!stack.empty()) {
-      const std::size_t i = stack.back();
-      stack.pop_back();
-      ++count;
-      const std::int64_t x = static_cast<std::int64_t>(i) % nx, y = (static_cast<std::int64_t>(i) / nx) % ny,
-                         z = static_cast<std::int64_t>(i) / (nx * ny);
-      const std::int64_t c[3] = {x, y, z}, n[3] = {nx, ny, nz}, stride[3] = {1, nx, nx * ny};
-      for (int a = 0; a < 3; ++a)
-        for (int d = -1; d <= 1; d += 2) {
-          if (c[a] + d < 0 || c[a] + d >= n[a]) continue;
-          const std::size_t j = static_cast<std::size_t>(static_cast<std::int64_t>(i) + d * stride[a]);
-          if (m[j] == value && comp[j] < 0) {
-            comp[j] = next;
-            stack.push_back(j);
-          }
-        }
-    }
-    if (count > bestCount) {
-      bestCount = count;
-      best = next;
-    }
-    ++next;
-  }
+  const core::Size3 n{extent(b, 0), extent(b, 1), extent(b, 2)};
+  classic::Mask selected(m.size());
+  for (std::size_t i = 0; i < m.size(); ++i) selected[i] = m[i] == value ? 1 : 0;
+  const classic::Components c = classic::connectedComponents(selected, n);
+  const std::int32_t best = c.largest();
   if (best < 0) return false;
+  auto at = [&](std::size_t i) {
+    const auto j = static_cast<std::int64_t>(i);
+    return Index3{b.min[0] + j % n[0], b.min[1] + (j / n[0]) % n[1], b.min[2] + j / (n[0] * n[1])};
+  };
   IndexBox tight;
   for (std::size_t i = 0; i < m.size(); ++i)
-    if (comp[i] == best)
-      tight.include(Index3{b.min[0] + static_cast<std::int64_t>(i) % nx, b.min[1] + (static_cast<std::int64_t>(i) / nx) % ny,
-                           b.min[2] + static_cast<std::int64_t>(i) / (nx * ny)});
+    if (c.id[i] == best) tight.include(at(i));
   outBox = tight;
   outMask.assign(static_cast<std::size_t>(tight.voxelCount()), 0);
   const std::int64_t tx = extent(tight, 0), ty = extent(tight, 1);
   for (std::size_t i = 0; i < m.size(); ++i)
-    if (comp[i] == best) {
-      const std::int64_t x = b.min[0] + static_cast<std::int64_t>(i) % nx - tight.min[0];
-      const std::int64_t y = b.min[1] + (static_cast<std::int64_t>(i) / nx) % ny - tight.min[1];
-      const std::int64_t z = b.min[2] + static_cast<std::int64_t>(i) / (nx * ny) - tight.min[2];
-      outMask[static_cast<std::size_t>((z * ty + y) * tx + x)] = 1;
+    if (c.id[i] == best) {
+      const Index3 p = at(i);
+      outMask[static_cast<std::size_t>(((p[2] - tight.min[2]) * ty + (p[1] - tight.min[1])) * tx + (p[0] - tight.min[0]))] = 1;
     }
-  outCount = bestCount;
+  outCount = static_cast<std::size_t>(c.size[static_cast<std::size_t>(best)]);
   return true;
 }
 
