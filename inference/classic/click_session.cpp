@@ -109,6 +109,46 @@ float clickDepth(const Index3& seed, const IntensityModel& mdl, float k, const s
   return std::numeric_limits<float>::infinity();
 }
 
+// `mask` copied onto the region's grid (1 inside the object); empty when the object is empty.
+std::vector<std::uint8_t> maskInRoi(const ObjectMask& mask, const Roi& r) {
+  if (mask.box.empty()) return {};
+  std::vector<std::uint8_t> out(r.size(), 0);
+  const IndexBox b = mask.box.intersected(r.box);
+  for (std::int64_t z = b.min[2]; z <= b.max[2]; ++z)
+    for (std::int64_t y = b.min[1]; y <= b.max[1]; ++y)
+      for (std::int64_t x = b.min[0]; x <= b.max[0]; ++x)
+        if (mask.contains({x, y, z})) out[r.index({x, y, z})] = 1;
+  return out;
+}
+
+// The voxels of the region within reach of some positive click (`seedAt` in region coordinates); empty (no limit)
+// when a positive click's reach is unbounded.
+std::vector<std::uint8_t> reachableMask(const std::vector<Index3>& seedAt, const std::vector<bool>& positive,
+                                        const std::vector<float>& reach, const Roi& r, const core::Vec3& sp) {
+  for (std::size_t k = 0; k < seedAt.size(); ++k)
+    if (positive[k] && !std::isfinite(reach[k])) return {};
+  std::vector<std::uint8_t> out(r.size(), 0);
+  for (std::size_t k = 0; k < seedAt.size(); ++k) {
+    if (!positive[k]) continue;
+    const double rr = static_cast<double>(reach[k]);
+    std::int64_t lo[3], hi[3];
+    for (std::size_t a = 0; a < 3; ++a) {
+      const auto ext = static_cast<std::int64_t>(std::ceil(rr / sp[a]));
+      lo[a] = std::max<std::int64_t>(0, seedAt[k][a] - ext);
+      hi[a] = std::min<std::int64_t>(r.n[a] - 1, seedAt[k][a] + ext);
+    }
+    for (std::int64_t z = lo[2]; z <= hi[2]; ++z)
+      for (std::int64_t y = lo[1]; y <= hi[1]; ++y)
+        for (std::int64_t x = lo[0]; x <= hi[0]; ++x) {
+          const double dx = static_cast<double>(x - seedAt[k][0]) * sp[0];
+          const double dy = static_cast<double>(y - seedAt[k][1]) * sp[1];
+          const double dz = static_cast<double>(z - seedAt[k][2]) * sp[2];
+          if (dx * dx + dy * dy + dz * dz <= rr * rr) out[static_cast<std::size_t>((z * r.n[1] + y) * r.n[0] + x)] = 1;
+        }
+  }
+  return out;
+}
+
 }  // namespace
 
 core::Result<std::unique_ptr<ClickSession>> ClickSession::begin(const core::ImageVolume& image,
@@ -243,18 +283,10 @@ core::Result<ObjectMask> ClickSession::compute(const std::vector<Index3>& seeds,
             break;
           }
 
-      // How far each positive click may reach (geodesic mm): a multiple of its depth.
-      std::vector<std::uint8_t> before;
-      if (previous && !previous->box.empty()) {
-        before.assign(n, 0);
-        const IndexBox pb = previous->box.intersected(box);
-        for (std::int64_t z = pb.min[2]; z <= pb.max[2]; ++z)
-          for (std::int64_t y = pb.min[1]; y <= pb.max[1]; ++y)
-            for (std::int64_t x = pb.min[0]; x <= pb.max[0]; ++x)
-              if (previous->contains({x, y, z})) before[r.index({x, y, z})] = 1;
-      }
-      // A click's reach is measured once, when it is added (against the object of the clicks before it).
-      {
+      // A click's reach (straight-line mm) is measured once, when it is added, against the object of the clicks
+      // before it; later recomputations (more clicks, a grown region) keep it.
+      if (std::any_of(reach.begin(), reach.end(), [](float v) { return std::isnan(v); })) {
+        const auto before = previous ? maskInRoi(*previous, r) : std::vector<std::uint8_t>{};
         const auto offsets = ballOffsets(sp, m_options.depthScanMm, 24);
         std::size_t mi = 0;
         for (std::size_t k2 = 0; k2 < seeds.size(); ++k2) {
@@ -274,36 +306,9 @@ core::Result<ObjectMask> ClickSession::compute(const std::vector<Index3>& seeds,
       std::vector<Index3> seedAt(seeds.size());  // clicks in region coordinates
       for (std::size_t k2 = 0; k2 < seeds.size(); ++k2)
         for (std::size_t a = 0; a < 3; ++a) seedAt[k2][a] = seeds[k2][a] - box.min[a];
-      // Where any positive click can reach: only there can a voxel be object, so negative clicks need not flood the
-      // rest of the region (on a long object the region spans all the clicks and is mostly out of reach).
-      std::vector<std::uint8_t> reachable;
-      {
-        bool bounded = true;
-        for (std::size_t k2 = 0; k2 < seeds.size(); ++k2)
-          if (positive[k2] && !std::isfinite(reach[k2])) bounded = false;
-        if (bounded) {
-          reachable.assign(n, 0);
-          for (std::size_t k2 = 0; k2 < seeds.size(); ++k2) {
-            if (!positive[k2]) continue;
-            const double rr = static_cast<double>(reach[k2]);
-            std::int64_t lo[3], hi[3];
-            for (std::size_t a = 0; a < 3; ++a) {
-              const auto ext = static_cast<std::int64_t>(std::ceil(rr / sp[a]));
-              lo[a] = std::max<std::int64_t>(0, seedAt[k2][a] - ext);
-              hi[a] = std::min<std::int64_t>(r.n[a] - 1, seedAt[k2][a] + ext);
-            }
-            for (std::int64_t z = lo[2]; z <= hi[2]; ++z)
-              for (std::int64_t y = lo[1]; y <= hi[1]; ++y)
-                for (std::int64_t x = lo[0]; x <= hi[0]; ++x) {
-                  const double dx = static_cast<double>(x - seedAt[k2][0]) * sp[0];
-                  const double dy = static_cast<double>(y - seedAt[k2][1]) * sp[1];
-                  const double dz = static_cast<double>(z - seedAt[k2][2]) * sp[2];
-                  if (dx * dx + dy * dy + dz * dz <= rr * rr)
-                    reachable[static_cast<std::size_t>((z * r.n[1] + y) * r.n[0] + x)] = 1;
-                }
-          }
-        }
-      }
+      // Only where some positive click can reach can a voxel be object, so negative clicks need not flood the rest
+      // of the region (on a long object the region spans all the clicks and is mostly out of reach).
+      const std::vector<std::uint8_t> reachable = reachableMask(seedAt, positive, reach, r, sp);
       using Item = std::pair<float, std::uint32_t>;
       std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
       for (std::size_t k2 = 0; k2 < seeds.size(); ++k2) {

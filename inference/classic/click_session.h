@@ -9,12 +9,17 @@
 //    spread at least `noiseFloor` times the noise). A voxel is "like the object" when it is within `bandSigmas`
 //    spreads of any positive click's median, so an object of several tissues (a tumour's rim and core) is covered
 //    by clicking each.
-// 3. Positive and negative clicks compete for voxels by geodesic distance (Dijkstra, 6-neighbourhood, steps in mm
-//    lengthened by intensity differences): positive clicks only spread through voxels like the object, negative
-//    clicks spread anywhere. A voxel belongs to the object when a positive click reaches it first. So a negative
-//    click cuts a leak where the leak's path from the positive clicks is weakest or farthest.
-// 4. Holes are filled (3D, and slice by slice across the thickest axis when voxels are anisotropic).
-// 5. The region of interest starts `initialMarginMm` around the clicks and doubles its margin where the object
+// 3. Each positive click has a reach: `reachFactor` times its depth, measured once when the click is added, as the
+//    radius at which more than `outsideFraction` of a ball around it (up to `depthScanMm`) falls outside its band,
+//    or at which the ball meets the object of the earlier clicks (a click beside the object marks a missing part
+//    about as wide as its distance to the object). Without it one click on a low-contrast image takes everything.
+// 4. Positive and negative clicks compete for voxels by geodesic distance (Dijkstra, 6-neighbourhood, steps in mm
+//    lengthened by intensity differences): positive clicks only spread through voxels like the object and within
+//    their reach (straight-line mm from the click), negative clicks spread wherever some positive click can reach.
+//    A voxel belongs to the object when a positive click reaches it first. So a negative click cuts a leak where
+//    the leak's path from the positive clicks is weakest or farthest.
+// 5. Holes are filled (3D, and slice by slice across the thickest axis when voxels are anisotropic).
+// 6. The region of interest starts `initialMarginMm` around the clicks and doubles its margin where the object
 //    reaches one of its faces (up to `maxExpansions` times), so small objects stay fast and large ones are not cut.
 
 #include <memory>
@@ -31,8 +36,8 @@ struct ClickOptions {
   double noiseFloor = 2.0;
   double gradientWeight = 1.0;
   int sampleRadiusVoxels = 2;                  // of the neighbourhood sampled around a click (fine axes only)
-  int smoothingPasses = 1;
-  double depthScanMm = 15;
+  int smoothingPasses = 1;                      // of the [1 2 1] filter
+  double depthScanMm = 15;                      // a click's depth is looked for up to this radius (else unbounded)
   double outsideFraction = 0.3;
   double reachFactor = 2.5;
   std::int64_t maxRoiVoxels = 32 * 1000 * 1000;  // the region stops growing beyond this
