@@ -44,6 +44,16 @@ void report(core::ProgressSink* p, double f, const char* stage) {
   if (p) p->report(f, stage);
 }
 
+// Component ids, largest first.
+std::vector<std::int32_t> bySize(const Components& c) {
+  std::vector<std::int32_t> order(c.size.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = static_cast<std::int32_t>(k);
+  std::sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
+    return c.size[static_cast<std::size_t>(a)] > c.size[static_cast<std::size_t>(b)];
+  });
+  return order;
+}
+
 Mask keepComponent(const Components& c, std::int32_t id) {
   Mask out(c.id.size(), 0);
   if (id < 0) return out;
@@ -140,27 +150,32 @@ std::vector<std::size_t> findTracheaSeed(const core::ImageVolume& image, const G
         air[static_cast<std::size_t>(b * g.n[u] + a)] = body[static_cast<std::size_t>(i)] && v[i] < -900 ? 1 : 0;
       }
     const Components c = connectedComponents(air, Size3{g.n[u], g.n[w], 1});
+    // One pass for every component's centre and extent.
+    struct Extent {
+      double sumU = 0, minU = 1e300, maxU = -1e300, minW = 1e300, maxW = -1e300;
+    };
+    std::vector<Extent> ext(c.size.size());
+    for (std::size_t p = 0; p < c.id.size(); ++p) {
+      if (c.id[p] < 0) continue;
+      Extent& e = ext[static_cast<std::size_t>(c.id[p])];
+      const double a = static_cast<double>(static_cast<std::int64_t>(p) % g.n[u]);
+      const double b = static_cast<double>(static_cast<std::int64_t>(p) / g.n[u]);
+      e.sumU += a;
+      e.minU = std::min(e.minU, a), e.maxU = std::max(e.maxU, a), e.minW = std::min(e.minW, b), e.maxW = std::max(e.maxW, b);
+    }
     double bestDist = 1e300;
     std::int32_t best = -1;
-    for (std::int32_t k = 0; k < static_cast<std::int32_t>(c.size.size()); ++k) {
-      const double area = static_cast<double>(c.size[static_cast<std::size_t>(k)]) * pixelMm2;
+    for (std::size_t k = 0; k < c.size.size(); ++k) {
+      const double area = static_cast<double>(c.size[k]) * pixelMm2;
       if (area < 100 || area > 800) continue;
-      double su = 0, minU = 1e300, maxU = -1e300, minW = 1e300, maxW = -1e300;
-      for (std::size_t p = 0; p < c.id.size(); ++p)
-        if (c.id[p] == k) {
-          const double a = static_cast<double>(static_cast<std::int64_t>(p) % g.n[u]);
-          const double b = static_cast<double>(static_cast<std::int64_t>(p) / g.n[u]);
-          su += a;
-          minU = std::min(minU, a), maxU = std::max(maxU, a), minW = std::min(minW, b), maxW = std::max(maxW, b);
-        }
-      const double du = (maxU - minU + 1) * g.sp[static_cast<std::size_t>(u)];
-      const double dw = (maxW - minW + 1) * g.sp[static_cast<std::size_t>(w)];
+      const Extent& e = ext[k];
+      const double du = (e.maxU - e.minU + 1) * g.sp[static_cast<std::size_t>(u)];
+      const double dw = (e.maxW - e.minW + 1) * g.sp[static_cast<std::size_t>(w)];
       if (std::max(du, dw) > 2.2 * std::min(du, dw)) continue;  // not round
-      const double dist = std::fabs(su / static_cast<double>(c.size[static_cast<std::size_t>(k)]) - centreU) *
-                          g.sp[static_cast<std::size_t>(u)];
+      const double dist = std::fabs(e.sumU / static_cast<double>(c.size[k]) - centreU) * g.sp[static_cast<std::size_t>(u)];
       if (dist < 40 && dist < bestDist) {
         bestDist = dist;
-        best = k;
+        best = static_cast<std::int32_t>(k);
       }
     }
     if (best >= 0) {
@@ -233,11 +248,7 @@ bool splitInTwo(const Mask& m, const Grid& g, std::vector<std::int8_t>& side) {
   for (double r = finest; r <= 30; r += finest) {
     const Mask core = erode(m, g.n, g.sp, r);
     const Components c = connectedComponents(core, g.n);
-    std::vector<std::int32_t> order(c.size.size());
-    for (std::size_t k = 0; k < order.size(); ++k) order[k] = static_cast<std::int32_t>(k);
-    std::sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
-      return c.size[static_cast<std::size_t>(a)] > c.size[static_cast<std::size_t>(b)];
-    });
+    const std::vector<std::int32_t> order = bySize(c);
     if (order.empty()) return false;
     if (order.size() < 2) continue;
     const double first = static_cast<double>(c.size[static_cast<std::size_t>(order[0])]);
@@ -301,18 +312,14 @@ std::vector<std::uint8_t> segmentLungs(const core::ImageVolume& image, const Gri
   const auto& geo = image.geometry();
   const Components lc = connectedComponents(lungs, g.n);
   std::vector<std::int8_t> side(g.count, -1);
-  std::vector<std::int32_t> bySize(lc.size.size());
-  for (std::size_t k = 0; k < bySize.size(); ++k) bySize[k] = static_cast<std::int32_t>(k);
-  std::sort(bySize.begin(), bySize.end(), [&](std::int32_t a, std::int32_t b) {
-    return lc.size[static_cast<std::size_t>(a)] > lc.size[static_cast<std::size_t>(b)];
-  });
+  const std::vector<std::int32_t> largest = bySize(lc);
   std::vector<std::uint8_t> out(g.count, 0);
-  if (bySize.empty()) return out;
-  const bool oneBlob = bySize.size() == 1 || lc.size[static_cast<std::size_t>(bySize[1])] <
-                                                 lc.size[static_cast<std::size_t>(bySize[0])] / 10;
+  if (largest.empty()) return out;
+  const bool oneBlob = largest.size() == 1 || lc.size[static_cast<std::size_t>(largest[1])] <
+                                                 lc.size[static_cast<std::size_t>(largest[0])] / 10;
   bool split = false;
   if (oneBlob) {
-    const Mask blob = keepComponent(lc, bySize[0]);
+    const Mask blob = keepComponent(lc, largest[0]);
     std::vector<std::int8_t> halves;
     if (splitInTwo(blob, g, halves)) {
       split = true;
@@ -321,7 +328,7 @@ std::vector<std::uint8_t> segmentLungs(const core::ImageVolume& image, const Gri
   }
   if (!split)
     for (std::size_t i = 0; i < g.count; ++i)
-      if (lc.id[i] >= 0) side[i] = static_cast<std::int8_t>(lc.id[i] == bySize[0] ? 0 : (bySize.size() > 1 && lc.id[i] == bySize[1]) ? 1 : 2);
+      if (lc.id[i] >= 0) side[i] = static_cast<std::int8_t>(lc.id[i] == largest[0] ? 0 : (largest.size() > 1 && lc.id[i] == largest[1]) ? 1 : 2);
   // Patient left is +x in LPS: compare the pieces' centroids (a single lung goes by the body's centre).
   double sx[3] = {0, 0, 0}, nx[3] = {0, 0, 0}, bodyX = 0, bodyN = 0;
   for (std::int64_t z = 0; z < g.n[2]; ++z)

@@ -13,8 +13,9 @@ class ClassicEngine final : public SegmentationEngine {
   explicit ClassicEngine(ClickOptions clickOptions = {}) : m_clickOptions(clickOptions) {}
 
   EngineInfo info() const override;
-  // No points: the automatic classes (request.classes, empty = all for the modality) over the whole image, or over
-  // request.region when it is set. Points: the object they prompt, written as request.targetLabel (required).
+  // No points: the automatic classes (request.classes, empty = all for the modality), computed on the whole image
+  // (body and lungs need all of it) and returned for request.region when it is set. Points: the object they prompt,
+  // written as request.targetLabel (required).
   core::Result<core::LabelPatch> segment(const core::ImageVolume& image, const SegmentationRequest& request,
                                          core::ProgressSink* progress) override;
   core::Result<std::unique_ptr<InteractiveSession>> beginSession(const core::ImageVolume& image) override;

@@ -17,6 +17,7 @@ EngineInfo ThresholdEngine::info() const {
   EngineInfo info;
   info.id = "classic.threshold";
   info.modality = m_modality;
+  info.device = "cpu";
   for (const IntensityClass& c : m_classes) {
     core::LabelEntry e;
     e.id = c.label;
