@@ -3,24 +3,30 @@
 // any modality, with anisotropic voxels handled in millimetres.
 //
 // How an object is computed from the clicks (all of it inside a region of interest around the clicks):
-// 1. The image is smoothed lightly ([1 2 1]/4 along every axis whose spacing is at most twice the finest, so thick
-//    slices are not blurred into each other) and its noise level is estimated robustly from neighbour differences.
+// 1. The region is taken onto a working grid (working_grid.h): at full resolution while it holds at most
+//    `maxWorkingVoxels` voxels, else averaged over blocks; smoothed lightly ([1 2 1]/4 along every axis that was not
+//    averaged and whose spacing is at most twice the finest, so thick slices are not blurred into each other) and
+//    its noise level estimated robustly from neighbour differences. Steps 2-6 run on that grid; the object comes
+//    back to the image grid by interpolating the block mask. Consecutive clicks in one region reuse the grid.
 // 2. Each positive click brings an intensity model: the median and spread of the smoothed image around it (the
-//    spread at least `noiseFloor` times the noise). A voxel is "like the object" when it is within `bandSigmas`
-//    spreads of any positive click's median, so an object of several tissues (a tumour's rim and core) is covered
-//    by clicking each.
+//    spread between `noiseFloor` and `maxSpread` x `noiseFloor` times the noise). A voxel is in a click's band when
+//    it is within `bandSigmas` spreads of its median. A click floods through its own band, and through the band of
+//    any other positive click within `shareReachFactor` times that click's reach, so an object of several tissues
+//    (a tumour's rim and core) is covered by clicking each, while a click on an edge (a band holding both sides)
+//    opens that band only near itself.
 // 3. Each positive click has a reach: `reachFactor` times its depth, measured once when the click is added, as the
 //    radius at which more than `outsideFraction` of a ball around it (up to `depthScanMm`) falls outside its band,
 //    or at which the ball meets the object of the earlier clicks (a click beside the object marks a missing part
 //    about as wide as its distance to the object). Without it one click on a low-contrast image takes everything.
 // 4. Positive and negative clicks compete for voxels by geodesic distance (Dijkstra, 6-neighbourhood, steps in mm
-//    lengthened by intensity differences): positive clicks only spread through voxels like the object and within
+//    lengthened by intensity differences; geodesic.h): positive clicks only spread through their bands and within
 //    their reach (straight-line mm from the click), negative clicks spread wherever some positive click can reach.
 //    A voxel belongs to the object when a positive click reaches it first. So a negative click cuts a leak where
 //    the leak's path from the positive clicks is weakest or farthest.
 // 5. Holes are filled (3D, and slice by slice across the thickest axis when voxels are anisotropic).
 // 6. The region of interest starts `initialMarginMm` around the clicks and doubles its margin where the object
-//    reaches one of its faces (up to `maxExpansions` times), so small objects stay fast and large ones are not cut.
+//    reaches one of its faces (up to `maxExpansions` times), so small objects stay fine and large ones are not cut;
+//    the next click starts from the margin its predecessor reached.
 
 #include <memory>
 #include <vector>
@@ -29,18 +35,23 @@
 
 namespace delineate::inference::classic {
 
+struct WorkingGrid;
+
 struct ClickOptions {
   double initialMarginMm = 20;
   int maxExpansions = 3;
   double bandSigmas = 2.5;
   double noiseFloor = 2.0;
+  double maxSpread = 2.0;                       // a click's spread is at most this many noise floors
   double gradientWeight = 1.0;
   int sampleRadiusVoxels = 2;                  // of the neighbourhood sampled around a click (fine axes only)
   int smoothingPasses = 1;                      // of the [1 2 1] filter
   double depthScanMm = 15;                      // a click's depth is looked for up to this radius (else unbounded)
   double outsideFraction = 0.3;
   double reachFactor = 2.5;
-  std::int64_t maxRoiVoxels = 32 * 1000 * 1000;  // the region stops growing beyond this
+  double shareReachFactor = 2.0;                // a click's band is open to other clicks this many reaches around it
+  std::int64_t maxRoiVoxels = 64 * 1000 * 1000;  // the region (image voxels) stops growing beyond this
+  std::int64_t maxWorkingVoxels = 2 * 1000 * 1000;  // larger regions are computed on blocks
 };
 
 class ClickSession final : public InteractiveSession {
@@ -55,17 +66,26 @@ class ClickSession final : public InteractiveSession {
 
  private:
   ClickSession(const core::ImageVolume& image, const ClickOptions& options) : m_image(&image), m_options(options) {}
+  // The object of these clicks; `reach` gets the reach of clicks that have none yet (NaN), `margin` (mm around
+  // the clicks) grows where the object needs a larger region.
   core::Result<ObjectMask> compute(const std::vector<core::Index3>& seeds, const std::vector<bool>& positive,
-                                   const ObjectMask* previous, std::vector<float>& reach,
+                                   const ObjectMask* previous, std::vector<float>& reach, double& margin,
                                    core::ProgressSink* progress) const;
+  // The working grid of `box`: the cached one when it covers the same box, else a new one (which replaces it).
+  std::shared_ptr<const WorkingGrid> gridFor(const core::IndexBox& box) const;
 
   const core::ImageVolume* m_image;
   ClickOptions m_options;
   std::vector<PointPrompt> m_points;
   std::vector<core::Index3> m_seeds;  // voxel of each point
-  std::vector<float> m_reach;         // how far (geodesic mm) each positive click may grow the object
+  std::vector<float> m_reach;         // how far (straight-line mm) each positive click may grow the object
+  std::vector<double> m_margins;      // the region's margin (mm) after each click
   std::vector<ObjectMask> m_masks;    // the object after each click
   ObjectMask m_empty;
+  // Caches (results depend only on the clicks): the working grid, and the ball offsets of its spacing.
+  struct OffsetCache;
+  mutable std::shared_ptr<const WorkingGrid> m_grid;
+  mutable std::shared_ptr<const OffsetCache> m_offsets;
 };
 
 }  // namespace delineate::inference::classic

@@ -136,35 +136,105 @@ Components connectedComponents(const Mask& mask, const core::Size3& n) {
   return c;
 }
 
-void fillHoles(Mask& mask, const core::Size3& n, int sliceAxis) {
+namespace {
+
+// The voxel-by-voxel flood, for slices across x (where runs along x would cross slices).
+void fillHolesByVoxel(Mask& mask, const core::Size3& n, int sliceAxis) {
   const std::int64_t stride[3] = {1, n[0], n[0] * n[1]};
+  // Per voxel, which faces of the grid it lies on (bit 2a: the low face of axis a, bit 2a+1: the high one), so the
+  // flood needs no division to know its neighbours. Faces across sliceAxis do not count: slices are filled apart.
+  std::vector<std::uint8_t> faces(mask.size(), 0);
+  for (std::int64_t z = 0; z < n[2]; ++z)
+    for (std::int64_t y = 0; y < n[1]; ++y) {
+      std::uint8_t rowBits = 0;
+      if (z == 0) rowBits |= 16;
+      if (z == n[2] - 1) rowBits |= 32;
+      if (y == 0) rowBits |= 4;
+      if (y == n[1] - 1) rowBits |= 8;
+      std::uint8_t* f = faces.data() + (z * n[1] + y) * n[0];
+      for (std::int64_t x = 0; x < n[0]; ++x) f[x] = rowBits;
+      f[0] |= 1;
+      f[n[0] - 1] |= 2;
+    }
+  const std::uint8_t sliceBits = sliceAxis >= 0 ? static_cast<std::uint8_t>(3u << (2 * sliceAxis)) : 0;
   Mask outside(mask.size(), 0);
-  std::vector<std::int64_t> stack;
-  auto push = [&](std::int64_t i) {
-    const auto u = static_cast<std::size_t>(i);
+  std::vector<std::size_t> stack;
+  auto push = [&](std::size_t u) {
     if (!mask[u] && !outside[u]) {
       outside[u] = 1;
-      stack.push_back(i);
+      stack.push_back(u);
     }
   };
   // Seeds: every unset voxel on a face of the grid (in 2D mode, the faces of the other two axes).
-  for (std::int64_t z = 0; z < n[2]; ++z)
-    for (std::int64_t y = 0; y < n[1]; ++y)
-      for (std::int64_t x = 0; x < n[0]; ++x) {
-        const std::int64_t p[3] = {x, y, z};
-        bool face = false;
-        for (int a = 0; a < 3; ++a)
-          if (a != sliceAxis && (p[a] == 0 || p[a] == n[a] - 1)) face = true;
-        if (face) push((z * n[1] + y) * n[0] + x);
-      }
+  for (std::size_t i = 0; i < mask.size(); ++i)
+    if (faces[i] & ~sliceBits) push(i);
   while (!stack.empty()) {
-    const std::int64_t i = stack.back();
+    const std::size_t i = stack.back();
     stack.pop_back();
-    const std::int64_t p[3] = {i % n[0], (i / n[0]) % n[1], i / (n[0] * n[1])};
+    const std::uint8_t f = faces[i];
     for (int a = 0; a < 3; ++a) {
       if (a == sliceAxis) continue;
-      if (p[a] > 0) push(i - stride[a]);
-      if (p[a] + 1 < n[a]) push(i + stride[a]);
+      if (!(f & (1u << (2 * a)))) push(i - static_cast<std::size_t>(stride[a]));
+      if (!(f & (2u << (2 * a)))) push(i + static_cast<std::size_t>(stride[a]));
+    }
+  }
+  for (std::size_t i = 0; i < mask.size(); ++i)
+    if (!mask[i] && !outside[i]) mask[i] = 1;
+}
+
+}  // namespace
+
+void fillHoles(Mask& mask, const core::Size3& n, int sliceAxis) {
+  if (sliceAxis == 0) {
+    fillHolesByVoxel(mask, n, sliceAxis);
+    return;
+  }
+  // A scanline flood of the unset voxels reachable from the grid's faces: each popped seed fills its whole run along
+  // x, then seeds the runs it touches in the neighbouring rows (y +-1, and z +-1 unless slices are filled apart).
+  const std::int64_t nx = n[0], ny = n[1], nz = n[2];
+  Mask outside(mask.size(), 0);
+  std::vector<std::size_t> stack;
+  auto fillable = [&](std::size_t u) { return !mask[u] && !outside[u]; };
+  auto seedRow = [&](std::int64_t y, std::int64_t z, std::int64_t left, std::int64_t right) {
+    const std::size_t row = static_cast<std::size_t>((z * ny + y) * nx);
+    bool inRun = false;
+    for (std::int64_t x = left; x <= right; ++x) {
+      const bool f = fillable(row + static_cast<std::size_t>(x));
+      if (f && !inRun) stack.push_back(row + static_cast<std::size_t>(x));
+      inRun = f;
+    }
+  };
+  // Seeds: the unset voxels of every face (in 2D mode, the faces of the other two axes).
+  for (std::int64_t z = 0; z < nz; ++z)
+    for (std::int64_t y = 0; y < ny; ++y) {
+      const bool faceRow = (sliceAxis != 1 && (y == 0 || y == ny - 1)) || (sliceAxis != 2 && (z == 0 || z == nz - 1));
+      if (faceRow) {
+        seedRow(y, z, 0, nx - 1);
+      } else {
+        const std::size_t row = static_cast<std::size_t>((z * ny + y) * nx);
+        if (fillable(row)) stack.push_back(row);
+        if (fillable(row + static_cast<std::size_t>(nx - 1))) stack.push_back(row + static_cast<std::size_t>(nx - 1));
+      }
+    }
+  while (!stack.empty()) {
+    const std::size_t i = stack.back();
+    stack.pop_back();
+    if (!fillable(i)) continue;
+    const std::int64_t si = static_cast<std::int64_t>(i);
+    const std::int64_t x0 = si % nx, y = (si / nx) % ny, z = si / (nx * ny);
+    const std::size_t row = i - static_cast<std::size_t>(x0);
+    std::int64_t left = x0, right = x0;
+    while (left > 0 && fillable(row + static_cast<std::size_t>(left - 1))) --left;
+    while (right + 1 < nx && fillable(row + static_cast<std::size_t>(right + 1))) ++right;
+    std::fill(outside.begin() + static_cast<std::ptrdiff_t>(row + static_cast<std::size_t>(left)),
+              outside.begin() + static_cast<std::ptrdiff_t>(row + static_cast<std::size_t>(right) + 1), std::uint8_t{1});
+    if (sliceAxis != 1) {
+      if (y > 0) seedRow(y - 1, z, left, right);
+      if (y + 1 < ny) seedRow(y + 1, z, left, right);
+    }
+    if (sliceAxis != 2) {
+      if (z > 0) seedRow(y, z - 1, left, right);
+      if (z + 1 < nz) seedRow(y, z + 1, left, right);
     }
   }
   for (std::size_t i = 0; i < mask.size(); ++i)

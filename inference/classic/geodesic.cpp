@@ -1,0 +1,103 @@
+#include "inference/classic/geodesic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace delineate::inference::classic {
+
+core::Result<std::vector<std::uint8_t>> geodesicCompetition(const std::vector<float>& value, const std::int64_t n[3],
+                                                            const core::Vec3& spacingMm,
+                                                            const std::vector<GeodesicSeed>& seeds,
+                                                            const std::vector<std::uint8_t>& sharedBand,
+                                                            const std::vector<std::uint8_t>& reachable, float weight,
+                                                            core::ProgressSink* progress) {
+  const std::size_t total = static_cast<std::size_t>(n[0] * n[1] * n[2]);
+  if (total > std::numeric_limits<std::uint32_t>::max())
+    return core::makeError(core::ErrorCode::SizeLimit, "click", "the working grid has more than 2^32 voxels");
+  std::vector<float> dist(total, std::numeric_limits<float>::infinity());
+  std::vector<std::uint8_t> owner(total, 0);  // 0 none, 1 object, 2 background
+  std::vector<std::uint8_t> done(total, 0);
+  std::vector<std::uint16_t> from(total, 0);  // the seed that reached a voxel first
+
+  const float step[3] = {static_cast<float>(spacingMm[0]), static_cast<float>(spacingMm[1]),
+                         static_cast<float>(spacingMm[2])};
+  const float width = std::min({step[0], step[1], step[2]});
+  const float longest = std::max({step[0], step[1], step[2]}) * kMaxStepFactor;
+  const std::size_t bucketCount = static_cast<std::size_t>(std::ceil(longest / width)) + 2;
+  std::vector<std::vector<std::uint32_t>> buckets(bucketCount);
+  std::size_t pending = 0;
+  auto bucketOf = [&](float d) { return static_cast<std::uint64_t>(d / width); };
+  std::uint64_t current = 0;
+  // Seeds go to bucket 0; a relaxation lands at least one bucket later (rounding aside, hence the max), never in
+  // the bucket being emptied.
+  auto push = [&](std::size_t i, float d, std::uint64_t earliest) {
+    const std::uint64_t b = std::max(bucketOf(d), earliest);
+    buckets[b % bucketCount].push_back(static_cast<std::uint32_t>(i));
+    ++pending;
+  };
+
+  auto at = [&](const core::Index3& c) { return static_cast<std::size_t>((c[2] * n[1] + c[1]) * n[0] + c[0]); };
+  std::vector<double> reach2(seeds.size(), 0);
+  for (std::size_t k = 0; k < seeds.size(); ++k) {
+    const std::size_t i = at(seeds[k].at);
+    dist[i] = 0;
+    owner[i] = seeds[k].positive ? 1 : 2;  // a later seed on the same voxel wins
+    from[i] = static_cast<std::uint16_t>(k);
+    reach2[k] = static_cast<double>(seeds[k].reachMm) * static_cast<double>(seeds[k].reachMm);
+    push(i, 0, 0);
+  }
+
+  const std::int64_t stride[3] = {1, n[0], n[0] * n[1]};
+  std::vector<std::uint32_t> work;
+  std::size_t popped = 0;
+  while (pending > 0) {
+    work.clear();
+    std::swap(work, buckets[current % bucketCount]);
+    pending -= work.size();
+    for (const std::uint32_t ui : work) {
+      const std::size_t i = ui;
+      if (done[i]) continue;
+      done[i] = 1;
+      if (progress && (++popped & 0xFFFFF) == 0 && progress->cancelled())
+        return core::makeError(core::ErrorCode::Cancelled, "click", "cancelled");
+      const float d = dist[i];
+      const std::int64_t si = static_cast<std::int64_t>(i);
+      const std::int64_t c[3] = {si % n[0], (si / n[0]) % n[1], si / stride[2]};
+      const std::uint8_t o = owner[i];
+      const std::uint16_t f = from[i];
+      const core::Index3& c0 = seeds[f].at;
+      for (int a = 0; a < 3; ++a)
+        for (int dir = -1; dir <= 1; dir += 2) {
+          const std::int64_t q = c[a] + dir;
+          if (q < 0 || q >= n[a]) continue;
+          const std::size_t j = static_cast<std::size_t>(si + dir * stride[a]);
+          if (done[j]) continue;
+          if (o == 1) {
+            if ((value[j] < seeds[f].low || value[j] > seeds[f].high) && !sharedBand[j]) continue;
+            // Straight-line distance from the click that reached i (6-neighbour paths would measure city blocks).
+            double e2 = 0;
+            for (int b = 0; b < 3; ++b) {
+              const double dd = static_cast<double>((b == a ? q : c[b]) - c0[static_cast<std::size_t>(b)]) *
+                                spacingMm[static_cast<std::size_t>(b)];
+              e2 += dd * dd;
+            }
+            if (e2 > reach2[f]) continue;
+          } else if (!reachable.empty() && !reachable[j]) {
+            continue;
+          }
+          const float nd = d + step[a] * std::min(1.0f + weight * std::fabs(value[j] - value[i]), kMaxStepFactor);
+          if (nd < dist[j]) {
+            dist[j] = nd;
+            owner[j] = o;
+            from[j] = f;
+            push(j, nd, current + 1);
+          }
+        }
+    }
+    ++current;
+  }
+  return owner;
+}
+
+}  // namespace delineate::inference::classic
