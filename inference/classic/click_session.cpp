@@ -60,10 +60,22 @@ std::vector<Offset> ballOffsets(const core::Vec3& sp, double radiusMm, std::int6
   return out;
 }
 
+// The fraction of the grid's voxels (exact repeats of their x neighbour, such as a masked background, left out;
+// every third voxel is plenty) that lie in a click's band.
+double bandFraction(const WorkingGrid& g, const IntensityModel& mdl, float k) {
+  std::size_t in = 0, all = 0;
+  for (std::size_t i = 0; i + 1 < g.value.size(); i += 3) {
+    if (g.value[i] == g.value[i + 1]) continue;
+    ++all;
+    if (std::fabs(g.value[i] - mdl.median) <= k * mdl.spread) ++in;
+  }
+  return all ? static_cast<double>(in) / static_cast<double>(all) : 0.0;
+}
+
 // How far (mm) the surroundings of a click look like it: the radius at which more than `outsideFraction` of the ball
-// lies outside the click's intensity band, or at which the ball reaches the object of the earlier clicks (a click
-// beside the object marks a missing part about as wide as its distance to the object). Infinity when neither
-// happens within the offsets.
+// lies more than `k` spreads from the click's median, or at which the ball reaches the object of the earlier clicks
+// (a click beside the object marks a missing part about as wide as its distance to the object). Infinity when
+// neither happens within the offsets.
 float clickDepth(const Index3& seed, const IntensityModel& mdl, float k, const WorkingGrid& g,
                  const std::vector<Offset>& offsets, const std::vector<std::uint8_t>* previous, double outsideFraction) {
   std::size_t seen = 0, outside = 0;
@@ -288,7 +300,11 @@ core::Result<ObjectMask> ClickSession::compute(const std::vector<Index3>& seeds,
           if (!positive[k2]) continue;
           const IntensityModel& mdl = models[mi++];
           if (!std::isnan(reach[k2])) continue;
-          const float depth = clickDepth(seedAt[k2], mdl, k, g, offsets, before.empty() ? nullptr : &before,
+          // A low-contrast click (its band holds most of the region) measures its depth with a tighter band: how far
+          // the texture stays close to the click's own median, not how far the band (everything) goes.
+          const bool lowContrast = bandFraction(g, mdl, k) > m_options.lowContrastBandFraction;
+          const float depthK = lowContrast ? static_cast<float>(m_options.lowContrastDepthSigmas) : k;
+          const float depth = clickDepth(seedAt[k2], mdl, depthK, g, offsets, before.empty() ? nullptr : &before,
                                          m_options.outsideFraction);
           reach[k2] = static_cast<float>(m_options.reachFactor) * std::max(depth, static_cast<float>(2 * finest));
         }

@@ -18,6 +18,9 @@
 //    radius at which more than `outsideFraction` of a ball around it (up to `depthScanMm`) falls outside its band,
 //    or at which the ball meets the object of the earlier clicks (a click beside the object marks a missing part
 //    about as wide as its distance to the object). Without it one click on a low-contrast image takes everything.
+//    Where the band holds most of the region (more than `lowContrastBandFraction`, as in a brain template whose
+//    structures differ by a fraction of their texture), the depth is measured with a band of
+//    `lowContrastDepthSigmas` spreads: how far the texture stays close to the click's own median.
 // 4. Positive and negative clicks compete for voxels by geodesic distance (Dijkstra, 6-neighbourhood, steps in mm
 //    lengthened by intensity differences; geodesic.h): positive clicks only spread through their bands and within
 //    their reach (straight-line mm from the click), negative clicks spread wherever some positive click can reach.
@@ -48,6 +51,10 @@ struct ClickOptions {
   int smoothingPasses = 1;                      // of the [1 2 1] filter
   double depthScanMm = 15;                      // a click's depth is looked for up to this radius (else unbounded)
   double outsideFraction = 0.3;
+  // A click whose band holds more than this fraction of the region is low-contrast (a mouse brain template: every
+  // structure in one band); its depth is measured with a band of this many spreads instead of bandSigmas.
+  double lowContrastBandFraction = 0.4;
+  double lowContrastDepthSigmas = 1.0;
   double reachFactor = 2.5;
   double shareReachFactor = 2.0;                // a click's band is open to other clicks this many reaches around it
   std::int64_t maxRoiVoxels = 64 * 1000 * 1000;  // the region (image voxels) stops growing beyond this

@@ -2,6 +2,7 @@
 // geodesic competition, each against a plain reference computed here.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -201,4 +202,48 @@ TEST_CASE("click grid: a session on blocks finds a large object, and a click on 
     INFO((c.point.positive ? "+" : "-") << " at " << c.voxel[0] << "," << c.voxel[1] << "," << c.voxel[2]);
     CHECK(c.dice > 0.93);
   }
+}
+
+TEST_CASE("click: on low-contrast texture a first click stays near its structure instead of taking the region",
+          "[classic][click]") {
+  // A template-like image: smoothed noise texture everywhere (every structure in one band), a ball whose mean is
+  // a fraction of the texture higher. The image has no edge; only the texture's statistics bound the click.
+  const Geometry g({64, 64, 64}, {0.15, 0.15, 0.15}, {0, 0, 0});
+  ImageVolume image = ImageVolume::create(g).value();
+  Volume<std::uint8_t> reference = Volume<std::uint8_t>::create(g, 0).value();
+  std::mt19937 rng(9);
+  std::normal_distribution<float> noise(0, 1);
+  std::vector<float> raw(static_cast<std::size_t>(64 * 64 * 64));
+  for (auto& v : raw) v = noise(rng);
+  auto at = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
+    auto c = [](std::int64_t v) { return std::clamp<std::int64_t>(v, 0, 63); };
+    return raw[static_cast<std::size_t>((c(z) * 64 + c(y)) * 64 + c(x))];
+  };
+  for (std::int64_t z = 0; z < 64; ++z)
+    for (std::int64_t y = 0; y < 64; ++y)
+      for (std::int64_t x = 0; x < 64; ++x) {
+        float t = 0;  // a 3x3x3 box average: texture about two voxels wide
+        for (int dz = -1; dz <= 1; ++dz)
+          for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) t += at(x + dx, y + dy, z + dz);
+        const bool inside = std::hypot(double(x) - 32, double(y) - 32, double(z) - 32) <= 8;
+        image.at({x, y, z}) = 15000.0f + 400.0f * t + (inside ? 600.0f : 0.0f);
+        reference.at({x, y, z}) = inside ? 1 : 0;
+      }
+  auto objectAfterOneClick = [&](const ClickOptions& options) {
+    auto session = ClickSession::begin(image, options);
+    REQUIRE(session.ok());
+    REQUIRE((*session)->addPoint({g.indexToLps(Index3{32, 32, 32}), true}).ok());
+    return std::make_pair((*session)->mask().count(), inference::diceOf((*session)->mask(), reference));
+  };
+  ClickOptions plain;
+  plain.lowContrastBandFraction = 1.0;  // never low-contrast: the band's depth, as on a CT
+  const auto [plainCount, plainDice] = objectAfterOneClick(plain);
+  const auto [count, dice] = objectAfterOneClick(ClickOptions{});
+  const auto ball = std::size_t(4.0 / 3.0 * 3.14159 * 8 * 8 * 8);
+  INFO("plain: " << plainCount << " voxels, Dice " << plainDice << "; low-contrast rule: " << count << " voxels, Dice "
+                 << dice << "; ball " << ball);
+  CHECK(plainCount > 20 * ball);  // without the rule the click takes the texture around it
+  CHECK(count < 5 * ball);
+  CHECK(dice > plainDice);
 }
