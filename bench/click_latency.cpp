@@ -3,16 +3,25 @@
 // The CT: a DICOM series folder (scripts/bench_click.sh builds a 512x512x300 one from the shared TCIA series with
 // bench_make_ct_series) or any volume file. The objects clicked: the bone pieces and lungs the classic automatic
 // segmentation finds (the largest --objects of them); the clicks: the simulated-click protocol (first click deepest
-// in the object, then deepest in the largest error), --clicks per object. Figures: p50/p95/max per click, the
-// session's click history (undo) in MB, and the process's peak RSS before and after clicking.
+// in the object, then deepest in the largest error), --clicks per object. Figures: p50/p95/max per click (and the
+// slowest clicks), memory (below), undo time, and the process's peak RSS before and after clicking.
 //
 // Peer (built with -DDELINEATE_PEER_BENCH=ON): ITK's ConfidenceConnectedImageFilter, the region growing that
 // ITK-SNAP- and Slicer-style tools run over the whole image, seeded with the same positive clicks (multiplier 2.5,
 // 2 iterations, radius 2), timed per click.
 //
+// Memory: this program replaces the global operator new/delete with counting ones, so a click's working memory (the
+// most bytes the session held beyond what was live when addPoint began) and what a session retains after its clicks
+// (its per-click undo objects, working grid and caches) are measured apart from the automatic segmentation and the
+// evaluator.
+//
 // Usage: bench_click_latency SERIES_DIR|IMAGE [--clicks N] [--objects N]
 
+#include <malloc.h>
 #include <sys/resource.h>
+
+#include <atomic>
+#include <new>
 
 #include <algorithm>
 #include <chrono>
@@ -38,6 +47,55 @@
 using namespace delineate;
 
 namespace {
+std::atomic<std::int64_t> g_liveBytes{0};
+std::atomic<std::int64_t> g_peakBytes{0};
+
+void* countedAlloc(std::size_t n) {
+  void* p = std::malloc(n ? n : 1);
+  if (!p) throw std::bad_alloc();
+  const auto now = g_liveBytes.fetch_add(static_cast<std::int64_t>(malloc_usable_size(p))) +
+                   static_cast<std::int64_t>(malloc_usable_size(p));
+  std::int64_t peak = g_peakBytes.load();
+  while (now > peak && !g_peakBytes.compare_exchange_weak(peak, now)) {
+  }
+  return p;
+}
+void countedFree(void* p) noexcept {
+  if (!p) return;
+  g_liveBytes.fetch_sub(static_cast<std::int64_t>(malloc_usable_size(p)));
+  std::free(p);
+}
+}  // namespace
+
+void* operator new(std::size_t n) { return countedAlloc(n); }
+void* operator new[](std::size_t n) { return countedAlloc(n); }
+void operator delete(void* p) noexcept { countedFree(p); }
+void operator delete[](void* p) noexcept { countedFree(p); }
+void operator delete(void* p, std::size_t) noexcept { countedFree(p); }
+void operator delete[](void* p, std::size_t) noexcept { countedFree(p); }
+
+namespace {
+
+// Forwards to a session and records, per click, the most bytes allocated during addPoint beyond those live when it
+// began.
+class MeasuredSession final : public inference::InteractiveSession {
+ public:
+  explicit MeasuredSession(inference::InteractiveSession& s) : m_s(s) {}
+  core::Status addPoint(const inference::PointPrompt& p, core::ProgressSink* progress) override {
+    const std::int64_t base = g_liveBytes.load();
+    g_peakBytes.store(base);
+    core::Status st = m_s.addPoint(p, progress);
+    workingBytes.push_back(static_cast<double>(g_peakBytes.load() - base));
+    return st;
+  }
+  bool undoPoint() override { return m_s.undoPoint(); }
+  const std::vector<inference::PointPrompt>& points() const override { return m_s.points(); }
+  const inference::ObjectMask& mask() const override { return m_s.mask(); }
+  std::vector<double> workingBytes;
+
+ private:
+  inference::InteractiveSession& m_s;
+};
 
 [[noreturn]] void die(const std::string& m) {
   std::fprintf(stderr, "bench_click_latency: %s\n", m.c_str());
@@ -158,21 +216,37 @@ int main(int argc, char** argv) {
 #endif
   const double rssBefore = peakRssMb();
   std::vector<double> ours, peer;
-  double historyMb = 0;
+  double retainedMb = 0;
+  std::vector<double> undoMs;
+  struct Slow {
+    std::string name;
+    int click;
+    double ms;
+  };
+  std::vector<Slow> slowest;
+  std::vector<double> workingMb;
   std::printf("\n%-12s %10s %8s %9s %9s %9s\n", "object", "voxels", "clicks", "dice@1", "dice@5", "dice@last");
   for (const auto& o : list) {
+    const std::int64_t liveBefore = g_liveBytes.load();
     auto session = inference::classic::ClickSession::begin(image);
     if (!session) die(session.error().describe());
-    auto eval = inference::simulateClicks(**session, o.mask, clicks);
+    MeasuredSession measured(**session);
+    auto eval = inference::simulateClicks(measured, o.mask, clicks);
     if (!eval) die(eval.error().describe());
-    // The session keeps the object after each click (for undo): sum them by undoing every click.
-    std::size_t bytes = 0;
-    do bytes += (*session)->mask().voxels.size();
-    while ((*session)->undoPoint());
-    historyMb = std::max(historyMb, static_cast<double>(bytes) / 1e6);
+    for (double b : measured.workingBytes) workingMb.push_back(b / 1e6);
+    // The evaluator's own buffers are gone once it returns (its click records are a few hundred bytes); what is
+    // live beyond liveBefore is the session's.
+    retainedMb = std::max(retainedMb, static_cast<double>(g_liveBytes.load() - liveBefore) / 1e6);
+    // Undo every click (each unpacks the object before it).
+    for (;;) {
+      const auto u0 = std::chrono::steady_clock::now();
+      if (!(*session)->undoPoint()) break;
+      undoMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - u0).count());
+    }
     std::vector<core::Index3> positives;
     for (const auto& c : eval->clicks) {
       ours.push_back(c.latencyMs);
+      slowest.push_back({o.name, static_cast<int>(&c - eval->clicks.data()) + 1, c.latencyMs});
 #ifdef DELINEATE_WITH_ITK
       if (c.point.positive) positives.push_back(c.voxel);
       if (!positives.empty()) peer.push_back(peerClickMs(itkImage, positives));
@@ -183,9 +257,12 @@ int main(int argc, char** argv) {
                 cl.empty() ? 0.0 : cl[0].dice, cl.size() >= 5 ? cl[4].dice : (cl.empty() ? 0.0 : cl.back().dice),
                 cl.empty() ? 0.0 : cl.back().dice);
   }
+  std::sort(slowest.begin(), slowest.end(), [](const Slow& a, const Slow& b) { return a.ms > b.ms; });
   std::printf("\nper click (%zu clicks)        p50 ms   p95 ms   max ms\n", ours.size());
   std::printf("classic click session     %8.1f %8.1f %8.1f\n", percentile(ours, 0.5), percentile(ours, 0.95),
               percentile(ours, 1.0));
+  for (std::size_t i = 0; i < slowest.size() && i < 3; ++i)
+    std::printf("  slow: %s click %d of %d: %.1f ms\n", slowest[i].name.c_str(), slowest[i].click, clicks, slowest[i].ms);
   if (!peer.empty())
     std::printf("ITK ConfidenceConnected   %8.1f %8.1f %8.1f   (peer / ours at p50: %.2fx)\n", percentile(peer, 0.5),
                 percentile(peer, 0.95), percentile(peer, 1.0), percentile(peer, 0.5) / percentile(ours, 0.5));
@@ -193,8 +270,11 @@ int main(int argc, char** argv) {
     std::printf("(peer: build with -DDELINEATE_PEER_BENCH=ON for ITK's ConfidenceConnected beside it)\n");
   // The high-water mark before clicking is the automatic segmentation's; a session's working memory shows only
   // where it goes beyond that.
-  std::printf("memory: image %.0f MB; session click history up to %.1f MB; process peak RSS %.0f MB before clicking, "
-              "%.0f MB after\n",
-              static_cast<double>(image.size()) * 4 / 1e6, historyMb, rssBefore, peakRssMb());
+  std::printf("memory: image %.0f MB; per click working memory p50 %.1f MB, max %.1f MB; a session after %d clicks "
+              "holds up to %.1f MB (its object, the packed objects before each click for undo, its working grid and "
+              "caches); process peak RSS %.0f MB before clicking (the automatic segmentation), %.0f MB after\n",
+              static_cast<double>(image.size()) * 4 / 1e6, percentile(workingMb, 0.5), percentile(workingMb, 1.0), clicks,
+              retainedMb, rssBefore, peakRssMb());
+  std::printf("undo: p50 %.1f ms, max %.1f ms per click undone\n", percentile(undoMs, 0.5), percentile(undoMs, 1.0));
   return 0;
 }

@@ -219,16 +219,17 @@ core::Status ClickSession::addPoint(const PointPrompt& point, core::ProgressSink
   reach.push_back(std::numeric_limits<float>::quiet_NaN());
   // A click starts from the region its predecessor grew to, so a large object is not grown again on every click.
   double margin = m_margins.empty() ? m_options.initialMarginMm : m_margins.back();
-  auto mask = compute(seeds, positive, m_masks.empty() ? nullptr : &m_masks.back(), reach, margin, progress);
+  auto mask = compute(seeds, positive, m_points.empty() ? nullptr : &m_current, reach, margin, progress);
   if (!mask) return mask.error();
+  // The object before this click is kept packed for undo (there is none before the first click).
+  if (!m_points.empty()) m_history.push_back(packMask(m_current));
   m_points.push_back(point);
   m_seeds.push_back(ijk);
   m_reach = std::move(reach);
   m_margins.push_back(margin);
-  m_masks.push_back(std::move(mask).value());
+  m_current = std::move(mask).value();
   return core::Status::success();
 }
-
 
 bool ClickSession::undoPoint() {
   if (m_points.empty()) return false;
@@ -236,7 +237,12 @@ bool ClickSession::undoPoint() {
   m_seeds.pop_back();
   m_reach.pop_back();
   m_margins.pop_back();
-  m_masks.pop_back();
+  if (m_history.empty()) {
+    m_current = ObjectMask{};
+  } else {
+    m_current = unpackMask(m_history.back());
+    m_history.pop_back();
+  }
   return true;
 }
 

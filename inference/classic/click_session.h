@@ -69,7 +69,7 @@ class ClickSession final : public InteractiveSession {
   core::Status addPoint(const PointPrompt& point, core::ProgressSink* progress = nullptr) override;
   bool undoPoint() override;
   const std::vector<PointPrompt>& points() const override { return m_points; }
-  const ObjectMask& mask() const override { return m_masks.empty() ? m_empty : m_masks.back(); }
+  const ObjectMask& mask() const override { return m_current; }
 
  private:
   ClickSession(const core::ImageVolume& image, const ClickOptions& options) : m_image(&image), m_options(options) {}
@@ -87,8 +87,8 @@ class ClickSession final : public InteractiveSession {
   std::vector<core::Index3> m_seeds;  // voxel of each point
   std::vector<float> m_reach;         // how far (straight-line mm) each positive click may grow the object
   std::vector<double> m_margins;      // the region's margin (mm) after each click
-  std::vector<ObjectMask> m_masks;    // the object after each click
-  ObjectMask m_empty;
+  ObjectMask m_current;               // the object after the last click
+  std::vector<PackedMask> m_history;  // the object before each later click (packed), for undo
   // Caches (results depend only on the clicks): the working grid, and the ball offsets of its spacing.
   struct OffsetCache;
   mutable std::shared_ptr<const WorkingGrid> m_grid;

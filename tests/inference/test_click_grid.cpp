@@ -247,3 +247,27 @@ TEST_CASE("click: on low-contrast texture a first click stays near its structure
   CHECK(count < 5 * ball);
   CHECK(dice > plainDice);
 }
+
+TEST_CASE("click: packed undo objects unpack to the same voxels", "[classic][click]") {
+  std::mt19937 rng(4);
+  for (int trial = 0; trial < 20; ++trial) {
+    inference::ObjectMask m;
+    m.box = IndexBox{{3, 4, 5}, {3 + 40 + trial, 4 + 17, 5 + 9}};
+    m.voxels.resize(static_cast<std::size_t>(m.box.voxelCount()));
+    // Runs of random lengths (short ones and ones spanning many words), starting inside or outside.
+    auto v = static_cast<std::uint8_t>(trial % 2);
+    std::geometric_distribution<int> len(trial % 3 == 0 ? 0.01 : 0.3);
+    for (std::size_t i = 0; i < m.voxels.size();) {
+      const std::size_t l = std::min<std::size_t>(m.voxels.size() - i, 1 + std::size_t(len(rng)));
+      std::fill(m.voxels.begin() + std::ptrdiff_t(i), m.voxels.begin() + std::ptrdiff_t(i + l), v);
+      i += l;
+      v ^= 1;
+    }
+    const inference::PackedMask p = inference::packMask(m);
+    const inference::ObjectMask back = inference::unpackMask(p);
+    CHECK(back.box == m.box);
+    CHECK(back.voxels == m.voxels);
+    CHECK(p.runs.size() < m.voxels.size());
+  }
+  CHECK(inference::unpackMask(inference::packMask(inference::ObjectMask{})).voxels.empty());
+}
