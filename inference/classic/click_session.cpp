@@ -75,11 +75,13 @@ double bandFraction(const WorkingGrid& g, const IntensityModel& mdl, float k) {
 // How far (mm) the surroundings of a click look like it: the radius at which more than `outsideFraction` of the ball
 // lies more than `k` spreads from the click's median, or at which the ball reaches the object of the earlier clicks
 // (a click beside the object marks a missing part about as wide as its distance to the object). Infinity when
-// neither happens within the offsets.
+// neither happens within the offsets up to `scanMm`.
 float clickDepth(const Index3& seed, const IntensityModel& mdl, float k, const WorkingGrid& g,
-                 const std::vector<Offset>& offsets, const std::vector<std::uint8_t>* previous, double outsideFraction) {
+                 const std::vector<Offset>& offsets, double scanMm, const std::vector<std::uint8_t>* previous,
+                 double outsideFraction) {
   std::size_t seen = 0, outside = 0;
   for (const auto& o : offsets) {
+    if (o.mm > scanMm) break;
     const Index3 q{seed[0] + o.d[0], seed[1] + o.d[1], seed[2] + o.d[2]};
     if (q[0] < 0 || q[1] < 0 || q[2] < 0 || q[0] >= g.n[0] || q[1] >= g.n[1] || q[2] >= g.n[2]) continue;
     const std::size_t i = g.index(q[0], q[1], q[2]);
@@ -297,7 +299,7 @@ core::Result<ObjectMask> ClickSession::compute(const std::vector<Index3>& seeds,
           m_offsets.reset();
           auto cache = std::make_shared<OffsetCache>();
           cache->spacingMm = g.spacingMm;
-          cache->offsets = ballOffsets(g.spacingMm, m_options.depthScanMm, 24);
+          cache->offsets = ballOffsets(g.spacingMm, std::max(m_options.depthScanMm, m_options.lowContrastScanMm), 24);
           m_offsets = std::move(cache);
         }
         const auto& offsets = m_offsets->offsets;
@@ -310,8 +312,12 @@ core::Result<ObjectMask> ClickSession::compute(const std::vector<Index3>& seeds,
           // the texture stays close to the click's own median, not how far the band (everything) goes.
           const bool lowContrast = bandFraction(g, mdl, k) > m_options.lowContrastBandFraction;
           const float depthK = lowContrast ? static_cast<float>(m_options.lowContrastDepthSigmas) : k;
-          const float depth = clickDepth(seedAt[k2], mdl, depthK, g, offsets, before.empty() ? nullptr : &before,
-                                         m_options.outsideFraction);
+          const double scanMm = lowContrast ? m_options.lowContrastScanMm : m_options.depthScanMm;
+          float depth = clickDepth(seedAt[k2], mdl, depthK, g, offsets, scanMm,
+                                   before.empty() ? nullptr : &before, m_options.outsideFraction);
+          // A low-contrast click whose texture stays alike as far as it looks is as deep as it looked: an unbounded
+          // reach would flood the band, which holds much of the region.
+          if (lowContrast && !std::isfinite(depth)) depth = static_cast<float>(scanMm);
           reach[k2] = static_cast<float>(m_options.reachFactor) * std::max(depth, static_cast<float>(2 * finest));
         }
       }
@@ -347,7 +353,7 @@ core::Result<ObjectMask> ClickSession::compute(const std::vector<Index3>& seeds,
       if (whole || attempt >= m_options.maxExpansions || box.voxelCount() * 8 > m_options.maxRoiVoxels ||
           !touchesInnerFace(object, g, dims))
         return toFullResolution(g, object);
-      margin *= 2;
+      margin *= m_options.marginGrowth;
     }
   } catch (const std::bad_alloc&) {
     m_grid.reset();

@@ -18,17 +18,19 @@
 //    radius at which more than `outsideFraction` of a ball around it (up to `depthScanMm`) falls outside its band,
 //    or at which the ball meets the object of the earlier clicks (a click beside the object marks a missing part
 //    about as wide as its distance to the object). Without it one click on a low-contrast image takes everything.
-//    Where the band holds most of the region (more than `lowContrastBandFraction`, as in a brain template whose
-//    structures differ by a fraction of their texture), the depth is measured with a band of
-//    `lowContrastDepthSigmas` spreads: how far the texture stays close to the click's own median.
+//    Where the band holds much of the region (more than `lowContrastBandFraction`: a brain template whose
+//    structures differ by a fraction of their texture, abdominal organs sharing the soft-tissue band on CT), the
+//    depth is measured with a band of `lowContrastDepthSigmas` spreads: how far the texture stays close to the
+//    click's own median, up to `lowContrastScanMm` (a homogeneous organ deeper than that is taken to be that deep:
+//    an unbounded reach would flood the band).
 // 4. Positive and negative clicks compete for voxels by geodesic distance (Dijkstra, 6-neighbourhood, steps in mm
 //    lengthened by intensity differences; geodesic.h): positive clicks only spread through their bands and within
 //    their reach (straight-line mm from the click), negative clicks spread wherever some positive click can reach.
 //    A voxel belongs to the object when a positive click reaches it first. So a negative click cuts a leak where
 //    the leak's path from the positive clicks is weakest or farthest.
 // 5. Holes are filled (3D, and slice by slice across the thickest axis when voxels are anisotropic).
-// 6. The region of interest starts `initialMarginMm` around the clicks and doubles its margin where the object
-//    reaches one of its faces (up to `maxExpansions` times), so small objects stay fine and large ones are not cut;
+// 6. The region of interest starts `initialMarginMm` around the clicks and grows its margin `marginGrowth` times
+//    where the object reaches one of its faces (up to `maxExpansions` times), so small objects stay fine and large ones are not cut;
 //    the next click starts from the margin its predecessor reached.
 
 #include <memory>
@@ -43,6 +45,7 @@ struct WorkingGrid;
 struct ClickOptions {
   double initialMarginMm = 20;
   int maxExpansions = 3;
+  double marginGrowth = 4;  // the margin's factor per expansion
   double bandSigmas = 2.5;
   double noiseFloor = 2.0;
   double maxSpread = 2.0;                       // a click's spread is at most this many noise floors
@@ -51,10 +54,12 @@ struct ClickOptions {
   int smoothingPasses = 1;                      // of the [1 2 1] filter
   double depthScanMm = 15;                      // a click's depth is looked for up to this radius (else unbounded)
   double outsideFraction = 0.3;
-  // A click whose band holds more than this fraction of the region is low-contrast (a mouse brain template: every
-  // structure in one band); its depth is measured with a band of this many spreads instead of bandSigmas.
-  double lowContrastBandFraction = 0.4;
+  // A click whose band holds more than this fraction of the region is low-contrast (a mouse brain template, where
+  // every structure is in one band; abdominal organs on CT, which share the soft-tissue band); its depth is measured
+  // with a band of this many spreads instead of bandSigmas.
+  double lowContrastBandFraction = 0.25;
   double lowContrastDepthSigmas = 1.0;
+  double lowContrastScanMm = 25;  // ... looked for up to this radius, which is its depth when nothing is found
   double reachFactor = 2.5;
   double shareReachFactor = 2.0;                // a click's band is open to other clicks this many reaches around it
   std::int64_t maxRoiVoxels = 64 * 1000 * 1000;  // the region (image voxels) stops growing beyond this
