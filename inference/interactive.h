@@ -40,7 +40,8 @@ class InteractiveSession {
   // Adds a click and recomputes the object. A point outside the image is InvalidArgument; after an error or a
   // cancel (progress->cancelled()) the session is exactly as before the call.
   virtual core::Status addPoint(const PointPrompt& point, core::ProgressSink* progress = nullptr) = 0;
-  // Removes the last click and restores the object as it was before it. False when there is no click.
+  // Removes the last click and restores the object as it was before it. False when there is no click, or when the
+  // earlier object cannot be restored (out of memory); the session is then unchanged.
   virtual bool undoPoint() = 0;
   virtual const std::vector<PointPrompt>& points() const = 0;
   virtual const ObjectMask& mask() const = 0;

@@ -218,13 +218,26 @@ core::Status ClickSession::addPoint(const PointPrompt& point, core::ProgressSink
   for (const auto& p : m_points) positive.push_back(p.positive);
   positive.push_back(point.positive);
   std::vector<float> reach = m_reach;
-  reach.push_back(std::numeric_limits<float>::quiet_NaN());
+  reach.push_back(point.positive ? std::numeric_limits<float>::quiet_NaN() : 0.0f);  // NaN: to be measured
   // A click starts from the region its predecessor grew to, so a large object is not grown again on every click.
   double margin = m_margins.empty() ? m_options.initialMarginMm : m_margins.back();
   auto mask = compute(seeds, positive, m_points.empty() ? nullptr : &m_current, reach, margin, progress);
   if (!mask) return mask.error();
-  // The object before this click is kept packed for undo (there is none before the first click).
-  if (!m_points.empty()) m_history.push_back(packMask(m_current));
+  // The object before this click is kept packed for undo (there is none before the first click). Everything that
+  // allocates happens before the session changes, so running out of memory leaves it as it was.
+  PackedMask before;
+  try {
+    if (!m_points.empty()) {
+      before = packMask(m_current);
+      m_history.reserve(m_history.size() + 1);
+    }
+    m_points.reserve(m_points.size() + 1);
+    m_seeds.reserve(m_seeds.size() + 1);
+    m_margins.reserve(m_margins.size() + 1);
+  } catch (const std::bad_alloc&) {
+    return core::makeError(core::ErrorCode::OutOfMemory, "click", "out of memory keeping the object for undo");
+  }
+  if (!m_points.empty()) m_history.push_back(std::move(before));
   m_points.push_back(point);
   m_seeds.push_back(ijk);
   m_reach = std::move(reach);
@@ -235,16 +248,20 @@ core::Status ClickSession::addPoint(const PointPrompt& point, core::ProgressSink
 
 bool ClickSession::undoPoint() {
   if (m_points.empty()) return false;
+  ObjectMask previous;
+  if (!m_history.empty()) {
+    try {
+      previous = unpackMask(m_history.back());
+    } catch (const std::bad_alloc&) {
+      return false;  // the session stays as it is
+    }
+    m_history.pop_back();
+  }
   m_points.pop_back();
   m_seeds.pop_back();
   m_reach.pop_back();
   m_margins.pop_back();
-  if (m_history.empty()) {
-    m_current = ObjectMask{};
-  } else {
-    m_current = unpackMask(m_history.back());
-    m_history.pop_back();
-  }
+  m_current = std::move(previous);
   return true;
 }
 
@@ -351,8 +368,19 @@ core::Result<ObjectMask> ClickSession::compute(const std::vector<Index3>& seeds,
       // Grow the region where the object reaches one of its inner faces.
       const bool whole = box == m_image->geometry().fullBox();
       if (whole || attempt >= m_options.maxExpansions || box.voxelCount() * 8 > m_options.maxRoiVoxels ||
-          !touchesInnerFace(object, g, dims))
-        return toFullResolution(g, object);
+          !touchesInnerFace(object, g, dims)) {
+        ObjectMask out = toFullResolution(g, object);
+        // Interpolating the blocks back can set a negative click's own voxel again (a lone background block amid
+        // the object); the clicked voxel itself stays outside.
+        for (std::size_t k2 = 0; k2 < seeds.size(); ++k2)
+          if (!positive[k2] && out.box.contains(seeds[k2])) {
+            const IndexBox& b = out.box;
+            const Index3& q = seeds[k2];
+            const std::int64_t nx = b.max[0] - b.min[0] + 1, ny = b.max[1] - b.min[1] + 1;
+            out.voxels[static_cast<std::size_t>(((q[2] - b.min[2]) * ny + (q[1] - b.min[1])) * nx + (q[0] - b.min[0]))] = 0;
+          }
+        return out;
+      }
       margin *= m_options.marginGrowth;
     }
   } catch (const std::bad_alloc&) {

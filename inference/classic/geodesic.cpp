@@ -15,6 +15,8 @@ core::Result<std::vector<std::uint8_t>> geodesicCompetition(const std::vector<fl
   const std::size_t total = static_cast<std::size_t>(n[0] * n[1] * n[2]);
   if (total > std::numeric_limits<std::uint32_t>::max())
     return core::makeError(core::ErrorCode::SizeLimit, "click", "the working grid has more than 2^32 voxels");
+  if (seeds.size() > std::numeric_limits<std::uint16_t>::max())
+    return core::makeError(core::ErrorCode::SizeLimit, "click", "more than 65535 clicks on one object");
   std::vector<float> dist(total, std::numeric_limits<float>::infinity());
   std::vector<std::uint8_t> owner(total, 0);  // 0 none, 1 object, 2 background
   std::vector<std::uint8_t> done(total, 0);

@@ -1,7 +1,7 @@
 #pragma once
 // Splits [0, count) into one contiguous range per core and runs fn(begin, end) on each, the first on the calling
-// thread; ranges must write disjoint memory. Small counts run inline. The first exception thrown by any range is
-// rethrown after every range has finished.
+// thread; ranges must write disjoint memory. Small counts run inline. After every range has finished, the exception
+// of the lowest-numbered range that threw (if any) is rethrown.
 
 #include <algorithm>
 #include <cstdint>

@@ -34,16 +34,23 @@ void smoothAxis(std::vector<float>& v, const std::int64_t n[3], int axis) {
   }
 }
 
-float noiseLevel(const std::vector<float>& s, std::int64_t nx) {
-  const std::size_t n = s.size();
+float noiseLevel(const std::vector<float>& s, const std::int64_t n[3]) {
+  // Differences along the first axis longer than one voxel (x, unless the grid is a single column).
+  int axis = 0;
+  while (axis < 2 && n[axis] < 2) ++axis;
+  const std::int64_t stride = axis == 0 ? 1 : axis == 1 ? n[0] : n[0] * n[1];
+  const std::size_t total = s.size();
   std::vector<float> diffs;
-  const std::size_t step = std::max<std::size_t>(1, n / 200000);  // a sample is plenty
-  diffs.reserve(n / step + 1);
+  const std::size_t step = std::max<std::size_t>(1, total / 200000);  // a sample is plenty
+  diffs.reserve(total / step + 1);
   // Exact repeats are left out: masked or saturated backgrounds (a skull-stripped template, air at -1024 HU) are
   // constant and would make the noise level vanish.
-  for (std::size_t i = 0; i + 1 < n; i += step)
-    if (static_cast<std::int64_t>(i % static_cast<std::size_t>(nx)) + 1 < nx && s[i + 1] != s[i])
-      diffs.push_back(std::fabs(s[i + 1] - s[i]));
+  for (std::size_t i = 0; i < total; i += step) {
+    const std::int64_t along = (static_cast<std::int64_t>(i) / stride) % n[axis];
+    if (along + 1 >= n[axis]) continue;
+    const std::size_t j = i + static_cast<std::size_t>(stride);
+    if (s[j] != s[i]) diffs.push_back(std::fabs(s[j] - s[i]));
+  }
   if (diffs.empty()) return 1e-3f;
   auto mid = diffs.begin() + static_cast<std::ptrdiff_t>(diffs.size() / 2);
   std::nth_element(diffs.begin(), mid, diffs.end());
@@ -162,7 +169,7 @@ WorkingGrid buildWorkingGrid(const core::ImageVolume& image, const IndexBox& box
   for (int pass = 0; pass < smoothingPasses; ++pass)
     for (int a = 0; a < 3; ++a)
       if (g.factor[a] == 1 && g.spacingMm[static_cast<std::size_t>(a)] <= 2 * finest) smoothAxis(g.value, g.n, a);
-  g.noise = noiseLevel(g.value, g.n[0]);
+  g.noise = noiseLevel(g.value, g.n);
   return g;
 }
 

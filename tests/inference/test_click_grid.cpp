@@ -271,3 +271,28 @@ TEST_CASE("click: packed undo objects unpack to the same voxels", "[classic][cli
   }
   CHECK(inference::unpackMask(inference::packMask(inference::ObjectMask{})).voxels.empty());
 }
+
+TEST_CASE("click grid: a negative click's voxel stays outside the object on blocks", "[classic][click]") {
+  // A bright ball around a small dark cavity; the negative click in the cavity is one background block amid object
+  // blocks, which interpolation alone would set again.
+  const Geometry g({96, 96, 96}, {1, 1, 1}, {0, 0, 0});
+  ImageVolume image = ImageVolume::create(g).value();
+  for (std::int64_t z = 0; z < 96; ++z)
+    for (std::int64_t y = 0; y < 96; ++y)
+      for (std::int64_t x = 0; x < 96; ++x) {
+        const double r = std::hypot(double(x) - 48, double(y) - 48, double(z) - 48);
+        image.at({x, y, z}) = r <= 30 && r > 2 ? 200.0f : 20.0f;
+      }
+  ClickOptions options;
+  options.maxWorkingVoxels = 120'000;  // blocks of 2 x 2 x 2
+  auto session = ClickSession::begin(image, options);
+  REQUIRE(session.ok());
+  // Clicks all around the cavity, so the object encloses it and hole filling takes it in.
+  for (const Index3& c : {Index3{60, 48, 48}, Index3{36, 48, 48}, Index3{48, 60, 48}, Index3{48, 36, 48},
+                          Index3{48, 48, 60}, Index3{48, 48, 36}})
+    REQUIRE((*session)->addPoint({g.indexToLps(c), true}).ok());
+  REQUIRE((*session)->mask().contains({48, 48, 48}));  // the cavity is a hole, filled
+  REQUIRE((*session)->addPoint({g.indexToLps(Index3{48, 48, 48}), false}).ok());
+  CHECK((*session)->mask().contains({60, 48, 48}));
+  CHECK_FALSE((*session)->mask().contains({48, 48, 48}));
+}
