@@ -40,17 +40,18 @@ core::Result<std::vector<std::uint8_t>> geodesicCompetition(const std::vector<fl
   };
 
   auto at = [&](const core::Index3& c) { return static_cast<std::size_t>((c[2] * n[1] + c[1]) * n[0] + c[0]); };
-  std::vector<double> reach2(seeds.size(), 0);
+  std::vector<float> reach2(seeds.size(), 0);
   for (std::size_t k = 0; k < seeds.size(); ++k) {
     const std::size_t i = at(seeds[k].at);
     dist[i] = 0;
     owner[i] = seeds[k].positive ? 1 : 2;  // a later seed on the same voxel wins
     from[i] = static_cast<std::uint16_t>(k);
-    reach2[k] = static_cast<double>(seeds[k].reachMm) * static_cast<double>(seeds[k].reachMm);
+    reach2[k] = seeds[k].reachMm * seeds[k].reachMm;  // infinity stays infinity
     push(i, 0, 0);
   }
 
   const std::int64_t stride[3] = {1, n[0], n[0] * n[1]};
+  const auto nx32 = static_cast<std::uint32_t>(n[0]), ny32 = static_cast<std::uint32_t>(n[1]);
   std::vector<std::uint32_t> work;
   std::size_t popped = 0;
   while (pending > 0) {
@@ -64,11 +65,23 @@ core::Result<std::vector<std::uint8_t>> geodesicCompetition(const std::vector<fl
       if (progress && (++popped & 0xFFFFF) == 0 && progress->cancelled())
         return core::makeError(core::ErrorCode::Cancelled, "click", "cancelled");
       const float d = dist[i];
+      // Coordinates by 32-bit division (the grid has fewer than 2^32 voxels), far cheaper than 64-bit.
+      const std::uint32_t rest = ui / nx32;
+      const std::int64_t c[3] = {static_cast<std::int64_t>(ui - rest * nx32), static_cast<std::int64_t>(rest % ny32),
+                                 static_cast<std::int64_t>(rest / ny32)};
       const std::int64_t si = static_cast<std::int64_t>(i);
-      const std::int64_t c[3] = {si % n[0], (si / n[0]) % n[1], si / stride[2]};
       const std::uint8_t o = owner[i];
       const std::uint16_t f = from[i];
-      const core::Index3& c0 = seeds[f].at;
+      // Offsets (mm) of i from the click that reached it, for the straight-line reach of positive clicks (6-neighbour
+      // paths would measure city blocks).
+      float off[3] = {0, 0, 0};
+      float off2 = 0;
+      if (o == 1) {
+        for (int b = 0; b < 3; ++b) {
+          off[b] = static_cast<float>(c[b] - seeds[f].at[static_cast<std::size_t>(b)]) * step[b];
+          off2 += off[b] * off[b];
+        }
+      }
       for (int a = 0; a < 3; ++a)
         for (int dir = -1; dir <= 1; dir += 2) {
           const std::int64_t q = c[a] + dir;
@@ -77,14 +90,8 @@ core::Result<std::vector<std::uint8_t>> geodesicCompetition(const std::vector<fl
           if (done[j]) continue;
           if (o == 1) {
             if ((value[j] < seeds[f].low || value[j] > seeds[f].high) && !sharedBand[j]) continue;
-            // Straight-line distance from the click that reached i (6-neighbour paths would measure city blocks).
-            double e2 = 0;
-            for (int b = 0; b < 3; ++b) {
-              const double dd = static_cast<double>((b == a ? q : c[b]) - c0[static_cast<std::size_t>(b)]) *
-                                spacingMm[static_cast<std::size_t>(b)];
-              e2 += dd * dd;
-            }
-            if (e2 > reach2[f]) continue;
+            const float moved = off[a] + static_cast<float>(dir) * step[a];
+            if (off2 - off[a] * off[a] + moved * moved > reach2[f]) continue;
           } else if (!reachable.empty() && !reachable[j]) {
             continue;
           }
