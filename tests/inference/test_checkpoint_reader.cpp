@@ -1,0 +1,259 @@
+// The torch.save checkpoint reader: the VISTA-3D parity reference's state_dict (keys, shapes and dtypes against its
+// manifest; the positional-encoding buffer's values against MONAI's own PE grid), hand-built archives for wrappers,
+// prefixes and strided views, and the refusals: foreign pickle globals and opcodes, truncation, damaged storages.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "inference/vista3d/checkpoint_reader.h"
+#include "tests/common/test_support.h"
+
+using namespace delineate;
+using namespace delineate::inference::vista3d;
+
+namespace {
+
+std::vector<std::uint8_t> readBytes(const std::filesystem::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(f), {});
+}
+void writeBytes(const std::filesystem::path& p, const std::vector<std::uint8_t>& b) {
+  std::ofstream f(p, std::ios::binary);
+  f.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+}
+
+std::uint32_t crc(const std::vector<std::uint8_t>& d) {
+  std::uint32_t c = 0xFFFFFFFFu;
+  for (std::uint8_t b : d) {
+    c ^= b;
+    for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+  }
+  return ~c;
+}
+
+void put(std::vector<std::uint8_t>& o, std::uint64_t v, int n) {
+  for (int i = 0; i < n; ++i) o.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+}
+
+// A stored (uncompressed) zip of the given entries, as torch.save writes them.
+std::vector<std::uint8_t> zip(const std::vector<std::pair<std::string, std::vector<std::uint8_t>>>& entries) {
+  std::vector<std::uint8_t> out, cd;
+  for (const auto& [name, data] : entries) {
+    const std::size_t local = out.size();
+    put(out, 0x04034b50, 4), put(out, 20, 2), put(out, 0, 2), put(out, 0, 2), put(out, 0, 4);
+    put(out, crc(data), 4), put(out, data.size(), 4), put(out, data.size(), 4), put(out, name.size(), 2), put(out, 0, 2);
+    out.insert(out.end(), name.begin(), name.end());
+    out.insert(out.end(), data.begin(), data.end());
+    put(cd, 0x02014b50, 4), put(cd, 20, 2), put(cd, 20, 2), put(cd, 0, 2), put(cd, 0, 2), put(cd, 0, 4);
+    put(cd, crc(data), 4), put(cd, data.size(), 4), put(cd, data.size(), 4), put(cd, name.size(), 2);
+    put(cd, 0, 2), put(cd, 0, 2), put(cd, 0, 2), put(cd, 0, 2), put(cd, 0, 4), put(cd, local, 4);
+    cd.insert(cd.end(), name.begin(), name.end());
+  }
+  const std::size_t cdOffset = out.size();
+  out.insert(out.end(), cd.begin(), cd.end());
+  put(out, 0x06054b50, 4), put(out, 0, 2), put(out, 0, 2), put(out, entries.size(), 2), put(out, entries.size(), 2);
+  put(out, cd.size(), 4), put(out, cdOffset, 4), put(out, 0, 2);
+  return out;
+}
+
+// Pickle building blocks (protocol 2 opcodes).
+struct Pickle {
+  std::vector<std::uint8_t> b;
+  Pickle() { op(0x80).op(2); }  // PROTO 2
+  Pickle& op(std::uint8_t o) { b.push_back(o); return *this; }
+  Pickle& str(const std::string& s) { b.push_back('X'); put(b, s.size(), 4); b.insert(b.end(), s.begin(), s.end()); return *this; }
+  Pickle& global(const std::string& m, const std::string& n) {
+    b.push_back('c');
+    for (const auto& s : {m, n}) { b.insert(b.end(), s.begin(), s.end()); b.push_back('\n'); }
+    return *this;
+  }
+  Pickle& i1(int v) { b.push_back('K'); b.push_back(static_cast<std::uint8_t>(v)); return *this; }
+  // _rebuild_tensor_v2(storage key `key` of `numel` floats, offset, size (a, b), stride (s0, s1))
+  Pickle& tensor2d(const std::string& key, int numel, int offset, int a, int bsz, int s0, int s1) {
+    global("torch._utils", "_rebuild_tensor_v2").op('(');
+    op('(').str("storage").global("torch", "FloatStorage").str(key).str("cpu").i1(numel).op('t').op('Q');
+    i1(offset).i1(a).i1(bsz).op(0x86).i1(s0).i1(s1).op(0x86).op(0x89);
+    global("collections", "OrderedDict").op(')').op('R');
+    return op('t').op('R');
+  }
+};
+
+std::vector<std::uint8_t> floats(std::initializer_list<float> v) {
+  std::vector<std::uint8_t> out(v.size() * 4);
+  std::memcpy(out.data(), std::data(v), out.size());
+  return out;
+}
+
+// A .npy file's float32 payload and shape.
+std::vector<float> readNpy(const std::filesystem::path& p, std::vector<std::int64_t>& shape) {
+  const auto d = readBytes(p);
+  REQUIRE(d.size() > 10);
+  const std::size_t headerLen = d[8] | (d[9] << 8);
+  const std::string header(d.begin() + 10, d.begin() + 10 + static_cast<std::ptrdiff_t>(headerLen));
+  REQUIRE(header.find("'<f4'") != std::string::npos);
+  shape.clear();
+  const auto open = header.find('(', header.find("shape")), close = header.find(')', open);
+  std::string dims = header.substr(open + 1, close - open - 1);
+  for (std::size_t p0 = 0; p0 < dims.size();) {
+    const auto comma = dims.find(',', p0);
+    const std::string t = dims.substr(p0, comma == std::string::npos ? std::string::npos : comma - p0);
+    if (t.find_first_of("0123456789") != std::string::npos) shape.push_back(std::stoll(t));
+    if (comma == std::string::npos) break;
+    p0 = comma + 1;
+  }
+  std::vector<float> v((d.size() - 10 - headerLen) / 4);
+  std::memcpy(v.data(), d.data() + 10 + headerLen, v.size() * 4);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("checkpoint: the parity reference's state_dict against its manifest and MONAI's PE grid",
+          "[vista3d][checkpoint][data]") {
+  auto pt = test::sharedFile("reference/vista3d/tiny_state_dict.pt");
+  auto manifestPath = test::sharedFile("reference/vista3d/tiny_state_dict_manifest.json");
+  auto pePath = test::sharedFile("reference/vista3d/point_head_pe_grid.npy");
+  if (!pt || !manifestPath || !pePath) return;
+  auto ck = readTorchCheckpoint(pt->string());
+  REQUIRE(ck.ok());
+  const auto manifest = nlohmann::ordered_json::parse(test::readTextFile(*manifestPath));
+  REQUIRE(ck->tensors.size() == manifest.size());
+  CHECK(ck->tensors.size() == 259);
+  std::size_t i = 0;
+  for (const auto& [name, m] : manifest.items()) {
+    const TensorEntry& t = ck->tensors[i++];
+    INFO(name);
+    CHECK(t.name == name);  // in the state_dict's order
+    CHECK(t.shape == m["shape"].get<std::vector<std::int64_t>>());
+    CHECK(std::string(dtypeName(t.dtype)) == m["dtype"].get<std::string>());
+  }
+  // Every storage reads back whole and passes its CRC.
+  std::size_t bytes = 0;
+  for (const auto& t : ck->tensors) {
+    auto data = readTensorBytes(*ck, t);
+    REQUIRE(data.ok());
+    CHECK(data->size() == static_cast<std::size_t>(t.numel()) * elementSize(t.dtype));
+    bytes += data->size();
+  }
+  CHECK(bytes == 6'080'442 * 4 + 3 * 4 * 4);  // the README's parameter count, plus the 3x4 PE buffer
+
+  // The PE buffer G [3, 4] against MONAI's grid: pe[c, i, j, k] = sin / cos(2 pi (2 u - 1) . G[:, c]) with
+  // u = ((i + 0.5) / 32, (j + 0.5) / 32, (k + 0.5) / 32), axis by axis (SPEC.md 2.3).
+  const TensorEntry* g = ck->find("point_head.pe_layer.positional_encoding_gaussian_matrix");
+  REQUIRE(g);
+  auto gBytes = readTensorBytes(*ck, *g);
+  REQUIRE(gBytes.ok());
+  std::vector<float> G(12);
+  std::memcpy(G.data(), gBytes->data(), 48);
+  std::vector<std::int64_t> shape;
+  const auto pe = readNpy(*pePath, shape);
+  REQUIRE(shape == std::vector<std::int64_t>{8, 32, 32, 32});
+  double worst = 0;
+  for (int c = 0; c < 8; ++c)
+    for (int a = 0; a < 32; ++a)
+      for (int b = 0; b < 32; ++b)
+        for (int k = 0; k < 32; ++k) {
+          const double u[3] = {2 * (a + 0.5) / 32 - 1, 2 * (b + 0.5) / 32 - 1, 2 * (k + 0.5) / 32 - 1};
+          double s = 0;
+          for (int d = 0; d < 3; ++d) s += u[d] * G[static_cast<std::size_t>(d * 4 + c % 4)];
+          const double expect = c < 4 ? std::sin(2 * M_PI * s) : std::cos(2 * M_PI * s);
+          worst = std::max(worst, std::fabs(expect - pe[static_cast<std::size_t>(((c * 32 + a) * 32 + b) * 32 + k)]));
+        }
+  CHECK(worst < 1e-4);
+}
+
+TEST_CASE("checkpoint: wrappers, module prefixes and strided views", "[vista3d][checkpoint]") {
+  test::ScratchDir dir("checkpoint");
+  // {"model": {"module.w": 2x3 view of storage 0 with stride (1, 2) (a transpose), "module.v": the first row}}
+  Pickle p;
+  p.op('}').str("model").global("collections", "OrderedDict").op(')').op('R');
+  p.str("module.w").tensor2d("0", 6, 0, 2, 3, 1, 2).op('s');
+  p.str("module.v").tensor2d("0", 6, 1, 1, 3, 3, 1).op('s');
+  p.op('s').op('.');
+  writeBytes(dir / "wrapped.pt", zip({{"archive/data.pkl", p.b}, {"archive/data/0", floats({0, 1, 2, 3, 4, 5})}}));
+  auto ck = readTorchCheckpoint((dir / "wrapped.pt").string());
+  REQUIRE(ck.ok());
+  REQUIRE(ck->tensors.size() == 2);
+  CHECK(ck->tensors[0].name == "w");
+  CHECK(ck->tensors[1].name == "v");
+  auto w = readTensorBytes(*ck, ck->tensors[0]);
+  REQUIRE(w.ok());
+  std::vector<float> wv(6);
+  std::memcpy(wv.data(), w->data(), 24);
+  CHECK(wv == std::vector<float>{0, 2, 4, 1, 3, 5});  // storage [[0 1] [2 3] [4 5]] transposed
+  auto v = readTensorBytes(*ck, ck->tensors[1]);
+  REQUIRE(v.ok());
+  std::vector<float> vv(3);
+  std::memcpy(vv.data(), v->data(), 12);
+  CHECK(vv == std::vector<float>{1, 2, 3});
+}
+
+TEST_CASE("checkpoint: foreign globals and opcodes, truncation and damage are refused with reasons",
+          "[vista3d][checkpoint]") {
+  test::ScratchDir dir("checkpoint-bad");
+  auto attempt = [&](const std::string& name, const std::vector<std::uint8_t>& file) {
+    writeBytes(dir / name, file);
+    return readTorchCheckpoint((dir / name).string());
+  };
+  {
+    Pickle p;  // the classic exploit: os.system("...")
+    p.global("os", "system").str("touch /tmp/pwned").op(0x85).op('R').op('.');
+    auto r = attempt("evil.pt", zip({{"a/data.pkl", p.b}}));
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().subject.find("evil.pt") != std::string::npos);
+    CHECK(r.error().detail.find("refused global os.system") != std::string::npos);
+  }
+  {
+    Pickle p;  // builtins.eval through a harmless-looking REDUCE
+    p.global("builtins", "eval").op('.');
+    auto r = attempt("eval.pt", zip({{"a/data.pkl", p.b}}));
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().detail.find("builtins.eval") != std::string::npos);
+  }
+  {
+    Pickle p;  // INST (an opcode a state_dict never needs)
+    p.op('i').op('.');
+    auto r = attempt("inst.pt", zip({{"a/data.pkl", p.b}}));
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().detail.find("refused opcode 0x69") != std::string::npos);
+  }
+  {
+    Pickle p;  // a tensor larger than its storage
+    p.op('}').str("w").tensor2d("0", 6, 2, 2, 3, 3, 1).op('s').op('.');
+    auto r = attempt("short.pt", zip({{"a/data.pkl", p.b}, {"a/data/0", floats({0, 1, 2, 3, 4, 5})}}));
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().detail.find("past the end of its storage") != std::string::npos);
+  }
+  {
+    auto r = attempt("notzip.pt", std::vector<std::uint8_t>(100, 7));
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().detail.find("not a zip") != std::string::npos);
+  }
+  auto pt = test::sharedFile("reference/vista3d/tiny_state_dict.pt");
+  if (!pt) return;
+  const auto whole = readBytes(*pt);
+  {
+    // Truncated: the directory is gone.
+    auto r = attempt("half.pt", std::vector<std::uint8_t>(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(whole.size() / 2)));
+    REQUIRE_FALSE(r.ok());
+  }
+  {
+    // One flipped byte inside the first weight's storage: the directory reads, the tensor fails its CRC.
+    auto damaged = whole;
+    auto ck = readTorchCheckpoint(pt->string());
+    REQUIRE(ck.ok());
+    damaged[static_cast<std::size_t>(ck->tensors[0].fileOffset) + 5] ^= 0x40;
+    writeBytes(dir / "flipped.pt", damaged);
+    auto ck2 = readTorchCheckpoint((dir / "flipped.pt").string());
+    REQUIRE(ck2.ok());
+    auto data = readTensorBytes(*ck2, ck2->tensors[0]);
+    REQUIRE_FALSE(data.ok());
+    CHECK(data.error().code == core::ErrorCode::Corrupt);
+    CHECK(data.error().detail.find("CRC") != std::string::npos);
+    CHECK(readTensorBytes(*ck2, ck2->tensors[1]).ok());
+  }
+}
