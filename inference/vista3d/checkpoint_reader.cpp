@@ -11,6 +11,8 @@
 #include <utility>
 #include <variant>
 
+#include <nlohmann/json.hpp>
+
 namespace delineate::inference::vista3d {
 namespace {
 
@@ -551,12 +553,93 @@ core::Result<Checkpoint> readTorchCheckpoint(const std::string& path) {
         return fail(path, "tensor " + e.name + " reaches past the end of its storage");
       e.fileOffset = it->second.dataOffset;
       e.crc32 = it->second.crc;
+      e.hasCrc = true;
       out.tensors.push_back(std::move(e));
     }
     return out;
   } catch (const std::bad_alloc&) {
     return core::makeError(core::ErrorCode::OutOfMemory, path, "out of memory reading the checkpoint");
   }
+}
+
+core::Result<Checkpoint> readSafetensors(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return core::makeError(core::ErrorCode::NotFound, path, "cannot open the checkpoint");
+  f.seekg(0, std::ios::end);
+  const auto fileSize = static_cast<std::uint64_t>(f.tellg());
+  try {
+    std::vector<std::uint8_t> head;
+    if (fileSize < 8 || !readAt(f, 0, 8, head)) return fail(path, "too short for a safetensors file");
+    const std::uint64_t headerLen = le(head.data(), 8);
+    if (headerLen > fileSize - 8 || headerLen > (std::uint64_t{100} << 20))
+      return fail(path, "a safetensors header of " + std::to_string(headerLen) + " bytes does not fit the file");
+    std::vector<std::uint8_t> text;
+    if (!readAt(f, 8, static_cast<std::size_t>(headerLen), text)) return fail(path, "could not read the safetensors header");
+    const auto header = nlohmann::ordered_json::parse(text.begin(), text.end(), nullptr, false);
+    if (header.is_discarded() || !header.is_object()) return fail(path, "the safetensors header is not a JSON object");
+    const std::uint64_t dataStart = 8 + headerLen, dataSize = fileSize - dataStart;
+    static const std::pair<const char*, DType> kinds[] = {
+        {"F32", DType::Float32}, {"F64", DType::Float64}, {"F16", DType::Float16}, {"BF16", DType::BFloat16},
+        {"I64", DType::Int64},   {"I32", DType::Int32},   {"I16", DType::Int16},   {"I8", DType::Int8},
+        {"U8", DType::UInt8},    {"BOOL", DType::Bool}};
+    Checkpoint out;
+    out.path = path;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
+    for (const auto& [name, info] : header.items()) {
+      if (name == "__metadata__") continue;
+      auto bad = [&](const std::string& why) { return fail(path, "tensor " + name + ": " + why); };
+      if (!info.is_object() || !info.contains("dtype") || !info.contains("shape") || !info.contains("data_offsets"))
+        return bad("needs dtype, shape and data_offsets");
+      TensorEntry e;
+      e.name = name.compare(0, 7, "module.") == 0 ? name.substr(7) : name;
+      const auto& dt = info["dtype"];
+      bool known = false;
+      for (const auto& [n, d] : kinds)
+        if (dt.is_string() && dt.get<std::string>() == n) {
+          e.dtype = d;
+          known = true;
+        }
+      if (!known) return bad("unsupported dtype " + dt.dump());
+      if (!info["shape"].is_array()) return bad("the shape is not a list");
+      std::uint64_t numel = 1;
+      for (const auto& n : info["shape"]) {
+        if (!n.is_number_unsigned()) return bad("a dimension that is not a natural number");
+        const auto v = n.get<std::uint64_t>();
+        if (v != 0 && numel > (std::uint64_t{1} << 40) / v) return bad("too many elements");
+        numel *= v;
+        e.shape.push_back(static_cast<std::int64_t>(v));
+      }
+      e.stride.assign(e.shape.size(), 1);
+      for (std::size_t i = e.shape.size(); i-- > 1;) e.stride[i - 1] = e.stride[i] * std::max<std::int64_t>(1, e.shape[i]);
+      const auto& off = info["data_offsets"];
+      if (!off.is_array() || off.size() != 2 || !off[0].is_number_unsigned() || !off[1].is_number_unsigned())
+        return bad("data_offsets is not [begin, end]");
+      const auto begin = off[0].get<std::uint64_t>(), end = off[1].get<std::uint64_t>();
+      if (begin > end || end > dataSize) return bad("its bytes lie outside the data section (truncated file?)");
+      if (end - begin != numel * elementSize(e.dtype))
+        return bad("holds " + std::to_string(end - begin) + " bytes, not " + std::to_string(numel * elementSize(e.dtype)));
+      e.storageNumel = static_cast<std::int64_t>(numel);
+      e.storageKey = name;
+      e.fileOffset = dataStart + begin;
+      ranges.emplace_back(begin, end);
+      out.tensors.push_back(std::move(e));
+    }
+    std::sort(ranges.begin(), ranges.end());
+    for (std::size_t i = 1; i < ranges.size(); ++i)
+      if (ranges[i].first < ranges[i - 1].second) return fail(path, "two tensors share bytes in the data section");
+    return out;
+  } catch (const std::bad_alloc&) {
+    return core::makeError(core::ErrorCode::OutOfMemory, path, "out of memory reading the checkpoint");
+  }
+}
+
+core::Result<Checkpoint> readCheckpoint(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return core::makeError(core::ErrorCode::NotFound, path, "cannot open the checkpoint");
+  char magic[4] = {0, 0, 0, 0};
+  f.read(magic, 4);
+  if (f.gcount() == 4 && std::memcmp(magic, "PK\3\4", 4) == 0) return readTorchCheckpoint(path);
+  return readSafetensors(path);
 }
 
 core::Result<std::vector<std::uint8_t>> readTensorBytes(const Checkpoint& checkpoint, const TensorEntry& e) {
@@ -567,7 +650,7 @@ core::Result<std::vector<std::uint8_t>> readTensorBytes(const Checkpoint& checkp
     std::vector<std::uint8_t> storage;
     if (!readAt(f, e.fileOffset, static_cast<std::size_t>(e.storageNumel) * el, storage))
       return core::makeError(core::ErrorCode::ReadFailed, checkpoint.path, "tensor " + e.name + ": the file is truncated");
-    if (crc32(storage.data(), storage.size()) != e.crc32)
+    if (e.hasCrc && crc32(storage.data(), storage.size()) != e.crc32)
       return core::makeError(core::ErrorCode::Corrupt, checkpoint.path,
                              "tensor " + e.name + ": storage data/" + e.storageKey + " fails its CRC-32 check");
     std::vector<std::uint8_t> out(static_cast<std::size_t>(e.numel()) * el);

@@ -33,6 +33,7 @@ struct TensorEntry {
   std::int64_t storageNumel = 0;
   std::uint64_t fileOffset = 0;  // where the storage's bytes start in the file
   std::uint32_t crc32 = 0;       // of the storage's bytes, from the zip directory
+  bool hasCrc = false;           // safetensors files carry none
   std::int64_t numel() const;
 };
 
@@ -47,8 +48,15 @@ struct Checkpoint {
 // entry, a refused pickle global or opcode, a storage smaller than a tensor over it, a truncated file.
 core::Result<Checkpoint> readTorchCheckpoint(const std::string& path);
 
+// The tensors of a safetensors file (an 8-byte header length, a JSON header, the data): contiguous row-major
+// tensors of the dtypes above. The header's offsets are checked against the data section and each other.
+core::Result<Checkpoint> readSafetensors(const std::string& path);
+
+// Either format, told apart by the first bytes (a zip starts "PK\3\4").
+core::Result<Checkpoint> readCheckpoint(const std::string& path);
+
 // The entry's elements in row-major order of its shape (its strides applied), as little-endian bytes of its dtype.
-// The storage's CRC-32 is checked on the way.
+// The storage's CRC-32 (torch.save files) is checked on the way.
 core::Result<std::vector<std::uint8_t>> readTensorBytes(const Checkpoint& checkpoint, const TensorEntry& entry);
 
 }  // namespace delineate::inference::vista3d
