@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "inference/vista3d/architecture.h"
 #include "inference/vista3d/checkpoint_reader.h"
 #include "tests/common/test_support.h"
 
@@ -367,4 +368,65 @@ TEST_CASE("checkpoint: random damage to a state_dict pickle never crashes the re
     }
   }
   CHECK(refused > 1000);  // most damage is caught
+}
+
+TEST_CASE("architecture: the layout for widths 48 and 8 is the official and the parity reference's state_dict",
+          "[vista3d][checkpoint][data]") {
+  auto official = test::sharedFile("reference/vista3d/official_state_dict_manifest.json");
+  auto tiny = test::sharedFile("reference/vista3d/tiny_state_dict_manifest.json");
+  if (!official || !tiny) return;
+  const auto o = nlohmann::ordered_json::parse(test::readTextFile(*official));
+  const auto t = nlohmann::ordered_json::parse(test::readTextFile(*tiny));
+  for (const auto& [width, manifest] : {std::make_pair(48, o["keys"]), std::make_pair(8, t)}) {
+    INFO("width " << width);
+    const auto layout = vista3dLayout(width);
+    REQUIRE(layout.size() == manifest.size());
+    std::size_t i = 0;
+    std::int64_t values = 0;
+    for (const auto& [name, m] : manifest.items()) {
+      const auto shape = (width == 48 ? m : m["shape"]).template get<std::vector<std::int64_t>>();
+      CHECK(layout[i].name == name);
+      CHECK(layout[i].shape == shape);
+      std::int64_t n = 1;
+      for (auto d : shape) n *= d;
+      values += n;
+      ++i;
+    }
+    if (width == 48) CHECK(values == o["numel"].get<std::int64_t>());
+  }
+}
+
+TEST_CASE("architecture: the strict key check reports missing, unexpected, reshaped and renamed keys",
+          "[vista3d][checkpoint][data]") {
+  auto pt = test::sharedFile("reference/vista3d/tiny_state_dict.pt");
+  if (!pt) return;
+  auto ck = readCheckpoint(pt->string());
+  REQUIRE(ck.ok());
+  REQUIRE(widthOf(*ck) == 8);
+  const auto layout = vista3dLayout(8);
+  CHECK(checkKeys(*ck, layout).ok());
+  CHECK_FALSE(checkKeys(*ck, vista3dLayout(48)).ok());  // the width matters
+
+  // A MONAI 1.3 style file: lin1/lin2 names (accepted, reported), plus damage of each kind.
+  Checkpoint old = *ck;
+  for (auto& e : old.tensors) {
+    const auto at = e.name.find(".mlp.linear");
+    if (at != std::string::npos) e.name.replace(at, 11, ".mlp.lin");
+  }
+  auto renamed = checkKeys(old, layout);
+  CHECK(renamed.ok());
+  CHECK(renamed.renamed.size() == 8);  // 2 layers x 2 linears x (weight, bias)
+  old.tensors.erase(old.tensors.begin() + 3);                              // conv1 of the first block
+  old.tensors[0].shape = {8, 2, 3, 3, 3};                                  // conv_init with two input channels
+  old.tensors.push_back(old.tensors[1]);
+  old.tensors.back().name = "image_encoder.extra.weight";
+  const auto bad = checkKeys(old, layout);
+  CHECK_FALSE(bad.ok());
+  CHECK(bad.missing == std::vector<std::string>{"image_encoder.encoder.layers.0.blocks.0.conv1.weight"});
+  CHECK(bad.unexpected == std::vector<std::string>{"image_encoder.extra.weight"});
+  REQUIRE(bad.wrongShape.size() == 1);
+  CHECK(bad.wrongShape[0] == "image_encoder.encoder.conv_init.weight: checkpoint [8, 2, 3, 3, 3], expected [8, 1, 3, 3, 3]");
+  const std::string text = bad.describe();
+  CHECK(text.find("missing keys (1)") != std::string::npos);
+  CHECK(text.find("unexpected keys (1)") != std::string::npos);
 }
