@@ -14,6 +14,7 @@
 #include "inference/vista3d/architecture.h"
 #include "inference/vista3d/checkpoint_reader.h"
 #include "tests/common/test_support.h"
+#include "tests/inference/npy.h"
 
 using namespace delineate;
 using namespace delineate::inference::vista3d;
@@ -91,28 +92,6 @@ std::vector<std::uint8_t> floats(std::initializer_list<float> v) {
   return out;
 }
 
-// A .npy file's float32 payload and shape.
-std::vector<float> readNpy(const std::filesystem::path& p, std::vector<std::int64_t>& shape) {
-  const auto d = readBytes(p);
-  REQUIRE(d.size() > 10);
-  const std::size_t headerLen = d[8] | (d[9] << 8);
-  const std::string header(d.begin() + 10, d.begin() + 10 + static_cast<std::ptrdiff_t>(headerLen));
-  REQUIRE(header.find("'<f4'") != std::string::npos);
-  shape.clear();
-  const auto open = header.find('(', header.find("shape")), close = header.find(')', open);
-  std::string dims = header.substr(open + 1, close - open - 1);
-  for (std::size_t p0 = 0; p0 < dims.size();) {
-    const auto comma = dims.find(',', p0);
-    const std::string t = dims.substr(p0, comma == std::string::npos ? std::string::npos : comma - p0);
-    if (t.find_first_of("0123456789") != std::string::npos) shape.push_back(std::stoll(t));
-    if (comma == std::string::npos) break;
-    p0 = comma + 1;
-  }
-  std::vector<float> v((d.size() - 10 - headerLen) / 4);
-  std::memcpy(v.data(), d.data() + 10 + headerLen, v.size() * 4);
-  return v;
-}
-
 }  // namespace
 
 TEST_CASE("checkpoint: the parity reference's state_dict against its manifest and MONAI's PE grid",
@@ -153,7 +132,7 @@ TEST_CASE("checkpoint: the parity reference's state_dict against its manifest an
   std::vector<float> G(12);
   std::memcpy(G.data(), gBytes->data(), 48);
   std::vector<std::int64_t> shape;
-  const auto pe = readNpy(*pePath, shape);
+  const auto pe = test::readNpy(*pePath, shape);
   REQUIRE(shape == std::vector<std::int64_t>{8, 32, 32, 32});
   double worst = 0;
   for (int c = 0; c < 8; ++c)

@@ -1,0 +1,35 @@
+#pragma once
+// The VISTA-3D bundle's preprocessing (SPEC.md 6, bundle inference.json), torch-free: Spacingd to 1.5 mm (bilinear,
+// border, voxel 0 kept in place, axis directions kept), CropForegroundd (HU > 0, margin 10 voxels), the intensity
+// scaling with the bundle's constants (clipped to [0, 1]) and Orientationd to RAS (axes permuted and flipped). The
+// result is the network's input grid; `Vista3dGrid` keeps what is needed to map points in and labels back.
+
+#include <cstdint>
+
+#include "core/error.h"
+#include "core/volume.h"
+
+namespace delineate::inference::vista3d {
+
+constexpr double kTargetSpacingMm = 1.5;
+constexpr double kIntensityMin = -963.8247715525971;  // ScaleIntensityRanged a_min (HU)
+constexpr double kIntensityMax = 1053.678477684517;   // a_max
+
+struct Vista3dGrid {
+  core::Size3 spacedDims{0, 0, 0};   // after Spacingd, in the original axis order
+  core::IndexBox crop;               // CropForegroundd's box on the spaced grid
+  int axisOf[3] = {0, 1, 2};         // model axis m holds spaced axis axisOf[m]
+  bool flipped[3] = {false, false, false};  // model axis m runs against it
+};
+
+struct Vista3dInput {
+  core::ImageVolume image;  // the network input, on the model grid (its geometry in LPS)
+  Vista3dGrid grid;
+  // The stages, for parity checks and debugging (empty unless keepStages).
+  core::ImageVolume spaced, cropped;
+};
+
+// Errors: an empty image, or one whose 1.5 mm grid would exceed core::Geometry::kMaxVoxels.
+core::Result<Vista3dInput> preprocessForVista3d(const core::ImageVolume& image, bool keepStages = false);
+
+}  // namespace delineate::inference::vista3d

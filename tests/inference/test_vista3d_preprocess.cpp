@@ -1,0 +1,93 @@
+// VISTA-3D preprocessing against MONAI's own transforms on a real CT (../shared/reference/vista3d/pipeline): every
+// stage's array and the model grid's geometry.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "inference/vista3d/preprocess.h"
+#include "io/image_file.h"
+#include "tests/common/test_support.h"
+#include "tests/inference/npy.h"
+
+using namespace delineate;
+
+namespace {
+
+// Largest difference between a volume (x fastest) and a C-order array of the same [nx, ny, nz].
+double worstDifference(const core::ImageVolume& v, const std::vector<float>& ref, const std::vector<std::int64_t>& shape) {
+  const auto d = v.geometry().dimensions();
+  REQUIRE(shape == std::vector<std::int64_t>{d[0], d[1], d[2]});
+  double worst = 0;
+  for (std::int64_t i = 0; i < d[0]; ++i)
+    for (std::int64_t j = 0; j < d[1]; ++j)
+      for (std::int64_t k = 0; k < d[2]; ++k)
+        worst = std::max(worst, std::fabs(double(v.at({i, j, k})) -
+                                          double(ref[static_cast<std::size_t>((i * d[1] + j) * d[2] + k)])));
+  return worst;
+}
+
+}  // namespace
+
+TEST_CASE("vista3d preprocessing matches MONAI's Spacingd, CropForegroundd, scaling and Orientationd",
+          "[vista3d][preprocess][data]") {
+  auto ct = test::sharedFile("reference/vista3d/pipeline/input_ct.nii.gz");
+  auto spacing = test::sharedFile("reference/vista3d/pipeline/after_spacing.npy");
+  auto crop = test::sharedFile("reference/vista3d/pipeline/after_crop.npy");
+  auto scale = test::sharedFile("reference/vista3d/pipeline/after_scale.npy");
+  auto orient = test::sharedFile("reference/vista3d/pipeline/after_orientation.npy");
+  if (!ct || !spacing || !crop || !scale || !orient) return;
+  auto image = io::readImageFile(ct->string());
+  REQUIRE(image.ok());
+  auto in = inference::vista3d::preprocessForVista3d(*image, true);
+  REQUIRE(in.ok());
+  std::vector<std::int64_t> shape;
+
+  // Spacingd: 58 x 57 x 32 at 3 mm -> 115 x 113 x 63 at 1.5 mm (HU, within 1e-3 as the reference advises).
+  const auto s = test::readNpy(*spacing, shape);
+  CHECK(worstDifference(in->spaced, s, shape) < 1e-3);
+  // CropForegroundd: 36 anterior rows of air go.
+  CHECK(in->grid.crop.min == core::Index3{0, 36, 0});
+  CHECK(in->grid.crop.max == core::Index3{114, 112, 62});
+  const auto c = test::readNpy(*crop, shape);
+  CHECK(worstDifference(in->cropped, c, shape) < 1e-3);
+  // Scaling then Orientationd (axes 0 and 1 flipped): the network input, within 1e-6.
+  const auto o = test::readNpy(*orient, shape);
+  CHECK(worstDifference(in->image, o, shape) < 1e-6);
+  CHECK(in->grid.flipped[0]);
+  CHECK(in->grid.flipped[1]);
+  CHECK_FALSE(in->grid.flipped[2]);
+  // The model grid: MONAI's final affine diag(1.5, 1.5, 1.5), t = (14.0437, 143.3190, 94.3018) in RAS.
+  const auto& g = in->image.geometry();
+  CHECK(g.originLps()[0] == Approx(-14.043670654296875).margin(1e-4));
+  CHECK(g.originLps()[1] == Approx(-143.31900024414062).margin(1e-4));
+  CHECK(g.originLps()[2] == Approx(94.3017578125).margin(1e-4));
+  CHECK(g.direction()(0, 0) == Approx(-1));  // +i points to R, which is -x in LPS
+  CHECK(g.direction()(1, 1) == Approx(-1));
+  CHECK(g.direction()(2, 2) == Approx(1));
+  // Scaled values before orientation, for completeness: after_scale is the cropped grid scaled.
+  const auto sc = test::readNpy(*scale, shape);
+  double worst = 0;
+  const auto d = in->cropped.geometry().dimensions();
+  for (std::int64_t i = 0; i < d[0]; ++i)
+    for (std::int64_t j = 0; j < d[1]; ++j)
+      for (std::int64_t k = 0; k < d[2]; ++k) {
+        const double hu = in->cropped.at({i, j, k});
+        const double v = std::clamp((hu - inference::vista3d::kIntensityMin) /
+                                        (inference::vista3d::kIntensityMax - inference::vista3d::kIntensityMin),
+                                    0.0, 1.0);
+        worst = std::max(worst, std::fabs(v - sc[static_cast<std::size_t>((i * d[1] + j) * d[2] + k)]));
+      }
+  CHECK(worst < 1e-6);
+}
+
+TEST_CASE("vista3d preprocessing refuses an empty image and keeps a grid without foreground whole",
+          "[vista3d][preprocess]") {
+  CHECK_FALSE(inference::vista3d::preprocessForVista3d(core::ImageVolume{}).ok());
+  // All air: nothing above 0 HU, so nothing is cropped; 10 x 8 x 4 at 3 mm -> 19 x 15 x 7 at 1.5 mm.
+  const core::Geometry g({10, 8, 4}, {3, 3, 3}, {0, 0, 0});
+  auto air = core::ImageVolume::create(g, -1000.0f).value();
+  auto in = inference::vista3d::preprocessForVista3d(air);
+  REQUIRE(in.ok());
+  CHECK(in->image.geometry().dimensions() == core::Size3{19, 15, 7});
+  CHECK(in->image.at({3, 4, 5}) == 0.0f);  // clipped at the bottom of the range
+}
