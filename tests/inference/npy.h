@@ -11,13 +11,18 @@
 namespace delineate::test {
 
 // A .npy file's float32 payload and shape.
-inline std::vector<float> readNpy(const std::filesystem::path& p, std::vector<std::int64_t>& shape) {
+template <class T>
+std::vector<T> readNpyAs(const std::filesystem::path& p, std::vector<std::int64_t>& shape, const char* descr,
+                         bool* fortranOrder = nullptr) {
   std::ifstream f(p, std::ios::binary);
   const std::vector<std::uint8_t> d{std::istreambuf_iterator<char>(f), {}};
   REQUIRE(d.size() > 10);
   const std::size_t headerLen = d[8] | (d[9] << 8);
   const std::string header(d.begin() + 10, d.begin() + 10 + static_cast<std::ptrdiff_t>(headerLen));
-  REQUIRE(header.find("'<f4'") != std::string::npos);
+  REQUIRE(header.find(descr) != std::string::npos);
+  const bool fortran = header.find("'fortran_order': True") != std::string::npos;
+  if (fortranOrder) *fortranOrder = fortran;
+  else REQUIRE_FALSE(fortran);
   shape.clear();
   const auto open = header.find('(', header.find("shape")), close = header.find(')', open);
   std::string dims = header.substr(open + 1, close - open - 1);
@@ -28,9 +33,17 @@ inline std::vector<float> readNpy(const std::filesystem::path& p, std::vector<st
     if (comma == std::string::npos) break;
     p0 = comma + 1;
   }
-  std::vector<float> v((d.size() - 10 - headerLen) / 4);
-  std::memcpy(v.data(), d.data() + 10 + headerLen, v.size() * 4);
+  std::vector<T> v((d.size() - 10 - headerLen) / sizeof(T));
+  std::memcpy(v.data(), d.data() + 10 + headerLen, v.size() * sizeof(T));
   return v;
+}
+
+inline std::vector<float> readNpy(const std::filesystem::path& p, std::vector<std::int64_t>& shape) {
+  return readNpyAs<float>(p, shape, "'<f4'");
+}
+// Fortran-ordered arrays (the first axis fastest) are accepted here; `fortranOrder` says which.
+inline std::vector<double> readNpy64(const std::filesystem::path& p, std::vector<std::int64_t>& shape, bool& fortranOrder) {
+  return readNpyAs<double>(p, shape, "'<f8'", &fortranOrder);
 }
 
 

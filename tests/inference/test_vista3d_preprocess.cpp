@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "inference/vista3d/postprocess.h"
 #include "inference/vista3d/preprocess.h"
 #include "io/image_file.h"
 #include "tests/common/test_support.h"
@@ -90,4 +91,84 @@ TEST_CASE("vista3d preprocessing refuses an empty image and keeps a grid without
   REQUIRE(in.ok());
   CHECK(in->image.geometry().dimensions() == core::Size3{19, 15, 7});
   CHECK(in->image.at({3, 4, 5}) == 0.0f);  // clipped at the bottom of the range
+}
+
+namespace {
+
+// A C-order [channels, nx, ny, nz] array as channel volumes with x fastest.
+std::vector<float> toXFastest(const std::vector<float>& c, std::int64_t channels, const core::Size3& n) {
+  std::vector<float> out(c.size());
+  for (std::int64_t ch = 0; ch < channels; ++ch)
+    for (std::int64_t i = 0; i < n[0]; ++i)
+      for (std::int64_t j = 0; j < n[1]; ++j)
+        for (std::int64_t k = 0; k < n[2]; ++k)
+          out[static_cast<std::size_t>(((ch * n[2] + k) * n[1] + j) * n[0] + i)] =
+              c[static_cast<std::size_t>(((ch * n[0] + i) * n[1] + j) * n[2] + k)];
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("vista3d postprocessing and inversion match the bundle's on the reference logits", "[vista3d][preprocess][data]") {
+  const std::string dir = "reference/vista3d/pipeline/";
+  auto ct = test::sharedFile(dir + "input_ct.nii.gz");
+  if (!ct) return;
+  auto image = io::readImageFile(ct->string());
+  REQUIRE(image.ok());
+  auto in = inference::vista3d::preprocessForVista3d(*image);
+  REQUIRE(in.ok());
+  const core::Size3 md = in->image.geometry().dimensions();
+  REQUIRE(md == core::Size3{115, 77, 63});
+
+  // The clicks of the reference, mapped as the bundle maps them.
+  std::vector<std::int64_t> shape;
+  auto pointsPath = test::sharedFile(dir + "click_points_model.npy");
+  if (!pointsPath) return;
+  bool fortran = false;
+  const auto mapped = test::readNpy64(*pointsPath, shape, fortran);
+  REQUIRE(shape == std::vector<std::int64_t>{2, 3});
+  const core::Vec3 clicks[2] = {{30, 40, 16}, {10, 50, 25}};
+  std::vector<inference::vista3d::ModelPoint> points;
+  for (int p = 0; p < 2; ++p) {
+    const core::Vec3 m = inference::vista3d::toModelGrid(clicks[p], image->geometry(), in->image.geometry());
+    for (std::size_t a = 0; a < 3; ++a)
+      CHECK(m[a] == Approx(mapped[fortran ? a * 2 + static_cast<std::size_t>(p) : static_cast<std::size_t>(p) * 3 + a]).margin(1e-9));
+    points.push_back({m, p == 0 ? 1 : 0});
+  }
+
+  struct Case {
+    const char* name;
+    int channels;
+    std::vector<int> prompt;
+    bool withPoints;
+  };
+  for (const Case& c : {Case{"auto", 4, {1, 3, 14, 5}, false}, Case{"click", 1, {}, true}, Case{"click_class", 1, {3}, true}}) {
+    INFO(c.name);
+    auto logitsPath = test::sharedFile(dir + c.name + "_logits.npy");
+    auto modelPath = test::sharedFile(dir + c.name + "_labels_model.npy");
+    auto originalPath = test::sharedFile(dir + c.name + "_labels_original.npy");
+    if (!logitsPath || !modelPath || !originalPath) return;
+    const auto logits = toXFastest(test::readNpy(*logitsPath, shape), c.channels, md);
+    auto labels = inference::vista3d::vistaPostTransform(logits, c.channels, md, c.prompt,
+                                                         c.withPoints ? points : std::vector<inference::vista3d::ModelPoint>{});
+    REQUIRE(labels.ok());
+    const auto expect = toXFastest(test::readNpy(*modelPath, shape), 1, md);
+    std::size_t differ = 0, nan = 0;
+    for (std::size_t i = 0; i < expect.size(); ++i) {
+      const bool bothNan = std::isnan(expect[i]) && std::isnan((*labels)[i]);
+      nan += std::isnan(expect[i]);
+      differ += !bothNan && expect[i] != (*labels)[i];
+    }
+    CHECK(differ == 0);
+    if (c.withPoints) CHECK(nan > 0);  // voxels outside every click window stay "not computed"
+    auto back = inference::vista3d::invertToOriginal(*labels, in->grid, image->geometry());
+    REQUIRE(back.ok());
+    const auto expectOriginal = toXFastest(test::readNpy(*originalPath, shape), 1, image->geometry().dimensions());
+    std::size_t differOriginal = 0;
+    for (std::size_t i = 0; i < expectOriginal.size(); ++i) {
+      const float e = std::isnan(expectOriginal[i]) ? 255.0f : expectOriginal[i];
+      differOriginal += float((*back)[i]) != e;
+    }
+    CHECK(differOriginal == 0);
+  }
 }
