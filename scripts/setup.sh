@@ -11,6 +11,8 @@ PACKAGES=(
   catch2
   # io: gzip (zlib streaming, libdeflate whole-buffer), JSON label dictionaries
   zlib1g-dev libdeflate-dev nlohmann-json3-dev
+  # inference: LibTorch (CPU) for the VISTA-3D network
+  libtorch-dev
   # io: DICOM headers and codecs (DCMTK), JPEG 2000 (OpenJPEG)
   libdcmtk-dev libopenjp2-7-dev
   # tests: the share-store suite on a real network mount (tests/io/sshfs_share_suite.sh: a private sshd on

@@ -1,0 +1,30 @@
+#pragma once
+// The VISTA-3D image encoder (SegResNetDS2, SPEC.md 2.1) in LibTorch, behind a torch-free interface: the encoder
+// with its two decoders (point branch `up_layers`, automatic branch `up_layers_auto`), weights taken from a
+// checkpoint by name (image_encoder.*) with a strict shape check. Arrays are in torch's order ([C, H, W, D], the last
+// axis fastest).
+
+#include <cstdint>
+#include <vector>
+
+#include "core/error.h"
+#include "inference/vista3d/checkpoint_reader.h"
+
+namespace delineate::inference::vista3d {
+
+struct EncoderOutputs {
+  std::int64_t channels = 0;
+  std::int64_t size[3] = {0, 0, 0};  // H, W, D
+  std::vector<float> pointBranch;    // [channels, H, W, D]
+  std::vector<float> autoBranch;
+};
+
+// Whether this build has LibTorch (the encoder needs it; the checkpoint, pre- and postprocessing do not).
+bool torchAvailable();
+
+// Runs the encoder of a checkpoint of width `widthOf(checkpoint)` on one [H, W, D] volume (each a multiple of 16),
+// on the CPU in fp32. Errors: a checkpoint that fails the key check, a bad size, no LibTorch in this build.
+core::Result<EncoderOutputs> runImageEncoder(const Checkpoint& checkpoint, const std::vector<float>& volume,
+                                             const std::int64_t size[3]);
+
+}  // namespace delineate::inference::vista3d

@@ -1,0 +1,66 @@
+// The VISTA-3D network in LibTorch against MONAI's own outputs for the same weights and input (the parity
+// reference of ../shared/reference/vista3d: width 8, a 64^3 input).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "inference/vista3d/image_encoder.h"
+#include "tests/common/test_support.h"
+#include "tests/inference/npy.h"
+
+using namespace delineate;
+using namespace delineate::inference::vista3d;
+
+TEST_CASE("vista3d image encoder: both decoder branches equal MONAI's to 1e-4", "[vista3d][network][data]") {
+  if (!torchAvailable()) {
+    if (test::runningInCi()) FAIL("this build has no LibTorch; scripts/setup.sh installs libtorch-dev");
+    WARN("no LibTorch in this build: skipped");
+    return;
+  }
+  auto pt = test::sharedFile("reference/vista3d/tiny_state_dict.pt");
+  auto inputPath = test::sharedFile("reference/vista3d/input_64.npy");
+  auto pointPath = test::sharedFile("reference/vista3d/enc_out_point_branch.npy");
+  auto autoPath = test::sharedFile("reference/vista3d/enc_out_auto_branch.npy");
+  if (!pt || !inputPath || !pointPath || !autoPath) return;
+  auto ck = readCheckpoint(pt->string());
+  REQUIRE(ck.ok());
+  std::vector<std::int64_t> shape;
+  const auto input = test::readNpy(*inputPath, shape);
+  REQUIRE(shape == std::vector<std::int64_t>{1, 1, 64, 64, 64});
+  const std::int64_t size[3] = {64, 64, 64};
+  auto out = runImageEncoder(*ck, input, size);
+  REQUIRE(out.ok());
+  CHECK(out->channels == 8);
+  for (const auto& [path, ours] : {std::make_pair(*pointPath, &out->pointBranch), std::make_pair(*autoPath, &out->autoBranch)}) {
+    INFO(path.filename().string());
+    const auto ref = test::readNpy(path, shape);
+    REQUIRE(shape == std::vector<std::int64_t>{1, 8, 64, 64, 64});
+    REQUIRE(ours->size() == ref.size());
+    double worst = 0, scale = 0;
+    for (std::size_t i = 0; i < ref.size(); ++i) {
+      worst = std::max(worst, std::fabs(double((*ours)[i]) - double(ref[i])));
+      scale = std::max(scale, std::fabs(double(ref[i])));
+    }
+    INFO("max |ours - MONAI| = " << worst << " (values up to " << scale << ")");
+    CHECK(worst < 1e-4);
+    CHECK(scale > 0.1);  // not a vacuous comparison of zeros
+  }
+}
+
+TEST_CASE("vista3d image encoder: sizes that are not multiples of 16 and foreign checkpoints are refused",
+          "[vista3d][network][data]") {
+  auto pt = test::sharedFile("reference/vista3d/tiny_state_dict.pt");
+  if (!pt || !torchAvailable()) return;
+  auto ck = readCheckpoint(pt->string());
+  REQUIRE(ck.ok());
+  const std::int64_t bad[3] = {64, 60, 64};
+  auto r = runImageEncoder(*ck, std::vector<float>(64 * 60 * 64, 0.0f), bad);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().detail.find("multiples of 16") != std::string::npos);
+  Checkpoint broken = *ck;
+  broken.tensors.erase(broken.tensors.begin() + 5);
+  const std::int64_t size[3] = {16, 16, 16};
+  auto r2 = runImageEncoder(broken, std::vector<float>(16 * 16 * 16, 0.0f), size);
+  REQUIRE_FALSE(r2.ok());
+  CHECK(r2.error().detail.find("missing keys (1)") != std::string::npos);
+}
