@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "inference/vista3d/image_encoder.h"
+#include "inference/vista3d/network.h"
 #include "tests/common/test_support.h"
 #include "tests/inference/npy.h"
 
@@ -63,4 +63,34 @@ TEST_CASE("vista3d image encoder: sizes that are not multiples of 16 and foreign
   auto r2 = runImageEncoder(broken, std::vector<float>(16 * 16 * 16, 0.0f), size);
   REQUIRE_FALSE(r2.ok());
   CHECK(r2.error().detail.find("missing keys (1)") != std::string::npos);
+}
+
+TEST_CASE("vista3d class head: automatic logits for four classes equal MONAI's to 1e-4", "[vista3d][network][data]") {
+  if (!torchAvailable()) return;  // the encoder case above reports it
+  auto pt = test::sharedFile("reference/vista3d/tiny_state_dict.pt");
+  auto inputPath = test::sharedFile("reference/vista3d/input_64.npy");
+  auto logitsPath = test::sharedFile("reference/vista3d/case_auto_logits.npy");
+  if (!pt || !inputPath || !logitsPath) return;
+  auto ck = readCheckpoint(pt->string());
+  REQUIRE(ck.ok());
+  std::vector<std::int64_t> shape;
+  const auto input = test::readNpy(*inputPath, shape);
+  const std::int64_t size[3] = {64, 64, 64};
+  // README: model(input, class_vector=[[1],[3],[25],[200]]) -> [4, 1, 64, 64, 64]
+  auto logits = runClassLogits(*ck, input, size, {1, 3, 25, 200});
+  REQUIRE(logits.ok());
+  const auto ref = test::readNpy(*logitsPath, shape);
+  REQUIRE(shape == std::vector<std::int64_t>{4, 1, 64, 64, 64});
+  REQUIRE(logits->size() == ref.size());
+  double worst = 0, scale = 0;
+  std::size_t positive = 0;
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    worst = std::max(worst, std::fabs(double((*logits)[i]) - double(ref[i])));
+    scale = std::max(scale, std::fabs(double(ref[i])));
+    positive += ref[i] > 0;
+  }
+  INFO("max |ours - MONAI| = " << worst << " (values up to " << scale << ", " << positive << " positive)");
+  CHECK(worst < 1e-4);
+  CHECK(scale > 0.1);
+  CHECK_FALSE(runClassLogits(*ck, input, size, {512}).ok());  // the embedding has 512 rows
 }

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "inference/vista3d/architecture.h"
-#include "inference/vista3d/image_encoder.h"
+#include "inference/vista3d/network.h"
 
 namespace delineate::inference::vista3d {
 namespace {
@@ -124,6 +124,70 @@ struct ImageEncoderImpl : nn::Module {
 };
 TORCH_MODULE(ImageEncoder);
 
+// MONAI's UnetResBlock (in == out, stride 1): lrelu(norm2(conv2(lrelu(norm1(conv1(x))))) + x), norms without
+// parameters; each convolution sits in a container whose child is named "conv".
+struct ConvHolderImpl : nn::Module {
+  explicit ConvHolderImpl(std::int64_t c) : conv(register_module("conv", conv3(c, c))) {}
+  nn::Conv3d conv;
+};
+TORCH_MODULE(ConvHolder);
+
+struct UnetResBlockImpl : nn::Module {
+  explicit UnetResBlockImpl(std::int64_t c) : conv1(register_module("conv1", ConvHolder(c))), conv2(register_module("conv2", ConvHolder(c))) {}
+  torch::Tensor forward(const torch::Tensor& x) {
+    namespace F = torch::nn::functional;
+    const auto in = F::InstanceNormFuncOptions().eps(1e-5);
+    const auto lrelu = F::LeakyReLUFuncOptions().negative_slope(0.01);
+    auto y = F::leaky_relu(F::instance_norm(conv1->conv(x), in), lrelu);
+    y = F::instance_norm(conv2->conv(y), in);
+    return F::leaky_relu(y + x, lrelu);
+  }
+  ConvHolder conv1, conv2;
+};
+TORCH_MODULE(UnetResBlock);
+
+struct BlockHolderImpl : nn::Module {
+  explicit BlockHolderImpl(std::int64_t c) : layer(register_module("layer", UnetResBlock(c))) {}
+  UnetResBlock layer;
+};
+TORCH_MODULE(BlockHolder);
+
+// Linear, InstanceNorm1d(1), GELU, Linear: the linears at Sequential indices 0 and 3.
+struct ClassMlpImpl : nn::Module {
+  explicit ClassMlpImpl(std::int64_t w) : first(register_module("0", nn::Linear(w, w))), second(register_module("3", nn::Linear(w, w))) {}
+  torch::Tensor forward(const torch::Tensor& e) {  // [B, 1, w]
+    auto y = first(e);
+    // InstanceNorm1d over the w values of each class: zero mean, unit (biased) variance.
+    const auto mean = y.mean(-1, true);
+    const auto var = (y - mean).pow(2).mean(-1, true);
+    y = (y - mean) / torch::sqrt(var + 1e-5);
+    return second(torch::gelu(y));
+  }
+  nn::Linear first, second;
+};
+TORCH_MODULE(ClassMlp);
+
+struct ClassHeadImpl : nn::Module {
+  explicit ClassHeadImpl(std::int64_t w)
+      : mlp(register_module("mlp", ClassMlp(w))),
+        class_embeddings(register_module("class_embeddings", nn::Embedding(512, w))),
+        image_post_mapping(register_module("image_post_mapping", nn::ModuleList())) {
+    for (int k = 0; k < 2; ++k) image_post_mapping->push_back(BlockHolder(w));
+  }
+  // out_auto [1, w, H, W, D], classes [B] -> logits [B, H, W, D]
+  torch::Tensor forward(torch::Tensor src, const torch::Tensor& classes) {
+    for (std::size_t k = 0; k < image_post_mapping->size(); ++k)
+      src = image_post_mapping->ptr<BlockHolderImpl>(k)->layer->forward(src);
+    const auto e = mlp->forward(class_embeddings(classes.unsqueeze(1))).squeeze(1);  // [B, w]
+    const auto sizes = src.sizes();
+    return torch::matmul(e, src.reshape({sizes[1], -1})).reshape({e.size(0), sizes[2], sizes[3], sizes[4]});
+  }
+  ClassMlp mlp;
+  nn::Embedding class_embeddings;
+  nn::ModuleList image_post_mapping;
+};
+TORCH_MODULE(ClassHead);
+
 torch::ScalarType scalarType(DType t) {
   switch (t) {
     case DType::Float32: return torch::kFloat32;
@@ -165,8 +229,10 @@ core::Status loadWeights(nn::Module& module, const Checkpoint& checkpoint, const
 
 bool torchAvailable() { return true; }
 
-core::Result<EncoderOutputs> runImageEncoder(const Checkpoint& checkpoint, const std::vector<float>& volume,
-                                             const std::int64_t size[3]) {
+namespace {
+
+// The checkpoint's width after the strict key check, and the window's size check.
+core::Result<int> checkInputs(const Checkpoint& checkpoint, const std::vector<float>& volume, const std::int64_t size[3]) {
   const int width = widthOf(checkpoint);
   if (width <= 0 || width % 2) return core::makeError(core::ErrorCode::ParseError, checkpoint.path, "no VISTA-3D encoder in it");
   const KeyReport report = checkKeys(checkpoint, vista3dLayout(width));
@@ -176,6 +242,16 @@ core::Result<EncoderOutputs> runImageEncoder(const Checkpoint& checkpoint, const
       return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "encoder input sizes must be multiples of 16");
   if (volume.size() != static_cast<std::size_t>(size[0] * size[1] * size[2]))
     return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "the volume does not match its size");
+  return width;
+}
+
+}  // namespace
+
+core::Result<EncoderOutputs> runImageEncoder(const Checkpoint& checkpoint, const std::vector<float>& volume,
+                                             const std::int64_t size[3]) {
+  auto checked = checkInputs(checkpoint, volume, size);
+  if (!checked) return checked.error();
+  const int width = *checked;
   try {
     torch::NoGradGuard noGrad;
     ImageEncoder model(width);
@@ -193,6 +269,33 @@ core::Result<EncoderOutputs> runImageEncoder(const Checkpoint& checkpoint, const
     return out;
   } catch (const std::bad_alloc&) {
     return core::makeError(core::ErrorCode::OutOfMemory, "vista3d", "out of memory running the encoder");
+  } catch (const c10::Error& e) {
+    return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", std::string("LibTorch: ") + e.what_without_backtrace());
+  }
+}
+
+core::Result<std::vector<float>> runClassLogits(const Checkpoint& checkpoint, const std::vector<float>& volume,
+                                                const std::int64_t size[3], const std::vector<std::int64_t>& classes) {
+  auto checked = checkInputs(checkpoint, volume, size);
+  if (!checked) return checked.error();
+  for (const auto c : classes)
+    if (c < 0 || c >= 512) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "class ids are 0..511");
+  if (classes.empty()) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "no class to segment");
+  try {
+    torch::NoGradGuard noGrad;
+    ImageEncoder encoder(*checked);
+    ClassHead head(*checked);
+    encoder->eval();
+    head->eval();
+    if (core::Status s = loadWeights(*encoder, checkpoint, "image_encoder."); !s) return s.error();
+    if (core::Status s = loadWeights(*head, checkpoint, "class_head."); !s) return s.error();
+    auto input = torch::from_blob(const_cast<float*>(volume.data()), {1, 1, size[0], size[1], size[2]}, torch::kFloat32);
+    const auto features = ImageEncoderImpl::decode(encoder->up_layers_auto, encoder->encode(input));
+    const auto ids = torch::tensor(classes, torch::kInt64);
+    const torch::Tensor logits = head->forward(features, ids).contiguous();
+    return std::vector<float>(logits.data_ptr<float>(), logits.data_ptr<float>() + logits.numel());
+  } catch (const std::bad_alloc&) {
+    return core::makeError(core::ErrorCode::OutOfMemory, "vista3d", "out of memory running the network");
   } catch (const c10::Error& e) {
     return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", std::string("LibTorch: ") + e.what_without_backtrace());
   }

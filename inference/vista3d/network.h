@@ -1,8 +1,8 @@
 #pragma once
-// The VISTA-3D image encoder (SegResNetDS2, SPEC.md 2.1) in LibTorch, behind a torch-free interface: the encoder
-// with its two decoders (point branch `up_layers`, automatic branch `up_layers_auto`), weights taken from a
-// checkpoint by name (image_encoder.*) with a strict shape check. Arrays are in torch's order ([C, H, W, D], the last
-// axis fastest).
+// The VISTA-3D network (SPEC.md 2) in LibTorch, behind a torch-free interface, built so far: the image encoder
+// (SegResNetDS2 with the point branch `up_layers` and the automatic branch `up_layers_auto`) and the class head
+// (ClassMappingClassify). Weights come from a checkpoint by name after the strict key check. Arrays are in torch's
+// order ([C, H, W, D], the last axis fastest).
 
 #include <cstdint>
 #include <vector>
@@ -26,5 +26,10 @@ bool torchAvailable();
 // on the CPU in fp32. Errors: a checkpoint that fails the key check, a bad size, no LibTorch in this build.
 core::Result<EncoderOutputs> runImageEncoder(const Checkpoint& checkpoint, const std::vector<float>& volume,
                                              const std::int64_t size[3]);
+
+// The automatic branch for one window: encoder, automatic decoder and class head; one logit map per class
+// ([classes, H, W, D]; logit > 0 is foreground). Classes are rows of the 512-entry class embedding.
+core::Result<std::vector<float>> runClassLogits(const Checkpoint& checkpoint, const std::vector<float>& volume,
+                                                const std::int64_t size[3], const std::vector<std::int64_t>& classes);
 
 }  // namespace delineate::inference::vista3d
