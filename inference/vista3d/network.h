@@ -5,6 +5,7 @@
 // order ([C, H, W, D], the last axis fastest).
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/error.h"
@@ -26,6 +27,27 @@ bool torchAvailable();
 // on the CPU in fp32. Errors: a checkpoint that fails the key check, a bad size, no LibTorch in this build.
 core::Result<EncoderOutputs> runImageEncoder(const Checkpoint& checkpoint, const std::vector<float>& volume,
                                              const std::int64_t size[3]);
+
+// A loaded network (weights copied once) for running many windows.
+class Vista3dModel {
+ public:
+  // Errors: a checkpoint that fails the key check, no LibTorch in this build.
+  static core::Result<std::unique_ptr<Vista3dModel>> load(const Checkpoint& checkpoint);
+  ~Vista3dModel();
+  Vista3dModel(const Vista3dModel&) = delete;
+  Vista3dModel& operator=(const Vista3dModel&) = delete;
+
+  int width() const;
+  // Class logits [classes, H, W, D] of one [H, W, D] window (each a multiple of 16).
+  core::Result<std::vector<float>> classLogits(const std::vector<float>& window, const std::int64_t size[3],
+                                               const std::vector<std::int64_t>& classes);
+
+  struct Impl;
+
+ private:
+  explicit Vista3dModel(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> m_impl;
+};
 
 // The automatic branch for one window: encoder, automatic decoder and class head; one logit map per class
 // ([classes, H, W, D]; logit > 0 is foreground). Classes are rows of the 512-entry class embedding.

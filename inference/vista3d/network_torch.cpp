@@ -274,31 +274,66 @@ core::Result<EncoderOutputs> runImageEncoder(const Checkpoint& checkpoint, const
   }
 }
 
-core::Result<std::vector<float>> runClassLogits(const Checkpoint& checkpoint, const std::vector<float>& volume,
-                                                const std::int64_t size[3], const std::vector<std::int64_t>& classes) {
-  auto checked = checkInputs(checkpoint, volume, size);
-  if (!checked) return checked.error();
+struct Vista3dModel::Impl {
+  int width = 0;
+  ImageEncoder encoder{nullptr};
+  ClassHead head{nullptr};
+};
+
+Vista3dModel::Vista3dModel(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+Vista3dModel::~Vista3dModel() = default;
+int Vista3dModel::width() const { return m_impl->width; }
+
+core::Result<std::unique_ptr<Vista3dModel>> Vista3dModel::load(const Checkpoint& checkpoint) {
+  const int width = widthOf(checkpoint);
+  if (width <= 0 || width % 2) return core::makeError(core::ErrorCode::ParseError, checkpoint.path, "no VISTA-3D encoder in it");
+  const KeyReport report = checkKeys(checkpoint, vista3dLayout(width));
+  if (!report.ok()) return core::makeError(core::ErrorCode::ParseError, checkpoint.path, report.describe());
+  try {
+    auto impl = std::make_unique<Impl>();
+    impl->width = width;
+    impl->encoder = ImageEncoder(width);
+    impl->head = ClassHead(width);
+    impl->encoder->eval();
+    impl->head->eval();
+    if (core::Status s = loadWeights(*impl->encoder, checkpoint, "image_encoder."); !s) return s.error();
+    if (core::Status s = loadWeights(*impl->head, checkpoint, "class_head."); !s) return s.error();
+    return std::unique_ptr<Vista3dModel>(new Vista3dModel(std::move(impl)));
+  } catch (const std::bad_alloc&) {
+    return core::makeError(core::ErrorCode::OutOfMemory, checkpoint.path, "out of memory loading the network");
+  } catch (const c10::Error& e) {
+    return core::makeError(core::ErrorCode::InvalidArgument, checkpoint.path, std::string("LibTorch: ") + e.what_without_backtrace());
+  }
+}
+
+core::Result<std::vector<float>> Vista3dModel::classLogits(const std::vector<float>& window, const std::int64_t size[3],
+                                                           const std::vector<std::int64_t>& classes) {
+  for (int a = 0; a < 3; ++a)
+    if (size[a] <= 0 || size[a] % 16)
+      return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "window sizes must be multiples of 16");
+  if (window.size() != static_cast<std::size_t>(size[0] * size[1] * size[2]))
+    return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "the window does not match its size");
+  if (classes.empty()) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "no class to segment");
   for (const auto c : classes)
     if (c < 0 || c >= 512) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "class ids are 0..511");
-  if (classes.empty()) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "no class to segment");
   try {
     torch::NoGradGuard noGrad;
-    ImageEncoder encoder(*checked);
-    ClassHead head(*checked);
-    encoder->eval();
-    head->eval();
-    if (core::Status s = loadWeights(*encoder, checkpoint, "image_encoder."); !s) return s.error();
-    if (core::Status s = loadWeights(*head, checkpoint, "class_head."); !s) return s.error();
-    auto input = torch::from_blob(const_cast<float*>(volume.data()), {1, 1, size[0], size[1], size[2]}, torch::kFloat32);
-    const auto features = ImageEncoderImpl::decode(encoder->up_layers_auto, encoder->encode(input));
-    const auto ids = torch::tensor(classes, torch::kInt64);
-    const torch::Tensor logits = head->forward(features, ids).contiguous();
+    auto input = torch::from_blob(const_cast<float*>(window.data()), {1, 1, size[0], size[1], size[2]}, torch::kFloat32);
+    const auto features = ImageEncoderImpl::decode(m_impl->encoder->up_layers_auto, m_impl->encoder->encode(input));
+    const torch::Tensor logits = m_impl->head->forward(features, torch::tensor(classes, torch::kInt64)).contiguous();
     return std::vector<float>(logits.data_ptr<float>(), logits.data_ptr<float>() + logits.numel());
   } catch (const std::bad_alloc&) {
     return core::makeError(core::ErrorCode::OutOfMemory, "vista3d", "out of memory running the network");
   } catch (const c10::Error& e) {
     return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", std::string("LibTorch: ") + e.what_without_backtrace());
   }
+}
+
+core::Result<std::vector<float>> runClassLogits(const Checkpoint& checkpoint, const std::vector<float>& volume,
+                                                const std::int64_t size[3], const std::vector<std::int64_t>& classes) {
+  auto model = Vista3dModel::load(checkpoint);
+  if (!model) return model.error();
+  return (*model)->classLogits(volume, size, classes);
 }
 
 }  // namespace delineate::inference::vista3d

@@ -2,6 +2,8 @@
 // Reading the float32 .npy arrays of ../shared/reference (C order: the last axis fastest).
 #include <catch2/catch.hpp>
 
+#include <array>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -46,5 +48,17 @@ inline std::vector<double> readNpy64(const std::filesystem::path& p, std::vector
   return readNpyAs<double>(p, shape, "'<f8'", &fortranOrder);
 }
 
+
+// A C-order [channels, nx, ny, nz] array as channel volumes with x fastest (core's order).
+inline std::vector<float> toXFastest(const std::vector<float>& c, std::int64_t channels, const std::array<std::int64_t, 3>& n) {
+  std::vector<float> out(c.size());
+  for (std::int64_t ch = 0; ch < channels; ++ch)
+    for (std::int64_t i = 0; i < n[0]; ++i)
+      for (std::int64_t j = 0; j < n[1]; ++j)
+        for (std::int64_t k = 0; k < n[2]; ++k)
+          out[static_cast<std::size_t>(((ch * n[2] + k) * n[1] + j) * n[0] + i)] =
+              c[static_cast<std::size_t>(((ch * n[0] + i) * n[1] + j) * n[2] + k)];
+  return out;
+}
 
 }  // namespace delineate::test

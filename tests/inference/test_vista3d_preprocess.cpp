@@ -93,21 +93,6 @@ TEST_CASE("vista3d preprocessing refuses an empty image and keeps a grid without
   CHECK(in->image.at({3, 4, 5}) == 0.0f);  // clipped at the bottom of the range
 }
 
-namespace {
-
-// A C-order [channels, nx, ny, nz] array as channel volumes with x fastest.
-std::vector<float> toXFastest(const std::vector<float>& c, std::int64_t channels, const core::Size3& n) {
-  std::vector<float> out(c.size());
-  for (std::int64_t ch = 0; ch < channels; ++ch)
-    for (std::int64_t i = 0; i < n[0]; ++i)
-      for (std::int64_t j = 0; j < n[1]; ++j)
-        for (std::int64_t k = 0; k < n[2]; ++k)
-          out[static_cast<std::size_t>(((ch * n[2] + k) * n[1] + j) * n[0] + i)] =
-              c[static_cast<std::size_t>(((ch * n[0] + i) * n[1] + j) * n[2] + k)];
-  return out;
-}
-
-}  // namespace
 
 TEST_CASE("vista3d postprocessing and inversion match the bundle's on the reference logits", "[vista3d][preprocess][data]") {
   const std::string dir = "reference/vista3d/pipeline/";
@@ -148,11 +133,11 @@ TEST_CASE("vista3d postprocessing and inversion match the bundle's on the refere
     auto modelPath = test::sharedFile(dir + c.name + "_labels_model.npy");
     auto originalPath = test::sharedFile(dir + c.name + "_labels_original.npy");
     if (!logitsPath || !modelPath || !originalPath) return;
-    const auto logits = toXFastest(test::readNpy(*logitsPath, shape), c.channels, md);
+    const auto logits = test::toXFastest(test::readNpy(*logitsPath, shape), c.channels, md);
     auto labels = inference::vista3d::vistaPostTransform(logits, c.channels, md, c.prompt,
                                                          c.withPoints ? points : std::vector<inference::vista3d::ModelPoint>{});
     REQUIRE(labels.ok());
-    const auto expect = toXFastest(test::readNpy(*modelPath, shape), 1, md);
+    const auto expect = test::toXFastest(test::readNpy(*modelPath, shape), 1, md);
     std::size_t differ = 0, nan = 0;
     for (std::size_t i = 0; i < expect.size(); ++i) {
       const bool bothNan = std::isnan(expect[i]) && std::isnan((*labels)[i]);
@@ -163,7 +148,7 @@ TEST_CASE("vista3d postprocessing and inversion match the bundle's on the refere
     if (c.withPoints) CHECK(nan > 0);  // voxels outside every click window stay "not computed"
     auto back = inference::vista3d::invertToOriginal(*labels, in->grid, image->geometry());
     REQUIRE(back.ok());
-    const auto expectOriginal = toXFastest(test::readNpy(*originalPath, shape), 1, image->geometry().dimensions());
+    const auto expectOriginal = test::toXFastest(test::readNpy(*originalPath, shape), 1, image->geometry().dimensions());
     std::size_t differOriginal = 0;
     for (std::size_t i = 0; i < expectOriginal.size(); ++i) {
       const float e = std::isnan(expectOriginal[i]) ? 255.0f : expectOriginal[i];
