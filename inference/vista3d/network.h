@@ -4,6 +4,7 @@
 // (ClassMappingClassify). Weights come from a checkpoint by name after the strict key check. Arrays are in torch's
 // order ([C, H, W, D], the last axis fastest).
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -41,6 +42,16 @@ class Vista3dModel {
   // Class logits [classes, H, W, D] of one [H, W, D] window (each a multiple of 16).
   core::Result<std::vector<float>> classLogits(const std::vector<float>& window, const std::int64_t size[3],
                                                const std::vector<std::int64_t>& classes);
+
+  // Point-head logits [H, W, D] of one object in one window: its points (voxel indices of the window, labels -1
+  // pad, 0 / 1 negative / positive, 2 / 3 the same for a "special" class) and its prompt class (the zero-shot token
+  // above 132, else the supported one; 0 for none).
+  struct WindowPoint {
+    std::array<double, 3> ijk{0, 0, 0};
+    int label = 1;
+  };
+  core::Result<std::vector<float>> pointLogits(const std::vector<float>& window, const std::int64_t size[3],
+                                               const std::vector<WindowPoint>& points, std::int64_t promptClass = 0);
 
   struct Impl;
 

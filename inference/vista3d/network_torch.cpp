@@ -1,6 +1,7 @@
 // The one translation unit of the encoder that includes torch (compiled only where LibTorch is found).
 #include <torch/torch.h>
 
+#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -188,6 +189,206 @@ struct ClassHeadImpl : nn::Module {
 };
 TORCH_MODULE(ClassHead);
 
+// ---- the point head (PointMappingSAM, SPEC.md 2.3) ----
+
+// Conv3d + optional bias at Sequential index names: holds the parameterised layers of a Sequential whose
+// parameter-free layers (IN, GELU) run functionally.
+nn::Conv3d conv3b(std::int64_t in, std::int64_t out, std::int64_t stride) {
+  return nn::Conv3d(nn::Conv3dOptions(in, out, 3).stride(stride).padding(1).bias(true));
+}
+torch::Tensor instanceNormPlain(const torch::Tensor& x) {
+  return torch::nn::functional::instance_norm(x, torch::nn::functional::InstanceNormFuncOptions().eps(1e-5));
+}
+
+struct FeatDownsampleImpl : nn::Module {  // Conv(s2), IN, GELU, Conv, IN
+  explicit FeatDownsampleImpl(std::int64_t w) : c0(register_module("0", conv3b(w, w, 2))), c3(register_module("3", conv3b(w, w, 1))) {}
+  torch::Tensor forward(const torch::Tensor& x) {
+    return instanceNormPlain(c3(torch::gelu(instanceNormPlain(c0(x)))));
+  }
+  nn::Conv3d c0, c3;
+};
+TORCH_MODULE(FeatDownsample);
+
+struct OutputUpscalingImpl : nn::Module {  // ConvT(s2), IN, GELU, Conv
+  explicit OutputUpscalingImpl(std::int64_t w)
+      : c0(register_module("0", nn::ConvTranspose3d(nn::ConvTranspose3dOptions(w, w, 3).stride(2).padding(1).output_padding(1).bias(true)))),
+        c3(register_module("3", conv3b(w, w, 1))) {}
+  torch::Tensor forward(const torch::Tensor& x) { return c3(torch::gelu(instanceNormPlain(c0(x)))); }
+  nn::ConvTranspose3d c0;
+  nn::Conv3d c3;
+};
+TORCH_MODULE(OutputUpscaling);
+
+// SAM attention: project to dim / down, 4 heads, softmax(q k^T / sqrt(c)) v, project back.
+struct AttentionImpl : nn::Module {
+  AttentionImpl(std::int64_t dim, std::int64_t down)
+      : inner(dim / down),
+        q_proj(register_module("q_proj", nn::Linear(dim, dim / down))),
+        k_proj(register_module("k_proj", nn::Linear(dim, dim / down))),
+        v_proj(register_module("v_proj", nn::Linear(dim, dim / down))),
+        out_proj(register_module("out_proj", nn::Linear(dim / down, dim))) {}
+  torch::Tensor forward(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v) {
+    constexpr std::int64_t heads = 4;
+    auto split = [&](const torch::Tensor& x) {  // [B, N, inner] -> [B, heads, N, c]
+      return x.reshape({x.size(0), x.size(1), heads, inner / heads}).transpose(1, 2);
+    };
+    const auto qh = split(q_proj(q)), kh = split(k_proj(k)), vh = split(v_proj(v));
+    const double scale = 1.0 / std::sqrt(static_cast<double>(inner / heads));
+    const auto attn = torch::softmax(torch::matmul(qh, kh.transpose(2, 3)) * scale, -1);
+    const auto out = torch::matmul(attn, vh).transpose(1, 2).reshape({q.size(0), q.size(1), inner});
+    return out_proj(out);
+  }
+  std::int64_t inner;
+  nn::Linear q_proj, k_proj, v_proj, out_proj;
+};
+TORCH_MODULE(Attention);
+
+struct TokenMlpImpl : nn::Module {
+  explicit TokenMlpImpl(std::int64_t w) : linear1(register_module("linear1", nn::Linear(w, 512))), linear2(register_module("linear2", nn::Linear(512, w))) {}
+  torch::Tensor forward(const torch::Tensor& x) { return linear2(torch::relu(linear1(x))); }
+  nn::Linear linear1, linear2;
+};
+TORCH_MODULE(TokenMlp);
+
+nn::LayerNorm layerNorm(std::int64_t w) { return nn::LayerNorm(nn::LayerNormOptions({w}).eps(1e-5)); }
+
+struct TwoWayBlockImpl : nn::Module {
+  TwoWayBlockImpl(std::int64_t w, bool skipFirstPe)
+      : skipPe(skipFirstPe),
+        self_attn(register_module("self_attn", Attention(w, 1))),
+        norm1(register_module("norm1", layerNorm(w))),
+        cross_attn_token_to_image(register_module("cross_attn_token_to_image", Attention(w, 2))),
+        norm2(register_module("norm2", layerNorm(w))),
+        mlp(register_module("mlp", TokenMlp(w))),
+        norm3(register_module("norm3", layerNorm(w))),
+        norm4(register_module("norm4", layerNorm(w))),
+        cross_attn_image_to_token(register_module("cross_attn_image_to_token", Attention(w, 2))) {}
+  void forward(torch::Tensor& queries, torch::Tensor& keys, const torch::Tensor& qpe, const torch::Tensor& kpe) {
+    if (skipPe) {
+      queries = self_attn(queries, queries, queries);
+    } else {
+      const auto q = queries + qpe;
+      queries = queries + self_attn(q, q, queries);
+    }
+    queries = norm1(queries);
+    queries = norm2(queries + cross_attn_token_to_image(queries + qpe, keys + kpe, keys));
+    queries = norm3(queries + mlp(queries));
+    keys = norm4(keys + cross_attn_image_to_token(keys + kpe, queries + qpe, queries));
+  }
+  bool skipPe;
+  Attention self_attn{nullptr};
+  nn::LayerNorm norm1{nullptr};
+  Attention cross_attn_token_to_image{nullptr};
+  nn::LayerNorm norm2{nullptr};
+  TokenMlp mlp{nullptr};
+  nn::LayerNorm norm3{nullptr}, norm4{nullptr};
+  Attention cross_attn_image_to_token{nullptr};
+};
+TORCH_MODULE(TwoWayBlock);
+
+struct TwoWayTransformerImpl : nn::Module {
+  explicit TwoWayTransformerImpl(std::int64_t w)
+      : layers(register_module("layers", nn::ModuleList())),
+        final_attn_token_to_image(register_module("final_attn_token_to_image", Attention(w, 2))),
+        norm_final_attn(register_module("norm_final_attn", layerNorm(w))) {
+    for (int i = 0; i < 2; ++i) layers->push_back(TwoWayBlock(w, i == 0));
+  }
+  nn::ModuleList layers;
+  Attention final_attn_token_to_image;
+  nn::LayerNorm norm_final_attn;
+};
+TORCH_MODULE(TwoWayTransformer);
+
+struct PeLayerImpl : nn::Module {
+  explicit PeLayerImpl(std::int64_t w) { gaussian = register_buffer("positional_encoding_gaussian_matrix", torch::zeros({3, w / 2})); }
+  // p [..., 3] in [0, 1] -> [..., w]
+  torch::Tensor encode(const torch::Tensor& p) {
+    const auto c = torch::matmul(2 * p - 1, gaussian) * (2 * M_PI);
+    return torch::cat({torch::sin(c), torch::cos(c)}, -1);
+  }
+  torch::Tensor gaussian;
+};
+TORCH_MODULE(PeLayer);
+
+nn::Embedding embedding1(std::int64_t w) { return nn::Embedding(1, w); }
+
+struct PointHeadImpl : nn::Module {
+  explicit PointHeadImpl(std::int64_t w)
+      : feat_downsample(register_module("feat_downsample", FeatDownsample(w))),
+        mask_downsample(register_module("mask_downsample", nn::Conv3d(nn::Conv3dOptions(2, 2, 3).padding(1).bias(true)))),
+        transformer(register_module("transformer", TwoWayTransformer(w))),
+        pe_layer(register_module("pe_layer", PeLayer(w))),
+        point_embeddings(register_module("point_embeddings", nn::ModuleList())),
+        not_a_point_embed(register_module("not_a_point_embed", embedding1(w))),
+        special_class_embed(register_module("special_class_embed", embedding1(w))),
+        mask_tokens(register_module("mask_tokens", embedding1(w))),
+        output_upscaling(register_module("output_upscaling", OutputUpscaling(w))),
+        output_hypernetworks_mlps(register_module("output_hypernetworks_mlps", std::make_shared<nn::Module>())),
+        class_embeddings(register_module("class_embeddings", nn::Embedding(512, w))),
+        zeroshot_embed(register_module("zeroshot_embed", embedding1(w))),
+        supported_embed(register_module("supported_embed", embedding1(w))) {
+    point_embeddings->push_back(embedding1(w));
+    point_embeddings->push_back(embedding1(w));
+    hyper = output_hypernetworks_mlps->register_module("layers", nn::ModuleList());
+    for (int k = 0; k < 3; ++k) hyper->push_back(nn::Linear(w, w));
+  }
+
+  // One object: out_point [1, w, H, W, D], coords [N, 3] voxel indices, labels [N]; -> [H, W, D] logits.
+  torch::Tensor forward(const torch::Tensor& outPoint, const torch::Tensor& coords, const std::vector<int>& labels,
+                        std::int64_t promptClass) {
+    const std::int64_t w = outPoint.size(1);
+    const auto H = outPoint.size(2), W = outPoint.size(3), D = outPoint.size(4);
+    const auto low = feat_downsample(outPoint);  // [1, w, h, w, d]
+    const auto h = low.size(2), wd = low.size(3), d = low.size(4);
+    // Point tokens.
+    const auto dims = torch::tensor({static_cast<float>(H), static_cast<float>(W), static_cast<float>(D)});
+    auto pe = pe_layer->encode((coords + 0.5) / dims);  // [N, w]
+    std::vector<torch::Tensor> tokens{mask_tokens->weight};
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+      const auto row = pe.index({static_cast<std::int64_t>(i)}).unsqueeze(0);
+      const int l = labels[i];
+      if (l == -1) tokens.push_back(not_a_point_embed->weight);
+      else if (l == 0 || l == 2)
+        tokens.push_back(row + point_embeddings->ptr<nn::EmbeddingImpl>(0)->weight + (l == 2 ? special_class_embed->weight : torch::zeros_like(row)));
+      else
+        tokens.push_back(row + point_embeddings->ptr<nn::EmbeddingImpl>(1)->weight + (l == 3 ? special_class_embed->weight : torch::zeros_like(row)));
+    }
+    tokens.push_back(promptClass > 132 ? zeroshot_embed->weight : supported_embed->weight);
+    auto queries = torch::cat(tokens, 0).unsqueeze(0);  // [1, N + 2, w]
+    const auto qpe = queries;
+    // Image PE on the low-resolution grid, in the order of the flattened keys.
+    const auto gi = (torch::arange(h, torch::kFloat32) + 0.5) / static_cast<double>(h);
+    const auto gj = (torch::arange(wd, torch::kFloat32) + 0.5) / static_cast<double>(wd);
+    const auto gk = (torch::arange(d, torch::kFloat32) + 0.5) / static_cast<double>(d);
+    const auto grid = torch::stack(torch::meshgrid({gi, gj, gk}, "ij"), -1).reshape({-1, 3});
+    const auto kpe = pe_layer->encode(grid).unsqueeze(0);  // [1, hwd, w]
+    auto keys = low.flatten(2).permute({0, 2, 1});          // [1, hwd, w]
+    for (std::size_t i = 0; i < transformer->layers->size(); ++i)
+      transformer->layers->ptr<TwoWayBlockImpl>(i)->forward(queries, keys, qpe, kpe);
+    queries = transformer->norm_final_attn(queries + transformer->final_attn_token_to_image(queries + qpe, keys + kpe, keys));
+    // Mask: the hypernetwork of the mask token against the upscaled image embedding.
+    auto hyperIn = queries.slice(1, 0, 1);  // [1, 1, w]
+    for (std::size_t k = 0; k < hyper->size(); ++k) {
+      hyperIn = hyper->ptr<nn::LinearImpl>(k)->forward(hyperIn);
+      if (k < 2) hyperIn = torch::relu(hyperIn);
+    }
+    const auto up = output_upscaling(keys.transpose(1, 2).reshape({1, w, h, wd, d}));
+    return torch::matmul(hyperIn, up.reshape({1, w, -1})).reshape({H, W, D});
+  }
+
+  FeatDownsample feat_downsample;
+  nn::Conv3d mask_downsample;
+  TwoWayTransformer transformer;
+  PeLayer pe_layer;
+  nn::ModuleList point_embeddings;
+  nn::Embedding not_a_point_embed, special_class_embed, mask_tokens;
+  OutputUpscaling output_upscaling;
+  std::shared_ptr<nn::Module> output_hypernetworks_mlps;
+  nn::ModuleList hyper{nullptr};
+  nn::Embedding class_embeddings, zeroshot_embed, supported_embed;
+};
+TORCH_MODULE(PointHead);
+
 torch::ScalarType scalarType(DType t) {
   switch (t) {
     case DType::Float32: return torch::kFloat32;
@@ -278,6 +479,7 @@ struct Vista3dModel::Impl {
   int width = 0;
   ImageEncoder encoder{nullptr};
   ClassHead head{nullptr};
+  PointHead pointHead{nullptr};
 };
 
 Vista3dModel::Vista3dModel(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
@@ -294,10 +496,13 @@ core::Result<std::unique_ptr<Vista3dModel>> Vista3dModel::load(const Checkpoint&
     impl->width = width;
     impl->encoder = ImageEncoder(width);
     impl->head = ClassHead(width);
+    impl->pointHead = PointHead(width);
     impl->encoder->eval();
     impl->head->eval();
+    impl->pointHead->eval();
     if (core::Status s = loadWeights(*impl->encoder, checkpoint, "image_encoder."); !s) return s.error();
     if (core::Status s = loadWeights(*impl->head, checkpoint, "class_head."); !s) return s.error();
+    if (core::Status s = loadWeights(*impl->pointHead, checkpoint, "point_head."); !s) return s.error();
     return std::unique_ptr<Vista3dModel>(new Vista3dModel(std::move(impl)));
   } catch (const std::bad_alloc&) {
     return core::makeError(core::ErrorCode::OutOfMemory, checkpoint.path, "out of memory loading the network");
@@ -321,6 +526,36 @@ core::Result<std::vector<float>> Vista3dModel::classLogits(const std::vector<flo
     auto input = torch::from_blob(const_cast<float*>(window.data()), {1, 1, size[0], size[1], size[2]}, torch::kFloat32);
     const auto features = ImageEncoderImpl::decode(m_impl->encoder->up_layers_auto, m_impl->encoder->encode(input));
     const torch::Tensor logits = m_impl->head->forward(features, torch::tensor(classes, torch::kInt64)).contiguous();
+    return std::vector<float>(logits.data_ptr<float>(), logits.data_ptr<float>() + logits.numel());
+  } catch (const std::bad_alloc&) {
+    return core::makeError(core::ErrorCode::OutOfMemory, "vista3d", "out of memory running the network");
+  } catch (const c10::Error& e) {
+    return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", std::string("LibTorch: ") + e.what_without_backtrace());
+  }
+}
+
+core::Result<std::vector<float>> Vista3dModel::pointLogits(const std::vector<float>& window, const std::int64_t size[3],
+                                                           const std::vector<WindowPoint>& points, std::int64_t promptClass) {
+  for (int a = 0; a < 3; ++a)
+    if (size[a] <= 0 || size[a] % 16)
+      return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "window sizes must be multiples of 16");
+  if (window.size() != static_cast<std::size_t>(size[0] * size[1] * size[2]))
+    return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "the window does not match its size");
+  if (points.empty()) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "no point");
+  std::vector<float> flat;
+  std::vector<int> labels;
+  for (const auto& p : points) {
+    if (p.label < -1 || p.label > 3) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "point labels are -1..3");
+    for (int a = 0; a < 3; ++a) flat.push_back(static_cast<float>(p.ijk[static_cast<std::size_t>(a)]));
+    labels.push_back(p.label);
+  }
+  try {
+    torch::NoGradGuard noGrad;
+    auto input = torch::from_blob(const_cast<float*>(window.data()), {1, 1, size[0], size[1], size[2]}, torch::kFloat32);
+    const auto skips = m_impl->encoder->encode(input);
+    const auto features = ImageEncoderImpl::decode(m_impl->encoder->up_layers, skips);
+    const auto coords = torch::from_blob(flat.data(), {static_cast<std::int64_t>(points.size()), 3}, torch::kFloat32).clone();
+    const torch::Tensor logits = m_impl->pointHead->forward(features, coords, labels, promptClass).contiguous();
     return std::vector<float>(logits.data_ptr<float>(), logits.data_ptr<float>() + logits.numel());
   } catch (const std::bad_alloc&) {
     return core::makeError(core::ErrorCode::OutOfMemory, "vista3d", "out of memory running the network");

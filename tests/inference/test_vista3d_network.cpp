@@ -155,3 +155,49 @@ TEST_CASE("vista3d automatic segmentation end to end: preprocessing, sliding win
   CHECK(organ > 0);
   CHECK(differ <= expect.size() / 10000);  // the reference allows 1e-4 of voxels to flip at logits near 0
 }
+
+TEST_CASE("vista3d point head: one and two objects, special and pad labels, zero-shot token, equal to MONAI's",
+          "[vista3d][network][data]") {
+  if (!torchAvailable()) return;
+  auto pt = test::sharedFile("reference/vista3d/tiny_state_dict.pt");
+  auto inputPath = test::sharedFile("reference/vista3d/input_64.npy");
+  auto onePath = test::sharedFile("reference/vista3d/case_point_logits.npy");
+  auto twoPath = test::sharedFile("reference/vista3d/case_point2_logits.npy");
+  if (!pt || !inputPath || !onePath || !twoPath) return;
+  auto ck = readCheckpoint(pt->string());
+  REQUIRE(ck.ok());
+  auto model = Vista3dModel::load(*ck);
+  REQUIRE(model.ok());
+  std::vector<std::int64_t> shape;
+  const auto input = test::readNpy(*inputPath, shape);
+  const std::int64_t size[3] = {64, 64, 64};
+  using P = Vista3dModel::WindowPoint;
+  struct Object {
+    std::vector<P> points;
+    std::int64_t promptClass;
+  };
+  // README: case_point = clicks [[30,34,28],[10,50,40]] labels [1,0], no class; case_point2 = two objects,
+  // [[30,34,28],[12,20,50]] labels [3,2] class 25, and [[40,10,10],[0,0,0]] labels [1,-1] class 150 (zero-shot).
+  const std::vector<std::pair<std::filesystem::path, std::vector<Object>>> cases = {
+      {*onePath, {{{P{{30, 34, 28}, 1}, P{{10, 50, 40}, 0}}, 0}}},
+      {*twoPath, {{{P{{30, 34, 28}, 3}, P{{12, 20, 50}, 2}}, 25}, {{P{{40, 10, 10}, 1}, P{{0, 0, 0}, -1}}, 150}}}};
+  for (const auto& [path, objects] : cases) {
+    INFO(path.filename().string());
+    const auto ref = test::readNpy(path, shape);
+    REQUIRE(ref.size() == objects.size() * 64 * 64 * 64);
+    for (std::size_t b = 0; b < objects.size(); ++b) {
+      INFO("object " << b);
+      auto logits = (*model)->pointLogits(input, size, objects[b].points, objects[b].promptClass);
+      REQUIRE(logits.ok());
+      double worst = 0, scale = 0;
+      for (std::size_t i = 0; i < logits->size(); ++i) {
+        const double r = ref[b * logits->size() + i];
+        worst = std::max(worst, std::fabs(double((*logits)[i]) - r));
+        scale = std::max(scale, std::fabs(r));
+      }
+      INFO("max |ours - MONAI| = " << worst << " (values up to " << scale << ")");
+      CHECK(worst < 1e-4 * std::max(1.0, scale));
+      CHECK(scale > 0.1);
+    }
+  }
+}
