@@ -1,6 +1,7 @@
 #include "inference/vista3d/sliding_window.h"
 
 #include <algorithm>
+#include <cmath>
 #include <new>
 #include <string>
 
@@ -89,6 +90,93 @@ core::Result<std::vector<float>> slidingWindowLogits(const core::ImageVolume& im
     return out;
   } catch (const std::bad_alloc&) {
     return core::makeError(core::ErrorCode::OutOfMemory, "vista3d", "out of memory stitching the windows");
+  }
+}
+
+core::Result<std::vector<float>> pointWindowLogits(const core::ImageVolume& image, const std::vector<ClickPoint>& points,
+                                                   const PointWindowFn& network, std::int64_t roi,
+                                                   core::ProgressSink* progress) {
+  const auto n = image.geometry().dimensions();
+  if (points.empty() || roi < 2 || n[0] < 1)
+    return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "click inference needs points");
+  try {
+    std::int64_t p[3], before[3];
+    for (std::size_t a = 0; a < 3; ++a) {
+      p[a] = std::max(n[a], roi);
+      before[a] = (p[a] - n[a]) / 2;
+    }
+    // Zero padding, torch order.
+    std::vector<float> padded(static_cast<std::size_t>(p[0] * p[1] * p[2]), 0.0f);
+    for (std::int64_t i = 0; i < n[0]; ++i)
+      for (std::int64_t j = 0; j < n[1]; ++j)
+        for (std::int64_t k = 0; k < n[2]; ++k)
+          padded[static_cast<std::size_t>(((i + before[0]) * p[1] + j + before[1]) * p[2] + k + before[2])] = image.at({i, j, k});
+    std::vector<ClickPoint> shifted = points;
+    for (auto& pt : shifted)
+      for (std::size_t a = 0; a < 3; ++a) pt.ijk[a] += static_cast<float>(before[a]);
+    const std::size_t cells = padded.size();
+    std::vector<float> sum(cells, 0.0f);
+    std::vector<std::uint8_t> covered(cells, 0);
+    std::vector<float> window(static_cast<std::size_t>(roi * roi * roi));
+    const std::int64_t roiSize[3] = {roi, roi, roi};
+    const std::int64_t half = roi / 2;
+    std::size_t done = 0;
+    for (const auto& centre : shifted) {
+      if (progress && progress->cancelled()) return core::makeError(core::ErrorCode::Cancelled, "vista3d", "cancelled");
+      std::int64_t start[3];
+      for (std::size_t a = 0; a < 3; ++a) {
+        const double c = centre.ijk[a];
+        if (c - static_cast<double>(half) < 0) start[a] = 0;
+        else if (c + static_cast<double>(half) > static_cast<double>(p[a])) start[a] = p[a] - roi;
+        else start[a] = static_cast<std::int64_t>(c) - half;
+      }
+      for (std::int64_t i = 0; i < roi; ++i)
+        for (std::int64_t j = 0; j < roi; ++j)
+          std::copy_n(padded.begin() + static_cast<std::ptrdiff_t>(((start[0] + i) * p[1] + start[1] + j) * p[2] + start[2]), roi,
+                      window.begin() + static_cast<std::ptrdiff_t>((i * roi + j) * roi));
+      // The points strictly inside this window, in its coordinates.
+      std::vector<ClickPoint> inside;
+      for (const auto& q : shifted) {
+        if (q.label == -1) continue;  // with one object a pad point's column is all -1 and MONAI deletes it
+        bool in = true;
+        ClickPoint local = q;
+        for (std::size_t a = 0; a < 3; ++a) {
+          const double rel = static_cast<double>(q.ijk[a]) - static_cast<double>(start[a]);
+          in = in && rel > 0 && static_cast<double>(roi) - rel > 0;
+          local.ijk[a] = static_cast<float>(rel);
+        }
+        if (in) inside.push_back(local);
+      }
+      std::vector<float> logits;
+      if (inside.empty()) {
+        logits.assign(window.size(), -9999.0f);
+      } else {
+        auto r = network(window, roiSize, inside);
+        if (!r) return r.error();
+        if (r->size() != window.size())
+          return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "the network returned the wrong size");
+        logits = std::move(r).value();
+      }
+      for (std::int64_t i = 0; i < roi; ++i)
+        for (std::int64_t j = 0; j < roi; ++j)
+          for (std::int64_t k = 0; k < roi; ++k) {
+            const auto cell = static_cast<std::size_t>(((start[0] + i) * p[1] + start[1] + j) * p[2] + start[2] + k);
+            sum[cell] += logits[static_cast<std::size_t>((i * roi + j) * roi + k)];
+            covered[cell] = 1;
+          }
+      if (progress) progress->report(static_cast<double>(++done) / static_cast<double>(shifted.size()), "infer");
+    }
+    const auto voxels = static_cast<std::size_t>(n[0] * n[1] * n[2]);
+    std::vector<float> out(voxels);
+    for (std::int64_t z = 0; z < n[2]; ++z)
+      for (std::int64_t y = 0; y < n[1]; ++y)
+        for (std::int64_t x = 0; x < n[0]; ++x) {
+          const auto cell = static_cast<std::size_t>(((x + before[0]) * p[1] + y + before[1]) * p[2] + z + before[2]);
+          out[static_cast<std::size_t>((z * n[1] + y) * n[0] + x)] = covered[cell] ? sum[cell] : std::nanf("");
+        }
+    return out;
+  } catch (const std::bad_alloc&) {
+    return core::makeError(core::ErrorCode::OutOfMemory, "vista3d", "out of memory stitching the click windows");
   }
 }
 

@@ -31,4 +31,20 @@ core::Result<std::vector<float>> slidingWindowLogits(const core::ImageVolume& im
                                                      const SlidingWindowOptions& options = {},
                                                      core::ProgressSink* progress = nullptr);
 
+// The bundle's click inference (SPEC.md 6.6, point_based_window_inferer with center_only): the volume padded with
+// zeros to at least one window per axis, one window around every point (a window of `roi` centred on int(p), moved
+// inside the volume), each run with the points strictly inside it (shifted into it; none inside: -9999, as the
+// network answers), the windows' logits summed where they overlap and NaN where no window reached.
+struct ClickPoint {
+  float ijk[3] = {0, 0, 0};  // on the model grid, in float32 as the bundle passes them
+  int label = 1;
+};
+using PointWindowFn = std::function<core::Result<std::vector<float>>(
+    const std::vector<float>& window, const std::int64_t roi[3], const std::vector<ClickPoint>& pointsInWindow)>;
+
+// One object's logits on the image grid (x fastest), NaN where not computed.
+core::Result<std::vector<float>> pointWindowLogits(const core::ImageVolume& image, const std::vector<ClickPoint>& points,
+                                                   const PointWindowFn& network, std::int64_t roi = 128,
+                                                   core::ProgressSink* progress = nullptr);
+
 }  // namespace delineate::inference::vista3d

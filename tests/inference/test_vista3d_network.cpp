@@ -201,3 +201,70 @@ TEST_CASE("vista3d point head: one and two objects, special and pad labels, zero
     }
   }
 }
+
+TEST_CASE("vista3d click inference end to end: point windows, postprocessing and inversion equal the bundle's on a "
+          "real CT", "[vista3d][network][data]") {
+  if (!torchAvailable()) return;
+  const std::string dir = "reference/vista3d/pipeline/";
+  auto pt = test::sharedFile("reference/vista3d/tiny_state_dict.pt");
+  auto ct = test::sharedFile(dir + "input_ct.nii.gz");
+  auto logitsPath = test::sharedFile(dir + "click_logits.npy");
+  auto originalPath = test::sharedFile(dir + "click_labels_original.npy");
+  if (!pt || !ct || !logitsPath || !originalPath) return;
+  auto ck = readCheckpoint(pt->string());
+  REQUIRE(ck.ok());
+  auto model = Vista3dModel::load(*ck);
+  REQUIRE(model.ok());
+  auto image = io::readImageFile(ct->string());
+  REQUIRE(image.ok());
+  auto in = preprocessForVista3d(*image);
+  REQUIRE(in.ok());
+  // The reference's clicks on the original image (positive, negative), mapped as the bundle maps them.
+  std::vector<ClickPoint> clicks;
+  std::vector<ModelPoint> modelPoints;
+  const core::Vec3 original[2] = {{30, 40, 16}, {10, 50, 25}};
+  for (int i = 0; i < 2; ++i) {
+    const core::Vec3 m = toModelGrid(original[i], image->geometry(), in->image.geometry());
+    ClickPoint c;
+    for (std::size_t a = 0; a < 3; ++a) c.ijk[a] = static_cast<float>(m[a]);
+    c.label = i == 0 ? 1 : 0;
+    clicks.push_back(c);
+    modelPoints.push_back({m, c.label});
+  }
+  const PointWindowFn network = [&](const std::vector<float>& window, const std::int64_t roi[3],
+                                    const std::vector<ClickPoint>& inside) {
+    std::vector<Vista3dModel::WindowPoint> pts;
+    for (const auto& c : inside) pts.push_back({{c.ijk[0], c.ijk[1], c.ijk[2]}, c.label});
+    return (*model)->pointLogits(window, roi, pts);
+  };
+  auto logits = pointWindowLogits(in->image, clicks, network, 64);
+  REQUIRE(logits.ok());
+  const auto md = in->image.geometry().dimensions();
+  std::vector<std::int64_t> shape;
+  const auto ref = test::toXFastest(test::readNpy(*logitsPath, shape), 1, md);
+  std::size_t nanOurs = 0, nanRef = 0, nanMismatch = 0;
+  double worst = 0;
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    const bool a = std::isnan((*logits)[i]), b = std::isnan(ref[i]);
+    nanOurs += a;
+    nanRef += b;
+    nanMismatch += a != b;
+    if (!a && !b) worst = std::max(worst, std::fabs(double((*logits)[i]) - double(ref[i])));
+  }
+  INFO("NaN: ours " << nanOurs << ", bundle " << nanRef << "; max |ours - bundle| elsewhere " << worst);
+  CHECK(nanRef == 182889);  // the reference README's count
+  CHECK(nanMismatch == 0);
+  CHECK(worst < 1e-4);
+  auto labels = vistaPostTransform(*logits, 1, md, {}, modelPoints);
+  REQUIRE(labels.ok());
+  auto back = invertToOriginal(*labels, in->grid, image->geometry());
+  REQUIRE(back.ok());
+  const auto expect = test::toXFastest(test::readNpy(*originalPath, shape), 1, image->geometry().dimensions());
+  std::size_t differ = 0, object = 0;
+  for (std::size_t i = 0; i < expect.size(); ++i) {
+    differ += float((*back)[i]) != expect[i];
+    object += expect[i] == 1;
+  }
+  CHECK(object > 0);
+  CHECK(differ <= expect.size() / 10000);
+}
