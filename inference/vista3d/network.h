@@ -53,10 +53,20 @@ class Vista3dModel {
   core::Result<std::vector<float>> pointLogits(const std::vector<float>& window, const std::int64_t size[3],
                                                const std::vector<WindowPoint>& points, std::int64_t promptClass = 0);
 
+  // Both heads on one window with one encoder pass (the class prompt's auto logits and the point logits), for the
+  // connected-components combination of a click with a class.
+  struct BothLogits {
+    std::vector<float> classLogits, pointLogits;  // [H, W, D] each
+  };
+  core::Result<BothLogits> bothLogits(const std::vector<float>& window, const std::int64_t size[3],
+                                      const std::vector<WindowPoint>& points, std::int64_t classId);
+
   struct Impl;
 
  private:
   explicit Vista3dModel(std::unique_ptr<Impl> impl);
+  core::Result<BothLogits> runHeads(const std::vector<float>& window, const std::int64_t size[3],
+                                    const std::vector<WindowPoint>& points, std::int64_t promptClass, bool withClass);
   std::unique_ptr<Impl> m_impl;
 };
 

@@ -31,4 +31,9 @@ core::Result<std::vector<float>> Vista3dModel::pointLogits(const std::vector<flo
   return core::makeError(core::ErrorCode::Unsupported, "vista3d", "this build has no LibTorch (install libtorch-dev)");
 }
 
+core::Result<Vista3dModel::BothLogits> Vista3dModel::bothLogits(const std::vector<float>&, const std::int64_t[3],
+                                                                const std::vector<WindowPoint>&, std::int64_t) {
+  return core::makeError(core::ErrorCode::Unsupported, "vista3d", "this build has no LibTorch (install libtorch-dev)");
+}
+
 }  // namespace delineate::inference::vista3d

@@ -534,14 +534,38 @@ core::Result<std::vector<float>> Vista3dModel::classLogits(const std::vector<flo
   }
 }
 
-core::Result<std::vector<float>> Vista3dModel::pointLogits(const std::vector<float>& window, const std::int64_t size[3],
-                                                           const std::vector<WindowPoint>& points, std::int64_t promptClass) {
+namespace {
+
+core::Status checkWindow(const std::vector<float>& window, const std::int64_t size[3], std::size_t points) {
   for (int a = 0; a < 3; ++a)
     if (size[a] <= 0 || size[a] % 16)
       return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "window sizes must be multiples of 16");
   if (window.size() != static_cast<std::size_t>(size[0] * size[1] * size[2]))
     return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "the window does not match its size");
-  if (points.empty()) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "no point");
+  if (points == 0) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "no point");
+  return core::Status::success();
+}
+
+}  // namespace
+
+core::Result<std::vector<float>> Vista3dModel::pointLogits(const std::vector<float>& window, const std::int64_t size[3],
+                                                           const std::vector<WindowPoint>& points, std::int64_t promptClass) {
+  auto both = runHeads(window, size, points, promptClass, false);
+  if (!both) return both.error();
+  return std::move(both->pointLogits);
+}
+
+core::Result<Vista3dModel::BothLogits> Vista3dModel::bothLogits(const std::vector<float>& window, const std::int64_t size[3],
+                                                                const std::vector<WindowPoint>& points, std::int64_t classId) {
+  return runHeads(window, size, points, classId, true);
+}
+
+core::Result<Vista3dModel::BothLogits> Vista3dModel::runHeads(const std::vector<float>& window, const std::int64_t size[3],
+                                                              const std::vector<WindowPoint>& points, std::int64_t promptClass,
+                                                              bool withClass) {
+  if (core::Status s = checkWindow(window, size, points.size()); !s) return s.error();
+  const std::int64_t classId = promptClass;
+  if (promptClass < 0 || promptClass >= 512) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "class ids are 0..511");
   std::vector<float> flat;
   std::vector<int> labels;
   for (const auto& p : points) {
@@ -555,8 +579,15 @@ core::Result<std::vector<float>> Vista3dModel::pointLogits(const std::vector<flo
     const auto skips = m_impl->encoder->encode(input);
     const auto features = ImageEncoderImpl::decode(m_impl->encoder->up_layers, skips);
     const auto coords = torch::from_blob(flat.data(), {static_cast<std::int64_t>(points.size()), 3}, torch::kFloat32).clone();
-    const torch::Tensor logits = m_impl->pointHead->forward(features, coords, labels, promptClass).contiguous();
-    return std::vector<float>(logits.data_ptr<float>(), logits.data_ptr<float>() + logits.numel());
+    const torch::Tensor point = m_impl->pointHead->forward(features, coords, labels, promptClass).contiguous();
+    BothLogits out;
+    out.pointLogits.assign(point.data_ptr<float>(), point.data_ptr<float>() + point.numel());
+    if (withClass) {
+      const auto autoFeatures = ImageEncoderImpl::decode(m_impl->encoder->up_layers_auto, skips);
+      const torch::Tensor cls = m_impl->head->forward(autoFeatures, torch::tensor({classId}, torch::kInt64)).contiguous();
+      out.classLogits.assign(cls.data_ptr<float>(), cls.data_ptr<float>() + cls.numel());
+    }
+    return out;
   } catch (const std::bad_alloc&) {
     return core::makeError(core::ErrorCode::OutOfMemory, "vista3d", "out of memory running the network");
   } catch (const c10::Error& e) {

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "inference/vista3d/combine.h"
 #include "inference/vista3d/network.h"
 #include "inference/vista3d/postprocess.h"
 #include "inference/vista3d/preprocess.h"
@@ -267,4 +268,34 @@ TEST_CASE("vista3d click inference end to end: point windows, postprocessing and
   }
   CHECK(object > 0);
   CHECK(differ <= expect.size() / 10000);
+}
+
+TEST_CASE("vista3d click with a class: the connected-components combination equals MONAI's", "[vista3d][network][data]") {
+  if (!torchAvailable()) return;
+  auto pt = test::sharedFile("reference/vista3d/tiny_state_dict.pt");
+  auto inputPath = test::sharedFile("reference/vista3d/input_64.npy");
+  auto refPath = test::sharedFile("reference/vista3d/case_autopoint_cc_logits.npy");
+  if (!pt || !inputPath || !refPath) return;
+  auto ck = readCheckpoint(pt->string());
+  REQUIRE(ck.ok());
+  auto model = Vista3dModel::load(*ck);
+  REQUIRE(model.ok());
+  std::vector<std::int64_t> shape;
+  const auto input = test::readNpy(*inputPath, shape);
+  const std::int64_t size[3] = {64, 64, 64};
+  // README: class [[3]] with the clicks of case_point, patch_coords the whole window.
+  const std::vector<Vista3dModel::WindowPoint> points{{{30, 34, 28}, 1}, {{10, 50, 40}, 0}};
+  auto both = (*model)->bothLogits(input, size, points, 3);
+  REQUIRE(both.ok());
+  const auto out = connectedComponentsCombine(both->classLogits, both->pointLogits, size, points);
+  const auto ref = test::readNpy(*refPath, shape);
+  REQUIRE(ref.size() == out.size());
+  std::size_t far = 0, fromPoint = 0;
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    if (std::fabs(double(out[i]) - double(ref[i])) > 1e-4) ++far;
+    if (std::fabs(double(out[i]) - double(both->classLogits[i])) > 1e-6) ++fromPoint;
+  }
+  INFO(far << " voxels differ by more than 1e-4; " << fromPoint << " voxels took the point head's logits");
+  CHECK(fromPoint > 0);  // the combination did something
+  CHECK(far <= 1);       // the reference README: one voxel may flip (its point logit is about 1e-8)
 }
