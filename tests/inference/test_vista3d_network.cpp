@@ -299,3 +299,66 @@ TEST_CASE("vista3d click with a class: the connected-components combination equa
   CHECK(fromPoint > 0);  // the combination did something
   CHECK(far <= 1);       // the reference README: one voxel may flip (its point logit is about 1e-8)
 }
+
+TEST_CASE("vista3d click with a class end to end on a real CT equals the bundle's", "[vista3d][network][data]") {
+  if (!torchAvailable()) return;
+  const std::string dir = "reference/vista3d/pipeline/";
+  auto pt = test::sharedFile("reference/vista3d/tiny_state_dict.pt");
+  auto ct = test::sharedFile(dir + "input_ct.nii.gz");
+  auto logitsPath = test::sharedFile(dir + "click_class_logits.npy");
+  auto originalPath = test::sharedFile(dir + "click_class_labels_original.npy");
+  if (!pt || !ct || !logitsPath || !originalPath) return;
+  auto ck = readCheckpoint(pt->string());
+  REQUIRE(ck.ok());
+  auto model = Vista3dModel::load(*ck);
+  REQUIRE(model.ok());
+  auto image = io::readImageFile(ct->string());
+  REQUIRE(image.ok());
+  auto in = preprocessForVista3d(*image);
+  REQUIRE(in.ok());
+  std::vector<ClickPoint> clicks;
+  const core::Vec3 original[2] = {{30, 40, 16}, {10, 50, 25}};
+  for (int i = 0; i < 2; ++i) {
+    const core::Vec3 m = toModelGrid(original[i], image->geometry(), in->image.geometry());
+    ClickPoint c;
+    for (std::size_t a = 0; a < 3; ++a) c.ijk[a] = static_cast<float>(m[a]);
+    c.label = i == 0 ? 1 : 0;
+    clicks.push_back(c);
+  }
+  // Class 3 (spleen, not a "special" class: the labels stay 1 / 0): both heads and the combination in every window.
+  const PointWindowFn network = [&](const std::vector<float>& window, const std::int64_t roi[3],
+                                    const std::vector<ClickPoint>& inside) -> core::Result<std::vector<float>> {
+    std::vector<Vista3dModel::WindowPoint> pts;
+    for (const auto& c : inside) pts.push_back({{c.ijk[0], c.ijk[1], c.ijk[2]}, c.label});
+    auto both = (*model)->bothLogits(window, roi, pts, 3);
+    if (!both) return both.error();
+    return connectedComponentsCombine(both->classLogits, both->pointLogits, roi, pts);
+  };
+  auto logits = pointWindowLogits(in->image, clicks, network, 64);
+  REQUIRE(logits.ok());
+  const auto md = in->image.geometry().dimensions();
+  std::vector<std::int64_t> shape;
+  const auto ref = test::toXFastest(test::readNpy(*logitsPath, shape), 1, md);
+  std::size_t nanMismatch = 0, far = 0;
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    const bool a = std::isnan((*logits)[i]), b = std::isnan(ref[i]);
+    nanMismatch += a != b;
+    if (!a && !b && std::fabs(double((*logits)[i]) - double(ref[i])) > 1e-4) ++far;
+  }
+  INFO(far << " voxels differ by more than 1e-4");
+  CHECK(nanMismatch == 0);
+  CHECK(far <= ref.size() / 10000);
+  // With a class prompt there is no component filtering: thresholds, then label 3.
+  auto labels = vistaPostTransform(*logits, 1, md, {3}, {});
+  REQUIRE(labels.ok());
+  auto back = invertToOriginal(*labels, in->grid, image->geometry());
+  REQUIRE(back.ok());
+  const auto expect = test::toXFastest(test::readNpy(*originalPath, shape), 1, image->geometry().dimensions());
+  std::size_t differ = 0, object = 0;
+  for (std::size_t i = 0; i < expect.size(); ++i) {
+    differ += float((*back)[i]) != expect[i];
+    object += expect[i] == 3;
+  }
+  CHECK(object > 0);
+  CHECK(differ <= expect.size() / 10000);
+}
