@@ -34,6 +34,10 @@ class Vista3dModel {
  public:
   // Errors: a checkpoint that fails the key check, no LibTorch in this build.
   static core::Result<std::unique_ptr<Vista3dModel>> load(const Checkpoint& checkpoint);
+  // The architecture of `width` with LibTorch's default random initialisation (seeded), for benchmarks.
+  static core::Result<std::unique_ptr<Vista3dModel>> random(int width, std::uint64_t seed);
+  // Threads LibTorch uses on the CPU (0: leave its default).
+  static void setCpuThreads(int threads);
   ~Vista3dModel();
   Vista3dModel(const Vista3dModel&) = delete;
   Vista3dModel& operator=(const Vista3dModel&) = delete;

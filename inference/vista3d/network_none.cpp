@@ -21,6 +21,10 @@ int Vista3dModel::width() const { return 0; }
 core::Result<std::unique_ptr<Vista3dModel>> Vista3dModel::load(const Checkpoint& checkpoint) {
   return core::makeError(core::ErrorCode::Unsupported, checkpoint.path, "this build has no LibTorch (install libtorch-dev)");
 }
+core::Result<std::unique_ptr<Vista3dModel>> Vista3dModel::random(int, std::uint64_t) {
+  return core::makeError(core::ErrorCode::Unsupported, "vista3d", "this build has no LibTorch (install libtorch-dev)");
+}
+void Vista3dModel::setCpuThreads(int) {}
 core::Result<std::vector<float>> Vista3dModel::classLogits(const std::vector<float>&, const std::int64_t[3],
                                                            const std::vector<std::int64_t>&) {
   return core::makeError(core::ErrorCode::Unsupported, "vista3d", "this build has no LibTorch (install libtorch-dev)");

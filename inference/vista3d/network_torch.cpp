@@ -511,6 +511,32 @@ core::Result<std::unique_ptr<Vista3dModel>> Vista3dModel::load(const Checkpoint&
   }
 }
 
+core::Result<std::unique_ptr<Vista3dModel>> Vista3dModel::random(int width, std::uint64_t seed) {
+  if (width <= 0 || width % 2) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "the width must be even");
+  try {
+    torch::manual_seed(seed);
+    auto impl = std::make_unique<Impl>();
+    impl->width = width;
+    impl->encoder = ImageEncoder(width);
+    impl->head = ClassHead(width);
+    impl->pointHead = PointHead(width);
+    impl->encoder->eval();
+    impl->head->eval();
+    impl->pointHead->eval();
+    {
+      torch::NoGradGuard noGrad;
+      impl->pointHead->pe_layer->gaussian.normal_();  // a registered buffer starts at zero here; MONAI draws it
+    }
+    return std::unique_ptr<Vista3dModel>(new Vista3dModel(std::move(impl)));
+  } catch (const std::bad_alloc&) {
+    return core::makeError(core::ErrorCode::OutOfMemory, "vista3d", "out of memory building the network");
+  }
+}
+
+void Vista3dModel::setCpuThreads(int threads) {
+  if (threads > 0) torch::set_num_threads(threads);
+}
+
 core::Result<std::vector<float>> Vista3dModel::classLogits(const std::vector<float>& window, const std::int64_t size[3],
                                                            const std::vector<std::int64_t>& classes) {
   for (int a = 0; a < 3; ++a)
