@@ -482,6 +482,23 @@ struct Vista3dModel::Impl {
   PointHead pointHead{nullptr};
 };
 
+namespace {
+
+// The three parts of width `width`, in eval mode, with LibTorch's initial weights.
+std::unique_ptr<Vista3dModel::Impl> makeImpl(int width) {
+  auto impl = std::make_unique<Vista3dModel::Impl>();
+  impl->width = width;
+  impl->encoder = ImageEncoder(width);
+  impl->head = ClassHead(width);
+  impl->pointHead = PointHead(width);
+  impl->encoder->eval();
+  impl->head->eval();
+  impl->pointHead->eval();
+  return impl;
+}
+
+}  // namespace
+
 Vista3dModel::Vista3dModel(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
 Vista3dModel::~Vista3dModel() = default;
 int Vista3dModel::width() const { return m_impl->width; }
@@ -492,14 +509,7 @@ core::Result<std::unique_ptr<Vista3dModel>> Vista3dModel::load(const Checkpoint&
   const KeyReport report = checkKeys(checkpoint, vista3dLayout(width));
   if (!report.ok()) return core::makeError(core::ErrorCode::ParseError, checkpoint.path, report.describe());
   try {
-    auto impl = std::make_unique<Impl>();
-    impl->width = width;
-    impl->encoder = ImageEncoder(width);
-    impl->head = ClassHead(width);
-    impl->pointHead = PointHead(width);
-    impl->encoder->eval();
-    impl->head->eval();
-    impl->pointHead->eval();
+    auto impl = makeImpl(width);
     if (core::Status s = loadWeights(*impl->encoder, checkpoint, "image_encoder."); !s) return s.error();
     if (core::Status s = loadWeights(*impl->head, checkpoint, "class_head."); !s) return s.error();
     if (core::Status s = loadWeights(*impl->pointHead, checkpoint, "point_head."); !s) return s.error();
@@ -515,14 +525,7 @@ core::Result<std::unique_ptr<Vista3dModel>> Vista3dModel::random(int width, std:
   if (width <= 0 || width % 2) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "the width must be even");
   try {
     torch::manual_seed(seed);
-    auto impl = std::make_unique<Impl>();
-    impl->width = width;
-    impl->encoder = ImageEncoder(width);
-    impl->head = ClassHead(width);
-    impl->pointHead = PointHead(width);
-    impl->encoder->eval();
-    impl->head->eval();
-    impl->pointHead->eval();
+    auto impl = makeImpl(width);
     {
       torch::NoGradGuard noGrad;
       impl->pointHead->pe_layer->gaussian.normal_();  // a registered buffer starts at zero here; MONAI draws it

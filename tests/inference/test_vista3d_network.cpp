@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <optional>
 
 #include "inference/vista3d/combine.h"
 #include "inference/vista3d/network.h"
@@ -203,46 +204,73 @@ TEST_CASE("vista3d point head: one and two objects, special and pad labels, zero
   }
 }
 
+namespace {
+
+// The pipeline reference's click cases: the tiny model, the CT, its preprocessing, and the two clicks (positive,
+// negative) on the original image mapped as the bundle maps them.
+struct ClickPipelineCase {
+  std::unique_ptr<Vista3dModel> model;
+  core::ImageVolume image;
+  Vista3dInput in;
+  std::vector<ClickPoint> clicks;
+  std::vector<ModelPoint> modelPoints;
+  std::filesystem::path logitsPath, originalPath;
+
+  static std::optional<ClickPipelineCase> load(const std::string& name) {
+    const std::string dir = "reference/vista3d/pipeline/";
+    auto pt = test::sharedFile("reference/vista3d/tiny_state_dict.pt");
+    auto ct = test::sharedFile(dir + "input_ct.nii.gz");
+    auto logits = test::sharedFile(dir + name + "_logits.npy");
+    auto original = test::sharedFile(dir + name + "_labels_original.npy");
+    if (!pt || !ct || !logits || !original) return std::nullopt;
+    auto ck = readCheckpoint(pt->string());
+    REQUIRE(ck.ok());
+    auto model = Vista3dModel::load(*ck);
+    REQUIRE(model.ok());
+    auto image = io::readImageFile(ct->string());
+    REQUIRE(image.ok());
+    auto in = preprocessForVista3d(*image);
+    REQUIRE(in.ok());
+    ClickPipelineCase c{std::move(model).value(), std::move(image).value(), std::move(in).value(), {}, {}, *logits, *original};
+    const core::Vec3 original2[2] = {{30, 40, 16}, {10, 50, 25}};
+    for (int i = 0; i < 2; ++i) {
+      const core::Vec3 m = toModelGrid(original2[i], c.image.geometry(), c.in.image.geometry());
+      ClickPoint p;
+      for (std::size_t a = 0; a < 3; ++a) p.ijk[a] = static_cast<float>(m[a]);
+      p.label = i == 0 ? 1 : 0;
+      c.clicks.push_back(p);
+      c.modelPoints.push_back({m, p.label});
+    }
+    return c;
+  }
+};
+
+}  // namespace
+
 TEST_CASE("vista3d click inference end to end: point windows, postprocessing and inversion equal the bundle's on a "
           "real CT", "[vista3d][network][data]") {
   if (!torchAvailable()) return;
-  const std::string dir = "reference/vista3d/pipeline/";
-  auto pt = test::sharedFile("reference/vista3d/tiny_state_dict.pt");
-  auto ct = test::sharedFile(dir + "input_ct.nii.gz");
-  auto logitsPath = test::sharedFile(dir + "click_logits.npy");
-  auto originalPath = test::sharedFile(dir + "click_labels_original.npy");
-  if (!pt || !ct || !logitsPath || !originalPath) return;
-  auto ck = readCheckpoint(pt->string());
-  REQUIRE(ck.ok());
-  auto model = Vista3dModel::load(*ck);
-  REQUIRE(model.ok());
-  auto image = io::readImageFile(ct->string());
-  REQUIRE(image.ok());
-  auto in = preprocessForVista3d(*image);
-  REQUIRE(in.ok());
-  // The reference's clicks on the original image (positive, negative), mapped as the bundle maps them.
-  std::vector<ClickPoint> clicks;
-  std::vector<ModelPoint> modelPoints;
-  const core::Vec3 original[2] = {{30, 40, 16}, {10, 50, 25}};
-  for (int i = 0; i < 2; ++i) {
-    const core::Vec3 m = toModelGrid(original[i], image->geometry(), in->image.geometry());
-    ClickPoint c;
-    for (std::size_t a = 0; a < 3; ++a) c.ijk[a] = static_cast<float>(m[a]);
-    c.label = i == 0 ? 1 : 0;
-    clicks.push_back(c);
-    modelPoints.push_back({m, c.label});
-  }
+  auto pipeline = ClickPipelineCase::load("click");
+  if (!pipeline) return;
+  // Named references, not a structured binding: lambdas below capture them (C++17).
+  auto& model = pipeline->model;
+  const auto& image = pipeline->image;
+  const auto& in = pipeline->in;
+  const auto& clicks = pipeline->clicks;
+  const auto& modelPoints = pipeline->modelPoints;
+  const auto& logitsPath = pipeline->logitsPath;
+  const auto& originalPath = pipeline->originalPath;
   const PointWindowFn network = [&](const std::vector<float>& window, const std::int64_t roi[3],
                                     const std::vector<ClickPoint>& inside) {
     std::vector<Vista3dModel::WindowPoint> pts;
     for (const auto& c : inside) pts.push_back({{c.ijk[0], c.ijk[1], c.ijk[2]}, c.label});
-    return (*model)->pointLogits(window, roi, pts);
+    return model->pointLogits(window, roi, pts);
   };
-  auto logits = pointWindowLogits(in->image, clicks, network, 64);
+  auto logits = pointWindowLogits(in.image, clicks, network, 64);
   REQUIRE(logits.ok());
-  const auto md = in->image.geometry().dimensions();
+  const auto md = in.image.geometry().dimensions();
   std::vector<std::int64_t> shape;
-  const auto ref = test::toXFastest(test::readNpy(*logitsPath, shape), 1, md);
+  const auto ref = test::toXFastest(test::readNpy(logitsPath, shape), 1, md);
   std::size_t nanOurs = 0, nanRef = 0, nanMismatch = 0;
   double worst = 0;
   for (std::size_t i = 0; i < ref.size(); ++i) {
@@ -258,9 +286,9 @@ TEST_CASE("vista3d click inference end to end: point windows, postprocessing and
   CHECK(worst < 1e-4);
   auto labels = vistaPostTransform(*logits, 1, md, {}, modelPoints);
   REQUIRE(labels.ok());
-  auto back = invertToOriginal(*labels, in->grid, image->geometry());
+  auto back = invertToOriginal(*labels, in.grid, image.geometry());
   REQUIRE(back.ok());
-  const auto expect = test::toXFastest(test::readNpy(*originalPath, shape), 1, image->geometry().dimensions());
+  const auto expect = test::toXFastest(test::readNpy(originalPath, shape), 1, image.geometry().dimensions());
   std::size_t differ = 0, object = 0;
   for (std::size_t i = 0; i < expect.size(); ++i) {
     differ += float((*back)[i]) != expect[i];
@@ -302,43 +330,29 @@ TEST_CASE("vista3d click with a class: the connected-components combination equa
 
 TEST_CASE("vista3d click with a class end to end on a real CT equals the bundle's", "[vista3d][network][data]") {
   if (!torchAvailable()) return;
-  const std::string dir = "reference/vista3d/pipeline/";
-  auto pt = test::sharedFile("reference/vista3d/tiny_state_dict.pt");
-  auto ct = test::sharedFile(dir + "input_ct.nii.gz");
-  auto logitsPath = test::sharedFile(dir + "click_class_logits.npy");
-  auto originalPath = test::sharedFile(dir + "click_class_labels_original.npy");
-  if (!pt || !ct || !logitsPath || !originalPath) return;
-  auto ck = readCheckpoint(pt->string());
-  REQUIRE(ck.ok());
-  auto model = Vista3dModel::load(*ck);
-  REQUIRE(model.ok());
-  auto image = io::readImageFile(ct->string());
-  REQUIRE(image.ok());
-  auto in = preprocessForVista3d(*image);
-  REQUIRE(in.ok());
-  std::vector<ClickPoint> clicks;
-  const core::Vec3 original[2] = {{30, 40, 16}, {10, 50, 25}};
-  for (int i = 0; i < 2; ++i) {
-    const core::Vec3 m = toModelGrid(original[i], image->geometry(), in->image.geometry());
-    ClickPoint c;
-    for (std::size_t a = 0; a < 3; ++a) c.ijk[a] = static_cast<float>(m[a]);
-    c.label = i == 0 ? 1 : 0;
-    clicks.push_back(c);
-  }
+  auto pipeline = ClickPipelineCase::load("click_class");
+  if (!pipeline) return;
+  // Named references, not a structured binding: lambdas below capture them (C++17).
+  auto& model = pipeline->model;
+  const auto& image = pipeline->image;
+  const auto& in = pipeline->in;
+  const auto& clicks = pipeline->clicks;
+  const auto& logitsPath = pipeline->logitsPath;
+  const auto& originalPath = pipeline->originalPath;
   // Class 3 (spleen, not a "special" class: the labels stay 1 / 0): both heads and the combination in every window.
   const PointWindowFn network = [&](const std::vector<float>& window, const std::int64_t roi[3],
                                     const std::vector<ClickPoint>& inside) -> core::Result<std::vector<float>> {
     std::vector<Vista3dModel::WindowPoint> pts;
     for (const auto& c : inside) pts.push_back({{c.ijk[0], c.ijk[1], c.ijk[2]}, c.label});
-    auto both = (*model)->bothLogits(window, roi, pts, 3);
+    auto both = model->bothLogits(window, roi, pts, 3);
     if (!both) return both.error();
     return connectedComponentsCombine(both->classLogits, both->pointLogits, roi, pts);
   };
-  auto logits = pointWindowLogits(in->image, clicks, network, 64);
+  auto logits = pointWindowLogits(in.image, clicks, network, 64);
   REQUIRE(logits.ok());
-  const auto md = in->image.geometry().dimensions();
+  const auto md = in.image.geometry().dimensions();
   std::vector<std::int64_t> shape;
-  const auto ref = test::toXFastest(test::readNpy(*logitsPath, shape), 1, md);
+  const auto ref = test::toXFastest(test::readNpy(logitsPath, shape), 1, md);
   std::size_t nanMismatch = 0, far = 0;
   for (std::size_t i = 0; i < ref.size(); ++i) {
     const bool a = std::isnan((*logits)[i]), b = std::isnan(ref[i]);
@@ -351,9 +365,9 @@ TEST_CASE("vista3d click with a class end to end on a real CT equals the bundle'
   // With a class prompt there is no component filtering: thresholds, then label 3.
   auto labels = vistaPostTransform(*logits, 1, md, {3}, {});
   REQUIRE(labels.ok());
-  auto back = invertToOriginal(*labels, in->grid, image->geometry());
+  auto back = invertToOriginal(*labels, in.grid, image.geometry());
   REQUIRE(back.ok());
-  const auto expect = test::toXFastest(test::readNpy(*originalPath, shape), 1, image->geometry().dimensions());
+  const auto expect = test::toXFastest(test::readNpy(originalPath, shape), 1, image.geometry().dimensions());
   std::size_t differ = 0, object = 0;
   for (std::size_t i = 0; i < expect.size(); ++i) {
     differ += float((*back)[i]) != expect[i];
