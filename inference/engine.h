@@ -2,6 +2,7 @@
 // The segmentation engine interface. app/ reaches every engine (classic CPU, VISTA-3D) through this header only;
 // engines take a core::ImageVolume and return label patches, never touching widgets or the label map.
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -52,5 +53,15 @@ class SegmentationEngine {
 // "classic.threshold" (Hounsfield windows).
 std::unique_ptr<SegmentationEngine> createEngine(const std::string& id);
 std::vector<std::string> availableEngines();
+
+// VISTA-3D from a checkpoint (torch.save model.pt or safetensors), on the CPU for now: automatic segmentation of the
+// requested classes (VISTA-3D ids; none = the 117 "everything" classes). Defined in delineate_inference_torch (link it
+// to use this; it loads LibTorch). Errors: the checkpoint's, or no LibTorch in the build.
+struct Vista3dEngineOptions {
+  std::int64_t roi = 128;  // the sliding window's size (the bundle's 128)
+  int cpuThreads = 0;      // 0: LibTorch's default
+};
+core::Result<std::unique_ptr<SegmentationEngine>> createVista3dEngine(const std::string& checkpointPath,
+                                                                       const Vista3dEngineOptions& options = {});
 
 }  // namespace delineate::inference

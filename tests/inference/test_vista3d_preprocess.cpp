@@ -2,10 +2,12 @@
 // stage's array and the model grid's geometry.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "inference/vista3d/postprocess.h"
 #include "inference/vista3d/preprocess.h"
+#include "inference/vista3d/segment.h"
 #include "io/image_file.h"
 #include "tests/common/test_support.h"
 #include "tests/inference/npy.h"
@@ -156,4 +158,13 @@ TEST_CASE("vista3d postprocessing and inversion match the bundle's on the refere
     }
     CHECK(differOriginal == 0);
   }
+}
+
+TEST_CASE("vista3d prompts: the 117 everything classes and the bundle's subclass expansion", "[vista3d][preprocess]") {
+  const auto all = inference::vista3d::everythingLabels();
+  CHECK(all.size() == 117);
+  for (int excluded : {2, 16, 18, 20, 21, 23, 24, 25, 26, 27}) CHECK(std::find(all.begin(), all.end(), excluded) == all.end());
+  CHECK(inference::vista3d::expandLabelPrompts({1, 2, 3}) == std::vector<int>{1, 14, 5, 3});
+  CHECK(inference::vista3d::expandLabelPrompts({20}) == std::vector<int>{28, 29, 30, 31, 32});
+  CHECK(inference::vista3d::expandLabelPrompts({21}).size() == 62);  // 24 vertebrae, 35 ribs and bones, 3 more
 }

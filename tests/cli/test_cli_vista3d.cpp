@@ -1,0 +1,88 @@
+// delineate-vista3d as the harness: the bundle's automatic segmentation of the pipeline reference CT with the parity
+// reference's weights, written as a label file equal to the bundle's; usage and file errors with their exit codes.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdio>
+#include <string>
+#include <sys/wait.h>
+
+#include "io/image_file.h"
+#include "tests/common/test_support.h"
+
+using namespace delineate;
+
+namespace {
+
+struct Run {
+  int exitCode = -1;
+  std::string out;
+};
+
+Run runVista3d(const std::string& args) {
+  const std::string command = std::string("'") + DELINEATE_VISTA3D_PATH + "' " + args + " 2>&1";
+  Run r;
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe);
+  std::array<char, 4096> buffer{};
+  std::size_t n = 0;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) r.out.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string q(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
+
+}  // namespace
+
+TEST_CASE("delineate-vista3d segments the pipeline reference CT as the bundle does", "[cli][vista3d][data]") {
+  auto pt = test::sharedFile("reference/vista3d/tiny_state_dict.pt");
+  auto ct = test::sharedFile("reference/vista3d/pipeline/input_ct.nii.gz");
+  auto ref = test::sharedFile("reference/vista3d/pipeline/auto_labels_original.nii.gz");
+  if (!pt || !ct || !ref) return;
+  test::ScratchDir dir("vista3d-cli");
+  // Liver, spleen and kidney (which the bundle expands to left and right kidney), windows of 64 as the reference.
+  const auto r = runVista3d("segment " + q(*ct) + " " + q(dir / "labels.nii.gz") + " --checkpoint " + q(*pt) +
+                            " --class 1 --class 3 --class 2 --roi 64");
+  INFO(r.out);
+  if (r.out.find("no LibTorch") != std::string::npos) {
+    if (test::runningInCi()) FAIL("no LibTorch in this build");
+    return;
+  }
+  REQUIRE(r.exitCode == 0);
+  auto ours = io::readLabelFile((dir / "labels.nii.gz").string());
+  auto theirs = io::readImageFile(ref->string());  // the bundle writes float32 labels
+  REQUIRE(ours.ok());
+  REQUIRE(theirs.ok());
+  REQUIRE(ours->size() == theirs->size());
+  CHECK(ours->geometry().isCloseTo(theirs->geometry()));
+  std::size_t differ = 0, kidney = 0;
+  for (std::size_t i = 0; i < ours->size(); ++i) {
+    differ += (*ours)[i] != static_cast<core::Label>((*theirs)[i]);
+    kidney += (*ours)[i] == 14 || (*ours)[i] == 5;
+  }
+  CHECK(differ == 0);
+  CHECK(kidney > 0);
+}
+
+TEST_CASE("delineate-vista3d refuses bad arguments (2) and bad files (1), naming them", "[cli][vista3d]") {
+  test::ScratchDir dir("vista3d-cli-bad");
+  CHECK(runVista3d("").exitCode == 2);
+  CHECK(runVista3d("segment a.nii b.nii").exitCode == 2);  // no checkpoint
+  CHECK(runVista3d("segment a.nii b.nii --checkpoint x --roi 30").exitCode == 2);
+  CHECK(runVista3d("segment a.nii b.nii --checkpoint x --class 300").exitCode == 2);
+  const auto missing = runVista3d("segment a.nii b.nii --checkpoint " + q(dir / "none.pt"));
+  CHECK(missing.exitCode == 1);
+  CHECK(missing.out.find("none.pt") != std::string::npos);
+  // A file that is not a checkpoint.
+  {
+    std::FILE* f = std::fopen((dir / "junk.pt").c_str(), "wb");
+    REQUIRE(f);
+    std::fputs("not a checkpoint at all", f);
+    std::fclose(f);
+  }
+  const auto junk = runVista3d("segment a.nii b.nii --checkpoint " + q(dir / "junk.pt"));
+  CHECK(junk.exitCode == 1);
+  CHECK(junk.out.find("junk.pt") != std::string::npos);
+}
