@@ -161,7 +161,7 @@ TEST_CASE("a small .nii.gz declaring a gigabyte is refused without committing th
   CHECK(usage.ru_maxrss < 256 * 1024);
 }
 
-TEST_CASE("segment writes the classic engine's automatic labels; refusals name the file and exit non-zero", "[cli]") {
+TEST_CASE("segment writes the classic engine's automatic labels, refusals name the file and exit non-zero", "[cli]") {
   ScratchDir dir("cli-segment");
   const std::string out = (dir / "auto.nii.gz").string();
   Run r = runCli("segment " + kSample + " " + quoted(out));
@@ -174,7 +174,7 @@ TEST_CASE("segment writes the classic engine's automatic labels; refusals name t
   REQUIRE(r.exitCode == 0);
   const auto j = nlohmann::json::parse(r.out);
   std::set<int> ids;
-  for (const auto& l : j["labels"]) ids.insert(l["id"].get<int>());
+  for (const auto& l : j["labels"]) ids.insert(l["label"].get<int>());
   CHECK(ids == std::set<int>{21, 200, 201, 202});
   // Only the classes asked for.
   r = runCli("segment " + kSample + " " + quoted(out) + " --class 201");

@@ -294,7 +294,7 @@ TEST_CASE("the session tracks dirty state through edits, undo and save", "[sessi
   REQUIRE_FALSE(AnnotationSession::create(std::move(otherImage), std::move(badLabels), LabelTable{}).ok());
 }
 
-TEST_CASE("only one transaction writes a map at a time; a moved transaction finishes once", "[undo]") {
+TEST_CASE("only one transaction writes a map at a time, a moved transaction finishes once", "[undo]") {
   LabelMap map = makeMap({8, 8, 8});
   EditTransaction first(map, "first");
   REQUIRE(first.isOpen());

@@ -108,7 +108,7 @@ TEST_CASE("click grid: the bucket-queue competition gives Dijkstra's owners", "[
   }
 }
 
-TEST_CASE("click grid: factors keep the budget and coarsen the finest axis first; block means", "[classic][click]") {
+TEST_CASE("click grid: factors keep the budget and coarsen the finest axis first, block means", "[classic][click]") {
   std::int64_t f[3];
   chooseFactors(IndexBox{{0, 0, 0}, {511, 511, 99}}, Vec3{0.8, 0.8, 5.0}, 2'000'000, f);
   CHECK(f[2] == 1);  // 5 mm slices stay

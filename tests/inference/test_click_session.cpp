@@ -43,7 +43,7 @@ Vec3 lps(const Geometry& g, const Index3& ijk) { return g.indexToLps(ijk); }
 
 }  // namespace
 
-TEST_CASE("click: one positive click segments a bright ellipsoid; anisotropic voxels are measured in mm",
+TEST_CASE("click: one positive click segments a bright ellipsoid, anisotropic voxels are measured in mm",
           "[classic][click]") {
   for (const Vec3 spacing : {Vec3{1, 1, 1}, Vec3{0.8, 0.8, 5.0}}) {
     INFO("spacing z " << spacing[2]);
@@ -61,7 +61,7 @@ TEST_CASE("click: one positive click segments a bright ellipsoid; anisotropic vo
   }
 }
 
-TEST_CASE("click: a negative click cuts off a touching object of the same intensity; undo brings it back",
+TEST_CASE("click: a negative click cuts off a touching object of the same intensity, undo brings it back",
           "[classic][click]") {
   // Two bright spheres joined by a thin bridge, close enough for one click's reach: the reference is the left one.
   const Geometry g({80, 40, 40}, {1, 1, 1}, {0, 0, 0});
@@ -98,7 +98,7 @@ TEST_CASE("click: a negative click cuts off a touching object of the same intens
   CHECK_FALSE(s.undoPoint());
 }
 
-TEST_CASE("click: a point outside the image is refused and leaves the session as it was; accept gives a patch",
+TEST_CASE("click: a point outside the image is refused and leaves the session as it was, accept gives a patch",
           "[classic][click]") {
   Phantom p = ellipsoid({40, 40, 40}, {1, 1, 1}, {20, 20, 20}, {8, 8, 8}, 4.0f);
   auto session = inference::classic::ClickSession::begin(p.image);

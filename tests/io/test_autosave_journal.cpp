@@ -292,7 +292,7 @@ TEST_CASE("autosave: a second journal in the same process sees the first as live
   CHECK(fs::is_empty(root.path()));
 }
 
-TEST_CASE("autosave: close removes the journal; nothing is left to recover without a snapshot or after a save",
+TEST_CASE("autosave: close removes the journal, nothing is left to recover without a snapshot or after a save",
           "[autosave]") {
   ScratchDir root("autosave-close");
   const core::LabelMap map = paintedMap(obliqueGeometry(), 3);
@@ -341,7 +341,7 @@ TEST_CASE("autosave: close removes the journal; nothing is left to recover witho
   CHECK(fs::is_empty(root.path()));
 }
 
-TEST_CASE("autosave: due only after the interval since the first unsaved edit; idle sessions never write",
+TEST_CASE("autosave: due only after the interval since the first unsaved edit, idle sessions never write",
           "[autosave]") {
   ScratchDir root("autosave-due");
   io::AutosavePolicy policy;
@@ -457,7 +457,7 @@ TEST_CASE("autosave: a bit-flipped, truncated or mis-described snapshot is refus
   CHECK_FALSE(fs::exists(folder));
 }
 
-TEST_CASE("autosave: journal ids from outside are validated; unknown ones are NotFound", "[autosave]") {
+TEST_CASE("autosave: journal ids from outside are validated, unknown ones are NotFound", "[autosave]") {
   ScratchDir root("autosave-ids");
   fs::create_directories(root / "inner");
   for (const std::string bad : {"../inner", "/etc", "", "0123456789abcdef0123456789ABCDEF", ".", "inner"}) {

@@ -165,7 +165,7 @@ TEST_CASE("content: a checkpoint streams into the share with its sidecar, copies
   CHECK(ckpts->list()->latest() == 2);  // nothing was claimed for it
 }
 
-TEST_CASE("content: a share remounted read-only refuses the save with the reason; earlier revisions still load",
+TEST_CASE("content: a share remounted read-only refuses the save with the reason, earlier revisions still load",
           "[share][share-content]") {
   ScratchDir dir("content-ro");
   const fs::path mountPoint = dir / "share";
@@ -200,7 +200,7 @@ TEST_CASE("content: a share remounted read-only refuses the save with the reason
   CHECK(set->list()->revisions.size() == 1);
 }
 
-TEST_CASE("content: a user without write permission on the share gets permission denied naming the file; nothing "
+TEST_CASE("content: a user without write permission on the share gets permission denied naming the file, nothing "
           "changes",
           "[share][share-content]") {
   ScratchDir dir("content-perm");

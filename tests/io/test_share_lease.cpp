@@ -108,7 +108,7 @@ TEST_CASE("lease: a free lease is taken, a live one is reported with its holder,
   CHECK(f.auditLines().empty());  // nothing was broken
 }
 
-TEST_CASE("lease: heartbeats keep a lease alive; only after ttl + grace is it broken, audited, and the old holder is "
+TEST_CASE("lease: heartbeats keep a lease alive, only after ttl + grace is it broken, audited, and the old holder is "
           "told at its next heartbeat",
           "[share][share-suite][lease]") {
   Fixture f;
@@ -166,7 +166,7 @@ TEST_CASE("lease: heartbeats keep a lease alive; only after ttl + grace is it br
   CHECK(alice.acquire()->outcome == io::LeaseOutcome::HeldByOther);
 }
 
-TEST_CASE("lease: a damaged lease file expires by its modification time; a fresh break marker holds others off, a "
+TEST_CASE("lease: a damaged lease file expires by its modification time, a fresh break marker holds others off, a "
           "stale one does not",
           "[share][share-suite][lease]") {
   Fixture f;
