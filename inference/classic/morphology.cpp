@@ -1,6 +1,7 @@
 #include "inference/classic/morphology.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 
 namespace delineate::inference::classic {
@@ -98,10 +99,17 @@ std::int32_t Components::largest() const {
   return static_cast<std::int32_t>(std::max_element(size.begin(), size.end()) - size.begin());
 }
 
-Components connectedComponents(const Mask& mask, const core::Size3& n) {
+Components connectedComponents(const Mask& mask, const core::Size3& n, Connectivity connectivity) {
   Components c;
   c.id.assign(mask.size(), -1);
-  const std::int64_t stride[3] = {1, n[0], n[0] * n[1]};
+  // Neighbour offsets: the 6 faces, or all 26 neighbours.
+  std::vector<std::array<std::int64_t, 3>> offsets;
+  for (std::int64_t dz = -1; dz <= 1; ++dz)
+    for (std::int64_t dy = -1; dy <= 1; ++dy)
+      for (std::int64_t dx = -1; dx <= 1; ++dx) {
+        const int nonzero = (dx != 0) + (dy != 0) + (dz != 0);
+        if (nonzero == 1 || (nonzero > 1 && connectivity == Connectivity::Full)) offsets.push_back({dx, dy, dz});
+      }
   std::vector<std::int64_t> stack;
   for (std::size_t seed = 0; seed < mask.size(); ++seed) {
     if (!mask[seed] || c.id[seed] >= 0) continue;
@@ -114,20 +122,13 @@ Components connectedComponents(const Mask& mask, const core::Size3& n) {
       stack.pop_back();
       ++count;
       const std::int64_t p[3] = {i % n[0], (i / n[0]) % n[1], i / (n[0] * n[1])};
-      for (int a = 0; a < 3; ++a) {
-        if (p[a] > 0) {
-          const auto j = static_cast<std::size_t>(i - stride[a]);
-          if (mask[j] && c.id[j] < 0) {
-            c.id[j] = label;
-            stack.push_back(static_cast<std::int64_t>(j));
-          }
-        }
-        if (p[a] + 1 < n[a]) {
-          const auto j = static_cast<std::size_t>(i + stride[a]);
-          if (mask[j] && c.id[j] < 0) {
-            c.id[j] = label;
-            stack.push_back(static_cast<std::int64_t>(j));
-          }
+      for (const auto& o : offsets) {
+        const std::int64_t q[3] = {p[0] + o[0], p[1] + o[1], p[2] + o[2]};
+        if (q[0] < 0 || q[1] < 0 || q[2] < 0 || q[0] >= n[0] || q[1] >= n[1] || q[2] >= n[2]) continue;
+        const auto j = static_cast<std::size_t>((q[2] * n[1] + q[1]) * n[0] + q[0]);
+        if (mask[j] && c.id[j] < 0) {
+          c.id[j] = label;
+          stack.push_back(static_cast<std::int64_t>(j));
         }
       }
     }

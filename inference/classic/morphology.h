@@ -25,13 +25,16 @@ Mask erode(const Mask& mask, const core::Size3& n, const core::Vec3& spacingMm, 
 // Voxels within radiusMm of the mask.
 Mask dilate(const Mask& mask, const core::Size3& n, const core::Vec3& spacingMm, double radiusMm);
 
-// 6-connected components of the set voxels: a component id per voxel (-1 for unset) and each component's size.
+// Connected components of the set voxels: a component id per voxel (-1 for unset) and each component's size. Ids
+// follow the order of each component's first voxel in the grid's memory order (skimage's label numbers them the
+// same way, which VISTA-3D's postprocessing relies on). Faces: 6-neighbourhood; full: 26-neighbourhood.
+enum class Connectivity { Faces, Full };
 struct Components {
   std::vector<std::int32_t> id;
   std::vector<std::int64_t> size;
   std::int32_t largest() const;  // -1 when there is none
 };
-Components connectedComponents(const Mask& mask, const core::Size3& n);
+Components connectedComponents(const Mask& mask, const core::Size3& n, Connectivity connectivity = Connectivity::Faces);
 
 // Sets every unset voxel not connected (6-neighbourhood) to the grid's border. With sliceAxis in 0..2 this is done
 // in every 2D slice across that axis instead (4-neighbourhood in the slice).

@@ -1,42 +1,13 @@
 #include "inference/vista3d/combine.h"
 
+#include "inference/classic/morphology.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 
 namespace delineate::inference::vista3d {
 namespace {
-
-// 26-connected components numbered 1, 2, ... in the order of their first voxel in a C-order scan (as skimage's
-// label numbers them); 0 where the mask is unset.
-std::vector<std::int32_t> label26(const std::vector<std::uint8_t>& mask, const std::int64_t n[3]) {
-  std::vector<std::int32_t> id(mask.size(), 0);
-  std::vector<std::size_t> stack;
-  std::int32_t next = 0;
-  for (std::size_t s = 0; s < mask.size(); ++s) {
-    if (!mask[s] || id[s]) continue;
-    id[s] = ++next;
-    stack.push_back(s);
-    while (!stack.empty()) {
-      const std::size_t v = stack.back();
-      stack.pop_back();
-      const auto sv = static_cast<std::int64_t>(v);
-      const std::int64_t i = sv / (n[1] * n[2]), j = (sv / n[2]) % n[1], k = sv % n[2];
-      for (std::int64_t di = -1; di <= 1; ++di)
-        for (std::int64_t dj = -1; dj <= 1; ++dj)
-          for (std::int64_t dk = -1; dk <= 1; ++dk) {
-            const std::int64_t a = i + di, b = j + dj, c = k + dk;
-            if (a < 0 || b < 0 || c < 0 || a >= n[0] || b >= n[1] || c >= n[2]) continue;
-            const auto u = static_cast<std::size_t>((a * n[1] + b) * n[2] + c);
-            if (mask[u] && !id[u]) {
-              id[u] = next;
-              stack.push_back(u);
-            }
-          }
-    }
-  }
-  return id;
-}
 
 float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
 
@@ -66,14 +37,18 @@ std::vector<float> connectedComponentsCombine(const std::vector<float>& classLog
     pos[i] = ((a <= 0.5f || inside) && p) ? 1 : 0;
     neg[i] = (a > 0.5f && !p) ? 1 : 0;
   }
-  const auto posId = label26(pos, size), negId = label26(neg, size);
+  // Torch order is memory order with the last axis fastest: as a grid with x fastest its sizes run backwards, and
+  // component ids then follow the C-order scan, as skimage numbers them.
+  const core::Size3 memory{size[2], size[1], size[0]};
+  const auto posId = classic::connectedComponents(pos, memory, classic::Connectivity::Full).id;
+  const auto negId = classic::connectedComponents(neg, memory, classic::Connectivity::Full).id;
   std::vector<std::uint8_t> cc(total, 0);
   for (std::size_t q = 0; q < points.size(); ++q) {
     const int l = points[q].label;
     if (l == -1) continue;
     const auto& ids = (l == 1 || l == 3) ? posId : negId;
     for (std::int64_t m = 0; m <= 2; ++m) {
-      std::int32_t best = 0;
+      std::int32_t best = -1;
       std::int64_t lo[3], hi[3];
       for (std::size_t a = 0; a < 3; ++a) {
         lo[a] = std::max<std::int64_t>(0, voxel[q][a] - m);
@@ -85,7 +60,7 @@ std::vector<float> connectedComponentsCombine(const std::vector<float>& classLog
             const std::int64_t c[3] = {i, j, k};
             best = std::max(best, ids[at(c)]);
           }
-      if (best > 0) {
+      if (best >= 0) {
         for (std::size_t i = 0; i < total; ++i)
           if (ids[i] == best) cc[i] = 1;
         break;

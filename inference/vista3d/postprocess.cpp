@@ -1,48 +1,15 @@
 #include "inference/vista3d/postprocess.h"
 
+#include "inference/classic/morphology.h"
+
 #include <algorithm>
 #include <cmath>
 #include <new>
 #include <string>
 
 namespace delineate::inference::vista3d {
-namespace {
-
 using core::Index3;
 using core::Size3;
-
-// 26-connected components of `mask` (1 = set): an id per voxel (-1 unset).
-std::vector<std::int32_t> components26(const std::vector<std::uint8_t>& mask, const Size3& n) {
-  std::vector<std::int32_t> id(mask.size(), -1);
-  std::vector<std::size_t> stack;
-  std::int32_t next = 0;
-  for (std::size_t s = 0; s < mask.size(); ++s) {
-    if (!mask[s] || id[s] >= 0) continue;
-    id[s] = next;
-    stack.push_back(s);
-    while (!stack.empty()) {
-      const std::size_t i = stack.back();
-      stack.pop_back();
-      const auto si = static_cast<std::int64_t>(i);
-      const std::int64_t x = si % n[0], y = (si / n[0]) % n[1], z = si / (n[0] * n[1]);
-      for (std::int64_t dz = -1; dz <= 1; ++dz)
-        for (std::int64_t dy = -1; dy <= 1; ++dy)
-          for (std::int64_t dx = -1; dx <= 1; ++dx) {
-            const std::int64_t qx = x + dx, qy = y + dy, qz = z + dz;
-            if (qx < 0 || qy < 0 || qz < 0 || qx >= n[0] || qy >= n[1] || qz >= n[2]) continue;
-            const auto j = static_cast<std::size_t>((qz * n[1] + qy) * n[0] + qx);
-            if (mask[j] && id[j] < 0) {
-              id[j] = next;
-              stack.push_back(j);
-            }
-          }
-    }
-    ++next;
-  }
-  return id;
-}
-
-}  // namespace
 
 core::Result<std::vector<float>> vistaPostTransform(const std::vector<float>& logits, int channels, const Size3& dims,
                                                     const std::vector<int>& labelPrompt,
@@ -61,7 +28,7 @@ core::Result<std::vector<float>> vistaPostTransform(const std::vector<float>& lo
         float* p = pred.data() + static_cast<std::size_t>(c) * voxels;
         std::vector<std::uint8_t> fg(voxels);
         for (std::size_t i = 0; i < voxels; ++i) fg[i] = p[i] > 0 ? 1 : 0;  // NaN is not > 0
-        const auto id = components26(fg, dims);
+        const auto id = classic::connectedComponents(fg, dims, classic::Connectivity::Full).id;
         std::vector<std::int32_t> keep;
         for (const auto& pt : points) {
           if (pt.label != 1 && pt.label != 3) continue;
