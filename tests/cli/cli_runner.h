@@ -1,5 +1,5 @@
 #pragma once
-// Runs delineate-cli (the binary CMake built) through the shell: arguments in, output and exit code out.
+// Runs delineate-cli (or another program CMake built) through the shell: arguments in, output and exit code out.
 
 #include <catch2/catch.hpp>
 
@@ -15,8 +15,9 @@ struct Run {
   std::string out;  // stdout and stderr together
 };
 
-inline Run runCli(const std::string& args) {
-  const std::string command = std::string("'") + DELINEATE_CLI_PATH + "' " + args + " 2>&1";
+// Runs `program` (a path) with `args` (already quoted where needed).
+inline Run runProgram(const std::string& program, const std::string& args) {
+  const std::string command = "'" + program + "' " + args + " 2>&1";
   Run r;
   FILE* pipe = popen(command.c_str(), "r");
   REQUIRE(pipe);
@@ -27,6 +28,8 @@ inline Run runCli(const std::string& args) {
   r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
 }
+
+inline Run runCli(const std::string& args) { return runProgram(DELINEATE_CLI_PATH, args); }
 
 inline std::string quoted(const std::string& s) { return "'" + s + "'"; }
 

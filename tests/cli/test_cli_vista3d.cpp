@@ -2,37 +2,19 @@
 // reference's weights, written as a label file equal to the bundle's; usage and file errors with their exit codes.
 #include <catch2/catch.hpp>
 
-#include <array>
 #include <cstdio>
 #include <string>
-#include <sys/wait.h>
 
 #include "io/image_file.h"
+#include "tests/cli/cli_runner.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate;
 
 namespace {
 
-struct Run {
-  int exitCode = -1;
-  std::string out;
-};
-
-Run runVista3d(const std::string& args) {
-  const std::string command = std::string("'") + DELINEATE_VISTA3D_PATH + "' " + args + " 2>&1";
-  Run r;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe);
-  std::array<char, 4096> buffer{};
-  std::size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) r.out.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-std::string q(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
+test::Run runVista3d(const std::string& args) { return test::runProgram(DELINEATE_VISTA3D_PATH, args); }
+std::string q(const std::filesystem::path& p) { return test::quoted(p.string()); }
 
 }  // namespace
 
