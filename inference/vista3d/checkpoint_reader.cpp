@@ -44,7 +44,7 @@ std::uint64_t le(const std::uint8_t* p, int bytes) {
 }
 
 // Reads exactly n bytes at offset; false when the file is shorter.
-bool readAt(std::ifstream& f, std::uint64_t offset, std::size_t n, std::vector<std::uint8_t>& out) {
+bool readAt(std::istream& f, std::uint64_t offset, std::size_t n, std::vector<std::uint8_t>& out) {
   out.resize(n);
   f.clear();
   f.seekg(static_cast<std::streamoff>(offset));
@@ -59,7 +59,7 @@ struct ZipEntry {
   std::uint32_t crc = 0;
 };
 
-core::Result<std::map<std::string, ZipEntry>> readZipDirectory(std::ifstream& f, std::uint64_t fileSize,
+core::Result<std::map<std::string, ZipEntry>> readZipDirectory(std::istream& f, std::uint64_t fileSize,
                                                               const std::string& path) {
   if (fileSize < 22) return fail(path, "not a zip file (too short for a torch.save checkpoint)");
   const std::uint64_t tail = std::min<std::uint64_t>(fileSize, 22 + 65535);
@@ -131,6 +131,14 @@ core::Result<std::map<std::string, ZipEntry>> readZipDirectory(std::ifstream& f,
     entries[name] = z;
   }
   return entries;
+}
+
+// Opens `path` for reading and measures it.
+core::Result<std::uint64_t> openChecked(const std::string& path, std::ifstream& f) {
+  f.open(path, std::ios::binary);
+  if (!f) return core::makeError(core::ErrorCode::NotFound, path, "cannot open the checkpoint");
+  f.seekg(0, std::ios::end);
+  return static_cast<std::uint64_t>(f.tellg());
 }
 
 // ---- the pickle subset ----
@@ -488,10 +496,10 @@ const TensorEntry* Checkpoint::find(const std::string& name) const {
 }
 
 core::Result<Checkpoint> readTorchCheckpoint(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return core::makeError(core::ErrorCode::NotFound, path, "cannot open the checkpoint");
-  f.seekg(0, std::ios::end);
-  const auto fileSize = static_cast<std::uint64_t>(f.tellg());
+  std::ifstream f;
+  const auto opened = openChecked(path, f);
+  if (!opened) return opened.error();
+  const std::uint64_t fileSize = *opened;
   try {
     auto entries = readZipDirectory(f, fileSize, path);
     if (!entries) return entries.error();
@@ -563,10 +571,10 @@ core::Result<Checkpoint> readTorchCheckpoint(const std::string& path) {
 }
 
 core::Result<Checkpoint> readSafetensors(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return core::makeError(core::ErrorCode::NotFound, path, "cannot open the checkpoint");
-  f.seekg(0, std::ios::end);
-  const auto fileSize = static_cast<std::uint64_t>(f.tellg());
+  std::ifstream f;
+  const auto opened = openChecked(path, f);
+  if (!opened) return opened.error();
+  const std::uint64_t fileSize = *opened;
   try {
     std::vector<std::uint8_t> head;
     if (fileSize < 8 || !readAt(f, 0, 8, head)) return fail(path, "too short for a safetensors file");
@@ -645,6 +653,10 @@ core::Result<Checkpoint> readCheckpoint(const std::string& path) {
 core::Result<std::vector<std::uint8_t>> readTensorBytes(const Checkpoint& checkpoint, const TensorEntry& e) {
   std::ifstream f(checkpoint.path, std::ios::binary);
   if (!f) return core::makeError(core::ErrorCode::NotFound, checkpoint.path, "cannot open the checkpoint");
+  return readTensorBytes(f, checkpoint, e);
+}
+
+core::Result<std::vector<std::uint8_t>> readTensorBytes(std::istream& f, const Checkpoint& checkpoint, const TensorEntry& e) {
   const std::size_t el = elementSize(e.dtype);
   try {
     std::vector<std::uint8_t> storage;

@@ -12,6 +12,7 @@
 // tools can inspect a checkpoint on machines without LibTorch.
 
 #include <cstdint>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -58,5 +59,9 @@ core::Result<Checkpoint> readCheckpoint(const std::string& path);
 // The entry's elements in row-major order of its shape (its strides applied), as little-endian bytes of its dtype.
 // The storage's CRC-32 (torch.save files) is checked on the way.
 core::Result<std::vector<std::uint8_t>> readTensorBytes(const Checkpoint& checkpoint, const TensorEntry& entry);
+// The same through a stream already open on checkpoint.path (one open for many tensors: a network share pays a
+// round trip per open).
+core::Result<std::vector<std::uint8_t>> readTensorBytes(std::istream& file, const Checkpoint& checkpoint,
+                                                        const TensorEntry& entry);
 
 }  // namespace delineate::inference::vista3d

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <string>
 
 #include "inference/vista3d/architecture.h"
@@ -405,15 +406,17 @@ torch::ScalarType scalarType(DType t) {
   return torch::kFloat32;
 }
 
-// Copies every parameter and buffer of `module` from the checkpoint entry `prefix` + its name.
-core::Status loadWeights(nn::Module& module, const Checkpoint& checkpoint, const std::string& prefix) {
+// Copies every parameter and buffer of `module` from the checkpoint entry `prefix` + its name, read through `file`
+// (open on the checkpoint).
+core::Status loadWeights(nn::Module& module, std::istream& file, const Checkpoint& checkpoint, const std::string& prefix) {
+  if (!file) return core::makeError(core::ErrorCode::NotFound, checkpoint.path, "cannot open the checkpoint");
   torch::NoGradGuard noGrad;
   auto load = [&](const std::string& name, torch::Tensor& target) -> core::Status {
     const TensorEntry* e = checkpoint.find(prefix + name);
     if (!e) return core::makeError(core::ErrorCode::ParseError, checkpoint.path, "missing key " + prefix + name);
     if (e->shape != target.sizes().vec())
       return core::makeError(core::ErrorCode::ParseError, checkpoint.path, "wrong shape for " + prefix + name);
-    auto bytes = readTensorBytes(checkpoint, *e);
+    auto bytes = readTensorBytes(file, checkpoint, *e);
     if (!bytes) return bytes.error();
     auto source = torch::from_blob(bytes->data(), e->shape, scalarType(e->dtype));
     target.copy_(source.to(target.scalar_type()));
@@ -457,7 +460,8 @@ core::Result<EncoderOutputs> runImageEncoder(const Checkpoint& checkpoint, const
     torch::NoGradGuard noGrad;
     ImageEncoder model(width);
     model->eval();
-    if (core::Status s = loadWeights(*model, checkpoint, "image_encoder."); !s) return s.error();
+    std::ifstream file(checkpoint.path, std::ios::binary);
+    if (core::Status s = loadWeights(*model, file, checkpoint, "image_encoder."); !s) return s.error();
     auto input = torch::from_blob(const_cast<float*>(volume.data()), {1, 1, size[0], size[1], size[2]}, torch::kFloat32);
     const auto skips = model->encode(input);
     const torch::Tensor point = ImageEncoderImpl::decode(model->up_layers, skips).contiguous();
@@ -510,9 +514,10 @@ core::Result<std::unique_ptr<Vista3dModel>> Vista3dModel::load(const Checkpoint&
   if (!report.ok()) return core::makeError(core::ErrorCode::ParseError, checkpoint.path, report.describe());
   try {
     auto impl = makeImpl(width);
-    if (core::Status s = loadWeights(*impl->encoder, checkpoint, "image_encoder."); !s) return s.error();
-    if (core::Status s = loadWeights(*impl->head, checkpoint, "class_head."); !s) return s.error();
-    if (core::Status s = loadWeights(*impl->pointHead, checkpoint, "point_head."); !s) return s.error();
+    std::ifstream file(checkpoint.path, std::ios::binary);  // one open for all 259 tensors
+    if (core::Status s = loadWeights(*impl->encoder, file, checkpoint, "image_encoder."); !s) return s.error();
+    if (core::Status s = loadWeights(*impl->head, file, checkpoint, "class_head."); !s) return s.error();
+    if (core::Status s = loadWeights(*impl->pointHead, file, checkpoint, "point_head."); !s) return s.error();
     return std::unique_ptr<Vista3dModel>(new Vista3dModel(std::move(impl)));
   } catch (const std::bad_alloc&) {
     return core::makeError(core::ErrorCode::OutOfMemory, checkpoint.path, "out of memory loading the network");
