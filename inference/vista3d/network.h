@@ -43,6 +43,8 @@ class Vista3dModel {
   Vista3dModel& operator=(const Vista3dModel&) = delete;
 
   int width() const;
+  // Both decoder branches of the encoder for one [H, W, D] window.
+  core::Result<EncoderOutputs> encoderOutputs(const std::vector<float>& window, const std::int64_t size[3]);
   // Class logits [classes, H, W, D] of one [H, W, D] window (each a multiple of 16).
   core::Result<std::vector<float>> classLogits(const std::vector<float>& window, const std::int64_t size[3],
                                                const std::vector<std::int64_t>& classes);

@@ -25,6 +25,9 @@ core::Result<std::unique_ptr<Vista3dModel>> Vista3dModel::random(int, std::uint6
   return core::makeError(core::ErrorCode::Unsupported, "vista3d", "this build has no LibTorch (install libtorch-dev)");
 }
 void Vista3dModel::setCpuThreads(int) {}
+core::Result<EncoderOutputs> Vista3dModel::encoderOutputs(const std::vector<float>&, const std::int64_t[3]) {
+  return core::makeError(core::ErrorCode::Unsupported, "vista3d", "this build has no LibTorch (install libtorch-dev)");
+}
 core::Result<std::vector<float>> Vista3dModel::classLogits(const std::vector<float>&, const std::int64_t[3],
                                                            const std::vector<std::int64_t>&) {
   return core::makeError(core::ErrorCode::Unsupported, "vista3d", "this build has no LibTorch (install libtorch-dev)");

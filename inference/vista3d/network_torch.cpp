@@ -433,51 +433,6 @@ core::Status loadWeights(nn::Module& module, std::istream& file, const Checkpoin
 
 bool torchAvailable() { return true; }
 
-namespace {
-
-// The checkpoint's width after the strict key check, and the window's size check.
-core::Result<int> checkInputs(const Checkpoint& checkpoint, const std::vector<float>& volume, const std::int64_t size[3]) {
-  const int width = widthOf(checkpoint);
-  if (width <= 0 || width % 2) return core::makeError(core::ErrorCode::ParseError, checkpoint.path, "no VISTA-3D encoder in it");
-  const KeyReport report = checkKeys(checkpoint, vista3dLayout(width));
-  if (!report.ok()) return core::makeError(core::ErrorCode::ParseError, checkpoint.path, report.describe());
-  for (int a = 0; a < 3; ++a)
-    if (size[a] <= 0 || size[a] % 16)
-      return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "encoder input sizes must be multiples of 16");
-  if (volume.size() != static_cast<std::size_t>(size[0] * size[1] * size[2]))
-    return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "the volume does not match its size");
-  return width;
-}
-
-}  // namespace
-
-core::Result<EncoderOutputs> runImageEncoder(const Checkpoint& checkpoint, const std::vector<float>& volume,
-                                             const std::int64_t size[3]) {
-  auto checked = checkInputs(checkpoint, volume, size);
-  if (!checked) return checked.error();
-  const int width = *checked;
-  try {
-    torch::NoGradGuard noGrad;
-    ImageEncoder model(width);
-    model->eval();
-    std::ifstream file(checkpoint.path, std::ios::binary);
-    if (core::Status s = loadWeights(*model, file, checkpoint, "image_encoder."); !s) return s.error();
-    auto input = torch::from_blob(const_cast<float*>(volume.data()), {1, 1, size[0], size[1], size[2]}, torch::kFloat32);
-    const auto skips = model->encode(input);
-    const torch::Tensor point = ImageEncoderImpl::decode(model->up_layers, skips).contiguous();
-    const torch::Tensor autoOut = ImageEncoderImpl::decode(model->up_layers_auto, skips).contiguous();
-    EncoderOutputs out;
-    out.channels = point.size(1);
-    for (int a = 0; a < 3; ++a) out.size[a] = size[a];
-    out.pointBranch.assign(point.data_ptr<float>(), point.data_ptr<float>() + point.numel());
-    out.autoBranch.assign(autoOut.data_ptr<float>(), autoOut.data_ptr<float>() + autoOut.numel());
-    return out;
-  } catch (const std::bad_alloc&) {
-    return core::makeError(core::ErrorCode::OutOfMemory, "vista3d", "out of memory running the encoder");
-  } catch (const c10::Error& e) {
-    return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", std::string("LibTorch: ") + e.what_without_backtrace());
-  }
-}
 
 struct Vista3dModel::Impl {
   int width = 0;
@@ -545,13 +500,22 @@ void Vista3dModel::setCpuThreads(int threads) {
   if (threads > 0) torch::set_num_threads(threads);
 }
 
-core::Result<std::vector<float>> Vista3dModel::classLogits(const std::vector<float>& window, const std::int64_t size[3],
-                                                           const std::vector<std::int64_t>& classes) {
+namespace {
+
+core::Status checkWindow(const std::vector<float>& window, const std::int64_t size[3]) {
   for (int a = 0; a < 3; ++a)
     if (size[a] <= 0 || size[a] % 16)
       return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "window sizes must be multiples of 16");
   if (window.size() != static_cast<std::size_t>(size[0] * size[1] * size[2]))
     return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "the window does not match its size");
+  return core::Status::success();
+}
+
+}  // namespace
+
+core::Result<std::vector<float>> Vista3dModel::classLogits(const std::vector<float>& window, const std::int64_t size[3],
+                                                           const std::vector<std::int64_t>& classes) {
+  if (core::Status s = checkWindow(window, size); !s) return s.error();
   if (classes.empty()) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "no class to segment");
   for (const auto c : classes)
     if (c < 0 || c >= 512) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "class ids are 0..511");
@@ -568,19 +532,6 @@ core::Result<std::vector<float>> Vista3dModel::classLogits(const std::vector<flo
   }
 }
 
-namespace {
-
-core::Status checkWindow(const std::vector<float>& window, const std::int64_t size[3], std::size_t points) {
-  for (int a = 0; a < 3; ++a)
-    if (size[a] <= 0 || size[a] % 16)
-      return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "window sizes must be multiples of 16");
-  if (window.size() != static_cast<std::size_t>(size[0] * size[1] * size[2]))
-    return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "the window does not match its size");
-  if (points == 0) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "no point");
-  return core::Status::success();
-}
-
-}  // namespace
 
 core::Result<std::vector<float>> Vista3dModel::pointLogits(const std::vector<float>& window, const std::int64_t size[3],
                                                            const std::vector<WindowPoint>& points, std::int64_t promptClass) {
@@ -597,7 +548,8 @@ core::Result<Vista3dModel::BothLogits> Vista3dModel::bothLogits(const std::vecto
 core::Result<Vista3dModel::BothLogits> Vista3dModel::runHeads(const std::vector<float>& window, const std::int64_t size[3],
                                                               const std::vector<WindowPoint>& points, std::int64_t promptClass,
                                                               bool withClass) {
-  if (core::Status s = checkWindow(window, size, points.size()); !s) return s.error();
+  if (core::Status s = checkWindow(window, size); !s) return s.error();
+  if (points.empty()) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "no point");
   const std::int64_t classId = promptClass;
   if (promptClass < 0 || promptClass >= 512) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "class ids are 0..511");
   std::vector<float> flat;
@@ -627,6 +579,34 @@ core::Result<Vista3dModel::BothLogits> Vista3dModel::runHeads(const std::vector<
   } catch (const c10::Error& e) {
     return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", std::string("LibTorch: ") + e.what_without_backtrace());
   }
+}
+
+core::Result<EncoderOutputs> Vista3dModel::encoderOutputs(const std::vector<float>& window, const std::int64_t size[3]) {
+  if (core::Status s = checkWindow(window, size); !s) return s.error();
+  try {
+    torch::NoGradGuard noGrad;
+    auto input = torch::from_blob(const_cast<float*>(window.data()), {1, 1, size[0], size[1], size[2]}, torch::kFloat32);
+    const auto skips = m_impl->encoder->encode(input);
+    const torch::Tensor point = ImageEncoderImpl::decode(m_impl->encoder->up_layers, skips).contiguous();
+    const torch::Tensor autoOut = ImageEncoderImpl::decode(m_impl->encoder->up_layers_auto, skips).contiguous();
+    EncoderOutputs out;
+    out.channels = point.size(1);
+    for (int a = 0; a < 3; ++a) out.size[a] = size[a];
+    out.pointBranch.assign(point.data_ptr<float>(), point.data_ptr<float>() + point.numel());
+    out.autoBranch.assign(autoOut.data_ptr<float>(), autoOut.data_ptr<float>() + autoOut.numel());
+    return out;
+  } catch (const std::bad_alloc&) {
+    return core::makeError(core::ErrorCode::OutOfMemory, "vista3d", "out of memory running the encoder");
+  } catch (const c10::Error& e) {
+    return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", std::string("LibTorch: ") + e.what_without_backtrace());
+  }
+}
+
+core::Result<EncoderOutputs> runImageEncoder(const Checkpoint& checkpoint, const std::vector<float>& volume,
+                                             const std::int64_t size[3]) {
+  auto model = Vista3dModel::load(checkpoint);
+  if (!model) return model.error();
+  return (*model)->encoderOutputs(volume, size);
 }
 
 core::Result<std::vector<float>> runClassLogits(const Checkpoint& checkpoint, const std::vector<float>& volume,
