@@ -243,6 +243,49 @@ struct ClickPipelineCase {
     }
     return c;
   }
+
+  // Our logits (model grid, x fastest) against the bundle's: NaN voxels must coincide; returns the largest
+  // difference elsewhere, the bundle's NaN count and how many voxels differ by more than 1e-4.
+  struct LogitComparison {
+    double worst = 0;
+    std::size_t nanReference = 0, far = 0;
+  };
+  LogitComparison compareLogits(const std::vector<float>& logits) const {
+    std::vector<std::int64_t> shape;
+    const auto ref = test::toXFastest(test::readNpy(logitsPath, shape), 1, in.image.geometry().dimensions());
+    REQUIRE(ref.size() == logits.size());
+    LogitComparison r;
+    std::size_t nanMismatch = 0;
+    for (std::size_t i = 0; i < ref.size(); ++i) {
+      const bool a = std::isnan(logits[i]), b = std::isnan(ref[i]);
+      r.nanReference += b;
+      nanMismatch += a != b;
+      if (a || b) continue;
+      const double d = std::fabs(double(logits[i]) - double(ref[i]));
+      r.worst = std::max(r.worst, d);
+      r.far += d > 1e-4;
+    }
+    INFO(r.far << " voxels differ by more than 1e-4; the largest difference is " << r.worst);
+    CHECK(nanMismatch == 0);
+    CHECK(r.far <= ref.size() / 10000);
+    return r;
+  }
+
+  // Model-grid labels inverted onto the CT against the bundle's label file: equal but for 1e-4 of the voxels, and
+  // holding `object`.
+  void compareLabels(const std::vector<float>& labels, float object) const {
+    auto back = invertToOriginal(labels, in.grid, image.geometry());
+    REQUIRE(back.ok());
+    std::vector<std::int64_t> shape;
+    const auto expect = test::toXFastest(test::readNpy(originalPath, shape), 1, image.geometry().dimensions());
+    std::size_t differ = 0, found = 0;
+    for (std::size_t i = 0; i < expect.size(); ++i) {
+      differ += float((*back)[i]) != expect[i];
+      found += expect[i] == object;
+    }
+    CHECK(found > 0);
+    CHECK(differ <= expect.size() / 10000);
+  }
 };
 
 }  // namespace
@@ -254,12 +297,9 @@ TEST_CASE("vista3d click inference end to end: point windows, postprocessing and
   if (!pipeline) return;
   // Named references, not a structured binding: lambdas below capture them (C++17).
   auto& model = pipeline->model;
-  const auto& image = pipeline->image;
   const auto& in = pipeline->in;
   const auto& clicks = pipeline->clicks;
   const auto& modelPoints = pipeline->modelPoints;
-  const auto& logitsPath = pipeline->logitsPath;
-  const auto& originalPath = pipeline->originalPath;
   const PointWindowFn network = [&](const std::vector<float>& window, const std::int64_t roi[3],
                                     const std::vector<ClickPoint>& inside) {
     std::vector<Vista3dModel::WindowPoint> pts;
@@ -268,34 +308,12 @@ TEST_CASE("vista3d click inference end to end: point windows, postprocessing and
   };
   auto logits = pointWindowLogits(in.image, clicks, network, 64);
   REQUIRE(logits.ok());
-  const auto md = in.image.geometry().dimensions();
-  std::vector<std::int64_t> shape;
-  const auto ref = test::toXFastest(test::readNpy(logitsPath, shape), 1, md);
-  std::size_t nanOurs = 0, nanRef = 0, nanMismatch = 0;
-  double worst = 0;
-  for (std::size_t i = 0; i < ref.size(); ++i) {
-    const bool a = std::isnan((*logits)[i]), b = std::isnan(ref[i]);
-    nanOurs += a;
-    nanRef += b;
-    nanMismatch += a != b;
-    if (!a && !b) worst = std::max(worst, std::fabs(double((*logits)[i]) - double(ref[i])));
-  }
-  INFO("NaN: ours " << nanOurs << ", bundle " << nanRef << "; max |ours - bundle| elsewhere " << worst);
-  CHECK(nanRef == 182889);  // the reference README's count
-  CHECK(nanMismatch == 0);
-  CHECK(worst < 1e-4);
-  auto labels = vistaPostTransform(*logits, 1, md, {}, modelPoints);
+  const auto compared = pipeline->compareLogits(*logits);
+  CHECK(compared.nanReference == 182889);  // the reference README's count
+  CHECK(compared.worst < 1e-4);
+  auto labels = vistaPostTransform(*logits, 1, in.image.geometry().dimensions(), {}, modelPoints);
   REQUIRE(labels.ok());
-  auto back = invertToOriginal(*labels, in.grid, image.geometry());
-  REQUIRE(back.ok());
-  const auto expect = test::toXFastest(test::readNpy(originalPath, shape), 1, image.geometry().dimensions());
-  std::size_t differ = 0, object = 0;
-  for (std::size_t i = 0; i < expect.size(); ++i) {
-    differ += float((*back)[i]) != expect[i];
-    object += expect[i] == 1;
-  }
-  CHECK(object > 0);
-  CHECK(differ <= expect.size() / 10000);
+  pipeline->compareLabels(*labels, 1);
 }
 
 TEST_CASE("vista3d click with a class: the connected-components combination equals MONAI's", "[vista3d][network][data]") {
@@ -334,11 +352,8 @@ TEST_CASE("vista3d click with a class end to end on a real CT equals the bundle'
   if (!pipeline) return;
   // Named references, not a structured binding: lambdas below capture them (C++17).
   auto& model = pipeline->model;
-  const auto& image = pipeline->image;
   const auto& in = pipeline->in;
   const auto& clicks = pipeline->clicks;
-  const auto& logitsPath = pipeline->logitsPath;
-  const auto& originalPath = pipeline->originalPath;
   // Class 3 (spleen, not a "special" class: the labels stay 1 / 0): both heads and the combination in every window.
   const PointWindowFn network = [&](const std::vector<float>& window, const std::int64_t roi[3],
                                     const std::vector<ClickPoint>& inside) -> core::Result<std::vector<float>> {
@@ -350,29 +365,9 @@ TEST_CASE("vista3d click with a class end to end on a real CT equals the bundle'
   };
   auto logits = pointWindowLogits(in.image, clicks, network, 64);
   REQUIRE(logits.ok());
-  const auto md = in.image.geometry().dimensions();
-  std::vector<std::int64_t> shape;
-  const auto ref = test::toXFastest(test::readNpy(logitsPath, shape), 1, md);
-  std::size_t nanMismatch = 0, far = 0;
-  for (std::size_t i = 0; i < ref.size(); ++i) {
-    const bool a = std::isnan((*logits)[i]), b = std::isnan(ref[i]);
-    nanMismatch += a != b;
-    if (!a && !b && std::fabs(double((*logits)[i]) - double(ref[i])) > 1e-4) ++far;
-  }
-  INFO(far << " voxels differ by more than 1e-4");
-  CHECK(nanMismatch == 0);
-  CHECK(far <= ref.size() / 10000);
+  pipeline->compareLogits(*logits);
   // With a class prompt there is no component filtering: thresholds, then label 3.
-  auto labels = vistaPostTransform(*logits, 1, md, {3}, {});
+  auto labels = vistaPostTransform(*logits, 1, in.image.geometry().dimensions(), {3}, {});
   REQUIRE(labels.ok());
-  auto back = invertToOriginal(*labels, in.grid, image.geometry());
-  REQUIRE(back.ok());
-  const auto expect = test::toXFastest(test::readNpy(originalPath, shape), 1, image.geometry().dimensions());
-  std::size_t differ = 0, object = 0;
-  for (std::size_t i = 0; i < expect.size(); ++i) {
-    differ += float((*back)[i]) != expect[i];
-    object += expect[i] == 3;
-  }
-  CHECK(object > 0);
-  CHECK(differ <= expect.size() / 10000);
+  pipeline->compareLabels(*labels, 3);
 }
