@@ -7,10 +7,12 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/error.h"
 #include "inference/vista3d/checkpoint_reader.h"
+#include "inference/vista3d/sliding_window.h"
 
 namespace delineate::inference::vista3d {
 
@@ -23,6 +25,13 @@ struct EncoderOutputs {
 
 // Whether this build has LibTorch (the encoder needs it; the checkpoint, pre- and postprocessing do not).
 bool torchAvailable();
+// Whether LibTorch sees a CUDA device (false without LibTorch or in a CPU-only LibTorch such as Debian's).
+bool cudaAvailable();
+
+// The arithmetic of a forward pass: fp32, or autocast (the bundle's amp) to fp16 / bf16 for convolutions and matrix
+// products with reductions kept in fp32.
+enum class Precision { Float32, Float16, BFloat16 };
+const char* precisionName(Precision p);
 
 // Runs the encoder of a checkpoint of width `widthOf(checkpoint)` on one [H, W, D] volume (each a multiple of 16),
 // on the CPU in fp32. Errors: a checkpoint that fails the key check, a bad size, no LibTorch in this build.
@@ -43,11 +52,23 @@ class Vista3dModel {
   Vista3dModel& operator=(const Vista3dModel&) = delete;
 
   int width() const;
+  // Moves the weights to `device` ("cpu", "cuda", "cuda:N") and runs every later pass there at `precision` (cuDNN
+  // autotuning on for CUDA). Errors: an unknown device, no CUDA, out of device memory (the model stays where it was).
+  core::Status setDevice(const std::string& device, Precision precision);
+  std::string device() const;
+  Precision precision() const;
   // Both decoder branches of the encoder for one [H, W, D] window.
   core::Result<EncoderOutputs> encoderOutputs(const std::vector<float>& window, const std::int64_t size[3]);
   // Class logits [classes, H, W, D] of one [H, W, D] window (each a multiple of 16).
   core::Result<std::vector<float>> classLogits(const std::vector<float>& window, const std::int64_t size[3],
                                                const std::vector<std::int64_t>& classes);
+  // The same for `count` windows in one pass: [count, classes, H, W, D]. Out of memory (host or device) is
+  // ErrorCode::OutOfMemory, so a caller can retry with fewer.
+  core::Result<std::vector<float>> classLogitsBatch(const std::vector<float>& windows, int count, const std::int64_t size[3],
+                                                    const std::vector<std::int64_t>& classes);
+  // Window sums for slidingWindowWinners on this network's device (float32; float16 under reduced precision), its
+  // windows run through the class head for `classes` (the model must outlive it).
+  std::unique_ptr<SlabAccumulator> slabAccumulator(const std::vector<std::int64_t>& classes);
 
   // Point-head logits [H, W, D] of one object in one window: its points (voxel indices of the window, labels -1
   // pad, 0 / 1 negative / positive, 2 / 3 the same for a "special" class) and its prompt class (the zero-shot token

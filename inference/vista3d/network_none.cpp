@@ -4,6 +4,8 @@
 namespace delineate::inference::vista3d {
 
 bool torchAvailable() { return false; }
+bool cudaAvailable() { return false; }
+const char* precisionName(Precision p) { return p == Precision::Float16 ? "fp16" : p == Precision::BFloat16 ? "bf16" : "fp32"; }
 
 core::Result<EncoderOutputs> runImageEncoder(const Checkpoint& checkpoint, const std::vector<float>&, const std::int64_t[3]) {
   return core::makeError(core::ErrorCode::Unsupported, checkpoint.path, "this build has no LibTorch (install libtorch-dev)");
@@ -25,6 +27,20 @@ core::Result<std::unique_ptr<Vista3dModel>> Vista3dModel::random(int, std::uint6
   return core::makeError(core::ErrorCode::Unsupported, "vista3d", "this build has no LibTorch (install libtorch-dev)");
 }
 void Vista3dModel::setCpuThreads(int) {}
+core::Status Vista3dModel::setDevice(const std::string& device, Precision) {
+  return core::makeError(core::ErrorCode::Unsupported, device, "this build has no LibTorch (install libtorch-dev)");
+}
+std::string Vista3dModel::device() const { return "none"; }
+Precision Vista3dModel::precision() const { return Precision::Float32; }
+core::Result<std::vector<float>> Vista3dModel::classLogitsBatch(const std::vector<float>&, int, const std::int64_t[3],
+                                                                const std::vector<std::int64_t>&) {
+  return core::makeError(core::ErrorCode::Unsupported, "vista3d", "this build has no LibTorch (install libtorch-dev)");
+}
+std::unique_ptr<SlabAccumulator> Vista3dModel::slabAccumulator(const std::vector<std::int64_t>&) {
+  return std::make_unique<CpuSlabAccumulator>([](const std::vector<float>&, int, std::int64_t) -> core::Result<std::vector<float>> {
+    return core::makeError(core::ErrorCode::Unsupported, "vista3d", "this build has no LibTorch (install libtorch-dev)");
+  });
+}
 core::Result<EncoderOutputs> Vista3dModel::encoderOutputs(const std::vector<float>&, const std::int64_t[3]) {
   return core::makeError(core::ErrorCode::Unsupported, "vista3d", "this build has no LibTorch (install libtorch-dev)");
 }

@@ -1,5 +1,7 @@
 // The one translation unit of the encoder that includes torch (compiled only where LibTorch is found).
+#include <ATen/autocast_mode.h>
 #include <torch/torch.h>
+#include <torch/version.h>
 
 #include <cmath>
 #include <cstring>
@@ -176,13 +178,13 @@ struct ClassHeadImpl : nn::Module {
         image_post_mapping(register_module("image_post_mapping", nn::ModuleList())) {
     for (int k = 0; k < 2; ++k) image_post_mapping->push_back(BlockHolder(w));
   }
-  // out_auto [1, w, H, W, D], classes [B] -> logits [B, H, W, D]
+  // out_auto [N, w, H, W, D] (N windows), classes [B] -> logits [N, B, H, W, D]
   torch::Tensor forward(torch::Tensor src, const torch::Tensor& classes) {
     for (std::size_t k = 0; k < image_post_mapping->size(); ++k)
       src = image_post_mapping->ptr<BlockHolderImpl>(k)->layer->forward(src);
     const auto e = mlp->forward(class_embeddings(classes.unsqueeze(1))).squeeze(1);  // [B, w]
     const auto sizes = src.sizes();
-    return torch::matmul(e, src.reshape({sizes[1], -1})).reshape({e.size(0), sizes[2], sizes[3], sizes[4]});
+    return torch::matmul(e, src.reshape({sizes[0], sizes[1], -1})).reshape({sizes[0], e.size(0), sizes[2], sizes[3], sizes[4]});
   }
   ClassMlp mlp;
   nn::Embedding class_embeddings;
@@ -342,7 +344,7 @@ struct PointHeadImpl : nn::Module {
     const auto low = feat_downsample(outPoint);  // [1, w, h, w, d]
     const auto h = low.size(2), wd = low.size(3), d = low.size(4);
     // Point tokens.
-    const auto dims = torch::tensor({static_cast<float>(H), static_cast<float>(W), static_cast<float>(D)});
+    const auto dims = torch::tensor({static_cast<float>(H), static_cast<float>(W), static_cast<float>(D)}).to(coords.device());
     auto pe = pe_layer->encode((coords + 0.5) / dims);  // [N, w]
     std::vector<torch::Tensor> tokens{mask_tokens->weight};
     for (std::size_t i = 0; i < labels.size(); ++i) {
@@ -358,9 +360,9 @@ struct PointHeadImpl : nn::Module {
     auto queries = torch::cat(tokens, 0).unsqueeze(0);  // [1, N + 2, w]
     const auto qpe = queries;
     // Image PE on the low-resolution grid, in the order of the flattened keys.
-    const auto gi = (torch::arange(h, torch::kFloat32) + 0.5) / static_cast<double>(h);
-    const auto gj = (torch::arange(wd, torch::kFloat32) + 0.5) / static_cast<double>(wd);
-    const auto gk = (torch::arange(d, torch::kFloat32) + 0.5) / static_cast<double>(d);
+    const auto gi = (torch::arange(h, coords.options()) + 0.5) / static_cast<double>(h);
+    const auto gj = (torch::arange(wd, coords.options()) + 0.5) / static_cast<double>(wd);
+    const auto gk = (torch::arange(d, coords.options()) + 0.5) / static_cast<double>(d);
     const auto grid = torch::stack(torch::meshgrid({gi, gj, gk}, "ij"), -1).reshape({-1, 3});
     const auto kpe = pe_layer->encode(grid).unsqueeze(0);  // [1, hwd, w]
     auto keys = low.flatten(2).permute({0, 2, 1});          // [1, hwd, w]
@@ -433,12 +435,41 @@ core::Status loadWeights(nn::Module& module, std::istream& file, const Checkpoin
 
 bool torchAvailable() { return true; }
 
+bool cudaAvailable() {
+  try {
+    return torch::cuda::is_available();
+  } catch (const c10::Error&) {
+    return false;
+  }
+}
+
+const char* precisionName(Precision p) {
+  switch (p) {
+    case Precision::Float32: return "fp32";
+    case Precision::Float16: return "fp16";
+    case Precision::BFloat16: return "bf16";
+  }
+  return "fp32";
+}
 
 struct Vista3dModel::Impl {
   int width = 0;
   ImageEncoder encoder{nullptr};
   ClassHead head{nullptr};
   PointHead pointHead{nullptr};
+  torch::Device device{torch::kCPU};
+  Precision precision = Precision::Float32;
+
+  // `count` windows (back to back) as a [count, 1, H, W, D] tensor on the device.
+  torch::Tensor input(const std::vector<float>& windows, std::int64_t count, const std::int64_t size[3]) const {
+    return torch::from_blob(const_cast<float*>(windows.data()), {count, 1, size[0], size[1], size[2]}, torch::kFloat32)
+        .to(device);
+  }
+  // Class logits [count, classes, H, W, D] on the device (in the autocast type when reduced).
+  torch::Tensor classLogits(const torch::Tensor& input, const std::vector<std::int64_t>& classes) {
+    const auto features = ImageEncoderImpl::decode(encoder->up_layers_auto, encoder->encode(input));
+    return head->forward(features, torch::tensor(classes, torch::kInt64).to(device));
+  }
 };
 
 namespace {
@@ -454,6 +485,82 @@ std::unique_ptr<Vista3dModel::Impl> makeImpl(int width) {
   impl->head->eval();
   impl->pointHead->eval();
   return impl;
+}
+
+// Autocast (the bundle's amp: convolutions and matrix products in fp16 / bf16, reductions in fp32) for one forward
+// pass, then the previous state back. LibTorch 2.4 replaced the per-device setters by ones taking the device type.
+class AutocastScope {
+ public:
+  AutocastScope(torch::DeviceType type, Precision precision) : m_type(type), m_on(precision != Precision::Float32) {
+    if (!m_on) return;
+    const auto dtype = precision == Precision::Float16 ? torch::kFloat16 : torch::kBFloat16;
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+    m_wasOn = at::autocast::is_autocast_enabled(type);
+    m_wasType = at::autocast::get_autocast_dtype(type);
+    at::autocast::set_autocast_dtype(type, dtype);
+    at::autocast::set_autocast_enabled(type, true);
+#else
+    if (type == torch::kCUDA) {
+      m_wasOn = at::autocast::is_enabled();
+      m_wasType = at::autocast::get_autocast_gpu_dtype();
+      at::autocast::set_autocast_gpu_dtype(dtype);
+      at::autocast::set_enabled(true);
+    } else {
+      m_wasOn = at::autocast::is_cpu_enabled();
+      m_wasType = at::autocast::get_autocast_cpu_dtype();
+      at::autocast::set_autocast_cpu_dtype(dtype);
+      at::autocast::set_cpu_enabled(true);
+    }
+#endif
+  }
+  ~AutocastScope() {
+    if (!m_on) return;
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+    at::autocast::set_autocast_enabled(m_type, m_wasOn);
+    at::autocast::set_autocast_dtype(m_type, m_wasType);
+#else
+    if (m_type == torch::kCUDA) {
+      at::autocast::set_enabled(m_wasOn);
+      at::autocast::set_autocast_gpu_dtype(m_wasType);
+    } else {
+      at::autocast::set_cpu_enabled(m_wasOn);
+      at::autocast::set_autocast_cpu_dtype(m_wasType);
+    }
+#endif
+    at::autocast::clear_cache();
+  }
+  AutocastScope(const AutocastScope&) = delete;
+  AutocastScope& operator=(const AutocastScope&) = delete;
+
+ private:
+  torch::DeviceType m_type;
+  bool m_on;
+  bool m_wasOn = false;
+  torch::ScalarType m_wasType = torch::kFloat16;
+};
+
+// A tensor's values on the host as float32 (from any device and type).
+std::vector<float> hostFloats(const torch::Tensor& t) {
+  const torch::Tensor h = t.to(torch::kCPU, torch::kFloat32).contiguous();
+  return std::vector<float>(h.data_ptr<float>(), h.data_ptr<float>() + h.numel());
+}
+
+// Runs `body` (a forward pass) and turns LibTorch's exceptions into errors: OutOfMemory for the device's or the
+// host's memory (so that callers can retry smaller or elsewhere), InvalidArgument otherwise.
+template <class Body>
+auto guarded(const std::string& what, Body&& body) -> decltype(body()) {
+  try {
+    return body();
+  } catch (const c10::OutOfMemoryError&) {
+    return core::makeError(core::ErrorCode::OutOfMemory, "vista3d", "out of device memory " + what);
+  } catch (const std::bad_alloc&) {
+    return core::makeError(core::ErrorCode::OutOfMemory, "vista3d", "out of memory " + what);
+  } catch (const c10::Error& e) {
+    const std::string message = e.what_without_backtrace();
+    if (message.find("out of memory") != std::string::npos || message.find("can't allocate memory") != std::string::npos)
+      return core::makeError(core::ErrorCode::OutOfMemory, "vista3d", "out of memory " + what + " (" + message + ")");
+    return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "LibTorch, " + what + ": " + message);
+  }
 }
 
 }  // namespace
@@ -500,14 +607,57 @@ void Vista3dModel::setCpuThreads(int threads) {
   if (threads > 0) torch::set_num_threads(threads);
 }
 
+core::Status Vista3dModel::setDevice(const std::string& device, Precision precision) {
+  torch::Device target(torch::kCPU);
+  try {
+    target = torch::Device(device);
+  } catch (const c10::Error&) {
+    return core::makeError(core::ErrorCode::InvalidArgument, device, "not a device (cpu, cuda or cuda:N)");
+  }
+  if (target.is_cuda()) {
+    if (!cudaAvailable())
+      return core::makeError(core::ErrorCode::Unsupported, device, "LibTorch sees no CUDA device in this build or machine");
+    if (target.has_index() && target.index() >= static_cast<int>(torch::cuda::device_count()))
+      return core::makeError(core::ErrorCode::InvalidArgument, device, "no such CUDA device");
+  } else if (!target.is_cpu()) {
+    return core::makeError(core::ErrorCode::Unsupported, device, "only cpu and cuda devices are supported");
+  }
+  const core::Status moved = guarded("moving the network to " + device, [&]() -> core::Status {
+    m_impl->encoder->to(target);
+    m_impl->head->to(target);
+    m_impl->pointHead->to(target);
+    return core::Status::success();
+  });
+  if (!moved) {  // the weights stay usable where they were (a partial move is undone)
+    m_impl->encoder->to(m_impl->device);
+    m_impl->head->to(m_impl->device);
+    m_impl->pointHead->to(m_impl->device);
+    return moved;
+  }
+  if (target.is_cuda()) at::globalContext().setBenchmarkCuDNN(true);  // fixed window sizes: autotuning pays
+  m_impl->device = target;
+  m_impl->precision = precision;
+  return core::Status::success();
+}
+
+std::string Vista3dModel::device() const { return m_impl->device.str(); }
+Precision Vista3dModel::precision() const { return m_impl->precision; }
+
 namespace {
 
-core::Status checkWindow(const std::vector<float>& window, const std::int64_t size[3]) {
+core::Status checkWindows(const std::vector<float>& windows, int count, const std::int64_t size[3]) {
   for (int a = 0; a < 3; ++a)
     if (size[a] <= 0 || size[a] % 16)
       return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "window sizes must be multiples of 16");
-  if (window.size() != static_cast<std::size_t>(size[0] * size[1] * size[2]))
-    return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "the window does not match its size");
+  if (count < 1 || windows.size() != static_cast<std::size_t>(count * size[0] * size[1] * size[2]))
+    return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "the windows do not match their size");
+  return core::Status::success();
+}
+
+core::Status checkClasses(const std::vector<std::int64_t>& classes) {
+  if (classes.empty()) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "no class to segment");
+  for (const auto c : classes)
+    if (c < 0 || c >= 512) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "class ids are 0..511");
   return core::Status::success();
 }
 
@@ -515,23 +665,98 @@ core::Status checkWindow(const std::vector<float>& window, const std::int64_t si
 
 core::Result<std::vector<float>> Vista3dModel::classLogits(const std::vector<float>& window, const std::int64_t size[3],
                                                            const std::vector<std::int64_t>& classes) {
-  if (core::Status s = checkWindow(window, size); !s) return s.error();
-  if (classes.empty()) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "no class to segment");
-  for (const auto c : classes)
-    if (c < 0 || c >= 512) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "class ids are 0..511");
-  try {
-    torch::NoGradGuard noGrad;
-    auto input = torch::from_blob(const_cast<float*>(window.data()), {1, 1, size[0], size[1], size[2]}, torch::kFloat32);
-    const auto features = ImageEncoderImpl::decode(m_impl->encoder->up_layers_auto, m_impl->encoder->encode(input));
-    const torch::Tensor logits = m_impl->head->forward(features, torch::tensor(classes, torch::kInt64)).contiguous();
-    return std::vector<float>(logits.data_ptr<float>(), logits.data_ptr<float>() + logits.numel());
-  } catch (const std::bad_alloc&) {
-    return core::makeError(core::ErrorCode::OutOfMemory, "vista3d", "out of memory running the network");
-  } catch (const c10::Error& e) {
-    return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", std::string("LibTorch: ") + e.what_without_backtrace());
-  }
+  return classLogitsBatch(window, 1, size, classes);
 }
 
+core::Result<std::vector<float>> Vista3dModel::classLogitsBatch(const std::vector<float>& windows, int count,
+                                                                const std::int64_t size[3],
+                                                                const std::vector<std::int64_t>& classes) {
+  if (core::Status s = checkWindows(windows, count, size); !s) return s.error();
+  if (core::Status s = checkClasses(classes); !s) return s.error();
+  return guarded("running the network", [&]() -> core::Result<std::vector<float>> {
+    torch::NoGradGuard noGrad;
+    AutocastScope autocast(m_impl->device.type(), m_impl->precision);
+    return hostFloats(m_impl->classLogits(m_impl->input(windows, count, size), classes));
+  });
+}
+
+namespace {
+
+// Window sums on the network's device: [classes, e0, e1, e2], float32, or float16 when the network runs in reduced
+// precision (half the memory; a voxel's winner can then differ where two classes' sums are within fp16 rounding).
+class DeviceSlabAccumulator final : public SlabAccumulator {
+ public:
+  DeviceSlabAccumulator(Vista3dModel::Impl& model, std::vector<std::int64_t> classes)
+      : m_model(model), m_classes(std::move(classes)) {}
+
+  core::Status reset(int channels, const std::int64_t extent[3]) override {
+    if (channels != static_cast<int>(m_classes.size()))
+      return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "one channel per class is needed");
+    if (core::Status s = checkClasses(m_classes); !s) return s;
+    return guarded("for the window sums", [&]() -> core::Status {
+      m_sums = torch::Tensor();
+      const auto type = m_model.precision == Precision::Float32 ? torch::kFloat32 : torch::kFloat16;
+      m_sums = torch::zeros({channels, extent[0], extent[1], extent[2]},
+                            torch::TensorOptions().dtype(type).device(m_model.device));
+      return core::Status::success();
+    });
+  }
+
+  core::Status addWindows(const std::vector<float>& windows, int count, std::int64_t roi,
+                          const std::vector<std::int64_t>& origins) override {
+    const std::int64_t size[3] = {roi, roi, roi};
+    if (core::Status s = checkWindows(windows, count, size); !s) return s;
+    if (origins.size() != static_cast<std::size_t>(3 * count))
+      return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "one origin per window is needed");
+    return guarded("running the network", [&]() -> core::Status {
+      torch::NoGradGuard noGrad;
+      torch::Tensor logits;
+      {
+        AutocastScope autocast(m_model.device.type(), m_model.precision);
+        logits = m_model.classLogits(m_model.input(windows, count, size), m_classes);
+      }
+      logits = logits.to(m_sums.scalar_type());  // every allocation before the first sum changes
+      for (int w = 0; w < count; ++w) {
+        const std::int64_t* o = &origins[static_cast<std::size_t>(3 * w)];
+        m_sums.narrow(1, o[0], roi).narrow(2, o[1], roi).narrow(3, o[2], roi).add_(logits[w]);
+      }
+      return core::Status::success();
+    });
+  }
+
+  core::Result<std::vector<std::uint8_t>> takeWinners(int axis, std::int64_t length) override {
+    return guarded("taking the winning classes", [&]() -> core::Result<std::vector<std::uint8_t>> {
+      torch::NoGradGuard noGrad;
+      const int dim = axis + 1;
+      const std::int64_t extent = m_sums.size(dim);
+      // max over the classes gives the first of equal maxima, as the bundle's argmax.
+      const auto best = m_sums.narrow(dim, 0, length).max(0);
+      const torch::Tensor top = std::get<0>(best), index = std::get<1>(best);
+      const torch::Tensor winners =
+          torch::where(top > 0, index + 1, torch::zeros_like(index)).to(torch::kCPU, torch::kUInt8).contiguous();
+      std::vector<std::uint8_t> out(winners.data_ptr<std::uint8_t>(), winners.data_ptr<std::uint8_t>() + winners.numel());
+      const std::int64_t keep = extent - length;
+      if (keep > 0) m_sums.narrow(dim, 0, keep).copy_(m_sums.narrow(dim, length, keep).clone());
+      m_sums.narrow(dim, keep, length).zero_();
+      return out;
+    });
+  }
+
+  std::size_t bytes() const override {
+    return m_sums.defined() ? static_cast<std::size_t>(m_sums.numel()) * m_sums.element_size() : 0;
+  }
+
+ private:
+  Vista3dModel::Impl& m_model;
+  std::vector<std::int64_t> m_classes;
+  torch::Tensor m_sums;
+};
+
+}  // namespace
+
+std::unique_ptr<SlabAccumulator> Vista3dModel::slabAccumulator(const std::vector<std::int64_t>& classes) {
+  return std::make_unique<DeviceSlabAccumulator>(*m_impl, classes);
+}
 
 core::Result<std::vector<float>> Vista3dModel::pointLogits(const std::vector<float>& window, const std::int64_t size[3],
                                                            const std::vector<WindowPoint>& points, std::int64_t promptClass) {
@@ -548,9 +773,8 @@ core::Result<Vista3dModel::BothLogits> Vista3dModel::bothLogits(const std::vecto
 core::Result<Vista3dModel::BothLogits> Vista3dModel::runHeads(const std::vector<float>& window, const std::int64_t size[3],
                                                               const std::vector<WindowPoint>& points, std::int64_t promptClass,
                                                               bool withClass) {
-  if (core::Status s = checkWindow(window, size); !s) return s.error();
+  if (core::Status s = checkWindows(window, 1, size); !s) return s.error();
   if (points.empty()) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "no point");
-  const std::int64_t classId = promptClass;
   if (promptClass < 0 || promptClass >= 512) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "class ids are 0..511");
   std::vector<float> flat;
   std::vector<int> labels;
@@ -559,47 +783,37 @@ core::Result<Vista3dModel::BothLogits> Vista3dModel::runHeads(const std::vector<
     for (int a = 0; a < 3; ++a) flat.push_back(static_cast<float>(p.ijk[static_cast<std::size_t>(a)]));
     labels.push_back(p.label);
   }
-  try {
+  return guarded("running the network", [&]() -> core::Result<BothLogits> {
     torch::NoGradGuard noGrad;
-    auto input = torch::from_blob(const_cast<float*>(window.data()), {1, 1, size[0], size[1], size[2]}, torch::kFloat32);
-    const auto skips = m_impl->encoder->encode(input);
+    AutocastScope autocast(m_impl->device.type(), m_impl->precision);
+    const auto skips = m_impl->encoder->encode(m_impl->input(window, 1, size));
     const auto features = ImageEncoderImpl::decode(m_impl->encoder->up_layers, skips);
-    const auto coords = torch::from_blob(flat.data(), {static_cast<std::int64_t>(points.size()), 3}, torch::kFloat32).clone();
-    const torch::Tensor point = m_impl->pointHead->forward(features, coords, labels, promptClass).contiguous();
+    const auto coords =
+        torch::from_blob(flat.data(), {static_cast<std::int64_t>(points.size()), 3}, torch::kFloat32).to(m_impl->device);
     BothLogits out;
-    out.pointLogits.assign(point.data_ptr<float>(), point.data_ptr<float>() + point.numel());
+    out.pointLogits = hostFloats(m_impl->pointHead->forward(features, coords, labels, promptClass));
     if (withClass) {
       const auto autoFeatures = ImageEncoderImpl::decode(m_impl->encoder->up_layers_auto, skips);
-      const torch::Tensor cls = m_impl->head->forward(autoFeatures, torch::tensor({classId}, torch::kInt64)).contiguous();
-      out.classLogits.assign(cls.data_ptr<float>(), cls.data_ptr<float>() + cls.numel());
+      out.classLogits = hostFloats(m_impl->head->forward(autoFeatures, torch::tensor({promptClass}, torch::kInt64).to(m_impl->device)));
     }
     return out;
-  } catch (const std::bad_alloc&) {
-    return core::makeError(core::ErrorCode::OutOfMemory, "vista3d", "out of memory running the network");
-  } catch (const c10::Error& e) {
-    return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", std::string("LibTorch: ") + e.what_without_backtrace());
-  }
+  });
 }
 
 core::Result<EncoderOutputs> Vista3dModel::encoderOutputs(const std::vector<float>& window, const std::int64_t size[3]) {
-  if (core::Status s = checkWindow(window, size); !s) return s.error();
-  try {
+  if (core::Status s = checkWindows(window, 1, size); !s) return s.error();
+  return guarded("running the encoder", [&]() -> core::Result<EncoderOutputs> {
     torch::NoGradGuard noGrad;
-    auto input = torch::from_blob(const_cast<float*>(window.data()), {1, 1, size[0], size[1], size[2]}, torch::kFloat32);
-    const auto skips = m_impl->encoder->encode(input);
-    const torch::Tensor point = ImageEncoderImpl::decode(m_impl->encoder->up_layers, skips).contiguous();
-    const torch::Tensor autoOut = ImageEncoderImpl::decode(m_impl->encoder->up_layers_auto, skips).contiguous();
+    AutocastScope autocast(m_impl->device.type(), m_impl->precision);
+    const auto skips = m_impl->encoder->encode(m_impl->input(window, 1, size));
+    const torch::Tensor point = ImageEncoderImpl::decode(m_impl->encoder->up_layers, skips);
     EncoderOutputs out;
     out.channels = point.size(1);
     for (int a = 0; a < 3; ++a) out.size[a] = size[a];
-    out.pointBranch.assign(point.data_ptr<float>(), point.data_ptr<float>() + point.numel());
-    out.autoBranch.assign(autoOut.data_ptr<float>(), autoOut.data_ptr<float>() + autoOut.numel());
+    out.pointBranch = hostFloats(point);
+    out.autoBranch = hostFloats(ImageEncoderImpl::decode(m_impl->encoder->up_layers_auto, skips));
     return out;
-  } catch (const std::bad_alloc&) {
-    return core::makeError(core::ErrorCode::OutOfMemory, "vista3d", "out of memory running the encoder");
-  } catch (const c10::Error& e) {
-    return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", std::string("LibTorch: ") + e.what_without_backtrace());
-  }
+  });
 }
 
 core::Result<EncoderOutputs> runImageEncoder(const Checkpoint& checkpoint, const std::vector<float>& volume,

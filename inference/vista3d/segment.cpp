@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "inference/vista3d/combine.h"
 #include "inference/vista3d/postprocess.h"
 #include "inference/vista3d/preprocess.h"
 #include "inference/vista3d/sliding_window.h"
@@ -35,28 +36,88 @@ std::vector<int> expandLabelPrompts(const std::vector<int>& prompts) {
 
 core::Result<core::LabelMap> segmentWithVista3d(Vista3dModel& model, const core::ImageVolume& image,
                                                 const std::vector<int>& labelPrompts, const SegmentOptions& options,
-                                                core::ProgressSink* progress) {
+                                                core::ProgressSink* progress, SegmentDetails* details) {
   const std::vector<int> classes = expandLabelPrompts(labelPrompts.empty() ? everythingLabels() : labelPrompts);
   for (const int c : classes)
     if (c < 1 || c > 254) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "label prompts are 1..254");
   auto in = preprocessForVista3d(image);
   if (!in) return in.error();
   const std::vector<std::int64_t> ids(classes.begin(), classes.end());
-  const WindowFn network = [&](const std::vector<float>& window, const std::int64_t roi[3]) {
-    return model.classLogits(window, roi, ids);
-  };
-  SlidingWindowOptions sw;
-  sw.roi = options.roi;
-  auto logits = slidingWindowLogits(in->image, static_cast<int>(classes.size()), network, sw, progress);
-  if (!logits) return logits.error();
-  auto labels = vistaPostTransform(*logits, static_cast<int>(classes.size()), in->image.geometry().dimensions(), classes, {});
-  if (!labels) return labels.error();
-  auto back = invertToOriginal(*labels, in->grid, image.geometry());
+  auto sums = model.slabAccumulator(ids);
+  StreamOptions stream;
+  stream.roi = options.roi;
+  stream.batch = options.batch;
+  auto winners = slidingWindowWinners(in->image, static_cast<int>(classes.size()), *sums, stream, progress);
+  if (!winners) return winners.error();
+  if (details) *details = SegmentDetails{winners->batch, winners->windows, winners->accumulatorBytes};
+  // Winner w (1-based channel) carries the class of its channel, as the bundle's label mapping.
+  std::vector<float> labels(winners->winners.size());
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    const std::uint8_t w = winners->winners[i];
+    labels[i] = w ? static_cast<float>(classes[static_cast<std::size_t>(w) - 1]) : 0.0f;
+  }
+  winners->winners = {};
+  auto back = invertToOriginal(labels, in->grid, image.geometry());
   if (!back) return back.error();
   auto voxels = core::Volume<core::Label>::create(image.geometry(), 0);
   if (!voxels) return voxels.error();
   for (std::size_t i = 0; i < back->size(); ++i) (*voxels)[i] = (*back)[i] == 255 ? core::Label{0} : (*back)[i];
   return core::LabelMap(std::move(voxels).value());
+}
+
+core::Result<ClickLogits> clickLogitsWithVista3d(Vista3dModel& model, const core::ImageVolume& image,
+                                                 const std::vector<ClickPrompt>& clicks, int classPrompt, std::int64_t roi,
+                                                 core::ProgressSink* progress) {
+  if (clicks.empty()) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "no click");
+  if (classPrompt < 0 || classPrompt > 254)
+    return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "the class prompt is 1..254 (0 for none)");
+  const auto dims = image.geometry().dimensions();
+  for (const auto& c : clicks)
+    for (std::size_t a = 0; a < 3; ++a)
+      if (!(c.ijk[a] > -0.5 && c.ijk[a] < static_cast<double>(dims[a]) - 0.5))
+        return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "a click lies outside the image");
+  auto in = preprocessForVista3d(image);
+  if (!in) return in.error();
+  // VistaPreTransformd's special classes (the bundle's default list, not the training one: SPEC.md 6.3).
+  const bool special = classPrompt == 25 || classPrompt == 26 || classPrompt == 27 || classPrompt == 28 ||
+                       classPrompt == 29 || classPrompt == 117;
+  std::vector<ClickPoint> points;
+  std::vector<ModelPoint> modelPoints;
+  for (const auto& c : clicks) {
+    const core::Vec3 m = toModelGrid(c.ijk, image.geometry(), in->image.geometry());
+    ClickPoint p;
+    for (std::size_t a = 0; a < 3; ++a) p.ijk[a] = static_cast<float>(m[a]);
+    p.label = (c.positive ? 1 : 0) + (special && classPrompt > 0 ? 2 : 0);
+    points.push_back(p);
+    modelPoints.push_back({m, p.label});
+  }
+  // A class up to 132 runs both heads and merges them; above it the class is a zero-shot token for the point head.
+  const bool withClass = classPrompt > 0 && classPrompt <= 132;
+  const PointWindowFn network = [&](const std::vector<float>& window, const std::int64_t size[3],
+                                    const std::vector<ClickPoint>& inside) -> core::Result<std::vector<float>> {
+    std::vector<Vista3dModel::WindowPoint> pts;
+    for (const auto& c : inside) pts.push_back({{c.ijk[0], c.ijk[1], c.ijk[2]}, c.label});
+    if (!withClass) return model.pointLogits(window, size, pts, classPrompt);
+    auto both = model.bothLogits(window, size, pts, classPrompt);
+    if (!both) return both.error();
+    return connectedComponentsCombine(both->classLogits, both->pointLogits, size, pts);
+  };
+  auto logits = pointWindowLogits(in->image, points, network, roi, progress);
+  if (!logits) return logits.error();
+  return ClickLogits{std::move(in).value(), std::move(logits).value(), std::move(modelPoints)};
+}
+
+core::Result<core::Volume<std::uint8_t>> segmentClicksWithVista3d(Vista3dModel& model, const core::ImageVolume& image,
+                                                                  const std::vector<ClickPrompt>& clicks, int classPrompt,
+                                                                  std::int64_t roi, core::ProgressSink* progress) {
+  auto r = clickLogitsWithVista3d(model, image, clicks, classPrompt, roi, progress);
+  if (!r) return r.error();
+  // With a class prompt the bundle keeps every component; point-only results keep those holding a positive click.
+  const std::vector<int> prompt = classPrompt > 0 ? std::vector<int>{classPrompt} : std::vector<int>{};
+  auto labels = vistaPostTransform(r->logits, 1, r->in.image.geometry().dimensions(), prompt,
+                                   prompt.empty() ? r->points : std::vector<ModelPoint>{});
+  if (!labels) return labels.error();
+  return invertToOriginal(*labels, r->in.grid, image.geometry());
 }
 
 }  // namespace delineate::inference::vista3d

@@ -12,6 +12,8 @@
 #include "core/progress.h"
 #include "core/volume.h"
 #include "inference/vista3d/network.h"
+#include "inference/vista3d/postprocess.h"
+#include "inference/vista3d/preprocess.h"
 
 namespace delineate::inference::vista3d {
 
@@ -23,12 +25,44 @@ std::vector<int> expandLabelPrompts(const std::vector<int>& prompts);
 
 struct SegmentOptions {
   std::int64_t roi = 128;  // the bundle's window
+  int batch = 1;           // windows per network pass (halved on out of memory)
 };
 
-// Labels on the image's grid (255 where nothing was computed cannot happen here: every voxel is in some window).
-// Errors: class ids outside 1..254, the model's.
+// What a run took (for reports and benchmarks).
+struct SegmentDetails {
+  int batch = 1;  // the batch that ran to the end
+  std::size_t windows = 0, accumulatorBytes = 0;
+};
+
+// Labels on the image's grid. The windows' sums stream through slabs on the model's device (slidingWindowWinners):
+// the same labels as averaging every logit, in a fraction of the memory. Errors: class ids outside 1..254, the
+// model's (OutOfMemory once a single window does not fit).
 core::Result<core::LabelMap> segmentWithVista3d(Vista3dModel& model, const core::ImageVolume& image,
                                                 const std::vector<int>& labelPrompts, const SegmentOptions& options = {},
-                                                core::ProgressSink* progress = nullptr);
+                                                core::ProgressSink* progress = nullptr, SegmentDetails* details = nullptr);
+
+// One object from clicks, the bundle's point-window way (SPEC.md 6.2-6.7): points are voxel indices of `image`
+// (label 1 positive, 0 negative), mapped onto the model grid; with a class prompt (1..254; 0 = none) both heads run
+// and merge by connected components (a class above 132 is zero-shot: point head only), and for the bundle's
+// special classes (25-29, 117) the clicks take labels 3 / 2. Returns labels on the image grid: the prompt's label
+// (1 without one) inside, 0 outside, 255 where no click window reached.
+struct ClickPrompt {
+  core::Vec3 ijk{0, 0, 0};
+  bool positive = true;
+};
+// The stitched logits on the model grid before postprocessing (x fastest, NaN outside the click windows), with the
+// preprocessed input and the clicks as the model saw them.
+struct ClickLogits {
+  Vista3dInput in;
+  std::vector<float> logits;
+  std::vector<ModelPoint> points;
+};
+core::Result<ClickLogits> clickLogitsWithVista3d(Vista3dModel& model, const core::ImageVolume& image,
+                                                 const std::vector<ClickPrompt>& clicks, int classPrompt = 0,
+                                                 std::int64_t roi = 128, core::ProgressSink* progress = nullptr);
+core::Result<core::Volume<std::uint8_t>> segmentClicksWithVista3d(Vista3dModel& model, const core::ImageVolume& image,
+                                                                  const std::vector<ClickPrompt>& clicks, int classPrompt = 0,
+                                                                  std::int64_t roi = 128,
+                                                                  core::ProgressSink* progress = nullptr);
 
 }  // namespace delineate::inference::vista3d

@@ -9,6 +9,7 @@
 #include "inference/vista3d/network.h"
 #include "inference/vista3d/postprocess.h"
 #include "inference/vista3d/preprocess.h"
+#include "inference/vista3d/segment.h"
 #include "inference/vista3d/sliding_window.h"
 #include "io/image_file.h"
 #include "tests/common/test_support.h"
@@ -156,6 +157,24 @@ TEST_CASE("vista3d automatic segmentation end to end: preprocessing, sliding win
   }
   CHECK(organ > 0);
   CHECK(differ <= expect.size() / 10000);  // the reference allows 1e-4 of voxels to flip at logits near 0
+
+  // The product's path: the prompt as a user gives it (kidney), sums streamed through slabs on the model's device,
+  // one window at a time and three at once: the same labels.
+  for (const int batch : {1, 3}) {
+    INFO("batch " << batch);
+    SegmentOptions streamed;
+    streamed.roi = 64;
+    streamed.batch = batch;
+    SegmentDetails details;
+    auto labelMap = segmentWithVista3d(**model, *image, {1, 3, 2}, streamed, nullptr, &details);
+    REQUIRE(labelMap.ok());
+    std::size_t streamDiffer = 0;
+    for (std::size_t i = 0; i < expect.size(); ++i) streamDiffer += float((*labelMap)[i]) != expect[i];
+    CHECK(streamDiffer <= expect.size() / 10000);
+    CHECK(details.windows == 3u * 2u * 1u);  // 115 x 77 x 63 in windows of 64
+    CHECK(details.batch == batch);
+    CHECK(details.accumulatorBytes == 4u * 64u * 77u * 64u * sizeof(float));  // slab along the longest axis
+  }
 }
 
 TEST_CASE("vista3d point head: one and two objects, special and pad labels, zero-shot token, equal to MONAI's",
@@ -206,14 +225,12 @@ TEST_CASE("vista3d point head: one and two objects, special and pad labels, zero
 
 namespace {
 
-// The pipeline reference's click cases: the tiny model, the CT, its preprocessing, and the two clicks (positive,
-// negative) on the original image mapped as the bundle maps them.
+// The pipeline reference's click cases: the tiny model, the CT, and the two clicks (positive, negative) on the
+// original image (the reference README's points).
 struct ClickPipelineCase {
   std::unique_ptr<Vista3dModel> model;
   core::ImageVolume image;
-  Vista3dInput in;
-  std::vector<ClickPoint> clicks;
-  std::vector<ModelPoint> modelPoints;
+  std::vector<ClickPrompt> clicks{{{30, 40, 16}, true}, {{10, 50, 25}, false}};
   std::filesystem::path logitsPath, originalPath;
 
   static std::optional<ClickPipelineCase> load(const std::string& name) {
@@ -229,18 +246,11 @@ struct ClickPipelineCase {
     REQUIRE(model.ok());
     auto image = io::readImageFile(ct->string());
     REQUIRE(image.ok());
-    auto in = preprocessForVista3d(*image);
-    REQUIRE(in.ok());
-    ClickPipelineCase c{std::move(model).value(), std::move(image).value(), std::move(in).value(), {}, {}, *logits, *original};
-    const core::Vec3 original2[2] = {{30, 40, 16}, {10, 50, 25}};
-    for (int i = 0; i < 2; ++i) {
-      const core::Vec3 m = toModelGrid(original2[i], c.image.geometry(), c.in.image.geometry());
-      ClickPoint p;
-      for (std::size_t a = 0; a < 3; ++a) p.ijk[a] = static_cast<float>(m[a]);
-      p.label = i == 0 ? 1 : 0;
-      c.clicks.push_back(p);
-      c.modelPoints.push_back({m, p.label});
-    }
+    ClickPipelineCase c;
+    c.model = std::move(model).value();
+    c.image = std::move(image).value();
+    c.logitsPath = *logits;
+    c.originalPath = *original;
     return c;
   }
 
@@ -250,18 +260,18 @@ struct ClickPipelineCase {
     double worst = 0;
     std::size_t nanReference = 0, far = 0;
   };
-  LogitComparison compareLogits(const std::vector<float>& logits) const {
+  LogitComparison compareLogits(const ClickLogits& ours) const {
     std::vector<std::int64_t> shape;
-    const auto ref = test::toXFastest(test::readNpy(logitsPath, shape), 1, in.image.geometry().dimensions());
-    REQUIRE(ref.size() == logits.size());
+    const auto ref = test::toXFastest(test::readNpy(logitsPath, shape), 1, ours.in.image.geometry().dimensions());
+    REQUIRE(ref.size() == ours.logits.size());
     LogitComparison r;
     std::size_t nanMismatch = 0;
     for (std::size_t i = 0; i < ref.size(); ++i) {
-      const bool a = std::isnan(logits[i]), b = std::isnan(ref[i]);
+      const bool a = std::isnan(ours.logits[i]), b = std::isnan(ref[i]);
       r.nanReference += b;
       nanMismatch += a != b;
       if (a || b) continue;
-      const double d = std::fabs(double(logits[i]) - double(ref[i]));
+      const double d = std::fabs(double(ours.logits[i]) - double(ref[i]));
       r.worst = std::max(r.worst, d);
       r.far += d > 1e-4;
     }
@@ -271,16 +281,14 @@ struct ClickPipelineCase {
     return r;
   }
 
-  // Model-grid labels inverted onto the CT against the bundle's label file: equal but for 1e-4 of the voxels, and
-  // holding `object`.
-  void compareLabels(const std::vector<float>& labels, float object) const {
-    auto back = invertToOriginal(labels, in.grid, image.geometry());
-    REQUIRE(back.ok());
+  // Labels on the CT against the bundle's label file: equal but for 1e-4 of the voxels, and holding `object`.
+  void compareLabels(const core::Volume<std::uint8_t>& labels, float object) const {
     std::vector<std::int64_t> shape;
     const auto expect = test::toXFastest(test::readNpy(originalPath, shape), 1, image.geometry().dimensions());
+    REQUIRE(expect.size() == labels.size());
     std::size_t differ = 0, found = 0;
     for (std::size_t i = 0; i < expect.size(); ++i) {
-      differ += float((*back)[i]) != expect[i];
+      differ += float(labels[i]) != expect[i];
       found += expect[i] == object;
     }
     CHECK(found > 0);
@@ -293,27 +301,19 @@ struct ClickPipelineCase {
 TEST_CASE("vista3d click inference end to end: point windows, postprocessing and inversion equal the bundle's on a "
           "real CT", "[vista3d][network][data]") {
   if (!torchAvailable()) return;
-  auto pipeline = ClickPipelineCase::load("click");
-  if (!pipeline) return;
-  // Named references, not a structured binding: lambdas below capture them (C++17).
-  auto& model = pipeline->model;
-  const auto& in = pipeline->in;
-  const auto& clicks = pipeline->clicks;
-  const auto& modelPoints = pipeline->modelPoints;
-  const PointWindowFn network = [&](const std::vector<float>& window, const std::int64_t roi[3],
-                                    const std::vector<ClickPoint>& inside) {
-    std::vector<Vista3dModel::WindowPoint> pts;
-    for (const auto& c : inside) pts.push_back({{c.ijk[0], c.ijk[1], c.ijk[2]}, c.label});
-    return model->pointLogits(window, roi, pts);
-  };
-  auto logits = pointWindowLogits(in.image, clicks, network, 64);
+  auto c = ClickPipelineCase::load("click");
+  if (!c) return;
+  auto logits = clickLogitsWithVista3d(*c->model, c->image, c->clicks, 0, 64);
   REQUIRE(logits.ok());
-  const auto compared = pipeline->compareLogits(*logits);
+  const auto compared = c->compareLogits(*logits);
   CHECK(compared.nanReference == 182889);  // the reference README's count
   CHECK(compared.worst < 1e-4);
-  auto labels = vistaPostTransform(*logits, 1, in.image.geometry().dimensions(), {}, modelPoints);
+  auto labels = segmentClicksWithVista3d(*c->model, c->image, c->clicks, 0, 64);
   REQUIRE(labels.ok());
-  pipeline->compareLabels(*labels, 1);
+  c->compareLabels(*labels, 1);
+  // A click outside the image is refused before any work.
+  CHECK_FALSE(segmentClicksWithVista3d(*c->model, c->image, {{{-3, 40, 16}, true}}, 0, 64).ok());
+  CHECK_FALSE(segmentClicksWithVista3d(*c->model, c->image, {}, 0, 64).ok());
 }
 
 TEST_CASE("vista3d click with a class: the connected-components combination equals MONAI's", "[vista3d][network][data]") {
@@ -346,28 +346,17 @@ TEST_CASE("vista3d click with a class: the connected-components combination equa
   CHECK(far <= 1);       // the reference README: one voxel may flip (its point logit is about 1e-8)
 }
 
+
 TEST_CASE("vista3d click with a class end to end on a real CT equals the bundle's", "[vista3d][network][data]") {
   if (!torchAvailable()) return;
-  auto pipeline = ClickPipelineCase::load("click_class");
-  if (!pipeline) return;
-  // Named references, not a structured binding: lambdas below capture them (C++17).
-  auto& model = pipeline->model;
-  const auto& in = pipeline->in;
-  const auto& clicks = pipeline->clicks;
-  // Class 3 (spleen, not a "special" class: the labels stay 1 / 0): both heads and the combination in every window.
-  const PointWindowFn network = [&](const std::vector<float>& window, const std::int64_t roi[3],
-                                    const std::vector<ClickPoint>& inside) -> core::Result<std::vector<float>> {
-    std::vector<Vista3dModel::WindowPoint> pts;
-    for (const auto& c : inside) pts.push_back({{c.ijk[0], c.ijk[1], c.ijk[2]}, c.label});
-    auto both = model->bothLogits(window, roi, pts, 3);
-    if (!both) return both.error();
-    return connectedComponentsCombine(both->classLogits, both->pointLogits, roi, pts);
-  };
-  auto logits = pointWindowLogits(in.image, clicks, network, 64);
+  auto c = ClickPipelineCase::load("click_class");
+  if (!c) return;
+  // Class 3 (spleen, not a "special" class: the labels stay 1 / 0): both heads and the combination in every window;
+  // with a class prompt there is no component filtering: thresholds, then label 3.
+  auto logits = clickLogitsWithVista3d(*c->model, c->image, c->clicks, 3, 64);
   REQUIRE(logits.ok());
-  pipeline->compareLogits(*logits);
-  // With a class prompt there is no component filtering: thresholds, then label 3.
-  auto labels = vistaPostTransform(*logits, 1, in.image.geometry().dimensions(), {3}, {});
+  c->compareLogits(*logits);
+  auto labels = segmentClicksWithVista3d(*c->model, c->image, c->clicks, 3, 64);
   REQUIRE(labels.ok());
-  pipeline->compareLabels(*labels, 3);
+  c->compareLabels(*labels, 3);
 }
