@@ -76,4 +76,26 @@ std::vector<float> connectedComponentsCombine(const std::vector<float>& classLog
   return out;
 }
 
+std::vector<float> gaussianCombine(const std::vector<float>& classLogits, const std::vector<float>& pointLogits,
+                                   const std::int64_t size[3], const std::vector<Vista3dModel::WindowPoint>& points,
+                                   double radius) {
+  if (radius <= 0) radius = static_cast<double>(std::min({size[0], size[1], size[2]}) / 5);
+  const double twoR2 = 2.0 * radius * radius;
+  std::vector<float> out(classLogits.size());
+  std::size_t v = 0;
+  for (std::int64_t i = 0; i < size[0]; ++i)
+    for (std::int64_t j = 0; j < size[1]; ++j)
+      for (std::int64_t k = 0; k < size[2]; ++k, ++v) {
+        double disc = 0;
+        for (const auto& p : points) {
+          if (p.label < 0) continue;
+          const double di = double(i) - p.ijk[0], dj = double(j) - p.ijk[1], dk = double(k) - p.ijk[2];
+          disc += std::exp(-(di * di + dj * dj + dk * dk) / twoR2);
+        }
+        const double w = std::max(0.0, 1.0 - disc);
+        out[v] = static_cast<float>(double(classLogits[v]) * w + (1.0 - w) * double(pointLogits[v]));
+      }
+  return out;
+}
+
 }  // namespace delineate::inference::vista3d

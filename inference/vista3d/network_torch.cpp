@@ -621,6 +621,8 @@ core::Status Vista3dModel::setDevice(const std::string& device, Precision precis
       return core::makeError(core::ErrorCode::InvalidArgument, device, "no such CUDA device");
   } else if (!target.is_cpu()) {
     return core::makeError(core::ErrorCode::Unsupported, device, "only cpu and cuda devices are supported");
+  } else if (precision == Precision::Float16) {
+    return core::makeError(core::ErrorCode::Unsupported, device, "fp16 autocast needs CUDA (use bf16 on the CPU)");
   }
   const core::Status moved = guarded("moving the network to " + device, [&]() -> core::Status {
     m_impl->encoder->to(target);
