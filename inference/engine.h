@@ -54,14 +54,38 @@ class SegmentationEngine {
 std::unique_ptr<SegmentationEngine> createEngine(const std::string& id);
 std::vector<std::string> availableEngines();
 
-// VISTA-3D from a checkpoint (torch.save model.pt or safetensors), on the CPU for now: automatic segmentation of the
-// requested classes (VISTA-3D ids; none = the 117 "everything" classes). Defined in delineate_inference_torch (link it
-// to use this; it loads LibTorch). Errors: the checkpoint's, or no LibTorch in the build.
+// VISTA-3D from a checkpoint (torch.save model.pt or safetensors). Automatic segmentation of the requested classes
+// (VISTA-3D ids; none = the 117 "everything" classes); with points, the object they mark (the first class, if any,
+// as its prompt), written as `targetLabel` (else the class, else 1); click sessions. Out of GPU memory, the batch
+// halves, then the run moves to the CPU. Defined in delineate_inference_torch (link it to use this; it loads
+// LibTorch). Errors: the checkpoint's, an unusable device, no LibTorch in the build.
 struct Vista3dEngineOptions {
-  std::int64_t roi = 128;  // the sliding window's size (the bundle's 128)
-  int cpuThreads = 0;      // 0: LibTorch's default
+  std::int64_t roi = 128;       // the sliding window's size (the bundle's 128)
+  int cpuThreads = 0;           // 0: LibTorch's default
+  std::string device = "auto";  // "auto" (CUDA when LibTorch sees one, else the CPU), "cpu", "cuda", "cuda:N"
+  std::string precision = "auto";  // "auto" (fp16 autocast on CUDA as the bundle's amp, fp32 on the CPU), "fp32",
+                                   // "fp16" (CUDA only), "bf16"
+  int batch = 0;                // windows per pass; 0: 4 on CUDA, 1 on the CPU
 };
 core::Result<std::unique_ptr<SegmentationEngine>> createVista3dEngine(const std::string& checkpointPath,
                                                                        const Vista3dEngineOptions& options = {});
+
+// Which engine segments: VISTA-3D when a checkpoint is configured and a CUDA device is there; on the CPU only when
+// asked for (device "cpu"; the full model takes minutes per window there); otherwise the classic engine. `why` says
+// which and why, for the user. Errors: a configured checkpoint that does not load, a CUDA device asked for and absent.
+struct EngineSelection {
+  std::string checkpoint;  // empty: none configured
+  Vista3dEngineOptions vista;
+};
+struct EngineChoice {
+  std::unique_ptr<SegmentationEngine> engine;
+  std::string why;
+};
+core::Result<EngineChoice> selectEngine(const EngineSelection& selection);
+
+// Seconds VISTA-3D would take on this machine's CPU for an image of `geometry` (its 1.5 mm grid in windows of `roi`,
+// before the foreground crop, so an upper bound), from the per-window cost measured on a 2-core Xeon (about 185
+// core-seconds per automatic window, 305 per click window) shared over `threads` (0: LibTorch's count).
+double estimateVista3dCpuSeconds(const core::Geometry& geometry, bool clicks, std::int64_t roi = 128, int threads = 0);
 
 }  // namespace delineate::inference

@@ -27,6 +27,8 @@ struct EncoderOutputs {
 bool torchAvailable();
 // Whether LibTorch sees a CUDA device (false without LibTorch or in a CPU-only LibTorch such as Debian's).
 bool cudaAvailable();
+// Threads LibTorch uses on the CPU (1 without LibTorch).
+int cpuThreads();
 
 // The arithmetic of a forward pass: fp32, or autocast (the bundle's amp) to fp16 / bf16 for convolutions and matrix
 // products with reductions kept in fp32.

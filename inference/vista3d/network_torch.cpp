@@ -443,6 +443,8 @@ bool cudaAvailable() {
   }
 }
 
+int cpuThreads() { return static_cast<int>(torch::get_num_threads()); }
+
 const char* precisionName(Precision p) {
   switch (p) {
     case Precision::Float32: return "fp32";

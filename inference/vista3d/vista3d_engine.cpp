@@ -1,46 +1,195 @@
-// The VISTA-3D engine behind inference/engine.h (compiled into delineate_inference_torch).
+// The VISTA-3D engine behind inference/engine.h (compiled into delineate_inference_torch): automatic segmentation,
+// click prompts and click sessions, the device choice and the engine selection.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
 #include "inference/engine.h"
+#include "inference/interactive.h"
 #include "inference/vista3d/checkpoint_reader.h"
 #include "inference/vista3d/network.h"
 #include "inference/vista3d/segment.h"
+#include "inference/vista3d/sliding_window.h"
 
 namespace delineate::inference {
 namespace {
 
+using vista3d::Precision;
+
+core::Result<Precision> parsePrecision(const std::string& name, bool cuda) {
+  if (name == "auto") return cuda ? Precision::Float16 : Precision::Float32;
+  if (name == "fp32") return Precision::Float32;
+  if (name == "fp16") return Precision::Float16;
+  if (name == "bf16") return Precision::BFloat16;
+  return core::makeError(core::ErrorCode::InvalidArgument, name, "not a precision (auto, fp32, fp16, bf16)");
+}
+
+// The model and where it runs, shared by the engine and its sessions. A run out of GPU memory at one window moves
+// the model to the CPU (fp32) and runs again there; the caller's data is untouched either way.
+struct Vista3dRunner {
+  std::unique_ptr<vista3d::Vista3dModel> model;
+  Vista3dEngineOptions options;
+  int batch = 1;
+
+  template <class Run>
+  auto withFallback(core::ProgressSink* progress, Run&& run) -> decltype(run()) {
+    auto r = run();
+    if (r.ok() || r.error().code != core::ErrorCode::OutOfMemory || model->device() == "cpu") return r;
+    if (progress) progress->report(0.0, "out of GPU memory: continuing on the CPU");
+    if (core::Status moved = model->setDevice("cpu", Precision::Float32); !moved) return r;
+    batch = 1;
+    return run();
+  }
+};
+
+core::Result<std::vector<vista3d::ClickPrompt>> clicksOnGrid(const core::ImageVolume& image,
+                                                              const std::vector<PointPrompt>& points) {
+  const auto dims = image.geometry().dimensions();
+  std::vector<vista3d::ClickPrompt> clicks;
+  for (const auto& p : points) {
+    const core::Vec3 ijk = image.geometry().lpsToIndex(p.pointLps);
+    for (std::size_t a = 0; a < 3; ++a)
+      if (!(ijk[a] > -0.5 && ijk[a] < static_cast<double>(dims[a]) - 0.5))
+        return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "a click lies outside the image");
+    clicks.push_back({ijk, p.positive});
+  }
+  return clicks;
+}
+
+// The object of a click run: label values 1..254 inside (255 = not computed, 0 = outside), as a mask over its
+// bounding box.
+ObjectMask objectOf(const core::Volume<std::uint8_t>& labels) {
+  const auto d = labels.geometry().dimensions();
+  core::IndexBox box{{d[0], d[1], d[2]}, {-1, -1, -1}};
+  std::size_t i = 0;
+  for (std::int64_t z = 0; z < d[2]; ++z)
+    for (std::int64_t y = 0; y < d[1]; ++y)
+      for (std::int64_t x = 0; x < d[0]; ++x, ++i) {
+        const std::uint8_t v = labels[i];
+        if (v == 0 || v == 255) continue;
+        box.min = {std::min(box.min[0], x), std::min(box.min[1], y), std::min(box.min[2], z)};
+        box.max = {std::max(box.max[0], x), std::max(box.max[1], y), std::max(box.max[2], z)};
+      }
+  ObjectMask mask;
+  if (box.max[0] < 0) return mask;
+  mask.box = box;
+  for (std::int64_t z = box.min[2]; z <= box.max[2]; ++z)
+    for (std::int64_t y = box.min[1]; y <= box.max[1]; ++y)
+      for (std::int64_t x = box.min[0]; x <= box.max[0]; ++x) {
+        const std::uint8_t v = labels.at({x, y, z});
+        mask.voxels.push_back(v != 0 && v != 255 ? 1 : 0);
+      }
+  return mask;
+}
+
+class Vista3dSession final : public InteractiveSession {
+ public:
+  Vista3dSession(std::shared_ptr<Vista3dRunner> runner, const core::ImageVolume& image)
+      : m_runner(std::move(runner)), m_image(image) {}
+
+  core::Status addPoint(const PointPrompt& point, core::ProgressSink* progress) override {
+    std::vector<PointPrompt> points = m_points;
+    points.push_back(point);
+    auto clicks = clicksOnGrid(m_image, points);
+    if (!clicks) return clicks.error();
+    if (!std::any_of(points.begin(), points.end(), [](const PointPrompt& p) { return p.positive; }))
+      return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "the first click must be positive");
+    auto labels = m_runner->withFallback(progress, [&] {
+      return vista3d::segmentClicksWithVista3d(*m_runner->model, m_image, *clicks, 0, m_runner->options.roi, progress);
+    });
+    if (!labels) return labels.error();
+    try {
+      ObjectMask next = objectOf(*labels);
+      m_history.push_back(packMask(m_mask));
+      m_points = std::move(points);
+      m_mask = std::move(next);
+    } catch (const std::bad_alloc&) {
+      return core::makeError(core::ErrorCode::OutOfMemory, "vista3d", "out of memory keeping the click");
+    }
+    return core::Status::success();
+  }
+
+  bool undoPoint() override {
+    if (m_points.empty() || m_history.empty()) return false;
+    try {
+      ObjectMask previous = unpackMask(m_history.back());
+      m_history.pop_back();
+      m_points.pop_back();
+      m_mask = std::move(previous);
+      return true;
+    } catch (const std::bad_alloc&) {
+      return false;
+    }
+  }
+
+  const std::vector<PointPrompt>& points() const override { return m_points; }
+  const ObjectMask& mask() const override { return m_mask; }
+
+ private:
+  std::shared_ptr<Vista3dRunner> m_runner;
+  const core::ImageVolume& m_image;
+  std::vector<PointPrompt> m_points;
+  ObjectMask m_mask;
+  std::vector<PackedMask> m_history;
+};
+
 class Vista3dEngine final : public SegmentationEngine {
  public:
-  Vista3dEngine(std::unique_ptr<vista3d::Vista3dModel> model, const Vista3dEngineOptions& options)
-      : m_model(std::move(model)), m_options(options) {}
+  explicit Vista3dEngine(std::shared_ptr<Vista3dRunner> runner) : m_runner(std::move(runner)) {}
 
   EngineInfo info() const override {
     EngineInfo i;
     i.id = "vista3d";
     i.modality = "CT";
-    i.device = "cpu";
-    i.supportsPoints = false;  // click sessions come with the interactive path
+    i.device = m_runner->model->device() + " " + vista3d::precisionName(m_runner->model->precision());
+    i.supportsPoints = true;
     return i;
   }
 
   core::Result<core::LabelPatch> segment(const core::ImageVolume& image, const SegmentationRequest& request,
                                          core::ProgressSink* progress) override {
-    if (!request.points.empty())
-      return core::makeError(core::ErrorCode::Unsupported, "vista3d", "click prompts are not wired to this engine yet");
-    std::vector<int> prompts(request.classes.begin(), request.classes.end());
-    vista3d::SegmentOptions options;
-    options.roi = m_options.roi;
-    auto labels = vista3d::segmentWithVista3d(*m_model, image, prompts, options, progress);
-    if (!labels) return labels.error();
     const auto dims = image.geometry().dimensions();
     core::LabelPatch patch;
     patch.box = core::IndexBox{{0, 0, 0}, {dims[0] - 1, dims[1] - 1, dims[2] - 1}};
+    if (!request.points.empty()) {
+      if (request.classes.size() > 1)
+        return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "clicks take at most one class prompt");
+      const int prompt = request.classes.empty() ? 0 : static_cast<int>(request.classes.front());
+      if (prompt > 254) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "class prompts are 1..254");
+      auto clicks = clicksOnGrid(image, request.points);
+      if (!clicks) return clicks.error();
+      auto labels = m_runner->withFallback(progress, [&] {
+        return vista3d::segmentClicksWithVista3d(*m_runner->model, image, *clicks, prompt, m_runner->options.roi, progress);
+      });
+      if (!labels) return labels.error();
+      const core::Label inside = request.targetLabel ? request.targetLabel : core::Label(prompt ? prompt : 1);
+      patch.voxels.resize(labels->size());
+      for (std::size_t i = 0; i < labels->size(); ++i)
+        patch.voxels[i] = (*labels)[i] != 0 && (*labels)[i] != 255 ? inside : core::Label{0};
+      return patch;
+    }
+    std::vector<int> prompts(request.classes.begin(), request.classes.end());
+    auto labels = m_runner->withFallback(progress, [&] {
+      vista3d::SegmentOptions options;
+      options.roi = m_runner->options.roi;
+      options.batch = m_runner->batch;
+      vista3d::SegmentDetails details;
+      auto r = vista3d::segmentWithVista3d(*m_runner->model, image, prompts, options, progress, &details);
+      if (r.ok()) m_runner->batch = details.batch;  // a batch that ran out of memory stays smaller
+      return r;
+    });
+    if (!labels) return labels.error();
     patch.voxels.resize(labels->size());
     for (std::size_t i = 0; i < labels->size(); ++i) patch.voxels[i] = (*labels)[i];
     return patch;
   }
 
+  core::Result<std::unique_ptr<InteractiveSession>> beginSession(const core::ImageVolume& image) override {
+    return std::unique_ptr<InteractiveSession>(new Vista3dSession(m_runner, image));
+  }
+
  private:
-  std::unique_ptr<vista3d::Vista3dModel> m_model;
-  Vista3dEngineOptions m_options;
+  std::shared_ptr<Vista3dRunner> m_runner;
 };
 
 }  // namespace
@@ -49,14 +198,63 @@ core::Result<std::unique_ptr<SegmentationEngine>> createVista3dEngine(const std:
                                                                        const Vista3dEngineOptions& options) {
   if (options.roi < 16 || options.roi % 16)
     return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "the window size must be a multiple of 16");
+  if (options.batch < 0) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "the batch is 1 or more");
   if (!vista3d::torchAvailable())
     return core::makeError(core::ErrorCode::Unsupported, checkpointPath, "this build has no LibTorch (install libtorch-dev)");
+  const std::string device = options.device == "auto" ? (vista3d::cudaAvailable() ? "cuda" : "cpu") : options.device;
+  const bool cuda = device.rfind("cuda", 0) == 0;
+  auto precision = parsePrecision(options.precision, cuda);
+  if (!precision) return precision.error();
   auto ck = vista3d::readCheckpoint(checkpointPath);
   if (!ck) return ck.error();
   vista3d::Vista3dModel::setCpuThreads(options.cpuThreads);
   auto model = vista3d::Vista3dModel::load(*ck);
   if (!model) return model.error();
-  return std::unique_ptr<SegmentationEngine>(new Vista3dEngine(std::move(model).value(), options));
+  if (core::Status s = (*model)->setDevice(device, *precision); !s) return s.error();
+  auto runner = std::make_shared<Vista3dRunner>();
+  runner->model = std::move(model).value();
+  runner->options = options;
+  runner->batch = options.batch > 0 ? options.batch : cuda ? 4 : 1;
+  return std::unique_ptr<SegmentationEngine>(new Vista3dEngine(std::move(runner)));
+}
+
+double estimateVista3dCpuSeconds(const core::Geometry& geometry, bool clicks, std::int64_t roi, int threads) {
+  if (threads <= 0) threads = vista3d::cpuThreads();
+  std::size_t windows = 1;
+  if (!clicks) {
+    for (std::size_t a = 0; a < 3; ++a) {
+      const auto n = static_cast<std::int64_t>(
+          std::floor(static_cast<double>(geometry.dimensions()[a] - 1) * geometry.spacingMm()[a] / vista3d::kTargetSpacingMm)) + 1;
+      windows *= vista3d::windowStarts(std::max(n, roi), roi, 0.25).size();
+    }
+  }
+  const double scale = std::pow(static_cast<double>(roi) / 128.0, 3.0);
+  return static_cast<double>(windows) * (clicks ? 305.0 : 185.0) * scale / static_cast<double>(std::max(1, threads));
+}
+
+core::Result<EngineChoice> selectEngine(const EngineSelection& selection) {
+  EngineChoice choice;
+  const std::string& device = selection.vista.device;
+  const bool cuda = vista3d::cudaAvailable();
+  if (selection.checkpoint.empty()) {
+    choice.engine = createEngine("classic");
+    choice.why = "classic engine: no VISTA-3D checkpoint is configured";
+    return choice;
+  }
+  if (device == "auto" && !cuda) {
+    choice.engine = createEngine("classic");
+    choice.why = "classic engine: no CUDA device for VISTA-3D (ask for the CPU explicitly to run it there, at minutes "
+                 "per window)";
+    return choice;
+  }
+  Vista3dEngineOptions options = selection.vista;
+  if (device == "auto") options.device = "cuda";
+  auto engine = createVista3dEngine(selection.checkpoint, options);
+  if (!engine) return engine.error();
+  choice.why = "VISTA-3D on " + (*engine)->info().device;
+  if (options.device == "cpu") choice.why += ", asked for (the full model takes minutes per 128^3 window on a CPU)";
+  choice.engine = std::move(engine).value();
+  return choice;
 }
 
 }  // namespace delineate::inference
