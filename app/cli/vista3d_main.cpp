@@ -1,7 +1,8 @@
-// delineate-vista3d: VISTA-3D automatic segmentation, headless. A program of its own because loading LibTorch costs
+// delineate-vista3d: segmentation with the best engine here (VISTA-3D, or the classic engine), headless. A program of its own because loading LibTorch costs
 // a process about 0.34 s and 160 MB, which delineate-cli's other commands should not pay.
 // Exit codes: 0 success, 1 a file or engine error ("error: <file>: <reason>"), 2 a usage error.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -18,10 +19,15 @@ namespace {
 int usage(const std::string& why) {
   std::fprintf(stderr,
                "error: %s\n"
-               "usage: delineate-vista3d segment IMAGE OUTPUT --checkpoint FILE [--class N]... [--roi N] [--threads N]\n"
-               "  VISTA-3D automatic segmentation on the CPU (no --class: the 117 'everything' classes; 2, 20 and 21\n"
-               "  expand to the kidneys, lung lobes and bones). The official model takes about 90 s per 128^3 window on\n"
-               "  two cores; a GPU build is to come.\n",
+               "usage: delineate-vista3d segment IMAGE OUTPUT [--checkpoint FILE] [--device auto|cpu|cuda|cuda:N]\n"
+               "         [--precision auto|fp32|fp16|bf16] [--batch N] [--class N]... [--point I,J,K[,-]]... [--roi N]\n"
+               "         [--threads N]\n"
+               "  Segments with the best engine here: VISTA-3D when a checkpoint is given (--checkpoint, or the\n"
+               "  DELINEATE_VISTA3D_CHECKPOINT environment variable) and a CUDA device is present; on the CPU only with\n"
+               "  --device cpu (the official model takes minutes per 128^3 window there; the estimate is printed);\n"
+               "  otherwise the classic engine. No --class: the 117 'everything' classes (2, 20 and 21 expand to the\n"
+               "  kidneys, lung lobes and bones). --point: a click on voxel I,J,K (',-' negative); with clicks the result\n"
+               "  is the one object they mark (one --class at most, as its prompt).\n",
                why.c_str());
   return 2;
 }
@@ -36,16 +42,37 @@ int fileError(const core::Error& e) {
 int main(int argc, char** argv) {
   try {
     std::vector<std::string> positional;
-    std::string checkpoint;
+    inference::EngineSelection selection;
+    if (const char* env = std::getenv("DELINEATE_VISTA3D_CHECKPOINT")) selection.checkpoint = env;
     std::vector<int> classes;
-    inference::Vista3dEngineOptions options;
+    std::vector<std::array<double, 4>> points;  // i, j, k, positive
+    inference::Vista3dEngineOptions& options = selection.vista;
     for (int i = 1; i < argc; ++i) {
       const std::string a = argv[i];
-      if (a == "--checkpoint" || a == "--class" || a == "--roi" || a == "--threads") {
+      if (a == "--checkpoint" || a == "--class" || a == "--roi" || a == "--threads" || a == "--device" ||
+          a == "--precision" || a == "--batch" || a == "--point") {
         if (i + 1 >= argc) return usage(a + " needs a value");
         const std::string v = argv[++i];
         if (a == "--checkpoint") {
-          checkpoint = v;
+          selection.checkpoint = v;
+          continue;
+        }
+        if (a == "--device") {
+          options.device = v;
+          continue;
+        }
+        if (a == "--precision") {
+          if (v != "auto" && v != "fp32" && v != "fp16" && v != "bf16") return usage("--precision takes auto, fp32, fp16 or bf16");
+          options.precision = v;
+          continue;
+        }
+        if (a == "--point") {
+          std::array<double, 4> p{0, 0, 0, 1};
+          char sign = '+';
+          const int n = std::sscanf(v.c_str(), "%lf,%lf,%lf,%c", &p[0], &p[1], &p[2], &sign);
+          if (n < 3 || (n == 4 && sign != '+' && sign != '-')) return usage("--point takes I,J,K or I,J,K,-");
+          p[3] = sign == '-' ? 0 : 1;
+          points.push_back(p);
           continue;
         }
         char* end = nullptr;
@@ -57,6 +84,8 @@ int main(int argc, char** argv) {
         } else if (a == "--roi") {
           if (n % 16) return usage("--roi takes a multiple of 16");
           options.roi = n;
+        } else if (a == "--batch") {
+          options.batch = static_cast<int>(n);
         } else {
           options.cpuThreads = static_cast<int>(n);
         }
@@ -67,26 +96,39 @@ int main(int argc, char** argv) {
       }
     }
     if (positional.size() != 3 || positional[0] != "segment") return usage("expected: segment IMAGE OUTPUT");
-    if (checkpoint.empty()) return usage("--checkpoint FILE is required (model.pt or .safetensors)");
-    auto engine = inference::createVista3dEngine(checkpoint, options);
-    if (!engine) return fileError(engine.error());
+    if (!points.empty() && classes.size() > 1) return usage("clicks take at most one --class");
     auto image = io::readImageFile(positional[1]);
     if (!image) return fileError(image.error());
+    auto choice = inference::selectEngine(selection);
+    if (!choice) return fileError(choice.error());
+    std::fprintf(stderr, "%s\n", choice->why.c_str());
+    const auto info = choice->engine->info();
+    if (info.id == "vista3d" && info.device.rfind("cpu", 0) == 0)
+      std::fprintf(stderr, "estimate on this CPU: about %.0f s\n",
+                   inference::estimateVista3dCpuSeconds(image->geometry(), !points.empty(), options.roi, options.cpuThreads));
     inference::SegmentationRequest request;
     for (const int c : classes) request.classes.push_back(static_cast<core::Label>(c));
+    for (const auto& p : points)
+      request.points.push_back({image->geometry().indexToLps(core::Vec3{p[0], p[1], p[2]}), p[3] > 0});
+    if (!request.points.empty() && !info.supportsPoints)
+      return fileError(core::makeError(core::ErrorCode::Unsupported, info.id, "this engine takes clicks in sessions only"));
     const auto t0 = std::chrono::steady_clock::now();
-    auto patch = (*engine)->segment(*image, request, nullptr);
+    auto patch = choice->engine->segment(*image, request, nullptr);
     if (!patch) return fileError(core::makeError(patch.error().code, positional[1], patch.error().detail));
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     auto voxels = core::Volume<core::Label>::create(image->geometry(), 0);
     if (!voxels) return fileError(voxels.error());
-    std::copy(patch->voxels.begin(), patch->voxels.end(), voxels->data());  // the patch covers the whole image
+    const auto dims = image->geometry().dimensions();
+    std::size_t o = 0;
+    for (std::int64_t z = patch->box.min[2]; z <= patch->box.max[2]; ++z)
+      for (std::int64_t y = patch->box.min[1]; y <= patch->box.max[1]; ++y)
+        for (std::int64_t x = patch->box.min[0]; x <= patch->box.max[0]; ++x)
+          (*voxels)[static_cast<std::size_t>((z * dims[1] + y) * dims[0] + x)] = patch->voxels[o++];
     const core::LabelMap labels(std::move(voxels).value());
     if (core::Status s = io::writeLabelFile(positional[2], labels); !s) return fileError(s.error());
-    std::vector<std::size_t> counts(256, 0);
-    for (std::size_t i = 0; i < labels.size(); ++i) ++counts[labels[i] & 0xFF];
-    std::printf("%s: %s in %.1f s on %s\n", positional[2].c_str(), (*engine)->info().id.c_str(), seconds,
-                (*engine)->info().device.c_str());
+    std::vector<std::size_t> counts(65536, 0);
+    for (std::size_t i = 0; i < labels.size(); ++i) ++counts[labels[i]];
+    std::printf("%s: %s in %.1f s on %s\n", positional[2].c_str(), info.id.c_str(), seconds, info.device.c_str());
     for (std::size_t l = 1; l < counts.size(); ++l)
       if (counts[l]) std::printf("  %5zu %10zu voxels\n", l, counts[l]);
     return 0;
