@@ -61,7 +61,7 @@ std::vector<std::string> availableEngines();
 // LibTorch). Errors: the checkpoint's, an unusable device, no LibTorch in the build.
 struct Vista3dEngineOptions {
   std::int64_t roi = 128;       // the sliding window's size (the bundle's 128)
-  int cpuThreads = 0;           // 0: LibTorch's default
+  int cpuThreads = 0;           // 0: one per hardware thread
   std::string device = "auto";  // "auto" (CUDA when LibTorch sees one, else the CPU), "cpu", "cuda", "cuda:N"
   std::string precision = "auto";  // "auto" (fp16 autocast on CUDA as the bundle's amp, fp32 on the CPU), "fp32",
                                    // "fp16" (CUDA only), "bf16"

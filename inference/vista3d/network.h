@@ -47,7 +47,7 @@ class Vista3dModel {
   static core::Result<std::unique_ptr<Vista3dModel>> load(const Checkpoint& checkpoint);
   // The architecture of `width` with LibTorch's default random initialisation (seeded), for benchmarks.
   static core::Result<std::unique_ptr<Vista3dModel>> random(int width, std::uint64_t seed);
-  // Threads LibTorch uses on the CPU (0: leave its default).
+  // Threads LibTorch uses on the CPU (0: one per hardware thread).
   static void setCpuThreads(int threads);
   ~Vista3dModel();
   Vista3dModel(const Vista3dModel&) = delete;

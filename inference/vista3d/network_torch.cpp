@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "inference/vista3d/architecture.h"
 #include "inference/vista3d/network.h"
@@ -606,7 +607,9 @@ core::Result<std::unique_ptr<Vista3dModel>> Vista3dModel::random(int width, std:
 }
 
 void Vista3dModel::setCpuThreads(int threads) {
-  if (threads > 0) torch::set_num_threads(threads);
+  // Debian's LibTorch starts with one thread; a workstation's user expects every core.
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  torch::set_num_threads(threads);
 }
 
 core::Status Vista3dModel::setDevice(const std::string& device, Precision precision) {

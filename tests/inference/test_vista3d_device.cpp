@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <optional>
+#include <random>
 
 #include "inference/vista3d/network.h"
 #include "inference/vista3d/sliding_window.h"
@@ -146,4 +148,42 @@ TEST_CASE("vista3d on CUDA: the parity case within fp16 tolerance, and the strea
     CHECK(a.worst < (p == Precision::Float16 ? 0.02 : 0.10) * a.scale);
     CHECK(a.flipped <= c->reference.size() * (p == Precision::Float16 ? 1 : 3) / 100);
   }
+  // The point head makes tensors of its own (positions, the low-resolution grid): they must live on the device too.
+  auto pointPath = test::sharedFile("reference/vista3d/case_point_logits.npy");
+  if (pointPath) {
+    std::vector<std::int64_t> shape;
+    const auto pointRef = test::readNpy(*pointPath, shape);
+    REQUIRE(c->model->setDevice("cuda", Precision::Float32).ok());
+    auto point = c->model->pointLogits(c->input, size, {{{30, 34, 28}, 1}, {{10, 50, 40}, 0}});
+    REQUIRE(point.ok());
+    const Agreement a = agreement(*point, pointRef);
+    INFO("point head on CUDA: max |ours - MONAI| = " << a.worst);
+    CHECK(a.worst < 1e-3 * std::max(1.0, a.scale));
+  }
+  // The streamed sums on the device (fp16 under fp16 autocast) against float32 sums on the host of the same
+  // windows' logits: the winners agree but for fp16 rounding near ties.
+  REQUIRE(c->model->setDevice("cuda", Precision::Float16).ok());
+  auto image = core::ImageVolume::create(core::Geometry({100, 80, 48}, {1.5, 1.5, 1.5}, {0, 0, 0}), 0.0f);
+  REQUIRE(image.ok());
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  for (std::size_t i = 0; i < image->size(); ++i) (*image)[i] = u(rng);
+  const std::vector<std::int64_t> classes{1, 3, 25};
+  auto onDevice = c->model->slabAccumulator(classes);
+  CpuSlabAccumulator onHost([&](const std::vector<float>& windows, int count, std::int64_t roi) {
+    const std::int64_t s[3] = {roi, roi, roi};
+    return c->model->classLogitsBatch(windows, count, s, classes);
+  });
+  StreamOptions options;
+  options.roi = 64;
+  options.batch = 2;
+  auto a = slidingWindowWinners(*image, 3, *onDevice, options);
+  auto b = slidingWindowWinners(*image, 3, onHost, options);
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < a->winners.size(); ++i) differ += a->winners[i] != b->winners[i];
+  INFO(differ << " of " << a->winners.size() << " winners differ");
+  CHECK(differ <= a->winners.size() / 100);
+  CHECK(a->accumulatorBytes * 2 == b->accumulatorBytes);  // fp16 sums on the device
 }
