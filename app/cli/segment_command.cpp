@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/cli/commands.h"
+#include "app/cli/segment_output.h"
 #include "inference/engine.h"
 #include "io/image_file.h"
 
@@ -45,26 +46,7 @@ int runSegment(const std::vector<std::string>& args) {
   auto patch = engine->segment(*image, request, nullptr);
   if (!patch) return fileError(core::makeError(patch.error().code, positional[0], patch.error().detail));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  auto voxels = core::Volume<core::Label>::create(image->geometry(), 0);
-  if (!voxels) return fileError(voxels.error());
-  const auto dims = image->geometry().dimensions();
-  std::size_t o = 0;
-  for (std::int64_t z = patch->box.min[2]; z <= patch->box.max[2]; ++z)
-    for (std::int64_t y = patch->box.min[1]; y <= patch->box.max[1]; ++y)
-      for (std::int64_t x = patch->box.min[0]; x <= patch->box.max[0]; ++x)
-        (*voxels)[static_cast<std::size_t>((z * dims[1] + y) * dims[0] + x)] = patch->voxels[o++];
-  const core::LabelMap labels(std::move(voxels).value());
-  if (core::Status s = io::writeLabelFile(positional[1], labels); !s) return fileError(s.error());
-  const auto info = engine->info();
-  std::vector<std::size_t> counts(65536, 0);
-  for (const auto v : patch->voxels) ++counts[v];
-  std::printf("%s: %s in %.2f s on %s\n", positional[1].c_str(), info.id.c_str(), seconds, info.device.empty() ? "cpu" : info.device.c_str());
-  for (std::size_t l = 1; l < counts.size(); ++l)
-    if (counts[l]) {
-      const auto* e = info.classes.find(static_cast<core::Label>(l));
-      std::printf("  %5zu  %-20s %10zu voxels\n", l, e ? e->name.c_str() : "", counts[l]);
-    }
-  return 0;
+  return writeSegmentation(positional[1], *image, *patch, engine->info(), seconds);
 }
 
 }  // namespace delineate::app::cli

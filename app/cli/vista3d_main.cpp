@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/segment_output.h"
 #include "inference/engine.h"
 #include "io/image_file.h"
 
@@ -116,22 +117,7 @@ int main(int argc, char** argv) {
     auto patch = choice->engine->segment(*image, request, nullptr);
     if (!patch) return fileError(core::makeError(patch.error().code, positional[1], patch.error().detail));
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    auto voxels = core::Volume<core::Label>::create(image->geometry(), 0);
-    if (!voxels) return fileError(voxels.error());
-    const auto dims = image->geometry().dimensions();
-    std::size_t o = 0;
-    for (std::int64_t z = patch->box.min[2]; z <= patch->box.max[2]; ++z)
-      for (std::int64_t y = patch->box.min[1]; y <= patch->box.max[1]; ++y)
-        for (std::int64_t x = patch->box.min[0]; x <= patch->box.max[0]; ++x)
-          (*voxels)[static_cast<std::size_t>((z * dims[1] + y) * dims[0] + x)] = patch->voxels[o++];
-    const core::LabelMap labels(std::move(voxels).value());
-    if (core::Status s = io::writeLabelFile(positional[2], labels); !s) return fileError(s.error());
-    std::vector<std::size_t> counts(65536, 0);
-    for (std::size_t i = 0; i < labels.size(); ++i) ++counts[labels[i]];
-    std::printf("%s: %s in %.1f s on %s\n", positional[2].c_str(), info.id.c_str(), seconds, info.device.c_str());
-    for (std::size_t l = 1; l < counts.size(); ++l)
-      if (counts[l]) std::printf("  %5zu %10zu voxels\n", l, counts[l]);
-    return 0;
+    return app::cli::writeSegmentation(positional[2], *image, *patch, info, seconds);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;

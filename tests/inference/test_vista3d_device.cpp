@@ -11,6 +11,7 @@
 #include "inference/vista3d/sliding_window.h"
 #include "tests/common/test_support.h"
 #include "tests/inference/npy.h"
+#include "tests/inference/vista3d_support.h"
 
 using namespace delineate;
 using namespace delineate::inference::vista3d;
@@ -27,12 +28,9 @@ struct AutoCase {
     auto inputPath = test::sharedFile("reference/vista3d/input_64.npy");
     auto logitsPath = test::sharedFile("reference/vista3d/case_auto_logits.npy");
     if (!pt || !inputPath || !logitsPath) return std::nullopt;
-    auto ck = readCheckpoint(pt->string());
-    REQUIRE(ck.ok());
-    auto model = Vista3dModel::load(*ck);
-    REQUIRE(model.ok());
+    auto model = test::loadVista3d(*pt);
     AutoCase c;
-    c.model = std::move(model).value();
+    c.model = std::move(model);
     std::vector<std::int64_t> shape;
     c.input = test::readNpy(*inputPath, shape);
     c.reference = test::readNpy(*logitsPath, shape);

@@ -14,6 +14,7 @@
 #include "io/image_file.h"
 #include "tests/common/test_support.h"
 #include "tests/inference/npy.h"
+#include "tests/inference/vista3d_support.h"
 
 using namespace delineate;
 using namespace delineate::inference::vista3d;
@@ -120,10 +121,7 @@ TEST_CASE("vista3d automatic segmentation end to end: preprocessing, sliding win
   auto logitsPath = test::sharedFile(dir + "auto_logits.npy");
   auto originalPath = test::sharedFile(dir + "auto_labels_original.npy");
   if (!pt || !ct || !logitsPath || !originalPath) return;
-  auto ck = readCheckpoint(pt->string());
-  REQUIRE(ck.ok());
-  auto model = Vista3dModel::load(*ck);
-  REQUIRE(model.ok());
+  auto model = test::loadVista3d(*pt);
   auto image = io::readImageFile(ct->string());
   REQUIRE(image.ok());
   auto in = preprocessForVista3d(*image);
@@ -131,7 +129,7 @@ TEST_CASE("vista3d automatic segmentation end to end: preprocessing, sliding win
   // The bundle's "kidney" (2) expands to left and right kidney (14, 5); the reference ran with roi 64.
   const std::vector<std::int64_t> classes{1, 3, 14, 5};
   const WindowFn network = [&](const std::vector<float>& window, const std::int64_t roi[3]) {
-    return (*model)->classLogits(window, roi, classes);
+    return model->classLogits(window, roi, classes);
   };
   SlidingWindowOptions options;
   options.roi = 64;
@@ -166,7 +164,7 @@ TEST_CASE("vista3d automatic segmentation end to end: preprocessing, sliding win
     streamed.roi = 64;
     streamed.batch = batch;
     SegmentDetails details;
-    auto labelMap = segmentWithVista3d(**model, *image, {1, 3, 2}, streamed, nullptr, &details);
+    auto labelMap = segmentWithVista3d(*model, *image, {1, 3, 2}, streamed, nullptr, &details);
     REQUIRE(labelMap.ok());
     std::size_t streamDiffer = 0;
     for (std::size_t i = 0; i < expect.size(); ++i) streamDiffer += float((*labelMap)[i]) != expect[i];
@@ -185,10 +183,7 @@ TEST_CASE("vista3d point head: one and two objects, special and pad labels, zero
   auto onePath = test::sharedFile("reference/vista3d/case_point_logits.npy");
   auto twoPath = test::sharedFile("reference/vista3d/case_point2_logits.npy");
   if (!pt || !inputPath || !onePath || !twoPath) return;
-  auto ck = readCheckpoint(pt->string());
-  REQUIRE(ck.ok());
-  auto model = Vista3dModel::load(*ck);
-  REQUIRE(model.ok());
+  auto model = test::loadVista3d(*pt);
   std::vector<std::int64_t> shape;
   const auto input = test::readNpy(*inputPath, shape);
   const std::int64_t size[3] = {64, 64, 64};
@@ -208,7 +203,7 @@ TEST_CASE("vista3d point head: one and two objects, special and pad labels, zero
     REQUIRE(ref.size() == objects.size() * 64 * 64 * 64);
     for (std::size_t b = 0; b < objects.size(); ++b) {
       INFO("object " << b);
-      auto logits = (*model)->pointLogits(input, size, objects[b].points, objects[b].promptClass);
+      auto logits = model->pointLogits(input, size, objects[b].points, objects[b].promptClass);
       REQUIRE(logits.ok());
       double worst = 0, scale = 0;
       for (std::size_t i = 0; i < logits->size(); ++i) {
@@ -240,14 +235,11 @@ struct ClickPipelineCase {
     auto logits = test::sharedFile(dir + name + "_logits.npy");
     auto original = test::sharedFile(dir + name + "_labels_original.npy");
     if (!pt || !ct || !logits || !original) return std::nullopt;
-    auto ck = readCheckpoint(pt->string());
-    REQUIRE(ck.ok());
-    auto model = Vista3dModel::load(*ck);
-    REQUIRE(model.ok());
+    auto model = test::loadVista3d(*pt);
     auto image = io::readImageFile(ct->string());
     REQUIRE(image.ok());
     ClickPipelineCase c;
-    c.model = std::move(model).value();
+    c.model = std::move(model);
     c.image = std::move(image).value();
     c.logitsPath = *logits;
     c.originalPath = *original;
@@ -316,22 +308,20 @@ TEST_CASE("vista3d click inference end to end: point windows, postprocessing and
   CHECK_FALSE(segmentClicksWithVista3d(*c->model, c->image, {}, 0, 64).ok());
 }
 
-TEST_CASE("vista3d click with a class: the connected-components combination equals MONAI's", "[vista3d][network][data]") {
+TEST_CASE("vista3d click with a class: the connected-components and gaussian combinations equal MONAI's",
+          "[vista3d][network][data]") {
   if (!torchAvailable()) return;
   auto pt = test::sharedFile("reference/vista3d/tiny_state_dict.pt");
   auto inputPath = test::sharedFile("reference/vista3d/input_64.npy");
   auto refPath = test::sharedFile("reference/vista3d/case_autopoint_cc_logits.npy");
   if (!pt || !inputPath || !refPath) return;
-  auto ck = readCheckpoint(pt->string());
-  REQUIRE(ck.ok());
-  auto model = Vista3dModel::load(*ck);
-  REQUIRE(model.ok());
+  auto model = test::loadVista3d(*pt);
   std::vector<std::int64_t> shape;
   const auto input = test::readNpy(*inputPath, shape);
   const std::int64_t size[3] = {64, 64, 64};
   // README: class [[3]] with the clicks of case_point, patch_coords the whole window.
   const std::vector<Vista3dModel::WindowPoint> points{{{30, 34, 28}, 1}, {{10, 50, 40}, 0}};
-  auto both = (*model)->bothLogits(input, size, points, 3);
+  auto both = model->bothLogits(input, size, points, 3);
   REQUIRE(both.ok());
   const auto out = connectedComponentsCombine(both->classLogits, both->pointLogits, size, points);
   const auto ref = test::readNpy(*refPath, shape);
@@ -344,6 +334,22 @@ TEST_CASE("vista3d click with a class: the connected-components combination equa
   INFO(far << " voxels differ by more than 1e-4; " << fromPoint << " voxels took the point head's logits");
   CHECK(fromPoint > 0);  // the combination did something
   CHECK(far <= 1);       // the reference README: one voxel may flip (its point logit is about 1e-8)
+
+  // The same prompts without window coordinates: gaussian_combine (radius 64 // 5 = 12).
+  auto gaussianPath = test::sharedFile("reference/vista3d/case_autopoint_gaussian_logits.npy");
+  if (!gaussianPath) return;
+  const auto gaussian = gaussianCombine(both->classLogits, both->pointLogits, size, points);
+  const auto gaussianRef = test::readNpy(*gaussianPath, shape);
+  REQUIRE(gaussianRef.size() == gaussian.size());
+  double worst = 0;
+  std::size_t mixed = 0;
+  for (std::size_t i = 0; i < gaussianRef.size(); ++i) {
+    worst = std::max(worst, std::fabs(double(gaussian[i]) - double(gaussianRef[i])));
+    mixed += std::fabs(double(gaussian[i]) - double(both->classLogits[i])) > 1e-3;
+  }
+  INFO("gaussian: max |ours - MONAI| = " << worst << "; " << mixed << " voxels moved towards the point head");
+  CHECK(worst < 1e-4);
+  CHECK(mixed > 1000);  // the discs reach well beyond the clicks
 }
 
 

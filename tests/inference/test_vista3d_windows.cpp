@@ -1,6 +1,6 @@
 // The reference's window-level cases on the random 100 x 80 x 48 volume (../shared/reference/vista3d README):
 // the bundle's sliding window (replicate padding of the short axis, uniform averaging) and its point windows
-// (summed overlaps, NaN outside), each through VistaPostTransformd, and gaussian_combine on the 64^3 input.
+// (summed overlaps, NaN outside), each through VistaPostTransformd.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -12,6 +12,7 @@
 #include "inference/vista3d/sliding_window.h"
 #include "tests/common/test_support.h"
 #include "tests/inference/npy.h"
+#include "tests/inference/vista3d_support.h"
 
 using namespace delineate;
 using namespace delineate::inference::vista3d;
@@ -27,10 +28,7 @@ struct WindowCase {
     auto pt = test::sharedFile("reference/vista3d/tiny_state_dict.pt");
     auto inputPath = test::sharedFile("reference/vista3d/input_sw_100x80x48.npy");
     if (!pt || !inputPath) return std::nullopt;
-    auto ck = readCheckpoint(pt->string());
-    REQUIRE(ck.ok());
-    auto model = Vista3dModel::load(*ck);
-    REQUIRE(model.ok());
+    auto model = test::loadVista3d(*pt);
     std::vector<std::int64_t> shape;
     const auto input = test::readNpy(*inputPath, shape);
     REQUIRE(shape == std::vector<std::int64_t>{1, 1, 100, 80, 48});
@@ -40,7 +38,7 @@ struct WindowCase {
     const auto values = test::toXFastest(input, 1, dims);
     for (std::size_t i = 0; i < values.size(); ++i) (*image)[i] = values[i];
     WindowCase c;
-    c.model = std::move(model).value();
+    c.model = std::move(model);
     c.image = std::move(image).value();
     return c;
   }
@@ -153,35 +151,4 @@ TEST_CASE("vista3d reference point windows on 100x80x48: summed overlaps, NaN ou
     REQUIRE(labels.ok());
     compareLabels(*labels, c->reference(name + "_labelmap", 1), {0, withClass ? 3.0f : 1.0f});
   }
-}
-
-TEST_CASE("vista3d gaussian_combine of a click with a class on the 64^3 input equals MONAI's", "[vista3d][network][data]") {
-  if (!torchAvailable()) return;
-  auto pt = test::sharedFile("reference/vista3d/tiny_state_dict.pt");
-  auto inputPath = test::sharedFile("reference/vista3d/input_64.npy");
-  auto refPath = test::sharedFile("reference/vista3d/case_autopoint_gaussian_logits.npy");
-  if (!pt || !inputPath || !refPath) return;
-  auto ck = readCheckpoint(pt->string());
-  REQUIRE(ck.ok());
-  auto model = Vista3dModel::load(*ck);
-  REQUIRE(model.ok());
-  std::vector<std::int64_t> shape;
-  const auto input = test::readNpy(*inputPath, shape);
-  const std::int64_t size[3] = {64, 64, 64};
-  // README: class [[3]] with the clicks of case_point, no patch_coords (radius 64 // 5 = 12).
-  const std::vector<Vista3dModel::WindowPoint> points{{{30, 34, 28}, 1}, {{10, 50, 40}, 0}};
-  auto both = (*model)->bothLogits(input, size, points, 3);
-  REQUIRE(both.ok());
-  const auto out = gaussianCombine(both->classLogits, both->pointLogits, size, points);
-  const auto ref = test::readNpy(*refPath, shape);
-  REQUIRE(ref.size() == out.size());
-  double worst = 0;
-  std::size_t mixed = 0;
-  for (std::size_t i = 0; i < ref.size(); ++i) {
-    worst = std::max(worst, std::fabs(double(out[i]) - double(ref[i])));
-    mixed += std::fabs(double(out[i]) - double(both->classLogits[i])) > 1e-3;
-  }
-  INFO("max |ours - MONAI| = " << worst << "; " << mixed << " voxels moved towards the point head");
-  CHECK(worst < 1e-4);
-  CHECK(mixed > 1000);  // the discs reach well beyond the clicks
 }

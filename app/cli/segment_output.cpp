@@ -1,0 +1,35 @@
+#include "app/cli/segment_output.h"
+
+#include <cstdio>
+#include <vector>
+
+#include "app/cli/commands.h"
+#include "io/image_file.h"
+
+namespace delineate::app::cli {
+
+int writeSegmentation(const std::string& output, const core::ImageVolume& image, const core::LabelPatch& patch,
+                      const inference::EngineInfo& engine, double seconds) {
+  auto voxels = core::Volume<core::Label>::create(image.geometry(), 0);
+  if (!voxels) return fileError(voxels.error());
+  const auto dims = image.geometry().dimensions();
+  std::size_t o = 0;
+  for (std::int64_t z = patch.box.min[2]; z <= patch.box.max[2]; ++z)
+    for (std::int64_t y = patch.box.min[1]; y <= patch.box.max[1]; ++y)
+      for (std::int64_t x = patch.box.min[0]; x <= patch.box.max[0]; ++x)
+        (*voxels)[static_cast<std::size_t>((z * dims[1] + y) * dims[0] + x)] = patch.voxels[o++];
+  const core::LabelMap labels(std::move(voxels).value());
+  if (core::Status s = io::writeLabelFile(output, labels); !s) return fileError(s.error());
+  std::vector<std::size_t> counts(65536, 0);
+  for (const auto v : patch.voxels) ++counts[v];
+  std::printf("%s: %s in %.2f s on %s\n", output.c_str(), engine.id.c_str(), seconds,
+              engine.device.empty() ? "cpu" : engine.device.c_str());
+  for (std::size_t l = 1; l < counts.size(); ++l)
+    if (counts[l]) {
+      const auto* e = engine.classes.find(static_cast<core::Label>(l));
+      std::printf("  %5zu  %-20s %10zu voxels\n", l, e ? e->name.c_str() : "", counts[l]);
+    }
+  return 0;
+}
+
+}  // namespace delineate::app::cli
