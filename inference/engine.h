@@ -83,6 +83,11 @@ struct EngineChoice {
 };
 core::Result<EngineChoice> selectEngine(const EngineSelection& selection);
 
+// A note for a click with class prompt `classPrompt` where the bundle and VISTA-3D's training disagree on whether
+// the class is "special" (clicks labelled 2 / 3): the bundle's list (25-29, 117) is used, training used 23-27, 57
+// and 128 (SPEC.md 6.3). Empty when they agree.
+std::string vista3dPromptNote(int classPrompt);
+
 // Seconds VISTA-3D would take on this machine's CPU for an image of `geometry` (its 1.5 mm grid in windows of `roi`,
 // before the foreground crop, so an upper bound), from the per-window cost measured on a 2-core Xeon (about 185
 // core-seconds per automatic window, 305 per click window) shared over `threads` (0: LibTorch's count).

@@ -107,6 +107,9 @@ int main(int argc, char** argv) {
     if (info.id == "vista3d" && info.device.rfind("cpu", 0) == 0)
       std::fprintf(stderr, "estimate on this CPU: about %.0f s\n",
                    inference::estimateVista3dCpuSeconds(image->geometry(), !points.empty(), options.roi, options.cpuThreads));
+    if (info.id == "vista3d" && !points.empty() && !classes.empty())
+      if (const std::string note = inference::vista3dPromptNote(classes.front()); !note.empty())
+        std::fprintf(stderr, "%s\n", note.c_str());
     inference::SegmentationRequest request;
     for (const int c : classes) request.classes.push_back(static_cast<core::Label>(c));
     for (const auto& p : points)

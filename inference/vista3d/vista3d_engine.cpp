@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
+#include <string>
 
 #include "inference/engine.h"
 #include "inference/interactive.h"
@@ -230,6 +232,18 @@ double estimateVista3dCpuSeconds(const core::Geometry& geometry, bool clicks, st
   }
   const double scale = std::pow(static_cast<double>(roi) / 128.0, 3.0);
   return static_cast<double>(windows) * (clicks ? 305.0 : 185.0) * scale / static_cast<double>(std::max(1, threads));
+}
+
+std::string vista3dPromptNote(int classPrompt) {
+  const auto in = [classPrompt](std::initializer_list<int> list) {
+    return std::find(list.begin(), list.end(), classPrompt) != list.end();
+  };
+  const bool bundle = in({25, 26, 27, 28, 29, 117}), training = in({23, 24, 25, 26, 27, 57, 128});
+  if (bundle == training) return {};
+  return "note: class " + std::to_string(classPrompt) + (bundle ? " is" : " is not") +
+         " a 'special' class for the VISTA-3D bundle (its clicks " + (bundle ? "take" : "do not take") +
+         " the special embedding) but " + (training ? "was" : "was not") +
+         " one in training; the bundle's choice is followed here, and results may differ from the training setup";
 }
 
 core::Result<EngineChoice> selectEngine(const EngineSelection& selection) {

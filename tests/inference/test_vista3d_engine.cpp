@@ -193,3 +193,13 @@ TEST_CASE("vista3d engine: a click session adds, refuses and undoes clicks and a
   CHECK(s.mask().count() == 0);
   CHECK_FALSE(s.undoPoint());
 }
+
+TEST_CASE("vista3d prompt note: classes on which the bundle's and training's special lists disagree are flagged",
+          "[vista3d][engine]") {
+  CHECK(inference::vista3dPromptNote(3).empty());    // spleen: special in neither
+  CHECK(inference::vista3dPromptNote(25).empty());   // special in both
+  CHECK(inference::vista3dPromptNote(28).find("is a 'special' class for the VISTA-3D bundle") != std::string::npos);
+  CHECK(inference::vista3dPromptNote(117).find("was not one in training") != std::string::npos);
+  CHECK(inference::vista3dPromptNote(23).find("is not a 'special' class") != std::string::npos);
+  CHECK(inference::vista3dPromptNote(128).find("was one in training") != std::string::npos);
+}
