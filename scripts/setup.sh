@@ -3,7 +3,7 @@
 # skipped, `apt-get update` runs once and only when something is missing. Works as root or through sudo.
 set -euo pipefail
 
-# Grouped by what needs them; later layers (Qt 6, VTK 9, ITK 5, DCMTK, LibTorch) join as their issues land.
+# Grouped by what needs them.
 PACKAGES=(
   # toolchain and build
   g++ cmake ninja-build ccache pkg-config
@@ -15,6 +15,8 @@ PACKAGES=(
   libtorch-dev
   # io: DICOM headers and codecs (DCMTK), JPEG 2000 (OpenJPEG)
   libdcmtk-dev libopenjp2-7-dev
+  # viewer and window: Qt 6 (Widgets, OpenGL widgets, Concurrent), VTK 9; their tests run under Xvfb with Mesa
+  qt6-base-dev libvtk9-dev xvfb xauth libgl1-mesa-dri
   # tests: the share-store suite on a real network mount (tests/io/sshfs_share_suite.sh: a private sshd on
   # loopback, sshfs over FUSE 3; the free port is found with bash's /dev/tcp, so no extra tool)
   sshfs openssh-server openssh-client fuse3

@@ -1,0 +1,679 @@
+#include "app/gui/main_window.h"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPainter>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSlider>
+#include <QStatusBar>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrent>
+
+#include <cmath>
+
+#include "app/gui/job.h"
+#include "app/gui/view_panels.h"
+#include "inference/engine.h"
+#include "io/dicom.h"
+#include "io/image_file.h"
+#include "viewer/surface_scene.h"
+
+namespace delineate::app::gui {
+
+using viewer::SliceOrientation;
+
+// What a background job hands back to the window (built on the worker, read on the GUI thread).
+struct MainWindow::Loaded {
+  std::optional<core::ImageVolume> image;
+  std::optional<core::LabelMap> labels;
+  QString source;
+  QString error;
+  bool labelsOnly = false;
+  // A DICOM folder's index: the window picks the series, then loads it.
+  std::vector<io::DicomSeries> series;
+  QString folder;
+};
+
+namespace {
+
+QString fromError(const core::Error& e) { return QString::fromStdString(e.describe()); }
+
+// The default table: the classic engine's classes (names and colours for what it segments).
+core::LabelTable defaultLabelTable() {
+  auto engine = inference::createEngine("classic");
+  return engine ? engine->info().classes : core::LabelTable{};
+}
+
+QIcon swatch(const core::Rgba& c) {
+  QPixmap pixmap(14, 14);
+  pixmap.fill(QColor(c.r, c.g, c.b));
+  QPainter painter(&pixmap);
+  painter.setPen(Qt::black);
+  painter.drawRect(0, 0, 13, 13);
+  return QIcon(pixmap);
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  setWindowTitle(tr("Delineate"));
+  resize(1400, 900);
+  m_viewArea = new QWidget(this);
+  m_grid = new QGridLayout(m_viewArea);
+  m_grid->setContentsMargins(2, 2, 2, 2);
+  m_grid->setSpacing(2);
+  m_axial = new SlicePanel(SliceOrientation::Axial, m_viewArea);
+  m_sagittal = new SlicePanel(SliceOrientation::Sagittal, m_viewArea);
+  m_coronal = new SlicePanel(SliceOrientation::Coronal, m_viewArea);
+  m_surface = new SurfacePanel(m_viewArea);
+  setCentralWidget(m_viewArea);
+  m_maximized = m_axial;
+
+  for (SlicePanel* panel : {m_axial, m_sagittal, m_coronal}) {
+    connect(panel, &SlicePanel::cursorRequested, this, [this](core::Vec3 lps) { setCursor(lps); });
+    connect(panel, &SlicePanel::hovered, this, [this](core::Vec3 lps) { updateReadout(lps); });
+    connect(panel, &SlicePanel::windowLevelDragged, this, [this](double dx, double dy) {
+      const double scale = std::max(1.0, m_windowLevel.window / 256.0);
+      setWindowLevel({std::max(1.0, m_windowLevel.window + dx * scale), m_windowLevel.level + dy * scale});
+    });
+    connect(panel, &SlicePanel::maximizeToggled, this, [this, panel] {
+      m_maximized = panel;
+      setViewLayout(m_layout == ViewLayout::OneByOne ? ViewLayout::TwoByTwo : ViewLayout::OneByOne);
+    });
+  }
+  connect(m_surface, &SurfacePanel::maximizeToggled, this, [this] {
+    m_maximized = m_surface;
+    setViewLayout(m_layout == ViewLayout::OneByOne ? ViewLayout::TwoByTwo : ViewLayout::OneByOne);
+  });
+
+  m_readout = new QLabel(this);
+  m_readout->setObjectName("readout");
+  m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  statusBar()->addWidget(m_readout, 1);
+  m_progressBar = new QProgressBar(this);
+  m_progressBar->setMaximumWidth(220);
+  m_progressBar->setRange(0, 1000);
+  m_progressBar->hide();
+  m_cancelButton = new QPushButton(tr("Cancel"), this);
+  m_cancelButton->setObjectName("cancel-job");
+  m_cancelButton->hide();
+  statusBar()->addPermanentWidget(m_progressBar);
+  statusBar()->addPermanentWidget(m_cancelButton);
+  connect(m_cancelButton, &QPushButton::clicked, this, &MainWindow::cancelJob);
+  m_progressTimer = new QTimer(this);
+  m_progressTimer->setInterval(100);
+  connect(m_progressTimer, &QTimer::timeout, this, [this] {
+    if (m_job) m_progressBar->setValue(static_cast<int>(m_job->fraction() * 1000));
+  });
+
+  buildMenus();
+  buildDocks();
+  setViewLayout(ViewLayout::TwoByTwo);
+  m_readout->setText(tr("Open an image (File > Open Image) or a DICOM folder"));
+}
+
+MainWindow::~MainWindow() {
+  if (m_job) m_job->cancel();
+  if (m_surfaceJob) m_surfaceJob->cancel();
+  QThreadPool::globalInstance()->waitForDone();  // no worker may outlive the window it reports to
+}
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("&Open Image..."), QKeySequence::Open, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Image"), {},
+                                                      tr("Images (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;All files (*)"));
+    if (!path.isEmpty()) openImage(path);
+  });
+  file->addAction(tr("Open &DICOM Folder..."), this, [this] {
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Open DICOM Folder"));
+    if (!folder.isEmpty()) openDicomFolder(folder);
+  });
+  file->addAction(tr("Open &Label Map..."), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Label Map"), {},
+                                                      tr("Label maps (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;All files (*)"));
+    if (!path.isEmpty()) openLabels(path);
+  });
+  m_recentMenu = file->addMenu(tr("Recent Studies"));
+  fillRecentMenu();
+  file->addSeparator();
+  file->addAction(tr("Save &Screenshot..."), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Screenshot"), "screenshot.png", tr("PNG (*.png)"));
+    if (!path.isEmpty() && !screenshot().save(path)) fail(tr("%1: cannot write the screenshot").arg(path));
+  });
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  QMenu* layouts = view->addMenu(tr("Layout"));
+  m_layoutGroup = new QActionGroup(this);
+  const std::pair<QString, ViewLayout> layoutItems[] = {
+      {tr("1 x 1"), ViewLayout::OneByOne}, {tr("2 x 2"), ViewLayout::TwoByTwo}, {tr("1 + 3"), ViewLayout::OnePlusThree}};
+  for (const auto& [name, layout] : layoutItems) {
+    QAction* a = layouts->addAction(name, this, [this, layout = layout] { setViewLayout(layout); });
+    a->setCheckable(true);
+    a->setData(static_cast<int>(layout));
+    m_layoutGroup->addAction(a);
+  }
+  QMenu* presets = view->addMenu(tr("Window/Level"));
+  for (const auto& p : ctPresets()) {
+    const QString name = QString::fromStdString(p.name);
+    presets->addAction(tr(p.name.c_str()), this, [this, name] { applyPreset(name); });
+  }
+  presets->addAction(tr("Automatic (image range)"), this, [this] { applyPreset("Automatic"); });
+  view->addAction(tr("&Reset Views"), QKeySequence(Qt::Key_Home), this, [this] {
+    for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().resetCamera();
+    m_surface->scene().resetCamera();
+    refreshViews();
+  });
+  QAction* crosshair = view->addAction(tr("Show &Crosshair"));
+  crosshair->setCheckable(true);
+  crosshair->setChecked(true);
+  connect(crosshair, &QAction::toggled, this, [this](bool on) {
+    for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().setCrosshairVisible(on);
+    refreshViews();
+  });
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&Mouse and Keys"), this, [this] {
+    QMessageBox::information(
+        this, tr("Mouse and Keys"),
+        tr("Slice views: left click or drag moves the crosshair; wheel, Up/Down, PageUp/PageDown scroll; right drag "
+           "changes window (horizontal) and level (vertical); middle drag or Shift + left drag pans; Ctrl + wheel "
+           "zooms; R resets; double click shows the view alone.\n3D view: left drag rotates, wheel zooms, R resets."));
+  });
+}
+
+void MainWindow::buildDocks() {
+  auto* dock = new QDockWidget(tr("Labels"), this);
+  dock->setObjectName("labels-dock");
+  auto* panel = new QWidget(dock);
+  auto* layout = new QVBoxLayout(panel);
+  m_labelList = new QListWidget(panel);
+  m_labelList->setObjectName("label-list");
+  layout->addWidget(m_labelList, 1);
+  auto* opacityRow = new QHBoxLayout();
+  opacityRow->addWidget(new QLabel(tr("Opacity"), panel));
+  m_opacitySlider = new QSlider(Qt::Horizontal, panel);
+  m_opacitySlider->setObjectName("label-opacity");
+  m_opacitySlider->setRange(0, 100);
+  m_opacitySlider->setValue(static_cast<int>(m_opacity * 100));
+  opacityRow->addWidget(m_opacitySlider, 1);
+  layout->addLayout(opacityRow);
+  auto* buttons = new QHBoxLayout();
+  auto* showAll = new QPushButton(tr("Show all"), panel);
+  auto* hideAll = new QPushButton(tr("Hide all"), panel);
+  buttons->addWidget(showAll);
+  buttons->addWidget(hideAll);
+  layout->addLayout(buttons);
+  dock->setWidget(panel);
+  addDockWidget(Qt::RightDockWidgetArea, dock);
+  connect(m_opacitySlider, &QSlider::valueChanged, this, [this](int v) { setLabelOpacity(v / 100.0); });
+  connect(m_labelList, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
+    if (m_filling) return;
+    setLabelVisible(static_cast<core::Label>(item->data(Qt::UserRole).toInt()), item->checkState() == Qt::Checked);
+  });
+  auto setAll = [this](bool visible) {
+    for (int i = 0; i < m_labelList->count(); ++i)
+      m_labelList->item(i)->setCheckState(visible ? Qt::Checked : Qt::Unchecked);
+  };
+  connect(showAll, &QPushButton::clicked, this, [setAll] { setAll(true); });
+  connect(hideAll, &QPushButton::clicked, this, [setAll] { setAll(false); });
+}
+
+bool MainWindow::busy() const { return m_job != nullptr; }
+
+void MainWindow::cancelJob() {
+  if (m_job) m_job->cancel();
+}
+
+void MainWindow::startJob(const QString& what, std::function<std::shared_ptr<Loaded>(JobProgress&)> work) {
+  m_job = std::make_shared<JobProgress>();
+  auto job = m_job;
+  m_progressBar->setValue(0);
+  m_progressBar->setFormat(what + " %p%");
+  m_progressBar->show();
+  m_cancelButton->show();
+  m_progressTimer->start();
+  statusBar()->showMessage(what);
+  auto* watcher = new QFutureWatcher<std::shared_ptr<Loaded>>(this);
+  connect(watcher, &QFutureWatcher<std::shared_ptr<Loaded>>::finished, this, [this, watcher, job] {
+    auto result = watcher->result();
+    watcher->deleteLater();
+    if (job != m_job) return;
+    m_job.reset();
+    m_progressTimer->stop();
+    m_progressBar->hide();
+    m_cancelButton->hide();
+    statusBar()->clearMessage();
+    if (job->cancelled()) {
+      statusBar()->showMessage(tr("Cancelled"), 4000);
+      return;
+    }
+    finishJob(std::move(result));
+  });
+  watcher->setFuture(QtConcurrent::run([job, work = std::move(work)] {
+    try {
+      return work(*job);
+    } catch (const std::bad_alloc&) {
+      auto r = std::make_shared<Loaded>();
+      r->error = QObject::tr("out of memory");
+      return r;
+    }
+  }));
+}
+
+bool MainWindow::openImage(const QString& imagePath, const QString& labelsPath) {
+  if (busy()) return false;
+  const std::string image = imagePath.toStdString(), labels = labelsPath.toStdString();
+  startJob(tr("Loading %1").arg(QFileInfo(imagePath).fileName()), [image, labels, imagePath](JobProgress& progress) {
+    auto r = std::make_shared<Loaded>();
+    r->source = imagePath;
+    progress.report(0.05, "read");
+    auto img = io::readImageFile(image);
+    if (!img) {
+      r->error = fromError(img.error());
+      return r;
+    }
+    progress.report(labels.empty() ? 1.0 : 0.7, "read");
+    if (!labels.empty()) {
+      auto lab = io::readLabelFile(labels);
+      if (!lab) {
+        r->error = fromError(lab.error());
+        return r;
+      }
+      if (!lab->geometry().isCloseTo(img->geometry())) {
+        r->error = QObject::tr("%1: the label map's grid differs from the image's").arg(QString::fromStdString(labels));
+        return r;
+      }
+      r->labels = std::move(lab).value();
+    }
+    r->image = std::move(img).value();
+    return r;
+  });
+  return true;
+}
+
+bool MainWindow::openLabels(const QString& labelsPath) {
+  if (busy() || !m_session) return false;
+  const std::string labels = labelsPath.toStdString();
+  const core::Geometry grid = m_session->image().geometry();
+  startJob(tr("Loading %1").arg(QFileInfo(labelsPath).fileName()), [labels, grid, labelsPath](JobProgress&) {
+    auto r = std::make_shared<Loaded>();
+    r->labelsOnly = true;
+    r->source = labelsPath;
+    auto lab = io::readLabelFile(labels);
+    if (!lab) {
+      r->error = fromError(lab.error());
+      return r;
+    }
+    if (!lab->geometry().isCloseTo(grid)) {
+      r->error = QObject::tr("%1: the label map's grid differs from the image's").arg(labelsPath);
+      return r;
+    }
+    r->labels = std::move(lab).value();
+    return r;
+  });
+  return true;
+}
+
+bool MainWindow::openDicomFolder(const QString& folder) {
+  if (busy()) return false;
+  const std::string path = folder.toStdString();
+  startJob(tr("Indexing %1").arg(folder), [path, folder](JobProgress& progress) {
+    auto r = std::make_shared<Loaded>();
+    r->folder = folder;
+    io::DicomScanOptions options;
+    options.progress = &progress;
+    auto index = io::indexDicomFolder(path, options);
+    if (!index) {
+      r->error = fromError(index.error());
+      return r;
+    }
+    for (const io::DicomSeries* s : index->allSeries())
+      if (s->isImage) r->series.push_back(*s);
+    if (r->series.empty()) r->error = QObject::tr("%1: no image series found").arg(folder);
+    return r;
+  });
+  return true;
+}
+
+std::optional<const io::DicomSeries*> MainWindow::chooseSeries(const std::vector<const io::DicomSeries*>& series) {
+  if (series.size() == 1 || !m_dialogs) return series.front();
+  QStringList items;
+  for (const auto* s : series) {
+    QString item = QString("%1 %2  %3  (%4 images)")
+                       .arg(QString::fromStdString(s->seriesNumber), QString::fromStdString(s->modality),
+                            QString::fromStdString(s->seriesDescription))
+                       .arg(s->instanceCount);
+    if (!s->issues.empty()) item += tr("  - warning: %1").arg(QString::fromStdString(s->issues.front().detail));
+    items << item;
+  }
+  bool ok = false;
+  const QString chosen = QInputDialog::getItem(this, tr("Open DICOM Series"), tr("Series:"), items, 0, false, &ok);
+  if (!ok) return std::nullopt;
+  return series[static_cast<std::size_t>(items.indexOf(chosen))];
+}
+
+void MainWindow::finishJob(std::shared_ptr<Loaded> result) {
+  if (!result->error.isEmpty()) {
+    fail(result->error);
+    return;
+  }
+  if (!result->series.empty()) {
+    std::vector<const io::DicomSeries*> series;
+    for (const auto& s : result->series) series.push_back(&s);
+    auto chosen = chooseSeries(series);
+    if (!chosen) return;
+    const io::DicomSeries picked = **chosen;
+    bool allowIrregular = false;
+    if (!picked.issues.empty()) {
+      QStringList lines;
+      for (const auto& issue : picked.issues) lines << QString::fromStdString(issue.detail);
+      const QString text = tr("This series has problems:\n%1").arg(lines.join("\n"));
+      if (!picked.isRegular()) {
+        if (!m_dialogs ||
+            QMessageBox::warning(this, tr("Open DICOM Series"), text + tr("\n\nLoad it anyway?"),
+                                 QMessageBox::Yes | QMessageBox::No) != QMessageBox::Yes) {
+          if (!m_dialogs) fail(text);
+          return;
+        }
+        allowIrregular = true;
+      } else if (m_dialogs) {
+        QMessageBox::information(this, tr("Open DICOM Series"), text);
+      }
+    }
+    const QString source = result->folder + " #" + QString::fromStdString(picked.seriesNumber);
+    startJob(tr("Loading series %1").arg(QString::fromStdString(picked.seriesNumber)),
+             [picked, allowIrregular, source](JobProgress& progress) {
+               auto r = std::make_shared<Loaded>();
+               r->source = source;
+               io::DicomLoadOptions options;
+               options.progress = &progress;
+               options.allowIrregular = allowIrregular;
+               auto loaded = io::loadDicomSeries(picked, options);
+               if (!loaded) {
+                 r->error = fromError(loaded.error());
+                 return r;
+               }
+               r->image = std::move(loaded->image);
+               return r;
+             });
+    return;
+  }
+  if (result->labelsOnly) {
+    setLabelMap(std::move(*result->labels));
+    statusBar()->showMessage(tr("Labels from %1").arg(result->source), 5000);
+    Q_EMIT labelsLoaded();
+    return;
+  }
+  setStudy(std::move(*result->image), std::move(result->labels), result->source);
+}
+
+void MainWindow::fail(const QString& message) {
+  statusBar()->showMessage(message, 10000);
+  if (m_dialogs) QMessageBox::warning(this, tr("Delineate"), message);
+  Q_EMIT loadFailed(message);
+}
+
+void MainWindow::setStudy(core::ImageVolume image, std::optional<core::LabelMap> labels, const QString& source) {
+  auto session = labels ? core::AnnotationSession::create(std::move(image), std::move(*labels), defaultLabelTable())
+                        : core::AnnotationSession::create(std::move(image), defaultLabelTable());
+  if (!session) {
+    fail(fromError(session.error()));
+    return;
+  }
+  m_session.emplace(std::move(session).value());
+  m_source = source;
+  m_hidden.clear();
+  setWindowTitle(tr("Delineate - %1").arg(QFileInfo(source).fileName()));
+  const core::ImageVolume& img = m_session->image();
+  for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) {
+    p->scene().setImage(&img);
+    p->scene().setLabels(&m_session->labels());
+    p->scene().setLabelColors(m_session->table(), m_hidden);
+    p->scene().setLabelOpacity(m_opacity);
+  }
+  m_surface->scene().setBounds(img.geometry());
+  m_cursor = m_axial->scene().cursor();
+  if (looksLikeCt(img)) applyPreset("Soft tissue");
+  else applyPreset("Automatic");
+  setCursor(m_cursor);
+  refreshLabelList();
+  rebuildSurfaces();
+  addRecent(source);
+  statusBar()->showMessage(tr("Opened %1").arg(source), 5000);
+  Q_EMIT studyLoaded();
+}
+
+void MainWindow::setLabelMap(core::LabelMap labels) {
+  if (!m_session) return;
+  if (core::Status s = m_session->replaceLabels(labels.voxels(), "Open label map"); !s) {
+    fail(fromError(s.error()));
+    return;
+  }
+  for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) {
+    p->scene().setLabels(&m_session->labels());
+    p->scene().labelsModified();
+  }
+  refreshLabelList();
+  rebuildSurfaces();
+  refreshViews();
+}
+
+void MainWindow::refreshLabelList() {
+  m_filling = true;
+  m_labelList->clear();
+  if (m_session) {
+    std::vector<std::size_t> counts(65536, 0);
+    const core::LabelMap& labels = m_session->labels();
+    for (std::size_t i = 0; i < labels.size(); ++i) ++counts[labels[i]];
+    const double mlPerVoxel = labels.geometry().voxelVolumeMm3() / 1000.0;
+    for (int id = 1; id < 65536; ++id) {
+      if (!counts[static_cast<std::size_t>(id)]) continue;
+      const auto label = static_cast<core::Label>(id);
+      const core::LabelEntry* e = m_session->table().find(label);
+      const QString name = e ? QString::fromStdString(e->name) : tr("label %1").arg(id);
+      auto* item = new QListWidgetItem(swatch(e ? e->color : core::LabelTable::defaultColor(label)),
+                                       tr("%1  %2  (%3 mL)").arg(id).arg(name).arg(static_cast<double>(counts[static_cast<std::size_t>(id)]) * mlPerVoxel, 0, 'f', 1),
+                                       m_labelList);
+      item->setData(Qt::UserRole, id);
+      item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+      item->setCheckState(m_hidden.count(label) ? Qt::Unchecked : Qt::Checked);
+    }
+  }
+  m_filling = false;
+}
+
+void MainWindow::rebuildSurfaces() {
+  if (m_surfaceJob) m_surfaceJob->cancel();
+  const std::uint64_t generation = ++m_surfaceGeneration;
+  if (!m_session) return;
+  m_surface->setStatus(tr("building surfaces..."));
+  auto job = std::make_shared<JobProgress>();
+  m_surfaceJob = job;
+  auto labels = std::make_shared<core::LabelMap>(m_session->labels());  // the worker's own copy: edits go on meanwhile
+  using Surfaces = std::map<core::Label, vtkSmartPointer<vtkPolyData>>;
+  auto* watcher = new QFutureWatcher<Surfaces>(this);
+  connect(watcher, &QFutureWatcher<Surfaces>::finished, this, [this, watcher, generation, job] {
+    Surfaces surfaces = watcher->result();
+    watcher->deleteLater();
+    if (generation != m_surfaceGeneration || job->cancelled()) return;
+    m_surfaceJob.reset();
+    m_surface->scene().setSurfaces(std::move(surfaces));
+    m_surface->scene().setLabelColors(m_session->table(), m_hidden);
+    m_surface->setStatus(tr("%n surface(s)", nullptr, static_cast<int>(m_surface->scene().surfaceCount())));
+    m_surface->refresh();
+    Q_EMIT surfacesReady();
+  });
+  watcher->setFuture(QtConcurrent::run([labels, job] { return viewer::buildLabelSurfaces(*labels, 15, job.get()); }));
+}
+
+void MainWindow::setWindowLevel(WindowLevel wl) {
+  m_windowLevel = wl;
+  for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().setWindowLevel(wl.window, wl.level);
+  refreshViews();
+}
+
+void MainWindow::applyPreset(const QString& name) {
+  if (name == "Automatic") {
+    if (m_session) setWindowLevel(automaticWindowLevel(m_session->image()));
+    return;
+  }
+  for (const auto& p : ctPresets())
+    if (QString::fromStdString(p.name) == name) setWindowLevel(p.value);
+}
+
+void MainWindow::setViewLayout(ViewLayout layout) {
+  m_layout = layout;
+  QWidget* panels[4] = {m_axial, m_sagittal, m_coronal, m_surface};
+  for (QWidget* w : panels) {
+    m_grid->removeWidget(w);
+    w->hide();
+  }
+  for (int i = 0; i < 3; ++i) {
+    m_grid->setRowStretch(i, 0);
+    m_grid->setColumnStretch(i, 0);
+  }
+  switch (layout) {
+    case ViewLayout::OneByOne:
+      m_grid->addWidget(m_maximized, 0, 0);
+      m_maximized->show();
+      break;
+    case ViewLayout::TwoByTwo:
+      m_grid->addWidget(m_axial, 0, 0);
+      m_grid->addWidget(m_sagittal, 0, 1);
+      m_grid->addWidget(m_coronal, 1, 0);
+      m_grid->addWidget(m_surface, 1, 1);
+      for (QWidget* w : panels) w->show();
+      m_grid->setRowStretch(0, 1), m_grid->setRowStretch(1, 1);
+      m_grid->setColumnStretch(0, 1), m_grid->setColumnStretch(1, 1);
+      break;
+    case ViewLayout::OnePlusThree:
+      m_grid->addWidget(m_axial, 0, 0, 3, 1);
+      m_grid->addWidget(m_sagittal, 0, 1);
+      m_grid->addWidget(m_coronal, 1, 1);
+      m_grid->addWidget(m_surface, 2, 1);
+      for (QWidget* w : panels) w->show();
+      m_grid->setColumnStretch(0, 3), m_grid->setColumnStretch(1, 1);
+      for (int r = 0; r < 3; ++r) m_grid->setRowStretch(r, 1);
+      break;
+  }
+  for (QAction* a : m_layoutGroup ? m_layoutGroup->actions() : QList<QAction*>{})
+    a->setChecked(a->data().toInt() == static_cast<int>(layout));
+  refreshViews();
+}
+
+void MainWindow::setLabelVisible(core::Label label, bool visible) {
+  if (visible) m_hidden.erase(label);
+  else m_hidden.insert(label);
+  if (!m_session) return;
+  for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().setLabelColors(m_session->table(), m_hidden);
+  m_surface->scene().setLabelColors(m_session->table(), m_hidden);
+  m_filling = true;
+  for (int i = 0; i < m_labelList->count(); ++i)
+    if (m_labelList->item(i)->data(Qt::UserRole).toInt() == label)
+      m_labelList->item(i)->setCheckState(visible ? Qt::Checked : Qt::Unchecked);
+  m_filling = false;
+  refreshViews();
+  m_surface->refresh();
+}
+
+void MainWindow::setLabelOpacity(double opacity) {
+  m_opacity = std::clamp(opacity, 0.0, 1.0);
+  for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().setLabelOpacity(m_opacity);
+  if (m_opacitySlider->value() != static_cast<int>(std::lround(m_opacity * 100)))
+    m_opacitySlider->setValue(static_cast<int>(std::lround(m_opacity * 100)));
+  refreshViews();
+}
+
+void MainWindow::setCursor(const core::Vec3& lps) {
+  if (!m_session) return;
+  // The cursor stays on the image's grid (its nearest voxel centre, clamped to the image).
+  const auto& g = m_session->image().geometry();
+  core::Index3 ijk = g.lpsToNearestIndex(lps);
+  for (std::size_t a = 0; a < 3; ++a) ijk[a] = std::clamp<std::int64_t>(ijk[a], 0, g.dimensions()[a] - 1);
+  m_cursor = g.indexToLps(ijk);
+  for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().setCursor(m_cursor);
+  updateReadout(m_cursor);
+  refreshViews();
+}
+
+SlicePanel* MainWindow::slicePanel(SliceOrientation orientation) const {
+  switch (orientation) {
+    case SliceOrientation::Axial: return m_axial;
+    case SliceOrientation::Coronal: return m_coronal;
+    case SliceOrientation::Sagittal: return m_sagittal;
+  }
+  return m_axial;
+}
+
+QString MainWindow::readout() const { return m_readout->text(); }
+
+void MainWindow::updateReadout(const core::Vec3& lps) {
+  if (!m_session) return;
+  const auto& g = m_session->image().geometry();
+  const core::Index3 ijk = g.lpsToNearestIndex(lps);
+  QString text = tr("LPS (%1, %2, %3) mm").arg(lps[0], 0, 'f', 1).arg(lps[1], 0, 'f', 1).arg(lps[2], 0, 'f', 1);
+  if (g.contains(ijk)) {
+    const float value = m_session->image().at(ijk);
+    const core::Label label = m_session->labels().at(ijk);
+    const core::LabelEntry* e = m_session->table().find(label);
+    text += tr("   voxel (%1, %2, %3)   %4 %5").arg(ijk[0]).arg(ijk[1]).arg(ijk[2])
+                .arg(looksLikeCt(m_session->image()) ? tr("HU") : tr("value"))
+                .arg(value, 0, 'f', 1);
+    if (label) text += tr("   label %1 %2").arg(label).arg(e ? QString::fromStdString(e->name) : QString());
+  } else {
+    text += tr("   outside the image");
+  }
+  m_readout->setText(text);
+}
+
+void MainWindow::refreshViews() {
+  for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->refresh();
+}
+
+QImage MainWindow::screenshot() { return grab().toImage(); }
+
+void MainWindow::addRecent(const QString& path) {
+  QSettings settings;
+  QStringList recent = settings.value("recentStudies").toStringList();
+  recent.removeAll(path);
+  recent.prepend(path);
+  while (recent.size() > 10) recent.removeLast();
+  settings.setValue("recentStudies", recent);
+  fillRecentMenu();
+}
+
+void MainWindow::fillRecentMenu() {
+  m_recentMenu->clear();
+  const QStringList recent = QSettings().value("recentStudies").toStringList();
+  for (const QString& path : recent) {
+    if (path.contains(" #")) continue;  // DICOM series reopen through their folder
+    m_recentMenu->addAction(path, this, [this, path] { openImage(path); });
+  }
+  m_recentMenu->setEnabled(!m_recentMenu->isEmpty());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (m_job) m_job->cancel();
+  if (m_surfaceJob) m_surfaceJob->cancel();
+  QMainWindow::closeEvent(event);
+}
+
+}  // namespace delineate::app::gui

@@ -1,0 +1,53 @@
+#include "app/gui/window_level.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace delineate::app::gui {
+namespace {
+
+std::vector<float> sample(const core::ImageVolume& image) {
+  const std::size_t n = image.size();
+  const std::size_t stride = std::max<std::size_t>(1, n / 1000000);
+  std::vector<float> values;
+  values.reserve(n / stride + 1);
+  for (std::size_t i = 0; i < n; i += stride)
+    if (std::isfinite(image[i])) values.push_back(image[i]);
+  return values;
+}
+
+}  // namespace
+
+const std::vector<WindowLevelPreset>& ctPresets() {
+  static const std::vector<WindowLevelPreset> presets = {
+      {"Soft tissue", {400, 40}}, {"Lung", {1500, -600}}, {"Bone", {1800, 400}}, {"Brain", {80, 40}}};
+  return presets;
+}
+
+WindowLevel automaticWindowLevel(const core::ImageVolume& image) {
+  std::vector<float> values = sample(image);
+  if (values.empty()) return {1, 0};
+  const auto at = [&](double q) {
+    const auto k = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1));
+    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k), values.end());
+    return static_cast<double>(values[k]);
+  };
+  const double lo = at(0.005), hi = at(0.995);
+  if (hi - lo <= 0) return {1, lo};
+  return {hi - lo, (hi + lo) / 2};
+}
+
+bool looksLikeCt(const core::ImageVolume& image) {
+  // Air (about -1000 HU) in at least 1% of the voxels, and nothing beyond the range CT scanners write (-3024 marks
+  // voxels outside the field of view on some scanners).
+  const std::vector<float> values = sample(image);
+  if (values.empty()) return false;
+  std::size_t air = 0, outside = 0;
+  for (const float v : values) {
+    air += v > -1100 && v < -900;
+    outside += v < -3100 || v > 40000;
+  }
+  return air > values.size() / 100 && outside == 0;
+}
+
+}  // namespace delineate::app::gui

@@ -1,0 +1,92 @@
+#pragma once
+// One slice view of a study in patient orientation: the image resliced through the cursor (any direction matrix),
+// the label overlay on top in the same plane, a crosshair through the cursor and the orientation letters at the
+// edges. Axial views are seen from the feet (patient right on the screen's left, anterior up), coronal from the
+// front, sagittal from the patient's left (anterior on the screen's left). World coordinates are LPS millimetres.
+
+#include <array>
+#include <optional>
+#include <set>
+
+#include <vtkSmartPointer.h>
+
+#include "core/geometry.h"
+#include "core/label_map.h"
+#include "core/label_table.h"
+#include "core/volume.h"
+
+class vtkActor;
+class vtkImageData;
+class vtkImageResliceMapper;
+class vtkImageSlice;
+class vtkImageStack;
+class vtkLineSource;
+class vtkRenderer;
+class vtkTextActor;
+
+namespace delineate::viewer {
+
+enum class SliceOrientation { Axial, Coronal, Sagittal };
+const char* orientationName(SliceOrientation o);
+
+class SliceScene {
+ public:
+  SliceScene(vtkRenderer* renderer, SliceOrientation orientation);
+  ~SliceScene();
+  SliceScene(const SliceScene&) = delete;
+  SliceScene& operator=(const SliceScene&) = delete;
+
+  SliceOrientation orientation() const { return m_orientation; }
+  // The image to show (must outlive the scene or be replaced); nullptr clears. Resets the camera and the cursor to
+  // the image's centre.
+  void setImage(const core::ImageVolume* image);
+  // The label map over the same grid (nullptr: none), drawn with `opacity` in the table's colours, `hidden` not.
+  void setLabels(const core::LabelMap* labels);
+  void setLabelColors(const core::LabelTable& table, const std::set<core::Label>& hidden);
+  void setLabelOpacity(double opacity);
+  // The label voxels changed in place.
+  void labelsModified();
+  void setWindowLevel(double window, double level);
+
+  // The point every view's slice passes through.
+  void setCursor(const core::Vec3& lps);
+  const core::Vec3& cursor() const { return m_cursor; }
+  void setCrosshairVisible(bool visible);
+  // Moves the cursor `steps` voxels along the view's normal (towards the camera's far side for positive steps),
+  // staying inside the image.
+  void scroll(int steps);
+  // Zoom by `factor` (> 1 magnifies) and pan by a display-pixel offset.
+  void zoom(double factor);
+  void pan(double dxPixels, double dyPixels);
+  void resetCamera();
+
+  // The LPS point under a display position (pixels, origin bottom left) on the slice plane.
+  core::Vec3 pick(double displayX, double displayY) const;
+  // The slice's voxel index along the normal, and how many there are (for the slice counter).
+  std::pair<std::int64_t, std::int64_t> sliceIndex() const;
+  const core::Vec3& normal() const { return m_normal; }
+
+ private:
+  void placeCamera(bool fit);
+  void updateCrosshair();
+  double sliceStep() const;
+
+  vtkRenderer* m_renderer;
+  SliceOrientation m_orientation;
+  core::Vec3 m_right{}, m_up{}, m_normal{};  // screen right, screen up, view direction (into the screen), LPS
+  const core::ImageVolume* m_image = nullptr;
+  const core::LabelMap* m_labels = nullptr;
+  core::Vec3 m_cursor{0, 0, 0};
+  vtkSmartPointer<vtkImageData> m_imageData, m_labelData;
+  vtkSmartPointer<vtkImageResliceMapper> m_imageMapper, m_labelMapper;
+  vtkSmartPointer<vtkImageSlice> m_imageSlice, m_labelSlice;
+  vtkSmartPointer<vtkImageStack> m_stack;
+  vtkSmartPointer<vtkLineSource> m_lineA, m_lineB;
+  vtkSmartPointer<vtkActor> m_crosshairA, m_crosshairB;
+  std::array<vtkSmartPointer<vtkTextActor>, 4> m_markers;  // left, right, top, bottom
+  core::LabelTable m_table;
+  std::set<core::Label> m_hidden;
+  double m_labelOpacity = 0.5;
+};
+
+}  // namespace delineate::viewer

@@ -1,0 +1,54 @@
+#pragma once
+// The 3D view: one smoothed surface per label (discrete flying edges, windowed-sinc smoothing) in LPS, coloured from
+// the label table, each shown or hidden on its own; the image's bounding box for context. Building surfaces is the
+// expensive part and runs anywhere (a worker thread); attaching them to the scene runs on the render thread.
+
+#include <map>
+#include <set>
+#include <vector>
+
+#include <vtkSmartPointer.h>
+
+#include "core/geometry.h"
+#include "core/label_map.h"
+#include "core/label_table.h"
+#include "core/progress.h"
+
+class vtkActor;
+class vtkPolyData;
+class vtkRenderer;
+
+namespace delineate::viewer {
+
+// Surfaces of `labels` (every id present but 0) in LPS, by label id. Cancelled through `progress` (empty result).
+std::map<core::Label, vtkSmartPointer<vtkPolyData>> buildLabelSurfaces(const core::LabelMap& labels,
+                                                                       int smoothingIterations = 15,
+                                                                       core::ProgressSink* progress = nullptr);
+
+class SurfaceScene {
+ public:
+  explicit SurfaceScene(vtkRenderer* renderer);
+  ~SurfaceScene();
+  SurfaceScene(const SurfaceScene&) = delete;
+  SurfaceScene& operator=(const SurfaceScene&) = delete;
+
+  // The bounding box of `geometry` (nothing for an empty one); resets the camera.
+  void setBounds(const core::Geometry& geometry);
+  void setSurfaces(std::map<core::Label, vtkSmartPointer<vtkPolyData>> surfaces);
+  void setLabelColors(const core::LabelTable& table, const std::set<core::Label>& hidden);
+  std::size_t surfaceCount() const { return m_actors.size(); }
+  std::size_t visibleSurfaceCount() const;
+  // Rotation by display-pixel drags (azimuth, elevation), zoom, reset to an anterior view.
+  void rotate(double dxPixels, double dyPixels);
+  void zoom(double factor);
+  void resetCamera();
+
+ private:
+  vtkRenderer* m_renderer;
+  vtkSmartPointer<vtkActor> m_outline;
+  std::map<core::Label, vtkSmartPointer<vtkActor>> m_actors;
+  core::LabelTable m_table;
+  std::set<core::Label> m_hidden;
+};
+
+}  // namespace delineate::viewer
