@@ -159,7 +159,8 @@ void SliceScene::setImage(const core::ImageVolume* image) {
   m_stack->AddImage(m_imageSlice);
   m_renderer->AddViewProp(m_stack);
   const auto& d = image->geometry().dimensions();
-  m_cursor = image->geometry().indexToLps(Vec3{double(d[0] - 1) / 2, double(d[1] - 1) / 2, double(d[2] - 1) / 2});
+  // The middle voxel (a voxel centre: a plane between two slices would show a blend of both).
+  m_cursor = image->geometry().indexToLps(core::Index3{(d[0] - 1) / 2, (d[1] - 1) / 2, (d[2] - 1) / 2});
   placeCamera(true);
 }
 

@@ -1,0 +1,175 @@
+// The real main window driven as a user would (under Xvfb): open the bundled sample CT with a label map, scroll,
+// change window/level, toggle a label, switch layouts, take a screenshot, close; and the failures a user meets
+// (a missing file, a label map of another grid) reported without losing the open study.
+#include <catch2/catch.hpp>
+
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QTest>
+#include <QWheelEvent>
+
+#include <filesystem>
+
+#include "app/gui/main_window.h"
+#include "app/gui/view_panels.h"
+#include "inference/engine.h"
+#include "io/image_file.h"
+#include "tests/common/test_support.h"
+#include "tests/gui_support/gui_app.h"
+
+using namespace delineate;
+using app::gui::MainWindow;
+using viewer::SliceOrientation;
+
+namespace {
+
+const std::string kSample = DELINEATE_SOURCE_DIR "/resources/sample/example_ct.nii.gz";
+
+// The classic engine's automatic labels of the sample (body, lungs, bone), written next to the test's scratch files.
+std::string sampleLabels(const test::ScratchDir& dir) {
+  auto image = io::readImageFile(kSample);
+  REQUIRE(image.ok());
+  auto engine = inference::createEngine("classic");
+  auto patch = engine->segment(*image, {}, nullptr);
+  REQUIRE(patch.ok());
+  auto voxels = core::Volume<core::Label>::create(image->geometry(), 0);
+  REQUIRE(voxels.ok());
+  std::copy(patch->voxels.begin(), patch->voxels.end(), voxels->data());  // the patch covers the image
+  const std::string path = (dir / "labels.nii.gz").string();
+  REQUIRE(io::writeLabelFile(path, core::LabelMap(std::move(voxels).value())).ok());
+  return path;
+}
+
+bool waitFor(QSignalSpy& spy, int timeoutMs = 60000) { return spy.count() > 0 || spy.wait(timeoutMs); }
+
+// Non-background pixels that differ between two captures of a view.
+int changedPixels(const QImage& a, const QImage& b) {
+  int n = 0;
+  for (int y = 0; y < std::min(a.height(), b.height()); ++y)
+    for (int x = 0; x < std::min(a.width(), b.width()); ++x) n += a.pixel(x, y) != b.pixel(x, y);
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("main window: open the sample with labels, scroll, window/level, toggle a label, layouts, screenshot",
+          "[gui][smoke]") {
+  test::guiApp();
+  test::ScratchDir dir("gui-smoke");
+  const std::string labels = sampleLabels(dir);
+  MainWindow window;
+  window.setDialogsEnabled(false);
+  window.resize(1200, 800);
+  window.show();
+  QSignalSpy loaded(&window, &MainWindow::studyLoaded), surfaces(&window, &MainWindow::surfacesReady),
+      failed(&window, &MainWindow::loadFailed);
+  REQUIRE(window.openImage(QString::fromStdString(kSample), QString::fromStdString(labels)));
+  CHECK(window.busy());
+  CHECK_FALSE(window.openImage(QString::fromStdString(kSample)));  // one load at a time
+  REQUIRE(waitFor(loaded));
+  CHECK(failed.count() == 0);
+  REQUIRE(window.hasStudy());
+  REQUIRE(waitFor(surfaces));
+  CHECK(window.surfacePanel()->scene().surfaceCount() == 4);  // bone, body, both lungs
+
+  // The cursor starts in the middle; the readout names voxel, HU and label.
+  CHECK(window.readout().contains("voxel"));
+  CHECK(window.readout().contains("HU"));
+
+  // Scrolling the axial view with the wheel moves its slice and every view's crosshair.
+  auto* axial = window.slicePanel(SliceOrientation::Axial);
+  const auto before = axial->scene().sliceIndex().first;
+  const core::Vec3 cursorBefore = window.cursor();
+  const QImage axialBefore = axial->view().capture();
+  const QPoint centre(axial->view().width() / 2, axial->view().height() / 2);
+  for (int i = 0; i < 5; ++i) {
+    QWheelEvent wheel(QPointF(centre), axial->view().mapToGlobal(QPointF(centre)), QPoint(), QPoint(0, -120),
+                      Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(&axial->view(), &wheel);
+  }
+  CHECK(axial->scene().sliceIndex().first == before + 5);
+  CHECK(window.cursor()[2] != Approx(cursorBefore[2]));
+  CHECK(window.slicePanel(SliceOrientation::Coronal)->scene().cursor()[2] == Approx(window.cursor()[2]));
+  const QImage axialScrolled = axial->view().capture();
+  CHECK(changedPixels(axialBefore, axialScrolled) > 1000);
+
+  // A click moves the crosshair to the clicked point.
+  QTest::mouseClick(&axial->view(), Qt::LeftButton, Qt::NoModifier, centre + QPoint(30, 0));
+  CHECK(window.cursor()[0] > cursorBefore[0] + 5);  // right of the centre on an axial view is the patient's left
+
+  // Window/level: the lung preset changes the picture; a right drag widens the window.
+  window.applyPreset("Lung");
+  CHECK(window.windowLevel().window == 1500);
+  const QImage lung = axial->view().capture();
+  CHECK(changedPixels(axialScrolled, lung) > 1000);
+  QTest::mousePress(&axial->view(), Qt::RightButton, Qt::NoModifier, centre);
+  QMouseEvent drag(QEvent::MouseMove, QPointF(centre + QPoint(40, 0)), axial->view().mapToGlobal(QPointF(centre + QPoint(40, 0))),
+                   Qt::NoButton, Qt::RightButton, Qt::NoModifier);
+  QApplication::sendEvent(&axial->view(), &drag);
+  QTest::mouseRelease(&axial->view(), Qt::RightButton, Qt::NoModifier, centre + QPoint(40, 0));
+  CHECK(window.windowLevel().window > 1500);
+
+  // Toggling a label in the list hides it in the slices and in 3D.
+  QListWidget* list = window.labelList();
+  REQUIRE(list->count() == 4);
+  QListWidgetItem* bone = nullptr;
+  for (int i = 0; i < list->count(); ++i)
+    if (list->item(i)->data(Qt::UserRole).toInt() == 21) bone = list->item(i);
+  REQUIRE(bone);
+  CHECK(window.surfacePanel()->scene().visibleSurfaceCount() == 4);
+  bone->setCheckState(Qt::Unchecked);
+  CHECK_FALSE(window.isLabelVisible(21));
+  CHECK(window.surfacePanel()->scene().visibleSurfaceCount() == 3);
+  bone->setCheckState(Qt::Checked);
+  CHECK(window.isLabelVisible(21));
+
+  // Layouts.
+  window.setViewLayout(app::gui::ViewLayout::OneByOne);
+  QApplication::processEvents();
+  CHECK(axial->isVisible());
+  CHECK_FALSE(window.slicePanel(SliceOrientation::Sagittal)->isVisible());
+  window.setViewLayout(app::gui::ViewLayout::OnePlusThree);
+  QApplication::processEvents();
+  CHECK(window.slicePanel(SliceOrientation::Sagittal)->isVisible());
+  CHECK(axial->width() > 2 * window.slicePanel(SliceOrientation::Sagittal)->width());
+
+  // A screenshot holds the rendered views (not a blank window).
+  const QImage shot = window.screenshot();
+  REQUIRE(!shot.isNull());
+  const QPoint inAxial = axial->view().mapTo(&window, QPoint(axial->view().width() / 2, axial->view().height() / 2));
+  int dark = 0;
+  for (int dy = -20; dy <= 20; ++dy)
+    for (int dx = -20; dx <= 20; ++dx) dark += qGray(shot.pixel(inAxial + QPoint(dx, dy))) < 200;
+  CHECK(dark > 100);
+  CHECK(shot.save(QString::fromStdString((dir / "window.png").string())));
+  window.close();
+}
+
+TEST_CASE("main window: a missing image and a label map of another grid are reported and the open study stays",
+          "[gui][errors]") {
+  test::guiApp();
+  test::ScratchDir dir("gui-errors");
+  MainWindow window;
+  window.setDialogsEnabled(false);
+  window.show();
+  QSignalSpy loaded(&window, &MainWindow::studyLoaded), failed(&window, &MainWindow::loadFailed);
+  REQUIRE(window.openImage(QString::fromStdString((dir / "missing.nii.gz").string())));
+  REQUIRE(waitFor(failed));
+  CHECK(failed.takeFirst().at(0).toString().contains("missing.nii.gz"));
+  CHECK_FALSE(window.hasStudy());
+  REQUIRE(window.openImage(QString::fromStdString(kSample)));
+  REQUIRE(waitFor(loaded));
+  REQUIRE(window.hasStudy());
+  // A label map on a 10 x 10 x 10 grid does not fit the sample.
+  const std::string other = (dir / "other.nii.gz").string();
+  auto small = core::LabelMap::create(core::Geometry({10, 10, 10}, {1, 1, 1}, {0, 0, 0}));
+  REQUIRE(small.ok());
+  REQUIRE(io::writeLabelFile(other, *small).ok());
+  QSignalSpy labelsLoaded(&window, &MainWindow::labelsLoaded);
+  REQUIRE(window.openLabels(QString::fromStdString(other)));
+  REQUIRE(waitFor(failed));
+  CHECK(failed.takeFirst().at(0).toString().contains("other.nii.gz"));
+  CHECK(labelsLoaded.count() == 0);
+  CHECK(window.hasStudy());
+  CHECK(window.session()->image().geometry().dimensions()[0] > 10);
+}
