@@ -1,0 +1,210 @@
+// The window's speed and memory (issue 7), offscreen under Xvfb + Mesa (llvmpipe: software OpenGL, so frame times
+// are CPU-bound here; a GPU machine renders faster):
+//   1. slice render with the label overlay at 512 x 512 pixels, scrolling one slice per frame: ours (VtkView +
+//      SliceScene: resliced image and labels in a QOpenGLWidget) beside VTK's classic 2D pipeline in its own offscreen
+//      window (two vtkImageActors, the labels through vtkImageMapToColors, display extent per slice), the pattern of
+//      vtkImageViewer2-based viewers; same volume, same slices, same window size, each frame finished (glFinish);
+//   2. time to first image for a DICOM series: the window from "open folder" to the first frame of the study, beside
+//      reading the same series with io alone (no window);
+//   3. peak memory with the CT and its label map open in the window (surfaces built), beside the raw data size
+//      (the series' 16-bit pixels + an 8-bit label map).
+// Usage (scripts/bench_viewer.sh prepares the inputs): bench_viewer --dicom DIR --labels LABELS.nii.gz [--frames N]
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QOpenGLContext>
+#include <QOpenGLFunctions>
+#include <QSignalSpy>
+#include <QTimer>
+
+#include <vtkCamera.h>
+#include <vtkImageActor.h>
+#include <vtkImageData.h>
+#include <vtkImageMapToColors.h>
+#include <vtkImageMapper3D.h>
+#include <vtkImageProperty.h>
+#include <vtkLookupTable.h>
+#include <vtkRenderWindow.h>
+#include <vtkRenderer.h>
+#include <vtkSmartPointer.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "app/gui/main_window.h"
+#include "app/gui/view_panels.h"
+#include "io/dicom.h"
+#include "io/image_file.h"
+#include "viewer/label_colors.h"
+#include "viewer/slice_scene.h"
+#include "viewer/vtk_bridge.h"
+#include "viewer/vtk_view.h"
+
+using namespace delineate;
+
+namespace {
+
+[[noreturn]] void die(const std::string& m) {
+  std::fprintf(stderr, "bench_viewer: %s\n", m.c_str());
+  std::exit(1);
+}
+
+std::size_t statusBytes(const char* key) {
+  std::ifstream f("/proc/self/status");
+  std::string line;
+  const std::string k = key;
+  while (std::getline(f, line))
+    if (line.rfind(k, 0) == 0) return static_cast<std::size_t>(std::atoll(line.c_str() + k.size())) * 1024;
+  return 0;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+double percentile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1))];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string dicom, labelsPath;
+  int frames = 100;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string { if (i + 1 >= argc) die(a + " needs a value"); return argv[++i]; };
+    if (a == "--dicom") dicom = next();
+    else if (a == "--labels") labelsPath = next();
+    else if (a == "--frames") frames = std::atoi(next().c_str());
+    else die("unknown option " + a);
+  }
+  if (dicom.empty() || labelsPath.empty()) die("usage: bench_viewer --dicom DIR --labels LABELS.nii.gz [--frames N]");
+  viewer::VtkView::setDefaultSurfaceFormat();
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName("DelineateBench");
+  QApplication::setApplicationName("DelineateBench");
+
+  // 3 and 2 first, on a fresh process: the window opens the series and the labels.
+  const std::size_t rssBefore = statusBytes("VmRSS:");
+  app::gui::MainWindow window;
+  window.setDialogsEnabled(false);
+  window.resize(1400, 900);
+  window.show();
+  QApplication::processEvents();
+  QSignalSpy loaded(&window, &app::gui::MainWindow::studyLoaded), failed(&window, &app::gui::MainWindow::loadFailed),
+      labelsLoaded(&window, &app::gui::MainWindow::labelsLoaded), surfaces(&window, &app::gui::MainWindow::surfacesReady);
+  QElapsedTimer clock;
+  clock.start();
+  window.openDicomFolder(QString::fromStdString(dicom));
+  while (loaded.isEmpty() && failed.isEmpty()) loaded.wait(100);
+  if (!failed.isEmpty()) die(failed.front().at(0).toString().toStdString());
+  auto* axial = window.slicePanel(viewer::SliceOrientation::Axial);
+  axial->view().repaint();
+  const double firstImage = static_cast<double>(clock.nsecsElapsed()) / 1e9;
+  const auto dims = window.session()->image().geometry().dimensions();
+  const auto voxels = static_cast<double>(dims[0] * dims[1] * dims[2]);
+
+  // The same series read by io alone.
+  clock.restart();
+  auto index = io::indexDicomFolder(dicom);
+  if (!index || index->allSeries().empty()) die("cannot index " + dicom);
+  auto series = io::loadDicomSeries(*index->allSeries().front());
+  if (!series) die(series.error().describe());
+  const double ioOnly = static_cast<double>(clock.nsecsElapsed()) / 1e9;
+  series = core::makeError(core::ErrorCode::Cancelled, "", "");  // free it before the memory figure
+
+  window.openLabels(QString::fromStdString(labelsPath));
+  while (labelsLoaded.isEmpty() && failed.isEmpty()) labelsLoaded.wait(100);
+  if (!failed.isEmpty()) die(failed.front().at(0).toString().toStdString());
+  while (surfaces.size() < 2) surfaces.wait(100);  // the image's (none) and the labels' surfaces
+  QApplication::processEvents();
+  window.screenshot();
+  const std::size_t peak = statusBytes("VmHWM:");
+  const double raw = voxels * (2 + 1);
+  std::printf("study: %ld x %ld x %ld (%.0f M voxels) from %s\n", static_cast<long>(dims[0]), static_cast<long>(dims[1]),
+              static_cast<long>(dims[2]), voxels / 1e6, dicom.c_str());
+  std::printf("\ntime to first image (open folder -> first frame): window %.2f s, io alone (index + load) %.2f s\n",
+              firstImage, ioOnly);
+  std::printf("\npeak RSS with the CT and labels open, surfaces built: %.0f MB (process before the window: %.0f MB)\n",
+              static_cast<double>(peak) / 1e6, static_cast<double>(rssBefore) / 1e6);
+  std::printf("raw data (16-bit CT + 8-bit labels): %.0f MB; ratio %.2f (goal < 1.5)\n", raw / 1e6,
+              static_cast<double>(peak) / raw);
+
+  // 1. Slice render at 512 x 512, ours beside VTK's classic 2D pipeline.
+  const core::ImageVolume& image = window.session()->image();
+  const core::LabelMap& labels = window.session()->labels();
+  viewer::VtkView view;
+  view.resize(512, 512);
+  view.show();
+  viewer::SliceScene scene(view.renderer(), viewer::SliceOrientation::Axial);
+  scene.setImage(&image);
+  scene.setLabels(&labels);
+  scene.setLabelColors(window.session()->table(), {});
+  scene.setLabelOpacity(0.5);
+  scene.setWindowLevel(400, 40);
+  QApplication::processEvents();
+  view.repaint();
+  std::vector<double> ours;
+  for (int f = 0; f < frames; ++f) {
+    scene.scroll(f % 2 ? 1 : 2);
+    QElapsedTimer t;
+    t.start();
+    view.repaint();
+    view.makeCurrent();
+    view.context()->functions()->glFinish();
+    ours.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+  }
+
+  auto imageData = viewer::wrapImage(image);
+  auto labelData = viewer::wrapLabels(labels);
+  auto window2 = vtkSmartPointer<vtkRenderWindow>::New();
+  window2->SetOffScreenRendering(1);
+  window2->SetSize(512, 512);
+  auto renderer = vtkSmartPointer<vtkRenderer>::New();
+  window2->AddRenderer(renderer);
+  auto imageActor = vtkSmartPointer<vtkImageActor>::New();
+  imageActor->GetMapper()->SetInputData(imageData);
+  imageActor->GetProperty()->SetColorWindow(400);
+  imageActor->GetProperty()->SetColorLevel(40);
+  auto colors = vtkSmartPointer<vtkImageMapToColors>::New();
+  colors->SetInputData(labelData);
+  colors->SetLookupTable(viewer::labelLookupTable(window.session()->table(), {}, 255));
+  colors->SetOutputFormatToRGBA();
+  auto labelActor = vtkSmartPointer<vtkImageActor>::New();
+  labelActor->GetMapper()->SetInputConnection(colors->GetOutputPort());
+  labelActor->SetOpacity(0.5);
+  labelActor->GetProperty()->SetInterpolationTypeToNearest();
+  renderer->AddActor(imageActor);
+  renderer->AddActor(labelActor);
+  int slice = static_cast<int>(dims[2] / 2);
+  auto show = [&](int k) {
+    imageActor->SetDisplayExtent(0, static_cast<int>(dims[0] - 1), 0, static_cast<int>(dims[1] - 1), k, k);
+    labelActor->SetDisplayExtent(0, static_cast<int>(dims[0] - 1), 0, static_cast<int>(dims[1] - 1), k, k);
+  };
+  show(slice);
+  renderer->ResetCamera();
+  renderer->GetActiveCamera()->ParallelProjectionOn();
+  renderer->ResetCamera();
+  window2->Render();
+  std::vector<double> peer;
+  for (int f = 0; f < frames; ++f) {
+    slice = std::min<int>(static_cast<int>(dims[2] - 1), slice + (f % 2 ? 1 : 2));
+    QElapsedTimer t;
+    t.start();
+    show(slice);
+    window2->Render();
+    window2->WaitForCompletion();
+    peer.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+  }
+  std::printf("\nslice render with overlay, 512 x 512 px, %d frames scrolling (ms per frame, Mesa llvmpipe):\n", frames);
+  std::printf("  %-44s p50 %7.2f   p95 %7.2f\n", "ours (VtkView + SliceScene, resliced)", median(ours), percentile(ours, 0.95));
+  std::printf("  %-44s p50 %7.2f   p95 %7.2f\n", "VTK classic 2D (vtkImageActor x 2, own window)", median(peer),
+              percentile(peer, 0.95));
+  return 0;
+}
