@@ -1,14 +1,11 @@
 #include "viewer/surface_scene.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 #include <vtkActor.h>
 #include <vtkCamera.h>
-#include <vtkCellArray.h>
 #include <vtkDataArray.h>
 #include <vtkDiscreteFlyingEdges3D.h>
-#include <vtkIdList.h>
 #include <vtkImageData.h>
 #include <vtkMatrix4x4.h>
 #include <vtkOutlineSource.h>
@@ -19,95 +16,129 @@
 #include <vtkPolyDataNormals.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
-#include <vtkTransform.h>
-#include <vtkTransformPolyDataFilter.h>
 #include <vtkWindowedSincPolyDataFilter.h>
 
 #include "viewer/vtk_bridge.h"
 
 namespace delineate::viewer {
 
+namespace {
+
+struct LabelBox {
+  core::Index3 lo{0, 0, 0}, hi{-1, -1, -1};
+  std::size_t count = 0;
+};
+
+// Points and normals from the label's local frame (index x spacing) into LPS, in place (the direction is a rotation).
+void placeInLps(vtkPolyData* mesh, const core::Geometry& g) {
+  const auto& d = g.direction();
+  const auto& o = g.originLps();
+  vtkPoints* points = mesh->GetPoints();
+  for (vtkIdType i = 0; i < points->GetNumberOfPoints(); ++i) {
+    double p[3];
+    points->GetPoint(i, p);
+    double q[3];
+    for (int r = 0; r < 3; ++r) q[r] = o[static_cast<std::size_t>(r)] + d(r, 0) * p[0] + d(r, 1) * p[1] + d(r, 2) * p[2];
+    points->SetPoint(i, q);
+  }
+  if (vtkDataArray* normals = mesh->GetPointData()->GetNormals())
+    for (vtkIdType i = 0; i < normals->GetNumberOfTuples(); ++i) {
+      double n[3];
+      normals->GetTuple(i, n);
+      double m[3];
+      for (int r = 0; r < 3; ++r) m[r] = d(r, 0) * n[0] + d(r, 1) * n[1] + d(r, 2) * n[2];
+      normals->SetTuple(i, m);
+    }
+  points->Modified();
+}
+
+}  // namespace
+
 std::map<core::Label, vtkSmartPointer<vtkPolyData>> buildLabelSurfaces(const core::LabelMap& labels, int smoothingIterations,
                                                                        core::ProgressSink* progress) {
   std::map<core::Label, vtkSmartPointer<vtkPolyData>> out;
-  std::vector<bool> present(65536, false);
-  for (std::size_t i = 0; i < labels.size(); ++i) present[labels[i]] = true;
+  const core::Geometry& g = labels.geometry();
+  const auto& d = g.dimensions();
+  const auto& sp = g.spacingMm();
+  // One pass: each label's bounding box.
+  std::vector<LabelBox> boxes(65536);
+  std::size_t i = 0;
+  for (std::int64_t z = 0; z < d[2]; ++z)
+    for (std::int64_t y = 0; y < d[1]; ++y)
+      for (std::int64_t x = 0; x < d[0]; ++x, ++i) {
+        const core::Label l = labels[i];
+        if (!l) continue;
+        LabelBox& b = boxes[l];
+        if (b.count++ == 0) {
+          b.lo = b.hi = {x, y, z};
+        } else {
+          b.lo = {std::min(b.lo[0], x), std::min(b.lo[1], y), std::min(b.lo[2], z)};
+          b.hi = {std::max(b.hi[0], x), std::max(b.hi[1], y), std::max(b.hi[2], z)};
+        }
+      }
   std::vector<core::Label> ids;
   for (int id = 1; id < 65536; ++id)
-    if (present[static_cast<std::size_t>(id)]) ids.push_back(static_cast<core::Label>(id));
-  if (ids.empty()) return out;
-  if (progress && progress->cancelled()) return {};
-
-  // One pass for every label: each surface comes out with its label as the point scalar.
-  auto image = wrapLabels(labels);
-  auto contour = vtkSmartPointer<vtkDiscreteFlyingEdges3D>::New();
-  contour->SetInputData(image);
-  contour->SetNumberOfContours(static_cast<int>(ids.size()));
-  for (std::size_t i = 0; i < ids.size(); ++i) contour->SetValue(static_cast<int>(i), ids[i]);
-  contour->ComputeScalarsOn();
-  contour->ComputeNormalsOff();
-  contour->ComputeGradientsOff();
-  vtkSmartPointer<vtkAlgorithm> last = contour;
-  if (smoothingIterations > 0) {
-    auto smooth = vtkSmartPointer<vtkWindowedSincPolyDataFilter>::New();
-    smooth->SetInputConnection(contour->GetOutputPort());
-    smooth->SetNumberOfIterations(smoothingIterations);
-    smooth->SetPassBand(0.05);
-    smooth->BoundarySmoothingOff();
-    smooth->FeatureEdgeSmoothingOff();
-    smooth->NonManifoldSmoothingOn();
-    smooth->NormalizeCoordinatesOn();
-    last = smooth;
-  }
-  // Into LPS.
-  auto transform = vtkSmartPointer<vtkTransform>::New();
-  transform->SetMatrix(localToLps(labels.geometry()));
-  auto place = vtkSmartPointer<vtkTransformPolyDataFilter>::New();
-  place->SetInputConnection(last->GetOutputPort());
-  place->SetTransform(transform);
-  place->Update();
-  if (progress) progress->report(0.7, "surfaces");
-  if (progress && progress->cancelled()) return {};
-  vtkPolyData* all = place->GetOutput();
-  vtkDataArray* scalars = all->GetPointData()->GetScalars();
-  if (!scalars || all->GetNumberOfPolys() == 0) return out;
-
-  // Split by label: each triangle belongs to the label of its points; points are renumbered per label.
-  struct Part {
-    vtkSmartPointer<vtkPoints> points = vtkSmartPointer<vtkPoints>::New();
-    vtkSmartPointer<vtkCellArray> polys = vtkSmartPointer<vtkCellArray>::New();
-    std::unordered_map<vtkIdType, vtkIdType> renumber;
-  };
-  std::map<core::Label, Part> parts;
-  vtkCellArray* polys = all->GetPolys();
-  auto ids3 = vtkSmartPointer<vtkIdList>::New();
-  polys->InitTraversal();
-  while (polys->GetNextCell(ids3)) {
-    if (ids3->GetNumberOfIds() < 3) continue;
-    const auto label = static_cast<core::Label>(scalars->GetTuple1(ids3->GetId(0)));
-    Part& part = parts[label];
-    std::vector<vtkIdType> cell;
-    for (vtkIdType k = 0; k < ids3->GetNumberOfIds(); ++k) {
-      const vtkIdType id = ids3->GetId(k);
-      auto it = part.renumber.find(id);
-      if (it == part.renumber.end()) it = part.renumber.emplace(id, part.points->InsertNextPoint(all->GetPoint(id))).first;
-      cell.push_back(it->second);
+    if (boxes[static_cast<std::size_t>(id)].count) ids.push_back(static_cast<core::Label>(id));
+  std::size_t done = 0;
+  for (const core::Label id : ids) {
+    if (progress && progress->cancelled()) return {};
+    const LabelBox& b = boxes[id];
+    // A label over a large box is meshed on a coarser grid (blocks of s^3 voxels, inside where any voxel is): at most
+    // about 16 M samples, so a whole-body label's surface takes hundreds of MB, not GBs, and stays smooth.
+    std::int64_t extent[3];
+    for (std::size_t a = 0; a < 3; ++a) extent[a] = b.hi[a] - b.lo[a] + 1;
+    std::int64_t s = 1;
+    while ((extent[0] / s + 1) * (extent[1] / s + 1) * (extent[2] / s + 1) > (std::int64_t(16) << 20)) ++s;
+    const std::int64_t n[3] = {(extent[0] + s - 1) / s + 2, (extent[1] + s - 1) / s + 2, (extent[2] + s - 1) / s + 2};
+    auto mask = vtkSmartPointer<vtkImageData>::New();
+    mask->SetDimensions(static_cast<int>(n[0]), static_cast<int>(n[1]), static_cast<int>(n[2]));
+    mask->SetSpacing(sp[0] * double(s), sp[1] * double(s), sp[2] * double(s));
+    // Sample (1, 1, 1) of the mask is the block starting at the box's corner; the centre of a block of s voxels
+    // lies (s - 1) / 2 voxels past its first.
+    mask->SetOrigin((double(b.lo[0]) + double(s - 1) / 2 - double(s)) * sp[0], (double(b.lo[1]) + double(s - 1) / 2 - double(s)) * sp[1],
+                    (double(b.lo[2]) + double(s - 1) / 2 - double(s)) * sp[2]);
+    mask->AllocateScalars(VTK_UNSIGNED_CHAR, 1);
+    auto* m = static_cast<unsigned char*>(mask->GetScalarPointer());
+    std::fill(m, m + n[0] * n[1] * n[2], 0);
+    for (std::int64_t z = b.lo[2]; z <= b.hi[2]; ++z)
+      for (std::int64_t y = b.lo[1]; y <= b.hi[1]; ++y) {
+        const core::Label* row = labels.data() + g.linearIndex({0, y, z});
+        const std::int64_t mz = (z - b.lo[2]) / s + 1, my = (y - b.lo[1]) / s + 1;
+        unsigned char* mrow = m + (mz * n[1] + my) * n[0];
+        for (std::int64_t x = b.lo[0]; x <= b.hi[0]; ++x)
+          if (row[x] == id) mrow[(x - b.lo[0]) / s + 1] = 1;
+      }
+    auto contour = vtkSmartPointer<vtkDiscreteFlyingEdges3D>::New();
+    contour->SetInputData(mask);
+    contour->SetValue(0, 1);
+    contour->ComputeScalarsOff();
+    contour->ComputeNormalsOff();
+    contour->ComputeGradientsOff();
+    vtkSmartPointer<vtkAlgorithm> last = contour;
+    if (smoothingIterations > 0) {
+      auto smooth = vtkSmartPointer<vtkWindowedSincPolyDataFilter>::New();
+      smooth->SetInputConnection(contour->GetOutputPort());
+      smooth->SetNumberOfIterations(smoothingIterations);
+      smooth->SetPassBand(0.05);
+      smooth->BoundarySmoothingOff();
+      smooth->FeatureEdgeSmoothingOff();
+      smooth->NonManifoldSmoothingOn();
+      smooth->NormalizeCoordinatesOn();
+      last = smooth;
     }
-    part.polys->InsertNextCell(static_cast<vtkIdType>(cell.size()), cell.data());
-  }
-  for (auto& [label, part] : parts) {
-    auto mesh = vtkSmartPointer<vtkPolyData>::New();
-    mesh->SetPoints(part.points);
-    mesh->SetPolys(part.polys);
     auto normals = vtkSmartPointer<vtkPolyDataNormals>::New();
-    normals->SetInputData(mesh);
+    normals->SetInputConnection(last->GetOutputPort());
     normals->SplittingOff();
     normals->ConsistencyOn();
     normals->AutoOrientNormalsOff();
     normals->Update();
-    out[label] = normals->GetOutput();
+    vtkSmartPointer<vtkPolyData> mesh = normals->GetOutput();
+    if (mesh->GetNumberOfPolys() > 0) {
+      placeInLps(mesh, g);
+      out[id] = mesh;
+    }
+    if (progress) progress->report(static_cast<double>(++done) / static_cast<double>(ids.size()), "surfaces");
   }
-  if (progress) progress->report(1.0, "surfaces");
   return out;
 }
 

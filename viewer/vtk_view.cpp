@@ -1,5 +1,6 @@
 #include "viewer/vtk_view.h"
 
+#include <QElapsedTimer>
 #include <QImage>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -101,6 +102,8 @@ void VtkView::resizeGL(int, int) {
 }
 
 void VtkView::paintGL() {
+  QElapsedTimer timer;
+  timer.start();
   const QSize size = pixelSize();
   if (m_window->GetSize()[0] != size.width() || m_window->GetSize()[1] != size.height())
     m_window->SetSize(size.width(), size.height());
@@ -140,6 +143,8 @@ void VtkView::paintGL() {
     state->vtkglEnable(GL_SCISSOR_TEST);
     f->glEnable(GL_SCISSOR_TEST);
   }
+  if (m_measure) f->glFinish();
+  m_lastPaintMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
   ++m_frames;
 }
 

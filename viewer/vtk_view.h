@@ -31,6 +31,9 @@ class VtkView : public QOpenGLWidget {
   QImage capture();
   // Frames rendered so far (for tests and the benchmark).
   std::uint64_t framesRendered() const { return m_frames; }
+  // Milliseconds the last paintGL took (VTK's render and the blit, finished with glFinish when measuring is on).
+  double lastPaintMs() const { return m_lastPaintMs; }
+  void setMeasurePaint(bool on) { m_measure = on; }
 
   // The default surface format VTK needs (OpenGL 3.2 core, depth and stencil); call before QApplication exists.
   static void setDefaultSurfaceFormat();
@@ -60,6 +63,8 @@ class VtkView : public QOpenGLWidget {
   vtkSmartPointer<vtkGenericOpenGLRenderWindow> m_window;
   vtkSmartPointer<vtkRenderer> m_renderer;
   std::uint64_t m_frames = 0;
+  double m_lastPaintMs = 0;
+  bool m_measure = false;
   int m_wheelRemainder = 0;
 };
 
