@@ -27,10 +27,13 @@
 #include <cmath>
 
 #include "app/gui/job.h"
+#include "app/gui/share_browser.h"
 #include "app/gui/view_panels.h"
 #include "inference/engine.h"
 #include "io/dicom.h"
 #include "io/image_file.h"
+#include "io/share_revisions.h"
+#include "io/share_store.h"
 #include "viewer/surface_scene.h"
 
 namespace delineate::app::gui {
@@ -44,6 +47,7 @@ struct MainWindow::Loaded {
   QString source;
   QString error;
   bool labelsOnly = false;
+  std::string shareRevision;  // "study/set/rN" when the labels came from a share
   // A DICOM folder's index: the window picks the series, then loads it.
   std::vector<io::DicomSeries> series;
   QString folder;
@@ -148,6 +152,30 @@ void MainWindow::buildMenus() {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Label Map"), {},
                                                       tr("Label maps (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;All files (*)"));
     if (!path.isEmpty()) openLabels(path);
+  });
+  file->addAction(tr("Open Labels from &Share..."), this, [this] {
+    if (!m_session) {
+      fail(tr("Open an image first: share revisions hold label maps"));
+      return;
+    }
+    const QString root = QFileDialog::getExistingDirectory(this, tr("Share Folder"));
+    if (root.isEmpty()) return;
+    auto entries = listShareRevisions(root.toStdString());
+    if (!entries) {
+      fail(fromError(entries.error()));
+      return;
+    }
+    if (entries->empty()) {
+      fail(tr("%1: the share holds no label set revision").arg(root));
+      return;
+    }
+    QStringList items;
+    for (const auto& e : *entries) items << QString::fromStdString(e.describe());
+    bool ok = false;
+    const QString chosen = QInputDialog::getItem(this, tr("Open Labels from Share"), tr("Revision:"), items, 0, false, &ok);
+    if (!ok) return;
+    const auto& e = (*entries)[static_cast<std::size_t>(items.indexOf(chosen))];
+    openShareRevision(root, QString::fromStdString(e.study), QString::fromStdString(e.labelSet), e.info.number);
   });
   m_recentMenu = file->addMenu(tr("Recent Studies"));
   fillRecentMenu();
@@ -353,6 +381,42 @@ bool MainWindow::openDicomFolder(const QString& folder) {
   return true;
 }
 
+bool MainWindow::openShareRevision(const QString& root, const QString& study, const QString& labelSet, int revision) {
+  if (busy() || !m_session) return false;
+  const std::string r = root.toStdString(), st = study.toStdString(), set = labelSet.toStdString();
+  const core::Geometry grid = m_session->image().geometry();
+  startJob(tr("Loading %1 / %2 r%3").arg(study, labelSet).arg(revision), [r, st, set, revision, grid](JobProgress&) {
+    auto result = std::make_shared<Loaded>();
+    result->labelsOnly = true;
+    result->source = QString::fromStdString(st + " / " + set + " r" + std::to_string(revision));
+    auto store = io::ShareStore::open(r);
+    if (!store) {
+      result->error = fromError(store.error());
+      return result;
+    }
+    auto folder = io::LabelSetRevisions::open(*store, st, set);
+    if (!folder) {
+      result->error = fromError(folder.error());
+      return result;
+    }
+    auto labels = folder->loadLabels(revision);
+    if (!labels) {
+      result->error = fromError(labels.error());
+      return result;
+    }
+    if (!labels->geometry().isCloseTo(grid)) {
+      result->error = QObject::tr("%1: revision %2 is on another grid than the open image")
+                          .arg(QString::fromStdString(st + "/" + set))
+                          .arg(revision);
+      return result;
+    }
+    result->labels = std::move(labels).value();
+    result->shareRevision = st + "/" + set + "/r" + std::to_string(revision);
+    return result;
+  });
+  return true;
+}
+
 std::optional<const io::DicomSeries*> MainWindow::chooseSeries(const std::vector<const io::DicomSeries*>& series) {
   if (series.size() == 1 || !m_dialogs) return series.front();
   QStringList items;
@@ -418,6 +482,7 @@ void MainWindow::finishJob(std::shared_ptr<Loaded> result) {
   }
   if (result->labelsOnly) {
     setLabelMap(std::move(*result->labels));
+    if (!result->shareRevision.empty() && m_session) m_session->markSaved(result->shareRevision);
     statusBar()->showMessage(tr("Labels from %1").arg(result->source), 5000);
     Q_EMIT labelsLoaded();
     return;

@@ -51,6 +51,8 @@ class MainWindow : public QMainWindow {
   bool openImage(const QString& imagePath, const QString& labelsPath = {});
   bool openLabels(const QString& labelsPath);
   bool openDicomFolder(const QString& folder);
+  // A label set revision from a share store (the session then counts as saved at that revision).
+  bool openShareRevision(const QString& root, const QString& study, const QString& labelSet, int revision);
   bool busy() const;
   void cancelJob();
 

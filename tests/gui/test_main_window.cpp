@@ -11,9 +11,12 @@
 #include <filesystem>
 
 #include "app/gui/main_window.h"
+#include "app/gui/share_browser.h"
 #include "app/gui/view_panels.h"
 #include "inference/engine.h"
 #include "io/image_file.h"
+#include "io/share_revisions.h"
+#include "io/share_store.h"
 #include "tests/common/test_support.h"
 #include "tests/gui_support/gui_app.h"
 
@@ -172,4 +175,48 @@ TEST_CASE("main window: a missing image and a label map of another grid are repo
   CHECK(labelsLoaded.count() == 0);
   CHECK(window.hasStudy());
   CHECK(window.session()->image().geometry().dimensions()[0] > 10);
+}
+
+TEST_CASE("main window: a label set revision opens from a share store; a folder that is no share is refused",
+          "[gui][share]") {
+  test::guiApp();
+  test::ScratchDir dir("gui-share");
+  const std::string labels = sampleLabels(dir);
+  std::filesystem::create_directories(dir / "share");
+  auto store = io::ShareStore::initialize((dir / "share").string());
+  REQUIRE(store.ok());
+  auto set = io::LabelSetRevisions::open(*store, "sample-ct", "organs");
+  REQUIRE(set.ok());
+  auto map = io::readLabelFile(labels);
+  REQUIRE(map.ok());
+  io::SaveRequest request;
+  request.author = "tester";
+  request.message = "automatic labels";
+  REQUIRE(set->saveLabels(*map, request).ok());
+  REQUIRE(set->saveLabels(*map, request).ok());  // a second revision on the same base: listed newest first
+  auto entries = app::gui::listShareRevisions((dir / "share").string());
+  REQUIRE(entries.ok());
+  REQUIRE(entries->size() == 2);
+  CHECK(entries->front().info.number == 2);
+  CHECK(entries->front().describe().find("sample-ct / organs  r2  (tester") == 0);
+  CHECK_FALSE(app::gui::listShareRevisions((dir / "not-a-share").string()).ok());
+
+  MainWindow window;
+  window.setDialogsEnabled(false);
+  window.show();
+  QSignalSpy loaded(&window, &MainWindow::studyLoaded), labelsLoaded(&window, &MainWindow::labelsLoaded),
+      failed(&window, &MainWindow::loadFailed);
+  CHECK_FALSE(window.openShareRevision(QString::fromStdString((dir / "share").string()), "sample-ct", "organs", 1));
+  REQUIRE(window.openImage(QString::fromStdString(kSample)));
+  REQUIRE(waitFor(loaded));
+  REQUIRE(window.openShareRevision(QString::fromStdString((dir / "share").string()), "sample-ct", "organs", 1));
+  REQUIRE(waitFor(labelsLoaded));
+  CHECK(failed.count() == 0);
+  CHECK(window.session()->baseRevision() == "sample-ct/organs/r1");
+  CHECK_FALSE(window.session()->isDirty());
+  CHECK(window.labelList()->count() == 4);
+  // A revision that does not exist: reported, the labels stay.
+  REQUIRE(window.openShareRevision(QString::fromStdString((dir / "share").string()), "sample-ct", "organs", 7));
+  REQUIRE(waitFor(failed));
+  CHECK(window.labelList()->count() == 4);
 }
