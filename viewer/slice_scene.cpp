@@ -9,7 +9,10 @@
 #include <vtkImageProperty.h>
 #include <vtkImageResliceMapper.h>
 #include <vtkImageSlice.h>
-#include <vtkImageStack.h>
+#include <vtkImageActor.h>
+#include <vtkImageMapToColors.h>
+#include <vtkImageMapper3D.h>
+#include <vtkImageReslice.h>
 #include <vtkLineSource.h>
 #include <vtkLookupTable.h>
 #include <vtkMatrix4x4.h>
@@ -86,17 +89,20 @@ SliceScene::SliceScene(vtkRenderer* renderer, SliceOrientation orientation)
   m_imageSlice->GetProperty()->SetInterpolationTypeToLinear();
   m_imageSlice->GetProperty()->SetLayerNumber(0);
 
-  m_labelMapper = vtkSmartPointer<vtkImageResliceMapper>::New();
-  m_labelMapper->SliceFacesCameraOn();
-  m_labelMapper->SliceAtFocalPointOn();
-  m_labelSlice = vtkSmartPointer<vtkImageSlice>::New();
-  m_labelSlice->SetMapper(m_labelMapper);
-  m_labelSlice->GetProperty()->SetInterpolationTypeToNearest();
-  m_labelSlice->GetProperty()->UseLookupTableScalarRangeOn();
-  m_labelSlice->GetProperty()->SetLayerNumber(1);
-
-  m_stack = vtkSmartPointer<vtkImageStack>::New();
-  m_stack->SetActiveLayer(0);
+  m_labelReslice = vtkSmartPointer<vtkImageReslice>::New();
+  m_labelReslice->SetInterpolationModeToNearestNeighbor();
+  m_labelReslice->SetOutputDimensionality(2);
+  m_labelReslice->SetBackgroundLevel(0);
+  m_overlayLabels = vtkSmartPointer<vtkImageData>::New();
+  m_overlayColors = vtkSmartPointer<vtkImageMapToColors>::New();
+  m_overlayColors->SetInputData(m_overlayLabels);
+  m_overlayColors->SetOutputFormatToRGBA();
+  m_overlayActor = vtkSmartPointer<vtkImageActor>::New();
+  m_overlayActor->GetMapper()->SetInputConnection(m_overlayColors->GetOutputPort());
+  m_overlayActor->GetProperty()->SetInterpolationTypeToNearest();
+  m_overlayActor->PickableOff();
+  m_overlayActor->VisibilityOff();
+  m_renderer->AddViewProp(m_overlayActor);
 
   for (auto* line : {&m_lineA, &m_lineB}) *line = vtkSmartPointer<vtkLineSource>::New();
   for (auto [line, actor] : {std::pair{m_lineA.Get(), &m_crosshairA}, std::pair{m_lineB.Get(), &m_crosshairB}}) {
@@ -133,18 +139,19 @@ SliceScene::SliceScene(vtkRenderer* renderer, SliceOrientation orientation)
 }
 
 SliceScene::~SliceScene() {
-  m_renderer->RemoveViewProp(m_stack);
+  m_renderer->RemoveViewProp(m_imageSlice);
+  m_renderer->RemoveViewProp(m_overlayActor);
   m_renderer->RemoveActor(m_crosshairA);
   m_renderer->RemoveActor(m_crosshairB);
   for (auto& t : m_markers) m_renderer->RemoveActor2D(t);
 }
 
 void SliceScene::setImage(const core::ImageVolume* image) {
-  m_renderer->RemoveViewProp(m_stack);
-  m_stack->RemoveImage(m_imageSlice);
-  m_stack->RemoveImage(m_labelSlice);
+  m_renderer->RemoveViewProp(m_imageSlice);
   m_image = image;
   m_labels = nullptr;
+  m_labelData = nullptr;
+  m_overlayActor->VisibilityOff();
   const bool shown = image && image->size() > 0;
   for (auto& t : m_markers) t->SetVisibility(shown);
   m_crosshairA->SetVisibility(shown);
@@ -156,8 +163,7 @@ void SliceScene::setImage(const core::ImageVolume* image) {
   m_imageData = wrapImage(*image);
   m_imageMapper->SetInputData(m_imageData);
   m_imageSlice->SetUserMatrix(localToLps(image->geometry()));
-  m_stack->AddImage(m_imageSlice);
-  m_renderer->AddViewProp(m_stack);
+  m_renderer->AddViewProp(m_imageSlice);
   const auto& d = image->geometry().dimensions();
   // The middle voxel (a voxel centre: a plane between two slices would show a blend of both).
   m_cursor = image->geometry().indexToLps(core::Index3{(d[0] - 1) / 2, (d[1] - 1) / 2, (d[2] - 1) / 2});
@@ -165,18 +171,18 @@ void SliceScene::setImage(const core::ImageVolume* image) {
 }
 
 void SliceScene::setLabels(const core::LabelMap* labels) {
-  m_stack->RemoveImage(m_labelSlice);
   m_labels = labels;
   if (!labels || !m_image || !labels->geometry().isCloseTo(m_image->geometry())) {
     m_labels = nullptr;
     m_labelData = nullptr;
+    m_overlayActor->VisibilityOff();
     return;
   }
   m_labelData = wrapLabels(*labels);
-  m_labelMapper->SetInputData(m_labelData);
-  m_labelSlice->SetUserMatrix(localToLps(labels->geometry()));
+  m_labelReslice->SetInputData(m_labelData);
   setLabelColors(m_table, m_hidden);
-  m_stack->AddImage(m_labelSlice);
+  m_overlayActor->VisibilityOn();
+  updateOverlay();
 }
 
 void SliceScene::setLabelColors(const core::LabelTable& table, const std::set<core::Label>& hidden) {
@@ -188,13 +194,18 @@ void SliceScene::setLabelColors(const core::LabelTable& table, const std::set<co
     m_labelData->GetScalarRange(range);
     maxId = static_cast<core::Label>(range[1]);
   }
-  m_labelSlice->GetProperty()->SetLookupTable(labelLookupTable(table, hidden, maxId));
-  m_labelSlice->GetProperty()->SetOpacity(m_labelOpacity);
+  m_overlayColors->SetLookupTable(labelLookupTable(table, hidden, maxId));
+  m_overlayActor->SetOpacity(m_labelOpacity);
 }
 
 void SliceScene::setLabelOpacity(double opacity) {
   m_labelOpacity = std::clamp(opacity, 0.0, 1.0);
-  m_labelSlice->GetProperty()->SetOpacity(m_labelOpacity);
+  m_overlayActor->SetOpacity(m_labelOpacity);
+}
+
+void SliceScene::setLabelOutline(bool outline) {
+  m_outline = outline;
+  updateOverlay();
 }
 
 void SliceScene::labelsModified() {
@@ -202,6 +213,66 @@ void SliceScene::labelsModified() {
   m_labelData->Modified();
   m_labelData->GetPointData()->GetScalars()->Modified();
   setLabelColors(m_table, m_hidden);  // new ids may have appeared
+  updateOverlay();
+}
+
+void SliceScene::updateOverlay() {
+  if (!m_labelData || !m_image) return;
+  // The view's plane through the cursor, in the labels' local frame (index x spacing): columns right, up, normal
+  // and the cursor, each taken through the transposed direction.
+  const core::Geometry& g = m_image->geometry();
+  const auto& d = g.direction();
+  const auto& o = g.originLps();
+  auto toLocal = [&](const Vec3& v, bool point) {
+    Vec3 w = point ? Vec3{v[0] - o[0], v[1] - o[1], v[2] - o[2]} : v;
+    return Vec3{d(0, 0) * w[0] + d(1, 0) * w[1] + d(2, 0) * w[2], d(0, 1) * w[0] + d(1, 1) * w[1] + d(2, 1) * w[2],
+                d(0, 2) * w[0] + d(1, 2) * w[1] + d(2, 2) * w[2]};
+  };
+  const Vec3 cols[4] = {toLocal(m_right, false), toLocal(m_up, false), toLocal(m_normal, false), toLocal(m_cursor, true)};
+  auto axes = vtkSmartPointer<vtkMatrix4x4>::New();
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 3; ++r) axes->SetElement(r, c, cols[c][static_cast<std::size_t>(r)]);
+  m_labelReslice->SetResliceAxes(axes);
+  // Pixels as fine as the finest in-plane voxel, covering the image's projection on the plane.
+  const auto& sp = g.spacingMm();
+  const double pixel = std::min({sp[0], sp[1], sp[2]});
+  double r0 = 1e300, r1 = -1e300, u0 = 1e300, u1 = -1e300;
+  for (const auto& c : corners(g)) {
+    const Vec3 rel{c[0] - m_cursor[0], c[1] - m_cursor[1], c[2] - m_cursor[2]};
+    r0 = std::min(r0, dot(rel, m_right)), r1 = std::max(r1, dot(rel, m_right));
+    u0 = std::min(u0, dot(rel, m_up)), u1 = std::max(u1, dot(rel, m_up));
+  }
+  m_labelReslice->SetOutputSpacing(pixel, pixel, 1);
+  m_labelReslice->SetOutputOrigin(0, 0, 0);
+  m_labelReslice->SetOutputExtent(static_cast<int>(std::floor(r0 / pixel)), static_cast<int>(std::ceil(r1 / pixel)),
+                                  static_cast<int>(std::floor(u0 / pixel)), static_cast<int>(std::ceil(u1 / pixel)), 0, 0);
+  m_labelReslice->Update();
+  vtkImageData* plane = m_labelReslice->GetOutput();
+  m_overlayLabels->DeepCopy(plane);
+  if (m_outline) {
+    // Keep a pixel where a 4-neighbour holds another label (the plane's border counts as background).
+    int e[6];
+    plane->GetExtent(e);
+    const int nx = e[1] - e[0] + 1, ny = e[3] - e[2] + 1;
+    const auto* in = static_cast<const unsigned short*>(plane->GetScalarPointer());
+    auto* out = static_cast<unsigned short*>(m_overlayLabels->GetScalarPointer());
+    for (int y = 0; y < ny; ++y)
+      for (int x = 0; x < nx; ++x) {
+        const unsigned short v = in[y * nx + x];
+        if (!v) continue;
+        const bool edge = x == 0 || y == 0 || x == nx - 1 || y == ny - 1 || in[y * nx + x - 1] != v ||
+                          in[y * nx + x + 1] != v || in[(y - 1) * nx + x] != v || in[(y + 1) * nx + x] != v;
+        out[y * nx + x] = edge ? v : 0;
+      }
+  }
+  m_overlayLabels->Modified();
+  // Output (x, y) of the plane sits at cursor + x right + y up, a hair in front of the image slice.
+  const Vec3 at = add(m_cursor, m_normal, -0.01 * sliceStep());
+  auto place = vtkSmartPointer<vtkMatrix4x4>::New();
+  const Vec3 lpsCols[4] = {m_right, m_up, m_normal, at};
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 3; ++r) place->SetElement(r, c, lpsCols[c][static_cast<std::size_t>(r)]);
+  m_overlayActor->SetUserMatrix(place);
 }
 
 void SliceScene::setWindowLevel(double window, double level) {
@@ -310,6 +381,7 @@ void SliceScene::placeCamera(bool fit) {
     camera->SetParallelScale(std::max(halfH, halfW / std::max(aspect, 1e-3)) * 1.05);
   }
   updateCrosshair();
+  updateOverlay();
 }
 
 void SliceScene::updateCrosshair() {

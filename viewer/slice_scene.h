@@ -19,7 +19,9 @@ class vtkActor;
 class vtkImageData;
 class vtkImageResliceMapper;
 class vtkImageSlice;
-class vtkImageStack;
+class vtkImageActor;
+class vtkImageMapToColors;
+class vtkImageReslice;
 class vtkLineSource;
 class vtkRenderer;
 class vtkTextActor;
@@ -44,6 +46,9 @@ class SliceScene {
   void setLabels(const core::LabelMap* labels);
   void setLabelColors(const core::LabelTable& table, const std::set<core::Label>& hidden);
   void setLabelOpacity(double opacity);
+  // Outline: only each label's boundary within the slice (4-neighbours), the image visible inside.
+  void setLabelOutline(bool outline);
+  bool labelOutline() const { return m_outline; }
   // The label voxels changed in place.
   void labelsModified();
   void setWindowLevel(double window, double level);
@@ -69,6 +74,7 @@ class SliceScene {
  private:
   void placeCamera(bool fit);
   void updateCrosshair();
+  void updateOverlay();
   double sliceStep() const;
 
   vtkRenderer* m_renderer;
@@ -78,9 +84,14 @@ class SliceScene {
   const core::LabelMap* m_labels = nullptr;
   core::Vec3 m_cursor{0, 0, 0};
   vtkSmartPointer<vtkImageData> m_imageData, m_labelData;
-  vtkSmartPointer<vtkImageResliceMapper> m_imageMapper, m_labelMapper;
-  vtkSmartPointer<vtkImageSlice> m_imageSlice, m_labelSlice;
-  vtkSmartPointer<vtkImageStack> m_stack;
+  vtkSmartPointer<vtkImageResliceMapper> m_imageMapper;
+  vtkSmartPointer<vtkImageSlice> m_imageSlice;
+  // The overlay: the labels resliced on the view's plane (nearest), outlined if asked, coloured, as an image actor.
+  vtkSmartPointer<vtkImageReslice> m_labelReslice;
+  vtkSmartPointer<vtkImageData> m_overlayLabels;
+  vtkSmartPointer<vtkImageMapToColors> m_overlayColors;
+  vtkSmartPointer<vtkImageActor> m_overlayActor;
+  bool m_outline = false;
   vtkSmartPointer<vtkLineSource> m_lineA, m_lineB;
   vtkSmartPointer<vtkActor> m_crosshairA, m_crosshairB;
   std::array<vtkSmartPointer<vtkTextActor>, 4> m_markers;  // left, right, top, bottom

@@ -209,6 +209,11 @@ void MainWindow::buildMenus() {
     m_surface->scene().resetCamera();
     refreshViews();
   });
+  QAction* outline = view->addAction(tr("Label &Outlines"));
+  outline->setObjectName("label-outline");
+  outline->setCheckable(true);
+  outline->setShortcut(QKeySequence(Qt::Key_O));
+  connect(outline, &QAction::toggled, this, &MainWindow::setLabelOutline);
   QAction* crosshair = view->addAction(tr("Show &Crosshair"));
   crosshair->setCheckable(true);
   crosshair->setChecked(true);
@@ -664,6 +669,11 @@ void MainWindow::setLabelOpacity(double opacity) {
   for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().setLabelOpacity(m_opacity);
   if (m_opacitySlider->value() != static_cast<int>(std::lround(m_opacity * 100)))
     m_opacitySlider->setValue(static_cast<int>(std::lround(m_opacity * 100)));
+  refreshViews();
+}
+
+void MainWindow::setLabelOutline(bool outline) {
+  for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().setLabelOutline(outline);
   refreshViews();
 }
 

@@ -69,6 +69,7 @@ class MainWindow : public QMainWindow {
   void setLabelVisible(core::Label label, bool visible);
   bool isLabelVisible(core::Label label) const { return !m_hidden.count(label); }
   void setLabelOpacity(double opacity);
+  void setLabelOutline(bool outline);
   void setCursor(const core::Vec3& lps);
   core::Vec3 cursor() const { return m_cursor; }
   SlicePanel* slicePanel(viewer::SliceOrientation orientation) const;

@@ -126,6 +126,13 @@ TEST_CASE("main window: open the sample with labels, scroll, window/level, toggl
   bone->setCheckState(Qt::Checked);
   CHECK(window.isLabelVisible(21));
 
+  // Outlines instead of filled labels: fewer overlay pixels, the same labels.
+  const QImage filledView = axial->view().capture();
+  window.setLabelOutline(true);
+  CHECK(axial->scene().labelOutline());
+  CHECK(changedPixels(filledView, axial->view().capture()) > 1000);
+  window.setLabelOutline(false);
+
   // Layouts.
   window.setViewLayout(app::gui::ViewLayout::OneByOne);
   QApplication::processEvents();

@@ -150,6 +150,38 @@ TEST_CASE("viewer: hidden labels vanish from the overlay, opacity 0 hides all, a
   CHECK(scene.sliceIndex().first == 49);
 }
 
+TEST_CASE("viewer: the outline overlay draws each label's border in the slice and leaves the image inside visible",
+          "[viewer][render]") {
+  test::guiApp();
+  viewer::VtkView view;
+  view.resize(320, 240);
+  view.show();
+  viewer::SliceScene scene(view.renderer(), viewer::SliceOrientation::Axial);
+  const Phantom p = phantom(false);
+  const int filled = dominated(renderAxial(view, scene, p, {}), 0).right;
+  scene.setLabelOutline(true);
+  const QImage img = view.capture();
+  const int outlined = dominated(img, 0).right;
+  INFO("red pixels filled " << filled << ", outlined " << outlined);
+  CHECK(outlined > 20);              // the border is there
+  CHECK(outlined < filled / 2);      // but not the inside
+  // The marker's centre (x = 20 mm, y = 0 in LPS) shows the bright image, not the overlay.
+  const QSize px = view.pixelSize();
+  bool found = false;
+  for (int x = px.width() / 2; x < px.width() && !found; ++x) {
+    const core::Vec3 at = scene.pick(x, px.height() / 2.0);
+    if (at[0] > 19.5) {
+      const QRgb c = img.pixel(x, img.height() / 2);
+      CHECK(qGreen(c) > 200);  // white-ish (1000 HU), not red
+      found = true;
+    }
+  }
+  CHECK(found);
+  const auto cmp = test::compareWithBaseline(img, "viewer", "axial_outline");
+  INFO(cmp.message);
+  CHECK(cmp.ok);
+}
+
 TEST_CASE("viewer: picking returns the LPS point under the mouse on the slice plane", "[viewer][render]") {
   test::guiApp();
   viewer::VtkView view;
