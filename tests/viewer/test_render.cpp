@@ -94,6 +94,16 @@ QImage renderAxial(viewer::VtkView& view, viewer::SliceScene& scene, const Phant
   return view.capture();
 }
 
+// A 320 x 240 view showing an axial scene (the application started first).
+struct AxialView {
+  viewer::VtkView view;
+  viewer::SliceScene scene;
+  AxialView() : view((test::guiApp(), nullptr)), scene(view.renderer(), viewer::SliceOrientation::Axial) {
+    view.resize(320, 240);
+    view.show();
+  }
+};
+
 }  // namespace
 
 TEST_CASE("viewer: an axial slice shows the patient's left on the screen's right and the front at the top, with any "
@@ -127,11 +137,8 @@ TEST_CASE("viewer: an axial slice shows the patient's left on the screen's right
 
 TEST_CASE("viewer: hidden labels vanish from the overlay, opacity 0 hides all, and scrolling leaves the markers",
           "[viewer][render]") {
-  test::guiApp();
-  viewer::VtkView view;
-  view.resize(320, 240);
-  view.show();
-  viewer::SliceScene scene(view.renderer(), viewer::SliceOrientation::Axial);
+  AxialView axial;
+  auto& [view, scene] = axial;
   const Phantom p = phantom(false);
   CHECK(dominated(renderAxial(view, scene, p, {}), 0).right > 200);
   scene.setLabelColors(p.table, {2});
@@ -152,11 +159,8 @@ TEST_CASE("viewer: hidden labels vanish from the overlay, opacity 0 hides all, a
 
 TEST_CASE("viewer: the outline overlay draws each label's border in the slice and leaves the image inside visible",
           "[viewer][render]") {
-  test::guiApp();
-  viewer::VtkView view;
-  view.resize(320, 240);
-  view.show();
-  viewer::SliceScene scene(view.renderer(), viewer::SliceOrientation::Axial);
+  AxialView axial;
+  auto& [view, scene] = axial;
   const Phantom p = phantom(false);
   const int filled = dominated(renderAxial(view, scene, p, {}), 0).right;
   scene.setLabelOutline(true);
