@@ -7,6 +7,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <functional>
 
 #include "app/gui/main_window.h"
 #include "viewer/vtk_view.h"
@@ -40,8 +41,13 @@ int main(int argc, char** argv) {
   if (!shotPath.isEmpty()) window.setDialogsEnabled(false);
   window.show();
   int exitCode = 0;
+  // Both live as long as main: the connections below refer to them.
+  bool finishing = false;
+  std::function<void()> finish;
   if (!shotPath.isEmpty()) {
-    auto finish = [&] {
+    finish = [&] {
+      if (finishing) return;  // the study and its surfaces may both report ready
+      finishing = true;
       QTimer::singleShot(200, &window, [&] {
         const bool ok = window.screenshot().save(shotPath);
         if (!ok) std::fprintf(stderr, "error: %s: cannot write the screenshot\n", qPrintable(shotPath));
@@ -55,7 +61,7 @@ int main(int argc, char** argv) {
       exitCode = 1;
       app.quit();
     });
-    QObject::connect(&window, &app::gui::MainWindow::surfacesReady, &app, finish);
+    QObject::connect(&window, &app::gui::MainWindow::surfacesReady, &app, [&] { finish(); });
     QObject::connect(&window, &app::gui::MainWindow::studyLoaded, &app, [&] {
       if (!parser.isSet(labels)) finish();  // no labels: no surfaces to wait for
     });

@@ -574,6 +574,13 @@ void MainWindow::rebuildSurfaces() {
   if (m_surfaceJob) m_surfaceJob->cancel();
   const std::uint64_t generation = ++m_surfaceGeneration;
   if (!m_session) return;
+  if (m_labelList->count() == 0) {  // no label in the map (the list was just counted): nothing to mesh, no copy
+    m_surface->scene().setSurfaces({});
+    m_surface->setStatus({});
+    m_surface->refresh();
+    Q_EMIT surfacesReady();
+    return;
+  }
   m_surface->setStatus(tr("building surfaces..."));
   auto job = std::make_shared<JobProgress>();
   m_surfaceJob = job;

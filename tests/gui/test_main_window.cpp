@@ -17,6 +17,7 @@
 #include "io/image_file.h"
 #include "io/share_revisions.h"
 #include "io/share_store.h"
+#include "tests/cli/cli_runner.h"
 #include "tests/common/test_support.h"
 #include "tests/gui_support/gui_app.h"
 
@@ -226,4 +227,25 @@ TEST_CASE("main window: a label set revision opens from a share store; a folder 
   REQUIRE(window.openShareRevision(QString::fromStdString((dir / "share").string()), "sample-ct", "organs", 7));
   REQUIRE(waitFor(failed));
   CHECK(window.labelList()->count() == 4);
+}
+
+TEST_CASE("delineate (the program) opens an image with labels and writes its screenshot; a missing file exits 1",
+          "[gui][program]") {
+  test::guiApp();  // a display for the child process too (DISPLAY is inherited)
+  test::ScratchDir dir("gui-program");
+  const std::string labels = sampleLabels(dir);
+  const auto shot = dir / "shot.png";
+  const auto r = test::runProgram(DELINEATE_GUI_PATH, test::quoted(kSample) + " --labels " + test::quoted(labels) +
+                                                          " --screenshot " + test::quoted(shot.string()));
+  INFO(r.out);
+  REQUIRE(r.exitCode == 0);
+  CHECK(r.out.find("HU") != std::string::npos);  // the readout at the cursor
+  QImage image;
+  REQUIRE(image.load(QString::fromStdString(shot.string())));
+  CHECK(image.width() >= 800);
+  const auto missing = test::runProgram(DELINEATE_GUI_PATH, test::quoted((dir / "none.nii.gz").string()) +
+                                                             " --screenshot " + test::quoted(shot.string()));
+  CHECK(missing.exitCode == 1);
+  CHECK(missing.out.find("none.nii.gz") != std::string::npos);
+  CHECK(test::runProgram(DELINEATE_GUI_PATH, "a.nii b.nii").exitCode == 2);
 }
