@@ -55,7 +55,8 @@ void placeInLps(vtkPolyData* mesh, const core::Geometry& g) {
 }  // namespace
 
 std::map<core::Label, vtkSmartPointer<vtkPolyData>> buildLabelSurfaces(const core::LabelMap& labels, int smoothingIterations,
-                                                                       core::ProgressSink* progress) {
+                                                                       core::ProgressSink* progress,
+                                                                       const std::set<core::Label>* only) {
   std::map<core::Label, vtkSmartPointer<vtkPolyData>> out;
   const core::Geometry& g = labels.geometry();
   const auto& d = g.dimensions();
@@ -78,7 +79,8 @@ std::map<core::Label, vtkSmartPointer<vtkPolyData>> buildLabelSurfaces(const cor
       }
   std::vector<core::Label> ids;
   for (int id = 1; id < 65536; ++id)
-    if (boxes[static_cast<std::size_t>(id)].count) ids.push_back(static_cast<core::Label>(id));
+    if (boxes[static_cast<std::size_t>(id)].count && (!only || only->count(static_cast<core::Label>(id))))
+      ids.push_back(static_cast<core::Label>(id));
   std::size_t done = 0;
   for (const core::Label id : ids) {
     if (progress && progress->cancelled()) return {};
@@ -173,11 +175,24 @@ void SurfaceScene::setBounds(const core::Geometry& geometry) {
 }
 
 void SurfaceScene::setSurfaces(std::map<core::Label, vtkSmartPointer<vtkPolyData>> surfaces) {
-  for (auto& [label, actor] : m_actors) m_renderer->RemoveActor(actor);
-  m_actors.clear();
-  for (auto& [label, mesh] : surfaces) {
+  std::set<core::Label> all;
+  for (const auto& [label, actor] : m_actors) all.insert(label);
+  for (const auto& [label, mesh] : surfaces) all.insert(label);
+  updateSurfaces(all, std::move(surfaces));
+}
+
+void SurfaceScene::updateSurfaces(const std::set<core::Label>& labels,
+                                  std::map<core::Label, vtkSmartPointer<vtkPolyData>> surfaces) {
+  for (const core::Label label : labels) {
+    auto it = m_actors.find(label);
+    if (it != m_actors.end()) {
+      m_renderer->RemoveActor(it->second);
+      m_actors.erase(it);
+    }
+    auto mesh = surfaces.find(label);
+    if (mesh == surfaces.end()) continue;
     auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-    mapper->SetInputData(mesh);
+    mapper->SetInputData(mesh->second);
     mapper->ScalarVisibilityOff();
     auto actor = vtkSmartPointer<vtkActor>::New();
     actor->SetMapper(mapper);
@@ -187,6 +202,11 @@ void SurfaceScene::setSurfaces(std::map<core::Label, vtkSmartPointer<vtkPolyData
     m_actors[label] = actor;
   }
   setLabelColors(m_table, m_hidden);
+}
+
+vtkPolyData* SurfaceScene::surface(core::Label label) const {
+  auto it = m_actors.find(label);
+  return it == m_actors.end() ? nullptr : vtkPolyData::SafeDownCast(it->second->GetMapper()->GetInput());
 }
 
 void SurfaceScene::setLabelColors(const core::LabelTable& table, const std::set<core::Label>& hidden) {

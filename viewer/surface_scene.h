@@ -20,10 +20,12 @@ class vtkRenderer;
 
 namespace delineate::viewer {
 
-// Surfaces of `labels` (every id present but 0) in LPS, by label id. Cancelled through `progress` (empty result).
+// Surfaces of `labels` (every id present but 0, or only those in `only`) in LPS, by label id. Cancelled through
+// `progress` (empty result).
 std::map<core::Label, vtkSmartPointer<vtkPolyData>> buildLabelSurfaces(const core::LabelMap& labels,
                                                                        int smoothingIterations = 15,
-                                                                       core::ProgressSink* progress = nullptr);
+                                                                       core::ProgressSink* progress = nullptr,
+                                                                       const std::set<core::Label>* only = nullptr);
 
 class SurfaceScene {
  public:
@@ -35,6 +37,10 @@ class SurfaceScene {
   // The bounding box of `geometry` (nothing for an empty one); resets the camera.
   void setBounds(const core::Geometry& geometry);
   void setSurfaces(std::map<core::Label, vtkSmartPointer<vtkPolyData>> surfaces);
+  // After an edit: the surfaces of `labels` replaced by `surfaces` (a label missing there has gone), the others kept.
+  void updateSurfaces(const std::set<core::Label>& labels, std::map<core::Label, vtkSmartPointer<vtkPolyData>> surfaces);
+  // The mesh shown for `label` (nullptr when none), for tests.
+  vtkPolyData* surface(core::Label label) const;
   void setLabelColors(const core::LabelTable& table, const std::set<core::Label>& hidden);
   std::size_t surfaceCount() const { return m_actors.size(); }
   std::size_t visibleSurfaceCount() const;

@@ -570,14 +570,32 @@ void MainWindow::refreshLabelList() {
   m_filling = false;
 }
 
-void MainWindow::rebuildSurfaces() {
+void MainWindow::labelsEdited(const std::set<core::Label>& changed) {
+  if (!m_session) return;
+  for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().labelsModified();
+  refreshLabelList();
+  rebuildSurfaces(&changed);
+  refreshViews();
+}
+
+void MainWindow::rebuildSurfaces(const std::set<core::Label>* changed) {
   if (m_surfaceJob) m_surfaceJob->cancel();
   const std::uint64_t generation = ++m_surfaceGeneration;
   if (!m_session) return;
-  if (m_labelList->count() == 0) {  // no label in the map (the list was just counted): nothing to mesh, no copy
+  // A rebuild replaces a cancelled one's work too: the labels it was to redo join this one's.
+  std::optional<std::set<core::Label>> only;
+  if (changed) {
+    only = *changed;
+    only->insert(m_pendingSurfaces.begin(), m_pendingSurfaces.end());
+    if (m_pendingAll) only.reset();
+  }
+  m_pendingAll = !only.has_value();
+  m_pendingSurfaces = only ? *only : std::set<core::Label>{};
+  if (!only && m_labelList->count() == 0) {  // no label in the map (the list was just counted): nothing to mesh
     m_surface->scene().setSurfaces({});
     m_surface->setStatus({});
     m_surface->refresh();
+    m_pendingAll = false;
     Q_EMIT surfacesReady();
     return;
   }
@@ -587,18 +605,23 @@ void MainWindow::rebuildSurfaces() {
   auto labels = std::make_shared<core::LabelMap>(m_session->labels());  // the worker's own copy: edits go on meanwhile
   using Surfaces = std::map<core::Label, vtkSmartPointer<vtkPolyData>>;
   auto* watcher = new QFutureWatcher<Surfaces>(this);
-  connect(watcher, &QFutureWatcher<Surfaces>::finished, this, [this, watcher, generation, job] {
+  connect(watcher, &QFutureWatcher<Surfaces>::finished, this, [this, watcher, generation, job, only] {
     Surfaces surfaces = watcher->result();
     watcher->deleteLater();
     if (generation != m_surfaceGeneration || job->cancelled()) return;
     m_surfaceJob.reset();
-    m_surface->scene().setSurfaces(std::move(surfaces));
+    m_pendingAll = false;
+    m_pendingSurfaces.clear();
+    if (only) m_surface->scene().updateSurfaces(*only, std::move(surfaces));
+    else m_surface->scene().setSurfaces(std::move(surfaces));
     m_surface->scene().setLabelColors(m_session->table(), m_hidden);
     m_surface->setStatus(tr("%n surface(s)", nullptr, static_cast<int>(m_surface->scene().surfaceCount())));
     m_surface->refresh();
     Q_EMIT surfacesReady();
   });
-  watcher->setFuture(QtConcurrent::run([labels, job] { return viewer::buildLabelSurfaces(*labels, 15, job.get()); }));
+  watcher->setFuture(QtConcurrent::run([labels, job, only] {
+    return viewer::buildLabelSurfaces(*labels, 15, job.get(), only ? &*only : nullptr);
+  }));
 }
 
 void MainWindow::setWindowLevel(WindowLevel wl) {

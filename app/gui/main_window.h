@@ -61,6 +61,10 @@ class MainWindow : public QMainWindow {
 
   bool hasStudy() const { return m_session.has_value(); }
   const core::AnnotationSession* session() const { return m_session ? &*m_session : nullptr; }
+  // For editing tools: the session to edit; after committing an edit (or undo/redo) call labelsEdited with the
+  // labels whose voxels changed, so the slices, the label list and those labels' surfaces follow.
+  core::AnnotationSession* editableSession() { return m_session ? &*m_session : nullptr; }
+  void labelsEdited(const std::set<core::Label>& changed);
   WindowLevel windowLevel() const { return m_windowLevel; }
   void setWindowLevel(WindowLevel wl);
   void applyPreset(const QString& name);
@@ -97,7 +101,8 @@ class MainWindow : public QMainWindow {
   void setStudy(core::ImageVolume image, std::optional<core::LabelMap> labels, const QString& source);
   void setLabelMap(core::LabelMap labels);
   void refreshLabelList();
-  void rebuildSurfaces();
+  // Every label's surface, or (incremental) only those of `changed`.
+  void rebuildSurfaces(const std::set<core::Label>* changed = nullptr);
   void updateReadout(const core::Vec3& lps);
   void refreshViews();
   void addRecent(const QString& path);
@@ -130,6 +135,8 @@ class MainWindow : public QMainWindow {
   std::shared_ptr<JobProgress> m_job;
   std::shared_ptr<JobProgress> m_surfaceJob;
   std::uint64_t m_surfaceGeneration = 0;
+  std::set<core::Label> m_pendingSurfaces;  // labels a running incremental rebuild owes
+  bool m_pendingAll = false;                // a full rebuild is running
   bool m_dialogs = true;
   bool m_filling = false;
 };

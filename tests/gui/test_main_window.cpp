@@ -10,6 +10,8 @@
 
 #include <filesystem>
 
+#include <vtkPolyData.h>
+
 #include "app/gui/main_window.h"
 #include "app/gui/share_browser.h"
 #include "app/gui/view_panels.h"
@@ -133,6 +135,30 @@ TEST_CASE("main window: open the sample with labels, scroll, window/level, toggl
   CHECK(axial->scene().labelOutline());
   CHECK(changedPixels(filledView, axial->view().capture()) > 1000);
   window.setLabelOutline(false);
+
+  // An edit (label 201, the left lung, erased through the session): the slices, the list and that label's surface
+  // follow; the other surfaces are not rebuilt.
+  vtkPolyData* boneMesh = window.surfacePanel()->scene().surface(21);
+  REQUIRE(boneMesh);
+  REQUIRE(window.surfacePanel()->scene().surface(201));
+  {
+    core::AnnotationSession* session = window.editableSession();
+    auto edit = session->beginEdit("erase left lung");
+    const auto& g = session->labels().geometry();
+    const auto& d = g.dimensions();
+    for (std::int64_t z = 0; z < d[2]; ++z)
+      for (std::int64_t y = 0; y < d[1]; ++y)
+        for (std::int64_t x = 0; x < d[0]; ++x)
+          if (session->labels().at({x, y, z}) == 201) edit.set({x, y, z}, 0);
+    REQUIRE(session->commit(edit));
+  }
+  surfaces.clear();
+  window.labelsEdited({201});
+  REQUIRE(waitFor(surfaces));
+  CHECK(window.surfacePanel()->scene().surface(201) == nullptr);
+  CHECK(window.surfacePanel()->scene().surface(21) == boneMesh);  // untouched
+  CHECK(window.surfacePanel()->scene().surfaceCount() == 3);
+  CHECK(list->count() == 3);
 
   // Layouts.
   window.setViewLayout(app::gui::ViewLayout::OneByOne);
