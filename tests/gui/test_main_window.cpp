@@ -211,7 +211,7 @@ TEST_CASE("main window: a missing image and a label map of another grid are repo
   CHECK(window.session()->image().geometry().dimensions()[0] > 10);
 }
 
-TEST_CASE("main window: a label set revision opens from a share store; a folder that is no share is refused",
+TEST_CASE("main window: a label set revision opens from a share store, and a folder that is no share is refused",
           "[gui][share]") {
   test::guiApp();
   test::ScratchDir dir("gui-share");
@@ -255,7 +255,7 @@ TEST_CASE("main window: a label set revision opens from a share store; a folder 
   CHECK(window.labelList()->count() == 4);
 }
 
-TEST_CASE("delineate (the program) opens an image with labels and writes its screenshot; a missing file exits 1",
+TEST_CASE("delineate (the program) opens an image with labels and writes its screenshot, and a missing file exits 1",
           "[gui][program]") {
   test::guiApp();  // a display for the child process too (DISPLAY is inherited)
   test::ScratchDir dir("gui-program");
