@@ -542,7 +542,7 @@ void MainWindow::setLabelMap(core::LabelMap labels) {
     p->scene().labelsModified();
   }
   refreshLabelList();
-  rebuildSurfaces();
+  rebuildSurfaces(nullptr, std::make_shared<const core::LabelMap>(std::move(labels)));  // the file's map, no copy
   refreshViews();
 }
 
@@ -578,7 +578,7 @@ void MainWindow::labelsEdited(const std::set<core::Label>& changed) {
   refreshViews();
 }
 
-void MainWindow::rebuildSurfaces(const std::set<core::Label>* changed) {
+void MainWindow::rebuildSurfaces(const std::set<core::Label>* changed, std::shared_ptr<const core::LabelMap> source) {
   if (m_surfaceJob) m_surfaceJob->cancel();
   const std::uint64_t generation = ++m_surfaceGeneration;
   if (!m_session) return;
@@ -602,7 +602,8 @@ void MainWindow::rebuildSurfaces(const std::set<core::Label>* changed) {
   m_surface->setStatus(tr("building surfaces..."));
   auto job = std::make_shared<JobProgress>();
   m_surfaceJob = job;
-  auto labels = std::make_shared<core::LabelMap>(m_session->labels());  // the worker's own copy: edits go on meanwhile
+  // The worker's own map: edits go on meanwhile.
+  std::shared_ptr<const core::LabelMap> labels = source ? std::move(source) : std::make_shared<const core::LabelMap>(m_session->labels());
   using Surfaces = std::map<core::Label, vtkSmartPointer<vtkPolyData>>;
   auto* watcher = new QFutureWatcher<Surfaces>(this);
   connect(watcher, &QFutureWatcher<Surfaces>::finished, this, [this, watcher, generation, job, only] {

@@ -102,7 +102,9 @@ class MainWindow : public QMainWindow {
   void setLabelMap(core::LabelMap labels);
   void refreshLabelList();
   // Every label's surface, or (incremental) only those of `changed`.
-  void rebuildSurfaces(const std::set<core::Label>* changed = nullptr);
+  // `source`: a map equal to the session's that the worker may keep (saves it a copy), else it copies the session's.
+  void rebuildSurfaces(const std::set<core::Label>* changed = nullptr,
+                       std::shared_ptr<const core::LabelMap> source = nullptr);
   void updateReadout(const core::Vec3& lps);
   void refreshViews();
   void addRecent(const QString& path);
