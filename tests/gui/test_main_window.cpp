@@ -275,3 +275,35 @@ TEST_CASE("delineate (the program) opens an image with labels and writes its scr
   CHECK(missing.out.find("none.nii.gz") != std::string::npos);
   CHECK(test::runProgram(DELINEATE_GUI_PATH, "a.nii b.nii").exitCode == 2);
 }
+
+TEST_CASE("delineate on a high-DPI screen (device pixel ratio 2) renders its views at the full device resolution",
+          "[gui][program][hidpi]") {
+  test::guiApp();
+  test::ScratchDir dir("gui-hidpi");
+  QImage shots[2];
+  for (int scale = 1; scale <= 2; ++scale) {
+    const auto path = dir / ("shot" + std::to_string(scale) + ".png");
+    const auto r = test::runProgram("/usr/bin/env", "QT_SCALE_FACTOR=" + std::to_string(scale) + " " +
+                                                        test::quoted(DELINEATE_GUI_PATH) + " " + test::quoted(kSample) +
+                                                        " --screenshot " + test::quoted(path.string()));
+    INFO(r.out);
+    REQUIRE(r.exitCode == 0);
+    REQUIRE(shots[scale - 1].load(QString::fromStdString(path.string())));
+  }
+  CHECK(shots[1].width() == 2 * shots[0].width());
+  // The axial view's middle (the top-left view; the window is 1400 x 900 logical pixels) shows the same anatomy at
+  // both scales: were VTK to render at logical size, its frame would fill only a quarter of the view.
+  const auto meanGrey = [](const QImage& img, QPoint centre) {
+    double sum = 0;
+    int n = 0;
+    for (int dy = -10; dy <= 10; ++dy)
+      for (int dx = -10; dx <= 10; ++dx, ++n) sum += qGray(img.pixel(centre + QPoint(dx, dy)));
+    return sum / n;
+  };
+  for (const QPoint logical : {QPoint(200, 200), QPoint(280, 250), QPoint(400, 300)}) {
+    INFO("at " << logical.x() << ", " << logical.y());
+    const double one = meanGrey(shots[0], logical), two = meanGrey(shots[1], logical * 2);
+    CHECK(std::fabs(one - two) < 25);
+  }
+  CHECK(meanGrey(shots[1], QPoint(560, 500)) > 30);  // not black: the CT body
+}
