@@ -521,7 +521,8 @@ void MainWindow::setStudy(core::ImageVolume image, std::optional<core::LabelMap>
   }
   m_surface->scene().setBounds(img.geometry());
   m_cursor = m_axial->scene().cursor();
-  if (looksLikeCt(img)) applyPreset("Soft tissue");
+  m_isCt = looksLikeCt(img);
+  if (m_isCt) applyPreset("Soft tissue");
   else applyPreset("Automatic");
   setCursor(m_cursor);
   refreshLabelList();
@@ -741,7 +742,7 @@ void MainWindow::updateReadout(const core::Vec3& lps) {
     const core::Label label = m_session->labels().at(ijk);
     const core::LabelEntry* e = m_session->table().find(label);
     text += tr("   voxel (%1, %2, %3)   %4 %5").arg(ijk[0]).arg(ijk[1]).arg(ijk[2])
-                .arg(looksLikeCt(m_session->image()) ? tr("HU") : tr("value"))
+                .arg(m_isCt ? tr("HU") : tr("value"))
                 .arg(value, 0, 'f', 1);
     if (label) text += tr("   label %1 %2").arg(label).arg(e ? QString::fromStdString(e->name) : QString());
   } else {

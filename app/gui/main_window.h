@@ -140,6 +140,7 @@ class MainWindow : public QMainWindow {
   std::set<core::Label> m_pendingSurfaces;  // labels a running incremental rebuild owes
   bool m_pendingAll = false;                // a full rebuild is running
   bool m_dialogs = true;
+  bool m_isCt = false;  // the open image looks like CT (HU readout, CT presets), decided once per study
   bool m_filling = false;
 };
 
