@@ -171,6 +171,7 @@ int main(int argc, char** argv) {
   auto labelData = viewer::wrapLabels(labels);
   auto window2 = vtkSmartPointer<vtkRenderWindow>::New();
   window2->SetOffScreenRendering(1);
+  window2->SetMultiSamples(0);  // as our slice views: no multisampling
   window2->SetSize(512, 512);
   auto renderer = vtkSmartPointer<vtkRenderer>::New();
   window2->AddRenderer(renderer);

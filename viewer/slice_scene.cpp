@@ -20,6 +20,7 @@
 #include <vtkPointData.h>
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
+#include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
 #include <vtkTextActor.h>
 #include <vtkTextProperty.h>
@@ -80,6 +81,8 @@ SliceScene::SliceScene(vtkRenderer* renderer, SliceOrientation orientation)
   }
   m_renderer->SetBackground(0, 0, 0);
   m_renderer->GetActiveCamera()->ParallelProjectionOn();
+  // Slices want crisp pixels, not multisampling (which a software rasterizer pays for on every frame).
+  if (vtkRenderWindow* window = m_renderer->GetRenderWindow()) window->SetMultiSamples(0);
 
   m_imageMapper = vtkSmartPointer<vtkImageResliceMapper>::New();
   m_imageMapper->SliceFacesCameraOn();
