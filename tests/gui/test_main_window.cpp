@@ -307,3 +307,38 @@ TEST_CASE("delineate on a high-DPI screen (device pixel ratio 2) renders its vie
   }
   CHECK(meanGrey(shots[1], QPoint(560, 500)) > 30);  // not black: the CT body
 }
+
+TEST_CASE("main window: closing while a study loads or its surfaces build leaves nothing running and crashes nothing",
+          "[gui][lifetime]") {
+  test::guiApp();
+  test::ScratchDir dir("gui-lifetime");
+  const std::string labels = sampleLabels(dir);
+  {
+    MainWindow window;
+    window.setDialogsEnabled(false);
+    window.show();
+    REQUIRE(window.openImage(QString::fromStdString(kSample), QString::fromStdString(labels)));
+    window.close();
+  }  // destroyed with the load in flight: the destructor waits for the worker, whose result goes nowhere
+  {
+    MainWindow window;
+    window.setDialogsEnabled(false);
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::studyLoaded);
+    REQUIRE(window.openImage(QString::fromStdString(kSample), QString::fromStdString(labels)));
+    REQUIRE(waitFor(loaded));
+    window.cancelJob();  // nothing to cancel: harmless
+  }  // destroyed while the surfaces build
+  // A cancelled load leaves no study and reports nothing as failed.
+  MainWindow window;
+  window.setDialogsEnabled(false);
+  window.show();
+  QSignalSpy loaded(&window, &MainWindow::studyLoaded), failed(&window, &MainWindow::loadFailed);
+  REQUIRE(window.openImage(QString::fromStdString(kSample)));
+  window.cancelJob();
+  QTest::qWait(1500);
+  CHECK_FALSE(window.busy());
+  CHECK(loaded.count() == 0);
+  CHECK(failed.count() == 0);
+  CHECK_FALSE(window.hasStudy());
+}
