@@ -7,6 +7,10 @@
 #include <vtkDataArray.h>
 #include <vtkDiscreteFlyingEdges3D.h>
 #include <vtkImageData.h>
+#include <vtkImageProperty.h>
+#include <vtkImageResliceMapper.h>
+#include <vtkImageSlice.h>
+#include <vtkPlane.h>
 #include <vtkMatrix4x4.h>
 #include <vtkOutlineSource.h>
 #include <vtkPointData.h>
@@ -148,9 +152,23 @@ SurfaceScene::SurfaceScene(vtkRenderer* renderer) : m_renderer(renderer) {
   m_renderer->SetBackground(0.08, 0.09, 0.12);
   m_renderer->SetBackground2(0.22, 0.24, 0.3);
   m_renderer->GradientBackgroundOn();
+  const double normals[3][3] = {{0, 0, 1}, {0, 1, 0}, {1, 0, 0}};  // axial, coronal, sagittal (LPS)
+  for (std::size_t i = 0; i < 3; ++i) {
+    m_planes[i] = vtkSmartPointer<vtkPlane>::New();
+    m_planes[i]->SetNormal(normals[i][0], normals[i][1], normals[i][2]);
+    auto mapper = vtkSmartPointer<vtkImageResliceMapper>::New();
+    mapper->SliceFacesCameraOff();
+    mapper->SliceAtFocalPointOff();
+    mapper->SetSlicePlane(m_planes[i]);
+    m_slices[i] = vtkSmartPointer<vtkImageSlice>::New();
+    m_slices[i]->SetMapper(mapper);
+    m_slices[i]->GetProperty()->SetInterpolationTypeToLinear();
+    m_slices[i]->PickableOff();
+  }
 }
 
 SurfaceScene::~SurfaceScene() {
+  for (auto& slice : m_slices) m_renderer->RemoveViewProp(slice);
   if (m_outline) m_renderer->RemoveActor(m_outline);
   for (auto& [label, actor] : m_actors) m_renderer->RemoveActor(actor);
 }
@@ -172,6 +190,39 @@ void SurfaceScene::setBounds(const core::Geometry& geometry) {
   m_outline->GetProperty()->LightingOff();
   m_renderer->AddActor(m_outline);
   resetCamera();
+}
+
+void SurfaceScene::setImage(const core::ImageVolume* image) {
+  for (auto& slice : m_slices) m_renderer->RemoveViewProp(slice);
+  m_imageData = nullptr;
+  if (!image || image->size() == 0) return;
+  m_imageData = wrapImage(*image);
+  for (auto& slice : m_slices) {
+    static_cast<vtkImageResliceMapper*>(slice->GetMapper())->SetInputData(m_imageData);
+    // The plane is in world (LPS) coordinates; the mapper takes it through the prop's matrix.
+    slice->SetUserMatrix(localToLps(image->geometry()));
+    slice->SetVisibility(m_slicesVisible);
+    m_renderer->AddViewProp(slice);
+  }
+  const auto& d = image->geometry().dimensions();
+  setCursor(image->geometry().indexToLps(core::Index3{(d[0] - 1) / 2, (d[1] - 1) / 2, (d[2] - 1) / 2}));
+}
+
+void SurfaceScene::setCursor(const core::Vec3& lps) {
+  for (auto& plane : m_planes) plane->SetOrigin(lps[0], lps[1], lps[2]);
+  for (auto& slice : m_slices) slice->Modified();
+}
+
+void SurfaceScene::setWindowLevel(double window, double level) {
+  for (auto& slice : m_slices) {
+    slice->GetProperty()->SetColorWindow(std::max(window, 1e-6));
+    slice->GetProperty()->SetColorLevel(level);
+  }
+}
+
+void SurfaceScene::setSlicesVisible(bool visible) {
+  m_slicesVisible = visible;
+  for (auto& slice : m_slices) slice->SetVisibility(visible && m_imageData);
 }
 
 void SurfaceScene::setSurfaces(std::map<core::Label, vtkSmartPointer<vtkPolyData>> surfaces) {

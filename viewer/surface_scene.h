@@ -3,6 +3,7 @@
 // the label table, each shown or hidden on its own; the image's bounding box for context. Building surfaces is the
 // expensive part and runs anywhere (a worker thread); attaching them to the scene runs on the render thread.
 
+#include <array>
 #include <map>
 #include <set>
 #include <vector>
@@ -13,8 +14,12 @@
 #include "core/label_map.h"
 #include "core/label_table.h"
 #include "core/progress.h"
+#include "core/volume.h"
 
 class vtkActor;
+class vtkImageData;
+class vtkImageSlice;
+class vtkPlane;
 class vtkPolyData;
 class vtkRenderer;
 
@@ -42,6 +47,12 @@ class SurfaceScene {
   // The mesh shown for `label` (nullptr when none), for tests.
   vtkPolyData* surface(core::Label label) const;
   void setLabelColors(const core::LabelTable& table, const std::set<core::Label>& hidden);
+  // The three orthogonal slices through the cursor shown in 3D (the image must outlive the scene; nullptr: none).
+  void setImage(const core::ImageVolume* image);
+  void setCursor(const core::Vec3& lps);
+  void setWindowLevel(double window, double level);
+  void setSlicesVisible(bool visible);
+  bool slicesVisible() const { return m_slicesVisible; }
   std::size_t surfaceCount() const { return m_actors.size(); }
   std::size_t visibleSurfaceCount() const;
   // Rotation by display-pixel drags (azimuth, elevation), zoom, reset to an anterior view.
@@ -52,6 +63,10 @@ class SurfaceScene {
  private:
   vtkRenderer* m_renderer;
   vtkSmartPointer<vtkActor> m_outline;
+  vtkSmartPointer<vtkImageData> m_imageData;
+  std::array<vtkSmartPointer<vtkImageSlice>, 3> m_slices;  // axial, coronal, sagittal planes
+  std::array<vtkSmartPointer<vtkPlane>, 3> m_planes;
+  bool m_slicesVisible = true;
   std::map<core::Label, vtkSmartPointer<vtkActor>> m_actors;
   core::LabelTable m_table;
   std::set<core::Label> m_hidden;

@@ -214,6 +214,14 @@ void MainWindow::buildMenus() {
   outline->setCheckable(true);
   outline->setShortcut(QKeySequence(Qt::Key_O));
   connect(outline, &QAction::toggled, this, &MainWindow::setLabelOutline);
+  QAction* slices3d = view->addAction(tr("Slices in &3D"));
+  slices3d->setObjectName("slices-3d");
+  slices3d->setCheckable(true);
+  slices3d->setChecked(true);
+  connect(slices3d, &QAction::toggled, this, [this](bool on) {
+    m_surface->scene().setSlicesVisible(on);
+    m_surface->refresh();
+  });
   QAction* crosshair = view->addAction(tr("Show &Crosshair"));
   crosshair->setCheckable(true);
   crosshair->setChecked(true);
@@ -520,6 +528,7 @@ void MainWindow::setStudy(core::ImageVolume image, std::optional<core::LabelMap>
     p->scene().setLabelOpacity(m_opacity);
   }
   m_surface->scene().setBounds(img.geometry());
+  m_surface->scene().setImage(&img);
   m_cursor = m_axial->scene().cursor();
   m_isCt = looksLikeCt(img);
   if (m_isCt) applyPreset("Soft tissue");
@@ -629,6 +638,8 @@ void MainWindow::rebuildSurfaces(const std::set<core::Label>* changed, std::shar
 void MainWindow::setWindowLevel(WindowLevel wl) {
   m_windowLevel = wl;
   for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().setWindowLevel(wl.window, wl.level);
+  m_surface->scene().setWindowLevel(wl.window, wl.level);
+  m_surface->refresh();
   refreshViews();
 }
 
@@ -717,6 +728,8 @@ void MainWindow::setCursor(const core::Vec3& lps) {
   for (std::size_t a = 0; a < 3; ++a) ijk[a] = std::clamp<std::int64_t>(ijk[a], 0, g.dimensions()[a] - 1);
   m_cursor = g.indexToLps(ijk);
   for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().setCursor(m_cursor);
+  m_surface->scene().setCursor(m_cursor);
+  m_surface->refresh();
   updateReadout(m_cursor);
   refreshViews();
 }

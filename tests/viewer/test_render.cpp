@@ -241,3 +241,36 @@ TEST_CASE("viewer: label surfaces in 3D, one per label, shown and hidden per lab
   CHECK(scene.visibleSurfaceCount() == 1);
   CHECK(dominated(view.capture(), 0).right == 0);
 }
+
+TEST_CASE("viewer: the 3D view shows the three slices through the cursor in patient orientation, and hides them",
+          "[viewer][render]") {
+  test::guiApp();
+  const Phantom p = phantom(false);
+  viewer::VtkView view;
+  view.resize(320, 240);
+  view.show();
+  viewer::SurfaceScene scene(view.renderer());
+  scene.setBounds(p.image.geometry());
+  scene.setImage(&p.image);
+  scene.setWindowLevel(400, 40);
+  // White pixels (the 1000 HU marker on the patient's left, cut by the coronal slice) by screen half.
+  const auto white = [](const QImage& img) {
+    Counts c;
+    for (int y = 0; y < img.height(); ++y)
+      for (int x = 0; x < img.width(); ++x)
+        if (qRed(img.pixel(x, y)) > 240 && qGreen(img.pixel(x, y)) > 240 && qBlue(img.pixel(x, y)) > 240)
+          (x < img.width() / 2 ? c.left : c.right)++;
+    return c;
+  };
+  const Counts shown = white(view.capture());
+  INFO("white left/right " << shown.left << "/" << shown.right);
+  CHECK(shown.right > 100);      // seen from the front: the patient's left on the screen's right
+  CHECK(shown.left < shown.right / 10);
+  // A cursor at (-30, 20, 40) mm lies beyond the marker (x 14..26, |y| < 8, |z| < 30) along every axis: no slice
+  // cuts it any more.
+  scene.setCursor({-30, 20, 40});
+  CHECK(white(view.capture()).right < shown.right / 10);
+  scene.setCursor({0, 0, 0});
+  scene.setSlicesVisible(false);
+  CHECK(white(view.capture()).right == 0);
+}
