@@ -199,11 +199,13 @@ void MainWindow::buildMenus() {
     m_layoutGroup->addAction(a);
   }
   QMenu* presets = view->addMenu(tr("Window/Level"));
+  int key = Qt::Key_1;
   for (const auto& p : ctPresets()) {
     const QString name = QString::fromStdString(p.name);
-    presets->addAction(tr(p.name.c_str()), this, [this, name] { applyPreset(name); });
+    QAction* a = presets->addAction(tr(p.name.c_str()), this, [this, name] { applyPreset(name); });
+    a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(key++)));  // Ctrl+1 soft tissue .. Ctrl+4 brain
   }
-  presets->addAction(tr("Automatic (image range)"), this, [this] { applyPreset("Automatic"); });
+  presets->addAction(tr("Automatic (image range)"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] { applyPreset("Automatic"); });
   view->addAction(tr("&Reset Views"), QKeySequence(Qt::Key_Home), this, [this] {
     for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().resetCamera();
     m_surface->scene().resetCamera();
@@ -236,7 +238,9 @@ void MainWindow::buildMenus() {
         this, tr("Mouse and Keys"),
         tr("Slice views: left click or drag moves the crosshair; wheel, Up/Down, PageUp/PageDown scroll; right drag "
            "changes window (horizontal) and level (vertical); middle drag or Shift + left drag pans; Ctrl + wheel "
-           "zooms; R resets; double click shows the view alone.\n3D view: left drag rotates, wheel zooms, R resets."));
+           "zooms; R resets; double click shows the view alone.\n3D view: left drag rotates, wheel zooms, R resets.\n"
+           "Window/level presets: Ctrl+1 soft tissue, Ctrl+2 lung, Ctrl+3 bone, Ctrl+4 brain, Ctrl+0 automatic. "
+           "O: label outlines. Home: reset every view."));
   });
 }
 

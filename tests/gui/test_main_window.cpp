@@ -103,8 +103,10 @@ TEST_CASE("main window: open the sample with labels, scroll, window/level, toggl
   QTest::mouseClick(&axial->view(), Qt::LeftButton, Qt::NoModifier, centre + QPoint(30, 0));
   CHECK(window.cursor()[0] > cursorBefore[0] + 5);  // right of the centre on an axial view is the patient's left
 
-  // Window/level: the lung preset changes the picture; a right drag widens the window.
-  window.applyPreset("Lung");
+  // Window/level: the lung preset (Ctrl+2) changes the picture; a right drag widens the window.
+  window.activateWindow();  // shortcuts reach the active window only
+  REQUIRE(QTest::qWaitForWindowActive(&window));
+  QTest::keyClick(&window, Qt::Key_2, Qt::ControlModifier);
   CHECK(window.windowLevel().window == 1500);
   const QImage lung = axial->view().capture();
   CHECK(changedPixels(axialScrolled, lung) > 1000);
