@@ -330,17 +330,11 @@ core::Status PickleVm::step(std::uint8_t op, std::size_t at) {
       for (std::size_t i = 0; i < items.size(); i += 2) dict.items.emplace_back(items[i], items[i + 1]);
       return core::Status::success();
     }
-    case 'X': {  // BINUNICODE
-      if (core::Status s = needOr(4); !s) return s;
-      const auto n = take(4);
-      if (!need(static_cast<std::size_t>(n))) return error(at, "truncated string");
-      m_stack.push_back(make(std::string(reinterpret_cast<const char*>(&m_d[m_p]), static_cast<std::size_t>(n))));
-      m_p += static_cast<std::size_t>(n);
-      return core::Status::success();
-    }
+    case 'X':     // BINUNICODE
     case 0x8c: {  // SHORT_BINUNICODE (protocol 4)
-      if (core::Status s = needOr(1); !s) return s;
-      const auto n = take(1);
+      const int width = op == 'X' ? 4 : 1;
+      if (core::Status s = needOr(static_cast<std::size_t>(width)); !s) return s;
+      const auto n = take(width);
       if (!need(static_cast<std::size_t>(n))) return error(at, "truncated string");
       m_stack.push_back(make(std::string(reinterpret_cast<const char*>(&m_d[m_p]), static_cast<std::size_t>(n))));
       m_p += static_cast<std::size_t>(n);
