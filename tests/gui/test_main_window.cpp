@@ -46,6 +46,15 @@ std::string sampleLabels(const test::ScratchDir& dir) {
   return path;
 }
 
+// The main window as the tests drive it: shown, errors reported through loadFailed instead of modal dialogs.
+struct QuietWindow : MainWindow {
+  explicit QuietWindow(QSize size = {}) {
+    setDialogsEnabled(false);
+    if (size.isValid()) resize(size);
+    show();
+  }
+};
+
 bool waitFor(QSignalSpy& spy, int timeoutMs = 60000) { return spy.count() > 0 || spy.wait(timeoutMs); }
 
 // Non-background pixels that differ between two captures of a view.
@@ -63,10 +72,7 @@ TEST_CASE("main window: open the sample with labels, scroll, window/level, toggl
   test::guiApp();
   test::ScratchDir dir("gui-smoke");
   const std::string labels = sampleLabels(dir);
-  MainWindow window;
-  window.setDialogsEnabled(false);
-  window.resize(1200, 800);
-  window.show();
+  QuietWindow window(QSize(1200, 800));
   QSignalSpy loaded(&window, &MainWindow::studyLoaded), surfaces(&window, &MainWindow::surfacesReady),
       failed(&window, &MainWindow::loadFailed);
   REQUIRE(window.openImage(QString::fromStdString(kSample), QString::fromStdString(labels)));
@@ -188,9 +194,7 @@ TEST_CASE("main window: a missing image and a label map of another grid are repo
           "[gui][errors]") {
   test::guiApp();
   test::ScratchDir dir("gui-errors");
-  MainWindow window;
-  window.setDialogsEnabled(false);
-  window.show();
+  QuietWindow window;
   QSignalSpy loaded(&window, &MainWindow::studyLoaded), failed(&window, &MainWindow::loadFailed);
   REQUIRE(window.openImage(QString::fromStdString((dir / "missing.nii.gz").string())));
   REQUIRE(waitFor(failed));
@@ -237,9 +241,7 @@ TEST_CASE("main window: a label set revision opens from a share store, and a fol
   CHECK(entries->front().describe().find("sample-ct / organs  r2  (tester") == 0);
   CHECK_FALSE(app::gui::listShareRevisions((dir / "not-a-share").string()).ok());
 
-  MainWindow window;
-  window.setDialogsEnabled(false);
-  window.show();
+  QuietWindow window;
   QSignalSpy loaded(&window, &MainWindow::studyLoaded), labelsLoaded(&window, &MainWindow::labelsLoaded),
       failed(&window, &MainWindow::loadFailed);
   CHECK_FALSE(window.openShareRevision(QString::fromStdString((dir / "share").string()), "sample-ct", "organs", 1));
@@ -316,25 +318,19 @@ TEST_CASE("main window: closing while a study loads or its surfaces build leaves
   test::ScratchDir dir("gui-lifetime");
   const std::string labels = sampleLabels(dir);
   {
-    MainWindow window;
-    window.setDialogsEnabled(false);
-    window.show();
+    QuietWindow window;
     REQUIRE(window.openImage(QString::fromStdString(kSample), QString::fromStdString(labels)));
     window.close();
   }  // destroyed with the load in flight: the destructor waits for the worker, whose result goes nowhere
   {
-    MainWindow window;
-    window.setDialogsEnabled(false);
-    window.show();
+    QuietWindow window;
     QSignalSpy loaded(&window, &MainWindow::studyLoaded);
     REQUIRE(window.openImage(QString::fromStdString(kSample), QString::fromStdString(labels)));
     REQUIRE(waitFor(loaded));
     window.cancelJob();  // nothing to cancel: harmless
   }  // destroyed while the surfaces build
   // A cancelled load leaves no study and reports nothing as failed.
-  MainWindow window;
-  window.setDialogsEnabled(false);
-  window.show();
+  QuietWindow window;
   QSignalSpy loaded(&window, &MainWindow::studyLoaded), failed(&window, &MainWindow::loadFailed);
   REQUIRE(window.openImage(QString::fromStdString(kSample)));
   window.cancelJob();
