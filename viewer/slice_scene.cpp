@@ -191,13 +191,8 @@ void SliceScene::setLabels(const core::LabelMap* labels) {
 void SliceScene::setLabelColors(const core::LabelTable& table, const std::set<core::Label>& hidden) {
   m_table = table;
   m_hidden = hidden;
-  core::Label maxId = 0;
-  if (m_labelData) {
-    double range[2];
-    m_labelData->GetScalarRange(range);
-    maxId = static_cast<core::Label>(range[1]);
-  }
-  m_overlayColors->SetLookupTable(labelLookupTable(table, hidden, maxId));
+  // Every 16-bit id has an entry, so no scan of the label volume for its largest id (and none again after edits).
+  m_overlayColors->SetLookupTable(labelLookupTable(table, hidden, 65535));
   m_overlayActor->SetOpacity(m_labelOpacity);
 }
 
@@ -215,7 +210,6 @@ void SliceScene::labelsModified() {
   if (!m_labelData) return;
   m_labelData->Modified();
   m_labelData->GetPointData()->GetScalars()->Modified();
-  setLabelColors(m_table, m_hidden);  // new ids may have appeared
   updateOverlay();
 }
 
