@@ -118,22 +118,24 @@ std::vector<ParameterShape> vista3dLayout(int width) {
   return b.take();
 }
 
+std::string canonicalKey(const std::string& name) {
+  for (const char* old : {".mlp.lin1.", ".mlp.lin2."}) {
+    const auto at = name.find(old);
+    if (at != std::string::npos)
+      return name.substr(0, at) + (old[8] == '1' ? ".mlp.linear1." : ".mlp.linear2.") +
+             name.substr(at + std::string(old).size());
+  }
+  return name;
+}
+
 KeyReport checkKeys(const Checkpoint& checkpoint, const std::vector<ParameterShape>& layout) {
   KeyReport r;
   std::map<std::string, const ParameterShape*> expected;
   for (const auto& p : layout) expected[p.name] = &p;
   std::map<std::string, bool> seen;
   for (const auto& t : checkpoint.tensors) {
-    std::string name = t.name;
-    for (const char* old : {".mlp.lin1.", ".mlp.lin2."}) {
-      const auto at = name.find(old);
-      if (at != std::string::npos) {
-        const std::string mapped = name.substr(0, at) + (old[8] == '1' ? ".mlp.linear1." : ".mlp.linear2.") +
-                                   name.substr(at + std::string(old).size());
-        r.renamed.push_back(name + " -> " + mapped);
-        name = mapped;
-      }
-    }
+    const std::string name = canonicalKey(t.name);
+    if (name != t.name) r.renamed.push_back(t.name + " -> " + name);
     const auto it = expected.find(name);
     if (it == expected.end()) {
       r.unexpected.push_back(name);

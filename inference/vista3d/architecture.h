@@ -34,6 +34,9 @@ struct KeyReport {
 // Strict key and shape check of a checkpoint against the layout. MONAI 1.3 research checkpoints name the
 // transformer MLP layers lin1/lin2; those are mapped to linear1/linear2 (reported in `renamed`).
 KeyReport checkKeys(const Checkpoint& checkpoint, const std::vector<ParameterShape>& layout);
+// A key under today's name: MONAI 1.3 called the transformer MLP's layers mlp.lin1 / mlp.lin2 (now mlp.linear1 /
+// mlp.linear2). The key check and the weight loader both go through it.
+std::string canonicalKey(const std::string& name);
 
 // The layout's width that fits a checkpoint (from its first convolution), or 0 when it has none.
 int widthOf(const Checkpoint& checkpoint);

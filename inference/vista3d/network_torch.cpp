@@ -578,11 +578,13 @@ core::Result<std::unique_ptr<Vista3dModel>> Vista3dModel::load(const Checkpoint&
   const KeyReport report = checkKeys(checkpoint, vista3dLayout(width));
   if (!report.ok()) return core::makeError(core::ErrorCode::ParseError, checkpoint.path, report.describe());
   try {
+    Checkpoint named = checkpoint;  // the key check accepted older names: load them under today's
+    for (auto& t : named.tensors) t.name = canonicalKey(t.name);
     auto impl = makeImpl(width);
     std::ifstream file(checkpoint.path, std::ios::binary);  // one open for all 259 tensors
-    if (core::Status s = loadWeights(*impl->encoder, file, checkpoint, "image_encoder."); !s) return s.error();
-    if (core::Status s = loadWeights(*impl->head, file, checkpoint, "class_head."); !s) return s.error();
-    if (core::Status s = loadWeights(*impl->pointHead, file, checkpoint, "point_head."); !s) return s.error();
+    if (core::Status s = loadWeights(*impl->encoder, file, named, "image_encoder."); !s) return s.error();
+    if (core::Status s = loadWeights(*impl->head, file, named, "class_head."); !s) return s.error();
+    if (core::Status s = loadWeights(*impl->pointHead, file, named, "point_head."); !s) return s.error();
     return std::unique_ptr<Vista3dModel>(new Vista3dModel(std::move(impl)));
   } catch (const std::bad_alloc&) {
     return core::makeError(core::ErrorCode::OutOfMemory, checkpoint.path, "out of memory loading the network");

@@ -13,6 +13,7 @@
 
 #include "inference/vista3d/architecture.h"
 #include "inference/vista3d/checkpoint_reader.h"
+#include "inference/vista3d/network.h"
 #include "tests/common/test_support.h"
 #include "tests/inference/npy.h"
 
@@ -395,6 +396,7 @@ TEST_CASE("architecture: the strict key check reports missing, unexpected, resha
   auto renamed = checkKeys(old, layout);
   CHECK(renamed.ok());
   CHECK(renamed.renamed.size() == 8);  // 2 layers x 2 linears x (weight, bias)
+  if (torchAvailable()) CHECK(Vista3dModel::load(old).ok());  // and the weights load under their new names
   old.tensors.erase(old.tensors.begin() + 3);                              // conv1 of the first block
   old.tensors[0].shape = {8, 2, 3, 3, 3};                                  // conv_init with two input channels
   old.tensors.push_back(old.tensors[1]);
