@@ -9,11 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/commands.h"
 #include "app/cli/segment_output.h"
 #include "inference/engine.h"
 #include "io/image_file.h"
 
 using namespace delineate;
+using delineate::app::cli::fileError;
 
 namespace {
 
@@ -31,11 +33,6 @@ int usage(const std::string& why) {
                "  is the one object they mark (one --class at most, as its prompt).\n",
                why.c_str());
   return 2;
-}
-
-int fileError(const core::Error& e) {
-  std::fprintf(stderr, "error: %s\n", e.describe().c_str());
-  return 1;
 }
 
 }  // namespace
@@ -114,8 +111,8 @@ int main(int argc, char** argv) {
     for (const int c : classes) request.classes.push_back(static_cast<core::Label>(c));
     for (const auto& p : points)
       request.points.push_back({image->geometry().indexToLps(core::Vec3{p[0], p[1], p[2]}), p[3] > 0});
-    if (!request.points.empty() && !info.supportsPoints)
-      return fileError(core::makeError(core::ErrorCode::Unsupported, info.id, "this engine takes clicks in sessions only"));
+    // The object is written as its class (or 1); the classic engine needs the label to be said.
+    if (!request.points.empty()) request.targetLabel = static_cast<core::Label>(classes.empty() ? 1 : classes.front());
     const auto t0 = std::chrono::steady_clock::now();
     auto patch = choice->engine->segment(*image, request, nullptr);
     if (!patch) return fileError(core::makeError(patch.error().code, positional[1], patch.error().detail));

@@ -89,6 +89,11 @@ TEST_CASE("delineate-vista3d picks its engine: classic without a checkpoint or a
   CHECK(classic.exitCode == 0);
   CHECK(classic.out.find("no VISTA-3D checkpoint") != std::string::npos);
   CHECK(classic.out.find(": classic in") != std::string::npos);
+  // Clicks go to the classic engine too (written as label 1 without a class).
+  const auto classicClick = runVista3d("segment " + q(*ct) + " " + q(dir / "classic_click.nii.gz") + " --point 30,40,16");
+  INFO(classicClick.out);
+  CHECK(classicClick.exitCode == 0);
+  CHECK(classicClick.out.find("      1 ") != std::string::npos);
   const auto noCuda = runVista3d("segment " + q(*ct) + " " + q(dir / "x.nii.gz") + " --checkpoint " + q(*pt) + " --roi 64");
   INFO(noCuda.out);
   if (noCuda.out.find("on cuda") == std::string::npos) {  // this machine: no CUDA, so the classic engine
