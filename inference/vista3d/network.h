@@ -25,6 +25,10 @@ struct EncoderOutputs {
 
 // Whether this build has LibTorch (the encoder needs it; the checkpoint, pre- and postprocessing do not).
 bool torchAvailable();
+// The subject of an OutOfMemory error that the GPU's memory ran out (host memory running out has subject "vista3d"):
+// only the former is worth a retry on the CPU.
+constexpr const char* kDeviceMemorySubject = "vista3d device";
+
 // Whether LibTorch sees a CUDA device (false without LibTorch or in a CPU-only LibTorch such as Debian's).
 bool cudaAvailable();
 // Threads LibTorch uses on the CPU (1 without LibTorch).

@@ -555,11 +555,13 @@ auto guarded(const std::string& what, Body&& body) -> decltype(body()) {
   try {
     return body();
   } catch (const c10::OutOfMemoryError&) {
-    return core::makeError(core::ErrorCode::OutOfMemory, "vista3d", "out of device memory " + what);
+    return core::makeError(core::ErrorCode::OutOfMemory, kDeviceMemorySubject, "out of device memory " + what);
   } catch (const std::bad_alloc&) {
     return core::makeError(core::ErrorCode::OutOfMemory, "vista3d", "out of memory " + what);
   } catch (const c10::Error& e) {
     const std::string message = e.what_without_backtrace();
+    if (message.find("CUDA out of memory") != std::string::npos)
+      return core::makeError(core::ErrorCode::OutOfMemory, kDeviceMemorySubject, "out of device memory " + what);
     if (message.find("out of memory") != std::string::npos || message.find("can't allocate memory") != std::string::npos)
       return core::makeError(core::ErrorCode::OutOfMemory, "vista3d", "out of memory " + what + " (" + message + ")");
     return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "LibTorch, " + what + ": " + message);

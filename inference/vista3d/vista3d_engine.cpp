@@ -36,7 +36,10 @@ struct Vista3dRunner {
   template <class Run>
   auto withFallback(core::ProgressSink* progress, Run&& run) -> decltype(run()) {
     auto r = run();
-    if (r.ok() || r.error().code != core::ErrorCode::OutOfMemory || model->device() == "cpu") return r;
+    // Only the GPU's memory running out moves the run (host memory would run out on the CPU all the more).
+    if (r.ok() || r.error().code != core::ErrorCode::OutOfMemory || r.error().subject != vista3d::kDeviceMemorySubject ||
+        model->device() == "cpu")
+      return r;
     if (progress) progress->report(0.0, "out of GPU memory: continuing on the CPU");
     if (core::Status moved = model->setDevice("cpu", Precision::Float32); !moved) return r;
     batch = 1;
