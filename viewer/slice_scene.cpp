@@ -152,7 +152,6 @@ SliceScene::~SliceScene() {
 void SliceScene::setImage(const core::ImageVolume* image) {
   m_renderer->RemoveViewProp(m_imageSlice);
   m_image = image;
-  m_labels = nullptr;
   m_labelData = nullptr;
   m_overlayActor->VisibilityOff();
   const bool shown = image && image->size() > 0;
@@ -174,9 +173,7 @@ void SliceScene::setImage(const core::ImageVolume* image) {
 }
 
 void SliceScene::setLabels(const core::LabelMap* labels) {
-  m_labels = labels;
   if (!labels || !m_image || !labels->geometry().isCloseTo(m_image->geometry())) {
-    m_labels = nullptr;
     m_labelData = nullptr;
     m_overlayActor->VisibilityOff();
     return;

@@ -81,7 +81,6 @@ class SliceScene {
   SliceOrientation m_orientation;
   core::Vec3 m_right{}, m_up{}, m_normal{};  // screen right, screen up, view direction (into the screen), LPS
   const core::ImageVolume* m_image = nullptr;
-  const core::LabelMap* m_labels = nullptr;
   core::Vec3 m_cursor{0, 0, 0};
   vtkSmartPointer<vtkImageData> m_imageData, m_labelData;
   vtkSmartPointer<vtkImageResliceMapper> m_imageMapper;

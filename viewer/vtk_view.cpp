@@ -34,8 +34,6 @@ void onWindowEvent(vtkObject*, unsigned long event, void* clientData, void* call
     case vtkCommand::WindowIsDirectEvent:
       *static_cast<int*>(callData) = 1;
       break;
-    case vtkCommand::WindowFrameEvent:
-      break;  // the frame was blitted into the widget's framebuffer inside paintGL
     default:
       break;
   }
@@ -58,8 +56,7 @@ VtkView::VtkView(QWidget* parent)
   observer->SetCallback(&onWindowEvent);
   observer->SetClientData(this);
   for (const auto event : {vtkCommand::WindowMakeCurrentEvent, vtkCommand::WindowIsCurrentEvent,
-                           vtkCommand::WindowSupportsOpenGLEvent, vtkCommand::WindowIsDirectEvent,
-                           vtkCommand::WindowFrameEvent})
+                           vtkCommand::WindowSupportsOpenGLEvent, vtkCommand::WindowIsDirectEvent})
     m_window->AddObserver(event, observer);
 }
 
@@ -145,7 +142,6 @@ void VtkView::paintGL() {
   }
   if (m_measure) f->glFinish();
   m_lastPaintMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
-  ++m_frames;
 }
 
 QImage VtkView::capture() { return grabFramebuffer(); }

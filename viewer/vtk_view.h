@@ -29,8 +29,6 @@ class VtkView : public QOpenGLWidget {
   QSize pixelSize() const;
   // Renders now and returns the frame (for screenshots and render tests).
   QImage capture();
-  // Frames rendered so far (for tests and the benchmark).
-  std::uint64_t framesRendered() const { return m_frames; }
   // Milliseconds the last paintGL took (VTK's render and the blit, finished with glFinish when measuring is on).
   double lastPaintMs() const { return m_lastPaintMs; }
   void setMeasurePaint(bool on) { m_measure = on; }
@@ -62,7 +60,6 @@ class VtkView : public QOpenGLWidget {
 
   vtkSmartPointer<vtkGenericOpenGLRenderWindow> m_window;
   vtkSmartPointer<vtkRenderer> m_renderer;
-  std::uint64_t m_frames = 0;
   double m_lastPaintMs = 0;
   bool m_measure = false;
   int m_wheelRemainder = 0;

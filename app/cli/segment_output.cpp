@@ -10,7 +10,11 @@ namespace delineate::app::cli {
 
 int writeSegmentation(const std::string& output, const core::ImageVolume& image, const core::LabelPatch& patch,
                       const inference::EngineInfo& engine, double seconds) {
-  auto voxels = core::Volume<core::Label>::create(image.geometry(), 0);
+  const core::Geometry& g = image.geometry();
+  if (!patch.valid() || !g.contains(patch.box.min) || !g.contains(patch.box.max))
+    return fileError(core::makeError(core::ErrorCode::InvalidArgument, engine.id,
+                                     "the engine returned labels that do not fit the image"));
+  auto voxels = core::Volume<core::Label>::create(g, 0);
   if (!voxels) return fileError(voxels.error());
   const auto dims = image.geometry().dimensions();
   std::size_t o = 0;

@@ -7,7 +7,6 @@
 #include <QTimer>
 
 #include <cstdio>
-#include <functional>
 
 #include "app/gui/main_window.h"
 #include "viewer/vtk_view.h"
@@ -41,13 +40,9 @@ int main(int argc, char** argv) {
   if (!shotPath.isEmpty()) window.setDialogsEnabled(false);
   window.show();
   int exitCode = 0;
-  // Both live as long as main: the connections below refer to them.
-  bool finishing = false;
-  std::function<void()> finish;
   if (!shotPath.isEmpty()) {
-    finish = [&] {
-      if (finishing) return;  // the study and its surfaces may both report ready
-      finishing = true;
+    // The study's surfaces are the last thing a load reports (at once when it has no labels).
+    QObject::connect(&window, &app::gui::MainWindow::surfacesReady, &app, [&] {
       QTimer::singleShot(200, &window, [&] {
         const bool ok = window.screenshot().save(shotPath);
         if (!ok) std::fprintf(stderr, "error: %s: cannot write the screenshot\n", qPrintable(shotPath));
@@ -55,15 +50,11 @@ int main(int argc, char** argv) {
         exitCode = ok ? 0 : 1;
         app.quit();
       });
-    };
+    });
     QObject::connect(&window, &app::gui::MainWindow::loadFailed, &app, [&](const QString& message) {
       std::fprintf(stderr, "error: %s\n", qPrintable(message));
       exitCode = 1;
       app.quit();
-    });
-    QObject::connect(&window, &app::gui::MainWindow::surfacesReady, &app, [&] { finish(); });
-    QObject::connect(&window, &app::gui::MainWindow::studyLoaded, &app, [&] {
-      if (!parser.isSet(labels)) finish();  // no labels: no surfaces to wait for
     });
   }
   if (!images.isEmpty()) window.openImage(images.front(), parser.value(labels));

@@ -134,7 +134,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 MainWindow::~MainWindow() {
   if (m_job) m_job->cancel();
   if (m_surfaceJob) m_surfaceJob->cancel();
-  QThreadPool::globalInstance()->waitForDone();  // no worker may outlive the window it reports to
+  m_workers.waitForDone();  // no worker of this window may outlive it
 }
 
 void MainWindow::buildMenus() {
@@ -312,7 +312,7 @@ void MainWindow::startJob(const QString& what, std::function<std::shared_ptr<Loa
     }
     finishJob(std::move(result));
   });
-  watcher->setFuture(QtConcurrent::run([job, work = std::move(work)] {
+  watcher->setFuture(QtConcurrent::run(&m_workers, [job, work = std::move(work)] {
     try {
       return work(*job);
     } catch (const std::bad_alloc&) {
@@ -498,8 +498,8 @@ void MainWindow::finishJob(std::shared_ptr<Loaded> result) {
     return;
   }
   if (result->labelsOnly) {
-    setLabelMap(std::move(*result->labels));
-    if (!result->shareRevision.empty() && m_session) m_session->markSaved(result->shareRevision);
+    if (!setLabelMap(std::move(*result->labels))) return;  // reported; the labels in the window stay
+    if (!result->shareRevision.empty()) m_session->markSaved(result->shareRevision);
     statusBar()->showMessage(tr("Labels from %1").arg(result->source), 5000);
     Q_EMIT labelsLoaded();
     return;
@@ -521,7 +521,6 @@ void MainWindow::setStudy(core::ImageVolume image, std::optional<core::LabelMap>
     return;
   }
   m_session.emplace(std::move(session).value());
-  m_source = source;
   m_hidden.clear();
   setWindowTitle(tr("Delineate - %1").arg(QFileInfo(source).fileName()));
   const core::ImageVolume& img = m_session->image();
@@ -535,29 +534,29 @@ void MainWindow::setStudy(core::ImageVolume image, std::optional<core::LabelMap>
   m_surface->scene().setImage(&img);
   m_cursor = m_axial->scene().cursor();
   m_isCt = looksLikeCt(img);
+  m_automatic = automaticWindowLevel(img);  // once per study: Ctrl+0 and non-CT images reuse it
   if (m_isCt) applyPreset("Soft tissue");
   else applyPreset("Automatic");
   setCursor(m_cursor);
   refreshLabelList();
-  rebuildSurfaces();
   addRecent(source);
   statusBar()->showMessage(tr("Opened %1").arg(source), 5000);
   Q_EMIT studyLoaded();
+  rebuildSurfaces();  // after studyLoaded: for a map without labels it reports surfacesReady at once
 }
 
-void MainWindow::setLabelMap(core::LabelMap labels) {
-  if (!m_session) return;
+bool MainWindow::setLabelMap(core::LabelMap labels) {
+  if (!m_session) return false;
   if (core::Status s = m_session->replaceLabels(labels.voxels(), "Open label map"); !s) {
     fail(fromError(s.error()));
-    return;
+    return false;
   }
-  for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) {
-    p->scene().setLabels(&m_session->labels());
-    p->scene().labelsModified();
-  }
+  // replaceLabels wrote into the map the scenes already show.
+  for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().labelsModified();
   refreshLabelList();
   rebuildSurfaces(nullptr, std::make_shared<const core::LabelMap>(std::move(labels)));  // the file's map, no copy
   refreshViews();
+  return true;
 }
 
 void MainWindow::refreshLabelList() {
@@ -634,7 +633,7 @@ void MainWindow::rebuildSurfaces(const std::set<core::Label>* changed, std::shar
     m_surface->refresh();
     Q_EMIT surfacesReady();
   });
-  watcher->setFuture(QtConcurrent::run([labels, job, only] {
+  watcher->setFuture(QtConcurrent::run(&m_workers, [labels, job, only] {
     return viewer::buildLabelSurfaces(*labels, 15, job.get(), only ? &*only : nullptr);
   }));
 }
@@ -649,7 +648,7 @@ void MainWindow::setWindowLevel(WindowLevel wl) {
 
 void MainWindow::applyPreset(const QString& name) {
   if (name == "Automatic") {
-    if (m_session) setWindowLevel(automaticWindowLevel(m_session->image()));
+    if (m_session) setWindowLevel(m_automatic);
     return;
   }
   for (const auto& p : ctPresets())

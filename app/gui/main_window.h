@@ -5,6 +5,7 @@
 
 #include <QMainWindow>
 #include <QString>
+#include <QThreadPool>
 
 #include <map>
 #include <memory>
@@ -99,7 +100,8 @@ class MainWindow : public QMainWindow {
   void startJob(const QString& what, std::function<std::shared_ptr<Loaded>(JobProgress&)> work);
   void finishJob(std::shared_ptr<Loaded> result);
   void setStudy(core::ImageVolume image, std::optional<core::LabelMap> labels, const QString& source);
-  void setLabelMap(core::LabelMap labels);
+  // False (reported) when the labels cannot replace the session's; the session is then as it was.
+  bool setLabelMap(core::LabelMap labels);
   void refreshLabelList();
   // Every label's surface, or (incremental) only those of `changed`.
   // `source`: a map equal to the session's that the worker may keep (saves it a copy), else it copies the session's.
@@ -113,7 +115,6 @@ class MainWindow : public QMainWindow {
   std::optional<const io::DicomSeries*> chooseSeries(const std::vector<const io::DicomSeries*>& series);
 
   std::optional<core::AnnotationSession> m_session;
-  QString m_source;
   SlicePanel* m_axial = nullptr;
   SlicePanel* m_coronal = nullptr;
   SlicePanel* m_sagittal = nullptr;
@@ -140,7 +141,9 @@ class MainWindow : public QMainWindow {
   std::set<core::Label> m_pendingSurfaces;  // labels a running incremental rebuild owes
   bool m_pendingAll = false;                // a full rebuild is running
   bool m_dialogs = true;
-  bool m_isCt = false;  // the open image looks like CT (HU readout, CT presets), decided once per study
+  bool m_isCt = false;
+  WindowLevel m_automatic;  // the image's automatic range, computed once per study
+  QThreadPool m_workers;    // this window's background jobs (loads, surfaces); the destructor waits for them  // the open image looks like CT (HU readout, CT presets), decided once per study
   bool m_filling = false;
 };
 
