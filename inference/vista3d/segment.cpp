@@ -16,6 +16,9 @@ std::vector<int> everythingLabels() {
   return out;
 }
 
+bool isBundleSpecialClass(int c) { return (c >= 25 && c <= 29) || c == 117; }
+bool isTrainingSpecialClass(int c) { return (c >= 23 && c <= 27) || c == 57 || c == 128; }
+
 std::vector<int> expandLabelPrompts(const std::vector<int>& prompts) {
   std::vector<int> out;
   for (const int p : prompts) {
@@ -78,9 +81,7 @@ core::Result<ClickLogits> clickLogitsWithVista3d(Vista3dModel& model, const core
         return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "a click lies outside the image");
   auto in = preprocessForVista3d(image);
   if (!in) return in.error();
-  // VistaPreTransformd's special classes (the bundle's default list, not the training one: SPEC.md 6.3).
-  const bool special = classPrompt == 25 || classPrompt == 26 || classPrompt == 27 || classPrompt == 28 ||
-                       classPrompt == 29 || classPrompt == 117;
+  const bool special = isBundleSpecialClass(classPrompt);
   std::vector<ClickPoint> points;
   std::vector<ModelPoint> modelPoints;
   for (const auto& c : clicks) {

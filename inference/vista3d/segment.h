@@ -23,6 +23,11 @@ std::vector<int> everythingLabels();
 // VistaPreTransformd's subclass expansion: 2 -> 14, 5; 20 -> 28..32; 21 -> the vertebrae, ribs and other bones.
 std::vector<int> expandLabelPrompts(const std::vector<int>& prompts);
 
+// VistaPreTransformd's "special" classes, whose clicks take labels 3 / 2: the bundle's default list (25-29, 117),
+// and the one VISTA-3D was trained with (23-27, 57, 128); SPEC.md 6.3. The pipeline follows the bundle's.
+bool isBundleSpecialClass(int classId);
+bool isTrainingSpecialClass(int classId);
+
 struct SegmentOptions {
   std::int64_t roi = 128;  // the bundle's window
   int batch = 1;           // windows per network pass (halved on out of memory)

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <initializer_list>
 #include <string>
 
 #include "inference/engine.h"
@@ -238,10 +237,7 @@ double estimateVista3dCpuSeconds(const core::Geometry& geometry, bool clicks, st
 }
 
 std::string vista3dPromptNote(int classPrompt) {
-  const auto in = [classPrompt](std::initializer_list<int> list) {
-    return std::find(list.begin(), list.end(), classPrompt) != list.end();
-  };
-  const bool bundle = in({25, 26, 27, 28, 29, 117}), training = in({23, 24, 25, 26, 27, 57, 128});
+  const bool bundle = vista3d::isBundleSpecialClass(classPrompt), training = vista3d::isTrainingSpecialClass(classPrompt);
   if (bundle == training) return {};
   return "note: class " + std::to_string(classPrompt) + (bundle ? " is" : " is not") +
          " a 'special' class for the VISTA-3D bundle (its clicks " + (bundle ? "take" : "do not take") +
