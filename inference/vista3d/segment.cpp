@@ -70,7 +70,7 @@ core::Result<core::LabelMap> segmentWithVista3d(Vista3dModel& model, const core:
 
 core::Result<ClickLogits> clickLogitsWithVista3d(Vista3dModel& model, const core::ImageVolume& image,
                                                  const std::vector<ClickPrompt>& clicks, int classPrompt, std::int64_t roi,
-                                                 core::ProgressSink* progress) {
+                                                 core::ProgressSink* progress, std::shared_ptr<const Vista3dInput> input) {
   if (clicks.empty()) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "no click");
   if (classPrompt < 0 || classPrompt > 254)
     return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "the class prompt is 1..254 (0 for none)");
@@ -79,8 +79,12 @@ core::Result<ClickLogits> clickLogitsWithVista3d(Vista3dModel& model, const core
     for (std::size_t a = 0; a < 3; ++a)
       if (!(c.ijk[a] > -0.5 && c.ijk[a] < static_cast<double>(dims[a]) - 0.5))
         return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "a click lies outside the image");
-  auto in = preprocessForVista3d(image);
-  if (!in) return in.error();
+  if (!input) {
+    auto in = preprocessForVista3d(image);
+    if (!in) return in.error();
+    input = std::make_shared<const Vista3dInput>(std::move(in).value());
+  }
+  const Vista3dInput* in = input.get();
   const bool special = isBundleSpecialClass(classPrompt);
   std::vector<ClickPoint> points;
   std::vector<ModelPoint> modelPoints;
@@ -105,20 +109,21 @@ core::Result<ClickLogits> clickLogitsWithVista3d(Vista3dModel& model, const core
   };
   auto logits = pointWindowLogits(in->image, points, network, roi, progress);
   if (!logits) return logits.error();
-  return ClickLogits{std::move(in).value(), std::move(logits).value(), std::move(modelPoints)};
+  return ClickLogits{std::move(input), std::move(logits).value(), std::move(modelPoints)};
 }
 
 core::Result<core::Volume<std::uint8_t>> segmentClicksWithVista3d(Vista3dModel& model, const core::ImageVolume& image,
                                                                   const std::vector<ClickPrompt>& clicks, int classPrompt,
-                                                                  std::int64_t roi, core::ProgressSink* progress) {
-  auto r = clickLogitsWithVista3d(model, image, clicks, classPrompt, roi, progress);
+                                                                  std::int64_t roi, core::ProgressSink* progress,
+                                                                  std::shared_ptr<const Vista3dInput> input) {
+  auto r = clickLogitsWithVista3d(model, image, clicks, classPrompt, roi, progress, std::move(input));
   if (!r) return r.error();
   // With a class prompt the bundle keeps every component; point-only results keep those holding a positive click.
   const std::vector<int> prompt = classPrompt > 0 ? std::vector<int>{classPrompt} : std::vector<int>{};
-  auto labels = vistaPostTransform(r->logits, 1, r->in.image.geometry().dimensions(), prompt,
+  auto labels = vistaPostTransform(r->logits, 1, r->in->image.geometry().dimensions(), prompt,
                                    prompt.empty() ? r->points : std::vector<ModelPoint>{});
   if (!labels) return labels.error();
-  return invertToOriginal(*labels, r->in.grid, image.geometry());
+  return invertToOriginal(*labels, r->in->grid, image.geometry());
 }
 
 }  // namespace delineate::inference::vista3d

@@ -5,6 +5,7 @@
 // Torch-free: the network comes in as a loaded Vista3dModel.
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/error.h"
@@ -56,18 +57,21 @@ struct ClickPrompt {
   bool positive = true;
 };
 // The stitched logits on the model grid before postprocessing (x fastest, NaN outside the click windows), with the
-// preprocessed input and the clicks as the model saw them.
+// preprocessed input and the clicks as the model saw them. `input`: the image already preprocessed (a click session
+// keeps it between clicks); nullptr preprocesses here.
 struct ClickLogits {
-  Vista3dInput in;
+  std::shared_ptr<const Vista3dInput> in;
   std::vector<float> logits;
   std::vector<ModelPoint> points;
 };
 core::Result<ClickLogits> clickLogitsWithVista3d(Vista3dModel& model, const core::ImageVolume& image,
                                                  const std::vector<ClickPrompt>& clicks, int classPrompt = 0,
-                                                 std::int64_t roi = 128, core::ProgressSink* progress = nullptr);
+                                                 std::int64_t roi = 128, core::ProgressSink* progress = nullptr,
+                                                 std::shared_ptr<const Vista3dInput> input = nullptr);
 core::Result<core::Volume<std::uint8_t>> segmentClicksWithVista3d(Vista3dModel& model, const core::ImageVolume& image,
                                                                   const std::vector<ClickPrompt>& clicks, int classPrompt = 0,
                                                                   std::int64_t roi = 128,
-                                                                  core::ProgressSink* progress = nullptr);
+                                                                  core::ProgressSink* progress = nullptr,
+                                                                  std::shared_ptr<const Vista3dInput> input = nullptr);
 
 }  // namespace delineate::inference::vista3d

@@ -9,6 +9,7 @@
 #include "inference/interactive.h"
 #include "inference/vista3d/checkpoint_reader.h"
 #include "inference/vista3d/network.h"
+#include "inference/vista3d/preprocess.h"
 #include "inference/vista3d/segment.h"
 #include "inference/vista3d/sliding_window.h"
 
@@ -98,8 +99,14 @@ class Vista3dSession final : public InteractiveSession {
     if (!clicks) return clicks.error();
     if (!std::any_of(points.begin(), points.end(), [](const PointPrompt& p) { return p.positive; }))
       return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "the first click must be positive");
+    if (!m_input) {  // the image is preprocessed once per session, not once per click
+      auto in = vista3d::preprocessForVista3d(m_image);
+      if (!in) return in.error();
+      m_input = std::make_shared<const vista3d::Vista3dInput>(std::move(in).value());
+    }
     auto labels = m_runner->withFallback(progress, [&] {
-      return vista3d::segmentClicksWithVista3d(*m_runner->model, m_image, *clicks, 0, m_runner->options.roi, progress);
+      return vista3d::segmentClicksWithVista3d(*m_runner->model, m_image, *clicks, 0, m_runner->options.roi, progress,
+                                               m_input);
     });
     if (!labels) return labels.error();
     try {
@@ -132,6 +139,7 @@ class Vista3dSession final : public InteractiveSession {
  private:
   std::shared_ptr<Vista3dRunner> m_runner;
   const core::ImageVolume& m_image;
+  std::shared_ptr<const vista3d::Vista3dInput> m_input;  // the preprocessed image, from the first click on
   std::vector<PointPrompt> m_points;
   ObjectMask m_mask;
   std::vector<PackedMask> m_history;

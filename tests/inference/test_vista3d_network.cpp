@@ -254,7 +254,7 @@ struct ClickPipelineCase {
   };
   LogitComparison compareLogits(const ClickLogits& ours) const {
     std::vector<std::int64_t> shape;
-    const auto ref = test::toXFastest(test::readNpy(logitsPath, shape), 1, ours.in.image.geometry().dimensions());
+    const auto ref = test::toXFastest(test::readNpy(logitsPath, shape), 1, ours.in->image.geometry().dimensions());
     REQUIRE(ref.size() == ours.logits.size());
     LogitComparison r;
     std::size_t nanMismatch = 0;
