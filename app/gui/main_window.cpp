@@ -29,6 +29,7 @@
 #include "app/gui/job.h"
 #include "app/gui/share_browser.h"
 #include "app/gui/view_panels.h"
+#include "core/statistics.h"
 #include "inference/engine.h"
 #include "io/dicom.h"
 #include "io/image_file.h"
@@ -562,20 +563,18 @@ bool MainWindow::setLabelMap(core::LabelMap labels) {
 void MainWindow::refreshLabelList() {
   m_filling = true;
   m_labelList->clear();
+  m_labelStats.clear();
   if (m_session) {
-    std::vector<std::size_t> counts(65536, 0);
-    const core::LabelMap& labels = m_session->labels();
-    for (std::size_t i = 0; i < labels.size(); ++i) ++counts[labels[i]];
-    const double mlPerVoxel = labels.geometry().voxelVolumeMm3() / 1000.0;
-    for (int id = 1; id < 65536; ++id) {
-      if (!counts[static_cast<std::size_t>(id)]) continue;
-      const auto label = static_cast<core::Label>(id);
+    // Counts and volumes come from core's statistics (no image: no intensity pass).
+    auto stats = core::computeLabelStatistics(m_session->labels(), nullptr);
+    if (stats) m_labelStats = std::move(stats).value();
+    for (const core::LabelStatistics& st : m_labelStats) {
+      const core::Label label = st.label;
       const core::LabelEntry* e = m_session->table().find(label);
-      const QString name = e ? QString::fromStdString(e->name) : tr("label %1").arg(id);
+      const QString name = e ? QString::fromStdString(e->name) : tr("label %1").arg(label);
       auto* item = new QListWidgetItem(swatch(e ? e->color : core::LabelTable::defaultColor(label)),
-                                       tr("%1  %2  (%3 mL)").arg(id).arg(name).arg(static_cast<double>(counts[static_cast<std::size_t>(id)]) * mlPerVoxel, 0, 'f', 1),
-                                       m_labelList);
-      item->setData(Qt::UserRole, id);
+                                       tr("%1  %2  (%3 mL)").arg(label).arg(name).arg(st.volumeMl, 0, 'f', 1), m_labelList);
+      item->setData(Qt::UserRole, label);
       item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
       item->setCheckState(m_hidden.count(label) ? Qt::Unchecked : Qt::Checked);
     }
@@ -604,7 +603,7 @@ void MainWindow::rebuildSurfaces(const std::set<core::Label>* changed, std::shar
   }
   m_pendingAll = !only.has_value();
   m_pendingSurfaces = only ? *only : std::set<core::Label>{};
-  if (!only && m_labelList->count() == 0) {  // no label in the map (the list was just counted): nothing to mesh
+  if (!only && m_labelStats.empty()) {  // no label in the map (counted by refreshLabelList): nothing to mesh
     m_surface->scene().setSurfaces({});
     m_surface->setStatus({});
     m_surface->refresh();

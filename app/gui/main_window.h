@@ -14,6 +14,7 @@
 
 #include "app/gui/window_level.h"
 #include "core/annotation_session.h"
+#include "core/statistics.h"
 #include "viewer/slice_scene.h"
 
 class QAction;
@@ -126,6 +127,7 @@ class MainWindow : public QMainWindow {
   WindowLevel m_windowLevel;
   core::Vec3 m_cursor{0, 0, 0};
   std::set<core::Label> m_hidden;
+  std::vector<core::LabelStatistics> m_labelStats;  // of the session's labels, as of the last refreshLabelList
   double m_opacity = 0.5;
   QListWidget* m_labelList = nullptr;
   QSlider* m_opacitySlider = nullptr;
