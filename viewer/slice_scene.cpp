@@ -182,7 +182,7 @@ void SliceScene::setLabels(const core::LabelMap* labels) {
   m_labelReslice->SetInputData(m_labelData);
   setLabelColors(m_table, m_hidden);
   m_overlayActor->VisibilityOn();
-  updateOverlay();
+  updateOverlay(true);
 }
 
 void SliceScene::setLabelColors(const core::LabelTable& table, const std::set<core::Label>& hidden) {
@@ -200,18 +200,26 @@ void SliceScene::setLabelOpacity(double opacity) {
 
 void SliceScene::setLabelOutline(bool outline) {
   m_outline = outline;
-  updateOverlay();
+  updateOverlay(true);
 }
 
 void SliceScene::labelsModified() {
   if (!m_labelData) return;
   m_labelData->Modified();
   m_labelData->GetPointData()->GetScalars()->Modified();
-  updateOverlay();
+  updateOverlay(true);
 }
 
-void SliceScene::updateOverlay() {
+void SliceScene::updateOverlay(bool force) {
   if (!m_labelData || !m_image) return;
+  // The overlay depends on the plane only (its origin is the image's middle projected onto it): a cursor move within
+  // the plane, as another view's scroll or a click here, leaves it as it is.
+  const double offset = dot(m_cursor, m_normal);
+  if (!force && offset == m_overlayOffset) return;
+  m_overlayOffset = offset;
+  const auto& dims = m_image->geometry().dimensions();
+  const Vec3 middle = m_image->geometry().indexToLps(core::Index3{(dims[0] - 1) / 2, (dims[1] - 1) / 2, (dims[2] - 1) / 2});
+  const Vec3 origin = add(middle, m_normal, offset - dot(middle, m_normal));
   // The view's plane through the cursor, in the labels' local frame (index x spacing): columns right, up, normal
   // and the cursor, each taken through the transposed direction.
   const core::Geometry& g = m_image->geometry();
@@ -222,7 +230,7 @@ void SliceScene::updateOverlay() {
     return Vec3{d(0, 0) * w[0] + d(1, 0) * w[1] + d(2, 0) * w[2], d(0, 1) * w[0] + d(1, 1) * w[1] + d(2, 1) * w[2],
                 d(0, 2) * w[0] + d(1, 2) * w[1] + d(2, 2) * w[2]};
   };
-  const Vec3 cols[4] = {toLocal(m_right, false), toLocal(m_up, false), toLocal(m_normal, false), toLocal(m_cursor, true)};
+  const Vec3 cols[4] = {toLocal(m_right, false), toLocal(m_up, false), toLocal(m_normal, false), toLocal(origin, true)};
   auto axes = vtkSmartPointer<vtkMatrix4x4>::New();
   for (int c = 0; c < 4; ++c)
     for (int r = 0; r < 3; ++r) axes->SetElement(r, c, cols[c][static_cast<std::size_t>(r)]);
@@ -232,7 +240,7 @@ void SliceScene::updateOverlay() {
   const double pixel = std::min({sp[0], sp[1], sp[2]});
   double r0 = 1e300, r1 = -1e300, u0 = 1e300, u1 = -1e300;
   for (const auto& c : corners(g)) {
-    const Vec3 rel{c[0] - m_cursor[0], c[1] - m_cursor[1], c[2] - m_cursor[2]};
+    const Vec3 rel{c[0] - origin[0], c[1] - origin[1], c[2] - origin[2]};
     r0 = std::min(r0, dot(rel, m_right)), r1 = std::max(r1, dot(rel, m_right));
     u0 = std::min(u0, dot(rel, m_up)), u1 = std::max(u1, dot(rel, m_up));
   }
@@ -261,7 +269,7 @@ void SliceScene::updateOverlay() {
   }
   m_overlayLabels->Modified();
   // Output (x, y) of the plane sits at cursor + x right + y up, a hair in front of the image slice.
-  const Vec3 at = add(m_cursor, m_normal, -0.01 * sliceStep());
+  const Vec3 at = add(origin, m_normal, -0.01 * sliceStep());
   auto place = vtkSmartPointer<vtkMatrix4x4>::New();
   const Vec3 lpsCols[4] = {m_right, m_up, m_normal, at};
   for (int c = 0; c < 4; ++c)

@@ -5,6 +5,7 @@
 // front, sagittal from the patient's left (anterior on the screen's left). World coordinates are LPS millimetres.
 
 #include <array>
+#include <limits>
 #include <optional>
 #include <set>
 
@@ -74,7 +75,8 @@ class SliceScene {
  private:
   void placeCamera(bool fit);
   void updateCrosshair();
-  void updateOverlay();
+  // Reslices the overlay when the view's plane moved (or always, with `force`: new labels, edits, outline mode).
+  void updateOverlay(bool force = false);
   double sliceStep() const;
 
   vtkRenderer* m_renderer;
@@ -91,6 +93,7 @@ class SliceScene {
   vtkSmartPointer<vtkImageMapToColors> m_overlayColors;
   vtkSmartPointer<vtkImageActor> m_overlayActor;
   bool m_outline = false;
+  double m_overlayOffset = std::numeric_limits<double>::quiet_NaN();  // the plane the overlay shows, along the normal
   vtkSmartPointer<vtkLineSource> m_lineA, m_lineB;
   vtkSmartPointer<vtkActor> m_crosshairA, m_crosshairB;
   std::array<vtkSmartPointer<vtkTextActor>, 4> m_markers;  // left, right, top, bottom
