@@ -1,8 +1,8 @@
 #pragma once
-// The VISTA-3D network (SPEC.md 2) in LibTorch, behind a torch-free interface, built so far: the image encoder
-// (SegResNetDS2 with the point branch `up_layers` and the automatic branch `up_layers_auto`) and the class head
-// (ClassMappingClassify). Weights come from a checkpoint by name after the strict key check. Arrays are in torch's
-// order ([C, H, W, D], the last axis fastest).
+// The VISTA-3D network (SPEC.md 2) in LibTorch, behind a torch-free interface: the image encoder (SegResNetDS2 with
+// the point branch `up_layers` and the automatic branch `up_layers_auto`), the class head (ClassMappingClassify) and
+// the point head (PointMappingSAM), on a chosen device and precision. Weights come from a checkpoint by name after
+// the strict key check. Arrays are in torch's order ([C, H, W, D], the last axis fastest).
 
 #include <array>
 #include <cstdint>

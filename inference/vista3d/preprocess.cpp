@@ -48,18 +48,23 @@ std::vector<float> resampleAxis(const std::vector<float>& in, const Size3& n, in
 
 }  // namespace
 
+core::Size3 spacedDimensions(const core::Geometry& g) {
+  Size3 sd{};
+  for (std::size_t a = 0; a < 3; ++a)
+    sd[a] = static_cast<std::int64_t>(std::llround(static_cast<double>(g.dimensions()[a] - 1) * g.spacingMm()[a] /
+                                                   kTargetSpacingMm)) + 1;
+  return sd;
+}
+
 core::Result<Vista3dInput> preprocessForVista3d(const core::ImageVolume& image, bool keepStages) {
   const auto& g = image.geometry();
   const Size3 n = g.dimensions();
   if (g.voxelCount() <= 0) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "the image is empty");
   try {
     // 1. Spacingd: per array axis, (n - 1) * spacing / 1.5 + 1 samples, voxel 0 where it was, directions kept.
-    Size3 sd{};
+    const Size3 sd = spacedDimensions(g);
     double count = 1;
-    for (std::size_t a = 0; a < 3; ++a) {
-      sd[a] = static_cast<std::int64_t>(std::llround(static_cast<double>(n[a] - 1) * g.spacingMm()[a] / kTargetSpacingMm)) + 1;
-      count *= static_cast<double>(sd[a]);
-    }
+    for (std::size_t a = 0; a < 3; ++a) count *= static_cast<double>(sd[a]);
     if (count > static_cast<double>(core::Geometry::kMaxVoxels))
       return core::makeError(core::ErrorCode::SizeLimit, "vista3d", "the image at 1.5 mm would have too many voxels");
     std::vector<float> v(image.data(), image.data() + image.size());

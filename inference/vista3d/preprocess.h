@@ -29,6 +29,9 @@ struct Vista3dInput {
   core::ImageVolume spaced, cropped;
 };
 
+// The grid size after Spacingd to 1.5 mm (before the foreground crop): (n - 1) * spacing / 1.5 + 1 per axis, rounded.
+core::Size3 spacedDimensions(const core::Geometry& geometry);
+
 // Errors: an empty image, or one whose 1.5 mm grid would exceed core::Geometry::kMaxVoxels.
 core::Result<Vista3dInput> preprocessForVista3d(const core::ImageVolume& image, bool keepStages = false);
 

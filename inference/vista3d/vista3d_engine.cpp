@@ -234,11 +234,8 @@ double estimateVista3dCpuSeconds(const core::Geometry& geometry, bool clicks, st
   if (threads <= 0) threads = vista3d::cpuThreads();
   std::size_t windows = 1;
   if (!clicks) {
-    for (std::size_t a = 0; a < 3; ++a) {
-      const auto n = static_cast<std::int64_t>(
-          std::floor(static_cast<double>(geometry.dimensions()[a] - 1) * geometry.spacingMm()[a] / vista3d::kTargetSpacingMm)) + 1;
-      windows *= vista3d::windowStarts(std::max(n, roi), roi, 0.25).size();
-    }
+    const core::Size3 n = vista3d::spacedDimensions(geometry);  // the grid preprocessing makes
+    for (std::size_t a = 0; a < 3; ++a) windows *= vista3d::windowStarts(std::max(n[a], roi), roi, 0.25).size();
   }
   const double scale = std::pow(static_cast<double>(roi) / 128.0, 3.0);
   return static_cast<double>(windows) * (clicks ? 305.0 : 185.0) * scale / static_cast<double>(std::max(1, threads));
