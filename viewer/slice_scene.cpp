@@ -55,6 +55,14 @@ std::array<Vec3, 8> corners(const core::Geometry& g) {
   return out;
 }
 
+// The image's voxel centres projected on a direction: the lowest and highest value.
+std::pair<double, double> extentAlong(const core::Geometry& g, const Vec3& direction) {
+  const auto cs = corners(g);
+  double lo = dot(cs[0], direction), hi = lo;
+  for (const auto& c : cs) lo = std::min(lo, dot(c, direction)), hi = std::max(hi, dot(c, direction));
+  return {lo, hi};
+}
+
 }  // namespace
 
 const char* orientationName(SliceOrientation o) {
@@ -238,12 +246,10 @@ void SliceScene::updateOverlay(bool force) {
   // Pixels as fine as the finest in-plane voxel, covering the image's projection on the plane.
   const auto& sp = g.spacingMm();
   const double pixel = std::min({sp[0], sp[1], sp[2]});
-  double r0 = 1e300, r1 = -1e300, u0 = 1e300, u1 = -1e300;
-  for (const auto& c : corners(g)) {
-    const Vec3 rel{c[0] - origin[0], c[1] - origin[1], c[2] - origin[2]};
-    r0 = std::min(r0, dot(rel, m_right)), r1 = std::max(r1, dot(rel, m_right));
-    u0 = std::min(u0, dot(rel, m_up)), u1 = std::max(u1, dot(rel, m_up));
-  }
+  auto [r0, r1] = extentAlong(g, m_right);
+  auto [u0, u1] = extentAlong(g, m_up);
+  r0 -= dot(origin, m_right), r1 -= dot(origin, m_right);  // relative to the plane's origin
+  u0 -= dot(origin, m_up), u1 -= dot(origin, m_up);
   m_labelReslice->SetOutputSpacing(pixel, pixel, 1);
   m_labelReslice->SetOutputOrigin(0, 0, 0);
   m_labelReslice->SetOutputExtent(static_cast<int>(std::floor(r0 / pixel)), static_cast<int>(std::ceil(r1 / pixel)),
@@ -308,9 +314,7 @@ double SliceScene::sliceStep() const {
 
 void SliceScene::scroll(int steps) {
   if (!m_image) return;
-  const auto cs = corners(m_image->geometry());
-  double lo = dot(cs[0], m_normal), hi = lo;
-  for (const auto& c : cs) lo = std::min(lo, dot(c, m_normal)), hi = std::max(hi, dot(c, m_normal));
+  const auto [lo, hi] = extentAlong(m_image->geometry(), m_normal);
   const double now = dot(m_cursor, m_normal);
   const double target = std::clamp(now + steps * sliceStep(), lo, hi);
   m_cursor = add(m_cursor, m_normal, target - now);
@@ -319,9 +323,7 @@ void SliceScene::scroll(int steps) {
 
 std::pair<std::int64_t, std::int64_t> SliceScene::sliceIndex() const {
   if (!m_image) return {0, 0};
-  const auto cs = corners(m_image->geometry());
-  double lo = dot(cs[0], m_normal), hi = lo;
-  for (const auto& c : cs) lo = std::min(lo, dot(c, m_normal)), hi = std::max(hi, dot(c, m_normal));
+  const auto [lo, hi] = extentAlong(m_image->geometry(), m_normal);
   const double step = sliceStep();
   return {static_cast<std::int64_t>(std::llround((dot(m_cursor, m_normal) - lo) / step)),
           static_cast<std::int64_t>(std::llround((hi - lo) / step)) + 1};
@@ -371,12 +373,8 @@ void SliceScene::placeCamera(bool fit) {
   camera->SetViewUp(m_up[0], m_up[1], m_up[2]);
   camera->SetClippingRange(distance - 1000.0, distance + 1000.0);
   if (fit && m_image) {
-    const auto cs = corners(m_image->geometry());
-    double w0 = 1e300, w1 = -1e300, h0 = 1e300, h1 = -1e300;
-    for (const auto& c : cs) {
-      w0 = std::min(w0, dot(c, m_right)), w1 = std::max(w1, dot(c, m_right));
-      h0 = std::min(h0, dot(c, m_up)), h1 = std::max(h1, dot(c, m_up));
-    }
+    const auto [w0, w1] = extentAlong(m_image->geometry(), m_right);
+    const auto [h0, h1] = extentAlong(m_image->geometry(), m_up);
     const int* size = m_renderer->GetSize();
     const double aspect = size[1] > 0 ? double(size[0]) / double(size[1]) : 1.0;
     const double halfH = (h1 - h0) / 2 + sliceStep(), halfW = (w1 - w0) / 2 + sliceStep();
