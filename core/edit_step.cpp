@@ -1,5 +1,6 @@
 #include "core/edit_step.h"
 
+#include <algorithm>
 #include <cassert>
 #include <utility>
 
@@ -91,6 +92,44 @@ bool EditStep::applyTo(Volume<Label>& voxels) const {
   }
   assert(pos == total);
   return true;
+}
+
+std::set<Label> EditStep::labelsInvolved(const Volume<Label>& voxels) const {
+  std::set<Label> out;
+  if (m_box.empty() || !(m_box.intersected(voxels.geometry().fullBox()) == m_box)) return out;
+  const Size3& dims = voxels.geometry().dimensions();
+  const std::int64_t bx = m_box.max[0] - m_box.min[0] + 1;
+  const std::int64_t by = m_box.max[1] - m_box.min[1] + 1;
+  const std::int64_t total = m_box.voxelCount();
+  std::vector<bool> seen(65536, false);
+  std::int64_t pos = 0;
+  std::size_t i = 0;
+  while (i < m_runs.size() && pos < total) {
+    std::uint64_t count = 0;
+    int shift = 0;
+    while (i < m_runs.size()) {
+      const std::uint8_t byte = m_runs[i++];
+      count |= std::uint64_t(byte & 0x7f) << shift;
+      if (!(byte & 0x80)) break;
+      shift += 7;
+    }
+    if (i + 2 > m_runs.size()) break;
+    const Label value = static_cast<Label>(m_runs[i] | (m_runs[i + 1] << 8));
+    i += 2;
+    const std::int64_t end = std::min<std::int64_t>(total, pos + static_cast<std::int64_t>(count));
+    if (value != 0) {
+      for (std::int64_t p = pos; p < end; ++p) {
+        const std::int64_t x = m_box.min[0] + p % bx, y = m_box.min[1] + (p / bx) % by, z = m_box.min[2] + p / (bx * by);
+        const Label v = voxels.data()[static_cast<std::size_t>(x + dims[0] * (y + dims[1] * z))];
+        seen[v] = true;
+        seen[static_cast<Label>(v ^ value)] = true;
+      }
+    }
+    pos = end;
+  }
+  for (std::size_t l = 0; l < seen.size(); ++l)
+    if (seen[l]) out.insert(static_cast<Label>(l));
+  return out;
 }
 
 }  // namespace delineate::core

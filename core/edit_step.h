@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,11 @@ class EditStep {
   // XORs the delta into the voxels (undo and redo alike). Returns false, writing nothing, when the step's box does
   // not fit the grid (a step recorded on another map).
   bool applyTo(Volume<Label>& voxels) const;
+
+  // The labels this step changes between (each changed voxel's value in `voxels`, and that value XOR the delta, i.e.
+  // its value on the other side of the step), so a window refreshes only those labels' counts and surfaces after an
+  // undo or redo. Works on either side of the step. Empty for a box that does not fit the grid.
+  std::set<Label> labelsInvolved(const Volume<Label>& voxels) const;
 
   // Run encoding: each run is a LEB128 varint count followed by the 16-bit XOR value, little endian.
   static void appendRun(std::vector<std::uint8_t>& out, std::uint64_t count, Label value);

@@ -32,6 +32,9 @@ class UndoHistory {
   bool canRedo() const { return !m_redo.empty(); }
   const std::string* nextUndoName() const { return m_undo.empty() ? nullptr : &m_undo.back().name(); }
   const std::string* nextRedoName() const { return m_redo.empty() ? nullptr : &m_redo.back().name(); }
+  // The step the next undo / redo would apply (after an undo, nextRedo() is the step just undone).
+  const EditStep* nextUndo() const { return m_undo.empty() ? nullptr : &m_undo.back(); }
+  const EditStep* nextRedo() const { return m_redo.empty() ? nullptr : &m_redo.back(); }
 
   // Apply the inverse / the step again to `map`; return the step's name, or nothing when there is none, while a
   // transaction is open on the map (it is refused, nothing changes), or when the map was changed behind the

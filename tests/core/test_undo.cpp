@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <random>
+#include <set>
 #include <vector>
 
 #include "core/annotation_session.h"
@@ -516,4 +517,28 @@ TEST_CASE("copies and assignments never carry an open transaction", "[undo]") {
   REQUIRE(map.at({0, 0, 0}) == 5);  // not 5 ^ 9
   EditTransaction next(map, "next");
   REQUIRE(next.isOpen());
+}
+
+TEST_CASE("a step names the labels it changes between, on either side of it", "[undo]") {
+  LabelMap map = makeMap({40, 30, 20});
+  UndoHistory history;
+  std::mt19937 rng(7);
+  for (int e = 0; e < 200; ++e) {
+    const std::vector<Label> before = snapshot(map);
+    EditTransaction tx(map, "Paint");
+    randomStroke(tx, rng, map.geometry());
+    auto step = tx.commit();
+    if (!step) continue;
+    // Brute force: every label that a changed voxel held before or holds after.
+    std::set<Label> expected;
+    const std::vector<Label> after = snapshot(map);
+    for (std::size_t i = 0; i < after.size(); ++i)
+      if (before[i] != after[i]) expected.insert({before[i], after[i]});
+    REQUIRE(step->labelsInvolved(map.voxels()) == expected);
+    history.push(std::move(*step));
+    REQUIRE(history.undo(map).has_value());
+    REQUIRE(history.nextRedo()->labelsInvolved(map.voxels()) == expected);  // the other side
+    REQUIRE(history.redo(map).has_value());
+    REQUIRE(history.nextUndo()->labelsInvolved(map.voxels()) == expected);
+  }
 }
