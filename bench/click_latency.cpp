@@ -33,7 +33,7 @@
 
 #include "inference/classic/auto_segmenter.h"
 #include "inference/classic/click_session.h"
-#include "inference/classic/morphology.h"
+#include "core/morphology.h"
 #include "inference/click_evaluator.h"
 #include "io/dicom.h"
 #include "io/image_file.h"
@@ -197,9 +197,9 @@ int main(int argc, char** argv) {
   };
   std::vector<Object> list;
   for (const core::Label l : {inference::classic::kBoneLabel, inference::classic::kLeftLungLabel, inference::classic::kRightLungLabel}) {
-    inference::classic::Mask m(seg->voxels.size());
+    core::Mask m(seg->voxels.size());
     for (std::size_t i = 0; i < m.size(); ++i) m[i] = seg->voxels[i] == l ? 1 : 0;
-    const auto c = inference::classic::connectedComponents(m, d);
+    const auto c = core::connectedComponents(m, d);
     for (std::size_t k = 0; k < c.size.size(); ++k) {
       if (static_cast<double>(c.size[k]) * sp[0] * sp[1] * sp[2] < 5000) continue;  // under 5 mL
       Object o{l == inference::classic::kBoneLabel ? "bone piece" : "lung", core::Volume<std::uint8_t>::create(g, 0).value(), c.size[k]};

@@ -1,10 +1,10 @@
-#include "inference/classic/morphology.h"
+#include "core/morphology.h"
 
 #include <algorithm>
 #include <array>
 #include <limits>
 
-namespace delineate::inference::classic {
+namespace delineate::core {
 namespace {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
@@ -39,11 +39,11 @@ void envelope1d(const float* f, std::int64_t n, float h, float* out, std::int64_
   }
 }
 
-std::int64_t total(const core::Size3& n) { return n[0] * n[1] * n[2]; }
+std::int64_t total(const Size3& n) { return n[0] * n[1] * n[2]; }
 
 }  // namespace
 
-std::vector<float> squaredDistanceToBackground(const Mask& mask, const core::Size3& n, const core::Vec3& spacingMm,
+std::vector<float> squaredDistanceToBackground(const Mask& mask, const Size3& n, const Vec3& spacingMm,
                                                bool borderIsBackground) {
   const std::int64_t count = total(n);
   std::vector<float> d(static_cast<std::size_t>(count));
@@ -76,7 +76,7 @@ std::vector<float> squaredDistanceToBackground(const Mask& mask, const core::Siz
   return d;
 }
 
-Mask erode(const Mask& mask, const core::Size3& n, const core::Vec3& spacingMm, double radiusMm) {
+Mask erode(const Mask& mask, const Size3& n, const Vec3& spacingMm, double radiusMm) {
   const auto d = squaredDistanceToBackground(mask, n, spacingMm, false);
   const float r2 = static_cast<float>(radiusMm * radiusMm);
   Mask out(mask.size());
@@ -84,7 +84,7 @@ Mask erode(const Mask& mask, const core::Size3& n, const core::Vec3& spacingMm, 
   return out;
 }
 
-Mask dilate(const Mask& mask, const core::Size3& n, const core::Vec3& spacingMm, double radiusMm) {
+Mask dilate(const Mask& mask, const Size3& n, const Vec3& spacingMm, double radiusMm) {
   Mask inverse(mask.size());
   for (std::size_t i = 0; i < mask.size(); ++i) inverse[i] = mask[i] ? 0 : 1;
   const auto d = squaredDistanceToBackground(inverse, n, spacingMm, false);
@@ -99,7 +99,7 @@ std::int32_t Components::largest() const {
   return static_cast<std::int32_t>(std::max_element(size.begin(), size.end()) - size.begin());
 }
 
-Components connectedComponents(const Mask& mask, const core::Size3& n, Connectivity connectivity) {
+Components connectedComponents(const Mask& mask, const Size3& n, Connectivity connectivity) {
   Components c;
   c.id.assign(mask.size(), -1);
   // Neighbour offsets: the 6 faces, or all 26 neighbours.
@@ -140,7 +140,7 @@ Components connectedComponents(const Mask& mask, const core::Size3& n, Connectiv
 namespace {
 
 // The voxel-by-voxel flood, for slices across x (where runs along x would cross slices).
-void fillHolesByVoxel(Mask& mask, const core::Size3& n, int sliceAxis) {
+void fillHolesByVoxel(Mask& mask, const Size3& n, int sliceAxis) {
   const std::int64_t stride[3] = {1, n[0], n[0] * n[1]};
   // Per voxel, which faces of the grid it lies on (bit 2a: the low face of axis a, bit 2a+1: the high one), so the
   // flood needs no division to know its neighbours. Faces across sliceAxis do not count: slices are filled apart.
@@ -185,7 +185,7 @@ void fillHolesByVoxel(Mask& mask, const core::Size3& n, int sliceAxis) {
 
 }  // namespace
 
-void fillHoles(Mask& mask, const core::Size3& n, int sliceAxis) {
+void fillHoles(Mask& mask, const Size3& n, int sliceAxis) {
   if (sliceAxis == 0) {
     fillHolesByVoxel(mask, n, sliceAxis);
     return;
@@ -242,4 +242,4 @@ void fillHoles(Mask& mask, const core::Size3& n, int sliceAxis) {
     if (!mask[i] && !outside[i]) mask[i] = 1;
 }
 
-}  // namespace delineate::inference::classic
+}  // namespace delineate::core

@@ -1,6 +1,6 @@
 #include "inference/click_evaluator.h"
 
-#include "inference/classic/morphology.h"
+#include "core/morphology.h"
 
 #include <algorithm>
 #include <chrono>
@@ -21,9 +21,9 @@ std::int64_t extent(const IndexBox& b, std::size_t a) { return b.max[a] - b.min[
 bool largestComponent(const std::vector<std::uint8_t>& m, const IndexBox& b, std::uint8_t value,
                       std::vector<std::uint8_t>& outMask, IndexBox& outBox, std::size_t& outCount) {
   const core::Size3 n{extent(b, 0), extent(b, 1), extent(b, 2)};
-  classic::Mask selected(m.size());
+  core::Mask selected(m.size());
   for (std::size_t i = 0; i < m.size(); ++i) selected[i] = m[i] == value ? 1 : 0;
-  const classic::Components c = classic::connectedComponents(selected, n);
+  const core::Components c = core::connectedComponents(selected, n);
   const std::int32_t best = c.largest();
   if (best < 0) return false;
   auto at = [&](std::size_t i) {
@@ -52,7 +52,7 @@ bool deepestPoint(const std::vector<std::uint8_t>& region, const IndexBox& box, 
   const core::Size3 n{extent(box, 0), extent(box, 1), extent(box, 2)};
   if (std::none_of(region.begin(), region.end(), [](std::uint8_t v) { return v != 0; })) return false;
   // The box's own border counts as boundary: voxels outside it are not part of the region.
-  const auto d = classic::squaredDistanceToBackground(region, n, spacingMm, true);
+  const auto d = core::squaredDistanceToBackground(region, n, spacingMm, true);
   float best = -1;
   std::size_t at = 0;
   for (std::size_t i = 0; i < d.size(); ++i)

@@ -4,11 +4,17 @@
 #include <cmath>
 #include <new>
 
-#include "inference/classic/morphology.h"
+#include "core/morphology.h"
 
 namespace delineate::inference::classic {
 namespace {
 
+using core::Components;
+using core::connectedComponents;
+using core::dilate;
+using core::erode;
+using core::fillHoles;
+using core::Mask;
 using core::Size3;
 
 struct Grid {

@@ -1,7 +1,7 @@
 #include "inference/classic/click_session.h"
 
+#include "core/morphology.h"
 #include "inference/classic/geodesic.h"
-#include "inference/classic/morphology.h"
 #include "inference/classic/working_grid.h"
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 namespace delineate::inference::classic {
 namespace {
 
+using core::fillHoles;
 using core::Index3;
 using core::IndexBox;
 

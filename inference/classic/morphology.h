@@ -1,43 +1,19 @@
 #pragma once
-// Binary morphology on masks of a voxel grid (1 = set, x fastest), measured in millimetres so anisotropic voxels
-// behave as the patient is shaped: exact Euclidean distance transforms, erosion and dilation by a ball, connected
-// components and hole filling. Shared by the classic engine's automatic segmentation, its click sessions and the
-// simulated-click evaluator.
+// The classic engine's names for core's binary morphology (core/morphology.h), which moved to core so the manual
+// label tools share it. Kept only for inference/vista3d (combine.cpp, postprocess.cpp), which still include this
+// header; new code includes core/morphology.h. Delete once those two include core's header.
 
-#include <cstdint>
-#include <vector>
-
-#include "core/geometry.h"
+#include "core/morphology.h"
 
 namespace delineate::inference::classic {
 
-using Mask = std::vector<std::uint8_t>;
-
-// Squared distance (mm^2) from every voxel to the nearest voxel where mask == 0 (0 on those voxels). With
-// `borderIsBackground` the voxels just outside the grid count as background too. Exact (lower envelope of parabolas
-// per axis, as Felzenszwalb and Huttenlocher describe it).
-std::vector<float> squaredDistanceToBackground(const Mask& mask, const core::Size3& n, const core::Vec3& spacingMm,
-                                               bool borderIsBackground);
-
-// Voxels of mask farther than radiusMm from its background (outside the grid counts as set: an object cut by the
-// image edge is not eroded from there).
-Mask erode(const Mask& mask, const core::Size3& n, const core::Vec3& spacingMm, double radiusMm);
-// Voxels within radiusMm of the mask.
-Mask dilate(const Mask& mask, const core::Size3& n, const core::Vec3& spacingMm, double radiusMm);
-
-// Connected components of the set voxels: a component id per voxel (-1 for unset) and each component's size. Ids
-// follow the order of each component's first voxel in the grid's memory order (skimage's label numbers them the
-// same way, which VISTA-3D's postprocessing relies on). Faces: 6-neighbourhood; full: 26-neighbourhood.
-enum class Connectivity { Faces, Full };
-struct Components {
-  std::vector<std::int32_t> id;
-  std::vector<std::int64_t> size;
-  std::int32_t largest() const;  // -1 when there is none
-};
-Components connectedComponents(const Mask& mask, const core::Size3& n, Connectivity connectivity = Connectivity::Faces);
-
-// Sets every unset voxel not connected (6-neighbourhood) to the grid's border. With sliceAxis in 0..2 this is done
-// in every 2D slice across that axis instead (4-neighbourhood in the slice).
-void fillHoles(Mask& mask, const core::Size3& n, int sliceAxis = -1);
+using core::Components;
+using core::connectedComponents;
+using core::Connectivity;
+using core::dilate;
+using core::erode;
+using core::fillHoles;
+using core::Mask;
+using core::squaredDistanceToBackground;
 
 }  // namespace delineate::inference::classic

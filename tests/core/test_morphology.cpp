@@ -4,10 +4,10 @@
 #include <deque>
 #include <random>
 
-#include "inference/classic/morphology.h"
+#include "core/morphology.h"
 
 using namespace delineate;
-using namespace delineate::inference::classic;
+using namespace delineate::core;
 
 namespace {
 
@@ -47,7 +47,7 @@ Mask referenceFill(Mask m, const core::Size3& n, int sliceAxis) {
 
 }  // namespace
 
-TEST_CASE("fillHoles fills exactly the unset voxels cut off from the faces, in 3D and slice by slice", "[classic][morphology]") {
+TEST_CASE("fillHoles fills exactly the unset voxels cut off from the faces, in 3D and slice by slice", "[morphology]") {
   std::mt19937 rng(7);
   const core::Size3 n{19, 13, 11};
   for (const double density : {0.3, 0.5, 0.6, 0.7}) {
