@@ -255,6 +255,7 @@ TEST_CASE("a fast drag leaves no gaps: strokes cover the segment, stay near it a
     CHECK(astray == 0);
     CHECK(painted > 300);
     CHECK(written == countLabel(map, 3));  // no voxel counted twice
+    CHECK(paintStroke(tx, to, to, 3, o) == 0);  // a drag event that did not move: its dab is the last one's
     // Every point along the segment lies in a painted voxel.
     for (int s = 0; s <= 1000; ++s) {
       const Vec3 p{from[0] + seg[0] * s / 1000, from[1] + seg[1] * s / 1000, from[2] + seg[2] * s / 1000};
@@ -763,4 +764,30 @@ TEST_CASE("a small label on a 512x512x300 map: the clean-up tools work on its bo
   local(work, 21 * 21);
   CHECK(countLabel(map, 9) > labelled - 2);
   tx.rollback();
+}
+
+TEST_CASE("labelBoundingBox finds every label value, at any position in a row", "[labeltools]") {
+  // Rows of 37 voxels: two 16-voxel words and a tail; values with the high bit set and neighbours of the label.
+  const Geometry g({37, 5, 4}, {1, 1, 1}, {0, 0, 0});
+  std::mt19937 rng(23);
+  std::uniform_int_distribution<std::size_t> at(0, 37 * 5 * 4 - 1);
+  for (const Label label : {Label(1), Label(2), Label(0x7fff), Label(0x8000), Label(0x8001), Label(0xffff)}) {
+    for (int trial = 0; trial < 40; ++trial) {
+      LabelMap map = LabelMap::create(g).value();
+      EditTransaction tx(map, "setup");
+      // Decoys: the label's neighbours and bit patterns that differ from it in one lane bit.
+      for (int i = 0; i < 30; ++i) {
+        const Label decoy = static_cast<Label>(label ^ (1u << (i % 16)));
+        tx.set(indexOf(g, at(rng)), decoy);
+      }
+      IndexBox expected;
+      for (int i = 0; i < trial % 4; ++i) {
+        const Index3 p = indexOf(g, at(rng));
+        tx.set(p, label);
+        expected.include(p);
+      }
+      INFO("label " << label << " trial " << trial);
+      CHECK(labelBoundingBox(map, label) == expected);
+    }
+  }
 }
