@@ -1,6 +1,6 @@
 #include "inference/vista3d/combine.h"
 
-#include "inference/classic/morphology.h"
+#include "core/morphology.h"
 
 #include <algorithm>
 #include <array>
@@ -40,8 +40,8 @@ std::vector<float> connectedComponentsCombine(const std::vector<float>& classLog
   // Torch order is memory order with the last axis fastest: as a grid with x fastest its sizes run backwards, and
   // component ids then follow the C-order scan, as skimage numbers them.
   const core::Size3 memory{size[2], size[1], size[0]};
-  const auto posId = classic::connectedComponents(pos, memory, classic::Connectivity::Full).id;
-  const auto negId = classic::connectedComponents(neg, memory, classic::Connectivity::Full).id;
+  const auto posId = core::connectedComponents(pos, memory, core::Connectivity::Full).id;
+  const auto negId = core::connectedComponents(neg, memory, core::Connectivity::Full).id;
   std::vector<std::uint8_t> cc(total, 0);
   for (std::size_t q = 0; q < points.size(); ++q) {
     const int l = points[q].label;

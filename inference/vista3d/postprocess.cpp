@@ -1,6 +1,6 @@
 #include "inference/vista3d/postprocess.h"
 
-#include "inference/classic/morphology.h"
+#include "core/morphology.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,7 +28,7 @@ core::Result<std::vector<float>> vistaPostTransform(const std::vector<float>& lo
         float* p = pred.data() + static_cast<std::size_t>(c) * voxels;
         std::vector<std::uint8_t> fg(voxels);
         for (std::size_t i = 0; i < voxels; ++i) fg[i] = p[i] > 0 ? 1 : 0;  // NaN is not > 0
-        const auto id = classic::connectedComponents(fg, dims, classic::Connectivity::Full).id;
+        const auto id = core::connectedComponents(fg, dims, core::Connectivity::Full).id;
         std::vector<std::int32_t> keep;
         for (const auto& pt : points) {
           if (pt.label != 1 && pt.label != 3) continue;
