@@ -20,6 +20,7 @@
 #include <vtkPointData.h>
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
+#include <vtkRegularPolygonSource.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
 #include <vtkTextActor.h>
@@ -115,6 +116,35 @@ SliceScene::SliceScene(vtkRenderer* renderer, SliceOrientation orientation)
   m_overlayActor->VisibilityOff();
   m_renderer->AddViewProp(m_overlayActor);
 
+  m_previewReslice = vtkSmartPointer<vtkImageReslice>::New();
+  m_previewReslice->SetInterpolationModeToNearestNeighbor();
+  m_previewReslice->SetOutputDimensionality(2);
+  m_previewReslice->SetBackgroundLevel(0);
+  m_previewColors = vtkSmartPointer<vtkImageMapToColors>::New();
+  m_previewColors->SetInputConnection(m_previewReslice->GetOutputPort());
+  m_previewColors->SetOutputFormatToRGBA();
+  m_previewActor = vtkSmartPointer<vtkImageActor>::New();
+  m_previewActor->GetMapper()->SetInputConnection(m_previewColors->GetOutputPort());
+  m_previewActor->GetProperty()->SetInterpolationTypeToNearest();
+  m_previewActor->PickableOff();
+  m_previewActor->VisibilityOff();
+  m_renderer->AddViewProp(m_previewActor);
+
+  m_brush = vtkSmartPointer<vtkRegularPolygonSource>::New();
+  m_brush->SetNumberOfSides(72);
+  m_brush->GeneratePolygonOff();
+  m_brush->GeneratePolylineOn();
+  m_brush->SetNormal(m_normal[0], m_normal[1], m_normal[2]);
+  auto brushMapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+  brushMapper->SetInputConnection(m_brush->GetOutputPort());
+  m_brushActor = vtkSmartPointer<vtkActor>::New();
+  m_brushActor->SetMapper(brushMapper);
+  m_brushActor->GetProperty()->SetColor(0.3, 0.9, 1.0);
+  m_brushActor->GetProperty()->LightingOff();
+  m_brushActor->PickableOff();
+  m_brushActor->VisibilityOff();
+  m_renderer->AddActor(m_brushActor);
+
   for (auto* line : {&m_lineA, &m_lineB}) *line = vtkSmartPointer<vtkLineSource>::New();
   for (auto [line, actor] : {std::pair{m_lineA.Get(), &m_crosshairA}, std::pair{m_lineB.Get(), &m_crosshairB}}) {
     auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
@@ -152,6 +182,8 @@ SliceScene::SliceScene(vtkRenderer* renderer, SliceOrientation orientation)
 SliceScene::~SliceScene() {
   m_renderer->RemoveViewProp(m_imageSlice);
   m_renderer->RemoveViewProp(m_overlayActor);
+  m_renderer->RemoveViewProp(m_previewActor);
+  m_renderer->RemoveActor(m_brushActor);
   m_renderer->RemoveActor(m_crosshairA);
   m_renderer->RemoveActor(m_crosshairB);
   for (auto& t : m_markers) m_renderer->RemoveActor2D(t);
@@ -162,6 +194,9 @@ void SliceScene::setImage(const core::ImageVolume* image) {
   m_image = image;
   m_labelData = nullptr;
   m_overlayActor->VisibilityOff();
+  m_previewData = nullptr;
+  m_previewActor->VisibilityOff();
+  m_brushActor->VisibilityOff();
   const bool shown = image && image->size() > 0;
   for (auto& t : m_markers) t->SetVisibility(shown);
   m_crosshairA->SetVisibility(shown);
@@ -219,7 +254,7 @@ void SliceScene::labelsModified() {
 }
 
 void SliceScene::updateOverlay(bool force) {
-  if (!m_labelData || !m_image) return;
+  if ((!m_labelData && !m_previewData) || !m_image) return;
   // The overlay depends on the plane only (its origin is the image's middle projected onto it): a cursor move within
   // the plane, as another view's scroll or a click here, leaves it as it is.
   const double offset = dot(m_cursor, m_normal);
@@ -228,6 +263,47 @@ void SliceScene::updateOverlay(bool force) {
   const auto& dims = m_image->geometry().dimensions();
   const Vec3 middle = m_image->geometry().indexToLps(core::Index3{(dims[0] - 1) / 2, (dims[1] - 1) / 2, (dims[2] - 1) / 2});
   const Vec3 origin = add(middle, m_normal, offset - dot(middle, m_normal));
+  if (m_labelData) {
+    reslicePlane(m_labelReslice, origin);
+    vtkImageData* plane = m_labelReslice->GetOutput();
+    m_overlayLabels->DeepCopy(plane);
+    if (m_outline) {
+      // Keep a pixel where a 4-neighbour holds another label (the plane's border counts as background).
+      int e[6];
+      plane->GetExtent(e);
+      const int nx = e[1] - e[0] + 1, ny = e[3] - e[2] + 1;
+      const auto* in = static_cast<const unsigned short*>(plane->GetScalarPointer());
+      auto* out = static_cast<unsigned short*>(m_overlayLabels->GetScalarPointer());
+      for (int y = 0; y < ny; ++y)
+        for (int x = 0; x < nx; ++x) {
+          const unsigned short v = in[y * nx + x];
+          if (!v) continue;
+          const bool edge = x == 0 || y == 0 || x == nx - 1 || y == ny - 1 || in[y * nx + x - 1] != v ||
+                            in[y * nx + x + 1] != v || in[(y - 1) * nx + x] != v || in[(y + 1) * nx + x] != v;
+          out[y * nx + x] = edge ? v : 0;
+        }
+    }
+    m_overlayLabels->Modified();
+  }
+  // Output (x, y) of the plane sits at cursor + x right + y up, a hair in front of the image slice.
+  const Vec3 at = add(origin, m_normal, -0.01 * sliceStep());
+  auto place = vtkSmartPointer<vtkMatrix4x4>::New();
+  const Vec3 lpsCols[4] = {m_right, m_up, m_normal, at};
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 3; ++r) place->SetElement(r, c, lpsCols[c][static_cast<std::size_t>(r)]);
+  m_overlayActor->SetUserMatrix(place);
+  if (m_previewData) {
+    reslicePlane(m_previewReslice, origin);
+    m_previewReslice->Update();
+    const Vec3 front = add(origin, m_normal, -0.02 * sliceStep());
+    auto placePreview = vtkSmartPointer<vtkMatrix4x4>::New();
+    placePreview->DeepCopy(place);
+    for (int r = 0; r < 3; ++r) placePreview->SetElement(r, 3, front[static_cast<std::size_t>(r)]);
+    m_previewActor->SetUserMatrix(placePreview);
+  }
+}
+
+void SliceScene::reslicePlane(vtkImageReslice* reslice, const Vec3& origin) {
   // The view's plane through the cursor, in the labels' local frame (index x spacing): columns right, up, normal
   // and the cursor, each taken through the transposed direction.
   const core::Geometry& g = m_image->geometry();
@@ -242,7 +318,7 @@ void SliceScene::updateOverlay(bool force) {
   auto axes = vtkSmartPointer<vtkMatrix4x4>::New();
   for (int c = 0; c < 4; ++c)
     for (int r = 0; r < 3; ++r) axes->SetElement(r, c, cols[c][static_cast<std::size_t>(r)]);
-  m_labelReslice->SetResliceAxes(axes);
+  reslice->SetResliceAxes(axes);
   // Pixels as fine as the finest in-plane voxel, covering the image's projection on the plane.
   const auto& sp = g.spacingMm();
   const double pixel = std::min({sp[0], sp[1], sp[2]});
@@ -250,37 +326,52 @@ void SliceScene::updateOverlay(bool force) {
   auto [u0, u1] = extentAlong(g, m_up);
   r0 -= dot(origin, m_right), r1 -= dot(origin, m_right);  // relative to the plane's origin
   u0 -= dot(origin, m_up), u1 -= dot(origin, m_up);
-  m_labelReslice->SetOutputSpacing(pixel, pixel, 1);
-  m_labelReslice->SetOutputOrigin(0, 0, 0);
-  m_labelReslice->SetOutputExtent(static_cast<int>(std::floor(r0 / pixel)), static_cast<int>(std::ceil(r1 / pixel)),
+  reslice->SetOutputSpacing(pixel, pixel, 1);
+  reslice->SetOutputOrigin(0, 0, 0);
+  reslice->SetOutputExtent(static_cast<int>(std::floor(r0 / pixel)), static_cast<int>(std::ceil(r1 / pixel)),
                                   static_cast<int>(std::floor(u0 / pixel)), static_cast<int>(std::ceil(u1 / pixel)), 0, 0);
-  m_labelReslice->Update();
-  vtkImageData* plane = m_labelReslice->GetOutput();
-  m_overlayLabels->DeepCopy(plane);
-  if (m_outline) {
-    // Keep a pixel where a 4-neighbour holds another label (the plane's border counts as background).
-    int e[6];
-    plane->GetExtent(e);
-    const int nx = e[1] - e[0] + 1, ny = e[3] - e[2] + 1;
-    const auto* in = static_cast<const unsigned short*>(plane->GetScalarPointer());
-    auto* out = static_cast<unsigned short*>(m_overlayLabels->GetScalarPointer());
-    for (int y = 0; y < ny; ++y)
-      for (int x = 0; x < nx; ++x) {
-        const unsigned short v = in[y * nx + x];
-        if (!v) continue;
-        const bool edge = x == 0 || y == 0 || x == nx - 1 || y == ny - 1 || in[y * nx + x - 1] != v ||
-                          in[y * nx + x + 1] != v || in[(y - 1) * nx + x] != v || in[(y + 1) * nx + x] != v;
-        out[y * nx + x] = edge ? v : 0;
-      }
+  reslice->Update();
+}
+
+void SliceScene::setPreview(const core::IndexBox& box, const std::uint8_t* voxels, core::Rgba color) {
+  if (box.empty() || !voxels || !m_image) {
+    m_previewData = nullptr;
+    m_previewActor->VisibilityOff();
+    return;
   }
-  m_overlayLabels->Modified();
-  // Output (x, y) of the plane sits at cursor + x right + y up, a hair in front of the image slice.
-  const Vec3 at = add(origin, m_normal, -0.01 * sliceStep());
-  auto place = vtkSmartPointer<vtkMatrix4x4>::New();
-  const Vec3 lpsCols[4] = {m_right, m_up, m_normal, at};
-  for (int c = 0; c < 4; ++c)
-    for (int r = 0; r < 3; ++r) place->SetElement(r, c, lpsCols[c][static_cast<std::size_t>(r)]);
-  m_overlayActor->SetUserMatrix(place);
+  const auto& sp = m_image->geometry().spacingMm();
+  m_previewData = vtkSmartPointer<vtkImageData>::New();
+  const int nx = static_cast<int>(box.max[0] - box.min[0] + 1), ny = static_cast<int>(box.max[1] - box.min[1] + 1),
+            nz = static_cast<int>(box.max[2] - box.min[2] + 1);
+  m_previewData->SetDimensions(nx, ny, nz);
+  m_previewData->SetSpacing(sp[0], sp[1], sp[2]);
+  // The labels' local frame (index x spacing), shifted to the box.
+  m_previewData->SetOrigin(double(box.min[0]) * sp[0], double(box.min[1]) * sp[1], double(box.min[2]) * sp[2]);
+  m_previewData->AllocateScalars(VTK_UNSIGNED_CHAR, 1);
+  std::copy(voxels, voxels + std::size_t(nx) * std::size_t(ny) * std::size_t(nz),
+            static_cast<unsigned char*>(m_previewData->GetScalarPointer()));
+  m_previewReslice->SetInputData(m_previewData);
+  auto lut = vtkSmartPointer<vtkLookupTable>::New();
+  lut->SetNumberOfTableValues(2);
+  lut->SetTableRange(0, 1);
+  lut->SetTableValue(0, 0, 0, 0, 0);
+  lut->SetTableValue(1, color.r / 255.0, color.g / 255.0, color.b / 255.0, 1.0);
+  m_previewColors->SetLookupTable(lut);
+  m_previewActor->SetOpacity(0.55);
+  m_previewActor->VisibilityOn();
+  updateOverlay(true);
+}
+
+void SliceScene::setBrushOutline(std::optional<core::Vec3> centerLps, double radiusMm) {
+  if (!centerLps || !m_image || radiusMm <= 0) {
+    m_brushActor->VisibilityOff();
+    return;
+  }
+  // On the plane, a little in front of the overlay.
+  const Vec3 c = add(*centerLps, m_normal, dot(m_cursor, m_normal) - dot(*centerLps, m_normal) - 0.04 * sliceStep());
+  m_brush->SetCenter(c[0], c[1], c[2]);
+  m_brush->SetRadius(radiusMm);
+  m_brushActor->VisibilityOn();
 }
 
 void SliceScene::setWindowLevel(double window, double level) {

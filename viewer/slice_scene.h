@@ -24,6 +24,7 @@ class vtkImageActor;
 class vtkImageMapToColors;
 class vtkImageReslice;
 class vtkLineSource;
+class vtkRegularPolygonSource;
 class vtkRenderer;
 class vtkTextActor;
 
@@ -52,6 +53,13 @@ class SliceScene {
   bool labelOutline() const { return m_outline; }
   // The label voxels changed in place.
   void labelsModified();
+  // A candidate object drawn over the labels (an AI click session's preview): `voxels` (non-zero inside, x fastest)
+  // over `box` of the image grid, copied. An empty box clears it.
+  void setPreview(const core::IndexBox& box, const std::uint8_t* voxels, core::Rgba color);
+  void clearPreview() { setPreview({}, nullptr, {}); }
+  bool hasPreview() const { return m_previewData != nullptr; }
+  // The brush's outline on this view's plane, centred on `centerLps` projected onto it; nullopt hides it.
+  void setBrushOutline(std::optional<core::Vec3> centerLps, double radiusMm);
   void setWindowLevel(double window, double level);
 
   // The point every view's slice passes through.
@@ -78,6 +86,8 @@ class SliceScene {
   // Reslices the overlay when the view's plane moved (or always, with `force`: new labels, edits, outline mode).
   void updateOverlay(bool force = false);
   double sliceStep() const;
+  // Reslices `input` (local frame: index x spacing from the image's origin) onto the plane through `origin`.
+  void reslicePlane(vtkImageReslice* reslice, const core::Vec3& origin);
 
   vtkRenderer* m_renderer;
   SliceOrientation m_orientation;
@@ -94,6 +104,13 @@ class SliceScene {
   vtkSmartPointer<vtkImageActor> m_overlayActor;
   bool m_outline = false;
   double m_overlayOffset = std::numeric_limits<double>::quiet_NaN();  // the plane the overlay shows, along the normal
+  // The preview: its own small box image through the same reslicing, one colour.
+  vtkSmartPointer<vtkImageData> m_previewData;
+  vtkSmartPointer<vtkImageReslice> m_previewReslice;
+  vtkSmartPointer<vtkImageMapToColors> m_previewColors;
+  vtkSmartPointer<vtkImageActor> m_previewActor;
+  vtkSmartPointer<vtkRegularPolygonSource> m_brush;
+  vtkSmartPointer<vtkActor> m_brushActor;
   vtkSmartPointer<vtkLineSource> m_lineA, m_lineB;
   vtkSmartPointer<vtkActor> m_crosshairA, m_crosshairB;
   std::array<vtkSmartPointer<vtkTextActor>, 4> m_markers;  // left, right, top, bottom

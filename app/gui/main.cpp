@@ -1,7 +1,8 @@
 // delineate: the workstation window.
-//   delineate [IMAGE] [--labels FILE] [--dicom FOLDER] [--screenshot PNG]
+//   delineate [IMAGE] [--labels FILE] [--dicom FOLDER] [--screenshot PNG] [--lang CODE]
 // --screenshot renders the window once the study (and its surfaces) is loaded, writes the PNG and quits (for
 // scripted checks and the headless smoke run under Xvfb). Exit codes: 0, 1 a file error, 2 a usage error.
+// At start (not with --screenshot) the window offers to recover the unsaved edits of a session that crashed.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
@@ -9,6 +10,8 @@
 #include <cstdio>
 
 #include "app/gui/main_window.h"
+#include "app/gui/preferences.h"
+#include "app/gui/session_files.h"
 #include "viewer/vtk_view.h"
 
 using namespace delineate;
@@ -27,8 +30,11 @@ int main(int argc, char** argv) {
   QCommandLineOption labels("labels", "a label map of the same grid to open with it", "file");
   QCommandLineOption dicom("dicom", "a DICOM folder to open", "folder");
   QCommandLineOption screenshot("screenshot", "write the window to this PNG once loaded, then quit", "png");
-  parser.addOptions({labels, dicom, screenshot});
+  QCommandLineOption lang("lang", "user interface language (de, fr, zh_CN, en); default: the preferences', else the "
+                          "system's", "code");
+  parser.addOptions({labels, dicom, screenshot, lang});
   parser.process(app);
+  app::gui::installLanguage(parser.isSet(lang) ? parser.value(lang) : app::gui::preferredLanguage());
   const QStringList images = parser.positionalArguments();
   if (images.size() > 1) {
     std::fprintf(stderr, "error: one image at a time\n");
@@ -57,8 +63,14 @@ int main(int argc, char** argv) {
       app.quit();
     });
   }
-  if (!images.isEmpty()) window.openImage(images.front(), parser.value(labels));
-  else if (parser.isSet(dicom)) window.openDicomFolder(parser.value(dicom));
+  const bool recovering = shotPath.isEmpty() && window.sessionFiles()->offerRecovery();
+  if (recovering) {
+    // The recovered study opens instead of the one on the command line.
+  } else if (!images.isEmpty()) {
+    window.openImage(images.front(), parser.value(labels));
+  } else if (parser.isSet(dicom)) {
+    window.openDicomFolder(parser.value(dicom));
+  }
   const int rc = app.exec();
   return exitCode ? exitCode : rc;
 }

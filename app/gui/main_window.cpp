@@ -26,7 +26,11 @@
 
 #include <cmath>
 
+#include "app/gui/ai_panel.h"
+#include "app/gui/edit_tools.h"
 #include "app/gui/job.h"
+#include "app/gui/label_panel.h"
+#include "app/gui/session_files.h"
 #include "app/gui/share_browser.h"
 #include "app/gui/view_panels.h"
 #include "core/statistics.h"
@@ -49,6 +53,7 @@ struct MainWindow::Loaded {
   QString error;
   bool labelsOnly = false;
   std::string shareRevision;  // "study/set/rN" when the labels came from a share
+  ShareTarget shareTarget;
   // A DICOM folder's index: the window picks the series, then loads it.
   std::vector<io::DicomSeries> series;
   QString folder;
@@ -62,15 +67,6 @@ QString fromError(const core::Error& e) { return QString::fromStdString(e.descri
 core::LabelTable defaultLabelTable() {
   auto engine = inference::createEngine("classic");
   return engine ? engine->info().classes : core::LabelTable{};
-}
-
-QIcon swatch(const core::Rgba& c) {
-  QPixmap pixmap(14, 14);
-  pixmap.fill(QColor(c.r, c.g, c.b));
-  QPainter painter(&pixmap);
-  painter.setPen(Qt::black);
-  painter.drawRect(0, 0, 13, 13);
-  return QIcon(pixmap);
 }
 
 }  // namespace
@@ -126,8 +122,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     if (m_job) m_progressBar->setValue(static_cast<int>(m_job->fraction() * 1000));
   });
 
-  buildMenus();
   buildDocks();
+  buildMenus();
+  m_labelsDock->setWindowTitle(tr("Labels"));
+  m_toolsDock->setWindowTitle(tr("Tools"));
+  m_aiDock->setWindowTitle(tr("AI"));
   setViewLayout(ViewLayout::TwoByTwo);
   m_readout->setText(tr("Open an image (File > Open Image) or a DICOM folder"));
 }
@@ -138,175 +137,88 @@ MainWindow::~MainWindow() {
   m_workers.waitForDone();  // no worker of this window may outlive it
 }
 
-void MainWindow::buildMenus() {
-  QMenu* file = menuBar()->addMenu(tr("&File"));
-  file->addAction(tr("&Open Image..."), QKeySequence::Open, this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Image"), {},
-                                                      tr("Images (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;All files (*)"));
-    if (!path.isEmpty()) openImage(path);
-  });
-  file->addAction(tr("Open &DICOM Folder..."), this, [this] {
-    const QString folder = QFileDialog::getExistingDirectory(this, tr("Open DICOM Folder"));
-    if (!folder.isEmpty()) openDicomFolder(folder);
-  });
-  file->addAction(tr("Open &Label Map..."), this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Label Map"), {},
-                                                      tr("Label maps (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;All files (*)"));
-    if (!path.isEmpty()) openLabels(path);
-  });
-  file->addAction(tr("Open Labels from &Share..."), this, [this] {
-    if (!m_session) {
-      fail(tr("Open an image first: share revisions hold label maps"));
-      return;
-    }
-    const QString root = QFileDialog::getExistingDirectory(this, tr("Share Folder"));
-    if (root.isEmpty()) return;
-    auto entries = listShareRevisions(root.toStdString());
-    if (!entries) {
-      fail(fromError(entries.error()));
-      return;
-    }
-    if (entries->empty()) {
-      fail(tr("%1: the share holds no label set revision").arg(root));
-      return;
-    }
-    QStringList items;
-    for (const auto& e : *entries) items << QString::fromStdString(e.describe());
-    bool ok = false;
-    const QString chosen = QInputDialog::getItem(this, tr("Open Labels from Share"), tr("Revision:"), items, 0, false, &ok);
-    if (!ok) return;
-    const auto& e = (*entries)[static_cast<std::size_t>(items.indexOf(chosen))];
-    openShareRevision(root, QString::fromStdString(e.study), QString::fromStdString(e.labelSet), e.info.number);
-  });
-  m_recentMenu = file->addMenu(tr("Recent Studies"));
-  fillRecentMenu();
-  file->addSeparator();
-  file->addAction(tr("Save &Screenshot..."), this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save Screenshot"), "screenshot.png", tr("PNG (*.png)"));
-    if (!path.isEmpty() && !screenshot().save(path)) fail(tr("%1: cannot write the screenshot").arg(path));
-  });
-  file->addSeparator();
-  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-
-  QMenu* view = menuBar()->addMenu(tr("&View"));
-  QMenu* layouts = view->addMenu(tr("Layout"));
-  m_layoutGroup = new QActionGroup(this);
-  const std::pair<QString, ViewLayout> layoutItems[] = {
-      {tr("1 x 1"), ViewLayout::OneByOne}, {tr("2 x 2"), ViewLayout::TwoByTwo}, {tr("1 + 3"), ViewLayout::OnePlusThree}};
-  for (const auto& [name, layout] : layoutItems) {
-    QAction* a = layouts->addAction(name, this, [this, layout = layout] { setViewLayout(layout); });
-    a->setCheckable(true);
-    a->setData(static_cast<int>(layout));
-    m_layoutGroup->addAction(a);
-  }
-  QMenu* presets = view->addMenu(tr("Window/Level"));
-  int key = Qt::Key_1;
-  for (const auto& p : ctPresets()) {
-    const QString name = QString::fromStdString(p.name);
-    QAction* a = presets->addAction(tr(p.name.c_str()), this, [this, name] { applyPreset(name); });
-    a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(key++)));  // Ctrl+1 soft tissue .. Ctrl+4 brain
-  }
-  presets->addAction(tr("Automatic (image range)"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] { applyPreset("Automatic"); });
-  view->addAction(tr("&Reset Views"), QKeySequence(Qt::Key_Home), this, [this] {
-    for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().resetCamera();
-    m_surface->scene().resetCamera();
-    refreshViews();
-  });
-  QAction* outline = view->addAction(tr("Label &Outlines"));
-  outline->setObjectName("label-outline");
-  outline->setCheckable(true);
-  outline->setShortcut(QKeySequence(Qt::Key_O));
-  connect(outline, &QAction::toggled, this, &MainWindow::setLabelOutline);
-  QAction* slices3d = view->addAction(tr("Slices in &3D"));
-  slices3d->setObjectName("slices-3d");
-  slices3d->setCheckable(true);
-  slices3d->setChecked(true);
-  connect(slices3d, &QAction::toggled, this, [this](bool on) {
-    m_surface->scene().setSlicesVisible(on);
-    m_surface->refresh();
-  });
-  QAction* crosshair = view->addAction(tr("Show &Crosshair"));
-  crosshair->setCheckable(true);
-  crosshair->setChecked(true);
-  connect(crosshair, &QAction::toggled, this, [this](bool on) {
-    for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().setCrosshairVisible(on);
-    refreshViews();
-  });
-
-  QMenu* help = menuBar()->addMenu(tr("&Help"));
-  help->addAction(tr("&Mouse and Keys"), this, [this] {
-    QMessageBox::information(
-        this, tr("Mouse and Keys"),
-        tr("Slice views: left click or drag moves the crosshair; wheel, Up/Down, PageUp/PageDown scroll; right drag "
-           "changes window (horizontal) and level (vertical); middle drag or Shift + left drag pans; Ctrl + wheel "
-           "zooms; R resets; double click shows the view alone.\n3D view: left drag rotates, wheel zooms, R resets.\n"
-           "Window/level presets: Ctrl+1 soft tissue, Ctrl+2 lung, Ctrl+3 bone, Ctrl+4 brain, Ctrl+0 automatic. "
-           "O: label outlines. Home: reset every view."));
-  });
-}
-
 void MainWindow::buildDocks() {
-  auto* dock = new QDockWidget(tr("Labels"), this);
-  dock->setObjectName("labels-dock");
-  auto* panel = new QWidget(dock);
-  auto* layout = new QVBoxLayout(panel);
-  m_labelList = new QListWidget(panel);
-  m_labelList->setObjectName("label-list");
-  layout->addWidget(m_labelList, 1);
-  auto* opacityRow = new QHBoxLayout();
-  opacityRow->addWidget(new QLabel(tr("Opacity"), panel));
-  m_opacitySlider = new QSlider(Qt::Horizontal, panel);
-  m_opacitySlider->setObjectName("label-opacity");
-  m_opacitySlider->setRange(0, 100);
-  m_opacitySlider->setValue(static_cast<int>(m_opacity * 100));
-  opacityRow->addWidget(m_opacitySlider, 1);
-  layout->addLayout(opacityRow);
-  auto* buttons = new QHBoxLayout();
-  auto* showAll = new QPushButton(tr("Show all"), panel);
-  auto* hideAll = new QPushButton(tr("Hide all"), panel);
-  buttons->addWidget(showAll);
-  buttons->addWidget(hideAll);
-  layout->addLayout(buttons);
-  dock->setWidget(panel);
-  addDockWidget(Qt::RightDockWidgetArea, dock);
-  connect(m_opacitySlider, &QSlider::valueChanged, this, [this](int v) { setLabelOpacity(v / 100.0); });
-  connect(m_labelList, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
-    if (m_filling) return;
-    setLabelVisible(static_cast<core::Label>(item->data(Qt::UserRole).toInt()), item->checkState() == Qt::Checked);
-  });
-  auto setAll = [this](bool visible) {
-    for (int i = 0; i < m_labelList->count(); ++i)
-      m_labelList->item(i)->setCheckState(visible ? Qt::Checked : Qt::Unchecked);
+  auto dock = [this](QWidget* content, const char* name, Qt::DockWidgetArea area) {
+    auto* d = new QDockWidget(this);
+    d->setObjectName(name);
+    content->setParent(d);
+    d->setWidget(content);
+    addDockWidget(area, d);
+    return d;
   };
-  connect(showAll, &QPushButton::clicked, this, [setAll] { setAll(true); });
-  connect(hideAll, &QPushButton::clicked, this, [setAll] { setAll(false); });
+  m_labels = new LabelPanel(*this);
+  m_labelsDock = dock(m_labels, "labels-dock", Qt::RightDockWidgetArea);
+  m_tools = new EditTools(*this);
+  m_toolsDock = dock(m_tools, "tools-dock", Qt::LeftDockWidgetArea);
+  m_ai = new AiPanel(*this);
+  m_aiDock = dock(m_ai, "ai-dock", Qt::LeftDockWidgetArea);
+  m_files = new SessionFiles(*this);
+  for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) {
+    m_tools->attach(p);
+    connect(p, &SlicePanel::pointClicked, this, [this](core::Vec3 lps, bool positive) { m_ai->addPoint(lps, positive); });
+  }
+  connect(m_labels, &LabelPanel::activeLabelChanged, m_tools, &EditTools::setActiveLabel);
 }
 
-bool MainWindow::busy() const { return m_job != nullptr; }
-
-void MainWindow::cancelJob() {
-  if (m_job) m_job->cancel();
+void MainWindow::retranslate() {
+  m_labelsDock->setWindowTitle(tr("Labels"));
+  m_toolsDock->setWindowTitle(tr("Tools"));
+  m_aiDock->setWindowTitle(tr("AI"));
+  m_cancelButton->setText(tr("Cancel"));
+  m_labels->retranslate();
+  m_tools->retranslate();
+  m_ai->retranslate();
+  // Menus are rebuilt: their texts come from tr() at construction.
+  for (QMenu* menu : menuBar()->findChildren<QMenu*>(QString(), Qt::FindDirectChildrenOnly)) menu->deleteLater();
+  menuBar()->clear();
+  buildMenus();
+  if (m_session) refreshLabelList();
+  updateReadout(m_cursor);
+  for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->refresh();
+  m_surface->setStatus({});
 }
 
-void MainWindow::startJob(const QString& what, std::function<std::shared_ptr<Loaded>(JobProgress&)> work) {
+void MainWindow::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::LanguageChange && m_labels) retranslate();
+  QMainWindow::changeEvent(event);
+}
+
+QTreeWidget* MainWindow::labelTree() const { return m_labels->tree(); }
+
+bool MainWindow::busy() const { return m_job != nullptr || (m_ai && m_ai->busy()); }
+
+std::shared_ptr<JobProgress> MainWindow::startProgress(const QString& what) {
   m_job = std::make_shared<JobProgress>();
-  auto job = m_job;
   m_progressBar->setValue(0);
   m_progressBar->setFormat(what + " %p%");
   m_progressBar->show();
   m_cancelButton->show();
   m_progressTimer->start();
   statusBar()->showMessage(what);
+  return m_job;
+}
+
+void MainWindow::finishProgress(const std::shared_ptr<JobProgress>& job) {
+  if (job != m_job) return;
+  m_job.reset();
+  m_progressTimer->stop();
+  m_progressBar->hide();
+  m_cancelButton->hide();
+  statusBar()->clearMessage();
+}
+
+void MainWindow::cancelJob() {
+  if (m_job) m_job->cancel();
+}
+
+void MainWindow::startJob(const QString& what, std::function<std::shared_ptr<Loaded>(JobProgress&)> work) {
+  auto job = startProgress(what);
   auto* watcher = new QFutureWatcher<std::shared_ptr<Loaded>>(this);
   connect(watcher, &QFutureWatcher<std::shared_ptr<Loaded>>::finished, this, [this, watcher, job] {
     auto result = watcher->result();
     watcher->deleteLater();
     if (job != m_job) return;
-    m_job.reset();
-    m_progressTimer->stop();
-    m_progressBar->hide();
-    m_cancelButton->hide();
-    statusBar()->clearMessage();
+    finishProgress(job);
     if (job->cancelled()) {
       statusBar()->showMessage(tr("Cancelled"), 4000);
       return;
@@ -430,6 +342,7 @@ bool MainWindow::openShareRevision(const QString& root, const QString& study, co
     }
     result->labels = std::move(labels).value();
     result->shareRevision = st + "/" + set + "/r" + std::to_string(revision);
+    result->shareTarget = ShareTarget{QString::fromStdString(r), QString::fromStdString(st), QString::fromStdString(set), revision};
     return result;
   });
   return true;
@@ -500,7 +413,12 @@ void MainWindow::finishJob(std::shared_ptr<Loaded> result) {
   }
   if (result->labelsOnly) {
     if (!setLabelMap(std::move(*result->labels))) return;  // reported; the labels in the window stay
-    if (!result->shareRevision.empty()) m_session->markSaved(result->shareRevision);
+    if (!result->shareRevision.empty()) {
+      m_session->markSaved(result->shareRevision);
+      m_files->setShareTarget(result->shareTarget);
+    }
+    m_tools->updateUndoActions();
+    m_files->noteEdit();
     statusBar()->showMessage(tr("Labels from %1").arg(result->source), 5000);
     Q_EMIT labelsLoaded();
     return;
@@ -521,8 +439,12 @@ void MainWindow::setStudy(core::ImageVolume image, std::optional<core::LabelMap>
     fail(fromError(session.error()));
     return;
   }
+  m_tools->cancelStroke();
+  if (m_session) m_files->closing(false);  // unsaved edits of the previous study stay recoverable
   m_session.emplace(std::move(session).value());
   m_hidden.clear();
+  for (const core::LabelEntry& e : m_session->table().entries())
+    if (!e.visible) m_hidden.insert(e.id);
   setWindowTitle(tr("Delineate - %1").arg(QFileInfo(source).fileName()));
   const core::ImageVolume& img = m_session->image();
   for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) {
@@ -541,6 +463,9 @@ void MainWindow::setStudy(core::ImageVolume image, std::optional<core::LabelMap>
   setCursor(m_cursor);
   refreshLabelList();
   addRecent(source);
+  m_ai->studyChanged();
+  m_tools->updateUndoActions();
+  m_files->studyOpened(QFileInfo::exists(source) ? QFileInfo(source).absoluteFilePath() : source);
   statusBar()->showMessage(tr("Opened %1").arg(source), 5000);
   Q_EMIT studyLoaded();
   rebuildSurfaces();  // after studyLoaded: for a map without labels it reports surfacesReady at once
@@ -548,6 +473,7 @@ void MainWindow::setStudy(core::ImageVolume image, std::optional<core::LabelMap>
 
 bool MainWindow::setLabelMap(core::LabelMap labels) {
   if (!m_session) return false;
+  m_tools->cancelStroke();
   if (core::Status s = m_session->replaceLabels(labels.voxels(), "Open label map"); !s) {
     fail(fromError(s.error()));
     return false;
@@ -561,33 +487,99 @@ bool MainWindow::setLabelMap(core::LabelMap labels) {
 }
 
 void MainWindow::refreshLabelList() {
-  m_filling = true;
-  m_labelList->clear();
   m_labelStats.clear();
   if (m_session) {
     // Counts and volumes come from core's statistics (no image: no intensity pass).
     auto stats = core::computeLabelStatistics(m_session->labels(), nullptr);
     if (stats) m_labelStats = std::move(stats).value();
-    for (const core::LabelStatistics& st : m_labelStats) {
-      const core::Label label = st.label;
-      const core::LabelEntry* e = m_session->table().find(label);
-      const QString name = e ? QString::fromStdString(e->name) : tr("label %1").arg(label);
-      auto* item = new QListWidgetItem(swatch(e ? e->color : core::LabelTable::defaultColor(label)),
-                                       tr("%1  %2  (%3 mL)").arg(label).arg(name).arg(st.volumeMl, 0, 'f', 1), m_labelList);
-      item->setData(Qt::UserRole, label);
-      item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-      item->setCheckState(m_hidden.count(label) ? Qt::Unchecked : Qt::Checked);
-    }
   }
-  m_filling = false;
+  m_labels->refresh(m_labelStats);
 }
 
 void MainWindow::labelsEdited(const std::set<core::Label>& changed) {
   if (!m_session) return;
   for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().labelsModified();
   refreshLabelList();
-  rebuildSurfaces(&changed);
+  if (!changed.empty()) rebuildSurfaces(&changed);
   refreshViews();
+  updateReadout(m_cursor);
+  m_files->noteEdit();
+  m_tools->updateUndoActions();
+  Q_EMIT labelsChanged();
+}
+
+void MainWindow::labelsModifiedInPlace() {
+  for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) {
+    p->scene().labelsModified();
+    p->view().repaint();  // now: a stroke's dabs show as the mouse moves, not when the event queue drains
+  }
+}
+
+void MainWindow::recolourScenes() {
+  if (!m_session) return;
+  for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().setLabelColors(m_session->table(), m_hidden);
+  m_surface->scene().setLabelColors(m_session->table(), m_hidden);
+  refreshViews();
+  m_surface->refresh();
+}
+
+void MainWindow::setLabelEntry(const core::LabelEntry& entry) {
+  if (!m_session) return;
+  m_session->setLabelEntry(entry);
+  recolourScenes();
+  m_labels->updateEntry(entry);
+}
+
+void MainWindow::setLabelTable(core::LabelTable table) {
+  if (!m_session) return;
+  m_session->setTable(std::move(table));
+  recolourScenes();
+  m_labels->refresh(m_labelStats);
+}
+
+void MainWindow::mergeLabelTable(const core::LabelTable& classes) {
+  if (!m_session) return;
+  bool added = false;
+  for (const core::LabelEntry& e : classes.entries())
+    if (!m_session->table().contains(e.id)) {
+      m_session->setLabelEntry(e);
+      added = true;
+    }
+  if (added) {
+    recolourScenes();
+    m_labels->refresh(m_labelStats);
+  }
+}
+
+bool MainWindow::applyRecoveredLabels(const core::LabelMap& labels) {
+  if (!m_session) return false;
+  if (!labels.geometry().isCloseTo(m_session->image().geometry())) {
+    fail(tr("The recovered labels do not fit %1's grid").arg(windowTitle()));
+    return false;
+  }
+  m_tools->cancelStroke();
+  if (core::Status s = m_session->replaceLabels(labels.voxels(), "Recovered edits"); !s) {
+    fail(fromError(s.error()));
+    return false;
+  }
+  for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().labelsModified();
+  refreshLabelList();
+  rebuildSurfaces();
+  refreshViews();
+  m_tools->updateUndoActions();
+  statusBar()->showMessage(tr("Recovered the unsaved edits: save them to keep them"), 10000);
+  return true;
+}
+
+void MainWindow::setEditing(bool on) {
+  if (on && m_ai->clickMode()) m_ai->setClickMode(false);
+  for (SlicePanel* p : {m_axial, m_sagittal, m_coronal})
+    p->setInteraction(on ? SlicePanel::Interaction::Paint : SlicePanel::Interaction::Navigate);
+}
+
+void MainWindow::setClicking(bool on) {
+  for (SlicePanel* p : {m_axial, m_sagittal, m_coronal})
+    p->setInteraction(on ? SlicePanel::Interaction::Click : SlicePanel::Interaction::Navigate);
 }
 
 void MainWindow::rebuildSurfaces(const std::set<core::Label>* changed, std::shared_ptr<const core::LabelMap> source) {
@@ -700,11 +692,7 @@ void MainWindow::setLabelVisible(core::Label label, bool visible) {
   if (!m_session) return;
   for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().setLabelColors(m_session->table(), m_hidden);
   m_surface->scene().setLabelColors(m_session->table(), m_hidden);
-  m_filling = true;
-  for (int i = 0; i < m_labelList->count(); ++i)
-    if (m_labelList->item(i)->data(Qt::UserRole).toInt() == label)
-      m_labelList->item(i)->setCheckState(visible ? Qt::Checked : Qt::Unchecked);
-  m_filling = false;
+  m_labels->updateVisibility(label, visible);
   refreshViews();
   m_surface->refresh();
 }
@@ -712,8 +700,9 @@ void MainWindow::setLabelVisible(core::Label label, bool visible) {
 void MainWindow::setLabelOpacity(double opacity) {
   m_opacity = std::clamp(opacity, 0.0, 1.0);
   for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().setLabelOpacity(m_opacity);
-  if (m_opacitySlider->value() != static_cast<int>(std::lround(m_opacity * 100)))
-    m_opacitySlider->setValue(static_cast<int>(std::lround(m_opacity * 100)));
+  QSlider* slider = m_labels->opacitySlider();
+  if (slider->value() != static_cast<int>(std::lround(m_opacity * 100)))
+    slider->setValue(static_cast<int>(std::lround(m_opacity * 100)));
   refreshViews();
 }
 
@@ -792,7 +781,28 @@ void MainWindow::fillRecentMenu() {
   m_recentMenu->setEnabled(!m_recentMenu->isEmpty());
 }
 
+bool MainWindow::maybeFinishSession() {
+  m_tools->cancelStroke();
+  if (!m_session) return true;
+  if (m_session->isDirty() && m_dialogs) {
+    const auto answer = QMessageBox::question(this, tr("Unsaved Edits"),
+                                              tr("The labels have unsaved edits. Save them to the share?"),
+                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Cancel) return false;
+    if (answer == QMessageBox::Save && !m_files->saveToShare()) return false;
+    m_files->closing(answer == QMessageBox::Discard);
+    return true;
+  }
+  // Without dialogs unsaved edits are never thrown away: the journal stays for recovery.
+  m_files->closing(false);
+  return true;
+}
+
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!maybeFinishSession()) {
+    event->ignore();
+    return;
+  }
   if (m_job) m_job->cancel();
   if (m_surfaceJob) m_surfaceJob->cancel();
   QMainWindow::closeEvent(event);

@@ -19,11 +19,11 @@
 
 class QAction;
 class QActionGroup;
+class QDockWidget;
 class QGridLayout;
 class QLabel;
-class QListWidget;
-class QListWidgetItem;
 class QMenu;
+class QTreeWidget;
 class QProgressBar;
 class QPushButton;
 class QSlider;
@@ -35,7 +35,11 @@ struct DicomSeries;
 
 namespace delineate::app::gui {
 
+class AiPanel;
+class EditTools;
 class JobProgress;
+class LabelPanel;
+class SessionFiles;
 class SlicePanel;
 class SurfacePanel;
 
@@ -55,11 +59,15 @@ class MainWindow : public QMainWindow {
   bool openDicomFolder(const QString& folder);
   // A label set revision from a share store (the session then counts as saved at that revision).
   bool openShareRevision(const QString& root, const QString& study, const QString& labelSet, int revision);
+  // A load or an AI segmentation/click is running (a new study would pull the image from under it).
   bool busy() const;
   void cancelJob();
 
   // For automation and tests: no modal dialogs (errors go to the status bar and loadFailed).
   void setDialogsEnabled(bool enabled) { m_dialogs = enabled; }
+  bool dialogsEnabled() const { return m_dialogs; }
+  // An error for the user: the status bar, a dialog (when enabled) and loadFailed.
+  void reportError(const QString& message) { fail(message); }
 
   bool hasStudy() const { return m_session.has_value(); }
   const core::AnnotationSession* session() const { return m_session ? &*m_session : nullptr; }
@@ -67,6 +75,26 @@ class MainWindow : public QMainWindow {
   // labels whose voxels changed, so the slices, the label list and those labels' surfaces follow.
   core::AnnotationSession* editableSession() { return m_session ? &*m_session : nullptr; }
   void labelsEdited(const std::set<core::Label>& changed);
+  // During a stroke: the voxels changed in place (slices only; the list and surfaces follow at labelsEdited).
+  void labelsModifiedInPlace();
+  // Table edits (rename, recolour, lock; an imported table; the classes an engine adds): the session's table
+  // changes (dirty), the scenes recolour.
+  void setLabelEntry(const core::LabelEntry& entry);
+  void setLabelTable(core::LabelTable table);
+  void mergeLabelTable(const core::LabelTable& classes);  // adds the ids the session's table lacks
+  // Recovered autosave labels replace the session's (one undo step; the session stays dirty).
+  bool applyRecoveredLabels(const core::LabelMap& labels);
+  // Slice views' left button: tools (paint/fill) or AI points instead of the crosshair.
+  void setEditing(bool on);
+  void setClicking(bool on);
+  QThreadPool& workers() { return m_workers; }
+  // Progress and Cancel in the status bar for work a panel runs (the returned sink goes to the worker).
+  std::shared_ptr<JobProgress> startProgress(const QString& what);
+  void finishProgress(const std::shared_ptr<JobProgress>& job);
+  LabelPanel* labelPanel() const { return m_labels; }
+  EditTools* editTools() const { return m_tools; }
+  AiPanel* aiPanel() const { return m_ai; }
+  SessionFiles* sessionFiles() const { return m_files; }
   WindowLevel windowLevel() const { return m_windowLevel; }
   void setWindowLevel(WindowLevel wl);
   void applyPreset(const QString& name);
@@ -80,24 +108,30 @@ class MainWindow : public QMainWindow {
   core::Vec3 cursor() const { return m_cursor; }
   SlicePanel* slicePanel(viewer::SliceOrientation orientation) const;
   SurfacePanel* surfacePanel() const { return m_surface; }
-  QListWidget* labelList() const { return m_labelList; }
+  QTreeWidget* labelTree() const;
   QString readout() const;
   // The whole window as on screen, views included.
   QImage screenshot();
+  void refreshViews();
+  // Asks to save unsaved edits (dialogs) and ends the autosave journal; false when the user cancelled.
+  bool maybeFinishSession();
 
  Q_SIGNALS:
   void studyLoaded();
   void labelsLoaded();
   void loadFailed(QString message);
   void surfacesReady();
+  void labelsChanged();  // after every finished edit, undo or redo
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  void changeEvent(QEvent* event) override;
 
  private:
   struct Loaded;
-  void buildMenus();
+  void buildMenus();  // main_window_menus.cpp
   void buildDocks();
+  void retranslate();
   void startJob(const QString& what, std::function<std::shared_ptr<Loaded>(JobProgress&)> work);
   void finishJob(std::shared_ptr<Loaded> result);
   void setStudy(core::ImageVolume image, std::optional<core::LabelMap> labels, const QString& source);
@@ -109,7 +143,7 @@ class MainWindow : public QMainWindow {
   void rebuildSurfaces(const std::set<core::Label>* changed = nullptr,
                        std::shared_ptr<const core::LabelMap> source = nullptr);
   void updateReadout(const core::Vec3& lps);
-  void refreshViews();
+  void recolourScenes();
   void addRecent(const QString& path);
   void fillRecentMenu();
   void fail(const QString& message);
@@ -129,8 +163,13 @@ class MainWindow : public QMainWindow {
   std::set<core::Label> m_hidden;
   std::vector<core::LabelStatistics> m_labelStats;  // of the session's labels, as of the last refreshLabelList
   double m_opacity = 0.5;
-  QListWidget* m_labelList = nullptr;
-  QSlider* m_opacitySlider = nullptr;
+  LabelPanel* m_labels = nullptr;
+  EditTools* m_tools = nullptr;
+  AiPanel* m_ai = nullptr;
+  SessionFiles* m_files = nullptr;
+  QDockWidget* m_labelsDock = nullptr;
+  QDockWidget* m_toolsDock = nullptr;
+  QDockWidget* m_aiDock = nullptr;
   QLabel* m_readout = nullptr;
   QProgressBar* m_progressBar = nullptr;
   QPushButton* m_cancelButton = nullptr;
@@ -145,8 +184,7 @@ class MainWindow : public QMainWindow {
   bool m_dialogs = true;
   bool m_isCt = false;
   WindowLevel m_automatic;  // the image's automatic range, computed once per study
-  QThreadPool m_workers;    // this window's background jobs (loads, surfaces); the destructor waits for them  // the open image looks like CT (HU readout, CT presets), decided once per study
-  bool m_filling = false;
+  QThreadPool m_workers;    // this window's background jobs (loads, surfaces, AI); the destructor waits for them
 };
 
 }  // namespace delineate::app::gui

@@ -42,7 +42,10 @@ SlicePanel::SlicePanel(viewer::SliceOrientation orientation, QWidget* parent) : 
   m_view->installEventFilter(this);
   connect(m_view, &viewer::VtkView::mousePressed, this, &SlicePanel::onPress);
   connect(m_view, &viewer::VtkView::mouseMoved, this, &SlicePanel::onMove);
-  connect(m_view, &viewer::VtkView::mouseReleased, this, [this] { m_drag = Drag::None; });
+  connect(m_view, &viewer::VtkView::mouseReleased, this, [this] {
+    if (m_drag == Drag::Paint) Q_EMIT paintReleased();
+    m_drag = Drag::None;
+  });
   connect(m_view, &viewer::VtkView::wheelTurned, this, &SlicePanel::onWheel);
   connect(m_view, &viewer::VtkView::keyPressed, this, &SlicePanel::onKey);
   connect(m_view, &viewer::VtkView::resized, this, [this] { m_view->update(); });
@@ -64,8 +67,25 @@ bool SlicePanel::eventFilter(QObject* watched, QEvent* event) {
   return QFrame::eventFilter(watched, event);
 }
 
+void SlicePanel::setInteraction(Interaction mode) {
+  if (m_drag == Drag::Paint) Q_EMIT paintReleased();
+  m_drag = Drag::None;
+  m_interaction = mode;
+  m_view->setCursor(mode == Interaction::Navigate ? Qt::ArrowCursor : Qt::CrossCursor);
+}
+
 void SlicePanel::onPress(QPointF pos, Qt::MouseButton button, Qt::KeyboardModifiers modifiers) {
   m_last = pos;
+  if (m_interaction == Interaction::Click && (button == Qt::LeftButton || button == Qt::RightButton)) {
+    Q_EMIT pointClicked(m_scene->pick(pos.x(), pos.y()), button == Qt::LeftButton && !(modifiers & Qt::ShiftModifier));
+    return;
+  }
+  if (m_interaction == Interaction::Paint && button == Qt::LeftButton && !(modifiers & Qt::ShiftModifier)) {
+    m_drag = Drag::Paint;
+    m_lastPaint = m_scene->pick(pos.x(), pos.y());
+    Q_EMIT paintPressed(m_lastPaint);
+    return;
+  }
   if (button == Qt::LeftButton && !(modifiers & Qt::ShiftModifier)) {
     m_drag = Drag::Cursor;
     Q_EMIT cursorRequested(m_scene->pick(pos.x(), pos.y()));
@@ -90,6 +110,12 @@ void SlicePanel::onMove(QPointF pos, Qt::MouseButtons, Qt::KeyboardModifiers) {
     case Drag::WindowLevel:
       Q_EMIT windowLevelDragged(delta.x(), delta.y());
       break;
+    case Drag::Paint: {
+      const core::Vec3 to = m_scene->pick(pos.x(), pos.y());
+      Q_EMIT paintDragged(m_lastPaint, to);
+      m_lastPaint = to;
+      break;
+    }
     case Drag::None:
       break;
   }
@@ -97,6 +123,10 @@ void SlicePanel::onMove(QPointF pos, Qt::MouseButtons, Qt::KeyboardModifiers) {
 }
 
 void SlicePanel::onWheel(QPointF, int steps, Qt::KeyboardModifiers modifiers) {
+  if (m_interaction == Interaction::Paint && (modifiers & Qt::ShiftModifier)) {
+    Q_EMIT brushResizeRequested(steps);
+    return;
+  }
   if (modifiers & Qt::ControlModifier) {
     m_scene->zoom(std::pow(1.15, steps));
     m_view->update();

@@ -5,6 +5,9 @@
 // Slice panels: left click or drag = move the crosshair (every view follows); wheel or Up/Down/PageUp/PageDown =
 // scroll slices; right drag = window (horizontal) and level (vertical); middle drag or Shift + left drag = pan;
 // Ctrl + wheel = zoom; R = reset; double click = this view alone (1x1) and back.
+// Paint mode (brush, eraser, flood fill): left press/drag/release go to the tool instead of the crosshair,
+// Shift + wheel resizes the brush. Click mode (AI points): left click = positive point, Shift + left or right
+// click = negative point.
 // 3D panel: left drag = rotate, wheel = zoom, R = reset.
 
 #include <QFrame>
@@ -25,7 +28,11 @@ class SlicePanel : public QFrame {
   Q_OBJECT
 
  public:
+  enum class Interaction { Navigate, Paint, Click };
+
   SlicePanel(viewer::SliceOrientation orientation, QWidget* parent = nullptr);
+  void setInteraction(Interaction mode);
+  Interaction interaction() const { return m_interaction; }
   viewer::SliceScene& scene() { return *m_scene; }
   viewer::VtkView& view() { return *m_view; }
   void refresh();  // title (slice number) and a render
@@ -35,6 +42,13 @@ class SlicePanel : public QFrame {
   void hovered(core::Vec3 lps);
   void windowLevelDragged(double dWindow, double dLevel);
   void maximizeToggled();
+  // Paint mode: a stroke starts, continues (from the previous point) and ends.
+  void paintPressed(core::Vec3 lps);
+  void paintDragged(core::Vec3 fromLps, core::Vec3 toLps);
+  void paintReleased();
+  void brushResizeRequested(int steps);
+  // Click mode.
+  void pointClicked(core::Vec3 lps, bool positive);
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -49,7 +63,9 @@ class SlicePanel : public QFrame {
   QLabel* m_title;
   std::unique_ptr<viewer::SliceScene> m_scene;
   QPointF m_last;
-  enum class Drag { None, Cursor, Pan, WindowLevel } m_drag = Drag::None;
+  enum class Drag { None, Cursor, Pan, WindowLevel, Paint } m_drag = Drag::None;
+  Interaction m_interaction = Interaction::Navigate;
+  core::Vec3 m_lastPaint{0, 0, 0};
 };
 
 class SurfacePanel : public QFrame {

@@ -1,5 +1,7 @@
 #include "app/gui/window_level.h"
 
+#include <QtGlobal>
+
 #include <algorithm>
 #include <cmath>
 
@@ -20,7 +22,11 @@ std::vector<float> sample(const core::ImageVolume& image) {
 
 const std::vector<WindowLevelPreset>& ctPresets() {
   static const std::vector<WindowLevelPreset> presets = {
-      {"Soft tissue", {400, 40}}, {"Lung", {1500, -600}}, {"Bone", {1800, 400}}, {"Brain", {80, 40}}};
+      // Names are shown through tr() in the MainWindow context (the menu translates them).
+      {QT_TRANSLATE_NOOP("MainWindow", "Soft tissue"), {400, 40}},
+      {QT_TRANSLATE_NOOP("MainWindow", "Lung"), {1500, -600}},
+      {QT_TRANSLATE_NOOP("MainWindow", "Bone"), {1800, 400}},
+      {QT_TRANSLATE_NOOP("MainWindow", "Brain"), {80, 40}}};
   return presets;
 }
 

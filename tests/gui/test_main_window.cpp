@@ -3,7 +3,7 @@
 // (a missing file, a label map of another grid) reported without losing the open study.
 #include <catch2/catch.hpp>
 
-#include <QListWidget>
+#include <QTreeWidget>
 #include <QSignalSpy>
 #include <QTest>
 #include <QWheelEvent>
@@ -12,6 +12,7 @@
 
 #include <vtkPolyData.h>
 
+#include "app/gui/label_panel.h"
 #include "app/gui/main_window.h"
 #include "app/gui/share_browser.h"
 #include "app/gui/view_panels.h"
@@ -21,51 +22,28 @@
 #include "io/share_store.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/common/test_support.h"
+#include "tests/gui/gui_fixtures.h"
 #include "tests/gui_support/gui_app.h"
 
 using namespace delineate;
 using app::gui::MainWindow;
 using viewer::SliceOrientation;
+using test::kSampleCt;
+using test::QuietWindow;
+using test::sampleLabels;
+using test::waitFor;
+using test::changedPixels;
+using app::gui::LabelPanel;
 
 namespace {
-
-const std::string kSample = DELINEATE_SOURCE_DIR "/resources/sample/example_ct.nii.gz";
-
-// The classic engine's automatic labels of the sample (body, lungs, bone), written next to the test's scratch files.
-std::string sampleLabels(const test::ScratchDir& dir) {
-  auto image = io::readImageFile(kSample);
-  REQUIRE(image.ok());
-  auto engine = inference::createEngine("classic");
-  auto patch = engine->segment(*image, {}, nullptr);
-  REQUIRE(patch.ok());
-  auto voxels = core::Volume<core::Label>::create(image->geometry(), 0);
-  REQUIRE(voxels.ok());
-  std::copy(patch->voxels.begin(), patch->voxels.end(), voxels->data());  // the patch covers the image
-  const std::string path = (dir / "labels.nii.gz").string();
-  REQUIRE(io::writeLabelFile(path, core::LabelMap(std::move(voxels).value())).ok());
-  return path;
-}
-
-// The main window as the tests drive it: shown, errors reported through loadFailed instead of modal dialogs.
-struct QuietWindow : MainWindow {
-  explicit QuietWindow(QSize size = {}) {
-    setDialogsEnabled(false);
-    if (size.isValid()) resize(size);
-    show();
-  }
-};
-
-bool waitFor(QSignalSpy& spy, int timeoutMs = 60000) { return spy.count() > 0 || spy.wait(timeoutMs); }
-
-// Non-background pixels that differ between two captures of a view.
-int changedPixels(const QImage& a, const QImage& b) {
+// Rows of the label panel whose label is present in the map (a volume shown; table-only rows show "-").
+int presentLabels(QTreeWidget* tree) {
   int n = 0;
-  for (int y = 0; y < std::min(a.height(), b.height()); ++y)
-    for (int x = 0; x < std::min(a.width(), b.width()); ++x) n += a.pixel(x, y) != b.pixel(x, y);
+  for (int i = 0; i < tree->topLevelItemCount(); ++i) n += tree->topLevelItem(i)->text(LabelPanel::kVolume) != "-";
   return n;
 }
-
 }  // namespace
+
 
 TEST_CASE("main window: open the sample with labels, scroll, window/level, toggle a label, layouts, screenshot",
           "[gui][smoke]") {
@@ -75,9 +53,9 @@ TEST_CASE("main window: open the sample with labels, scroll, window/level, toggl
   QuietWindow window(QSize(1200, 800));
   QSignalSpy loaded(&window, &MainWindow::studyLoaded), surfaces(&window, &MainWindow::surfacesReady),
       failed(&window, &MainWindow::loadFailed);
-  REQUIRE(window.openImage(QString::fromStdString(kSample), QString::fromStdString(labels)));
+  REQUIRE(window.openImage(QString::fromStdString(kSampleCt), QString::fromStdString(labels)));
   CHECK(window.busy());
-  CHECK_FALSE(window.openImage(QString::fromStdString(kSample)));  // one load at a time
+  CHECK_FALSE(window.openImage(QString::fromStdString(kSampleCt)));  // one load at a time
   REQUIRE(waitFor(loaded));
   CHECK(failed.count() == 0);
   REQUIRE(window.hasStudy());
@@ -124,17 +102,19 @@ TEST_CASE("main window: open the sample with labels, scroll, window/level, toggl
   CHECK(window.windowLevel().window > 1500);
 
   // Toggling a label in the list hides it in the slices and in 3D.
-  QListWidget* list = window.labelList();
-  REQUIRE(list->count() == 4);
-  QListWidgetItem* bone = nullptr;
-  for (int i = 0; i < list->count(); ++i)
-    if (list->item(i)->data(Qt::UserRole).toInt() == 21) bone = list->item(i);
-  REQUIRE(bone);
+  QTreeWidget* list = window.labelTree();
+  REQUIRE(presentLabels(list) == 4);
+  auto boneItem = [&] {
+    for (int i = 0; i < list->topLevelItemCount(); ++i)
+      if (list->topLevelItem(i)->data(LabelPanel::kId, Qt::UserRole).toInt() == 21) return list->topLevelItem(i);
+    return static_cast<QTreeWidgetItem*>(nullptr);
+  };
+  REQUIRE(boneItem());
   CHECK(window.surfacePanel()->scene().visibleSurfaceCount() == 4);
-  bone->setCheckState(Qt::Unchecked);
+  boneItem()->setCheckState(LabelPanel::kVisible, Qt::Unchecked);
   CHECK_FALSE(window.isLabelVisible(21));
   CHECK(window.surfacePanel()->scene().visibleSurfaceCount() == 3);
-  bone->setCheckState(Qt::Checked);
+  boneItem()->setCheckState(LabelPanel::kVisible, Qt::Checked);
   CHECK(window.isLabelVisible(21));
 
   // Outlines instead of filled labels: fewer overlay pixels, the same labels.
@@ -166,7 +146,7 @@ TEST_CASE("main window: open the sample with labels, scroll, window/level, toggl
   CHECK(window.surfacePanel()->scene().surface(201) == nullptr);
   CHECK(window.surfacePanel()->scene().surface(21) == boneMesh);  // untouched
   CHECK(window.surfacePanel()->scene().surfaceCount() == 3);
-  CHECK(list->count() == 3);
+  CHECK(presentLabels(list) == 3);
 
   // Layouts.
   window.setViewLayout(app::gui::ViewLayout::OneByOne);
@@ -200,7 +180,7 @@ TEST_CASE("main window: a missing image and a label map of another grid are repo
   REQUIRE(waitFor(failed));
   CHECK(failed.takeFirst().at(0).toString().contains("missing.nii.gz"));
   CHECK_FALSE(window.hasStudy());
-  REQUIRE(window.openImage(QString::fromStdString(kSample)));
+  REQUIRE(window.openImage(QString::fromStdString(kSampleCt)));
   REQUIRE(waitFor(loaded));
   REQUIRE(window.hasStudy());
   // A label map on a 10 x 10 x 10 grid does not fit the sample.
@@ -245,18 +225,18 @@ TEST_CASE("main window: a label set revision opens from a share store, and a fol
   QSignalSpy loaded(&window, &MainWindow::studyLoaded), labelsLoaded(&window, &MainWindow::labelsLoaded),
       failed(&window, &MainWindow::loadFailed);
   CHECK_FALSE(window.openShareRevision(QString::fromStdString((dir / "share").string()), "sample-ct", "organs", 1));
-  REQUIRE(window.openImage(QString::fromStdString(kSample)));
+  REQUIRE(window.openImage(QString::fromStdString(kSampleCt)));
   REQUIRE(waitFor(loaded));
   REQUIRE(window.openShareRevision(QString::fromStdString((dir / "share").string()), "sample-ct", "organs", 1));
   REQUIRE(waitFor(labelsLoaded));
   CHECK(failed.count() == 0);
   CHECK(window.session()->baseRevision() == "sample-ct/organs/r1");
   CHECK_FALSE(window.session()->isDirty());
-  CHECK(window.labelList()->count() == 4);
+  CHECK(presentLabels(window.labelTree()) == 4);
   // A revision that does not exist: reported, the labels stay.
   REQUIRE(window.openShareRevision(QString::fromStdString((dir / "share").string()), "sample-ct", "organs", 7));
   REQUIRE(waitFor(failed));
-  CHECK(window.labelList()->count() == 4);
+  CHECK(presentLabels(window.labelTree()) == 4);
 }
 
 TEST_CASE("delineate (the program) opens an image with labels and writes its screenshot, and a missing file exits 1",
@@ -265,7 +245,7 @@ TEST_CASE("delineate (the program) opens an image with labels and writes its scr
   test::ScratchDir dir("gui-program");
   const std::string labels = sampleLabels(dir);
   const auto shot = dir / "shot.png";
-  const auto r = test::runProgram(DELINEATE_GUI_PATH, test::quoted(kSample) + " --labels " + test::quoted(labels) +
+  const auto r = test::runProgram(DELINEATE_GUI_PATH, test::quoted(kSampleCt) + " --labels " + test::quoted(labels) +
                                                           " --screenshot " + test::quoted(shot.string()));
   INFO(r.out);
   REQUIRE(r.exitCode == 0);
@@ -288,7 +268,7 @@ TEST_CASE("delineate on a high-DPI screen (device pixel ratio 2) renders its vie
   for (int scale = 1; scale <= 2; ++scale) {
     const auto path = dir / ("shot" + std::to_string(scale) + ".png");
     const auto r = test::runProgram("/usr/bin/env", "QT_SCALE_FACTOR=" + std::to_string(scale) + " " +
-                                                        test::quoted(DELINEATE_GUI_PATH) + " " + test::quoted(kSample) +
+                                                        test::quoted(DELINEATE_GUI_PATH) + " " + test::quoted(kSampleCt) +
                                                         " --screenshot " + test::quoted(path.string()));
     INFO(r.out);
     REQUIRE(r.exitCode == 0);
@@ -319,20 +299,20 @@ TEST_CASE("main window: closing while a study loads or its surfaces build leaves
   const std::string labels = sampleLabels(dir);
   {
     QuietWindow window;
-    REQUIRE(window.openImage(QString::fromStdString(kSample), QString::fromStdString(labels)));
+    REQUIRE(window.openImage(QString::fromStdString(kSampleCt), QString::fromStdString(labels)));
     window.close();
   }  // destroyed with the load in flight: the destructor waits for the worker, whose result goes nowhere
   {
     QuietWindow window;
     QSignalSpy loaded(&window, &MainWindow::studyLoaded);
-    REQUIRE(window.openImage(QString::fromStdString(kSample), QString::fromStdString(labels)));
+    REQUIRE(window.openImage(QString::fromStdString(kSampleCt), QString::fromStdString(labels)));
     REQUIRE(waitFor(loaded));
     window.cancelJob();  // nothing to cancel: harmless
   }  // destroyed while the surfaces build
   // A cancelled load leaves no study and reports nothing as failed.
   QuietWindow window;
   QSignalSpy loaded(&window, &MainWindow::studyLoaded), failed(&window, &MainWindow::loadFailed);
-  REQUIRE(window.openImage(QString::fromStdString(kSample)));
+  REQUIRE(window.openImage(QString::fromStdString(kSampleCt)));
   window.cancelJob();
   QTest::qWait(1500);
   CHECK_FALSE(window.busy());

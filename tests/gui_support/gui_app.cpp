@@ -62,10 +62,30 @@ void startXvfb() {
   setenv("DISPLAY", display.c_str(), 1);
 }
 
+// Settings and autosave journals of the test process (and the programs it starts) live in a scratch folder, so a
+// developer's own preferences (a language, a checkpoint) never change what the tests see, and journals left by one
+// run are not offered for recovery in the next.
+std::filesystem::path g_scratch;
+void removeScratch() {
+  std::error_code ec;
+  if (!g_scratch.empty()) std::filesystem::remove_all(g_scratch, ec);
+}
+void isolateState() {
+  if (std::getenv("DELINEATE_TEST_ISOLATED")) return;  // a child of an isolated test process: keep the parent's
+  g_scratch = std::filesystem::temp_directory_path() / ("delineate-gui-tests-" + std::to_string(getpid()));
+  std::filesystem::create_directories(g_scratch / "config");
+  std::filesystem::create_directories(g_scratch / "autosave");
+  setenv("XDG_CONFIG_HOME", (g_scratch / "config").c_str(), 1);
+  setenv("DELINEATE_AUTOSAVE_DIR", (g_scratch / "autosave").c_str(), 1);
+  setenv("DELINEATE_TEST_ISOLATED", "1", 1);
+  std::atexit(removeScratch);
+}
+
 }  // namespace
 
 QApplication& guiApp() {
   static QApplication* app = [] {
+    isolateState();
     const char* display = std::getenv("DISPLAY");
     if (!display || !*display) startXvfb();
     setenv("QT_QPA_PLATFORM", "xcb", 0);

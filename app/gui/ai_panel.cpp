@@ -1,0 +1,395 @@
+#include "app/gui/ai_panel.h"
+
+#include <QAction>
+#include <QElapsedTimer>
+#include <QFutureWatcher>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSettings>
+#include <QStatusBar>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrent>
+
+#include "app/gui/edit_tools.h"
+#include "app/gui/job.h"
+#include "app/gui/main_window.h"
+#include "app/gui/view_panels.h"
+
+namespace delineate::app::gui {
+
+namespace {
+
+QString describe(const core::Error& e) { return QString::fromStdString(e.describe()); }
+
+struct ClickResult {
+  core::Status status;
+  double ms = 0;
+};
+
+}  // namespace
+
+AiPanel::AiPanel(MainWindow& window, QWidget* parent) : QWidget(parent), m_window(window) {
+  setObjectName("ai-panel");
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  m_engineLabel = new QLabel(this);
+  m_engineLabel->setObjectName("ai-engine");
+  m_engineLabel->setWordWrap(true);
+  layout->addWidget(m_engineLabel);
+  auto button = [this, layout](const char* name) {
+    auto* b = new QPushButton(this);
+    b->setObjectName(name);
+    layout->addWidget(b);
+    return b;
+  };
+  m_everything = button("ai-everything");
+  m_classesLabel = new QLabel(this);
+  layout->addWidget(m_classesLabel);
+  m_classes = new QListWidget(this);
+  m_classes->setObjectName("ai-classes");
+  m_classes->setMaximumHeight(140);
+  layout->addWidget(m_classes);
+  m_selected = button("ai-selected");
+  m_clickButton = button("ai-click-mode");
+  m_clickButton->setCheckable(true);
+  m_clickHelp = new QLabel(this);
+  m_clickHelp->setWordWrap(true);
+  layout->addWidget(m_clickHelp);
+  auto* row = new QHBoxLayout();
+  m_accept = new QPushButton(this);
+  m_accept->setObjectName("ai-accept");
+  m_discard = new QPushButton(this);
+  m_discard->setObjectName("ai-discard");
+  m_undoPoint = new QPushButton(this);
+  m_undoPoint->setObjectName("ai-undo-point");
+  row->addWidget(m_accept);
+  row->addWidget(m_discard);
+  row->addWidget(m_undoPoint);
+  layout->addLayout(row);
+  m_status = new QLabel(this);
+  m_status->setObjectName("ai-status");
+  m_status->setWordWrap(true);
+  layout->addWidget(m_status);
+  layout->addStretch(1);
+
+  connect(m_everything, &QPushButton::clicked, this, [this] { segmentEverything(); });
+  connect(m_selected, &QPushButton::clicked, this, [this] { segmentClasses(); });
+  connect(m_clickButton, &QPushButton::toggled, this, [this](bool on) { setClickMode(on); });
+  connect(m_accept, &QPushButton::clicked, this, [this] { acceptObject(); });
+  connect(m_discard, &QPushButton::clicked, this, [this] { discardObject(); });
+  connect(m_undoPoint, &QPushButton::clicked, this, [this] { undoPoint(); });
+
+  auto shortcut = [this, &window](QKeySequence key, std::function<void()> fn) {
+    auto* a = new QAction(this);
+    a->setShortcut(key);
+    connect(a, &QAction::triggered, this, std::move(fn));
+    window.addAction(a);
+    m_actions.append(a);
+  };
+  shortcut(QKeySequence(Qt::Key_A), [this] { setClickMode(!m_clickMode); });
+  shortcut(QKeySequence(Qt::Key_Return), [this] { acceptObject(); });
+  shortcut(QKeySequence(Qt::Key_Escape), [this] { discardObject(); });
+  shortcut(QKeySequence(Qt::Key_Backspace), [this] { undoPoint(); });
+  retranslate();
+}
+
+AiPanel::~AiPanel() { ++m_generation; }
+
+void AiPanel::retranslate() {
+  m_everything->setText(tr("Segment everything"));
+  m_classesLabel->setText(tr("Classes:"));
+  m_selected->setText(tr("Segment selected classes"));
+  m_clickButton->setText(tr("Click mode (A)"));
+  m_clickHelp->setText(tr("Left click: positive point. Shift + left or right click: negative point."));
+  m_accept->setText(tr("Accept"));
+  m_accept->setToolTip(tr("Write the object into the active label (Return)"));
+  m_discard->setText(tr("Discard"));
+  m_discard->setToolTip(tr("Drop the object (Escape)"));
+  m_undoPoint->setText(tr("Undo point"));
+  m_undoPoint->setToolTip(tr("Remove the last point (Backspace)"));
+  const QString actionTexts[4] = {tr("AI click mode"), tr("Accept AI object"), tr("Discard AI object"),
+                                  tr("Remove last AI point")};
+  for (int i = 0; i < m_actions.size() && i < 4; ++i) m_actions[i]->setText(actionTexts[i]);
+  updateState();
+}
+
+QString AiPanel::engineDescription() const {
+  if (!m_engine) return m_building ? tr("Engine: starting...") : tr("Engine: none");
+  const inference::EngineInfo info = m_engine->info();
+  return tr("Engine: %1 on %2").arg(QString::fromStdString(info.id), QString::fromStdString(info.device));
+}
+
+void AiPanel::updateState() {
+  const bool study = m_window.session() != nullptr;
+  const bool ready = study && m_engine && !m_running;
+  m_everything->setEnabled(ready);
+  m_selected->setEnabled(ready && m_classes->count() > 0);
+  m_clickButton->setEnabled(study && m_engine && m_engine->info().supportsPoints);
+  if (m_clickButton->isChecked() != m_clickMode) {
+    const QSignalBlocker block(m_clickButton);
+    m_clickButton->setChecked(m_clickMode);
+  }
+  const bool object = m_session && m_points > 0;
+  m_accept->setEnabled(object && !m_running);
+  m_discard->setEnabled(object || !m_queue.empty());
+  m_undoPoint->setEnabled(object && !m_running);
+  QString engine = engineDescription();
+  if (!m_engineWhy.isEmpty()) engine += "\n" + m_engineWhy;
+  m_engineLabel->setText(engine);
+}
+
+void AiPanel::studyChanged() {
+  ++m_generation;
+  m_session.reset();
+  m_queue.clear();
+  m_points = 0;
+  clearPreview();
+  if (!m_engine && !m_building && m_window.session()) buildEngine();
+  updateState();
+}
+
+void AiPanel::buildEngine() {
+  m_building = true;
+  QSettings settings;
+  inference::EngineSelection selection;
+  selection.checkpoint = settings.value("ai/checkpoint").toString().toStdString();
+  selection.vista.device = settings.value("ai/device", "auto").toString().toStdString();
+  using Choice = std::shared_ptr<core::Result<inference::EngineChoice>>;
+  auto* watcher = new QFutureWatcher<Choice>(this);
+  connect(watcher, &QFutureWatcher<Choice>::finished, this, [this, watcher] {
+    Choice choice = watcher->result();
+    watcher->deleteLater();
+    m_building = false;
+    if (!*choice) {
+      m_window.reportError(tr("AI engine: %1").arg(describe(choice->error())));
+      // The classic engine always works: fall back to it so the tools stay usable.
+      m_engine = inference::createEngine("classic");
+      m_engineWhy = tr("classic engine (the configured one failed)");
+    } else {
+      m_engine = std::move((*choice)->engine);
+      m_engineWhy = QString::fromStdString((*choice)->why);
+    }
+    m_classes->clear();
+    if (m_engine)
+      for (const core::LabelEntry& e : m_engine->info().classes.entries()) {
+        auto* item = new QListWidgetItem(QString("%1  %2").arg(e.id).arg(QString::fromStdString(e.name)), m_classes);
+        item->setData(Qt::UserRole, e.id);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(Qt::Unchecked);
+      }
+    updateState();
+    Q_EMIT engineChanged();
+  });
+  watcher->setFuture(QtConcurrent::run(&m_window.workers(), [selection] {
+    return std::make_shared<core::Result<inference::EngineChoice>>(inference::selectEngine(selection));
+  }));
+  updateState();
+}
+
+bool AiPanel::segmentEverything() { return runSegmentation({}, "Segment everything"); }
+
+bool AiPanel::segmentClasses(std::vector<core::Label> classes) {
+  if (classes.empty())
+    for (int i = 0; i < m_classes->count(); ++i)
+      if (m_classes->item(i)->checkState() == Qt::Checked)
+        classes.push_back(static_cast<core::Label>(m_classes->item(i)->data(Qt::UserRole).toInt()));
+  if (classes.empty()) {
+    m_window.reportError(tr("Tick the classes to segment first"));
+    return false;
+  }
+  return runSegmentation(std::move(classes), "Segment selected classes");
+}
+
+bool AiPanel::runSegmentation(std::vector<core::Label> classes, const char* stepName) {
+  const core::AnnotationSession* session = m_window.session();
+  if (!session || !m_engine || m_running || m_window.busy()) return false;
+  m_running = true;
+  updateState();
+  inference::SegmentationRequest request;
+  request.classes = std::move(classes);
+  auto engine = m_engine;
+  const core::ImageVolume* image = &session->image();
+  const std::uint64_t generation = m_generation;
+  QElapsedTimer clock;
+  clock.start();
+  auto progress = m_window.startProgress(editStepName(stepName));
+  using Patch = std::shared_ptr<core::Result<core::LabelPatch>>;
+  auto* watcher = new QFutureWatcher<Patch>(this);
+  connect(watcher, &QFutureWatcher<Patch>::finished, this, [this, watcher, generation, clock, stepName, progress] {
+    Patch patch = watcher->result();
+    watcher->deleteLater();
+    m_running = false;
+    m_window.finishProgress(progress);
+    const bool current = generation == m_generation && m_window.session();
+    bool ok = false;
+    if (!current || progress->cancelled()) {
+      m_window.statusBar()->showMessage(tr("Cancelled"), 3000);
+    } else if (!*patch) {
+      m_window.reportError(tr("%1: %2").arg(editStepName(stepName), describe(patch->error())));
+    } else {
+      m_window.mergeLabelTable(m_engine->info().classes);
+      // Existing labels stay where the engine found background; locked labels are never overwritten.
+      ok = m_window.editTools()->applyPatch(**patch, stepName, true);
+      m_status->setText(tr("%1: %2 s").arg(editStepName(stepName)).arg(clock.elapsed() / 1000.0, 0, 'f', 1));
+    }
+    updateState();
+    Q_EMIT segmentationFinished(ok);
+  });
+  watcher->setFuture(QtConcurrent::run(&m_window.workers(), [engine, image, request, progress] {
+    try {
+      return std::make_shared<core::Result<core::LabelPatch>>(engine->segment(*image, request, progress.get()));
+    } catch (const std::bad_alloc&) {
+      return std::make_shared<core::Result<core::LabelPatch>>(
+          core::Error{core::ErrorCode::OutOfMemory, "segmentation", "out of memory"});
+    }
+  }));
+  return true;
+}
+
+void AiPanel::setClickMode(bool on) {
+  if (on && (!m_window.session() || !m_engine || !m_engine->info().supportsPoints)) on = false;
+  if (on == m_clickMode) {
+    updateState();
+    return;
+  }
+  m_clickMode = on;
+  if (on) m_window.editTools()->setTool(EditTools::Tool::Navigate);
+  m_window.setClicking(on);
+  updateState();
+  Q_EMIT clickModeChanged(on);
+}
+
+bool AiPanel::addPoint(const core::Vec3& lps, bool positive) {
+  const core::AnnotationSession* session = m_window.session();
+  if (!session || !m_clickMode || !m_engine) return false;
+  if (!session->image().geometry().contains(session->image().geometry().lpsToNearestIndex(lps))) return false;
+  m_queue.push_back({lps, positive});
+  if (!m_running) runNextPoint();
+  updateState();
+  return true;
+}
+
+void AiPanel::runNextPoint() {
+  if (m_queue.empty() || m_running) return;
+  const core::AnnotationSession* session = m_window.session();
+  if (!session) return;
+  const inference::PointPrompt point = m_queue.front();
+  m_queue.pop_front();
+  m_running = true;
+  auto engine = m_engine;
+  auto clickSession = m_session;
+  const core::ImageVolume* image = &session->image();
+  const std::uint64_t generation = m_generation;
+  struct Outcome {
+    std::shared_ptr<inference::InteractiveSession> session;
+    core::Status status;
+    double ms = 0;
+  };
+  auto* watcher = new QFutureWatcher<std::shared_ptr<Outcome>>(this);
+  connect(watcher, &QFutureWatcher<std::shared_ptr<Outcome>>::finished, this, [this, watcher, generation] {
+    auto outcome = watcher->result();
+    watcher->deleteLater();
+    m_running = false;
+    if (generation != m_generation) {  // discarded or another study meanwhile
+      updateState();
+      runNextPoint();
+      return;
+    }
+    if (!outcome->status) {
+      m_window.reportError(tr("AI point: %1").arg(describe(outcome->status.error())));
+    } else {
+      m_session = outcome->session;
+      m_points = m_session->points().size();
+      m_engineMs = outcome->ms;
+      showPreview();
+    }
+    updateState();
+    if (!m_queue.empty()) runNextPoint();
+    else if (outcome->status) Q_EMIT previewUpdated();
+  });
+  watcher->setFuture(QtConcurrent::run(&m_window.workers(), [engine, clickSession, image, point] {
+    auto out = std::make_shared<Outcome>();
+    QElapsedTimer clock;
+    clock.start();
+    try {
+      out->session = clickSession;
+      if (!out->session) {
+        auto begun = engine->beginSession(*image);
+        if (!begun) {
+          out->status = begun.error();
+          return out;
+        }
+        out->session = std::shared_ptr<inference::InteractiveSession>(std::move(begun).value());
+      }
+      out->status = out->session->addPoint(point);
+    } catch (const std::bad_alloc&) {
+      out->status = core::Error{core::ErrorCode::OutOfMemory, "click", "out of memory"};
+    }
+    out->ms = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+    return out;
+  }));
+}
+
+std::size_t AiPanel::objectVoxels() const { return m_session ? m_session->mask().count() : 0; }
+
+void AiPanel::showPreview() {
+  QElapsedTimer clock;
+  clock.start();
+  const inference::ObjectMask& mask = m_session->mask();
+  const core::Rgba colour{255, 220, 40, 255};
+  for (auto o : {viewer::SliceOrientation::Axial, viewer::SliceOrientation::Coronal, viewer::SliceOrientation::Sagittal}) {
+    SlicePanel* panel = m_window.slicePanel(o);
+    panel->scene().setPreview(mask.box, mask.voxels.data(), colour);
+    panel->view().repaint();  // now, so the time below includes drawing
+  }
+  m_displayMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+  m_status->setText(tr("%n point(s), object %1 voxels; engine %2 ms, display %3 ms", nullptr, static_cast<int>(m_points))
+                        .arg(mask.count())
+                        .arg(m_engineMs, 0, 'f', 0)
+                        .arg(m_displayMs, 0, 'f', 0));
+}
+
+void AiPanel::clearPreview() {
+  for (auto o : {viewer::SliceOrientation::Axial, viewer::SliceOrientation::Coronal, viewer::SliceOrientation::Sagittal})
+    m_window.slicePanel(o)->scene().clearPreview();
+  m_window.refreshViews();
+}
+
+bool AiPanel::undoPoint() {
+  if (!m_session || m_running || m_points == 0) return false;
+  if (!m_session->undoPoint()) return false;
+  m_points = m_session->points().size();
+  if (m_points == 0) clearPreview();
+  else showPreview();
+  updateState();
+  return true;
+}
+
+bool AiPanel::acceptObject() {
+  if (!m_session || m_running || m_points == 0) return false;
+  const core::Label label = m_window.editTools()->activeLabel();
+  if (label == 0) {
+    m_window.reportError(tr("Choose or add a label for the object first"));
+    return false;
+  }
+  auto patch = m_session->accept(label);
+  if (!patch) {
+    m_window.reportError(tr("Accept: %1").arg(describe(patch.error())));
+    return false;
+  }
+  const bool ok = m_window.editTools()->applyPatch(*patch, "Accept AI object", true);
+  discardObject();  // the next clicks start a new object
+  return ok;
+}
+
+void AiPanel::discardObject() {
+  ++m_generation;
+  m_session.reset();
+  m_queue.clear();
+  m_points = 0;
+  clearPreview();
+  updateState();
+}
+
+}  // namespace delineate::app::gui

@@ -1,0 +1,104 @@
+#pragma once
+// The AI dock: which engine segments (VISTA-3D or the classic CPU engine, its device and why), "Segment everything",
+// "Segment selected classes" (a class picker from the engine's label table), and click mode: left click = positive
+// point, Shift + left or right click = negative; after each point the object is recomputed in the background and
+// shown as a preview over the labels; Accept writes it into the active label as one undo step, Discard drops it.
+// Engines are reached only through inference/engine.h and run off the GUI thread, one job at a time; clicks made
+// while one computes are queued and run in order.
+//
+// Keys: A click mode, Return accept, Escape discard, Backspace remove the last point.
+
+#include <QElapsedTimer>
+#include <QWidget>
+
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "core/label_patch.h"
+#include "inference/engine.h"
+#include "inference/interactive.h"
+
+class QAction;
+class QLabel;
+class QListWidget;
+class QPushButton;
+
+namespace delineate::app::gui {
+
+class MainWindow;
+
+class AiPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit AiPanel(MainWindow& window, QWidget* parent = nullptr);
+  ~AiPanel() override;
+
+  // A new study (or none): drops the click session and the preview; builds the engine the first time.
+  void studyChanged();
+  bool engineReady() const { return m_engine != nullptr; }
+  QString engineDescription() const;
+
+  bool segmentEverything();
+  // Engine class ids (the engine's label table); empty = those checked in the picker.
+  bool segmentClasses(std::vector<core::Label> classes = {});
+
+  void setClickMode(bool on);
+  bool clickMode() const { return m_clickMode; }
+  // Queues a point (click mode on and a study open); the preview follows when the engine is done.
+  bool addPoint(const core::Vec3& lps, bool positive);
+  bool undoPoint();
+  bool acceptObject();
+  void discardObject();
+  bool busy() const { return m_running; }
+  std::size_t pointCount() const { return m_points; }
+  std::size_t objectVoxels() const;
+  // Milliseconds of the last click: the engine's work, and the display update after it.
+  double lastEngineMs() const { return m_engineMs; }
+  double lastDisplayMs() const { return m_displayMs; }
+  QListWidget* classList() const { return m_classes; }
+  QList<QAction*> actions() const { return m_actions; }
+  void retranslate();
+
+ Q_SIGNALS:
+  void engineChanged();
+  void previewUpdated();              // a click's object is shown
+  void segmentationFinished(bool ok); // segment everything / selected classes
+  void clickModeChanged(bool on);
+
+ private:
+  void buildEngine();
+  void runNextPoint();
+  void showPreview();
+  void clearPreview();
+  void updateState();
+  bool runSegmentation(std::vector<core::Label> classes, const char* stepName);
+
+  MainWindow& m_window;
+  std::shared_ptr<inference::SegmentationEngine> m_engine;
+  QString m_engineWhy;
+  std::shared_ptr<inference::InteractiveSession> m_session;
+  std::deque<inference::PointPrompt> m_queue;
+  bool m_running = false;
+  bool m_building = false;
+  bool m_clickMode = false;
+  std::size_t m_points = 0;
+  std::uint64_t m_generation = 0;  // bumped by a new study or a discard: results of older jobs are dropped
+  double m_engineMs = 0, m_displayMs = 0;
+
+  QLabel* m_engineLabel = nullptr;
+  QLabel* m_status = nullptr;
+  QPushButton* m_everything = nullptr;
+  QPushButton* m_selected = nullptr;
+  QListWidget* m_classes = nullptr;
+  QPushButton* m_clickButton = nullptr;
+  QPushButton* m_accept = nullptr;
+  QPushButton* m_discard = nullptr;
+  QPushButton* m_undoPoint = nullptr;
+  QLabel* m_classesLabel = nullptr;
+  QLabel* m_clickHelp = nullptr;
+  QList<QAction*> m_actions;  // click mode, accept, discard, undo point (with their keys)
+};
+
+}  // namespace delineate::app::gui

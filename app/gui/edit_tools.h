@@ -1,0 +1,116 @@
+#pragma once
+// The manual editing tools (the Tools dock) and the Edit menu's undo/redo. A brush or eraser stroke is one
+// EditTransaction from press to release (one undo step however long the drag); flood fill and the per-label
+// operations (islands, holes, smoothing, interpolation between slices) are one step each. Every edit goes through
+// the session, so locked labels are never overwritten and Ctrl+Z / Ctrl+Shift+Z restore the voxels exactly.
+//
+// Keys: B brush, E eraser, F flood fill, N navigate; [ and ] (or Shift + wheel over a view) resize the brush.
+
+#include <QWidget>
+
+#include <optional>
+#include <set>
+
+#include "core/edit_transaction.h"
+#include "core/geometry.h"
+#include "core/label_patch.h"
+#include "core/label_tools.h"
+
+class QAction;
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QSpinBox;
+class QToolButton;
+
+namespace delineate::app::gui {
+
+class MainWindow;
+class SlicePanel;
+
+class EditTools : public QWidget {
+  Q_OBJECT
+
+ public:
+  enum class Tool { Navigate, Brush, Eraser, FloodFill };
+
+  explicit EditTools(MainWindow& window, QWidget* parent = nullptr);
+  ~EditTools() override;
+  void attach(SlicePanel* panel);
+
+  void setTool(Tool tool);
+  Tool tool() const { return m_tool; }
+  double brushRadius() const;
+  void setBrushRadius(double mm);
+  void setSphere(bool sphere);
+  void setFlood3d(bool threeD);
+  // Threshold-constrained paint and fill: only voxels whose image value lies in the range (nullopt: off).
+  void setIntensityRange(std::optional<core::IntensityRange> range);
+  // Brush writes only over background, eraser removes only the active label.
+  void setProtectOtherLabels(bool protect);
+  void setActiveLabel(core::Label label) { m_active = label; }
+  core::Label activeLabel() const { return m_active; }
+
+  // One undo step each, on the active label. False (reported) when nothing could be done.
+  bool keepLargestIsland();
+  bool removeSmallIslands();
+  bool fillHoles();
+  bool smooth();
+  bool interpolate();
+
+  // An engine result as one undo step (keepBackground: the patch's zeros leave the labels as they are).
+  bool applyPatch(const core::LabelPatch& patch, const char* name, bool keepBackground);
+
+  // Tool choice (N, B, E, F) and brush size ([, ]), for the Edit menu.
+  QList<QAction*> toolActions() const;
+  QAction* undoAction() const { return m_undo; }
+  QAction* redoAction() const { return m_redo; }
+  bool undo();
+  bool redo();
+  // The session is about to be replaced or its labels rewritten: a stroke in progress is rolled back.
+  void cancelStroke();
+  bool strokeInProgress() const { return m_stroke.has_value(); }
+  void updateUndoActions();
+  void retranslate();
+
+ private:
+  core::BrushOptions brushOptions(const SlicePanel* panel) const;
+  core::EditPolicy policy(core::Label writing) const;
+  void beginStroke(SlicePanel* panel, const core::Vec3& lps);
+  void continueStroke(const core::Vec3& from, const core::Vec3& to);
+  void endStroke();
+  void floodFill(SlicePanel* panel, const core::Vec3& lps);
+  // Runs `op` in one transaction named `name` on the active label; commits and refreshes.
+  bool runOperation(const char* name, const std::function<core::Result<std::size_t>(core::EditTransaction&)>& op);
+  bool commit(core::EditTransaction& tx);
+  void showBrush(SlicePanel* panel, const core::Vec3& lps);
+
+  MainWindow& m_window;
+  Tool m_tool = Tool::Navigate;
+  core::Label m_active = 0;
+  std::optional<core::EditTransaction> m_stroke;
+  SlicePanel* m_strokePanel = nullptr;
+  std::vector<SlicePanel*> m_panels;
+
+  QAction* m_undo = nullptr;
+  QAction* m_redo = nullptr;
+  QAction* m_toolActions[4] = {};
+  QAction* m_grow = nullptr;
+  QAction* m_shrink = nullptr;
+  QToolButton* m_toolButtons[4] = {};
+  QDoubleSpinBox* m_radius = nullptr;
+  QCheckBox* m_sphere = nullptr;
+  QCheckBox* m_flood3d = nullptr;
+  QCheckBox* m_protect = nullptr;
+  QCheckBox* m_threshold = nullptr;
+  QDoubleSpinBox* m_low = nullptr;
+  QDoubleSpinBox* m_high = nullptr;
+  QSpinBox* m_minIsland = nullptr;
+  QDoubleSpinBox* m_smoothRadius = nullptr;
+  QComboBox* m_interpolateAxis = nullptr;
+};
+
+// The display name of an edit step ("Paint", "Keep largest island") in the user's language.
+QString editStepName(const std::string& name);
+
+}  // namespace delineate::app::gui

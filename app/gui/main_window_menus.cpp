@@ -1,0 +1,154 @@
+// The window's menus (File, Edit, AI, View, Help), built at start and again when the language changes.
+#include <QActionGroup>
+#include <QApplication>
+#include <QFileDialog>
+#include <QInputDialog>
+#include <QMenuBar>
+#include <QMessageBox>
+
+#include "app/gui/ai_panel.h"
+#include "app/gui/edit_tools.h"
+#include "app/gui/main_window.h"
+#include "app/gui/preferences.h"
+#include "app/gui/session_files.h"
+#include "app/gui/share_browser.h"
+#include "app/gui/view_panels.h"
+
+namespace delineate::app::gui {
+
+namespace {
+QString fromError(const core::Error& e) { return QString::fromStdString(e.describe()); }
+}  // namespace
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("&Open Image..."), QKeySequence::Open, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Image"), {},
+                                                      tr("Images (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;All files (*)"));
+    if (!path.isEmpty() && maybeFinishSession()) openImage(path);
+  });
+  file->addAction(tr("Open &DICOM Folder..."), this, [this] {
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Open DICOM Folder"));
+    if (!folder.isEmpty() && maybeFinishSession()) openDicomFolder(folder);
+  });
+  file->addAction(tr("Open &Label Map..."), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Label Map"), {},
+                                                      tr("Label maps (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;All files (*)"));
+    if (!path.isEmpty()) openLabels(path);
+  });
+  file->addAction(tr("Open Labels from &Share..."), this, [this] {
+    if (!m_session) {
+      fail(tr("Open an image first: share revisions hold label maps"));
+      return;
+    }
+    const QString root = QFileDialog::getExistingDirectory(this, tr("Share Folder"));
+    if (root.isEmpty()) return;
+    auto entries = listShareRevisions(root.toStdString());
+    if (!entries) {
+      fail(fromError(entries.error()));
+      return;
+    }
+    if (entries->empty()) {
+      fail(tr("%1: the share holds no label set revision").arg(root));
+      return;
+    }
+    QStringList items;
+    for (const auto& e : *entries) items << QString::fromStdString(e.describe());
+    bool ok = false;
+    const QString chosen = QInputDialog::getItem(this, tr("Open Labels from Share"), tr("Revision:"), items, 0, false, &ok);
+    if (!ok) return;
+    const auto& e = (*entries)[static_cast<std::size_t>(items.indexOf(chosen))];
+    openShareRevision(root, QString::fromStdString(e.study), QString::fromStdString(e.labelSet), e.info.number);
+  });
+  m_recentMenu = file->addMenu(tr("Recent Studies"));
+  fillRecentMenu();
+  file->addSeparator();
+  QAction* save = file->addAction(tr("&Save to Share"), QKeySequence::Save, this, [this] { m_files->saveToShare(); });
+  save->setObjectName("save-share");
+  file->addAction(tr("Save to Share &As..."), this, [this] {
+    if (auto target = m_files->askShareTarget()) m_files->saveToShareAs(*target);
+  });
+  file->addAction(tr("Save &Labels As..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, [this] {
+    if (!m_session) return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Labels As"), "labels.nii.gz",
+                                                      tr("NIfTI (*.nii.gz *.nii);;NRRD (*.nrrd);;MetaImage (*.mha)"));
+    if (!path.isEmpty()) m_files->saveLabelsAs(path);
+  });
+  file->addSeparator();
+  file->addAction(tr("Save &Screenshot..."), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Screenshot"), "screenshot.png", tr("PNG (*.png)"));
+    if (!path.isEmpty() && !screenshot().save(path)) fail(tr("%1: cannot write the screenshot").arg(path));
+  });
+  file->addSeparator();
+  file->addAction(tr("&Preferences..."), QKeySequence(Qt::CTRL | Qt::Key_Comma), this, [this] {
+    PreferencesDialog dialog(this);
+    dialog.exec();
+  });
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  edit->addAction(m_tools->undoAction());
+  edit->addAction(m_tools->redoAction());
+  edit->addSeparator();
+  for (QAction* a : m_tools->toolActions()) edit->addAction(a);
+  edit->addSeparator();
+  QMenu* ai = menuBar()->addMenu(tr("&AI"));
+  ai->addAction(tr("Segment &Everything"), this, [this] { m_ai->segmentEverything(); });
+  ai->addAction(tr("Segment &Selected Classes"), this, [this] { m_ai->segmentClasses(); });
+  for (QAction* a : m_ai->actions()) ai->addAction(a);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  QMenu* layouts = view->addMenu(tr("Layout"));
+  m_layoutGroup = new QActionGroup(this);
+  const std::pair<QString, ViewLayout> layoutItems[] = {
+      {tr("1 x 1"), ViewLayout::OneByOne}, {tr("2 x 2"), ViewLayout::TwoByTwo}, {tr("1 + 3"), ViewLayout::OnePlusThree}};
+  for (const auto& [name, layout] : layoutItems) {
+    QAction* a = layouts->addAction(name, this, [this, layout = layout] { setViewLayout(layout); });
+    a->setCheckable(true);
+    a->setData(static_cast<int>(layout));
+    m_layoutGroup->addAction(a);
+  }
+  QMenu* presets = view->addMenu(tr("Window/Level"));
+  int key = Qt::Key_1;
+  for (const auto& p : ctPresets()) {
+    const QString name = QString::fromStdString(p.name);
+    QAction* a = presets->addAction(tr(p.name.c_str()), this, [this, name] { applyPreset(name); });
+    a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(key++)));  // Ctrl+1 soft tissue .. Ctrl+4 brain
+  }
+  presets->addAction(tr("Automatic (image range)"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] { applyPreset("Automatic"); });
+  view->addAction(tr("&Reset Views"), QKeySequence(Qt::Key_Home), this, [this] {
+    for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().resetCamera();
+    m_surface->scene().resetCamera();
+    refreshViews();
+  });
+  QAction* outline = view->addAction(tr("Label &Outlines"));
+  outline->setObjectName("label-outline");
+  outline->setCheckable(true);
+  outline->setShortcut(QKeySequence(Qt::Key_O));
+  connect(outline, &QAction::toggled, this, &MainWindow::setLabelOutline);
+  QAction* slices3d = view->addAction(tr("Slices in &3D"));
+  slices3d->setObjectName("slices-3d");
+  slices3d->setCheckable(true);
+  slices3d->setChecked(true);
+  connect(slices3d, &QAction::toggled, this, [this](bool on) {
+    m_surface->scene().setSlicesVisible(on);
+    m_surface->refresh();
+  });
+  QAction* crosshair = view->addAction(tr("Show &Crosshair"));
+  crosshair->setCheckable(true);
+  crosshair->setChecked(true);
+  connect(crosshair, &QAction::toggled, this, [this](bool on) {
+    for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().setCrosshairVisible(on);
+    refreshViews();
+  });
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&Keyboard Shortcuts and Mouse"), QKeySequence(Qt::Key_F1), this, [this] { showShortcutsDialog(this); });
+  help->addAction(tr("&About Delineate"), this, [this] {
+    QMessageBox::about(this, tr("About Delineate"),
+                       tr("Delineate %1: 3D medical image segmentation and annotation.").arg(QApplication::applicationVersion()));
+  });
+}
+
+}  // namespace delineate::app::gui

@@ -1,0 +1,357 @@
+#include "app/gui/session_files.h"
+
+#include <QApplication>
+#include <QDateTime>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QStatusBar>
+
+#include "app/gui/main_window.h"
+#include "io/image_file.h"
+#include "io/share_revisions.h"
+
+namespace delineate::app::gui {
+
+namespace {
+
+QString describe(const core::Error& e) { return QString::fromStdString(e.describe()); }
+
+// Study names become folder names on the share: the image's file name without extensions, other characters as '_'.
+QString studyNameFor(const QString& imagePath) {
+  QString base = QFileInfo(imagePath).fileName();
+  for (const char* ext : {".nii.gz", ".nii", ".nrrd", ".nhdr", ".mha", ".mhd"})
+    if (base.endsWith(ext)) base.chop(static_cast<int>(std::strlen(ext)));
+  QString out;
+  for (QChar c : base) out += (c.isLetterOrNumber() && c.unicode() < 128) || c == '-' || c == '_' || c == '.' ? c : QChar('_');
+  return out.isEmpty() ? QString("study") : out.left(128);
+}
+
+}  // namespace
+
+SessionFiles::SessionFiles(MainWindow& window) : QObject(&window), m_window(window) {
+  QSettings settings;
+  m_policy.intervalSeconds = std::max(1, settings.value("autosave/seconds", 30).toInt());
+  m_autosaveTimer.setInterval(1000);
+  connect(&m_autosaveTimer, &QTimer::timeout, this, &SessionFiles::tick);
+  m_heartbeatTimer.setInterval(io::LeasePolicy{}.heartbeatSeconds * 1000);
+  connect(&m_heartbeatTimer, &QTimer::timeout, this, &SessionFiles::heartbeat);
+}
+
+SessionFiles::~SessionFiles() {
+  releaseLease();
+  // A journal still open here belongs to unsaved edits (closing() removes it otherwise): left for recovery.
+  if (m_journal) (void)m_journal->detach();
+}
+
+QString SessionFiles::userName() const {
+  const QString configured = QSettings().value("user/name").toString();
+  if (!configured.isEmpty()) return configured;
+  const QString login = qEnvironmentVariable("USER");
+  return login.isEmpty() ? QString("unknown") : login;
+}
+
+void SessionFiles::studyOpened(const QString& imagePath) {
+  releaseLease();
+  m_target = {};
+  m_imagePath = imagePath;
+  if (m_pendingRecovery) {
+    // The recovered journal becomes this study's: its edits stay protected until saved.
+    auto pending = std::move(m_pendingRecovery);
+    m_journal.emplace(std::move(pending->journal));
+    const io::AutosaveContext& c = pending->info.context;
+    if (!c.shareRoot.empty())
+      m_target = {QString::fromStdString(c.shareRoot), QString::fromStdString(c.study), QString::fromStdString(c.labelSet),
+                  c.baseRevision};
+    if (m_window.applyRecoveredLabels(pending->labels)) Q_EMIT recovered();
+    m_autosaveTimer.start();
+    return;
+  }
+  if (m_journal) (void)m_journal->close();  // the previous study's journal (its edits were saved or discarded)
+  m_journal.reset();
+  openJournal();
+  m_autosaveTimer.start();
+}
+
+void SessionFiles::openJournal() {
+  auto root = io::defaultAutosaveRoot();
+  if (!root) return;  // no HOME: nowhere to autosave (said once in the status bar)
+  io::AutosaveContext context;
+  context.imagePath = m_imagePath.toStdString();
+  context.shareRoot = m_target.root.toStdString();
+  context.study = m_target.study.toStdString();
+  context.labelSet = m_target.labelSet.toStdString();
+  context.baseRevision = m_target.baseRevision;
+  context.description = QFileInfo(m_imagePath).fileName().toStdString();
+  auto journal = io::AutosaveJournal::create(*root, context, m_policy);
+  if (!journal) {
+    m_window.statusBar()->showMessage(tr("Autosave is off: %1").arg(describe(journal.error())), 10000);
+    return;
+  }
+  m_journal.emplace(std::move(journal).value());
+}
+
+void SessionFiles::setShareTarget(const ShareTarget& target) {
+  if (target.root != m_target.root || target.study != m_target.study || target.labelSet != m_target.labelSet)
+    releaseLease();
+  m_target = target;
+  if (m_journal) {
+    io::AutosaveContext context = m_journal->context();
+    context.shareRoot = target.root.toStdString();
+    context.study = target.study.toStdString();
+    context.labelSet = target.labelSet.toStdString();
+    context.baseRevision = target.baseRevision;
+    (void)m_journal->setContext(context);
+  }
+}
+
+void SessionFiles::noteEdit() {
+  if (m_journal) m_journal->noteEdit(std::chrono::steady_clock::now());
+}
+
+void SessionFiles::tick() {
+  const core::AnnotationSession* session = m_window.session();
+  if (!m_journal || !session || session->editInProgress()) return;
+  if (m_journal->due(std::chrono::steady_clock::now(), session->isDirty())) autosaveNow();
+}
+
+bool SessionFiles::autosaveNow() {
+  const core::AnnotationSession* session = m_window.session();
+  if (!m_journal || !session) return false;
+  if (core::Status s = m_journal->snapshot(session->labels()); !s) {
+    m_window.statusBar()->showMessage(tr("Autosave failed: %1").arg(describe(s.error())), 10000);
+    return false;
+  }
+  return true;
+}
+
+std::optional<ShareTarget> SessionFiles::askShareTarget() {
+  if (!m_window.dialogsEnabled()) return std::nullopt;
+  QDialog dialog(&m_window);
+  dialog.setWindowTitle(tr("Save to Share"));
+  auto* form = new QFormLayout(&dialog);
+  auto* root = new QLineEdit(m_target.root.isEmpty() ? QSettings().value("share/root").toString() : m_target.root, &dialog);
+  auto* browse = new QPushButton(tr("Browse..."), &dialog);
+  auto* rootRow = new QHBoxLayout();
+  rootRow->addWidget(root, 1);
+  rootRow->addWidget(browse);
+  auto* study = new QLineEdit(m_target.study.isEmpty() ? studyNameFor(m_imagePath) : m_target.study, &dialog);
+  auto* set = new QLineEdit(m_target.labelSet.isEmpty() ? QString("labels") : m_target.labelSet, &dialog);
+  form->addRow(tr("Share folder:"), rootRow);
+  form->addRow(tr("Study:"), study);
+  form->addRow(tr("Label set:"), set);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, &dialog);
+  form->addRow(buttons);
+  connect(browse, &QPushButton::clicked, &dialog, [&] {
+    const QString folder = QFileDialog::getExistingDirectory(&dialog, tr("Share Folder"), root->text());
+    if (!folder.isEmpty()) root->setText(folder);
+  });
+  connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+  if (dialog.exec() != QDialog::Accepted) return std::nullopt;
+  ShareTarget target{root->text().trimmed(), study->text().trimmed(), set->text().trimmed(), 0};
+  // The same label set keeps its base revision; another one starts from none.
+  if (target.root == m_target.root && target.study == m_target.study && target.labelSet == m_target.labelSet)
+    target.baseRevision = m_target.baseRevision;
+  QSettings().setValue("share/root", target.root);
+  return target;
+}
+
+bool SessionFiles::saveToShare(const QString& message) {
+  if (!m_target.valid()) {
+    auto target = askShareTarget();
+    if (!target) {
+      if (!m_window.dialogsEnabled()) m_window.reportError(tr("No share to save to: use Save to Share As"));
+      return false;
+    }
+    return save(*target, message);
+  }
+  return save(m_target, message);
+}
+
+bool SessionFiles::saveToShareAs(const ShareTarget& target, const QString& message) { return save(target, message); }
+
+bool SessionFiles::save(const ShareTarget& target, const QString& message) {
+  core::AnnotationSession* session = m_window.editableSession();
+  if (!session) return false;
+  if (session->editInProgress()) {
+    m_window.reportError(tr("Finish the stroke before saving"));
+    return false;
+  }
+  if (!io::isValidShareName(target.study.toStdString()) || !io::isValidShareName(target.labelSet.toStdString())) {
+    m_window.reportError(tr("%1 / %2: study and label set names may hold letters, digits, '-', '_' and '.' only")
+                             .arg(target.study, target.labelSet));
+    return false;
+  }
+  QApplication::setOverrideCursor(Qt::WaitCursor);
+  struct Restore {
+    ~Restore() { QApplication::restoreOverrideCursor(); }
+  } restore;
+  auto store = io::ShareStore::open(target.root.toStdString());
+  if (!store) {
+    m_window.reportError(tr("Not saved: %1").arg(describe(store.error())));
+    return false;
+  }
+  auto set = io::LabelSetRevisions::open(*store, target.study.toStdString(), target.labelSet.toStdString());
+  if (!set) {
+    m_window.reportError(tr("Not saved: %1").arg(describe(set.error())));
+    return false;
+  }
+  // The lease says who else edits this label set; a save never depends on it (a race becomes a conflict revision).
+  QString leaseWarning;
+  if (!m_lease || !m_lease->held()) {
+    m_leaseStore.emplace(*store);
+    auto lease = io::ShareLease::prepare(*m_leaseStore, set->folder(), userName().toStdString());
+    if (lease) {
+      m_lease.emplace(std::move(lease).value());
+      auto got = m_lease->acquire();
+      if (got && got->outcome == io::LeaseOutcome::HeldByOther && got->holder)
+        leaseWarning = tr("%1 on %2 is editing this label set too (since %3).")
+                           .arg(QString::fromStdString(got->holder->user), QString::fromStdString(got->holder->host),
+                                QString::fromStdString(got->holder->acquiredIso));
+      if (m_lease->held()) m_heartbeatTimer.start();
+    }
+  }
+  io::SaveRequest request;
+  request.author = userName().toStdString();
+  request.baseRevision = target.baseRevision;
+  request.message = message.toStdString();
+  auto info = set->saveLabels(session->labels(), request);
+  if (!info) {
+    // The labels in memory are untouched and still unsaved; the autosave journal keeps them too.
+    m_window.reportError(tr("Not saved: %1").arg(describe(info.error())));
+    return false;
+  }
+  const std::string revision =
+      target.study.toStdString() + "/" + target.labelSet.toStdString() + "/r" + std::to_string(info->number);
+  session->markSaved(revision);
+  ShareTarget now = target;
+  now.baseRevision = info->number;
+  setShareTarget(now);
+  if (m_journal) (void)m_journal->markSaved();
+  QString text = tr("Saved %1 / %2 revision %3").arg(target.study, target.labelSet).arg(info->number);
+  if (info->conflict) {
+    const QString conflict =
+        tr("Revision %1 was saved by someone else after revision %2, which your edits started from. Your labels are "
+           "saved as revision %3 and marked as a conflict; nothing was overwritten. Compare the two revisions before "
+           "going on.")
+            .arg(info->latestAtSave)
+            .arg(info->base)
+            .arg(info->number);
+    m_window.statusBar()->showMessage(conflict, 20000);
+    if (m_window.dialogsEnabled()) QMessageBox::warning(&m_window, tr("Saved as a conflict revision"), conflict);
+  } else {
+    m_window.statusBar()->showMessage(leaseWarning.isEmpty() ? text : text + "  " + leaseWarning, 8000);
+  }
+  Q_EMIT saved(QString::fromStdString(revision));
+  return true;
+}
+
+bool SessionFiles::saveLabelsAs(const QString& path) {
+  const core::AnnotationSession* session = m_window.session();
+  if (!session) return false;
+  QApplication::setOverrideCursor(Qt::WaitCursor);
+  core::Status s = io::writeLabelFile(path.toStdString(), session->labels());
+  QApplication::restoreOverrideCursor();
+  if (!s) {
+    m_window.reportError(tr("Not saved: %1").arg(describe(s.error())));
+    return false;
+  }
+  // A local copy, not the share: the session stays dirty for the share, but the journal need not fear a loss.
+  m_window.statusBar()->showMessage(tr("Labels written to %1").arg(path), 6000);
+  return true;
+}
+
+std::vector<io::AutosaveJournalInfo> SessionFiles::recoverable() const {
+  auto root = io::defaultAutosaveRoot();
+  if (!root) return {};
+  auto scan = io::AutosaveJournal::findRecoverable(*root);
+  if (!scan) return {};
+  std::vector<io::AutosaveJournalInfo> out;
+  for (auto& j : scan->recoverable)
+    if (j.snapshot && j.problem.empty()) out.push_back(std::move(j));
+  return out;
+}
+
+bool SessionFiles::offerRecovery(RecoveryAnswer answer) {
+  const auto candidates = recoverable();
+  if (candidates.empty()) return false;
+  const io::AutosaveJournalInfo& newest = candidates.front();
+  const QString image = QString::fromStdString(newest.context.imagePath);
+  const QString description =
+      tr("Delineate stopped on %1 with unsaved label edits of %2 (autosaved %3). Recover them?")
+          .arg(QString::fromStdString(newest.host), image.isEmpty() ? QString::fromStdString(newest.context.description) : image,
+               QString::fromStdString(newest.snapshot->time));
+  Q_EMIT recoveryOffered(description);
+  if (answer == RecoveryAnswer::Ask) {
+    if (!m_window.dialogsEnabled()) return false;
+    const auto button = QMessageBox::question(&m_window, tr("Recover Unsaved Edits"), description,
+                                              QMessageBox::Yes | QMessageBox::No | QMessageBox::Ignore);
+    answer = button == QMessageBox::Yes ? RecoveryAnswer::Recover
+             : button == QMessageBox::No ? RecoveryAnswer::Discard : RecoveryAnswer::Ignore;
+  }
+  auto root = io::defaultAutosaveRoot();
+  if (!root || answer == RecoveryAnswer::Ignore) return false;  // asked again at the next start
+  if (answer == RecoveryAnswer::Discard) {
+    (void)io::AutosaveJournal::discardRecoverable(*root, newest.journalId);
+    return false;
+  }
+  if (image.isEmpty() || !QFileInfo::exists(image)) {
+    m_window.reportError(tr("Cannot recover: the image %1 is not there any more; the edits stay in %2")
+                             .arg(image, QString::fromStdString(newest.folder)));
+    return false;
+  }
+  auto recovered = io::AutosaveJournal::recover(*root, newest.journalId, m_policy);
+  if (!recovered) {
+    m_window.reportError(tr("Cannot recover: %1").arg(describe(recovered.error())));
+    return false;
+  }
+  m_pendingRecovery = std::make_shared<io::RecoveredSession>(std::move(recovered).value());
+  if (!m_window.openImage(image)) {
+    (void)m_pendingRecovery->journal.detach();  // left for the next start
+    m_pendingRecovery.reset();
+    return false;
+  }
+  return true;
+}
+
+void SessionFiles::closing(bool discard) {
+  m_autosaveTimer.stop();
+  releaseLease();
+  if (!m_journal) return;
+  const core::AnnotationSession* session = m_window.session();
+  if (discard || !session || !session->isDirty()) {
+    (void)m_journal->close();
+  } else {
+    autosaveNow();
+    (void)m_journal->detach();
+  }
+  m_journal.reset();
+}
+
+void SessionFiles::heartbeat() {
+  if (!m_lease || !m_lease->held()) return;
+  if (core::Status s = m_lease->heartbeat(); !s) {
+    m_heartbeatTimer.stop();
+    m_window.statusBar()->showMessage(tr("The label set's lease was lost (%1): another user may be editing it; your "
+                                         "next save may become a conflict revision")
+                                          .arg(describe(s.error())),
+                                      20000);
+  }
+}
+
+void SessionFiles::releaseLease() {
+  m_heartbeatTimer.stop();
+  if (m_lease) (void)m_lease->release();
+  m_lease.reset();
+  m_leaseStore.reset();
+}
+
+}  // namespace delineate::app::gui

@@ -1,0 +1,94 @@
+#pragma once
+// Where the labels go and how they survive: saving to the share (every save a new revision on the revision it
+// started from; the share store marks a save that raced another as a conflict and keeps both, and the user is told),
+// the label set's lease (who else is editing it), Save As NIfTI/NRRD, the autosave journal of unsaved edits and the
+// recovery offer at the next start after a crash.
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "io/autosave_journal.h"
+#include "io/share_lease.h"
+#include "io/share_store.h"
+
+namespace delineate::app::gui {
+
+class MainWindow;
+
+struct ShareTarget {
+  QString root;
+  QString study;
+  QString labelSet;
+  int baseRevision = 0;  // the revision the labels in the window came from; 0: none yet
+  bool valid() const { return !root.isEmpty() && !study.isEmpty() && !labelSet.isEmpty(); }
+};
+
+class SessionFiles : public QObject {
+  Q_OBJECT
+
+ public:
+  enum class RecoveryAnswer { Ask, Recover, Discard, Ignore };
+
+  explicit SessionFiles(MainWindow& window);
+  ~SessionFiles() override;
+
+  // A study was opened (imagePath may be empty for DICOM folders, then the journal names the folder).
+  void studyOpened(const QString& imagePath);
+  // Labels came from a share revision: later saves go there, based on that revision.
+  void setShareTarget(const ShareTarget& target);
+  const ShareTarget& shareTarget() const { return m_target; }
+
+  // Saves a new revision to the current target; the Save dialog asks for one when there is none (with dialogs off:
+  // false). `message` is stored with the revision.
+  bool saveToShare(const QString& message = {});
+  bool saveToShareAs(const ShareTarget& target, const QString& message = {});
+  bool saveLabelsAs(const QString& path);
+  // The user picks the share folder, study and label set.
+  std::optional<ShareTarget> askShareTarget();
+
+  // Every finished edit (commit, undo, redo): starts the autosave interval.
+  void noteEdit();
+  // Writes the snapshot now (true when written or nothing to write).
+  bool autosaveNow();
+  int autosaveIntervalSeconds() const { return m_policy.intervalSeconds; }
+
+  // Crashed sessions' journals under the autosave root, newest first.
+  std::vector<io::AutosaveJournalInfo> recoverable() const;
+  // At start: offers the newest recoverable journal (a dialog, or `answer` when dialogs are off). True when edits
+  // were recovered (the study then opens in the background, the edits are applied once it has loaded).
+  bool offerRecovery(RecoveryAnswer answer = RecoveryAnswer::Ask);
+  // The window closes: with `discard` the journal is removed, else it is left for recovery if there are unsaved edits.
+  void closing(bool discard);
+
+ Q_SIGNALS:
+  void saved(QString revision);
+  void recoveryOffered(QString description);
+  void recovered();
+
+ private:
+  bool save(const ShareTarget& target, const QString& message);
+  void openJournal();
+  void tick();
+  void heartbeat();
+  void releaseLease();
+  QString userName() const;
+
+  MainWindow& m_window;
+  ShareTarget m_target;
+  QString m_imagePath;
+  io::AutosavePolicy m_policy;
+  std::optional<io::AutosaveJournal> m_journal;
+  std::optional<io::ShareStore> m_leaseStore;  // the lease points at its store: kept alive with it
+  std::optional<io::ShareLease> m_lease;
+  QTimer m_autosaveTimer;
+  QTimer m_heartbeatTimer;
+  // A recovery waiting for its study to load.
+  std::shared_ptr<io::RecoveredSession> m_pendingRecovery;
+};
+
+}  // namespace delineate::app::gui

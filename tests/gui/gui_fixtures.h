@@ -1,0 +1,56 @@
+#pragma once
+// What the GUI tests share: the bundled sample CT, its classic-engine labels, the main window without modal dialogs
+// and a wait for a signal.
+#include <catch2/catch.hpp>
+
+#include <QSignalSpy>
+
+#include <algorithm>
+#include <string>
+
+#include "app/gui/main_window.h"
+#include "core/volume.h"
+#include "inference/engine.h"
+#include "io/image_file.h"
+#include "tests/common/test_support.h"
+
+namespace delineate::test {
+
+inline const std::string kSampleCt = DELINEATE_SOURCE_DIR "/resources/sample/example_ct.nii.gz";
+
+// The classic engine's automatic labels of the sample (body, lungs, bone), written next to the test's scratch files.
+inline std::string sampleLabels(const test::ScratchDir& dir) {
+  auto image = io::readImageFile(kSampleCt);
+  REQUIRE(image.ok());
+  auto engine = inference::createEngine("classic");
+  auto patch = engine->segment(*image, {}, nullptr);
+  REQUIRE(patch.ok());
+  auto voxels = core::Volume<core::Label>::create(image->geometry(), 0);
+  REQUIRE(voxels.ok());
+  std::copy(patch->voxels.begin(), patch->voxels.end(), voxels->data());  // the patch covers the image
+  const std::string path = (dir / "labels.nii.gz").string();
+  REQUIRE(io::writeLabelFile(path, core::LabelMap(std::move(voxels).value())).ok());
+  return path;
+}
+
+// The main window as the tests drive it: shown, errors reported through loadFailed instead of modal dialogs.
+struct QuietWindow : app::gui::MainWindow {
+  explicit QuietWindow(QSize size = {}) {
+    setDialogsEnabled(false);
+    if (size.isValid()) resize(size);
+    show();
+  }
+};
+
+inline bool waitFor(QSignalSpy& spy, int timeoutMs = 60000) { return spy.count() > 0 || spy.wait(timeoutMs); }
+
+// Non-background pixels that differ between two captures of a view.
+inline int changedPixels(const QImage& a, const QImage& b) {
+  int n = 0;
+  for (int y = 0; y < std::min(a.height(), b.height()); ++y)
+    for (int x = 0; x < std::min(a.width(), b.width()); ++x) n += a.pixel(x, y) != b.pixel(x, y);
+  return n;
+}
+
+
+}  // namespace delineate::test

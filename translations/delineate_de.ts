@@ -1,0 +1,1363 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de_DE">
+<context>
+    <name>AiPanel</name>
+    <message>
+        <location filename="../app/gui/ai_panel.cpp" line="+100"/>
+        <source>Segment everything</source>
+        <translation>Alles segmentieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Classes:</source>
+        <translation>Klassen:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment selected classes</source>
+        <translation>Ausgewählte Klassen segmentieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Click mode (A)</source>
+        <translation>Klickmodus (A)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Left click: positive point. Shift + left or right click: negative point.</source>
+        <translation>Linksklick: positiver Punkt. Shift + Links- oder Rechtsklick: negativer Punkt.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accept</source>
+        <translation>Übernehmen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Write the object into the active label (Return)</source>
+        <translation>Objekt in das aktive Label übernehmen (Return)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Discard</source>
+        <translation>Verwerfen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Drop the object (Escape)</source>
+        <translation>Objekt verwerfen (Escape)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Undo point</source>
+        <translation>Punkt zurück</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove the last point (Backspace)</source>
+        <translation>Letzten Punkt entfernen (Backspace)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>AI click mode</source>
+        <translation>KI-Klickmodus</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Accept AI object</source>
+        <translation>KI-Objekt übernehmen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Discard AI object</source>
+        <translation>KI-Objekt verwerfen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove last AI point</source>
+        <translation>Letzten KI-Punkt entfernen</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Engine: starting...</source>
+        <translation>Engine: wird gestartet...</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Engine: none</source>
+        <translation>Engine: keine</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Engine: %1 on %2</source>
+        <translation>Engine: %1 auf %2</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>AI engine: %1</source>
+        <translation>KI-Engine: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>classic engine (the configured one failed)</source>
+        <translation>klassische Engine (die konfigurierte ist fehlgeschlagen)</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Tick the classes to segment first</source>
+        <translation>Zuerst die zu segmentierenden Klassen ankreuzen</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1: %2 s</source>
+        <translation>%1: %2 s</translation>
+    </message>
+    <message>
+        <location line="+66"/>
+        <source>AI point: %1</source>
+        <translation>KI-Punkt: %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+47"/>
+        <source>%n point(s), object %1 voxels; engine %2 ms, display %3 ms</source>
+        <translation>
+            <numerusform>%n Punkt, Objekt %1 Voxel; Engine %2 ms, Anzeige %3 ms</numerusform>
+            <numerusform>%n Punkte, Objekt %1 Voxel; Engine %2 ms, Anzeige %3 ms</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Choose or add a label for the object first</source>
+        <translation>Zuerst ein Label für das Objekt wählen oder hinzufügen</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Accept: %1</source>
+        <translation>Übernehmen: %1</translation>
+    </message>
+</context>
+<context>
+    <name>EditStep</name>
+    <message>
+        <location filename="../app/gui/edit_tools.cpp" line="+30"/>
+        <source>Paint</source>
+        <translation>Malen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Erase</source>
+        <translation>Radieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Flood fill</source>
+        <translation>Flutfüllung</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keep largest island</source>
+        <translation>Größte Insel behalten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove small islands</source>
+        <translation>Kleine Inseln entfernen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fill holes</source>
+        <translation>Löcher füllen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Smooth</source>
+        <translation>Glätten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Interpolate slices</source>
+        <translation>Schichten interpolieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open label map</source>
+        <translation>Labelmap öffnen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment everything</source>
+        <translation>Alles segmentieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment selected classes</source>
+        <translation>Ausgewählte Klassen segmentieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accept AI object</source>
+        <translation>KI-Objekt übernehmen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Recovered edits</source>
+        <translation>Wiederhergestellte Änderungen</translation>
+    </message>
+</context>
+<context>
+    <name>EditTools</name>
+    <message>
+        <location line="+145"/>
+        <source>Navigate</source>
+        <translation>Navigieren</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Brush</source>
+        <translation>Pinsel</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Eraser</source>
+        <translation>Radierer</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Fill</source>
+        <translation>Füllen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Navigate: the crosshair, no editing (N)</source>
+        <translation>Navigieren: Fadenkreuz setzen, keine Bearbeitung (N)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Brush: paint the active label (B)</source>
+        <translation>Pinsel: mit dem aktiven Label malen (B)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Eraser: paint background (E)</source>
+        <translation>Radierer: Hintergrund malen (E)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Flood fill: the connected region under the click (F)</source>
+        <translation>Flutfüllung: die zusammenhängende Region unter dem Klick (F)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Larger brush</source>
+        <translation>Größerer Pinsel</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Smaller brush</source>
+        <translation>Kleinerer Pinsel</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Brush radius</source>
+        <translation>Pinselradius</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>[ and ] or Shift + wheel over a view</source>
+        <translation>[ und ] oder Shift + Mausrad über einer Ansicht</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>3D brush (sphere)</source>
+        <translation>3D-Pinsel (Kugel)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>3D flood fill</source>
+        <translation>3D-Flutfüllung</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Protect other labels</source>
+        <translation>Andere Labels schützen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The brush paints only over background; the eraser removes only the active label</source>
+        <translation>Der Pinsel malt nur über Hintergrund; der Radierer entfernt nur das aktive Label</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Only intensities in range</source>
+        <translation>Nur Intensitäten im Bereich</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Active label</source>
+        <translation>Aktives Label</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keep largest island</source>
+        <translation>Größte Insel behalten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove islands under (voxels)</source>
+        <translation>Inseln entfernen unter (Voxel)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fill holes</source>
+        <translation>Löcher füllen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Smooth</source>
+        <translation>Glätten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Interpolate slices</source>
+        <translation>Schichten interpolieren</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Axial</source>
+        <translation>Axial</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Coronal</source>
+        <translation>Koronal</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sagittal</source>
+        <translation>Sagittal</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>Brush radius %1 mm</source>
+        <translation>Pinselradius %1 mm</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>Choose or add a label to paint with</source>
+        <translation>Label zum Malen wählen oder hinzufügen</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>Choose or add a label to fill with</source>
+        <translation>Label zum Füllen wählen oder hinzufügen</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Choose a label first</source>
+        <translation>Zuerst ein Label wählen</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <location line="+18"/>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="-14"/>
+        <source>%1: %n voxel(s) changed</source>
+        <translation>
+            <numerusform>%1: %n Voxel geändert</numerusform>
+            <numerusform>%1: %n Voxel geändert</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: nothing to change</source>
+        <translation>%1: nichts zu ändern</translation>
+    </message>
+    <message>
+        <location line="+63"/>
+        <source>Undone: %1</source>
+        <translation>Rückgängig gemacht: %1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Redone: %1</source>
+        <translation>Wiederhergestellt: %1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>&amp;Undo %1</source>
+        <translation>&amp;Rückgängig: %1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&amp;Undo</source>
+        <translation>&amp;Rückgängig</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Redo %1</source>
+        <translation>&amp;Wiederherstellen: %1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&amp;Redo</source>
+        <translation>&amp;Wiederherstellen</translation>
+    </message>
+</context>
+<context>
+    <name>LabelPanel</name>
+    <message>
+        <location filename="../app/gui/label_panel.cpp" line="+37"/>
+        <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
+        <translation>Labeltabellen (*.label *.txt *.ctbl *.csv *.tsv *.json);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <location line="+60"/>
+        <source>Label %1</source>
+        <translation>Label %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add Label</source>
+        <translation>Label hinzufügen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Name:</source>
+        <translation>Name:</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Import Label Table</source>
+        <translation>Labeltabelle importieren</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Export Label Table</source>
+        <translation>Labeltabelle exportieren</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Show</source>
+        <translation>Sichtbar</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Lock</source>
+        <translation>Gesperrt</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>mL</source>
+        <translation>mL</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Opacity</source>
+        <translation>Deckkraft</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Add</source>
+        <translation>Hinzufügen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Colour...</source>
+        <translation>Farbe...</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Show all</source>
+        <translation>Alle zeigen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hide all</source>
+        <translation>Alle ausblenden</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Import table...</source>
+        <translation>Tabelle importieren...</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Export table...</source>
+        <translation>Tabelle exportieren...</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <location line="+69"/>
+        <location line="+7"/>
+        <source>label %1</source>
+        <translation>Label %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Colour of %1</source>
+        <translation>Farbe von %1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Every label id is in use</source>
+        <translation>Alle Label-IDs sind vergeben</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>%1: the file holds no labels</source>
+        <translation>%1: Die Datei enthält keine Labels</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="+75"/>
+        <location line="+356"/>
+        <source>Delineate</source>
+        <translation>Delineate</translation>
+    </message>
+    <message>
+        <location line="-318"/>
+        <location line="+54"/>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <location line="-40"/>
+        <location line="+37"/>
+        <source>Labels</source>
+        <translation>Labels</translation>
+    </message>
+    <message>
+        <location line="-36"/>
+        <location line="+37"/>
+        <source>Tools</source>
+        <translation>Werkzeuge</translation>
+    </message>
+    <message>
+        <location line="-36"/>
+        <location line="+37"/>
+        <source>AI</source>
+        <translation>KI</translation>
+    </message>
+    <message>
+        <location line="-35"/>
+        <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
+        <translation>Öffnen Sie ein Bild (Datei &gt; Bild öffnen) oder einen DICOM-Ordner</translation>
+    </message>
+    <message>
+        <location line="+92"/>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <location line="+32"/>
+        <source>Loading %1</source>
+        <translation>%1 wird geladen</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Indexing %1</source>
+        <translation>%1 wird indiziert</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Loading %1 / %2 r%3</source>
+        <translation>%1 / %2 r%3 wird geladen</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>  - warning: %1</source>
+        <translation>  - Warnung: %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+23"/>
+        <location line="+7"/>
+        <source>Open DICOM Series</source>
+        <translation>DICOM-Serie öffnen</translation>
+    </message>
+    <message>
+        <location line="-30"/>
+        <source>Series:</source>
+        <translation>Serie:</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>This series has problems:
+%1</source>
+        <translation>Diese Serie weist Probleme auf:
+%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>
+
+Load it anyway?</source>
+        <translation>
+
+Trotzdem laden?</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Loading series %1</source>
+        <translation>Serie %1 wird geladen</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Labels from %1</source>
+        <translation>Labels aus %1 geladen</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Delineate - %1</source>
+        <translation>Delineate - %1</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Opened %1</source>
+        <translation>%1 geöffnet</translation>
+    </message>
+    <message>
+        <location line="+88"/>
+        <source>The recovered labels do not fit %1&apos;s grid</source>
+        <translation>Die wiederhergestellten Labels passen nicht zum Raster von %1</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Recovered the unsaved edits: save them to keep them</source>
+        <translation>Ungespeicherte Änderungen wiederhergestellt: Speichern Sie sie, um sie zu behalten</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>building surfaces...</source>
+        <translation>Oberflächen werden erstellt...</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+17"/>
+        <source>%n surface(s)</source>
+        <translation>
+            <numerusform>%n Oberfläche</numerusform>
+            <numerusform>%n Oberflächen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+120"/>
+        <source>LPS (%1, %2, %3) mm</source>
+        <translation>LPS (%1, %2, %3) mm</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>   voxel (%1, %2, %3)   %4 %5</source>
+        <translation>   Voxel (%1, %2, %3)   %4 %5</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HU</source>
+        <translation>HU</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>   label %1 %2</source>
+        <translation>   Label %1 %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>   outside the image</source>
+        <translation>   außerhalb des Bildes</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Unsaved Edits</source>
+        <translation>Ungespeicherte Änderungen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The labels have unsaved edits. Save them to the share?</source>
+        <translation>Die Labels enthalten ungespeicherte Änderungen. In der Freigabe speichern?</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window_menus.cpp" line="+24"/>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Open Image...</source>
+        <translation>Bild &amp;öffnen...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open Image</source>
+        <translation>Bild öffnen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Images (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;All files (*)</source>
+        <translation>Bilder (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open &amp;DICOM Folder...</source>
+        <translation>&amp;DICOM-Ordner öffnen...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open DICOM Folder</source>
+        <translation>DICOM-Ordner öffnen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open &amp;Label Map...</source>
+        <translation>&amp;Labelmap öffnen...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open Label Map</source>
+        <translation>Labelmap öffnen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label maps (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;All files (*)</source>
+        <translation>Labelmaps (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open Labels from &amp;Share...</source>
+        <translation>Labels aus &amp;Freigabe öffnen...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open an image first: share revisions hold label maps</source>
+        <translation>Zuerst ein Bild öffnen: Revisionen in der Freigabe enthalten Labelmaps</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Share Folder</source>
+        <translation>Freigabeordner</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1: the share holds no label set revision</source>
+        <translation>%1: Die Freigabe enthält keine Revision eines Labelsatzes</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Open Labels from Share</source>
+        <translation>Labels aus Freigabe öffnen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Revision:</source>
+        <translation>Revision:</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Recent Studies</source>
+        <translation>Letzte Studien</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Save to Share</source>
+        <translation>In Freigabe &amp;speichern</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save to Share &amp;As...</source>
+        <translation>In Freigabe speichern &amp;unter...</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Save &amp;Labels As...</source>
+        <translation>Labels speichern u&amp;nter...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save Labels As</source>
+        <translation>Labels speichern unter</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>NIfTI (*.nii.gz *.nii);;NRRD (*.nrrd);;MetaImage (*.mha)</source>
+        <translation>NIfTI (*.nii.gz *.nii);;NRRD (*.nrrd);;MetaImage (*.mha)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Save &amp;Screenshot...</source>
+        <translation>S&amp;creenshot speichern...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save Screenshot</source>
+        <translation>Screenshot speichern</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>PNG (*.png)</source>
+        <translation>PNG (*.png)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: cannot write the screenshot</source>
+        <translation>%1: Screenshot kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Preferences...</source>
+        <translation>&amp;Einstellungen...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Edit</source>
+        <translation>&amp;Bearbeiten</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;AI</source>
+        <translation>&amp;KI</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment &amp;Everything</source>
+        <translation>&amp;Alles segmentieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment &amp;Selected Classes</source>
+        <translation>Ausgewählte &amp;Klassen segmentieren</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Layout</source>
+        <translation>Anordnung</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>1 x 1</source>
+        <translation>1 x 1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>2 x 2</source>
+        <translation>2 x 2</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>1 + 3</source>
+        <translation>1 + 3</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Window/Level</source>
+        <translation>Fensterung</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Automatic (image range)</source>
+        <translation>Automatisch (Bildbereich)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Reset Views</source>
+        <translation>Ansichten &amp;zurücksetzen</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Label &amp;Outlines</source>
+        <translation>Label-&amp;Konturen</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Slices in &amp;3D</source>
+        <translation>Schichten in &amp;3D</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Show &amp;Crosshair</source>
+        <translation>&amp;Fadenkreuz anzeigen</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Keyboard Shortcuts and Mouse</source>
+        <translation>&amp;Tastenkürzel und Maus</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;About Delineate</source>
+        <translation>&amp;Über Delineate</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>About Delineate</source>
+        <translation>Über Delineate</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Delineate %1: 3D medical image segmentation and annotation.</source>
+        <translation>Delineate %1: Segmentierung und Annotation medizinischer 3D-Bilder.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/window_level.cpp" line="+26"/>
+        <source>Soft tissue</source>
+        <translation>Weichteil</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Lung</source>
+        <translation>Lunge</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bone</source>
+        <translation>Knochen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Brain</source>
+        <translation>Gehirn</translation>
+    </message>
+</context>
+<context>
+    <name>PreferencesDialog</name>
+    <message>
+        <location filename="../app/gui/preferences.cpp" line="+85"/>
+        <source>Preferences</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>System default</source>
+        <translation>Systemstandard</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Language:</source>
+        <translation>Sprache:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Author name for saves:</source>
+        <translation>Autorname beim Speichern:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Autosave unsaved edits every:</source>
+        <translation>Ungespeicherte Änderungen automatisch sichern alle:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>none: the classic CPU engine</source>
+        <translation>keiner: die klassische CPU-Engine</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Browse...</source>
+        <translation>Durchsuchen...</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>VISTA-3D checkpoint:</source>
+        <translation>VISTA-3D-Checkpoint:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>AI device:</source>
+        <translation>KI-Gerät:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>VISTA-3D Checkpoint</source>
+        <translation>VISTA-3D-Checkpoint</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Checkpoints (*.pt *.pth *.safetensors);;All files (*)</source>
+        <translation>Checkpoints (*.pt *.pth *.safetensors);;Alle Dateien (*)</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="-556"/>
+        <source>out of memory</source>
+        <translation>nicht genügend Arbeitsspeicher</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <location line="+25"/>
+        <source>%1: the label map&apos;s grid differs from the image&apos;s</source>
+        <translation>%1: Das Raster der Labelmap weicht vom Raster des Bildes ab</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>%1: no image series found</source>
+        <translation>%1: keine Bildserie gefunden</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>%1: revision %2 is on another grid than the open image</source>
+        <translation>%1: Revision %2 liegt auf einem anderen Raster als das geöffnete Bild</translation>
+    </message>
+</context>
+<context>
+    <name>SessionFiles</name>
+    <message>
+        <location filename="../app/gui/session_files.cpp" line="+95"/>
+        <source>Autosave is off: %1</source>
+        <translation>Automatische Sicherung ist aus: %1</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Autosave failed: %1</source>
+        <translation>Automatische Sicherung fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Save to Share</source>
+        <translation>In Freigabe speichern</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Browse...</source>
+        <translation>Durchsuchen...</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Share folder:</source>
+        <translation>Freigabeordner:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Study:</source>
+        <translation>Studie:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label set:</source>
+        <translation>Labelsatz:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Share Folder</source>
+        <translation>Freigabeordner</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>No share to save to: use Save to Share As</source>
+        <translation>Keine Freigabe zum Speichern: „In Freigabe speichern unter“ verwenden</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Finish the stroke before saving</source>
+        <translation>Vor dem Speichern den Pinselstrich beenden</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 / %2: study and label set names may hold letters, digits, &apos;-&apos;, &apos;_&apos; and &apos;.&apos; only</source>
+        <translation>%1 / %2: Namen von Studien und Labelsätzen dürfen nur Buchstaben, Ziffern, &apos;-&apos;, &apos;_&apos; und &apos;.&apos; enthalten</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <location line="+5"/>
+        <location line="+25"/>
+        <location line="+35"/>
+        <source>Not saved: %1</source>
+        <translation>Nicht gespeichert: %1</translation>
+    </message>
+    <message>
+        <location line="-48"/>
+        <source>%1 on %2 is editing this label set too (since %3).</source>
+        <translation>%1 auf %2 bearbeitet diesen Labelsatz ebenfalls (seit %3).</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Saved %1 / %2 revision %3</source>
+        <translation>%1 / %2 als Revision %3 gespeichert</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Revision %1 was saved by someone else after revision %2, which your edits started from. Your labels are saved as revision %3 and marked as a conflict; nothing was overwritten. Compare the two revisions before going on.</source>
+        <translation>Revision %1 wurde von jemand anderem nach Revision %2 gespeichert, auf der Ihre Änderungen beruhen. Ihre Labels wurden als Revision %3 gespeichert und als Konflikt markiert; nichts wurde überschrieben. Vergleichen Sie die beiden Revisionen, bevor Sie weiterarbeiten.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Saved as a conflict revision</source>
+        <translation>Als Konfliktrevision gespeichert</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Labels written to %1</source>
+        <translation>Labels nach %1 geschrieben</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Delineate stopped on %1 with unsaved label edits of %2 (autosaved %3). Recover them?</source>
+        <translation>Delineate wurde auf %1 mit ungespeicherten Label-Änderungen an %2 beendet (automatisch gesichert: %3). Wiederherstellen?</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Recover Unsaved Edits</source>
+        <translation>Ungespeicherte Änderungen wiederherstellen</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Cannot recover: the image %1 is not there any more; the edits stay in %2</source>
+        <translation>Wiederherstellung nicht möglich: Das Bild %1 ist nicht mehr vorhanden; die Änderungen bleiben in %2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Cannot recover: %1</source>
+        <translation>Wiederherstellung nicht möglich: %1</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>The label set&apos;s lease was lost (%1): another user may be editing it; your next save may become a conflict revision</source>
+        <translation>Die Bearbeitungssperre des Labelsatzes ging verloren (%1): Möglicherweise bearbeitet ihn ein anderer Benutzer; Ihre nächste Speicherung kann zu einer Konfliktrevision werden</translation>
+    </message>
+</context>
+<context>
+    <name>Shortcuts</name>
+    <message>
+        <location filename="../app/gui/preferences.cpp" line="+32"/>
+        <source>Move the crosshair</source>
+        <translation>Fadenkreuz bewegen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Left click or drag (Navigate)</source>
+        <translation>Linksklick oder Ziehen (Navigieren)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Paint / erase / fill</source>
+        <translation>Malen / Radieren / Füllen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Left drag (Brush, Eraser, Fill)</source>
+        <translation>Ziehen mit linker Maustaste (Pinsel, Radierer, Füllen)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Brush size</source>
+        <translation>Pinselgröße</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>[ and ], or Shift + wheel</source>
+        <translation>[ und ] oder Shift + Mausrad</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Positive AI point</source>
+        <translation>Positiver KI-Punkt</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Left click (click mode)</source>
+        <translation>Linksklick (Klickmodus)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Negative AI point</source>
+        <translation>Negativer KI-Punkt</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Shift + left click or right click (click mode)</source>
+        <translation>Shift + Linksklick oder Rechtsklick (Klickmodus)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Scroll slices</source>
+        <translation>Durch Schichten blättern</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Wheel, Up/Down, PageUp/PageDown</source>
+        <translation>Mausrad, Up/Down, PageUp/PageDown</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Zoom</source>
+        <translation>Zoomen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl + wheel, + and -</source>
+        <translation>Ctrl + Mausrad, + und -</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pan</source>
+        <translation>Verschieben</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Middle drag or Shift + left drag</source>
+        <translation>Ziehen mit mittlerer Maustaste oder Shift + Ziehen mit linker Maustaste</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Window / level</source>
+        <translation>Fensterung (Breite / Lage)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Right drag (not in click mode)</source>
+        <translation>Ziehen mit rechter Maustaste (nicht im Klickmodus)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>One view alone and back</source>
+        <translation>Eine Ansicht allein und zurück</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Double click</source>
+        <translation>Doppelklick</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reset the view</source>
+        <translation>Ansicht zurücksetzen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>R</source>
+        <translation>R</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rotate the 3D view</source>
+        <translation>3D-Ansicht drehen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Left drag in 3D</source>
+        <translation>Ziehen mit linker Maustaste in 3D</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rename a label</source>
+        <translation>Label umbenennen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Double click its name</source>
+        <translation>Doppelklick auf den Namen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Recolour a label</source>
+        <translation>Labelfarbe ändern</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Double click its id</source>
+        <translation>Doppelklick auf die ID</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Keyboard Shortcuts and Mouse</source>
+        <translation>Tastenkürzel und Maus</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Keys or mouse</source>
+        <translation>Tasten oder Maus</translation>
+    </message>
+</context>
+<context>
+    <name>SlicePanel</name>
+    <message>
+        <location filename="../app/gui/view_panels.cpp" line="+22"/>
+        <source>Axial</source>
+        <translation>Axial</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Coronal</source>
+        <translation>Koronal</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sagittal</source>
+        <translation>Sagittal</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>%1  %2 / %3</source>
+        <translation>%1  %2 / %3</translation>
+    </message>
+</context>
+<context>
+    <name>SurfacePanel</name>
+    <message>
+        <location line="+113"/>
+        <location line="+31"/>
+        <source>3D</source>
+        <translation>3D</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>3D  %1</source>
+        <translation>3D  %1</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,1363 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="fr_FR">
+<context>
+    <name>AiPanel</name>
+    <message>
+        <location filename="../app/gui/ai_panel.cpp" line="+100"/>
+        <source>Segment everything</source>
+        <translation>Tout segmenter</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Classes:</source>
+        <translation>Classes&#xa0;:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment selected classes</source>
+        <translation>Segmenter les classes sélectionnées</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Click mode (A)</source>
+        <translation>Mode clic (A)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Left click: positive point. Shift + left or right click: negative point.</source>
+        <translation>Clic gauche&#xa0;: point positif. Shift + clic gauche ou clic droit&#xa0;: point négatif.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accept</source>
+        <translation>Accepter</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Write the object into the active label (Return)</source>
+        <translation>Écrire l&apos;objet dans l&apos;étiquette active (Return)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Discard</source>
+        <translation>Rejeter</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Drop the object (Escape)</source>
+        <translation>Rejeter l&apos;objet (Escape)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Undo point</source>
+        <translation>Annuler point</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove the last point (Backspace)</source>
+        <translation>Supprimer le dernier point (Backspace)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>AI click mode</source>
+        <translation>Mode clic IA</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Accept AI object</source>
+        <translation>Accepter l&apos;objet IA</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Discard AI object</source>
+        <translation>Rejeter l&apos;objet IA</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove last AI point</source>
+        <translation>Supprimer le dernier point IA</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Engine: starting...</source>
+        <translation>Moteur&#xa0;: démarrage...</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Engine: none</source>
+        <translation>Moteur&#xa0;: aucun</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Engine: %1 on %2</source>
+        <translation>Moteur&#xa0;: %1 sur %2</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>AI engine: %1</source>
+        <translation>Moteur IA&#xa0;: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>classic engine (the configured one failed)</source>
+        <translation>moteur classique (le moteur configuré a échoué)</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Tick the classes to segment first</source>
+        <translation>Cochez d&apos;abord les classes à segmenter</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Cancelled</source>
+        <translation>Annulé</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: %2</source>
+        <translation>%1&#xa0;: %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1: %2 s</source>
+        <translation>%1&#xa0;: %2 s</translation>
+    </message>
+    <message>
+        <location line="+66"/>
+        <source>AI point: %1</source>
+        <translation>Point IA&#xa0;: %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+47"/>
+        <source>%n point(s), object %1 voxels; engine %2 ms, display %3 ms</source>
+        <translation>
+            <numerusform>%n point, objet de %1 voxels&#xa0;; moteur %2 ms, affichage %3 ms</numerusform>
+            <numerusform>%n points, objet de %1 voxels&#xa0;; moteur %2 ms, affichage %3 ms</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Choose or add a label for the object first</source>
+        <translation>Choisissez ou ajoutez d&apos;abord une étiquette pour l&apos;objet</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Accept: %1</source>
+        <translation>Accepter&#xa0;: %1</translation>
+    </message>
+</context>
+<context>
+    <name>EditStep</name>
+    <message>
+        <location filename="../app/gui/edit_tools.cpp" line="+30"/>
+        <source>Paint</source>
+        <translation>Peindre</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Erase</source>
+        <translation>Effacer</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Flood fill</source>
+        <translation>Remplissage par diffusion</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keep largest island</source>
+        <translation>Conserver le plus grand îlot</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove small islands</source>
+        <translation>Supprimer les petits îlots</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fill holes</source>
+        <translation>Combler les trous</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Smooth</source>
+        <translation>Lisser</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Interpolate slices</source>
+        <translation>Interpoler les coupes</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open label map</source>
+        <translation>Ouvrir une carte d&apos;étiquettes</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment everything</source>
+        <translation>Tout segmenter</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment selected classes</source>
+        <translation>Segmenter les classes sélectionnées</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accept AI object</source>
+        <translation>Accepter l&apos;objet IA</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Recovered edits</source>
+        <translation>Modifications récupérées</translation>
+    </message>
+</context>
+<context>
+    <name>EditTools</name>
+    <message>
+        <location line="+145"/>
+        <source>Navigate</source>
+        <translation>Naviguer</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Brush</source>
+        <translation>Pinceau</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Eraser</source>
+        <translation>Gomme</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Fill</source>
+        <translation>Remplir</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Navigate: the crosshair, no editing (N)</source>
+        <translation>Naviguer&#xa0;: déplacer le réticule, sans modification (N)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Brush: paint the active label (B)</source>
+        <translation>Pinceau&#xa0;: peindre l&apos;étiquette active (B)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Eraser: paint background (E)</source>
+        <translation>Gomme&#xa0;: peindre le fond (E)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Flood fill: the connected region under the click (F)</source>
+        <translation>Remplissage par diffusion&#xa0;: la région connexe sous le clic (F)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Larger brush</source>
+        <translation>Pinceau plus grand</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Smaller brush</source>
+        <translation>Pinceau plus petit</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Brush radius</source>
+        <translation>Rayon du pinceau</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>[ and ] or Shift + wheel over a view</source>
+        <translation>[ et ] ou Shift + molette sur une vue</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>3D brush (sphere)</source>
+        <translation>Pinceau 3D (sphère)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>3D flood fill</source>
+        <translation>Remplissage par diffusion 3D</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Protect other labels</source>
+        <translation>Protéger les autres étiquettes</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The brush paints only over background; the eraser removes only the active label</source>
+        <translation>Le pinceau ne peint que sur le fond&#xa0;; la gomme n&apos;efface que l&apos;étiquette active</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Only intensities in range</source>
+        <translation>Uniquement les intensités dans la plage</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Active label</source>
+        <translation>Étiquette active</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keep largest island</source>
+        <translation>Conserver le plus grand îlot</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove islands under (voxels)</source>
+        <translation>Supprimer les îlots de moins de (voxels)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fill holes</source>
+        <translation>Combler les trous</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Smooth</source>
+        <translation>Lisser</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Interpolate slices</source>
+        <translation>Interpoler les coupes</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Axial</source>
+        <translation>Axial</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Coronal</source>
+        <translation>Coronal</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sagittal</source>
+        <translation>Sagittal</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>Brush radius %1 mm</source>
+        <translation>Rayon du pinceau %1 mm</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>Choose or add a label to paint with</source>
+        <translation>Choisissez ou ajoutez une étiquette à peindre</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>Choose or add a label to fill with</source>
+        <translation>Choisissez ou ajoutez une étiquette de remplissage</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Choose a label first</source>
+        <translation>Choisissez d&apos;abord une étiquette</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <location line="+18"/>
+        <source>%1: %2</source>
+        <translation>%1&#xa0;: %2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="-14"/>
+        <source>%1: %n voxel(s) changed</source>
+        <translation>
+            <numerusform>%1&#xa0;: %n voxel modifié</numerusform>
+            <numerusform>%1&#xa0;: %n voxels modifiés</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: nothing to change</source>
+        <translation>%1&#xa0;: rien à modifier</translation>
+    </message>
+    <message>
+        <location line="+63"/>
+        <source>Undone: %1</source>
+        <translation>Annulé&#xa0;: %1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Redone: %1</source>
+        <translation>Rétabli&#xa0;: %1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>&amp;Undo %1</source>
+        <translation>&amp;Annuler&#xa0;: %1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&amp;Undo</source>
+        <translation>&amp;Annuler</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Redo %1</source>
+        <translation>&amp;Rétablir&#xa0;: %1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&amp;Redo</source>
+        <translation>&amp;Rétablir</translation>
+    </message>
+</context>
+<context>
+    <name>LabelPanel</name>
+    <message>
+        <location filename="../app/gui/label_panel.cpp" line="+37"/>
+        <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
+        <translation>Tables d&apos;étiquettes (*.label *.txt *.ctbl *.csv *.tsv *.json);;Tous les fichiers (*)</translation>
+    </message>
+    <message>
+        <location line="+60"/>
+        <source>Label %1</source>
+        <translation>Étiquette %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add Label</source>
+        <translation>Ajouter une étiquette</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Name:</source>
+        <translation>Nom&#xa0;:</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Import Label Table</source>
+        <translation>Importer une table d&apos;étiquettes</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Export Label Table</source>
+        <translation>Exporter la table d&apos;étiquettes</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Name</source>
+        <translation>Nom</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Show</source>
+        <translation>Visible</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Lock</source>
+        <translation>Verrou</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>mL</source>
+        <translation>mL</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Opacity</source>
+        <translation>Opacité</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Add</source>
+        <translation>Ajouter</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Colour...</source>
+        <translation>Couleur...</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Show all</source>
+        <translation>Tout afficher</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hide all</source>
+        <translation>Tout masquer</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Import table...</source>
+        <translation>Importer la table...</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Export table...</source>
+        <translation>Exporter la table...</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <location line="+69"/>
+        <location line="+7"/>
+        <source>label %1</source>
+        <translation>étiquette %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Colour of %1</source>
+        <translation>Couleur de %1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Every label id is in use</source>
+        <translation>Tous les identifiants d&apos;étiquette sont utilisés</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>%1: the file holds no labels</source>
+        <translation>%1&#xa0;: le fichier ne contient aucune étiquette</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="+75"/>
+        <location line="+356"/>
+        <source>Delineate</source>
+        <translation>Delineate</translation>
+    </message>
+    <message>
+        <location line="-318"/>
+        <location line="+54"/>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+    <message>
+        <location line="-40"/>
+        <location line="+37"/>
+        <source>Labels</source>
+        <translation>Étiquettes</translation>
+    </message>
+    <message>
+        <location line="-36"/>
+        <location line="+37"/>
+        <source>Tools</source>
+        <translation>Outils</translation>
+    </message>
+    <message>
+        <location line="-36"/>
+        <location line="+37"/>
+        <source>AI</source>
+        <translation>IA</translation>
+    </message>
+    <message>
+        <location line="-35"/>
+        <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
+        <translation>Ouvrez une image (Fichier &gt; Ouvrir une image) ou un dossier DICOM</translation>
+    </message>
+    <message>
+        <location line="+92"/>
+        <source>Cancelled</source>
+        <translation>Annulé</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <location line="+32"/>
+        <source>Loading %1</source>
+        <translation>Chargement de %1</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Indexing %1</source>
+        <translation>Indexation de %1</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Loading %1 / %2 r%3</source>
+        <translation>Chargement de %1 / %2 r%3</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>  - warning: %1</source>
+        <translation>  - avertissement&#xa0;: %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+23"/>
+        <location line="+7"/>
+        <source>Open DICOM Series</source>
+        <translation>Ouvrir une série DICOM</translation>
+    </message>
+    <message>
+        <location line="-30"/>
+        <source>Series:</source>
+        <translation>Série&#xa0;:</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>This series has problems:
+%1</source>
+        <translation>Cette série présente des problèmes&#xa0;:
+%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>
+
+Load it anyway?</source>
+        <translation>
+
+La charger quand même&#xa0;?</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Loading series %1</source>
+        <translation>Chargement de la série %1</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Labels from %1</source>
+        <translation>Étiquettes chargées depuis %1</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Delineate - %1</source>
+        <translation>Delineate - %1</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Opened %1</source>
+        <translation>%1 ouvert</translation>
+    </message>
+    <message>
+        <location line="+88"/>
+        <source>The recovered labels do not fit %1&apos;s grid</source>
+        <translation>Les étiquettes récupérées ne correspondent pas à la grille de %1</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Recovered the unsaved edits: save them to keep them</source>
+        <translation>Modifications non enregistrées récupérées&#xa0;: enregistrez-les pour les conserver</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>building surfaces...</source>
+        <translation>construction des surfaces...</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+17"/>
+        <source>%n surface(s)</source>
+        <translation>
+            <numerusform>%n surface</numerusform>
+            <numerusform>%n surfaces</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+120"/>
+        <source>LPS (%1, %2, %3) mm</source>
+        <translation>LPS (%1, %2, %3) mm</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>   voxel (%1, %2, %3)   %4 %5</source>
+        <translation>   voxel (%1, %2, %3)   %4 %5</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HU</source>
+        <translation>HU</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>value</source>
+        <translation>valeur</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>   label %1 %2</source>
+        <translation>   étiquette %1 %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>   outside the image</source>
+        <translation>   hors de l&apos;image</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Unsaved Edits</source>
+        <translation>Modifications non enregistrées</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The labels have unsaved edits. Save them to the share?</source>
+        <translation>Les étiquettes comportent des modifications non enregistrées. Les enregistrer sur le partage&#xa0;?</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window_menus.cpp" line="+24"/>
+        <source>&amp;File</source>
+        <translation>&amp;Fichier</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Open Image...</source>
+        <translation>&amp;Ouvrir une image...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open Image</source>
+        <translation>Ouvrir une image</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Images (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;All files (*)</source>
+        <translation>Images (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;Tous les fichiers (*)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open &amp;DICOM Folder...</source>
+        <translation>Ouvrir un dossier &amp;DICOM...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open DICOM Folder</source>
+        <translation>Ouvrir un dossier DICOM</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open &amp;Label Map...</source>
+        <translation>Ouvrir une &amp;carte d&apos;étiquettes...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open Label Map</source>
+        <translation>Ouvrir une carte d&apos;étiquettes</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label maps (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;All files (*)</source>
+        <translation>Cartes d&apos;étiquettes (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;Tous les fichiers (*)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open Labels from &amp;Share...</source>
+        <translation>Ouvrir des étiquettes depuis le pa&amp;rtage...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open an image first: share revisions hold label maps</source>
+        <translation>Ouvrez d&apos;abord une image&#xa0;: les révisions du partage contiennent des cartes d&apos;étiquettes</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Share Folder</source>
+        <translation>Dossier partagé</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1: the share holds no label set revision</source>
+        <translation>%1&#xa0;: le partage ne contient aucune révision de jeu d&apos;étiquettes</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Open Labels from Share</source>
+        <translation>Ouvrir des étiquettes depuis le partage</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Revision:</source>
+        <translation>Révision&#xa0;:</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Recent Studies</source>
+        <translation>Études récentes</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Save to Share</source>
+        <translation>&amp;Enregistrer sur le partage</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save to Share &amp;As...</source>
+        <translation>Enregistrer sur le partage &amp;sous...</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Save &amp;Labels As...</source>
+        <translation>Enregistrer les étiquettes so&amp;us...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save Labels As</source>
+        <translation>Enregistrer les étiquettes sous</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>NIfTI (*.nii.gz *.nii);;NRRD (*.nrrd);;MetaImage (*.mha)</source>
+        <translation>NIfTI (*.nii.gz *.nii);;NRRD (*.nrrd);;MetaImage (*.mha)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Save &amp;Screenshot...</source>
+        <translation>Enregistrer une cap&amp;ture d&apos;écran...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save Screenshot</source>
+        <translation>Enregistrer une capture d&apos;écran</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>PNG (*.png)</source>
+        <translation>PNG (*.png)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: cannot write the screenshot</source>
+        <translation>%1&#xa0;: impossible d&apos;écrire la capture d&apos;écran</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Preferences...</source>
+        <translation>&amp;Préférences...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Quit</source>
+        <translation>&amp;Quitter</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Edit</source>
+        <translation>&amp;Édition</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;AI</source>
+        <translation>&amp;IA</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment &amp;Everything</source>
+        <translation>Segmenter &amp;tout</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment &amp;Selected Classes</source>
+        <translation>Segmenter les classes &amp;sélectionnées</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;View</source>
+        <translation>Affic&amp;hage</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Layout</source>
+        <translation>Disposition</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>1 x 1</source>
+        <translation>1 x 1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>2 x 2</source>
+        <translation>2 x 2</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>1 + 3</source>
+        <translation>1 + 3</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Window/Level</source>
+        <translation>Fenêtrage</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Automatic (image range)</source>
+        <translation>Automatique (plage de l&apos;image)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Reset Views</source>
+        <translation>&amp;Réinitialiser les vues</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Label &amp;Outlines</source>
+        <translation>&amp;Contours des étiquettes</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Slices in &amp;3D</source>
+        <translation>Coupes en &amp;3D</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Show &amp;Crosshair</source>
+        <translation>Afficher le ré&amp;ticule</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Help</source>
+        <translation>&amp;Aide</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Keyboard Shortcuts and Mouse</source>
+        <translation>&amp;Raccourcis clavier et souris</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;About Delineate</source>
+        <translation>À &amp;propos de Delineate</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>About Delineate</source>
+        <translation>À propos de Delineate</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Delineate %1: 3D medical image segmentation and annotation.</source>
+        <translation>Delineate %1&#xa0;: segmentation et annotation d&apos;images médicales 3D.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/window_level.cpp" line="+26"/>
+        <source>Soft tissue</source>
+        <translation>Tissus mous</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Lung</source>
+        <translation>Poumon</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bone</source>
+        <translation>Os</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Brain</source>
+        <translation>Cerveau</translation>
+    </message>
+</context>
+<context>
+    <name>PreferencesDialog</name>
+    <message>
+        <location filename="../app/gui/preferences.cpp" line="+85"/>
+        <source>Preferences</source>
+        <translation>Préférences</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>System default</source>
+        <translation>Langue du système</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Language:</source>
+        <translation>Langue&#xa0;:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Author name for saves:</source>
+        <translation>Nom d&apos;auteur des enregistrements&#xa0;:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Autosave unsaved edits every:</source>
+        <translation>Enregistrer automatiquement les modifications toutes les&#xa0;:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>none: the classic CPU engine</source>
+        <translation>aucun&#xa0;: le moteur CPU classique</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Browse...</source>
+        <translation>Parcourir...</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>VISTA-3D checkpoint:</source>
+        <translation>Checkpoint VISTA-3D&#xa0;:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>AI device:</source>
+        <translation>Périphérique IA&#xa0;:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>VISTA-3D Checkpoint</source>
+        <translation>Checkpoint VISTA-3D</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Checkpoints (*.pt *.pth *.safetensors);;All files (*)</source>
+        <translation>Checkpoints (*.pt *.pth *.safetensors);;Tous les fichiers (*)</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="-556"/>
+        <source>out of memory</source>
+        <translation>mémoire insuffisante</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <location line="+25"/>
+        <source>%1: the label map&apos;s grid differs from the image&apos;s</source>
+        <translation>%1&#xa0;: la grille de la carte d&apos;étiquettes diffère de celle de l&apos;image</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>%1: no image series found</source>
+        <translation>%1&#xa0;: aucune série d&apos;images trouvée</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>%1: revision %2 is on another grid than the open image</source>
+        <translation>%1&#xa0;: la révision %2 est sur une autre grille que l&apos;image ouverte</translation>
+    </message>
+</context>
+<context>
+    <name>SessionFiles</name>
+    <message>
+        <location filename="../app/gui/session_files.cpp" line="+95"/>
+        <source>Autosave is off: %1</source>
+        <translation>Enregistrement automatique désactivé&#xa0;: %1</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Autosave failed: %1</source>
+        <translation>Échec de l&apos;enregistrement automatique&#xa0;: %1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Save to Share</source>
+        <translation>Enregistrer sur le partage</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Browse...</source>
+        <translation>Parcourir...</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Share folder:</source>
+        <translation>Dossier partagé&#xa0;:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Study:</source>
+        <translation>Étude&#xa0;:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label set:</source>
+        <translation>Jeu d&apos;étiquettes&#xa0;:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Share Folder</source>
+        <translation>Dossier partagé</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>No share to save to: use Save to Share As</source>
+        <translation>Aucun partage où enregistrer&#xa0;: utilisez «&#xa0;Enregistrer sur le partage sous&#xa0;»</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Finish the stroke before saving</source>
+        <translation>Terminez le trait avant d&apos;enregistrer</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 / %2: study and label set names may hold letters, digits, &apos;-&apos;, &apos;_&apos; and &apos;.&apos; only</source>
+        <translation>%1 / %2&#xa0;: les noms d&apos;étude et de jeu d&apos;étiquettes ne peuvent contenir que des lettres, des chiffres, &apos;-&apos;, &apos;_&apos; et &apos;.&apos;</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <location line="+5"/>
+        <location line="+25"/>
+        <location line="+35"/>
+        <source>Not saved: %1</source>
+        <translation>Non enregistré&#xa0;: %1</translation>
+    </message>
+    <message>
+        <location line="-48"/>
+        <source>%1 on %2 is editing this label set too (since %3).</source>
+        <translation>%1 sur %2 modifie aussi ce jeu d&apos;étiquettes (depuis %3).</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Saved %1 / %2 revision %3</source>
+        <translation>%1 / %2 enregistré&#xa0;: révision %3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Revision %1 was saved by someone else after revision %2, which your edits started from. Your labels are saved as revision %3 and marked as a conflict; nothing was overwritten. Compare the two revisions before going on.</source>
+        <translation>La révision %1 a été enregistrée par quelqu&apos;un d&apos;autre après la révision %2, sur laquelle reposent vos modifications. Vos étiquettes ont été enregistrées comme révision %3 et marquées comme conflit&#xa0;; rien n&apos;a été écrasé. Comparez les deux révisions avant de continuer.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Saved as a conflict revision</source>
+        <translation>Enregistré comme révision en conflit</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Labels written to %1</source>
+        <translation>Étiquettes écrites dans %1</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Delineate stopped on %1 with unsaved label edits of %2 (autosaved %3). Recover them?</source>
+        <translation>Delineate s&apos;est arrêté sur %1 avec des modifications d&apos;étiquettes non enregistrées de %2 (enregistrement automatique&#xa0;: %3). Les récupérer&#xa0;?</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Recover Unsaved Edits</source>
+        <translation>Récupérer les modifications non enregistrées</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Cannot recover: the image %1 is not there any more; the edits stay in %2</source>
+        <translation>Récupération impossible&#xa0;: l&apos;image %1 n&apos;existe plus&#xa0;; les modifications restent dans %2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Cannot recover: %1</source>
+        <translation>Récupération impossible&#xa0;: %1</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>The label set&apos;s lease was lost (%1): another user may be editing it; your next save may become a conflict revision</source>
+        <translation>Le verrou d&apos;édition du jeu d&apos;étiquettes a été perdu (%1)&#xa0;: un autre utilisateur est peut-être en train de le modifier&#xa0;; votre prochain enregistrement pourrait devenir une révision en conflit</translation>
+    </message>
+</context>
+<context>
+    <name>Shortcuts</name>
+    <message>
+        <location filename="../app/gui/preferences.cpp" line="+32"/>
+        <source>Move the crosshair</source>
+        <translation>Déplacer le réticule</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Left click or drag (Navigate)</source>
+        <translation>Clic gauche ou glisser (Naviguer)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Paint / erase / fill</source>
+        <translation>Peindre / effacer / remplir</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Left drag (Brush, Eraser, Fill)</source>
+        <translation>Glisser avec le bouton gauche (Pinceau, Gomme, Remplir)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Brush size</source>
+        <translation>Taille du pinceau</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>[ and ], or Shift + wheel</source>
+        <translation>[ et ], ou Shift + molette</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Positive AI point</source>
+        <translation>Point IA positif</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Left click (click mode)</source>
+        <translation>Clic gauche (mode clic)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Negative AI point</source>
+        <translation>Point IA négatif</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Shift + left click or right click (click mode)</source>
+        <translation>Shift + clic gauche ou clic droit (mode clic)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Scroll slices</source>
+        <translation>Faire défiler les coupes</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Wheel, Up/Down, PageUp/PageDown</source>
+        <translation>Molette, Up/Down, PageUp/PageDown</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Zoom</source>
+        <translation>Zoom</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl + wheel, + and -</source>
+        <translation>Ctrl + molette, + et -</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pan</source>
+        <translation>Déplacer la vue</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Middle drag or Shift + left drag</source>
+        <translation>Glisser avec le bouton du milieu ou Shift + glisser avec le bouton gauche</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Window / level</source>
+        <translation>Fenêtre / niveau</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Right drag (not in click mode)</source>
+        <translation>Glisser avec le bouton droit (hors mode clic)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>One view alone and back</source>
+        <translation>Une vue seule, puis retour</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Double click</source>
+        <translation>Double-clic</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reset the view</source>
+        <translation>Réinitialiser la vue</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>R</source>
+        <translation>R</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rotate the 3D view</source>
+        <translation>Faire pivoter la vue 3D</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Left drag in 3D</source>
+        <translation>Glisser avec le bouton gauche dans la vue 3D</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rename a label</source>
+        <translation>Renommer une étiquette</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Double click its name</source>
+        <translation>Double-clic sur son nom</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Recolour a label</source>
+        <translation>Changer la couleur d&apos;une étiquette</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Double click its id</source>
+        <translation>Double-clic sur son identifiant</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Keyboard Shortcuts and Mouse</source>
+        <translation>Raccourcis clavier et souris</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Action</source>
+        <translation>Action</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Keys or mouse</source>
+        <translation>Touches ou souris</translation>
+    </message>
+</context>
+<context>
+    <name>SlicePanel</name>
+    <message>
+        <location filename="../app/gui/view_panels.cpp" line="+22"/>
+        <source>Axial</source>
+        <translation>Axial</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Coronal</source>
+        <translation>Coronal</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sagittal</source>
+        <translation>Sagittal</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>%1  %2 / %3</source>
+        <translation>%1  %2 / %3</translation>
+    </message>
+</context>
+<context>
+    <name>SurfacePanel</name>
+    <message>
+        <location line="+113"/>
+        <location line="+31"/>
+        <source>3D</source>
+        <translation>3D</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>3D  %1</source>
+        <translation>3D  %1</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,1360 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>AiPanel</name>
+    <message>
+        <location filename="../app/gui/ai_panel.cpp" line="+100"/>
+        <source>Segment everything</source>
+        <translation>全部分割</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Classes:</source>
+        <translation>类别：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment selected classes</source>
+        <translation>分割所选类别</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Click mode (A)</source>
+        <translation>点击模式 (A)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Left click: positive point. Shift + left or right click: negative point.</source>
+        <translation>左键单击：正向点。Shift + 左键单击或右键单击：负向点。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accept</source>
+        <translation>接受</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Write the object into the active label (Return)</source>
+        <translation>将对象写入当前标签 (Return)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Discard</source>
+        <translation>放弃</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Drop the object (Escape)</source>
+        <translation>放弃该对象 (Escape)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Undo point</source>
+        <translation>撤销点</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove the last point (Backspace)</source>
+        <translation>移除最后一个点 (Backspace)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>AI click mode</source>
+        <translation>AI 点击模式</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Accept AI object</source>
+        <translation>接受 AI 对象</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Discard AI object</source>
+        <translation>放弃 AI 对象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove last AI point</source>
+        <translation>移除最后一个 AI 点</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Engine: starting...</source>
+        <translation>引擎：正在启动...</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Engine: none</source>
+        <translation>引擎：无</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Engine: %1 on %2</source>
+        <translation>引擎：%1，运行于 %2</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>AI engine: %1</source>
+        <translation>AI 引擎：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>classic engine (the configured one failed)</source>
+        <translation>经典引擎（所配置的引擎启动失败）</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Tick the classes to segment first</source>
+        <translation>请先勾选要分割的类别</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1: %2 s</source>
+        <translation>%1：%2 s</translation>
+    </message>
+    <message>
+        <location line="+66"/>
+        <source>AI point: %1</source>
+        <translation>AI 点：%1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+47"/>
+        <source>%n point(s), object %1 voxels; engine %2 ms, display %3 ms</source>
+        <translation>
+            <numerusform>%n 个点，对象 %1 个体素；引擎 %2 ms，显示 %3 ms</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Choose or add a label for the object first</source>
+        <translation>请先为该对象选择或添加标签</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Accept: %1</source>
+        <translation>接受：%1</translation>
+    </message>
+</context>
+<context>
+    <name>EditStep</name>
+    <message>
+        <location filename="../app/gui/edit_tools.cpp" line="+30"/>
+        <source>Paint</source>
+        <translation>绘制</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Erase</source>
+        <translation>擦除</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Flood fill</source>
+        <translation>泛洪填充</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keep largest island</source>
+        <translation>保留最大孤岛</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove small islands</source>
+        <translation>移除小孤岛</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fill holes</source>
+        <translation>填充空洞</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Smooth</source>
+        <translation>平滑</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Interpolate slices</source>
+        <translation>层间插值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open label map</source>
+        <translation>打开标签图</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment everything</source>
+        <translation>全部分割</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment selected classes</source>
+        <translation>分割所选类别</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accept AI object</source>
+        <translation>接受 AI 对象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Recovered edits</source>
+        <translation>已恢复的编辑</translation>
+    </message>
+</context>
+<context>
+    <name>EditTools</name>
+    <message>
+        <location line="+145"/>
+        <source>Navigate</source>
+        <translation>导航</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Brush</source>
+        <translation>画笔</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Eraser</source>
+        <translation>橡皮擦</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Fill</source>
+        <translation>填充</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Navigate: the crosshair, no editing (N)</source>
+        <translation>导航：移动十字线，不进行编辑 (N)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Brush: paint the active label (B)</source>
+        <translation>画笔：绘制当前标签 (B)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Eraser: paint background (E)</source>
+        <translation>橡皮擦：绘制背景 (E)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Flood fill: the connected region under the click (F)</source>
+        <translation>泛洪填充：填充单击处的连通区域 (F)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Larger brush</source>
+        <translation>增大画笔</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Smaller brush</source>
+        <translation>减小画笔</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Brush radius</source>
+        <translation>画笔半径</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>[ and ] or Shift + wheel over a view</source>
+        <translation>[ 和 ]，或在视图上 Shift + 滚轮</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>3D brush (sphere)</source>
+        <translation>3D 画笔（球形）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>3D flood fill</source>
+        <translation>3D 泛洪填充</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Protect other labels</source>
+        <translation>保护其他标签</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The brush paints only over background; the eraser removes only the active label</source>
+        <translation>画笔只在背景上绘制；橡皮擦只擦除当前标签</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Only intensities in range</source>
+        <translation>仅限范围内的强度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Active label</source>
+        <translation>当前标签</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keep largest island</source>
+        <translation>保留最大孤岛</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove islands under (voxels)</source>
+        <translation>移除孤岛，体素数小于</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fill holes</source>
+        <translation>填充空洞</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Smooth</source>
+        <translation>平滑</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Interpolate slices</source>
+        <translation>层间插值</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Axial</source>
+        <translation>轴位</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Coronal</source>
+        <translation>冠状位</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sagittal</source>
+        <translation>矢状位</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>Brush radius %1 mm</source>
+        <translation>画笔半径 %1 mm</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>Choose or add a label to paint with</source>
+        <translation>请选择或添加要绘制的标签</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>Choose or add a label to fill with</source>
+        <translation>请选择或添加要填充的标签</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Choose a label first</source>
+        <translation>请先选择标签</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <location line="+18"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="-14"/>
+        <source>%1: %n voxel(s) changed</source>
+        <translation>
+            <numerusform>%1：已更改 %n 个体素</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: nothing to change</source>
+        <translation>%1：无需更改</translation>
+    </message>
+    <message>
+        <location line="+63"/>
+        <source>Undone: %1</source>
+        <translation>已撤销：%1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Redone: %1</source>
+        <translation>已重做：%1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>&amp;Undo %1</source>
+        <translation>撤销 %1(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Redo %1</source>
+        <translation>重做 %1(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+</context>
+<context>
+    <name>LabelPanel</name>
+    <message>
+        <location filename="../app/gui/label_panel.cpp" line="+37"/>
+        <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
+        <translation>标签表 (*.label *.txt *.ctbl *.csv *.tsv *.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+60"/>
+        <source>Label %1</source>
+        <translation>标签 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add Label</source>
+        <translation>添加标签</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Import Label Table</source>
+        <translation>导入标签表</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Export Label Table</source>
+        <translation>导出标签表</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Lock</source>
+        <translation>锁定</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>mL</source>
+        <translation>mL</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Opacity</source>
+        <translation>不透明度</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Colour...</source>
+        <translation>颜色...</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Show all</source>
+        <translation>全部显示</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hide all</source>
+        <translation>全部隐藏</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Import table...</source>
+        <translation>导入表...</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Export table...</source>
+        <translation>导出表...</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <location line="+69"/>
+        <location line="+7"/>
+        <source>label %1</source>
+        <translation>标签 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Colour of %1</source>
+        <translation>%1 的颜色</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Every label id is in use</source>
+        <translation>所有标签 ID 均已占用</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>%1: the file holds no labels</source>
+        <translation>%1：文件中没有标签</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="+75"/>
+        <location line="+356"/>
+        <source>Delineate</source>
+        <translation>Delineate</translation>
+    </message>
+    <message>
+        <location line="-318"/>
+        <location line="+54"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="-40"/>
+        <location line="+37"/>
+        <source>Labels</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location line="-36"/>
+        <location line="+37"/>
+        <source>Tools</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location line="-36"/>
+        <location line="+37"/>
+        <source>AI</source>
+        <translation>AI</translation>
+    </message>
+    <message>
+        <location line="-35"/>
+        <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
+        <translation>请打开图像（文件 &gt; 打开图像）或 DICOM 文件夹</translation>
+    </message>
+    <message>
+        <location line="+92"/>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <location line="+32"/>
+        <source>Loading %1</source>
+        <translation>正在加载 %1</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Indexing %1</source>
+        <translation>正在索引 %1</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Loading %1 / %2 r%3</source>
+        <translation>正在加载 %1 / %2 r%3</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>  - warning: %1</source>
+        <translation>  - 警告：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+23"/>
+        <location line="+7"/>
+        <source>Open DICOM Series</source>
+        <translation>打开 DICOM 序列</translation>
+    </message>
+    <message>
+        <location line="-30"/>
+        <source>Series:</source>
+        <translation>序列：</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>This series has problems:
+%1</source>
+        <translation>该序列存在问题：
+%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>
+
+Load it anyway?</source>
+        <translation>
+
+仍要加载吗？</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Loading series %1</source>
+        <translation>正在加载序列 %1</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Labels from %1</source>
+        <translation>已加载来自 %1 的标签</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Delineate - %1</source>
+        <translation>Delineate - %1</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <location line="+88"/>
+        <source>The recovered labels do not fit %1&apos;s grid</source>
+        <translation>恢复的标签与 %1 的网格不匹配</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Recovered the unsaved edits: save them to keep them</source>
+        <translation>已恢复未保存的编辑：请保存以保留这些编辑</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>building surfaces...</source>
+        <translation>正在生成表面...</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+17"/>
+        <source>%n surface(s)</source>
+        <translation>
+            <numerusform>%n 个表面</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+120"/>
+        <source>LPS (%1, %2, %3) mm</source>
+        <translation>LPS (%1, %2, %3) mm</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>   voxel (%1, %2, %3)   %4 %5</source>
+        <translation>   体素 (%1, %2, %3)   %4 %5</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HU</source>
+        <translation>HU</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>   label %1 %2</source>
+        <translation>   标签 %1 %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>   outside the image</source>
+        <translation>   图像外</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Unsaved Edits</source>
+        <translation>未保存的编辑</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The labels have unsaved edits. Save them to the share?</source>
+        <translation>标签有未保存的编辑。是否保存到共享目录？</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window_menus.cpp" line="+24"/>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Open Image...</source>
+        <translation>打开图像(&amp;O)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open Image</source>
+        <translation>打开图像</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Images (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;All files (*)</source>
+        <translation>图像 (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open &amp;DICOM Folder...</source>
+        <translation>打开 DICOM 文件夹(&amp;D)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open DICOM Folder</source>
+        <translation>打开 DICOM 文件夹</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open &amp;Label Map...</source>
+        <translation>打开标签图(&amp;M)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open Label Map</source>
+        <translation>打开标签图</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label maps (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;All files (*)</source>
+        <translation>标签图 (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open Labels from &amp;Share...</source>
+        <translation>从共享目录打开标签(&amp;H)...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open an image first: share revisions hold label maps</source>
+        <translation>请先打开图像：共享目录中的修订版本是标签图</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Share Folder</source>
+        <translation>共享文件夹</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1: the share holds no label set revision</source>
+        <translation>%1：共享目录中没有任何标签集修订版本</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Open Labels from Share</source>
+        <translation>从共享目录打开标签</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Revision:</source>
+        <translation>修订版本：</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Recent Studies</source>
+        <translation>最近的检查</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Save to Share</source>
+        <translation>保存到共享目录(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save to Share &amp;As...</source>
+        <translation>另存到共享目录(&amp;A)...</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Save &amp;Labels As...</source>
+        <translation>标签另存为(&amp;L)...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save Labels As</source>
+        <translation>标签另存为</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>NIfTI (*.nii.gz *.nii);;NRRD (*.nrrd);;MetaImage (*.mha)</source>
+        <translation>NIfTI (*.nii.gz *.nii);;NRRD (*.nrrd);;MetaImage (*.mha)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Save &amp;Screenshot...</source>
+        <translation>保存截图(&amp;C)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save Screenshot</source>
+        <translation>保存截图</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>PNG (*.png)</source>
+        <translation>PNG (*.png)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: cannot write the screenshot</source>
+        <translation>%1：无法写入截图</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Preferences...</source>
+        <translation>首选项(&amp;P)...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;AI</source>
+        <translation>AI(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment &amp;Everything</source>
+        <translation>全部分割(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment &amp;Selected Classes</source>
+        <translation>分割所选类别(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Layout</source>
+        <translation>布局</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>1 x 1</source>
+        <translation>1 x 1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>2 x 2</source>
+        <translation>2 x 2</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>1 + 3</source>
+        <translation>1 + 3</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Window/Level</source>
+        <translation>窗宽窗位</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Automatic (image range)</source>
+        <translation>自动（图像范围）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Reset Views</source>
+        <translation>重置视图(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Label &amp;Outlines</source>
+        <translation>标签轮廓(&amp;O)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Slices in &amp;3D</source>
+        <translation>在 3D 中显示层面(&amp;3)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Show &amp;Crosshair</source>
+        <translation>显示十字线(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Keyboard Shortcuts and Mouse</source>
+        <translation>键盘快捷键和鼠标(&amp;K)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;About Delineate</source>
+        <translation>关于 Delineate(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>About Delineate</source>
+        <translation>关于 Delineate</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Delineate %1: 3D medical image segmentation and annotation.</source>
+        <translation>Delineate %1：3D 医学图像分割与标注。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/window_level.cpp" line="+26"/>
+        <source>Soft tissue</source>
+        <translation>软组织窗</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Lung</source>
+        <translation>肺窗</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bone</source>
+        <translation>骨窗</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Brain</source>
+        <translation>脑窗</translation>
+    </message>
+</context>
+<context>
+    <name>PreferencesDialog</name>
+    <message>
+        <location filename="../app/gui/preferences.cpp" line="+85"/>
+        <source>Preferences</source>
+        <translation>首选项</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>System default</source>
+        <translation>系统默认</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Language:</source>
+        <translation>语言：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Author name for saves:</source>
+        <translation>保存时的作者名：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Autosave unsaved edits every:</source>
+        <translation>自动保存未保存编辑的间隔：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>none: the classic CPU engine</source>
+        <translation>无：使用经典 CPU 引擎</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Browse...</source>
+        <translation>浏览...</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>VISTA-3D checkpoint:</source>
+        <translation>VISTA-3D 检查点：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>AI device:</source>
+        <translation>AI 设备：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>VISTA-3D Checkpoint</source>
+        <translation>VISTA-3D 检查点</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Checkpoints (*.pt *.pth *.safetensors);;All files (*)</source>
+        <translation>检查点 (*.pt *.pth *.safetensors);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="-556"/>
+        <source>out of memory</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <location line="+25"/>
+        <source>%1: the label map&apos;s grid differs from the image&apos;s</source>
+        <translation>%1：标签图的网格与图像的网格不一致</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>%1: no image series found</source>
+        <translation>%1：未找到图像序列</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>%1: revision %2 is on another grid than the open image</source>
+        <translation>%1：修订版本 %2 的网格与当前打开的图像不同</translation>
+    </message>
+</context>
+<context>
+    <name>SessionFiles</name>
+    <message>
+        <location filename="../app/gui/session_files.cpp" line="+95"/>
+        <source>Autosave is off: %1</source>
+        <translation>自动保存已关闭：%1</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Autosave failed: %1</source>
+        <translation>自动保存失败：%1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Save to Share</source>
+        <translation>保存到共享目录</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Browse...</source>
+        <translation>浏览...</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Share folder:</source>
+        <translation>共享文件夹：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Study:</source>
+        <translation>检查：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label set:</source>
+        <translation>标签集：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Share Folder</source>
+        <translation>共享文件夹</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>No share to save to: use Save to Share As</source>
+        <translation>没有可保存到的共享目录：请使用“另存到共享目录”</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Finish the stroke before saving</source>
+        <translation>保存前请先完成当前笔画</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 / %2: study and label set names may hold letters, digits, &apos;-&apos;, &apos;_&apos; and &apos;.&apos; only</source>
+        <translation>%1 / %2：检查名和标签集名只能包含字母、数字、&apos;-&apos;、&apos;_&apos; 和 &apos;.&apos;</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <location line="+5"/>
+        <location line="+25"/>
+        <location line="+35"/>
+        <source>Not saved: %1</source>
+        <translation>未保存：%1</translation>
+    </message>
+    <message>
+        <location line="-48"/>
+        <source>%1 on %2 is editing this label set too (since %3).</source>
+        <translation>%1（在 %2 上）也在编辑此标签集（自 %3 起）。</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Saved %1 / %2 revision %3</source>
+        <translation>已保存 %1 / %2，修订版本 %3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Revision %1 was saved by someone else after revision %2, which your edits started from. Your labels are saved as revision %3 and marked as a conflict; nothing was overwritten. Compare the two revisions before going on.</source>
+        <translation>在您的编辑所基于的修订版本 %2 之后，其他人保存了修订版本 %1。您的标签已保存为修订版本 %3 并标记为冲突；未覆盖任何内容。请先比较这两个修订版本再继续。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Saved as a conflict revision</source>
+        <translation>已保存为冲突修订版本</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Labels written to %1</source>
+        <translation>标签已写入 %1</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Delineate stopped on %1 with unsaved label edits of %2 (autosaved %3). Recover them?</source>
+        <translation>Delineate 在 %1 上停止运行时，%2 的标签编辑尚未保存（自动保存于 %3）。是否恢复？</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Recover Unsaved Edits</source>
+        <translation>恢复未保存的编辑</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Cannot recover: the image %1 is not there any more; the edits stay in %2</source>
+        <translation>无法恢复：图像 %1 已不存在；编辑内容仍保留在 %2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Cannot recover: %1</source>
+        <translation>无法恢复：%1</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>The label set&apos;s lease was lost (%1): another user may be editing it; your next save may become a conflict revision</source>
+        <translation>标签集的编辑锁已丢失（%1）：可能有其他用户正在编辑该标签集；您下次保存时可能会生成冲突修订版本</translation>
+    </message>
+</context>
+<context>
+    <name>Shortcuts</name>
+    <message>
+        <location filename="../app/gui/preferences.cpp" line="+32"/>
+        <source>Move the crosshair</source>
+        <translation>移动十字线</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Left click or drag (Navigate)</source>
+        <translation>左键单击或拖动（导航）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Paint / erase / fill</source>
+        <translation>绘制 / 擦除 / 填充</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Left drag (Brush, Eraser, Fill)</source>
+        <translation>左键拖动（画笔、橡皮擦、填充）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Brush size</source>
+        <translation>画笔大小</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>[ and ], or Shift + wheel</source>
+        <translation>[ 和 ]，或 Shift + 滚轮</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Positive AI point</source>
+        <translation>AI 正向点</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Left click (click mode)</source>
+        <translation>左键单击（点击模式）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Negative AI point</source>
+        <translation>AI 负向点</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Shift + left click or right click (click mode)</source>
+        <translation>Shift + 左键单击或右键单击（点击模式）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Scroll slices</source>
+        <translation>翻动层面</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Wheel, Up/Down, PageUp/PageDown</source>
+        <translation>滚轮、Up/Down、PageUp/PageDown</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Zoom</source>
+        <translation>缩放</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl + wheel, + and -</source>
+        <translation>Ctrl + 滚轮、+ 和 -</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pan</source>
+        <translation>平移</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Middle drag or Shift + left drag</source>
+        <translation>中键拖动或 Shift + 左键拖动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Window / level</source>
+        <translation>窗宽 / 窗位</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Right drag (not in click mode)</source>
+        <translation>右键拖动（点击模式下除外）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>One view alone and back</source>
+        <translation>单独显示一个视图 / 恢复</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Double click</source>
+        <translation>双击</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reset the view</source>
+        <translation>重置视图</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>R</source>
+        <translation>R</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rotate the 3D view</source>
+        <translation>旋转 3D 视图</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Left drag in 3D</source>
+        <translation>在 3D 视图中左键拖动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rename a label</source>
+        <translation>重命名标签</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Double click its name</source>
+        <translation>双击其名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Recolour a label</source>
+        <translation>更改标签颜色</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Double click its id</source>
+        <translation>双击其 ID</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Keyboard Shortcuts and Mouse</source>
+        <translation>键盘快捷键和鼠标</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Keys or mouse</source>
+        <translation>按键或鼠标</translation>
+    </message>
+</context>
+<context>
+    <name>SlicePanel</name>
+    <message>
+        <location filename="../app/gui/view_panels.cpp" line="+22"/>
+        <source>Axial</source>
+        <translation>轴位</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Coronal</source>
+        <translation>冠状位</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sagittal</source>
+        <translation>矢状位</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>%1  %2 / %3</source>
+        <translation>%1  %2 / %3</translation>
+    </message>
+</context>
+<context>
+    <name>SurfacePanel</name>
+    <message>
+        <location line="+113"/>
+        <location line="+31"/>
+        <source>3D</source>
+        <translation>3D</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>3D  %1</source>
+        <translation>3D  %1</translation>
+    </message>
+</context>
+</TS>
