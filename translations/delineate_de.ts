@@ -2,7 +2,257 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
-    <name>AiPanel</name>
+    <name>EditStep</name>
+    <message>
+        <location filename="../app/gui/edit_tools.cpp" line="+30"/>
+        <source>Paint</source>
+        <translation>Malen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Erase</source>
+        <translation>Radieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Flood fill</source>
+        <translation>Flutfüllung</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keep largest island</source>
+        <translation>Größte Insel behalten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove small islands</source>
+        <translation>Kleine Inseln entfernen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fill holes</source>
+        <translation>Löcher füllen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Smooth</source>
+        <translation>Glätten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Interpolate slices</source>
+        <translation>Schichten interpolieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open label map</source>
+        <translation>Labelmap öffnen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment everything</source>
+        <translation>Alles segmentieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment selected classes</source>
+        <translation>Ausgewählte Klassen segmentieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accept AI object</source>
+        <translation>KI-Objekt übernehmen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Recovered edits</source>
+        <translation>Wiederhergestellte Änderungen</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="+233"/>
+        <source>out of memory</source>
+        <translation>nicht genügend Arbeitsspeicher</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <location line="+25"/>
+        <source>%1: the label map&apos;s grid differs from the image&apos;s</source>
+        <translation>%1: Das Raster der Labelmap weicht vom Raster des Bildes ab</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>%1: no image series found</source>
+        <translation>%1: keine Bildserie gefunden</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>%1: revision %2 is on another grid than the open image</source>
+        <translation>%1: Revision %2 liegt auf einem anderen Raster als das geöffnete Bild</translation>
+    </message>
+</context>
+<context>
+    <name>Shortcuts</name>
+    <message>
+        <location filename="../app/gui/preferences.cpp" line="+155"/>
+        <source>Move the crosshair</source>
+        <translation>Fadenkreuz bewegen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Left click or drag (Navigate)</source>
+        <translation>Linksklick oder Ziehen (Navigieren)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Paint / erase / fill</source>
+        <translation>Malen / Radieren / Füllen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Left drag (Brush, Eraser, Fill)</source>
+        <translation>Ziehen mit linker Maustaste (Pinsel, Radierer, Füllen)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Brush size</source>
+        <translation>Pinselgröße</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>[ and ], or Shift + wheel</source>
+        <translation>[ und ] oder Shift + Mausrad</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Positive AI point</source>
+        <translation>Positiver KI-Punkt</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Left click (click mode)</source>
+        <translation>Linksklick (Klickmodus)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Negative AI point</source>
+        <translation>Negativer KI-Punkt</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Shift + left click or right click (click mode)</source>
+        <translation>Shift + Linksklick oder Rechtsklick (Klickmodus)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Scroll slices</source>
+        <translation>Durch Schichten blättern</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Wheel, Up/Down, PageUp/PageDown</source>
+        <translation>Mausrad, Up/Down, PageUp/PageDown</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Zoom</source>
+        <translation>Zoomen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl + wheel, + and -</source>
+        <translation>Ctrl + Mausrad, + und -</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pan</source>
+        <translation>Verschieben</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Middle drag or Shift + left drag</source>
+        <translation>Ziehen mit mittlerer Maustaste oder Shift + Ziehen mit linker Maustaste</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Window / level</source>
+        <translation>Fensterung (Breite / Lage)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Right drag (not in click mode)</source>
+        <translation>Ziehen mit rechter Maustaste (nicht im Klickmodus)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>One view alone and back</source>
+        <translation>Eine Ansicht allein und zurück</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Double click</source>
+        <translation>Doppelklick</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reset the view</source>
+        <translation>Ansicht zurücksetzen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>R</source>
+        <translation>R</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rotate the 3D view</source>
+        <translation>3D-Ansicht drehen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Left drag in 3D</source>
+        <translation>Ziehen mit linker Maustaste in 3D</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rename a label</source>
+        <translation>Label umbenennen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Double click its name</source>
+        <translation>Doppelklick auf den Namen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Recolour a label</source>
+        <translation>Labelfarbe ändern</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Double click its id</source>
+        <translation>Doppelklick auf die ID</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Keyboard Shortcuts and Mouse</source>
+        <translation>Tastenkürzel und Maus</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Keys or mouse</source>
+        <translation>Tasten oder Maus</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::AiPanel</name>
     <message>
         <location filename="../app/gui/ai_panel.cpp" line="+100"/>
         <source>Segment everything</source>
@@ -148,77 +398,9 @@
     </message>
 </context>
 <context>
-    <name>EditStep</name>
+    <name>delineate::app::gui::EditTools</name>
     <message>
-        <location filename="../app/gui/edit_tools.cpp" line="+30"/>
-        <source>Paint</source>
-        <translation>Malen</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Erase</source>
-        <translation>Radieren</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Flood fill</source>
-        <translation>Flutfüllung</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Keep largest island</source>
-        <translation>Größte Insel behalten</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Remove small islands</source>
-        <translation>Kleine Inseln entfernen</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Fill holes</source>
-        <translation>Löcher füllen</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Smooth</source>
-        <translation>Glätten</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Interpolate slices</source>
-        <translation>Schichten interpolieren</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Open label map</source>
-        <translation>Labelmap öffnen</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Segment everything</source>
-        <translation>Alles segmentieren</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Segment selected classes</source>
-        <translation>Ausgewählte Klassen segmentieren</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Accept AI object</source>
-        <translation>KI-Objekt übernehmen</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Recovered edits</source>
-        <translation>Wiederhergestellte Änderungen</translation>
-    </message>
-</context>
-<context>
-    <name>EditTools</name>
-    <message>
-        <location line="+145"/>
+        <location filename="../app/gui/edit_tools.cpp" line="+145"/>
         <source>Navigate</source>
         <translation>Navigieren</translation>
     </message>
@@ -418,7 +600,7 @@
     </message>
 </context>
 <context>
-    <name>LabelPanel</name>
+    <name>delineate::app::gui::LabelPanel</name>
     <message>
         <location filename="../app/gui/label_panel.cpp" line="+37"/>
         <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
@@ -511,7 +693,7 @@
     </message>
     <message>
         <location line="+21"/>
-        <location line="+69"/>
+        <location line="+96"/>
         <location line="+7"/>
         <source>label %1</source>
         <translation>Label %1</translation>
@@ -533,9 +715,9 @@
     </message>
 </context>
 <context>
-    <name>MainWindow</name>
+    <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+75"/>
+        <location filename="../app/gui/main_window.cpp" line="-263"/>
         <location line="+356"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
@@ -963,9 +1145,9 @@ Trotzdem laden?</translation>
     </message>
 </context>
 <context>
-    <name>PreferencesDialog</name>
+    <name>delineate::app::gui::PreferencesDialog</name>
     <message>
-        <location filename="../app/gui/preferences.cpp" line="+85"/>
+        <location filename="../app/gui/preferences.cpp" line="-95"/>
         <source>Preferences</source>
         <translation>Einstellungen</translation>
     </message>
@@ -1026,31 +1208,7 @@ Trotzdem laden?</translation>
     </message>
 </context>
 <context>
-    <name>QObject</name>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="-556"/>
-        <source>out of memory</source>
-        <translation>nicht genügend Arbeitsspeicher</translation>
-    </message>
-    <message>
-        <location line="+26"/>
-        <location line="+25"/>
-        <source>%1: the label map&apos;s grid differs from the image&apos;s</source>
-        <translation>%1: Das Raster der Labelmap weicht vom Raster des Bildes ab</translation>
-    </message>
-    <message>
-        <location line="+24"/>
-        <source>%1: no image series found</source>
-        <translation>%1: keine Bildserie gefunden</translation>
-    </message>
-    <message>
-        <location line="+30"/>
-        <source>%1: revision %2 is on another grid than the open image</source>
-        <translation>%1: Revision %2 liegt auf einem anderen Raster als das geöffnete Bild</translation>
-    </message>
-</context>
-<context>
-    <name>SessionFiles</name>
+    <name>delineate::app::gui::SessionFiles</name>
     <message>
         <location filename="../app/gui/session_files.cpp" line="+95"/>
         <source>Autosave is off: %1</source>
@@ -1166,165 +1324,7 @@ Trotzdem laden?</translation>
     </message>
 </context>
 <context>
-    <name>Shortcuts</name>
-    <message>
-        <location filename="../app/gui/preferences.cpp" line="+32"/>
-        <source>Move the crosshair</source>
-        <translation>Fadenkreuz bewegen</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Left click or drag (Navigate)</source>
-        <translation>Linksklick oder Ziehen (Navigieren)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Paint / erase / fill</source>
-        <translation>Malen / Radieren / Füllen</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Left drag (Brush, Eraser, Fill)</source>
-        <translation>Ziehen mit linker Maustaste (Pinsel, Radierer, Füllen)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Brush size</source>
-        <translation>Pinselgröße</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>[ and ], or Shift + wheel</source>
-        <translation>[ und ] oder Shift + Mausrad</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Positive AI point</source>
-        <translation>Positiver KI-Punkt</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Left click (click mode)</source>
-        <translation>Linksklick (Klickmodus)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Negative AI point</source>
-        <translation>Negativer KI-Punkt</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Shift + left click or right click (click mode)</source>
-        <translation>Shift + Linksklick oder Rechtsklick (Klickmodus)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Scroll slices</source>
-        <translation>Durch Schichten blättern</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Wheel, Up/Down, PageUp/PageDown</source>
-        <translation>Mausrad, Up/Down, PageUp/PageDown</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Zoom</source>
-        <translation>Zoomen</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl + wheel, + and -</source>
-        <translation>Ctrl + Mausrad, + und -</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Pan</source>
-        <translation>Verschieben</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Middle drag or Shift + left drag</source>
-        <translation>Ziehen mit mittlerer Maustaste oder Shift + Ziehen mit linker Maustaste</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Window / level</source>
-        <translation>Fensterung (Breite / Lage)</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Right drag (not in click mode)</source>
-        <translation>Ziehen mit rechter Maustaste (nicht im Klickmodus)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>One view alone and back</source>
-        <translation>Eine Ansicht allein und zurück</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Double click</source>
-        <translation>Doppelklick</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Reset the view</source>
-        <translation>Ansicht zurücksetzen</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>R</source>
-        <translation>R</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Rotate the 3D view</source>
-        <translation>3D-Ansicht drehen</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Left drag in 3D</source>
-        <translation>Ziehen mit linker Maustaste in 3D</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Rename a label</source>
-        <translation>Label umbenennen</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Double click its name</source>
-        <translation>Doppelklick auf den Namen</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Recolour a label</source>
-        <translation>Labelfarbe ändern</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Double click its id</source>
-        <translation>Doppelklick auf die ID</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Keyboard Shortcuts and Mouse</source>
-        <translation>Tastenkürzel und Maus</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>Action</source>
-        <translation>Aktion</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Keys or mouse</source>
-        <translation>Tasten oder Maus</translation>
-    </message>
-</context>
-<context>
-    <name>SlicePanel</name>
+    <name>delineate::app::gui::SlicePanel</name>
     <message>
         <location filename="../app/gui/view_panels.cpp" line="+22"/>
         <source>Axial</source>
@@ -1347,7 +1347,7 @@ Trotzdem laden?</translation>
     </message>
 </context>
 <context>
-    <name>SurfacePanel</name>
+    <name>delineate::app::gui::SurfacePanel</name>
     <message>
         <location line="+113"/>
         <location line="+31"/>

@@ -2,7 +2,257 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="fr_FR">
 <context>
-    <name>AiPanel</name>
+    <name>EditStep</name>
+    <message>
+        <location filename="../app/gui/edit_tools.cpp" line="+30"/>
+        <source>Paint</source>
+        <translation>Peindre</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Erase</source>
+        <translation>Effacer</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Flood fill</source>
+        <translation>Remplissage par diffusion</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keep largest island</source>
+        <translation>Conserver le plus grand îlot</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove small islands</source>
+        <translation>Supprimer les petits îlots</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fill holes</source>
+        <translation>Combler les trous</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Smooth</source>
+        <translation>Lisser</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Interpolate slices</source>
+        <translation>Interpoler les coupes</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open label map</source>
+        <translation>Ouvrir une carte d&apos;étiquettes</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment everything</source>
+        <translation>Tout segmenter</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment selected classes</source>
+        <translation>Segmenter les classes sélectionnées</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accept AI object</source>
+        <translation>Accepter l&apos;objet IA</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Recovered edits</source>
+        <translation>Modifications récupérées</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="+233"/>
+        <source>out of memory</source>
+        <translation>mémoire insuffisante</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <location line="+25"/>
+        <source>%1: the label map&apos;s grid differs from the image&apos;s</source>
+        <translation>%1&#xa0;: la grille de la carte d&apos;étiquettes diffère de celle de l&apos;image</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>%1: no image series found</source>
+        <translation>%1&#xa0;: aucune série d&apos;images trouvée</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>%1: revision %2 is on another grid than the open image</source>
+        <translation>%1&#xa0;: la révision %2 est sur une autre grille que l&apos;image ouverte</translation>
+    </message>
+</context>
+<context>
+    <name>Shortcuts</name>
+    <message>
+        <location filename="../app/gui/preferences.cpp" line="+155"/>
+        <source>Move the crosshair</source>
+        <translation>Déplacer le réticule</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Left click or drag (Navigate)</source>
+        <translation>Clic gauche ou glisser (Naviguer)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Paint / erase / fill</source>
+        <translation>Peindre / effacer / remplir</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Left drag (Brush, Eraser, Fill)</source>
+        <translation>Glisser avec le bouton gauche (Pinceau, Gomme, Remplir)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Brush size</source>
+        <translation>Taille du pinceau</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>[ and ], or Shift + wheel</source>
+        <translation>[ et ], ou Shift + molette</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Positive AI point</source>
+        <translation>Point IA positif</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Left click (click mode)</source>
+        <translation>Clic gauche (mode clic)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Negative AI point</source>
+        <translation>Point IA négatif</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Shift + left click or right click (click mode)</source>
+        <translation>Shift + clic gauche ou clic droit (mode clic)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Scroll slices</source>
+        <translation>Faire défiler les coupes</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Wheel, Up/Down, PageUp/PageDown</source>
+        <translation>Molette, Up/Down, PageUp/PageDown</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Zoom</source>
+        <translation>Zoom</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl + wheel, + and -</source>
+        <translation>Ctrl + molette, + et -</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pan</source>
+        <translation>Déplacer la vue</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Middle drag or Shift + left drag</source>
+        <translation>Glisser avec le bouton du milieu ou Shift + glisser avec le bouton gauche</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Window / level</source>
+        <translation>Fenêtre / niveau</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Right drag (not in click mode)</source>
+        <translation>Glisser avec le bouton droit (hors mode clic)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>One view alone and back</source>
+        <translation>Une vue seule, puis retour</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Double click</source>
+        <translation>Double-clic</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reset the view</source>
+        <translation>Réinitialiser la vue</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>R</source>
+        <translation>R</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rotate the 3D view</source>
+        <translation>Faire pivoter la vue 3D</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Left drag in 3D</source>
+        <translation>Glisser avec le bouton gauche dans la vue 3D</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rename a label</source>
+        <translation>Renommer une étiquette</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Double click its name</source>
+        <translation>Double-clic sur son nom</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Recolour a label</source>
+        <translation>Changer la couleur d&apos;une étiquette</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Double click its id</source>
+        <translation>Double-clic sur son identifiant</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Keyboard Shortcuts and Mouse</source>
+        <translation>Raccourcis clavier et souris</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Action</source>
+        <translation>Action</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Keys or mouse</source>
+        <translation>Touches ou souris</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::AiPanel</name>
     <message>
         <location filename="../app/gui/ai_panel.cpp" line="+100"/>
         <source>Segment everything</source>
@@ -148,77 +398,9 @@
     </message>
 </context>
 <context>
-    <name>EditStep</name>
+    <name>delineate::app::gui::EditTools</name>
     <message>
-        <location filename="../app/gui/edit_tools.cpp" line="+30"/>
-        <source>Paint</source>
-        <translation>Peindre</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Erase</source>
-        <translation>Effacer</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Flood fill</source>
-        <translation>Remplissage par diffusion</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Keep largest island</source>
-        <translation>Conserver le plus grand îlot</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Remove small islands</source>
-        <translation>Supprimer les petits îlots</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Fill holes</source>
-        <translation>Combler les trous</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Smooth</source>
-        <translation>Lisser</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Interpolate slices</source>
-        <translation>Interpoler les coupes</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Open label map</source>
-        <translation>Ouvrir une carte d&apos;étiquettes</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Segment everything</source>
-        <translation>Tout segmenter</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Segment selected classes</source>
-        <translation>Segmenter les classes sélectionnées</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Accept AI object</source>
-        <translation>Accepter l&apos;objet IA</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Recovered edits</source>
-        <translation>Modifications récupérées</translation>
-    </message>
-</context>
-<context>
-    <name>EditTools</name>
-    <message>
-        <location line="+145"/>
+        <location filename="../app/gui/edit_tools.cpp" line="+145"/>
         <source>Navigate</source>
         <translation>Naviguer</translation>
     </message>
@@ -418,7 +600,7 @@
     </message>
 </context>
 <context>
-    <name>LabelPanel</name>
+    <name>delineate::app::gui::LabelPanel</name>
     <message>
         <location filename="../app/gui/label_panel.cpp" line="+37"/>
         <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
@@ -511,7 +693,7 @@
     </message>
     <message>
         <location line="+21"/>
-        <location line="+69"/>
+        <location line="+96"/>
         <location line="+7"/>
         <source>label %1</source>
         <translation>étiquette %1</translation>
@@ -533,9 +715,9 @@
     </message>
 </context>
 <context>
-    <name>MainWindow</name>
+    <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+75"/>
+        <location filename="../app/gui/main_window.cpp" line="-263"/>
         <location line="+356"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
@@ -963,9 +1145,9 @@ La charger quand même&#xa0;?</translation>
     </message>
 </context>
 <context>
-    <name>PreferencesDialog</name>
+    <name>delineate::app::gui::PreferencesDialog</name>
     <message>
-        <location filename="../app/gui/preferences.cpp" line="+85"/>
+        <location filename="../app/gui/preferences.cpp" line="-95"/>
         <source>Preferences</source>
         <translation>Préférences</translation>
     </message>
@@ -1026,31 +1208,7 @@ La charger quand même&#xa0;?</translation>
     </message>
 </context>
 <context>
-    <name>QObject</name>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="-556"/>
-        <source>out of memory</source>
-        <translation>mémoire insuffisante</translation>
-    </message>
-    <message>
-        <location line="+26"/>
-        <location line="+25"/>
-        <source>%1: the label map&apos;s grid differs from the image&apos;s</source>
-        <translation>%1&#xa0;: la grille de la carte d&apos;étiquettes diffère de celle de l&apos;image</translation>
-    </message>
-    <message>
-        <location line="+24"/>
-        <source>%1: no image series found</source>
-        <translation>%1&#xa0;: aucune série d&apos;images trouvée</translation>
-    </message>
-    <message>
-        <location line="+30"/>
-        <source>%1: revision %2 is on another grid than the open image</source>
-        <translation>%1&#xa0;: la révision %2 est sur une autre grille que l&apos;image ouverte</translation>
-    </message>
-</context>
-<context>
-    <name>SessionFiles</name>
+    <name>delineate::app::gui::SessionFiles</name>
     <message>
         <location filename="../app/gui/session_files.cpp" line="+95"/>
         <source>Autosave is off: %1</source>
@@ -1166,165 +1324,7 @@ La charger quand même&#xa0;?</translation>
     </message>
 </context>
 <context>
-    <name>Shortcuts</name>
-    <message>
-        <location filename="../app/gui/preferences.cpp" line="+32"/>
-        <source>Move the crosshair</source>
-        <translation>Déplacer le réticule</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Left click or drag (Navigate)</source>
-        <translation>Clic gauche ou glisser (Naviguer)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Paint / erase / fill</source>
-        <translation>Peindre / effacer / remplir</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Left drag (Brush, Eraser, Fill)</source>
-        <translation>Glisser avec le bouton gauche (Pinceau, Gomme, Remplir)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Brush size</source>
-        <translation>Taille du pinceau</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>[ and ], or Shift + wheel</source>
-        <translation>[ et ], ou Shift + molette</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Positive AI point</source>
-        <translation>Point IA positif</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Left click (click mode)</source>
-        <translation>Clic gauche (mode clic)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Negative AI point</source>
-        <translation>Point IA négatif</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Shift + left click or right click (click mode)</source>
-        <translation>Shift + clic gauche ou clic droit (mode clic)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Scroll slices</source>
-        <translation>Faire défiler les coupes</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Wheel, Up/Down, PageUp/PageDown</source>
-        <translation>Molette, Up/Down, PageUp/PageDown</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Zoom</source>
-        <translation>Zoom</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl + wheel, + and -</source>
-        <translation>Ctrl + molette, + et -</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Pan</source>
-        <translation>Déplacer la vue</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Middle drag or Shift + left drag</source>
-        <translation>Glisser avec le bouton du milieu ou Shift + glisser avec le bouton gauche</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Window / level</source>
-        <translation>Fenêtre / niveau</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Right drag (not in click mode)</source>
-        <translation>Glisser avec le bouton droit (hors mode clic)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>One view alone and back</source>
-        <translation>Une vue seule, puis retour</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Double click</source>
-        <translation>Double-clic</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Reset the view</source>
-        <translation>Réinitialiser la vue</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>R</source>
-        <translation>R</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Rotate the 3D view</source>
-        <translation>Faire pivoter la vue 3D</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Left drag in 3D</source>
-        <translation>Glisser avec le bouton gauche dans la vue 3D</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Rename a label</source>
-        <translation>Renommer une étiquette</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Double click its name</source>
-        <translation>Double-clic sur son nom</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Recolour a label</source>
-        <translation>Changer la couleur d&apos;une étiquette</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Double click its id</source>
-        <translation>Double-clic sur son identifiant</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Keyboard Shortcuts and Mouse</source>
-        <translation>Raccourcis clavier et souris</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>Action</source>
-        <translation>Action</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Keys or mouse</source>
-        <translation>Touches ou souris</translation>
-    </message>
-</context>
-<context>
-    <name>SlicePanel</name>
+    <name>delineate::app::gui::SlicePanel</name>
     <message>
         <location filename="../app/gui/view_panels.cpp" line="+22"/>
         <source>Axial</source>
@@ -1347,7 +1347,7 @@ La charger quand même&#xa0;?</translation>
     </message>
 </context>
 <context>
-    <name>SurfacePanel</name>
+    <name>delineate::app::gui::SurfacePanel</name>
     <message>
         <location line="+113"/>
         <location line="+31"/>

@@ -2,7 +2,257 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name>AiPanel</name>
+    <name>EditStep</name>
+    <message>
+        <location filename="../app/gui/edit_tools.cpp" line="+30"/>
+        <source>Paint</source>
+        <translation>绘制</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Erase</source>
+        <translation>擦除</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Flood fill</source>
+        <translation>泛洪填充</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keep largest island</source>
+        <translation>保留最大孤岛</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove small islands</source>
+        <translation>移除小孤岛</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fill holes</source>
+        <translation>填充空洞</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Smooth</source>
+        <translation>平滑</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Interpolate slices</source>
+        <translation>层间插值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open label map</source>
+        <translation>打开标签图</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment everything</source>
+        <translation>全部分割</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment selected classes</source>
+        <translation>分割所选类别</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accept AI object</source>
+        <translation>接受 AI 对象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Recovered edits</source>
+        <translation>已恢复的编辑</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="+233"/>
+        <source>out of memory</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <location line="+25"/>
+        <source>%1: the label map&apos;s grid differs from the image&apos;s</source>
+        <translation>%1：标签图的网格与图像的网格不一致</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>%1: no image series found</source>
+        <translation>%1：未找到图像序列</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>%1: revision %2 is on another grid than the open image</source>
+        <translation>%1：修订版本 %2 的网格与当前打开的图像不同</translation>
+    </message>
+</context>
+<context>
+    <name>Shortcuts</name>
+    <message>
+        <location filename="../app/gui/preferences.cpp" line="+155"/>
+        <source>Move the crosshair</source>
+        <translation>移动十字线</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Left click or drag (Navigate)</source>
+        <translation>左键单击或拖动（导航）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Paint / erase / fill</source>
+        <translation>绘制 / 擦除 / 填充</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Left drag (Brush, Eraser, Fill)</source>
+        <translation>左键拖动（画笔、橡皮擦、填充）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Brush size</source>
+        <translation>画笔大小</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>[ and ], or Shift + wheel</source>
+        <translation>[ 和 ]，或 Shift + 滚轮</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Positive AI point</source>
+        <translation>AI 正向点</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Left click (click mode)</source>
+        <translation>左键单击（点击模式）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Negative AI point</source>
+        <translation>AI 负向点</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Shift + left click or right click (click mode)</source>
+        <translation>Shift + 左键单击或右键单击（点击模式）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Scroll slices</source>
+        <translation>翻动层面</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Wheel, Up/Down, PageUp/PageDown</source>
+        <translation>滚轮、Up/Down、PageUp/PageDown</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Zoom</source>
+        <translation>缩放</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl + wheel, + and -</source>
+        <translation>Ctrl + 滚轮、+ 和 -</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pan</source>
+        <translation>平移</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Middle drag or Shift + left drag</source>
+        <translation>中键拖动或 Shift + 左键拖动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Window / level</source>
+        <translation>窗宽 / 窗位</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Right drag (not in click mode)</source>
+        <translation>右键拖动（点击模式下除外）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>One view alone and back</source>
+        <translation>单独显示一个视图 / 恢复</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Double click</source>
+        <translation>双击</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reset the view</source>
+        <translation>重置视图</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>R</source>
+        <translation>R</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rotate the 3D view</source>
+        <translation>旋转 3D 视图</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Left drag in 3D</source>
+        <translation>在 3D 视图中左键拖动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rename a label</source>
+        <translation>重命名标签</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Double click its name</source>
+        <translation>双击其名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Recolour a label</source>
+        <translation>更改标签颜色</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Double click its id</source>
+        <translation>双击其 ID</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Keyboard Shortcuts and Mouse</source>
+        <translation>键盘快捷键和鼠标</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Keys or mouse</source>
+        <translation>按键或鼠标</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::AiPanel</name>
     <message>
         <location filename="../app/gui/ai_panel.cpp" line="+100"/>
         <source>Segment everything</source>
@@ -147,77 +397,9 @@
     </message>
 </context>
 <context>
-    <name>EditStep</name>
+    <name>delineate::app::gui::EditTools</name>
     <message>
-        <location filename="../app/gui/edit_tools.cpp" line="+30"/>
-        <source>Paint</source>
-        <translation>绘制</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Erase</source>
-        <translation>擦除</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Flood fill</source>
-        <translation>泛洪填充</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Keep largest island</source>
-        <translation>保留最大孤岛</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Remove small islands</source>
-        <translation>移除小孤岛</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Fill holes</source>
-        <translation>填充空洞</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Smooth</source>
-        <translation>平滑</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Interpolate slices</source>
-        <translation>层间插值</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Open label map</source>
-        <translation>打开标签图</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Segment everything</source>
-        <translation>全部分割</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Segment selected classes</source>
-        <translation>分割所选类别</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Accept AI object</source>
-        <translation>接受 AI 对象</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Recovered edits</source>
-        <translation>已恢复的编辑</translation>
-    </message>
-</context>
-<context>
-    <name>EditTools</name>
-    <message>
-        <location line="+145"/>
+        <location filename="../app/gui/edit_tools.cpp" line="+145"/>
         <source>Navigate</source>
         <translation>导航</translation>
     </message>
@@ -416,7 +598,7 @@
     </message>
 </context>
 <context>
-    <name>LabelPanel</name>
+    <name>delineate::app::gui::LabelPanel</name>
     <message>
         <location filename="../app/gui/label_panel.cpp" line="+37"/>
         <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
@@ -509,7 +691,7 @@
     </message>
     <message>
         <location line="+21"/>
-        <location line="+69"/>
+        <location line="+96"/>
         <location line="+7"/>
         <source>label %1</source>
         <translation>标签 %1</translation>
@@ -531,9 +713,9 @@
     </message>
 </context>
 <context>
-    <name>MainWindow</name>
+    <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+75"/>
+        <location filename="../app/gui/main_window.cpp" line="-263"/>
         <location line="+356"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
@@ -960,9 +1142,9 @@ Load it anyway?</source>
     </message>
 </context>
 <context>
-    <name>PreferencesDialog</name>
+    <name>delineate::app::gui::PreferencesDialog</name>
     <message>
-        <location filename="../app/gui/preferences.cpp" line="+85"/>
+        <location filename="../app/gui/preferences.cpp" line="-95"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>
@@ -1023,31 +1205,7 @@ Load it anyway?</source>
     </message>
 </context>
 <context>
-    <name>QObject</name>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="-556"/>
-        <source>out of memory</source>
-        <translation>内存不足</translation>
-    </message>
-    <message>
-        <location line="+26"/>
-        <location line="+25"/>
-        <source>%1: the label map&apos;s grid differs from the image&apos;s</source>
-        <translation>%1：标签图的网格与图像的网格不一致</translation>
-    </message>
-    <message>
-        <location line="+24"/>
-        <source>%1: no image series found</source>
-        <translation>%1：未找到图像序列</translation>
-    </message>
-    <message>
-        <location line="+30"/>
-        <source>%1: revision %2 is on another grid than the open image</source>
-        <translation>%1：修订版本 %2 的网格与当前打开的图像不同</translation>
-    </message>
-</context>
-<context>
-    <name>SessionFiles</name>
+    <name>delineate::app::gui::SessionFiles</name>
     <message>
         <location filename="../app/gui/session_files.cpp" line="+95"/>
         <source>Autosave is off: %1</source>
@@ -1163,165 +1321,7 @@ Load it anyway?</source>
     </message>
 </context>
 <context>
-    <name>Shortcuts</name>
-    <message>
-        <location filename="../app/gui/preferences.cpp" line="+32"/>
-        <source>Move the crosshair</source>
-        <translation>移动十字线</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Left click or drag (Navigate)</source>
-        <translation>左键单击或拖动（导航）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Paint / erase / fill</source>
-        <translation>绘制 / 擦除 / 填充</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Left drag (Brush, Eraser, Fill)</source>
-        <translation>左键拖动（画笔、橡皮擦、填充）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Brush size</source>
-        <translation>画笔大小</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>[ and ], or Shift + wheel</source>
-        <translation>[ 和 ]，或 Shift + 滚轮</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Positive AI point</source>
-        <translation>AI 正向点</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Left click (click mode)</source>
-        <translation>左键单击（点击模式）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Negative AI point</source>
-        <translation>AI 负向点</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Shift + left click or right click (click mode)</source>
-        <translation>Shift + 左键单击或右键单击（点击模式）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Scroll slices</source>
-        <translation>翻动层面</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Wheel, Up/Down, PageUp/PageDown</source>
-        <translation>滚轮、Up/Down、PageUp/PageDown</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Zoom</source>
-        <translation>缩放</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl + wheel, + and -</source>
-        <translation>Ctrl + 滚轮、+ 和 -</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Pan</source>
-        <translation>平移</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Middle drag or Shift + left drag</source>
-        <translation>中键拖动或 Shift + 左键拖动</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Window / level</source>
-        <translation>窗宽 / 窗位</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Right drag (not in click mode)</source>
-        <translation>右键拖动（点击模式下除外）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>One view alone and back</source>
-        <translation>单独显示一个视图 / 恢复</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Double click</source>
-        <translation>双击</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Reset the view</source>
-        <translation>重置视图</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>R</source>
-        <translation>R</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Rotate the 3D view</source>
-        <translation>旋转 3D 视图</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Left drag in 3D</source>
-        <translation>在 3D 视图中左键拖动</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Rename a label</source>
-        <translation>重命名标签</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Double click its name</source>
-        <translation>双击其名称</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Recolour a label</source>
-        <translation>更改标签颜色</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Double click its id</source>
-        <translation>双击其 ID</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Keyboard Shortcuts and Mouse</source>
-        <translation>键盘快捷键和鼠标</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>Action</source>
-        <translation>操作</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Keys or mouse</source>
-        <translation>按键或鼠标</translation>
-    </message>
-</context>
-<context>
-    <name>SlicePanel</name>
+    <name>delineate::app::gui::SlicePanel</name>
     <message>
         <location filename="../app/gui/view_panels.cpp" line="+22"/>
         <source>Axial</source>
@@ -1344,7 +1344,7 @@ Load it anyway?</source>
     </message>
 </context>
 <context>
-    <name>SurfacePanel</name>
+    <name>delineate::app::gui::SurfacePanel</name>
     <message>
         <location line="+113"/>
         <location line="+31"/>

@@ -34,7 +34,7 @@ core::Label labelOf(const QTreeWidgetItem* item) {
   return item ? static_cast<core::Label>(item->data(LabelPanel::kId, Qt::UserRole).toInt()) : core::Label(0);
 }
 
-const char* kTableFilter = QT_TRANSLATE_NOOP("LabelPanel",
+const char* kTableFilter = QT_TRANSLATE_NOOP("delineate::app::gui::LabelPanel",
                                              "Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)");
 
 }  // namespace

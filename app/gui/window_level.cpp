@@ -22,11 +22,11 @@ std::vector<float> sample(const core::ImageVolume& image) {
 
 const std::vector<WindowLevelPreset>& ctPresets() {
   static const std::vector<WindowLevelPreset> presets = {
-      // Names are shown through tr() in the MainWindow context (the menu translates them).
-      {QT_TRANSLATE_NOOP("MainWindow", "Soft tissue"), {400, 40}},
-      {QT_TRANSLATE_NOOP("MainWindow", "Lung"), {1500, -600}},
-      {QT_TRANSLATE_NOOP("MainWindow", "Bone"), {1800, 400}},
-      {QT_TRANSLATE_NOOP("MainWindow", "Brain"), {80, 40}}};
+      // Names are shown through tr() in the MainWindow context (its full name) (the menu translates them).
+      {QT_TRANSLATE_NOOP("delineate::app::gui::MainWindow", "Soft tissue"), {400, 40}},
+      {QT_TRANSLATE_NOOP("delineate::app::gui::MainWindow", "Lung"), {1500, -600}},
+      {QT_TRANSLATE_NOOP("delineate::app::gui::MainWindow", "Bone"), {1800, 400}},
+      {QT_TRANSLATE_NOOP("delineate::app::gui::MainWindow", "Brain"), {80, 40}}};
   return presets;
 }
 

@@ -1,0 +1,548 @@
+// The editing loop through the real window under Xvfb, driven by mouse and key events: paint, lock, undo/redo, flood
+// fill, label table edits; AI click mode with the classic engine and Accept; saving to a share folder (revisions,
+// conflicts, a share that went away); a killed process whose edits come back at the next start; the language switch.
+#include <catch2/catch.hpp>
+
+#include <QComboBox>
+#include <QDockWidget>
+#include <QMenuBar>
+#include <QProcess>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStatusBar>
+#include <QTest>
+#include <QTreeWidget>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <vtkRenderer.h>
+
+#include "app/gui/ai_panel.h"
+#include "app/gui/edit_tools.h"
+#include "app/gui/label_panel.h"
+#include "app/gui/main_window.h"
+#include "app/gui/preferences.h"
+#include "app/gui/session_files.h"
+#include "app/gui/view_panels.h"
+#include "io/autosave_journal.h"
+#include "io/image_file.h"
+#include "io/share_revisions.h"
+#include "io/share_store.h"
+#include "tests/gui/gui_fixtures.h"
+#include "tests/gui_support/gui_app.h"
+
+using namespace delineate;
+using app::gui::EditTools;
+using app::gui::LabelPanel;
+using app::gui::MainWindow;
+using app::gui::SessionFiles;
+using app::gui::SlicePanel;
+using test::QuietWindow;
+using test::waitFor;
+using viewer::SliceOrientation;
+
+namespace {
+
+std::vector<core::Label> voxels(const MainWindow& w) {
+  const core::LabelMap& m = w.session()->labels();
+  return {m.data(), m.data() + m.size()};
+}
+
+// A window on the sample CT with its classic labels, loaded.
+void openSample(MainWindow& window, const test::ScratchDir& dir, bool withLabels = true) {
+  QSignalSpy loaded(&window, &MainWindow::studyLoaded);
+  const std::string labels = withLabels ? test::sampleLabels(dir) : std::string();
+  REQUIRE(window.openImage(QString::fromStdString(test::kSampleCt), QString::fromStdString(labels)));
+  REQUIRE(waitFor(loaded));
+  REQUIRE(window.hasStudy());
+}
+
+// The widget position (logical pixels, top-left origin) where a slice view shows an LPS point.
+QPoint widgetPoint(SlicePanel* panel, const core::Vec3& lps) {
+  vtkRenderer* r = panel->view().renderer();
+  r->SetWorldPoint(lps[0], lps[1], lps[2], 1.0);
+  r->WorldToDisplay();
+  double d[3];
+  r->GetDisplayPoint(d);
+  const double dpr = panel->view().devicePixelRatioF();
+  return QPoint(static_cast<int>(std::lround(d[0] / dpr)), panel->view().height() - static_cast<int>(std::lround(d[1] / dpr)));
+}
+
+void drag(QWidget* view, QPoint from, QPoint to, Qt::KeyboardModifiers mods = Qt::NoModifier) {
+  QTest::mousePress(view, Qt::LeftButton, mods, from);
+  for (int i = 1; i <= 8; ++i) {
+    const QPoint at = from + (to - from) * i / 8;
+    QMouseEvent move(QEvent::MouseMove, QPointF(at), view->mapToGlobal(QPointF(at)), Qt::NoButton, Qt::LeftButton, mods);
+    QApplication::sendEvent(view, &move);
+  }
+  QTest::mouseRelease(view, Qt::LeftButton, mods, to);
+}
+
+QTreeWidgetItem* row(QTreeWidget* tree, core::Label label) {
+  for (int i = 0; i < tree->topLevelItemCount(); ++i)
+    if (tree->topLevelItem(i)->data(LabelPanel::kId, Qt::UserRole).toInt() == label) return tree->topLevelItem(i);
+  return nullptr;
+}
+
+void activate(QWidget& window) {
+  window.activateWindow();
+  REQUIRE(QTest::qWaitForWindowActive(&window));
+}
+
+}  // namespace
+
+TEST_CASE("editing: a brush stroke by mouse, a locked label kept, undo and redo restore the bytes exactly",
+          "[gui][editing]") {
+  test::guiApp();
+  test::ScratchDir dir("gui-paint");
+  QuietWindow window(QSize(1400, 900));
+  openSample(window, dir);
+  activate(window);
+  const std::vector<core::Label> original = voxels(window);
+
+  // A new label from the panel becomes the active one; bone (21) is locked through its check box.
+  const core::Label lesion = window.labelPanel()->addLabel("lesion");
+  REQUIRE(lesion != 0);
+  CHECK(window.editTools()->activeLabel() == lesion);
+  CHECK(window.session()->table().find(lesion)->name == "lesion");
+  REQUIRE(row(window.labelTree(), 21));
+  row(window.labelTree(), 21)->setCheckState(LabelPanel::kLocked, Qt::Checked);
+  REQUIRE(window.session()->table().isLocked(21));
+  const std::vector<core::Label> beforeStroke = voxels(window);
+
+  // B picks the brush; a 25 mm disc dragged across the axial view's middle (the spine: bone under it).
+  QTest::keyClick(&window, Qt::Key_B);
+  REQUIRE(window.editTools()->tool() == EditTools::Tool::Brush);
+  window.editTools()->setBrushRadius(25);
+  SlicePanel* axial = window.slicePanel(SliceOrientation::Axial);
+  const QPoint centre = widgetPoint(axial, window.cursor());
+  QSignalSpy edited(&window, &MainWindow::labelsChanged);
+  drag(&axial->view(), centre - QPoint(40, 0), centre + QPoint(40, 0));
+  REQUIRE(edited.count() == 1);  // one stroke, one edit
+  const std::vector<core::Label> afterStroke = voxels(window);
+  std::size_t painted = 0, boneUnder = 0;
+  const auto& g = window.session()->labels().geometry();
+  const core::Index3 mid = g.lpsToNearestIndex(window.cursor());
+  for (std::size_t i = 0; i < afterStroke.size(); ++i) {
+    if (afterStroke[i] != beforeStroke[i]) {
+      ++painted;
+      REQUIRE(afterStroke[i] == lesion);
+      REQUIRE(beforeStroke[i] != 21);  // the locked label was never overwritten
+    }
+    if (beforeStroke[i] == 21 && static_cast<std::int64_t>(i / (g.dimensions()[0] * g.dimensions()[1])) == mid[2]) {
+      const auto x = static_cast<std::int64_t>(i % g.dimensions()[0]), y = static_cast<std::int64_t>((i / g.dimensions()[0]) % g.dimensions()[1]);
+      const double dx = double(x - mid[0]) * g.spacingMm()[0], dy = double(y - mid[1]) * g.spacingMm()[1];
+      boneUnder += dx * dx + dy * dy < 20.0 * 20.0;
+    }
+  }
+  // The sample's voxels are about 3 mm: a 25 mm disc covers some 200 of them, the 80-pixel drag several discs.
+  CHECK(painted > 400);
+  CHECK(boneUnder > 5);  // the stroke did cross bone, which stayed
+  // Only the slice under the cursor was painted (a 2D disc).
+  for (std::size_t i = 0; i < afterStroke.size(); ++i)
+    if (afterStroke[i] != beforeStroke[i]) REQUIRE(static_cast<std::int64_t>(i / (g.dimensions()[0] * g.dimensions()[1])) == mid[2]);
+  CHECK(window.editTools()->undoAction()->text().contains("Paint"));
+
+  // Ctrl+Z restores every byte; Ctrl+Shift+Z brings the stroke back exactly.
+  QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
+  CHECK(voxels(window) == beforeStroke);
+  CHECK(window.editTools()->redoAction()->isEnabled());
+  QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+  CHECK(voxels(window) == afterStroke);
+  CHECK(window.session()->isDirty());
+
+  // The eraser with "protect other labels" removes only the active label.
+  window.editTools()->setProtectOtherLabels(true);
+  QTest::keyClick(&window, Qt::Key_E);
+  drag(&axial->view(), centre - QPoint(60, 0), centre + QPoint(60, 0));
+  const std::vector<core::Label> erased = voxels(window);
+  std::size_t removed = 0;
+  for (std::size_t i = 0; i < erased.size(); ++i) {
+    if (erased[i] != afterStroke[i]) {
+      REQUIRE(afterStroke[i] == lesion);
+      REQUIRE(erased[i] == 0);
+      ++removed;
+    }
+  }
+  CHECK(removed > 200);
+  window.editTools()->setProtectOtherLabels(false);
+
+  // Flood fill (F) on the body (200) in this slice: every 200 voxel of the slice connected to the click turns
+  // lesion; other slices keep theirs.
+  QTest::keyClick(&window, Qt::Key_F);
+  const std::vector<core::Label> beforeFill = voxels(window);
+  // A body voxel on this slice, a little in front of the spine.
+  core::Index3 seed = mid;
+  for (std::int64_t y = mid[1]; y >= 0; --y)
+    if (window.session()->labels().at({mid[0], y, mid[2]}) == 200) {
+      seed = {mid[0], y, mid[2]};
+      break;
+    }
+  REQUIRE(window.session()->labels().at(seed) == 200);
+  QTest::mouseClick(&axial->view(), Qt::LeftButton, Qt::NoModifier, widgetPoint(axial, g.indexToLps(seed)));
+  const std::vector<core::Label> filled = voxels(window);
+  std::size_t fillCount = 0;
+  for (std::size_t i = 0; i < filled.size(); ++i)
+    if (filled[i] != beforeFill[i]) {
+      REQUIRE(beforeFill[i] == 200);
+      REQUIRE(filled[i] == lesion);
+      REQUIRE(static_cast<std::int64_t>(i / (g.dimensions()[0] * g.dimensions()[1])) == mid[2]);
+      ++fillCount;
+    }
+  CHECK(fillCount > 300);
+  // Three undos go back to the map as opened (plus the new table entry).
+  QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
+  QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
+  QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
+  CHECK(voxels(window) == original);
+  CHECK_FALSE(window.editTools()->undoAction()->isEnabled());
+  QTest::keyClick(&window, Qt::Key_N);
+  CHECK(axial->interaction() == SlicePanel::Interaction::Navigate);
+}
+
+TEST_CASE("editing: rename, recolour-free table export and import, islands and hole filling on the active label",
+          "[gui][editing][labels]") {
+  test::guiApp();
+  test::ScratchDir dir("gui-labels");
+  QuietWindow window;
+  openSample(window, dir);
+  // Renaming in place (the name column) reaches the session's table and marks it dirty.
+  QTreeWidgetItem* lung = row(window.labelTree(), 201);
+  REQUIRE(lung);
+  lung->setText(LabelPanel::kName, "left lung (edited)");
+  CHECK(window.session()->table().find(201)->name == "left lung (edited)");
+  CHECK(window.session()->isDirty());
+  // Export and import round trip through an ITK-SNAP label file.
+  const QString file = QString::fromStdString((dir / "table.label").string());
+  REQUIRE(window.labelPanel()->exportTable(file));
+  core::LabelTable changed = window.session()->table();
+  changed.remove(132);
+  window.setLabelTable(changed);
+  CHECK_FALSE(window.session()->table().contains(132));
+  REQUIRE(window.labelPanel()->importTable(file));
+  CHECK(window.session()->table().contains(132));
+  CHECK(window.session()->table().find(201)->name == "left lung (edited)");
+  QSignalSpy failed(&window, &MainWindow::loadFailed);
+  CHECK_FALSE(window.labelPanel()->importTable(QString::fromStdString((dir / "missing.label").string())));
+  REQUIRE(failed.count() == 1);
+  CHECK(failed.front().at(0).toString().contains("missing.label"));
+
+  // Islands: bone (21) has many pieces in the sample; keeping the largest leaves exactly one, as one undo step.
+  window.labelPanel()->setActiveLabel(21);
+  const std::vector<core::Label> before = voxels(window);
+  REQUIRE(window.editTools()->keepLargestIsland());
+  const std::vector<core::Label> after = voxels(window);
+  std::size_t removed = 0;
+  for (std::size_t i = 0; i < after.size(); ++i)
+    if (after[i] != before[i]) {
+      REQUIRE(before[i] == 21);
+      REQUIRE(after[i] == 0);
+      ++removed;
+    }
+  CHECK(removed > 0);
+  CHECK(window.editTools()->undoAction()->text().contains("Keep largest island"));
+  REQUIRE(window.editTools()->undo());
+  CHECK(voxels(window) == before);
+  // Filling the lung's holes (vessels the threshold left out) only turns background inside it into lung.
+  window.labelPanel()->setActiveLabel(201);
+  if (window.editTools()->fillHoles()) {
+    const std::vector<core::Label> holes = voxels(window);
+    for (std::size_t i = 0; i < holes.size(); ++i)
+      if (holes[i] != before[i]) REQUIRE((before[i] == 0 && holes[i] == 201));
+  }
+}
+
+TEST_CASE("AI click mode with the classic engine: a click previews an object, Return accepts it into the active label",
+          "[gui][ai]") {
+  test::guiApp();
+  test::ScratchDir dir("gui-ai");
+  QuietWindow window(QSize(1400, 900));
+  app::gui::AiPanel* ai = window.aiPanel();
+  QSignalSpy engine(ai, &app::gui::AiPanel::engineChanged);
+  openSample(window, dir, false);  // no labels: the object is all there is
+  REQUIRE(waitFor(engine));
+  REQUIRE(ai->engineReady());
+  CHECK(ai->engineDescription().contains("classic"));
+  CHECK(ai->engineDescription().contains("cpu"));
+  activate(window);
+  const core::Label liver = window.labelPanel()->addLabel("object");
+
+  QTest::keyClick(&window, Qt::Key_A);
+  REQUIRE(ai->clickMode());
+  SlicePanel* axial = window.slicePanel(SliceOrientation::Axial);
+  CHECK(axial->interaction() == SlicePanel::Interaction::Click);
+  // A positive click under the starting cursor (the middle voxel: the spine and the soft tissue in front of it).
+  const auto& g = window.session()->image().geometry();
+  const core::Index3 seed = g.lpsToNearestIndex(window.cursor());
+  QSignalSpy preview(ai, &app::gui::AiPanel::previewUpdated);
+  QTest::mouseClick(&axial->view(), Qt::LeftButton, Qt::NoModifier, widgetPoint(axial, window.cursor()));
+  REQUIRE(waitFor(preview));
+  CHECK(ai->pointCount() == 1);
+  const std::size_t object = ai->objectVoxels();
+  CHECK(object > 100);
+  CHECK(axial->scene().hasPreview());
+  CHECK(ai->lastEngineMs() > 0);
+  WARN("click to preview: engine " << ai->lastEngineMs() << " ms, display " << ai->lastDisplayMs() << " ms, object "
+                                   << object << " voxels");
+  // Nothing is written before Accept.
+  const std::vector<core::Label> unchanged = voxels(window);
+  CHECK(std::count(unchanged.begin(), unchanged.end(), liver) == 0);
+  // A negative click (right button) on the far corner of the image shrinks nothing it does not hold, but counts.
+  preview.clear();
+  QTest::mouseClick(&axial->view(), Qt::RightButton, Qt::NoModifier, widgetPoint(axial, g.indexToLps(core::Index3{2, 2, seed[2]})));
+  REQUIRE(waitFor(preview));
+  CHECK(ai->pointCount() == 2);
+  const std::size_t objectAfter = ai->objectVoxels();
+  CHECK(objectAfter > 0);
+
+  QTest::keyClick(&window, Qt::Key_Return);
+  const std::vector<core::Label> labels = voxels(window);
+  CHECK(static_cast<std::size_t>(std::count(labels.begin(), labels.end(), liver)) == objectAfter);
+  CHECK_FALSE(axial->scene().hasPreview());
+  CHECK(window.editTools()->undoAction()->text().contains("Accept AI object"));
+  REQUIRE(window.editTools()->undo());
+  const std::vector<core::Label> undone = voxels(window);
+  CHECK(std::count(undone.begin(), undone.end(), liver) == 0);
+  // Escape drops an object in progress without writing anything.
+  preview.clear();
+  QTest::mouseClick(&axial->view(), Qt::LeftButton, Qt::NoModifier, widgetPoint(axial, window.cursor()));
+  REQUIRE(waitFor(preview));
+  QTest::keyClick(&window, Qt::Key_Escape);
+  CHECK(ai->pointCount() == 0);
+  CHECK(voxels(window) == undone);
+  QTest::keyClick(&window, Qt::Key_A);
+  CHECK_FALSE(ai->clickMode());
+}
+
+TEST_CASE("saving to a share folder creates revisions, reports a conflict, and a share that went away loses nothing",
+          "[gui][save]") {
+  test::guiApp();
+  test::ScratchDir dir("gui-save");
+  std::filesystem::create_directories(dir / "share");
+  auto store = io::ShareStore::initialize((dir / "share").string());
+  REQUIRE(store.ok());
+  QuietWindow window;
+  openSample(window, dir);
+  SessionFiles* files = window.sessionFiles();
+  // No target yet and no dialogs: refused with a message.
+  QSignalSpy failed(&window, &MainWindow::loadFailed);
+  CHECK_FALSE(files->saveToShare());
+  CHECK(failed.count() == 1);
+
+  const app::gui::ShareTarget target{QString::fromStdString((dir / "share").string()), "sample-ct", "manual", 0};
+  QSignalSpy saved(files, &SessionFiles::saved);
+  REQUIRE(files->saveToShareAs(target, "first"));
+  REQUIRE(saved.count() == 1);
+  CHECK(saved.front().at(0).toString() == "sample-ct/manual/r1");
+  CHECK_FALSE(window.session()->isDirty());
+  auto set = io::LabelSetRevisions::open(*store, "sample-ct", "manual");
+  REQUIRE(set.ok());
+  auto list = set->list();
+  REQUIRE(list.ok());
+  REQUIRE(list->revisions.size() == 1);
+  CHECK(list->revisions[0].message == "first");
+  auto stored = set->loadLabels(1);
+  REQUIRE(stored.ok());
+  CHECK(std::vector<core::Label>(stored->data(), stored->data() + stored->size()) == voxels(window));
+
+  // An edit, then Ctrl+S: revision 2 on base 1.
+  {
+    auto tx = window.editableSession()->beginEdit("Paint");
+    tx.paintSphere(window.cursor(), 10, 5);
+    REQUIRE(window.editableSession()->commit(tx));
+    window.labelsEdited({5});
+  }
+  CHECK(window.session()->isDirty());
+  activate(window);
+  QTest::keyClick(&window, Qt::Key_S, Qt::ControlModifier);
+  REQUIRE(saved.count() == 2);
+  list = set->list();
+  REQUIRE(list->revisions.size() == 2);
+  CHECK(list->revisions[1].base == 1);
+  CHECK_FALSE(list->revisions[1].conflict);
+
+  // Someone else saves revision 3 on 2; our next save, still based on 2, becomes revision 4 marked as a conflict
+  // and the window says so.
+  io::SaveRequest other;
+  other.author = "colleague";
+  other.baseRevision = 2;
+  REQUIRE(set->saveLabels(window.session()->labels(), other).ok());
+  {
+    auto tx = window.editableSession()->beginEdit("Paint");
+    tx.paintSphere(window.cursor(), 12, 6);
+    REQUIRE(window.editableSession()->commit(tx));
+    window.labelsEdited({6});
+  }
+  REQUIRE(files->saveToShare());
+  list = set->list();
+  REQUIRE(list->revisions.size() == 4);
+  CHECK(list->revisions[3].conflict);
+  CHECK(list->revisions[3].latestAtSave == 3);
+  CHECK(window.statusBar()->currentMessage().contains("conflict"));
+
+  // The share goes away (its sentinel is gone: not mounted): the save fails naming it, the edits stay in memory
+  // and unsaved, and no revision appears.
+  {
+    auto tx = window.editableSession()->beginEdit("Paint");
+    tx.paintSphere(window.cursor(), 8, 7);
+    REQUIRE(window.editableSession()->commit(tx));
+    window.labelsEdited({7});
+  }
+  const std::vector<core::Label> unsaved = voxels(window);
+  std::filesystem::rename(dir / "share" / io::ShareStore::kSentinel, dir / "sentinel.away");
+  failed.clear();
+  CHECK_FALSE(files->saveToShare());
+  REQUIRE(failed.count() == 1);
+  CHECK(failed.front().at(0).toString().contains("share"));
+  CHECK(window.session()->isDirty());
+  CHECK(voxels(window) == unsaved);
+  std::filesystem::rename(dir / "sentinel.away", dir / "share" / io::ShareStore::kSentinel);
+  list = set->list();
+  CHECK(list->revisions.size() == 4);
+  // Back again: the same edits save.
+  REQUIRE(files->saveToShare());
+  CHECK_FALSE(window.session()->isDirty());
+
+  // Save Labels As NIfTI writes a file that reads back equal.
+  const QString local = QString::fromStdString((dir / "copy.nii.gz").string());
+  REQUIRE(files->saveLabelsAs(local));
+  auto copy = io::readLabelFile(local.toStdString());
+  REQUIRE(copy.ok());
+  CHECK(std::vector<core::Label>(copy->data(), copy->data() + copy->size()) == voxels(window));
+}
+
+// The process a crash test kills: opens the sample, paints one stroke with the mouse, waits until the autosave
+// timer has written the journal's snapshot, writes the labels it holds for comparison, says "ready", then waits to
+// be killed. Hidden ("[.]"): it only runs when the crash test starts it.
+TEST_CASE("crash child: paint, autosave, wait to be killed", "[.crash-child]") {
+  test::guiApp();
+  const char* out = std::getenv("DELINEATE_CRASH_DIR");
+  REQUIRE(out);
+  const std::filesystem::path dir(out);
+  QSettings().setValue("autosave/seconds", 1);
+  QuietWindow window(QSize(1400, 900));
+  QSignalSpy loaded(&window, &MainWindow::studyLoaded);
+  REQUIRE(window.openImage(QString::fromStdString(test::kSampleCt)));
+  REQUIRE(waitFor(loaded));
+  activate(window);
+  window.labelPanel()->addLabel("crash test");
+  QTest::keyClick(&window, Qt::Key_B);
+  window.editTools()->setBrushRadius(15);
+  SlicePanel* axial = window.slicePanel(SliceOrientation::Axial);
+  const QPoint centre = widgetPoint(axial, window.cursor());
+  drag(&axial->view(), centre - QPoint(30, 10), centre + QPoint(30, 10));
+  REQUIRE(window.session()->isDirty());
+  // The journal's snapshot, written by the window's own timer.
+  const std::string root = io::defaultAutosaveRoot().value();
+  bool snapshot = false;
+  for (int i = 0; i < 200 && !snapshot; ++i) {
+    QTest::qWait(100);
+    auto scan = io::AutosaveJournal::findRecoverable(root);
+    snapshot = scan.ok() && scan->live.size() == 1 && scan->live[0].snapshot.has_value();
+  }
+  REQUIRE(snapshot);
+  REQUIRE(io::writeLabelFile((dir / "expected.nii.gz").string(), window.session()->labels()).ok());
+  std::ofstream(dir / "ready") << "ready\n";
+  QTest::qWait(120000);  // killed long before
+}
+
+TEST_CASE("a killed process's edits are offered at the next start and come back exactly", "[gui][recovery]") {
+  test::guiApp();
+  test::ScratchDir dir("gui-recovery");
+  std::filesystem::create_directories(dir / "autosave");
+  const std::string previous = std::getenv("DELINEATE_AUTOSAVE_DIR") ? std::getenv("DELINEATE_AUTOSAVE_DIR") : "";
+  setenv("DELINEATE_AUTOSAVE_DIR", (dir / "autosave").c_str(), 1);
+
+  QProcess child;
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.insert("DELINEATE_CRASH_DIR", QString::fromStdString(dir.path().string()));
+  child.setProcessEnvironment(env);
+  child.setProcessChannelMode(QProcess::MergedChannels);
+  child.start(QCoreApplication::applicationFilePath(), {"[.crash-child]"});
+  REQUIRE(child.waitForStarted());
+  bool ready = false;
+  for (int i = 0; i < 1200 && !ready && child.state() == QProcess::Running; ++i) {
+    QTest::qWait(100);
+    ready = std::filesystem::exists(dir / "ready");
+  }
+  INFO(child.readAll().toStdString());
+  REQUIRE(ready);
+  ::kill(static_cast<pid_t>(child.processId()), SIGKILL);  // no clean-up of any kind
+  REQUIRE(child.waitForFinished(10000));
+  CHECK(child.exitStatus() == QProcess::CrashExit);
+
+  {
+    QuietWindow window;
+    SessionFiles* files = window.sessionFiles();
+    REQUIRE(files->recoverable().size() == 1);
+    QSignalSpy offered(files, &SessionFiles::recoveryOffered), recovered(files, &SessionFiles::recovered);
+    REQUIRE(files->offerRecovery(SessionFiles::RecoveryAnswer::Recover));
+    REQUIRE(offered.count() == 1);
+    CHECK(offered.front().at(0).toString().contains("example_ct.nii.gz"));
+    REQUIRE(waitFor(recovered));
+    auto expected = io::readLabelFile((dir / "expected.nii.gz").string());
+    REQUIRE(expected.ok());
+    CHECK(std::vector<core::Label>(expected->data(), expected->data() + expected->size()) == voxels(window));
+    CHECK(window.session()->isDirty());  // recovered, not saved
+    // While this window holds the recovered journal, nothing is offered to another one.
+    QuietWindow second;
+    CHECK(second.sessionFiles()->recoverable().empty());
+    CHECK_FALSE(second.sessionFiles()->offerRecovery(SessionFiles::RecoveryAnswer::Recover));
+    // Closing with unsaved edits and no dialog keeps them for the next start.
+    window.close();
+  }
+  {
+    QuietWindow window;
+    CHECK(window.sessionFiles()->recoverable().size() == 1);
+    CHECK_FALSE(window.sessionFiles()->offerRecovery(SessionFiles::RecoveryAnswer::Discard));
+    CHECK(window.sessionFiles()->recoverable().empty());  // declined: removed
+  }
+  if (previous.empty()) unsetenv("DELINEATE_AUTOSAVE_DIR");
+  else setenv("DELINEATE_AUTOSAVE_DIR", previous.c_str(), 1);
+}
+
+TEST_CASE("the language switches to German, French and Chinese and back, menus and docks included",
+          "[gui][i18n]") {
+  test::guiApp();
+  QuietWindow window;
+  auto firstMenu = [&] { return window.menuBar()->actions().front()->text(); };
+  auto dockTitle = [&] { return window.findChild<QDockWidget*>("tools-dock")->windowTitle(); };
+  CHECK(firstMenu() == "&File");
+  // Through the preferences, as a user does: the setting persists and the menus change at once.
+  app::gui::PreferencesDialog prefs(&window);
+  prefs.languageBox()->setCurrentIndex(prefs.languageBox()->findData("de"));
+  prefs.apply();
+  CHECK(QSettings().value("language").toString() == "de");
+  CHECK(app::gui::currentLanguage() == "de");
+  QApplication::processEvents();  // LanguageChange reaches the widgets as a posted event
+  CHECK(firstMenu() == "&Datei");
+  CHECK(dockTitle() == "Werkzeuge");
+  CHECK(window.editTools()->undoAction()->text() == "&R\u00fcckg\u00e4ngig");
+  REQUIRE(app::gui::installLanguage("fr") == "fr");
+  QApplication::processEvents();
+  CHECK(firstMenu() == "&Fichier");
+  REQUIRE(app::gui::installLanguage("zh_CN") == "zh_CN");
+  QApplication::processEvents();
+  CHECK(firstMenu().contains(QString::fromUtf8("\u6587\u4ef6")));
+  // A window opened while a language is installed starts in it.
+  {
+    QuietWindow another;
+    CHECK(another.menuBar()->actions().front()->text().contains(QString::fromUtf8("\u6587\u4ef6")));
+  }
+  CHECK(app::gui::installLanguage("en") == "en");
+  QApplication::processEvents();
+  CHECK(firstMenu() == "&File");
+  QSettings().remove("language");
+  // The shortcut list names the undo key and the tools.
+  const auto rows = app::gui::shortcutRows(&window);
+  bool undo = false, brush = false;
+  for (const auto& r : rows) {
+    undo |= r.first.startsWith("Undo") && r.second.contains("Ctrl+Z");
+    brush |= r.first == "Brush" && r.second == "B";
+  }
+  CHECK(undo);
+  CHECK(brush);
+}
