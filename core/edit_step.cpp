@@ -94,14 +94,13 @@ bool EditStep::applyTo(Volume<Label>& voxels) const {
   return true;
 }
 
-std::set<Label> EditStep::labelsInvolved(const Volume<Label>& voxels) const {
-  std::set<Label> out;
-  if (m_box.empty() || !(m_box.intersected(voxels.geometry().fullBox()) == m_box)) return out;
+template <typename Visit>
+void EditStep::forEachChange(const Volume<Label>& voxels, Visit&& visit) const {
+  if (m_box.empty() || !(m_box.intersected(voxels.geometry().fullBox()) == m_box)) return;
   const Size3& dims = voxels.geometry().dimensions();
   const std::int64_t bx = m_box.max[0] - m_box.min[0] + 1;
   const std::int64_t by = m_box.max[1] - m_box.min[1] + 1;
   const std::int64_t total = m_box.voxelCount();
-  std::vector<bool> seen(65536, false);
   std::int64_t pos = 0;
   std::size_t i = 0;
   while (i < m_runs.size() && pos < total) {
@@ -121,14 +120,31 @@ std::set<Label> EditStep::labelsInvolved(const Volume<Label>& voxels) const {
       for (std::int64_t p = pos; p < end; ++p) {
         const std::int64_t x = m_box.min[0] + p % bx, y = m_box.min[1] + (p / bx) % by, z = m_box.min[2] + p / (bx * by);
         const Label v = voxels.data()[static_cast<std::size_t>(x + dims[0] * (y + dims[1] * z))];
-        seen[v] = true;
-        seen[static_cast<Label>(v ^ value)] = true;
+        visit(v, static_cast<Label>(v ^ value));
       }
     }
     pos = end;
   }
+}
+
+std::set<Label> EditStep::labelsInvolved(const Volume<Label>& voxels) const {
+  std::vector<bool> seen(65536, false);
+  forEachChange(voxels, [&](Label now, Label other) { seen[now] = seen[other] = true; });
+  std::set<Label> out;
   for (std::size_t l = 0; l < seen.size(); ++l)
     if (seen[l]) out.insert(static_cast<Label>(l));
+  return out;
+}
+
+std::map<Label, std::int64_t> EditStep::countDelta(const Volume<Label>& voxels) const {
+  std::vector<std::int64_t> delta(65536, 0);
+  forEachChange(voxels, [&](Label now, Label other) {
+    ++delta[now];
+    --delta[other];
+  });
+  std::map<Label, std::int64_t> out;
+  for (std::size_t l = 0; l < delta.size(); ++l)
+    if (delta[l] != 0) out[static_cast<Label>(l)] = delta[l];
   return out;
 }
 

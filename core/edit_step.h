@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -37,11 +38,18 @@ class EditStep {
   // its value on the other side of the step), so a window refreshes only those labels' counts and surfaces after an
   // undo or redo. Works on either side of the step. Empty for a box that does not fit the grid.
   std::set<Label> labelsInvolved(const Volume<Label>& voxels) const;
+  // How many voxels each label gained (positive) or lost (negative) going from the other side of the step to the
+  // state `voxels` is in: after a commit or redo, the edit's effect; after an undo, its reversal. Labels whose count
+  // did not change are left out. Lets a window keep label volumes without recounting the whole map.
+  std::map<Label, std::int64_t> countDelta(const Volume<Label>& voxels) const;
 
   // Run encoding: each run is a LEB128 varint count followed by the 16-bit XOR value, little endian.
   static void appendRun(std::vector<std::uint8_t>& out, std::uint64_t count, Label value);
 
  private:
+  // Calls visit(valueInVoxels, valueOnTheOtherSide) for every voxel the step changes.
+  template <typename Visit>
+  void forEachChange(const Volume<Label>& voxels, Visit&& visit) const;
   friend class UndoHistory;
   std::string m_name;
   IndexBox m_box;

@@ -332,7 +332,8 @@ bool EditTools::commit(core::EditTransaction& tx) {
     updateUndoActions();
     return false;
   }
-  m_window.labelsEdited(involved(session->history().nextUndo(), session->labels()));
+  const core::EditStep* step = session->history().nextUndo();
+  m_window.labelsEdited(involved(step, session->labels()), step);
   updateUndoActions();
   return true;
 }
@@ -436,7 +437,7 @@ bool EditTools::undo() {
   if (!session || m_stroke) return false;
   const auto name = session->undo();
   if (!name) return false;
-  m_window.labelsEdited(involved(session->history().nextRedo(), session->labels()));
+  m_window.labelsEdited(involved(session->history().nextRedo(), session->labels()), session->history().nextRedo());
   m_window.statusBar()->showMessage(tr("Undone: %1").arg(editStepName(*name)), 3000);
   updateUndoActions();
   return true;
@@ -447,7 +448,7 @@ bool EditTools::redo() {
   if (!session || m_stroke) return false;
   const auto name = session->redo();
   if (!name) return false;
-  m_window.labelsEdited(involved(session->history().nextUndo(), session->labels()));
+  m_window.labelsEdited(involved(session->history().nextUndo(), session->labels()), session->history().nextUndo());
   m_window.statusBar()->showMessage(tr("Redone: %1").arg(editStepName(*name)), 3000);
   updateUndoActions();
   return true;

@@ -124,14 +124,16 @@ void LabelPanel::retranslate() {
   for (QWidget* b : m_buttons) static_cast<QPushButton*>(b)->setText(texts.at(b->objectName()));
 }
 
-void LabelPanel::refresh(const std::vector<core::LabelStatistics>& stats) {
+void LabelPanel::refresh(const std::map<core::Label, std::uint64_t>& counts) {
   m_filling = true;
   m_tree->clear();
   const core::AnnotationSession* session = m_window.session();
   if (session) {
     // Table entries first (by id), then ids in the map that the table does not know.
+    const auto& sp = session->labels().geometry().spacingMm();
+    const double mlPerVoxel = sp[0] * sp[1] * sp[2] / 1000.0;
     std::map<core::Label, double> volumes;
-    for (const auto& st : stats) volumes[st.label] = st.volumeMl;
+    for (const auto& [label, count] : counts) volumes[label] = double(count) * mlPerVoxel;
     std::map<core::Label, const core::LabelEntry*> rows;
     for (const auto& e : session->table().entries()) rows[e.id] = &e;
     for (const auto& [label, volume] : volumes) rows.emplace(label, nullptr);

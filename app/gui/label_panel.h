@@ -7,10 +7,10 @@
 
 #include <QWidget>
 
+#include <map>
 #include <vector>
 
 #include "core/label_table.h"
-#include "core/statistics.h"
 
 class QSlider;
 class QTreeWidget;
@@ -28,8 +28,9 @@ class LabelPanel : public QWidget {
 
   explicit LabelPanel(MainWindow& window, QWidget* parent = nullptr);
 
-  // Rebuilds the rows from the session's table and `stats` (labels present in the map), keeping the active label.
-  void refresh(const std::vector<core::LabelStatistics>& stats);
+  // Rebuilds the rows from the session's table and `counts` (voxels of the labels present in the map), keeping the
+  // active label.
+  void refresh(const std::map<core::Label, std::uint64_t>& counts);
   // One row changed (never rebuilds the list: these run inside the list's own item signals).
   void updateEntry(const core::LabelEntry& entry);
   void updateVisibility(core::Label label, bool visible);

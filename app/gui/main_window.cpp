@@ -487,19 +487,30 @@ bool MainWindow::setLabelMap(core::LabelMap labels) {
 }
 
 void MainWindow::refreshLabelList() {
-  m_labelStats.clear();
+  m_counts.clear();
   if (m_session) {
-    // Counts and volumes come from core's statistics (no image: no intensity pass).
+    // Counts come from core's statistics (no image: no intensity pass); edits then keep them from their steps.
     auto stats = core::computeLabelStatistics(m_session->labels(), nullptr);
-    if (stats) m_labelStats = std::move(stats).value();
+    if (stats)
+      for (const core::LabelStatistics& st : *stats) m_counts[st.label] = st.voxelCount;
   }
-  m_labels->refresh(m_labelStats);
+  m_labels->refresh(m_counts);
 }
 
-void MainWindow::labelsEdited(const std::set<core::Label>& changed) {
+void MainWindow::labelsEdited(const std::set<core::Label>& changed, const core::EditStep* step) {
   if (!m_session) return;
   for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().labelsModified();
-  refreshLabelList();
+  if (step) {
+    for (const auto& [label, delta] : step->countDelta(m_session->labels().voxels())) {
+      if (label == 0) continue;
+      const std::int64_t now = static_cast<std::int64_t>(m_counts[label]) + delta;
+      if (now > 0) m_counts[label] = static_cast<std::uint64_t>(now);
+      else m_counts.erase(label);
+    }
+    m_labels->refresh(m_counts);
+  } else {
+    refreshLabelList();
+  }
   if (!changed.empty()) rebuildSurfaces(&changed);
   refreshViews();
   updateReadout(m_cursor);
@@ -534,7 +545,7 @@ void MainWindow::setLabelTable(core::LabelTable table) {
   if (!m_session) return;
   m_session->setTable(std::move(table));
   recolourScenes();
-  m_labels->refresh(m_labelStats);
+  m_labels->refresh(m_counts);
 }
 
 void MainWindow::mergeLabelTable(const core::LabelTable& classes) {
@@ -547,7 +558,7 @@ void MainWindow::mergeLabelTable(const core::LabelTable& classes) {
     }
   if (added) {
     recolourScenes();
-    m_labels->refresh(m_labelStats);
+    m_labels->refresh(m_counts);
   }
 }
 
@@ -595,7 +606,7 @@ void MainWindow::rebuildSurfaces(const std::set<core::Label>* changed, std::shar
   }
   m_pendingAll = !only.has_value();
   m_pendingSurfaces = only ? *only : std::set<core::Label>{};
-  if (!only && m_labelStats.empty()) {  // no label in the map (counted by refreshLabelList): nothing to mesh
+  if (!only && m_counts.empty()) {  // no label in the map (counted by refreshLabelList): nothing to mesh
     m_surface->scene().setSurfaces({});
     m_surface->setStatus({});
     m_surface->refresh();

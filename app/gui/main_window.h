@@ -74,7 +74,9 @@ class MainWindow : public QMainWindow {
   // For editing tools: the session to edit; after committing an edit (or undo/redo) call labelsEdited with the
   // labels whose voxels changed, so the slices, the label list and those labels' surfaces follow.
   core::AnnotationSession* editableSession() { return m_session ? &*m_session : nullptr; }
-  void labelsEdited(const std::set<core::Label>& changed);
+  // With the recorded `step` (the one just committed, undone or redone) the label volumes are kept from its count
+  // delta; without, the whole map is recounted.
+  void labelsEdited(const std::set<core::Label>& changed, const core::EditStep* step = nullptr);
   // During a stroke: the voxels changed in place (slices only; the list and surfaces follow at labelsEdited).
   void labelsModifiedInPlace();
   // Table edits (rename, recolour, lock; an imported table; the classes an engine adds): the session's table
@@ -161,7 +163,7 @@ class MainWindow : public QMainWindow {
   WindowLevel m_windowLevel;
   core::Vec3 m_cursor{0, 0, 0};
   std::set<core::Label> m_hidden;
-  std::vector<core::LabelStatistics> m_labelStats;  // of the session's labels, as of the last refreshLabelList
+  std::map<core::Label, std::uint64_t> m_counts;  // voxels per label (background left out), kept across edits
   double m_opacity = 0.5;
   LabelPanel* m_labels = nullptr;
   EditTools* m_tools = nullptr;

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <random>
 #include <set>
 #include <vector>
@@ -540,5 +541,40 @@ TEST_CASE("a step names the labels it changes between, on either side of it", "[
     REQUIRE(history.nextRedo()->labelsInvolved(map.voxels()) == expected);  // the other side
     REQUIRE(history.redo(map).has_value());
     REQUIRE(history.nextUndo()->labelsInvolved(map.voxels()) == expected);
+  }
+}
+
+TEST_CASE("a step's count delta keeps label counts without recounting, both ways", "[undo]") {
+  LabelMap map = makeMap({36, 28, 17});
+  UndoHistory history;
+  std::mt19937 rng(11);
+  auto counts = [&] {
+    std::map<Label, std::int64_t> c;
+    for (std::size_t i = 0; i < map.size(); ++i) ++c[map.data()[i]];
+    return c;
+  };
+  std::map<Label, std::int64_t> kept = counts();
+  auto apply = [&](const std::map<Label, std::int64_t>& delta) {
+    for (const auto& [label, d] : delta) {
+      kept[label] += d;
+      if (kept[label] == 0) kept.erase(label);
+    }
+  };
+  for (int e = 0; e < 150; ++e) {
+    EditTransaction tx(map, "Paint");
+    randomStroke(tx, rng, map.geometry());
+    auto step = tx.commit();
+    if (!step) continue;
+    apply(step->countDelta(map.voxels()));
+    REQUIRE(kept == counts());
+    history.push(std::move(*step));
+    if (e % 3 == 0) {
+      REQUIRE(history.undo(map).has_value());
+      apply(history.nextRedo()->countDelta(map.voxels()));
+      REQUIRE(kept == counts());
+      REQUIRE(history.redo(map).has_value());
+      apply(history.nextUndo()->countDelta(map.voxels()));
+      REQUIRE(kept == counts());
+    }
   }
 }

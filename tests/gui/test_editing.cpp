@@ -27,6 +27,7 @@
 #include "app/gui/preferences.h"
 #include "app/gui/session_files.h"
 #include "app/gui/view_panels.h"
+#include "core/statistics.h"
 #include "io/autosave_journal.h"
 #include "io/image_file.h"
 #include "io/share_revisions.h"
@@ -87,6 +88,21 @@ QTreeWidgetItem* row(QTreeWidget* tree, core::Label label) {
   return nullptr;
 }
 
+// Every label's volume in the panel equals a fresh count of the map (the window keeps them from the edits' deltas).
+void requirePanelVolumesCurrent(const MainWindow& window) {
+  auto stats = core::computeLabelStatistics(window.session()->labels(), nullptr);
+  REQUIRE(stats.ok());
+  std::map<core::Label, QString> expected;
+  for (const auto& st : *stats) expected[st.label] = QString::number(st.volumeMl, 'f', 1);
+  QTreeWidget* tree = window.labelTree();
+  for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+    const auto label = static_cast<core::Label>(tree->topLevelItem(i)->data(LabelPanel::kId, Qt::UserRole).toInt());
+    const auto e = expected.find(label);
+    INFO("label " << label);
+    REQUIRE(tree->topLevelItem(i)->text(LabelPanel::kVolume) == (e == expected.end() ? QString("-") : e->second));
+  }
+}
+
 void activate(QWidget& window) {
   window.activateWindow();
   REQUIRE(QTest::qWaitForWindowActive(&window));
@@ -145,10 +161,12 @@ TEST_CASE("editing: a brush stroke by mouse, a locked label kept, undo and redo 
   for (std::size_t i = 0; i < afterStroke.size(); ++i)
     if (afterStroke[i] != beforeStroke[i]) REQUIRE(static_cast<std::int64_t>(i / (g.dimensions()[0] * g.dimensions()[1])) == mid[2]);
   CHECK(window.editTools()->undoAction()->text().contains("Paint"));
+  requirePanelVolumesCurrent(window);
 
   // Ctrl+Z restores every byte; Ctrl+Shift+Z brings the stroke back exactly.
   QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
   CHECK(voxels(window) == beforeStroke);
+  requirePanelVolumesCurrent(window);
   CHECK(window.editTools()->redoAction()->isEnabled());
   QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
   CHECK(voxels(window) == afterStroke);
@@ -193,6 +211,7 @@ TEST_CASE("editing: a brush stroke by mouse, a locked label kept, undo and redo 
       ++fillCount;
     }
   CHECK(fillCount > 300);
+  requirePanelVolumesCurrent(window);
   // Three undos go back to the map as opened (plus the new table entry).
   QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
   QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
