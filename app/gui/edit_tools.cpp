@@ -299,14 +299,14 @@ void EditTools::beginStroke(SlicePanel* panel, const core::Vec3& lps) {
   }
   m_strokePanel = panel;
   core::paintBrush(*m_stroke, lps, label, brushOptions(panel), &session->image());
-  m_window.labelsModifiedInPlace();
+  m_window.labelsModifiedInPlace(panel);
 }
 
 void EditTools::continueStroke(const core::Vec3& from, const core::Vec3& to) {
   const core::Label label = m_tool == Tool::Eraser ? core::Label(0) : m_active;
   core::paintStroke(*m_stroke, from, to, label, brushOptions(m_strokePanel), &m_window.session()->image());
   showBrush(m_strokePanel, to);
-  m_window.labelsModifiedInPlace();
+  m_window.labelsModifiedInPlace(m_strokePanel);
 }
 
 void EditTools::endStroke() {

@@ -116,6 +116,25 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   statusBar()->addPermanentWidget(m_progressBar);
   statusBar()->addPermanentWidget(m_cancelButton);
   connect(m_cancelButton, &QPushButton::clicked, this, &MainWindow::cancelJob);
+  m_otherViewsTimer = new QTimer(this);
+  m_otherViewsTimer->setSingleShot(true);
+  m_otherViewsTimer->setInterval(150);
+  connect(m_otherViewsTimer, &QTimer::timeout, this, [this] {
+    for (SlicePanel* p : {m_axial, m_sagittal, m_coronal})
+      if (p != m_paintedIn) {
+        p->scene().labelsModified();
+        p->view().update();
+      }
+  });
+  m_surfaceTimer = new QTimer(this);
+  m_surfaceTimer->setSingleShot(true);
+  m_surfaceTimer->setInterval(400);
+  connect(m_surfaceTimer, &QTimer::timeout, this, [this] {
+    // Several quick edits, one rebuild: the worker's copy of the map is the costly part on a large study.
+    const std::set<core::Label> labels = std::move(m_surfaceBacklog);
+    m_surfaceBacklog.clear();
+    rebuildSurfaces(&labels);
+  });
   m_progressTimer = new QTimer(this);
   m_progressTimer->setInterval(100);
   connect(m_progressTimer, &QTimer::timeout, this, [this] {
@@ -511,7 +530,12 @@ void MainWindow::labelsEdited(const std::set<core::Label>& changed, const core::
   } else {
     refreshLabelList();
   }
-  if (!changed.empty()) rebuildSurfaces(&changed);
+  m_otherViewsTimer->stop();
+  m_paintedIn = nullptr;
+  if (!changed.empty()) {
+    m_surfaceBacklog.insert(changed.begin(), changed.end());
+    m_surfaceTimer->start();
+  }
   refreshViews();
   updateReadout(m_cursor);
   m_files->noteEdit();
@@ -519,11 +543,14 @@ void MainWindow::labelsEdited(const std::set<core::Label>& changed, const core::
   Q_EMIT labelsChanged();
 }
 
-void MainWindow::labelsModifiedInPlace() {
+void MainWindow::labelsModifiedInPlace(SlicePanel* paintedIn) {
+  m_paintedIn = paintedIn;
   for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) {
+    if (paintedIn && p != paintedIn) continue;
     p->scene().labelsModified();
     p->view().repaint();  // now: a stroke's dabs show as the mouse moves, not when the event queue drains
   }
+  if (paintedIn && !m_otherViewsTimer->isActive()) m_otherViewsTimer->start();
 }
 
 void MainWindow::recolourScenes() {
@@ -594,6 +621,10 @@ void MainWindow::setClicking(bool on) {
 }
 
 void MainWindow::rebuildSurfaces(const std::set<core::Label>* changed, std::shared_ptr<const core::LabelMap> source) {
+  if (!changed) {  // everything: a gathered incremental rebuild is part of it
+    m_surfaceTimer->stop();
+    m_surfaceBacklog.clear();
+  }
   if (m_surfaceJob) m_surfaceJob->cancel();
   const std::uint64_t generation = ++m_surfaceGeneration;
   if (!m_session) return;

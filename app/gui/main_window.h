@@ -77,8 +77,10 @@ class MainWindow : public QMainWindow {
   // With the recorded `step` (the one just committed, undone or redone) the label volumes are kept from its count
   // delta; without, the whole map is recounted.
   void labelsEdited(const std::set<core::Label>& changed, const core::EditStep* step = nullptr);
-  // During a stroke: the voxels changed in place (slices only; the list and surfaces follow at labelsEdited).
-  void labelsModifiedInPlace();
+  // During a stroke: the voxels changed in place (slices only; the list and surfaces follow at labelsEdited). The
+  // view painted in is redrawn now; the other slice views at most every 150 ms while the stroke goes on (each redraw
+  // reslices their overlay), and all of them at labelsEdited.
+  void labelsModifiedInPlace(SlicePanel* paintedIn = nullptr);
   // Table edits (rename, recolour, lock; an imported table; the classes an engine adds): the session's table
   // changes (dirty), the scenes recolour.
   void setLabelEntry(const core::LabelEntry& entry);
@@ -176,6 +178,10 @@ class MainWindow : public QMainWindow {
   QProgressBar* m_progressBar = nullptr;
   QPushButton* m_cancelButton = nullptr;
   QTimer* m_progressTimer = nullptr;
+  QTimer* m_otherViewsTimer = nullptr;  // throttles the other views' redraws during a stroke
+  QTimer* m_surfaceTimer = nullptr;     // gathers edits for one surface rebuild
+  SlicePanel* m_paintedIn = nullptr;
+  std::set<core::Label> m_surfaceBacklog;  // labels whose surfaces wait for m_surfaceTimer
   QMenu* m_recentMenu = nullptr;
   QActionGroup* m_layoutGroup = nullptr;
   std::shared_ptr<JobProgress> m_job;

@@ -1,0 +1,187 @@
+// Editing in the window (issue 8), under Xvfb + Mesa, on a CT and its label map (scripts/bench_window_edit.sh makes a
+// 512 x 512 x 300 series and its classic labels):
+//   1. brush dab latency as the user feels it: a mouse press/move event delivered to the axial view until it returns
+//      with the dab painted and that view redrawn (disc r = 5 mm; the other two follow every 150 ms during a stroke),
+//      and the release (commit, undo step,
+//      label volumes, surfaces queued); the release beside the window's issue-7 way of refreshing after an edit (a
+//      full recount of the map), measured in the same run on the same strokes;
+//   2. click-to-preview in AI click mode with the classic engine: from the mouse click to the preview drawn in the
+//      three views (engine time + display update, the window's own split), beside the engine alone on the same points
+//      without the window.
+// Usage: bench_window_edit IMAGE LABELS [--strokes N] [--clicks N]
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QMouseEvent>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <vtkRenderer.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "app/gui/ai_panel.h"
+#include "app/gui/edit_tools.h"
+#include "app/gui/label_panel.h"
+#include "app/gui/main_window.h"
+#include "app/gui/view_panels.h"
+#include "inference/engine.h"
+#include "inference/interactive.h"
+#include "viewer/vtk_view.h"
+
+using namespace delineate;
+
+namespace {
+
+[[noreturn]] void die(const std::string& m) {
+  std::fprintf(stderr, "bench_window_edit: %s\n", m.c_str());
+  std::exit(1);
+}
+
+double pct(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1))];
+}
+
+void row(const char* what, const std::vector<double>& ours, const std::vector<double>& peer, const char* peerName) {
+  std::printf("%-34s %8.2f %8.2f %8.2f", what, pct(ours, 0.5), pct(ours, 0.95), pct(ours, 1.0));
+  if (!peer.empty())
+    std::printf("   %-22s %8.2f %8.2f %8.2f   %5.2fx", peerName, pct(peer, 0.5), pct(peer, 0.95), pct(peer, 1.0),
+                pct(peer, 0.5) / std::max(1e-9, pct(ours, 0.5)));
+  std::printf("\n");
+}
+
+QPoint widgetPoint(app::gui::SlicePanel* panel, const core::Vec3& lps) {
+  vtkRenderer* r = panel->view().renderer();
+  r->SetWorldPoint(lps[0], lps[1], lps[2], 1.0);
+  r->WorldToDisplay();
+  double d[3];
+  r->GetDisplayPoint(d);
+  const double dpr = panel->view().devicePixelRatioF();
+  return QPoint(static_cast<int>(d[0] / dpr), panel->view().height() - static_cast<int>(d[1] / dpr));
+}
+
+double msSince(const QElapsedTimer& t) { return static_cast<double>(t.nsecsElapsed()) / 1e6; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3) die("usage: bench_window_edit IMAGE LABELS [--strokes N] [--clicks N]");
+  const QString image = argv[1], labels = argv[2];
+  int strokes = 30, clicks = 20;
+  for (int i = 3; i + 1 < argc; i += 2) {
+    const std::string a = argv[i];
+    if (a == "--strokes") strokes = std::atoi(argv[i + 1]);
+    else if (a == "--clicks") clicks = std::atoi(argv[i + 1]);
+    else die("unknown option " + a);
+  }
+  viewer::VtkView::setDefaultSurfaceFormat();
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName("DelineateBench");
+  app::gui::MainWindow window;
+  window.setDialogsEnabled(false);
+  window.resize(1400, 900);
+  window.show();
+  QSignalSpy loaded(&window, &app::gui::MainWindow::studyLoaded);
+  QSignalSpy failed(&window, &app::gui::MainWindow::loadFailed);
+  window.openImage(image, labels);
+  if (!loaded.wait(600000) || failed.count()) die("cannot open the study");
+  QSignalSpy engineReady(window.aiPanel(), &app::gui::AiPanel::engineChanged);
+  if (!window.aiPanel()->engineReady() && !engineReady.wait(60000)) die("no engine");
+  QTest::qWait(500);
+  const auto& g = window.session()->image().geometry();
+  std::printf("study: %lld x %lld x %lld voxels, spacing %.2f x %.2f x %.2f mm; window 1400 x 900, three slice views\n",
+              static_cast<long long>(g.dimensions()[0]), static_cast<long long>(g.dimensions()[1]),
+              static_cast<long long>(g.dimensions()[2]), g.spacingMm()[0], g.spacingMm()[1], g.spacingMm()[2]);
+
+  // 1. Brush strokes across the axial view, one slice down each time.
+  app::gui::SlicePanel* axial = window.slicePanel(viewer::SliceOrientation::Axial);
+  const core::Label label = window.labelPanel()->addLabel("bench");
+  window.editTools()->setTool(app::gui::EditTools::Tool::Brush);
+  window.editTools()->setBrushRadius(5);
+  std::vector<double> press, move, release, recount;
+  std::mt19937 rng(5);
+  for (int s = 0; s < strokes; ++s) {
+    const core::Vec3 c = window.cursor();
+    const QPoint at = widgetPoint(axial, c) + QPoint(static_cast<int>(rng() % 80) - 40, static_cast<int>(rng() % 80) - 40);
+    QElapsedTimer t;
+    t.start();
+    QTest::mousePress(&axial->view(), Qt::LeftButton, Qt::NoModifier, at);
+    press.push_back(msSince(t));
+    for (int m = 1; m <= 10; ++m) {
+      const QPoint p = at + QPoint(4 * m, 2 * m);
+      QMouseEvent ev(QEvent::MouseMove, QPointF(p), axial->view().mapToGlobal(QPointF(p)), Qt::NoButton, Qt::LeftButton,
+                     Qt::NoModifier);
+      t.restart();
+      QApplication::sendEvent(&axial->view(), &ev);
+      move.push_back(msSince(t));
+    }
+    t.restart();
+    QTest::mouseRelease(&axial->view(), Qt::LeftButton, Qt::NoModifier, at + QPoint(40, 20));
+    release.push_back(msSince(t));
+    // The issue-7 refresh of the same edit: every label recounted (no step handed over).
+    t.restart();
+    window.labelsEdited({label});
+    recount.push_back(msSince(t));
+    axial->scene().scroll(1);
+    window.setCursor(axial->scene().cursor());
+    QApplication::processEvents();
+  }
+  std::printf("\nbrush (disc r = 5 mm), ms per event     p50      p95      max\n");
+  row("press (dab, its view redrawn)", press, {}, "");
+  row("drag move (dabs, its view redrawn)", move, {}, "");
+  row("release (commit, volumes kept)", release, recount, "release, full recount");
+  std::printf("(peer: the same edit refreshed as the issue-7 window did, by recounting every label of the map)\n");
+
+  // 2. Click-to-preview: points on labelled structures of the middle slice, alternating objects.
+  window.editTools()->setTool(app::gui::EditTools::Tool::Navigate);
+  window.aiPanel()->setClickMode(true);
+  const core::LabelMap& map = window.session()->labels();
+  std::vector<core::Vec3> points;
+  const std::int64_t z = g.dimensions()[2] / 2;
+  for (std::int64_t y = 0; y < g.dimensions()[1] && static_cast<int>(points.size()) < clicks * 8; y += 7)
+    for (std::int64_t x = 0; x < g.dimensions()[0]; x += 7)
+      if (map.at({x, y, z}) != 0 && map.at({x, y, z}) != label) points.push_back(g.indexToLps(core::Index3{x, y, z}));
+  if (points.empty()) die("no labelled voxel on the middle slice to click on");
+  std::shuffle(points.begin(), points.end(), rng);
+  points.resize(std::min<std::size_t>(points.size(), static_cast<std::size_t>(clicks)));
+  axial->scene().setCursor(points.front());
+  window.setCursor(points.front());
+  QApplication::processEvents();
+  std::vector<double> wall, engineMs, displayMs, alone;
+  QSignalSpy preview(window.aiPanel(), &app::gui::AiPanel::previewUpdated);
+  for (const core::Vec3& p : points) {
+    window.aiPanel()->discardObject();  // each click starts an object, as a first click does
+    preview.clear();
+    QElapsedTimer t;
+    t.start();
+    QTest::mouseClick(&axial->view(), Qt::LeftButton, Qt::NoModifier, widgetPoint(axial, p));
+    if (!preview.wait(60000)) die("no preview");
+    wall.push_back(msSince(t));
+    engineMs.push_back(window.aiPanel()->lastEngineMs());
+    displayMs.push_back(window.aiPanel()->lastDisplayMs());
+  }
+  window.aiPanel()->discardObject();
+  // The engine alone, same image, same points, no window.
+  auto engine = inference::createEngine("classic");
+  for (const core::Vec3& p : points) {
+    QElapsedTimer t;
+    t.start();
+    auto session = engine->beginSession(window.session()->image());
+    if (!session || !(*session)->addPoint({p, true})) die("engine alone failed");
+    alone.push_back(msSince(t));
+  }
+  std::printf("\nclick-to-preview (classic engine), ms  p50      p95      max\n");
+  row("click to preview drawn", wall, alone, "engine alone");
+  row("  of which engine (worker)", engineMs, {}, "");
+  row("  of which display (3 views)", displayMs, {}, "");
+  std::printf("(%zu clicks, each a new object; the window adds its queueing, the worker hand-off and the redraw)\n",
+              points.size());
+  window.close();
+  return 0;
+}
