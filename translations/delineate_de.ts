@@ -72,7 +72,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+233"/>
+        <location filename="../app/gui/main_window.cpp" line="+252"/>
         <source>out of memory</source>
         <translation>nicht genügend Arbeitsspeicher</translation>
     </message>
@@ -540,7 +540,7 @@
         <translation>Label zum Malen wählen oder hinzufügen</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+53"/>
         <source>Choose or add a label to fill with</source>
         <translation>Label zum Füllen wählen oder hinzufügen</translation>
     </message>
@@ -692,7 +692,7 @@
         <translation>Tabelle exportieren...</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+23"/>
         <location line="+96"/>
         <location line="+7"/>
         <source>label %1</source>
@@ -717,14 +717,14 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="-263"/>
-        <location line="+356"/>
+        <location filename="../app/gui/main_window.cpp" line="-282"/>
+        <location line="+375"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-318"/>
-        <location line="+54"/>
+        <location line="-337"/>
+        <location line="+73"/>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
@@ -826,7 +826,7 @@ Trotzdem laden?</translation>
         <translation>%1 geöffnet</translation>
     </message>
     <message>
-        <location line="+88"/>
+        <location line="+107"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Die wiederhergestellten Labels passen nicht zum Raster von %1</translation>
     </message>
@@ -836,7 +836,7 @@ Trotzdem laden?</translation>
         <translation>Ungespeicherte Änderungen wiederhergestellt: Speichern Sie sie, um sie zu behalten</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+40"/>
         <source>building surfaces...</source>
         <translation>Oberflächen werden erstellt...</translation>
     </message>

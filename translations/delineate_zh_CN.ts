@@ -72,7 +72,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+233"/>
+        <location filename="../app/gui/main_window.cpp" line="+252"/>
         <source>out of memory</source>
         <translation>内存不足</translation>
     </message>
@@ -539,7 +539,7 @@
         <translation>请选择或添加要绘制的标签</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+53"/>
         <source>Choose or add a label to fill with</source>
         <translation>请选择或添加要填充的标签</translation>
     </message>
@@ -690,7 +690,7 @@
         <translation>导出表...</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+23"/>
         <location line="+96"/>
         <location line="+7"/>
         <source>label %1</source>
@@ -715,14 +715,14 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="-263"/>
-        <location line="+356"/>
+        <location filename="../app/gui/main_window.cpp" line="-282"/>
+        <location line="+375"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-318"/>
-        <location line="+54"/>
+        <location line="-337"/>
+        <location line="+73"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -824,7 +824,7 @@ Load it anyway?</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location line="+88"/>
+        <location line="+107"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>恢复的标签与 %1 的网格不匹配</translation>
     </message>
@@ -834,7 +834,7 @@ Load it anyway?</source>
         <translation>已恢复未保存的编辑：请保存以保留这些编辑</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+40"/>
         <source>building surfaces...</source>
         <translation>正在生成表面...</translation>
     </message>

@@ -101,6 +101,10 @@ void SessionFiles::openJournal() {
 void SessionFiles::setShareTarget(const ShareTarget& target) {
   if (target.root != m_target.root || target.study != m_target.study || target.labelSet != m_target.labelSet)
     releaseLease();
+  updateTarget(target);
+}
+
+void SessionFiles::updateTarget(const ShareTarget& target) {
   m_target = target;
   if (m_journal) {
     io::AutosaveContext context = m_journal->context();
@@ -205,6 +209,9 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
     return false;
   }
   // The lease says who else edits this label set; a save never depends on it (a race becomes a conflict revision).
+  // Saving into another label set gives up the lease of the one before.
+  if (target.root != m_target.root || target.study != m_target.study || target.labelSet != m_target.labelSet)
+    releaseLease();
   QString leaseWarning;
   if (!m_lease || !m_lease->held()) {
     m_leaseStore.emplace(*store);
@@ -234,7 +241,7 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
   session->markSaved(revision);
   ShareTarget now = target;
   now.baseRevision = info->number;
-  setShareTarget(now);
+  updateTarget(now);  // the lease just taken stays
   if (m_journal) (void)m_journal->markSaved();
   QString text = tr("Saved %1 / %2 revision %3").arg(target.study, target.labelSet).arg(info->number);
   if (info->conflict) {

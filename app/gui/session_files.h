@@ -72,6 +72,7 @@ class SessionFiles : public QObject {
 
  private:
   bool save(const ShareTarget& target, const QString& message);
+  void updateTarget(const ShareTarget& target);  // the target and the journal's context; the lease stays
   void openJournal();
   void tick();
   void heartbeat();

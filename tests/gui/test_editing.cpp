@@ -30,6 +30,7 @@
 #include "core/statistics.h"
 #include "io/autosave_journal.h"
 #include "io/image_file.h"
+#include "io/share_lease.h"
 #include "io/share_revisions.h"
 #include "io/share_store.h"
 #include "tests/gui/gui_fixtures.h"
@@ -363,6 +364,18 @@ TEST_CASE("saving to a share folder creates revisions, reports a conflict, and a
   REQUIRE(list.ok());
   REQUIRE(list->revisions.size() == 1);
   CHECK(list->revisions[0].message == "first");
+  // The window holds the label set's lease now: another user sees who edits it.
+  {
+    auto other = io::ShareLease::prepare(*store, set->folder(), "colleague");
+    REQUIRE(other.ok());
+    auto holder = other->current();
+    REQUIRE(holder.ok());
+    REQUIRE(holder->has_value());
+    CHECK((*holder)->pid == static_cast<long long>(QCoreApplication::applicationPid()));
+    auto taken = other->acquire();
+    REQUIRE(taken.ok());
+    CHECK(taken->outcome == io::LeaseOutcome::HeldByOther);
+  }
   auto stored = set->loadLabels(1);
   REQUIRE(stored.ok());
   CHECK(std::vector<core::Label>(stored->data(), stored->data() + stored->size()) == voxels(window));
