@@ -187,10 +187,25 @@ void MainWindow::retranslate() {
   m_labels->retranslate();
   m_tools->retranslate();
   m_ai->retranslate();
-  // Menus are rebuilt: their texts come from tr() at construction.
+  // Menus are rebuilt: their texts come from tr() at construction. Check states carry over (by object name).
+  std::map<QString, bool> checked;
+  for (QAction* top : menuBar()->actions())
+    if (top->menu())
+      for (QAction* a : top->menu()->actions())
+        if (a->isCheckable() && !a->objectName().isEmpty()) checked[a->objectName()] = a->isChecked();
   for (QMenu* menu : menuBar()->findChildren<QMenu*>(QString(), Qt::FindDirectChildrenOnly)) menu->deleteLater();
   menuBar()->clear();
+  delete m_layoutGroup;
+  m_layoutGroup = nullptr;
   buildMenus();
+  for (QAction* top : menuBar()->actions())
+    if (top->menu())
+      for (QAction* a : top->menu()->actions())
+        if (const auto it = checked.find(a->objectName()); it != checked.end() && a->isCheckable()) {
+          const QSignalBlocker block(a);
+          a->setChecked(it->second);
+        }
+  for (QAction* a : m_layoutGroup->actions()) a->setChecked(a->data().toInt() == static_cast<int>(m_layout));
   if (m_session) refreshLabelList();
   updateReadout(m_cursor);
   for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->refresh();

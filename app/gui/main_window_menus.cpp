@@ -136,6 +136,7 @@ void MainWindow::buildMenus() {
     m_surface->refresh();
   });
   QAction* crosshair = view->addAction(tr("Show &Crosshair"));
+  crosshair->setObjectName("show-crosshair");
   crosshair->setCheckable(true);
   crosshair->setChecked(true);
   connect(crosshair, &QAction::toggled, this, [this](bool on) {

@@ -543,6 +543,16 @@ TEST_CASE("the language switches to German, French and Chinese and back, menus a
   auto firstMenu = [&] { return window.menuBar()->actions().front()->text(); };
   auto dockTitle = [&] { return window.findChild<QDockWidget*>("tools-dock")->windowTitle(); };
   CHECK(firstMenu() == "&File");
+  auto menuAction = [&](const char* name) -> QAction* {
+    for (QAction* top : window.menuBar()->actions())
+      if (top->menu())
+        for (QAction* a : top->menu()->actions())
+          if (a->objectName() == name) return a;
+    return nullptr;
+  };
+  REQUIRE(menuAction("label-outline"));
+  menuAction("label-outline")->trigger();  // outlines on: the rebuilt menus must still say so
+  REQUIRE(menuAction("label-outline")->isChecked());
   // Through the preferences, as a user does: the setting persists and the menus change at once.
   app::gui::PreferencesDialog prefs(&window);
   prefs.languageBox()->setCurrentIndex(prefs.languageBox()->findData("de"));
@@ -552,6 +562,9 @@ TEST_CASE("the language switches to German, French and Chinese and back, menus a
   QApplication::processEvents();  // LanguageChange reaches the widgets as a posted event
   CHECK(firstMenu() == "&Datei");
   CHECK(dockTitle() == "Werkzeuge");
+  REQUIRE(menuAction("label-outline"));
+  CHECK(menuAction("label-outline")->isChecked());
+  CHECK(window.slicePanel(SliceOrientation::Axial)->scene().labelOutline());
   CHECK(window.editTools()->undoAction()->text() == "&R\u00fcckg\u00e4ngig");
   REQUIRE(app::gui::installLanguage("fr") == "fr");
   QApplication::processEvents();
