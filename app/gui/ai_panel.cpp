@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFutureWatcher>
 #include <QLabel>
 #include <QListWidget>
@@ -15,12 +16,27 @@
 #include "app/gui/job.h"
 #include "app/gui/main_window.h"
 #include "app/gui/view_panels.h"
+#include "inference/engine_plugin.h"
+#include "io/label_table_io.h"
 
 namespace delineate::app::gui {
 
 namespace {
 
 QString describe(const core::Error& e) { return QString::fromStdString(e.describe()); }
+
+// VISTA-3D's classes (resources/labels/vista3d.csv, in the program's resources): the engine itself knows ids only.
+core::LabelTable vista3dClasses() {
+  QFile file(":/labels/vista3d.csv");
+  if (!file.open(QIODevice::ReadOnly)) return {};
+  const QByteArray text = file.readAll();
+  auto table = io::readSlicerCsvString(std::string_view(text.constData(), static_cast<std::size_t>(text.size())),
+                                       "vista3d.csv");
+  return table ? std::move(table).value() : core::LabelTable{};
+}
+
+constexpr viewer::SliceOrientation kSliceViews[] = {viewer::SliceOrientation::Axial, viewer::SliceOrientation::Coronal,
+                                                    viewer::SliceOrientation::Sagittal};
 
 struct ClickResult {
   core::Status status;
@@ -149,12 +165,22 @@ void AiPanel::studyChanged() {
   updateState();
 }
 
+void AiPanel::rebuildEngine() {
+  if (m_running || m_building) return;
+  discardObject();
+  setClickMode(false);
+  m_engine.reset();
+  m_engineWhy.clear();
+  buildEngine();
+}
+
 void AiPanel::buildEngine() {
   m_building = true;
   QSettings settings;
   inference::EngineSelection selection;
   selection.checkpoint = settings.value("ai/checkpoint").toString().toStdString();
   selection.vista.device = settings.value("ai/device", "auto").toString().toStdString();
+  selection.vista.roi = settings.value("ai/roi", 128).toInt();  // the bundle's 128; smaller only for small models
   using Choice = std::shared_ptr<core::Result<inference::EngineChoice>>;
   auto* watcher = new QFutureWatcher<Choice>(this);
   connect(watcher, &QFutureWatcher<Choice>::finished, this, [this, watcher] {
@@ -171,18 +197,24 @@ void AiPanel::buildEngine() {
       m_engineWhy = QString::fromStdString((*choice)->why);
     }
     m_classes->clear();
-    if (m_engine)
-      for (const core::LabelEntry& e : m_engine->info().classes.entries()) {
-        auto* item = new QListWidgetItem(QString("%1  %2").arg(e.id).arg(QString::fromStdString(e.name)), m_classes);
-        item->setData(Qt::UserRole, e.id);
-        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-        item->setCheckState(Qt::Unchecked);
-      }
+    inference::EngineInfo info = m_engine ? m_engine->info() : inference::EngineInfo{};
+    if (info.classes.empty() && info.id == "vista3d") {
+      info.classes = vista3dClasses();
+      m_classTable = info.classes;
+    } else {
+      m_classTable = info.classes;
+    }
+    for (const core::LabelEntry& e : info.classes.entries()) {
+      auto* item = new QListWidgetItem(QString("%1  %2").arg(e.id).arg(QString::fromStdString(e.name)), m_classes);
+      item->setData(Qt::UserRole, e.id);
+      item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+      item->setCheckState(Qt::Unchecked);
+    }
     updateState();
     Q_EMIT engineChanged();
   });
   watcher->setFuture(QtConcurrent::run(&m_window.workers(), [selection] {
-    return std::make_shared<core::Result<inference::EngineChoice>>(inference::selectEngine(selection));
+    return std::make_shared<core::Result<inference::EngineChoice>>(inference::selectEngineViaPlugin(selection));
   }));
   updateState();
 }
@@ -228,10 +260,10 @@ bool AiPanel::runSegmentation(std::vector<core::Label> classes, const char* step
     } else if (!*patch) {
       m_window.reportError(tr("%1: %2").arg(editStepName(stepName), describe(patch->error())));
     } else {
-      m_window.mergeLabelTable(m_engine->info().classes);
+      m_window.mergeLabelTable(m_classTable);
       // Existing labels stay where the engine found background; locked labels are never overwritten.
       ok = m_window.editTools()->applyPatch(**patch, stepName, true);
-      m_status->setText(tr("%1: %2 s").arg(editStepName(stepName)).arg(clock.elapsed() / 1000.0, 0, 'f', 1));
+      m_status->setText(tr("%1: %2 s").arg(editStepName(stepName)).arg(static_cast<double>(clock.elapsed()) / 1000.0, 0, 'f', 1));
     }
     updateState();
     Q_EMIT segmentationFinished(ok);
@@ -338,7 +370,7 @@ void AiPanel::showPreview() {
   clock.start();
   const inference::ObjectMask& mask = m_session->mask();
   const core::Rgba colour{255, 220, 40, 255};
-  for (auto o : {viewer::SliceOrientation::Axial, viewer::SliceOrientation::Coronal, viewer::SliceOrientation::Sagittal}) {
+  for (auto o : kSliceViews) {
     SlicePanel* panel = m_window.slicePanel(o);
     panel->scene().setPreview(mask.box, mask.voxels.data(), colour);
     panel->view().repaint();  // now, so the time below includes drawing
@@ -351,7 +383,7 @@ void AiPanel::showPreview() {
 }
 
 void AiPanel::clearPreview() {
-  for (auto o : {viewer::SliceOrientation::Axial, viewer::SliceOrientation::Coronal, viewer::SliceOrientation::Sagittal})
+  for (auto o : kSliceViews)
     m_window.slicePanel(o)->scene().clearPreview();
   m_window.refreshViews();
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/label_patch.h"
+#include "core/label_table.h"
 #include "inference/engine.h"
 #include "inference/interactive.h"
 
@@ -38,6 +39,8 @@ class AiPanel : public QWidget {
   // A new study (or none): drops the click session and the preview; builds the engine the first time.
   void studyChanged();
   bool engineReady() const { return m_engine != nullptr; }
+  // The preferences changed (checkpoint, device): the engine is chosen again.
+  void rebuildEngine();
   QString engineDescription() const;
 
   bool segmentEverything();
@@ -78,6 +81,7 @@ class AiPanel : public QWidget {
   MainWindow& m_window;
   std::shared_ptr<inference::SegmentationEngine> m_engine;
   QString m_engineWhy;
+  core::LabelTable m_classTable;  // what the engine writes: its own table, or VISTA-3D's from the resources
   std::shared_ptr<inference::InteractiveSession> m_session;
   std::deque<inference::PointPrompt> m_queue;
   bool m_running = false;

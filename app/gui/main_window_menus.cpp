@@ -5,6 +5,7 @@
 #include <QInputDialog>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
 
 #include "app/gui/ai_panel.h"
 #include "app/gui/edit_tools.h"
@@ -82,7 +83,13 @@ void MainWindow::buildMenus() {
   file->addSeparator();
   file->addAction(tr("&Preferences..."), QKeySequence(Qt::CTRL | Qt::Key_Comma), this, [this] {
     PreferencesDialog dialog(this);
-    dialog.exec();
+    const QSettings before;
+    const QString checkpoint = before.value("ai/checkpoint").toString(), device = before.value("ai/device").toString();
+    if (dialog.exec() == QDialog::Accepted) {
+      const QSettings after;
+      if (after.value("ai/checkpoint").toString() != checkpoint || after.value("ai/device").toString() != device)
+        m_ai->rebuildEngine();
+    }
   });
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);

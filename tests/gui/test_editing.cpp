@@ -5,6 +5,7 @@
 
 #include <QComboBox>
 #include <QDockWidget>
+#include <QListWidget>
 #include <QMenuBar>
 #include <QProcess>
 #include <QSettings>
@@ -590,4 +591,41 @@ TEST_CASE("the language switches to German, French and Chinese and back, menus a
   }
   CHECK(undo);
   CHECK(brush);
+}
+
+TEST_CASE("VISTA-3D reaches the window as a plugin: a checkpoint in the preferences, the engine on the CPU, a click",
+          "[gui][ai][vista3d]") {
+  test::guiApp();
+  const auto checkpoint = test::sharedFile("reference/vista3d/tiny_state_dict.pt");
+  if (!checkpoint) return;  // sharedFile has said why (a failure under CI)
+  test::ScratchDir dir("gui-vista3d");
+  QSettings settings;
+  settings.setValue("ai/checkpoint", QString::fromStdString(checkpoint->string()));
+  settings.setValue("ai/device", "cpu");
+  settings.setValue("ai/roi", 64);  // the reference's tiny network was checked with 64^3 windows
+  QuietWindow window(QSize(1400, 900));
+  app::gui::AiPanel* ai = window.aiPanel();
+  QSignalSpy engine(ai, &app::gui::AiPanel::engineChanged);
+  openSample(window, dir, false);
+  REQUIRE(waitFor(engine));
+  settings.remove("ai");
+  INFO(ai->engineDescription().toStdString());
+  REQUIRE(ai->engineReady());
+  CHECK(ai->engineDescription().contains("vista3d"));
+  CHECK(ai->engineDescription().contains("cpu"));
+  CHECK(ai->classList()->count() > 100);  // VISTA-3D's class table
+  window.labelPanel()->addLabel("vista object");
+  ai->setClickMode(true);
+  REQUIRE(ai->clickMode());
+  QSignalSpy preview(ai, &app::gui::AiPanel::previewUpdated);
+  REQUIRE(ai->addPoint(window.cursor(), true));
+  REQUIRE(waitFor(preview, 300000));
+  CHECK(ai->pointCount() == 1);
+  WARN("VISTA-3D (tiny reference network, CPU) click: engine " << ai->lastEngineMs() << " ms, object "
+                                                              << ai->objectVoxels() << " voxels");
+  // The engine goes back to the classic one when the preferences no longer name a checkpoint.
+  engine.clear();
+  ai->rebuildEngine();
+  REQUIRE(waitFor(engine));
+  CHECK(ai->engineDescription().contains("classic"));
 }
