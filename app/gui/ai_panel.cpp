@@ -96,11 +96,19 @@ AiPanel::AiPanel(MainWindow& window, QWidget* parent) : QWidget(parent), m_windo
   connect(m_discard, &QPushButton::clicked, this, [this] { discardObject(); });
   connect(m_undoPoint, &QPushButton::clicked, this, [this] { undoPoint(); });
 
+  // A works anywhere in the window; Return, Escape and Backspace only where the focus is in the views or this dock,
+  // so they still reach a label name being edited, a dialog or a spin box.
   auto shortcut = [this, &window](QKeySequence key, std::function<void()> fn) {
     auto* a = new QAction(this);
     a->setShortcut(key);
     connect(a, &QAction::triggered, this, std::move(fn));
-    window.addAction(a);
+    if (key == QKeySequence(Qt::Key_A)) {
+      window.addAction(a);
+    } else {
+      a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+      window.centralWidget()->addAction(a);
+      addAction(a);
+    }
     m_actions.append(a);
   };
   shortcut(QKeySequence(Qt::Key_A), [this] { setClickMode(!m_clickMode); });
@@ -110,7 +118,10 @@ AiPanel::AiPanel(MainWindow& window, QWidget* parent) : QWidget(parent), m_windo
   retranslate();
 }
 
-AiPanel::~AiPanel() { ++m_generation; }
+AiPanel::~AiPanel() {
+  ++m_generation;
+  ++m_studyGeneration;
+}
 
 void AiPanel::retranslate() {
   m_everything->setText(tr("Segment everything"));
@@ -157,6 +168,7 @@ void AiPanel::updateState() {
 
 void AiPanel::studyChanged() {
   ++m_generation;
+  ++m_studyGeneration;
   m_session.reset();
   m_queue.clear();
   m_points = 0;
@@ -242,7 +254,7 @@ bool AiPanel::runSegmentation(std::vector<core::Label> classes, const char* step
   request.classes = std::move(classes);
   auto engine = m_engine;
   const core::ImageVolume* image = &session->image();
-  const std::uint64_t generation = m_generation;
+  const std::uint64_t generation = m_studyGeneration;  // Escape (a click object's discard) does not drop it
   QElapsedTimer clock;
   clock.start();
   auto progress = m_window.startProgress(editStepName(stepName));
@@ -253,7 +265,7 @@ bool AiPanel::runSegmentation(std::vector<core::Label> classes, const char* step
     watcher->deleteLater();
     m_running = false;
     m_window.finishProgress(progress);
-    const bool current = generation == m_generation && m_window.session();
+    const bool current = generation == m_studyGeneration && m_window.session();
     bool ok = false;
     if (!current || progress->cancelled()) {
       m_window.statusBar()->showMessage(tr("Cancelled"), 3000);
@@ -267,6 +279,7 @@ bool AiPanel::runSegmentation(std::vector<core::Label> classes, const char* step
     }
     updateState();
     Q_EMIT segmentationFinished(ok);
+    runNextPoint();  // points clicked meanwhile
   });
   watcher->setFuture(QtConcurrent::run(&m_window.workers(), [engine, image, request, progress] {
     try {
@@ -285,8 +298,8 @@ void AiPanel::setClickMode(bool on) {
     updateState();
     return;
   }
+  if (on) m_window.editTools()->setTool(EditTools::Tool::Navigate);  // before: Navigate turns click mode off
   m_clickMode = on;
-  if (on) m_window.editTools()->setTool(EditTools::Tool::Navigate);
   m_window.setClicking(on);
   updateState();
   Q_EMIT clickModeChanged(on);
@@ -295,6 +308,10 @@ void AiPanel::setClickMode(bool on) {
 bool AiPanel::addPoint(const core::Vec3& lps, bool positive) {
   const core::AnnotationSession* session = m_window.session();
   if (!session || !m_clickMode || !m_engine) return false;
+  if (m_window.loading()) {  // a new study may replace this image while the engine reads it
+    m_window.statusBar()->showMessage(tr("Wait for the study to finish loading"), 3000);
+    return false;
+  }
   if (!session->image().geometry().contains(session->image().geometry().lpsToNearestIndex(lps))) return false;
   m_queue.push_back({lps, positive});
   if (!m_running) runNextPoint();
@@ -303,7 +320,7 @@ bool AiPanel::addPoint(const core::Vec3& lps, bool positive) {
 }
 
 void AiPanel::runNextPoint() {
-  if (m_queue.empty() || m_running) return;
+  if (m_queue.empty() || m_running || m_window.loading()) return;
   const core::AnnotationSession* session = m_window.session();
   if (!session) return;
   const inference::PointPrompt point = m_queue.front();
@@ -363,12 +380,13 @@ void AiPanel::runNextPoint() {
   }));
 }
 
-std::size_t AiPanel::objectVoxels() const { return m_session ? m_session->mask().count() : 0; }
+std::size_t AiPanel::objectVoxels() const { return m_session ? m_objectVoxels : 0; }
 
 void AiPanel::showPreview() {
   QElapsedTimer clock;
   clock.start();
-  const inference::ObjectMask& mask = m_session->mask();
+  const inference::ObjectMask& mask = m_session->mask();  // the worker is idle: no job holds the session now
+  m_objectVoxels = mask.count();
   const core::Rgba colour{255, 220, 40, 255};
   for (auto o : kSliceViews) {
     SlicePanel* panel = m_window.slicePanel(o);
@@ -377,7 +395,7 @@ void AiPanel::showPreview() {
   }
   m_displayMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
   m_status->setText(tr("%n point(s), object %1 voxels; engine %2 ms, display %3 ms", nullptr, static_cast<int>(m_points))
-                        .arg(mask.count())
+                        .arg(m_objectVoxels)
                         .arg(m_engineMs, 0, 'f', 0)
                         .arg(m_displayMs, 0, 'f', 0));
 }

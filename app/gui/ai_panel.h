@@ -88,7 +88,9 @@ class AiPanel : public QWidget {
   bool m_building = false;
   bool m_clickMode = false;
   std::size_t m_points = 0;
-  std::uint64_t m_generation = 0;  // bumped by a new study or a discard: results of older jobs are dropped
+  std::uint64_t m_generation = 0;       // click objects: bumped by a discard or a new study (older clicks dropped)
+  std::uint64_t m_studyGeneration = 0;  // bumped by a new study only (a running segmentation's result is dropped)
+  std::size_t m_objectVoxels = 0;       // of the shown object, read when its worker was idle
   double m_engineMs = 0, m_displayMs = 0;
 
   QLabel* m_engineLabel = nullptr;

@@ -315,9 +315,15 @@ void EditTools::endStroke() {
   m_stroke.reset();
   m_strokePanel = nullptr;
   commit(tx);
+  if (m_pendingPatch) {
+    const PendingPatch pending = std::move(*m_pendingPatch);
+    m_pendingPatch.reset();
+    applyPatch(pending.patch, pending.name, pending.keepBackground);
+  }
 }
 
 void EditTools::cancelStroke() {
+  m_pendingPatch.reset();  // the study or its labels are being replaced: an engine result for them is void too
   if (!m_stroke) return;
   m_stroke->rollback();
   m_stroke.reset();
@@ -351,13 +357,15 @@ void EditTools::floodFill(SlicePanel* panel, const core::Vec3& lps) {
   if (m_threshold->isChecked())
     o.intensity = core::IntensityRange{static_cast<float>(m_low->value()), static_cast<float>(m_high->value())};
   const core::Index3 seed = session->image().geometry().lpsToNearestIndex(lps);
-  runOperation("Flood fill", [&](core::EditTransaction& tx) {
-    return core::floodFill(tx, session->labels(), seed, m_active, o, &session->image());
-  });
+  runOperation(
+      "Flood fill",
+      [&](core::EditTransaction& tx) { return core::floodFill(tx, session->labels(), seed, m_active, o, &session->image()); },
+      policy(m_active));
 }
 
 bool EditTools::runOperation(const char* name,
-                             const std::function<core::Result<std::size_t>(core::EditTransaction&)>& op) {
+                             const std::function<core::Result<std::size_t>(core::EditTransaction&)>& op,
+                             core::EditPolicy policy) {
   core::AnnotationSession* session = m_window.editableSession();
   if (!session || m_stroke) return false;
   if (m_active == 0) {
@@ -365,7 +373,7 @@ bool EditTools::runOperation(const char* name,
     return false;
   }
   QApplication::setOverrideCursor(Qt::WaitCursor);
-  core::EditTransaction tx = session->beginEdit(name);
+  core::EditTransaction tx = session->beginEdit(name, policy);
   core::Result<std::size_t> r = op(tx);
   QApplication::restoreOverrideCursor();
   if (!r) {
@@ -381,9 +389,12 @@ bool EditTools::runOperation(const char* name,
 }
 
 bool EditTools::applyPatch(const core::LabelPatch& patch, const char* name, bool keepBackground) {
-  cancelStroke();
   core::AnnotationSession* session = m_window.editableSession();
   if (!session) return false;
+  if (m_stroke) {  // the user is painting: the result waits for the stroke's end
+    m_pendingPatch = PendingPatch{patch, name, keepBackground};
+    return true;
+  }
   core::EditTransaction tx = session->beginEdit(name);
   auto written = tx.applyPatch(patch, keepBackground);
   if (!written) {

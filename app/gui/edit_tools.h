@@ -81,7 +81,8 @@ class EditTools : public QWidget {
   void endStroke();
   void floodFill(SlicePanel* panel, const core::Vec3& lps);
   // Runs `op` in one transaction named `name` on the active label; commits and refreshes.
-  bool runOperation(const char* name, const std::function<core::Result<std::size_t>(core::EditTransaction&)>& op);
+  bool runOperation(const char* name, const std::function<core::Result<std::size_t>(core::EditTransaction&)>& op,
+                    core::EditPolicy policy = {});
   bool commit(core::EditTransaction& tx);
   void showBrush(SlicePanel* panel, const core::Vec3& lps);
 
@@ -89,6 +90,13 @@ class EditTools : public QWidget {
   Tool m_tool = Tool::Navigate;
   core::Label m_active = 0;
   std::optional<core::EditTransaction> m_stroke;
+  // An engine result that arrived during a stroke: applied when the stroke ends, so neither is lost.
+  struct PendingPatch {
+    core::LabelPatch patch;
+    const char* name;
+    bool keepBackground;
+  };
+  std::optional<PendingPatch> m_pendingPatch;
   SlicePanel* m_strokePanel = nullptr;
   std::vector<SlicePanel*> m_panels;
 

@@ -53,6 +53,7 @@ struct MainWindow::Loaded {
   QString error;
   bool labelsOnly = false;
   std::string shareRevision;  // "study/set/rN" when the labels came from a share
+  std::string revisionExtra;  // that revision's sidecar JSON (its label table)
   ShareTarget shareTarget;
   // A DICOM folder's index: the window picks the series, then loads it.
   std::vector<io::DicomSeries> series;
@@ -151,6 +152,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 }
 
 MainWindow::~MainWindow() {
+  m_tools->cancelStroke();  // an open stroke writes the session's map, which dies before the tools' widget
   if (m_job) m_job->cancel();
   if (m_surfaceJob) m_surfaceJob->cancel();
   m_workers.waitForDone();  // no worker of this window may outlive it
@@ -247,13 +249,16 @@ void MainWindow::cancelJob() {
 
 void MainWindow::startJob(const QString& what, std::function<std::shared_ptr<Loaded>(JobProgress&)> work) {
   auto job = startProgress(what);
+  m_loading = true;
   auto* watcher = new QFutureWatcher<std::shared_ptr<Loaded>>(this);
   connect(watcher, &QFutureWatcher<std::shared_ptr<Loaded>>::finished, this, [this, watcher, job] {
     auto result = watcher->result();
     watcher->deleteLater();
     if (job != m_job) return;
     finishProgress(job);
+    m_loading = false;
     if (job->cancelled()) {
+      m_files->abandonPendingRecovery();
       statusBar()->showMessage(tr("Cancelled"), 4000);
       return;
     }
@@ -375,6 +380,8 @@ bool MainWindow::openShareRevision(const QString& root, const QString& study, co
       return result;
     }
     result->labels = std::move(labels).value();
+    if (auto list = folder->list())
+      if (const io::RevisionInfo* info = list->find(revision)) result->revisionExtra = info->extraJson;
     result->shareRevision = st + "/" + set + "/r" + std::to_string(revision);
     result->shareTarget = ShareTarget{QString::fromStdString(r), QString::fromStdString(st), QString::fromStdString(set), revision};
     return result;
@@ -448,6 +455,11 @@ void MainWindow::finishJob(std::shared_ptr<Loaded> result) {
   if (result->labelsOnly) {
     if (!setLabelMap(std::move(*result->labels))) return;  // reported; the labels in the window stay
     if (!result->shareRevision.empty()) {
+      if (auto table = SessionFiles::tableFromRevisionExtra(result->revisionExtra)) {
+        m_session->setTable(std::move(*table));  // the table saved with the revision
+        recolourScenes();
+        m_labels->refresh(m_counts);
+      }
       m_session->markSaved(result->shareRevision);
       m_files->setShareTarget(result->shareTarget);
     }
@@ -474,7 +486,9 @@ void MainWindow::setStudy(core::ImageVolume image, std::optional<core::LabelMap>
     return;
   }
   m_tools->cancelStroke();
-  if (m_session) m_files->closing(false);  // unsaved edits of the previous study stay recoverable
+  // The previous study's journal: removed when saved or discarded, else left for recovery.
+  if (m_session) m_files->closing(m_discardOnReplace);
+  m_discardOnReplace = false;
   m_session.emplace(std::move(session).value());
   m_hidden.clear();
   for (const core::LabelEntry& e : m_session->table().entries())
@@ -625,7 +639,7 @@ bool MainWindow::applyRecoveredLabels(const core::LabelMap& labels) {
 }
 
 void MainWindow::setEditing(bool on) {
-  if (on && m_ai->clickMode()) m_ai->setClickMode(false);
+  if (m_ai->clickMode()) m_ai->setClickMode(false);  // a tool, or Navigate (N), ends click mode
   for (SlicePanel* p : {m_axial, m_sagittal, m_coronal})
     p->setInteraction(on ? SlicePanel::Interaction::Paint : SlicePanel::Interaction::Navigate);
 }
@@ -833,25 +847,24 @@ void MainWindow::fillRecentMenu() {
   const QStringList recent = QSettings().value("recentStudies").toStringList();
   for (const QString& path : recent) {
     if (path.contains(" #")) continue;  // DICOM series reopen through their folder
-    m_recentMenu->addAction(path, this, [this, path] { openImage(path); });
+    m_recentMenu->addAction(path, this, [this, path] {
+      if (maybeFinishSession()) openImage(path);
+    });
   }
   m_recentMenu->setEnabled(!m_recentMenu->isEmpty());
 }
 
 bool MainWindow::maybeFinishSession() {
   m_tools->cancelStroke();
-  if (!m_session) return true;
-  if (m_session->isDirty() && m_dialogs) {
-    const auto answer = QMessageBox::question(this, tr("Unsaved Edits"),
-                                              tr("The labels have unsaved edits. Save them to the share?"),
-                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
-    if (answer == QMessageBox::Cancel) return false;
-    if (answer == QMessageBox::Save && !m_files->saveToShare()) return false;
-    m_files->closing(answer == QMessageBox::Discard);
-    return true;
-  }
+  m_discardOnReplace = false;
   // Without dialogs unsaved edits are never thrown away: the journal stays for recovery.
-  m_files->closing(false);
+  if (!m_session || !m_session->isDirty() || !m_dialogs) return true;
+  const auto answer = QMessageBox::question(this, tr("Unsaved Edits"),
+                                            tr("The labels have unsaved edits. Save them to the share?"),
+                                            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+  if (answer == QMessageBox::Cancel) return false;
+  if (answer == QMessageBox::Save && !m_files->saveToShare()) return false;
+  m_discardOnReplace = answer == QMessageBox::Discard;
   return true;
 }
 
@@ -860,6 +873,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     event->ignore();
     return;
   }
+  m_files->closing(m_discardOnReplace);
   if (m_job) m_job->cancel();
   if (m_surfaceJob) m_surfaceJob->cancel();
   QMainWindow::closeEvent(event);

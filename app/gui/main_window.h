@@ -61,6 +61,7 @@ class MainWindow : public QMainWindow {
   bool openShareRevision(const QString& root, const QString& study, const QString& labelSet, int revision);
   // A load or an AI segmentation/click is running (a new study would pull the image from under it).
   bool busy() const;
+  bool loading() const { return m_loading; }  // a study, label map or DICOM index is being read
   void cancelJob();
 
   // For automation and tests: no modal dialogs (errors go to the status bar and loadFailed).
@@ -117,7 +118,9 @@ class MainWindow : public QMainWindow {
   // The whole window as on screen, views included.
   QImage screenshot();
   void refreshViews();
-  // Asks to save unsaved edits (dialogs) and ends the autosave journal; false when the user cancelled.
+  // Before replacing the study or its labels: asks to save unsaved edits (dialogs); false when the user cancelled.
+  // Nothing is closed here: the autosave journal ends only when a new study really replaces this one (kept for
+  // recovery unless the user chose Discard), so a load that fails leaves the edits protected.
   bool maybeFinishSession();
 
  Q_SIGNALS:
@@ -190,6 +193,8 @@ class MainWindow : public QMainWindow {
   std::set<core::Label> m_pendingSurfaces;  // labels a running incremental rebuild owes
   bool m_pendingAll = false;                // a full rebuild is running
   bool m_dialogs = true;
+  bool m_loading = false;
+  bool m_discardOnReplace = false;  // the user chose Discard for the edits the next study replaces
   bool m_isCt = false;
   WindowLevel m_automatic;  // the image's automatic range, computed once per study
   QThreadPool m_workers;    // this window's background jobs (loads, surfaces, AI); the destructor waits for them

@@ -35,7 +35,7 @@ void MainWindow::buildMenus() {
   file->addAction(tr("Open &Label Map..."), this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Label Map"), {},
                                                       tr("Label maps (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;All files (*)"));
-    if (!path.isEmpty()) openLabels(path);
+    if (!path.isEmpty() && maybeFinishSession()) openLabels(path);
   });
   file->addAction(tr("Open Labels from &Share..."), this, [this] {
     if (!m_session) {
@@ -59,6 +59,7 @@ void MainWindow::buildMenus() {
     const QString chosen = QInputDialog::getItem(this, tr("Open Labels from Share"), tr("Revision:"), items, 0, false, &ok);
     if (!ok) return;
     const auto& e = (*entries)[static_cast<std::size_t>(items.indexOf(chosen))];
+    if (!maybeFinishSession()) return;
     openShareRevision(root, QString::fromStdString(e.study), QString::fromStdString(e.labelSet), e.info.number);
   });
   m_recentMenu = file->addMenu(tr("Recent Studies"));

@@ -7,6 +7,8 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QHBoxLayout>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -16,6 +18,7 @@
 
 #include "app/gui/main_window.h"
 #include "io/image_file.h"
+#include "io/label_table_io.h"
 #include "io/share_revisions.h"
 
 namespace delineate::app::gui {
@@ -62,6 +65,11 @@ void SessionFiles::studyOpened(const QString& imagePath) {
   releaseLease();
   m_target = {};
   m_imagePath = imagePath;
+  m_policy.intervalSeconds = std::max(1, QSettings().value("autosave/seconds", 30).toInt());
+  if (m_pendingRecovery &&
+      QFileInfo(imagePath).canonicalFilePath() !=
+          QFileInfo(QString::fromStdString(m_pendingRecovery->info.context.imagePath)).canonicalFilePath())
+    abandonPendingRecovery();  // another study opened: the recovered edits are not its
   if (m_pendingRecovery) {
     // The recovered journal becomes this study's: its edits stay protected until saved.
     auto pending = std::move(m_pendingRecovery);
@@ -208,8 +216,28 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
     m_window.reportError(tr("Not saved: %1").arg(describe(set.error())));
     return false;
   }
+  io::SaveRequest request;
+  request.author = userName().toStdString();
+  request.baseRevision = target.baseRevision;
+  request.message = message.toStdString();
+  // The label table rides along (names, colours, locks, codes), as a Slicer CSV colour table.
+  {
+    auto csv = io::writeLabelTableString(session->table(), io::LabelTableFormat::SlicerCsv);
+    QJsonObject extra;
+    if (csv) extra.insert("labelTable", QString::fromStdString(*csv));
+    request.extraJson = QJsonDocument(extra).toJson(QJsonDocument::Compact).toStdString();
+  }
+  auto info = set->saveLabels(session->labels(), request);
+  if (!info) {
+    // The labels in memory are untouched and still unsaved; the autosave journal keeps them too.
+    m_window.reportError(tr("Not saved: %1").arg(describe(info.error())));
+    return false;
+  }
+  const std::string revision =
+      target.study.toStdString() + "/" + target.labelSet.toStdString() + "/r" + std::to_string(info->number);
   // The lease says who else edits this label set; a save never depends on it (a race becomes a conflict revision).
-  // Saving into another label set gives up the lease of the one before.
+  // After the save (a failed Save As keeps the lease where the labels still belong): saving into another label set
+  // gives up the lease of the one before.
   if (target.root != m_target.root || target.study != m_target.study || target.labelSet != m_target.labelSet)
     releaseLease();
   QString leaseWarning;
@@ -226,18 +254,7 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
       if (m_lease->held()) m_heartbeatTimer.start();
     }
   }
-  io::SaveRequest request;
-  request.author = userName().toStdString();
-  request.baseRevision = target.baseRevision;
-  request.message = message.toStdString();
-  auto info = set->saveLabels(session->labels(), request);
-  if (!info) {
-    // The labels in memory are untouched and still unsaved; the autosave journal keeps them too.
-    m_window.reportError(tr("Not saved: %1").arg(describe(info.error())));
-    return false;
-  }
-  const std::string revision =
-      target.study.toStdString() + "/" + target.labelSet.toStdString() + "/r" + std::to_string(info->number);
+
   session->markSaved(revision);
   ShareTarget now = target;
   now.baseRevision = info->number;
@@ -282,8 +299,10 @@ std::vector<io::AutosaveJournalInfo> SessionFiles::recoverable() const {
   auto scan = io::AutosaveJournal::findRecoverable(*root);
   if (!scan) return {};
   std::vector<io::AutosaveJournalInfo> out;
+  // Journals written on another host (a shared home folder) are never offered: their lock cannot be trusted, so the
+  // session may be alive there.
   for (auto& j : scan->recoverable)
-    if (j.snapshot && j.problem.empty()) out.push_back(std::move(j));
+    if (j.snapshot && j.problem.empty() && !j.fromOtherHost) out.push_back(std::move(j));
   return out;
 }
 
@@ -327,6 +346,22 @@ bool SessionFiles::offerRecovery(RecoveryAnswer answer) {
     return false;
   }
   return true;
+}
+
+void SessionFiles::abandonPendingRecovery() {
+  if (!m_pendingRecovery) return;
+  (void)m_pendingRecovery->journal.detach();
+  m_pendingRecovery.reset();
+}
+
+std::optional<core::LabelTable> SessionFiles::tableFromRevisionExtra(const std::string& extraJson) {
+  const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(extraJson));
+  const QString csv = doc.object().value("labelTable").toString();
+  if (csv.isEmpty()) return std::nullopt;
+  const std::string text = csv.toStdString();
+  auto table = io::readSlicerCsvString(text, "revision label table");
+  if (!table) return std::nullopt;
+  return std::move(table).value();
 }
 
 void SessionFiles::closing(bool discard) {

@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/label_table.h"
 #include "io/autosave_journal.h"
 #include "io/share_lease.h"
 #include "io/share_store.h"
@@ -64,6 +65,12 @@ class SessionFiles : public QObject {
   bool offerRecovery(RecoveryAnswer answer = RecoveryAnswer::Ask);
   // The window closes: with `discard` the journal is removed, else it is left for recovery if there are unsaved edits.
   void closing(bool discard);
+  // The load a recovery started failed or was cancelled: the recovered journal is left for the next start.
+  void abandonPendingRecovery();
+
+  // The label table travels with each share revision (its "extra" JSON, as a Slicer CSV colour table), so names,
+  // colours, locks and codes come back with the voxels. Empty when `extraJson` holds none or it does not parse.
+  static std::optional<core::LabelTable> tableFromRevisionExtra(const std::string& extraJson);
 
  Q_SIGNALS:
   void saved(QString revision);

@@ -60,7 +60,8 @@ void SlicePanel::refresh() {
 }
 
 bool SlicePanel::eventFilter(QObject* watched, QEvent* event) {
-  if (watched == m_view && event->type() == QEvent::MouseButtonDblClick) {
+  // Double click = one view alone, when navigating; painting and AI points take fast clicks as clicks.
+  if (watched == m_view && event->type() == QEvent::MouseButtonDblClick && m_interaction == Interaction::Navigate) {
     Q_EMIT maximizeToggled();
     return true;
   }

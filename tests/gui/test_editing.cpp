@@ -336,6 +336,24 @@ TEST_CASE("AI click mode with the classic engine: a click previews an object, Re
   CHECK(voxels(window) == undone);
   QTest::keyClick(&window, Qt::Key_A);
   CHECK_FALSE(ai->clickMode());
+  // N (navigate) ends click mode too, fully: the views take the crosshair again.
+  QTest::keyClick(&window, Qt::Key_A);
+  REQUIRE(ai->clickMode());
+  QTest::keyClick(&window, Qt::Key_N);
+  CHECK_FALSE(ai->clickMode());
+  CHECK(axial->interaction() == SlicePanel::Interaction::Navigate);
+
+  // Segment everything runs in the background; Escape (discard a click object) leaves it alone; its result is one
+  // undo step with the engine's classes in the table.
+  QSignalSpy segmented(ai, &app::gui::AiPanel::segmentationFinished);
+  REQUIRE(ai->segmentEverything());
+  QTest::keyClick(&axial->view(), Qt::Key_Escape);
+  REQUIRE(waitFor(segmented));
+  CHECK(segmented.front().at(0).toBool());
+  const std::vector<core::Label> everything = voxels(window);
+  CHECK(std::count(everything.begin(), everything.end(), core::Label(201)) > 1000);  // a lung
+  CHECK(window.session()->table().contains(201));
+  CHECK(window.editTools()->undoAction()->text().contains("Segment everything"));
 }
 
 TEST_CASE("saving to a share folder creates revisions, reports a conflict, and a share that went away loses nothing",
@@ -438,6 +456,24 @@ TEST_CASE("saving to a share folder creates revisions, reports a conflict, and a
   // Back again: the same edits save.
   REQUIRE(files->saveToShare());
   CHECK_FALSE(window.session()->isDirty());
+
+  // The label table travels with the revision: a renamed label comes back in another window.
+  core::LabelEntry renamed = *window.session()->table().find(201);
+  renamed.name = "left lung, renamed";
+  window.setLabelEntry(renamed);
+  REQUIRE(files->saveToShare());
+  {
+    QuietWindow other;
+    openSample(other, dir, false);
+    QSignalSpy labelsLoaded(&other, &MainWindow::labelsLoaded);
+    const int latest = set->list()->latest();
+    REQUIRE(other.openShareRevision(target.root, "sample-ct", "manual", latest));
+    REQUIRE(waitFor(labelsLoaded));
+    REQUIRE(other.session()->table().find(201));
+    CHECK(other.session()->table().find(201)->name == "left lung, renamed");
+    CHECK_FALSE(other.session()->isDirty());
+    CHECK(voxels(other) == voxels(window));
+  }
 
   // Save Labels As NIfTI writes a file that reads back equal.
   const QString local = QString::fromStdString((dir / "copy.nii.gz").string());
