@@ -72,7 +72,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+252"/>
+        <location filename="../app/gui/main_window.cpp" line="+272"/>
         <source>out of memory</source>
         <translation>nicht genügend Arbeitsspeicher</translation>
     </message>
@@ -254,7 +254,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai_panel.cpp" line="+100"/>
+        <location filename="../app/gui/ai_panel.cpp" line="+127"/>
         <source>Segment everything</source>
         <translation>Alles segmentieren</translation>
     </message>
@@ -344,7 +344,7 @@
         <translation>Engine: %1 auf %2</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+56"/>
         <source>AI engine: %1</source>
         <translation>KI-Engine: %1</translation>
     </message>
@@ -354,7 +354,7 @@
         <translation>klassische Engine (die konfigurierte ist fehlgeschlagen)</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+36"/>
         <source>Tick the classes to segment first</source>
         <translation>Zuerst die zu segmentierenden Klassen ankreuzen</translation>
     </message>
@@ -374,12 +374,17 @@
         <translation>%1: %2 s</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+34"/>
+        <source>Wait for the study to finish loading</source>
+        <translation>Warten Sie, bis die Studie geladen ist</translation>
+    </message>
+    <message>
+        <location line="+37"/>
         <source>AI point: %1</source>
         <translation>KI-Punkt: %1</translation>
     </message>
     <message numerus="yes">
-        <location line="+47"/>
+        <location line="+48"/>
         <source>%n point(s), object %1 voxels; engine %2 ms, display %3 ms</source>
         <translation>
             <numerusform>%n Punkt, Objekt %1 Voxel; Engine %2 ms, Anzeige %3 ms</numerusform>
@@ -540,23 +545,23 @@
         <translation>Label zum Malen wählen oder hinzufügen</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+59"/>
         <source>Choose or add a label to fill with</source>
         <translation>Label zum Füllen wählen oder hinzufügen</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+21"/>
         <source>Choose a label first</source>
         <translation>Zuerst ein Label wählen</translation>
     </message>
     <message>
         <location line="+9"/>
-        <location line="+18"/>
+        <location line="+21"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
     <message numerus="yes">
-        <location line="-14"/>
+        <location line="-17"/>
         <source>%1: %n voxel(s) changed</source>
         <translation>
             <numerusform>%1: %n Voxel geändert</numerusform>
@@ -569,7 +574,7 @@
         <translation>%1: nichts zu ändern</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+66"/>
         <source>Undone: %1</source>
         <translation>Rückgängig gemacht: %1</translation>
     </message>
@@ -717,42 +722,42 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="-282"/>
-        <location line="+375"/>
+        <location filename="../app/gui/main_window.cpp" line="-301"/>
+        <location line="+401"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-337"/>
-        <location line="+73"/>
+        <location line="-363"/>
+        <location line="+74"/>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
     <message>
-        <location line="-40"/>
-        <location line="+37"/>
+        <location line="-41"/>
+        <location line="+38"/>
         <source>Labels</source>
         <translation>Labels</translation>
     </message>
     <message>
-        <location line="-36"/>
-        <location line="+37"/>
+        <location line="-37"/>
+        <location line="+38"/>
         <source>Tools</source>
         <translation>Werkzeuge</translation>
     </message>
     <message>
-        <location line="-36"/>
-        <location line="+37"/>
+        <location line="-37"/>
+        <location line="+38"/>
         <source>AI</source>
         <translation>KI</translation>
     </message>
     <message>
-        <location line="-35"/>
+        <location line="-36"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Öffnen Sie ein Bild (Datei &gt; Bild öffnen) oder einen DICOM-Ordner</translation>
     </message>
     <message>
-        <location line="+92"/>
+        <location line="+111"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
@@ -773,7 +778,7 @@
         <translation>%1 / %2 r%3 wird geladen</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+43"/>
         <source>  - warning: %1</source>
         <translation>  - Warnung: %1</translation>
     </message>
@@ -811,12 +816,12 @@ Trotzdem laden?</translation>
         <translation>Serie %1 wird geladen</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+30"/>
         <source>Labels from %1</source>
         <translation>Labels aus %1 geladen</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+28"/>
         <source>Delineate - %1</source>
         <translation>Delineate - %1</translation>
     </message>
@@ -826,7 +831,7 @@ Trotzdem laden?</translation>
         <translation>%1 geöffnet</translation>
     </message>
     <message>
-        <location line="+107"/>
+        <location filename="../app/gui/main_window_labels.cpp" line="+108"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Die wiederhergestellten Labels passen nicht zum Raster von %1</translation>
     </message>
@@ -836,7 +841,7 @@ Trotzdem laden?</translation>
         <translation>Ungespeicherte Änderungen wiederhergestellt: Speichern Sie sie, um sie zu behalten</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location filename="../app/gui/main_window.cpp" line="+56"/>
         <source>building surfaces...</source>
         <translation>Oberflächen werden erstellt...</translation>
     </message>
@@ -849,7 +854,7 @@ Trotzdem laden?</translation>
         </translation>
     </message>
     <message>
-        <location line="+120"/>
+        <location line="+95"/>
         <source>LPS (%1, %2, %3) mm</source>
         <translation>LPS (%1, %2, %3) mm</translation>
     </message>
@@ -879,7 +884,7 @@ Trotzdem laden?</translation>
         <translation>   außerhalb des Bildes</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+38"/>
         <source>Unsaved Edits</source>
         <translation>Ungespeicherte Änderungen</translation>
     </message>
@@ -889,7 +894,7 @@ Trotzdem laden?</translation>
         <translation>Die Labels enthalten ungespeicherte Änderungen. In der Freigabe speichern?</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+24"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+25"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
@@ -964,7 +969,7 @@ Trotzdem laden?</translation>
         <translation>Revision:</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Recent Studies</source>
         <translation>Letzte Studien</translation>
     </message>
@@ -1019,7 +1024,7 @@ Trotzdem laden?</translation>
         <translation>&amp;Einstellungen...</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+11"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
@@ -1099,7 +1104,7 @@ Trotzdem laden?</translation>
         <translation>&amp;Fadenkreuz anzeigen</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
@@ -1210,12 +1215,12 @@ Trotzdem laden?</translation>
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+95"/>
+        <location filename="../app/gui/session_files.cpp" line="+103"/>
         <source>Autosave is off: %1</source>
         <translation>Automatische Sicherung ist aus: %1</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+38"/>
         <source>Autosave failed: %1</source>
         <translation>Automatische Sicherung fehlgeschlagen: %1</translation>
     </message>
@@ -1267,18 +1272,18 @@ Trotzdem laden?</translation>
     <message>
         <location line="+10"/>
         <location line="+5"/>
-        <location line="+25"/>
-        <location line="+35"/>
+        <location line="+17"/>
+        <location line="+55"/>
         <source>Not saved: %1</source>
         <translation>Nicht gespeichert: %1</translation>
     </message>
     <message>
-        <location line="-48"/>
+        <location line="-37"/>
         <source>%1 on %2 is editing this label set too (since %3).</source>
         <translation>%1 auf %2 bearbeitet diesen Labelsatz ebenfalls (seit %3).</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+12"/>
         <source>Saved %1 / %2 revision %3</source>
         <translation>%1 / %2 als Revision %3 gespeichert</translation>
     </message>
@@ -1298,7 +1303,7 @@ Trotzdem laden?</translation>
         <translation>Labels nach %1 geschrieben</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+23"/>
         <source>Delineate stopped on %1 with unsaved label edits of %2 (autosaved %3). Recover them?</source>
         <translation>Delineate wurde auf %1 mit ungespeicherten Label-Änderungen an %2 beendet (automatisch gesichert: %3). Wiederherstellen?</translation>
     </message>
@@ -1318,7 +1323,7 @@ Trotzdem laden?</translation>
         <translation>Wiederherstellung nicht möglich: %1</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+46"/>
         <source>The label set&apos;s lease was lost (%1): another user may be editing it; your next save may become a conflict revision</source>
         <translation>Die Bearbeitungssperre des Labelsatzes ging verloren (%1): Möglicherweise bearbeitet ihn ein anderer Benutzer; Ihre nächste Speicherung kann zu einer Konfliktrevision werden</translation>
     </message>
@@ -1349,7 +1354,7 @@ Trotzdem laden?</translation>
 <context>
     <name>delineate::app::gui::SurfacePanel</name>
     <message>
-        <location line="+113"/>
+        <location line="+114"/>
         <location line="+31"/>
         <source>3D</source>
         <translation>3D</translation>

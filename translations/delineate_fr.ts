@@ -72,7 +72,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+252"/>
+        <location filename="../app/gui/main_window.cpp" line="+272"/>
         <source>out of memory</source>
         <translation>mémoire insuffisante</translation>
     </message>
@@ -254,7 +254,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai_panel.cpp" line="+100"/>
+        <location filename="../app/gui/ai_panel.cpp" line="+127"/>
         <source>Segment everything</source>
         <translation>Tout segmenter</translation>
     </message>
@@ -344,7 +344,7 @@
         <translation>Moteur&#xa0;: %1 sur %2</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+56"/>
         <source>AI engine: %1</source>
         <translation>Moteur IA&#xa0;: %1</translation>
     </message>
@@ -354,7 +354,7 @@
         <translation>moteur classique (le moteur configuré a échoué)</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+36"/>
         <source>Tick the classes to segment first</source>
         <translation>Cochez d&apos;abord les classes à segmenter</translation>
     </message>
@@ -374,12 +374,17 @@
         <translation>%1&#xa0;: %2 s</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+34"/>
+        <source>Wait for the study to finish loading</source>
+        <translation>Attendez la fin du chargement de l’étude</translation>
+    </message>
+    <message>
+        <location line="+37"/>
         <source>AI point: %1</source>
         <translation>Point IA&#xa0;: %1</translation>
     </message>
     <message numerus="yes">
-        <location line="+47"/>
+        <location line="+48"/>
         <source>%n point(s), object %1 voxels; engine %2 ms, display %3 ms</source>
         <translation>
             <numerusform>%n point, objet de %1 voxels&#xa0;; moteur %2 ms, affichage %3 ms</numerusform>
@@ -540,23 +545,23 @@
         <translation>Choisissez ou ajoutez une étiquette à peindre</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+59"/>
         <source>Choose or add a label to fill with</source>
         <translation>Choisissez ou ajoutez une étiquette de remplissage</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+21"/>
         <source>Choose a label first</source>
         <translation>Choisissez d&apos;abord une étiquette</translation>
     </message>
     <message>
         <location line="+9"/>
-        <location line="+18"/>
+        <location line="+21"/>
         <source>%1: %2</source>
         <translation>%1&#xa0;: %2</translation>
     </message>
     <message numerus="yes">
-        <location line="-14"/>
+        <location line="-17"/>
         <source>%1: %n voxel(s) changed</source>
         <translation>
             <numerusform>%1&#xa0;: %n voxel modifié</numerusform>
@@ -569,7 +574,7 @@
         <translation>%1&#xa0;: rien à modifier</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+66"/>
         <source>Undone: %1</source>
         <translation>Annulé&#xa0;: %1</translation>
     </message>
@@ -717,42 +722,42 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="-282"/>
-        <location line="+375"/>
+        <location filename="../app/gui/main_window.cpp" line="-301"/>
+        <location line="+401"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-337"/>
-        <location line="+73"/>
+        <location line="-363"/>
+        <location line="+74"/>
         <source>Cancel</source>
         <translation>Annuler</translation>
     </message>
     <message>
-        <location line="-40"/>
-        <location line="+37"/>
+        <location line="-41"/>
+        <location line="+38"/>
         <source>Labels</source>
         <translation>Étiquettes</translation>
     </message>
     <message>
-        <location line="-36"/>
-        <location line="+37"/>
+        <location line="-37"/>
+        <location line="+38"/>
         <source>Tools</source>
         <translation>Outils</translation>
     </message>
     <message>
-        <location line="-36"/>
-        <location line="+37"/>
+        <location line="-37"/>
+        <location line="+38"/>
         <source>AI</source>
         <translation>IA</translation>
     </message>
     <message>
-        <location line="-35"/>
+        <location line="-36"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Ouvrez une image (Fichier &gt; Ouvrir une image) ou un dossier DICOM</translation>
     </message>
     <message>
-        <location line="+92"/>
+        <location line="+111"/>
         <source>Cancelled</source>
         <translation>Annulé</translation>
     </message>
@@ -773,7 +778,7 @@
         <translation>Chargement de %1 / %2 r%3</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+43"/>
         <source>  - warning: %1</source>
         <translation>  - avertissement&#xa0;: %1</translation>
     </message>
@@ -811,12 +816,12 @@ La charger quand même&#xa0;?</translation>
         <translation>Chargement de la série %1</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+30"/>
         <source>Labels from %1</source>
         <translation>Étiquettes chargées depuis %1</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+28"/>
         <source>Delineate - %1</source>
         <translation>Delineate - %1</translation>
     </message>
@@ -826,7 +831,7 @@ La charger quand même&#xa0;?</translation>
         <translation>%1 ouvert</translation>
     </message>
     <message>
-        <location line="+107"/>
+        <location filename="../app/gui/main_window_labels.cpp" line="+108"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Les étiquettes récupérées ne correspondent pas à la grille de %1</translation>
     </message>
@@ -836,7 +841,7 @@ La charger quand même&#xa0;?</translation>
         <translation>Modifications non enregistrées récupérées&#xa0;: enregistrez-les pour les conserver</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location filename="../app/gui/main_window.cpp" line="+56"/>
         <source>building surfaces...</source>
         <translation>construction des surfaces...</translation>
     </message>
@@ -849,7 +854,7 @@ La charger quand même&#xa0;?</translation>
         </translation>
     </message>
     <message>
-        <location line="+120"/>
+        <location line="+95"/>
         <source>LPS (%1, %2, %3) mm</source>
         <translation>LPS (%1, %2, %3) mm</translation>
     </message>
@@ -879,7 +884,7 @@ La charger quand même&#xa0;?</translation>
         <translation>   hors de l&apos;image</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+38"/>
         <source>Unsaved Edits</source>
         <translation>Modifications non enregistrées</translation>
     </message>
@@ -889,7 +894,7 @@ La charger quand même&#xa0;?</translation>
         <translation>Les étiquettes comportent des modifications non enregistrées. Les enregistrer sur le partage&#xa0;?</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+24"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+25"/>
         <source>&amp;File</source>
         <translation>&amp;Fichier</translation>
     </message>
@@ -964,7 +969,7 @@ La charger quand même&#xa0;?</translation>
         <translation>Révision&#xa0;:</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Recent Studies</source>
         <translation>Études récentes</translation>
     </message>
@@ -1019,7 +1024,7 @@ La charger quand même&#xa0;?</translation>
         <translation>&amp;Préférences...</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+11"/>
         <source>&amp;Quit</source>
         <translation>&amp;Quitter</translation>
     </message>
@@ -1099,7 +1104,7 @@ La charger quand même&#xa0;?</translation>
         <translation>Afficher le ré&amp;ticule</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>&amp;Help</source>
         <translation>&amp;Aide</translation>
     </message>
@@ -1210,12 +1215,12 @@ La charger quand même&#xa0;?</translation>
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+95"/>
+        <location filename="../app/gui/session_files.cpp" line="+103"/>
         <source>Autosave is off: %1</source>
         <translation>Enregistrement automatique désactivé&#xa0;: %1</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+38"/>
         <source>Autosave failed: %1</source>
         <translation>Échec de l&apos;enregistrement automatique&#xa0;: %1</translation>
     </message>
@@ -1267,18 +1272,18 @@ La charger quand même&#xa0;?</translation>
     <message>
         <location line="+10"/>
         <location line="+5"/>
-        <location line="+25"/>
-        <location line="+35"/>
+        <location line="+17"/>
+        <location line="+55"/>
         <source>Not saved: %1</source>
         <translation>Non enregistré&#xa0;: %1</translation>
     </message>
     <message>
-        <location line="-48"/>
+        <location line="-37"/>
         <source>%1 on %2 is editing this label set too (since %3).</source>
         <translation>%1 sur %2 modifie aussi ce jeu d&apos;étiquettes (depuis %3).</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+12"/>
         <source>Saved %1 / %2 revision %3</source>
         <translation>%1 / %2 enregistré&#xa0;: révision %3</translation>
     </message>
@@ -1298,7 +1303,7 @@ La charger quand même&#xa0;?</translation>
         <translation>Étiquettes écrites dans %1</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+23"/>
         <source>Delineate stopped on %1 with unsaved label edits of %2 (autosaved %3). Recover them?</source>
         <translation>Delineate s&apos;est arrêté sur %1 avec des modifications d&apos;étiquettes non enregistrées de %2 (enregistrement automatique&#xa0;: %3). Les récupérer&#xa0;?</translation>
     </message>
@@ -1318,7 +1323,7 @@ La charger quand même&#xa0;?</translation>
         <translation>Récupération impossible&#xa0;: %1</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+46"/>
         <source>The label set&apos;s lease was lost (%1): another user may be editing it; your next save may become a conflict revision</source>
         <translation>Le verrou d&apos;édition du jeu d&apos;étiquettes a été perdu (%1)&#xa0;: un autre utilisateur est peut-être en train de le modifier&#xa0;; votre prochain enregistrement pourrait devenir une révision en conflit</translation>
     </message>
@@ -1349,7 +1354,7 @@ La charger quand même&#xa0;?</translation>
 <context>
     <name>delineate::app::gui::SurfacePanel</name>
     <message>
-        <location line="+113"/>
+        <location line="+114"/>
         <location line="+31"/>
         <source>3D</source>
         <translation>3D</translation>

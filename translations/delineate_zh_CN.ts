@@ -72,7 +72,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+252"/>
+        <location filename="../app/gui/main_window.cpp" line="+272"/>
         <source>out of memory</source>
         <translation>内存不足</translation>
     </message>
@@ -254,7 +254,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai_panel.cpp" line="+100"/>
+        <location filename="../app/gui/ai_panel.cpp" line="+127"/>
         <source>Segment everything</source>
         <translation>全部分割</translation>
     </message>
@@ -344,7 +344,7 @@
         <translation>引擎：%1，运行于 %2</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+56"/>
         <source>AI engine: %1</source>
         <translation>AI 引擎：%1</translation>
     </message>
@@ -354,7 +354,7 @@
         <translation>经典引擎（所配置的引擎启动失败）</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+36"/>
         <source>Tick the classes to segment first</source>
         <translation>请先勾选要分割的类别</translation>
     </message>
@@ -374,12 +374,17 @@
         <translation>%1：%2 s</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+34"/>
+        <source>Wait for the study to finish loading</source>
+        <translation>请等待检查加载完成</translation>
+    </message>
+    <message>
+        <location line="+37"/>
         <source>AI point: %1</source>
         <translation>AI 点：%1</translation>
     </message>
     <message numerus="yes">
-        <location line="+47"/>
+        <location line="+48"/>
         <source>%n point(s), object %1 voxels; engine %2 ms, display %3 ms</source>
         <translation>
             <numerusform>%n 个点，对象 %1 个体素；引擎 %2 ms，显示 %3 ms</numerusform>
@@ -539,23 +544,23 @@
         <translation>请选择或添加要绘制的标签</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+59"/>
         <source>Choose or add a label to fill with</source>
         <translation>请选择或添加要填充的标签</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+21"/>
         <source>Choose a label first</source>
         <translation>请先选择标签</translation>
     </message>
     <message>
         <location line="+9"/>
-        <location line="+18"/>
+        <location line="+21"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message numerus="yes">
-        <location line="-14"/>
+        <location line="-17"/>
         <source>%1: %n voxel(s) changed</source>
         <translation>
             <numerusform>%1：已更改 %n 个体素</numerusform>
@@ -567,7 +572,7 @@
         <translation>%1：无需更改</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+66"/>
         <source>Undone: %1</source>
         <translation>已撤销：%1</translation>
     </message>
@@ -715,42 +720,42 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="-282"/>
-        <location line="+375"/>
+        <location filename="../app/gui/main_window.cpp" line="-301"/>
+        <location line="+401"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-337"/>
-        <location line="+73"/>
+        <location line="-363"/>
+        <location line="+74"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location line="-40"/>
-        <location line="+37"/>
+        <location line="-41"/>
+        <location line="+38"/>
         <source>Labels</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location line="-36"/>
-        <location line="+37"/>
+        <location line="-37"/>
+        <location line="+38"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location line="-36"/>
-        <location line="+37"/>
+        <location line="-37"/>
+        <location line="+38"/>
         <source>AI</source>
         <translation>AI</translation>
     </message>
     <message>
-        <location line="-35"/>
+        <location line="-36"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>请打开图像（文件 &gt; 打开图像）或 DICOM 文件夹</translation>
     </message>
     <message>
-        <location line="+92"/>
+        <location line="+111"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
@@ -771,7 +776,7 @@
         <translation>正在加载 %1 / %2 r%3</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+43"/>
         <source>  - warning: %1</source>
         <translation>  - 警告：%1</translation>
     </message>
@@ -809,12 +814,12 @@ Load it anyway?</source>
         <translation>正在加载序列 %1</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+30"/>
         <source>Labels from %1</source>
         <translation>已加载来自 %1 的标签</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+28"/>
         <source>Delineate - %1</source>
         <translation>Delineate - %1</translation>
     </message>
@@ -824,7 +829,7 @@ Load it anyway?</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location line="+107"/>
+        <location filename="../app/gui/main_window_labels.cpp" line="+108"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>恢复的标签与 %1 的网格不匹配</translation>
     </message>
@@ -834,7 +839,7 @@ Load it anyway?</source>
         <translation>已恢复未保存的编辑：请保存以保留这些编辑</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location filename="../app/gui/main_window.cpp" line="+56"/>
         <source>building surfaces...</source>
         <translation>正在生成表面...</translation>
     </message>
@@ -846,7 +851,7 @@ Load it anyway?</source>
         </translation>
     </message>
     <message>
-        <location line="+120"/>
+        <location line="+95"/>
         <source>LPS (%1, %2, %3) mm</source>
         <translation>LPS (%1, %2, %3) mm</translation>
     </message>
@@ -876,7 +881,7 @@ Load it anyway?</source>
         <translation>   图像外</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+38"/>
         <source>Unsaved Edits</source>
         <translation>未保存的编辑</translation>
     </message>
@@ -886,7 +891,7 @@ Load it anyway?</source>
         <translation>标签有未保存的编辑。是否保存到共享目录？</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+24"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+25"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -961,7 +966,7 @@ Load it anyway?</source>
         <translation>修订版本：</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Recent Studies</source>
         <translation>最近的检查</translation>
     </message>
@@ -1016,7 +1021,7 @@ Load it anyway?</source>
         <translation>首选项(&amp;P)...</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+11"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
@@ -1096,7 +1101,7 @@ Load it anyway?</source>
         <translation>显示十字线(&amp;C)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -1207,12 +1212,12 @@ Load it anyway?</source>
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+95"/>
+        <location filename="../app/gui/session_files.cpp" line="+103"/>
         <source>Autosave is off: %1</source>
         <translation>自动保存已关闭：%1</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+38"/>
         <source>Autosave failed: %1</source>
         <translation>自动保存失败：%1</translation>
     </message>
@@ -1264,18 +1269,18 @@ Load it anyway?</source>
     <message>
         <location line="+10"/>
         <location line="+5"/>
-        <location line="+25"/>
-        <location line="+35"/>
+        <location line="+17"/>
+        <location line="+55"/>
         <source>Not saved: %1</source>
         <translation>未保存：%1</translation>
     </message>
     <message>
-        <location line="-48"/>
+        <location line="-37"/>
         <source>%1 on %2 is editing this label set too (since %3).</source>
         <translation>%1（在 %2 上）也在编辑此标签集（自 %3 起）。</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+12"/>
         <source>Saved %1 / %2 revision %3</source>
         <translation>已保存 %1 / %2，修订版本 %3</translation>
     </message>
@@ -1295,7 +1300,7 @@ Load it anyway?</source>
         <translation>标签已写入 %1</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+23"/>
         <source>Delineate stopped on %1 with unsaved label edits of %2 (autosaved %3). Recover them?</source>
         <translation>Delineate 在 %1 上停止运行时，%2 的标签编辑尚未保存（自动保存于 %3）。是否恢复？</translation>
     </message>
@@ -1315,7 +1320,7 @@ Load it anyway?</source>
         <translation>无法恢复：%1</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+46"/>
         <source>The label set&apos;s lease was lost (%1): another user may be editing it; your next save may become a conflict revision</source>
         <translation>标签集的编辑锁已丢失（%1）：可能有其他用户正在编辑该标签集；您下次保存时可能会生成冲突修订版本</translation>
     </message>
@@ -1346,7 +1351,7 @@ Load it anyway?</source>
 <context>
     <name>delineate::app::gui::SurfacePanel</name>
     <message>
-        <location line="+113"/>
+        <location line="+114"/>
         <location line="+31"/>
         <source>3D</source>
         <translation>3D</translation>

@@ -665,3 +665,37 @@ TEST_CASE("VISTA-3D reaches the window as a plugin: a checkpoint in the preferen
   REQUIRE(waitFor(engine));
   CHECK(ai->engineDescription().contains("classic"));
 }
+
+TEST_CASE("every translation is complete: no unfinished message, the same placeholders as the English text",
+          "[gui][i18n]") {
+  for (const char* lang : {"de", "fr", "zh_CN"}) {
+    const std::string path = std::string(DELINEATE_SOURCE_DIR) + "/translations/delineate_" + lang + ".ts";
+    std::ifstream in(path);
+    REQUIRE(in.good());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    INFO(path);
+    CHECK(text.find("type=\"unfinished\"") == std::string::npos);
+    CHECK(text.find("type=\"vanished\"") == std::string::npos);
+    // Each message: the placeholders %1..%9 of the source appear in every translation form.
+    std::size_t at = 0, messages = 0;
+    while ((at = text.find("<source>", at)) != std::string::npos) {
+      const std::size_t end = text.find("</message>", at);
+      const std::string message = text.substr(at, end - at);
+      const std::string source = message.substr(8, message.find("</source>") - 8);
+      const std::size_t t0 = message.find("<translation");
+      REQUIRE(t0 != std::string::npos);
+      const std::string translation = message.substr(t0);
+      for (char d = '1'; d <= '9'; ++d) {
+        const std::string ph = std::string("%") + d;
+        if (source.find(ph) != std::string::npos) {
+          INFO(source);
+          CHECK(translation.find(ph) != std::string::npos);
+        }
+      }
+      CHECK(translation.find("></translation>") == std::string::npos);  // not empty
+      ++messages;
+      at = end;
+    }
+    CHECK(messages > 250);
+  }
+}
