@@ -607,7 +607,7 @@
 <context>
     <name>delineate::app::gui::LabelPanel</name>
     <message>
-        <location filename="../app/gui/label_panel.cpp" line="+37"/>
+        <location filename="../app/gui/label_panel.cpp" line="+45"/>
         <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
         <translation>Labeltabellen (*.label *.txt *.ctbl *.csv *.tsv *.json);;Alle Dateien (*)</translation>
     </message>
@@ -704,7 +704,7 @@
         <translation>Label %1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Colour of %1</source>
         <translation>Farbe von %1</translation>
     </message>
@@ -826,12 +826,12 @@ Trotzdem laden?</translation>
         <translation>Delineate - %1</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>Opened %1</source>
         <translation>%1 geöffnet</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_labels.cpp" line="+108"/>
+        <location filename="../app/gui/main_window_labels.cpp" line="+115"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Die wiederhergestellten Labels passen nicht zum Raster von %1</translation>
     </message>
@@ -839,6 +839,27 @@ Trotzdem laden?</translation>
         <location line="+13"/>
         <source>Recovered the unsaved edits: save them to keep them</source>
         <translation>Ungespeicherte Änderungen wiederhergestellt: Speichern Sie sie, um sie zu behalten</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+46"/>
+        <source>Statistics of %n label(s) written to %1</source>
+        <translation>
+            <numerusform>Statistik von %n Label nach %1 geschrieben</numerusform>
+            <numerusform>Statistik von %n Labels nach %1 geschrieben</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>No label surfaces to export (the map holds no labels, or they are still being built)</source>
+        <translation>Keine Label-Oberflächen zum Exportieren (die Labelmap enthält keine Labels, oder sie werden noch berechnet)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>%n surface file(s) written to %1</source>
+        <translation>
+            <numerusform>%n Oberflächendatei nach %1 geschrieben</numerusform>
+            <numerusform>%n Oberflächendateien nach %1 geschrieben</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../app/gui/main_window.cpp" line="+56"/>
@@ -1019,7 +1040,50 @@ Trotzdem laden?</translation>
         <translation>%1: Screenshot kann nicht geschrieben werden</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
+        <source>&amp;Export</source>
+        <translation>E&amp;xportieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label &amp;Statistics (CSV, JSON)...</source>
+        <translation>Label-&amp;Statistik (CSV, JSON)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+5"/>
+        <source>Export Label Statistics</source>
+        <translation>Label-Statistik exportieren</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <location line="+5"/>
+        <source>CSV (*.csv);;JSON (*.json)</source>
+        <translation>CSV (*.csv);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Label Statistics, &amp;De-identified...</source>
+        <translation>Label-Statistik, &amp;anonymisiert...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Label Su&amp;rfaces (STL)...</source>
+        <translation>Label-&amp;Oberflächen (STL)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <source>Export Surfaces to Folder</source>
+        <translation>Oberflächen in Ordner exportieren</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Label Surfaces (&amp;OBJ)...</source>
+        <translation>Label-Oberflächen (O&amp;BJ)...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>&amp;Preferences...</source>
         <translation>&amp;Einstellungen...</translation>
     </message>

@@ -607,7 +607,7 @@
 <context>
     <name>delineate::app::gui::LabelPanel</name>
     <message>
-        <location filename="../app/gui/label_panel.cpp" line="+37"/>
+        <location filename="../app/gui/label_panel.cpp" line="+45"/>
         <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
         <translation>Tables d&apos;étiquettes (*.label *.txt *.ctbl *.csv *.tsv *.json);;Tous les fichiers (*)</translation>
     </message>
@@ -704,7 +704,7 @@
         <translation>étiquette %1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Colour of %1</source>
         <translation>Couleur de %1</translation>
     </message>
@@ -826,12 +826,12 @@ La charger quand même&#xa0;?</translation>
         <translation>Delineate - %1</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>Opened %1</source>
         <translation>%1 ouvert</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_labels.cpp" line="+108"/>
+        <location filename="../app/gui/main_window_labels.cpp" line="+115"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Les étiquettes récupérées ne correspondent pas à la grille de %1</translation>
     </message>
@@ -839,6 +839,27 @@ La charger quand même&#xa0;?</translation>
         <location line="+13"/>
         <source>Recovered the unsaved edits: save them to keep them</source>
         <translation>Modifications non enregistrées récupérées&#xa0;: enregistrez-les pour les conserver</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+46"/>
+        <source>Statistics of %n label(s) written to %1</source>
+        <translation>
+            <numerusform>Statistiques de %n étiquette écrites dans %1</numerusform>
+            <numerusform>Statistiques de %n étiquettes écrites dans %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>No label surfaces to export (the map holds no labels, or they are still being built)</source>
+        <translation>Aucune surface d’étiquette à exporter (la carte ne contient aucune étiquette, ou elles sont encore en cours de construction)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>%n surface file(s) written to %1</source>
+        <translation>
+            <numerusform>%n fichier de surface écrit dans %1</numerusform>
+            <numerusform>%n fichiers de surface écrits dans %1</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../app/gui/main_window.cpp" line="+56"/>
@@ -1019,7 +1040,50 @@ La charger quand même&#xa0;?</translation>
         <translation>%1&#xa0;: impossible d&apos;écrire la capture d&apos;écran</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
+        <source>&amp;Export</source>
+        <translation>E&amp;xporter</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label &amp;Statistics (CSV, JSON)...</source>
+        <translation>&amp;Statistiques des étiquettes (CSV, JSON)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+5"/>
+        <source>Export Label Statistics</source>
+        <translation>Exporter les statistiques des étiquettes</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <location line="+5"/>
+        <source>CSV (*.csv);;JSON (*.json)</source>
+        <translation>CSV (*.csv);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Label Statistics, &amp;De-identified...</source>
+        <translation>Statistiques, &amp;anonymisées...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Label Su&amp;rfaces (STL)...</source>
+        <translation>S&amp;urfaces des étiquettes (STL)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <source>Export Surfaces to Folder</source>
+        <translation>Exporter les surfaces dans un dossier</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Label Surfaces (&amp;OBJ)...</source>
+        <translation>Surfaces des étiquettes (&amp;OBJ)...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>&amp;Preferences...</source>
         <translation>&amp;Préférences...</translation>
     </message>

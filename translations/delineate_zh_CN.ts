@@ -605,7 +605,7 @@
 <context>
     <name>delineate::app::gui::LabelPanel</name>
     <message>
-        <location filename="../app/gui/label_panel.cpp" line="+37"/>
+        <location filename="../app/gui/label_panel.cpp" line="+45"/>
         <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
         <translation>标签表 (*.label *.txt *.ctbl *.csv *.tsv *.json);;所有文件 (*)</translation>
     </message>
@@ -702,7 +702,7 @@
         <translation>标签 %1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Colour of %1</source>
         <translation>%1 的颜色</translation>
     </message>
@@ -824,12 +824,12 @@ Load it anyway?</source>
         <translation>Delineate - %1</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_labels.cpp" line="+108"/>
+        <location filename="../app/gui/main_window_labels.cpp" line="+115"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>恢复的标签与 %1 的网格不匹配</translation>
     </message>
@@ -837,6 +837,25 @@ Load it anyway?</source>
         <location line="+13"/>
         <source>Recovered the unsaved edits: save them to keep them</source>
         <translation>已恢复未保存的编辑：请保存以保留这些编辑</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+46"/>
+        <source>Statistics of %n label(s) written to %1</source>
+        <translation>
+            <numerusform>已将 %n 个标签的统计数据写入 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>No label surfaces to export (the map holds no labels, or they are still being built)</source>
+        <translation>没有可导出的标签表面（标签图中没有标签，或表面仍在生成中）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>%n surface file(s) written to %1</source>
+        <translation>
+            <numerusform>已将 %n 个表面文件写入 %1</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../app/gui/main_window.cpp" line="+56"/>
@@ -1016,7 +1035,50 @@ Load it anyway?</source>
         <translation>%1：无法写入截图</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;X)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label &amp;Statistics (CSV, JSON)...</source>
+        <translation>标签统计(&amp;S) (CSV, JSON)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+5"/>
+        <source>Export Label Statistics</source>
+        <translation>导出标签统计</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <location line="+5"/>
+        <source>CSV (*.csv);;JSON (*.json)</source>
+        <translation>CSV (*.csv);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Label Statistics, &amp;De-identified...</source>
+        <translation>标签统计，去标识化(&amp;D)...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Label Su&amp;rfaces (STL)...</source>
+        <translation>标签表面(&amp;R) (STL)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <source>Export Surfaces to Folder</source>
+        <translation>将表面导出到文件夹</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Label Surfaces (&amp;OBJ)...</source>
+        <translation>标签表面(&amp;O) (OBJ)...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>&amp;Preferences...</source>
         <translation>首选项(&amp;P)...</translation>
     </message>

@@ -260,6 +260,12 @@ vtkPolyData* SurfaceScene::surface(core::Label label) const {
   return it == m_actors.end() ? nullptr : vtkPolyData::SafeDownCast(it->second->GetMapper()->GetInput());
 }
 
+std::map<core::Label, vtkSmartPointer<vtkPolyData>> SurfaceScene::surfaces() const {
+  std::map<core::Label, vtkSmartPointer<vtkPolyData>> out;
+  for (const auto& [label, actor] : m_actors) out[label] = surface(label);
+  return out;
+}
+
 void SurfaceScene::setLabelColors(const core::LabelTable& table, const std::set<core::Label>& hidden) {
   m_table = table;
   m_hidden = hidden;

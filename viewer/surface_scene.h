@@ -46,6 +46,8 @@ class SurfaceScene {
   void updateSurfaces(const std::set<core::Label>& labels, std::map<core::Label, vtkSmartPointer<vtkPolyData>> surfaces);
   // The mesh shown for `label` (nullptr when none), for tests.
   vtkPolyData* surface(core::Label label) const;
+  // Every label's mesh (LPS mm), for export.
+  std::map<core::Label, vtkSmartPointer<vtkPolyData>> surfaces() const;
   void setLabelColors(const core::LabelTable& table, const std::set<core::Label>& hidden);
   // The three orthogonal slices through the cursor shown in 3D (the image must outlive the scene; nullptr: none).
   void setImage(const core::ImageVolume* image);

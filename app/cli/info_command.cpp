@@ -4,12 +4,12 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 
 #include "app/cli/commands.h"
 #include "core/annotation_session.h"
 #include "core/statistics.h"
 #include "inference/engine.h"
+#include "io/statistics_report.h"
 #include "io/label_table_io.h"
 #include "io/image_file.h"
 
@@ -63,18 +63,6 @@ std::optional<InfoOptions> parse(const std::vector<std::string>& args, std::stri
   return o;
 }
 
-std::string labelName(const LabelTable& table, Label id) {
-  const LabelEntry* e = table.find(id);
-  return e ? e->name : "label " + std::to_string(id);
-}
-
-std::string csvField(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += (c == '"') ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
-
 // Direction cosines such as -0.0 print as "-0.0000", which reads like a flipped axis.
 double unsigned0(double v) { return v == 0.0 ? 0.0 : v; }
 
@@ -105,7 +93,7 @@ void printText(const InfoOptions& o, const ImageVolume& image, const std::string
     std::snprintf(centroid, sizeof centroid, "%.1f, %.1f, %.1f", st.centroidLps[0], st.centroidLps[1],
                   st.centroidLps[2]);
     std::printf("%5u  %-28.28s %10llu %10.2f %9.1f %8.1f %8.1f %8.1f  %-26s [%lld..%lld, %lld..%lld, %lld..%lld]\n",
-                unsigned(st.label), labelName(table, st.label).c_str(), (unsigned long long)st.voxelCount,
+                unsigned(st.label), io::labelDisplayName(table, st.label).c_str(), (unsigned long long)st.voxelCount,
                 st.volumeMl, st.mean, st.stddev, st.min, st.max, centroid, (long long)st.box.min[0],
                 (long long)st.box.max[0], (long long)st.box.min[1], (long long)st.box.max[1],
                 (long long)st.box.min[2], (long long)st.box.max[2]);
@@ -114,46 +102,16 @@ void printText(const InfoOptions& o, const ImageVolume& image, const std::string
 }
 
 void printCsv(const LabelTable& table, const std::vector<LabelStatistics>& stats) {
-  std::printf("label,name,voxels,volume_ml,mean,std,min,max,centroid_l_mm,centroid_p_mm,centroid_s_mm,"
-              "i_min,i_max,j_min,j_max,k_min,k_max\n");
-  for (const LabelStatistics& st : stats)
-    std::printf("%u,%s,%llu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%lld,%lld,%lld,%lld,%lld,%lld\n",
-                unsigned(st.label), csvField(labelName(table, st.label)).c_str(), (unsigned long long)st.voxelCount,
-                st.volumeMl, st.mean, st.stddev, st.min, st.max, st.centroidLps[0], st.centroidLps[1],
-                st.centroidLps[2], (long long)st.box.min[0], (long long)st.box.max[0], (long long)st.box.min[1],
-                (long long)st.box.max[1], (long long)st.box.min[2], (long long)st.box.max[2]);
+  std::fputs(io::statisticsCsv(stats, table).c_str(), stdout);
 }
 
 void printJson(const InfoOptions& o, const ImageVolume& image, const std::string& labelSource,
                const LabelTable& table, const std::vector<LabelStatistics>* stats) {
-  const Geometry& g = image.geometry();
-  nlohmann::json j;
-  j["image"] = o.image;
-  j["geometry"] = {{"dimensions", g.dimensions()},
-                   {"spacing_mm", g.spacingMm()},
-                   {"origin_lps_mm", g.originLps()},
-                   {"direction", g.direction().m},
-                   {"axes", g.orientationCode()}};
-  if (stats) {
-    j["label_source"] = labelSource;
-    nlohmann::json list = nlohmann::json::array();
-    auto num = [](double v) { return std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v); };
-    for (const LabelStatistics& st : *stats)
-      list.push_back({{"label", st.label},
-                      {"name", labelName(table, st.label)},
-                      {"voxels", st.voxelCount},
-                      {"volume_ml", st.volumeMl},
-                      {"mean", num(st.mean)},
-                      {"std", num(st.stddev)},
-                      {"min", num(st.min)},
-                      {"max", num(st.max)},
-                      {"centroid_lps_mm", st.centroidLps},
-                      {"bbox_ijk", {st.box.min, st.box.max}}});
-    j["labels"] = list;
-  }
-  // File names and label names are bytes, not necessarily UTF-8 (Latin-1 tables exist): replace what JSON cannot hold
-  // rather than abort.
-  std::printf("%s\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+  io::StatisticsReportInfo info;
+  info.image = o.image;
+  info.labelSource = labelSource;
+  info.geometry = image.geometry();
+  std::fputs(io::statisticsJson(stats ? *stats : std::vector<LabelStatistics>{}, table, info).c_str(), stdout);
 }
 
 }  // namespace

@@ -34,6 +34,14 @@ core::Label labelOf(const QTreeWidgetItem* item) {
   return item ? static_cast<core::Label>(item->data(LabelPanel::kId, Qt::UserRole).toInt()) : core::Label(0);
 }
 
+core::LabelEntry newEntry(core::Label id, std::string name) {
+  core::LabelEntry e;
+  e.id = id;
+  e.name = std::move(name);
+  e.color = core::LabelTable::defaultColor(id);
+  return e;
+}
+
 const char* kTableFilter = QT_TRANSLATE_NOOP("delineate::app::gui::LabelPanel",
                                              "Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)");
 
@@ -224,7 +232,7 @@ void LabelPanel::onItemChanged(QTreeWidgetItem* item, int column) {
     return;
   }
   const core::LabelEntry* known = m_window.session()->table().find(label);
-  core::LabelEntry entry = known ? *known : core::LabelEntry{label, "", core::LabelTable::defaultColor(label)};
+  core::LabelEntry entry = known ? *known : newEntry(label, "");
   if (column == kLocked) {
     entry.locked = item->checkState(kLocked) == Qt::Checked;
   } else if (column == kName) {
@@ -246,8 +254,7 @@ void LabelPanel::onItemChanged(QTreeWidgetItem* item, int column) {
 void LabelPanel::recolour(core::Label label) {
   if (!m_window.session() || label == 0) return;
   const core::LabelEntry* known = m_window.session()->table().find(label);
-  core::LabelEntry entry = known ? *known : core::LabelEntry{label, tr("label %1").arg(label).toStdString(),
-                                                             core::LabelTable::defaultColor(label)};
+  core::LabelEntry entry = known ? *known : newEntry(label, tr("label %1").arg(label).toStdString());
   const QColor chosen = QColorDialog::getColor(QColor(entry.color.r, entry.color.g, entry.color.b), this,
                                                tr("Colour of %1").arg(QString::fromStdString(entry.name)));
   if (!chosen.isValid()) return;
@@ -263,7 +270,7 @@ core::Label LabelPanel::addLabel(const QString& name) {
     m_window.reportError(tr("Every label id is in use"));
     return 0;
   }
-  m_window.setLabelEntry(core::LabelEntry{id, name.toStdString(), core::LabelTable::defaultColor(id)});
+  m_window.setLabelEntry(newEntry(id, name.toStdString()));
   setActiveLabel(id);
   return id;
 }

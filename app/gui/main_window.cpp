@@ -494,6 +494,7 @@ void MainWindow::setStudy(core::ImageVolume image, std::optional<core::LabelMap>
   for (const core::LabelEntry& e : m_session->table().entries())
     if (!e.visible) m_hidden.insert(e.id);
   setWindowTitle(tr("Delineate - %1").arg(QFileInfo(source).fileName()));
+  setWindowFilePath(source);  // what the study came from (exports name it unless de-identified)
   const core::ImageVolume& img = m_session->image();
   for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) {
     p->scene().setImage(&img);

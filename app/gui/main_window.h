@@ -117,6 +117,10 @@ class MainWindow : public QMainWindow {
   QString readout() const;
   // The whole window as on screen, views included.
   QImage screenshot();
+  // File > Export: label statistics (with intensities; .csv or .json, de-identified: no file or series names) and
+  // one surface file per label (STL or OBJ, named label_<id>). False (reported) on failure.
+  bool exportStatistics(const QString& path, bool deidentified);
+  bool exportSurfaces(const QString& folder, bool obj);
   void refreshViews();
   // Before replacing the study or its labels: asks to save unsaved edits (dialogs); false when the user cancelled.
   // Nothing is closed here: the autosave journal ends only when a new study really replaces this one (kept for

@@ -1,5 +1,7 @@
 // The window's label state: counts kept from edits, the table (names, colours, locks), visibility and opacity,
 // and what the views do when voxels change during a stroke and after it.
+#include <QApplication>
+#include <QFileInfo>
 #include <QSlider>
 #include <QStatusBar>
 #include <QTimer>
@@ -10,6 +12,8 @@
 #include "app/gui/session_files.h"
 #include "app/gui/view_panels.h"
 #include "core/statistics.h"
+#include "io/statistics_report.h"
+#include "viewer/mesh_export.h"
 #include "viewer/surface_scene.h"
 
 namespace delineate::app::gui {
@@ -22,7 +26,10 @@ void MainWindow::refreshLabelList() {
   m_counts.clear();
   if (m_session) {
     // Counts come from core's statistics (no image: no intensity pass); edits then keep them from their steps.
-    auto stats = core::computeLabelStatistics(m_session->labels(), nullptr);
+    core::StatisticsOptions countsOnly;  // the panel shows volumes only
+    countsOnly.median = false;
+    countsOnly.diameter = false;
+    auto stats = core::computeLabelStatistics(m_session->labels(), nullptr, countsOnly);
     if (stats)
       for (const core::LabelStatistics& st : *stats) m_counts[st.label] = st.voxelCount;
   }
@@ -145,6 +152,43 @@ void MainWindow::setLabelOpacity(double opacity) {
 void MainWindow::setLabelOutline(bool outline) {
   for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().setLabelOutline(outline);
   refreshViews();
+}
+
+bool MainWindow::exportStatistics(const QString& path, bool deidentified) {
+  if (!m_session) return false;
+  QApplication::setOverrideCursor(Qt::WaitCursor);
+  auto stats = core::computeLabelStatistics(m_session->labels(), &m_session->image());
+  io::StatisticsReportInfo info;
+  info.image = windowFilePath().toStdString();
+  info.labelSource = m_session->baseRevision();
+  info.intensityUnit = m_isCt ? "HU" : "";
+  info.geometry = m_session->image().geometry();
+  info.deidentified = deidentified;
+  core::Status written = stats ? io::writeStatisticsFile(path.toStdString(), *stats, m_session->table(), info)
+                               : core::Status(stats.error());
+  QApplication::restoreOverrideCursor();
+  if (!written) {
+    fail(fromError(written.error()));
+    return false;
+  }
+  statusBar()->showMessage(tr("Statistics of %n label(s) written to %1", nullptr, static_cast<int>(stats->size())).arg(path), 6000);
+  return true;
+}
+
+bool MainWindow::exportSurfaces(const QString& folder, bool obj) {
+  if (!m_session) return false;
+  const auto surfaces = m_surface->scene().surfaces();
+  if (surfaces.empty()) {
+    fail(tr("No label surfaces to export (the map holds no labels, or they are still being built)"));
+    return false;
+  }
+  auto paths = viewer::writeMeshes(folder.toStdString(), surfaces, obj ? viewer::MeshFormat::Obj : viewer::MeshFormat::StlBinary);
+  if (!paths) {
+    fail(fromError(paths.error()));
+    return false;
+  }
+  statusBar()->showMessage(tr("%n surface file(s) written to %1", nullptr, static_cast<int>(paths->size())).arg(folder), 6000);
+  return true;
 }
 
 }  // namespace delineate::app::gui

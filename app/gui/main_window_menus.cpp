@@ -81,6 +81,25 @@ void MainWindow::buildMenus() {
     const QString path = QFileDialog::getSaveFileName(this, tr("Save Screenshot"), "screenshot.png", tr("PNG (*.png)"));
     if (!path.isEmpty() && !screenshot().save(path)) fail(tr("%1: cannot write the screenshot").arg(path));
   });
+  QMenu* exportMenu = file->addMenu(tr("&Export"));
+  exportMenu->addAction(tr("Label &Statistics (CSV, JSON)..."), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Label Statistics"), "statistics.csv",
+                                                      tr("CSV (*.csv);;JSON (*.json)"));
+    if (!path.isEmpty()) exportStatistics(path, false);
+  });
+  exportMenu->addAction(tr("Label Statistics, &De-identified..."), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Label Statistics"), "statistics.csv",
+                                                      tr("CSV (*.csv);;JSON (*.json)"));
+    if (!path.isEmpty()) exportStatistics(path, true);
+  });
+  exportMenu->addAction(tr("Label Su&rfaces (STL)..."), this, [this] {
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Export Surfaces to Folder"));
+    if (!folder.isEmpty()) exportSurfaces(folder, false);
+  });
+  exportMenu->addAction(tr("Label Surfaces (&OBJ)..."), this, [this] {
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Export Surfaces to Folder"));
+    if (!folder.isEmpty()) exportSurfaces(folder, true);
+  });
   file->addSeparator();
   file->addAction(tr("&Preferences..."), QKeySequence(Qt::CTRL | Qt::Key_Comma), this, [this] {
     PreferencesDialog dialog(this);
