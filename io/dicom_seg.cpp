@@ -22,6 +22,15 @@ using core::makeError;
 
 namespace {
 
+// A grid derived from a SEG's own plane positions is sized by header values (positions, spacing) that a damaged
+// or crafted file can set freely; masks are allocated over boxes of it, so it is capped well below kMaxVoxels
+// (1 Gi voxels: 1024 x 1024 x 1024). Reference grids come from loaded images and are not capped here.
+constexpr std::int64_t kMaxDerivedVoxels = std::int64_t(1) << 30;
+
+// The masks (one byte per voxel of each segment's bounding box, plus one overlap counter per voxel of their union)
+// are summed before anything is allocated: a few scattered pixels per segment must not claim a grid each.
+constexpr std::int64_t kMaxMaskBytes = std::int64_t(4) << 30;
+
 constexpr const char* kSegmentationStorage = "1.2.840.10008.5.1.4.1.1.66.4";
 constexpr const char* kLabelMapSegmentationStorage = "1.2.840.10008.5.1.4.1.1.66.7";
 
@@ -177,8 +186,11 @@ core::Result<core::Geometry> deriveGrid(const std::string& path, const std::vect
   if (dz <= 0) dz = sliceThickness > 0 ? sliceThickness : 1.0;
   const double extent = sorted.back() - sorted.front();
   const double slices = std::round(extent / dz) + 1;
-  if (!(slices >= 1) || slices > double(core::Geometry::kMaxVoxels))
-    return makeError(ErrorCode::SizeLimit, path, "plane positions span " + fmt(extent) + " mm at " + fmt(dz) + " mm spacing");
+  if (!(slices >= 1) || slices * rows * columns > double(kMaxDerivedVoxels))
+    return makeError(ErrorCode::SizeLimit, path,
+                     "plane positions span " + fmt(extent) + " mm at " + fmt(dz) + " mm spacing: " + fmt(slices) +
+                         " slices of " + std::to_string(columns) + " x " + std::to_string(rows) +
+                         " exceed the limit for a grid derived from a SEG");
   // The origin: the first frame's position moved along the normal to the lowest plane.
   const std::size_t lowest = std::size_t(std::min_element(proj.begin(), proj.end()) - proj.begin());
   const core::Vec3 origin = add(f.position, scale(normal, proj[lowest] - dot(f.position, normal)));
@@ -190,7 +202,26 @@ core::Result<core::Geometry> deriveGrid(const std::string& path, const std::vect
   }
   const core::Geometry g({columns, rows, std::int64_t(slices)}, {f.colSpacing, f.rowSpacing, dz}, origin, d);
   if (core::Status s = g.validate(path); !s) return s.error();
-  return g;
+  // Frames need not share one in-plane position (cropped frames): widen the grid to hold every frame's corners.
+  double lo[2] = {0, 0}, hi[2] = {double(columns - 1), double(rows - 1)};
+  for (const FramePlane& p : planes)
+    for (int corner = 0; corner < 4; ++corner) {
+      const core::Vec3 lps = add(add(p.position, scale(p.rowDir, p.colSpacing * ((corner & 1) ? columns - 1 : 0))),
+                                 scale(p.colDir, p.rowSpacing * ((corner & 2) ? rows - 1 : 0)));
+      const core::Vec3 ijk = g.lpsToIndex(lps);
+      for (int a = 0; a < 2; ++a) {
+        lo[a] = std::min(lo[a], std::round(ijk[size_t(a)]));
+        hi[a] = std::max(hi[a], std::round(ijk[size_t(a)]));
+      }
+    }
+  if (lo[0] == 0 && lo[1] == 0 && hi[0] == columns - 1 && hi[1] == rows - 1) return g;
+  const double wide = (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * slices;
+  if (!(wide <= double(kMaxDerivedVoxels)))
+    return makeError(ErrorCode::SizeLimit, path, "the frames' in-plane positions span more than the voxel limit");
+  const core::Geometry wider({std::int64_t(hi[0] - lo[0] + 1), std::int64_t(hi[1] - lo[1] + 1), std::int64_t(slices)},
+                             g.spacingMm(), g.indexToLps(core::Vec3{lo[0], lo[1], 0}), d);
+  if (core::Status s = wider.validate(path); !s) return s.error();
+  return wider;
 }
 
 }  // namespace
@@ -294,6 +325,8 @@ core::Result<DicomSegDocument> readDicomSeg(const std::string& path, const std::
     return makeError(ErrorCode::Corrupt, path,
                      "pixel data holds " + std::to_string(pre->pixelDataLength) +
                          " bytes, fewer than Rows x Columns x Frames x BitsAllocated need (truncated or damaged)");
+  // LABELMAP: pixels holding the Pixel Padding Value belong to no segment.
+  const int padding = labelmap ? u16(DCM_PixelPaddingValue, -1) : -1;
   int maxFractional = 1;
   if (fractional) {
     maxFractional = u16(DCM_MaximumFractionalValue, 255);
@@ -422,7 +455,7 @@ core::Result<DicomSegDocument> readDicomSeg(const std::string& path, const std::
         for (int c = 0; c < C; ++c) {
           const std::int32_t v = s[std::size_t(r) * std::size_t(C) + std::size_t(c)];
           int seg = 0;
-          if (labelmap) seg = v;
+          if (labelmap) seg = v == padding ? 0 : v;
           else if (fractional) seg = (std::int64_t(v) * 2 >= maxFractional) ? planes[i].segments.front() : 0;
           else seg = v != 0 ? planes[i].segments.front() : 0;
           if (seg <= 0) continue;
@@ -484,6 +517,16 @@ core::Result<DicomSegDocument> readDicomSeg(const std::string& path, const std::
   std::map<int, core::IndexBox> boxes;
   for (const Piece& p : pieces) boxes[p.segment].include(p.box);
   core::IndexBox all;
+  std::int64_t maskBytes = 0;
+  for (const auto& entry : boxes) {
+    all.include(entry.second);
+    maskBytes += entry.second.voxelCount();
+  }
+  if (boxes.size() > 1) maskBytes += all.voxelCount();
+  if (maskBytes > kMaxMaskBytes)
+    return makeError(ErrorCode::SizeLimit, path,
+                     "the segments' bounding boxes need " + std::to_string(maskBytes) + " bytes of masks, over the limit of " +
+                         std::to_string(kMaxMaskBytes));
   try {
     for (const auto& [seg, box] : boxes) {
       SegSegmentMask m;
@@ -491,7 +534,6 @@ core::Result<DicomSegDocument> readDicomSeg(const std::string& path, const std::
       m.box = box;
       m.voxels.assign(std::size_t(box.voxelCount()), 0);
       doc.masks.push_back(std::move(m));
-      all.include(box);
     }
     std::map<int, std::size_t> maskIndex;
     for (std::size_t k = 0; k < doc.masks.size(); ++k) maskIndex[doc.masks[k].number] = k;
@@ -537,6 +579,7 @@ core::Result<std::pair<core::LabelMap, core::LabelTable>> segToLabelMap(const Di
                          "overlap to let the highest-numbered segment win)");
   core::LabelTable table;
   for (const SegSegmentInfo& s : doc.segments) {
+    if (s.number == 0 && doc.segmentationType == "LABELMAP") continue;  // the background segment: label 0
     if (s.number < 1 || s.number > std::numeric_limits<core::Label>::max())
       return makeError(ErrorCode::Unsupported, subject, "segment number " + std::to_string(s.number) + " is not a label id (1..65535)");
     core::LabelEntry e = s.entry;

@@ -10,7 +10,10 @@
 //   column steps must land on voxel centres of that grid to kPlacementTolerance of a voxel; the SEG's in-plane axes
 //   may be any permutation or flip of the grid's. Without one the grid is derived from the SEG itself.
 // - FRACTIONAL frames are thresholded at half of MaximumFractionalValue (value * 2 >= max). LABELMAP frames give
-//   each non-zero value to the segment of that number.
+//   each non-zero value other than the Pixel Padding Value to the segment of that number; segment 0 (background) is
+//   not a label.
+// - Sizes are checked before allocating: Rows x Columns x NumberOfFrames and the pixel data length against the
+//   header, a derived grid against 2^30 voxels, and the masks' bounding boxes together against 4 GiB.
 // - Errors (typed, naming the file): not a SEG (Unsupported), truncated or contradictory (Corrupt), sizes beyond
 //   limits (SizeLimit, checked before allocating), another frame of reference or planes off the grid
 //   (GeometryMismatch), frames without patient positions such as slide-microscopy SEGs (Unsupported).

@@ -251,6 +251,26 @@ TEST_CASE("dicom-seg: dcmqi's liver SEG read onto its CT equals dcmqi's own labe
     CHECK(s.entry.color == core::Rgba{221, 130, 101, 255});
     requireMaskEqualsLabel(*doc, 1, *labels, 1);
   }
+  // A reference grid whose rows run the other way (origin at the last row, y axis flipped): the same voxels, mirrored.
+  {
+    const core::Geometry& g = source.grid;
+    core::Mat3 d = g.direction();
+    for (int r = 0; r < 3; ++r) d(r, 1) = -d(r, 1);
+    const core::Vec3 origin = g.indexToLps(core::Vec3{0, double(g.dimensions()[1] - 1), 0});
+    const core::Geometry flipped(g.dimensions(), g.spacingMm(), origin, d);
+    auto path = segFile("dcmqi/segmentations/liver.dcm");
+    auto doc = io::readDicomSeg(path->string(), flipped);
+    if (!doc) FAIL(doc.error().describe());
+    const io::SegSegmentMask& m = *doc->findMask(1);
+    std::int64_t mismatches = 0;
+    const auto& dims = g.dimensions();
+    for (std::int64_t z = 0; z < dims[2]; ++z)
+      for (std::int64_t y = 0; y < dims[1]; ++y)
+        for (std::int64_t x = 0; x < dims[0]; ++x)
+          mismatches += (labels->at({x, y, z}) == 1) != maskAt(m, {x, dims[1] - 1 - y, z});
+    CHECK(m.count() == 107098);
+    CHECK(mismatches == 0);
+  }
   // 510 x 510 frames (not a multiple of 8: frames do not start on byte boundaries) with the same origin and spacing
   // fall on the 512 x 512 grid.
   auto odd = segFile("pydicom-data/liver_nonbyte_aligned.dcm");
@@ -290,6 +310,15 @@ TEST_CASE("dicom-seg: bit-packed frames of odd size (23 x 38) and label-map SEGs
     auto labels = io::readLabelFile(nrrd->string());
     REQUIRE(labels.ok());
     requireMaskEqualsLabel(*doc, 1, *labels, 1);
+    // As a label map: the same voxels; a label map SEG's background segment 0 is label 0, not an entry. (dcmqi's
+    // ppv5 NRRD writes its Pixel Padding Value 5 on the slice the SEG has no frame for: background here.)
+    auto map = io::segToLabelMap(*doc, false);
+    if (!map) FAIL(map.error().describe());
+    CHECK(map->second.size() == 1);
+    CHECK(map->second.find(1)->name == "Liver");
+    std::int64_t differ = 0;
+    for (std::size_t v = 0; v < labels->size(); ++v) differ += map->first[v] != ((*labels)[v] == 1 ? 1 : 0);
+    CHECK(differ == 0);
   }
 }
 
@@ -424,10 +453,18 @@ TEST_CASE("dicom-seg: fractional SEGs are thresholded at half the maximum fracti
     CHECK(doc->segmentationType == "FRACTIONAL");
     auto frames = io::readDicomFrames(path->string());
     REQUIRE(frames.ok());
-    std::int64_t above = 0;
-    for (std::int32_t v : frames->samples) above += v * 2 >= 255;  // MaximumFractionalValue 255
+    std::int64_t above = 0, nonZero = 0;
+    for (std::int32_t v : frames->samples) {
+      above += v * 2 >= 255;  // MaximumFractionalValue 255
+      nonZero += v != 0;
+    }
     REQUIRE(doc->masks.size() == 1);
     CHECK(doc->masks[0].count() == above);
+    // The true fractional SEG holds 23 pixels at 64/255 (left out) and 638 at 128/255 (kept).
+    if (std::string(file).find("true") != std::string::npos) {
+      CHECK(nonZero == 661);
+      CHECK(above == 638);
+    }
   }
 }
 
