@@ -12,6 +12,7 @@
 #include "io/dicom.h"
 #include "io/dicom_seg.h"
 #include "io/image_file.h"
+#include "tests/common/dicom_builder.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate;
@@ -71,6 +72,75 @@ void requireMaskEqualsLabel(const io::DicomSegDocument& doc, int number, const c
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
   return s;
+}
+
+// A synthetic BINARY SEG written byte by byte (tests/common/dicom_builder.h): frames of rows x columns, each with
+// its position, referenced segment and set pixels (pixel(frame, column, row)); 1-bit pixels packed LSB first with
+// no padding between frames, as PS3.5 8.1.1 packs them.
+struct SynthFrame {
+  core::Vec3 positionLps{0, 0, 0};
+  int segment = 1;
+};
+struct SynthSeg {
+  int rows = 3, columns = 5;
+  std::vector<SynthFrame> frames;
+  std::vector<int> segments{1};
+  double spacing = 0.5;  // PixelSpacing, both directions
+  core::Vec3 rowDir{1, 0, 0}, colDir{0, 1, 0};
+  std::string frameOfReferenceUid = "2.25.40112233445566778899.9";
+  std::function<bool(int frame, int c, int r)> pixel = [](int f, int c, int r) { return (c + r + f) % 3 == 0; };
+};
+
+test::DicomBuilder buildSeg(const SynthSeg& p) {
+  test::DicomBuilder b(test::TransferSyntax::ExplicitLittle);
+  b.ui(0x0008, 0x0016, "1.2.840.10008.5.1.4.1.1.66.4")
+      .ui(0x0008, 0x0018, "2.25.77.1")
+      .str(0x0008, 0x0060, "CS", "SEG")
+      .str(0x0008, 0x103E, "LO", "synthetic")
+      .ui(0x0020, 0x000D, "2.25.77.2")
+      .ui(0x0020, 0x000E, "2.25.77.3")
+      .ui(0x0020, 0x0052, p.frameOfReferenceUid)
+      .us(0x0028, 0x0002, 1)
+      .str(0x0028, 0x0004, "CS", "MONOCHROME2")
+      .is(0x0028, 0x0008, static_cast<long long>(p.frames.size()))
+      .us(0x0028, 0x0010, std::uint16_t(p.rows))
+      .us(0x0028, 0x0011, std::uint16_t(p.columns))
+      .us(0x0028, 0x0100, 1)
+      .us(0x0028, 0x0101, 1)
+      .us(0x0028, 0x0102, 0)
+      .us(0x0028, 0x0103, 0)
+      .str(0x0062, 0x0001, "CS", "BINARY");
+  b.beginSequence(0x0062, 0x0002);
+  for (int n : p.segments) {
+    b.beginItem().us(0x0062, 0x0004, std::uint16_t(n)).str(0x0062, 0x0005, "LO", "segment " + std::to_string(n));
+    b.str(0x0062, 0x0008, "CS", "MANUAL").endItem();
+  }
+  b.endSequence();
+  b.beginSequence(0x5200, 0x9229).beginItem();
+  b.beginSequence(0x0020, 0x9116).beginItem();
+  b.ds(0x0020, 0x0037, test::formatDs(p.rowDir) + "\\" + test::formatDs(p.colDir));
+  b.endItem().endSequence();
+  b.beginSequence(0x0028, 0x9110).beginItem();
+  b.ds(0x0028, 0x0030, test::formatDs(p.spacing) + "\\" + test::formatDs(p.spacing)).ds(0x0018, 0x0050, 1.0);
+  b.endItem().endSequence();
+  b.endItem().endSequence();
+  b.beginSequence(0x5200, 0x9230);
+  for (const SynthFrame& f : p.frames) {
+    b.beginItem();
+    b.beginSequence(0x0020, 0x9113).beginItem().ds(0x0020, 0x0032, test::formatDs(f.positionLps)).endItem().endSequence();
+    b.beginSequence(0x0062, 0x000A).beginItem().us(0x0062, 0x000B, std::uint16_t(f.segment)).endItem().endSequence();
+    b.endItem();
+  }
+  b.endSequence();
+  const std::size_t total = std::size_t(p.rows) * std::size_t(p.columns) * p.frames.size();
+  std::string bits((total + 7) / 8, '\0');
+  std::size_t n = 0;
+  for (std::size_t f = 0; f < p.frames.size(); ++f)
+    for (int r = 0; r < p.rows; ++r)
+      for (int c = 0; c < p.columns; ++c, ++n)
+        if (p.pixel(int(f), c, r)) bits[n / 8] = char(bits[n / 8] | (1 << (n % 8)));
+  b.binary(0x7FE0, 0x0010, "OB", bits);
+  return b;
 }
 
 struct ExpectedSegment {
@@ -536,4 +606,125 @@ TEST_CASE("dicom-seg: CIELab colours convert to sRGB", "[dicom-seg]") {
   // White, black and dcmqi's scaled CIELab for Slicer's liver colour (221, 130, 101).
   CHECK(io::cielabToRgb(65535, 32896, 32896) == core::Rgba{255, 255, 255, 255});
   CHECK(io::cielabToRgb(0, 32896, 32896) == core::Rgba{0, 0, 0, 255});
+}
+
+TEST_CASE("dicom-seg: synthetic odd-sized frames (5 x 3, packed across byte boundaries) land where their positions say",
+          "[dicom-seg]") {
+  ScratchDir dir("dicom-seg-synth");
+  SynthSeg p;
+  p.segments = {1, 2};
+  // Slices at z = 0, 2, 4 (spacing 2 mm); segment 2 only on z = 2; frames listed out of order.
+  p.frames = {{{0, 0, 4}, 1}, {{0, 0, 0}, 1}, {{0, 0, 2}, 2}, {{0, 0, 2}, 1}};
+  const fs::path file = dir / "odd.dcm";
+  buildSeg(p).write(file);
+  const core::Geometry grid({5, 3, 3}, {0.5, 0.5, 2}, {0, 0, 0});
+  auto doc = io::readDicomSeg(file.string(), grid);
+  if (!doc) FAIL(doc.error().describe());
+  auto own = io::readDicomSeg(file.string());
+  if (!own) FAIL(own.error().describe());
+  CHECK(own->grid.isCloseTo(grid));
+  for (const io::DicomSegDocument* d : {&*doc, &*own}) {
+    REQUIRE(d->masks.size() == 2);
+    CHECK(d->findSegment(1)->frames == 3);
+    CHECK(d->findSegment(2)->frames == 1);
+    std::int64_t mismatches = 0;
+    for (std::size_t f = 0; f < p.frames.size(); ++f) {
+      const io::SegSegmentMask& m = *d->findMask(p.frames[f].segment);
+      const std::int64_t k = std::int64_t(std::lround(p.frames[f].positionLps[2] / 2));
+      for (int r = 0; r < p.rows; ++r)
+        for (int c = 0; c < p.columns; ++c) mismatches += maskAt(m, {c, r, k}) != p.pixel(int(f), c, r);
+    }
+    CHECK(mismatches == 0);
+    // Segment 2 repeats frame 2's plane: its set pixels that segment 1's frame 3 also sets overlap.
+    std::int64_t overlap = 0;
+    for (int r = 0; r < p.rows; ++r)
+      for (int c = 0; c < p.columns; ++c) overlap += p.pixel(2, c, r) && p.pixel(3, c, r);
+    CHECK(d->overlappingVoxels == std::size_t(overlap));
+  }
+
+  SECTION("rows running the other way on the reference grid: mirrored in y") {
+    const core::Geometry flipped({5, 3, 3}, {0.5, 0.5, 2}, {0, 1.0, 0},
+                                 core::Mat3{{1, 0, 0, 0, -1, 0, 0, 0, 1}});
+    // A y-flipped grid with z kept: its direction is not right-handed, which Geometry allows (determinant -1).
+    auto m = io::readDicomSeg(file.string(), flipped);
+    if (!m) FAIL(m.error().describe());
+    const io::SegSegmentMask& one = *m->findMask(1);
+    std::int64_t mismatches = 0;
+    for (int r = 0; r < p.rows; ++r)
+      for (int c = 0; c < p.columns; ++c) mismatches += maskAt(one, {c, 2 - r, 0}) != p.pixel(1, c, r);
+    CHECK(mismatches == 0);
+  }
+  SECTION("frames at other in-plane positions widen a derived grid") {
+    SynthSeg q = p;
+    q.segments = {1};
+    q.frames = {{{0, 0, 0}, 1}, {{1.0, -0.5, 2}, 1}};
+    q.pixel = [](int, int, int) { return true; };
+    buildSeg(q).write(dir / "shifted.dcm");
+    auto w = io::readDicomSeg((dir / "shifted.dcm").string());
+    if (!w) FAIL(w.error().describe());
+    CHECK(w->grid.dimensions() == core::Size3{7, 4, 2});
+    CHECK(w->grid.originLps()[1] == Approx(-0.5));
+    const io::SegSegmentMask& m = *w->findMask(1);
+    CHECK(m.count() == 30);
+    CHECK(maskAt(m, {0, 1, 0}));
+    CHECK_FALSE(maskAt(m, {0, 0, 0}));
+    CHECK(maskAt(m, {2, 0, 1}));
+    CHECK(maskAt(m, {6, 2, 1}));
+    CHECK_FALSE(maskAt(m, {1, 0, 1}));
+  }
+  SECTION("set pixels outside the reference grid are refused") {
+    const core::Geometry small({4, 3, 3}, {0.5, 0.5, 2}, {0, 0, 0});
+    auto bad = io::readDicomSeg(file.string(), small);
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().code == core::ErrorCode::GeometryMismatch);
+    CHECK(bad.error().subject == file.string());
+  }
+  SECTION("another pixel spacing is refused") {
+    const core::Geometry coarse({5, 3, 3}, {1.0, 1.0, 2}, {0, 0, 0});
+    auto bad = io::readDicomSeg(file.string(), coarse);
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().code == core::ErrorCode::GeometryMismatch);
+  }
+}
+
+TEST_CASE("dicom-seg: damaged synthetic SEGs give errors naming the file, before allocating", "[dicom-seg]") {
+  ScratchDir dir("dicom-seg-bad");
+  SynthSeg p;
+  p.frames = {{{0, 0, 0}, 1}, {{0, 0, 2}, 1}};
+  int n = 0;
+  auto expectError = [&](test::DicomBuilder b, core::ErrorCode code, const std::string& words) {
+    const fs::path file = dir / ("bad" + std::to_string(++n) + ".dcm");
+    b.write(file);
+    auto doc = io::readDicomSeg(file.string());
+    REQUIRE_FALSE(doc.ok());
+    INFO(doc.error().describe());
+    CHECK(doc.error().code == code);
+    CHECK(doc.error().subject == file.string());
+    CHECK(doc.error().detail.find(words) != std::string::npos);
+  };
+  // 60000 x 60000 x 60000 frames declared over a few bytes of pixels.
+  expectError(buildSeg(p).us(0x0028, 0x0010, 60000).us(0x0028, 0x0011, 60000).is(0x0028, 0x0008, 60000),
+              core::ErrorCode::SizeLimit, "limit");
+  // More frames declared than the pixel data holds.
+  expectError(buildSeg(p).is(0x0028, 0x0008, 2000).us(0x0028, 0x0010, 300), core::ErrorCode::Corrupt, "pixel data");
+  {
+    SynthSeg q = p;
+    q.frames[1].segment = 7;  // not in the Segment Sequence
+    expectError(buildSeg(q), core::ErrorCode::Corrupt, "segment 7");
+  }
+  {
+    // Per-frame functional groups for 3 frames, 2 declared.
+    SynthSeg q = p;
+    q.frames.push_back({{0, 0, 4}, 1});
+    expectError(buildSeg(q).is(0x0028, 0x0008, 2), core::ErrorCode::Corrupt, "Per-frame");
+  }
+  // A BINARY SEG with 8-bit pixels.
+  expectError(buildSeg(p).us(0x0028, 0x0100, 8), core::ErrorCode::Corrupt, "BitsAllocated");
+  {
+    SynthSeg q = p;
+    q.frames.push_back({{0, 0, 1e9}, 1});  // planes 2 mm apart, and one 1e9 mm away
+    expectError(buildSeg(q), core::ErrorCode::SizeLimit, "limit");
+  }
+  expectError(buildSeg(p).remove(0x0062, 0x0002), core::ErrorCode::Corrupt, "Segment Sequence");
+  expectError(buildSeg(p).str(0x0062, 0x0001, "CS", "SOMETHING"), core::ErrorCode::Unsupported, "SOMETHING");
 }
