@@ -450,7 +450,9 @@ core::Result<DicomSegDocument> readDicomSeg(const std::string& path, const std::
       const Placement& pl = placements[i];
       // Frame-space bounding boxes per value.
       struct Box { int c0, c1, r0, r1; };
-      std::map<int, Box> boxes;
+      std::map<int, Box> boxes;  // node-based: pointers stay valid as values are added
+      int lastSeg = 0;
+      Box* lastBox = nullptr;
       for (int r = 0; r < R; ++r)
         for (int c = 0; c < C; ++c) {
           const std::int32_t v = s[std::size_t(r) * std::size_t(C) + std::size_t(c)];
@@ -459,12 +461,13 @@ core::Result<DicomSegDocument> readDicomSeg(const std::string& path, const std::
           else if (fractional) seg = (std::int64_t(v) * 2 >= maxFractional) ? planes[i].segments.front() : 0;
           else seg = v != 0 ? planes[i].segments.front() : 0;
           if (seg <= 0) continue;
-          auto [it, fresh] = boxes.try_emplace(seg, Box{c, c, r, r});
-          if (!fresh) {
-            Box& b = it->second;
-            b.c0 = std::min(b.c0, c); b.c1 = std::max(b.c1, c);
-            b.r0 = std::min(b.r0, r); b.r1 = std::max(b.r1, r);
+          if (seg != lastSeg) {  // runs of one value: look the box up once per run
+            lastBox = &boxes.try_emplace(seg, Box{c, c, r, r}).first->second;
+            lastSeg = seg;
           }
+          Box& b = *lastBox;
+          b.c0 = std::min(b.c0, c); b.c1 = std::max(b.c1, c);
+          b.r0 = std::min(b.r0, r); b.r1 = std::max(b.r1, r);
         }
       for (const auto& [seg, b] : boxes) {
         if (labelmap) {

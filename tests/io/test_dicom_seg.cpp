@@ -85,7 +85,7 @@ struct SynthSeg {
   int rows = 3, columns = 5;
   std::vector<SynthFrame> frames;
   std::vector<int> segments{1};
-  double spacing = 0.5;  // PixelSpacing, both directions
+  double rowSpacing = 0.5, columnSpacing = 0.5;  // PixelSpacing[0] (between rows), [1] (between columns)
   core::Vec3 rowDir{1, 0, 0}, colDir{0, 1, 0};
   std::string frameOfReferenceUid = "2.25.40112233445566778899.9";
   std::function<bool(int frame, int c, int r)> pixel = [](int f, int c, int r) { return (c + r + f) % 3 == 0; };
@@ -121,7 +121,7 @@ test::DicomBuilder buildSeg(const SynthSeg& p) {
   b.ds(0x0020, 0x0037, test::formatDs(p.rowDir) + "\\" + test::formatDs(p.colDir));
   b.endItem().endSequence();
   b.beginSequence(0x0028, 0x9110).beginItem();
-  b.ds(0x0028, 0x0030, test::formatDs(p.spacing) + "\\" + test::formatDs(p.spacing)).ds(0x0018, 0x0050, 1.0);
+  b.ds(0x0028, 0x0030, test::formatDs(p.rowSpacing) + "\\" + test::formatDs(p.columnSpacing)).ds(0x0018, 0x0050, 1.0);
   b.endItem().endSequence();
   b.endItem().endSequence();
   b.beginSequence(0x5200, 0x9230);
@@ -652,6 +652,30 @@ TEST_CASE("dicom-seg: synthetic odd-sized frames (5 x 3, packed across byte boun
     std::int64_t mismatches = 0;
     for (int r = 0; r < p.rows; ++r)
       for (int c = 0; c < p.columns; ++c) mismatches += maskAt(one, {c, 2 - r, 0}) != p.pixel(1, c, r);
+    CHECK(mismatches == 0);
+  }
+  SECTION("sagittal frames on an axial grid: columns along y, rows down z") {
+    SynthSeg q;
+    q.rows = 3;
+    q.columns = 4;
+    q.rowDir = {0, 1, 0};
+    q.colDir = {0, 0, -1};
+    q.rowSpacing = 2;  // rows run down z, 2 mm apart as the axial grid's slices
+    q.frames = {{{1.0, 0, 4}, 1}, {{2.0, 0, 4}, 1}};  // x = 1 and 2 mm: i = 2 and 4 at 0.5 mm
+    buildSeg(q).write(dir / "sagittal.dcm");
+    const core::Geometry axial({6, 4, 3}, {0.5, 0.5, 2}, {0, 0, 0});
+    auto m = io::readDicomSeg((dir / "sagittal.dcm").string(), axial);
+    if (!m) FAIL(m.error().describe());
+    const io::SegSegmentMask& one = *m->findMask(1);
+    std::int64_t mismatches = 0, set = 0;
+    for (int f = 0; f < 2; ++f)
+      for (int r = 0; r < q.rows; ++r)
+        for (int c = 0; c < q.columns; ++c) {
+          // column c: y = 0.5 c mm (j = c); row r: z = 4 - 2 r mm (k = 2 - r)
+          mismatches += maskAt(one, {2 + 2 * f, c, 2 - r}) != q.pixel(f, c, r);
+          set += q.pixel(f, c, r);
+        }
+    CHECK(one.count() == set);
     CHECK(mismatches == 0);
   }
   SECTION("frames at other in-plane positions widen a derived grid") {
