@@ -2,6 +2,9 @@
 // DICOM SEG reader: Segmentation Storage (BINARY, FRACTIONAL) and Label Map Segmentation Storage (LABELMAP) objects
 // from other tools (dcmqi, highdicom, Slicer, ...) as per-segment binary masks on an index grid.
 //
+// - Not DCMTK's DcmSegmentation (dcmseg 3.6.7): it refuses Label Map SEGs ("Wrong SOP Class"), cannot decompress
+//   RLE or JPEG 2000 frames, fails on Deflated Image Frame Compression and keeps binary frames bit-packed; it would
+//   also parse the file before our pre-scan's checks.
 // - Headers are parsed with DCMTK's dcmdata after our structural pre-scan (io/dicom.h); pixels are decoded by io's
 //   frame decoders (native, deflate, RLE, JPEG 2000, Deflated Image Frame Compression; 1-bit frames unpacked even
 //   where a frame does not start on a byte boundary, i.e. Rows x Columns not a multiple of 8).
