@@ -72,7 +72,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+272"/>
+        <location filename="../app/gui/main_window.cpp" line="+275"/>
         <source>out of memory</source>
         <translation>mémoire insuffisante</translation>
     </message>
@@ -84,6 +84,11 @@
     </message>
     <message>
         <location line="+24"/>
+        <source>%1: %2</source>
+        <translation>%1 : %2</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>%1: no image series found</source>
         <translation>%1&#xa0;: aucune série d&apos;images trouvée</translation>
     </message>
@@ -722,13 +727,13 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="-301"/>
-        <location line="+401"/>
+        <location filename="../app/gui/main_window.cpp" line="-327"/>
+        <location line="+437"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-363"/>
+        <location line="-399"/>
         <location line="+74"/>
         <source>Cancel</source>
         <translation>Annuler</translation>
@@ -764,11 +769,12 @@
     <message>
         <location line="+19"/>
         <location line="+32"/>
+        <location line="+23"/>
         <source>Loading %1</source>
         <translation>Chargement de %1</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+25"/>
         <source>Indexing %1</source>
         <translation>Indexation de %1</translation>
     </message>
@@ -816,12 +822,17 @@ La charger quand même&#xa0;?</translation>
         <translation>Chargement de la série %1</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+35"/>
         <source>Labels from %1</source>
         <translation>Étiquettes chargées depuis %1</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+2"/>
+        <source>%1: %2 voxels belonged to more than one segment; the higher segment number was kept</source>
+        <translation>%1 : %2 voxels appartenaient à plusieurs segments ; le numéro de segment le plus élevé a été conservé</translation>
+    </message>
+    <message>
+        <location line="+31"/>
         <source>Delineate - %1</source>
         <translation>Delineate - %1</translation>
     </message>
@@ -961,6 +972,26 @@ La charger quand même&#xa0;?</translation>
     </message>
     <message>
         <location line="+3"/>
+        <source>Open DICOM S&amp;EG...</source>
+        <translation>Ouvrir un S&amp;EG DICOM...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open the image the segmentation was drawn on first</source>
+        <translation>Ouvrez d’abord l’image sur laquelle la segmentation a été dessinée</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open DICOM SEG</source>
+        <translation>Ouvrir un SEG DICOM</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>DICOM (*.dcm);;All files (*)</source>
+        <translation>DICOM (*.dcm);;Tous les fichiers (*)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Open Labels from &amp;Share...</source>
         <translation>Ouvrir des étiquettes depuis le pa&amp;rtage...</translation>
     </message>

@@ -72,7 +72,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+272"/>
+        <location filename="../app/gui/main_window.cpp" line="+275"/>
         <source>out of memory</source>
         <translation>内存不足</translation>
     </message>
@@ -84,6 +84,11 @@
     </message>
     <message>
         <location line="+24"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>%1: no image series found</source>
         <translation>%1：未找到图像序列</translation>
     </message>
@@ -720,13 +725,13 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="-301"/>
-        <location line="+401"/>
+        <location filename="../app/gui/main_window.cpp" line="-327"/>
+        <location line="+437"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-363"/>
+        <location line="-399"/>
         <location line="+74"/>
         <source>Cancel</source>
         <translation>取消</translation>
@@ -762,11 +767,12 @@
     <message>
         <location line="+19"/>
         <location line="+32"/>
+        <location line="+23"/>
         <source>Loading %1</source>
         <translation>正在加载 %1</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+25"/>
         <source>Indexing %1</source>
         <translation>正在索引 %1</translation>
     </message>
@@ -814,12 +820,17 @@ Load it anyway?</source>
         <translation>正在加载序列 %1</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+35"/>
         <source>Labels from %1</source>
         <translation>已加载来自 %1 的标签</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+2"/>
+        <source>%1: %2 voxels belonged to more than one segment; the higher segment number was kept</source>
+        <translation>%1：%2 个体素属于多个分段；已保留编号较大的分段</translation>
+    </message>
+    <message>
+        <location line="+31"/>
         <source>Delineate - %1</source>
         <translation>Delineate - %1</translation>
     </message>
@@ -956,6 +967,26 @@ Load it anyway?</source>
     </message>
     <message>
         <location line="+3"/>
+        <source>Open DICOM S&amp;EG...</source>
+        <translation>打开 DICOM SEG(&amp;E)...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open the image the segmentation was drawn on first</source>
+        <translation>请先打开绘制该分割所用的图像</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open DICOM SEG</source>
+        <translation>打开 DICOM SEG</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>DICOM (*.dcm);;All files (*)</source>
+        <translation>DICOM (*.dcm);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Open Labels from &amp;Share...</source>
         <translation>从共享目录打开标签(&amp;H)...</translation>
     </message>

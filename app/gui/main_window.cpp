@@ -36,6 +36,7 @@
 #include "core/statistics.h"
 #include "inference/engine.h"
 #include "io/dicom.h"
+#include "io/dicom_seg.h"
 #include "io/image_file.h"
 #include "io/share_revisions.h"
 #include "io/share_store.h"
@@ -54,6 +55,8 @@ struct MainWindow::Loaded {
   bool labelsOnly = false;
   std::string shareRevision;  // "study/set/rN" when the labels came from a share
   std::string revisionExtra;  // that revision's sidecar JSON (its label table)
+  std::optional<core::LabelTable> segTable;  // a DICOM SEG's segments
+  std::size_t flattened = 0;                 // voxels where overlapping segments were flattened (allowed)
   ShareTarget shareTarget;
   // A DICOM folder's index: the window picks the series, then loads it.
   std::vector<io::DicomSeries> series;
@@ -329,6 +332,32 @@ bool MainWindow::openLabels(const QString& labelsPath) {
   return true;
 }
 
+bool MainWindow::openDicomSeg(const QString& segPath, bool allowOverlap) {
+  if (busy() || !m_session) return false;
+  const std::string path = segPath.toStdString();
+  const core::Geometry grid = m_session->image().geometry();
+  startJob(tr("Loading %1").arg(QFileInfo(segPath).fileName()), [path, grid, segPath, allowOverlap](JobProgress&) {
+    auto r = std::make_shared<Loaded>();
+    r->labelsOnly = true;
+    r->source = segPath;
+    auto doc = io::readDicomSeg(path, grid);
+    if (!doc) {
+      r->error = fromError(doc.error());
+      return r;
+    }
+    auto map = io::segToLabelMap(*doc, allowOverlap);
+    if (!map) {
+      r->error = QObject::tr("%1: %2").arg(segPath, fromError(map.error()));
+      return r;
+    }
+    r->labels = std::move(map->first);
+    r->segTable = std::move(map->second);
+    r->flattened = doc->overlappingVoxels;
+    return r;
+  });
+  return true;
+}
+
 bool MainWindow::openDicomFolder(const QString& folder) {
   if (busy()) return false;
   const std::string path = folder.toStdString();
@@ -454,6 +483,11 @@ void MainWindow::finishJob(std::shared_ptr<Loaded> result) {
   }
   if (result->labelsOnly) {
     if (!setLabelMap(std::move(*result->labels))) return;  // reported; the labels in the window stay
+    if (result->segTable) {  // the SEG's segments name their labels (names, colours, codes)
+      for (const core::LabelEntry& e : result->segTable->entries()) m_session->setLabelEntry(e);
+      recolourScenes();
+      m_labels->refresh(m_counts);
+    }
     if (!result->shareRevision.empty()) {
       if (auto table = SessionFiles::tableFromRevisionExtra(result->revisionExtra)) {
         m_session->setTable(std::move(*table));  // the table saved with the revision
@@ -466,6 +500,11 @@ void MainWindow::finishJob(std::shared_ptr<Loaded> result) {
     m_tools->updateUndoActions();
     m_files->noteEdit();
     statusBar()->showMessage(tr("Labels from %1").arg(result->source), 5000);
+    if (result->flattened)
+      statusBar()->showMessage(tr("%1: %2 voxels belonged to more than one segment; the higher segment number was kept")
+                                   .arg(result->source)
+                                   .arg(result->flattened),
+                               10000);
     Q_EMIT labelsLoaded();
     return;
   }

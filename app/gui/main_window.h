@@ -56,6 +56,10 @@ class MainWindow : public QMainWindow {
   // nothing started, while another load runs.
   bool openImage(const QString& imagePath, const QString& labelsPath = {});
   bool openLabels(const QString& labelsPath);
+  // A DICOM SEG from any tool, placed on the open image's grid: its segments become labels (with names, colours and
+  // codes) as one undo step. Overlapping segments are refused (never silently flattened) unless `allowOverlap`,
+  // then the highest-numbered segment wins where they overlap and the window says how many voxels that took.
+  bool openDicomSeg(const QString& segPath, bool allowOverlap = false);
   bool openDicomFolder(const QString& folder);
   // A label set revision from a share store (the session then counts as saved at that revision).
   bool openShareRevision(const QString& root, const QString& study, const QString& labelSet, int revision);

@@ -37,6 +37,15 @@ void MainWindow::buildMenus() {
                                                       tr("Label maps (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;All files (*)"));
     if (!path.isEmpty() && maybeFinishSession()) openLabels(path);
   });
+  file->addAction(tr("Open DICOM S&EG..."), this, [this] {
+    if (!m_session) {
+      fail(tr("Open the image the segmentation was drawn on first"));
+      return;
+    }
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open DICOM SEG"), {}, tr("DICOM (*.dcm);;All files (*)"));
+    if (path.isEmpty() || !maybeFinishSession()) return;
+    openDicomSeg(path, false);
+  });
   file->addAction(tr("Open Labels from &Share..."), this, [this] {
     if (!m_session) {
       fail(tr("Open an image first: share revisions hold label maps"));

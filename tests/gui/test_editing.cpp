@@ -738,3 +738,40 @@ TEST_CASE("File > Export writes label statistics (CSV, JSON, de-identified) and 
   REQUIRE(failed.count() == 1);
   CHECK(failed.front().at(0).toString().contains("none"));
 }
+
+TEST_CASE("File > Open DICOM SEG: another tool's SEG lands on the open series as labels, overlaps are refused unless "
+          "allowed",
+          "[gui][dicom-seg]") {
+  test::guiApp();
+  const auto ct = test::sharedFile("data/dicom-seg/dcmqi/segmentations/ct-3slice");
+  const auto seg = test::sharedFile("data/dicom-seg/dcmqi/segmentations/liver.dcm");
+  const auto nrrd = test::sharedFile("data/dicom-seg/dcmqi/segmentations/liver_seg.nrrd");
+  const auto overlap = test::sharedFile("data/dicom-seg/dcmqi/segmentations/partial_overlaps.dcm");
+  if (!ct || !seg || !nrrd || !overlap) return;
+  QuietWindow window;
+  QSignalSpy loaded(&window, &MainWindow::studyLoaded), labelsLoaded(&window, &MainWindow::labelsLoaded),
+      failed(&window, &MainWindow::loadFailed);
+  REQUIRE(window.openDicomFolder(QString::fromStdString(ct->string())));
+  REQUIRE(waitFor(loaded));
+  REQUIRE(window.openDicomSeg(QString::fromStdString(seg->string())));
+  REQUIRE(waitFor(labelsLoaded));
+  REQUIRE(failed.count() == 0);
+  auto expected = io::readLabelFile(nrrd->string());
+  REQUIRE(expected.ok());
+  const std::vector<core::Label> got = voxels(window);
+  REQUIRE(got.size() == expected->size());
+  for (std::size_t i = 0; i < got.size(); ++i) REQUIRE((got[i] == 1) == (expected->data()[i] == 1));
+  CHECK(std::count(got.begin(), got.end(), core::Label(1)) > 1000);
+  REQUIRE(window.session()->table().find(1));
+  CHECK(window.session()->table().find(1)->terminology.type.meaning == "Liver");
+  CHECK(window.editTools()->undoAction()->text().contains("Open label map"));
+  // Overlapping segments: refused by default (naming the file), loaded on request with the count said.
+  REQUIRE(window.openDicomSeg(QString::fromStdString(overlap->string())));
+  REQUIRE(waitFor(failed));
+  CHECK(failed.front().at(0).toString().contains("partial_overlaps.dcm"));
+  CHECK(voxels(window) == got);  // the labels in the window stay
+  labelsLoaded.clear();
+  REQUIRE(window.openDicomSeg(QString::fromStdString(overlap->string()), true));
+  REQUIRE(waitFor(labelsLoaded));
+  CHECK(window.statusBar()->currentMessage().contains("more than one segment"));
+}
