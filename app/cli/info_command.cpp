@@ -24,7 +24,30 @@ struct InfoOptions {
   std::string table;
   std::string engine;
   std::string format = "text";
+  std::optional<SliceRange> slices;  // --slices AXIS:FIRST:LAST (voxel slices, inclusive; LAST -1 = to the end)
 };
+
+// "k:10:20" or "2:10:-1" (axis i/j/k or 0/1/2).
+std::optional<SliceRange> parseSlices(const std::string& text) {
+  const auto c1 = text.find(':'), c2 = text.find(':', c1 == std::string::npos ? 0 : c1 + 1);
+  if (c1 == std::string::npos || c2 == std::string::npos) return std::nullopt;
+  SliceRange r;
+  const std::string axis = text.substr(0, c1);
+  if (axis == "i" || axis == "0") r.axis = 0;
+  else if (axis == "j" || axis == "1") r.axis = 1;
+  else if (axis == "k" || axis == "2") r.axis = 2;
+  else return std::nullopt;
+  try {
+    std::size_t n1 = 0, n2 = 0;
+    const std::string a = text.substr(c1 + 1, c2 - c1 - 1), b = text.substr(c2 + 1);
+    r.first = std::stoll(a, &n1);
+    r.last = std::stoll(b, &n2);
+    if (n1 != a.size() || n2 != b.size()) return std::nullopt;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  return r;
+}
 
 std::optional<InfoOptions> parse(const std::vector<std::string>& args, std::string& problem) {
   InfoOptions o;
@@ -46,6 +69,14 @@ std::optional<InfoOptions> parse(const std::vector<std::string>& args, std::stri
       if (!value(o.engine)) return std::nullopt;
     } else if (a == "--format") {
       if (!value(o.format)) return std::nullopt;
+    } else if (a == "--slices") {
+      std::string text;
+      if (!value(text)) return std::nullopt;
+      o.slices = parseSlices(text);
+      if (!o.slices) {
+        problem = "--slices takes AXIS:FIRST:LAST (axis i, j or k; LAST -1 for the last slice), not " + text;
+        return std::nullopt;
+      }
     } else if (!a.empty() && a[0] == '-') {
       problem = "unknown option " + a;
       return std::nullopt;
@@ -111,6 +142,7 @@ void printJson(const InfoOptions& o, const ImageVolume& image, const std::string
   info.image = o.image;
   info.labelSource = labelSource;
   info.geometry = image.geometry();
+  info.slices = o.slices;
   std::fputs(io::statisticsJson(stats ? *stats : std::vector<LabelStatistics>{}, table, info).c_str(), stdout);
 }
 
@@ -156,7 +188,9 @@ int runInfo(const std::vector<std::string>& args) {
 
   std::optional<std::vector<LabelStatistics>> stats;
   if (!labelSource.empty()) {
-    Result<std::vector<LabelStatistics>> r = computeLabelStatistics(session->labels(), &session->image());
+    StatisticsOptions options;
+    options.slices = o.slices;
+    Result<std::vector<LabelStatistics>> r = computeLabelStatistics(session->labels(), &session->image(), options);
     if (!r) return fileError(r.error());
     stats = std::move(r).value();
   }

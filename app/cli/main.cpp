@@ -19,6 +19,7 @@ void printUsage(std::FILE* out) {
                "\n"
                "commands:\n"
                "  info IMAGE [--labels FILE] [--table FILE] [--segment ENGINE] [--format text|csv|json]\n"
+               "       [--slices AXIS:FIRST:LAST]   statistics of these voxel slices only (axis i, j, k; LAST -1 = end)\n"
                "      print the image geometry and, with labels (from FILE or computed by ENGINE), per-label\n"
                "      statistics: voxels, volume (mL), intensity mean/std/min/max, centroid (LPS mm), bounding box.\n"
                "      ENGINE: classic (CT body, lungs, airways, bone; MR body) or classic.threshold (CT tissue\n"

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include <algorithm>
 #include <array>
 #include <set>
@@ -185,4 +187,26 @@ TEST_CASE("segment writes the classic engine's automatic labels, refusals name t
   r = runCli("segment " + kSample + " " + quoted(out) + " --class 7");
   CHECK(r.exitCode == 1);
   CHECK(r.out.find("example_ct.nii.gz") != std::string::npos);
+}
+
+TEST_CASE("info --slices restricts the statistics to a slice range, and a bad range is refused naming it", "[cli]") {
+  ScratchDir dir("cli-slices");
+  const Run all = runCli("info " + kSample + " --segment classic --format json");
+  REQUIRE(all.exitCode == 0);
+  const Run some = runCli("info " + kSample + " --segment classic --format json --slices k:40:49");
+  REQUIRE(some.exitCode == 0);
+  const auto a = nlohmann::json::parse(all.out), s = nlohmann::json::parse(some.out);
+  CHECK(s["slices"]["first"] == 40);
+  std::map<int, long long> whole;
+  for (const auto& l : a["labels"]) whole[l["label"].get<int>()] = l["voxels"].get<long long>();
+  REQUIRE_FALSE(s["labels"].empty());
+  for (const auto& l : s["labels"]) {
+    CHECK(l["voxels"].get<long long>() < whole[l["label"].get<int>()]);  // ten slices of a longer structure
+    CHECK(l["bbox_ijk"][0][2].get<int>() >= 40);
+    CHECK(l["bbox_ijk"][1][2].get<int>() <= 49);
+  }
+  CHECK(runCli("info " + kSample + " --segment classic --slices k:40").exitCode == 2);
+  const Run bad = runCli("info " + kSample + " --segment classic --slices k:40:9999");
+  CHECK(bad.exitCode == 1);
+  CHECK(bad.out.find("9999") != std::string::npos);
 }
