@@ -9,6 +9,7 @@ PACKAGES=(
   g++ cmake ninja-build ccache pkg-config
   # tests
   catch2
+  dicom3tools  # tests: dciodvfy validates the DICOM SEGs io writes (tests/io/test_dicom_seg_write.cpp)
   # io: gzip (zlib streaming, libdeflate whole-buffer), JSON label dictionaries
   zlib1g-dev libdeflate-dev nlohmann-json3-dev
   # inference: LibTorch (CPU) for the VISTA-3D network

@@ -1,0 +1,498 @@
+#include "io/dicom_seg_write.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <ctime>
+#include <limits>
+#include <map>
+#include <new>
+#include <vector>
+
+#include <dcmtk/config/osconfig.h>
+#include <dcmtk/dcmdata/dcdeftag.h>
+#include <dcmtk/dcmdata/dcfilefo.h>
+#include <dcmtk/dcmdata/dcitem.h>
+#include <dcmtk/dcmdata/dcostrmb.h>
+#include <dcmtk/dcmdata/dcsequen.h>
+#include <dcmtk/dcmdata/dcuid.h>
+#include <dcmtk/dcmdata/dcvrat.h>
+
+#include "io/atomic_file.h"
+#include "io/dicom_internal.h"
+
+namespace delineate::io {
+
+using core::ErrorCode;
+using core::makeError;
+using namespace dicom_detail;
+
+namespace {
+
+constexpr const char* kSegmentationStorage = "1.2.840.10008.5.1.4.1.1.66.4";
+
+// A DS value of at most 16 characters with as many significant digits as fit.
+std::string ds(double v) {
+  if (std::abs(v) < 1e-9) v = 0;
+  char buf[64];
+  for (int precision = 15; precision > 0; --precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+    if (std::string(buf).size() <= 16) return buf;
+  }
+  return "0";
+}
+
+std::string ds3(const core::Vec3& v) { return ds(v[0]) + "\\" + ds(v[1]) + "\\" + ds(v[2]); }
+
+std::string str(DcmItem* item, const DcmTagKey& key) {
+  OFString v;
+  if (item != nullptr && item->findAndGetOFStringArray(key, v).good()) return v.c_str();
+  return {};
+}
+
+// Collects the first failure of a chain of dcmdata calls (they only fail on memory or a wrong VR, i.e. a bug).
+struct Builder {
+  OFCondition status = EC_Normal;
+  DcmTagKey failedAt;  // the attribute whose insertion failed first
+  bool failed = false;
+  void note(const DcmTagKey& key) {
+    if (status.bad() && !failed) {
+      failed = true;
+      failedAt = key;
+    }
+  }
+  void put(DcmItem* item, const DcmTagKey& key, const std::string& value) {
+    if (status.good()) status = item->putAndInsertString(key, value.c_str());
+    note(key);
+  }
+  void putU16(DcmItem* item, const DcmTagKey& key, Uint16 value) {
+    if (status.good()) status = item->putAndInsertUint16(key, value);
+    note(key);
+  }
+  void putTag(DcmItem* item, const DcmTagKey& key, const DcmTagKey& value) {
+    if (status.good()) status = item->putAndInsertTagKey(key, value);
+    note(key);
+  }
+  // Appends a new item to the sequence `seq` of `parent` (creating it) and returns it; nullptr after a failure.
+  DcmItem* item(DcmItem* parent, const DcmTagKey& seq) {
+    if (status.bad()) return nullptr;
+    DcmItem* out = nullptr;
+    status = parent->findOrCreateSequenceItem(seq, out, -2);
+    note(seq);
+    return status.good() ? out : nullptr;
+  }
+  void code(DcmItem* parent, const DcmTagKey& seq, const core::CodedConcept& c) {
+    DcmItem* it = item(parent, seq);
+    if (it == nullptr) return;
+    put(it, DCM_CodeValue, c.value);
+    put(it, DCM_CodingSchemeDesignator, c.scheme);
+    put(it, DCM_CodeMeaning, c.meaning);
+  }
+};
+
+std::string newUid() {
+  char buf[100];
+  dcmGenerateUniqueIdentifier(buf, SITE_INSTANCE_UID_ROOT);
+  return buf;
+}
+
+// Maps each original UID to one fresh UID (deidentify), or leaves UIDs as they are.
+struct UidMap {
+  bool replace = false;
+  std::map<std::string, std::string> fresh;
+  std::string operator()(const std::string& uid) {
+    if (!replace || uid.empty()) return uid;
+    auto it = fresh.find(uid);
+    if (it == fresh.end()) it = fresh.emplace(uid, newUid()).first;
+    return it->second;
+  }
+};
+
+std::string truncate(const std::string& s, std::size_t n) { return s.size() <= n ? s : s.substr(0, n); }
+
+struct SourceRef {
+  std::string sopInstanceUid;
+  int frame = 0;  // 1-based frame number; 0 for single-frame instances
+};
+
+// Patient and study attributes of the series' first instance (read up to the pixel data after io's pre-scan).
+struct SourceHeader {
+  std::string patientName, patientId, birthDate, sex, studyDate, studyTime, referringPhysician, studyId,
+      accessionNumber, studyDescription;
+};
+
+core::Result<SourceHeader> readSourceHeader(const std::string& file) {
+  auto pre = prescanDicomFile(file);
+  if (!pre) return pre.error();
+  ensureDcmtkReady();
+  DcmFileFormat ff;
+  const OFCondition c = ff.loadFileUntilTag(file.c_str(), EXS_Unknown, EGL_noChange, maxReadLength(*pre),
+                                            ERM_autoDetect, DCM_PixelData);
+  if (c.bad()) return makeError(ErrorCode::ReadFailed, file, std::string("cannot read the source instance: ") + c.text());
+  DcmDataset* d = ff.getDataset();
+  SourceHeader h;
+  h.patientName = str(d, DCM_PatientName);
+  h.patientId = str(d, DCM_PatientID);
+  h.birthDate = str(d, DCM_PatientBirthDate);
+  h.sex = str(d, DCM_PatientSex);
+  h.studyDate = str(d, DCM_StudyDate);
+  h.studyTime = str(d, DCM_StudyTime);
+  h.referringPhysician = str(d, DCM_ReferringPhysicianName);
+  h.studyId = str(d, DCM_StudyID);
+  h.accessionNumber = str(d, DCM_AccessionNumber);
+  h.studyDescription = str(d, DCM_StudyDescription);
+  return h;
+}
+
+void nowDicom(std::string& date, std::string& time) {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char d[16], s[16];
+  std::strftime(d, sizeof d, "%Y%m%d", &tm);
+  std::strftime(s, sizeof s, "%H%M%S", &tm);
+  date = d;
+  time = s;
+}
+
+}  // namespace
+
+void rgbToCielab(const core::Rgba& rgb, std::uint16_t lab[3]) {
+  auto lin = [](std::uint8_t v) {
+    const double c = v / 255.0;
+    return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+  };
+  const double r = lin(rgb.r), g = lin(rgb.g), b = lin(rgb.b);
+  const double X = (0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047;
+  const double Y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b;
+  const double Z = (0.0193339 * r + 0.1191920 * g + 0.9503041 * b) / 1.08883;
+  auto f = [](double t) { return t > 216.0 / 24389 ? std::cbrt(t) : (24389.0 / 27 * t + 16) / 116; };
+  const double L = 116 * f(Y) - 16, A = 500 * (f(X) - f(Y)), B = 200 * (f(Y) - f(Z));
+  auto scaled = [](double v, double lo, double hi) {
+    const double s = (std::clamp(v, lo, hi) - lo) / (hi - lo) * 65535.0;
+    return std::uint16_t(std::lround(s));
+  };
+  lab[0] = scaled(L, 0, 100);
+  lab[1] = scaled(A, -128, 127);
+  lab[2] = scaled(B, -128, 127);
+}
+
+core::Status writeDicomSeg(const std::string& path, const core::LabelMap& labels, const core::LabelTable& table,
+                           const DicomSeries& source, const SegWriteOptions& options) {
+  // --- options and geometry -----------------------------------------------------------------------------------
+  std::string algorithmType = options.algorithmType, algorithmName = options.algorithmName;
+  if (algorithmType.empty() || algorithmName.empty()) algorithmType = "MANUAL";
+  if (algorithmType != "MANUAL" && algorithmType != "SEMIAUTOMATIC" && algorithmType != "AUTOMATIC")
+    return makeError(ErrorCode::InvalidArgument, path,
+                     "Segment Algorithm Type \"" + options.algorithmType + "\" is not MANUAL, SEMIAUTOMATIC or AUTOMATIC");
+  if (algorithmType == "MANUAL") algorithmName.clear();
+  if (options.seriesNumber < 0)
+    return makeError(ErrorCode::InvalidArgument, path, "negative series number " + std::to_string(options.seriesNumber));
+  if (!source.isImage || !source.geometry || !source.isRegular())
+    return makeError(ErrorCode::Unsupported, path,
+                     "the source series " + source.seriesInstanceUid + " is not a regular image grid");
+  const core::Geometry& grid = labels.geometry();
+  if (!grid.isCloseTo(*source.geometry)) {
+    const auto& a = grid.dimensions();
+    const auto& b = source.geometry->dimensions();
+    return makeError(ErrorCode::GeometryMismatch, path,
+                     "the label map (" + std::to_string(a[0]) + " x " + std::to_string(a[1]) + " x " +
+                         std::to_string(a[2]) + ") is not on the grid of the source series " +
+                         source.seriesInstanceUid + " (" + std::to_string(b[0]) + " x " + std::to_string(b[1]) +
+                         " x " + std::to_string(b[2]) + ")");
+  }
+  const std::int64_t nx = grid.dimensions()[0], ny = grid.dimensions()[1], nz = grid.dimensions()[2];
+  if (nx > 65535 || ny > 65535)
+    return makeError(ErrorCode::SizeLimit, path, "slices wider than 65535 pixels cannot be DICOM frames");
+  if (source.slices.empty())
+    return makeError(ErrorCode::Unsupported, path, "the source series has no instances");
+  // The instance (and frame) each slice k came from.
+  std::vector<SourceRef> refs(static_cast<std::size_t>(nz));
+  std::map<std::string, int> framesPerInstance;
+  for (const DicomSlice& s : source.slices) ++framesPerInstance[s.sopInstanceUid];
+  for (const DicomSlice& s : source.slices) {
+    if (s.gridIndex < 0 || s.gridIndex >= nz) continue;
+    const bool multiFrame = s.frame > 0 || framesPerInstance[s.sopInstanceUid] > 1;
+    refs[std::size_t(s.gridIndex)] = {s.sopInstanceUid, multiFrame ? s.frame + 1 : 0};
+  }
+  for (std::int64_t k = 0; k < nz; ++k)
+    if (refs[std::size_t(k)].sopInstanceUid.empty())
+      return makeError(ErrorCode::Unsupported, path,
+                       "slice " + std::to_string(k + 1) + " of the source series has no instance to reference");
+
+  // --- which labels are where -----------------------------------------------------------------------------------
+  const std::size_t sliceSize = std::size_t(nx * ny);
+  std::map<core::Label, std::vector<char>> presence;  // label -> slices holding it
+  {
+    std::vector<char> seen(std::size_t(std::numeric_limits<core::Label>::max()) + 1, 0);
+    std::vector<core::Label> touched;
+    for (std::int64_t k = 0; k < nz; ++k) {
+      const core::Label* p = labels.data() + std::size_t(k) * sliceSize;
+      for (std::size_t i = 0; i < sliceSize; ++i)
+        if (p[i] != 0 && !seen[p[i]]) {
+          seen[p[i]] = 1;
+          touched.push_back(p[i]);
+        }
+      for (core::Label l : touched) {
+        auto& v = presence[l];
+        if (v.empty()) v.assign(std::size_t(nz), 0);
+        v[std::size_t(k)] = 1;
+        seen[l] = 0;
+      }
+      touched.clear();
+    }
+  }
+  if (presence.empty()) return makeError(ErrorCode::InvalidArgument, path, "the label map has no labelled voxel to write");
+  std::int64_t frames = 0;
+  for (const auto& [label, slices] : presence) frames += std::count(slices.begin(), slices.end(), 1);
+  const std::uint64_t bits = std::uint64_t(frames) * sliceSize;
+  const std::uint64_t pixelBytes = ((bits + 7) / 8 + 1) & ~std::uint64_t(1);
+  if (frames > 2147483647 || pixelBytes > 0xFFFFFFF0ull - (std::uint64_t(64) << 20))
+    return makeError(ErrorCode::SizeLimit, path,
+                     std::to_string(frames) + " frames of " + std::to_string(nx) + " x " + std::to_string(ny) +
+                         " exceed what one DICOM object can hold");
+
+  // --- header ------------------------------------------------------------------------------------------------------
+  auto header = readSourceHeader(source.slices.front().path);
+  if (!header) return header.error();
+  UidMap uid;
+  uid.replace = options.deidentify;
+  std::string date, time;
+  nowDicom(date, time);
+
+  try {
+    ensureDcmtkReady();
+    DcmFileFormat ff;
+    DcmDataset* d = ff.getDataset();
+    Builder b;
+    const std::string sopInstanceUid = newUid();
+    b.put(d, DCM_SpecificCharacterSet, "ISO_IR 192");
+    b.put(d, DCM_ImageType, "DERIVED\\PRIMARY");
+    b.put(d, DCM_InstanceCreationDate, date);
+    b.put(d, DCM_InstanceCreationTime, time);
+    b.put(d, DCM_SOPClassUID, kSegmentationStorage);
+    b.put(d, DCM_SOPInstanceUID, sopInstanceUid);
+    if (options.deidentify) {
+      b.put(d, DCM_StudyDate, "");
+      b.put(d, DCM_StudyTime, "");
+      b.put(d, DCM_AccessionNumber, "");
+      b.put(d, DCM_ReferringPhysicianName, "");
+      b.put(d, DCM_StudyID, "");
+      b.put(d, DCM_PatientName, "Anonymous^Patient");
+      const std::string anon = newUid();
+      b.put(d, DCM_PatientID, "ANON" + anon.substr(anon.size() - 12));
+      b.put(d, DCM_PatientBirthDate, "");
+      b.put(d, DCM_PatientSex, "");
+      b.put(d, DCM_PatientIdentityRemoved, "YES");
+      b.put(d, DCM_DeidentificationMethod, "PS3.15 Basic Application Level Confidentiality Profile");
+      b.code(d, DCM_DeidentificationMethodCodeSequence,
+             core::CodedConcept{"DCM", "113100", "Basic Application Confidentiality Profile"});
+    } else {
+      b.put(d, DCM_StudyDate, header->studyDate);
+      b.put(d, DCM_StudyTime, header->studyTime);
+      b.put(d, DCM_AccessionNumber, header->accessionNumber);
+      b.put(d, DCM_ReferringPhysicianName, header->referringPhysician);
+      b.put(d, DCM_StudyID, header->studyId);
+      if (!header->studyDescription.empty()) b.put(d, DCM_StudyDescription, header->studyDescription);
+      b.put(d, DCM_PatientName, header->patientName);
+      b.put(d, DCM_PatientID, header->patientId);
+      b.put(d, DCM_PatientBirthDate, header->birthDate);
+      b.put(d, DCM_PatientSex, header->sex);
+    }
+    b.put(d, DCM_ContentDate, date);
+    b.put(d, DCM_ContentTime, time);
+    b.put(d, DCM_Modality, "SEG");
+    b.put(d, DCM_Manufacturer, "Delineate");
+    b.put(d, DCM_ManufacturerModelName, "Delineate");
+    b.put(d, DCM_DeviceSerialNumber, "1");
+    b.put(d, DCM_SoftwareVersions, "1");
+    b.put(d, DCM_SeriesDescription, truncate(options.seriesDescription, 64));
+    // Coding Scheme Identification: the local scheme of labels without codes.
+    {
+      DcmItem* cs = b.item(d, DCM_CodingSchemeIdentificationSequence);
+      if (cs != nullptr) {
+        b.put(cs, DCM_CodingSchemeDesignator, kDelineateCodingScheme);
+        b.put(cs, DCM_CodingSchemeName, "Delineate local label codes");
+        b.put(cs, DCM_CodingSchemeResponsibleOrganization, "Delineate");
+      }
+    }
+    // Common Instance Reference: every source instance referenced by a frame.
+    {
+      DcmItem* series = b.item(d, DCM_ReferencedSeriesSequence);
+      if (series != nullptr) {
+        std::vector<std::string> seen;
+        for (const SourceRef& r : refs) {
+          if (std::find(seen.begin(), seen.end(), r.sopInstanceUid) != seen.end()) continue;
+          seen.push_back(r.sopInstanceUid);
+          DcmItem* inst = b.item(series, DCM_ReferencedInstanceSequence);
+          if (inst == nullptr) break;
+          b.put(inst, DCM_ReferencedSOPClassUID, source.sopClassUid);
+          b.put(inst, DCM_ReferencedSOPInstanceUID, uid(r.sopInstanceUid));
+        }
+        b.put(series, DCM_SeriesInstanceUID, uid(source.seriesInstanceUid));
+      }
+    }
+    b.put(d, DCM_StudyInstanceUID, uid(source.studyInstanceUid));
+    b.put(d, DCM_SeriesInstanceUID, newUid());
+    b.put(d, DCM_SeriesNumber, std::to_string(options.seriesNumber));
+    b.put(d, DCM_InstanceNumber, "1");
+    b.put(d, DCM_FrameOfReferenceUID, uid(source.frameOfReferenceUid.empty() ? newUid() : source.frameOfReferenceUid));
+    b.put(d, DCM_PositionReferenceIndicator, "");
+    // Image Pixel
+    b.putU16(d, DCM_SamplesPerPixel, 1);
+    b.put(d, DCM_PhotometricInterpretation, "MONOCHROME2");
+    b.put(d, DCM_NumberOfFrames, std::to_string(frames));
+    b.putU16(d, DCM_Rows, Uint16(ny));
+    b.putU16(d, DCM_Columns, Uint16(nx));
+    b.putU16(d, DCM_BitsAllocated, 1);
+    b.putU16(d, DCM_BitsStored, 1);
+    b.putU16(d, DCM_HighBit, 0);
+    b.putU16(d, DCM_PixelRepresentation, 0);
+    b.put(d, DCM_LossyImageCompression, "00");
+    // Segmentation Image
+    b.put(d, DCM_ContentLabel, "SEGMENTATION");
+    b.put(d, DCM_ContentDescription, truncate(options.seriesDescription, 64));
+    b.put(d, DCM_ContentCreatorName, "");
+    b.put(d, DCM_SegmentationType, "BINARY");
+    // Multi-frame Dimension: segment number, then plane position.
+    const std::string dimensionUid = newUid();
+    if (DcmItem* org = b.item(d, DCM_DimensionOrganizationSequence)) b.put(org, DCM_DimensionOrganizationUID, dimensionUid);
+    if (DcmItem* dim = b.item(d, DCM_DimensionIndexSequence)) {
+      b.putTag(dim, DCM_DimensionIndexPointer, DCM_ReferencedSegmentNumber);
+      b.putTag(dim, DCM_FunctionalGroupPointer, DCM_SegmentIdentificationSequence);
+      b.put(dim, DCM_DimensionOrganizationUID, dimensionUid);
+      b.put(dim, DCM_DimensionDescriptionLabel, "ReferencedSegmentNumber");
+    }
+    if (DcmItem* dim = b.item(d, DCM_DimensionIndexSequence)) {
+      b.putTag(dim, DCM_DimensionIndexPointer, DCM_ImagePositionPatient);
+      b.putTag(dim, DCM_FunctionalGroupPointer, DCM_PlanePositionSequence);
+      b.put(dim, DCM_DimensionOrganizationUID, dimensionUid);
+      b.put(dim, DCM_DimensionDescriptionLabel, "ImagePositionPatient");
+    }
+    // Segments
+    Uint16 segmentNumber = 0;
+    for (const auto& [label, slices] : presence) {
+      ++segmentNumber;
+      DcmItem* seg = b.item(d, DCM_SegmentSequence);
+      if (seg == nullptr) break;
+      const core::LabelEntry* e = table.find(label);
+      const std::string name = e != nullptr && !e->name.empty() ? e->name : "Label " + std::to_string(label);
+      const core::Rgba color = e != nullptr ? e->color : core::LabelTable::defaultColor(label);
+      core::Terminology t = e != nullptr ? e->terminology : core::Terminology{};
+      if (t.category.empty()) t.category = core::CodedConcept{kDelineateCodingScheme, "LABEL", "Label"};
+      if (t.type.empty())
+        t.type = core::CodedConcept{kDelineateCodingScheme, "L" + std::to_string(label), truncate(name, 64)};
+      b.putU16(seg, DCM_SegmentNumber, segmentNumber);
+      b.put(seg, DCM_SegmentLabel, truncate(name, 64));
+      b.put(seg, DCM_SegmentAlgorithmType, algorithmType);
+      if (!algorithmName.empty()) b.put(seg, DCM_SegmentAlgorithmName, truncate(algorithmName, 64));
+      std::uint16_t lab[3];
+      rgbToCielab(color, lab);
+      // Multi-valued binary attributes are set from their string form ("a\\b\\c"), which dcmdata parses per VR.
+      b.put(seg, DCM_RecommendedDisplayCIELabValue,
+            std::to_string(lab[0]) + "\\" + std::to_string(lab[1]) + "\\" + std::to_string(lab[2]));
+      b.code(seg, DCM_SegmentedPropertyCategoryCodeSequence, t.category);
+      b.code(seg, DCM_SegmentedPropertyTypeCodeSequence, t.type);
+      if (!t.typeModifier.empty()) {
+        DcmItem* typeItem = nullptr;
+        if (b.status.good()) b.status = seg->findAndGetSequenceItem(DCM_SegmentedPropertyTypeCodeSequence, typeItem, 0);
+        if (typeItem != nullptr) b.code(typeItem, DCM_SegmentedPropertyTypeModifierCodeSequence, t.typeModifier);
+      }
+      if (!t.region.empty()) {
+        b.code(seg, DCM_AnatomicRegionSequence, t.region);
+        if (!t.regionModifier.empty()) {
+          DcmItem* regionItem = nullptr;
+          if (b.status.good()) b.status = seg->findAndGetSequenceItem(DCM_AnatomicRegionSequence, regionItem, 0);
+          if (regionItem != nullptr) b.code(regionItem, DCM_AnatomicRegionModifierSequence, t.regionModifier);
+        }
+      }
+    }
+    // Shared functional groups: orientation and pixel measures of the grid.
+    const core::Mat3& dir = grid.direction();
+    const core::Vec3 rowDir{dir(0, 0), dir(1, 0), dir(2, 0)}, colDir{dir(0, 1), dir(1, 1), dir(2, 1)};
+    const core::Vec3& sp = grid.spacingMm();
+    if (DcmItem* shared = b.item(d, DCM_SharedFunctionalGroupsSequence)) {
+      if (DcmItem* o = b.item(shared, DCM_PlaneOrientationSequence))
+        b.put(o, DCM_ImageOrientationPatient, ds3(rowDir) + "\\" + ds3(colDir));
+      if (DcmItem* m = b.item(shared, DCM_PixelMeasuresSequence)) {
+        b.put(m, DCM_PixelSpacing, ds(sp[1]) + "\\" + ds(sp[0]));
+        b.put(m, DCM_SliceThickness, ds(sp[2]));
+        b.put(m, DCM_SpacingBetweenSlices, ds(sp[2]));
+      }
+    }
+    // Per-frame groups and the packed frames.
+    std::vector<std::uint8_t> pixels(static_cast<std::size_t>(pixelBytes), 0);
+    std::uint64_t bit = 0;
+    DcmSequenceOfItems* perFrame = nullptr;
+    if (b.status.good()) {
+      perFrame = new DcmSequenceOfItems(DCM_PerFrameFunctionalGroupsSequence);
+      b.status = d->insert(perFrame, true);
+      b.note(DCM_PerFrameFunctionalGroupsSequence);
+    }
+    segmentNumber = 0;
+    for (const auto& [label, slices] : presence) {
+      ++segmentNumber;
+      for (std::int64_t k = 0; k < nz && b.status.good(); ++k) {
+        if (!slices[std::size_t(k)]) continue;
+        auto* fg = new DcmItem();
+        b.status = perFrame->append(fg);
+        if (b.status.bad()) {
+          delete fg;
+          break;
+        }
+        if (DcmItem* der = b.item(fg, DCM_DerivationImageSequence)) {
+          b.code(der, DCM_DerivationCodeSequence, core::CodedConcept{"DCM", "113076", "Segmentation"});
+          if (DcmItem* src = b.item(der, DCM_SourceImageSequence)) {
+            b.put(src, DCM_ReferencedSOPClassUID, source.sopClassUid);
+            b.put(src, DCM_ReferencedSOPInstanceUID, uid(refs[std::size_t(k)].sopInstanceUid));
+            if (refs[std::size_t(k)].frame > 0)
+              b.put(src, DCM_ReferencedFrameNumber, std::to_string(refs[std::size_t(k)].frame));
+            b.code(src, DCM_PurposeOfReferenceCodeSequence,
+                   core::CodedConcept{"DCM", "121322", "Source image for image processing operation"});
+          }
+        }
+        if (DcmItem* content = b.item(fg, DCM_FrameContentSequence)) {
+          b.put(content, DCM_DimensionIndexValues, std::to_string(segmentNumber) + "\\" + std::to_string(k + 1));
+        }
+        if (DcmItem* pos = b.item(fg, DCM_PlanePositionSequence))
+          b.put(pos, DCM_ImagePositionPatient, ds3(grid.indexToLps(core::Index3{0, 0, k})));
+        if (DcmItem* ident = b.item(fg, DCM_SegmentIdentificationSequence))
+          b.putU16(ident, DCM_ReferencedSegmentNumber, segmentNumber);
+        const core::Label* p = labels.data() + std::size_t(k) * sliceSize;
+        for (std::size_t i = 0; i < sliceSize; ++i, ++bit)
+          if (p[i] == label) pixels[std::size_t(bit >> 3)] |= std::uint8_t(1u << (bit & 7));
+      }
+    }
+    if (b.status.good()) b.status = d->putAndInsertUint8Array(DCM_PixelData, pixels.data(), Uint32(pixels.size()));
+    b.note(DCM_PixelData);
+    pixels = {};
+    if (b.status.bad())
+      return makeError(ErrorCode::WriteFailed, path, std::string("cannot build the SEG dataset: ") + b.status.text() + " at (" +
+                                                   b.failedAt.toString().c_str() + ")");
+
+    // Serialise to memory, then publish atomically.
+    const E_TransferSyntax xfer = EXS_LittleEndianExplicit;
+    OFCondition c = ff.validateMetaInfo(xfer);
+    if (c.bad()) return makeError(ErrorCode::WriteFailed, path, std::string("cannot build the meta header: ") + c.text());
+    std::uint64_t capacity = std::uint64_t(ff.calcElementLength(xfer, EET_ExplicitLength)) + (64u << 10);
+    for (int attempt = 0; attempt < 4; ++attempt, capacity *= 2) {
+      std::vector<char> buffer(static_cast<std::size_t>(capacity));
+      DcmOutputBufferStream out(buffer.data(), offile_off_t(buffer.size()));
+      ff.transferInit();
+      c = ff.write(out, xfer, EET_ExplicitLength, nullptr);
+      ff.transferEnd();
+      if (c == EC_StreamNotifyClient) continue;  // buffer too small
+      if (c.bad()) return makeError(ErrorCode::WriteFailed, path, std::string("cannot encode the SEG: ") + c.text());
+      void* data = nullptr;
+      offile_off_t length = 0;
+      out.flushBuffer(data, length);
+      return writeFileAtomically(path, data, std::size_t(length));
+    }
+    return makeError(ErrorCode::WriteFailed, path, "cannot encode the SEG: its encoded size was misjudged");
+  } catch (const std::bad_alloc&) {
+    return makeError(ErrorCode::OutOfMemory, path, "out of memory while building the SEG");
+  }
+}
+
+}  // namespace delineate::io

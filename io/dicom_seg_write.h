@@ -1,0 +1,67 @@
+#pragma once
+// DICOM SEG writer: a label map drawn on a DICOM series becomes a Segmentation Storage object
+// (1.2.840.10008.5.1.4.1.1.66.4, SegmentationType BINARY, explicit VR little endian) that references that series.
+//
+// - Built with DCMTK's dcmdata, not dcmseg's DcmSegmentation: io links dcmdata only (dcmseg would add dcmfg, dcmiod
+//   and their checks to every io user), the frames are packed here in one pass over the label map rather than
+//   copied into one DcmIODImage frame object per segment and slice, and the file is serialised to memory and
+//   published through AtomicFileWriter (DcmSegmentation::saveFile writes the target in place). The reader
+//   (io/dicom_seg.h) is ours too, so both halves speak the same subset and are tested against each other,
+//   against dicom3tools' dciodvfy and, where built, against dcmseg's loader.
+// - One segment per label present in the map, by increasing id. Segment Numbers run 1..n as PS3.3 C.8.20.2 requires
+//   ("start at 1 and increase monotonically by 1", which dciodvfy enforces), so they are not the label ids: segment
+//   n is the n-th smallest id present (io::segToLabelMap gives ids 1..n back). Segment Label = the table's name ("Label <id>" for ids missing from the table), Recommended Display CIELab from the colour (sRGB, D65
+//   white as dcmqi and Slicer use), category/type/modifier/anatomic region from the table's terminology. A label
+//   without a type code gets one from the local scheme "99DELINEATE" (value "L<id>", so the id survives, meaning = the name), without a
+//   category "99DELINEATE" "LABEL" "Label"; the scheme is declared in the Coding Scheme Identification Sequence.
+// - Empty segments: labels of the table that no voxel holds are not written (the standard allows a segment with no
+//   frames, but readers such as dcmqi warn or drop them, and nothing is lost: the table travels separately). A map
+//   without any labelled voxel is refused (InvalidArgument): a SEG needs at least one frame.
+// - One frame per segment per slice where the segment has voxels (Rows x Columns = the series' rows x columns),
+//   frames ordered by segment, then slice; 1-bit pixels packed LSB first with no padding between frames (Rows x
+//   Columns may be odd), the whole padded to an even length. Per frame: Plane Position, Segment Identification,
+//   Frame Content (Dimension Index Values: segment number, slice 1..n) and Derivation Image with a Source Image
+//   referencing the series instance (and frame, for multi-frame sources) the slice came from. Shared: Plane
+//   Orientation and Pixel Measures (PixelSpacing, SliceThickness = SpacingBetweenSlices = the grid's k spacing).
+// - Overlap: a LabelMap holds one label per voxel, so a SEG written from it never has overlapping segments. SEGs
+//   read by io/dicom_seg.h keep their overlap (one mask per segment); only flattening them into a label map loses it.
+// - Patient and study attributes are copied from the series' first instance; Frame of Reference and Study Instance
+//   UID from the series. deidentify (PS3.15 Basic Application Level Confidentiality Profile, as far as this object
+//   carries identifying attributes): PatientName ("Anonymous^Patient") and PatientID (a random "ANON...") replaced, birth date, sex, study date/time, accession
+//   number, referring physician and study ID emptied, study description removed, every UID taken from the source
+//   (study, series, instances, frame of reference) replaced by a fresh one, the same fresh UID for every occurrence
+//   of one original within the file; PatientIdentityRemoved = YES with the de-identification method and code.
+// - Errors (typed, naming the output file unless the fault is the source's): labels not on the series' grid
+//   (GeometryMismatch), a series that is not a regular image grid or lacks the instance of a slice (Unsupported),
+//   bad options (InvalidArgument), sizes beyond a DICOM object's 32-bit lengths (SizeLimit), the folder missing or
+//   unwritable (WriteFailed; nothing is left behind, an existing file is untouched).
+
+#include <cstdint>
+#include <string>
+
+#include "core/error.h"
+#include "core/label_map.h"
+#include "core/label_table.h"
+#include "io/dicom.h"
+
+namespace delineate::io {
+
+struct SegWriteOptions {
+  std::string seriesDescription = "Delineate segmentation";
+  int seriesNumber = 300;
+  // Segment Algorithm Name and Type. An empty name or type, or type MANUAL, writes MANUAL without a name; otherwise
+  // the type must be SEMIAUTOMATIC or AUTOMATIC.
+  std::string algorithmName = "Delineate";
+  std::string algorithmType = "SEMIAUTOMATIC";
+  bool deidentify = false;
+};
+
+constexpr const char* kDelineateCodingScheme = "99DELINEATE";
+
+core::Status writeDicomSeg(const std::string& path, const core::LabelMap& labels, const core::LabelTable& table,
+                           const DicomSeries& source, const SegWriteOptions& options = {});
+
+// sRGB to DICOM's scaled CIELab (PS3.3 C.10.7.1.1), the inverse of io::cielabToRgb.
+void rgbToCielab(const core::Rgba& rgb, std::uint16_t lab[3]);
+
+}  // namespace delineate::io

@@ -1,0 +1,430 @@
+// DICOM SEG writing (io/dicom_seg_write.h): label maps drawn on real and synthetic DICOM series, written as BINARY
+// SEGs, read back with io::readDicomSeg onto the same grid, and checked with dicom3tools' dciodvfy.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <sstream>
+
+#include "io/dicom.h"
+#include "io/dicom_seg.h"
+#include "io/dicom_seg_write.h"
+#include "tests/common/dicom_builder.h"
+#include "tests/common/test_support.h"
+
+using namespace delineate;
+using delineate::test::ScratchDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Source {
+  io::DicomIndex index;
+  io::DicomSeries series;
+  core::Geometry grid;
+};
+
+Source indexSource(const fs::path& folder) {
+  auto index = io::indexDicomFolder(folder.string());
+  if (!index) FAIL(index.error().describe());
+  const io::DicomSeries* image = nullptr;
+  for (const auto* s : index->allSeries())
+    if (s->isImage) {
+      REQUIRE(image == nullptr);
+      image = s;
+    }
+  REQUIRE(image != nullptr);
+  REQUIRE(image->geometry.has_value());
+  return {*index, *image, *image->geometry};
+}
+
+std::optional<Source> ct3slice() {
+  auto p = test::sharedFile("data/dicom-seg/dcmqi/segmentations/ct-3slice");
+  if (!p) return std::nullopt;
+  return indexSource(*p);
+}
+
+core::LabelMap makeMap(const core::Geometry& g, const std::function<core::Label(std::int64_t, std::int64_t, std::int64_t)>& f) {
+  auto v = core::Volume<core::Label>::create(g, 0);
+  REQUIRE(v.ok());
+  const auto& d = g.dimensions();
+  for (std::int64_t z = 0; z < d[2]; ++z)
+    for (std::int64_t y = 0; y < d[1]; ++y)
+      for (std::int64_t x = 0; x < d[0]; ++x) v->at({x, y, z}) = f(x, y, z);
+  return core::LabelMap(std::move(v).value());
+}
+
+bool maskAt(const io::SegSegmentMask& m, const core::Index3& ijk) {
+  if (!m.box.contains(ijk)) return false;
+  const std::int64_t nx = m.box.max[0] - m.box.min[0] + 1, ny = m.box.max[1] - m.box.min[1] + 1;
+  return m.voxels[std::size_t((ijk[0] - m.box.min[0]) + nx * ((ijk[1] - m.box.min[1]) + ny * (ijk[2] - m.box.min[2])))] != 0;
+}
+
+// The document's masks flattened (no overlap expected) equal the label map voxel for voxel. Segment n stands for the
+// n-th smallest label id present (`ids`, increasing).
+void requireSameLabels(const io::DicomSegDocument& doc, const core::LabelMap& labels, const std::vector<int>& ids) {
+  REQUIRE(doc.grid.isCloseTo(labels.geometry()));
+  CHECK(doc.overlappingVoxels == 0);
+  REQUIRE(doc.masks.size() == ids.size());
+  std::map<int, const io::SegSegmentMask*> masks;
+  for (const auto& m : doc.masks) {
+    REQUIRE(m.number >= 1);
+    REQUIRE(m.number <= int(ids.size()));
+    masks[ids[std::size_t(m.number - 1)]] = &m;
+  }
+  const auto& d = labels.geometry().dimensions();
+  std::int64_t mismatches = 0;
+  for (std::int64_t z = 0; z < d[2]; ++z)
+    for (std::int64_t y = 0; y < d[1]; ++y)
+      for (std::int64_t x = 0; x < d[0]; ++x) {
+        int got = 0;
+        for (const auto& [n, m] : masks)
+          if (maskAt(*m, {x, y, z})) got = n;
+        mismatches += got != labels.at({x, y, z});
+      }
+  CHECK(mismatches == 0);
+}
+
+std::string run(const std::string& command, int* status) {
+  std::string out;
+  FILE* p = popen((command + " 2>&1").c_str(), "r");
+  REQUIRE(p != nullptr);
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
+  *status = pclose(p);
+  return out;
+}
+
+bool haveDciodvfy() {
+  int status = 0;
+  run("command -v dciodvfy", &status);
+  return status == 0;
+}
+
+// dciodvfy must report no "Error" line; warnings are listed here, each with why it is accepted.
+const std::vector<std::string> kAcceptedWarnings = {
+    // Labels without a code get the local scheme 99DELINEATE (declared in the Coding Scheme Identification
+    // Sequence); dciodvfy only knows registered designators.
+    "Unrecognized defined term <99DELINEATE> for value 1 of attribute",
+    // Study Date / Time / ID are type 2 in a SEG: copied as the source has them (the synthetic series has no Study
+    // ID) or emptied by deidentify. Only a DICOMDIR would need them.
+    "Missing attribute or value that would be needed to build DICOMDIR",
+    // PatientName is copied verbatim from the source series (dcmqi's CT has "JANCT000", with no '^').
+    "Retired Person Name form",
+};
+
+void requireValidIod(const fs::path& file) {
+  if (!haveDciodvfy()) {
+    if (test::runningInCi()) FAIL("dciodvfy (dicom3tools) is missing under CI: scripts/setup.sh installs it");
+    WARN("skipped: dciodvfy (dicom3tools) not installed");
+    return;
+  }
+  int status = 0;
+  const std::string out = run("dciodvfy '" + file.string() + "'", &status);
+  std::istringstream lines(out);
+  std::string line, errors, warnings;
+  while (std::getline(lines, line)) {
+    if (line.find("Error") != std::string::npos) errors += line + "\n";
+    if (line.find("Warning") != std::string::npos) {
+      bool accepted = false;
+      for (const auto& w : kAcceptedWarnings) accepted = accepted || line.find(w) != std::string::npos;
+      if (!accepted) warnings += line + "\n";
+    }
+  }
+  INFO("dciodvfy output:\n" << out);
+  CHECK(errors.empty());
+  CHECK(warnings.empty());
+}
+
+core::LabelEntry entry(int id, const std::string& name, core::Rgba color) {
+  core::LabelEntry e;
+  e.id = core::Label(id);
+  e.name = name;
+  e.color = color;
+  return e;
+}
+
+int countColourDiff(const core::Rgba& a, const core::Rgba& b) {
+  return std::max({std::abs(int(a.r) - int(b.r)), std::abs(int(a.g) - int(b.g)), std::abs(int(a.b) - int(b.b))});
+}
+
+}  // namespace
+
+TEST_CASE("dicom-seg-write: a 3-label map on dcmqi's CT round trips voxel for voxel with names, codes and colours",
+          "[dicom-seg-write]") {
+  auto src = ct3slice();
+  if (!src) return;
+  const core::Geometry& g = src->grid;
+  REQUIRE(g.dimensions() == core::Size3{512, 512, 3});
+  // 1: a box over two slices; 7: an odd-sized blob (37 x 13 on slice 0 only); 12: a sphere-ish region on all slices
+  const core::LabelMap labels = makeMap(g, [](std::int64_t x, std::int64_t y, std::int64_t z) -> core::Label {
+    if (z <= 1 && x >= 100 && x < 164 && y >= 200 && y < 260) return 1;
+    if (z == 0 && x >= 301 && x < 338 && y >= 51 && y < 64) return 7;
+    if ((x - 256) * (x - 256) + (y - 380) * (y - 380) < 900 + 100 * z) return 12;
+    return 0;
+  });
+  core::LabelTable table;
+  core::LabelEntry liver = entry(1, "Liver", {221, 130, 101, 255});
+  liver.terminology.category = {"SCT", "123037004", "Anatomical Structure"};
+  liver.terminology.type = {"SCT", "10200004", "Liver"};
+  REQUIRE(table.add(liver).ok());
+  REQUIRE(table.add(entry(7, "odd blob", {10, 200, 30, 255})).ok());
+  core::LabelEntry kidney = entry(12, "Left kidney", {185, 102, 83, 255});
+  kidney.terminology.category = {"SCT", "123037004", "Anatomical Structure"};
+  kidney.terminology.type = {"SCT", "64033007", "Kidney"};
+  kidney.terminology.typeModifier = {"SCT", "7771000", "Left"};
+  REQUIRE(table.add(kidney).ok());
+  REQUIRE(table.add(entry(20, "unused", {1, 2, 3, 255})).ok());  // in the table, not in the map
+
+  ScratchDir dir("seg-write");
+  const fs::path out = dir / "seg.dcm";
+  io::SegWriteOptions options;
+  options.seriesDescription = "round trip";
+  const core::Status st = io::writeDicomSeg(out.string(), labels, table, src->series, options);
+  if (!st) FAIL(st.error().describe());
+
+  io::DicomSegReadOptions ro;
+  ro.referenceFrameOfReferenceUid = src->series.frameOfReferenceUid;
+  auto doc = io::readDicomSeg(out.string(), g, ro);
+  if (!doc) FAIL(doc.error().describe());
+  CHECK(doc->segmentationType == "BINARY");
+  CHECK(doc->sopClassUid == "1.2.840.10008.5.1.4.1.1.66.4");
+  CHECK(doc->seriesDescription == "round trip");
+  CHECK(doc->referencedSeriesUid == src->series.seriesInstanceUid);
+  CHECK(doc->frameOfReferenceUid == src->series.frameOfReferenceUid);
+  CHECK(doc->rows == 512);
+  CHECK(doc->columns == 512);
+  CHECK(doc->frameCount == 2 + 1 + 3);  // label 1 on 2 slices, 7 on 1, 12 on 3
+  REQUIRE(doc->segments.size() == 3);   // the unused label is not written
+  // Segment Numbers run 1..n (PS3.3 C.8.20.2) in increasing label id order.
+  const std::vector<int> ids{1, 7, 12};
+  CHECK(doc->segments[0].number == 1);
+  CHECK(doc->segments[1].number == 2);
+  CHECK(doc->segments[2].number == 3);
+  CHECK(doc->segments[0].frames == 2);
+  CHECK(doc->segments[1].frames == 1);
+  CHECK(doc->segments[2].frames == 3);
+  for (const auto& s : doc->segments) {
+    const core::LabelEntry* e = table.find(core::Label(ids[std::size_t(s.number - 1)]));
+    REQUIRE(e != nullptr);
+    INFO("segment " << s.number);
+    CHECK(s.entry.name == e->name);
+    CHECK(countColourDiff(s.entry.color, e->color) <= 1);
+    CHECK(s.algorithmType == "SEMIAUTOMATIC");
+    CHECK(s.algorithmName == "Delineate");
+  }
+  CHECK(doc->segments[0].entry.terminology == liver.terminology);
+  CHECK(doc->segments[2].entry.terminology == kidney.terminology);
+  const core::Terminology& local = doc->segments[1].entry.terminology;
+  CHECK(local.category.scheme == "99DELINEATE");
+  CHECK(local.type == core::CodedConcept{"99DELINEATE", "L7", "odd blob"});
+  requireSameLabels(*doc, labels, ids);
+  // Every source instance is referenced (Derivation Image / Source Image and the Referenced Series Sequence).
+  const std::string bytes = test::readFileBytes(out);
+  for (const auto& slice : src->series.slices) CHECK(bytes.find(slice.sopInstanceUid) != std::string::npos);
+  CHECK(bytes.find(src->series.patientName) != std::string::npos);
+  // Back to a label map: ids 1..3 in the same places, with the names.
+  auto back = io::segToLabelMap(*doc, false);
+  REQUIRE(back.ok());
+  REQUIRE(back->first.size() == labels.size());
+  std::size_t mismatches = 0;
+  for (std::size_t i = 0; i < labels.size(); ++i)
+    mismatches += (labels[i] == 0 ? 0 : std::find(ids.begin(), ids.end(), labels[i]) - ids.begin() + 1) != back->first[i];
+  CHECK(mismatches == 0);
+  CHECK(back->second.find(2)->name == "odd blob");
+  requireValidIod(out);
+}
+
+TEST_CASE("dicom-seg-write: every colour survives the CIELab round trip within one RGB level", "[dicom-seg-write]") {
+  int worst = 0;
+  for (int r = 0; r < 256; r += 15)
+    for (int g = 0; g < 256; g += 15)
+      for (int b = 0; b < 256; b += 15) {
+        const core::Rgba c{std::uint8_t(r), std::uint8_t(g), std::uint8_t(b), 255};
+        std::uint16_t lab[3];
+        io::rgbToCielab(c, lab);
+        worst = std::max(worst, countColourDiff(io::cielabToRgb(lab[0], lab[1], lab[2]), c));
+      }
+  CHECK(worst <= 1);
+}
+
+namespace {
+// A synthetic CT series of `slices` slices, rows x columns each, oblique-free, written into `folder`.
+Source syntheticSeries(const fs::path& folder, int rows, int columns, int slices, const std::string& patientName) {
+  fs::create_directories(folder);
+  for (int k = 0; k < slices; ++k) {
+    test::CtSliceParams p;
+    p.rows = rows;
+    p.columns = columns;
+    p.positionLps = {-10.0, 20.0, 5.0 + 2.5 * k};
+    p.rowSpacingMm = 0.75;
+    p.columnSpacingMm = 0.6;
+    p.sliceThicknessMm = 2.5;
+    p.instanceNumber = k + 1;
+    p.patientName = patientName;
+    test::makeCtSlice(p).write(folder / ("slice" + std::to_string(k) + ".dcm"));
+  }
+  return indexSource(folder);
+}
+}  // namespace
+
+TEST_CASE("dicom-seg-write: odd rows x columns (7 x 5) frames pack across byte boundaries and read back exactly",
+          "[dicom-seg-write]") {
+  ScratchDir dir("seg-write-odd");
+  const Source src = syntheticSeries(dir / "ct", 7, 5, 4, "Odd^Phantom");
+  REQUIRE(src.grid.dimensions() == core::Size3{5, 7, 4});
+  const core::LabelMap labels = makeMap(src.grid, [](std::int64_t x, std::int64_t y, std::int64_t z) -> core::Label {
+    if ((x + 2 * y + 3 * z) % 5 == 0) return 2;
+    if ((x * y + z) % 3 == 1) return 3;
+    return 0;
+  });
+  core::LabelTable table;
+  REQUIRE(table.add(entry(2, "two", {255, 0, 0, 255})).ok());
+  // label 3 is not in the table: "Label 3", default colour
+  const fs::path out = dir / "odd.dcm";
+  const core::Status st = io::writeDicomSeg(out.string(), labels, table, src.series);
+  if (!st) FAIL(st.error().describe());
+  auto doc = io::readDicomSeg(out.string(), src.grid);
+  if (!doc) FAIL(doc.error().describe());
+  CHECK(doc->rows == 7);
+  CHECK(doc->columns == 5);
+  CHECK(doc->frameCount == 8);
+  REQUIRE(doc->segments.size() == 2);
+  CHECK(doc->segments[1].entry.name == "Label 3");
+  CHECK(doc->segments[1].entry.terminology.type == core::CodedConcept{"99DELINEATE", "L3", "Label 3"});
+  CHECK(countColourDiff(doc->segments[1].entry.color, core::LabelTable::defaultColor(3)) <= 1);
+  requireSameLabels(*doc, labels, {2, 3});
+  requireValidIod(out);
+}
+
+TEST_CASE("dicom-seg-write: 210 labels (small cubes) round trip as 210 segments", "[dicom-seg-write]") {
+  ScratchDir dir("seg-write-many");
+  const Source src = syntheticSeries(dir / "ct", 60, 71, 5, "Many^Labels");
+  // Cubes of 3 x 3 x 2 on a 14 x 15 lattice of cells, label = cell number + 1 (1..210).
+  const core::LabelMap labels = makeMap(src.grid, [](std::int64_t x, std::int64_t y, std::int64_t z) -> core::Label {
+    const std::int64_t cx = x / 5, cy = y / 4;
+    if (cx >= 14 || cy >= 15 || x % 5 >= 3 || y % 4 >= 3 || z < 1 || z > 2) return 0;
+    return core::Label(cy * 14 + cx + 1);
+  });
+  core::LabelTable table;
+  for (int i = 1; i <= 210; ++i)
+    REQUIRE(table.add(entry(i, "cube " + std::to_string(i), core::LabelTable::defaultColor(core::Label(i)))).ok());
+  const fs::path out = dir / "many.dcm";
+  const core::Status st = io::writeDicomSeg(out.string(), labels, table, src.series);
+  if (!st) FAIL(st.error().describe());
+  auto doc = io::readDicomSeg(out.string(), src.grid);
+  if (!doc) FAIL(doc.error().describe());
+  REQUIRE(doc->segments.size() == 210);
+  CHECK(doc->frameCount == 420);
+  CHECK(doc->segments[209].entry.name == "cube 210");
+  CHECK(doc->segments[209].number == 210);
+  std::vector<int> ids;
+  for (int i = 1; i <= 210; ++i) ids.push_back(i);
+  requireSameLabels(*doc, labels, ids);
+  requireValidIod(out);
+}
+
+TEST_CASE("dicom-seg-write: a label map on another grid, an empty map and a bad algorithm type are errors naming the file",
+          "[dicom-seg-write]") {
+  ScratchDir dir("seg-write-errors");
+  const Source src = syntheticSeries(dir / "ct", 6, 8, 3, "Err^Phantom");
+  core::LabelTable table;
+  const fs::path out = dir / "bad.dcm";
+  {
+    const core::Geometry other(core::Size3{8, 6, 4}, src.grid.spacingMm(), src.grid.originLps(), src.grid.direction());
+    const core::LabelMap labels = makeMap(other, [](auto, auto, auto) -> core::Label { return 1; });
+    const core::Status st = io::writeDicomSeg(out.string(), labels, table, src.series);
+    REQUIRE_FALSE(st.ok());
+    CHECK(st.error().code == core::ErrorCode::GeometryMismatch);
+    CHECK(st.error().subject == out.string());
+  }
+  {
+    core::Vec3 origin = src.grid.originLps();
+    origin[0] += 0.3;  // half a voxel off
+    const core::Geometry shifted(src.grid.dimensions(), src.grid.spacingMm(), origin, src.grid.direction());
+    const core::LabelMap labels = makeMap(shifted, [](auto, auto, auto) -> core::Label { return 1; });
+    const core::Status st = io::writeDicomSeg(out.string(), labels, table, src.series);
+    REQUIRE_FALSE(st.ok());
+    CHECK(st.error().code == core::ErrorCode::GeometryMismatch);
+  }
+  {
+    const core::LabelMap empty = makeMap(src.grid, [](auto, auto, auto) -> core::Label { return 0; });
+    const core::Status st = io::writeDicomSeg(out.string(), empty, table, src.series);
+    REQUIRE_FALSE(st.ok());
+    CHECK(st.error().code == core::ErrorCode::InvalidArgument);
+    CHECK(st.error().subject == out.string());
+  }
+  {
+    const core::LabelMap labels = makeMap(src.grid, [](auto x, auto, auto) -> core::Label { return x == 0 ? 1 : 0; });
+    io::SegWriteOptions o;
+    o.algorithmType = "GUESSED";
+    const core::Status st = io::writeDicomSeg(out.string(), labels, table, src.series, o);
+    REQUIRE_FALSE(st.ok());
+    CHECK(st.error().code == core::ErrorCode::InvalidArgument);
+    // MANUAL writes no algorithm name
+    o.algorithmType = "MANUAL";
+    REQUIRE(io::writeDicomSeg(out.string(), labels, table, src.series, o).ok());
+    auto doc = io::readDicomSeg(out.string(), src.grid);
+    REQUIRE(doc.ok());
+    CHECK(doc->segments[0].algorithmType == "MANUAL");
+    CHECK(doc->segments[0].algorithmName.empty());
+    requireValidIod(out);
+  }
+}
+
+TEST_CASE("dicom-seg-write: a write into a missing folder fails naming it and leaves nothing behind",
+          "[dicom-seg-write]") {
+  ScratchDir dir("seg-write-missing");
+  const Source src = syntheticSeries(dir / "ct", 4, 4, 2, "Missing^Folder");
+  const core::LabelMap labels = makeMap(src.grid, [](auto x, auto, auto) -> core::Label { return x == 1 ? 4 : 0; });
+  const fs::path out = dir / "no-such-folder" / "seg.dcm";
+  const core::Status st = io::writeDicomSeg(out.string(), labels, core::LabelTable{}, src.series);
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.error().code == core::ErrorCode::WriteFailed);
+  CHECK(st.error().describe().find("no-such-folder") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "no-such-folder"));
+  // Only the source series is in the scratch folder.
+  int entries = 0;
+  for (const auto& e : fs::directory_iterator(dir.path())) entries += e.path().filename() != "ct";
+  CHECK(entries == 0);
+}
+
+TEST_CASE("dicom-seg-write: deidentify replaces patient name and ID, and the original name is nowhere in the file",
+          "[dicom-seg-write]") {
+  ScratchDir dir("seg-write-deid");
+  const std::string name = "Sensitive^Patientname";
+  const Source src = syntheticSeries(dir / "ct", 6, 5, 3, name);
+  REQUIRE(src.series.patientName.find("Sensitive") != std::string::npos);
+  const core::LabelMap labels = makeMap(src.grid, [](auto x, auto y, auto) -> core::Label { return x == y ? 5 : 0; });
+  io::SegWriteOptions o;
+  o.deidentify = true;
+  const fs::path out = dir / "deid.dcm";
+  const core::Status st = io::writeDicomSeg(out.string(), labels, core::LabelTable{}, src.series, o);
+  if (!st) FAIL(st.error().describe());
+  const std::string bytes = test::readFileBytes(out);
+  CHECK(bytes.find("Sensitive") == std::string::npos);
+  CHECK(bytes.find("Patientname") == std::string::npos);
+  CHECK(bytes.find(src.series.patientId) == std::string::npos);
+  // UIDs taken from the source are replaced by fresh ones.
+  CHECK(bytes.find(src.series.studyInstanceUid) == std::string::npos);
+  CHECK(bytes.find(src.series.frameOfReferenceUid) == std::string::npos);
+  CHECK(bytes.find(src.series.slices.front().sopInstanceUid) == std::string::npos);
+  auto index = io::indexDicomFiles({out.string()});
+  REQUIRE(index.ok());
+  REQUIRE(index->patients.size() == 1);
+  CHECK(index->patients[0].patientName.find("Anonymous") == 0);
+  CHECK(index->patients[0].patientId != src.series.patientId);
+  CHECK_FALSE(index->patients[0].patientId.empty());
+  // Still a consistent SEG on the same grid (frame of reference replaced consistently, so no reference UID given).
+  auto doc = io::readDicomSeg(out.string(), src.grid);
+  if (!doc) FAIL(doc.error().describe());
+  requireSameLabels(*doc, labels, {5});
+  requireValidIod(out);
+  // Without deidentify the patient is copied.
+  REQUIRE(io::writeDicomSeg(out.string(), labels, core::LabelTable{}, src.series).ok());
+  CHECK(test::readFileBytes(out).find(name) != std::string::npos);
+}
