@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <limits>
 #include <map>
@@ -14,7 +15,8 @@
 #include <dcmtk/dcmdata/dcdeftag.h>
 #include <dcmtk/dcmdata/dcfilefo.h>
 #include <dcmtk/dcmdata/dcitem.h>
-#include <dcmtk/dcmdata/dcostrmb.h>
+#include <dcmtk/dcmdata/dcostrma.h>
+#include <dcmtk/dcmdata/dcpixel.h>
 #include <dcmtk/dcmdata/dcsequen.h>
 #include <dcmtk/dcmdata/dcuid.h>
 #include <dcmtk/dcmdata/dcvrat.h>
@@ -155,6 +157,41 @@ void nowDicom(std::string& date, std::string& time) {
   date = d;
   time = s;
 }
+
+// dcmdata's output end that appends to an AtomicFileWriter through a 1 MiB buffer, so the encoded SEG never sits in
+// memory a second time.
+class AtomicConsumer : public DcmConsumer {
+ public:
+  explicit AtomicConsumer(AtomicFileWriter& writer) : m_writer(writer) { m_buffer.reserve(kBuffer); }
+  OFBool good() const override { return m_status.ok(); }
+  OFCondition status() const override { return m_status.ok() ? EC_Normal : EC_InvalidStream; }
+  OFBool isFlushed() const override { return m_buffer.empty(); }
+  offile_off_t avail() const override { return m_status.ok() ? offile_off_t(1) << 30 : 0; }
+  offile_off_t write(const void* buf, offile_off_t buflen) override {
+    if (!m_status.ok() || buflen <= 0) return 0;
+    const char* p = static_cast<const char*>(buf);
+    m_buffer.insert(m_buffer.end(), p, p + buflen);
+    if (m_buffer.size() >= kBuffer) flush();
+    return m_status.ok() ? buflen : 0;
+  }
+  void flush() override {
+    if (m_status.ok() && !m_buffer.empty()) m_status = m_writer.write(m_buffer.data(), m_buffer.size());
+    m_buffer.clear();
+  }
+  void finish() { flush(); }
+  const core::Status& writerStatus() const { return m_status; }
+
+ private:
+  static constexpr std::size_t kBuffer = std::size_t(1) << 20;
+  AtomicFileWriter& m_writer;
+  std::vector<char> m_buffer;
+  core::Status m_status;
+};
+
+class AtomicOutputStream : public DcmOutputStream {
+ public:
+  explicit AtomicOutputStream(DcmConsumer* consumer) : DcmOutputStream(consumer) {}
+};
 
 }  // namespace
 
@@ -421,9 +458,9 @@ core::Status writeDicomSeg(const std::string& path, const core::LabelMap& labels
         b.put(m, DCM_SpacingBetweenSlices, ds(sp[2]));
       }
     }
-    // Per-frame groups and the packed frames.
-    std::vector<std::uint8_t> pixels(static_cast<std::size_t>(pixelBytes), 0);
-    std::uint64_t bit = 0;
+    // Per-frame groups, and each frame's number (or -1) per segment and slice.
+    std::vector<std::vector<std::int64_t>> frameOf;  // [segment index][k]
+    std::int64_t frame = 0;
     DcmSequenceOfItems* perFrame = nullptr;
     if (b.status.good()) {
       perFrame = new DcmSequenceOfItems(DCM_PerFrameFunctionalGroupsSequence);
@@ -433,8 +470,10 @@ core::Status writeDicomSeg(const std::string& path, const core::LabelMap& labels
     segmentNumber = 0;
     for (const auto& [label, slices] : presence) {
       ++segmentNumber;
+      frameOf.emplace_back(std::size_t(nz), -1);
       for (std::int64_t k = 0; k < nz && b.status.good(); ++k) {
         if (!slices[std::size_t(k)]) continue;
+        frameOf.back()[std::size_t(k)] = frame++;
         auto* fg = new DcmItem();
         b.status = perFrame->append(fg);
         if (b.status.bad()) {
@@ -452,44 +491,60 @@ core::Status writeDicomSeg(const std::string& path, const core::LabelMap& labels
                    core::CodedConcept{"DCM", "121322", "Source image for image processing operation"});
           }
         }
-        if (DcmItem* content = b.item(fg, DCM_FrameContentSequence)) {
+        if (DcmItem* content = b.item(fg, DCM_FrameContentSequence))
           b.put(content, DCM_DimensionIndexValues, std::to_string(segmentNumber) + "\\" + std::to_string(k + 1));
-        }
         if (DcmItem* pos = b.item(fg, DCM_PlanePositionSequence))
           b.put(pos, DCM_ImagePositionPatient, ds3(grid.indexToLps(core::Index3{0, 0, k})));
         if (DcmItem* ident = b.item(fg, DCM_SegmentIdentificationSequence))
           b.putU16(ident, DCM_ReferencedSegmentNumber, segmentNumber);
-        const core::Label* p = labels.data() + std::size_t(k) * sliceSize;
-        for (std::size_t i = 0; i < sliceSize; ++i, ++bit)
-          if (p[i] == label) pixels[std::size_t(bit >> 3)] |= std::uint8_t(1u << (bit & 7));
       }
     }
-    if (b.status.good()) b.status = d->putAndInsertUint8Array(DCM_PixelData, pixels.data(), Uint32(pixels.size()));
-    b.note(DCM_PixelData);
-    pixels = {};
+    // The packed frames, filled in place in the Pixel Data element: one pass over the label map, each voxel's bit
+    // set in the frame of its label's segment on its slice.
+    Uint8* pixels = nullptr;
+    if (b.status.good()) {
+      auto* px = new DcmPixelData(DCM_PixelData);
+      px->setVR(EVR_OB);
+      b.status = d->insert(px, true);
+      if (b.status.good()) b.status = px->createUint8Array(Uint32(pixelBytes), pixels);
+      b.note(DCM_PixelData);
+      if (b.status.good()) std::memset(pixels, 0, std::size_t(pixelBytes));
+    }
     if (b.status.bad())
-      return makeError(ErrorCode::WriteFailed, path, std::string("cannot build the SEG dataset: ") + b.status.text() + " at (" +
-                                                   b.failedAt.toString().c_str() + ")");
+      return makeError(ErrorCode::WriteFailed, path, std::string("cannot build the SEG dataset: ") + b.status.text() +
+                                                         " at (" + b.failedAt.toString().c_str() + ")");
+    {
+      std::vector<std::int32_t> segmentIndex(std::size_t(std::numeric_limits<core::Label>::max()) + 1, -1);
+      std::int32_t n = 0;
+      for (const auto& entry : presence) segmentIndex[entry.first] = n++;
+      for (std::int64_t k = 0; k < nz; ++k) {
+        const core::Label* p = labels.data() + std::size_t(k) * sliceSize;
+        for (std::size_t i = 0; i < sliceSize; ++i) {
+          if (p[i] == 0) continue;
+          const std::uint64_t bit = std::uint64_t(frameOf[std::size_t(segmentIndex[p[i]])][std::size_t(k)]) * sliceSize + i;
+          pixels[bit >> 3] |= Uint8(1u << (bit & 7));
+        }
+      }
+    }
 
-    // Serialise to memory, then publish atomically.
+    // Encoded straight into the temporary file of an atomic write.
     const E_TransferSyntax xfer = EXS_LittleEndianExplicit;
     OFCondition c = ff.validateMetaInfo(xfer);
     if (c.bad()) return makeError(ErrorCode::WriteFailed, path, std::string("cannot build the meta header: ") + c.text());
-    std::uint64_t capacity = std::uint64_t(ff.calcElementLength(xfer, EET_ExplicitLength)) + (64u << 10);
-    for (int attempt = 0; attempt < 4; ++attempt, capacity *= 2) {
-      std::vector<char> buffer(static_cast<std::size_t>(capacity));
-      DcmOutputBufferStream out(buffer.data(), offile_off_t(buffer.size()));
+    auto writer = AtomicFileWriter::create(path);
+    if (!writer) return writer.error();
+    AtomicConsumer consumer(*writer);
+    {
+      AtomicOutputStream out(&consumer);
       ff.transferInit();
       c = ff.write(out, xfer, EET_ExplicitLength, nullptr);
       ff.transferEnd();
-      if (c == EC_StreamNotifyClient) continue;  // buffer too small
-      if (c.bad()) return makeError(ErrorCode::WriteFailed, path, std::string("cannot encode the SEG: ") + c.text());
-      void* data = nullptr;
-      offile_off_t length = 0;
-      out.flushBuffer(data, length);
-      return writeFileAtomically(path, data, std::size_t(length));
+      out.flush();
     }
-    return makeError(ErrorCode::WriteFailed, path, "cannot encode the SEG: its encoded size was misjudged");
+    consumer.finish();
+    if (!consumer.writerStatus().ok()) return consumer.writerStatus();
+    if (c.bad()) return makeError(ErrorCode::WriteFailed, path, std::string("cannot encode the SEG: ") + c.text());
+    return writer->commit();
   } catch (const std::bad_alloc&) {
     return makeError(ErrorCode::OutOfMemory, path, "out of memory while building the SEG");
   }

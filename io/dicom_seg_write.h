@@ -4,8 +4,9 @@
 //
 // - Built with DCMTK's dcmdata, not dcmseg's DcmSegmentation: io links dcmdata only (dcmseg would add dcmfg, dcmiod
 //   and their checks to every io user), the frames are packed here in one pass over the label map rather than
-//   copied into one DcmIODImage frame object per segment and slice, and the file is serialised to memory and
-//   published through AtomicFileWriter (DcmSegmentation::saveFile writes the target in place). The reader
+//   copied into one DcmIODImage frame object per segment and slice, and the encoding streams straight into
+//   AtomicFileWriter's temporary file (DcmSegmentation::saveFile writes the target in place). Memory: the label map
+//   plus the packed frames once (frames x rows x columns / 8 bytes) plus the per-frame headers. The reader
 //   (io/dicom_seg.h) is ours too, so both halves speak the same subset and are tested against each other,
 //   against dicom3tools' dciodvfy and, where built, against dcmseg's loader.
 // - One segment per label present in the map, by increasing id. Segment Numbers run 1..n as PS3.3 C.8.20.2 requires
