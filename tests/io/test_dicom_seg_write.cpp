@@ -353,6 +353,35 @@ TEST_CASE("dicom-seg-write: an oblique series (rotated about three axes) round t
   requireValidIod(out);
 }
 
+TEST_CASE("dicom-seg-write: on a multi-frame Enhanced CT every frame references its source frame number",
+          "[dicom-seg-write]") {
+  auto file = test::sharedFile("data/dicom-seg/pydicom-data/eCT_Supplemental.dcm");
+  if (!file) return;
+  const Source src = indexSource(*file);
+  REQUIRE(src.series.slices.size() >= 2);
+  REQUIRE(src.series.slices.front().sopInstanceUid == src.series.slices.back().sopInstanceUid);
+  const auto& d = src.grid.dimensions();
+  const core::LabelMap labels = makeMap(src.grid, [&](std::int64_t x, std::int64_t y, std::int64_t z) -> core::Label {
+    return x < d[0] / 2 && y < d[1] / 3 + z ? 1 : 0;
+  });
+  ScratchDir dir("seg-write-enhanced");
+  const fs::path out = dir / "enhanced.dcm";
+  const core::Status st = io::writeDicomSeg(out.string(), labels, core::LabelTable{}, src.series);
+  if (!st) FAIL(st.error().describe());
+  auto doc = io::readDicomSeg(out.string(), src.grid);
+  if (!doc) FAIL(doc.error().describe());
+  CHECK(doc->frameCount == int(d[2]));
+  requireSameLabels(*doc, labels, {1});
+  // Referenced Frame Number (0008,1160) IS, explicit VR little endian: once per SEG frame.
+  const std::string bytes = test::readFileBytes(out);
+  const std::string tag("\x08\x00\x60\x11IS", 6);
+  std::size_t count = 0;
+  for (std::size_t at = bytes.find(tag); at != std::string::npos; at = bytes.find(tag, at + 1)) ++count;
+  CHECK(count == std::size_t(d[2]));
+  requireValidIod(out);
+  requireDcmsegLoads(out, 1, std::size_t(d[2]));
+}
+
 TEST_CASE("dicom-seg-write: 210 labels (small cubes) round trip as 210 segments", "[dicom-seg-write]") {
   ScratchDir dir("seg-write-many");
   const Source src = syntheticSeries(dir / "ct", 60, 71, 5, "Many^Labels");
