@@ -53,6 +53,13 @@ std::string str(DcmItem* item, const DcmTagKey& key) {
   return {};
 }
 
+// At most n bytes, cut before a UTF-8 continuation byte so no character is split.
+std::string truncate(const std::string& s, std::size_t n) {
+  if (s.size() <= n) return s;
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  return s.substr(0, n);
+}
+
 // Collects the first failure of a chain of dcmdata calls (they only fail on memory or a wrong VR, i.e. a bug).
 struct Builder {
   OFCondition status = EC_Normal;
@@ -87,9 +94,10 @@ struct Builder {
   void code(DcmItem* parent, const DcmTagKey& seq, const core::CodedConcept& c) {
     DcmItem* it = item(parent, seq);
     if (it == nullptr) return;
-    put(it, DCM_CodeValue, c.value);
+    // Code Value is SH (16 characters); longer ones (SNOMED extension ids) go to Long Code Value (PS3.3 8.8).
+    put(it, c.value.size() > 16 ? DCM_LongCodeValue : DCM_CodeValue, c.value);
     put(it, DCM_CodingSchemeDesignator, c.scheme);
-    put(it, DCM_CodeMeaning, c.meaning);
+    put(it, DCM_CodeMeaning, truncate(c.meaning, 64));
   }
 };
 
@@ -111,7 +119,6 @@ struct UidMap {
   }
 };
 
-std::string truncate(const std::string& s, std::size_t n) { return s.size() <= n ? s : s.substr(0, n); }
 
 struct SourceRef {
   std::string sopInstanceUid;

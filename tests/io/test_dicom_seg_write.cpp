@@ -313,7 +313,12 @@ TEST_CASE("dicom-seg-write: odd rows x columns (7 x 5) frames pack across byte b
     return 0;
   });
   core::LabelTable table;
-  REQUIRE(table.add(entry(2, "two", {255, 0, 0, 255})).ok());
+  // A name of 70 bytes ending in multi-byte UTF-8 (cut to 64 bytes on a character boundary) and an 18-digit SNOMED
+  // extension code (too long for Code Value: written as Long Code Value).
+  core::LabelEntry two = entry(2, std::string(62, 'a') + "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", {255, 0, 0, 255});
+  two.terminology.category = {"SCT", "123037004", "Anatomical Structure"};
+  two.terminology.type = {"SCT", "123456789012345678", "Long code"};
+  REQUIRE(table.add(two).ok());
   // label 3 is not in the table: "Label 3", default colour
   const fs::path out = dir / "odd.dcm";
   const core::Status st = io::writeDicomSeg(out.string(), labels, table, src.series);
@@ -324,6 +329,8 @@ TEST_CASE("dicom-seg-write: odd rows x columns (7 x 5) frames pack across byte b
   CHECK(doc->columns == 5);
   CHECK(doc->frameCount == 8);
   REQUIRE(doc->segments.size() == 2);
+  CHECK(doc->segments[0].entry.name == std::string(62, 'a') + "\xc3\xa9");
+  CHECK(doc->segments[0].entry.terminology == two.terminology);
   CHECK(doc->segments[1].entry.name == "Label 3");
   CHECK(doc->segments[1].entry.terminology.type == core::CodedConcept{"99DELINEATE", "L3", "Label 3"});
   CHECK(countColourDiff(doc->segments[1].entry.color, core::LabelTable::defaultColor(3)) <= 1);
