@@ -423,6 +423,8 @@ TEST_CASE("dicom-seg-write: a label map on another grid, an empty map and a bad 
   const Source src = syntheticSeries(dir / "ct", 6, 8, 3, "Err^Phantom");
   core::LabelTable table;
   const fs::path out = dir / "bad.dcm";
+  // A file already at the target stays byte for byte as it was after each failed write.
+  test::writeFileBytes(out, "previous contents");
   {
     const core::Geometry other(core::Size3{8, 6, 4}, src.grid.spacingMm(), src.grid.originLps(), src.grid.direction());
     const core::LabelMap labels = makeMap(other, [](auto, auto, auto) -> core::Label { return 1; });
@@ -447,6 +449,7 @@ TEST_CASE("dicom-seg-write: a label map on another grid, an empty map and a bad 
     CHECK(st.error().code == core::ErrorCode::InvalidArgument);
     CHECK(st.error().subject == out.string());
   }
+  CHECK(test::readFileBytes(out) == "previous contents");
   {
     const core::LabelMap labels = makeMap(src.grid, [](auto x, auto, auto) -> core::Label { return x == 0 ? 1 : 0; });
     io::SegWriteOptions o;
@@ -454,7 +457,8 @@ TEST_CASE("dicom-seg-write: a label map on another grid, an empty map and a bad 
     const core::Status st = io::writeDicomSeg(out.string(), labels, table, src.series, o);
     REQUIRE_FALSE(st.ok());
     CHECK(st.error().code == core::ErrorCode::InvalidArgument);
-    // MANUAL writes no algorithm name
+    CHECK(test::readFileBytes(out) == "previous contents");
+    // MANUAL writes no algorithm name (and replaces the previous file)
     o.algorithmType = "MANUAL";
     REQUIRE(io::writeDicomSeg(out.string(), labels, table, src.series, o).ok());
     auto doc = io::readDicomSeg(out.string(), src.grid);
