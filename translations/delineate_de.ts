@@ -72,7 +72,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+275"/>
+        <location filename="../app/gui/main_window.cpp" line="+276"/>
         <source>out of memory</source>
         <translation>nicht genügend Arbeitsspeicher</translation>
     </message>
@@ -728,12 +728,12 @@
     <name>delineate::app::gui::MainWindow</name>
     <message>
         <location filename="../app/gui/main_window.cpp" line="-327"/>
-        <location line="+437"/>
+        <location line="+439"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-399"/>
+        <location line="-401"/>
         <location line="+74"/>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
@@ -822,7 +822,7 @@ Trotzdem laden?</translation>
         <translation>Serie %1 wird geladen</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+36"/>
         <source>Labels from %1</source>
         <translation>Labels aus %1 geladen</translation>
     </message>
@@ -832,7 +832,7 @@ Trotzdem laden?</translation>
         <translation>%1: %2 Voxel gehörten zu mehr als einem Segment; die höhere Segmentnummer wurde übernommen</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+33"/>
         <source>Delineate - %1</source>
         <translation>Delineate - %1</translation>
     </message>
@@ -842,7 +842,7 @@ Trotzdem laden?</translation>
         <translation>%1 geöffnet</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_labels.cpp" line="+115"/>
+        <location filename="../app/gui/main_window_labels.cpp" line="+116"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Die wiederhergestellten Labels passen nicht zum Raster von %1</translation>
     </message>
@@ -873,7 +873,17 @@ Trotzdem laden?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+56"/>
+        <location line="+7"/>
+        <source>A DICOM SEG references the DICOM series it was drawn on: open the study from its DICOM folder</source>
+        <translation>Ein DICOM-SEG verweist auf die DICOM-Serie, auf der es erstellt wurde: Öffnen Sie die Studie aus ihrem DICOM-Ordner</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>DICOM SEG written to %1</source>
+        <translation>DICOM-SEG nach %1 geschrieben</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="+57"/>
         <source>building surfaces...</source>
         <translation>Oberflächen werden erstellt...</translation>
     </message>
@@ -1099,6 +1109,28 @@ Trotzdem laden?</translation>
     </message>
     <message>
         <location line="+5"/>
+        <source>DICOM S&amp;EG...</source>
+        <translation>DICOM-S&amp;EG...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <source>Export DICOM SEG</source>
+        <translation>DICOM-SEG exportieren</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <location line="+4"/>
+        <source>DICOM (*.dcm)</source>
+        <translation>DICOM (*.dcm)</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>DICOM SEG, De-identified...</source>
+        <translation>DICOM-SEG, anonymisiert...</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Label Su&amp;rfaces (STL)...</source>
         <translation>Label-&amp;Oberflächen (STL)...</translation>
     </message>

@@ -72,7 +72,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+275"/>
+        <location filename="../app/gui/main_window.cpp" line="+276"/>
         <source>out of memory</source>
         <translation>mémoire insuffisante</translation>
     </message>
@@ -85,7 +85,7 @@
     <message>
         <location line="+24"/>
         <source>%1: %2</source>
-        <translation>%1 : %2</translation>
+        <translation>%1&#xa0;: %2</translation>
     </message>
     <message>
         <location line="+26"/>
@@ -728,12 +728,12 @@
     <name>delineate::app::gui::MainWindow</name>
     <message>
         <location filename="../app/gui/main_window.cpp" line="-327"/>
-        <location line="+437"/>
+        <location line="+439"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-399"/>
+        <location line="-401"/>
         <location line="+74"/>
         <source>Cancel</source>
         <translation>Annuler</translation>
@@ -822,17 +822,17 @@ La charger quand même&#xa0;?</translation>
         <translation>Chargement de la série %1</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+36"/>
         <source>Labels from %1</source>
         <translation>Étiquettes chargées depuis %1</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>%1: %2 voxels belonged to more than one segment; the higher segment number was kept</source>
-        <translation>%1 : %2 voxels appartenaient à plusieurs segments ; le numéro de segment le plus élevé a été conservé</translation>
+        <translation>%1&#xa0;: %2 voxels appartenaient à plusieurs segments&#xa0;; le numéro de segment le plus élevé a été conservé</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+33"/>
         <source>Delineate - %1</source>
         <translation>Delineate - %1</translation>
     </message>
@@ -842,7 +842,7 @@ La charger quand même&#xa0;?</translation>
         <translation>%1 ouvert</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_labels.cpp" line="+115"/>
+        <location filename="../app/gui/main_window_labels.cpp" line="+116"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Les étiquettes récupérées ne correspondent pas à la grille de %1</translation>
     </message>
@@ -873,7 +873,17 @@ La charger quand même&#xa0;?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+56"/>
+        <location line="+7"/>
+        <source>A DICOM SEG references the DICOM series it was drawn on: open the study from its DICOM folder</source>
+        <translation>Un SEG DICOM référence la série DICOM sur laquelle il a été dessiné : ouvrez l’étude depuis son dossier DICOM</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>DICOM SEG written to %1</source>
+        <translation>SEG DICOM écrit dans %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="+57"/>
         <source>building surfaces...</source>
         <translation>construction des surfaces...</translation>
     </message>
@@ -1099,6 +1109,28 @@ La charger quand même&#xa0;?</translation>
     </message>
     <message>
         <location line="+5"/>
+        <source>DICOM S&amp;EG...</source>
+        <translation>S&amp;EG DICOM...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <source>Export DICOM SEG</source>
+        <translation>Exporter un SEG DICOM</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <location line="+4"/>
+        <source>DICOM (*.dcm)</source>
+        <translation>DICOM (*.dcm)</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>DICOM SEG, De-identified...</source>
+        <translation>SEG DICOM, anonymisé...</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Label Su&amp;rfaces (STL)...</source>
         <translation>S&amp;urfaces des étiquettes (STL)...</translation>
     </message>

@@ -72,7 +72,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+275"/>
+        <location filename="../app/gui/main_window.cpp" line="+276"/>
         <source>out of memory</source>
         <translation>内存不足</translation>
     </message>
@@ -726,12 +726,12 @@
     <name>delineate::app::gui::MainWindow</name>
     <message>
         <location filename="../app/gui/main_window.cpp" line="-327"/>
-        <location line="+437"/>
+        <location line="+439"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-399"/>
+        <location line="-401"/>
         <location line="+74"/>
         <source>Cancel</source>
         <translation>取消</translation>
@@ -820,7 +820,7 @@ Load it anyway?</source>
         <translation>正在加载序列 %1</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+36"/>
         <source>Labels from %1</source>
         <translation>已加载来自 %1 的标签</translation>
     </message>
@@ -830,7 +830,7 @@ Load it anyway?</source>
         <translation>%1：%2 个体素属于多个分段；已保留编号较大的分段</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+33"/>
         <source>Delineate - %1</source>
         <translation>Delineate - %1</translation>
     </message>
@@ -840,7 +840,7 @@ Load it anyway?</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_labels.cpp" line="+115"/>
+        <location filename="../app/gui/main_window_labels.cpp" line="+116"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>恢复的标签与 %1 的网格不匹配</translation>
     </message>
@@ -869,7 +869,17 @@ Load it anyway?</source>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+56"/>
+        <location line="+7"/>
+        <source>A DICOM SEG references the DICOM series it was drawn on: open the study from its DICOM folder</source>
+        <translation>DICOM SEG 需引用绘制时所用的 DICOM 序列：请从其 DICOM 文件夹打开该检查</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>DICOM SEG written to %1</source>
+        <translation>已将 DICOM SEG 写入 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main_window.cpp" line="+57"/>
         <source>building surfaces...</source>
         <translation>正在生成表面...</translation>
     </message>
@@ -1094,6 +1104,28 @@ Load it anyway?</source>
     </message>
     <message>
         <location line="+5"/>
+        <source>DICOM S&amp;EG...</source>
+        <translation>DICOM SEG(&amp;E)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <source>Export DICOM SEG</source>
+        <translation>导出 DICOM SEG</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <location line="+4"/>
+        <source>DICOM (*.dcm)</source>
+        <translation>DICOM (*.dcm)</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>DICOM SEG, De-identified...</source>
+        <translation>DICOM SEG，去标识化...</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Label Su&amp;rfaces (STL)...</source>
         <translation>标签表面(&amp;R) (STL)...</translation>
     </message>

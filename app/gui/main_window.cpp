@@ -57,6 +57,7 @@ struct MainWindow::Loaded {
   std::string revisionExtra;  // that revision's sidecar JSON (its label table)
   std::optional<core::LabelTable> segTable;  // a DICOM SEG's segments
   std::size_t flattened = 0;                 // voxels where overlapping segments were flattened (allowed)
+  std::optional<io::DicomSeries> dicomSeries;  // the series a DICOM study came from (for SEG export)
   ShareTarget shareTarget;
   // A DICOM folder's index: the window picks the series, then loads it.
   std::vector<io::DicomSeries> series;
@@ -477,6 +478,7 @@ void MainWindow::finishJob(std::shared_ptr<Loaded> result) {
                  return r;
                }
                r->image = std::move(loaded->image);
+               r->dicomSeries = picked;
                return r;
              });
     return;
@@ -508,7 +510,8 @@ void MainWindow::finishJob(std::shared_ptr<Loaded> result) {
     Q_EMIT labelsLoaded();
     return;
   }
-  setStudy(std::move(*result->image), std::move(result->labels), result->source);
+  if (setStudy(std::move(*result->image), std::move(result->labels), result->source))
+    m_dicomSource = std::move(result->dicomSeries);
 }
 
 void MainWindow::fail(const QString& message) {
@@ -517,18 +520,19 @@ void MainWindow::fail(const QString& message) {
   Q_EMIT loadFailed(message);
 }
 
-void MainWindow::setStudy(core::ImageVolume image, std::optional<core::LabelMap> labels, const QString& source) {
+bool MainWindow::setStudy(core::ImageVolume image, std::optional<core::LabelMap> labels, const QString& source) {
   auto session = labels ? core::AnnotationSession::create(std::move(image), std::move(*labels), defaultLabelTable())
                         : core::AnnotationSession::create(std::move(image), defaultLabelTable());
   if (!session) {
     fail(fromError(session.error()));
-    return;
+    return false;
   }
   m_tools->cancelStroke();
   // The previous study's journal: removed when saved or discarded, else left for recovery.
   if (m_session) m_files->closing(m_discardOnReplace);
   m_discardOnReplace = false;
   m_session.emplace(std::move(session).value());
+  m_dicomSource.reset();
   m_hidden.clear();
   for (const core::LabelEntry& e : m_session->table().entries())
     if (!e.visible) m_hidden.insert(e.id);
@@ -557,6 +561,7 @@ void MainWindow::setStudy(core::ImageVolume image, std::optional<core::LabelMap>
   statusBar()->showMessage(tr("Opened %1").arg(source), 5000);
   Q_EMIT studyLoaded();
   rebuildSurfaces();  // after studyLoaded: for a map without labels it reports surfacesReady at once
+  return true;
 }
 
 bool MainWindow::setLabelMap(core::LabelMap labels) {

@@ -13,6 +13,7 @@
 #include <set>
 
 #include "app/gui/window_level.h"
+#include "io/dicom.h"
 #include "core/annotation_session.h"
 #include "core/statistics.h"
 #include "viewer/slice_scene.h"
@@ -28,10 +29,6 @@ class QProgressBar;
 class QPushButton;
 class QSlider;
 class QTimer;
-
-namespace delineate::io {
-struct DicomSeries;
-}
 
 namespace delineate::app::gui {
 
@@ -125,6 +122,10 @@ class MainWindow : public QMainWindow {
   // one surface file per label (STL or OBJ, named label_<id>). False (reported) on failure.
   bool exportStatistics(const QString& path, bool deidentified);
   bool exportSurfaces(const QString& folder, bool obj);
+  // A DICOM SEG of the labels, referencing the DICOM series the study was opened from (false, reported, for studies
+  // opened from image files: a SEG needs the source instances).
+  bool exportDicomSeg(const QString& path, bool deidentified);
+  bool hasDicomSource() const { return m_dicomSource.has_value(); }
   void refreshViews();
   // Before replacing the study or its labels: asks to save unsaved edits (dialogs); false when the user cancelled.
   // Nothing is closed here: the autosave journal ends only when a new study really replaces this one (kept for
@@ -149,7 +150,7 @@ class MainWindow : public QMainWindow {
   void retranslate();
   void startJob(const QString& what, std::function<std::shared_ptr<Loaded>(JobProgress&)> work);
   void finishJob(std::shared_ptr<Loaded> result);
-  void setStudy(core::ImageVolume image, std::optional<core::LabelMap> labels, const QString& source);
+  bool setStudy(core::ImageVolume image, std::optional<core::LabelMap> labels, const QString& source);
   // False (reported) when the labels cannot replace the session's; the session is then as it was.
   bool setLabelMap(core::LabelMap labels);
   void refreshLabelList();
@@ -202,6 +203,7 @@ class MainWindow : public QMainWindow {
   bool m_pendingAll = false;                // a full rebuild is running
   bool m_dialogs = true;
   bool m_loading = false;
+  std::optional<io::DicomSeries> m_dicomSource;  // the series the open study was loaded from, if DICOM
   bool m_discardOnReplace = false;  // the user chose Discard for the edits the next study replaces
   bool m_isCt = false;
   WindowLevel m_automatic;  // the image's automatic range, computed once per study

@@ -12,6 +12,7 @@
 #include "app/gui/session_files.h"
 #include "app/gui/view_panels.h"
 #include "core/statistics.h"
+#include "io/dicom_seg_write.h"
 #include "io/statistics_report.h"
 #include "viewer/mesh_export.h"
 #include "viewer/surface_scene.h"
@@ -188,6 +189,28 @@ bool MainWindow::exportSurfaces(const QString& folder, bool obj) {
     return false;
   }
   statusBar()->showMessage(tr("%n surface file(s) written to %1", nullptr, static_cast<int>(paths->size())).arg(folder), 6000);
+  return true;
+}
+
+bool MainWindow::exportDicomSeg(const QString& path, bool deidentified) {
+  if (!m_session) return false;
+  if (!m_dicomSource) {
+    fail(tr("A DICOM SEG references the DICOM series it was drawn on: open the study from its DICOM folder"));
+    return false;
+  }
+  io::SegWriteOptions options;
+  options.deidentify = deidentified;
+  options.algorithmName = "Delineate";
+  options.algorithmType = "SEMIAUTOMATIC";
+  QApplication::setOverrideCursor(Qt::WaitCursor);
+  const core::Status written =
+      io::writeDicomSeg(path.toStdString(), m_session->labels(), m_session->table(), *m_dicomSource, options);
+  QApplication::restoreOverrideCursor();
+  if (!written) {
+    fail(fromError(written.error()));
+    return false;
+  }
+  statusBar()->showMessage(tr("DICOM SEG written to %1").arg(path), 6000);
   return true;
 }
 

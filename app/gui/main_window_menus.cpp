@@ -101,6 +101,14 @@ void MainWindow::buildMenus() {
                                                       tr("CSV (*.csv);;JSON (*.json)"));
     if (!path.isEmpty()) exportStatistics(path, true);
   });
+  exportMenu->addAction(tr("DICOM S&EG..."), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export DICOM SEG"), "segmentation.dcm", tr("DICOM (*.dcm)"));
+    if (!path.isEmpty()) exportDicomSeg(path, false);
+  });
+  exportMenu->addAction(tr("DICOM SEG, De-identified..."), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export DICOM SEG"), "segmentation.dcm", tr("DICOM (*.dcm)"));
+    if (!path.isEmpty()) exportDicomSeg(path, true);
+  });
   exportMenu->addAction(tr("Label Su&rfaces (STL)..."), this, [this] {
     const QString folder = QFileDialog::getExistingDirectory(this, tr("Export Surfaces to Folder"));
     if (!folder.isEmpty()) exportSurfaces(folder, false);

@@ -31,6 +31,7 @@
 #include "app/gui/view_panels.h"
 #include "core/statistics.h"
 #include "io/autosave_journal.h"
+#include "io/dicom_seg.h"
 #include "io/image_file.h"
 #include "io/share_lease.h"
 #include "io/share_revisions.h"
@@ -774,4 +775,32 @@ TEST_CASE("File > Open DICOM SEG: another tool's SEG lands on the open series as
   REQUIRE(window.openDicomSeg(QString::fromStdString(overlap->string()), true));
   REQUIRE(waitFor(labelsLoaded));
   CHECK(window.statusBar()->currentMessage().contains("more than one segment"));
+
+  // File > Export > DICOM SEG: the labels as a SEG referencing the series they were drawn on, read back equal.
+  REQUIRE(window.hasDicomSource());
+  test::ScratchDir dir("gui-seg-export");
+  const QString out = QString::fromStdString((dir / "seg.dcm").string());
+  REQUIRE(window.exportDicomSeg(out, true));
+  auto doc = io::readDicomSeg(out.toStdString(), window.session()->image().geometry());
+  REQUIRE(doc.ok());
+  auto back = io::segToLabelMap(*doc, false);
+  REQUIRE(back.ok());
+  // Segments are numbered 1..n in increasing label order: compare the partition, label by label.
+  const std::vector<core::Label> now = voxels(window);
+  std::map<core::Label, core::Label> segmentOf;
+  for (std::size_t i = 0; i < now.size(); ++i) {
+    const core::Label number = back->first.data()[i];
+    REQUIRE((now[i] == 0) == (number == 0));
+    if (now[i] == 0) continue;
+    const auto [it, inserted] = segmentOf.emplace(now[i], number);
+    REQUIRE(it->second == number);
+  }
+  CHECK(segmentOf.size() >= 2);
+  // A study from an image file has no DICOM instances to reference: refused with a reason.
+  QuietWindow fromFile;
+  openSample(fromFile, dir);
+  QSignalSpy refused(&fromFile, &MainWindow::loadFailed);
+  CHECK_FALSE(fromFile.exportDicomSeg(out, false));
+  REQUIRE(refused.count() == 1);
+  CHECK(refused.front().at(0).toString().contains("DICOM folder"));
 }
