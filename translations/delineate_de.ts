@@ -842,7 +842,7 @@ Trotzdem laden?</translation>
         <translation>%1 geöffnet</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_labels.cpp" line="+116"/>
+        <location filename="../app/gui/main_window_labels.cpp" line="+117"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Die wiederhergestellten Labels passen nicht zum Raster von %1</translation>
     </message>
@@ -881,6 +881,11 @@ Trotzdem laden?</translation>
         <location line="+15"/>
         <source>DICOM SEG written to %1</source>
         <translation>DICOM-SEG nach %1 geschrieben</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Report written to %1</source>
+        <translation>Bericht nach %1 geschrieben</translation>
     </message>
     <message>
         <location filename="../app/gui/main_window.cpp" line="+57"/>
@@ -1109,6 +1114,28 @@ Trotzdem laden?</translation>
     </message>
     <message>
         <location line="+5"/>
+        <source>&amp;PDF Report...</source>
+        <translation>&amp;PDF-Bericht...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <source>Export PDF Report</source>
+        <translation>PDF-Bericht exportieren</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <location line="+4"/>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>PDF Report, De-identified...</source>
+        <translation>PDF-Bericht, anonymisiert...</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>DICOM S&amp;EG...</source>
         <translation>DICOM-S&amp;EG...</translation>
     </message>
@@ -1274,6 +1301,171 @@ Trotzdem laden?</translation>
         <location line="+1"/>
         <source>Brain</source>
         <translation>Gehirn</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::PdfReport</name>
+    <message>
+        <location filename="../app/gui/pdf_report.cpp" line="+59"/>
+        <source>label %1</source>
+        <translation>Label %1</translation>
+    </message>
+    <message>
+        <location line="+137"/>
+        <source>Page %1 of %2</source>
+        <translation>Seite %1 von %2</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+160"/>
+        <source>De-identified report</source>
+        <translation>Anonymisierter Bericht</translation>
+    </message>
+    <message>
+        <location line="-160"/>
+        <location line="+169"/>
+        <source>Segmentation report</source>
+        <translation>Segmentierungsbericht</translation>
+    </message>
+    <message>
+        <location line="-165"/>
+        <source>Study: %1</source>
+        <translation>Studie: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Series: %1</source>
+        <translation>Serie: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Report date: %1</source>
+        <translation>Berichtsdatum: %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Image: %1 × %2 × %3 voxels of %4 × %5 × %6 mm%7</source>
+        <translation>Bild: %1 × %2 × %3 Voxel zu %4 × %5 × %6 mm%7</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>, intensities in HU</source>
+        <translation>, Intensitäten in HU</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Software: Delineate</source>
+        <translation>Software: Delineate</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Software: Delineate %1</source>
+        <translation>Software: Delineate %1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Label statistics</source>
+        <translation>Label-Statistik</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Label statistics (continued)</source>
+        <translation>Label-Statistik (Fortsetzung)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> (HU)</source>
+        <translation> (HU)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Voxels</source>
+        <translation>Voxel</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Volume (mL)</source>
+        <translation>Volumen (mL)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mean</source>
+        <translation>Mittelwert</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>SD</source>
+        <translation>SD</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Min</source>
+        <translation>Min</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Max</source>
+        <translation>Max</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Median</source>
+        <translation>Median</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Longest diameter (mm)</source>
+        <translation>Größter Durchmesser (mm)</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>No labels.</source>
+        <translation>Keine Labels.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Key images</source>
+        <translation>Schlüsselbilder</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1 %2: %3 mL, centroid (%4, %5, %6) mm LPS</source>
+        <translation>%1 %2: %3 mL, Schwerpunkt (%4, %5, %6) mm LPS</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Axial</source>
+        <translation>Axial</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Coronal</source>
+        <translation>Koronal</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sagittal</source>
+        <translation>Sagittal</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1, slice %2 of %3</source>
+        <translation>%1, Schicht %2 von %3</translation>
+    </message>
+    <message>
+        <location line="+79"/>
+        <source>Segmentation report: %1</source>
+        <translation>Segmentierungsbericht: %1</translation>
     </message>
 </context>
 <context>

@@ -842,7 +842,7 @@ La charger quand même&#xa0;?</translation>
         <translation>%1 ouvert</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_labels.cpp" line="+116"/>
+        <location filename="../app/gui/main_window_labels.cpp" line="+117"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Les étiquettes récupérées ne correspondent pas à la grille de %1</translation>
     </message>
@@ -875,12 +875,17 @@ La charger quand même&#xa0;?</translation>
     <message>
         <location line="+7"/>
         <source>A DICOM SEG references the DICOM series it was drawn on: open the study from its DICOM folder</source>
-        <translation>Un SEG DICOM référence la série DICOM sur laquelle il a été dessiné : ouvrez l’étude depuis son dossier DICOM</translation>
+        <translation>Un SEG DICOM référence la série DICOM sur laquelle il a été dessiné&#xa0;: ouvrez l’étude depuis son dossier DICOM</translation>
     </message>
     <message>
         <location line="+15"/>
         <source>DICOM SEG written to %1</source>
         <translation>SEG DICOM écrit dans %1</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Report written to %1</source>
+        <translation>Rapport écrit dans %1</translation>
     </message>
     <message>
         <location filename="../app/gui/main_window.cpp" line="+57"/>
@@ -1109,6 +1114,28 @@ La charger quand même&#xa0;?</translation>
     </message>
     <message>
         <location line="+5"/>
+        <source>&amp;PDF Report...</source>
+        <translation>Rapport &amp;PDF...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <source>Export PDF Report</source>
+        <translation>Exporter le rapport PDF</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <location line="+4"/>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>PDF Report, De-identified...</source>
+        <translation>Rapport PDF, anonymisé...</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>DICOM S&amp;EG...</source>
         <translation>S&amp;EG DICOM...</translation>
     </message>
@@ -1274,6 +1301,171 @@ La charger quand même&#xa0;?</translation>
         <location line="+1"/>
         <source>Brain</source>
         <translation>Cerveau</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::PdfReport</name>
+    <message>
+        <location filename="../app/gui/pdf_report.cpp" line="+59"/>
+        <source>label %1</source>
+        <translation>étiquette %1</translation>
+    </message>
+    <message>
+        <location line="+137"/>
+        <source>Page %1 of %2</source>
+        <translation>Page %1 sur %2</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+160"/>
+        <source>De-identified report</source>
+        <translation>Rapport anonymisé</translation>
+    </message>
+    <message>
+        <location line="-160"/>
+        <location line="+169"/>
+        <source>Segmentation report</source>
+        <translation>Rapport de segmentation</translation>
+    </message>
+    <message>
+        <location line="-165"/>
+        <source>Study: %1</source>
+        <translation>Étude : %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Series: %1</source>
+        <translation>Série : %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Report date: %1</source>
+        <translation>Date du rapport : %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Image: %1 × %2 × %3 voxels of %4 × %5 × %6 mm%7</source>
+        <translation>Image : %1 × %2 × %3 voxels de %4 × %5 × %6 mm%7</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>, intensities in HU</source>
+        <translation>, intensités en HU</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Software: Delineate</source>
+        <translation>Logiciel : Delineate</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Software: Delineate %1</source>
+        <translation>Logiciel : Delineate %1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Label statistics</source>
+        <translation>Statistiques des étiquettes</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Label statistics (continued)</source>
+        <translation>Statistiques des étiquettes (suite)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> (HU)</source>
+        <translation> (HU)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Name</source>
+        <translation>Nom</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Voxels</source>
+        <translation>Voxels</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Volume (mL)</source>
+        <translation>Volume (mL)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mean</source>
+        <translation>Moyenne</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>SD</source>
+        <translation>ÉT</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Min</source>
+        <translation>Min</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Max</source>
+        <translation>Max</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Median</source>
+        <translation>Médiane</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Longest diameter (mm)</source>
+        <translation>Plus grand diamètre (mm)</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>No labels.</source>
+        <translation>Aucune étiquette.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Key images</source>
+        <translation>Images clés</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1 %2: %3 mL, centroid (%4, %5, %6) mm LPS</source>
+        <translation>%1 %2 : %3 mL, centre de gravité (%4, %5, %6) mm LPS</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Axial</source>
+        <translation>Axial</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Coronal</source>
+        <translation>Coronal</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sagittal</source>
+        <translation>Sagittal</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1, slice %2 of %3</source>
+        <translation>%1, coupe %2 sur %3</translation>
+    </message>
+    <message>
+        <location line="+79"/>
+        <source>Segmentation report: %1</source>
+        <translation>Rapport de segmentation : %1</translation>
     </message>
 </context>
 <context>

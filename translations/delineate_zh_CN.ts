@@ -840,7 +840,7 @@ Load it anyway?</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_labels.cpp" line="+116"/>
+        <location filename="../app/gui/main_window_labels.cpp" line="+117"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>恢复的标签与 %1 的网格不匹配</translation>
     </message>
@@ -877,6 +877,11 @@ Load it anyway?</source>
         <location line="+15"/>
         <source>DICOM SEG written to %1</source>
         <translation>已将 DICOM SEG 写入 %1</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Report written to %1</source>
+        <translation>报告已写入 %1</translation>
     </message>
     <message>
         <location filename="../app/gui/main_window.cpp" line="+57"/>
@@ -1104,6 +1109,28 @@ Load it anyway?</source>
     </message>
     <message>
         <location line="+5"/>
+        <source>&amp;PDF Report...</source>
+        <translation>PDF 报告(&amp;P)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <source>Export PDF Report</source>
+        <translation>导出 PDF 报告</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <location line="+4"/>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>PDF Report, De-identified...</source>
+        <translation>PDF 报告，去标识化...</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>DICOM S&amp;EG...</source>
         <translation>DICOM SEG(&amp;E)...</translation>
     </message>
@@ -1269,6 +1296,171 @@ Load it anyway?</source>
         <location line="+1"/>
         <source>Brain</source>
         <translation>脑窗</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::PdfReport</name>
+    <message>
+        <location filename="../app/gui/pdf_report.cpp" line="+59"/>
+        <source>label %1</source>
+        <translation>标签 %1</translation>
+    </message>
+    <message>
+        <location line="+137"/>
+        <source>Page %1 of %2</source>
+        <translation>第 %1 页，共 %2 页</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+160"/>
+        <source>De-identified report</source>
+        <translation>去标识化报告</translation>
+    </message>
+    <message>
+        <location line="-160"/>
+        <location line="+169"/>
+        <source>Segmentation report</source>
+        <translation>分割报告</translation>
+    </message>
+    <message>
+        <location line="-165"/>
+        <source>Study: %1</source>
+        <translation>检查：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Series: %1</source>
+        <translation>序列：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Report date: %1</source>
+        <translation>报告日期：%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Image: %1 × %2 × %3 voxels of %4 × %5 × %6 mm%7</source>
+        <translation>图像：%1 × %2 × %3 体素，体素大小 %4 × %5 × %6 mm%7</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>, intensities in HU</source>
+        <translation>，强度单位 HU</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Software: Delineate</source>
+        <translation>软件：Delineate</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Software: Delineate %1</source>
+        <translation>软件：Delineate %1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Label statistics</source>
+        <translation>标签统计</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Label statistics (continued)</source>
+        <translation>标签统计（续）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> (HU)</source>
+        <translation> (HU)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Voxels</source>
+        <translation>体素</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Volume (mL)</source>
+        <translation>体积 (mL)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mean</source>
+        <translation>均值</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>SD</source>
+        <translation>标准差</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Min</source>
+        <translation>最小值</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Max</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Median</source>
+        <translation>中位数</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Longest diameter (mm)</source>
+        <translation>最大径 (mm)</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>No labels.</source>
+        <translation>无标签。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Key images</source>
+        <translation>关键图像</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1 %2: %3 mL, centroid (%4, %5, %6) mm LPS</source>
+        <translation>%1 %2：%3 mL，质心 (%4, %5, %6) mm LPS</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Axial</source>
+        <translation>轴位</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Coronal</source>
+        <translation>冠状位</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sagittal</source>
+        <translation>矢状位</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1, slice %2 of %3</source>
+        <translation>%1，第 %2 层，共 %3 层</translation>
+    </message>
+    <message>
+        <location line="+79"/>
+        <source>Segmentation report: %1</source>
+        <translation>分割报告：%1</translation>
     </message>
 </context>
 <context>

@@ -125,6 +125,8 @@ class MainWindow : public QMainWindow {
   // A DICOM SEG of the labels, referencing the DICOM series the study was opened from (false, reported, for studies
   // opened from image files: a SEG needs the source instances).
   bool exportDicomSeg(const QString& path, bool deidentified);
+  // A PDF report: statistics table, key images through each label, page numbers (de-identified: no names or dates).
+  bool exportPdfReport(const QString& path, bool deidentified);
   bool hasDicomSource() const { return m_dicomSource.has_value(); }
   void refreshViews();
   // Before replacing the study or its labels: asks to save unsaved edits (dialogs); false when the user cancelled.

@@ -9,6 +9,7 @@
 #include "app/gui/edit_tools.h"
 #include "app/gui/label_panel.h"
 #include "app/gui/main_window.h"
+#include "app/gui/pdf_report.h"
 #include "app/gui/session_files.h"
 #include "app/gui/view_panels.h"
 #include "core/statistics.h"
@@ -211,6 +212,32 @@ bool MainWindow::exportDicomSeg(const QString& path, bool deidentified) {
     return false;
   }
   statusBar()->showMessage(tr("DICOM SEG written to %1").arg(path), 6000);
+  return true;
+}
+
+bool MainWindow::exportPdfReport(const QString& path, bool deidentified) {
+  if (!m_session) return false;
+  QApplication::setOverrideCursor(Qt::WaitCursor);
+  auto stats = core::computeLabelStatistics(m_session->labels(), &m_session->image());
+  core::Status written = stats.ok() ? core::Status::success() : core::Status(stats.error());
+  if (stats) {
+    PdfReportInput input;
+    input.image = &m_session->image();
+    input.labels = &m_session->labels();
+    input.table = &m_session->table();
+    input.stats = std::move(stats).value();
+    input.studyTitle = QFileInfo(windowFilePath()).fileName();
+    if (m_dicomSource) input.seriesDescription = QString::fromStdString(m_dicomSource->seriesDescription);
+    input.isCt = m_isCt;
+    input.deidentified = deidentified;
+    written = writePdfReport(path, input);
+  }
+  QApplication::restoreOverrideCursor();
+  if (!written) {
+    fail(fromError(written.error()));
+    return false;
+  }
+  statusBar()->showMessage(tr("Report written to %1").arg(path), 6000);
   return true;
 }
 

@@ -101,6 +101,14 @@ void MainWindow::buildMenus() {
                                                       tr("CSV (*.csv);;JSON (*.json)"));
     if (!path.isEmpty()) exportStatistics(path, true);
   });
+  exportMenu->addAction(tr("&PDF Report..."), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export PDF Report"), "report.pdf", tr("PDF (*.pdf)"));
+    if (!path.isEmpty()) exportPdfReport(path, false);
+  });
+  exportMenu->addAction(tr("PDF Report, De-identified..."), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export PDF Report"), "report.pdf", tr("PDF (*.pdf)"));
+    if (!path.isEmpty()) exportPdfReport(path, true);
+  });
   exportMenu->addAction(tr("DICOM S&EG..."), this, [this] {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export DICOM SEG"), "segmentation.dcm", tr("DICOM (*.dcm)"));
     if (!path.isEmpty()) exportDicomSeg(path, false);

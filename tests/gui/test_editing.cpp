@@ -727,6 +727,14 @@ TEST_CASE("File > Export writes label statistics (CSV, JSON, de-identified) and 
   CHECK(text.find("example_ct") == std::string::npos);  // de-identified: no file name
   CHECK(text.find("\"intensity_unit\": \"HU\"") != std::string::npos);
   CHECK(text.find("\"longest_diameter_mm\"") != std::string::npos);
+  // The PDF report from the window (the report itself is tested in test_pdf_report.cpp).
+  const QString pdf = QString::fromStdString((dir / "report.pdf").string());
+  REQUIRE(window.exportPdfReport(pdf, true));
+  std::ifstream pin(pdf.toStdString(), std::ios::binary);
+  const std::string pdfBytes((std::istreambuf_iterator<char>(pin)), std::istreambuf_iterator<char>());
+  CHECK(pdfBytes.rfind("%PDF-", 0) == 0);
+  CHECK(pdfBytes.size() > 50000);  // key images inside
+  CHECK(pdfBytes.find("example_ct") == std::string::npos);
   // Surfaces: one STL per label, named by id only.
   std::filesystem::create_directories(dir / "meshes");
   REQUIRE(window.exportSurfaces(QString::fromStdString((dir / "meshes").string()), false));
