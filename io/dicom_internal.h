@@ -13,6 +13,8 @@
 #include "core/error.h"
 #include "io/dicom.h"
 
+class DcmDataset;
+
 namespace delineate::io::dicom_detail {
 
 // What the pre-scan learned about a file without reading element values.
@@ -56,6 +58,10 @@ inline std::string transferSyntaxName(const std::string& uid, const char* dcmtkN
 inline std::uint32_t maxReadLength(const PrescanResult& pre) {
   return pre.transferSyntaxUid == "1.2.840.10008.1.2.1.99" ? 0xFFFFFFFFu : 256u;
 }
+
+// The pixel format a dataset declares (rows, columns, bits, sign, samples, photometric) and its transfer syntax (the
+// pre-scan's where it found one, else the dataset's original, with its name): one reader for frames and SEGs.
+DicomPixelFormat readPixelFormat(DcmDataset* dataset, const PrescanResult& pre);
 
 // One file's header: identification, the pixel format and one DicomSlice per frame.
 struct FileHeader {

@@ -562,23 +562,8 @@ core::Result<DicomFrames> readDicomFrames(const std::string& path) {
   if (c.bad()) return makeError(ErrorCode::ParseError, path, std::string("DCMTK cannot parse the file: ") + c.text());
   DcmDataset* ds = ff.getDataset();
   DicomFrames out;
+  out.format = dicom_detail::readPixelFormat(ds, *pre);
   auto& f = out.format;
-  Uint16 v = 0;
-  auto u16 = [&](const DcmTagKey& key, int fallback) {
-    return ds->findAndGetUint16(key, v).good() ? int(v) : fallback;
-  };
-  f.rows = u16(DCM_Rows, 0);
-  f.columns = u16(DCM_Columns, 0);
-  f.bitsAllocated = u16(DCM_BitsAllocated, 0);
-  f.bitsStored = u16(DCM_BitsStored, f.bitsAllocated);
-  f.highBit = u16(DCM_HighBit, f.bitsStored - 1);
-  f.pixelRepresentation = u16(DCM_PixelRepresentation, 0);
-  f.samplesPerPixel = u16(DCM_SamplesPerPixel, 1);
-  OFString text;
-  if (ds->findAndGetOFString(DCM_PhotometricInterpretation, text).good()) f.photometric = text.c_str();
-  const DcmXfer xfer(ds->getOriginalXfer());
-  f.transferSyntaxUid = pre->transferSyntaxUid.empty() ? xfer.getXferID() : pre->transferSyntaxUid;
-  f.transferSyntaxName = dicom_detail::transferSyntaxName(f.transferSyntaxUid, xfer.getXferName());
   Sint32 frames = 1;
   if (ds->findAndGetSint32(DCM_NumberOfFrames, frames).bad()) frames = 1;
   if (f.rows <= 0 || f.columns <= 0)
@@ -614,5 +599,28 @@ core::Result<DicomFrames> readDicomFrames(const std::string& path) {
   out.frames = frames;
   return out;
 }
+
+namespace dicom_detail {
+
+DicomPixelFormat readPixelFormat(DcmDataset* ds, const PrescanResult& pre) {
+  DicomPixelFormat f;
+  Uint16 v = 0;
+  auto u16 = [&](const DcmTagKey& key, int fallback) { return ds->findAndGetUint16(key, v).good() ? int(v) : fallback; };
+  f.rows = u16(DCM_Rows, 0);
+  f.columns = u16(DCM_Columns, 0);
+  f.bitsAllocated = u16(DCM_BitsAllocated, 0);
+  f.bitsStored = u16(DCM_BitsStored, f.bitsAllocated);
+  f.highBit = u16(DCM_HighBit, f.bitsStored - 1);
+  f.pixelRepresentation = u16(DCM_PixelRepresentation, 0);
+  f.samplesPerPixel = u16(DCM_SamplesPerPixel, 1);
+  OFString text;
+  if (ds->findAndGetOFString(DCM_PhotometricInterpretation, text).good()) f.photometric = text.c_str();
+  const DcmXfer xfer(ds->getOriginalXfer());
+  f.transferSyntaxUid = pre.transferSyntaxUid.empty() ? xfer.getXferID() : pre.transferSyntaxUid;
+  f.transferSyntaxName = transferSyntaxName(f.transferSyntaxUid, xfer.getXferName());
+  return f;
+}
+
+}  // namespace dicom_detail
 
 }  // namespace delineate::io

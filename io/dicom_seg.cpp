@@ -285,20 +285,9 @@ core::Result<DicomSegDocument> readDicomSeg(const std::string& path, const std::
     return makeError(ErrorCode::Unsupported, path, "SegmentationType '" + doc.segmentationType + "'");
 
   // Pixel format, checked from the header before anything is allocated.
-  DicomPixelFormat f;
+  DicomPixelFormat f = dicom_detail::readPixelFormat(ds, *pre);
   Uint16 u = 0;
   auto u16 = [&](const DcmTagKey& key, int fallback) { return ds->findAndGetUint16(key, u).good() ? int(u) : fallback; };
-  f.rows = u16(DCM_Rows, 0);
-  f.columns = u16(DCM_Columns, 0);
-  f.bitsAllocated = u16(DCM_BitsAllocated, 0);
-  f.bitsStored = u16(DCM_BitsStored, f.bitsAllocated);
-  f.highBit = u16(DCM_HighBit, f.bitsStored - 1);
-  f.pixelRepresentation = u16(DCM_PixelRepresentation, 0);
-  f.samplesPerPixel = u16(DCM_SamplesPerPixel, 1);
-  f.photometric = str(ds, DCM_PhotometricInterpretation);
-  const DcmXfer xfer(ds->getOriginalXfer());
-  f.transferSyntaxUid = pre->transferSyntaxUid.empty() ? xfer.getXferID() : pre->transferSyntaxUid;
-  f.transferSyntaxName = dicom_detail::transferSyntaxName(f.transferSyntaxUid, xfer.getXferName());
   Sint32 frames = 1;
   if (ds->findAndGetSint32(DCM_NumberOfFrames, frames).bad()) frames = 1;
   doc.rows = f.rows;
