@@ -15,9 +15,9 @@
 #include <QSignalSpy>
 #include <QTest>
 
-#include <vtkRenderer.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -56,14 +56,11 @@ void row(const char* what, const std::vector<double>& ours, const std::vector<do
   std::printf("\n");
 }
 
+// Widget pixels (top-left origin) from the scene's display pixels (device, bottom-left origin).
 QPoint widgetPoint(app::gui::SlicePanel* panel, const core::Vec3& lps) {
-  vtkRenderer* r = panel->view().renderer();
-  r->SetWorldPoint(lps[0], lps[1], lps[2], 1.0);
-  r->WorldToDisplay();
-  double d[3];
-  r->GetDisplayPoint(d);
+  const auto d = panel->scene().displayPoint(lps);
   const double dpr = panel->view().devicePixelRatioF();
-  return QPoint(static_cast<int>(d[0] / dpr), panel->view().height() - static_cast<int>(d[1] / dpr));
+  return QPoint(static_cast<int>(std::lround(d[0] / dpr)), panel->view().height() - static_cast<int>(std::lround(d[1] / dpr)));
 }
 
 double msSince(const QElapsedTimer& t) { return static_cast<double>(t.nsecsElapsed()) / 1e6; }

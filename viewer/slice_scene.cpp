@@ -485,6 +485,14 @@ void SliceScene::updateCrosshair() {
   m_lineB->SetPoint2(c[0] + reach * m_up[0], c[1] + reach * m_up[1], c[2] + reach * m_up[2]);
 }
 
+std::array<double, 2> SliceScene::displayPoint(const core::Vec3& lps) const {
+  m_renderer->SetWorldPoint(lps[0], lps[1], lps[2], 1.0);
+  m_renderer->WorldToDisplay();
+  double d[3];
+  m_renderer->GetDisplayPoint(d);
+  return {d[0], d[1]};
+}
+
 core::Vec3 SliceScene::pick(double displayX, double displayY) const {
   m_renderer->SetDisplayPoint(displayX, displayY, 0.5);
   m_renderer->DisplayToWorld();

@@ -76,6 +76,8 @@ class SliceScene {
 
   // The LPS point under a display position (pixels, origin bottom left) on the slice plane.
   core::Vec3 pick(double displayX, double displayY) const;
+  // The inverse: where an LPS point shows, in display pixels (origin bottom left).
+  std::array<double, 2> displayPoint(const core::Vec3& lps) const;
   // The slice's voxel index along the normal, and how many there are (for the slice counter).
   std::pair<std::int64_t, std::int64_t> sliceIndex() const;
   const core::Vec3& normal() const { return m_normal; }

@@ -20,7 +20,6 @@
 #include <set>
 #include <thread>
 
-#include <vtkRenderer.h>
 
 #include "app/gui/ai_panel.h"
 #include "app/gui/edit_tools.h"
@@ -66,12 +65,9 @@ void openSample(MainWindow& window, const test::ScratchDir& dir, bool withLabels
 }
 
 // The widget position (logical pixels, top-left origin) where a slice view shows an LPS point.
+// Widget pixels (top-left origin) from the scene's display pixels (device, bottom-left origin).
 QPoint widgetPoint(SlicePanel* panel, const core::Vec3& lps) {
-  vtkRenderer* r = panel->view().renderer();
-  r->SetWorldPoint(lps[0], lps[1], lps[2], 1.0);
-  r->WorldToDisplay();
-  double d[3];
-  r->GetDisplayPoint(d);
+  const auto d = panel->scene().displayPoint(lps);
   const double dpr = panel->view().devicePixelRatioF();
   return QPoint(static_cast<int>(std::lround(d[0] / dpr)), panel->view().height() - static_cast<int>(std::lround(d[1] / dpr)));
 }
