@@ -127,25 +127,26 @@ void EditStep::forEachChange(const Volume<Label>& voxels, Visit&& visit) const {
   }
 }
 
-std::set<Label> EditStep::labelsInvolved(const Volume<Label>& voxels) const {
-  std::vector<bool> seen(65536, false);
-  forEachChange(voxels, [&](Label now, Label other) { seen[now] = seen[other] = true; });
-  std::set<Label> out;
-  for (std::size_t l = 0; l < seen.size(); ++l)
-    if (seen[l]) out.insert(static_cast<Label>(l));
-  return out;
-}
-
-std::map<Label, std::int64_t> EditStep::countDelta(const Volume<Label>& voxels) const {
+EditStep::LabelChanges EditStep::labelChanges(const Volume<Label>& voxels) const {
   std::vector<std::int64_t> delta(65536, 0);
+  std::vector<bool> seen(65536, false);
   forEachChange(voxels, [&](Label now, Label other) {
     ++delta[now];
     --delta[other];
+    seen[now] = seen[other] = true;
   });
-  std::map<Label, std::int64_t> out;
-  for (std::size_t l = 0; l < delta.size(); ++l)
-    if (delta[l] != 0) out[static_cast<Label>(l)] = delta[l];
+  LabelChanges out;
+  for (std::size_t l = 0; l < delta.size(); ++l) {
+    if (seen[l]) out.involved.insert(static_cast<Label>(l));
+    if (delta[l] != 0) out.delta[static_cast<Label>(l)] = delta[l];
+  }
   return out;
+}
+
+std::set<Label> EditStep::labelsInvolved(const Volume<Label>& voxels) const { return labelChanges(voxels).involved; }
+
+std::map<Label, std::int64_t> EditStep::countDelta(const Volume<Label>& voxels) const {
+  return labelChanges(voxels).delta;
 }
 
 }  // namespace delineate::core

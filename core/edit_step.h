@@ -42,6 +42,12 @@ class EditStep {
   // state `voxels` is in: after a commit or redo, the edit's effect; after an undo, its reversal. Labels whose count
   // did not change are left out. Lets a window keep label volumes without recounting the whole map.
   std::map<Label, std::int64_t> countDelta(const Volume<Label>& voxels) const;
+  // Both in one pass over the step (a window refreshing after an edit needs both).
+  struct LabelChanges {
+    std::set<Label> involved;
+    std::map<Label, std::int64_t> delta;
+  };
+  LabelChanges labelChanges(const Volume<Label>& voxels) const;
 
   // Run encoding: each run is a LEB128 varint count followed by the 16-bit XOR value, little endian.
   static void appendRun(std::vector<std::uint8_t>& out, std::uint64_t count, Label value);

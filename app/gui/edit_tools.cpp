@@ -42,10 +42,6 @@ const char* const kStepNames[] = {
     QT_TRANSLATE_NOOP("EditStep", "Recovered edits"),
 };
 
-std::set<core::Label> involved(const core::EditStep* step, const core::LabelMap& map) {
-  return step ? step->labelsInvolved(map.voxels()) : std::set<core::Label>{};
-}
-
 }  // namespace
 
 QString editStepName(const std::string& name) {
@@ -338,8 +334,7 @@ bool EditTools::commit(core::EditTransaction& tx) {
     updateUndoActions();
     return false;
   }
-  const core::EditStep* step = session->history().nextUndo();
-  m_window.labelsEdited(involved(step, session->labels()), step);
+  m_window.labelsEdited(*session->history().nextUndo());
   updateUndoActions();
   return true;
 }
@@ -448,7 +443,7 @@ bool EditTools::undo() {
   if (!session || m_stroke) return false;
   const auto name = session->undo();
   if (!name) return false;
-  m_window.labelsEdited(involved(session->history().nextRedo(), session->labels()), session->history().nextRedo());
+  m_window.labelsEdited(*session->history().nextRedo());  // the step just undone
   m_window.statusBar()->showMessage(tr("Undone: %1").arg(editStepName(*name)), 3000);
   updateUndoActions();
   return true;
@@ -459,7 +454,7 @@ bool EditTools::redo() {
   if (!session || m_stroke) return false;
   const auto name = session->redo();
   if (!name) return false;
-  m_window.labelsEdited(involved(session->history().nextUndo(), session->labels()), session->history().nextUndo());
+  m_window.labelsEdited(*session->history().nextUndo());
   m_window.statusBar()->showMessage(tr("Redone: %1").arg(editStepName(*name)), 3000);
   updateUndoActions();
   return true;

@@ -76,9 +76,11 @@ class MainWindow : public QMainWindow {
   // For editing tools: the session to edit; after committing an edit (or undo/redo) call labelsEdited with the
   // labels whose voxels changed, so the slices, the label list and those labels' surfaces follow.
   core::AnnotationSession* editableSession() { return m_session ? &*m_session : nullptr; }
-  // With the recorded `step` (the one just committed, undone or redone) the label volumes are kept from its count
-  // delta; without, the whole map is recounted.
-  void labelsEdited(const std::set<core::Label>& changed, const core::EditStep* step = nullptr);
+  // Without a step the whole map is recounted.
+  void labelsEdited(const std::set<core::Label>& changed);
+  // After the recorded `step` (the one just committed, undone or redone): the labels it changed between and their
+  // volumes come from one pass over the step, not the map.
+  void labelsEdited(const core::EditStep& step);
   // During a stroke: the voxels changed in place (slices only; the list and surfaces follow at labelsEdited). The
   // view painted in is redrawn now; the other slice views at most every 150 ms while the stroke goes on (each redraw
   // reslices their overlay), and all of them at labelsEdited.
@@ -162,6 +164,7 @@ class MainWindow : public QMainWindow {
                        std::shared_ptr<const core::LabelMap> source = nullptr);
   void updateReadout(const core::Vec3& lps);
   void recolourScenes();
+  void afterEdit(const std::set<core::Label>& changed);  // views, surfaces, autosave, undo texts after an edit
   void addRecent(const QString& path);
   void fillRecentMenu();
   void fail(const QString& message);

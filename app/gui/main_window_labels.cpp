@@ -38,20 +38,27 @@ void MainWindow::refreshLabelList() {
   m_labels->refresh(m_counts);
 }
 
-void MainWindow::labelsEdited(const std::set<core::Label>& changed, const core::EditStep* step) {
+void MainWindow::labelsEdited(const std::set<core::Label>& changed) {
   if (!m_session) return;
-  for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().labelsModified();
-  if (step) {
-    for (const auto& [label, delta] : step->countDelta(m_session->labels().voxels())) {
-      if (label == 0) continue;
-      const std::int64_t now = static_cast<std::int64_t>(m_counts[label]) + delta;
-      if (now > 0) m_counts[label] = static_cast<std::uint64_t>(now);
-      else m_counts.erase(label);
-    }
-    m_labels->refresh(m_counts);
-  } else {
-    refreshLabelList();
+  refreshLabelList();
+  afterEdit(changed);
+}
+
+void MainWindow::labelsEdited(const core::EditStep& step) {
+  if (!m_session) return;
+  const core::EditStep::LabelChanges changes = step.labelChanges(m_session->labels().voxels());
+  for (const auto& [label, delta] : changes.delta) {
+    if (label == 0) continue;
+    const std::int64_t now = static_cast<std::int64_t>(m_counts[label]) + delta;
+    if (now > 0) m_counts[label] = static_cast<std::uint64_t>(now);
+    else m_counts.erase(label);
   }
+  m_labels->refresh(m_counts);
+  afterEdit(changes.involved);
+}
+
+void MainWindow::afterEdit(const std::set<core::Label>& changed) {
+  for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().labelsModified();
   m_otherViewsTimer->stop();
   m_paintedIn = nullptr;
   if (!changed.empty()) {
