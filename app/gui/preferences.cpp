@@ -64,12 +64,8 @@ QString installLanguage(const QString& code) {
       }
     }
   }
-  if (!availableLanguages().contains(wanted)) {
-    // Widgets follow even when going back to English.
-    QEvent change(QEvent::LanguageChange);
-    for (QWidget* w : QApplication::topLevelWidgets()) QCoreApplication::sendEvent(w, &change);
-    return g_current;
-  }
+  // English: removing the translators above already told every widget (LanguageChange).
+  if (!availableLanguages().contains(wanted)) return g_current;
   auto app = std::make_unique<QTranslator>();
   if (!app->load(":/i18n/delineate_" + wanted + ".qm")) return g_current;
   auto qt = std::make_unique<QTranslator>();
