@@ -143,8 +143,7 @@ void AiPanel::retranslate() {
 
 QString AiPanel::engineDescription() const {
   if (!m_engine) return m_building ? tr("Engine: starting...") : tr("Engine: none");
-  const inference::EngineInfo info = m_engine->info();
-  return tr("Engine: %1 on %2").arg(QString::fromStdString(info.id), QString::fromStdString(info.device));
+  return tr("Engine: %1 on %2").arg(QString::fromStdString(m_info.id), QString::fromStdString(m_info.device));
 }
 
 void AiPanel::updateState() {
@@ -152,7 +151,7 @@ void AiPanel::updateState() {
   const bool ready = study && m_engine && !m_running;
   m_everything->setEnabled(ready);
   m_selected->setEnabled(ready && m_classes->count() > 0);
-  m_clickButton->setEnabled(study && m_engine && m_engine->info().supportsPoints);
+  m_clickButton->setEnabled(study && m_engine && m_info.supportsPoints);
   if (m_clickButton->isChecked() != m_clickMode) {
     const QSignalBlocker block(m_clickButton);
     m_clickButton->setChecked(m_clickMode);
@@ -182,6 +181,7 @@ void AiPanel::rebuildEngine() {
   discardObject();
   setClickMode(false);
   m_engine.reset();
+  m_info = {};
   m_engineWhy.clear();
   buildEngine();
 }
@@ -209,14 +209,9 @@ void AiPanel::buildEngine() {
       m_engineWhy = QString::fromStdString((*choice)->why);
     }
     m_classes->clear();
-    inference::EngineInfo info = m_engine ? m_engine->info() : inference::EngineInfo{};
-    if (info.classes.empty() && info.id == "vista3d") {
-      info.classes = vista3dClasses();
-      m_classTable = info.classes;
-    } else {
-      m_classTable = info.classes;
-    }
-    for (const core::LabelEntry& e : info.classes.entries()) {
+    m_info = m_engine ? m_engine->info() : inference::EngineInfo{};
+    if (m_info.classes.empty() && m_info.id == "vista3d") m_info.classes = vista3dClasses();
+    for (const core::LabelEntry& e : m_info.classes.entries()) {
       auto* item = new QListWidgetItem(QString("%1  %2").arg(e.id).arg(QString::fromStdString(e.name)), m_classes);
       item->setData(Qt::UserRole, e.id);
       item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
@@ -272,7 +267,7 @@ bool AiPanel::runSegmentation(std::vector<core::Label> classes, const char* step
     } else if (!*patch) {
       m_window.reportError(tr("%1: %2").arg(editStepName(stepName), describe(patch->error())));
     } else {
-      m_window.mergeLabelTable(m_classTable);
+      m_window.mergeLabelTable(m_info.classes);
       // Existing labels stay where the engine found background; locked labels are never overwritten.
       ok = m_window.editTools()->applyPatch(**patch, stepName, true);
       m_status->setText(tr("%1: %2 s").arg(editStepName(stepName)).arg(static_cast<double>(clock.elapsed()) / 1000.0, 0, 'f', 1));
@@ -293,7 +288,7 @@ bool AiPanel::runSegmentation(std::vector<core::Label> classes, const char* step
 }
 
 void AiPanel::setClickMode(bool on) {
-  if (on && (!m_window.session() || !m_engine || !m_engine->info().supportsPoints)) on = false;
+  if (on && (!m_window.session() || !m_engine || !m_info.supportsPoints)) on = false;
   if (on == m_clickMode) {
     updateState();
     return;

@@ -81,7 +81,9 @@ class AiPanel : public QWidget {
   MainWindow& m_window;
   std::shared_ptr<inference::SegmentationEngine> m_engine;
   QString m_engineWhy;
-  core::LabelTable m_classTable;  // what the engine writes: its own table, or VISTA-3D's from the resources
+  // The engine's description, read once when it is built; its classes: its own table, or VISTA-3D's from the
+  // resources (the engine itself knows ids only).
+  inference::EngineInfo m_info;
   std::shared_ptr<inference::InteractiveSession> m_session;
   std::deque<inference::PointPrompt> m_queue;
   bool m_running = false;
