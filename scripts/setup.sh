@@ -17,8 +17,9 @@ PACKAGES=(
   libtorch-dev
   # io: DICOM headers and codecs (DCMTK), JPEG 2000 (OpenJPEG)
   libdcmtk-dev libopenjp2-7-dev
-  # viewer and window: Qt 6 (Widgets, OpenGL widgets, Concurrent), VTK 9; their tests run under Xvfb with Mesa
-  qt6-base-dev libvtk9-dev xvfb xauth libgl1-mesa-dri
+  # viewer and window: Qt 6 (Widgets, OpenGL widgets, Concurrent), VTK 9; their tests run under Xvfb with Mesa.
+  # libqt6opengl6-dev is only a Recommends of qt6-base-dev, which --no-install-recommends skips
+  qt6-base-dev libqt6opengl6-dev libvtk9-dev xvfb xauth libgl1-mesa-dri
   # window: translations (lupdate/lrelease through CMake's Qt6LinguistTools) and Qt's own strings in de/fr/zh
   qt6-tools-dev qt6-l10n-tools qt6-translations-l10n
   # tests: the share-store suite on a real network mount (tests/io/sshfs_share_suite.sh: a private sshd on
