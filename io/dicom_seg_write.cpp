@@ -223,8 +223,10 @@ void rgbToCielab(const core::Rgba& rgb, std::uint16_t lab[3]) {
 }
 
 core::Status writeDicomSeg(const std::string& path, const core::LabelMap& labels, const core::LabelTable& table,
-                           const DicomSeries& source, const SegWriteOptions& options) {
+                           const DicomSeries& source, const SegWriteOptions& options, SegWriteInfo* info) {
   // --- options and geometry -----------------------------------------------------------------------------------
+  if (options.encoding != SegEncoding::Binary)
+    return makeError(ErrorCode::Unsupported, path, "LABELMAP SEG writing is not implemented yet");
   std::string algorithmType = options.algorithmType, algorithmName = options.algorithmName;
   if (algorithmType.empty() || algorithmName.empty()) algorithmType = "MANUAL";
   if (algorithmType != "MANUAL" && algorithmType != "SEMIAUTOMATIC" && algorithmType != "AUTOMATIC")
@@ -378,7 +380,8 @@ core::Status writeDicomSeg(const std::string& path, const core::LabelMap& labels
       }
     }
     b.put(d, DCM_StudyInstanceUID, uid(source.studyInstanceUid));
-    b.put(d, DCM_SeriesInstanceUID, newUid());
+    const std::string seriesInstanceUid = newUid();
+    b.put(d, DCM_SeriesInstanceUID, seriesInstanceUid);
     b.put(d, DCM_SeriesNumber, std::to_string(options.seriesNumber));
     b.put(d, DCM_InstanceNumber, "1");
     b.put(d, DCM_FrameOfReferenceUID, uid(source.frameOfReferenceUid.empty() ? newUid() : source.frameOfReferenceUid));
@@ -551,7 +554,17 @@ core::Status writeDicomSeg(const std::string& path, const core::LabelMap& labels
     consumer.finish();
     if (!consumer.writerStatus().ok()) return consumer.writerStatus();
     if (c.bad()) return makeError(ErrorCode::WriteFailed, path, std::string("cannot encode the SEG: ") + c.text());
-    return writer->commit();
+    core::Status committed = writer->commit();
+    if (committed.ok() && info != nullptr) {
+      SegWriteInfo written;
+      written.sopClassUid = kSegmentationStorage;
+      written.sopInstanceUid = sopInstanceUid;
+      written.seriesInstanceUid = seriesInstanceUid;
+      std::uint16_t n = 0;
+      for (const auto& entry : presence) written.segments.emplace_back(++n, entry.first);
+      *info = std::move(written);
+    }
+    return committed;
   } catch (const std::bad_alloc&) {
     return makeError(ErrorCode::OutOfMemory, path, "out of memory while building the SEG");
   }

@@ -39,6 +39,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/error.h"
 #include "core/label_map.h"
@@ -46,6 +48,8 @@
 #include "io/dicom.h"
 
 namespace delineate::io {
+
+enum class SegEncoding { Binary, Labelmap };
 
 struct SegWriteOptions {
   std::string seriesDescription = "Delineate segmentation";
@@ -55,12 +59,20 @@ struct SegWriteOptions {
   std::string algorithmName = "Delineate";
   std::string algorithmType = "SEMIAUTOMATIC";
   bool deidentify = false;
+  SegEncoding encoding = SegEncoding::Binary;
+};
+
+// What a successful write produced, so callers can reference the object (e.g. from an SR) without reading it back.
+struct SegWriteInfo {
+  std::string sopClassUid, sopInstanceUid, seriesInstanceUid;
+  // (segment number, label id) of every segment written, in Segment Sequence order.
+  std::vector<std::pair<std::uint16_t, core::Label>> segments;
 };
 
 constexpr const char* kDelineateCodingScheme = "99DELINEATE";
 
 core::Status writeDicomSeg(const std::string& path, const core::LabelMap& labels, const core::LabelTable& table,
-                           const DicomSeries& source, const SegWriteOptions& options = {});
+                           const DicomSeries& source, const SegWriteOptions& options = {}, SegWriteInfo* info = nullptr);
 
 // sRGB to DICOM's scaled CIELab (PS3.3 C.10.7.1.1), the inverse of io::cielabToRgb.
 void rgbToCielab(const core::Rgba& rgb, std::uint16_t lab[3]);

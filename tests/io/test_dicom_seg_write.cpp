@@ -521,3 +521,47 @@ TEST_CASE("dicom-seg-write: deidentify replaces patient name and ID, and the ori
   REQUIRE(io::writeDicomSeg(out.string(), labels, core::LabelTable{}, src.series).ok());
   CHECK(test::readFileBytes(out).find(name) != std::string::npos);
 }
+
+TEST_CASE("dicom-seg-write: the info out-parameter maps segment numbers 1..n to the labels present, increasing",
+          "[dicom-seg-write]") {
+  ScratchDir dir("seg-write-info");
+  const Source src = syntheticSeries(dir / "ct", 6, 7, 3, "Info^Phantom");
+  const core::LabelMap labels = makeMap(src.grid, [](std::int64_t x, std::int64_t y, std::int64_t z) -> core::Label {
+    if (x == 0) return 900;
+    if (y == 1 && z == 2) return 3;
+    return x == y ? 17 : 0;
+  });
+  core::LabelTable table;
+  REQUIRE(table.add(entry(40, "unused", {1, 2, 3, 255})).ok());
+  const fs::path out = dir / "info.dcm";
+  io::SegWriteInfo info;
+  const core::Status st = io::writeDicomSeg(out.string(), labels, table, src.series, {}, &info);
+  if (!st) FAIL(st.error().describe());
+  CHECK(info.sopClassUid == "1.2.840.10008.5.1.4.1.1.66.4");
+  CHECK_FALSE(info.sopInstanceUid.empty());
+  CHECK_FALSE(info.seriesInstanceUid.empty());
+  CHECK(info.seriesInstanceUid != info.sopInstanceUid);
+  CHECK(info.seriesInstanceUid != src.series.seriesInstanceUid);
+  const std::vector<std::pair<std::uint16_t, core::Label>> expected{{1, 3}, {2, 17}, {3, 900}};
+  CHECK(info.segments == expected);
+  auto index = io::indexDicomFiles({out.string()});
+  REQUIRE(index.ok());
+  const auto series = index->allSeries();
+  REQUIRE(series.size() == 1);
+  CHECK(series.front()->seriesInstanceUid == info.seriesInstanceUid);
+  const std::string bytes = test::readFileBytes(out);
+  CHECK(bytes.find(info.sopInstanceUid) != std::string::npos);
+  auto doc = io::readDicomSeg(out.string(), src.grid);
+  if (!doc) FAIL(doc.error().describe());
+  REQUIRE(doc->segments.size() == expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) CHECK(doc->segments[i].number == expected[i].first);
+  requireSameLabels(*doc, labels, {3, 17, 900});
+
+  // A failed write leaves the info as it was.
+  io::SegWriteInfo untouched;
+  untouched.sopInstanceUid = "unchanged";
+  const core::LabelMap empty = makeMap(src.grid, [](auto, auto, auto) -> core::Label { return 0; });
+  REQUIRE_FALSE(io::writeDicomSeg(out.string(), empty, table, src.series, {}, &untouched).ok());
+  CHECK(untouched.sopInstanceUid == "unchanged");
+  CHECK(untouched.segments.empty());
+}
