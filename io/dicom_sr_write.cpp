@@ -1,0 +1,318 @@
+// TID 1500 measurement report writer (io/dicom_sr.h), built with DCMTK's dcmsr template classes.
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <new>
+#include <vector>
+
+#include <dcmtk/config/osconfig.h>
+#include <dcmtk/dcmdata/dcdeftag.h>
+#include <dcmtk/dcmdata/dcfilefo.h>
+#include <dcmtk/dcmdata/dcostrmb.h>
+#include <dcmtk/dcmdata/dcsequen.h>
+#include <dcmtk/dcmdata/dcuid.h>
+#include <dcmtk/dcmsr/cmr/tid1500.h>
+#include <dcmtk/dcmsr/dsrdoc.h>
+
+#include "io/atomic_file.h"
+#include "io/dicom_internal.h"
+#include "io/dicom_sr.h"
+#include "io/dicom_sr_internal.h"
+
+namespace delineate::io {
+
+using core::CodedConcept;
+using core::ErrorCode;
+using core::makeError;
+using namespace dicom_detail;
+using namespace sr_detail;
+
+namespace {
+
+constexpr const char* kSegmentationStorage = "1.2.840.10008.5.1.4.1.1.66.4";
+constexpr const char* kLabelMapSegmentationStorage = "1.2.840.10008.5.1.4.1.1.66.7";
+
+// A DS string (at most 16 characters) for a measurement.
+std::string dsValue(double v) {
+  if (std::abs(v) < 1e-30) v = 0;
+  char buf[32];
+  for (int precision = 10; precision > 0; --precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+    if (std::string(buf).size() <= 16) break;
+  }
+  return buf;
+}
+
+
+DSRCodedEntryValue dsr(const CodedConcept& c) {
+  // Long (SNOMED extension) code values go to Long Code Value; DCMTK picks the attribute from the length (CVT_auto).
+  return DSRCodedEntryValue(c.value.c_str(), c.scheme.c_str(), c.meaning.substr(0, 64).c_str());
+}
+
+struct SegSegment {
+  CodedConcept type, region;
+  std::string label;
+};
+
+// What the SR takes from the SEG it references.
+struct SegFacts {
+  std::string sopClassUid, sopInstanceUid, seriesInstanceUid, studyInstanceUid, sourceSeriesUid;
+  std::vector<std::pair<std::string, std::string>> sourceInstances;  // (SOP class, SOP instance)
+  std::map<int, SegSegment> segments;
+};
+
+core::Result<SegFacts> readSegFacts(const std::string& segPath, DcmFileFormat& ff) {
+  auto pre = prescanDicomFile(segPath);
+  if (!pre) return pre.error();
+  ensureDcmtkReady();
+  const OFCondition c = ff.loadFileUntilTag(segPath.c_str(), EXS_Unknown, EGL_noChange, maxReadLength(*pre),
+                                            ERM_autoDetect, DCM_PixelData);
+  if (c.bad()) return makeError(ErrorCode::ReadFailed, segPath, std::string("cannot read the SEG: ") + c.text());
+  DcmDataset* d = ff.getDataset();
+  SegFacts f;
+  f.sopClassUid = text(d, DCM_SOPClassUID);
+  if (f.sopClassUid != kSegmentationStorage && f.sopClassUid != kLabelMapSegmentationStorage)
+    return makeError(ErrorCode::Unsupported, segPath,
+                     "not a DICOM SEG (SOP Class " + (f.sopClassUid.empty() ? std::string("missing") : f.sopClassUid) +
+                         "): a measurement report references the segments of a SEG");
+  f.sopInstanceUid = text(d, DCM_SOPInstanceUID);
+  f.seriesInstanceUid = text(d, DCM_SeriesInstanceUID);
+  f.studyInstanceUid = text(d, DCM_StudyInstanceUID);
+  if (f.sopInstanceUid.empty() || f.studyInstanceUid.empty() || f.seriesInstanceUid.empty())
+    return makeError(ErrorCode::Corrupt, segPath, "the SEG lacks its SOP Instance, Series or Study Instance UID");
+  DcmItem* series = nullptr;
+  if (d->findAndGetSequenceItem(DCM_ReferencedSeriesSequence, series, 0).good() && series != nullptr) {
+    f.sourceSeriesUid = text(series, DCM_SeriesInstanceUID);
+    DcmSequenceOfItems* instances = nullptr;
+    if (series->findAndGetSequence(DCM_ReferencedInstanceSequence, instances).good() && instances != nullptr)
+      for (unsigned long i = 0; i < instances->card(); ++i) {
+        DcmItem* inst = instances->getItem(i);
+        const std::string cls = text(inst, DCM_ReferencedSOPClassUID), uid = text(inst, DCM_ReferencedSOPInstanceUID);
+        if (!cls.empty() && !uid.empty()) f.sourceInstances.emplace_back(cls, uid);
+      }
+  }
+  DcmSequenceOfItems* segs = nullptr;
+  if (d->findAndGetSequence(DCM_SegmentSequence, segs).good() && segs != nullptr)
+    for (unsigned long i = 0; i < segs->card(); ++i) {
+      DcmItem* s = segs->getItem(i);
+      Uint16 number = 0;
+      if (s->findAndGetUint16(DCM_SegmentNumber, number).bad()) continue;
+      SegSegment seg;
+      seg.type = codeIn(s, DCM_SegmentedPropertyTypeCodeSequence);
+      seg.region = codeIn(s, DCM_AnatomicRegionSequence);
+      seg.label = text(s, DCM_SegmentLabel);
+      f.segments[number] = seg;
+    }
+  if (f.segments.empty()) return makeError(ErrorCode::Corrupt, segPath, "the SEG has no segments");
+  return f;
+}
+
+// Copies the attributes DSRDocument does not carry over (de-identification marks) from the SEG.
+OFCondition copyFromSeg(DcmItem& seg, DcmItem& sr, const DcmTagKey& key) {
+  DcmElement* e = nullptr;
+  if (seg.findAndGetElement(key, e).bad() || e == nullptr) return EC_Normal;
+  auto* copy = OFstatic_cast(DcmElement*, e->clone());
+  if (copy == nullptr) return EC_MemoryExhausted;
+  return sr.insert(copy, OFTrue);
+}
+
+// Sets the SOP class of every content item reference to the SEG `uid` (Referenced SOP Sequence items below the
+// Content Sequence) to `sopClass`.
+void relabelSegReferences(DcmItem& item, const std::string& uid, const std::string& sopClass, int depth = 0) {
+  if (depth > 64) return;
+  DcmSequenceOfItems* refs = nullptr;
+  if (item.findAndGetSequence(DCM_ReferencedSOPSequence, refs).good() && refs != nullptr)
+    for (unsigned long i = 0; i < refs->card(); ++i)
+      if (text(refs->getItem(i), DCM_ReferencedSOPInstanceUID) == uid)
+        refs->getItem(i)->putAndInsertString(DCM_ReferencedSOPClassUID, sopClass.c_str());
+  DcmSequenceOfItems* content = nullptr;
+  if (item.findAndGetSequence(DCM_ContentSequence, content).good() && content != nullptr)
+    for (unsigned long i = 0; i < content->card(); ++i) relabelSegReferences(*content->getItem(i), uid, sopClass, depth + 1);
+}
+
+CodedConcept procedureFor(const std::string& modality) {
+  if (modality == "CT") return {"LN", "25045-6", "CT unspecified body region"};
+  if (modality == "MR") return {"LN", "25056-3", "MRI unspecified body region"};
+  return {"SCT", "363679005", "Imaging procedure"};
+}
+
+}  // namespace
+
+std::vector<SrMeasurement> srMeasurementsFor(const core::LabelStatistics& stats, const std::string& modality) {
+  std::vector<SrMeasurement> out;
+  auto add = [&](const CodedConcept& quantity, const CodedConcept& units, const CodedConcept& derivation, double v) {
+    if (!std::isfinite(v)) return;
+    SrMeasurement m;
+    m.quantity = quantity;
+    m.units = units;
+    m.derivation = derivation;
+    m.value = v;
+    m.valueText = dsValue(v);
+    out.push_back(std::move(m));
+  };
+  add({"SCT", "118565006", "Volume"}, {"UCUM", "cm3", "cubic centimeter"}, {}, stats.volumeMl);
+  if (stats.voxelCount == 0) return out;
+  CodedConcept quantity{"99DELINEATE", "INTENSITY", "Image intensity"};
+  CodedConcept units{"UCUM", "1", "no units"};
+  if (modality == "CT") {
+    quantity = {"DCM", "112031", "Attenuation Coefficient"};
+    units = {"UCUM", "[hnsf'U]", "Hounsfield unit"};
+  } else if (modality == "MR") {
+    quantity = {"DCM", "110852", "MR signal intensity"};
+  }
+  add(quantity, units, {"SCT", "373098007", "Mean"}, stats.mean);
+  add(quantity, units, {"SCT", "386136009", "Standard Deviation"}, stats.stddev);
+  add(quantity, units, {"SCT", "255605001", "Minimum"}, stats.min);
+  add(quantity, units, {"SCT", "56851009", "Maximum"}, stats.max);
+  add(quantity, units, {"SCT", "373099004", "Median"}, stats.median);
+  return out;
+}
+
+core::Status writeDicomSr(const std::string& path, const std::string& segPath,
+                          const std::vector<SrSegmentMeasurements>& segments, const SrWriteOptions& options) {
+  if (segments.empty())
+    return makeError(ErrorCode::InvalidArgument, path, "no segment to report: a measurement report needs one group");
+  if (options.seriesNumber < 0)
+    return makeError(ErrorCode::InvalidArgument, path, "negative series number " + std::to_string(options.seriesNumber));
+  try {
+    DcmFileFormat segFile;
+    auto seg = readSegFacts(segPath, segFile);
+    if (!seg) return seg.error();
+    for (const SrSegmentMeasurements& s : segments)
+      if (seg->segments.count(s.segmentNumber) == 0)
+        return makeError(ErrorCode::InvalidArgument, segPath,
+                         "the SEG has no segment " + std::to_string(s.segmentNumber) + " to report on");
+
+    auto fail = [&](const char* what, const OFCondition& c) {
+      return makeError(ErrorCode::WriteFailed, path, std::string("cannot build the report (") + what + "): " + c.text());
+    };
+    OFCondition c;
+    TID1500_MeasurementReport report(CMR_CID7021::ImagingMeasurementReport);
+    c = report.setLanguage(CID5000_Languages(CID5000_Languages::English_US));
+    if (c.bad()) return fail("language", c);
+    if (!options.observerName.empty()) {
+      c = report.getObservationContext().addPersonObserver(options.observerName.c_str());
+    } else {
+      // A fixed UID would name one installation; a fresh one per report names nothing.
+      char uid[100];
+      dcmGenerateUniqueIdentifier(uid, SITE_INSTANCE_UID_ROOT);
+      c = report.getObservationContext().addDeviceObserver(uid, "Delineate", "Delineate", "Delineate");
+    }
+    if (c.bad()) return fail("observer", c);
+    c = report.addProcedureReported(CID100_QuantitativeDiagnosticImagingProcedures(dsr(procedureFor(options.modality))));
+    if (c.bad()) return fail("procedure reported", c);
+    // Image Library: the source instances the SEG references, as bare references (their descriptors would repeat
+    // the identifying study attributes of each image; the SEG carries what the report needs).
+    if (!seg->sourceInstances.empty()) {
+      if (!report.getImageLibrary().isValid()) c = report.getImageLibrary().createNewImageLibrary();
+      if (c.good()) c = report.getImageLibrary().addImageGroup();
+      if (c.bad()) return fail("image library", c);
+      for (const auto& [cls, uid] : seg->sourceInstances) {
+        DcmItem image;
+        image.putAndInsertString(DCM_SOPClassUID, cls.c_str());
+        image.putAndInsertString(DCM_SOPInstanceUID, uid.c_str());
+        c = report.getImageLibrary().addImageEntry(image, TID1600_ImageLibrary::withoutDescriptors);
+        if (c.bad() && c != CMR_EC_NoImageLibraryEntryDescriptorsToBeAdded) return fail("image library entry", c);
+      }
+    }
+    for (const SrSegmentMeasurements& s : segments) {
+      const SegSegment& info = seg->segments.at(s.segmentNumber);
+      c = report.addVolumetricROIMeasurements();
+      if (c.bad()) return fail("measurement group", c);
+      CMR_TID1411_in_TID1500& group = report.getVolumetricROIMeasurements();
+      const std::string tracking = info.label.empty() ? "Segment " + std::to_string(s.segmentNumber) : info.label;
+      char trackingUid[100];
+      dcmGenerateUniqueIdentifier(trackingUid, SITE_INSTANCE_UID_ROOT);
+      c = group.setTrackingIdentifier(tracking.c_str());
+      if (c.good()) c = group.setTrackingUniqueIdentifier(trackingUid);
+      if (c.bad()) return fail("tracking identifier", c);
+      // DCMTK 3.6.7's TID 1411 accepts only Segmentation Storage here; a Label Map SEG (a 2024 class) is referenced
+      // as one and its class set in the encoded dataset (relabelSegReferences).
+      DSRImageReferenceValue segRef(kSegmentationStorage, seg->sopInstanceUid.c_str(), OFFalse);
+      segRef.getSegmentList().addItem(Uint16(s.segmentNumber));
+      c = group.setReferencedSegment(segRef, OFFalse);
+      if (c.bad()) return fail("referenced segment", c);
+      if (!seg->sourceSeriesUid.empty()) {
+        c = group.setSourceSeriesForSegmentation(seg->sourceSeriesUid.c_str());
+        if (c.bad()) return fail("source series", c);
+      }
+      if (!info.type.empty()) {
+        c = group.setFinding(dsr(info.type), OFFalse);
+        if (c.bad()) return fail("finding", c);
+      }
+      if (!info.region.empty()) {
+        c = group.addFindingSite(dsr(info.region), CID244e_Laterality(), DSRCodedEntryValue(), OFFalse);
+        if (c.bad()) return fail("finding site", c);
+      }
+      for (const SrMeasurement& m : s.measurements) {
+        const CMR_TID1411_in_TID1500::MeasurementValue value(m.valueText.empty() ? dsValue(m.value).c_str()
+                                                                                 : m.valueText.c_str(),
+                                                             CID7181_AbstractMultiDimensionalImageModelComponentUnits(dsr(m.units)));
+        c = group.addMeasurement(CID7469_GenericIntensityAndSizeMeasurements(dsr(m.quantity)), value);
+        if (c.good() && !m.derivation.empty())
+          c = group.getMeasurement().setDerivation(CID7464_GeneralRegionOfInterestMeasurementModifiers(dsr(m.derivation)));
+        if (c.bad()) return fail(m.quantity.meaning.c_str(), c);
+      }
+    }
+    if (!report.isValid())
+      return makeError(ErrorCode::WriteFailed, path, "the measurement report does not satisfy TID 1500");
+
+    DSRDocument doc(DSRTypes::DT_EnhancedSR);
+    c = doc.setTreeFromRootTemplate(report, OFTrue);
+    if (c.bad()) return fail("content tree", c);
+    DcmDataset* segData = segFile.getDataset();
+    c = doc.readStudyData(*segData);  // patient and study as the SEG has them (de-identified or not)
+    if (c.bad()) return fail("patient and study", c);
+    c = doc.createNewSeriesInStudy(seg->studyInstanceUid.c_str());
+    if (c.bad()) return fail("series", c);
+    doc.setSpecificCharacterSetType(DSRTypes::CS_UTF8);
+    doc.setSeriesDescription(options.seriesDescription.substr(0, 64).c_str(), OFFalse);
+    doc.setSeriesNumber(std::to_string(options.seriesNumber).c_str());
+    doc.setInstanceNumber("1");
+    doc.setManufacturer("Delineate");
+    doc.setManufacturerModelName("Delineate");
+    doc.setDeviceSerialNumber("1");
+    doc.setSoftwareVersions("1");
+    DSRSOPInstanceReferenceList& evidence = doc.getCurrentRequestedProcedureEvidence();
+    c = evidence.addItem(seg->studyInstanceUid.c_str(), seg->seriesInstanceUid.c_str(), seg->sopClassUid.c_str(),
+                         seg->sopInstanceUid.c_str());
+    for (const auto& [cls, uid] : seg->sourceInstances)
+      if (c.good() && !seg->sourceSeriesUid.empty())
+        c = evidence.addItem(seg->studyInstanceUid.c_str(), seg->sourceSeriesUid.c_str(), cls.c_str(), uid.c_str());
+    if (c.bad()) return fail("evidence", c);
+    c = doc.completeDocument();
+    if (c.bad()) return fail("completion flag", c);
+
+    DcmFileFormat out;
+    DcmDataset* d = out.getDataset();
+    c = doc.write(*d);
+    if (c.bad()) return fail("encoding", c);
+    if (seg->sopClassUid != kSegmentationStorage) relabelSegReferences(*d, seg->sopInstanceUid, seg->sopClassUid);
+    for (const DcmTagKey& key : {DCM_PatientIdentityRemoved, DCM_DeidentificationMethod,
+                                 DCM_DeidentificationMethodCodeSequence, DCM_StudyID, DCM_AccessionNumber})
+      if (c.good()) c = copyFromSeg(*segData, *d, key);
+    if (c.bad()) return fail("de-identification attributes", c);
+
+    const E_TransferSyntax xfer = EXS_LittleEndianExplicit;
+    c = out.validateMetaInfo(xfer);
+    if (c.bad()) return fail("meta header", c);
+    const Uint32 length = out.calcElementLength(xfer, EET_ExplicitLength);
+    std::vector<char> bytes(std::size_t(length) + 1024);
+    DcmOutputBufferStream stream(bytes.data(), offile_off_t(bytes.size()));
+    out.transferInit();
+    c = out.write(stream, xfer, EET_ExplicitLength, nullptr);
+    out.transferEnd();
+    if (c.bad()) return fail("encoding", c);
+    void* buffer = nullptr;
+    offile_off_t written = 0;
+    stream.flushBuffer(buffer, written);
+    auto writer = AtomicFileWriter::create(path);
+    if (!writer) return writer.error();
+    if (auto st = writer->write(buffer, std::size_t(written)); !st) return st;
+    return writer->commit();
+  } catch (const std::bad_alloc&) {
+    return makeError(ErrorCode::OutOfMemory, path, "out of memory while building the measurement report");
+  }
+}
+
+}  // namespace delineate::io
