@@ -6,6 +6,11 @@
 
 #include "core/error.h"
 
+namespace delineate::io {
+struct DicomIndex;
+struct DicomSeries;
+}  // namespace delineate::io
+
 namespace delineate::app::cli {
 
 // Each subcommand takes its arguments (without the command name) and returns the process exit code.
@@ -17,6 +22,13 @@ int runCheckpoint(const std::vector<std::string>& args);
 int runAudit(const std::vector<std::string>& args);
 int runClickEval(const std::vector<std::string>& args);
 int runSegment(const std::vector<std::string>& args);
+int runExportDicom(const std::vector<std::string>& args);
+int runSrShow(const std::vector<std::string>& args);
+
+// The image series of a DICOM folder's index to work on: the only one, or the one `seriesKey` names. On failure the
+// choices are printed and the exit code returned (1 none or no such key, 2 several to pick from); 0 on success.
+int chooseImageSeries(const io::DicomIndex& index, const std::string& input, const std::string& seriesKey,
+                      const io::DicomSeries*& chosen);
 
 // Exit code 2 with "error: <message>" and a pointer to the help.
 inline int usageError(const std::string& message) {

@@ -179,6 +179,38 @@ int runDicomIndex(const std::vector<std::string>& args) {
   return 0;
 }
 
+int chooseImageSeries(const io::DicomIndex& index, const std::string& input, const std::string& seriesKey,
+                      const io::DicomSeries*& chosen) {
+  std::vector<const DicomSeries*> images;
+  for (const DicomSeries* s : index.allSeries())
+    if (s->isImage) images.push_back(s);
+  chosen = nullptr;
+  if (!seriesKey.empty()) {
+    chosen = index.findSeries(seriesKey);
+    if (!chosen) {
+      std::fprintf(stderr, "error: %s: no image series '%s' (or several with that number); series here:\n",
+                   input.c_str(), seriesKey.c_str());
+      for (const DicomSeries* s : images) std::fprintf(stderr, "  #%s %s\n", s->seriesNumber.c_str(), s->key().c_str());
+      return 1;
+    }
+    return 0;
+  }
+  if (images.size() == 1) {
+    chosen = images.front();
+    return 0;
+  }
+  if (images.empty()) {
+    std::fprintf(stderr, "error: %s: no DICOM image series found (%zu unreadable files)\n", input.c_str(),
+                 index.skipped.size());
+    for (const auto& s : index.skipped) std::fprintf(stderr, "  %s\n", s.reason.c_str());
+    return 1;
+  }
+  std::fprintf(stderr, "error: %s: %zu image series; pick one with --series KEY:\n", input.c_str(), images.size());
+  for (const DicomSeries* s : images)
+    std::fprintf(stderr, "  #%s %s %s\n", s->seriesNumber.c_str(), s->seriesDescription.c_str(), s->key().c_str());
+  return 2;
+}
+
 int runConvert(const std::vector<std::string>& args) {
   std::string input, output, seriesKey;
   bool allowIrregular = false;
@@ -210,31 +242,8 @@ int runConvert(const std::vector<std::string>& args) {
     scan.progress = &progress;
     auto index = io::indexDicomFolder(input, scan);
     if (!index) return fileError(index.error());
-    std::vector<const DicomSeries*> images;
-    for (const DicomSeries* s : index->allSeries())
-      if (s->isImage) images.push_back(s);
     const DicomSeries* chosen = nullptr;
-    if (!seriesKey.empty()) {
-      chosen = index->findSeries(seriesKey);
-      if (!chosen) {
-        std::fprintf(stderr, "error: %s: no image series '%s' (or several with that number); series here:\n",
-                     input.c_str(), seriesKey.c_str());
-        for (const DicomSeries* s : images) std::fprintf(stderr, "  #%s %s\n", s->seriesNumber.c_str(), s->key().c_str());
-        return 1;
-      }
-    } else if (images.size() == 1) {
-      chosen = images.front();
-    } else if (images.empty()) {
-      std::fprintf(stderr, "error: %s: no DICOM image series found (%zu unreadable files)\n", input.c_str(),
-                   index->skipped.size());
-      for (const auto& s : index->skipped) std::fprintf(stderr, "  %s\n", s.reason.c_str());
-      return 1;
-    } else {
-      std::fprintf(stderr, "error: %s: %zu image series; pick one with --series KEY:\n", input.c_str(), images.size());
-      for (const DicomSeries* s : images)
-        std::fprintf(stderr, "  #%s %s %s\n", s->seriesNumber.c_str(), s->seriesDescription.c_str(), s->key().c_str());
-      return 2;
-    }
+    if (int code = chooseImageSeries(*index, input, seriesKey, chosen); code != 0) return code;
     DicomLoadOptions load;
     load.threads = threads;
     load.allowIrregular = allowIrregular;

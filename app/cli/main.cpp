@@ -33,6 +33,13 @@ void printUsage(std::FILE* out) {
                "  convert INPUT OUTPUT [--series KEY|NUMBER] [--allow-irregular] [--threads N]\n"
                "      convert a DICOM series (INPUT a folder or file) or a volume file to OUTPUT\n"
                "      (.nii, .nii.gz, .nrrd, .nhdr, .mha, .mhd); an irregular series needs --allow-irregular\n"
+               "  export-dicom DICOM LABELS --seg OUTPUT [--sr OUTPUT] [--table FILE] [--series KEY] [--labelmap]\n"
+               "       [--deidentify] [--observer NAME]\n"
+               "      a label map on a DICOM series as a DICOM SEG (BINARY, or LABELMAP keeping the label ids) and,\n"
+               "      with --sr, a TID 1500 measurement report referencing it: volume and intensity mean/std/min/\n"
+               "      max/median per segment; --deidentify: PS3.15 basic profile, new UIDs, no names\n"
+               "  sr-show FILE [--json]\n"
+               "      the measurement groups of a DICOM SR measurement report (TID 1500)\n"
                "  share init ROOT\n"
                "      make ROOT (an existing folder, e.g. on a network share) a share store\n"
                "  share save ROOT STUDY LABELSET LABELFILE [--base N|0|latest] [--message M] [--author A] [--json]\n"
@@ -98,6 +105,8 @@ int run(std::vector<std::string> args) {
   if (command == "audit") return delineate::app::cli::runAudit(args);
   if (command == "click-eval") return delineate::app::cli::runClickEval(args);
   if (command == "segment") return delineate::app::cli::runSegment(args);
+  if (command == "export-dicom") return delineate::app::cli::runExportDicom(args);
+  if (command == "sr-show") return delineate::app::cli::runSrShow(args);
   std::fprintf(stderr, "error: unknown command '%s'\n\n", command.c_str());
   printUsage(stderr);
   return 2;

@@ -1,0 +1,182 @@
+// export-dicom: a label map on a DICOM series -> DICOM SEG (+ TID 1500 SR). sr-show: what a measurement report says.
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/commands.h"
+#include "core/statistics.h"
+#include "io/dicom.h"
+#include "io/dicom_seg_write.h"
+#include "io/dicom_sr.h"
+#include "io/image_file.h"
+#include "io/label_table_io.h"
+
+namespace delineate::app::cli {
+namespace {
+
+struct ExportOptions {
+  std::string dicom, labels, table, seriesKey, seg, sr, observer;
+  bool labelmap = false;
+  bool deidentify = false;
+};
+
+std::optional<ExportOptions> parseExport(const std::vector<std::string>& args, std::string& problem) {
+  ExportOptions o;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](std::string& target) {
+      if (i + 1 >= args.size()) {
+        problem = a + " needs a value";
+        return false;
+      }
+      target = args[++i];
+      return true;
+    };
+    bool ok = true;
+    if (a == "--seg") ok = value(o.seg);
+    else if (a == "--sr") ok = value(o.sr);
+    else if (a == "--table") ok = value(o.table);
+    else if (a == "--series") ok = value(o.seriesKey);
+    else if (a == "--observer") ok = value(o.observer);
+    else if (a == "--labelmap") o.labelmap = true;
+    else if (a == "--deidentify") o.deidentify = true;
+    else if (!a.empty() && a[0] == '-') problem = "unknown option " + a;
+    else if (o.dicom.empty()) o.dicom = a;
+    else if (o.labels.empty()) o.labels = a;
+    else problem = "unexpected argument " + a;
+    if (!ok || !problem.empty()) return std::nullopt;
+  }
+  if (o.dicom.empty() || o.labels.empty()) problem = "export-dicom needs a DICOM folder and a LABELS file";
+  else if (o.seg.empty()) problem = "export-dicom needs --seg OUTPUT (the SR references the SEG)";
+  else if (o.sr == o.seg) problem = "--sr and --seg must be different files";
+  if (!problem.empty()) return std::nullopt;
+  return o;
+}
+
+std::string code(const core::CodedConcept& c) {
+  return c.empty() ? std::string() : "(" + c.value + ", " + c.scheme + ", \"" + c.meaning + "\")";
+}
+
+}  // namespace
+
+int runExportDicom(const std::vector<std::string>& args) {
+  std::string problem;
+  const auto parsed = parseExport(args, problem);
+  if (!parsed) return usageError(problem);
+  const ExportOptions& o = *parsed;
+
+  auto index = io::indexDicomFolder(o.dicom);
+  if (!index) return fileError(index.error());
+  const io::DicomSeries* series = nullptr;
+  if (int code = chooseImageSeries(*index, o.dicom, o.seriesKey, series); code != 0) return code;
+  auto labels = io::readLabelFile(o.labels);
+  if (!labels) return fileError(labels.error());
+  core::LabelTable table;
+  if (!o.table.empty()) {
+    auto t = io::readLabelTableFile(o.table);
+    if (!t) return fileError(t.error());
+    table = std::move(t).value();
+  }
+
+  io::SegWriteOptions segOptions;
+  segOptions.deidentify = o.deidentify;
+  segOptions.encoding = o.labelmap ? io::SegEncoding::Labelmap : io::SegEncoding::Binary;
+  io::SegWriteInfo info;
+  if (core::Status s = io::writeDicomSeg(o.seg, *labels, table, *series, segOptions, &info); !s)
+    return fileError(s.error());
+  std::printf("wrote %s (%s SEG, %zu segments, referencing series %s)\n", o.seg.c_str(),
+              o.labelmap ? "LABELMAP" : "BINARY", info.segments.size(), series->key().c_str());
+  if (o.sr.empty()) return 0;
+
+  // The statistics are taken on the series' own voxels (HU for CT), so the report says what the SEG covers.
+  auto loaded = io::loadDicomSeries(*series);
+  if (!loaded) return fileError(loaded.error());
+  auto stats = core::computeLabelStatistics(*labels, &loaded->image);
+  if (!stats) return fileError(stats.error());
+  std::map<core::Label, const core::LabelStatistics*> byLabel;
+  for (const auto& s : *stats) byLabel[s.label] = &s;
+  std::vector<io::SrSegmentMeasurements> groups;
+  for (const auto& [number, label] : info.segments)
+    if (auto it = byLabel.find(label); it != byLabel.end())
+      groups.push_back({number, io::srMeasurementsFor(*it->second, series->modality)});
+  io::SrWriteOptions srOptions;
+  srOptions.modality = series->modality;
+  srOptions.observerName = o.deidentify ? std::string() : o.observer;
+  if (core::Status s = io::writeDicomSr(o.sr, o.seg, groups, srOptions); !s) return fileError(s.error());
+  std::printf("wrote %s (TID 1500 measurement report, %zu measurement groups)\n", o.sr.c_str(), groups.size());
+  return 0;
+}
+
+int runSrShow(const std::vector<std::string>& args) {
+  std::string file;
+  bool json = false;
+  for (const std::string& a : args) {
+    if (a == "--json") json = true;
+    else if (!a.empty() && a[0] == '-') return usageError("unknown option " + a);
+    else if (file.empty()) file = a;
+    else return usageError("unexpected argument " + a);
+  }
+  if (file.empty()) return usageError("sr-show needs an SR FILE");
+  auto doc = io::readDicomSr(file);
+  if (!doc) return fileError(doc.error());
+  if (json) {
+    auto concept = [](const core::CodedConcept& c) {
+      return c.empty() ? nlohmann::json(nullptr)
+                       : nlohmann::json{{"value", c.value}, {"scheme", c.scheme}, {"meaning", c.meaning}};
+    };
+    nlohmann::json j;
+    j["file"] = file;
+    j["title"] = concept(doc->title);
+    j["template"] = doc->templateId;
+    j["completion"] = doc->completionFlag;
+    j["verification"] = doc->verificationFlag;
+    j["observer"] = {{"type", doc->observerType}, {"name", doc->observerName}};
+    j["imageLibraryEntries"] = doc->imageLibraryEntries;
+    nlohmann::json groups = nlohmann::json::array();
+    for (const auto& g : doc->groups) {
+      nlohmann::json gj{{"trackingIdentifier", g.trackingIdentifier},
+                        {"trackingUid", g.trackingUid},
+                        {"finding", concept(g.finding)},
+                        {"findingSite", concept(g.findingSite)},
+                        {"sourceSeries", g.sourceSeriesUid}};
+      if (g.segment.segmentNumber > 0)
+        gj["segment"] = {{"sopInstanceUid", g.segment.sopInstanceUid}, {"number", g.segment.segmentNumber}};
+      nlohmann::json ms = nlohmann::json::array();
+      for (const auto& m : g.measurements) {
+        nlohmann::json mj{{"quantity", concept(m.quantity)}, {"units", concept(m.units)}, {"value", m.valueText}};
+        if (!m.derivation.empty()) mj["derivation"] = concept(m.derivation);
+        if (!m.method.empty()) mj["method"] = concept(m.method);
+        ms.push_back(mj);
+      }
+      gj["measurements"] = ms;
+      groups.push_back(gj);
+    }
+    j["groups"] = groups;
+    std::printf("%s\n", j.dump(2).c_str());
+    return 0;
+  }
+  std::printf("%s  %s%s\n", file.c_str(), doc->title.meaning.c_str(),
+              doc->templateId.empty() ? "" : (" (TID " + doc->templateId + ")").c_str());
+  std::printf("  %s, %s; observer: %s %s; %zu image library entries\n", doc->completionFlag.c_str(),
+              doc->verificationFlag.c_str(), doc->observerType.c_str(), doc->observerName.c_str(),
+              doc->imageLibraryEntries);
+  for (const auto& g : doc->groups) {
+    std::printf("\n  %s", g.trackingIdentifier.c_str());
+    if (g.segment.segmentNumber > 0) std::printf("  [segment %d of %s]", g.segment.segmentNumber, g.segment.sopInstanceUid.c_str());
+    std::printf("\n");
+    if (!g.finding.empty()) std::printf("    finding      %s\n", code(g.finding).c_str());
+    if (!g.findingSite.empty()) std::printf("    finding site %s\n", code(g.findingSite).c_str());
+    for (const auto& m : g.measurements) {
+      std::string name = m.quantity.meaning;
+      if (!m.derivation.empty()) name += " (" + m.derivation.meaning + ")";
+      std::printf("    %-40.40s %14s %s\n", name.c_str(), m.valueText.c_str(), m.units.value.c_str());
+    }
+  }
+  return 0;
+}
+
+}  // namespace delineate::app::cli
