@@ -125,8 +125,11 @@ class MainWindow : public QMainWindow {
   bool exportStatistics(const QString& path, bool deidentified);
   bool exportSurfaces(const QString& folder, bool obj);
   // A DICOM SEG of the labels, referencing the DICOM series the study was opened from (false, reported, for studies
-  // opened from image files: a SEG needs the source instances).
-  bool exportDicomSeg(const QString& path, bool deidentified);
+  // opened from image files: a SEG needs the source instances). BINARY, or LABELMAP (label ids kept as segment
+  // numbers) when the setting "export/segLabelmap" is on (File > Export > Write SEG as Label Map). With `srPath`, a
+  // TID 1500 measurement report referencing that SEG is written there too (volume and intensity statistics per
+  // segment; observer: the author name of the preferences, else the device).
+  bool exportDicomSeg(const QString& path, bool deidentified, const QString& srPath = {});
   // A PDF report: statistics table, key images through each label, page numbers (de-identified: no names or dates).
   bool exportPdfReport(const QString& path, bool deidentified);
   bool hasDicomSource() const { return m_dicomSource.has_value(); }

@@ -2,6 +2,7 @@
 // and what the views do when voxels change during a stroke and after it.
 #include <QApplication>
 #include <QFileInfo>
+#include <QSettings>
 #include <QSlider>
 #include <QStatusBar>
 #include <QTimer>
@@ -14,6 +15,7 @@
 #include "app/gui/view_panels.h"
 #include "core/statistics.h"
 #include "io/dicom_seg_write.h"
+#include "io/dicom_sr.h"
 #include "io/statistics_report.h"
 #include "viewer/mesh_export.h"
 #include "viewer/surface_scene.h"
@@ -200,7 +202,7 @@ bool MainWindow::exportSurfaces(const QString& folder, bool obj) {
   return true;
 }
 
-bool MainWindow::exportDicomSeg(const QString& path, bool deidentified) {
+bool MainWindow::exportDicomSeg(const QString& path, bool deidentified, const QString& srPath) {
   if (!m_session) return false;
   if (!m_dicomSource) {
     fail(tr("A DICOM SEG references the DICOM series it was drawn on: open the study from its DICOM folder"));
@@ -210,15 +212,42 @@ bool MainWindow::exportDicomSeg(const QString& path, bool deidentified) {
   options.deidentify = deidentified;
   options.algorithmName = "Delineate";
   options.algorithmType = "SEMIAUTOMATIC";
+  const bool labelmap = QSettings().value("export/segLabelmap", false).toBool();
+  options.encoding = labelmap ? io::SegEncoding::Labelmap : io::SegEncoding::Binary;
   QApplication::setOverrideCursor(Qt::WaitCursor);
-  const core::Status written =
-      io::writeDicomSeg(path.toStdString(), m_session->labels(), m_session->table(), *m_dicomSource, options);
+  io::SegWriteInfo info;
+  core::Status written =
+      io::writeDicomSeg(path.toStdString(), m_session->labels(), m_session->table(), *m_dicomSource, options, &info);
+  if (written && !srPath.isEmpty()) {
+    // The report's figures are those of the statistics export and the PDF: the same computation on the same voxels.
+    auto stats = core::computeLabelStatistics(m_session->labels(), &m_session->image());
+    if (!stats) {
+      written = core::Status(stats.error());
+    } else {
+      std::map<core::Label, const core::LabelStatistics*> byLabel;
+      for (const auto& s : *stats) byLabel[s.label] = &s;
+      std::vector<io::SrSegmentMeasurements> groups;
+      for (const auto& [number, label] : info.segments)
+        if (auto it = byLabel.find(label); it != byLabel.end())
+          groups.push_back({number, io::srMeasurementsFor(*it->second, m_dicomSource->modality)});
+      io::SrWriteOptions sr;
+      sr.modality = m_dicomSource->modality;
+      if (!deidentified) sr.observerName = QSettings().value("user/name").toString().toStdString();
+      written = io::writeDicomSr(srPath.toStdString(), path.toStdString(), groups, sr);
+    }
+    if (!written) {
+      QApplication::restoreOverrideCursor();
+      fail(tr("The DICOM SEG was written to %1, the measurement report was not: %2").arg(path, fromError(written.error())));
+      return false;
+    }
+  }
   QApplication::restoreOverrideCursor();
   if (!written) {
     fail(fromError(written.error()));
     return false;
   }
-  statusBar()->showMessage(tr("DICOM SEG written to %1").arg(path), 6000);
+  if (srPath.isEmpty()) statusBar()->showMessage(tr("DICOM SEG written to %1").arg(path), 6000);
+  else statusBar()->showMessage(tr("DICOM SEG written to %1, measurement report to %2").arg(path, srPath), 6000);
   return true;
 }
 

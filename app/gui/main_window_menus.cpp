@@ -1,7 +1,9 @@
 // The window's menus (File, Edit, AI, View, Help), built at start and again when the language changes.
 #include <QActionGroup>
 #include <QApplication>
+#include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QInputDialog>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -117,6 +119,24 @@ void MainWindow::buildMenus() {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export DICOM SEG"), "segmentation.dcm", tr("DICOM (*.dcm)"));
     if (!path.isEmpty()) exportDicomSeg(path, true);
   });
+  // The SR references the SEG, so both are written together: the SEG first, then the report beside it.
+  auto exportSegAndReport = [this](bool deidentified) {
+    const QString seg = QFileDialog::getSaveFileName(this, tr("Export DICOM SEG"), "segmentation.dcm", tr("DICOM (*.dcm)"));
+    if (seg.isEmpty()) return;
+    const QFileInfo info(seg);
+    const QString sr = QFileDialog::getSaveFileName(this, tr("Export Measurement Report (DICOM SR)"),
+                                                    info.dir().filePath(info.completeBaseName() + "_sr.dcm"),
+                                                    tr("DICOM (*.dcm)"));
+    if (!sr.isEmpty()) exportDicomSeg(seg, deidentified, sr);
+  };
+  exportMenu->addAction(tr("DICOM SEG and &Measurement Report (SR)..."), this, [exportSegAndReport] { exportSegAndReport(false); });
+  exportMenu->addAction(tr("DICOM SEG and Measurement Report, De-identified..."), this,
+                        [exportSegAndReport] { exportSegAndReport(true); });
+  QAction* labelmap = exportMenu->addAction(tr("Write DICOM SEG as &Label Map (keeps label ids)"));
+  labelmap->setCheckable(true);
+  labelmap->setChecked(QSettings().value("export/segLabelmap", false).toBool());
+  connect(labelmap, &QAction::toggled, this, [](bool on) { QSettings().setValue("export/segLabelmap", on); });
+  exportMenu->addSeparator();
   exportMenu->addAction(tr("Label Su&rfaces (STL)..."), this, [this] {
     const QString folder = QFileDialog::getExistingDirectory(this, tr("Export Surfaces to Folder"));
     if (!folder.isEmpty()) exportSurfaces(folder, false);

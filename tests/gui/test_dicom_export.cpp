@@ -1,0 +1,102 @@
+// File > Export > DICOM SEG and Measurement Report: the window's labels on a DICOM study as a SEG and a TID 1500 SR
+// that references it, read back with io's readers; the LABELMAP setting; a failed report after a written SEG.
+#include <catch2/catch.hpp>
+
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStatusBar>
+
+#include <filesystem>
+
+#include "app/gui/main_window.h"
+#include "core/statistics.h"
+#include "io/dicom_seg.h"
+#include "io/dicom_sr.h"
+#include "tests/gui/gui_fixtures.h"
+#include "tests/gui_support/gui_app.h"
+
+using namespace delineate;
+using delineate::app::gui::MainWindow;
+using delineate::test::QuietWindow;
+using delineate::test::waitFor;
+
+namespace {
+
+// Restores the export and author settings a test changes.
+struct SettingsGuard {
+  ~SettingsGuard() {
+    QSettings().remove("export/segLabelmap");
+    QSettings().remove("user/name");
+  }
+};
+
+}  // namespace
+
+TEST_CASE("File > Export > DICOM SEG and Measurement Report: the SR references the SEG's segments with the window's "
+          "statistics",
+          "[gui][dicom-sr]") {
+  test::guiApp();
+  const auto ct = test::sharedFile("data/dicom-seg/dcmqi/segmentations/ct-3slice");
+  const auto seg = test::sharedFile("data/dicom-seg/dcmqi/segmentations/liver.dcm");
+  if (!ct || !seg) return;
+  SettingsGuard guard;
+  QSettings().setValue("user/name", "Tester^Ann");
+  QuietWindow window;
+  QSignalSpy loaded(&window, &MainWindow::studyLoaded), labelsLoaded(&window, &MainWindow::labelsLoaded),
+      failed(&window, &MainWindow::loadFailed);
+  REQUIRE(window.openDicomFolder(QString::fromStdString(ct->string())));
+  REQUIRE(waitFor(loaded));
+  REQUIRE(window.openDicomSeg(QString::fromStdString(seg->string())));
+  REQUIRE(waitFor(labelsLoaded));
+  auto stats = core::computeLabelStatistics(window.session()->labels(), &window.session()->image());
+  REQUIRE(stats.ok());
+  REQUIRE(stats->size() == 1);  // dcmqi's liver
+  const core::LabelStatistics& liver = stats->front();
+
+  test::ScratchDir dir("gui-sr-export");
+  const QString segOut = QString::fromStdString((dir / "seg.dcm").string());
+  const QString srOut = QString::fromStdString((dir / "seg_sr.dcm").string());
+  REQUIRE(window.exportDicomSeg(segOut, false, srOut));
+  CHECK(failed.count() == 0);
+  auto segDoc = io::readDicomSeg(segOut.toStdString(), window.session()->image().geometry());
+  REQUIRE(segDoc.ok());
+  CHECK(segDoc->segmentationType == "BINARY");
+  auto sr = io::readDicomSr(srOut.toStdString());
+  if (!sr) FAIL(sr.error().describe());
+  CHECK(sr->observerType == "Person");
+  CHECK(sr->observerName == "Tester^Ann");
+  REQUIRE(sr->groups.size() == 1);
+  const io::SrMeasurementGroup& g = sr->groups[0];
+  CHECK(g.segment.segmentNumber == 1);
+  CHECK(g.finding.meaning == "Liver");
+  CHECK(g.find("118565006")->value == Approx(liver.volumeMl).epsilon(1e-9));
+  CHECK(g.find("112031", "373098007")->value == Approx(liver.mean).epsilon(1e-9));
+  CHECK(g.find("112031", "373099004")->value == liver.median);
+  CHECK(window.statusBar()->currentMessage().contains("measurement report"));
+
+  // With File > Export > Write DICOM SEG as Label Map on, the SEG is a LABELMAP whose segment numbers are the ids.
+  QSettings().setValue("export/segLabelmap", true);
+  const QString mapOut = QString::fromStdString((dir / "labelmap.dcm").string());
+  const QString mapSr = QString::fromStdString((dir / "labelmap_sr.dcm").string());
+  REQUIRE(window.exportDicomSeg(mapOut, true, mapSr));
+  auto mapDoc = io::readDicomSeg(mapOut.toStdString(), window.session()->image().geometry());
+  REQUIRE(mapDoc.ok());
+  CHECK(mapDoc->segmentationType == "LABELMAP");
+  REQUIRE(mapDoc->segments.size() == 1);
+  CHECK(mapDoc->segments[0].number == int(liver.label));
+  auto mapReport = io::readDicomSr(mapSr.toStdString());
+  REQUIRE(mapReport.ok());
+  CHECK(mapReport->observerType == "Device");  // de-identified: no person named
+  REQUIRE(mapReport->groups.size() == 1);
+  CHECK(mapReport->groups[0].segment.segmentNumber == int(liver.label));
+  CHECK(mapReport->groups[0].segment.sopClassUid == "1.2.840.10008.5.1.4.1.1.66.7");
+
+  // A report that cannot be written (its folder is missing) after a SEG that was: the message says both.
+  const QString badSr = QString::fromStdString((dir / "missing" / "sr.dcm").string());
+  CHECK_FALSE(window.exportDicomSeg(segOut, false, badSr));
+  REQUIRE(failed.count() == 1);
+  const QString message = failed.front().at(0).toString();
+  CHECK(message.contains("seg.dcm"));
+  CHECK(message.contains("missing"));
+  CHECK(std::filesystem::exists(segOut.toStdString()));
+}
