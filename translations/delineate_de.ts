@@ -101,7 +101,7 @@
 <context>
     <name>Shortcuts</name>
     <message>
-        <location filename="../app/gui/preferences.cpp" line="+155"/>
+        <location filename="../app/gui/preferences.cpp" line="+151"/>
         <source>Move the crosshair</source>
         <translation>Fadenkreuz bewegen</translation>
     </message>
@@ -344,12 +344,12 @@
         <translation>Engine: keine</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Engine: %1 on %2</source>
         <translation>Engine: %1 auf %2</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+57"/>
         <source>AI engine: %1</source>
         <translation>KI-Engine: %1</translation>
     </message>
@@ -359,7 +359,7 @@
         <translation>klassische Engine (die konfigurierte ist fehlgeschlagen)</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+31"/>
         <source>Tick the classes to segment first</source>
         <translation>Zuerst die zu segmentierenden Klassen ankreuzen</translation>
     </message>
@@ -410,7 +410,7 @@
 <context>
     <name>delineate::app::gui::EditTools</name>
     <message>
-        <location filename="../app/gui/edit_tools.cpp" line="+145"/>
+        <location filename="../app/gui/edit_tools.cpp" line="+141"/>
         <source>Navigate</source>
         <translation>Navigieren</translation>
     </message>
@@ -550,7 +550,7 @@
         <translation>Label zum Malen wählen oder hinzufügen</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+58"/>
         <source>Choose or add a label to fill with</source>
         <translation>Label zum Füllen wählen oder hinzufügen</translation>
     </message>
@@ -842,7 +842,7 @@ Trotzdem laden?</translation>
         <translation>%1 geöffnet</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_labels.cpp" line="+117"/>
+        <location filename="../app/gui/main_window_labels.cpp" line="+126"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Die wiederhergestellten Labels passen nicht zum Raster von %1</translation>
     </message>
@@ -878,9 +878,19 @@ Trotzdem laden?</translation>
         <translation>Ein DICOM-SEG verweist auf die DICOM-Serie, auf der es erstellt wurde: Öffnen Sie die Studie aus ihrem DICOM-Ordner</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+32"/>
+        <source>The DICOM SEG was written to %1, the measurement report was not: %2</source>
+        <translation>Das DICOM-SEG wurde nach %1 geschrieben, der Messbericht nicht: %2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>DICOM SEG written to %1</source>
         <translation>DICOM-SEG nach %1 geschrieben</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DICOM SEG written to %1, measurement report to %2</source>
+        <translation>DICOM-SEG nach %1 geschrieben, Messbericht nach %2</translation>
     </message>
     <message>
         <location line="+26"/>
@@ -941,7 +951,7 @@ Trotzdem laden?</translation>
         <translation>Die Labels enthalten ungespeicherte Änderungen. In der Freigabe speichern?</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+25"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+27"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
@@ -1142,22 +1152,45 @@ Trotzdem laden?</translation>
     <message>
         <location line="+1"/>
         <location line="+4"/>
+        <location line="+5"/>
         <source>Export DICOM SEG</source>
         <translation>DICOM-SEG exportieren</translation>
     </message>
     <message>
-        <location line="-4"/>
+        <location line="-9"/>
         <location line="+4"/>
+        <location line="+5"/>
+        <location line="+5"/>
         <source>DICOM (*.dcm)</source>
         <translation>DICOM (*.dcm)</translation>
     </message>
     <message>
-        <location line="-1"/>
+        <location line="-11"/>
         <source>DICOM SEG, De-identified...</source>
         <translation>DICOM-SEG, anonymisiert...</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+9"/>
+        <source>Export Measurement Report (DICOM SR)</source>
+        <translation>Messbericht exportieren (DICOM SR)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>DICOM SEG and &amp;Measurement Report (SR)...</source>
+        <translation>DICOM-SEG und &amp;Messbericht (SR)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DICOM SEG and Measurement Report, De-identified...</source>
+        <translation>DICOM-SEG und Messbericht, anonymisiert...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Write DICOM SEG as &amp;Label Map (keeps label ids)</source>
+        <translation>DICOM-SEG als &amp;Labelmap schreiben (behält die Label-IDs)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Label Su&amp;rfaces (STL)...</source>
         <translation>Label-&amp;Oberflächen (STL)...</translation>
     </message>

@@ -101,7 +101,7 @@
 <context>
     <name>Shortcuts</name>
     <message>
-        <location filename="../app/gui/preferences.cpp" line="+155"/>
+        <location filename="../app/gui/preferences.cpp" line="+151"/>
         <source>Move the crosshair</source>
         <translation>Déplacer le réticule</translation>
     </message>
@@ -344,12 +344,12 @@
         <translation>Moteur&#xa0;: aucun</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Engine: %1 on %2</source>
         <translation>Moteur&#xa0;: %1 sur %2</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+57"/>
         <source>AI engine: %1</source>
         <translation>Moteur IA&#xa0;: %1</translation>
     </message>
@@ -359,7 +359,7 @@
         <translation>moteur classique (le moteur configuré a échoué)</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+31"/>
         <source>Tick the classes to segment first</source>
         <translation>Cochez d&apos;abord les classes à segmenter</translation>
     </message>
@@ -410,7 +410,7 @@
 <context>
     <name>delineate::app::gui::EditTools</name>
     <message>
-        <location filename="../app/gui/edit_tools.cpp" line="+145"/>
+        <location filename="../app/gui/edit_tools.cpp" line="+141"/>
         <source>Navigate</source>
         <translation>Naviguer</translation>
     </message>
@@ -550,7 +550,7 @@
         <translation>Choisissez ou ajoutez une étiquette à peindre</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+58"/>
         <source>Choose or add a label to fill with</source>
         <translation>Choisissez ou ajoutez une étiquette de remplissage</translation>
     </message>
@@ -842,7 +842,7 @@ La charger quand même&#xa0;?</translation>
         <translation>%1 ouvert</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_labels.cpp" line="+117"/>
+        <location filename="../app/gui/main_window_labels.cpp" line="+126"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Les étiquettes récupérées ne correspondent pas à la grille de %1</translation>
     </message>
@@ -878,9 +878,19 @@ La charger quand même&#xa0;?</translation>
         <translation>Un SEG DICOM référence la série DICOM sur laquelle il a été dessiné&#xa0;: ouvrez l’étude depuis son dossier DICOM</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+32"/>
+        <source>The DICOM SEG was written to %1, the measurement report was not: %2</source>
+        <translation>Le SEG DICOM a été écrit dans %1, le rapport de mesures non : %2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>DICOM SEG written to %1</source>
         <translation>SEG DICOM écrit dans %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DICOM SEG written to %1, measurement report to %2</source>
+        <translation>SEG DICOM écrit dans %1, rapport de mesures dans %2</translation>
     </message>
     <message>
         <location line="+26"/>
@@ -941,7 +951,7 @@ La charger quand même&#xa0;?</translation>
         <translation>Les étiquettes comportent des modifications non enregistrées. Les enregistrer sur le partage&#xa0;?</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+25"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+27"/>
         <source>&amp;File</source>
         <translation>&amp;Fichier</translation>
     </message>
@@ -1142,22 +1152,45 @@ La charger quand même&#xa0;?</translation>
     <message>
         <location line="+1"/>
         <location line="+4"/>
+        <location line="+5"/>
         <source>Export DICOM SEG</source>
         <translation>Exporter un SEG DICOM</translation>
     </message>
     <message>
-        <location line="-4"/>
+        <location line="-9"/>
         <location line="+4"/>
+        <location line="+5"/>
+        <location line="+5"/>
         <source>DICOM (*.dcm)</source>
         <translation>DICOM (*.dcm)</translation>
     </message>
     <message>
-        <location line="-1"/>
+        <location line="-11"/>
         <source>DICOM SEG, De-identified...</source>
         <translation>SEG DICOM, anonymisé...</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+9"/>
+        <source>Export Measurement Report (DICOM SR)</source>
+        <translation>Exporter le rapport de mesures (SR DICOM)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>DICOM SEG and &amp;Measurement Report (SR)...</source>
+        <translation>SEG DICOM et rapport de &amp;mesures (SR)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DICOM SEG and Measurement Report, De-identified...</source>
+        <translation>SEG DICOM et rapport de mesures, anonymisés...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Write DICOM SEG as &amp;Label Map (keeps label ids)</source>
+        <translation>Écrire le SEG DICOM en carte d&apos;é&amp;tiquettes (garde les identifiants)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Label Su&amp;rfaces (STL)...</source>
         <translation>S&amp;urfaces des étiquettes (STL)...</translation>
     </message>
@@ -1330,22 +1363,22 @@ La charger quand même&#xa0;?</translation>
     <message>
         <location line="-165"/>
         <source>Study: %1</source>
-        <translation>Étude : %1</translation>
+        <translation>Étude&#xa0;: %1</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Series: %1</source>
-        <translation>Série : %1</translation>
+        <translation>Série&#xa0;: %1</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Report date: %1</source>
-        <translation>Date du rapport : %1</translation>
+        <translation>Date du rapport&#xa0;: %1</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Image: %1 × %2 × %3 voxels of %4 × %5 × %6 mm%7</source>
-        <translation>Image : %1 × %2 × %3 voxels de %4 × %5 × %6 mm%7</translation>
+        <translation>Image&#xa0;: %1 × %2 × %3 voxels de %4 × %5 × %6 mm%7</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1355,12 +1388,12 @@ La charger quand même&#xa0;?</translation>
     <message>
         <location line="+4"/>
         <source>Software: Delineate</source>
-        <translation>Logiciel : Delineate</translation>
+        <translation>Logiciel&#xa0;: Delineate</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Software: Delineate %1</source>
-        <translation>Logiciel : Delineate %1</translation>
+        <translation>Logiciel&#xa0;: Delineate %1</translation>
     </message>
     <message>
         <location line="+10"/>
@@ -1440,7 +1473,7 @@ La charger quand même&#xa0;?</translation>
     <message>
         <location line="+10"/>
         <source>%1 %2: %3 mL, centroid (%4, %5, %6) mm LPS</source>
-        <translation>%1 %2 : %3 mL, centre de gravité (%4, %5, %6) mm LPS</translation>
+        <translation>%1 %2&#xa0;: %3 mL, centre de gravité (%4, %5, %6) mm LPS</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -1465,7 +1498,7 @@ La charger quand même&#xa0;?</translation>
     <message>
         <location line="+79"/>
         <source>Segmentation report: %1</source>
-        <translation>Rapport de segmentation : %1</translation>
+        <translation>Rapport de segmentation&#xa0;: %1</translation>
     </message>
 </context>
 <context>

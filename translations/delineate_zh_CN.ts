@@ -101,7 +101,7 @@
 <context>
     <name>Shortcuts</name>
     <message>
-        <location filename="../app/gui/preferences.cpp" line="+155"/>
+        <location filename="../app/gui/preferences.cpp" line="+151"/>
         <source>Move the crosshair</source>
         <translation>移动十字线</translation>
     </message>
@@ -344,12 +344,12 @@
         <translation>引擎：无</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Engine: %1 on %2</source>
         <translation>引擎：%1，运行于 %2</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+57"/>
         <source>AI engine: %1</source>
         <translation>AI 引擎：%1</translation>
     </message>
@@ -359,7 +359,7 @@
         <translation>经典引擎（所配置的引擎启动失败）</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+31"/>
         <source>Tick the classes to segment first</source>
         <translation>请先勾选要分割的类别</translation>
     </message>
@@ -409,7 +409,7 @@
 <context>
     <name>delineate::app::gui::EditTools</name>
     <message>
-        <location filename="../app/gui/edit_tools.cpp" line="+145"/>
+        <location filename="../app/gui/edit_tools.cpp" line="+141"/>
         <source>Navigate</source>
         <translation>导航</translation>
     </message>
@@ -549,7 +549,7 @@
         <translation>请选择或添加要绘制的标签</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+58"/>
         <source>Choose or add a label to fill with</source>
         <translation>请选择或添加要填充的标签</translation>
     </message>
@@ -840,7 +840,7 @@ Load it anyway?</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_labels.cpp" line="+117"/>
+        <location filename="../app/gui/main_window_labels.cpp" line="+126"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>恢复的标签与 %1 的网格不匹配</translation>
     </message>
@@ -874,9 +874,19 @@ Load it anyway?</source>
         <translation>DICOM SEG 需引用绘制时所用的 DICOM 序列：请从其 DICOM 文件夹打开该检查</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+32"/>
+        <source>The DICOM SEG was written to %1, the measurement report was not: %2</source>
+        <translation>DICOM SEG 已写入 %1，测量报告未写入：%2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>DICOM SEG written to %1</source>
         <translation>已将 DICOM SEG 写入 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DICOM SEG written to %1, measurement report to %2</source>
+        <translation>DICOM SEG 已写入 %1，测量报告已写入 %2</translation>
     </message>
     <message>
         <location line="+26"/>
@@ -936,7 +946,7 @@ Load it anyway?</source>
         <translation>标签有未保存的编辑。是否保存到共享目录？</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+25"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+27"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1137,22 +1147,45 @@ Load it anyway?</source>
     <message>
         <location line="+1"/>
         <location line="+4"/>
+        <location line="+5"/>
         <source>Export DICOM SEG</source>
         <translation>导出 DICOM SEG</translation>
     </message>
     <message>
-        <location line="-4"/>
+        <location line="-9"/>
         <location line="+4"/>
+        <location line="+5"/>
+        <location line="+5"/>
         <source>DICOM (*.dcm)</source>
         <translation>DICOM (*.dcm)</translation>
     </message>
     <message>
-        <location line="-1"/>
+        <location line="-11"/>
         <source>DICOM SEG, De-identified...</source>
         <translation>DICOM SEG，去标识化...</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+9"/>
+        <source>Export Measurement Report (DICOM SR)</source>
+        <translation>导出测量报告 (DICOM SR)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>DICOM SEG and &amp;Measurement Report (SR)...</source>
+        <translation>DICOM SEG 和测量报告 (SR)(&amp;M)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DICOM SEG and Measurement Report, De-identified...</source>
+        <translation>DICOM SEG 和测量报告，去标识化...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Write DICOM SEG as &amp;Label Map (keeps label ids)</source>
+        <translation>将 DICOM SEG 写为标签图 (保留标签 ID)(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Label Su&amp;rfaces (STL)...</source>
         <translation>标签表面(&amp;R) (STL)...</translation>
     </message>
