@@ -45,4 +45,13 @@ std::optional<DciodvfyReport> runDciodvfy(const std::filesystem::path& file,
   return report;
 }
 
+void requireDciodvfyClean(const std::filesystem::path& file, const std::vector<std::string>& acceptedWarnings,
+                          const std::vector<std::string>& acceptedErrors) {
+  auto report = runDciodvfy(file, acceptedWarnings, acceptedErrors);
+  if (!report) return;
+  INFO("dciodvfy output:\n" << report->output);
+  CHECK(report->errors.empty());
+  CHECK(report->warnings.empty());
+}
+
 }  // namespace delineate::test

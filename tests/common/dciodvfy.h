@@ -23,4 +23,8 @@ std::optional<DciodvfyReport> runDciodvfy(const std::filesystem::path& file,
                                           const std::vector<std::string>& acceptedWarnings,
                                           const std::vector<std::string>& acceptedErrors = {});
 
+// runDciodvfy, then CHECKs that no Error or Warning is left (the output goes into the failure message).
+void requireDciodvfyClean(const std::filesystem::path& file, const std::vector<std::string>& acceptedWarnings,
+                          const std::vector<std::string>& acceptedErrors = {});
+
 }  // namespace delineate::test

@@ -4,12 +4,10 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <memory>
-#include <sstream>
 
 #if defined(DELINEATE_TEST_DCMSEG)
 // DCMTK's own SEG loader as a second opinion. test_io does not link dcmseg yet: define DELINEATE_TEST_DCMSEG and add
@@ -21,6 +19,7 @@
 #include "io/dicom.h"
 #include "io/dicom_seg.h"
 #include "io/dicom_seg_write.h"
+#include "tests/common/dciodvfy.h"
 #include "tests/common/dicom_builder.h"
 #include "tests/common/test_support.h"
 
@@ -97,22 +96,6 @@ void requireSameLabels(const io::DicomSegDocument& doc, const core::LabelMap& la
   CHECK(mismatches == 0);
 }
 
-std::string run(const std::string& command, int* status) {
-  std::string out;
-  FILE* p = popen((command + " 2>&1").c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[4096];
-  while (std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
-  *status = pclose(p);
-  return out;
-}
-
-bool haveDciodvfy() {
-  int status = 0;
-  run("command -v dciodvfy", &status);
-  return status == 0;
-}
-
 // dciodvfy must report no "Error" line; warnings are listed here, each with why it is accepted.
 const std::vector<std::string> kAcceptedWarnings = {
     // Labels without a code get the local scheme 99DELINEATE (declared in the Coding Scheme Identification
@@ -127,30 +110,7 @@ const std::vector<std::string> kAcceptedWarnings = {
 
 // acceptedErrors: Error lines accepted for this file (substrings), each listed with its reason by the caller.
 void requireValidIod(const fs::path& file, const std::vector<std::string>& acceptedErrors = {}) {
-  if (!haveDciodvfy()) {
-    if (test::runningInCi()) FAIL("dciodvfy (dicom3tools) is missing under CI: scripts/setup.sh installs it");
-    WARN("skipped: dciodvfy (dicom3tools) not installed");
-    return;
-  }
-  int status = 0;
-  const std::string out = run("dciodvfy '" + file.string() + "'", &status);
-  std::istringstream lines(out);
-  std::string line, errors, warnings;
-  while (std::getline(lines, line)) {
-    if (line.find("Error") != std::string::npos) {
-      bool accepted = false;
-      for (const auto& e : acceptedErrors) accepted = accepted || line.find(e) != std::string::npos;
-      if (!accepted) errors += line + "\n";
-    }
-    if (line.find("Warning") != std::string::npos) {
-      bool accepted = false;
-      for (const auto& w : kAcceptedWarnings) accepted = accepted || line.find(w) != std::string::npos;
-      if (!accepted) warnings += line + "\n";
-    }
-  }
-  INFO("dciodvfy output:\n" << out);
-  CHECK(errors.empty());
-  CHECK(warnings.empty());
+  test::requireDciodvfyClean(file, kAcceptedWarnings, acceptedErrors);
 }
 
 core::LabelEntry entry(int id, const std::string& name, core::Rgba color) {
