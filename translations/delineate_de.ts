@@ -852,7 +852,7 @@ Trotzdem laden?</translation>
         <translation>Ungespeicherte Änderungen wiederhergestellt: Speichern Sie sie, um sie zu behalten</translation>
     </message>
     <message numerus="yes">
-        <location line="+46"/>
+        <location line="+59"/>
         <source>Statistics of %n label(s) written to %1</source>
         <translation>
             <numerusform>Statistik von %n Label nach %1 geschrieben</numerusform>
@@ -951,7 +951,7 @@ Trotzdem laden?</translation>
         <translation>Die Labels enthalten ungespeicherte Änderungen. In der Freigabe speichern?</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+27"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+28"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
@@ -1108,22 +1108,29 @@ Trotzdem laden?</translation>
     <message>
         <location line="+1"/>
         <location line="+5"/>
+        <location line="+13"/>
         <source>Export Label Statistics</source>
         <translation>Label-Statistik exportieren</translation>
     </message>
     <message>
-        <location line="-4"/>
+        <location line="-17"/>
         <location line="+5"/>
+        <location line="+13"/>
         <source>CSV (*.csv);;JSON (*.json)</source>
         <translation>CSV (*.csv);;JSON (*.json)</translation>
     </message>
     <message>
-        <location line="-2"/>
+        <location line="-15"/>
         <source>Label Statistics, &amp;De-identified...</source>
         <translation>Label-Statistik, &amp;anonymisiert...</translation>
     </message>
     <message>
         <location line="+5"/>
+        <source>Label Statistics of a Slice &amp;Range...</source>
+        <translation>Label-Statistik eines Schicht&amp;bereichs...</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>&amp;PDF Report...</source>
         <translation>&amp;PDF-Bericht...</translation>
     </message>
@@ -1704,9 +1711,47 @@ Trotzdem laden?</translation>
     </message>
 </context>
 <context>
+    <name>delineate::app::gui::SliceRangeDialog</name>
+    <message>
+        <location filename="../app/gui/slice_range_dialog.cpp" line="+17"/>
+        <source>Statistics of a Slice Range</source>
+        <translation>Statistik eines Schichtbereichs</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Axial</source>
+        <translation>Axial</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Coronal</source>
+        <translation>Koronal</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Sagittal</source>
+        <translation>Sagittal</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Slices of the view:</source>
+        <translation>Schichten der Ansicht:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>From slice:</source>
+        <translation>Von Schicht:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>To slice:</source>
+        <translation>Bis Schicht:</translation>
+    </message>
+</context>
+<context>
     <name>delineate::app::gui::SurfacePanel</name>
     <message>
-        <location line="+114"/>
+        <location filename="../app/gui/view_panels.cpp" line="+114"/>
         <location line="+31"/>
         <source>3D</source>
         <translation>3D</translation>

@@ -852,7 +852,7 @@ La charger quand même&#xa0;?</translation>
         <translation>Modifications non enregistrées récupérées&#xa0;: enregistrez-les pour les conserver</translation>
     </message>
     <message numerus="yes">
-        <location line="+46"/>
+        <location line="+59"/>
         <source>Statistics of %n label(s) written to %1</source>
         <translation>
             <numerusform>Statistiques de %n étiquette écrites dans %1</numerusform>
@@ -951,7 +951,7 @@ La charger quand même&#xa0;?</translation>
         <translation>Les étiquettes comportent des modifications non enregistrées. Les enregistrer sur le partage&#xa0;?</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+27"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+28"/>
         <source>&amp;File</source>
         <translation>&amp;Fichier</translation>
     </message>
@@ -1108,22 +1108,29 @@ La charger quand même&#xa0;?</translation>
     <message>
         <location line="+1"/>
         <location line="+5"/>
+        <location line="+13"/>
         <source>Export Label Statistics</source>
         <translation>Exporter les statistiques des étiquettes</translation>
     </message>
     <message>
-        <location line="-4"/>
+        <location line="-17"/>
         <location line="+5"/>
+        <location line="+13"/>
         <source>CSV (*.csv);;JSON (*.json)</source>
         <translation>CSV (*.csv);;JSON (*.json)</translation>
     </message>
     <message>
-        <location line="-2"/>
+        <location line="-15"/>
         <source>Label Statistics, &amp;De-identified...</source>
         <translation>Statistiques, &amp;anonymisées...</translation>
     </message>
     <message>
         <location line="+5"/>
+        <source>Label Statistics of a Slice &amp;Range...</source>
+        <translation>Statistiques des étiquettes d&apos;une &amp;plage de coupes...</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>&amp;PDF Report...</source>
         <translation>Rapport &amp;PDF...</translation>
     </message>
@@ -1704,9 +1711,47 @@ La charger quand même&#xa0;?</translation>
     </message>
 </context>
 <context>
+    <name>delineate::app::gui::SliceRangeDialog</name>
+    <message>
+        <location filename="../app/gui/slice_range_dialog.cpp" line="+17"/>
+        <source>Statistics of a Slice Range</source>
+        <translation>Statistiques d&apos;une plage de coupes</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Axial</source>
+        <translation>Axial</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Coronal</source>
+        <translation>Coronal</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Sagittal</source>
+        <translation>Sagittal</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Slices of the view:</source>
+        <translation>Coupes de la vue :</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>From slice:</source>
+        <translation>De la coupe :</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>To slice:</source>
+        <translation>À la coupe :</translation>
+    </message>
+</context>
+<context>
     <name>delineate::app::gui::SurfacePanel</name>
     <message>
-        <location line="+114"/>
+        <location filename="../app/gui/view_panels.cpp" line="+114"/>
         <location line="+31"/>
         <source>3D</source>
         <translation>3D</translation>

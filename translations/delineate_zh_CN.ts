@@ -850,7 +850,7 @@ Load it anyway?</source>
         <translation>已恢复未保存的编辑：请保存以保留这些编辑</translation>
     </message>
     <message numerus="yes">
-        <location line="+46"/>
+        <location line="+59"/>
         <source>Statistics of %n label(s) written to %1</source>
         <translation>
             <numerusform>已将 %n 个标签的统计数据写入 %1</numerusform>
@@ -946,7 +946,7 @@ Load it anyway?</source>
         <translation>标签有未保存的编辑。是否保存到共享目录？</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+27"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+28"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1103,22 +1103,29 @@ Load it anyway?</source>
     <message>
         <location line="+1"/>
         <location line="+5"/>
+        <location line="+13"/>
         <source>Export Label Statistics</source>
         <translation>导出标签统计</translation>
     </message>
     <message>
-        <location line="-4"/>
+        <location line="-17"/>
         <location line="+5"/>
+        <location line="+13"/>
         <source>CSV (*.csv);;JSON (*.json)</source>
         <translation>CSV (*.csv);;JSON (*.json)</translation>
     </message>
     <message>
-        <location line="-2"/>
+        <location line="-15"/>
         <source>Label Statistics, &amp;De-identified...</source>
         <translation>标签统计，去标识化(&amp;D)...</translation>
     </message>
     <message>
         <location line="+5"/>
+        <source>Label Statistics of a Slice &amp;Range...</source>
+        <translation>切片范围的标签统计(&amp;R)...</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>&amp;PDF Report...</source>
         <translation>PDF 报告(&amp;P)...</translation>
     </message>
@@ -1699,9 +1706,47 @@ Load it anyway?</source>
     </message>
 </context>
 <context>
+    <name>delineate::app::gui::SliceRangeDialog</name>
+    <message>
+        <location filename="../app/gui/slice_range_dialog.cpp" line="+17"/>
+        <source>Statistics of a Slice Range</source>
+        <translation>切片范围的统计</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Axial</source>
+        <translation>轴位</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Coronal</source>
+        <translation>冠状位</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Sagittal</source>
+        <translation>矢状位</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Slices of the view:</source>
+        <translation>视图的切片：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>From slice:</source>
+        <translation>起始切片：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>To slice:</source>
+        <translation>结束切片：</translation>
+    </message>
+</context>
+<context>
     <name>delineate::app::gui::SurfacePanel</name>
     <message>
-        <location line="+114"/>
+        <location filename="../app/gui/view_panels.cpp" line="+114"/>
         <location line="+31"/>
         <source>3D</source>
         <translation>3D</translation>

@@ -420,6 +420,24 @@ std::pair<std::int64_t, std::int64_t> SliceScene::sliceIndex() const {
           static_cast<std::int64_t>(std::llround((hi - lo) / step)) + 1};
 }
 
+std::pair<int, std::int64_t> SliceScene::voxelSlice(std::int64_t slice) const {
+  if (!m_image) return {2, 0};
+  const auto& g = m_image->geometry();
+  int axis = 0;
+  double bestDot = -1;
+  for (int a = 0; a < 3; ++a) {
+    const Vec3 column{g.direction()(0, a), g.direction()(1, a), g.direction()(2, a)};
+    const double c = std::fabs(dot(column, m_normal));
+    if (c > bestDot) bestDot = c, axis = a;
+  }
+  const double lo = extentAlong(g, m_normal).first;
+  const double along = lo + double(slice) * sliceStep() - dot(m_cursor, m_normal);
+  const Vec3 point{m_cursor[0] + along * m_normal[0], m_cursor[1] + along * m_normal[1], m_cursor[2] + along * m_normal[2]};
+  const std::int64_t last = g.dimensions()[static_cast<std::size_t>(axis)] - 1;
+  const auto index = static_cast<std::int64_t>(std::llround(g.lpsToIndex(point)[static_cast<std::size_t>(axis)]));
+  return {axis, std::clamp<std::int64_t>(index, 0, last)};
+}
+
 void SliceScene::zoom(double factor) {
   if (factor <= 0) return;
   auto* camera = m_renderer->GetActiveCamera();

@@ -80,6 +80,10 @@ class SliceScene {
   std::array<double, 2> displayPoint(const core::Vec3& lps) const;
   // The slice's voxel index along the normal, and how many there are (for the slice counter).
   std::pair<std::int64_t, std::int64_t> sliceIndex() const;
+  // The voxel axis (0 = i, 1 = j, 2 = k) nearest this view's normal and the voxel index along it of the view's slice
+  // `slice` (counted as sliceIndex counts, from 0), through the cursor. The numbering of the views and of the voxels
+  // can run opposite ways (a k axis from head to feet); this is the one place that turns one into the other.
+  std::pair<int, std::int64_t> voxelSlice(std::int64_t slice) const;
   const core::Vec3& normal() const { return m_normal; }
 
  private:

@@ -122,7 +122,13 @@ class MainWindow : public QMainWindow {
   QImage screenshot();
   // File > Export: label statistics (with intensities; .csv or .json, de-identified: no file or series names) and
   // one surface file per label (STL or OBJ, named label_<id>). False (reported) on failure.
-  bool exportStatistics(const QString& path, bool deidentified);
+  // With `slices`, only the voxels of those slices count (every figure, as delineate-cli info --slices).
+  bool exportStatistics(const QString& path, bool deidentified,
+                        const std::optional<core::SliceRange>& slices = std::nullopt);
+  // The voxel slices that slices `first`..`last` of a view cover (1-based, as the view's title counts them; the two
+  // numberings can run opposite ways); nullopt without a study.
+  std::optional<core::SliceRange> viewSliceRange(viewer::SliceOrientation view, std::int64_t first,
+                                                 std::int64_t last) const;
   bool exportSurfaces(const QString& folder, bool obj);
   // A DICOM SEG of the labels, referencing the DICOM series the study was opened from (false, reported, for studies
   // opened from image files: a SEG needs the source instances). BINARY, or LABELMAP (label ids kept as segment

@@ -165,16 +165,29 @@ void MainWindow::setLabelOutline(bool outline) {
   refreshViews();
 }
 
-bool MainWindow::exportStatistics(const QString& path, bool deidentified) {
+std::optional<core::SliceRange> MainWindow::viewSliceRange(viewer::SliceOrientation view, std::int64_t first,
+                                                           std::int64_t last) const {
+  if (!m_session) return std::nullopt;
+  const viewer::SliceScene& scene = slicePanel(view)->scene();
+  const auto [axis, a] = scene.voxelSlice(first - 1);
+  const auto [axisLast, b] = scene.voxelSlice(last - 1);
+  (void)axisLast;  // the same axis: it depends only on the view's normal
+  return core::SliceRange{axis, std::min(a, b), std::max(a, b)};
+}
+
+bool MainWindow::exportStatistics(const QString& path, bool deidentified, const std::optional<core::SliceRange>& slices) {
   if (!m_session) return false;
   QApplication::setOverrideCursor(Qt::WaitCursor);
-  auto stats = core::computeLabelStatistics(m_session->labels(), &m_session->image());
+  core::StatisticsOptions options;
+  options.slices = slices;
+  auto stats = core::computeLabelStatistics(m_session->labels(), &m_session->image(), options);
   io::StatisticsReportInfo info;
   info.image = windowFilePath().toStdString();
   info.labelSource = m_session->baseRevision();
   info.intensityUnit = m_isCt ? "HU" : "";
   info.geometry = m_session->image().geometry();
   info.deidentified = deidentified;
+  info.slices = slices;
   core::Status written = stats ? io::writeStatisticsFile(path.toStdString(), *stats, m_session->table(), info)
                                : core::Status(stats.error());
   QApplication::restoreOverrideCursor();

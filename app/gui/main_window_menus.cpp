@@ -15,6 +15,7 @@
 #include "app/gui/preferences.h"
 #include "app/gui/session_files.h"
 #include "app/gui/share_browser.h"
+#include "app/gui/slice_range_dialog.h"
 #include "app/gui/view_panels.h"
 
 namespace delineate::app::gui {
@@ -102,6 +103,19 @@ void MainWindow::buildMenus() {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export Label Statistics"), "statistics.csv",
                                                       tr("CSV (*.csv);;JSON (*.json)"));
     if (!path.isEmpty()) exportStatistics(path, true);
+  });
+  exportMenu->addAction(tr("Label Statistics of a Slice &Range..."), this, [this] {
+    if (!m_session) return;
+    std::array<std::pair<std::int64_t, std::int64_t>, 3> slices{};
+    const std::array<viewer::SliceOrientation, 3> views{viewer::SliceOrientation::Axial, viewer::SliceOrientation::Coronal,
+                                                        viewer::SliceOrientation::Sagittal};
+    for (std::size_t i = 0; i < views.size(); ++i) slices[i] = slicePanel(views[i])->scene().sliceIndex();
+    SliceRangeDialog dialog(slices, this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    const ViewSliceRange chosen = dialog.range();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Label Statistics"), "statistics.csv",
+                                                      tr("CSV (*.csv);;JSON (*.json)"));
+    if (!path.isEmpty()) exportStatistics(path, false, viewSliceRange(chosen.view, chosen.first, chosen.last));
   });
   exportMenu->addAction(tr("&PDF Report..."), this, [this] {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export PDF Report"), "report.pdf", tr("PDF (*.pdf)"));

@@ -8,6 +8,8 @@
 
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 #include "app/gui/main_window.h"
 #include "core/statistics.h"
 #include "io/dicom_seg.h"
@@ -99,4 +101,72 @@ TEST_CASE("File > Export > DICOM SEG and Measurement Report: the SR references t
   CHECK(message.contains("seg.dcm"));
   CHECK(message.contains("missing"));
   CHECK(std::filesystem::exists(segOut.toStdString()));
+}
+
+TEST_CASE("File > Export > Label Statistics of a Slice Range: view slices become voxel slices, figures of those only",
+          "[gui][statistics]") {
+  test::guiApp();
+  const auto ct = test::sharedFile("data/dicom-seg/dcmqi/segmentations/ct-3slice");
+  const auto seg = test::sharedFile("data/dicom-seg/dcmqi/segmentations/liver.dcm");
+  if (!ct || !seg) return;
+  QuietWindow window;
+  QSignalSpy loaded(&window, &MainWindow::studyLoaded), labelsLoaded(&window, &MainWindow::labelsLoaded);
+  REQUIRE(window.openDicomFolder(QString::fromStdString(ct->string())));
+  REQUIRE(waitFor(loaded));
+  REQUIRE(window.openDicomSeg(QString::fromStdString(seg->string())));
+  REQUIRE(waitFor(labelsLoaded));
+  const core::Geometry& g = window.session()->image().geometry();
+  const auto& d = g.dimensions();
+
+  // A view counts its slices from the low end of its normal: the axial view from the feet (lowest S), the
+  // sagittal view (normal towards the patient's right) from the patient's left (highest L). Each voxel index is
+  // checked against where that voxel lies.
+  auto extreme = [&](int axis, int lpsComponent, bool highest) {
+    std::int64_t best = 0;
+    for (std::int64_t k = 0; k < d[std::size_t(axis)]; ++k) {
+      core::Vec3 ijk{0, 0, 0}, bestIjk{0, 0, 0};
+      ijk[std::size_t(axis)] = double(k);
+      bestIjk[std::size_t(axis)] = double(best);
+      const double v = g.indexToLps(ijk)[std::size_t(lpsComponent)], b = g.indexToLps(bestIjk)[std::size_t(lpsComponent)];
+      if (highest ? v > b : v < b) best = k;
+    }
+    return best;
+  };
+  auto axial = window.viewSliceRange(viewer::SliceOrientation::Axial, 1, 1);
+  REQUIRE(axial);
+  CHECK(axial->axis == 2);
+  CHECK(axial->first == extreme(2, 2, false));
+  CHECK(axial->last == axial->first);
+  auto sagittal = window.viewSliceRange(viewer::SliceOrientation::Sagittal, 1, 200);
+  REQUIRE(sagittal);
+  CHECK(sagittal->axis == 0);
+  const std::int64_t left = extreme(0, 0, true);
+  CHECK((sagittal->first == left || sagittal->last == left));
+  CHECK(sagittal->last - sagittal->first == 199);
+  auto all = window.viewSliceRange(viewer::SliceOrientation::Axial, 1, d[2]);
+  REQUIRE(all);
+  CHECK(all->first == 0);
+  CHECK(all->last == d[2] - 1);
+
+  // The export of the axial view's slices 2..3 has exactly the figures of those voxel slices.
+  auto range = window.viewSliceRange(viewer::SliceOrientation::Axial, 2, 3);
+  REQUIRE(range);
+  core::StatisticsOptions options;
+  options.slices = range;
+  auto expected = core::computeLabelStatistics(window.session()->labels(), &window.session()->image(), options);
+  REQUIRE(expected.ok());
+  REQUIRE(expected->size() == 1);
+  auto whole = core::computeLabelStatistics(window.session()->labels(), &window.session()->image());
+  REQUIRE(whole.ok());
+  CHECK(expected->front().voxelCount < whole->front().voxelCount);
+  test::ScratchDir dir("gui-slice-stats");
+  const QString json = QString::fromStdString((dir / "stats.json").string());
+  REQUIRE(window.exportStatistics(json, false, range));
+  const auto j = nlohmann::json::parse(test::readTextFile(json.toStdString()));
+  INFO(j.dump(1));
+  CHECK(j["slices"]["axis"] == 2);
+  CHECK(j["slices"]["first"] == range->first);
+  CHECK(j["slices"]["last"] == range->last);
+  REQUIRE(j["labels"].size() == 1);
+  CHECK(j["labels"][0]["voxels"] == expected->front().voxelCount);
 }
