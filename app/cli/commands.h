@@ -24,6 +24,9 @@ int runClickEval(const std::vector<std::string>& args);
 int runSegment(const std::vector<std::string>& args);
 int runExportDicom(const std::vector<std::string>& args);
 int runSrShow(const std::vector<std::string>& args);
+// share report / share reports (args after the subcommand).
+int runShareReport(const std::vector<std::string>& args);
+int runShareReports(const std::vector<std::string>& args);
 
 // The image series of a DICOM folder's index to work on: the only one, or the one `seriesKey` names. On failure the
 // choices are printed and the exit code returned (1 none or no such key, 2 several to pick from); 0 on success.

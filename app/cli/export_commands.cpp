@@ -2,12 +2,14 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands.h"
+#include "app/cli/dicom_export.h"
 #include "core/statistics.h"
 #include "io/dicom.h"
 #include "io/dicom_seg_write.h"
@@ -63,6 +65,36 @@ std::string code(const core::CodedConcept& c) {
 
 }  // namespace
 
+core::Result<DicomExportResult> exportSegAndSr(const io::DicomSeries& series, const core::ImageVolume* image,
+                                               const core::LabelMap& labels, const core::LabelTable& table,
+                                               const std::string& segPath, const std::string& srPath,
+                                               const DicomExportOptions& options) {
+  io::SegWriteOptions segOptions;
+  segOptions.deidentify = options.deidentify;
+  segOptions.encoding = options.labelmap ? io::SegEncoding::Labelmap : io::SegEncoding::Binary;
+  io::SegWriteInfo info;
+  if (core::Status s = io::writeDicomSeg(segPath, labels, table, series, segOptions, &info); !s) return s.error();
+  DicomExportResult result;
+  result.segments = info.segments.size();
+  if (srPath.empty()) return result;
+  if (image == nullptr) return core::makeError(core::ErrorCode::InvalidArgument, srPath, "no image to measure");
+  // The statistics are taken on the series' own voxels (HU for CT), so the report says what the SEG covers.
+  auto stats = core::computeLabelStatistics(labels, image);
+  if (!stats) return stats.error();
+  std::map<core::Label, const core::LabelStatistics*> byLabel;
+  for (const auto& s : *stats) byLabel[s.label] = &s;
+  std::vector<io::SrSegmentMeasurements> groups;
+  for (const auto& [number, label] : info.segments)
+    if (auto it = byLabel.find(label); it != byLabel.end())
+      groups.push_back({number, io::srMeasurementsFor(*it->second, series.modality)});
+  io::SrWriteOptions srOptions;
+  srOptions.modality = series.modality;
+  srOptions.observerName = options.deidentify ? std::string() : options.observer;
+  if (core::Status s = io::writeDicomSr(srPath, segPath, groups, srOptions); !s) return s.error();
+  result.groups = groups.size();
+  return result;
+}
+
 int runExportDicom(const std::vector<std::string>& args) {
   std::string problem;
   const auto parsed = parseExport(args, problem);
@@ -81,33 +113,22 @@ int runExportDicom(const std::vector<std::string>& args) {
     if (!t) return fileError(t.error());
     table = std::move(t).value();
   }
-
-  io::SegWriteOptions segOptions;
-  segOptions.deidentify = o.deidentify;
-  segOptions.encoding = o.labelmap ? io::SegEncoding::Labelmap : io::SegEncoding::Binary;
-  io::SegWriteInfo info;
-  if (core::Status s = io::writeDicomSeg(o.seg, *labels, table, *series, segOptions, &info); !s)
-    return fileError(s.error());
+  std::optional<io::LoadedDicomSeries> loaded;
+  if (!o.sr.empty()) {
+    auto l = io::loadDicomSeries(*series);
+    if (!l) return fileError(l.error());
+    loaded = std::move(l).value();
+  }
+  DicomExportOptions options;
+  options.labelmap = o.labelmap;
+  options.deidentify = o.deidentify;
+  options.observer = o.observer;
+  auto result = exportSegAndSr(*series, loaded ? &loaded->image : nullptr, *labels, table, o.seg, o.sr, options);
+  if (!result) return fileError(result.error());
   std::printf("wrote %s (%s SEG, %zu segments, referencing series %s)\n", o.seg.c_str(),
-              o.labelmap ? "LABELMAP" : "BINARY", info.segments.size(), series->key().c_str());
-  if (o.sr.empty()) return 0;
-
-  // The statistics are taken on the series' own voxels (HU for CT), so the report says what the SEG covers.
-  auto loaded = io::loadDicomSeries(*series);
-  if (!loaded) return fileError(loaded.error());
-  auto stats = core::computeLabelStatistics(*labels, &loaded->image);
-  if (!stats) return fileError(stats.error());
-  std::map<core::Label, const core::LabelStatistics*> byLabel;
-  for (const auto& s : *stats) byLabel[s.label] = &s;
-  std::vector<io::SrSegmentMeasurements> groups;
-  for (const auto& [number, label] : info.segments)
-    if (auto it = byLabel.find(label); it != byLabel.end())
-      groups.push_back({number, io::srMeasurementsFor(*it->second, series->modality)});
-  io::SrWriteOptions srOptions;
-  srOptions.modality = series->modality;
-  srOptions.observerName = o.deidentify ? std::string() : o.observer;
-  if (core::Status s = io::writeDicomSr(o.sr, o.seg, groups, srOptions); !s) return fileError(s.error());
-  std::printf("wrote %s (TID 1500 measurement report, %zu measurement groups)\n", o.sr.c_str(), groups.size());
+              o.labelmap ? "LABELMAP" : "BINARY", result->segments, series->key().c_str());
+  if (!o.sr.empty())
+    std::printf("wrote %s (TID 1500 measurement report, %zu measurement groups)\n", o.sr.c_str(), result->groups);
   return 0;
 }
 

@@ -375,8 +375,10 @@ int checkpointCommand(const std::string& sub, const Args& a) {
 }  // namespace
 
 int runShare(const std::vector<std::string>& args) {
-  if (args.empty()) return usageError("share needs a subcommand: init, save, list, show, diff, get, restore, lease");
+  if (args.empty()) return usageError("share needs a subcommand: init, save, list, show, diff, get, restore, lease, report, reports");
   const std::string sub = args[0];
+  if (sub == "report") return runShareReport({args.begin() + 1, args.end()});
+  if (sub == "reports") return runShareReports({args.begin() + 1, args.end()});
   const Args a = parseArgs({args.begin() + 1, args.end()}, {"--base", "--message", "--author"}, {"--json"});
   if (!a.error.empty()) return usageError(a.error);
   if (sub == "init") return shareInit(a);

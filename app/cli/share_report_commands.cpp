@@ -1,0 +1,219 @@
+// share report / share reports: the statistics (CSV, JSON), DICOM SEG and measurement report of a label-set revision,
+// published on the share next to it (io/share_reports.h), and the list of what was published.
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/commands.h"
+#include "app/cli/dicom_export.h"
+#include "core/statistics.h"
+#include "io/audit_log.h"
+#include "io/dicom.h"
+#include "io/image_file.h"
+#include "io/label_table_io.h"
+#include "io/share_reports.h"
+#include "io/share_revisions.h"
+#include "io/statistics_report.h"
+
+namespace delineate::app::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ReportArgs {
+  std::vector<std::string> positional;
+  std::string dicom, series, image, table, message, author, observer;
+  bool labelmap = false, deidentify = false, json = false;
+};
+
+std::optional<ReportArgs> parseReportArgs(const std::vector<std::string>& args, std::string& problem) {
+  ReportArgs r;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](std::string& target) {
+      if (i + 1 >= args.size()) {
+        problem = a + " needs a value";
+        return false;
+      }
+      target = args[++i];
+      return true;
+    };
+    bool ok = true;
+    if (a == "--dicom") ok = value(r.dicom);
+    else if (a == "--series") ok = value(r.series);
+    else if (a == "--image") ok = value(r.image);
+    else if (a == "--table") ok = value(r.table);
+    else if (a == "--message") ok = value(r.message);
+    else if (a == "--author") ok = value(r.author);
+    else if (a == "--observer") ok = value(r.observer);
+    else if (a == "--labelmap") r.labelmap = true;
+    else if (a == "--deidentify") r.deidentify = true;
+    else if (a == "--json") r.json = true;
+    else if (a.rfind("--", 0) == 0) problem = "unknown option " + a;
+    else r.positional.push_back(a);
+    if (!ok || !problem.empty()) return std::nullopt;
+  }
+  return r;
+}
+
+// A private folder for the files before they are published; removed with the object.
+struct TempFolder {
+  std::string path;
+  TempFolder() {
+    std::string pattern = (fs::temp_directory_path() / "delineate-report-XXXXXX").string();
+    if (mkdtemp(pattern.data()) != nullptr) path = pattern;
+  }
+  ~TempFolder() {
+    std::error_code ec;
+    if (!path.empty()) fs::remove_all(path, ec);
+  }
+};
+
+nlohmann::json reportJson(const io::PublishedReport& r) {
+  nlohmann::json files = nlohmann::json::array();
+  for (const auto& f : r.files) files.push_back({{"name", f.name}, {"sha256", f.sha256}, {"bytes", f.bytes}});
+  return {{"revision", r.revision}, {"number", r.number}, {"folder", r.folder},
+          {"author", r.author},     {"time", r.time},     {"message", r.message},
+          {"deidentified", r.deidentified}, {"files", files}};
+}
+
+const char* kReportUsage =
+    "share report ROOT STUDY LABELSET REVISION (--dicom FOLDER [--series KEY] | --image FILE) [--table FILE] "
+    "[--labelmap] [--deidentify] [--observer NAME] [--message M] [--author A] [--json]";
+
+}  // namespace
+
+int runShareReport(const std::vector<std::string>& args) {
+  std::string problem;
+  const auto a = parseReportArgs(args, problem);
+  if (!a) return usageError(problem);
+  if (a->positional.size() != 4) return usageError(kReportUsage);
+  if (a->dicom.empty() == a->image.empty()) return usageError("share report takes the image as --dicom FOLDER or --image FILE");
+  int revision = 0;
+  try {
+    std::size_t used = 0;
+    revision = std::stoi(a->positional[3], &used);
+    if (used != a->positional[3].size() || revision < 1) throw std::invalid_argument("revision");
+  } catch (...) {
+    return usageError("REVISION is a number from 1");
+  }
+  auto store = io::ShareStore::open(a->positional[0]);
+  if (!store) return fileError(store.error());
+  auto set = io::LabelSetRevisions::open(*store, a->positional[1], a->positional[2]);
+  if (!set) return fileError(set.error());
+  auto labels = set->loadLabels(revision);
+  if (!labels) return fileError(labels.error());
+  // The label table: given, else the one saved with the revision (the window keeps it in the revision's sidecar).
+  core::LabelTable table;
+  if (!a->table.empty()) {
+    auto t = io::readLabelTableFile(a->table);
+    if (!t) return fileError(t.error());
+    table = std::move(t).value();
+  } else if (auto list = set->list(); list && list->find(revision)) {
+    const auto extra = nlohmann::json::parse(list->find(revision)->extraJson, nullptr, false);
+    if (extra.is_object() && extra.contains("labelTable") && extra["labelTable"].is_string())
+      if (auto t = io::readSlicerCsvString(extra["labelTable"].get<std::string>(), "revision label table"); t)
+        table = std::move(t).value();
+  }
+
+  // The image: a DICOM series (then a SEG and an SR go with the statistics) or a volume file.
+  std::optional<io::DicomIndex> index;
+  const io::DicomSeries* series = nullptr;
+  core::ImageVolume image;
+  if (!a->dicom.empty()) {
+    auto ix = io::indexDicomFolder(a->dicom);
+    if (!ix) return fileError(ix.error());
+    index = std::move(ix).value();
+    if (int code = chooseImageSeries(*index, a->dicom, a->series, series); code != 0) return code;
+    auto loaded = io::loadDicomSeries(*series);
+    if (!loaded) return fileError(loaded.error());
+    image = std::move(loaded->image);
+  } else {
+    auto read = io::readImageFile(a->image);
+    if (!read) return fileError(read.error());
+    image = std::move(read).value();
+  }
+  auto stats = core::computeLabelStatistics(*labels, &image);
+  if (!stats) return fileError(stats.error());
+
+  TempFolder temp;
+  if (temp.path.empty()) return fileError(core::makeError(core::ErrorCode::WriteFailed, fs::temp_directory_path().string(),
+                                                           "cannot make a temporary folder"));
+  io::StatisticsReportInfo info;
+  info.image = a->dicom.empty() ? a->image : series->key();
+  info.labelSource = set->study() + "/" + set->name() + " r" + std::to_string(revision);
+  info.intensityUnit = series && series->modality == "CT" ? "HU" : "";
+  info.geometry = image.geometry();
+  info.deidentified = a->deidentify;
+  std::vector<io::ReportFile> files;
+  for (const char* name : {"statistics.csv", "statistics.json"}) {
+    const std::string path = temp.path + "/" + name;
+    if (core::Status s = io::writeStatisticsFile(path, *stats, table, info); !s) return fileError(s.error());
+    files.push_back({name, path});
+  }
+  if (series) {
+    DicomExportOptions options;
+    options.labelmap = a->labelmap;
+    options.deidentify = a->deidentify;
+    options.observer = a->observer;
+    const std::string seg = temp.path + "/segmentation.dcm", sr = temp.path + "/measurements.dcm";
+    auto exported = exportSegAndSr(*series, &image, *labels, table, seg, sr, options);
+    if (!exported) return fileError(exported.error());
+    files.push_back({"segmentation.dcm", seg});
+    files.push_back({"measurements.dcm", sr});
+  }
+
+  io::ReportPublishRequest request;
+  request.study = set->study();
+  request.labelSet = set->name();
+  request.revision = revision;
+  request.author = a->author.empty() ? io::processUserName() : a->author;
+  request.message = a->message;
+  request.deidentified = a->deidentify;
+  request.files = files;
+  auto published = io::publishReport(*store, request);
+  if (!published) return fileError(published.error());
+  if (!published->auditWarning.empty())
+    std::fprintf(stderr, "warning: the audit record was not written: %s\n", published->auditWarning.c_str());
+  if (a->json) {
+    std::printf("%s\n", reportJson(*published).dump(2).c_str());
+  } else {
+    std::printf("published report %d of r%d to %s/%s\n", published->number, revision, store->root().c_str(),
+                published->folder.c_str());
+    for (const auto& f : published->files)
+      std::printf("  %-20s %10llu B  %s\n", f.name.c_str(), static_cast<unsigned long long>(f.bytes), f.sha256.substr(0, 12).c_str());
+  }
+  return 0;
+}
+
+int runShareReports(const std::vector<std::string>& args) {
+  std::string problem;
+  const auto a = parseReportArgs(args, problem);
+  if (!a) return usageError(problem);
+  if (a->positional.size() != 3) return usageError("share reports ROOT STUDY LABELSET [--json]");
+  auto store = io::ShareStore::open(a->positional[0]);
+  if (!store) return fileError(store.error());
+  auto list = io::listReports(*store, a->positional[1], a->positional[2]);
+  if (!list) return fileError(list.error());
+  if (a->json) {
+    nlohmann::json reports = nlohmann::json::array();
+    for (const auto& r : list->reports) reports.push_back(reportJson(r));
+    std::printf("%s\n", nlohmann::json{{"reports", reports}, {"incomplete", list->incomplete}}.dump(2).c_str());
+    return 0;
+  }
+  for (const auto& r : list->reports) {
+    std::printf("r%-6d #%-3d %s  %-12s %zu files%s%s\n", r.revision, r.number, r.time.c_str(), r.author.c_str(),
+                r.files.size(), r.deidentified ? "  de-identified" : "",
+                r.message.empty() ? "" : ("  \"" + r.message + "\"").c_str());
+  }
+  for (const auto& f : list->incomplete) std::printf("incomplete (no manifest): %s\n", f.c_str());
+  if (list->reports.empty() && list->incomplete.empty()) std::printf("no reports\n");
+  return 0;
+}
+
+}  // namespace delineate::app::cli
