@@ -852,7 +852,7 @@ Trotzdem laden?</translation>
         <translation>Ungespeicherte Änderungen wiederhergestellt: Speichern Sie sie, um sie zu behalten</translation>
     </message>
     <message numerus="yes">
-        <location line="+59"/>
+        <location filename="../app/gui/main_window_exports.cpp" line="+107"/>
         <source>Statistics of %n label(s) written to %1</source>
         <translation>
             <numerusform>Statistik von %n Label nach %1 geschrieben</numerusform>
@@ -860,7 +860,7 @@ Trotzdem laden?</translation>
         </translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location filename="../app/gui/main_window_labels.cpp" line="+43"/>
         <source>No label surfaces to export (the map holds no labels, or they are still being built)</source>
         <translation>Keine Label-Oberflächen zum Exportieren (die Labelmap enthält keine Labels, oder sie werden noch berechnet)</translation>
     </message>
@@ -873,17 +873,17 @@ Trotzdem laden?</translation>
         </translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location filename="../app/gui/main_window_exports.cpp" line="+7"/>
         <source>A DICOM SEG references the DICOM series it was drawn on: open the study from its DICOM folder</source>
         <translation>Ein DICOM-SEG verweist auf die DICOM-Serie, auf der es erstellt wurde: Öffnen Sie die Studie aus ihrem DICOM-Ordner</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+11"/>
         <source>The DICOM SEG was written to %1, the measurement report was not: %2</source>
         <translation>Das DICOM-SEG wurde nach %1 geschrieben, der Messbericht nicht: %2</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+5"/>
         <source>DICOM SEG written to %1</source>
         <translation>DICOM-SEG nach %1 geschrieben</translation>
     </message>
@@ -893,9 +893,29 @@ Trotzdem laden?</translation>
         <translation>DICOM-SEG nach %1 geschrieben, Messbericht nach %2</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+14"/>
         <source>Report written to %1</source>
         <translation>Bericht nach %1 geschrieben</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>A report on the share describes a saved revision: save the labels to the share first</source>
+        <translation>Ein Bericht in der Freigabe beschreibt eine gespeicherte Revision: Speichern Sie die Labels zuerst in der Freigabe</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cannot make a temporary folder for the report: %1</source>
+        <translation>Für den Bericht kann kein temporärer Ordner angelegt werden: %1</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Report %1 of revision %2 published on the share: %3</source>
+        <translation>Bericht %1 der Revision %2 in der Freigabe veröffentlicht: %3</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source> (the audit record was not written: %1)</source>
+        <translation> (der Audit-Eintrag wurde nicht geschrieben: %1)</translation>
     </message>
     <message>
         <location filename="../app/gui/main_window.cpp" line="+57"/>
@@ -951,7 +971,7 @@ Trotzdem laden?</translation>
         <translation>Die Labels enthalten ungespeicherte Änderungen. In der Freigabe speichern?</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+28"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+29"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
@@ -1197,7 +1217,27 @@ Trotzdem laden?</translation>
         <translation>DICOM-SEG als &amp;Labelmap schreiben (behält die Label-IDs)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
+        <source>Publish Report to Share</source>
+        <translation>Bericht in der Freigabe veröffentlichen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Message (optional):</source>
+        <translation>Nachricht (optional):</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Publish Report to S&amp;hare...</source>
+        <translation>Bericht in der &amp;Freigabe veröffentlichen...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Publish Report to Share, De-identified...</source>
+        <translation>Bericht in der Freigabe veröffentlichen, anonymisiert...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Label Su&amp;rfaces (STL)...</source>
         <translation>Label-&amp;Oberflächen (STL)...</translation>
     </message>

@@ -852,7 +852,7 @@ La charger quand même&#xa0;?</translation>
         <translation>Modifications non enregistrées récupérées&#xa0;: enregistrez-les pour les conserver</translation>
     </message>
     <message numerus="yes">
-        <location line="+59"/>
+        <location filename="../app/gui/main_window_exports.cpp" line="+107"/>
         <source>Statistics of %n label(s) written to %1</source>
         <translation>
             <numerusform>Statistiques de %n étiquette écrites dans %1</numerusform>
@@ -860,7 +860,7 @@ La charger quand même&#xa0;?</translation>
         </translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location filename="../app/gui/main_window_labels.cpp" line="+43"/>
         <source>No label surfaces to export (the map holds no labels, or they are still being built)</source>
         <translation>Aucune surface d’étiquette à exporter (la carte ne contient aucune étiquette, ou elles sont encore en cours de construction)</translation>
     </message>
@@ -873,17 +873,17 @@ La charger quand même&#xa0;?</translation>
         </translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location filename="../app/gui/main_window_exports.cpp" line="+7"/>
         <source>A DICOM SEG references the DICOM series it was drawn on: open the study from its DICOM folder</source>
         <translation>Un SEG DICOM référence la série DICOM sur laquelle il a été dessiné&#xa0;: ouvrez l’étude depuis son dossier DICOM</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+11"/>
         <source>The DICOM SEG was written to %1, the measurement report was not: %2</source>
         <translation>Le SEG DICOM a été écrit dans %1, le rapport de mesures non : %2</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+5"/>
         <source>DICOM SEG written to %1</source>
         <translation>SEG DICOM écrit dans %1</translation>
     </message>
@@ -893,9 +893,29 @@ La charger quand même&#xa0;?</translation>
         <translation>SEG DICOM écrit dans %1, rapport de mesures dans %2</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+14"/>
         <source>Report written to %1</source>
         <translation>Rapport écrit dans %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>A report on the share describes a saved revision: save the labels to the share first</source>
+        <translation>Un rapport sur le partage décrit une révision enregistrée : enregistrez d&apos;abord les étiquettes sur le partage</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cannot make a temporary folder for the report: %1</source>
+        <translation>Impossible de créer un dossier temporaire pour le rapport : %1</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Report %1 of revision %2 published on the share: %3</source>
+        <translation>Rapport %1 de la révision %2 publié sur le partage : %3</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source> (the audit record was not written: %1)</source>
+        <translation> (l&apos;entrée d&apos;audit n&apos;a pas été écrite : %1)</translation>
     </message>
     <message>
         <location filename="../app/gui/main_window.cpp" line="+57"/>
@@ -951,7 +971,7 @@ La charger quand même&#xa0;?</translation>
         <translation>Les étiquettes comportent des modifications non enregistrées. Les enregistrer sur le partage&#xa0;?</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+28"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+29"/>
         <source>&amp;File</source>
         <translation>&amp;Fichier</translation>
     </message>
@@ -1197,7 +1217,27 @@ La charger quand même&#xa0;?</translation>
         <translation>Écrire le SEG DICOM en carte d&apos;é&amp;tiquettes (garde les identifiants)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
+        <source>Publish Report to Share</source>
+        <translation>Publier le rapport sur le partage</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Message (optional):</source>
+        <translation>Message (facultatif) :</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Publish Report to S&amp;hare...</source>
+        <translation>Publier le rapport sur le &amp;partage...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Publish Report to Share, De-identified...</source>
+        <translation>Publier le rapport sur le partage, anonymisé...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Label Su&amp;rfaces (STL)...</source>
         <translation>S&amp;urfaces des étiquettes (STL)...</translation>
     </message>

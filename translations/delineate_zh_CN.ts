@@ -850,14 +850,14 @@ Load it anyway?</source>
         <translation>已恢复未保存的编辑：请保存以保留这些编辑</translation>
     </message>
     <message numerus="yes">
-        <location line="+59"/>
+        <location filename="../app/gui/main_window_exports.cpp" line="+107"/>
         <source>Statistics of %n label(s) written to %1</source>
         <translation>
             <numerusform>已将 %n 个标签的统计数据写入 %1</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location filename="../app/gui/main_window_labels.cpp" line="+43"/>
         <source>No label surfaces to export (the map holds no labels, or they are still being built)</source>
         <translation>没有可导出的标签表面（标签图中没有标签，或表面仍在生成中）</translation>
     </message>
@@ -869,17 +869,17 @@ Load it anyway?</source>
         </translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location filename="../app/gui/main_window_exports.cpp" line="+7"/>
         <source>A DICOM SEG references the DICOM series it was drawn on: open the study from its DICOM folder</source>
         <translation>DICOM SEG 需引用绘制时所用的 DICOM 序列：请从其 DICOM 文件夹打开该检查</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+11"/>
         <source>The DICOM SEG was written to %1, the measurement report was not: %2</source>
         <translation>DICOM SEG 已写入 %1，测量报告未写入：%2</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+5"/>
         <source>DICOM SEG written to %1</source>
         <translation>已将 DICOM SEG 写入 %1</translation>
     </message>
@@ -889,9 +889,29 @@ Load it anyway?</source>
         <translation>DICOM SEG 已写入 %1，测量报告已写入 %2</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+14"/>
         <source>Report written to %1</source>
         <translation>报告已写入 %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>A report on the share describes a saved revision: save the labels to the share first</source>
+        <translation>共享中的报告描述的是已保存的修订版本：请先将标签保存到共享</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cannot make a temporary folder for the report: %1</source>
+        <translation>无法为报告创建临时文件夹：%1</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Report %1 of revision %2 published on the share: %3</source>
+        <translation>修订版本 %2 的报告 %1 已发布到共享：%3</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source> (the audit record was not written: %1)</source>
+        <translation>（审计记录未写入：%1）</translation>
     </message>
     <message>
         <location filename="../app/gui/main_window.cpp" line="+57"/>
@@ -946,7 +966,7 @@ Load it anyway?</source>
         <translation>标签有未保存的编辑。是否保存到共享目录？</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+28"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+29"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1192,7 +1212,27 @@ Load it anyway?</source>
         <translation>将 DICOM SEG 写为标签图 (保留标签 ID)(&amp;L)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
+        <source>Publish Report to Share</source>
+        <translation>将报告发布到共享</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Message (optional):</source>
+        <translation>消息（可选）：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Publish Report to S&amp;hare...</source>
+        <translation>将报告发布到共享(&amp;H)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Publish Report to Share, De-identified...</source>
+        <translation>将报告发布到共享，去标识化...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Label Su&amp;rfaces (STL)...</source>
         <translation>标签表面(&amp;R) (STL)...</translation>
     </message>

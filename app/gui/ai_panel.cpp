@@ -1,3 +1,4 @@
+#include "app/gui/error_text.h"
 #include "app/gui/ai_panel.h"
 
 #include <QAction>
@@ -23,7 +24,6 @@ namespace delineate::app::gui {
 
 namespace {
 
-QString describe(const core::Error& e) { return QString::fromStdString(e.describe()); }
 
 // VISTA-3D's classes (resources/labels/vista3d.csv, in the program's resources): the engine itself knows ids only.
 core::LabelTable vista3dClasses() {
@@ -200,7 +200,7 @@ void AiPanel::buildEngine() {
     watcher->deleteLater();
     m_building = false;
     if (!*choice) {
-      m_window.reportError(tr("AI engine: %1").arg(describe(choice->error())));
+      m_window.reportError(tr("AI engine: %1").arg(fromError(choice->error())));
       // The classic engine always works: fall back to it so the tools stay usable.
       m_engine = inference::createEngine("classic");
       m_engineWhy = tr("classic engine (the configured one failed)");
@@ -265,7 +265,7 @@ bool AiPanel::runSegmentation(std::vector<core::Label> classes, const char* step
     if (!current || progress->cancelled()) {
       m_window.statusBar()->showMessage(tr("Cancelled"), 3000);
     } else if (!*patch) {
-      m_window.reportError(tr("%1: %2").arg(editStepName(stepName), describe(patch->error())));
+      m_window.reportError(tr("%1: %2").arg(editStepName(stepName), fromError(patch->error())));
     } else {
       m_window.mergeLabelTable(m_info.classes);
       // Existing labels stay where the engine found background; locked labels are never overwritten.
@@ -341,7 +341,7 @@ void AiPanel::runNextPoint() {
       return;
     }
     if (!outcome->status) {
-      m_window.reportError(tr("AI point: %1").arg(describe(outcome->status.error())));
+      m_window.reportError(tr("AI point: %1").arg(fromError(outcome->status.error())));
     } else {
       m_session = outcome->session;
       m_points = m_session->points().size();
@@ -420,7 +420,7 @@ bool AiPanel::acceptObject() {
   }
   auto patch = m_session->accept(label);
   if (!patch) {
-    m_window.reportError(tr("Accept: %1").arg(describe(patch.error())));
+    m_window.reportError(tr("Accept: %1").arg(fromError(patch.error())));
     return false;
   }
   const bool ok = m_window.editTools()->applyPatch(*patch, "Accept AI object", true);

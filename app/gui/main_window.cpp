@@ -1,3 +1,4 @@
+#include "app/gui/error_text.h"
 #include "app/gui/main_window.h"
 
 #include <QActionGroup>
@@ -66,7 +67,6 @@ struct MainWindow::Loaded {
 
 namespace {
 
-QString fromError(const core::Error& e) { return QString::fromStdString(e.describe()); }
 
 // The default table: the classic engine's classes (names and colours for what it segments).
 core::LabelTable defaultLabelTable() {

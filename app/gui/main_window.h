@@ -138,6 +138,10 @@ class MainWindow : public QMainWindow {
   bool exportDicomSeg(const QString& path, bool deidentified, const QString& srPath = {});
   // A PDF report: statistics table, key images through each label, page numbers (de-identified: no names or dates).
   bool exportPdfReport(const QString& path, bool deidentified);
+  // File > Export > Publish Report to Share: statistics (CSV, JSON), the PDF and, for DICOM studies, the SEG and its
+  // measurement report, published on the share for the revision the labels came from (io/share_reports.h). Refused
+  // (reported) with unsaved edits or labels that did not come from the share: a report describes a saved revision.
+  bool publishReportsToShare(bool deidentified, const QString& message = {});
   bool hasDicomSource() const { return m_dicomSource.has_value(); }
   void refreshViews();
   // Before replacing the study or its labels: asks to save unsaved edits (dialogs); false when the user cancelled.
@@ -146,6 +150,7 @@ class MainWindow : public QMainWindow {
   bool maybeFinishSession();
 
  Q_SIGNALS:
+  void reportPublished(QString folder);  // relative to the share root
   void studyLoaded();
   void labelsLoaded();
   void loadFailed(QString message);
@@ -157,6 +162,12 @@ class MainWindow : public QMainWindow {
   void changeEvent(QEvent* event) override;
 
  private:
+  // The exports' writers: no dialogs, no words (main_window_exports.cpp). A study must be open.
+  core::Result<std::size_t> writeStatistics(const QString& path, bool deidentified,
+                                            const std::optional<core::SliceRange>& slices) const;
+  core::Status writeDicomSegAndReport(const QString& path, bool deidentified, const QString& srPath,
+                                      bool* segWritten = nullptr) const;
+  core::Status writePdf(const QString& path, bool deidentified) const;
   struct Loaded;
   void buildMenus();  // main_window_menus.cpp
   void buildDocks();

@@ -7,6 +7,7 @@
 #include <QStatusBar>
 #include <QTimer>
 
+#include "app/gui/error_text.h"
 #include "app/gui/edit_tools.h"
 #include "app/gui/label_panel.h"
 #include "app/gui/main_window.h"
@@ -23,7 +24,6 @@
 namespace delineate::app::gui {
 
 namespace {
-QString fromError(const core::Error& e) { return QString::fromStdString(e.describe()); }
 }  // namespace
 
 void MainWindow::refreshLabelList() {
@@ -175,30 +175,6 @@ std::optional<core::SliceRange> MainWindow::viewSliceRange(viewer::SliceOrientat
   return core::SliceRange{axis, std::min(a, b), std::max(a, b)};
 }
 
-bool MainWindow::exportStatistics(const QString& path, bool deidentified, const std::optional<core::SliceRange>& slices) {
-  if (!m_session) return false;
-  QApplication::setOverrideCursor(Qt::WaitCursor);
-  core::StatisticsOptions options;
-  options.slices = slices;
-  auto stats = core::computeLabelStatistics(m_session->labels(), &m_session->image(), options);
-  io::StatisticsReportInfo info;
-  info.image = windowFilePath().toStdString();
-  info.labelSource = m_session->baseRevision();
-  info.intensityUnit = m_isCt ? "HU" : "";
-  info.geometry = m_session->image().geometry();
-  info.deidentified = deidentified;
-  info.slices = slices;
-  core::Status written = stats ? io::writeStatisticsFile(path.toStdString(), *stats, m_session->table(), info)
-                               : core::Status(stats.error());
-  QApplication::restoreOverrideCursor();
-  if (!written) {
-    fail(fromError(written.error()));
-    return false;
-  }
-  statusBar()->showMessage(tr("Statistics of %n label(s) written to %1", nullptr, static_cast<int>(stats->size())).arg(path), 6000);
-  return true;
-}
-
 bool MainWindow::exportSurfaces(const QString& folder, bool obj) {
   if (!m_session) return false;
   const auto surfaces = m_surface->scene().surfaces();
@@ -212,81 +188,6 @@ bool MainWindow::exportSurfaces(const QString& folder, bool obj) {
     return false;
   }
   statusBar()->showMessage(tr("%n surface file(s) written to %1", nullptr, static_cast<int>(paths->size())).arg(folder), 6000);
-  return true;
-}
-
-bool MainWindow::exportDicomSeg(const QString& path, bool deidentified, const QString& srPath) {
-  if (!m_session) return false;
-  if (!m_dicomSource) {
-    fail(tr("A DICOM SEG references the DICOM series it was drawn on: open the study from its DICOM folder"));
-    return false;
-  }
-  io::SegWriteOptions options;
-  options.deidentify = deidentified;
-  options.algorithmName = "Delineate";
-  options.algorithmType = "SEMIAUTOMATIC";
-  const bool labelmap = QSettings().value("export/segLabelmap", false).toBool();
-  options.encoding = labelmap ? io::SegEncoding::Labelmap : io::SegEncoding::Binary;
-  QApplication::setOverrideCursor(Qt::WaitCursor);
-  io::SegWriteInfo info;
-  core::Status written =
-      io::writeDicomSeg(path.toStdString(), m_session->labels(), m_session->table(), *m_dicomSource, options, &info);
-  if (written && !srPath.isEmpty()) {
-    // The report's figures are those of the statistics export and the PDF: the same computation on the same voxels.
-    auto stats = core::computeLabelStatistics(m_session->labels(), &m_session->image());
-    if (!stats) {
-      written = core::Status(stats.error());
-    } else {
-      std::map<core::Label, const core::LabelStatistics*> byLabel;
-      for (const auto& s : *stats) byLabel[s.label] = &s;
-      std::vector<io::SrSegmentMeasurements> groups;
-      for (const auto& [number, label] : info.segments)
-        if (auto it = byLabel.find(label); it != byLabel.end())
-          groups.push_back({number, io::srMeasurementsFor(*it->second, m_dicomSource->modality)});
-      io::SrWriteOptions sr;
-      sr.modality = m_dicomSource->modality;
-      if (!deidentified) sr.observerName = QSettings().value("user/name").toString().toStdString();
-      written = io::writeDicomSr(srPath.toStdString(), path.toStdString(), groups, sr);
-    }
-    if (!written) {
-      QApplication::restoreOverrideCursor();
-      fail(tr("The DICOM SEG was written to %1, the measurement report was not: %2").arg(path, fromError(written.error())));
-      return false;
-    }
-  }
-  QApplication::restoreOverrideCursor();
-  if (!written) {
-    fail(fromError(written.error()));
-    return false;
-  }
-  if (srPath.isEmpty()) statusBar()->showMessage(tr("DICOM SEG written to %1").arg(path), 6000);
-  else statusBar()->showMessage(tr("DICOM SEG written to %1, measurement report to %2").arg(path, srPath), 6000);
-  return true;
-}
-
-bool MainWindow::exportPdfReport(const QString& path, bool deidentified) {
-  if (!m_session) return false;
-  QApplication::setOverrideCursor(Qt::WaitCursor);
-  auto stats = core::computeLabelStatistics(m_session->labels(), &m_session->image());
-  core::Status written = stats.ok() ? core::Status::success() : core::Status(stats.error());
-  if (stats) {
-    PdfReportInput input;
-    input.image = &m_session->image();
-    input.labels = &m_session->labels();
-    input.table = &m_session->table();
-    input.stats = std::move(stats).value();
-    input.studyTitle = QFileInfo(windowFilePath()).fileName();
-    if (m_dicomSource) input.seriesDescription = QString::fromStdString(m_dicomSource->seriesDescription);
-    input.isCt = m_isCt;
-    input.deidentified = deidentified;
-    written = writePdfReport(path, input);
-  }
-  QApplication::restoreOverrideCursor();
-  if (!written) {
-    fail(fromError(written.error()));
-    return false;
-  }
-  statusBar()->showMessage(tr("Report written to %1").arg(path), 6000);
   return true;
 }
 

@@ -5,10 +5,12 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
 
+#include "app/gui/error_text.h"
 #include "app/gui/ai_panel.h"
 #include "app/gui/edit_tools.h"
 #include "app/gui/main_window.h"
@@ -21,7 +23,6 @@
 namespace delineate::app::gui {
 
 namespace {
-QString fromError(const core::Error& e) { return QString::fromStdString(e.describe()); }
 }  // namespace
 
 void MainWindow::buildMenus() {
@@ -150,6 +151,16 @@ void MainWindow::buildMenus() {
   labelmap->setCheckable(true);
   labelmap->setChecked(QSettings().value("export/segLabelmap", false).toBool());
   connect(labelmap, &QAction::toggled, this, [](bool on) { QSettings().setValue("export/segLabelmap", on); });
+  exportMenu->addSeparator();
+  auto publish = [this](bool deidentified) {
+    bool ok = true;
+    const QString message =
+        m_dialogs ? QInputDialog::getText(this, tr("Publish Report to Share"), tr("Message (optional):"), QLineEdit::Normal, {}, &ok)
+                  : QString();
+    if (ok) publishReportsToShare(deidentified, message);
+  };
+  exportMenu->addAction(tr("Publish Report to S&hare..."), this, [publish] { publish(false); });
+  exportMenu->addAction(tr("Publish Report to Share, De-identified..."), this, [publish] { publish(true); });
   exportMenu->addSeparator();
   exportMenu->addAction(tr("Label Su&rfaces (STL)..."), this, [this] {
     const QString folder = QFileDialog::getExistingDirectory(this, tr("Export Surfaces to Folder"));

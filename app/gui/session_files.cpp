@@ -1,3 +1,4 @@
+#include "app/gui/error_text.h"
 #include "app/gui/session_files.h"
 
 #include <QApplication>
@@ -25,7 +26,6 @@ namespace delineate::app::gui {
 
 namespace {
 
-QString describe(const core::Error& e) { return QString::fromStdString(e.describe()); }
 
 // Study names become folder names on the share: the image's file name without extensions, other characters as '_'.
 QString studyNameFor(const QString& imagePath) {
@@ -100,7 +100,7 @@ void SessionFiles::openJournal() {
   context.description = QFileInfo(m_imagePath).fileName().toStdString();
   auto journal = io::AutosaveJournal::create(*root, context, m_policy);
   if (!journal) {
-    m_window.statusBar()->showMessage(tr("Autosave is off: %1").arg(describe(journal.error())), 10000);
+    m_window.statusBar()->showMessage(tr("Autosave is off: %1").arg(fromError(journal.error())), 10000);
     return;
   }
   m_journal.emplace(std::move(journal).value());
@@ -138,7 +138,7 @@ bool SessionFiles::autosaveNow() {
   const core::AnnotationSession* session = m_window.session();
   if (!m_journal || !session) return false;
   if (core::Status s = m_journal->snapshot(session->labels()); !s) {
-    m_window.statusBar()->showMessage(tr("Autosave failed: %1").arg(describe(s.error())), 10000);
+    m_window.statusBar()->showMessage(tr("Autosave failed: %1").arg(fromError(s.error())), 10000);
     return false;
   }
   return true;
@@ -208,12 +208,12 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
   } restore;
   auto store = io::ShareStore::open(target.root.toStdString());
   if (!store) {
-    m_window.reportError(tr("Not saved: %1").arg(describe(store.error())));
+    m_window.reportError(tr("Not saved: %1").arg(fromError(store.error())));
     return false;
   }
   auto set = io::LabelSetRevisions::open(*store, target.study.toStdString(), target.labelSet.toStdString());
   if (!set) {
-    m_window.reportError(tr("Not saved: %1").arg(describe(set.error())));
+    m_window.reportError(tr("Not saved: %1").arg(fromError(set.error())));
     return false;
   }
   io::SaveRequest request;
@@ -230,7 +230,7 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
   auto info = set->saveLabels(session->labels(), request);
   if (!info) {
     // The labels in memory are untouched and still unsaved; the autosave journal keeps them too.
-    m_window.reportError(tr("Not saved: %1").arg(describe(info.error())));
+    m_window.reportError(tr("Not saved: %1").arg(fromError(info.error())));
     return false;
   }
   const std::string revision =
@@ -285,7 +285,7 @@ bool SessionFiles::saveLabelsAs(const QString& path) {
   core::Status s = io::writeLabelFile(path.toStdString(), session->labels());
   QApplication::restoreOverrideCursor();
   if (!s) {
-    m_window.reportError(tr("Not saved: %1").arg(describe(s.error())));
+    m_window.reportError(tr("Not saved: %1").arg(fromError(s.error())));
     return false;
   }
   // A local copy, not the share: the session stays dirty for the share, but the journal need not fear a loss.
@@ -336,7 +336,7 @@ bool SessionFiles::offerRecovery(RecoveryAnswer answer) {
   }
   auto recovered = io::AutosaveJournal::recover(*root, newest.journalId, m_policy);
   if (!recovered) {
-    m_window.reportError(tr("Cannot recover: %1").arg(describe(recovered.error())));
+    m_window.reportError(tr("Cannot recover: %1").arg(fromError(recovered.error())));
     return false;
   }
   m_pendingRecovery = std::make_shared<io::RecoveredSession>(std::move(recovered).value());
@@ -384,7 +384,7 @@ void SessionFiles::heartbeat() {
     m_heartbeatTimer.stop();
     m_window.statusBar()->showMessage(tr("The label set's lease was lost (%1): another user may be editing it; your "
                                          "next save may become a conflict revision")
-                                          .arg(describe(s.error())),
+                                          .arg(fromError(s.error())),
                                       20000);
   }
 }

@@ -71,6 +71,8 @@ class SessionFiles : public QObject {
   // The label table travels with each share revision (its "extra" JSON, as a Slicer CSV colour table), so names,
   // colours, locks and codes come back with the voxels. Empty when `extraJson` holds none or it does not parse.
   static std::optional<core::LabelTable> tableFromRevisionExtra(const std::string& extraJson);
+  // The author of saves and reports: the preferences' name, else the login name.
+  QString userName() const;
 
  Q_SIGNALS:
   void saved(QString revision);
@@ -84,7 +86,6 @@ class SessionFiles : public QObject {
   void tick();
   void heartbeat();
   void releaseLease();
-  QString userName() const;
 
   MainWindow& m_window;
   ShareTarget m_target;

@@ -1,5 +1,5 @@
-// File > Export > DICOM SEG and Measurement Report: the window's labels on a DICOM study as a SEG and a TID 1500 SR
-// that references it, read back with io's readers; the LABELMAP setting; a failed report after a written SEG.
+// File > Export from the window on DICOM studies: the SEG and its TID 1500 SR read back with io's readers (LABELMAP
+// setting, a failed report after a written SEG), statistics of a slice range, and reports published on the share.
 #include <catch2/catch.hpp>
 
 #include <QSettings>
@@ -14,6 +14,9 @@
 #include "core/statistics.h"
 #include "io/dicom_seg.h"
 #include "io/dicom_sr.h"
+#include "io/image_file.h"
+#include "io/share_reports.h"
+#include "io/share_revisions.h"
 #include "tests/gui/gui_fixtures.h"
 #include "tests/gui_support/gui_app.h"
 
@@ -169,4 +172,63 @@ TEST_CASE("File > Export > Label Statistics of a Slice Range: view slices become
   CHECK(j["slices"]["last"] == range->last);
   REQUIRE(j["labels"].size() == 1);
   CHECK(j["labels"][0]["voxels"] == expected->front().voxelCount);
+}
+
+TEST_CASE("File > Export > Publish Report to Share: statistics, PDF, SEG and SR of the open revision on the share",
+          "[gui][share][dicom-sr]") {
+  test::guiApp();
+  const auto ct = test::sharedFile("data/dicom-seg/dcmqi/segmentations/ct-3slice");
+  const auto nrrd = test::sharedFile("data/dicom-seg/dcmqi/segmentations/liver_spine_seg.nrrd");
+  if (!ct || !nrrd) return;
+  test::ScratchDir dir("gui-share-report");
+  std::filesystem::create_directories(dir / "share");
+  auto store = io::ShareStore::initialize((dir / "share").string());
+  REQUIRE(store.ok());
+  auto set = io::LabelSetRevisions::open(*store, "ct3", "organs");
+  REQUIRE(set.ok());
+  auto map = io::readLabelFile(nrrd->string());
+  REQUIRE(map.ok());
+  io::SaveRequest save;
+  save.author = "tester";
+  REQUIRE(set->saveLabels(*map, save).ok());
+
+  QuietWindow window;
+  QSignalSpy loaded(&window, &MainWindow::studyLoaded), labelsLoaded(&window, &MainWindow::labelsLoaded),
+      failed(&window, &MainWindow::loadFailed), published(&window, &MainWindow::reportPublished);
+  REQUIRE(window.openDicomFolder(QString::fromStdString(ct->string())));
+  REQUIRE(waitFor(loaded));
+  // Labels that did not come from the share: refused, nothing published.
+  CHECK_FALSE(window.publishReportsToShare(false));
+  REQUIRE(failed.count() == 1);
+  CHECK(failed.front().at(0).toString().contains("save the labels to the share"));
+  REQUIRE(window.openShareRevision(QString::fromStdString((dir / "share").string()), "ct3", "organs", 1));
+  REQUIRE(waitFor(labelsLoaded));
+  REQUIRE_FALSE(window.session()->isDirty());
+
+  REQUIRE(window.publishReportsToShare(false, "for the board"));
+  REQUIRE(published.count() == 1);
+  const std::filesystem::path folder = dir / "share" / published.front().at(0).toString().toStdString();
+  CHECK(folder.string().find("reports/ct3/organs/r000001/0001") != std::string::npos);
+  for (const char* name : {"statistics.csv", "statistics.json", "report.pdf", "segmentation.dcm", "measurements.dcm"}) {
+    INFO(name);
+    CHECK(std::filesystem::file_size(folder / name) > 0);
+  }
+  auto sr = io::readDicomSr((folder / "measurements.dcm").string());
+  REQUIRE(sr.ok());
+  CHECK(sr->groups.size() == 2);
+  CHECK(test::readTextFile(folder / "report.pdf").rfind("%PDF", 0) == 0);
+  auto list = io::listReports(*store, "ct3", "organs");
+  REQUIRE(list.ok());
+  REQUIRE(list->reports.size() == 1);
+  CHECK(list->reports[0].message == "for the board");
+  CHECK(list->reports[0].files.size() == 5);
+
+  // De-identified: a second folder, no patient name in any file.
+  REQUIRE(window.publishReportsToShare(true));
+  REQUIRE(published.count() == 2);
+  const std::filesystem::path second = dir / "share" / published.back().at(0).toString().toStdString();
+  for (const auto& e : std::filesystem::directory_iterator(second)) {
+    INFO(e.path());
+    CHECK(test::readTextFile(e.path()).find("JANCT000") == std::string::npos);
+  }
 }

@@ -1,0 +1,203 @@
+// File > Export: statistics (CSV, JSON), DICOM SEG with its measurement report, the PDF report, and all of them
+// published on the share for the revision the labels came from. Each export is a writer returning a Status (no
+// words, no dialogs) and a wrapper that shows the wait cursor, the result or the error.
+#include <QApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTemporaryDir>
+
+#include <map>
+
+#include "app/gui/error_text.h"
+#include "app/gui/main_window.h"
+#include "app/gui/pdf_report.h"
+#include "app/gui/session_files.h"
+#include "core/statistics.h"
+#include "io/dicom_seg_write.h"
+#include "io/dicom_sr.h"
+#include "io/share_reports.h"
+#include "io/statistics_report.h"
+
+namespace delineate::app::gui {
+
+namespace {
+
+// Shows the wait cursor for the object's lifetime.
+struct WaitCursor {
+  WaitCursor() { QApplication::setOverrideCursor(Qt::WaitCursor); }
+  ~WaitCursor() { QApplication::restoreOverrideCursor(); }
+};
+
+}  // namespace
+
+core::Result<std::size_t> MainWindow::writeStatistics(const QString& path, bool deidentified,
+                                                      const std::optional<core::SliceRange>& slices) const {
+  core::StatisticsOptions options;
+  options.slices = slices;
+  auto stats = core::computeLabelStatistics(m_session->labels(), &m_session->image(), options);
+  if (!stats) return stats.error();
+  io::StatisticsReportInfo info;
+  info.image = windowFilePath().toStdString();
+  info.labelSource = m_session->baseRevision();
+  info.intensityUnit = m_isCt ? "HU" : "";
+  info.geometry = m_session->image().geometry();
+  info.deidentified = deidentified;
+  info.slices = slices;
+  if (core::Status s = io::writeStatisticsFile(path.toStdString(), *stats, m_session->table(), info); !s) return s.error();
+  return stats->size();
+}
+
+core::Status MainWindow::writeDicomSegAndReport(const QString& path, bool deidentified, const QString& srPath,
+                                                bool* segWritten) const {
+  io::SegWriteOptions options;
+  options.deidentify = deidentified;
+  options.algorithmName = "Delineate";
+  options.algorithmType = "SEMIAUTOMATIC";
+  const bool labelmap = QSettings().value("export/segLabelmap", false).toBool();
+  options.encoding = labelmap ? io::SegEncoding::Labelmap : io::SegEncoding::Binary;
+  io::SegWriteInfo info;
+  if (core::Status s = io::writeDicomSeg(path.toStdString(), m_session->labels(), m_session->table(), *m_dicomSource,
+                                         options, &info);
+      !s)
+    return s;
+  if (segWritten) *segWritten = true;
+  if (srPath.isEmpty()) return core::Status::success();
+  // The report's figures are those of the statistics export and the PDF: the same computation on the same voxels.
+  auto stats = core::computeLabelStatistics(m_session->labels(), &m_session->image());
+  if (!stats) return stats.error();
+  std::map<core::Label, const core::LabelStatistics*> byLabel;
+  for (const auto& s : *stats) byLabel[s.label] = &s;
+  std::vector<io::SrSegmentMeasurements> groups;
+  for (const auto& [number, label] : info.segments)
+    if (auto it = byLabel.find(label); it != byLabel.end())
+      groups.push_back({number, io::srMeasurementsFor(*it->second, m_dicomSource->modality)});
+  io::SrWriteOptions sr;
+  sr.modality = m_dicomSource->modality;
+  if (!deidentified) sr.observerName = QSettings().value("user/name").toString().toStdString();
+  return io::writeDicomSr(srPath.toStdString(), path.toStdString(), groups, sr);
+}
+
+core::Status MainWindow::writePdf(const QString& path, bool deidentified) const {
+  auto stats = core::computeLabelStatistics(m_session->labels(), &m_session->image());
+  if (!stats) return stats.error();
+  PdfReportInput input;
+  input.image = &m_session->image();
+  input.labels = &m_session->labels();
+  input.table = &m_session->table();
+  input.stats = std::move(stats).value();
+  input.studyTitle = QFileInfo(windowFilePath()).fileName();
+  if (m_dicomSource) input.seriesDescription = QString::fromStdString(m_dicomSource->seriesDescription);
+  input.isCt = m_isCt;
+  input.deidentified = deidentified;
+  return writePdfReport(path, input);
+}
+
+bool MainWindow::exportStatistics(const QString& path, bool deidentified, const std::optional<core::SliceRange>& slices) {
+  if (!m_session) return false;
+  core::Result<std::size_t> written = [&] {
+    WaitCursor wait;
+    return writeStatistics(path, deidentified, slices);
+  }();
+  if (!written) {
+    fail(fromError(written.error()));
+    return false;
+  }
+  statusBar()->showMessage(tr("Statistics of %n label(s) written to %1", nullptr, static_cast<int>(*written)).arg(path), 6000);
+  return true;
+}
+
+bool MainWindow::exportDicomSeg(const QString& path, bool deidentified, const QString& srPath) {
+  if (!m_session) return false;
+  if (!m_dicomSource) {
+    fail(tr("A DICOM SEG references the DICOM series it was drawn on: open the study from its DICOM folder"));
+    return false;
+  }
+  bool segWritten = false;
+  core::Status written = [&] {
+    WaitCursor wait;
+    return writeDicomSegAndReport(path, deidentified, srPath, &segWritten);
+  }();
+  if (!written) {
+    // The SEG is written before the report: say when only the report failed.
+    if (segWritten)
+      fail(tr("The DICOM SEG was written to %1, the measurement report was not: %2").arg(path, fromError(written.error())));
+    else
+      fail(fromError(written.error()));
+    return false;
+  }
+  if (srPath.isEmpty()) statusBar()->showMessage(tr("DICOM SEG written to %1").arg(path), 6000);
+  else statusBar()->showMessage(tr("DICOM SEG written to %1, measurement report to %2").arg(path, srPath), 6000);
+  return true;
+}
+
+bool MainWindow::exportPdfReport(const QString& path, bool deidentified) {
+  if (!m_session) return false;
+  core::Status written = [&] {
+    WaitCursor wait;
+    return writePdf(path, deidentified);
+  }();
+  if (!written) {
+    fail(fromError(written.error()));
+    return false;
+  }
+  statusBar()->showMessage(tr("Report written to %1").arg(path), 6000);
+  return true;
+}
+
+bool MainWindow::publishReportsToShare(bool deidentified, const QString& message) {
+  if (!m_session) return false;
+  const ShareTarget& target = m_files->shareTarget();
+  if (!target.valid() || target.baseRevision <= 0 || m_session->isDirty()) {
+    fail(tr("A report on the share describes a saved revision: save the labels to the share first"));
+    return false;
+  }
+  QTemporaryDir temp;
+  if (!temp.isValid()) {
+    fail(tr("Cannot make a temporary folder for the report: %1").arg(temp.errorString()));
+    return false;
+  }
+  io::ReportPublishRequest request;
+  request.study = target.study.toStdString();
+  request.labelSet = target.labelSet.toStdString();
+  request.revision = target.baseRevision;
+  request.author = m_files->userName().toStdString();
+  request.message = message.toStdString();
+  request.deidentified = deidentified;
+  core::Result<io::PublishedReport> published = [&]() -> core::Result<io::PublishedReport> {
+    WaitCursor wait;
+    for (const char* name : {"statistics.csv", "statistics.json"}) {
+      const QString path = temp.filePath(name);
+      if (auto s = writeStatistics(path, deidentified, std::nullopt); !s) return s.error();
+      request.files.push_back({name, path.toStdString()});
+    }
+    const QString pdf = temp.filePath("report.pdf");
+    if (core::Status s = writePdf(pdf, deidentified); !s) return s.error();
+    request.files.push_back({"report.pdf", pdf.toStdString()});
+    if (m_dicomSource) {
+      const QString seg = temp.filePath("segmentation.dcm"), sr = temp.filePath("measurements.dcm");
+      if (core::Status s = writeDicomSegAndReport(seg, deidentified, sr); !s) return s.error();
+      request.files.push_back({"segmentation.dcm", seg.toStdString()});
+      request.files.push_back({"measurements.dcm", sr.toStdString()});
+    }
+    auto store = io::ShareStore::open(target.root.toStdString());
+    if (!store) return store.error();
+    return io::publishReport(*store, request);
+  }();
+  if (!published) {
+    fail(fromError(published.error()));
+    return false;
+  }
+  QString text = tr("Report %1 of revision %2 published on the share: %3")
+                     .arg(published->number)
+                     .arg(published->revision)
+                     .arg(QDir(target.root).filePath(QString::fromStdString(published->folder)));
+  if (!published->auditWarning.empty())
+    text += tr(" (the audit record was not written: %1)").arg(QString::fromStdString(published->auditWarning));
+  statusBar()->showMessage(text, 10000);
+  Q_EMIT reportPublished(QString::fromStdString(published->folder));
+  return true;
+}
+
+}  // namespace delineate::app::gui
