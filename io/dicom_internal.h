@@ -95,6 +95,11 @@ bool isJpeg2000Syntax(const std::string& transferSyntaxUid);
 // JPEG and JPEG-LS decoders. Thread-safe.
 void ensureDcmtkReady();
 
+// A DS (decimal string) value: at most 16 characters, with as many significant digits as fit, up to `maxPrecision`
+// (SEG geometry wants all 15; measurements are given to 10, no false precision). Magnitudes below 1e-9 (SEG) or
+// 1e-30 are written as 0 so that "-0" or denormal noise never appear.
+std::string decimalString(double v, int maxPrecision = 15, double zeroBelow = 1e-9);
+
 // Runs work(i, worker) for i in [0, count) on up to `threads` threads (worker in [0, threads), for per-worker
 // scratch buffers); work returns false to stop everyone early. An exception in a worker (bad_alloc on a crafted
 // file) stops everyone and is returned as its what() text instead of terminating the process; empty when none.

@@ -2,6 +2,7 @@
 // parallel series loader.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -143,6 +144,16 @@ void ensureDcmtkReady() {
       DJDecoderRegistration::cleanup();
     });
   });
+}
+
+std::string decimalString(double v, int maxPrecision, double zeroBelow) {
+  if (std::abs(v) < zeroBelow) v = 0;
+  char buf[64];
+  for (int precision = maxPrecision; precision > 0; --precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+    if (std::string(buf).size() <= 16) return buf;
+  }
+  return "0";
 }
 
 namespace {

@@ -35,16 +35,7 @@ namespace {
 constexpr const char* kSegmentationStorage = "1.2.840.10008.5.1.4.1.1.66.4";
 constexpr const char* kLabelMapSegmentationStorage = "1.2.840.10008.5.1.4.1.1.66.7";
 
-// A DS value of at most 16 characters with as many significant digits as fit.
-std::string ds(double v) {
-  if (std::abs(v) < 1e-9) v = 0;
-  char buf[64];
-  for (int precision = 15; precision > 0; --precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-    if (std::string(buf).size() <= 16) return buf;
-  }
-  return "0";
-}
+std::string ds(double v) { return decimalString(v); }
 
 std::string ds3(const core::Vec3& v) { return ds(v[0]) + "\\" + ds(v[1]) + "\\" + ds(v[2]); }
 
