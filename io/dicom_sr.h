@@ -28,6 +28,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -91,6 +92,12 @@ struct SrSegmentMeasurements {
   int segmentNumber = 0;
   std::vector<SrMeasurement> measurements;
 };
+
+// One group per written segment that has statistics, in segment order: `segments` are the (segment number, label id)
+// pairs writeDicomSeg reports (SegWriteInfo::segments), `stats` the labels' statistics on the SEG's source image.
+std::vector<SrSegmentMeasurements> srGroupsFor(const std::vector<std::pair<std::uint16_t, core::Label>>& segments,
+                                               const std::vector<core::LabelStatistics>& stats,
+                                               const std::string& modality);
 
 struct SrWriteOptions {
   std::string seriesDescription = "Delineate measurements";

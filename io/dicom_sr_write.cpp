@@ -32,16 +32,7 @@ namespace {
 constexpr const char* kSegmentationStorage = "1.2.840.10008.5.1.4.1.1.66.4";
 constexpr const char* kLabelMapSegmentationStorage = "1.2.840.10008.5.1.4.1.1.66.7";
 
-// A DS string (at most 16 characters) for a measurement.
-std::string dsValue(double v) {
-  if (std::abs(v) < 1e-30) v = 0;
-  char buf[32];
-  for (int precision = 10; precision > 0; --precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-    if (std::string(buf).size() <= 16) break;
-  }
-  return buf;
-}
+std::string dsValue(double v) { return decimalString(v, 10, 1e-30); }
 
 
 DSRCodedEntryValue dsr(const CodedConcept& c) {
@@ -166,6 +157,17 @@ std::vector<SrMeasurement> srMeasurementsFor(const core::LabelStatistics& stats,
   add(quantity, units, {"SCT", "56851009", "Maximum"}, stats.max);
   add(quantity, units, {"SCT", "373099004", "Median"}, stats.median);
   return out;
+}
+
+std::vector<SrSegmentMeasurements> srGroupsFor(const std::vector<std::pair<std::uint16_t, core::Label>>& segments,
+                                               const std::vector<core::LabelStatistics>& stats,
+                                               const std::string& modality) {
+  std::map<core::Label, const core::LabelStatistics*> byLabel;
+  for (const auto& s : stats) byLabel[s.label] = &s;
+  std::vector<SrSegmentMeasurements> groups;
+  for (const auto& [number, label] : segments)
+    if (auto it = byLabel.find(label); it != byLabel.end()) groups.push_back({number, srMeasurementsFor(*it->second, modality)});
+  return groups;
 }
 
 core::Status writeDicomSr(const std::string& path, const std::string& segPath,

@@ -30,14 +30,7 @@ std::optional<ExportOptions> parseExport(const std::vector<std::string>& args, s
   ExportOptions o;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&](std::string& target) {
-      if (i + 1 >= args.size()) {
-        problem = a + " needs a value";
-        return false;
-      }
-      target = args[++i];
-      return true;
-    };
+    auto value = [&](std::string& target) { return optionValue(args, i, target, problem); };
     bool ok = true;
     if (a == "--seg") ok = value(o.seg);
     else if (a == "--sr") ok = value(o.sr);
@@ -81,12 +74,7 @@ core::Result<DicomExportResult> exportSegAndSr(const io::DicomSeries& series, co
   // The statistics are taken on the series' own voxels (HU for CT), so the report says what the SEG covers.
   auto stats = core::computeLabelStatistics(labels, image);
   if (!stats) return stats.error();
-  std::map<core::Label, const core::LabelStatistics*> byLabel;
-  for (const auto& s : *stats) byLabel[s.label] = &s;
-  std::vector<io::SrSegmentMeasurements> groups;
-  for (const auto& [number, label] : info.segments)
-    if (auto it = byLabel.find(label); it != byLabel.end())
-      groups.push_back({number, io::srMeasurementsFor(*it->second, series.modality)});
+  const std::vector<io::SrSegmentMeasurements> groups = io::srGroupsFor(info.segments, *stats, series.modality);
   io::SrWriteOptions srOptions;
   srOptions.modality = series.modality;
   srOptions.observerName = options.deidentify ? std::string() : options.observer;

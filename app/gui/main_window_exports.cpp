@@ -67,12 +67,7 @@ core::Status MainWindow::writeDicomSegAndReport(const QString& path, bool deiden
   // The report's figures are those of the statistics export and the PDF: the same computation on the same voxels.
   auto stats = core::computeLabelStatistics(m_session->labels(), &m_session->image());
   if (!stats) return stats.error();
-  std::map<core::Label, const core::LabelStatistics*> byLabel;
-  for (const auto& s : *stats) byLabel[s.label] = &s;
-  std::vector<io::SrSegmentMeasurements> groups;
-  for (const auto& [number, label] : info.segments)
-    if (auto it = byLabel.find(label); it != byLabel.end())
-      groups.push_back({number, io::srMeasurementsFor(*it->second, m_dicomSource->modality)});
+  const std::vector<io::SrSegmentMeasurements> groups = io::srGroupsFor(info.segments, *stats, m_dicomSource->modality);
   io::SrWriteOptions sr;
   sr.modality = m_dicomSource->modality;
   if (!deidentified) sr.observerName = QSettings().value("user/name").toString().toStdString();
