@@ -33,6 +33,17 @@ int runShareReports(const std::vector<std::string>& args);
 int chooseImageSeries(const io::DicomIndex& index, const std::string& input, const std::string& seriesKey,
                       const io::DicomSeries*& chosen);
 
+// For option parsers: args[i] is an option that takes a value; moves i to the value and stores it in `target`, or
+// says in `problem` that the value is missing and returns false.
+inline bool optionValue(const std::vector<std::string>& args, std::size_t& i, std::string& target, std::string& problem) {
+  if (i + 1 >= args.size()) {
+    problem = args[i] + " needs a value";
+    return false;
+  }
+  target = args[++i];
+  return true;
+}
+
 // Exit code 2 with "error: <message>" and a pointer to the help.
 inline int usageError(const std::string& message) {
   std::fprintf(stderr, "error: %s\n(see 'delineate-cli help')\n", message.c_str());

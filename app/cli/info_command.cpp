@@ -53,14 +53,7 @@ std::optional<InfoOptions> parse(const std::vector<std::string>& args, std::stri
   InfoOptions o;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&](std::string& target) {
-      if (i + 1 >= args.size()) {
-        problem = a + " needs a value";
-        return false;
-      }
-      target = args[++i];
-      return true;
-    };
+    auto value = [&](std::string& target) { return optionValue(args, i, target, problem); };
     if (a == "--labels") {
       if (!value(o.labels)) return std::nullopt;
     } else if (a == "--table") {

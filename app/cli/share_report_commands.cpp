@@ -35,14 +35,7 @@ std::optional<ReportArgs> parseReportArgs(const std::vector<std::string>& args, 
   ReportArgs r;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&](std::string& target) {
-      if (i + 1 >= args.size()) {
-        problem = a + " needs a value";
-        return false;
-      }
-      target = args[++i];
-      return true;
-    };
+    auto value = [&](std::string& target) { return optionValue(args, i, target, problem); };
     bool ok = true;
     if (a == "--dicom") ok = value(r.dicom);
     else if (a == "--series") ok = value(r.series);
