@@ -65,6 +65,17 @@ core::LabelMap makeMap(const core::Geometry& g, const std::function<core::Label(
   return core::LabelMap(std::move(v).value());
 }
 
+// Three labels on dcmqi's 512 x 512 x 3 CT: 1 a box over two slices, 7 an odd-sized blob (37 x 13 on slice 0 only),
+// 12 a disc growing over all three slices.
+core::LabelMap threeLabels(const core::Geometry& g) {
+  return makeMap(g, [](std::int64_t x, std::int64_t y, std::int64_t z) -> core::Label {
+    if (z <= 1 && x >= 100 && x < 164 && y >= 200 && y < 260) return 1;
+    if (z == 0 && x >= 301 && x < 338 && y >= 51 && y < 64) return 7;
+    if ((x - 256) * (x - 256) + (y - 380) * (y - 380) < 900 + 100 * z) return 12;
+    return 0;
+  });
+}
+
 bool maskAt(const io::SegSegmentMask& m, const core::Index3& ijk) {
   if (!m.box.contains(ijk)) return false;
   const std::int64_t nx = m.box.max[0] - m.box.min[0] + 1, ny = m.box.max[1] - m.box.min[1] + 1;
@@ -151,13 +162,7 @@ TEST_CASE("dicom-seg-write: a 3-label map on dcmqi's CT round trips voxel for vo
   if (!src) return;
   const core::Geometry& g = src->grid;
   REQUIRE(g.dimensions() == core::Size3{512, 512, 3});
-  // 1: a box over two slices; 7: an odd-sized blob (37 x 13 on slice 0 only); 12: a sphere-ish region on all slices
-  const core::LabelMap labels = makeMap(g, [](std::int64_t x, std::int64_t y, std::int64_t z) -> core::Label {
-    if (z <= 1 && x >= 100 && x < 164 && y >= 200 && y < 260) return 1;
-    if (z == 0 && x >= 301 && x < 338 && y >= 51 && y < 64) return 7;
-    if ((x - 256) * (x - 256) + (y - 380) * (y - 380) < 900 + 100 * z) return 12;
-    return 0;
-  });
+  const core::LabelMap labels = threeLabels(g);
   core::LabelTable table;
   core::LabelEntry liver = entry(1, "Liver", {221, 130, 101, 255});
   liver.terminology.category = {"SCT", "123037004", "Anatomical Structure"};
@@ -589,12 +594,7 @@ TEST_CASE("dicom-seg-write: LABELMAP on dcmqi's CT round trips voxel for voxel w
   if (!src) return;
   const core::Geometry& g = src->grid;
   REQUIRE(g.dimensions() == core::Size3{512, 512, 3});
-  const core::LabelMap labels = makeMap(g, [](std::int64_t x, std::int64_t y, std::int64_t z) -> core::Label {
-    if (z <= 1 && x >= 100 && x < 164 && y >= 200 && y < 260) return 1;
-    if (z == 0 && x >= 301 && x < 338 && y >= 51 && y < 64) return 7;
-    if ((x - 256) * (x - 256) + (y - 380) * (y - 380) < 900 + 100 * z) return 12;
-    return 0;
-  });
+  const core::LabelMap labels = threeLabels(g);
   core::LabelTable table;
   core::LabelEntry liver = entry(1, "Liver", {221, 130, 101, 255});
   liver.terminology.category = {"SCT", "123037004", "Anatomical Structure"};
