@@ -20,6 +20,7 @@
 #include "app/gui/main_window.h"
 #include "io/image_file.h"
 #include "io/label_table_io.h"
+#include "io/audit_log.h"
 #include "io/share_revisions.h"
 
 namespace delineate::app::gui {
@@ -235,6 +236,20 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
   }
   const std::string revision =
       target.study.toStdString() + "/" + target.labelSet.toStdString() + "/r" + std::to_string(info->number);
+  // The window's saves are in the share's audit log as the CLI's are (the login name and host say who; the author
+  // name of the preferences goes into the detail). The revision is saved either way; a missing record is told.
+  QString auditWarning;
+  {
+    auto log = io::AuditLog::open(store->root() + "/audit");
+    io::AuditRecord record;
+    record.action = "save";
+    record.study = target.study.toStdString();
+    record.labelSet = target.labelSet.toStdString();
+    record.revision = info->number;
+    record.detail = "from the window, author " + request.author + (info->conflict ? " (conflict)" : "");
+    const core::Status audited = log ? log->append(record) : core::Status(log.error());
+    if (!audited) auditWarning = tr("The audit record was not written: %1").arg(fromError(audited.error()));
+  }
   // The lease says who else edits this label set; a save never depends on it (a race becomes a conflict revision).
   // After the save (a failed Save As keeps the lease where the labels still belong): saving into another label set
   // gives up the lease of the one before.
@@ -272,7 +287,9 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
     m_window.statusBar()->showMessage(conflict, 20000);
     if (m_window.dialogsEnabled()) QMessageBox::warning(&m_window, tr("Saved as a conflict revision"), conflict);
   } else {
-    m_window.statusBar()->showMessage(leaseWarning.isEmpty() ? text : text + "  " + leaseWarning, 8000);
+    if (!leaseWarning.isEmpty()) text += "  " + leaseWarning;
+    if (!auditWarning.isEmpty()) text += "  " + auditWarning;
+    m_window.statusBar()->showMessage(text, 8000);
   }
   Q_EMIT saved(QString::fromStdString(revision));
   return true;

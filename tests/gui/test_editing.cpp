@@ -381,6 +381,13 @@ TEST_CASE("saving to a share folder creates revisions, reports a conflict, and a
   REQUIRE(list.ok());
   REQUIRE(list->revisions.size() == 1);
   CHECK(list->revisions[0].message == "first");
+  // The save is in the share's audit log, as the CLI's are.
+  {
+    std::string audit;
+    for (const auto& e : std::filesystem::directory_iterator(dir / "share" / "audit")) audit += test::readTextFile(e.path());
+    CHECK(audit.find("\"action\":\"save\"") != std::string::npos);
+    CHECK(audit.find("\"labelSet\":\"manual\"") != std::string::npos);
+  }
   // The window holds the label set's lease now: another user sees who edits it.
   {
     auto other = io::ShareLease::prepare(*store, set->folder(), "colleague");
