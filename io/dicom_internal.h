@@ -99,6 +99,10 @@ void ensureDcmtkReady();
 // (SEG geometry wants all 15; measurements are given to 10, no false precision). Magnitudes below 1e-9 (SEG) or
 // 1e-30 are written as 0 so that "-0" or denormal noise never appear.
 std::string decimalString(double v, int maxPrecision = 15, double zeroBelow = 1e-9);
+// At most n bytes of UTF-8 text, cut before a continuation byte so no character is split (LO/SH/CS limits).
+std::string truncateUtf8(const std::string& s, std::size_t n);
+// A fresh UID under DCMTK's site root.
+std::string newUid();
 
 // Runs work(i, worker) for i in [0, count) on up to `threads` threads (worker in [0, threads), for per-worker
 // scratch buffers); work returns false to stop everyone early. An exception in a worker (bad_alloc on a crafted

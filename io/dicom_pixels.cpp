@@ -16,6 +16,7 @@
 #include <cerrno>
 
 #include <dcmtk/config/osconfig.h>
+#include <dcmtk/dcmdata/dcuid.h>
 #include <dcmtk/dcmdata/dcdeftag.h>
 #include <dcmtk/dcmdata/dcfcache.h>
 #include <dcmtk/dcmdata/dcfilefo.h>
@@ -154,6 +155,18 @@ std::string decimalString(double v, int maxPrecision, double zeroBelow) {
     if (std::string(buf).size() <= 16) return buf;
   }
   return "0";
+}
+
+std::string truncateUtf8(const std::string& s, std::size_t n) {
+  if (s.size() <= n) return s;
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  return s.substr(0, n);
+}
+
+std::string newUid() {
+  char buf[100];
+  dcmGenerateUniqueIdentifier(buf, SITE_INSTANCE_UID_ROOT);
+  return buf;
 }
 
 namespace {

@@ -45,13 +45,6 @@ std::string str(DcmItem* item, const DcmTagKey& key) {
   return {};
 }
 
-// At most n bytes, cut before a UTF-8 continuation byte so no character is split.
-std::string truncate(const std::string& s, std::size_t n) {
-  if (s.size() <= n) return s;
-  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
-  return s.substr(0, n);
-}
-
 // Collects the first failure of a chain of dcmdata calls (they only fail on memory or a wrong VR, i.e. a bug).
 struct Builder {
   OFCondition status = EC_Normal;
@@ -89,15 +82,9 @@ struct Builder {
     // Code Value is SH (16 characters); longer ones (SNOMED extension ids) go to Long Code Value (PS3.3 8.8).
     put(it, c.value.size() > 16 ? DCM_LongCodeValue : DCM_CodeValue, c.value);
     put(it, DCM_CodingSchemeDesignator, c.scheme);
-    put(it, DCM_CodeMeaning, truncate(c.meaning, 64));
+    put(it, DCM_CodeMeaning, truncateUtf8(c.meaning, 64));
   }
 };
-
-std::string newUid() {
-  char buf[100];
-  dcmGenerateUniqueIdentifier(buf, SITE_INSTANCE_UID_ROOT);
-  return buf;
-}
 
 // Maps each original UID to one fresh UID (deidentify), or leaves UIDs as they are.
 struct UidMap {
@@ -328,7 +315,7 @@ void putHeader(Builder& b, DcmDataset* d, SegHeader& h) {
   b.put(d, DCM_ManufacturerModelName, "Delineate");
   b.put(d, DCM_DeviceSerialNumber, "1");
   b.put(d, DCM_SoftwareVersions, "1");
-  b.put(d, DCM_SeriesDescription, truncate(options.seriesDescription, 64));
+  b.put(d, DCM_SeriesDescription, truncateUtf8(options.seriesDescription, 64));
   // Coding Scheme Identification: the local scheme of labels without codes.
   if (DcmItem* cs = b.item(d, DCM_CodingSchemeIdentificationSequence)) {
     b.put(cs, DCM_CodingSchemeDesignator, kDelineateCodingScheme);
@@ -367,7 +354,7 @@ void putHeader(Builder& b, DcmDataset* d, SegHeader& h) {
   b.put(d, DCM_LossyImageCompression, "00");
   // Segmentation Image
   b.put(d, DCM_ContentLabel, "SEGMENTATION");
-  b.put(d, DCM_ContentDescription, truncate(options.seriesDescription, 64));
+  b.put(d, DCM_ContentDescription, truncateUtf8(options.seriesDescription, 64));
   b.put(d, DCM_ContentCreatorName, "");
   b.put(d, DCM_SegmentationType, h.segmentationType);
 }
@@ -383,11 +370,11 @@ void putSegment(Builder& b, DcmDataset* d, const SegPlan& plan, const core::Labe
   core::Terminology t = e != nullptr ? e->terminology : core::Terminology{};
   if (t.category.empty()) t.category = core::CodedConcept{kDelineateCodingScheme, "LABEL", "Label"};
   if (t.type.empty())
-    t.type = core::CodedConcept{kDelineateCodingScheme, "L" + std::to_string(label), truncate(name, 64)};
+    t.type = core::CodedConcept{kDelineateCodingScheme, "L" + std::to_string(label), truncateUtf8(name, 64)};
   b.putU16(seg, DCM_SegmentNumber, number);
-  b.put(seg, DCM_SegmentLabel, truncate(name, 64));
+  b.put(seg, DCM_SegmentLabel, truncateUtf8(name, 64));
   b.put(seg, DCM_SegmentAlgorithmType, plan.algorithmType);
-  if (!plan.algorithmName.empty()) b.put(seg, DCM_SegmentAlgorithmName, truncate(plan.algorithmName, 64));
+  if (!plan.algorithmName.empty()) b.put(seg, DCM_SegmentAlgorithmName, truncateUtf8(plan.algorithmName, 64));
   std::uint16_t lab[3];
   rgbToCielab(color, lab);
   // Multi-valued binary attributes are set from their string form ("a\\b\\c"), which dcmdata parses per VR.

@@ -34,6 +34,8 @@
 #include "core/error.h"
 #include "core/label_table.h"
 #include "core/statistics.h"
+#include "io/dicom.h"
+#include "io/dicom_seg_write.h"
 
 namespace delineate::io {
 
@@ -108,5 +110,17 @@ struct SrWriteOptions {
 
 core::Status writeDicomSr(const std::string& path, const std::string& segPath,
                           const std::vector<SrSegmentMeasurements>& segments, const SrWriteOptions& options = {});
+
+// A SEG of `labels` on `source` and the measurement report that references it, as one save: both are written under
+// temporary names beside their targets and renamed into place only when both succeeded (the SEG first), so a
+// failure leaves the previous SEG and SR as they were, still a pair. `stats`: the labels' statistics on the source
+// image (computeLabelStatistics); a label without statistics gets no measurement group. With an empty srPath only
+// the SEG is written. Returns the SEG's info (segment numbers and labels); SrWriteOptions::modality defaults to the
+// series'.
+core::Result<SegWriteInfo> writeDicomSegAndSr(const std::string& segPath, const std::string& srPath,
+                                              const core::LabelMap& labels, const core::LabelTable& table,
+                                              const DicomSeries& source,
+                                              const std::vector<core::LabelStatistics>& stats,
+                                              const SegWriteOptions& segOptions, SrWriteOptions srOptions);
 
 }  // namespace delineate::io

@@ -1,5 +1,8 @@
 // TID 1500 measurement report reader (io/dicom_sr.h): a walk over the SR content tree with dcmdata.
-#include <cstdlib>
+#include <charconv>
+#include <filesystem>
+#include <new>
+#include <string_view>
 #include <functional>
 #include <limits>
 
@@ -25,6 +28,7 @@ namespace {
 // Content trees deeper than this are refused rather than walked (a crafted file could nest without end; the
 // pre-scan also bounds the nesting of sequences).
 constexpr int kMaxContentDepth = 64;
+constexpr std::uintmax_t kMaxSrBytes = std::uintmax_t(256) << 20;
 
 
 // One content item as the walk sees it.
@@ -57,9 +61,14 @@ SrMeasurement readMeasurement(DcmItem* num) {
   if (num->findAndGetSequenceItem(DCM_MeasuredValueSequence, measured, 0).good() && measured != nullptr) {
     m.valueText = text(measured, DCM_NumericValue);
     m.units = codeIn(measured, DCM_MeasurementUnitsCodeSequence);
-    char* end = nullptr;
-    m.value = std::strtod(m.valueText.c_str(), &end);
-    if (m.valueText.empty() || end == m.valueText.c_str()) m.value = std::numeric_limits<double>::quiet_NaN();
+    // from_chars, not strtod: the window runs under the user's locale, where strtod may want a decimal comma.
+    std::string_view digits = m.valueText;
+    while (!digits.empty() && digits.front() == ' ') digits.remove_prefix(1);
+    while (!digits.empty() && digits.back() == ' ') digits.remove_suffix(1);
+    if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
+    const auto parsed = std::from_chars(digits.data(), digits.data() + digits.size(), m.value);
+    if (digits.empty() || parsed.ec != std::errc() || parsed.ptr != digits.data() + digits.size())
+      m.value = std::numeric_limits<double>::quiet_NaN();
   } else {
     m.value = std::numeric_limits<double>::quiet_NaN();  // a NUM without a value (with a Numeric Value Qualifier)
   }
@@ -108,6 +117,8 @@ SrMeasurementGroup readGroup(DcmItem* container) {
   return g;
 }
 
+core::Result<DicomSrDocument> readSr(const std::string& path);
+
 }  // namespace
 
 const SrMeasurement* SrMeasurementGroup::find(const std::string& quantityValue, const std::string& derivationValue) const {
@@ -117,6 +128,22 @@ const SrMeasurement* SrMeasurementGroup::find(const std::string& quantityValue, 
 }
 
 core::Result<DicomSrDocument> readDicomSr(const std::string& path) {
+  try {
+    return readSr(path);
+  } catch (const std::bad_alloc&) {
+    return makeError(ErrorCode::OutOfMemory, path, "out of memory while reading the SR");
+  }
+}
+
+namespace {
+
+core::Result<DicomSrDocument> readSr(const std::string& path) {
+  // Reports are kilobytes to a few megabytes; the whole file is parsed into memory, so a size cap comes first.
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!ec && size > kMaxSrBytes)
+    return makeError(ErrorCode::SizeLimit, path,
+                     std::to_string(size) + " bytes: more than a structured report may have here (256 MiB)");
   auto pre = prescanDicomFile(path);
   if (!pre) return pre.error();
   ensureDcmtkReady();
@@ -184,5 +211,7 @@ core::Result<DicomSrDocument> readDicomSr(const std::string& path) {
   if (!error.empty()) return makeError(ErrorCode::Corrupt, path, error);
   return doc;
 }
+
+}  // namespace
 
 }  // namespace delineate::io

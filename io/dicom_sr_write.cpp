@@ -1,6 +1,8 @@
 // TID 1500 measurement report writer (io/dicom_sr.h), built with DCMTK's dcmsr template classes.
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <new>
 #include <vector>
@@ -10,12 +12,13 @@
 #include <dcmtk/dcmdata/dcfilefo.h>
 #include <dcmtk/dcmdata/dcostrmb.h>
 #include <dcmtk/dcmdata/dcsequen.h>
-#include <dcmtk/dcmdata/dcuid.h>
 #include <dcmtk/dcmsr/cmr/tid1500.h>
 #include <dcmtk/dcmsr/dsrdoc.h>
 
 #include "io/atomic_file.h"
+#include "io/posix_util.h"
 #include "io/dicom_internal.h"
+#include "io/dicom_seg_write.h"
 #include "io/dicom_sr.h"
 #include "io/dicom_sr_internal.h"
 
@@ -37,7 +40,7 @@ std::string dsValue(double v) { return decimalString(v, 10, 1e-30); }
 
 DSRCodedEntryValue dsr(const CodedConcept& c) {
   // Long (SNOMED extension) code values go to Long Code Value; DCMTK picks the attribute from the length (CVT_auto).
-  return DSRCodedEntryValue(c.value.c_str(), c.scheme.c_str(), c.meaning.substr(0, 64).c_str());
+  return DSRCodedEntryValue(c.value.c_str(), c.scheme.c_str(), truncateUtf8(c.meaning, 64).c_str());
 }
 
 struct SegSegment {
@@ -46,9 +49,14 @@ struct SegSegment {
 };
 
 // What the SR takes from the SEG it references.
+struct SourceInstance {
+  std::string seriesUid, sopClassUid, sopInstanceUid;
+};
+
 struct SegFacts {
-  std::string sopClassUid, sopInstanceUid, seriesInstanceUid, studyInstanceUid, sourceSeriesUid;
-  std::vector<std::pair<std::string, std::string>> sourceInstances;  // (SOP class, SOP instance)
+  std::string sopClassUid, sopInstanceUid, seriesInstanceUid, studyInstanceUid;
+  std::string sourceSeriesUid;  // the first referenced series: the one the segmentation was made on
+  std::vector<SourceInstance> sourceInstances;
   std::map<int, SegSegment> segments;
 };
 
@@ -59,6 +67,9 @@ core::Result<SegFacts> readSegFacts(const std::string& segPath, DcmFileFormat& f
   const OFCondition c = ff.loadFileUntilTag(segPath.c_str(), EXS_Unknown, EGL_noChange, maxReadLength(*pre),
                                             ERM_autoDetect, DCM_PixelData);
   if (c.bad()) return makeError(ErrorCode::ReadFailed, segPath, std::string("cannot read the SEG: ") + c.text());
+  // The SR is UTF-8 and takes patient and study names from the SEG: a SEG in another character set is converted.
+  if (const OFCondition u = ff.convertToUTF8(); u.bad())
+    return makeError(ErrorCode::Unsupported, segPath, std::string("cannot convert the SEG's text to UTF-8: ") + u.text());
   DcmDataset* d = ff.getDataset();
   SegFacts f;
   f.sopClassUid = text(d, DCM_SOPClassUID);
@@ -71,17 +82,25 @@ core::Result<SegFacts> readSegFacts(const std::string& segPath, DcmFileFormat& f
   f.studyInstanceUid = text(d, DCM_StudyInstanceUID);
   if (f.sopInstanceUid.empty() || f.studyInstanceUid.empty() || f.seriesInstanceUid.empty())
     return makeError(ErrorCode::Corrupt, segPath, "the SEG lacks its SOP Instance, Series or Study Instance UID");
-  DcmItem* series = nullptr;
-  if (d->findAndGetSequenceItem(DCM_ReferencedSeriesSequence, series, 0).good() && series != nullptr) {
-    f.sourceSeriesUid = text(series, DCM_SeriesInstanceUID);
-    DcmSequenceOfItems* instances = nullptr;
-    if (series->findAndGetSequence(DCM_ReferencedInstanceSequence, instances).good() && instances != nullptr)
+  DcmSequenceOfItems* series = nullptr;
+  if (d->findAndGetSequence(DCM_ReferencedSeriesSequence, series).good() && series != nullptr)
+    for (unsigned long k = 0; k < series->card(); ++k) {
+      DcmItem* item = series->getItem(k);
+      const std::string seriesUid = text(item, DCM_SeriesInstanceUID);
+      if (f.sourceSeriesUid.empty()) f.sourceSeriesUid = seriesUid;
+      DcmSequenceOfItems* instances = nullptr;
+      if (seriesUid.empty() || item->findAndGetSequence(DCM_ReferencedInstanceSequence, instances).bad() ||
+          instances == nullptr)
+        continue;
       for (unsigned long i = 0; i < instances->card(); ++i) {
         DcmItem* inst = instances->getItem(i);
         const std::string cls = text(inst, DCM_ReferencedSOPClassUID), uid = text(inst, DCM_ReferencedSOPInstanceUID);
-        if (!cls.empty() && !uid.empty()) f.sourceInstances.emplace_back(cls, uid);
+        if (!cls.empty() && !uid.empty()) f.sourceInstances.push_back({seriesUid, cls, uid});
       }
-  }
+    }
+  // TID 1411 names the series a segmentation was made on; a SEG that references none cannot be reported on.
+  if (f.sourceSeriesUid.empty())
+    return makeError(ErrorCode::Corrupt, segPath, "the SEG references no source series (Referenced Series Sequence)");
   DcmSequenceOfItems* segs = nullptr;
   if (d->findAndGetSequence(DCM_SegmentSequence, segs).good() && segs != nullptr)
     for (unsigned long i = 0; i < segs->card(); ++i) {
@@ -121,6 +140,33 @@ void relabelSegReferences(DcmItem& item, const std::string& uid, const std::stri
     for (unsigned long i = 0; i < content->card(); ++i) relabelSegReferences(*content->getItem(i), uid, sopClass, depth + 1);
 }
 
+constexpr const char* kLocalScheme = kDelineateCodingScheme;
+
+bool usesScheme(const std::vector<SrSegmentMeasurements>& segments, const SegFacts& seg, const std::string& scheme) {
+  for (const SrSegmentMeasurements& s : segments) {
+    const SegSegment& info = seg.segments.at(s.segmentNumber);
+    if (info.type.scheme == scheme || info.region.scheme == scheme) return true;
+    for (const SrMeasurement& m : s.measurements)
+      if (m.quantity.scheme == scheme || m.units.scheme == scheme || m.derivation.scheme == scheme) return true;
+  }
+  return false;
+}
+
+// A private coding scheme must be declared (PS3.3 C.12.1.1.5): adds the local scheme to the Coding Scheme
+// Identification Sequence unless the SEG's copy already has it.
+OFCondition declareLocalScheme(DcmItem& dataset) {
+  DcmSequenceOfItems* seq = nullptr;
+  if (dataset.findAndGetSequence(DCM_CodingSchemeIdentificationSequence, seq).good() && seq != nullptr)
+    for (unsigned long i = 0; i < seq->card(); ++i)
+      if (text(seq->getItem(i), DCM_CodingSchemeDesignator) == kLocalScheme) return EC_Normal;
+  DcmItem* item = nullptr;
+  OFCondition c = dataset.findOrCreateSequenceItem(DCM_CodingSchemeIdentificationSequence, item, -2);
+  if (c.good()) c = item->putAndInsertString(DCM_CodingSchemeDesignator, kLocalScheme);
+  if (c.good()) c = item->putAndInsertString(DCM_CodingSchemeName, "Delineate local label codes");
+  if (c.good()) c = item->putAndInsertString(DCM_CodingSchemeResponsibleOrganization, "Delineate");
+  return c;
+}
+
 CodedConcept procedureFor(const std::string& modality) {
   if (modality == "CT") return {"LN", "25045-6", "CT unspecified body region"};
   if (modality == "MR") return {"LN", "25056-3", "MRI unspecified body region"};
@@ -143,7 +189,7 @@ std::vector<SrMeasurement> srMeasurementsFor(const core::LabelStatistics& stats,
   };
   add({"SCT", "118565006", "Volume"}, {"UCUM", "cm3", "cubic centimeter"}, {}, stats.volumeMl);
   if (stats.voxelCount == 0) return out;
-  CodedConcept quantity{"99DELINEATE", "INTENSITY", "Image intensity"};
+  CodedConcept quantity{kDelineateCodingScheme, "INTENSITY", "Image intensity"};
   CodedConcept units{"UCUM", "1", "no units"};
   if (modality == "CT") {
     quantity = {"DCM", "112031", "Attenuation Coefficient"};
@@ -181,6 +227,10 @@ core::Status writeDicomSr(const std::string& path, const std::string& segPath,
     auto seg = readSegFacts(segPath, segFile);
     if (!seg) return seg.error();
     for (const SrSegmentMeasurements& s : segments)
+      if (s.measurements.empty())
+        return makeError(ErrorCode::InvalidArgument, path,
+                         "segment " + std::to_string(s.segmentNumber) + " has no measurement (TID 1411 needs one)");
+    for (const SrSegmentMeasurements& s : segments)
       if (seg->segments.count(s.segmentNumber) == 0)
         return makeError(ErrorCode::InvalidArgument, segPath,
                          "the SEG has no segment " + std::to_string(s.segmentNumber) + " to report on");
@@ -196,9 +246,7 @@ core::Status writeDicomSr(const std::string& path, const std::string& segPath,
       c = report.getObservationContext().addPersonObserver(options.observerName.c_str());
     } else {
       // A fixed UID would name one installation; a fresh one per report names nothing.
-      char uid[100];
-      dcmGenerateUniqueIdentifier(uid, SITE_INSTANCE_UID_ROOT);
-      c = report.getObservationContext().addDeviceObserver(uid, "Delineate", "Delineate", "Delineate");
+      c = report.getObservationContext().addDeviceObserver(newUid().c_str(), "Delineate", "Delineate", "Delineate");
     }
     if (c.bad()) return fail("observer", c);
     c = report.addProcedureReported(CID100_QuantitativeDiagnosticImagingProcedures(dsr(procedureFor(options.modality))));
@@ -209,10 +257,10 @@ core::Status writeDicomSr(const std::string& path, const std::string& segPath,
       if (!report.getImageLibrary().isValid()) c = report.getImageLibrary().createNewImageLibrary();
       if (c.good()) c = report.getImageLibrary().addImageGroup();
       if (c.bad()) return fail("image library", c);
-      for (const auto& [cls, uid] : seg->sourceInstances) {
+      for (const SourceInstance& source : seg->sourceInstances) {
         DcmItem image;
-        image.putAndInsertString(DCM_SOPClassUID, cls.c_str());
-        image.putAndInsertString(DCM_SOPInstanceUID, uid.c_str());
+        image.putAndInsertString(DCM_SOPClassUID, source.sopClassUid.c_str());
+        image.putAndInsertString(DCM_SOPInstanceUID, source.sopInstanceUid.c_str());
         c = report.getImageLibrary().addImageEntry(image, TID1600_ImageLibrary::withoutDescriptors);
         if (c.bad() && c != CMR_EC_NoImageLibraryEntryDescriptorsToBeAdded) return fail("image library entry", c);
       }
@@ -223,10 +271,8 @@ core::Status writeDicomSr(const std::string& path, const std::string& segPath,
       if (c.bad()) return fail("measurement group", c);
       CMR_TID1411_in_TID1500& group = report.getVolumetricROIMeasurements();
       const std::string tracking = info.label.empty() ? "Segment " + std::to_string(s.segmentNumber) : info.label;
-      char trackingUid[100];
-      dcmGenerateUniqueIdentifier(trackingUid, SITE_INSTANCE_UID_ROOT);
       c = group.setTrackingIdentifier(tracking.c_str());
-      if (c.good()) c = group.setTrackingUniqueIdentifier(trackingUid);
+      if (c.good()) c = group.setTrackingUniqueIdentifier(newUid().c_str());
       if (c.bad()) return fail("tracking identifier", c);
       // DCMTK 3.6.7's TID 1411 accepts only Segmentation Storage here; a Label Map SEG (a 2024 class) is referenced
       // as one and its class set in the encoded dataset (relabelSegReferences).
@@ -234,10 +280,8 @@ core::Status writeDicomSr(const std::string& path, const std::string& segPath,
       segRef.getSegmentList().addItem(Uint16(s.segmentNumber));
       c = group.setReferencedSegment(segRef, OFFalse);
       if (c.bad()) return fail("referenced segment", c);
-      if (!seg->sourceSeriesUid.empty()) {
-        c = group.setSourceSeriesForSegmentation(seg->sourceSeriesUid.c_str());
-        if (c.bad()) return fail("source series", c);
-      }
+      c = group.setSourceSeriesForSegmentation(seg->sourceSeriesUid.c_str());
+      if (c.bad()) return fail("source series", c);
       if (!info.type.empty()) {
         c = group.setFinding(dsr(info.type), OFFalse);
         if (c.bad()) return fail("finding", c);
@@ -268,7 +312,7 @@ core::Status writeDicomSr(const std::string& path, const std::string& segPath,
     c = doc.createNewSeriesInStudy(seg->studyInstanceUid.c_str());
     if (c.bad()) return fail("series", c);
     doc.setSpecificCharacterSetType(DSRTypes::CS_UTF8);
-    doc.setSeriesDescription(options.seriesDescription.substr(0, 64).c_str(), OFFalse);
+    doc.setSeriesDescription(truncateUtf8(options.seriesDescription, 64).c_str(), OFFalse);
     doc.setSeriesNumber(std::to_string(options.seriesNumber).c_str());
     doc.setInstanceNumber("1");
     doc.setManufacturer("Delineate");
@@ -278,9 +322,10 @@ core::Status writeDicomSr(const std::string& path, const std::string& segPath,
     DSRSOPInstanceReferenceList& evidence = doc.getCurrentRequestedProcedureEvidence();
     c = evidence.addItem(seg->studyInstanceUid.c_str(), seg->seriesInstanceUid.c_str(), seg->sopClassUid.c_str(),
                          seg->sopInstanceUid.c_str());
-    for (const auto& [cls, uid] : seg->sourceInstances)
-      if (c.good() && !seg->sourceSeriesUid.empty())
-        c = evidence.addItem(seg->studyInstanceUid.c_str(), seg->sourceSeriesUid.c_str(), cls.c_str(), uid.c_str());
+    for (const SourceInstance& source : seg->sourceInstances)
+      if (c.good())
+        c = evidence.addItem(seg->studyInstanceUid.c_str(), source.seriesUid.c_str(), source.sopClassUid.c_str(),
+                             source.sopInstanceUid.c_str());
     if (c.bad()) return fail("evidence", c);
     c = doc.completeDocument();
     if (c.bad()) return fail("completion flag", c);
@@ -291,9 +336,12 @@ core::Status writeDicomSr(const std::string& path, const std::string& segPath,
     if (c.bad()) return fail("encoding", c);
     if (seg->sopClassUid != kSegmentationStorage) relabelSegReferences(*d, seg->sopInstanceUid, seg->sopClassUid);
     for (const DcmTagKey& key : {DCM_PatientIdentityRemoved, DCM_DeidentificationMethod,
-                                 DCM_DeidentificationMethodCodeSequence, DCM_StudyID, DCM_AccessionNumber})
+                                 DCM_DeidentificationMethodCodeSequence, DCM_StudyID, DCM_AccessionNumber,
+                                 DCM_CodingSchemeIdentificationSequence})
       if (c.good()) c = copyFromSeg(*segData, *d, key);
-    if (c.bad()) return fail("de-identification attributes", c);
+    if (c.bad()) return fail("attributes from the SEG", c);
+    if (usesScheme(segments, *seg, kLocalScheme)) c = declareLocalScheme(*d);
+    if (c.bad()) return fail("coding scheme identification", c);
 
     const E_TransferSyntax xfer = EXS_LittleEndianExplicit;
     c = out.validateMetaInfo(xfer);
@@ -315,6 +363,60 @@ core::Status writeDicomSr(const std::string& path, const std::string& segPath,
   } catch (const std::bad_alloc&) {
     return makeError(ErrorCode::OutOfMemory, path, "out of memory while building the measurement report");
   }
+}
+
+core::Result<SegWriteInfo> writeDicomSegAndSr(const std::string& segPath, const std::string& srPath,
+                                              const core::LabelMap& labels, const core::LabelTable& table,
+                                              const DicomSeries& source,
+                                              const std::vector<core::LabelStatistics>& stats,
+                                              const SegWriteOptions& segOptions, SrWriteOptions srOptions) {
+  if (srOptions.modality.empty()) srOptions.modality = source.modality;
+  if (srPath.empty()) {
+    SegWriteInfo info;
+    if (core::Status s = writeDicomSeg(segPath, labels, table, source, segOptions, &info); !s) return s.error();
+    return info;
+  }
+  if (std::filesystem::weakly_canonical(segPath) == std::filesystem::weakly_canonical(srPath))
+    return makeError(ErrorCode::InvalidArgument, srPath, "the SEG and its measurement report must be two files");
+  // Both under temporary names beside their targets first; the targets are replaced only when both were written.
+  const std::string tag = ".pair-" + detail::randomHex(6);
+  const std::string segTemp = segPath + tag, srTemp = srPath + tag;
+  auto cleanUp = [&] {
+    std::remove(segTemp.c_str());
+    std::remove(srTemp.c_str());
+  };
+  // Errors about the temporary files name the targets the user chose.
+  auto named = [&](core::Error e) {
+    if (e.subject == segTemp) e.subject = segPath;
+    if (e.subject == srTemp) e.subject = srPath;
+    return e;
+  };
+  SegWriteInfo info;
+  if (core::Status s = writeDicomSeg(segTemp, labels, table, source, segOptions, &info); !s) {
+    cleanUp();
+    return named(s.error());
+  }
+  const std::vector<SrSegmentMeasurements> groups = srGroupsFor(info.segments, stats, srOptions.modality);
+  if (core::Status s = writeDicomSr(srTemp, segTemp, groups, srOptions); !s) {
+    cleanUp();
+    return named(s.error());
+  }
+  // Same folder, so rename is atomic; the SEG first, so an SR is never in place without the SEG it references.
+  if (std::rename(segTemp.c_str(), segPath.c_str()) != 0) {
+    const int e = errno;
+    cleanUp();
+    return makeError(ErrorCode::WriteFailed, segPath, "cannot put the SEG in place: " + detail::errnoText(e));
+  }
+  if (std::rename(srTemp.c_str(), srPath.c_str()) != 0) {
+    const int e = errno;
+    cleanUp();
+    return makeError(ErrorCode::WriteFailed, srPath,
+                     "the SEG was written to " + segPath + " but its report could not be put in place: " +
+                         detail::errnoText(e));
+  }
+  detail::syncFolder(std::filesystem::path(segPath).parent_path().string());
+  detail::syncFolder(std::filesystem::path(srPath).parent_path().string());
+  return info;
 }
 
 }  // namespace delineate::io

@@ -852,7 +852,7 @@ Trotzdem laden?</translation>
         <translation>Ungespeicherte Änderungen wiederhergestellt: Speichern Sie sie, um sie zu behalten</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/main_window_exports.cpp" line="+107"/>
+        <location filename="../app/gui/main_window_exports.cpp" line="+94"/>
         <source>Statistics of %n label(s) written to %1</source>
         <translation>
             <numerusform>Statistik von %n Label nach %1 geschrieben</numerusform>
@@ -878,12 +878,7 @@ Trotzdem laden?</translation>
         <translation>Ein DICOM-SEG verweist auf die DICOM-Serie, auf der es erstellt wurde: Öffnen Sie die Studie aus ihrem DICOM-Ordner</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>The DICOM SEG was written to %1, the measurement report was not: %2</source>
-        <translation>Das DICOM-SEG wurde nach %1 geschrieben, der Messbericht nicht: %2</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+12"/>
         <source>DICOM SEG written to %1</source>
         <translation>DICOM-SEG nach %1 geschrieben</translation>
     </message>
@@ -1614,7 +1609,7 @@ Trotzdem laden?</translation>
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+103"/>
+        <location filename="../app/gui/session_files.cpp" line="+104"/>
         <source>Autosave is off: %1</source>
         <translation>Automatische Sicherung ist aus: %1</translation>
     </message>
@@ -1672,12 +1667,17 @@ Trotzdem laden?</translation>
         <location line="+10"/>
         <location line="+5"/>
         <location line="+17"/>
-        <location line="+55"/>
+        <location line="+71"/>
         <source>Not saved: %1</source>
         <translation>Nicht gespeichert: %1</translation>
     </message>
     <message>
-        <location line="-37"/>
+        <location line="-54"/>
+        <source>The audit record was not written: %1</source>
+        <translation>Der Audit-Eintrag wurde nicht geschrieben: %1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>%1 on %2 is editing this label set too (since %3).</source>
         <translation>%1 auf %2 bearbeitet diesen Labelsatz ebenfalls (seit %3).</translation>
     </message>
@@ -1697,7 +1697,7 @@ Trotzdem laden?</translation>
         <translation>Als Konfliktrevision gespeichert</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+21"/>
         <source>Labels written to %1</source>
         <translation>Labels nach %1 geschrieben</translation>
     </message>

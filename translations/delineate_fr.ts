@@ -852,7 +852,7 @@ La charger quand même&#xa0;?</translation>
         <translation>Modifications non enregistrées récupérées&#xa0;: enregistrez-les pour les conserver</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/main_window_exports.cpp" line="+107"/>
+        <location filename="../app/gui/main_window_exports.cpp" line="+94"/>
         <source>Statistics of %n label(s) written to %1</source>
         <translation>
             <numerusform>Statistiques de %n étiquette écrites dans %1</numerusform>
@@ -878,12 +878,7 @@ La charger quand même&#xa0;?</translation>
         <translation>Un SEG DICOM référence la série DICOM sur laquelle il a été dessiné&#xa0;: ouvrez l’étude depuis son dossier DICOM</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>The DICOM SEG was written to %1, the measurement report was not: %2</source>
-        <translation>Le SEG DICOM a été écrit dans %1, le rapport de mesures non : %2</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+12"/>
         <source>DICOM SEG written to %1</source>
         <translation>SEG DICOM écrit dans %1</translation>
     </message>
@@ -1614,7 +1609,7 @@ La charger quand même&#xa0;?</translation>
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+103"/>
+        <location filename="../app/gui/session_files.cpp" line="+104"/>
         <source>Autosave is off: %1</source>
         <translation>Enregistrement automatique désactivé&#xa0;: %1</translation>
     </message>
@@ -1672,12 +1667,17 @@ La charger quand même&#xa0;?</translation>
         <location line="+10"/>
         <location line="+5"/>
         <location line="+17"/>
-        <location line="+55"/>
+        <location line="+71"/>
         <source>Not saved: %1</source>
         <translation>Non enregistré&#xa0;: %1</translation>
     </message>
     <message>
-        <location line="-37"/>
+        <location line="-54"/>
+        <source>The audit record was not written: %1</source>
+        <translation>L&apos;entrée d&apos;audit n&apos;a pas été écrite : %1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>%1 on %2 is editing this label set too (since %3).</source>
         <translation>%1 sur %2 modifie aussi ce jeu d&apos;étiquettes (depuis %3).</translation>
     </message>
@@ -1697,7 +1697,7 @@ La charger quand même&#xa0;?</translation>
         <translation>Enregistré comme révision en conflit</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+21"/>
         <source>Labels written to %1</source>
         <translation>Étiquettes écrites dans %1</translation>
     </message>

@@ -850,7 +850,7 @@ Load it anyway?</source>
         <translation>已恢复未保存的编辑：请保存以保留这些编辑</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/main_window_exports.cpp" line="+107"/>
+        <location filename="../app/gui/main_window_exports.cpp" line="+94"/>
         <source>Statistics of %n label(s) written to %1</source>
         <translation>
             <numerusform>已将 %n 个标签的统计数据写入 %1</numerusform>
@@ -874,12 +874,7 @@ Load it anyway?</source>
         <translation>DICOM SEG 需引用绘制时所用的 DICOM 序列：请从其 DICOM 文件夹打开该检查</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>The DICOM SEG was written to %1, the measurement report was not: %2</source>
-        <translation>DICOM SEG 已写入 %1，测量报告未写入：%2</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+12"/>
         <source>DICOM SEG written to %1</source>
         <translation>已将 DICOM SEG 写入 %1</translation>
     </message>
@@ -1609,7 +1604,7 @@ Load it anyway?</source>
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+103"/>
+        <location filename="../app/gui/session_files.cpp" line="+104"/>
         <source>Autosave is off: %1</source>
         <translation>自动保存已关闭：%1</translation>
     </message>
@@ -1667,12 +1662,17 @@ Load it anyway?</source>
         <location line="+10"/>
         <location line="+5"/>
         <location line="+17"/>
-        <location line="+55"/>
+        <location line="+71"/>
         <source>Not saved: %1</source>
         <translation>未保存：%1</translation>
     </message>
     <message>
-        <location line="-37"/>
+        <location line="-54"/>
+        <source>The audit record was not written: %1</source>
+        <translation>审计记录未写入：%1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>%1 on %2 is editing this label set too (since %3).</source>
         <translation>%1（在 %2 上）也在编辑此标签集（自 %3 起）。</translation>
     </message>
@@ -1692,7 +1692,7 @@ Load it anyway?</source>
         <translation>已保存为冲突修订版本</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+21"/>
         <source>Labels written to %1</source>
         <translation>标签已写入 %1</translation>
     </message>

@@ -65,21 +65,21 @@ core::Result<DicomExportResult> exportSegAndSr(const io::DicomSeries& series, co
   io::SegWriteOptions segOptions;
   segOptions.deidentify = options.deidentify;
   segOptions.encoding = options.labelmap ? io::SegEncoding::Labelmap : io::SegEncoding::Binary;
-  io::SegWriteInfo info;
-  if (core::Status s = io::writeDicomSeg(segPath, labels, table, series, segOptions, &info); !s) return s.error();
-  DicomExportResult result;
-  result.segments = info.segments.size();
-  if (srPath.empty()) return result;
-  if (image == nullptr) return core::makeError(core::ErrorCode::InvalidArgument, srPath, "no image to measure");
-  // The statistics are taken on the series' own voxels (HU for CT), so the report says what the SEG covers.
-  auto stats = core::computeLabelStatistics(labels, image);
-  if (!stats) return stats.error();
-  const std::vector<io::SrSegmentMeasurements> groups = io::srGroupsFor(info.segments, *stats, series.modality);
   io::SrWriteOptions srOptions;
-  srOptions.modality = series.modality;
   srOptions.observerName = options.deidentify ? std::string() : options.observer;
-  if (core::Status s = io::writeDicomSr(srPath, segPath, groups, srOptions); !s) return s.error();
-  result.groups = groups.size();
+  // The statistics are taken on the series' own voxels (HU for CT), so the report says what the SEG covers.
+  std::vector<core::LabelStatistics> stats;
+  if (!srPath.empty()) {
+    if (image == nullptr) return core::makeError(core::ErrorCode::InvalidArgument, srPath, "no image to measure");
+    auto computed = core::computeLabelStatistics(labels, image);
+    if (!computed) return computed.error();
+    stats = std::move(computed).value();
+  }
+  auto info = io::writeDicomSegAndSr(segPath, srPath, labels, table, series, stats, segOptions, srOptions);
+  if (!info) return info.error();
+  DicomExportResult result;
+  result.segments = info->segments.size();
+  if (!srPath.empty()) result.groups = io::srGroupsFor(info->segments, stats, series.modality).size();
   return result;
 }
 

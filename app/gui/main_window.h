@@ -165,8 +165,7 @@ class MainWindow : public QMainWindow {
   // The exports' writers: no dialogs, no words (main_window_exports.cpp). A study must be open.
   core::Result<std::size_t> writeStatistics(const QString& path, bool deidentified,
                                             const std::optional<core::SliceRange>& slices) const;
-  core::Status writeDicomSegAndReport(const QString& path, bool deidentified, const QString& srPath,
-                                      bool* segWritten = nullptr) const;
+  core::Status writeDicomSegAndReport(const QString& path, bool deidentified, const QString& srPath) const;
   core::Status writePdf(const QString& path, bool deidentified) const;
   struct Loaded;
   void buildMenus();  // main_window_menus.cpp

@@ -8,14 +8,12 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 
-#include <map>
 
 #include "app/gui/error_text.h"
 #include "app/gui/main_window.h"
 #include "app/gui/pdf_report.h"
 #include "app/gui/session_files.h"
 #include "core/statistics.h"
-#include "io/dicom_seg_write.h"
 #include "io/dicom_sr.h"
 #include "io/share_reports.h"
 #include "io/statistics_report.h"
@@ -49,29 +47,23 @@ core::Result<std::size_t> MainWindow::writeStatistics(const QString& path, bool 
   return stats->size();
 }
 
-core::Status MainWindow::writeDicomSegAndReport(const QString& path, bool deidentified, const QString& srPath,
-                                                bool* segWritten) const {
+core::Status MainWindow::writeDicomSegAndReport(const QString& path, bool deidentified, const QString& srPath) const {
   io::SegWriteOptions options;
   options.deidentify = deidentified;
-  options.algorithmName = "Delineate";
-  options.algorithmType = "SEMIAUTOMATIC";
-  const bool labelmap = QSettings().value("export/segLabelmap", false).toBool();
-  options.encoding = labelmap ? io::SegEncoding::Labelmap : io::SegEncoding::Binary;
-  io::SegWriteInfo info;
-  if (core::Status s = io::writeDicomSeg(path.toStdString(), m_session->labels(), m_session->table(), *m_dicomSource,
-                                         options, &info);
-      !s)
-    return s;
-  if (segWritten) *segWritten = true;
-  if (srPath.isEmpty()) return core::Status::success();
-  // The report's figures are those of the statistics export and the PDF: the same computation on the same voxels.
-  auto stats = core::computeLabelStatistics(m_session->labels(), &m_session->image());
-  if (!stats) return stats.error();
-  const std::vector<io::SrSegmentMeasurements> groups = io::srGroupsFor(info.segments, *stats, m_dicomSource->modality);
+  options.encoding = QSettings().value("export/segLabelmap", false).toBool() ? io::SegEncoding::Labelmap
+                                                                             : io::SegEncoding::Binary;
   io::SrWriteOptions sr;
-  sr.modality = m_dicomSource->modality;
   if (!deidentified) sr.observerName = QSettings().value("user/name").toString().toStdString();
-  return io::writeDicomSr(srPath.toStdString(), path.toStdString(), groups, sr);
+  // The report's figures are those of the statistics export and the PDF: the same computation on the same voxels.
+  std::vector<core::LabelStatistics> stats;
+  if (!srPath.isEmpty()) {
+    auto computed = core::computeLabelStatistics(m_session->labels(), &m_session->image());
+    if (!computed) return computed.error();
+    stats = std::move(computed).value();
+  }
+  auto written = io::writeDicomSegAndSr(path.toStdString(), srPath.toStdString(), m_session->labels(),
+                                        m_session->table(), *m_dicomSource, stats, options, sr);
+  return written ? core::Status::success() : core::Status(written.error());
 }
 
 core::Status MainWindow::writePdf(const QString& path, bool deidentified) const {
@@ -109,17 +101,13 @@ bool MainWindow::exportDicomSeg(const QString& path, bool deidentified, const QS
     fail(tr("A DICOM SEG references the DICOM series it was drawn on: open the study from its DICOM folder"));
     return false;
   }
-  bool segWritten = false;
   core::Status written = [&] {
     WaitCursor wait;
-    return writeDicomSegAndReport(path, deidentified, srPath, &segWritten);
+    return writeDicomSegAndReport(path, deidentified, srPath);
   }();
   if (!written) {
-    // The SEG is written before the report: say when only the report failed.
-    if (segWritten)
-      fail(tr("The DICOM SEG was written to %1, the measurement report was not: %2").arg(path, fromError(written.error())));
-    else
-      fail(fromError(written.error()));
+    // Both or neither: a failure leaves the previous files as they were.
+    fail(fromError(written.error()));
     return false;
   }
   if (srPath.isEmpty()) statusBar()->showMessage(tr("DICOM SEG written to %1").arg(path), 6000);

@@ -96,14 +96,16 @@ TEST_CASE("File > Export > DICOM SEG and Measurement Report: the SR references t
   CHECK(mapReport->groups[0].segment.segmentNumber == int(liver.label));
   CHECK(mapReport->groups[0].segment.sopClassUid == "1.2.840.10008.5.1.4.1.1.66.7");
 
-  // A report that cannot be written (its folder is missing) after a SEG that was: the message says both.
+  // A report that cannot be written (its folder is missing): neither file is replaced, the previous pair stays.
+  const std::string segBefore = test::readTextFile(segOut.toStdString()), srBefore = test::readTextFile(srOut.toStdString());
   const QString badSr = QString::fromStdString((dir / "missing" / "sr.dcm").string());
   CHECK_FALSE(window.exportDicomSeg(segOut, false, badSr));
   REQUIRE(failed.count() == 1);
-  const QString message = failed.front().at(0).toString();
-  CHECK(message.contains("seg.dcm"));
-  CHECK(message.contains("missing"));
-  CHECK(std::filesystem::exists(segOut.toStdString()));
+  CHECK(failed.front().at(0).toString().contains(badSr));
+  CHECK(test::readTextFile(segOut.toStdString()) == segBefore);
+  CHECK(test::readTextFile(srOut.toStdString()) == srBefore);
+  for (const auto& e : std::filesystem::directory_iterator(dir.path()))  // no temporary left behind
+    CHECK(e.path().filename().string().find(".pair-") == std::string::npos);
 }
 
 TEST_CASE("File > Export > Label Statistics of a Slice Range: view slices become voxel slices, figures of those only",
