@@ -1,6 +1,7 @@
 #include "io/share_reports.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -39,8 +40,11 @@ std::string revisionFolder(const std::string& study, const std::string& labelSet
   return "reports/" + study + "/" + labelSet + "/r" + pad(revision, 6);
 }
 
+// Not the manifest's name in any case: a share on SMB may not tell "Manifest.json" from it.
 bool isValidFileName(const std::string& name) {
-  return isValidShareName(name) && name[0] != '.' && name != kManifest;
+  std::string lower = name;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return isValidShareName(name) && name[0] != '.' && lower != kManifest;
 }
 
 core::Result<std::string> readReportFile(const std::string& path) {
@@ -56,15 +60,19 @@ core::Result<std::string> readReportFile(const std::string& path) {
   return bytes;
 }
 
-// The publication numbers present under a revision's folder (any name that is a number, manifest or not).
-std::vector<int> numbersIn(const std::string& folder) {
-  std::vector<int> out;
+// The publications under a revision's folder: (number, folder name) for every name that is a number, manifest or
+// not, by number. A folder that does not exist yet has none; one that cannot be listed is an error.
+core::Result<std::vector<std::pair<int, std::string>>> publicationsIn(const std::string& folder) {
+  std::vector<std::pair<int, std::string>> out;
   std::error_code ec;
+  if (!fs::exists(folder, ec)) return out;
   for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
     if (name.empty() || name.size() > 6 || !allDigits(name.begin(), name.end())) continue;
-    out.push_back(std::stoi(name));
+    out.emplace_back(std::stoi(name), name);
   }
+  if (ec) return makeError(ErrorCode::ReadFailed, folder, "cannot list the reports: " + ec.message());
+  std::sort(out.begin(), out.end());
   return out;
 }
 
@@ -123,16 +131,23 @@ core::Result<PublishedReport> publishReport(const ShareStore& store, const Repor
   const std::string base = revisionFolder(request.study, request.labelSet, request.revision);
   auto absoluteBase = store.resolve(base);
   if (!absoluteBase) return absoluteBase.error();
-  const std::vector<int> existing = numbersIn(*absoluteBase);
-  int number = existing.empty() ? 1 : *std::max_element(existing.begin(), existing.end()) + 1;
+  auto existing = publicationsIn(*absoluteBase);
+  if (!existing) return existing.error();
+  int number = existing->empty() ? 1 : existing->back().first + 1;
   std::string folder;
+  // Racing publishers: the one whose claim is published first has the number, the others try the next.
+  constexpr int kMaxAttempts = 256;
   for (int attempt = 0;; ++attempt, ++number) {
     if (number > 999999) return makeError(ErrorCode::SizeLimit, *absoluteBase, "no publication number left");
+    if (attempt == kMaxAttempts)
+      return makeError(ErrorCode::WriteFailed, *absoluteBase,
+                       "could not claim a publication number after " + std::to_string(kMaxAttempts) +
+                           " attempts (other publishers took each one first)");
     folder = base + "/" + pad(number, 4);
     const std::string claim = std::to_string(number) + "\n";
     auto claimed = store.writeFile(folder + "/" + kClaim, claim.data(), claim.size(), true);
     if (claimed) break;
-    if (!isAlreadyExists(claimed.error()) || attempt > 1000) return claimed.error();
+    if (!isAlreadyExists(claimed.error())) return claimed.error();
   }
 
   PublishedReport report;
@@ -191,18 +206,19 @@ core::Result<ReportList> listReports(const ShareStore& store, const std::string&
   if (ec) return makeError(ErrorCode::ReadFailed, *root, "cannot list the reports: " + ec.message());
   std::sort(revisionFolders.begin(), revisionFolders.end());
   for (const std::string& r : revisionFolders) {
-    std::vector<int> numbers = numbersIn(*root + "/" + r);
-    std::sort(numbers.begin(), numbers.end());
-    for (int n : numbers) {
-      const std::string folder = base + "/" + r + "/" + pad(n, 4);
+    auto publications = publicationsIn(*root + "/" + r);
+    if (!publications) return publications.error();
+    for (const auto& [number, name] : *publications) {
+      const std::string folder = base + "/" + r + "/" + name;
       const std::string manifest = store.root() + "/" + folder + "/" + kManifest;
       if (!fs::exists(manifest, ec)) {
         list.incomplete.push_back(folder);
         continue;
       }
+      // One damaged manifest does not hide the other reports: it is listed apart, with why.
       auto report = readManifest(manifest, folder);
-      if (!report) return report.error();
-      list.reports.push_back(std::move(report).value());
+      if (report) list.reports.push_back(std::move(report).value());
+      else list.damaged.push_back(report.error());
     }
   }
   return list;

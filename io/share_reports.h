@@ -8,7 +8,8 @@
 //                                             de-identified or not, the message. A folder without it is incomplete
 //                                             (a writer died): never listed as a report, shown in `incomplete`.
 // Two publishers racing take different numbers; a failed publication leaves an incomplete folder and no manifest,
-// and every error names the file. Publishing appends an "export" line to the share's audit log.
+// and every error names the file. Publishing appends an "export" line to the share's audit log. The files are read
+// whole before they are written (a report's files are megabytes; a file over 4 GiB is refused).
 
 #include <cstdint>
 #include <string>
@@ -43,6 +44,7 @@ struct PublishedReport {
 struct ReportList {
   std::vector<PublishedReport> reports;  // by revision, then number
   std::vector<std::string> incomplete;   // folders (relative) without a manifest
+  std::vector<core::Error> damaged;      // manifests that do not parse, naming the file and why
 };
 
 struct ReportPublishRequest {

@@ -196,7 +196,10 @@ int runShareReports(const std::vector<std::string>& args) {
   if (a->json) {
     nlohmann::json reports = nlohmann::json::array();
     for (const auto& r : list->reports) reports.push_back(reportJson(r));
-    std::printf("%s\n", nlohmann::json{{"reports", reports}, {"incomplete", list->incomplete}}.dump(2).c_str());
+    nlohmann::json damaged = nlohmann::json::array();
+    for (const auto& e : list->damaged) damaged.push_back(e.describe());
+    std::printf("%s\n",
+                nlohmann::json{{"reports", reports}, {"incomplete", list->incomplete}, {"damaged", damaged}}.dump(2).c_str());
     return 0;
   }
   for (const auto& r : list->reports) {
@@ -205,7 +208,8 @@ int runShareReports(const std::vector<std::string>& args) {
                 r.message.empty() ? "" : ("  \"" + r.message + "\"").c_str());
   }
   for (const auto& f : list->incomplete) std::printf("incomplete (no manifest): %s\n", f.c_str());
-  if (list->reports.empty() && list->incomplete.empty()) std::printf("no reports\n");
+  for (const auto& e : list->damaged) std::printf("damaged: %s\n", e.describe().c_str());
+  if (list->reports.empty() && list->incomplete.empty() && list->damaged.empty()) std::printf("no reports\n");
   return 0;
 }
 

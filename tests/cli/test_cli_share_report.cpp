@@ -79,7 +79,7 @@ TEST_CASE("share report publishes a revision's statistics, SEG and SR on the sha
   // Errors: a revision that does not exist, the image given twice or not at all.
   r = runCli("share report " + quoted(root.string()) + " ct3 organs 9 --dicom " + quoted(ct->string()));
   CHECK(r.exitCode == 1);
-  CHECK(r.out.find("9") != std::string::npos);
+  CHECK(r.out.find("no revision 9") != std::string::npos);
   r = runCli("share report " + quoted(root.string()) + " ct3 organs 1");
   CHECK(r.exitCode == 2);
   r = runCli("share report " + quoted(root.string()) + " ct3 organs 1 --dicom " + quoted(ct->string()) + " --image " +
@@ -87,7 +87,9 @@ TEST_CASE("share report publishes a revision's statistics, SEG and SR on the sha
   CHECK(r.exitCode == 2);
   // Statistics only, from a volume file on another grid: refused, naming the reason; nothing published.
   r = runCli("share report " + quoted(root.string()) + " ct3 organs 1 --image " + kSample);
+  INFO(r.out);
   CHECK(r.exitCode == 1);
+  CHECK(r.out.find("grid") != std::string::npos);
   r = runCli("share reports " + quoted(root.string()) + " ct3 organs --json");
   CHECK(nlohmann::json::parse(r.out)["reports"].size() == 2);
 }

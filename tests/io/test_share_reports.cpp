@@ -114,6 +114,9 @@ TEST_CASE("share reports: bad requests fail before anything is claimed, naming w
   r.files[0].name = "manifest.json";
   expectError(r, core::ErrorCode::InvalidArgument, "manifest.json");
   r = request(dir);
+  r.files[0].name = "Manifest.JSON";  // the same file on a case-insensitive (SMB) share
+  expectError(r, core::ErrorCode::InvalidArgument, "Manifest.JSON");
+  r = request(dir);
   r.files[1].name = r.files[0].name;
   expectError(r, core::ErrorCode::InvalidArgument, "named twice");
   r = request(dir);
@@ -160,4 +163,13 @@ TEST_CASE("share reports: an interrupted publication is incomplete, and racing p
   CHECK(list->reports.size() == 4);
   CHECK(list->incomplete.size() == 1);
   CHECK(test::readTextFile(dead / "statistics.csv") == "partial");
+
+  // A damaged manifest is listed apart with its reason; the other reports stay listed.
+  const fs::path damaged = fs::path(store.root()) / list->reports[1].folder / "manifest.json";
+  test::writeTextFile(damaged, "{ not json");
+  list = io::listReports(store, "study-1", "organs");
+  REQUIRE(list.ok());
+  CHECK(list->reports.size() == 3);
+  REQUIRE(list->damaged.size() == 1);
+  CHECK(list->damaged[0].describe().find(damaged.string()) != std::string::npos);
 }
