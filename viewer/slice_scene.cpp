@@ -390,17 +390,22 @@ void SliceScene::setCrosshairVisible(bool visible) {
   m_crosshairB->SetVisibility(shown);
 }
 
-double SliceScene::sliceStep() const {
-  if (!m_image) return 1.0;
+int SliceScene::normalAxis() const {
+  if (!m_image) return 2;
   const auto& g = m_image->geometry();
-  std::size_t best = 0;
+  int best = 0;
   double bestDot = -1;
-  for (std::size_t a = 0; a < 3; ++a) {
-    const Vec3 axis{g.direction()(0, static_cast<int>(a)), g.direction()(1, static_cast<int>(a)), g.direction()(2, static_cast<int>(a))};
+  for (int a = 0; a < 3; ++a) {
+    const Vec3 axis{g.direction()(0, a), g.direction()(1, a), g.direction()(2, a)};
     const double c = std::fabs(dot(axis, m_normal));
     if (c > bestDot) bestDot = c, best = a;
   }
-  return g.spacingMm()[best];
+  return best;
+}
+
+double SliceScene::sliceStep() const {
+  if (!m_image) return 1.0;
+  return m_image->geometry().spacingMm()[static_cast<std::size_t>(normalAxis())];
 }
 
 void SliceScene::scroll(int steps) {
@@ -423,13 +428,7 @@ std::pair<std::int64_t, std::int64_t> SliceScene::sliceIndex() const {
 std::pair<int, std::int64_t> SliceScene::voxelSlice(std::int64_t slice) const {
   if (!m_image) return {2, 0};
   const auto& g = m_image->geometry();
-  int axis = 0;
-  double bestDot = -1;
-  for (int a = 0; a < 3; ++a) {
-    const Vec3 column{g.direction()(0, a), g.direction()(1, a), g.direction()(2, a)};
-    const double c = std::fabs(dot(column, m_normal));
-    if (c > bestDot) bestDot = c, axis = a;
-  }
+  const int axis = normalAxis();
   const double lo = extentAlong(g, m_normal).first;
   const double along = lo + double(slice) * sliceStep() - dot(m_cursor, m_normal);
   const Vec3 point{m_cursor[0] + along * m_normal[0], m_cursor[1] + along * m_normal[1], m_cursor[2] + along * m_normal[2]};

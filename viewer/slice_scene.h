@@ -92,6 +92,7 @@ class SliceScene {
   // Reslices the overlay when the view's plane moved (or always, with `force`: new labels, edits, outline mode).
   void updateOverlay(bool force = false);
   double sliceStep() const;
+  int normalAxis() const;  // the voxel axis nearest the view's normal
   // Reslices `input` (local frame: index x spacing from the image's origin) onto the plane through `origin`.
   void reslicePlane(vtkImageReslice* reslice, const core::Vec3& origin);
 
