@@ -159,10 +159,15 @@ core::Result<PublishedReport> publishReport(const ShareStore& store, const Repor
   report.message = request.message;
   report.deidentified = request.deidentified;
   for (std::size_t i = 0; i < request.files.size(); ++i) {
+    if (request.progress && request.progress->cancelled())
+      return makeError(ErrorCode::Cancelled, store.root() + "/" + folder, "publication cancelled before its manifest");
     auto sha = store.writeFile(folder + "/" + request.files[i].name, contents[i].data(), contents[i].size(), true);
     if (!sha) return sha.error();
     report.files.push_back({request.files[i].name, *sha, contents[i].size()});
+    if (request.progress) request.progress->report(double(i + 1) / double(request.files.size() + 1), "write");
   }
+  if (request.progress && request.progress->cancelled())
+    return makeError(ErrorCode::Cancelled, store.root() + "/" + folder, "publication cancelled before its manifest");
   nlohmann::json files = nlohmann::json::array();
   for (const PublishedFile& f : report.files) files.push_back({{"name", f.name}, {"sha256", f.sha256}, {"bytes", f.bytes}});
   const nlohmann::json manifest{{"format", "delineate-report-1"}, {"study", request.study},

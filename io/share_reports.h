@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/progress.h"
 #include "io/share_store.h"
 
 namespace delineate::io {
@@ -54,6 +55,9 @@ struct ReportPublishRequest {
   std::string message;
   bool deidentified = false;
   std::vector<ReportFile> files;
+  // Told after each file ("write"); a cancel before the manifest stops with ErrorCode::Cancelled and leaves an
+  // incomplete folder (listed as such, never as a report).
+  core::ProgressSink* progress = nullptr;
 };
 
 core::Result<PublishedReport> publishReport(const ShareStore& store, const ReportPublishRequest& request);

@@ -763,6 +763,7 @@
     </message>
     <message>
         <location line="+111"/>
+        <location filename="../app/gui/main_window_exports.cpp" line="+192"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
@@ -852,7 +853,7 @@ Trotzdem laden?</translation>
         <translation>Ungespeicherte Änderungen wiederhergestellt: Speichern Sie sie, um sie zu behalten</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/main_window_exports.cpp" line="+94"/>
+        <location filename="../app/gui/main_window_exports.cpp" line="-93"/>
         <source>Statistics of %n label(s) written to %1</source>
         <translation>
             <numerusform>Statistik von %n Label nach %1 geschrieben</numerusform>
@@ -898,12 +899,17 @@ Trotzdem laden?</translation>
         <translation>Ein Bericht in der Freigabe beschreibt eine gespeicherte Revision: Speichern Sie die Labels zuerst in der Freigabe</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Cannot make a temporary folder for the report: %1</source>
         <translation>Für den Bericht kann kein temporärer Ordner angelegt werden: %1</translation>
     </message>
     <message>
         <location line="+34"/>
+        <source>Publishing the report to the share</source>
+        <translation>Der Bericht wird in der Freigabe veröffentlicht</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Report %1 of revision %2 published on the share: %3</source>
         <translation>Bericht %1 der Revision %2 in der Freigabe veröffentlicht: %3</translation>
     </message>

@@ -763,6 +763,7 @@
     </message>
     <message>
         <location line="+111"/>
+        <location filename="../app/gui/main_window_exports.cpp" line="+192"/>
         <source>Cancelled</source>
         <translation>Annulé</translation>
     </message>
@@ -852,7 +853,7 @@ La charger quand même&#xa0;?</translation>
         <translation>Modifications non enregistrées récupérées&#xa0;: enregistrez-les pour les conserver</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/main_window_exports.cpp" line="+94"/>
+        <location filename="../app/gui/main_window_exports.cpp" line="-93"/>
         <source>Statistics of %n label(s) written to %1</source>
         <translation>
             <numerusform>Statistiques de %n étiquette écrites dans %1</numerusform>
@@ -898,12 +899,17 @@ La charger quand même&#xa0;?</translation>
         <translation>Un rapport sur le partage décrit une révision enregistrée : enregistrez d&apos;abord les étiquettes sur le partage</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Cannot make a temporary folder for the report: %1</source>
         <translation>Impossible de créer un dossier temporaire pour le rapport : %1</translation>
     </message>
     <message>
         <location line="+34"/>
+        <source>Publishing the report to the share</source>
+        <translation>Publication du rapport sur le partage</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Report %1 of revision %2 published on the share: %3</source>
         <translation>Rapport %1 de la révision %2 publié sur le partage : %3</translation>
     </message>

@@ -761,6 +761,7 @@
     </message>
     <message>
         <location line="+111"/>
+        <location filename="../app/gui/main_window_exports.cpp" line="+192"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
@@ -850,7 +851,7 @@ Load it anyway?</source>
         <translation>已恢复未保存的编辑：请保存以保留这些编辑</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/main_window_exports.cpp" line="+94"/>
+        <location filename="../app/gui/main_window_exports.cpp" line="-93"/>
         <source>Statistics of %n label(s) written to %1</source>
         <translation>
             <numerusform>已将 %n 个标签的统计数据写入 %1</numerusform>
@@ -894,12 +895,17 @@ Load it anyway?</source>
         <translation>共享中的报告描述的是已保存的修订版本：请先将标签保存到共享</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Cannot make a temporary folder for the report: %1</source>
         <translation>无法为报告创建临时文件夹：%1</translation>
     </message>
     <message>
         <location line="+34"/>
+        <source>Publishing the report to the share</source>
+        <translation>正在将报告发布到共享</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Report %1 of revision %2 published on the share: %3</source>
         <translation>修订版本 %2 的报告 %1 已发布到共享：%3</translation>
     </message>

@@ -141,6 +141,8 @@ class MainWindow : public QMainWindow {
   // File > Export > Publish Report to Share: statistics (CSV, JSON), the PDF and, for DICOM studies, the SEG and its
   // measurement report, published on the share for the revision the labels came from (io/share_reports.h). Refused
   // (reported) with unsaved edits or labels that did not come from the share: a report describes a saved revision.
+  // The files are made at once; the share's writes run on a worker (progress, Cancel), reportPublished or
+  // loadFailed tell the end. False when refused or busy.
   bool publishReportsToShare(bool deidentified, const QString& message = {});
   bool hasDicomSource() const { return m_dicomSource.has_value(); }
   void refreshViews();

@@ -7,9 +7,14 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTemporaryDir>
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrent>
+
+#include <memory>
 
 
 #include "app/gui/error_text.h"
+#include "app/gui/job.h"
 #include "app/gui/main_window.h"
 #include "app/gui/pdf_report.h"
 #include "app/gui/session_files.h"
@@ -130,15 +135,17 @@ bool MainWindow::exportPdfReport(const QString& path, bool deidentified) {
 }
 
 bool MainWindow::publishReportsToShare(bool deidentified, const QString& message) {
-  if (!m_session) return false;
+  if (!m_session || busy()) return false;
   const ShareTarget& target = m_files->shareTarget();
   if (!target.valid() || target.baseRevision <= 0 || m_session->isDirty()) {
     fail(tr("A report on the share describes a saved revision: save the labels to the share first"));
     return false;
   }
-  QTemporaryDir temp;
-  if (!temp.isValid()) {
-    fail(tr("Cannot make a temporary folder for the report: %1").arg(temp.errorString()));
+  // The files are made here from the session (quick: seconds for a large study); the share's verified writes,
+  // slow on a network share, run on a worker with progress and Cancel, the window busy meanwhile.
+  auto temp = std::make_shared<QTemporaryDir>();
+  if (!temp->isValid()) {
+    fail(tr("Cannot make a temporary folder for the report: %1").arg(temp->errorString()));
     return false;
   }
   io::ReportPublishRequest request;
@@ -148,38 +155,64 @@ bool MainWindow::publishReportsToShare(bool deidentified, const QString& message
   request.author = m_files->userName().toStdString();
   request.message = message.toStdString();
   request.deidentified = deidentified;
-  core::Result<io::PublishedReport> published = [&]() -> core::Result<io::PublishedReport> {
+  const core::Status prepared = [&]() -> core::Status {
     WaitCursor wait;
     for (const char* name : {"statistics.csv", "statistics.json"}) {
-      const QString path = temp.filePath(name);
+      const QString path = temp->filePath(name);
       if (auto s = writeStatistics(path, deidentified, std::nullopt); !s) return s.error();
       request.files.push_back({name, path.toStdString()});
     }
-    const QString pdf = temp.filePath("report.pdf");
-    if (core::Status s = writePdf(pdf, deidentified); !s) return s.error();
+    const QString pdf = temp->filePath("report.pdf");
+    if (core::Status s = writePdf(pdf, deidentified); !s) return s;
     request.files.push_back({"report.pdf", pdf.toStdString()});
     if (m_dicomSource) {
-      const QString seg = temp.filePath("segmentation.dcm"), sr = temp.filePath("measurements.dcm");
-      if (core::Status s = writeDicomSegAndReport(seg, deidentified, sr); !s) return s.error();
+      const QString seg = temp->filePath("segmentation.dcm"), sr = temp->filePath("measurements.dcm");
+      if (core::Status s = writeDicomSegAndReport(seg, deidentified, sr); !s) return s;
       request.files.push_back({"segmentation.dcm", seg.toStdString()});
       request.files.push_back({"measurements.dcm", sr.toStdString()});
     }
-    auto store = io::ShareStore::open(target.root.toStdString());
-    if (!store) return store.error();
-    return io::publishReport(*store, request);
+    return core::Status::success();
   }();
-  if (!published) {
-    fail(fromError(published.error()));
+  if (!prepared) {
+    fail(fromError(prepared.error()));
     return false;
   }
-  QString text = tr("Report %1 of revision %2 published on the share: %3")
-                     .arg(published->number)
-                     .arg(published->revision)
-                     .arg(QDir(target.root).filePath(QString::fromStdString(published->folder)));
-  if (!published->auditWarning.empty())
-    text += tr(" (the audit record was not written: %1)").arg(QString::fromStdString(published->auditWarning));
-  statusBar()->showMessage(text, 10000);
-  Q_EMIT reportPublished(QString::fromStdString(published->folder));
+
+  using Outcome = std::shared_ptr<core::Result<io::PublishedReport>>;
+  auto job = startProgress(tr("Publishing the report to the share"));
+  const std::string root = target.root.toStdString();
+  const QString rootText = target.root;
+  auto* watcher = new QFutureWatcher<Outcome>(this);
+  connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, job, temp, rootText] {
+    const Outcome outcome = watcher->result();
+    watcher->deleteLater();
+    finishProgress(job);
+    const core::Result<io::PublishedReport>& published = *outcome;
+    if (!published) {
+      if (published.error().code == core::ErrorCode::Cancelled) statusBar()->showMessage(tr("Cancelled"), 4000);
+      else fail(fromError(published.error()));
+      return;
+    }
+    QString text = tr("Report %1 of revision %2 published on the share: %3")
+                       .arg(published->number)
+                       .arg(published->revision)
+                       .arg(QDir(rootText).filePath(QString::fromStdString(published->folder)));
+    if (!published->auditWarning.empty())
+      text += tr(" (the audit record was not written: %1)").arg(QString::fromStdString(published->auditWarning));
+    statusBar()->showMessage(text, 10000);
+    Q_EMIT reportPublished(QString::fromStdString(published->folder));
+  });
+  watcher->setFuture(QtConcurrent::run(&m_workers, [request, root, job]() mutable -> Outcome {
+    try {
+      request.progress = job.get();
+      auto store = io::ShareStore::open(root);
+      if (!store) return std::make_shared<core::Result<io::PublishedReport>>(store.error());
+      return std::make_shared<core::Result<io::PublishedReport>>(io::publishReport(*store, request));
+    } catch (const std::bad_alloc&) {
+      return std::make_shared<core::Result<io::PublishedReport>>(
+          core::makeError(core::ErrorCode::OutOfMemory, root, "out of memory while publishing the report"));
+    }
+  }));
   return true;
 }
 

@@ -208,7 +208,11 @@ TEST_CASE("File > Export > Publish Report to Share: statistics, PDF, SEG and SR 
   REQUIRE_FALSE(window.session()->isDirty());
 
   REQUIRE(window.publishReportsToShare(false, "for the board"));
+  CHECK(window.busy());  // the share's writes run on a worker
+  CHECK_FALSE(window.publishReportsToShare(false));  // one at a time
+  REQUIRE(waitFor(published));
   REQUIRE(published.count() == 1);
+  CHECK_FALSE(window.busy());
   const std::filesystem::path folder = dir / "share" / published.front().at(0).toString().toStdString();
   CHECK(folder.string().find("reports/ct3/organs/r000001/0001") != std::string::npos);
   for (const char* name : {"statistics.csv", "statistics.json", "report.pdf", "segmentation.dcm", "measurements.dcm"}) {
@@ -227,6 +231,7 @@ TEST_CASE("File > Export > Publish Report to Share: statistics, PDF, SEG and SR 
 
   // De-identified: a second folder, no patient name in any file.
   REQUIRE(window.publishReportsToShare(true));
+  REQUIRE((published.count() == 2 || published.wait(60000)));
   REQUIRE(published.count() == 2);
   const std::filesystem::path second = dir / "share" / published.back().at(0).toString().toStdString();
   for (const auto& e : std::filesystem::directory_iterator(second)) {

@@ -145,6 +145,22 @@ TEST_CASE("share reports: an interrupted publication is incomplete, and racing p
   REQUIRE(list->incomplete.size() == 1);
   CHECK(list->incomplete[0] == "reports/study-1/organs/r000001/0001");
 
+  // A publication cancelled before its manifest is incomplete, never a report.
+  {
+    core::CancelFlag cancel;
+    cancel.cancel();
+    auto r = request(dir);
+    r.progress = &cancel;
+    auto cancelled = io::publishReport(store, r);
+    REQUIRE_FALSE(cancelled.ok());
+    CHECK(cancelled.error().code == core::ErrorCode::Cancelled);
+    auto after = io::listReports(store, "study-1", "organs");
+    REQUIRE(after.ok());
+    CHECK(after->reports.empty());
+    CHECK(after->incomplete.size() == 2);
+    fs::remove_all(fs::path(store.root()) / after->incomplete.back());  // keep the count below as it was
+  }
+
   // Four publishers at once.
   std::vector<std::thread> threads;
   std::vector<int> numbers(4, 0);
