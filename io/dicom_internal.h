@@ -11,9 +11,12 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/label_table.h"
 #include "io/dicom.h"
 
 class DcmDataset;
+class DcmItem;
+class DcmTagKey;
 
 namespace delineate::io::dicom_detail {
 
@@ -103,6 +106,15 @@ std::string decimalString(double v, int maxPrecision = 15, double zeroBelow = 1e
 std::string truncateUtf8(const std::string& s, std::size_t n);
 // A fresh UID under DCMTK's site root.
 std::string newUid();
+
+// SEG SOP classes: Segmentation Storage (BINARY, FRACTIONAL) and Label Map Segmentation Storage (2024).
+inline constexpr const char* kSegmentationStorage = "1.2.840.10008.5.1.4.1.1.66.4";
+inline constexpr const char* kLabelMapSegmentationStorage = "1.2.840.10008.5.1.4.1.1.66.7";
+
+// The whole value of an attribute of `item` (all values, '\\'-separated); empty when absent or item is null.
+std::string textOf(DcmItem* item, const DcmTagKey& key);
+// The first item of a code sequence (Code Value, else Long or URN Code Value); empty when there is none.
+core::CodedConcept codeOf(DcmItem* parent, const DcmTagKey& sequence);
 
 // Runs work(i, worker) for i in [0, count) on up to `threads` threads (worker in [0, threads), for per-worker
 // scratch buffers); work returns false to stop everyone early. An exception in a worker (bad_alloc on a crafted

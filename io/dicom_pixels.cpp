@@ -169,6 +169,24 @@ std::string newUid() {
   return buf;
 }
 
+std::string textOf(DcmItem* item, const DcmTagKey& key) {
+  OFString v;
+  if (item != nullptr && item->findAndGetOFStringArray(key, v).good()) return v.c_str();
+  return {};
+}
+
+core::CodedConcept codeOf(DcmItem* parent, const DcmTagKey& sequence) {
+  DcmItem* it = nullptr;
+  if (parent == nullptr || parent->findAndGetSequenceItem(sequence, it, 0).bad() || it == nullptr) return {};
+  core::CodedConcept c;
+  c.value = textOf(it, DCM_CodeValue);
+  if (c.value.empty()) c.value = textOf(it, DCM_LongCodeValue);
+  if (c.value.empty()) c.value = textOf(it, DCM_URNCodeValue);
+  c.scheme = textOf(it, DCM_CodingSchemeDesignator);
+  c.meaning = textOf(it, DCM_CodeMeaning);
+  return c;
+}
+
 namespace {
 
 // Unpacks 1-bit samples (least significant bit first) starting at bit `firstBit`.

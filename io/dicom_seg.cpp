@@ -20,6 +20,10 @@ namespace delineate::io {
 using core::ErrorCode;
 using core::makeError;
 
+using dicom_detail::codeOf;
+using dicom_detail::kLabelMapSegmentationStorage;
+using dicom_detail::kSegmentationStorage;
+
 namespace {
 
 // A grid derived from a SEG's own plane positions is sized by header values (positions, spacing) that a damaged
@@ -31,9 +35,6 @@ constexpr std::int64_t kMaxDerivedVoxels = std::int64_t(1) << 30;
 // are summed before anything is allocated: a few scattered pixels per segment must not claim a grid each.
 constexpr std::int64_t kMaxMaskBytes = std::int64_t(4) << 30;
 
-constexpr const char* kSegmentationStorage = "1.2.840.10008.5.1.4.1.1.66.4";
-constexpr const char* kLabelMapSegmentationStorage = "1.2.840.10008.5.1.4.1.1.66.7";
-
 std::string str(DcmItem* item, const DcmTagKey& key) {
   OFString v;
   if (item != nullptr && item->findAndGetOFString(key, v).good()) return v.c_str();
@@ -44,18 +45,6 @@ DcmItem* firstItem(DcmItem* item, const DcmTagKey& seq) {
   DcmItem* out = nullptr;
   if (item != nullptr && item->findAndGetSequenceItem(seq, out, 0).good()) return out;
   return nullptr;
-}
-
-core::CodedConcept code(DcmItem* parent, const DcmTagKey& seq) {
-  core::CodedConcept c;
-  DcmItem* it = firstItem(parent, seq);
-  if (it == nullptr) return c;
-  c.scheme = str(it, DCM_CodingSchemeDesignator);
-  c.value = str(it, DCM_CodeValue);
-  if (c.value.empty()) c.value = str(it, DCM_LongCodeValue);
-  if (c.value.empty()) c.value = str(it, DCM_URNCodeValue);
-  c.meaning = str(it, DCM_CodeMeaning);
-  return c;
 }
 
 bool doubles(DcmItem* item, const DcmTagKey& key, double* out, unsigned long n) {
@@ -346,11 +335,11 @@ core::Result<DicomSegDocument> readDicomSeg(const std::string& path, const std::
     for (unsigned long k = 0; k < 3; ++k) hasLab = hasLab && it->findAndGetUint16(DCM_RecommendedDisplayCIELabValue, lab[k], k).good();
     s.entry.color = hasLab ? cielabToRgb(lab[0], lab[1], lab[2]) : core::LabelTable::defaultColor(core::Label(s.number));
     core::Terminology& t = s.entry.terminology;
-    t.category = code(it, DCM_SegmentedPropertyCategoryCodeSequence);
-    t.type = code(it, DCM_SegmentedPropertyTypeCodeSequence);
-    t.typeModifier = code(firstItem(it, DCM_SegmentedPropertyTypeCodeSequence), DCM_SegmentedPropertyTypeModifierCodeSequence);
-    t.region = code(it, DCM_AnatomicRegionSequence);
-    t.regionModifier = code(firstItem(it, DCM_AnatomicRegionSequence), DCM_AnatomicRegionModifierSequence);
+    t.category = codeOf(it, DCM_SegmentedPropertyCategoryCodeSequence);
+    t.type = codeOf(it, DCM_SegmentedPropertyTypeCodeSequence);
+    t.typeModifier = codeOf(firstItem(it, DCM_SegmentedPropertyTypeCodeSequence), DCM_SegmentedPropertyTypeModifierCodeSequence);
+    t.region = codeOf(it, DCM_AnatomicRegionSequence);
+    t.regionModifier = codeOf(firstItem(it, DCM_AnatomicRegionSequence), DCM_AnatomicRegionModifierSequence);
     segmentIndex[s.number] = doc.segments.size();
     doc.segments.push_back(std::move(s));
   }

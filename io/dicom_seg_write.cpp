@@ -32,8 +32,6 @@ using namespace dicom_detail;
 
 namespace {
 
-constexpr const char* kSegmentationStorage = "1.2.840.10008.5.1.4.1.1.66.4";
-constexpr const char* kLabelMapSegmentationStorage = "1.2.840.10008.5.1.4.1.1.66.7";
 
 std::string ds(double v) { return decimalString(v); }
 

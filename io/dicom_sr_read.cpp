@@ -13,7 +13,6 @@
 
 #include "io/dicom_internal.h"
 #include "io/dicom_sr.h"
-#include "io/dicom_sr_internal.h"
 
 namespace delineate::io {
 
@@ -21,7 +20,6 @@ using core::CodedConcept;
 using core::ErrorCode;
 using core::makeError;
 using namespace dicom_detail;
-using namespace sr_detail;
 
 namespace {
 
@@ -39,7 +37,7 @@ struct Item {
   bool is(const char* scheme, const char* value) const { return name.value == value && name.scheme == scheme; }
 };
 
-Item itemOf(DcmItem* it) { return Item{it, text(it, DCM_ValueType), codeIn(it, DCM_ConceptNameCodeSequence)}; }
+Item itemOf(DcmItem* it) { return Item{it, textOf(it, DCM_ValueType), codeOf(it, DCM_ConceptNameCodeSequence)}; }
 
 std::vector<DcmItem*> children(DcmItem* parent) {
   std::vector<DcmItem*> out;
@@ -56,11 +54,11 @@ bool isCode(const CodedConcept& c, const char* sct, const char* srt) {
 
 SrMeasurement readMeasurement(DcmItem* num) {
   SrMeasurement m;
-  m.quantity = codeIn(num, DCM_ConceptNameCodeSequence);
+  m.quantity = codeOf(num, DCM_ConceptNameCodeSequence);
   DcmItem* measured = nullptr;
   if (num->findAndGetSequenceItem(DCM_MeasuredValueSequence, measured, 0).good() && measured != nullptr) {
-    m.valueText = text(measured, DCM_NumericValue);
-    m.units = codeIn(measured, DCM_MeasurementUnitsCodeSequence);
+    m.valueText = textOf(measured, DCM_NumericValue);
+    m.units = codeOf(measured, DCM_MeasurementUnitsCodeSequence);
     // from_chars, not strtod: the window runs under the user's locale, where strtod may want a decimal comma.
     std::string_view digits = m.valueText;
     while (!digits.empty() && digits.front() == ' ') digits.remove_prefix(1);
@@ -75,8 +73,8 @@ SrMeasurement readMeasurement(DcmItem* num) {
   for (DcmItem* child : children(num)) {
     const Item c = itemOf(child);
     if (c.valueType != "CODE") continue;
-    if (c.is("DCM", "121401")) m.derivation = codeIn(child, DCM_ConceptCodeSequence);
-    else if (isCode(c.name, "370129005", "G-C036")) m.method = codeIn(child, DCM_ConceptCodeSequence);
+    if (c.is("DCM", "121401")) m.derivation = codeOf(child, DCM_ConceptCodeSequence);
+    else if (isCode(c.name, "370129005", "G-C036")) m.method = codeOf(child, DCM_ConceptCodeSequence);
   }
   return m;
 }
@@ -86,26 +84,26 @@ SrMeasurementGroup readGroup(DcmItem* container) {
   CodedConcept groupMethod;
   for (DcmItem* child : children(container)) {
     const Item c = itemOf(child);
-    if (c.is("DCM", "112039")) g.trackingIdentifier = text(child, DCM_TextValue);
-    else if (c.is("DCM", "112040")) g.trackingUid = text(child, DCM_UID);
-    else if (c.is("DCM", "121071") && c.valueType == "CODE") g.finding = codeIn(child, DCM_ConceptCodeSequence);
+    if (c.is("DCM", "112039")) g.trackingIdentifier = textOf(child, DCM_TextValue);
+    else if (c.is("DCM", "112040")) g.trackingUid = textOf(child, DCM_UID);
+    else if (c.is("DCM", "121071") && c.valueType == "CODE") g.finding = codeOf(child, DCM_ConceptCodeSequence);
     else if (isCode(c.name, "276214006", "F-01B1D") && c.valueType == "CODE")
-      g.findingCategory = codeIn(child, DCM_ConceptCodeSequence);
+      g.findingCategory = codeOf(child, DCM_ConceptCodeSequence);
     else if (isCode(c.name, "363698007", "G-C0E3") && c.valueType == "CODE")
-      g.findingSite = codeIn(child, DCM_ConceptCodeSequence);
-    else if (c.is("DCM", "121232")) g.sourceSeriesUid = text(child, DCM_UID);
+      g.findingSite = codeOf(child, DCM_ConceptCodeSequence);
+    else if (c.is("DCM", "121232")) g.sourceSeriesUid = textOf(child, DCM_UID);
     else if (c.is("DCM", "121191") && c.valueType == "IMAGE") {
       DcmItem* ref = nullptr;
       if (child->findAndGetSequenceItem(DCM_ReferencedSOPSequence, ref, 0).good() && ref != nullptr) {
-        g.segment.sopClassUid = text(ref, DCM_ReferencedSOPClassUID);
-        g.segment.sopInstanceUid = text(ref, DCM_ReferencedSOPInstanceUID);
+        g.segment.sopClassUid = textOf(ref, DCM_ReferencedSOPClassUID);
+        g.segment.sopInstanceUid = textOf(ref, DCM_ReferencedSOPInstanceUID);
         Uint16 number = 0;
         if (ref->findAndGetUint16(DCM_ReferencedSegmentNumber, number).good()) g.segment.segmentNumber = number;
       }
     } else if (c.valueType == "NUM") {
       g.measurements.push_back(readMeasurement(child));
     } else if (isCode(c.name, "370129005", "G-C036") && c.valueType == "CODE") {
-      groupMethod = codeIn(child, DCM_ConceptCodeSequence);
+      groupMethod = codeOf(child, DCM_ConceptCodeSequence);
     } else {
       ++g.otherItems;
     }
@@ -152,24 +150,24 @@ core::Result<DicomSrDocument> readSr(const std::string& path) {
   if (cond.bad()) return makeError(ErrorCode::ReadFailed, path, std::string("cannot read the SR: ") + cond.text());
   DcmDataset* d = ff.getDataset();
   DicomSrDocument doc;
-  doc.sopClassUid = text(d, DCM_SOPClassUID);
-  if (text(d, DCM_Modality) != "SR" && doc.sopClassUid.rfind("1.2.840.10008.5.1.4.1.1.88.", 0) != 0)
+  doc.sopClassUid = textOf(d, DCM_SOPClassUID);
+  if (textOf(d, DCM_Modality) != "SR" && doc.sopClassUid.rfind("1.2.840.10008.5.1.4.1.1.88.", 0) != 0)
     return makeError(ErrorCode::Unsupported, path,
                      "not a DICOM structured report (SOP Class " +
                          (doc.sopClassUid.empty() ? std::string("missing") : doc.sopClassUid) + ")");
-  doc.sopInstanceUid = text(d, DCM_SOPInstanceUID);
-  doc.seriesInstanceUid = text(d, DCM_SeriesInstanceUID);
-  doc.studyInstanceUid = text(d, DCM_StudyInstanceUID);
-  doc.patientName = text(d, DCM_PatientName);
-  doc.patientId = text(d, DCM_PatientID);
-  doc.completionFlag = text(d, DCM_CompletionFlag);
-  doc.verificationFlag = text(d, DCM_VerificationFlag);
+  doc.sopInstanceUid = textOf(d, DCM_SOPInstanceUID);
+  doc.seriesInstanceUid = textOf(d, DCM_SeriesInstanceUID);
+  doc.studyInstanceUid = textOf(d, DCM_StudyInstanceUID);
+  doc.patientName = textOf(d, DCM_PatientName);
+  doc.patientId = textOf(d, DCM_PatientID);
+  doc.completionFlag = textOf(d, DCM_CompletionFlag);
+  doc.verificationFlag = textOf(d, DCM_VerificationFlag);
   const Item root = itemOf(d);
   if (root.valueType != "CONTAINER")
     return makeError(ErrorCode::Corrupt, path, "the SR's root content item is not a CONTAINER");
   doc.title = root.name;
   DcmItem* tmpl = nullptr;
-  if (d->findAndGetSequenceItem(DCM_ContentTemplateSequence, tmpl, 0).good()) doc.templateId = text(tmpl, DCM_TemplateIdentifier);
+  if (d->findAndGetSequenceItem(DCM_ContentTemplateSequence, tmpl, 0).good()) doc.templateId = textOf(tmpl, DCM_TemplateIdentifier);
   // Evidence
   DcmSequenceOfItems* studies = nullptr;
   if (d->findAndGetSequence(DCM_CurrentRequestedProcedureEvidenceSequence, studies).good() && studies != nullptr)
@@ -180,7 +178,7 @@ core::Result<DicomSrDocument> readSr(const std::string& path) {
         DcmSequenceOfItems* sops = nullptr;
         if (series->getItem(r)->findAndGetSequence(DCM_ReferencedSOPSequence, sops).bad() || sops == nullptr) continue;
         for (unsigned long i = 0; i < sops->card(); ++i)
-          doc.evidenceInstanceUids.push_back(text(sops->getItem(i), DCM_ReferencedSOPInstanceUID));
+          doc.evidenceInstanceUids.push_back(textOf(sops->getItem(i), DCM_ReferencedSOPInstanceUID));
       }
     }
 
@@ -195,9 +193,9 @@ core::Result<DicomSrDocument> readSr(const std::string& path) {
     }
     for (DcmItem* child : children(parent)) {
       const Item c = itemOf(child);
-      if (c.is("DCM", "121005")) doc.observerType = codeIn(child, DCM_ConceptCodeSequence).meaning;
-      else if (c.is("DCM", "121008") || c.is("DCM", "121013")) doc.observerName = text(child, c.valueType == "PNAME" ? DCM_PersonName : DCM_TextValue);
-      else if (c.is("DCM", "121058")) doc.proceduresReported.push_back(codeIn(child, DCM_ConceptCodeSequence));
+      if (c.is("DCM", "121005")) doc.observerType = codeOf(child, DCM_ConceptCodeSequence).meaning;
+      else if (c.is("DCM", "121008") || c.is("DCM", "121013")) doc.observerName = textOf(child, c.valueType == "PNAME" ? DCM_PersonName : DCM_TextValue);
+      else if (c.is("DCM", "121058")) doc.proceduresReported.push_back(codeOf(child, DCM_ConceptCodeSequence));
       else if (inLibrary && c.valueType == "IMAGE") ++doc.imageLibraryEntries;
       if (c.valueType != "CONTAINER") continue;
       if (c.is("DCM", "125007")) {

@@ -20,7 +20,6 @@
 #include "io/dicom_internal.h"
 #include "io/dicom_seg_write.h"
 #include "io/dicom_sr.h"
-#include "io/dicom_sr_internal.h"
 
 namespace delineate::io {
 
@@ -28,12 +27,9 @@ using core::CodedConcept;
 using core::ErrorCode;
 using core::makeError;
 using namespace dicom_detail;
-using namespace sr_detail;
 
 namespace {
 
-constexpr const char* kSegmentationStorage = "1.2.840.10008.5.1.4.1.1.66.4";
-constexpr const char* kLabelMapSegmentationStorage = "1.2.840.10008.5.1.4.1.1.66.7";
 
 std::string dsValue(double v) { return decimalString(v, 10, 1e-30); }
 
@@ -72,21 +68,21 @@ core::Result<SegFacts> readSegFacts(const std::string& segPath, DcmFileFormat& f
     return makeError(ErrorCode::Unsupported, segPath, std::string("cannot convert the SEG's text to UTF-8: ") + u.text());
   DcmDataset* d = ff.getDataset();
   SegFacts f;
-  f.sopClassUid = text(d, DCM_SOPClassUID);
+  f.sopClassUid = textOf(d, DCM_SOPClassUID);
   if (f.sopClassUid != kSegmentationStorage && f.sopClassUid != kLabelMapSegmentationStorage)
     return makeError(ErrorCode::Unsupported, segPath,
                      "not a DICOM SEG (SOP Class " + (f.sopClassUid.empty() ? std::string("missing") : f.sopClassUid) +
                          "): a measurement report references the segments of a SEG");
-  f.sopInstanceUid = text(d, DCM_SOPInstanceUID);
-  f.seriesInstanceUid = text(d, DCM_SeriesInstanceUID);
-  f.studyInstanceUid = text(d, DCM_StudyInstanceUID);
+  f.sopInstanceUid = textOf(d, DCM_SOPInstanceUID);
+  f.seriesInstanceUid = textOf(d, DCM_SeriesInstanceUID);
+  f.studyInstanceUid = textOf(d, DCM_StudyInstanceUID);
   if (f.sopInstanceUid.empty() || f.studyInstanceUid.empty() || f.seriesInstanceUid.empty())
     return makeError(ErrorCode::Corrupt, segPath, "the SEG lacks its SOP Instance, Series or Study Instance UID");
   DcmSequenceOfItems* series = nullptr;
   if (d->findAndGetSequence(DCM_ReferencedSeriesSequence, series).good() && series != nullptr)
     for (unsigned long k = 0; k < series->card(); ++k) {
       DcmItem* item = series->getItem(k);
-      const std::string seriesUid = text(item, DCM_SeriesInstanceUID);
+      const std::string seriesUid = textOf(item, DCM_SeriesInstanceUID);
       if (f.sourceSeriesUid.empty()) f.sourceSeriesUid = seriesUid;
       DcmSequenceOfItems* instances = nullptr;
       if (seriesUid.empty() || item->findAndGetSequence(DCM_ReferencedInstanceSequence, instances).bad() ||
@@ -94,7 +90,7 @@ core::Result<SegFacts> readSegFacts(const std::string& segPath, DcmFileFormat& f
         continue;
       for (unsigned long i = 0; i < instances->card(); ++i) {
         DcmItem* inst = instances->getItem(i);
-        const std::string cls = text(inst, DCM_ReferencedSOPClassUID), uid = text(inst, DCM_ReferencedSOPInstanceUID);
+        const std::string cls = textOf(inst, DCM_ReferencedSOPClassUID), uid = textOf(inst, DCM_ReferencedSOPInstanceUID);
         if (!cls.empty() && !uid.empty()) f.sourceInstances.push_back({seriesUid, cls, uid});
       }
     }
@@ -108,9 +104,9 @@ core::Result<SegFacts> readSegFacts(const std::string& segPath, DcmFileFormat& f
       Uint16 number = 0;
       if (s->findAndGetUint16(DCM_SegmentNumber, number).bad()) continue;
       SegSegment seg;
-      seg.type = codeIn(s, DCM_SegmentedPropertyTypeCodeSequence);
-      seg.region = codeIn(s, DCM_AnatomicRegionSequence);
-      seg.label = text(s, DCM_SegmentLabel);
+      seg.type = codeOf(s, DCM_SegmentedPropertyTypeCodeSequence);
+      seg.region = codeOf(s, DCM_AnatomicRegionSequence);
+      seg.label = textOf(s, DCM_SegmentLabel);
       f.segments[number] = seg;
     }
   if (f.segments.empty()) return makeError(ErrorCode::Corrupt, segPath, "the SEG has no segments");
@@ -133,7 +129,7 @@ void relabelSegReferences(DcmItem& item, const std::string& uid, const std::stri
   DcmSequenceOfItems* refs = nullptr;
   if (item.findAndGetSequence(DCM_ReferencedSOPSequence, refs).good() && refs != nullptr)
     for (unsigned long i = 0; i < refs->card(); ++i)
-      if (text(refs->getItem(i), DCM_ReferencedSOPInstanceUID) == uid)
+      if (textOf(refs->getItem(i), DCM_ReferencedSOPInstanceUID) == uid)
         refs->getItem(i)->putAndInsertString(DCM_ReferencedSOPClassUID, sopClass.c_str());
   DcmSequenceOfItems* content = nullptr;
   if (item.findAndGetSequence(DCM_ContentSequence, content).good() && content != nullptr)
@@ -158,7 +154,7 @@ OFCondition declareLocalScheme(DcmItem& dataset) {
   DcmSequenceOfItems* seq = nullptr;
   if (dataset.findAndGetSequence(DCM_CodingSchemeIdentificationSequence, seq).good() && seq != nullptr)
     for (unsigned long i = 0; i < seq->card(); ++i)
-      if (text(seq->getItem(i), DCM_CodingSchemeDesignator) == kLocalScheme) return EC_Normal;
+      if (textOf(seq->getItem(i), DCM_CodingSchemeDesignator) == kLocalScheme) return EC_Normal;
   DcmItem* item = nullptr;
   OFCondition c = dataset.findOrCreateSequenceItem(DCM_CodingSchemeIdentificationSequence, item, -2);
   if (c.good()) c = item->putAndInsertString(DCM_CodingSchemeDesignator, kLocalScheme);
