@@ -164,11 +164,15 @@ class MainWindow : public QMainWindow {
   void changeEvent(QEvent* event) override;
 
  private:
-  // The exports' writers: no dialogs, no words (main_window_exports.cpp). A study must be open.
-  core::Result<std::size_t> writeStatistics(const QString& path, bool deidentified,
-                                            const std::optional<core::SliceRange>& slices) const;
-  core::Status writeDicomSegAndReport(const QString& path, bool deidentified, const QString& srPath) const;
-  core::Status writePdf(const QString& path, bool deidentified) const;
+  // The exports' writers: no dialogs, no words (main_window_exports.cpp). A study must be open. The statistics are
+  // computed once by the caller and shared by every file made from them.
+  core::Result<std::vector<core::LabelStatistics>> labelStatistics(
+      const std::optional<core::SliceRange>& slices = std::nullopt) const;
+  core::Status writeStatistics(const QString& path, bool deidentified, const std::vector<core::LabelStatistics>& stats,
+                               const std::optional<core::SliceRange>& slices = std::nullopt) const;
+  core::Status writeDicomSegAndReport(const QString& path, bool deidentified, const QString& srPath,
+                                      const std::vector<core::LabelStatistics>& stats) const;
+  core::Status writePdf(const QString& path, bool deidentified, const std::vector<core::LabelStatistics>& stats) const;
   struct Loaded;
   void buildMenus();  // main_window_menus.cpp
   void buildDocks();

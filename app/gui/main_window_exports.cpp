@@ -35,12 +35,16 @@ struct WaitCursor {
 
 }  // namespace
 
-core::Result<std::size_t> MainWindow::writeStatistics(const QString& path, bool deidentified,
-                                                      const std::optional<core::SliceRange>& slices) const {
+core::Result<std::vector<core::LabelStatistics>> MainWindow::labelStatistics(
+    const std::optional<core::SliceRange>& slices) const {
   core::StatisticsOptions options;
   options.slices = slices;
-  auto stats = core::computeLabelStatistics(m_session->labels(), &m_session->image(), options);
-  if (!stats) return stats.error();
+  return core::computeLabelStatistics(m_session->labels(), &m_session->image(), options);
+}
+
+core::Status MainWindow::writeStatistics(const QString& path, bool deidentified,
+                                         const std::vector<core::LabelStatistics>& stats,
+                                         const std::optional<core::SliceRange>& slices) const {
   io::StatisticsReportInfo info;
   info.image = windowFilePath().toStdString();
   info.labelSource = m_session->baseRevision();
@@ -48,37 +52,29 @@ core::Result<std::size_t> MainWindow::writeStatistics(const QString& path, bool 
   info.geometry = m_session->image().geometry();
   info.deidentified = deidentified;
   info.slices = slices;
-  if (core::Status s = io::writeStatisticsFile(path.toStdString(), *stats, m_session->table(), info); !s) return s.error();
-  return stats->size();
+  return io::writeStatisticsFile(path.toStdString(), stats, m_session->table(), info);
 }
 
-core::Status MainWindow::writeDicomSegAndReport(const QString& path, bool deidentified, const QString& srPath) const {
+core::Status MainWindow::writeDicomSegAndReport(const QString& path, bool deidentified, const QString& srPath,
+                                                const std::vector<core::LabelStatistics>& stats) const {
   io::SegWriteOptions options;
   options.deidentify = deidentified;
   options.encoding = QSettings().value("export/segLabelmap", false).toBool() ? io::SegEncoding::Labelmap
                                                                              : io::SegEncoding::Binary;
   io::SrWriteOptions sr;
   if (!deidentified) sr.observerName = QSettings().value("user/name").toString().toStdString();
-  // The report's figures are those of the statistics export and the PDF: the same computation on the same voxels.
-  std::vector<core::LabelStatistics> stats;
-  if (!srPath.isEmpty()) {
-    auto computed = core::computeLabelStatistics(m_session->labels(), &m_session->image());
-    if (!computed) return computed.error();
-    stats = std::move(computed).value();
-  }
   auto written = io::writeDicomSegAndSr(path.toStdString(), srPath.toStdString(), m_session->labels(),
                                         m_session->table(), *m_dicomSource, stats, options, sr);
   return written ? core::Status::success() : core::Status(written.error());
 }
 
-core::Status MainWindow::writePdf(const QString& path, bool deidentified) const {
-  auto stats = core::computeLabelStatistics(m_session->labels(), &m_session->image());
-  if (!stats) return stats.error();
+core::Status MainWindow::writePdf(const QString& path, bool deidentified,
+                                  const std::vector<core::LabelStatistics>& stats) const {
   PdfReportInput input;
   input.image = &m_session->image();
   input.labels = &m_session->labels();
   input.table = &m_session->table();
-  input.stats = std::move(stats).value();
+  input.stats = stats;
   input.studyTitle = QFileInfo(windowFilePath()).fileName();
   if (m_dicomSource) input.seriesDescription = QString::fromStdString(m_dicomSource->seriesDescription);
   input.isCt = m_isCt;
@@ -88,15 +84,19 @@ core::Status MainWindow::writePdf(const QString& path, bool deidentified) const 
 
 bool MainWindow::exportStatistics(const QString& path, bool deidentified, const std::optional<core::SliceRange>& slices) {
   if (!m_session) return false;
-  core::Result<std::size_t> written = [&] {
+  std::size_t count = 0;
+  core::Status written = [&]() -> core::Status {
     WaitCursor wait;
-    return writeStatistics(path, deidentified, slices);
+    auto stats = labelStatistics(slices);
+    if (!stats) return stats.error();
+    count = stats->size();
+    return writeStatistics(path, deidentified, *stats, slices);
   }();
   if (!written) {
     fail(fromError(written.error()));
     return false;
   }
-  statusBar()->showMessage(tr("Statistics of %n label(s) written to %1", nullptr, static_cast<int>(*written)).arg(path), 6000);
+  statusBar()->showMessage(tr("Statistics of %n label(s) written to %1", nullptr, static_cast<int>(count)).arg(path), 6000);
   return true;
 }
 
@@ -106,9 +106,16 @@ bool MainWindow::exportDicomSeg(const QString& path, bool deidentified, const QS
     fail(tr("A DICOM SEG references the DICOM series it was drawn on: open the study from its DICOM folder"));
     return false;
   }
-  core::Status written = [&] {
+  core::Status written = [&]() -> core::Status {
     WaitCursor wait;
-    return writeDicomSegAndReport(path, deidentified, srPath);
+    // The report's figures are those of the statistics export and the PDF: the same computation on the same voxels.
+    std::vector<core::LabelStatistics> stats;
+    if (!srPath.isEmpty()) {
+      auto computed = labelStatistics();
+      if (!computed) return computed.error();
+      stats = std::move(computed).value();
+    }
+    return writeDicomSegAndReport(path, deidentified, srPath, stats);
   }();
   if (!written) {
     // Both or neither: a failure leaves the previous files as they were.
@@ -122,9 +129,10 @@ bool MainWindow::exportDicomSeg(const QString& path, bool deidentified, const QS
 
 bool MainWindow::exportPdfReport(const QString& path, bool deidentified) {
   if (!m_session) return false;
-  core::Status written = [&] {
+  core::Status written = [&]() -> core::Status {
     WaitCursor wait;
-    return writePdf(path, deidentified);
+    auto stats = labelStatistics();
+    return stats ? writePdf(path, deidentified, *stats) : core::Status(stats.error());
   }();
   if (!written) {
     fail(fromError(written.error()));
@@ -157,17 +165,19 @@ bool MainWindow::publishReportsToShare(bool deidentified, const QString& message
   request.deidentified = deidentified;
   const core::Status prepared = [&]() -> core::Status {
     WaitCursor wait;
+    auto stats = labelStatistics();  // once, for every file of the report
+    if (!stats) return stats.error();
     for (const char* name : {"statistics.csv", "statistics.json"}) {
       const QString path = temp->filePath(name);
-      if (auto s = writeStatistics(path, deidentified, std::nullopt); !s) return s.error();
+      if (core::Status s = writeStatistics(path, deidentified, *stats); !s) return s;
       request.files.push_back({name, path.toStdString()});
     }
     const QString pdf = temp->filePath("report.pdf");
-    if (core::Status s = writePdf(pdf, deidentified); !s) return s;
+    if (core::Status s = writePdf(pdf, deidentified, *stats); !s) return s;
     request.files.push_back({"report.pdf", pdf.toStdString()});
     if (m_dicomSource) {
       const QString seg = temp->filePath("segmentation.dcm"), sr = temp->filePath("measurements.dcm");
-      if (core::Status s = writeDicomSegAndReport(seg, deidentified, sr); !s) return s;
+      if (core::Status s = writeDicomSegAndReport(seg, deidentified, sr, *stats); !s) return s;
       request.files.push_back({"segmentation.dcm", seg.toStdString()});
       request.files.push_back({"measurements.dcm", sr.toStdString()});
     }
