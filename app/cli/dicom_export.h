@@ -3,11 +3,12 @@
 // path export-dicom and share report take.
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "core/label_map.h"
 #include "core/label_table.h"
-#include "core/volume.h"
+#include "core/statistics.h"
 #include "io/dicom.h"
 
 namespace delineate::app::cli {
@@ -23,8 +24,10 @@ struct DicomExportResult {
   std::size_t groups = 0;  // measurement groups in the SR (0 without one)
 };
 
-// `image`: the series' voxels, needed only for the SR's statistics (may be null when srPath is empty).
-core::Result<DicomExportResult> exportSegAndSr(const io::DicomSeries& series, const core::ImageVolume* image,
+// `stats`: the labels' statistics on the series' voxels (HU for CT), needed only for the SR (may be null when srPath
+// is empty). Both files or neither replace what is there (io::writeDicomSegAndSr).
+core::Result<DicomExportResult> exportSegAndSr(const io::DicomSeries& series,
+                                               const std::vector<core::LabelStatistics>* stats,
                                                const core::LabelMap& labels, const core::LabelTable& table,
                                                const std::string& segPath, const std::string& srPath,
                                                const DicomExportOptions& options);

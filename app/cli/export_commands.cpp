@@ -58,7 +58,8 @@ std::string code(const core::CodedConcept& c) {
 
 }  // namespace
 
-core::Result<DicomExportResult> exportSegAndSr(const io::DicomSeries& series, const core::ImageVolume* image,
+core::Result<DicomExportResult> exportSegAndSr(const io::DicomSeries& series,
+                                               const std::vector<core::LabelStatistics>* stats,
                                                const core::LabelMap& labels, const core::LabelTable& table,
                                                const std::string& segPath, const std::string& srPath,
                                                const DicomExportOptions& options) {
@@ -67,19 +68,15 @@ core::Result<DicomExportResult> exportSegAndSr(const io::DicomSeries& series, co
   segOptions.encoding = options.labelmap ? io::SegEncoding::Labelmap : io::SegEncoding::Binary;
   io::SrWriteOptions srOptions;
   srOptions.observerName = options.deidentify ? std::string() : options.observer;
-  // The statistics are taken on the series' own voxels (HU for CT), so the report says what the SEG covers.
-  std::vector<core::LabelStatistics> stats;
-  if (!srPath.empty()) {
-    if (image == nullptr) return core::makeError(core::ErrorCode::InvalidArgument, srPath, "no image to measure");
-    auto computed = core::computeLabelStatistics(labels, image);
-    if (!computed) return computed.error();
-    stats = std::move(computed).value();
-  }
-  auto info = io::writeDicomSegAndSr(segPath, srPath, labels, table, series, stats, segOptions, srOptions);
+  if (!srPath.empty() && stats == nullptr)
+    return core::makeError(core::ErrorCode::InvalidArgument, srPath, "no statistics to report");
+  const std::vector<core::LabelStatistics> none;
+  const std::vector<core::LabelStatistics>& measured = stats ? *stats : none;
+  auto info = io::writeDicomSegAndSr(segPath, srPath, labels, table, series, measured, segOptions, srOptions);
   if (!info) return info.error();
   DicomExportResult result;
   result.segments = info->segments.size();
-  if (!srPath.empty()) result.groups = io::srGroupsFor(info->segments, stats, series.modality).size();
+  if (!srPath.empty()) result.groups = io::srGroupsFor(info->segments, measured, series.modality).size();
   return result;
 }
 
@@ -101,17 +98,20 @@ int runExportDicom(const std::vector<std::string>& args) {
     if (!t) return fileError(t.error());
     table = std::move(t).value();
   }
-  std::optional<io::LoadedDicomSeries> loaded;
+  // The statistics are taken on the series' own voxels (HU for CT), so the report says what the SEG covers.
+  std::optional<std::vector<core::LabelStatistics>> stats;
   if (!o.sr.empty()) {
-    auto l = io::loadDicomSeries(*series);
-    if (!l) return fileError(l.error());
-    loaded = std::move(l).value();
+    auto loaded = io::loadDicomSeries(*series);
+    if (!loaded) return fileError(loaded.error());
+    auto computed = core::computeLabelStatistics(*labels, &loaded->image);
+    if (!computed) return fileError(computed.error());
+    stats = std::move(computed).value();
   }
   DicomExportOptions options;
   options.labelmap = o.labelmap;
   options.deidentify = o.deidentify;
   options.observer = o.observer;
-  auto result = exportSegAndSr(*series, loaded ? &loaded->image : nullptr, *labels, table, o.seg, o.sr, options);
+  auto result = exportSegAndSr(*series, stats ? &*stats : nullptr, *labels, table, o.seg, o.sr, options);
   if (!result) return fileError(result.error());
   std::printf("wrote %s (%s SEG, %zu segments, referencing series %s)\n", o.seg.c_str(),
               o.labelmap ? "LABELMAP" : "BINARY", result->segments, series->key().c_str());

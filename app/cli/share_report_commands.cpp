@@ -155,7 +155,7 @@ int runShareReport(const std::vector<std::string>& args) {
     options.deidentify = a->deidentify;
     options.observer = a->observer;
     const std::string seg = temp.path + "/segmentation.dcm", sr = temp.path + "/measurements.dcm";
-    auto exported = exportSegAndSr(*series, &image, *labels, table, seg, sr, options);
+    auto exported = exportSegAndSr(*series, &*stats, *labels, table, seg, sr, options);
     if (!exported) return fileError(exported.error());
     files.push_back({"segmentation.dcm", seg});
     files.push_back({"measurements.dcm", sr});
