@@ -132,6 +132,14 @@ core::LabelEntry entry(int id, const std::string& name, core::Rgba color) {
   return e;
 }
 
+// Label 1 of threeLabels, coded as the liver.
+core::LabelEntry liverEntry() {
+  core::LabelEntry liver = entry(1, "Liver", {221, 130, 101, 255});
+  liver.terminology.category = {"SCT", "123037004", "Anatomical Structure"};
+  liver.terminology.type = {"SCT", "10200004", "Liver"};
+  return liver;
+}
+
 // DcmSegmentation::loadFile (dcmseg) accepts the file with the expected segment and frame counts (checked by hand on
 // DCMTK 3.6.7 for dcmqi's CT: it loads; the suite runs it only where built with DELINEATE_TEST_DCMSEG).
 void requireDcmsegLoads(const fs::path& file, std::size_t segments, std::size_t frames) {
@@ -164,9 +172,7 @@ TEST_CASE("dicom-seg-write: a 3-label map on dcmqi's CT round trips voxel for vo
   REQUIRE(g.dimensions() == core::Size3{512, 512, 3});
   const core::LabelMap labels = threeLabels(g);
   core::LabelTable table;
-  core::LabelEntry liver = entry(1, "Liver", {221, 130, 101, 255});
-  liver.terminology.category = {"SCT", "123037004", "Anatomical Structure"};
-  liver.terminology.type = {"SCT", "10200004", "Liver"};
+  const core::LabelEntry liver = liverEntry();
   REQUIRE(table.add(liver).ok());
   REQUIRE(table.add(entry(7, "odd blob", {10, 200, 30, 255})).ok());
   core::LabelEntry kidney = entry(12, "Left kidney", {185, 102, 83, 255});
@@ -596,9 +602,7 @@ TEST_CASE("dicom-seg-write: LABELMAP on dcmqi's CT round trips voxel for voxel w
   REQUIRE(g.dimensions() == core::Size3{512, 512, 3});
   const core::LabelMap labels = threeLabels(g);
   core::LabelTable table;
-  core::LabelEntry liver = entry(1, "Liver", {221, 130, 101, 255});
-  liver.terminology.category = {"SCT", "123037004", "Anatomical Structure"};
-  liver.terminology.type = {"SCT", "10200004", "Liver"};
+  const core::LabelEntry liver = liverEntry();
   REQUIRE(table.add(liver).ok());
   REQUIRE(table.add(entry(7, "odd blob", {10, 200, 30, 255})).ok());
   REQUIRE(table.add(entry(20, "unused", {1, 2, 3, 255})).ok());  // in the table, not in the map
