@@ -44,6 +44,14 @@ struct QuietWindow : app::gui::MainWindow {
 
 inline bool waitFor(QSignalSpy& spy, int timeoutMs = 60000) { return spy.count() > 0 || spy.wait(timeoutMs); }
 
+// Opens a DICOM folder and then a SEG on it in `window`, waiting for both; false (with the reason in the test's
+// output) when either fails.
+inline bool openDicomWithSeg(app::gui::MainWindow& window, const std::string& folder, const std::string& seg) {
+  QSignalSpy loaded(&window, &app::gui::MainWindow::studyLoaded), labels(&window, &app::gui::MainWindow::labelsLoaded);
+  if (!window.openDicomFolder(QString::fromStdString(folder)) || !waitFor(loaded)) return false;
+  return window.openDicomSeg(QString::fromStdString(seg)) && waitFor(labels);
+}
+
 // Non-background pixels that differ between two captures of a view.
 inline int changedPixels(const QImage& a, const QImage& b) {
   int n = 0;

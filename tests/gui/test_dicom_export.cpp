@@ -47,12 +47,8 @@ TEST_CASE("File > Export > DICOM SEG and Measurement Report: the SR references t
   SettingsGuard guard;
   QSettings().setValue("user/name", "Tester^Ann");
   QuietWindow window;
-  QSignalSpy loaded(&window, &MainWindow::studyLoaded), labelsLoaded(&window, &MainWindow::labelsLoaded),
-      failed(&window, &MainWindow::loadFailed);
-  REQUIRE(window.openDicomFolder(QString::fromStdString(ct->string())));
-  REQUIRE(waitFor(loaded));
-  REQUIRE(window.openDicomSeg(QString::fromStdString(seg->string())));
-  REQUIRE(waitFor(labelsLoaded));
+  QSignalSpy failed(&window, &MainWindow::loadFailed);
+  REQUIRE(test::openDicomWithSeg(window, ct->string(), seg->string()));
   auto stats = core::computeLabelStatistics(window.session()->labels(), &window.session()->image());
   REQUIRE(stats.ok());
   REQUIRE(stats->size() == 1);  // dcmqi's liver
@@ -115,11 +111,7 @@ TEST_CASE("File > Export > Label Statistics of a Slice Range: view slices become
   const auto seg = test::sharedFile("data/dicom-seg/dcmqi/segmentations/liver.dcm");
   if (!ct || !seg) return;
   QuietWindow window;
-  QSignalSpy loaded(&window, &MainWindow::studyLoaded), labelsLoaded(&window, &MainWindow::labelsLoaded);
-  REQUIRE(window.openDicomFolder(QString::fromStdString(ct->string())));
-  REQUIRE(waitFor(loaded));
-  REQUIRE(window.openDicomSeg(QString::fromStdString(seg->string())));
-  REQUIRE(waitFor(labelsLoaded));
+  REQUIRE(test::openDicomWithSeg(window, ct->string(), seg->string()));
   const core::Geometry& g = window.session()->image().geometry();
   const auto& d = g.dimensions();
 

@@ -761,12 +761,8 @@ TEST_CASE("File > Open DICOM SEG: another tool's SEG lands on the open series as
   const auto overlap = test::sharedFile("data/dicom-seg/dcmqi/segmentations/partial_overlaps.dcm");
   if (!ct || !seg || !nrrd || !overlap) return;
   QuietWindow window;
-  QSignalSpy loaded(&window, &MainWindow::studyLoaded), labelsLoaded(&window, &MainWindow::labelsLoaded),
-      failed(&window, &MainWindow::loadFailed);
-  REQUIRE(window.openDicomFolder(QString::fromStdString(ct->string())));
-  REQUIRE(waitFor(loaded));
-  REQUIRE(window.openDicomSeg(QString::fromStdString(seg->string())));
-  REQUIRE(waitFor(labelsLoaded));
+  QSignalSpy labelsLoaded(&window, &MainWindow::labelsLoaded), failed(&window, &MainWindow::loadFailed);
+  REQUIRE(test::openDicomWithSeg(window, ct->string(), seg->string()));
   REQUIRE(failed.count() == 0);
   auto expected = io::readLabelFile(nrrd->string());
   REQUIRE(expected.ok());
