@@ -35,8 +35,8 @@
 #include "inference/classic/click_session.h"
 #include "core/morphology.h"
 #include "inference/click_evaluator.h"
-#include "io/dicom.h"
-#include "io/image_file.h"
+#include "io/dicom/dicom.h"
+#include "io/volume/image_file.h"
 
 #ifdef DELINEATE_WITH_ITK
 #include <itkConfidenceConnectedImageFilter.h>

@@ -38,7 +38,7 @@
 #include <itkImage.h>
 #include <itkImageSeriesReader.h>
 
-#include "io/dicom.h"
+#include "io/dicom/dicom.h"
 
 extern char** environ;
 

@@ -35,10 +35,10 @@
 #include <vector>
 
 #include "core/statistics.h"
-#include "io/dicom.h"
-#include "io/dicom_seg.h"
-#include "io/dicom_seg_write.h"
-#include "io/dicom_sr.h"
+#include "io/dicom/dicom.h"
+#include "io/dicom/dicom_seg.h"
+#include "io/dicom/dicom_seg_write.h"
+#include "io/dicom/dicom_sr.h"
 
 using namespace delineate;
 namespace fs = std::filesystem;

@@ -1,13 +1,13 @@
 // Compressed volume file read and write, ours beside ITK 5.2's ImageIO, measured in the same run on the same volume:
-// .nii.gz (io/nifti.h vs itk::NiftiImageIO), .nrrd with gzip encoding (io/nrrd.h vs itk::NrrdImageIO) and .mha with
-// zlib compression (io/metaimage.h vs itk::MetaImageIO).
+// .nii.gz (io/volume/nifti.h vs itk::NiftiImageIO), .nrrd with gzip encoding (io/volume/nrrd.h vs itk::NrrdImageIO) and .mha with
+// zlib compression (io/volume/metaimage.h vs itk::MetaImageIO).
 //
 // The volume is a synthetic 512^3 int16 CT: air around a body ellipse of soft tissue with smooth variation, lungs,
 // a spine and a rib ring, and +-noise everywhere, so it compresses about as a real CT does (a constant volume would
 // compress 1000:1 and measure nothing). Both sides store int16 (ours via int16WhenExact) at compression level 6.
 // Each read is measured on both files, ours and ITK's, by both readers, so neither side gets an easier stream.
 // ITK reads into itk::Image<short>; ours reads into core::ImageVolume (float), so our read includes the int16->float
-// conversion every Delineate load does. Our writes fsync before renaming (io/atomic_file.h); ITK's do not.
+// conversion every Delineate load does. Our writes fsync before renaming (io/base/atomic_file.h); ITK's do not.
 //
 // Usage: bench_nifti_io [size=512] [repeats=3] [folder=/tmp]
 
@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-#include "io/image_file.h"
+#include "io/volume/image_file.h"
 
 using namespace delineate;
 using Clock = std::chrono::steady_clock;

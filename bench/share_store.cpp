@@ -39,12 +39,12 @@
 #include <zlib.h>
 
 #include "core/label_map.h"
-#include "io/atomic_file.h"
-#include "io/image_file.h"
-#include "io/nifti.h"
-#include "io/sha256.h"
-#include "io/share_revisions.h"
-#include "io/share_store.h"
+#include "io/base/atomic_file.h"
+#include "io/volume/image_file.h"
+#include "io/volume/nifti.h"
+#include "io/base/sha256.h"
+#include "io/share/share_revisions.h"
+#include "io/share/share_store.h"
 
 extern char** environ;
 

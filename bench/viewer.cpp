@@ -36,8 +36,8 @@
 
 #include "app/gui/main_window.h"
 #include "app/gui/view_panels.h"
-#include "io/dicom.h"
-#include "io/image_file.h"
+#include "io/dicom/dicom.h"
+#include "io/volume/image_file.h"
 #include "viewer/label_colors.h"
 #include "viewer/slice_scene.h"
 #include "viewer/vtk_bridge.h"

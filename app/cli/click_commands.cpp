@@ -11,7 +11,7 @@
 #include "app/cli/commands.h"
 #include "inference/classic/click_session.h"
 #include "inference/click_evaluator.h"
-#include "io/image_file.h"
+#include "io/volume/image_file.h"
 
 namespace delineate::app::cli {
 

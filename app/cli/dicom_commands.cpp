@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands.h"
-#include "io/dicom.h"
-#include "io/image_file.h"
+#include "io/dicom/dicom.h"
+#include "io/volume/image_file.h"
 
 namespace delineate::app::cli {
 namespace {

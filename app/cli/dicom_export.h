@@ -9,7 +9,7 @@
 #include "core/label_map.h"
 #include "core/label_table.h"
 #include "core/statistics.h"
-#include "io/dicom.h"
+#include "io/dicom/dicom.h"
 
 namespace delineate::app::cli {
 

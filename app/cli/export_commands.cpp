@@ -11,11 +11,11 @@
 #include "app/cli/commands.h"
 #include "app/cli/dicom_export.h"
 #include "core/statistics.h"
-#include "io/dicom.h"
-#include "io/dicom_seg_write.h"
-#include "io/dicom_sr.h"
-#include "io/image_file.h"
-#include "io/label_table_io.h"
+#include "io/dicom/dicom.h"
+#include "io/dicom/dicom_seg_write.h"
+#include "io/dicom/dicom_sr.h"
+#include "io/volume/image_file.h"
+#include "io/labels/label_table_io.h"
 
 namespace delineate::app::cli {
 namespace {

@@ -9,9 +9,9 @@
 #include "core/annotation_session.h"
 #include "core/statistics.h"
 #include "inference/engine.h"
-#include "io/statistics_report.h"
-#include "io/label_table_io.h"
-#include "io/image_file.h"
+#include "io/report/statistics_report.h"
+#include "io/labels/label_table_io.h"
+#include "io/volume/image_file.h"
 
 namespace delineate::app::cli {
 namespace {

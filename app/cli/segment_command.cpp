@@ -7,7 +7,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/segment_output.h"
 #include "inference/engine.h"
-#include "io/image_file.h"
+#include "io/volume/image_file.h"
 
 namespace delineate::app::cli {
 

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "app/cli/commands.h"
-#include "io/image_file.h"
+#include "io/volume/image_file.h"
 
 namespace delineate::app::cli {
 

@@ -14,11 +14,11 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands.h"
-#include "io/audit_log.h"
-#include "io/image_file.h"
-#include "io/share_lease.h"
-#include "io/share_revisions.h"
-#include "io/share_store.h"
+#include "io/share/audit_log.h"
+#include "io/volume/image_file.h"
+#include "io/share/share_lease.h"
+#include "io/share/share_revisions.h"
+#include "io/share/share_store.h"
 
 namespace delineate::app::cli {
 namespace {

@@ -1,5 +1,5 @@
 // share report / share reports: the statistics (CSV, JSON), DICOM SEG and measurement report of a label-set revision,
-// published on the share next to it (io/share_reports.h), and the list of what was published.
+// published on the share next to it (io/share/share_reports.h), and the list of what was published.
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -12,13 +12,13 @@
 #include "app/cli/commands.h"
 #include "app/cli/dicom_export.h"
 #include "core/statistics.h"
-#include "io/audit_log.h"
-#include "io/dicom.h"
-#include "io/image_file.h"
-#include "io/label_table_io.h"
-#include "io/share_reports.h"
-#include "io/share_revisions.h"
-#include "io/statistics_report.h"
+#include "io/share/audit_log.h"
+#include "io/dicom/dicom.h"
+#include "io/volume/image_file.h"
+#include "io/labels/label_table_io.h"
+#include "io/share/share_reports.h"
+#include "io/share/share_revisions.h"
+#include "io/report/statistics_report.h"
 
 namespace delineate::app::cli {
 namespace {

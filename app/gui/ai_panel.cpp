@@ -18,7 +18,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/view_panels.h"
 #include "inference/engine_plugin.h"
-#include "io/label_table_io.h"
+#include "io/labels/label_table_io.h"
 
 namespace delineate::app::gui {
 

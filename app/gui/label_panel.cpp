@@ -15,7 +15,7 @@
 #include <map>
 
 #include "app/gui/main_window.h"
-#include "io/label_table_io.h"
+#include "io/labels/label_table_io.h"
 
 namespace delineate::app::gui {
 

@@ -36,11 +36,11 @@
 #include "app/gui/view_panels.h"
 #include "core/statistics.h"
 #include "inference/engine.h"
-#include "io/dicom.h"
-#include "io/dicom_seg.h"
-#include "io/image_file.h"
-#include "io/share_revisions.h"
-#include "io/share_store.h"
+#include "io/dicom/dicom.h"
+#include "io/dicom/dicom_seg.h"
+#include "io/volume/image_file.h"
+#include "io/share/share_revisions.h"
+#include "io/share/share_store.h"
 #include "viewer/surface_scene.h"
 
 namespace delineate::app::gui {

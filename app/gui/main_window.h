@@ -13,7 +13,7 @@
 #include <set>
 
 #include "app/gui/window_level.h"
-#include "io/dicom.h"
+#include "io/dicom/dicom.h"
 #include "core/annotation_session.h"
 #include "core/statistics.h"
 #include "viewer/slice_scene.h"
@@ -139,7 +139,7 @@ class MainWindow : public QMainWindow {
   // A PDF report: statistics table, key images through each label, page numbers (de-identified: no names or dates).
   bool exportPdfReport(const QString& path, bool deidentified);
   // File > Export > Publish Report to Share: statistics (CSV, JSON), the PDF and, for DICOM studies, the SEG and its
-  // measurement report, published on the share for the revision the labels came from (io/share_reports.h). Refused
+  // measurement report, published on the share for the revision the labels came from (io/share/share_reports.h). Refused
   // (reported) with unsaved edits or labels that did not come from the share: a report describes a saved revision.
   // The files are made at once; the share's writes run on a worker (progress, Cancel), reportPublished or
   // loadFailed tell the end. False when refused or busy.

@@ -19,9 +19,9 @@
 #include "app/gui/pdf_report.h"
 #include "app/gui/session_files.h"
 #include "core/statistics.h"
-#include "io/dicom_sr.h"
-#include "io/share_reports.h"
-#include "io/statistics_report.h"
+#include "io/dicom/dicom_sr.h"
+#include "io/share/share_reports.h"
+#include "io/report/statistics_report.h"
 
 namespace delineate::app::gui {
 

@@ -15,9 +15,9 @@
 #include "app/gui/session_files.h"
 #include "app/gui/view_panels.h"
 #include "core/statistics.h"
-#include "io/dicom_seg_write.h"
-#include "io/dicom_sr.h"
-#include "io/statistics_report.h"
+#include "io/dicom/dicom_seg_write.h"
+#include "io/dicom/dicom_sr.h"
+#include "io/report/statistics_report.h"
 #include "viewer/mesh_export.h"
 #include "viewer/surface_scene.h"
 

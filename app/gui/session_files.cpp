@@ -18,10 +18,10 @@
 #include <QStatusBar>
 
 #include "app/gui/main_window.h"
-#include "io/image_file.h"
-#include "io/label_table_io.h"
-#include "io/audit_log.h"
-#include "io/share_revisions.h"
+#include "io/volume/image_file.h"
+#include "io/labels/label_table_io.h"
+#include "io/share/audit_log.h"
+#include "io/share/share_revisions.h"
 
 namespace delineate::app::gui {
 

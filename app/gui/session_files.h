@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "core/label_table.h"
-#include "io/autosave_journal.h"
-#include "io/share_lease.h"
-#include "io/share_store.h"
+#include "io/autosave/autosave_journal.h"
+#include "io/share/share_lease.h"
+#include "io/share/share_store.h"
 
 namespace delineate::app::gui {
 

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "io/share_store.h"
+#include "io/share/share_store.h"
 
 namespace delineate::app::gui {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "io/share_revisions.h"
+#include "io/share/share_revisions.h"
 
 namespace delineate::app::gui {
 

@@ -20,7 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/gzip.h"
+#include "io/base/gzip.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate::test;

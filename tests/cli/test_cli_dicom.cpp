@@ -5,9 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/dicom.h"
-#include "io/image_file.h"
-#include "io/nifti.h"
+#include "io/dicom/dicom.h"
+#include "io/volume/image_file.h"
+#include "io/volume/nifti.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/common/test_support.h"
 

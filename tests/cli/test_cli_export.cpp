@@ -6,10 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/dicom.h"
-#include "io/dicom_seg.h"
-#include "io/dicom_sr.h"
-#include "io/image_file.h"
+#include "io/dicom/dicom.h"
+#include "io/dicom/dicom_seg.h"
+#include "io/dicom/dicom_sr.h"
+#include "io/volume/image_file.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/common/test_support.h"
 

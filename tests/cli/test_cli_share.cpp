@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/edit_transaction.h"
-#include "io/nifti.h"
+#include "io/volume/nifti.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate;

@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/dicom_seg.h"
-#include "io/dicom_sr.h"
+#include "io/dicom/dicom_seg.h"
+#include "io/dicom/dicom_sr.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/common/test_support.h"
 

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <string>
 
-#include "io/image_file.h"
+#include "io/volume/image_file.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/common/test_support.h"
 

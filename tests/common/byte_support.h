@@ -18,7 +18,7 @@
 #include "core/error.h"
 #include "core/geometry.h"
 #include "core/volume.h"
-#include "io/gzip.h"
+#include "io/base/gzip.h"
 
 namespace delineate::test {
 

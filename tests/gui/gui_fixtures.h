@@ -11,7 +11,7 @@
 #include "app/gui/main_window.h"
 #include "core/volume.h"
 #include "inference/engine.h"
-#include "io/image_file.h"
+#include "io/volume/image_file.h"
 #include "tests/common/test_support.h"
 
 namespace delineate::test {

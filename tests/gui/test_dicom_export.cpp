@@ -12,11 +12,11 @@
 
 #include "app/gui/main_window.h"
 #include "core/statistics.h"
-#include "io/dicom_seg.h"
-#include "io/dicom_sr.h"
-#include "io/image_file.h"
-#include "io/share_reports.h"
-#include "io/share_revisions.h"
+#include "io/dicom/dicom_seg.h"
+#include "io/dicom/dicom_sr.h"
+#include "io/volume/image_file.h"
+#include "io/share/share_reports.h"
+#include "io/share/share_revisions.h"
 #include "tests/gui/gui_fixtures.h"
 #include "tests/gui_support/gui_app.h"
 

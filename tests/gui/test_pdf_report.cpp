@@ -17,7 +17,7 @@
 #include "app/gui/pdf_report.h"
 #include "core/statistics.h"
 #include "inference/engine.h"
-#include "io/image_file.h"
+#include "io/volume/image_file.h"
 #include "tests/gui/gui_fixtures.h"
 #include "tests/gui_support/gui_app.h"
 

@@ -12,7 +12,7 @@
 #include "inference/classic/classic_engine.h"
 #include "inference/engine.h"
 #include "inference/interactive.h"
-#include "io/image_file.h"
+#include "io/volume/image_file.h"
 
 using namespace delineate;
 using namespace delineate::core;

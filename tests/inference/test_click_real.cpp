@@ -9,7 +9,7 @@
 #include "tests/common/test_support.h"
 #include "inference/classic/click_session.h"
 #include "inference/click_evaluator.h"
-#include "io/image_file.h"
+#include "io/volume/image_file.h"
 
 using namespace delineate;
 

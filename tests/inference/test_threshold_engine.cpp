@@ -5,7 +5,7 @@
 #include "core/statistics.h"
 #include "inference/classic/threshold_engine.h"
 #include "inference/engine.h"
-#include "io/nifti.h"
+#include "io/volume/nifti.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate;

@@ -8,7 +8,7 @@
 #include "inference/engine.h"
 #include "inference/interactive.h"
 #include "inference/vista3d/network.h"
-#include "io/image_file.h"
+#include "io/volume/image_file.h"
 #include "tests/common/test_support.h"
 #include "tests/inference/npy.h"
 

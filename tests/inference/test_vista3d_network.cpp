@@ -11,7 +11,7 @@
 #include "inference/vista3d/preprocess.h"
 #include "inference/vista3d/segment.h"
 #include "inference/vista3d/sliding_window.h"
-#include "io/image_file.h"
+#include "io/volume/image_file.h"
 #include "tests/common/test_support.h"
 #include "tests/inference/npy.h"
 #include "tests/inference/vista3d_support.h"

@@ -8,7 +8,7 @@
 #include "inference/vista3d/postprocess.h"
 #include "inference/vista3d/preprocess.h"
 #include "inference/vista3d/segment.h"
-#include "io/image_file.h"
+#include "io/volume/image_file.h"
 #include "tests/common/test_support.h"
 #include "tests/inference/npy.h"
 

@@ -18,8 +18,8 @@
 
 #include "core/edit_transaction.h"
 #include "core/label_map.h"
-#include "io/audit_log.h"
-#include "io/autosave_journal.h"
+#include "io/share/audit_log.h"
+#include "io/autosave/autosave_journal.h"
 #include "tests/common/byte_support.h"
 #include "tests/common/test_support.h"
 

@@ -9,8 +9,8 @@
 #include <mutex>
 #include <numeric>
 
-#include "io/dicom.h"
-#include "io/nifti.h"
+#include "io/dicom/dicom.h"
+#include "io/volume/nifti.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate;

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "core/progress.h"
-#include "io/dicom.h"
+#include "io/dicom/dicom.h"
 #include "tests/common/dicom_builder.h"
 #include "tests/common/test_support.h"
 

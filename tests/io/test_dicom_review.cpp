@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "io/dicom.h"
+#include "io/dicom/dicom.h"
 #include "tests/common/dicom_builder.h"
 #include "tests/common/test_support.h"
 

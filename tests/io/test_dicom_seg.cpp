@@ -9,9 +9,9 @@
 #include <map>
 #include <set>
 
-#include "io/dicom.h"
-#include "io/dicom_seg.h"
-#include "io/image_file.h"
+#include "io/dicom/dicom.h"
+#include "io/dicom/dicom_seg.h"
+#include "io/volume/image_file.h"
 #include "tests/common/dicom_builder.h"
 #include "tests/common/test_support.h"
 

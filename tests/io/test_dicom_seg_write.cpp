@@ -1,4 +1,4 @@
-// DICOM SEG writing (io/dicom_seg_write.h): label maps drawn on real and synthetic DICOM series, written as BINARY
+// DICOM SEG writing (io/dicom/dicom_seg_write.h): label maps drawn on real and synthetic DICOM series, written as BINARY
 // and LABELMAP SEGs, read back with io::readDicomSeg onto the same grid, and checked with dicom3tools' dciodvfy.
 #include <catch2/catch.hpp>
 
@@ -16,9 +16,9 @@
 #include <dcmtk/dcmseg/segdoc.h>
 #endif
 
-#include "io/dicom.h"
-#include "io/dicom_seg.h"
-#include "io/dicom_seg_write.h"
+#include "io/dicom/dicom.h"
+#include "io/dicom/dicom_seg.h"
+#include "io/dicom/dicom_seg_write.h"
 #include "tests/common/dciodvfy.h"
 #include "tests/common/dicom_builder.h"
 #include "tests/common/test_support.h"

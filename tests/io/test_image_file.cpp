@@ -10,10 +10,10 @@
 
 #include "core/label_map.h"
 #include "core/volume.h"
-#include "io/image_file.h"
-#include "io/metaimage.h"
-#include "io/nifti.h"
-#include "io/nrrd.h"
+#include "io/volume/image_file.h"
+#include "io/volume/metaimage.h"
+#include "io/volume/nifti.h"
+#include "io/volume/nrrd.h"
 #include "tests/common/byte_support.h"
 #include "tests/common/test_support.h"
 

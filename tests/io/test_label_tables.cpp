@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "io/label_table_io.h"
-#include "io/terminology.h"
+#include "io/labels/label_table_io.h"
+#include "io/labels/terminology.h"
 #include "tests/common/test_support.h"
 
 #if defined(__unix__)

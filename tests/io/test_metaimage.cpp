@@ -18,8 +18,8 @@
 
 #include "core/label_map.h"
 #include "core/volume.h"
-#include "io/gzip.h"
-#include "io/metaimage.h"
+#include "io/base/gzip.h"
+#include "io/volume/metaimage.h"
 #include "tests/common/byte_support.h"
 #include "tests/common/test_support.h"
 

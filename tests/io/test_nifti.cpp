@@ -18,9 +18,9 @@
 
 #include "core/label_map.h"
 #include "core/volume.h"
-#include "io/atomic_file.h"
-#include "io/gzip.h"
-#include "io/nifti.h"
+#include "io/base/atomic_file.h"
+#include "io/base/gzip.h"
+#include "io/volume/nifti.h"
 #include "tests/common/byte_support.h"
 #include "tests/common/test_support.h"
 
@@ -52,7 +52,7 @@ int bitsOf(int datatype) {
   }
 }
 
-// An independent NIfTI header writer, kept apart from io/nifti.cpp so the tests do not share its mistakes.
+// An independent NIfTI header writer, kept apart from io/volume/nifti.cpp so the tests do not share its mistakes.
 // Offsets are from nifti1.h / nifti2.h.
 struct Crafted {
   int version = 1;

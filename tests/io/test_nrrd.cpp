@@ -18,8 +18,8 @@
 
 #include "core/label_map.h"
 #include "core/volume.h"
-#include "io/gzip.h"
-#include "io/nrrd.h"
+#include "io/base/gzip.h"
+#include "io/volume/nrrd.h"
 #include "tests/common/byte_support.h"
 #include "tests/common/test_support.h"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "io/sha256.h"
+#include "io/base/sha256.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate;

@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "io/audit_log.h"
-#include "io/sha256.h"
+#include "io/share/audit_log.h"
+#include "io/base/sha256.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate;

@@ -15,9 +15,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/edit_transaction.h"
-#include "io/nifti.h"
-#include "io/sha256.h"
-#include "io/share_revisions.h"
+#include "io/volume/nifti.h"
+#include "io/base/sha256.h"
+#include "io/share/share_revisions.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate;

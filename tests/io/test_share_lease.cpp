@@ -12,9 +12,9 @@
 #include <fstream>
 #include <memory>
 
-#include "io/audit_log.h"
-#include "io/share_lease.h"
-#include "io/share_revisions.h"
+#include "io/share/audit_log.h"
+#include "io/share/share_lease.h"
+#include "io/share/share_revisions.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate;

@@ -1,4 +1,4 @@
-// Reports on the share (io/share_reports.h): published per label-set revision, never overwritten, racing publishers
+// Reports on the share (io/share/share_reports.h): published per label-set revision, never overwritten, racing publishers
 // take different numbers, incomplete publications are told apart, and every publication is in the audit log.
 #include <catch2/catch.hpp>
 
@@ -8,9 +8,9 @@
 #include <thread>
 #include <vector>
 
-#include "io/sha256.h"
-#include "io/share_reports.h"
-#include "io/share_revisions.h"
+#include "io/base/sha256.h"
+#include "io/share/share_reports.h"
+#include "io/share/share_revisions.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate;

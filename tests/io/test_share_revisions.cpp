@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "io/share_revisions.h"
+#include "io/share/share_revisions.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate;

@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <vector>
 
-#include "io/sha256.h"
-#include "io/share_store.h"
+#include "io/base/sha256.h"
+#include "io/share/share_store.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate;

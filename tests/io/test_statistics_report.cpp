@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/statistics.h"
-#include "io/statistics_report.h"
+#include "io/report/statistics_report.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate;

@@ -95,6 +95,50 @@ LayerRules rulesFor(const std::string& folder) {
   return {{qt, qtw, vtk, itk, dicom, torch, infT, viewer}};
 }
 
+// io/ is one library in rooms (io/README.md): each room may include the rooms listed here, and no others, so that
+// e.g. a volume format never reaches the share store. A room not listed may use only io/base until its rules are
+// written here.
+const std::vector<std::pair<std::string, std::vector<std::string>>>& ioRooms() {
+  static const std::vector<std::pair<std::string, std::vector<std::string>>> rooms = {
+      {"base", {}},
+      {"volume", {"base"}},
+      {"dicom", {"base"}},
+      {"labels", {"base"}},
+      {"report", {"base"}},
+      {"share", {"base", "volume"}},
+      {"autosave", {"base", "volume"}},
+  };
+  return rooms;
+}
+
+// "io/share/x.h" -> "share"; "io/x.h" (no room) -> "".
+std::string ioRoomOf(const std::string& path) {
+  if (path.rfind("io/", 0) != 0) return {};
+  const std::size_t slash = path.find('/', 3);
+  return slash == std::string::npos ? std::string() : path.substr(3, slash - 3);
+}
+
+// Why an include from io room `from` of io header `inc` is refused, or empty when it is allowed.
+std::string ioRoomViolation(const std::string& from, const std::string& inc) {
+  const std::string to = ioRoomOf(inc);
+  if (to.empty()) return "io headers live in rooms (io/<room>/, see io/README.md)";
+  if (to == from) return {};
+  std::vector<std::string> allowed = {"base"};
+  for (const auto& [room, uses] : ioRooms())
+    if (room == from) allowed = uses;
+  for (const std::string& a : allowed)
+    if (a == to) return {};
+  return "io/" + from + " may not use io/" + to + " (io/README.md lists what each room may use)";
+}
+
+// A room's *_internal.h headers are its own: other rooms and layers use its public headers.
+bool isForeignInternal(const std::string& rel, const std::string& inc) {
+  const std::string name = fs::path(inc).filename().string();
+  const std::string suffix = "_internal.h";
+  if (name.size() < suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) return false;
+  return fs::path(inc).parent_path() != fs::path(rel).parent_path();
+}
+
 std::string folderOf(const std::string& rel) {
   const char* folders[] = {"inference/vista3d", "inference/training", "inference/classic", "app/gui", "app/cli",
                            "core", "io", "inference", "viewer", "app"};
@@ -183,7 +227,12 @@ LayeringReport checkLayering(const fs::path& root) {
       if (!entry.is_regular_file() || !isSource(entry.path())) continue;
       ++report.filesScanned;
       const fs::path rel = fs::relative(entry.path(), root);
-      const LayerRules rules = rulesFor(folderOf(rel.generic_string()));
+      const std::string relText = rel.generic_string();
+      const LayerRules rules = rulesFor(folderOf(relText));
+      const bool inIo = relText.rfind("io/", 0) == 0;
+      const std::string room = inIo ? ioRoomOf(relText) : std::string();
+      if (inIo && room.empty())
+        report.violations.push_back(LayerViolation{rel, 0, "", "io sources live in rooms (io/<room>/, see io/README.md)"});
       std::ifstream in(entry.path(), std::ios::binary);
       std::stringstream buffer;
       buffer << in.rdbuf();
@@ -225,6 +274,21 @@ LayeringReport checkLayering(const fs::path& root) {
           continue;
         }
         const Family f = classify(inc);
+        if ((f == Family::Io || f == Family::Core) && isForeignInternal(relText, inc)) {
+          report.violations.push_back(LayerViolation{rel, number, inc, "another folder's internal header"});
+          continue;
+        }
+        if (inIo && !room.empty()) {
+          if (f == Family::Io) {
+            if (const std::string why = ioRoomViolation(room, inc); !why.empty()) {
+              report.violations.push_back(LayerViolation{rel, number, inc, why});
+              continue;
+            }
+          } else if (f == Family::Dicom && room != "dicom") {
+            report.violations.push_back(LayerViolation{rel, number, inc, "DICOM toolkits belong in io/dicom"});
+            continue;
+          }
+        }
         if (rules.onlyStdAndCore) {
           if (f != Family::Std && f != Family::Core)
             report.violations.push_back(

@@ -35,18 +35,18 @@ TEST_CASE("the checker catches each planted forbidden include", "[layering]") {
       {"core/a.h", "#include <QString>"},
       {"core/b.cpp", "#include <vtkImageData.h>"},
       {"core/c.cpp", "#include \"itkImage.h\""},
-      {"core/d.cpp", "#include \"io/nifti.h\""},
+      {"core/d.cpp", "#include \"io/volume/nifti.h\""},
       {"core/e.cpp", "  #  include <" "torch/torch.h>"},
       {"core/f.cpp", "#include <zlib.h>"},
       {"core/g.cpp", "#include <nlohmann/json.hpp>"},
-      {"core/h.cpp", "#include \"../io/nifti.h\""},
+      {"core/h.cpp", "#include \"../io/volume/nifti.h\""},
       {"core/i.inl", "#include <QtCore>"},
       {"core/j.tpp", "/* a comment */ #include <QtGlobal>"},
-      {"io/a.cpp", "#include <QWidget>"},
-      {"io/b.cpp", "#include <" "torch/script.h>"},
-      {"io/c.cpp", "#include \"inference/engine.h\""},
-      {"io/d.cpp", "#include <Qt>"},
-      {"io/e.hxx", "#include <caffe2/core/common.h>"},
+      {"io/base/a.cpp", "#include <QWidget>"},
+      {"io/volume/b.cpp", "#include <" "torch/script.h>"},
+      {"io/dicom/c.cpp", "#include \"inference/engine.h\""},
+      {"io/share/d.cpp", "#include <Qt>"},
+      {"io/labels/e.hxx", "#include <caffe2/core/common.h>"},
       {"inference/a.cpp", "#include <QtCore/QObject>"},
       {"inference/b.cpp", "#include <" "torch/torch.h>"},
       {"inference/classic/c.cpp", "#include <" "ATen/ATen.h>"},
@@ -63,16 +63,30 @@ TEST_CASE("the checker catches each planted forbidden include", "[layering]") {
       {"app/cli/d.cpp", "#include <dcmtk/dcmdata/dctk.h>"},
       {"app/cli/e.cpp", "#include \"inference/vista3d/network.h\""},
       {"app/tools/a.cpp", "#include <QWidget>"},  // a new app/ folder is headless until someone says otherwise
-      {"core/k.h", "#include <core/../io/nifti.h>"},
-      {"io/f.cpp", "#include \"core/../viewer/scene.h\""},
-      {"io/g.cpp", "#include_next <zlib.h>"},
-      {"io/h.cpp", "#include DELINEATE_CONFIG_HEADER"},
+      {"core/k.h", "#include <core/../io/volume/nifti.h>"},
+      {"io/report/f.cpp", "#include \"core/../viewer/scene.h\""},
+      {"io/autosave/g.cpp", "#include_next <zlib.h>"},
+      {"io/share/h.cpp", "#include DELINEATE_CONFIG_HEADER"},
       {"inference/f.cpp", "#include \"../../outside.h\""},
+      // io's rooms (io/README.md): each uses only the rooms its rules list.
+      {"io/volume/c.cpp", "#include \"io/share/share_store.h\""},  // a volume format reaching the share store
+      {"io/volume/d.cpp", "#include \"io/dicom/dicom.h\""},
+      {"io/dicom/d.cpp", "#include \"io/volume/nifti.h\""},
+      {"io/base/b.cpp", "#include \"io/labels/label_table_io.h\""},
+      {"io/share/e.cpp", "#include \"io/dicom/dicom_seg.h\""},
+      {"io/report/g.cpp", "#include \"io/share/share_reports.h\""},
+      {"io/autosave/h.cpp", "#include \"io/share/share_store.h\""},
+      {"io/labels/f.cpp", "#include <dcmtk/dcmdata/dctk.h>"},  // DCMTK stays in io/dicom
+      {"io/newroom/a.cpp", "#include \"io/volume/nifti.h\""},  // a new room uses io/base until its rules exist
+      {"io/share/f.cpp", "#include \"io/nifti.h\""},  // a header outside the rooms
+      {"io/share/g.cpp", "#include \"../volume/nifti_internal.h\""},  // another room's internal header
+      {"app/cli/f.cpp", "#include \"io/dicom/dicom_internal.h\""},
   };
   for (const Case& c : forbidden) {
     ScratchDir dir("layering");
     // Headers that exist, so the relative cases resolve like real ones: one inside the tree, one beside it.
-    plant(dir, "repo/io/nifti.h", "#pragma once\n");
+    plant(dir, "repo/io/volume/nifti.h", "#pragma once\n");
+    plant(dir, "repo/io/volume/nifti_internal.h", "#pragma once\n");
     plant(dir, "outside.h", "#pragma once\n");
     plant(dir, std::string("repo/") + c.file, std::string("#pragma once\n#include <vector>\n") + c.include + "\n");
     const auto report = checkLayering(dir.path() / "repo");
@@ -96,16 +110,41 @@ TEST_CASE("the checker accepts what each layer may use, and ignores commented-ou
   plant(dir, "core/a.h", "#include <vector>\n#include \"core/geometry.h\"\n#include \"b.h\"\n");
   plant(dir, "core/b.h", "// #include <QString>\n/*\n#include <" "torch/torch.h>\n*/\nconst char* u = \"http://x\";\n"
                          "const char* raw = R\"x(\n#include <QWidget>\n/* not a comment\n)x\";\n");
-  plant(dir, "io/a.cpp", "#include \"core/volume.h\"\n#include <itkImage.h>\n#include <dcmtk/dcmdata/dctk.h>\n"
-                         "#include <zlib.h>\n#include \"../core/b.h\"\n");
+  plant(dir, "io/dicom/a.cpp", "#include \"core/volume.h\"\n#include <itkImage.h>\n#include <dcmtk/dcmdata/dctk.h>\n"
+                               "#include <zlib.h>\n#include \"../../core/b.h\"\n#include \"io/dicom/dicom_internal.h\"\n");
+  plant(dir, "io/share/b.cpp", "#include \"io/volume/nifti.h\"\n#include \"io/base/atomic_file.h\"\n"
+                               "#include \"io/share/share_store.h\"\n");
   plant(dir, "inference/classic/a.cpp", "#include <itkImage.h>\n#include \"core/volume.h\"\n");
   plant(dir, "inference/vista3d/a.cpp", "#include <" "torch/torch.h>\n#include \"inference/engine.h\"\n");
   plant(dir, "viewer/a.cpp", "#include <vtkImageData.h>\n#include <QOpenGLWidget>\n#include \"core/volume.h\"\n");
   plant(dir, "app/gui/a.cpp", "#include <QMainWindow>\n#include \"inference/engine.h\"\n#include \"viewer/x.h\"\n");
-  plant(dir, "app/cli/a.cpp", "#include \"io/nifti.h\"\n#include \"inference/engine.h\"\n#include <nlohmann/json.hpp>\n");
+  plant(dir, "app/cli/a.cpp", "#include \"io/volume/nifti.h\"\n#include \"inference/engine.h\"\n#include <nlohmann/json.hpp>\n");
   const auto report = checkLayering(dir.path());
   for (const auto& x : report.violations) UNSCOPED_INFO(describe(x));
   REQUIRE(report.violations.empty());
-  REQUIRE(report.filesScanned == 8);
-  REQUIRE(report.includesChecked == 21);  // 3+0+5+2+2+3+3+3: none from the comments
+  REQUIRE(report.filesScanned == 9);
+  REQUIRE(report.includesChecked == 25);  // 3+0+6+3+2+2+3+3+3: none from the comments
+}
+
+TEST_CASE("an io source outside the rooms is refused", "[layering]") {
+  ScratchDir dir("layering-io-room");
+  plant(dir, "io/loose.cpp", "#include <vector>\n");
+  const auto report = checkLayering(dir.path());
+  REQUIRE(report.violations.size() == 1);
+  REQUIRE(report.violations[0].file.generic_string() == "io/loose.cpp");
+  REQUIRE(report.violations[0].rule.find("rooms") != std::string::npos);
+}
+
+TEST_CASE("the real io tree: every room exists and none is empty", "[layering]") {
+  // The rules name these rooms; a renamed or emptied folder would leave a rule guarding nothing.
+  for (const char* room : {"base", "volume", "dicom", "labels", "report", "share", "autosave"}) {
+    INFO(room);
+    const fs::path folder = fs::path(DELINEATE_SOURCE_DIR) / "io" / room;
+    REQUIRE(fs::is_directory(folder));
+    REQUIRE(fs::exists(folder / "README.md"));
+    std::size_t sources = 0;
+    for (const auto& e : fs::directory_iterator(folder))
+      if (e.path().extension() == ".cpp") ++sources;
+    REQUIRE(sources > 0);
+  }
 }

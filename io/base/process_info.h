@@ -1,0 +1,16 @@
+#pragma once
+// Who, where and when, as every record io writes states them (audit lines, revisions, leases, reports, autosave
+// journals): the process's user, this machine's name and the time in UTC.
+
+#include <string>
+
+namespace delineate::io {
+
+// Now, UTC, ISO 8601 with milliseconds ("2026-11-22T03:15:10.123Z"): the time format of audit records and revisions.
+std::string utcNowIso();
+// The login name of this process's effective user (the user database, then $USER, then "uid-N").
+std::string processUserName();
+// This machine's hostname; empty when it cannot be read.
+std::string localHostName();
+
+}  // namespace delineate::io

@@ -1,0 +1,174 @@
+// Format detection and dispatch for label-table files; the formats themselves are in label_table_formats_*.cpp.
+
+#include "io/labels/label_table_io.h"
+
+#include "io/labels/label_table_formats_internal.h"
+#include "io/labels/terminology.h"
+
+namespace delineate::io {
+
+using namespace label_io_detail;
+using core::ErrorCode;
+using core::LabelTable;
+using core::makeError;
+using core::Result;
+using core::Status;
+
+const char* labelTableFormatName(LabelTableFormat format) {
+  switch (format) {
+    case LabelTableFormat::Unknown: return "unknown";
+    case LabelTableFormat::ItkSnap: return "ITK-SNAP label description";
+    case LabelTableFormat::SlicerColorTable: return "3D Slicer colour table";
+    case LabelTableFormat::SlicerCsv: return "3D Slicer CSV colour table";
+    case LabelTableFormat::LabelList: return "label list";
+    case LabelTableFormat::SctAtlasInfo: return "SCT atlas info_label";
+    case LabelTableFormat::SlicerTerminologyContext: return "3D Slicer terminology context";
+    case LabelTableFormat::TerminologyMap: return "terminology mapping";
+  }
+  return "unknown";
+}
+
+namespace {
+
+// The first line that is neither blank nor a '#' comment, trimmed.
+std::string_view firstContentLine(std::string_view content) {
+  for (const TextLine& line : splitLines(stripBom(content))) {
+    const std::string_view t = trim(line.text);
+    if (!t.empty() && t.front() != '#') return t;
+  }
+  return {};
+}
+
+bool looksItkSnap(std::string_view line) {
+  const TokenizeResult t = tokenizeWhitespace(line);
+  return t.error.empty() && t.tokens.size() == 8 && t.quoted[7] && parseInteger(t.tokens[0]).has_value();
+}
+
+bool looksSlicerRow(std::string_view line) {
+  const TokenizeResult t = tokenizeWhitespace(line);
+  if (!t.error.empty() || t.tokens.size() < 6 || !parseInteger(t.tokens[0])) return false;
+  for (std::size_t k = 2; k < 6; ++k)
+    if (!parseDecimal(t.tokens[k])) return false;
+  return true;
+}
+
+bool looksSlicerCsvHeader(std::string_view line) {
+  const std::string lower = toLower(line);
+  return startsWith(lower, "labelvalue") && lower.find("color_r") != std::string::npos;
+}
+
+bool looksTerminologyMapHeader(std::string_view line) {
+  return startsWith(toLower(line), "structure,") && line.find("CodeSequence") != std::string_view::npos;
+}
+
+bool looksDelimited(std::string_view line) {
+  return line.find(',') != std::string_view::npos || line.find('\t') != std::string_view::npos;
+}
+
+bool isJson(std::string_view content) {
+  const std::string_view t = trim(stripBom(content));
+  return !t.empty() && t.front() == '{';
+}
+
+LabelTableFormat fromTableHeader(std::string_view first) {
+  if (looksSlicerCsvHeader(first)) return LabelTableFormat::SlicerCsv;
+  if (looksTerminologyMapHeader(first)) return LabelTableFormat::TerminologyMap;
+  return LabelTableFormat::LabelList;
+}
+
+LabelTableFormat formatForWriting(const std::filesystem::path& path) {
+  const std::string ext = toLower(path.extension().string());
+  if (ext == ".label") return LabelTableFormat::ItkSnap;
+  if (ext == ".txt" || ext == ".ctbl") return LabelTableFormat::SlicerColorTable;
+  if (ext == ".csv") return LabelTableFormat::SlicerCsv;
+  if (ext == ".tsv") return LabelTableFormat::LabelList;
+  return LabelTableFormat::Unknown;
+}
+
+}  // namespace
+
+LabelTableFormat detectLabelTableFormat(const std::filesystem::path& path, std::string_view content) {
+  const std::string ext = toLower(path.extension().string());
+  const std::string_view first = firstContentLine(content);
+  const bool sct = content.find("Keyword=IndivLabels") != std::string_view::npos;
+
+  if (ext == ".label") return LabelTableFormat::ItkSnap;
+  if (ext == ".ctbl") return LabelTableFormat::SlicerColorTable;
+  if (ext == ".json") return LabelTableFormat::SlicerTerminologyContext;
+  if (ext == ".csv" || ext == ".tsv") return fromTableHeader(first);
+  if (ext == ".txt") {
+    if (sct) return LabelTableFormat::SctAtlasInfo;
+    if (looksItkSnap(first)) return LabelTableFormat::ItkSnap;
+    if (looksSlicerRow(first) || first.empty()) return LabelTableFormat::SlicerColorTable;
+    if (looksDelimited(first)) return fromTableHeader(first);
+    return LabelTableFormat::SlicerColorTable;
+  }
+  if (isJson(content)) return LabelTableFormat::SlicerTerminologyContext;
+  if (sct) return LabelTableFormat::SctAtlasInfo;
+  if (first.empty()) return LabelTableFormat::Unknown;
+  if (looksItkSnap(first)) return LabelTableFormat::ItkSnap;
+  if (looksSlicerRow(first)) return LabelTableFormat::SlicerColorTable;
+  if (looksDelimited(first)) return fromTableHeader(first);
+  return LabelTableFormat::Unknown;
+}
+
+Result<LabelTable> readLabelTableFile(const std::filesystem::path& path, LabelTableFormat* detected) {
+  auto text = readWholeFile(path);
+  if (!text) return text.error();
+  const std::string subject = path.string();
+  const LabelTableFormat format = detectLabelTableFormat(path, *text);
+  if (detected) *detected = format;
+  switch (format) {
+    case LabelTableFormat::ItkSnap: return readItkSnapLabelsString(*text, subject);
+    case LabelTableFormat::SlicerColorTable: return readSlicerColorTableString(*text, subject);
+    case LabelTableFormat::SlicerCsv: return readSlicerCsvString(*text, subject);
+    case LabelTableFormat::LabelList: return readLabelListString(*text, subject);
+    case LabelTableFormat::SctAtlasInfo: return readSctInfoLabelString(*text, subject);
+    case LabelTableFormat::SlicerTerminologyContext: {
+      auto ctx = readTerminologyContextString(*text, subject);
+      if (!ctx) return ctx.error();
+      if (ctx->kind != TerminologyContextKind::SegmentationCategoryType)
+        return makeError(ErrorCode::Unsupported, subject,
+                         "an anatomic-region context has no label values; read it with readTerminologyContextFile");
+      return labelTableFromTerminologyContext(*ctx);
+    }
+    case LabelTableFormat::TerminologyMap:
+      return makeError(ErrorCode::Unsupported, subject,
+                       "a terminology mapping has no label values; read it with readTerminologyMapFile");
+    case LabelTableFormat::Unknown: break;
+  }
+  return makeError(ErrorCode::Unsupported, subject, "not a recognised label table format");
+}
+
+Result<std::string> writeLabelTableString(const LabelTable& table, LabelTableFormat format) {
+  switch (format) {
+    case LabelTableFormat::ItkSnap: return writeItkSnapLabelsString(table);
+    case LabelTableFormat::SlicerColorTable: return writeSlicerColorTableString(table);
+    case LabelTableFormat::SlicerCsv: return writeSlicerCsvString(table);
+    case LabelTableFormat::LabelList: return writeLabelListString(table);
+    case LabelTableFormat::SctAtlasInfo: return writeSctInfoLabelString(table);
+    case LabelTableFormat::SlicerTerminologyContext:
+    case LabelTableFormat::TerminologyMap:
+      return makeError(ErrorCode::Unsupported, {},
+                       std::string("cannot write a label table as a ") + labelTableFormatName(format));
+    case LabelTableFormat::Unknown: break;
+  }
+  return makeError(ErrorCode::InvalidArgument, {}, "no label table format given");
+}
+
+Status writeLabelTableFile(const std::filesystem::path& path, const LabelTable& table, LabelTableFormat format) {
+  if (format == LabelTableFormat::Unknown) format = formatForWriting(path);
+  if (format == LabelTableFormat::Unknown)
+    return makeError(ErrorCode::InvalidArgument, path.string(),
+                     "cannot tell the label table format from the extension (.label, .txt, .ctbl, .csv, .tsv)");
+  if (format == LabelTableFormat::LabelList) return writeLabelListFile(path, table);
+  auto text = writeLabelTableString(table, format);
+  if (!text) {
+    core::Error e = text.error();
+    e.subject = path.string();
+    return e;
+  }
+  return writeFileAtomically(path, *text);
+}
+
+}  // namespace delineate::io

@@ -1,0 +1,416 @@
+#include "io/share/share_revisions.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "io/base/atomic_file.h"
+#include "io/share/audit_log.h"
+#include "io/volume/nifti.h"
+#include "io/base/posix_util.h"
+#include "io/base/sha256.h"
+
+namespace delineate::io {
+using detail::errnoText;
+
+namespace {
+
+namespace fs = std::filesystem;
+using core::ErrorCode;
+using core::makeError;
+
+constexpr int kMaxRevision = 999999;
+constexpr int kMaxClaimAttempts = 64;
+constexpr std::size_t kBlockBytes = std::size_t(8) << 20;  // streaming block: large enough for network shares
+
+std::string stem(int number) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "r%06d", number);
+  return buf;
+}
+
+bool validSuffix(const std::string& s) {
+  if (s.size() < 2 || s.size() > 32 || s[0] != '.' || s.find("..") != std::string::npos) return false;
+  return std::all_of(s.begin() + 1, s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+           c == '-';
+  });
+}
+
+
+core::Result<RevisionInfo> readMetadata(const fs::path& file, int number) {
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto j = nlohmann::json::parse(text.str(), nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    return makeError(ErrorCode::ParseError, file.string(), "revision metadata is not a JSON object");
+  RevisionInfo r;
+  r.number = number;
+  try {
+    r.content = j.value("content", stem(number) + ".bin");  // the first stores named every content .bin
+    r.sha256 = j.at("sha256").get<std::string>();
+    r.bytes = j.at("bytes").get<std::uint64_t>();
+    r.author = j.at("author").get<std::string>();
+    r.time = j.at("time").get<std::string>();
+    r.base = j.at("base").get<int>();
+    r.message = j.value("message", std::string());
+    r.conflict = j.value("conflict", false);
+    r.latestAtSave = j.value("latestAtSave", 0);
+    r.extraJson = j.contains("extra") && j["extra"].is_object() ? j["extra"].dump() : "{}";
+  } catch (const nlohmann::json::exception& e) {
+    return makeError(ErrorCode::ParseError, file.string(), std::string("revision metadata field missing or wrong: ") + e.what());
+  }
+  if (r.sha256.size() != 64) return makeError(ErrorCode::ParseError, file.string(), "sha256 is not 64 hex digits");
+  if (r.content.rfind(stem(number) + ".", 0) != 0 || r.content.find('/') != std::string::npos)
+    return makeError(ErrorCode::ParseError, file.string(), "content name '" + r.content + "' is not this revision's");
+  return r;
+}
+
+
+// Publishes an already verified staging file under a new name: link(2) (exclusive), or rename after a check where
+// the share has no hard links. The staging file is gone afterwards either way.
+core::Status publishStaged(const std::string& staged, const std::string& target) {
+  if (::link(staged.c_str(), target.c_str()) == 0) {
+    ::unlink(staged.c_str());
+    detail::syncFolder(fs::path(target).parent_path().string());
+    return core::Status::success();
+  }
+  const int e = errno;
+  if (e == EEXIST) return makeError(ErrorCode::WriteFailed, target, kAlreadyExistsDetail);
+  if (e == EPERM || e == ENOSYS || e == EOPNOTSUPP || e == EXDEV || e == EMLINK) {
+    struct stat st {};
+    if (::stat(target.c_str(), &st) == 0) return makeError(ErrorCode::WriteFailed, target, kAlreadyExistsDetail);
+    if (::rename(staged.c_str(), target.c_str()) == 0) {
+      detail::syncFolder(fs::path(target).parent_path().string());
+      return core::Status::success();
+    }
+    return makeError(ErrorCode::WriteFailed, target, "cannot publish the uploaded file: " + errnoText(errno));
+  }
+  return makeError(ErrorCode::WriteFailed, target, "cannot publish the uploaded file: " + errnoText(e));
+}
+
+// Streams `path` through `sink(block, n)` in blocks; errors name the file.
+template <class Sink>
+core::Status streamFile(const std::string& path, std::uint64_t expectedBytes, Sink&& sink) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    const int e = errno;
+    return makeError(e == ENOENT ? ErrorCode::NotFound : ErrorCode::ReadFailed, path, "cannot open: " + errnoText(e));
+  }
+  std::vector<std::uint8_t> block;
+  try {
+    block.resize(kBlockBytes);
+  } catch (const std::bad_alloc&) {
+    ::close(fd);
+    return makeError(ErrorCode::OutOfMemory, path, "cannot allocate the copy buffer");
+  }
+  std::uint64_t total = 0;
+  for (;;) {
+    const ssize_t n = ::read(fd, block.data(), block.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int e = errno;
+      ::close(fd);
+      return makeError(ErrorCode::ReadFailed, path, "read failed: " + errnoText(e));
+    }
+    if (n == 0) break;
+    total += static_cast<std::uint64_t>(n);
+    if (expectedBytes != UINT64_MAX && total > expectedBytes) {
+      ::close(fd);
+      return makeError(ErrorCode::Corrupt, path, "holds more than the " + std::to_string(expectedBytes) +
+                                                     " bytes its metadata records (damaged or altered)");
+    }
+    if (core::Status s = sink(block.data(), static_cast<std::size_t>(n)); !s) {
+      ::close(fd);
+      return s;
+    }
+  }
+  ::close(fd);
+  if (expectedBytes != UINT64_MAX && total != expectedBytes)
+    return makeError(ErrorCode::Corrupt, path,
+                     "holds " + std::to_string(total) + " bytes, its metadata says " + std::to_string(expectedBytes) +
+                         " (truncated or damaged)");
+  return core::Status::success();
+}
+
+core::Error hashMismatch(const std::string& path, const std::string& found, const std::string& recorded) {
+  return makeError(ErrorCode::Corrupt, path,
+                   "SHA-256 " + found + " differs from the one recorded at save (" + recorded +
+                       "): the file was damaged or altered; earlier revisions are unaffected");
+}
+
+}  // namespace
+
+bool isValidShareName(const std::string& s) {
+  if (s.empty() || s.size() > 128 || s == "." || s == "..") return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+           c == '.';
+  });
+}
+
+const RevisionInfo* RevisionList::find(int number) const {
+  for (const auto& r : revisions)
+    if (r.number == number) return &r;
+  return nullptr;
+}
+
+core::Result<RevisionList> RevisionFolder::list() const {
+  auto folder = m_store->resolve(m_folder);
+  if (!folder) return folder.error();
+  RevisionList out;
+  std::error_code ec;
+  if (!fs::exists(*folder, ec)) return out;
+  std::vector<int> claimed;
+  for (fs::directory_iterator it(*folder, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    int number = 0;
+    char tail[8] = {};
+    if (name.size() == 12 && std::sscanf(name.c_str(), "r%6d.%4s", &number, tail) == 2 && std::string(tail) == "json")
+      claimed.push_back(number);
+  }
+  if (ec) return makeError(ErrorCode::ReadFailed, *folder, "cannot list the revisions: " + ec.message());
+  std::sort(claimed.begin(), claimed.end());
+  for (int n : claimed) {
+    auto info = readMetadata(fs::path(*folder) / (stem(n) + ".json"), n);
+    if (!info) return info.error();
+    if (!fs::exists(fs::path(*folder) / info->content, ec)) {
+      out.incomplete.push_back(n);
+      continue;
+    }
+    out.revisions.push_back(*info);
+  }
+  return out;
+}
+
+core::Result<RevisionInfo> RevisionFolder::claimAndPublish(RevisionInfo info, const std::string& suffix,
+                                                           const void* data, std::size_t size,
+                                                           const std::string& stagedPath) const {
+  for (int attempt = 0; attempt < kMaxClaimAttempts; ++attempt) {
+    auto current = list();
+    if (!current) return current.error();
+    int next = current->latest();
+    for (int n : current->incomplete) next = std::max(next, n);
+    ++next;
+    if (next > kMaxRevision) return makeError(ErrorCode::SizeLimit, m_folder, "more than 999999 revisions");
+    info.number = next;
+    info.content = stem(next) + suffix;
+    // Claimed but unfinished numbers count: another writer may be publishing its content right now. (A save killed
+    // long ago also counts; that errs on the side of telling the user.)
+    info.latestAtSave = next - 1;
+    info.conflict = next - 1 != info.base;
+    info.time = utcNowIso();
+    nlohmann::json j{{"format", 1},          {"content", info.content}, {"sha256", info.sha256},
+                     {"bytes", info.bytes},  {"author", info.author},   {"time", info.time},
+                     {"base", info.base},    {"message", info.message}, {"conflict", info.conflict},
+                     {"latestAtSave", info.latestAtSave}};
+    if (!info.extraJson.empty() && info.extraJson != "{}") j["extra"] = nlohmann::json::parse(info.extraJson);
+    const std::string meta = j.dump(2) + "\n";
+    auto claimed = m_store->writeFile(m_folder + "/" + stem(next) + ".json", meta.data(), meta.size(), true);
+    if (!claimed) {
+      if (isAlreadyExists(claimed.error())) continue;  // lost the race: next
+      return claimed.error();
+    }
+    // The claimed number stays incomplete if this fails; earlier revisions are untouched.
+    if (stagedPath.empty()) {
+      auto written = m_store->writeFile(m_folder + "/" + info.content, data, size, true);
+      if (!written) return written.error();
+    } else {
+      auto target = m_store->resolve(m_folder + "/" + info.content);
+      if (!target) return target.error();
+      if (core::Status s = m_store->checkMounted(); !s) return s.error();
+      if (core::Status s = publishStaged(stagedPath, *target); !s) return s.error();
+    }
+    if (info.extraJson.empty()) info.extraJson = "{}";
+    return info;
+  }
+  return makeError(ErrorCode::WriteFailed, m_folder, "could not claim a revision number after 64 attempts");
+}
+
+namespace {
+core::Status checkExtra(const std::string& folder, const std::string& extraJson) {
+  if (extraJson.empty()) return core::Status::success();
+  const auto j = nlohmann::json::parse(extraJson, nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    return makeError(ErrorCode::InvalidArgument, folder, "the revision's sidecar must be a JSON object");
+  return core::Status::success();
+}
+}  // namespace
+
+core::Result<RevisionInfo> RevisionFolder::save(const void* data, std::size_t size, const SaveRequest& request) const {
+  if (core::Status s = m_store->checkMounted(); !s) return s.error();
+  if (core::Status s = checkExtra(m_folder, request.extraJson); !s) return s.error();
+  RevisionInfo info;
+  info.sha256 = sha256Hex(data, size);
+  info.bytes = size;
+  info.author = request.author;
+  info.base = request.baseRevision;
+  info.message = request.message;
+  info.extraJson = request.extraJson;
+  return claimAndPublish(std::move(info), m_suffix, data, size, {});
+}
+
+core::Result<RevisionInfo> RevisionFolder::saveFile(const std::string& sourcePath, const SaveRequest& request,
+                                                    const std::string& suffixIn) const {
+  const std::string suffix = suffixIn.empty() ? m_suffix : suffixIn;
+  if (!validSuffix(suffix))
+    return makeError(ErrorCode::InvalidArgument, suffix, "a content suffix is a dot and letters, digits, '.', '_', '-'");
+  if (core::Status s = checkExtra(m_folder, request.extraJson); !s) return s.error();
+  if (core::Status s = m_store->checkMounted(); !s) return s.error();
+  auto folder = m_store->resolve(m_folder);
+  if (!folder) return folder.error();
+  std::error_code ec;
+  fs::create_directories(*folder, ec);
+  if (ec) return makeError(ErrorCode::WriteFailed, *folder, "cannot create the folder: " + ec.message());
+
+  // Stage: the verified write path hashes while it writes and reads the file back before it becomes visible.
+  const std::string staged = *folder + "/.upload-" + detail::randomHex(8) + suffix;
+  AtomicWriteOptions options;
+  options.verifyReadBack = true;
+  options.noReplace = true;
+  options.times = m_store->writeTimes();
+  auto writer = AtomicFileWriter::create(staged, options);
+  if (!writer) return writer.error();
+  std::uint64_t bytes = 0;
+  core::Status streamed = streamFile(sourcePath, UINT64_MAX, [&](const std::uint8_t* p, std::size_t n) {
+    bytes += n;
+    return writer->write(p, n);
+  });
+  if (!streamed) return streamed.error();
+  if (core::Status s = writer->commit(); !s) return s.error();
+
+  RevisionInfo info;
+  info.sha256 = writer->sha256Hex();
+  info.bytes = bytes;
+  info.author = request.author;
+  info.base = request.baseRevision;
+  info.message = request.message;
+  info.extraJson = request.extraJson;
+  auto saved = claimAndPublish(std::move(info), suffix, nullptr, 0, staged);
+  if (!saved) ::unlink(staged.c_str());
+  return saved;
+}
+
+core::Result<RevisionInfo> RevisionFolder::info(int revision, std::string* contentPath) const {
+  auto folder = m_store->resolve(m_folder);
+  if (!folder) return folder.error();
+  const fs::path meta = fs::path(*folder) / (stem(revision) + ".json");
+  std::error_code ec;
+  if (revision < 1 || revision > kMaxRevision || !fs::exists(meta, ec))
+    return makeError(ErrorCode::NotFound, meta.string(), "no revision " + std::to_string(revision));
+  auto r = readMetadata(meta, revision);
+  if (!r) return r.error();
+  const fs::path content = fs::path(*folder) / r->content;
+  if (!fs::exists(content, ec))
+    return makeError(ErrorCode::NotFound, content.string(),
+                     "revision " + std::to_string(revision) + " is incomplete (its save was interrupted)");
+  if (contentPath) *contentPath = content.string();
+  return r;
+}
+
+core::Result<std::vector<std::uint8_t>> RevisionFolder::load(int revision) const {
+  std::string content;
+  auto r = info(revision, &content);
+  if (!r) return r.error();
+  std::error_code ec;
+  const auto size = fs::file_size(content, ec);
+  if (ec) return makeError(ErrorCode::ReadFailed, content, ec.message());
+  if (size != r->bytes)
+    return makeError(ErrorCode::Corrupt, content,
+                     "holds " + std::to_string(size) + " bytes, its metadata says " + std::to_string(r->bytes) +
+                         " (truncated or damaged)");
+  std::vector<std::uint8_t> bytes;
+  try {
+    bytes.reserve(static_cast<std::size_t>(size));
+  } catch (const std::bad_alloc&) {
+    return makeError(ErrorCode::OutOfMemory, content, "cannot allocate " + std::to_string(size) + " bytes");
+  }
+  Sha256 hash;
+  core::Status s = streamFile(content, r->bytes, [&](const std::uint8_t* p, std::size_t n) {
+    hash.update(p, n);
+    bytes.insert(bytes.end(), p, p + n);
+    return core::Status::success();
+  });
+  if (!s) return s.error();
+  const std::string found = toHex(hash.finish());
+  if (found != r->sha256) return hashMismatch(content, found, r->sha256);
+  return bytes;
+}
+
+core::Result<RevisionInfo> RevisionFolder::copyOut(int revision, const std::string& targetPath) const {
+  std::string content;
+  auto r = info(revision, &content);
+  if (!r) return r.error();
+  auto writer = AtomicFileWriter::create(targetPath);
+  if (!writer) return writer.error();
+  Sha256 hash;
+  core::Status s = streamFile(content, r->bytes, [&](const std::uint8_t* p, std::size_t n) {
+    hash.update(p, n);
+    return writer->write(p, n);
+  });
+  if (!s) return s.error();  // the writer's destructor discards the temporary file
+  const std::string found = toHex(hash.finish());
+  if (found != r->sha256) return hashMismatch(content, found, r->sha256);
+  if (core::Status c = writer->commit(); !c) return c.error();
+  return r;
+}
+
+core::Result<RevisionInfo> RevisionFolder::verify(int revision) const {
+  std::string content;
+  auto r = info(revision, &content);
+  if (!r) return r.error();
+  Sha256 hash;
+  core::Status s = streamFile(content, r->bytes, [&](const std::uint8_t* p, std::size_t n) {
+    hash.update(p, n);
+    return core::Status::success();
+  });
+  if (!s) return s.error();
+  const std::string found = toHex(hash.finish());
+  if (found != r->sha256) return hashMismatch(content, found, r->sha256);
+  return r;
+}
+
+LabelSetRevisions::LabelSetRevisions(const ShareStore& store, std::string study, std::string name)
+    : RevisionFolder(store, "studies/" + study + "/labelsets/" + name, ".nii.gz"),
+      m_study(std::move(study)),
+      m_name(std::move(name)) {}
+
+core::Result<LabelSetRevisions> LabelSetRevisions::open(const ShareStore& store, const std::string& study,
+                                                        const std::string& labelSet) {
+  if (!isValidShareName(study)) return makeError(ErrorCode::InvalidArgument, study, "not a valid study name");
+  if (!isValidShareName(labelSet)) return makeError(ErrorCode::InvalidArgument, labelSet, "not a valid label-set name");
+  return LabelSetRevisions(store, study, labelSet);
+}
+
+core::Result<RevisionInfo> LabelSetRevisions::saveLabels(const core::LabelMap& labels,
+                                                         const SaveRequest& request) const {
+  auto bytes = encodeNiftiLabelsGz(labels, folder() + "/(new revision)");
+  if (!bytes) return bytes.error();
+  return save(bytes->data(), bytes->size(), request);
+}
+
+core::Result<core::LabelMap> LabelSetRevisions::loadLabels(int revision) const {
+  auto bytes = load(revision);
+  if (!bytes) return bytes.error();
+  auto path = store().resolve(folder() + "/" + stem(revision) + ".nii.gz");
+  return decodeNiftiLabelsGz(std::move(bytes).value(), path ? *path : folder());
+}
+
+core::Result<ModelCheckpoints> ModelCheckpoints::open(const ShareStore& store, const std::string& model) {
+  if (!isValidShareName(model)) return makeError(ErrorCode::InvalidArgument, model, "not a valid model name");
+  return ModelCheckpoints(store, "checkpoints/" + model);
+}
+
+}  // namespace delineate::io

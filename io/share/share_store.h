@@ -1,0 +1,63 @@
+#pragma once
+// The share store: a folder on a network share (NFS, SMB, sshfs) that holds studies, versioned label sets, model
+// checkpoints, reports and the audit log. This is its foundation: opening a share safely and the one write path
+// every file the app puts on the share goes through. Revisions, manifests, leases and conflicts build on it.
+//
+// Layout (created by initialize):
+//   <root>/.delineate-share   sentinel (JSON: format, id). A share whose sentinel is missing is treated as not
+//                             mounted: a detached mount point is an empty local folder, and writing there would put
+//                             hours of work on the local disk where nobody looks for it. Nothing is written then.
+//   <root>/studies/           per-study label sets and their revisions
+//   <root>/checkpoints/       model checkpoints
+//   <root>/reports/           exported reports
+//   <root>/audit/             append-only audit logs, one per host (io/share/audit_log.h)
+//
+// Write path (writeFile): temp file in the target folder, write (hashing), fsync, close (both checked), read back
+// and compare SHA-256, publish (rename, or link when the name must be new), fsync the folder; a publish that reports
+// failure is re-checked against the target before failure is reported (io/base/atomic_file.h). The sentinel is checked
+// before every write. Errors name the file and the reason; a failed write leaves what was there untouched.
+
+#include <cstddef>
+#include <string>
+
+#include "core/error.h"
+#include "io/base/atomic_file.h"
+
+namespace delineate::io {
+
+class ShareStore {
+ public:
+  static constexpr const char* kSentinel = ".delineate-share";
+
+  // Creates the layout and the sentinel in an existing folder (idempotent: an existing store is opened as it is).
+  static core::Result<ShareStore> initialize(const std::string& root);
+  // Opens an existing store: NotFound naming the root when the sentinel is missing ("not mounted?").
+  static core::Result<ShareStore> open(const std::string& root);
+
+  const std::string& root() const { return m_root; }
+  const std::string& id() const { return m_id; }
+
+  // NotFound when the sentinel has gone (the share was detached after opening).
+  core::Status checkMounted() const;
+
+  // Writes `relativePath` (folders below the root are created) through the verified write path and returns the
+  // content's hex SHA-256. `mustBeNew`: refuse to replace an existing file (revisions are never overwritten).
+  core::Result<std::string> writeFile(const std::string& relativePath, const void* data, std::size_t size,
+                                      bool mustBeNew = false) const;
+
+  // Every later write through this store (writeFile, revision uploads) adds its phase times to *times; nullptr stops.
+  // For benchmarks and diagnostics; the WritePhaseTimes must outlive the writes.
+  void recordWriteTimes(WritePhaseTimes* times) { m_times = times; }
+  WritePhaseTimes* writeTimes() const { return m_times; }
+
+  // Absolute path of `relativePath`; InvalidArgument for absolute paths or ".." that would leave the store.
+  core::Result<std::string> resolve(const std::string& relativePath) const;
+
+ private:
+  ShareStore(std::string root, std::string id) : m_root(std::move(root)), m_id(std::move(id)) {}
+  std::string m_root;
+  std::string m_id;
+  WritePhaseTimes* m_times = nullptr;
+};
+
+}  // namespace delineate::io

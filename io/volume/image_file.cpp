@@ -1,0 +1,94 @@
+#include "io/volume/image_file.h"
+
+#include "io/volume/image_file_internal.h"
+#include "io/volume/metaimage.h"
+#include "io/volume/nifti.h"
+#include "io/volume/nrrd.h"
+
+namespace delineate::io {
+namespace {
+
+using image_file_detail::endsWithNoCase;
+
+core::Error unknownFormat(const std::string& path) {
+  return core::makeError(core::ErrorCode::Unsupported, path,
+                         std::string("unknown image file type: the name must end in ") + supportedImageExtensions());
+}
+
+NiftiWriteOptions niftiOptions(const ImageFileWriteOptions& o) {
+  NiftiWriteOptions n;
+  n.gzipLevel = o.compressionLevel;
+  n.int16WhenExact = o.int16WhenExact;
+  return n;
+}
+
+NrrdWriteOptions nrrdOptions(const ImageFileWriteOptions& o) {
+  NrrdWriteOptions n;
+  n.gzip = o.compress;
+  n.gzipLevel = o.compressionLevel;
+  n.int16WhenExact = o.int16WhenExact;
+  return n;
+}
+
+MetaImageWriteOptions metaOptions(const ImageFileWriteOptions& o) {
+  MetaImageWriteOptions m;
+  m.compress = o.compress;
+  m.compressionLevel = o.compressionLevel;
+  m.int16WhenExact = o.int16WhenExact;
+  return m;
+}
+
+}  // namespace
+
+ImageFileFormat imageFileFormatFromPath(const std::string& path) {
+  if (endsWithNoCase(path, ".nii") || endsWithNoCase(path, ".nii.gz")) return ImageFileFormat::Nifti;
+  if (endsWithNoCase(path, ".nrrd") || endsWithNoCase(path, ".nhdr")) return ImageFileFormat::Nrrd;
+  if (endsWithNoCase(path, ".mha") || endsWithNoCase(path, ".mhd")) return ImageFileFormat::MetaImage;
+  return ImageFileFormat::Unknown;
+}
+
+const char* supportedImageExtensions() { return ".nii, .nii.gz, .nrrd, .nhdr, .mha or .mhd"; }
+
+core::Result<core::ImageVolume> readImageFile(const std::string& path) {
+  switch (imageFileFormatFromPath(path)) {
+    case ImageFileFormat::Nifti: return readNiftiImage(path);
+    case ImageFileFormat::Nrrd: return readNrrdImage(path);
+    case ImageFileFormat::MetaImage: return readMetaImage(path);
+    case ImageFileFormat::Unknown: break;
+  }
+  return unknownFormat(path);
+}
+
+core::Result<core::LabelMap> readLabelFile(const std::string& path) {
+  switch (imageFileFormatFromPath(path)) {
+    case ImageFileFormat::Nifti: return readNiftiLabels(path);
+    case ImageFileFormat::Nrrd: return readNrrdLabels(path);
+    case ImageFileFormat::MetaImage: return readMetaImageLabels(path);
+    case ImageFileFormat::Unknown: break;
+  }
+  return unknownFormat(path);
+}
+
+core::Status writeImageFile(const std::string& path, const core::ImageVolume& image,
+                            const ImageFileWriteOptions& options) {
+  switch (imageFileFormatFromPath(path)) {
+    case ImageFileFormat::Nifti: return writeNiftiImage(path, image, niftiOptions(options));
+    case ImageFileFormat::Nrrd: return writeNrrdImage(path, image, nrrdOptions(options));
+    case ImageFileFormat::MetaImage: return writeMetaImage(path, image, metaOptions(options));
+    case ImageFileFormat::Unknown: break;
+  }
+  return unknownFormat(path);
+}
+
+core::Status writeLabelFile(const std::string& path, const core::LabelMap& labels,
+                            const ImageFileWriteOptions& options) {
+  switch (imageFileFormatFromPath(path)) {
+    case ImageFileFormat::Nifti: return writeNiftiLabels(path, labels, niftiOptions(options));
+    case ImageFileFormat::Nrrd: return writeNrrdLabels(path, labels, nrrdOptions(options));
+    case ImageFileFormat::MetaImage: return writeMetaImageLabels(path, labels, metaOptions(options));
+    case ImageFileFormat::Unknown: break;
+  }
+  return unknownFormat(path);
+}
+
+}  // namespace delineate::io

@@ -1,0 +1,48 @@
+#pragma once
+// One entry point for volumetric image files, chosen by extension (case-insensitive):
+//   .nii, .nii.gz  NIfTI-1/2     (io/volume/nifti.h)
+//   .nrrd, .nhdr   NRRD          (io/volume/nrrd.h)
+//   .mha, .mhd     MetaImage     (io/volume/metaimage.h)
+// Any other name is Unsupported, naming the file and the extensions above. The extension picks the reader; each
+// reader then checks the content itself (NIfTI recognises gzip by its magic bytes, NRRD needs its magic line).
+//
+// Geometry rule, the same for every format: core::Geometry is LPS (DICOM/ITK patient coordinates) inside Delineate,
+// and each reader converts at its boundary. NIfTI's RAS affine has its first two rows negated (io/volume/nifti.h); NRRD is
+// converted from its declared `space` (RAS and LAS negate the coordinates that differ, LPS and scanner spaces are
+// taken as they are; io/volume/nrrd.h); MetaImage is LPS already (io/volume/metaimage.h). Writers store LPS back in each format's own
+// terms, so a label map saved for an image reads back on exactly that image's grid, whichever format either used.
+// Every reader validates the grid (orthonormal directions, positive finite spacing) and checks every size declared in
+// a header in 64 bits before allocating.
+//
+// Labels are uint16 in every format; images float32 (or int16 when ImageFileWriteOptions::int16WhenExact and every
+// voxel is a whole number in int16 range). Writes are atomic: a failed save leaves the previous file byte-identical.
+
+#include <string>
+
+#include "core/error.h"
+#include "core/label_map.h"
+#include "core/volume.h"
+
+namespace delineate::io {
+
+enum class ImageFileFormat { Nifti, Nrrd, MetaImage, Unknown };
+
+ImageFileFormat imageFileFormatFromPath(const std::string& path);
+
+// ".nii, .nii.gz, .nrrd, .nhdr, .mha, .mhd", for messages.
+const char* supportedImageExtensions();
+
+struct ImageFileWriteOptions {
+  int compressionLevel = 6;     // libdeflate level 0..12 (.nii.gz, NRRD gzip, MetaImage zlib)
+  bool compress = true;         // NRRD and MetaImage; NIfTI compresses when the name ends in .nii.gz
+  bool int16WhenExact = false;  // images only: int16 storage when lossless, float32 otherwise
+};
+
+core::Result<core::ImageVolume> readImageFile(const std::string& path);
+core::Result<core::LabelMap> readLabelFile(const std::string& path);
+core::Status writeImageFile(const std::string& path, const core::ImageVolume& image,
+                            const ImageFileWriteOptions& options = {});
+core::Status writeLabelFile(const std::string& path, const core::LabelMap& labels,
+                            const ImageFileWriteOptions& options = {});
+
+}  // namespace delineate::io
