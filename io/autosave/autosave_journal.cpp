@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/base/atomic_file.h"
+#include "io/base/file_read.h"
 #include "io/base/process_info.h"
 #include "io/volume/nifti.h"
 #include "io/base/posix_util.h"
@@ -107,18 +108,9 @@ LockAttempt lockJournal(const std::string& folder, bool exclusive, bool createLo
 // --- JSON files ----------------------------------------------------------------------------------------------------
 
 Result<Json> readJsonFile(const std::string& path) {
-  std::error_code ec;
-  const auto size = fs::file_size(path, ec);
-  if (ec)
-    return makeError(ec == std::errc::no_such_file_or_directory ? ErrorCode::NotFound : ErrorCode::ReadFailed, path,
-                     "cannot read: " + ec.message());
-  if (size > kMaxJsonBytes)
-    return makeError(ErrorCode::SizeLimit, path, "holds " + std::to_string(size) + " bytes; an autosave record is tiny");
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!in && !in.eof()) return makeError(ErrorCode::ReadFailed, path, "cannot read");
-  Json j = Json::parse(text.str(), nullptr, false);
+  auto text = readWholeFile(path, kMaxJsonBytes, "autosave record");
+  if (!text) return text.error();
+  Json j = Json::parse(*text, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return makeError(ErrorCode::ParseError, path, "not a JSON object");
   return j;
 }

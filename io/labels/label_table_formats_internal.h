@@ -40,13 +40,13 @@ bool startsWith(std::string_view s, std::string_view prefix);
 
 core::Error parseError(const std::string& subject, int line, std::string detail);
 
-// Reads a whole file: NotFound when it does not exist, ReadFailed when it cannot be read, SizeLimit when larger
-// than kMaxLabelFileBytes.
-core::Result<std::string> readWholeFile(const std::filesystem::path& path);
+// A label file read whole (io/base/file_read.h): NotFound when it does not exist, ReadFailed when it cannot be read,
+// SizeLimit when longer than kMaxLabelFileBytes.
+core::Result<std::string> readLabelFile(const std::filesystem::path& path);
 // Reads `path` and hands its text to `parse(text, subject)` with the path as subject: every *File reader is this.
 template <class Parse>
 auto parseWholeFile(const std::filesystem::path& path, Parse&& parse) -> decltype(parse(std::string_view{}, path.string())) {
-  auto text = readWholeFile(path);
+  auto text = readLabelFile(path);
   if (!text) return text.error();
   return parse(std::string_view(*text), path.string());
 }

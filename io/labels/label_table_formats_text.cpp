@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "io/base/atomic_file.h"
+#include "io/base/file_read.h"
 #include "io/labels/label_table_formats_internal.h"
 
 namespace delineate::io::label_io_detail {
@@ -61,35 +62,8 @@ core::Error parseError(const std::string& subject, int line, std::string detail)
   return makeError(ErrorCode::ParseError, subject, std::move(detail), line);
 }
 
-core::Result<std::string> readWholeFile(const std::filesystem::path& path) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec && ec != std::errc::no_such_file_or_directory)
-    return makeError(ErrorCode::ReadFailed, path.string(), "cannot access: " + ec.message());
-  if (ec || !std::filesystem::exists(status))
-    return makeError(ErrorCode::NotFound, path.string(), "file does not exist");
-  if (std::filesystem::is_directory(status))
-    return makeError(ErrorCode::ReadFailed, path.string(), "is a folder, not a file");
-  const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  if (!ec && size > kMaxLabelFileBytes)
-    return makeError(
-        ErrorCode::SizeLimit, path.string(),
-        "file is " + std::to_string(size) + " bytes; label files are limited to " + std::to_string(kMaxLabelFileBytes));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return makeError(ErrorCode::ReadFailed, path.string(), std::string("cannot open: ") + std::strerror(errno));
-  std::string text;
-  if (!ec) text.reserve(static_cast<std::size_t>(size));
-  char buffer[1 << 14];
-  while (in) {
-    in.read(buffer, sizeof buffer);
-    const std::streamsize got = in.gcount();
-    if (got > 0) text.append(buffer, static_cast<std::size_t>(got));
-    // A file that grows while we read it (or a special file) must not run away with memory.
-    if (text.size() > kMaxLabelFileBytes)
-      return makeError(ErrorCode::SizeLimit, path.string(), "file exceeds the label file size limit");
-  }
-  if (in.bad()) return makeError(ErrorCode::ReadFailed, path.string(), "read error");
-  return text;
+core::Result<std::string> readLabelFile(const std::filesystem::path& path) {
+  return readWholeFile(path.string(), kMaxLabelFileBytes, "label table");
 }
 
 core::Status writeFileAtomically(const std::filesystem::path& path, std::string_view text) {

@@ -113,7 +113,7 @@ LabelTableFormat detectLabelTableFormat(const std::filesystem::path& path, std::
 }
 
 Result<LabelTable> readLabelTableFile(const std::filesystem::path& path, LabelTableFormat* detected) {
-  auto text = readWholeFile(path);
+  auto text = readLabelFile(path);
   if (!text) return text.error();
   const std::string subject = path.string();
   const LabelTableFormat format = detectLabelTableFormat(path, *text);

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/base/atomic_file.h"
+#include "io/base/file_read.h"
 #include "io/share/audit_log.h"
 #include "io/base/posix_util.h"
 
@@ -42,21 +43,10 @@ std::string isoOf(std::int64_t ms) {
 
 
 // Whole small file; nullopt when it does not exist.
+constexpr std::uintmax_t kMaxLeaseFileBytes = 64 * 1024;
+
 core::Result<std::optional<std::string>> readSmallFile(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
-    if (errno == ENOENT) return std::optional<std::string>();
-    return makeError(ErrorCode::ReadFailed, path, std::string("cannot stat: ") + std::strerror(errno));
-  }
-  if (st.st_size > 64 * 1024) return makeError(ErrorCode::SizeLimit, path, "larger than a lease file can be");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    if (errno == ENOENT) return std::optional<std::string>();  // went away between stat and open
-    return makeError(ErrorCode::ReadFailed, path, std::string("cannot open: ") + std::strerror(errno));
-  }
-  std::stringstream text;
-  text << in.rdbuf();
-  return std::optional<std::string>(text.str());
+  return readWholeFileIfPresent(path, kMaxLeaseFileBytes, "lease file");
 }
 
 // "studies/<study>/labelsets/<name>" -> study and label set for audit records.
@@ -145,10 +135,13 @@ core::Result<bool> ShareLease::tryCreate(bool replaceStale) {
                          {"host", m_host}, {"pid", static_cast<long long>(::getpid())},
                          {"acquired", isoOf(ms)}, {"acquiredMs", ms}, {"ttlSeconds", m_policy.ttlSeconds}};
   const std::string text = j.dump(2) + "\n";
-  auto written = m_store->writeFile(m_folder + "/" + kLeaseFile, text.data(), text.size(), !replaceStale);
-  if (!written) {
-    if (isAlreadyExists(written.error())) return false;
-    return written.error();
+  if (replaceStale) {
+    auto written = m_store->writeFile(m_folder + "/" + kLeaseFile, text.data(), text.size());
+    if (!written) return written.error();
+  } else {
+    auto claimed = m_store->createExclusive(m_folder + "/" + kLeaseFile, text.data(), text.size());
+    if (!claimed) return claimed.error();
+    if (*claimed == Claim::Taken) return false;
   }
   m_held = true;
   m_beats = 0;
@@ -157,28 +150,30 @@ core::Result<bool> ShareLease::tryCreate(bool replaceStale) {
 
 core::Result<LeaseResult> ShareLease::acquire() {
   if (core::Status s = m_store->checkMounted(); !s) return s.error();
-  std::optional<LeaseHolder> last;
-  for (int attempt = 0; attempt < 4; ++attempt) {
+  // One round: look at the lease; create it when there is none, break it when it expired. Losing either race
+  // (someone created or broke it first) means looking again.
+  const auto round = [&](int) -> core::Result<std::optional<LeaseResult>> {
     auto lease = readLease();
     if (!lease) return lease.error();
     if (!lease->has_value()) {
       auto created = tryCreate(false);
       if (!created) return created.error();
-      if (*created) return LeaseResult{LeaseOutcome::Acquired, std::nullopt};
-      continue;  // someone else created it first: look at theirs
+      if (*created) return std::optional<LeaseResult>(LeaseResult{LeaseOutcome::Acquired, std::nullopt});
+      return std::optional<LeaseResult>();  // someone else created it first: look at theirs
     }
-    last = **lease;
-    if (last->token == m_token) {
+    const LeaseHolder& holder = **lease;
+    if (holder.token == m_token) {
       m_held = true;
       if (core::Status s = heartbeat(); !s) return s.error();
-      return LeaseResult{LeaseOutcome::Acquired, std::nullopt};
+      return std::optional<LeaseResult>(LeaseResult{LeaseOutcome::Acquired, std::nullopt});
     }
-    if (!last->expired) return LeaseResult{LeaseOutcome::HeldByOther, last};
-    auto broke = breakExpired(*last);
+    if (!holder.expired) return std::optional<LeaseResult>(LeaseResult{LeaseOutcome::HeldByOther, holder});
+    auto broke = breakExpired(holder);
     if (!broke) return broke.error();
-    if (*broke) return LeaseResult{LeaseOutcome::Broke, last};
-  }
-  return LeaseResult{LeaseOutcome::HeldByOther, last};
+    if (*broke) return std::optional<LeaseResult>(LeaseResult{LeaseOutcome::Broke, holder});
+    return std::optional<LeaseResult>();  // another process is breaking it: look at what it leaves
+  };
+  return claimExclusively<LeaseResult>(m_folder + "/" + kLeaseFile, "the lease", round);
 }
 
 core::Result<bool> ShareLease::breakExpired(const LeaseHolder& stale) {
@@ -187,22 +182,26 @@ core::Result<bool> ShareLease::breakExpired(const LeaseHolder& stale) {
   if (!markerPath) return markerPath.error();
   const std::int64_t ms = epochMs(now());
   const std::string marker = nlohmann::json{{"token", m_token}, {"user", m_user}, {"host", m_host}, {"ms", ms}}.dump();
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    auto claimed = m_store->writeFile(markerRel, marker.data(), marker.size(), true);
-    if (claimed) break;
-    if (!isAlreadyExists(claimed.error())) return claimed.error();
-    if (attempt == 1) return false;
-    // Another breaker is at work, or died at work: its marker goes only once it is stale.
+  // The break marker: ours when we create it; another breaker's marker means it is at work, or died at work, and
+  // its marker goes only once it is stale.
+  const auto claimMarker = [&](int) -> core::Result<std::optional<bool>> {
+    auto claimed = m_store->createExclusive(markerRel, marker.data(), marker.size());
+    if (!claimed) return claimed.error();
+    if (*claimed == Claim::Created) return std::optional<bool>(true);
     auto text = readSmallFile(*markerPath);
     if (!text) return text.error();
-    if (!text->has_value()) continue;
+    if (!text->has_value()) return std::optional<bool>();  // gone meanwhile: try again
     const auto j = nlohmann::json::parse(**text, nullptr, false);
     const std::int64_t since = j.is_object() && j.contains("ms") && j["ms"].is_number_integer() ? j["ms"].get<std::int64_t>() : 0;
-    if (ms - since < static_cast<std::int64_t>(kBreakMarkerStaleSeconds) * 1000) return false;
+    if (ms - since < static_cast<std::int64_t>(kBreakMarkerStaleSeconds) * 1000) return std::optional<bool>(false);
     if (::unlink(markerPath->c_str()) != 0 && errno != ENOENT)
       return makeError(ErrorCode::WriteFailed, *markerPath, std::string("cannot remove a stale break marker: ") +
                                                                 std::strerror(errno));
-  }
+    return std::optional<bool>();
+  };
+  auto ours = claimExclusively<bool>(*markerPath, "the lease's break marker", claimMarker);
+  if (!ours) return ours.error();
+  if (!*ours) return false;
   struct MarkerGuard {
     std::string path;
     ~MarkerGuard() { ::unlink(path.c_str()); }

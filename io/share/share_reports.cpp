@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/base/atomic_file.h"
+#include "io/base/file_read.h"
 #include "io/share/audit_log.h"
 #include "io/share/share_revisions.h"
 
@@ -48,16 +49,7 @@ bool isValidFileName(const std::string& name) {
 }
 
 core::Result<std::string> readReportFile(const std::string& path) {
-  std::error_code ec;
-  const auto size = fs::file_size(path, ec);
-  if (ec) return makeError(ErrorCode::NotFound, path, "cannot read the report file: " + ec.message());
-  if (size > kMaxReportFileBytes)
-    return makeError(ErrorCode::SizeLimit, path, std::to_string(size) + " bytes, more than a report file may have (4 GiB)");
-  std::ifstream in(path, std::ios::binary);
-  std::string bytes(static_cast<std::size_t>(size), '\0');
-  if (!in || !in.read(bytes.data(), std::streamsize(size)))
-    return makeError(ErrorCode::ReadFailed, path, "cannot read the report file");
-  return bytes;
+  return readWholeFile(path, kMaxReportFileBytes, "report file");
 }
 
 // The publications under a revision's folder: (number, folder name) for every name that is a number, manifest or
@@ -77,8 +69,9 @@ core::Result<std::vector<std::pair<int, std::string>>> publicationsIn(const std:
 }
 
 core::Result<PublishedReport> readManifest(const std::string& path, const std::string& folder) {
-  std::ifstream in(path);
-  const auto j = nlohmann::json::parse(in, nullptr, false);
+  auto text = readWholeFile(path, kMaxRecordBytes, "report manifest");
+  if (!text) return text.error();
+  const auto j = nlohmann::json::parse(*text, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return makeError(ErrorCode::Corrupt, path, "the report manifest is not JSON");
   try {
     PublishedReport r;
@@ -133,22 +126,21 @@ core::Result<PublishedReport> publishReport(const ShareStore& store, const Repor
   if (!absoluteBase) return absoluteBase.error();
   auto existing = publicationsIn(*absoluteBase);
   if (!existing) return existing.error();
-  int number = existing->empty() ? 1 : existing->back().first + 1;
-  std::string folder;
+  const int first = existing->empty() ? 1 : existing->back().first + 1;
   // Racing publishers: the one whose claim is published first has the number, the others try the next.
-  constexpr int kMaxAttempts = 256;
-  for (int attempt = 0;; ++attempt, ++number) {
-    if (number > 999999) return makeError(ErrorCode::SizeLimit, *absoluteBase, "no publication number left");
-    if (attempt == kMaxAttempts)
-      return makeError(ErrorCode::WriteFailed, *absoluteBase,
-                       "could not claim a publication number after " + std::to_string(kMaxAttempts) +
-                           " attempts (other publishers took each one first)");
-    folder = base + "/" + pad(number, 4);
-    const std::string claim = std::to_string(number) + "\n";
-    auto claimed = store.writeFile(folder + "/" + kClaim, claim.data(), claim.size(), true);
-    if (claimed) break;
-    if (!isAlreadyExists(claimed.error())) return claimed.error();
-  }
+  const auto round = [&](int attempt) -> core::Result<std::optional<int>> {
+    const int candidate = first + attempt;
+    if (candidate > 999999) return makeError(ErrorCode::SizeLimit, *absoluteBase, "no publication number left");
+    const std::string claim = std::to_string(candidate) + "\n";
+    auto claimed = store.createExclusive(base + "/" + pad(candidate, 4) + "/" + kClaim, claim.data(), claim.size());
+    if (!claimed) return claimed.error();
+    if (*claimed == Claim::Taken) return std::optional<int>();
+    return std::optional<int>(candidate);
+  };
+  auto claimedNumber = claimExclusively<int>(*absoluteBase, "a publication number", round);
+  if (!claimedNumber) return claimedNumber.error();
+  const int number = *claimedNumber;
+  const std::string folder = base + "/" + pad(number, 4);
 
   PublishedReport report;
   report.revision = request.revision;

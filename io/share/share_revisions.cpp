@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/base/atomic_file.h"
+#include "io/base/file_read.h"
 #include "io/share/audit_log.h"
 #include "io/volume/nifti.h"
 #include "io/base/posix_util.h"
@@ -50,10 +51,9 @@ bool validSuffix(const std::string& s) {
 
 
 core::Result<RevisionInfo> readMetadata(const fs::path& file, int number) {
-  std::ifstream in(file);
-  std::stringstream text;
-  text << in.rdbuf();
-  const auto j = nlohmann::json::parse(text.str(), nullptr, false);
+  auto text = readWholeFile(file.string(), kMaxRecordBytes, "revision record");
+  if (!text) return text.error();
+  const auto j = nlohmann::json::parse(*text, nullptr, false);
   if (j.is_discarded() || !j.is_object())
     return makeError(ErrorCode::ParseError, file.string(), "revision metadata is not a JSON object");
   RevisionInfo r;
@@ -198,7 +198,8 @@ core::Result<RevisionList> RevisionFolder::list() const {
 core::Result<RevisionInfo> RevisionFolder::claimAndPublish(RevisionInfo info, const std::string& suffix,
                                                            const void* data, std::size_t size,
                                                            const std::string& stagedPath) const {
-  for (int attempt = 0; attempt < kMaxClaimAttempts; ++attempt) {
+  // One round: the next free number (claimed but unfinished ones count) and its record, created exclusively.
+  const auto round = [&](int) -> core::Result<std::optional<RevisionInfo>> {
     auto current = list();
     if (!current) return current.error();
     int next = current->latest();
@@ -218,11 +219,9 @@ core::Result<RevisionInfo> RevisionFolder::claimAndPublish(RevisionInfo info, co
                      {"latestAtSave", info.latestAtSave}};
     if (!info.extraJson.empty() && info.extraJson != "{}") j["extra"] = nlohmann::json::parse(info.extraJson);
     const std::string meta = j.dump(2) + "\n";
-    auto claimed = m_store->writeFile(m_folder + "/" + stem(next) + ".json", meta.data(), meta.size(), true);
-    if (!claimed) {
-      if (isAlreadyExists(claimed.error())) continue;  // lost the race: next
-      return claimed.error();
-    }
+    auto claimed = m_store->createExclusive(m_folder + "/" + stem(next) + ".json", meta.data(), meta.size());
+    if (!claimed) return claimed.error();
+    if (*claimed == Claim::Taken) return std::optional<RevisionInfo>();  // lost the race: look again
     // The claimed number stays incomplete if this fails; earlier revisions are untouched.
     if (stagedPath.empty()) {
       auto written = m_store->writeFile(m_folder + "/" + info.content, data, size, true);
@@ -234,9 +233,9 @@ core::Result<RevisionInfo> RevisionFolder::claimAndPublish(RevisionInfo info, co
       if (core::Status s = publishStaged(stagedPath, *target); !s) return s.error();
     }
     if (info.extraJson.empty()) info.extraJson = "{}";
-    return info;
-  }
-  return makeError(ErrorCode::WriteFailed, m_folder, "could not claim a revision number after 64 attempts");
+    return std::optional<RevisionInfo>(info);
+  };
+  return claimExclusively<RevisionInfo>(m_folder, "a revision number", round);
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/base/atomic_file.h"
+#include "io/base/file_read.h"
 
 namespace delineate::io {
 namespace {
@@ -25,11 +26,9 @@ core::Result<std::string> readSentinel(const fs::path& root) {
     return makeError(ErrorCode::NotFound, root.string(),
                      std::string("no ") + ShareStore::kSentinel +
                          " here: the share is not mounted (or this folder is not a Delineate store); nothing is written");
-  std::ifstream in(sentinel);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!in && !in.eof()) return makeError(ErrorCode::ReadFailed, sentinel.string(), "cannot read the sentinel");
-  const auto j = nlohmann::json::parse(text.str(), nullptr, false);
+  auto text = readWholeFile(sentinel.string(), kMaxRecordBytes, "store sentinel");
+  if (!text) return text.error();
+  const auto j = nlohmann::json::parse(*text, nullptr, false);
   if (j.is_discarded() || !j.is_object() || !j.contains("id") || !j["id"].is_string() || j.value("format", 0) != 1)
     return makeError(ErrorCode::ParseError, sentinel.string(), "the sentinel is not a Delineate store sentinel (format 1)");
   return j["id"].get<std::string>();
@@ -88,6 +87,14 @@ core::Result<std::string> ShareStore::resolve(const std::string& relativePath) c
   for (const auto& part : rel.lexically_normal())
     if (part == "..") return makeError(ErrorCode::InvalidArgument, relativePath, "the path leaves the store");
   return (fs::path(m_root) / rel.lexically_normal()).string();
+}
+
+core::Result<Claim> ShareStore::createExclusive(const std::string& relativePath, const void* data,
+                                                std::size_t size) const {
+  auto written = writeFile(relativePath, data, size, true);
+  if (written) return Claim::Created;
+  if (isAlreadyExists(written.error())) return Claim::Taken;
+  return written.error();
 }
 
 core::Result<std::string> ShareStore::writeFile(const std::string& relativePath, const void* data, std::size_t size,

@@ -18,12 +18,28 @@
 // before every write. Errors name the file and the reason; a failed write leaves what was there untouched.
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "core/error.h"
 #include "io/base/atomic_file.h"
 
 namespace delineate::io {
+
+// JSON records on the share (the sentinel, revision records, report manifests) are a few kilobytes, a label table
+// in a revision's "extra" at most a few megabytes: anything longer is not ours and is refused before it is parsed.
+inline constexpr std::uintmax_t kMaxRecordBytes = std::uintmax_t(16) << 20;
+
+// Exclusive claims. Revision numbers, report folders, leases and break markers are names on the share that exactly
+// one writer may create; each is claimed by creating it (createExclusive). A writer that finds its name taken looks
+// again (a fresh listing, the next number, the other holder's lease) and tries once more. Every such loop runs
+// through claimExclusively, so they share one retry policy: kClaimAttempts rounds, then an error naming the folder.
+inline constexpr int kClaimAttempts = 256;
+
+// One exclusive create: the name is ours now, or another writer had created it first.
+enum class Claim { Created, Taken };
 
 class ShareStore {
  public:
@@ -45,6 +61,9 @@ class ShareStore {
   core::Result<std::string> writeFile(const std::string& relativePath, const void* data, std::size_t size,
                                       bool mustBeNew = false) const;
 
+  // writeFile(mustBeNew) that tells a name another writer created first (Taken) from a failure (an error).
+  core::Result<Claim> createExclusive(const std::string& relativePath, const void* data, std::size_t size) const;
+
   // Every later write through this store (writeFile, revision uploads) adds its phase times to *times; nullptr stops.
   // For benchmarks and diagnostics; the WritePhaseTimes must outlive the writes.
   void recordWriteTimes(WritePhaseTimes* times) { m_times = times; }
@@ -59,5 +78,20 @@ class ShareStore {
   std::string m_id;
   WritePhaseTimes* m_times = nullptr;
 };
+
+// Runs `round(attempt)` for attempt 0, 1, ... until it settles: a value when it has one (claimed, or found there is
+// nothing to claim), no value when it lost a race and must look again, or an error, which ends the loop. After
+// kClaimAttempts rounds without a value: WriteFailed naming `subject` ("could not claim <what> ...").
+template <class T, class Round>
+core::Result<T> claimExclusively(const std::string& subject, const std::string& what, Round&& round) {
+  for (int attempt = 0; attempt < kClaimAttempts; ++attempt) {
+    core::Result<std::optional<T>> settled = round(attempt);
+    if (!settled) return settled.error();
+    if (settled->has_value()) return std::move(**settled);
+  }
+  return core::makeError(core::ErrorCode::WriteFailed, subject,
+                         "could not claim " + what + " after " + std::to_string(kClaimAttempts) +
+                             " attempts (other writers took each one first)");
+}
 
 }  // namespace delineate::io
