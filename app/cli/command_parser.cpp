@@ -147,6 +147,15 @@ std::string describe(const CLI::ParseError& e, const CLI::App& command) {
   return lowerFirst(e.what());
 }
 
+// One line on stderr, naming the problem and the help page of the command it happened in; exit code 2.
+int reportUsageError(const CLI::App& app, const CLI::ParseError& e) {
+  const CLI::App& command = selectedCommand(app);
+  const std::string path = commandPath(command);
+  std::fprintf(stderr, "error: %s (see '%s%s --help')\n", describe(e, command).c_str(), app.get_name().c_str(),
+               path.empty() ? "" : (" " + path).c_str());
+  return 2;
+}
+
 }  // namespace
 
 std::string HelpFormatter::make_help(const CLI::App* app, std::string name, CLI::AppFormatMode) const {
@@ -238,9 +247,14 @@ std::optional<int> parseCommandLine(CLI::App& app, const std::vector<std::string
   try {
     app.parse(reversed);
     return std::nullopt;
-  } catch (const CLI::CallForHelp&) {
-    std::fputs(app.help().c_str(), stdout);
-    return 0;
+  } catch (const CLI::CallForHelp& e) {
+    // CLI11 answers "share frob --help" with share's page; a command that does not exist is a usage error.
+    const CLI::App& command = selectedCommand(app);
+    if (allSubcommands(command).empty() || command.remaining().empty()) {
+      std::fputs(app.help().c_str(), stdout);
+      return 0;
+    }
+    return reportUsageError(app, e);
   } catch (const CLI::CallForAllHelp&) {
     std::fputs(app.help("", CLI::AppFormatMode::All).c_str(), stdout);
     return 0;
@@ -248,11 +262,7 @@ std::optional<int> parseCommandLine(CLI::App& app, const std::vector<std::string
     std::printf("%s\n", e.what());
     return 0;
   } catch (const CLI::ParseError& e) {
-    const CLI::App& command = selectedCommand(app);
-    const std::string path = commandPath(command);
-    std::fprintf(stderr, "error: %s (see '%s%s --help')\n", describe(e, command).c_str(), app.get_name().c_str(),
-                 path.empty() ? "" : (" " + path).c_str());
-    return 2;
+    return reportUsageError(app, e);
   }
 }
 
