@@ -15,49 +15,17 @@
 
 namespace delineate::app::cli {
 
-int runClickEval(const std::vector<std::string>& args) {
-  std::vector<std::string> positional;
-  std::vector<core::Label> labels;
-  int clicks = 10;
-  bool json = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> const std::string* { return i + 1 < args.size() ? &args[++i] : nullptr; };
-    if (a == "--label") {
-      const std::string* v = value();
-      if (!v) return usageError("--label needs a number");
-      try {
-        const int l = std::stoi(*v);
-        if (l < 1 || l > 65535) return usageError("--label takes 1..65535");
-        labels.push_back(static_cast<core::Label>(l));
-      } catch (...) {
-        return usageError("--label takes a number");
-      }
-    } else if (a == "--clicks") {
-      const std::string* v = value();
-      if (!v) return usageError("--clicks needs a number");
-      try {
-        clicks = std::stoi(*v);
-      } catch (...) {
-        return usageError("--clicks takes a number");
-      }
-      if (clicks < 1 || clicks > 100) return usageError("--clicks takes 1..100");
-    } else if (a == "--json") {
-      json = true;
-    } else if (a.rfind("--", 0) == 0) {
-      return usageError("unknown option " + a);
-    } else {
-      positional.push_back(a);
-    }
-  }
-  if (positional.size() != 2) return usageError("click-eval IMAGE LABELS [--label N]... [--clicks N] [--json]");
-  auto image = io::readImageFile(positional[0]);
+int runClickEval(const ClickEvalOptions& o) {
+  const int clicks = o.clicks;
+  const bool json = o.json;
+  std::vector<core::Label> labels = o.labelIds;
+  auto image = io::readImageFile(o.image);
   if (!image) return fileError(image.error());
-  auto reference = io::readLabelFile(positional[1]);
+  auto reference = io::readLabelFile(o.labels);
   if (!reference) return fileError(reference.error());
   if (reference->geometry().dimensions() != image->geometry().dimensions() ||
       !reference->geometry().isCloseTo(image->geometry()))
-    return fileError(core::makeError(core::ErrorCode::GeometryMismatch, positional[1],
+    return fileError(core::makeError(core::ErrorCode::GeometryMismatch, o.labels,
                                      "the labels are not on the image's grid"));
   if (labels.empty()) {
     std::vector<bool> present(65536, false);
@@ -66,7 +34,7 @@ int runClickEval(const std::vector<std::string>& args) {
       if (present[l]) labels.push_back(static_cast<core::Label>(l));
   }
 
-  nlohmann::json out{{"image", positional[0]}, {"labels", positional[1]}, {"engine", "classic.click"},
+  nlohmann::json out{{"image", o.image}, {"labels", o.labels}, {"engine", "classic.click"},
                      {"objects", nlohmann::json::array()}};
   std::vector<std::vector<double>> diceByClick(static_cast<std::size_t>(clicks));
   std::vector<double> latencies;
@@ -85,7 +53,7 @@ int runClickEval(const std::vector<std::string>& args) {
         ++count;
       }
     if (count == 0) {
-      std::fprintf(stderr, "warning: label %u is not in %s\n", l, positional[1].c_str());
+      std::fprintf(stderr, "warning: label %u is not in %s\n", l, o.labels.c_str());
       continue;
     }
     auto session = inference::classic::ClickSession::begin(*image);

@@ -1,10 +1,16 @@
 #pragma once
+// The subcommands of delineate-cli. Their arguments are parsed once, in command_line.cpp (CLI11), into the option
+// structs below; a run function gets arguments that already passed every check that needs no file, and returns the
+// process exit code.
 
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
+#include "core/label_map.h"
+#include "core/statistics.h"
 
 namespace delineate::io {
 struct DicomIndex;
@@ -13,40 +19,160 @@ struct DicomSeries;
 
 namespace delineate::app::cli {
 
-// Each subcommand takes its arguments (without the command name) and returns the process exit code.
-int runInfo(const std::vector<std::string>& args);
-int runDicomIndex(const std::vector<std::string>& args);
-int runConvert(const std::vector<std::string>& args);
-int runShare(const std::vector<std::string>& args);
-int runCheckpoint(const std::vector<std::string>& args);
-int runAudit(const std::vector<std::string>& args);
-int runClickEval(const std::vector<std::string>& args);
-int runSegment(const std::vector<std::string>& args);
-int runExportDicom(const std::vector<std::string>& args);
-int runSrShow(const std::vector<std::string>& args);
-// share report / share reports (args after the subcommand).
-int runShareReport(const std::vector<std::string>& args);
-int runShareReports(const std::vector<std::string>& args);
+struct InfoOptions {
+  std::string image;
+  std::string labels;
+  std::string table;
+  std::string engine;  // --segment
+  std::string format = "text";
+  std::optional<core::SliceRange> slices;  // voxel slices, inclusive; last -1 = to the end
+};
+
+struct SegmentOptions {
+  std::string image, output;
+  std::string engine = "classic";
+  std::vector<core::Label> classes;
+};
+
+struct DicomIndexOptions {
+  std::string folder;
+  std::string format = "text";
+  int threads = 0;  // 0: io's default
+  bool noRecursive = false;
+};
+
+struct ConvertOptions {
+  std::string input, output;
+  std::string series;  // KEY or series number
+  bool allowIrregular = false;
+  int threads = 0;
+};
+
+struct ClickEvalOptions {
+  std::string image, labels;
+  std::vector<core::Label> labelIds;  // empty: every label in LABELS
+  int clicks = 10;
+  bool json = false;
+};
+
+struct ExportDicomOptions {
+  std::string dicom, labels, table, series, seg, sr, observer;
+  bool labelmap = false;
+  bool deidentify = false;
+};
+
+struct SrShowOptions {
+  std::string file;
+  bool json = false;
+};
+
+// ROOT STUDY LABELSET, the start of every share command but init.
+struct LabelSetPath {
+  std::string root, study, labelSet;
+};
+
+struct ShareInitOptions {
+  std::string root;
+};
+
+struct ShareSaveOptions {
+  LabelSetPath set;
+  std::string labelFile;
+  std::optional<int> base;  // nullopt: the newest revision; 0: none
+  std::string message, author;  // author empty: this process's user
+  bool json = false;
+};
+
+struct ShareListOptions {  // share list, share reports
+  LabelSetPath set;
+  bool json = false;
+};
+
+struct ShareShowOptions {
+  LabelSetPath set;
+  int revision = 0;
+  bool json = false;
+};
+
+struct ShareDiffOptions {
+  LabelSetPath set;
+  int revisionA = 0, revisionB = 0;
+  bool json = false;
+};
+
+struct ShareGetOptions {
+  LabelSetPath set;
+  int revision = 0;
+  std::string output;
+};
+
+struct ShareRestoreOptions {
+  LabelSetPath set;
+  int revision = 0;
+  std::string message, author;  // message empty: "restore of rN"
+};
+
+struct ShareReportOptions {
+  LabelSetPath set;
+  int revision = 0;
+  std::string dicom, series, image, table, message, author, observer;
+  bool labelmap = false, deidentify = false, json = false;
+};
+
+struct CheckpointPutOptions {
+  std::string root, model, file, sidecar, message, author;
+};
+
+struct CheckpointGetOptions {
+  std::string root, model;
+  int revision = 0;
+  std::string output;
+};
+
+struct CheckpointListOptions {
+  std::string root, model;
+  bool json = false;
+};
+
+struct AuditVerifyOptions {
+  std::vector<std::string> targets;  // log files or share-store roots
+};
+
+int runInfo(const InfoOptions& options);
+int runSegment(const SegmentOptions& options);
+int runDicomIndex(const DicomIndexOptions& options);
+int runConvert(const ConvertOptions& options);
+int runClickEval(const ClickEvalOptions& options);
+int runExportDicom(const ExportDicomOptions& options);
+int runSrShow(const SrShowOptions& options);
+int runShareInit(const ShareInitOptions& options);
+int runShareSave(const ShareSaveOptions& options);
+int runShareList(const ShareListOptions& options);
+int runShareShow(const ShareShowOptions& options);
+int runShareDiff(const ShareDiffOptions& options);
+int runShareGet(const ShareGetOptions& options);
+int runShareRestore(const ShareRestoreOptions& options);
+int runShareLease(const LabelSetPath& options);
+int runShareReport(const ShareReportOptions& options);
+int runShareReports(const ShareListOptions& options);
+int runCheckpointPut(const CheckpointPutOptions& options);
+int runCheckpointGet(const CheckpointGetOptions& options);
+int runCheckpointList(const CheckpointListOptions& options);
+int runAuditVerify(const AuditVerifyOptions& options);
+
+// "k:10:20" or "2:10:-1" (axis i/j/k or 0/1/2); nullopt when the text is not of that form.
+std::optional<core::SliceRange> parseSliceRange(const std::string& text);
 
 // The image series of a DICOM folder's index to work on: the only one, or the one `seriesKey` names. On failure the
 // choices are printed and the exit code returned (1 none or no such key, 2 several to pick from); 0 on success.
 int chooseImageSeries(const io::DicomIndex& index, const std::string& input, const std::string& seriesKey,
                       const io::DicomSeries*& chosen);
 
-// For option parsers: args[i] is an option that takes a value; moves i to the value and stores it in `target`, or
-// says in `problem` that the value is missing and returns false.
-inline bool optionValue(const std::vector<std::string>& args, std::size_t& i, std::string& target, std::string& problem) {
-  if (i + 1 >= args.size()) {
-    problem = args[i] + " needs a value";
-    return false;
-  }
-  target = args[++i];
-  return true;
-}
-
-// Exit code 2 with "error: <message>" and a pointer to the help.
-inline int usageError(const std::string& message) {
-  std::fprintf(stderr, "error: %s\n(see 'delineate-cli help')\n", message.c_str());
+// A usage error found after parsing (one that needs more than one option to see): exit code 2 with a one-line
+// "error: <message>" and where the help of `command` (e.g. "info", "share report") is.
+inline int usageError(const std::string& command, const std::string& message) {
+  std::fprintf(stderr, "error: %s (see 'delineate-cli%s --help')\n", message.c_str(),
+               command.empty() ? "" : (" " + command).c_str());
   return 2;
 }
 

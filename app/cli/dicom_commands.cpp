@@ -43,16 +43,6 @@ class TerminalProgress final : public ProgressSink {
   int m_last = -1;
 };
 
-bool parseThreads(const std::string& v, int& out) {
-  try {
-    std::size_t used = 0;
-    out = std::stoi(v, &used);
-    return used == v.size() && out >= 1 && out <= 256;
-  } catch (...) {
-    return false;
-  }
-}
-
 std::string describeFormat(const DicomSeries& s) {
   if (!s.isImage) return "-";
   return std::to_string(s.format.columns) + "x" + std::to_string(s.format.rows) + "x" +
@@ -101,22 +91,12 @@ nlohmann::json seriesJson(const DicomSeries& s) {
 
 }  // namespace
 
-int runDicomIndex(const std::vector<std::string>& args) {
-  std::string folder, format = "text";
+int runDicomIndex(const DicomIndexOptions& o) {
+  const std::string& folder = o.folder;
+  const std::string& format = o.format;
   DicomScanOptions options;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--format" && i + 1 < args.size()) format = args[++i];
-    else if (a == "--threads" && i + 1 < args.size()) {
-      if (!parseThreads(args[++i], options.threads)) return usageError("--threads needs a number from 1 to 256");
-    } else if (a == "--no-recursive") options.recursive = false;
-    else if (!a.empty() && a[0] == '-') return usageError("unknown option or missing value: " + a);
-    else if (folder.empty()) folder = a;
-    else return usageError("unexpected argument " + a);
-  }
-  if (folder.empty()) return usageError("dicom-index needs a FOLDER");
-  if (format != "text" && format != "json") return usageError("--format must be text or json");
-
+  options.threads = o.threads;
+  options.recursive = !o.noRecursive;
   TerminalProgress progress;
   options.progress = &progress;
   const auto start = std::chrono::steady_clock::now();
@@ -211,24 +191,11 @@ int chooseImageSeries(const io::DicomIndex& index, const std::string& input, con
   return 2;
 }
 
-int runConvert(const std::vector<std::string>& args) {
-  std::string input, output, seriesKey;
-  bool allowIrregular = false;
-  int threads = 0;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--series" && i + 1 < args.size()) seriesKey = args[++i];
-    else if (a == "--allow-irregular") allowIrregular = true;
-    else if (a == "--threads" && i + 1 < args.size()) {
-      if (!parseThreads(args[++i], threads)) return usageError("--threads needs a number from 1 to 256");
-    } else if (!a.empty() && a[0] == '-') return usageError("unknown option or missing value: " + a);
-    else if (input.empty()) input = a;
-    else if (output.empty()) output = a;
-    else return usageError("unexpected argument " + a);
-  }
-  if (input.empty() || output.empty()) return usageError("convert needs INPUT and OUTPUT");
+int runConvert(const ConvertOptions& o) {
+  const std::string& input = o.input;
+  const std::string& output = o.output;
   if (io::imageFileFormatFromPath(output) == io::ImageFileFormat::Unknown)
-    return usageError("OUTPUT must end in .nii, .nii.gz, .nrrd, .nhdr, .mha or .mhd: " + output);
+    return usageError("convert", "OUTPUT must end in .nii, .nii.gz, .nrrd, .nhdr, .mha or .mhd: " + output);
 
   ImageVolume image;
   if (io::imageFileFormatFromPath(input) != io::ImageFileFormat::Unknown) {
@@ -238,15 +205,15 @@ int runConvert(const std::vector<std::string>& args) {
   } else {
     TerminalProgress progress;
     DicomScanOptions scan;
-    scan.threads = threads;
+    scan.threads = o.threads;
     scan.progress = &progress;
     auto index = io::indexDicomFolder(input, scan);
     if (!index) return fileError(index.error());
     const DicomSeries* chosen = nullptr;
-    if (int code = chooseImageSeries(*index, input, seriesKey, chosen); code != 0) return code;
+    if (int code = chooseImageSeries(*index, input, o.series, chosen); code != 0) return code;
     DicomLoadOptions load;
-    load.threads = threads;
-    load.allowIrregular = allowIrregular;
+    load.threads = o.threads;
+    load.allowIrregular = o.allowIrregular;
     load.progress = &progress;
     auto loaded = io::loadDicomSeries(*chosen, load);
     if (!loaded) return fileError(loaded.error());

@@ -20,38 +20,6 @@
 namespace delineate::app::cli {
 namespace {
 
-struct ExportOptions {
-  std::string dicom, labels, table, seriesKey, seg, sr, observer;
-  bool labelmap = false;
-  bool deidentify = false;
-};
-
-std::optional<ExportOptions> parseExport(const std::vector<std::string>& args, std::string& problem) {
-  ExportOptions o;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](std::string& target) { return optionValue(args, i, target, problem); };
-    bool ok = true;
-    if (a == "--seg") ok = value(o.seg);
-    else if (a == "--sr") ok = value(o.sr);
-    else if (a == "--table") ok = value(o.table);
-    else if (a == "--series") ok = value(o.seriesKey);
-    else if (a == "--observer") ok = value(o.observer);
-    else if (a == "--labelmap") o.labelmap = true;
-    else if (a == "--deidentify") o.deidentify = true;
-    else if (!a.empty() && a[0] == '-') problem = "unknown option " + a;
-    else if (o.dicom.empty()) o.dicom = a;
-    else if (o.labels.empty()) o.labels = a;
-    else problem = "unexpected argument " + a;
-    if (!ok || !problem.empty()) return std::nullopt;
-  }
-  if (o.dicom.empty() || o.labels.empty()) problem = "export-dicom needs a DICOM folder and a LABELS file";
-  else if (o.seg.empty()) problem = "export-dicom needs --seg OUTPUT (the SR references the SEG)";
-  else if (o.sr == o.seg) problem = "--sr and --seg must be different files";
-  if (!problem.empty()) return std::nullopt;
-  return o;
-}
-
 std::string code(const core::CodedConcept& c) {
   return c.empty() ? std::string() : "(" + c.value + ", " + c.scheme + ", \"" + c.meaning + "\")";
 }
@@ -80,16 +48,12 @@ core::Result<DicomExportResult> exportSegAndSr(const io::DicomSeries& series,
   return result;
 }
 
-int runExportDicom(const std::vector<std::string>& args) {
-  std::string problem;
-  const auto parsed = parseExport(args, problem);
-  if (!parsed) return usageError(problem);
-  const ExportOptions& o = *parsed;
-
+int runExportDicom(const ExportDicomOptions& o) {
+  if (o.sr == o.seg) return usageError("export-dicom", "--sr and --seg must be different files");
   auto index = io::indexDicomFolder(o.dicom);
   if (!index) return fileError(index.error());
   const io::DicomSeries* series = nullptr;
-  if (int code = chooseImageSeries(*index, o.dicom, o.seriesKey, series); code != 0) return code;
+  if (int code = chooseImageSeries(*index, o.dicom, o.series, series); code != 0) return code;
   auto labels = io::readLabelFile(o.labels);
   if (!labels) return fileError(labels.error());
   core::LabelTable table;
@@ -120,16 +84,9 @@ int runExportDicom(const std::vector<std::string>& args) {
   return 0;
 }
 
-int runSrShow(const std::vector<std::string>& args) {
-  std::string file;
-  bool json = false;
-  for (const std::string& a : args) {
-    if (a == "--json") json = true;
-    else if (!a.empty() && a[0] == '-') return usageError("unknown option " + a);
-    else if (file.empty()) file = a;
-    else return usageError("unexpected argument " + a);
-  }
-  if (file.empty()) return usageError("sr-show needs an SR FILE");
+int runSrShow(const SrShowOptions& o) {
+  const std::string& file = o.file;
+  const bool json = o.json;
   auto doc = io::readDicomSr(file);
   if (!doc) return fileError(doc.error());
   if (json) {

@@ -18,75 +18,6 @@ namespace {
 
 using namespace delineate::core;
 
-struct InfoOptions {
-  std::string image;
-  std::string labels;
-  std::string table;
-  std::string engine;
-  std::string format = "text";
-  std::optional<SliceRange> slices;  // --slices AXIS:FIRST:LAST (voxel slices, inclusive; LAST -1 = to the end)
-};
-
-// "k:10:20" or "2:10:-1" (axis i/j/k or 0/1/2).
-std::optional<SliceRange> parseSlices(const std::string& text) {
-  const auto c1 = text.find(':'), c2 = text.find(':', c1 == std::string::npos ? 0 : c1 + 1);
-  if (c1 == std::string::npos || c2 == std::string::npos) return std::nullopt;
-  SliceRange r;
-  const std::string axis = text.substr(0, c1);
-  if (axis == "i" || axis == "0") r.axis = 0;
-  else if (axis == "j" || axis == "1") r.axis = 1;
-  else if (axis == "k" || axis == "2") r.axis = 2;
-  else return std::nullopt;
-  try {
-    std::size_t n1 = 0, n2 = 0;
-    const std::string a = text.substr(c1 + 1, c2 - c1 - 1), b = text.substr(c2 + 1);
-    r.first = std::stoll(a, &n1);
-    r.last = std::stoll(b, &n2);
-    if (n1 != a.size() || n2 != b.size()) return std::nullopt;
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-  return r;
-}
-
-std::optional<InfoOptions> parse(const std::vector<std::string>& args, std::string& problem) {
-  InfoOptions o;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](std::string& target) { return optionValue(args, i, target, problem); };
-    if (a == "--labels") {
-      if (!value(o.labels)) return std::nullopt;
-    } else if (a == "--table") {
-      if (!value(o.table)) return std::nullopt;
-    } else if (a == "--segment") {
-      if (!value(o.engine)) return std::nullopt;
-    } else if (a == "--format") {
-      if (!value(o.format)) return std::nullopt;
-    } else if (a == "--slices") {
-      std::string text;
-      if (!value(text)) return std::nullopt;
-      o.slices = parseSlices(text);
-      if (!o.slices) {
-        problem = "--slices takes AXIS:FIRST:LAST (axis i, j or k; LAST -1 for the last slice), not " + text;
-        return std::nullopt;
-      }
-    } else if (!a.empty() && a[0] == '-') {
-      problem = "unknown option " + a;
-      return std::nullopt;
-    } else if (o.image.empty()) {
-      o.image = a;
-    } else {
-      problem = "unexpected argument " + a;
-      return std::nullopt;
-    }
-  }
-  if (o.image.empty()) problem = "info needs an IMAGE";
-  else if (o.format != "text" && o.format != "csv" && o.format != "json") problem = "--format must be text, csv or json";
-  else if (!o.labels.empty() && !o.engine.empty()) problem = "--labels and --segment exclude each other";
-  if (!problem.empty()) return std::nullopt;
-  return o;
-}
-
 // Direction cosines such as -0.0 print as "-0.0000", which reads like a flipped axis.
 double unsigned0(double v) { return v == 0.0 ? 0.0 : v; }
 
@@ -141,11 +72,28 @@ void printJson(const InfoOptions& o, const ImageVolume& image, const std::string
 
 }  // namespace
 
-int runInfo(const std::vector<std::string>& args) {
-  std::string problem;
-  const std::optional<InfoOptions> parsed = parse(args, problem);
-  if (!parsed) return usageError(problem);
-  const InfoOptions& o = *parsed;
+std::optional<SliceRange> parseSliceRange(const std::string& text) {
+  const auto c1 = text.find(':'), c2 = text.find(':', c1 == std::string::npos ? 0 : c1 + 1);
+  if (c1 == std::string::npos || c2 == std::string::npos) return std::nullopt;
+  SliceRange r;
+  const std::string axis = text.substr(0, c1);
+  if (axis == "i" || axis == "0") r.axis = 0;
+  else if (axis == "j" || axis == "1") r.axis = 1;
+  else if (axis == "k" || axis == "2") r.axis = 2;
+  else return std::nullopt;
+  try {
+    std::size_t n1 = 0, n2 = 0;
+    const std::string a = text.substr(c1 + 1, c2 - c1 - 1), b = text.substr(c2 + 1);
+    r.first = std::stoll(a, &n1);
+    r.last = std::stoll(b, &n2);
+    if (n1 != a.size() || n2 != b.size()) return std::nullopt;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  return r;
+}
+
+int runInfo(const InfoOptions& o) {
 
   Result<ImageVolume> image = io::readImageFile(o.image);
   if (!image) return fileError(image.error());
@@ -169,7 +117,7 @@ int runInfo(const std::vector<std::string>& args) {
     labelSource = o.labels;
   } else if (!o.engine.empty()) {
     std::unique_ptr<inference::SegmentationEngine> engine = inference::createEngine(o.engine);
-    if (!engine) return usageError("unknown engine '" + o.engine + "'");
+    if (!engine) return usageError("info", "unknown engine '" + o.engine + "'");
     Result<LabelPatch> patch = engine->segment(session->image(), inference::SegmentationRequest{}, nullptr);
     if (!patch) return fileError(patch.error());
     EditTransaction tx = session->beginEdit("Segment (" + o.engine + ")");
@@ -191,7 +139,7 @@ int runInfo(const std::vector<std::string>& args) {
   if (o.format == "text") printText(o, session->image(), labelSource, session->table(), statsPtr);
   else if (o.format == "json") printJson(o, session->image(), labelSource, session->table(), statsPtr);
   else if (statsPtr) printCsv(session->table(), *statsPtr);
-  else return usageError("--format csv prints label statistics: give --labels or --segment");
+  else return usageError("info", "--format csv prints label statistics: give --labels or --segment");
   return 0;
 }
 

@@ -1,82 +1,381 @@
 // delineate-cli: the headless front end. Subcommands share the core, io and inference layers with the GUI.
 //
+// Every command's arguments and options are declared once, below, with their help text; `delineate-cli COMMAND
+// --help` prints them and the README's CLI section is checked against those pages (tests/cli/test_cli_help.cpp).
 // Exit codes: 0 success, 1 a file or engine error (printed as "error: <file>: <reason>"), 2 a usage error.
 
 #include <cstdio>
-#include <cstring>
 #include <exception>
+#include <functional>
+#include <map>
 #include <new>
 #include <string>
 #include <vector>
 
+#include "app/cli/command_parser.h"
 #include "app/cli/commands.h"
 
+namespace delineate::app::cli {
 namespace {
 
-void printUsage(std::FILE* out) {
-  std::fprintf(out,
-               "usage: delineate-cli <command> [options]\n"
-               "\n"
-               "commands:\n"
-               "  info IMAGE [--labels FILE] [--table FILE] [--segment ENGINE] [--format text|csv|json]\n"
-               "       [--slices AXIS:FIRST:LAST]   statistics of these voxel slices only (axis i, j, k; LAST -1 = end)\n"
-               "      print the image geometry and, with labels (from FILE or computed by ENGINE), per-label\n"
-               "      statistics: voxels, volume (mL), intensity mean/std/min/max, centroid (LPS mm), bounding box.\n"
-               "      ENGINE: classic (CT body, lungs, airways, bone; MR body) or classic.threshold (CT tissue\n"
-               "      classes by Hounsfield window)\n"
-               "  segment IMAGE OUTPUT [--engine ID] [--class N]...\n"
-               "      automatic segmentation written as a label file (engine classic by default; classes by label\n"
-               "      id: 200 body, 201 left lung, 202 right lung, 132 airway, 21 bone)\n"
-               "  dicom-index FOLDER [--format text|json] [--threads N] [--no-recursive]\n"
-               "      index a folder tree of DICOM files (headers only, in parallel) and list its patients, studies\n"
-               "      and series with their geometry and issues (missing slices, irregular spacing, gantry tilt)\n"
-               "  convert INPUT OUTPUT [--series KEY|NUMBER] [--allow-irregular] [--threads N]\n"
-               "      convert a DICOM series (INPUT a folder or file) or a volume file to OUTPUT\n"
-               "      (.nii, .nii.gz, .nrrd, .nhdr, .mha, .mhd); an irregular series needs --allow-irregular\n"
-               "  export-dicom DICOM LABELS --seg OUTPUT [--sr OUTPUT] [--table FILE] [--series KEY] [--labelmap]\n"
-               "       [--deidentify] [--observer NAME]\n"
-               "      a label map on a DICOM series as a DICOM SEG (BINARY, or LABELMAP keeping the label ids) and,\n"
-               "      with --sr, a TID 1500 measurement report referencing it: volume and intensity mean/std/min/\n"
-               "      max/median per segment; --deidentify: PS3.15 basic profile, new UIDs, no names\n"
-               "  sr-show FILE [--json]\n"
-               "      the measurement groups of a DICOM SR measurement report (TID 1500)\n"
-               "  share init ROOT\n"
-               "      make ROOT (an existing folder, e.g. on a network share) a share store\n"
-               "  share save ROOT STUDY LABELSET LABELFILE [--base N|0|latest] [--message M] [--author A] [--json]\n"
-               "      store a label map as a new revision (never an overwrite); a save whose base is no longer the\n"
-               "      newest is kept and marked as a CONFLICT (told on stderr)\n"
-               "  share list ROOT STUDY LABELSET [--json]        revisions with author, time, base, hash, conflicts\n"
-               "  share show ROOT STUDY LABELSET REV [--json]    one revision: metadata, voxels and mL per label\n"
-               "  share diff ROOT STUDY LABELSET REV_A REV_B [--json]   changed voxels per label\n"
-               "  share get ROOT STUDY LABELSET REV OUTPUT       a revision to a local label file (hash verified)\n"
-               "  share restore ROOT STUDY LABELSET REV [--message M]   an old revision saved again as the newest\n"
-               "  share lease ROOT STUDY LABELSET                who is editing the label set\n"
-               "  share report ROOT STUDY LABELSET REV (--dicom FOLDER [--series KEY] | --image FILE) [--table FILE]\n"
-               "       [--labelmap] [--deidentify] [--observer NAME] [--message M] [--author A] [--json]\n"
-               "      publish the revision's statistics (CSV, JSON) and, on a DICOM series, its DICOM SEG and TID 1500\n"
-               "      report on the share (reports/STUDY/LABELSET/rREV/N/, never overwritten, audited)\n"
-               "  share reports ROOT STUDY LABELSET [--json]     the reports published for a label set\n"
-               "  checkpoint put ROOT MODEL FILE [--sidecar JSON] [--message M]   store a model checkpoint (streamed)\n"
-               "  checkpoint get ROOT MODEL REV OUTPUT           copy a checkpoint out, hash verified\n"
-               "  checkpoint list ROOT MODEL [--json]\n"
-               "  audit verify LOGFILE|ROOT ...\n"
-               "      check the audit logs' hash chains; reports the first tampered or damaged line (exit 1)\n"
-               "  click-eval IMAGE LABELS [--label N]... [--clicks N] [--json]\n"
-               "      simulated clicks (first at the deepest point of the object, then of the largest error) with the\n"
-               "      classic click engine: Dice after each click and per-click latency, per label (default: all)\n"
-               "  version\n"
-               "  help\n");
+std::optional<int> parseRevision(const std::string& text) {
+  try {
+    std::size_t used = 0;
+    const int v = std::stoi(text, &used);
+    if (used == text.size() && v >= 1 && v <= 999999) return v;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
 }
 
-int run(std::vector<std::string> args);
+const CLI::Range kRevisionRange(1, 999999);
+
+class Program {
+ public:
+  Program() : m_app("The headless Delineate: statistics, segmentation, DICOM, the share store.", "delineate-cli") {
+    configureProgram(m_app);
+    // A repeated option keeps its last value, as before CLI11; repeatable options say TakeAll themselves.
+    m_app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    m_app.set_version_flag("--version", std::string("delineate-cli ") + DELINEATE_VERSION,
+                           "print the version and exit");
+    m_app.require_subcommand(1);
+    addImageCommands();
+    addDicomCommands();
+    addShareCommands();
+    addCheckpointCommands();
+    addAuditCommands();
+  }
+
+  int run(std::vector<std::string> args) {
+    if (args.empty()) {
+      std::fputs(m_app.help().c_str(), stderr);
+      return 2;
+    }
+    if (args.front() == "version") {
+      std::printf("delineate-cli %s\n", DELINEATE_VERSION);
+      return 0;
+    }
+    // "help [COMMAND...]" is "[COMMAND...] --help", as it always was for the program itself. CLI11 would answer a
+    // misspelt command with help too, since help comes first there; that is a usage error.
+    if (args.front() == "help") {
+      args.erase(args.begin());
+      const CLI::App* page = &m_app;
+      for (const std::string& name : args) {
+        const auto named = page->get_subcommands([&name](const CLI::App* c) { return c->get_name() == name; });
+        if (named.empty()) {
+          const std::string path = commandPath(*page);
+          return usageError(path, "unknown " + (path.empty() ? std::string() : path + " ") + "command '" + name + "'");
+        }
+        page = named.front();
+      }
+      args.push_back("--help");
+    }
+    if (const std::optional<int> done = parseCommandLine(m_app, args)) return *done;
+    const auto action = m_actions.find(&selectedCommand(m_app));
+    if (action == m_actions.end()) return usageError(commandPath(selectedCommand(m_app)), "no such command");
+    return action->second();
+  }
+
+ private:
+  // A command that runs `action` when it is the one selected.
+  CLI::App* command(CLI::App& parent, const std::string& name, const std::string& description,
+                    std::function<int()> action) {
+    CLI::App* c = parent.add_subcommand(name, description);
+    m_actions[c] = std::move(action);
+    return c;
+  }
+
+  // A group of commands (share, checkpoint, audit): one of them must follow.
+  CLI::App* group(const std::string& name, const std::string& description) {
+    CLI::App* g = m_app.add_subcommand(name, description);
+    g->require_subcommand(1);
+    return g;
+  }
+
+  static CLI::Option* positional(CLI::App* c, const std::string& name, std::string& target,
+                                 const std::string& description) {
+    return c->add_option(name, target, description)->required();
+  }
+
+  static CLI::Option* revision(CLI::App* c, const std::string& name, int& target, const std::string& description) {
+    return c->add_option(name, target, description)->required()->check(kRevisionRange);
+  }
+
+  static CLI::Option* value(CLI::App* c, const std::string& name, std::string& target, const std::string& placeholder,
+                            const std::string& description) {
+    return valueName(c->add_option(name, target, description), placeholder);
+  }
+
+  static CLI::Option* labelIds(CLI::App* c, const std::string& name, std::vector<core::Label>& target,
+                               const std::string& description) {
+    return repeatable(valueName(c->add_option(name, target, description), "N"))->check(CLI::Range(1, 65535));
+  }
+
+  static void labelSet(CLI::App* c, LabelSetPath& target) {
+    positional(c, "ROOT", target.root, "the share store (a folder, e.g. on a network share)");
+    positional(c, "STUDY", target.study, "the study's name in the store");
+    positional(c, "LABELSET", target.labelSet, "the label set's name within the study");
+  }
+
+  static void json(CLI::App* c, bool& target) { c->add_flag("--json", target, "print JSON instead of text"); }
+
+  void addImageCommands() {
+    CLI::App* info = command(m_app, "info",
+                             "print the image geometry and, with labels (from FILE or computed by ENGINE), per-label "
+                             "statistics: voxels, volume (mL), intensity mean/std/min/max, centroid (LPS mm), "
+                             "bounding box.",
+                             [this] { return runInfo(m_info); });
+    positional(info, "IMAGE", m_info.image, "the image (.nii, .nii.gz, .nrrd, .nhdr, .mha, .mhd)");
+    CLI::Option* labels = value(info, "--labels", m_info.labels, "FILE", "a label map on the image's grid");
+    value(info, "--table", m_info.table, "FILE",
+          "label names and colours (ITK-SNAP, Slicer .txt/.ctbl/.csv, CSV/TSV, terminology JSON)");
+    CLI::Option* segment =
+        value(info, "--segment", m_info.engine, "ENGINE",
+              "compute the labels: classic (CT body, lungs, airways, bone; MR body) or classic.threshold (CT tissue "
+              "classes by Hounsfield window)");
+    labels->excludes(segment);
+    value(info, "--format", m_info.format, "text|csv|json", "output format (csv: the label statistics only)")
+        ->check(CLI::IsMember({"text", "csv", "json"}));
+    info->add_option_function<std::string>(
+            "--slices", [this](const std::string& text) { m_info.slices = parseSliceRange(text); },
+            "statistics of these voxel slices only (axis i, j or k; LAST -1 = the last slice)")
+        ->option_text("AXIS:FIRST:LAST")
+        ->check(checkedBy([](const std::string& text) { return parseSliceRange(text).has_value(); },
+                          "takes AXIS:FIRST:LAST (axis i, j or k; LAST -1 for the last slice)"));
+
+    CLI::App* segmentCommand = command(m_app, "segment",
+                                       "automatic segmentation written as a label file (classes by label id: 200 "
+                                       "body, 201 left lung, 202 right lung, 132 airway, 21 bone).",
+                                       [this] { return runSegment(m_segment); });
+    positional(segmentCommand, "IMAGE", m_segment.image, "the image to segment");
+    positional(segmentCommand, "OUTPUT", m_segment.output, "the label file to write");
+    value(segmentCommand, "--engine", m_segment.engine, "ID", "the engine (default classic)");
+    labelIds(segmentCommand, "--class", m_segment.classes, "a class to produce (default: every class)");
+
+    CLI::App* clickEval =
+        command(m_app, "click-eval",
+                "simulated clicks (first at the deepest point of the object, then of the largest error) with the "
+                "classic click engine: Dice after each click and per-click latency, per label.",
+                [this] { return runClickEval(m_clickEval); });
+    positional(clickEval, "IMAGE", m_clickEval.image, "the image");
+    positional(clickEval, "LABELS", m_clickEval.labels, "the reference label map on the image's grid");
+    labelIds(clickEval, "--label", m_clickEval.labelIds, "a label to evaluate (default: every label in LABELS)");
+    valueName(clickEval->add_option("--clicks", m_clickEval.clicks, "clicks per object, 1..100 (default 10)"), "N")
+        ->check(CLI::Range(1, 100));
+    json(clickEval, m_clickEval.json);
+  }
+
+  void addDicomCommands() {
+    CLI::App* index = command(m_app, "dicom-index",
+                              "index a folder tree of DICOM files (headers only, in parallel) and list its patients, "
+                              "studies and series with their geometry and issues (missing slices, irregular spacing, "
+                              "gantry tilt).",
+                              [this] { return runDicomIndex(m_dicomIndex); });
+    positional(index, "FOLDER", m_dicomIndex.folder, "the folder to index");
+    value(index, "--format", m_dicomIndex.format, "text|json", "output format")->check(CLI::IsMember({"text", "json"}));
+    threads(index, m_dicomIndex.threads);
+    index->add_flag("--no-recursive", m_dicomIndex.noRecursive, "only the folder itself, not its subfolders");
+
+    CLI::App* convert = command(m_app, "convert",
+                                "convert a DICOM series (INPUT a folder or file) or a volume file to OUTPUT (.nii, "
+                                ".nii.gz, .nrrd, .nhdr, .mha, .mhd); an irregular series needs --allow-irregular.",
+                                [this] { return runConvert(m_convert); });
+    positional(convert, "INPUT", m_convert.input, "a DICOM folder or file, or a volume file");
+    positional(convert, "OUTPUT", m_convert.output, "the volume file to write");
+    value(convert, "--series", m_convert.series, "KEY|NUMBER",
+          "the series to convert when INPUT holds several (its key or series number)");
+    convert->add_flag("--allow-irregular", m_convert.allowIrregular,
+                      "load a series with missing slices, uneven gaps or gantry tilt (gaps stay at their true "
+                      "positions)");
+    threads(convert, m_convert.threads);
+
+    CLI::App* exportDicom =
+        command(m_app, "export-dicom",
+                "a label map on a DICOM series as a DICOM SEG (BINARY, or LABELMAP keeping the label ids) and, with "
+                "--sr, a TID 1500 measurement report referencing it: volume and intensity mean/std/min/max/median "
+                "per segment.",
+                [this] { return runExportDicom(m_exportDicom); });
+    positional(exportDicom, "DICOM", m_exportDicom.dicom, "the DICOM folder of the image series");
+    positional(exportDicom, "LABELS", m_exportDicom.labels, "the label map on that series' grid");
+    value(exportDicom, "--seg", m_exportDicom.seg, "OUT.dcm", "the DICOM SEG to write")->required();
+    value(exportDicom, "--sr", m_exportDicom.sr, "OUT.dcm", "also a TID 1500 measurement report on the SEG");
+    value(exportDicom, "--table", m_exportDicom.table, "FILE", "label names, colours and codes");
+    value(exportDicom, "--series", m_exportDicom.series, "KEY", "the series when the folder holds several");
+    exportDicom->add_flag("--labelmap", m_exportDicom.labelmap, "a LABELMAP SEG (label ids kept) instead of BINARY");
+    exportDicom->add_flag("--deidentify", m_exportDicom.deidentify, "PS3.15 basic profile: new UIDs, no names");
+    value(exportDicom, "--observer", m_exportDicom.observer, "NAME", "the SR's person observer (default: the device)");
+
+    CLI::App* srShow = command(m_app, "sr-show", "the measurement groups of a DICOM SR measurement report (TID 1500).",
+                               [this] { return runSrShow(m_srShow); });
+    positional(srShow, "FILE", m_srShow.file, "the SR file");
+    json(srShow, m_srShow.json);
+  }
+
+  static void threads(CLI::App* c, int& target) {
+    valueName(c->add_option("--threads", target, "reader threads, 1..256 (default: enough for network latency)"), "N")
+        ->check(CLI::Range(1, 256));
+  }
+
+  void addShareCommands() {
+    CLI::App* share = group("share", "versioned label maps on a share store: nothing is ever overwritten.");
+
+    CLI::App* init = command(*share, "init", "make ROOT (an existing folder, e.g. on a network share) a share store.",
+                             [this] { return runShareInit(m_shareInit); });
+    positional(init, "ROOT", m_shareInit.root, "the folder");
+
+    CLI::App* save = command(*share, "save",
+                             "store a label map as a new revision (never an overwrite); a save whose base is no longer "
+                             "the newest is kept and marked as a CONFLICT (told on stderr).",
+                             [this] { return runShareSave(m_shareSave); });
+    labelSet(save, m_shareSave.set);
+    positional(save, "LABELFILE", m_shareSave.labelFile, "the label map to store");
+    save->add_option_function<std::string>(
+            "--base",
+            [this](const std::string& text) {
+              if (text == "latest") m_shareSave.base.reset();
+              else m_shareSave.base = text == "0" ? 0 : parseRevision(text).value_or(0);
+            },
+            "the revision the edit started from (0: none; default latest)")
+        ->option_text("N|0|latest")
+        ->check(checkedBy(
+            [](const std::string& text) { return text == "latest" || text == "0" || parseRevision(text).has_value(); },
+            "takes a revision number, 0 or 'latest'"));
+    value(save, "--message", m_shareSave.message, "M", "what changed");
+    value(save, "--author", m_shareSave.author, "A", "who saved (default: this user)");
+    json(save, m_shareSave.json);
+
+    CLI::App* list = command(*share, "list", "the revisions with author, time, base, hash and conflicts.",
+                             [this] { return runShareList(m_shareList); });
+    labelSet(list, m_shareList.set);
+    json(list, m_shareList.json);
+
+    CLI::App* show = command(*share, "show", "one revision: metadata, voxels and mL per label (hash verified).",
+                             [this] { return runShareShow(m_shareShow); });
+    labelSet(show, m_shareShow.set);
+    revision(show, "REV", m_shareShow.revision, "the revision number");
+    json(show, m_shareShow.json);
+
+    CLI::App* diff = command(*share, "diff", "changed voxels per label between two revisions.",
+                             [this] { return runShareDiff(m_shareDiff); });
+    labelSet(diff, m_shareDiff.set);
+    revision(diff, "REV_A", m_shareDiff.revisionA, "the revision compared from");
+    revision(diff, "REV_B", m_shareDiff.revisionB, "the revision compared to");
+    json(diff, m_shareDiff.json);
+
+    CLI::App* get = command(*share, "get", "a revision to a local label file (hash verified).",
+                            [this] { return runShareGet(m_shareGet); });
+    labelSet(get, m_shareGet.set);
+    revision(get, "REV", m_shareGet.revision, "the revision number");
+    positional(get, "OUTPUT", m_shareGet.output, "the label file to write (.nii.gz: the revision's own bytes)");
+
+    CLI::App* restore = command(*share, "restore", "an old revision saved again as the newest.",
+                                [this] { return runShareRestore(m_shareRestore); });
+    labelSet(restore, m_shareRestore.set);
+    revision(restore, "REV", m_shareRestore.revision, "the revision to restore");
+    value(restore, "--message", m_shareRestore.message, "M", "the new revision's message (default: restore of rREV)");
+    value(restore, "--author", m_shareRestore.author, "A", "who restored (default: this user)");
+
+    CLI::App* lease = command(*share, "lease", "who is editing the label set.",
+                              [this] { return runShareLease(m_shareLease); });
+    labelSet(lease, m_shareLease);
+
+    CLI::App* report = command(*share, "report",
+                               "publish the revision's statistics (CSV, JSON) and, on a DICOM series, its DICOM SEG "
+                               "and TID 1500 report on the share (reports/STUDY/LABELSET/rREV/N/, never overwritten, "
+                               "audited). The image is --dicom FOLDER or --image FILE.",
+                               [this] { return runShareReport(m_shareReport); });
+    labelSet(report, m_shareReport.set);
+    revision(report, "REV", m_shareReport.revision, "the revision to report on");
+    CLI::Option* dicom = value(report, "--dicom", m_shareReport.dicom, "FOLDER", "the image as a DICOM series");
+    CLI::Option* image = value(report, "--image", m_shareReport.image, "FILE", "the image as a volume file");
+    dicom->excludes(image);
+    value(report, "--series", m_shareReport.series, "KEY", "the series when the DICOM folder holds several");
+    value(report, "--table", m_shareReport.table, "FILE",
+          "label names and colours (default: the table saved with the revision)");
+    report->add_flag("--labelmap", m_shareReport.labelmap, "a LABELMAP SEG (label ids kept) instead of BINARY");
+    report->add_flag("--deidentify", m_shareReport.deidentify, "PS3.15 basic profile: new UIDs, no names");
+    value(report, "--observer", m_shareReport.observer, "NAME", "the SR's person observer");
+    value(report, "--message", m_shareReport.message, "M", "a note on the publication");
+    value(report, "--author", m_shareReport.author, "A", "who published (default: this user)");
+    json(report, m_shareReport.json);
+
+    CLI::App* reports = command(*share, "reports", "the reports published for a label set, incomplete ones apart.",
+                                [this] { return runShareReports(m_shareReports); });
+    labelSet(reports, m_shareReports.set);
+    json(reports, m_shareReports.json);
+  }
+
+  void addCheckpointCommands() {
+    CLI::App* checkpoint = group("checkpoint", "model checkpoints on a share store: streamed, hash verified, with a "
+                                               "JSON sidecar.");
+    CLI::App* put = command(*checkpoint, "put", "store a model checkpoint as a new revision (streamed).",
+                            [this] { return runCheckpointPut(m_checkpointPut); });
+    positional(put, "ROOT", m_checkpointPut.root, "the share store");
+    positional(put, "MODEL", m_checkpointPut.model, "the model's name in the store");
+    positional(put, "FILE", m_checkpointPut.file, "the checkpoint (.pt, .safetensors, ...)");
+    value(put, "--sidecar", m_checkpointPut.sidecar, "JSON", "a JSON object kept with it (architecture, metrics, ...)");
+    value(put, "--message", m_checkpointPut.message, "M", "a note on the checkpoint");
+    value(put, "--author", m_checkpointPut.author, "A", "who stored it (default: this user)");
+
+    CLI::App* get = command(*checkpoint, "get", "copy a checkpoint revision out, hash verified.",
+                            [this] { return runCheckpointGet(m_checkpointGet); });
+    positional(get, "ROOT", m_checkpointGet.root, "the share store");
+    positional(get, "MODEL", m_checkpointGet.model, "the model's name in the store");
+    revision(get, "REV", m_checkpointGet.revision, "the revision number");
+    positional(get, "OUTPUT", m_checkpointGet.output, "the file to write");
+
+    CLI::App* list = command(*checkpoint, "list", "the checkpoint revisions of a model.",
+                             [this] { return runCheckpointList(m_checkpointList); });
+    positional(list, "ROOT", m_checkpointList.root, "the share store");
+    positional(list, "MODEL", m_checkpointList.model, "the model's name in the store");
+    json(list, m_checkpointList.json);
+  }
+
+  void addAuditCommands() {
+    CLI::App* audit = group("audit", "the share store's append-only audit logs.");
+    CLI::App* verify = command(*audit, "verify",
+                               "check the audit logs' hash chains; reports the first tampered or damaged line "
+                               "(exit 1).",
+                               [this] { return runAuditVerify(m_auditVerify); });
+    verify->add_option("LOGFILE|ROOT", m_auditVerify.targets, "audit log files, or share stores (all their logs)")
+        ->required()
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  }
+
+  CLI::App m_app;
+  std::map<const CLI::App*, std::function<int()>> m_actions;
+  InfoOptions m_info;
+  SegmentOptions m_segment;
+  ClickEvalOptions m_clickEval;
+  DicomIndexOptions m_dicomIndex;
+  ConvertOptions m_convert;
+  ExportDicomOptions m_exportDicom;
+  SrShowOptions m_srShow;
+  ShareInitOptions m_shareInit;
+  ShareSaveOptions m_shareSave;
+  ShareListOptions m_shareList;
+  ShareShowOptions m_shareShow;
+  ShareDiffOptions m_shareDiff;
+  ShareGetOptions m_shareGet;
+  ShareRestoreOptions m_shareRestore;
+  LabelSetPath m_shareLease;
+  ShareReportOptions m_shareReport;
+  ShareListOptions m_shareReports;
+  CheckpointPutOptions m_checkpointPut;
+  CheckpointGetOptions m_checkpointGet;
+  CheckpointListOptions m_checkpointList;
+  AuditVerifyOptions m_auditVerify;
+};
 
 }  // namespace
+}  // namespace delineate::app::cli
 
 int main(int argc, char** argv) {
   // Lower layers report errors as values; anything thrown is a bug or an allocation failure, and still ends with a
   // message and exit code 1 instead of an abort.
   try {
-    return run(std::vector<std::string>(argv + 1, argv + argc));
+    delineate::app::cli::Program program;
+    return program.run(std::vector<std::string>(argv + 1, argv + argc));
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "error: out of memory\n");
   } catch (const std::exception& e) {
@@ -84,37 +383,3 @@ int main(int argc, char** argv) {
   }
   return 1;
 }
-
-namespace {
-
-int run(std::vector<std::string> args) {
-  if (args.empty()) {
-    printUsage(stderr);
-    return 2;
-  }
-  const std::string command = args.front();
-  args.erase(args.begin());
-  if (command == "help" || command == "--help" || command == "-h") {
-    printUsage(stdout);
-    return 0;
-  }
-  if (command == "version" || command == "--version") {
-    std::printf("delineate-cli %s\n", DELINEATE_VERSION);
-    return 0;
-  }
-  if (command == "info") return delineate::app::cli::runInfo(args);
-  if (command == "dicom-index") return delineate::app::cli::runDicomIndex(args);
-  if (command == "convert") return delineate::app::cli::runConvert(args);
-  if (command == "share") return delineate::app::cli::runShare(args);
-  if (command == "checkpoint") return delineate::app::cli::runCheckpoint(args);
-  if (command == "audit") return delineate::app::cli::runAudit(args);
-  if (command == "click-eval") return delineate::app::cli::runClickEval(args);
-  if (command == "segment") return delineate::app::cli::runSegment(args);
-  if (command == "export-dicom") return delineate::app::cli::runExportDicom(args);
-  if (command == "sr-show") return delineate::app::cli::runSrShow(args);
-  std::fprintf(stderr, "error: unknown command '%s'\n\n", command.c_str());
-  printUsage(stderr);
-  return 2;
-}
-
-}  // namespace

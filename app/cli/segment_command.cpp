@@ -11,42 +11,18 @@
 
 namespace delineate::app::cli {
 
-int runSegment(const std::vector<std::string>& args) {
-  std::vector<std::string> positional;
-  std::string engineId = "classic";
+int runSegment(const SegmentOptions& o) {
+  auto engine = inference::createEngine(o.engine);
+  if (!engine) return usageError("segment", "unknown engine '" + o.engine + "'");
   inference::SegmentationRequest request;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--engine" || a == "--class") {
-      if (i + 1 >= args.size()) return usageError(a + " needs a value");
-      const std::string& v = args[++i];
-      if (a == "--engine") {
-        engineId = v;
-        continue;
-      }
-      try {
-        const int l = std::stoi(v);
-        if (l < 1 || l > 65535) return usageError("--class takes 1..65535");
-        request.classes.push_back(static_cast<core::Label>(l));
-      } catch (...) {
-        return usageError("--class takes a label number");
-      }
-    } else if (a.rfind("--", 0) == 0) {
-      return usageError("unknown option " + a);
-    } else {
-      positional.push_back(a);
-    }
-  }
-  if (positional.size() != 2) return usageError("segment IMAGE OUTPUT [--engine ID] [--class N]...");
-  auto engine = inference::createEngine(engineId);
-  if (!engine) return usageError("unknown engine '" + engineId + "'");
-  auto image = io::readImageFile(positional[0]);
+  request.classes = o.classes;
+  auto image = io::readImageFile(o.image);
   if (!image) return fileError(image.error());
   const auto t0 = std::chrono::steady_clock::now();
   auto patch = engine->segment(*image, request, nullptr);
-  if (!patch) return fileError(core::makeError(patch.error().code, positional[0], patch.error().detail));
+  if (!patch) return fileError(core::makeError(patch.error().code, o.image, patch.error().detail));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return writeSegmentation(positional[1], *image, *patch, engine->info(), seconds);
+  return writeSegmentation(o.output, *image, *patch, engine->info(), seconds);
 }
 
 }  // namespace delineate::app::cli

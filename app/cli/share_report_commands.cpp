@@ -25,35 +25,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct ReportArgs {
-  std::vector<std::string> positional;
-  std::string dicom, series, image, table, message, author, observer;
-  bool labelmap = false, deidentify = false, json = false;
-};
-
-std::optional<ReportArgs> parseReportArgs(const std::vector<std::string>& args, std::string& problem) {
-  ReportArgs r;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](std::string& target) { return optionValue(args, i, target, problem); };
-    bool ok = true;
-    if (a == "--dicom") ok = value(r.dicom);
-    else if (a == "--series") ok = value(r.series);
-    else if (a == "--image") ok = value(r.image);
-    else if (a == "--table") ok = value(r.table);
-    else if (a == "--message") ok = value(r.message);
-    else if (a == "--author") ok = value(r.author);
-    else if (a == "--observer") ok = value(r.observer);
-    else if (a == "--labelmap") r.labelmap = true;
-    else if (a == "--deidentify") r.deidentify = true;
-    else if (a == "--json") r.json = true;
-    else if (a.rfind("--", 0) == 0) problem = "unknown option " + a;
-    else r.positional.push_back(a);
-    if (!ok || !problem.empty()) return std::nullopt;
-  }
-  return r;
-}
-
 // A private folder for the files before they are published; removed with the object.
 struct TempFolder {
   std::string path;
@@ -75,36 +46,22 @@ nlohmann::json reportJson(const io::PublishedReport& r) {
           {"deidentified", r.deidentified}, {"files", files}};
 }
 
-const char* kReportUsage =
-    "share report ROOT STUDY LABELSET REVISION (--dicom FOLDER [--series KEY] | --image FILE) [--table FILE] "
-    "[--labelmap] [--deidentify] [--observer NAME] [--message M] [--author A] [--json]";
-
 }  // namespace
 
-int runShareReport(const std::vector<std::string>& args) {
-  std::string problem;
-  const auto a = parseReportArgs(args, problem);
-  if (!a) return usageError(problem);
-  if (a->positional.size() != 4) return usageError(kReportUsage);
-  if (a->dicom.empty() == a->image.empty()) return usageError("share report takes the image as --dicom FOLDER or --image FILE");
-  int revision = 0;
-  try {
-    std::size_t used = 0;
-    revision = std::stoi(a->positional[3], &used);
-    if (used != a->positional[3].size() || revision < 1) throw std::invalid_argument("revision");
-  } catch (...) {
-    return usageError("REVISION is a number from 1");
-  }
-  auto store = io::ShareStore::open(a->positional[0]);
+int runShareReport(const ShareReportOptions& o) {
+  if (o.dicom.empty() && o.image.empty())
+    return usageError("share report", "share report takes the image as --dicom FOLDER or --image FILE");
+  const int revision = o.revision;
+  auto store = io::ShareStore::open(o.set.root);
   if (!store) return fileError(store.error());
-  auto set = io::LabelSetRevisions::open(*store, a->positional[1], a->positional[2]);
+  auto set = io::LabelSetRevisions::open(*store, o.set.study, o.set.labelSet);
   if (!set) return fileError(set.error());
   auto labels = set->loadLabels(revision);
   if (!labels) return fileError(labels.error());
   // The label table: given, else the one saved with the revision (the window keeps it in the revision's sidecar).
   core::LabelTable table;
-  if (!a->table.empty()) {
-    auto t = io::readLabelTableFile(a->table);
+  if (!o.table.empty()) {
+    auto t = io::readLabelTableFile(o.table);
     if (!t) return fileError(t.error());
     table = std::move(t).value();
   } else if (auto list = set->list(); list && list->find(revision)) {
@@ -118,16 +75,16 @@ int runShareReport(const std::vector<std::string>& args) {
   std::optional<io::DicomIndex> index;
   const io::DicomSeries* series = nullptr;
   core::ImageVolume image;
-  if (!a->dicom.empty()) {
-    auto ix = io::indexDicomFolder(a->dicom);
+  if (!o.dicom.empty()) {
+    auto ix = io::indexDicomFolder(o.dicom);
     if (!ix) return fileError(ix.error());
     index = std::move(ix).value();
-    if (int code = chooseImageSeries(*index, a->dicom, a->series, series); code != 0) return code;
+    if (int code = chooseImageSeries(*index, o.dicom, o.series, series); code != 0) return code;
     auto loaded = io::loadDicomSeries(*series);
     if (!loaded) return fileError(loaded.error());
     image = std::move(loaded->image);
   } else {
-    auto read = io::readImageFile(a->image);
+    auto read = io::readImageFile(o.image);
     if (!read) return fileError(read.error());
     image = std::move(read).value();
   }
@@ -138,11 +95,11 @@ int runShareReport(const std::vector<std::string>& args) {
   if (temp.path.empty()) return fileError(core::makeError(core::ErrorCode::WriteFailed, fs::temp_directory_path().string(),
                                                            "cannot make a temporary folder"));
   io::StatisticsReportInfo info;
-  info.image = a->dicom.empty() ? a->image : series->key();
+  info.image = o.dicom.empty() ? o.image : series->key();
   info.labelSource = set->study() + "/" + set->name() + " r" + std::to_string(revision);
   info.intensityUnit = series && series->modality == "CT" ? "HU" : "";
   info.geometry = image.geometry();
-  info.deidentified = a->deidentify;
+  info.deidentified = o.deidentify;
   std::vector<io::ReportFile> files;
   for (const char* name : {"statistics.csv", "statistics.json"}) {
     const std::string path = temp.path + "/" + name;
@@ -151,9 +108,9 @@ int runShareReport(const std::vector<std::string>& args) {
   }
   if (series) {
     DicomExportOptions options;
-    options.labelmap = a->labelmap;
-    options.deidentify = a->deidentify;
-    options.observer = a->observer;
+    options.labelmap = o.labelmap;
+    options.deidentify = o.deidentify;
+    options.observer = o.observer;
     const std::string seg = temp.path + "/segmentation.dcm", sr = temp.path + "/measurements.dcm";
     auto exported = exportSegAndSr(*series, &*stats, *labels, table, seg, sr, options);
     if (!exported) return fileError(exported.error());
@@ -165,15 +122,15 @@ int runShareReport(const std::vector<std::string>& args) {
   request.study = set->study();
   request.labelSet = set->name();
   request.revision = revision;
-  request.author = a->author.empty() ? io::processUserName() : a->author;
-  request.message = a->message;
-  request.deidentified = a->deidentify;
+  request.author = o.author.empty() ? io::processUserName() : o.author;
+  request.message = o.message;
+  request.deidentified = o.deidentify;
   request.files = files;
   auto published = io::publishReport(*store, request);
   if (!published) return fileError(published.error());
   if (!published->auditWarning.empty())
     std::fprintf(stderr, "warning: the audit record was not written: %s\n", published->auditWarning.c_str());
-  if (a->json) {
+  if (o.json) {
     std::printf("%s\n", reportJson(*published).dump(2).c_str());
   } else {
     std::printf("published report %d of r%d to %s/%s\n", published->number, revision, store->root().c_str(),
@@ -184,16 +141,12 @@ int runShareReport(const std::vector<std::string>& args) {
   return 0;
 }
 
-int runShareReports(const std::vector<std::string>& args) {
-  std::string problem;
-  const auto a = parseReportArgs(args, problem);
-  if (!a) return usageError(problem);
-  if (a->positional.size() != 3) return usageError("share reports ROOT STUDY LABELSET [--json]");
-  auto store = io::ShareStore::open(a->positional[0]);
+int runShareReports(const ShareListOptions& o) {
+  auto store = io::ShareStore::open(o.set.root);
   if (!store) return fileError(store.error());
-  auto list = io::listReports(*store, a->positional[1], a->positional[2]);
+  auto list = io::listReports(*store, o.set.study, o.set.labelSet);
   if (!list) return fileError(list.error());
-  if (a->json) {
+  if (o.json) {
     nlohmann::json reports = nlohmann::json::array();
     for (const auto& r : list->reports) reports.push_back(reportJson(r));
     nlohmann::json damaged = nlohmann::json::array();

@@ -1,14 +1,17 @@
-// delineate-vista3d: segmentation with the best engine here (VISTA-3D, or the classic engine), headless. A program of its own because loading LibTorch costs
-// a process about 0.34 s and 160 MB, which delineate-cli's other commands should not pay.
+// delineate-vista3d: segmentation with the best engine here (VISTA-3D, or the classic engine), headless. A program of
+// its own because loading LibTorch costs a process about 0.34 s and 160 MB, which delineate-cli's other commands
+// should not pay.
 // Exit codes: 0 success, 1 a file or engine error ("error: <file>: <reason>"), 2 a usage error.
-#include <algorithm>
 #include <array>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "app/cli/command_parser.h"
 #include "app/cli/commands.h"
 #include "app/cli/segment_output.h"
 #include "inference/engine.h"
@@ -19,83 +22,93 @@ using delineate::app::cli::fileError;
 
 namespace {
 
-int usage(const std::string& why) {
-  std::fprintf(stderr,
-               "error: %s\n"
-               "usage: delineate-vista3d segment IMAGE OUTPUT [--checkpoint FILE] [--device auto|cpu|cuda|cuda:N]\n"
-               "         [--precision auto|fp32|fp16|bf16] [--batch N] [--class N]... [--point I,J,K[,-]]... [--roi N]\n"
-               "         [--threads N]\n"
-               "  Segments with the best engine here: VISTA-3D when a checkpoint is given (--checkpoint, or the\n"
-               "  DELINEATE_VISTA3D_CHECKPOINT environment variable) and a CUDA device is present; on the CPU only with\n"
-               "  --device cpu (the official model takes minutes per 128^3 window there; the estimate is printed);\n"
-               "  otherwise the classic engine. No --class: the 117 'everything' classes (2, 20 and 21 expand to the\n"
-               "  kidneys, lung lobes and bones). --point: a click on voxel I,J,K (',-' negative); with clicks the result\n"
-               "  is the one object they mark (one --class at most, as its prompt).\n",
-               why.c_str());
-  return 2;
+// "I,J,K" or "I,J,K,-" (a negative click) or "I,J,K,+"; nullopt otherwise.
+std::optional<std::array<double, 4>> parsePoint(const std::string& text) {
+  std::array<double, 4> p{0, 0, 0, 1};
+  char sign = '+';
+  char extra = 0;
+  const int n = std::sscanf(text.c_str(), "%lf,%lf,%lf,%c%c", &p[0], &p[1], &p[2], &sign, &extra);
+  if (n < 3 || n > 4 || (n == 4 && sign != '+' && sign != '-')) return std::nullopt;
+  p[3] = sign == '-' ? 0 : 1;
+  return p;
 }
+
+struct SegmentArguments {
+  std::string image, output;
+  std::vector<int> classes;
+  std::vector<std::string> pointTexts;  // I,J,K[,-], checked while parsing
+};
 
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
-    std::vector<std::string> positional;
     inference::EngineSelection selection;
     if (const char* env = std::getenv("DELINEATE_VISTA3D_CHECKPOINT")) selection.checkpoint = env;
-    std::vector<int> classes;
-    std::vector<std::array<double, 4>> points;  // i, j, k, positive
     inference::Vista3dEngineOptions& options = selection.vista;
-    for (int i = 1; i < argc; ++i) {
-      const std::string a = argv[i];
-      if (a == "--checkpoint" || a == "--class" || a == "--roi" || a == "--threads" || a == "--device" ||
-          a == "--precision" || a == "--batch" || a == "--point") {
-        if (i + 1 >= argc) return usage(a + " needs a value");
-        const std::string v = argv[++i];
-        if (a == "--checkpoint") {
-          selection.checkpoint = v;
-          continue;
-        }
-        if (a == "--device") {
-          options.device = v;
-          continue;
-        }
-        if (a == "--precision") {
-          if (v != "auto" && v != "fp32" && v != "fp16" && v != "bf16") return usage("--precision takes auto, fp32, fp16 or bf16");
-          options.precision = v;
-          continue;
-        }
-        if (a == "--point") {
-          std::array<double, 4> p{0, 0, 0, 1};
-          char sign = '+';
-          const int n = std::sscanf(v.c_str(), "%lf,%lf,%lf,%c", &p[0], &p[1], &p[2], &sign);
-          if (n < 3 || (n == 4 && sign != '+' && sign != '-')) return usage("--point takes I,J,K or I,J,K,-");
-          p[3] = sign == '-' ? 0 : 1;
-          points.push_back(p);
-          continue;
-        }
-        char* end = nullptr;
-        const long n = std::strtol(v.c_str(), &end, 10);
-        if (!end || *end || n < 1) return usage(a + " takes a positive number");
-        if (a == "--class") {
-          if (n > 254) return usage("--class takes 1..254");
-          classes.push_back(static_cast<int>(n));
-        } else if (a == "--roi") {
-          if (n % 16) return usage("--roi takes a multiple of 16");
-          options.roi = n;
-        } else if (a == "--batch") {
-          options.batch = static_cast<int>(n);
-        } else {
-          options.cpuThreads = static_cast<int>(n);
-        }
-      } else if (a.rfind("--", 0) == 0) {
-        return usage("unknown option " + a);
-      } else {
-        positional.push_back(a);
-      }
+    SegmentArguments a;
+
+    CLI::App app("Segmentation with the best engine here (VISTA-3D, or the classic engine), headless.",
+                 "delineate-vista3d");
+    app::cli::configureProgram(app);
+    app.require_subcommand(1);
+    CLI::App* segment = app.add_subcommand(
+        "segment",
+        "segments with the best engine here: VISTA-3D when a checkpoint is given (--checkpoint, or the "
+        "DELINEATE_VISTA3D_CHECKPOINT environment variable) and a CUDA device is present; on the CPU only with "
+        "--device cpu (the official model takes minutes per 128^3 window there; the estimate is printed); otherwise "
+        "the classic engine. No --class: the 117 'everything' classes (2, 20 and 21 expand to the kidneys, lung lobes "
+        "and bones). With clicks (--point) the result is the one object they mark (one --class at most, as its "
+        "prompt).");
+    using app::cli::checkedBy;
+    using app::cli::repeatable;
+    using app::cli::valueName;
+    segment->add_option("IMAGE", a.image, "the image to segment")->required();
+    segment->add_option("OUTPUT", a.output, "the label file to write")->required();
+    valueName(segment->add_option("--checkpoint", selection.checkpoint,
+                                  "the VISTA-3D checkpoint (model.pt or .safetensors)"),
+              "FILE");
+    valueName(segment->add_option("--device", options.device, "where the network runs (default auto)"),
+              "auto|cpu|cuda|cuda:N");
+    valueName(segment->add_option("--precision", options.precision,
+                                  "arithmetic (default auto: fp16 on CUDA, fp32 on the CPU)"),
+              "auto|fp32|fp16|bf16")
+        ->check(CLI::IsMember({"auto", "fp32", "fp16", "bf16"}));
+    valueName(segment->add_option("--batch", options.batch, "windows per pass (default 4 on CUDA, 1 on the CPU)"), "N")
+        ->check(CLI::Range(1, INT_MAX));
+    repeatable(valueName(segment->add_option("--class", a.classes, "a class to segment, 1..254"), "N"))
+        ->check(CLI::Range(1, 254));
+    repeatable(valueName(
+                   segment->add_option("--point", a.pointTexts, "a click on voxel I,J,K (',-': a negative click)"),
+                   "I,J,K[,-]"))
+        ->check(checkedBy([](const std::string& t) { return parsePoint(t).has_value(); }, "takes I,J,K or I,J,K,-"));
+    valueName(segment->add_option("--roi", options.roi, "the sliding window's size, a multiple of 16 (default 128)"),
+              "N")
+        ->check(checkedBy(
+            [](const std::string& t) {
+              char* end = nullptr;
+              const long n = std::strtol(t.c_str(), &end, 10);
+              return end && !*end && n >= 16 && n % 16 == 0;
+            },
+            "takes a positive multiple of 16"));
+    valueName(segment->add_option("--threads", options.cpuThreads, "CPU threads (default: one per hardware thread)"),
+              "N")
+        ->check(CLI::Range(1, INT_MAX));
+
+    if (argc < 2) {
+      std::fputs(app.help().c_str(), stderr);
+      return 2;
     }
-    if (positional.size() != 3 || positional[0] != "segment") return usage("expected: segment IMAGE OUTPUT");
-    if (!points.empty() && classes.size() > 1) return usage("clicks take at most one --class");
-    auto image = io::readImageFile(positional[1]);
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    if (const std::optional<int> done = app::cli::parseCommandLine(app, args)) return *done;
+    if (!a.pointTexts.empty() && a.classes.size() > 1) {
+      std::fprintf(stderr, "error: clicks take at most one --class (see 'delineate-vista3d segment --help')\n");
+      return 2;
+    }
+    const std::vector<int>& classes = a.classes;
+    std::vector<std::array<double, 4>> points;  // i, j, k, positive
+    for (const std::string& text : a.pointTexts) points.push_back(*parsePoint(text));
+    auto image = io::readImageFile(a.image);
     if (!image) return fileError(image.error());
     auto choice = inference::selectEngine(selection);
     if (!choice) return fileError(choice.error());
@@ -103,7 +116,8 @@ int main(int argc, char** argv) {
     const auto info = choice->engine->info();
     if (info.id == "vista3d" && info.device.rfind("cpu", 0) == 0)
       std::fprintf(stderr, "estimate on this CPU: about %.0f s\n",
-                   inference::estimateVista3dCpuSeconds(image->geometry(), !points.empty(), options.roi, options.cpuThreads));
+                   inference::estimateVista3dCpuSeconds(image->geometry(), !points.empty(), options.roi,
+                                                        options.cpuThreads));
     if (info.id == "vista3d" && !points.empty() && !classes.empty())
       if (const std::string note = inference::vista3dPromptNote(classes.front()); !note.empty())
         std::fprintf(stderr, "%s\n", note.c_str());
@@ -115,9 +129,9 @@ int main(int argc, char** argv) {
     if (!request.points.empty()) request.targetLabel = static_cast<core::Label>(classes.empty() ? 1 : classes.front());
     const auto t0 = std::chrono::steady_clock::now();
     auto patch = choice->engine->segment(*image, request, nullptr);
-    if (!patch) return fileError(core::makeError(patch.error().code, positional[1], patch.error().detail));
+    if (!patch) return fileError(core::makeError(patch.error().code, a.image, patch.error().detail));
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return app::cli::writeSegmentation(positional[2], *image, *patch, info, seconds);
+    return app::cli::writeSegmentation(a.output, *image, *patch, info, seconds);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;
