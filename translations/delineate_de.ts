@@ -797,7 +797,7 @@
         <translation>   außerhalb des Bildes</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+29"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+26"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
@@ -947,139 +947,7 @@
         <translation>E&amp;xportieren</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Label &amp;Statistics (CSV, JSON)...</source>
-        <translation>Label-&amp;Statistik (CSV, JSON)...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+5"/>
-        <location line="+13"/>
-        <source>Export Label Statistics</source>
-        <translation>Label-Statistik exportieren</translation>
-    </message>
-    <message>
-        <location line="-17"/>
-        <location line="+5"/>
-        <location line="+13"/>
-        <source>CSV (*.csv);;JSON (*.json)</source>
-        <translation>CSV (*.csv);;JSON (*.json)</translation>
-    </message>
-    <message>
-        <location line="-15"/>
-        <source>Label Statistics, &amp;De-identified...</source>
-        <translation>Label-Statistik, &amp;anonymisiert...</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Label Statistics of a Slice &amp;Range...</source>
-        <translation>Label-Statistik eines Schicht&amp;bereichs...</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>&amp;PDF Report...</source>
-        <translation>&amp;PDF-Bericht...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+4"/>
-        <source>Export PDF Report</source>
-        <translation>PDF-Bericht exportieren</translation>
-    </message>
-    <message>
-        <location line="-4"/>
-        <location line="+4"/>
-        <source>PDF (*.pdf)</source>
-        <translation>PDF (*.pdf)</translation>
-    </message>
-    <message>
-        <location line="-1"/>
-        <source>PDF Report, De-identified...</source>
-        <translation>PDF-Bericht, anonymisiert...</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>DICOM S&amp;EG...</source>
-        <translation>DICOM-S&amp;EG...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+4"/>
-        <location line="+5"/>
-        <source>Export DICOM SEG</source>
-        <translation>DICOM-SEG exportieren</translation>
-    </message>
-    <message>
-        <location line="-9"/>
-        <location line="+4"/>
-        <location line="+5"/>
-        <location line="+5"/>
-        <source>DICOM (*.dcm)</source>
-        <translation>DICOM (*.dcm)</translation>
-    </message>
-    <message>
-        <location line="-11"/>
-        <source>DICOM SEG, De-identified...</source>
-        <translation>DICOM-SEG, anonymisiert...</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>Export Measurement Report (DICOM SR)</source>
-        <translation>Messbericht exportieren (DICOM SR)</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>DICOM SEG and &amp;Measurement Report (SR)...</source>
-        <translation>DICOM-SEG und &amp;Messbericht (SR)...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>DICOM SEG and Measurement Report, De-identified...</source>
-        <translation>DICOM-SEG und Messbericht, anonymisiert...</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Write DICOM SEG as &amp;Label Map (keeps label ids)</source>
-        <translation>DICOM-SEG als &amp;Labelmap schreiben (behält die Label-IDs)</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Publish Report to Share</source>
-        <translation>Bericht in der Freigabe veröffentlichen</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Message (optional):</source>
-        <translation>Nachricht (optional):</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Publish Report to S&amp;hare...</source>
-        <translation>Bericht in der &amp;Freigabe veröffentlichen...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Publish Report to Share, De-identified...</source>
-        <translation>Bericht in der Freigabe veröffentlichen, anonymisiert...</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Label Su&amp;rfaces (STL)...</source>
-        <translation>Label-&amp;Oberflächen (STL)...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+4"/>
-        <source>Export Surfaces to Folder</source>
-        <translation>Oberflächen in Ordner exportieren</translation>
-    </message>
-    <message>
-        <location line="-1"/>
-        <source>Label Surfaces (&amp;OBJ)...</source>
-        <translation>Label-Oberflächen (O&amp;BJ)...</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>&amp;Preferences...</source>
         <translation>&amp;Einstellungen...</translation>
     </message>
@@ -1711,6 +1579,138 @@
             <numerusform>%n Oberflächendatei nach %1 geschrieben</numerusform>
             <numerusform>%n Oberflächendateien nach %1 geschrieben</numerusform>
         </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/study_exports_menu.cpp" line="+23"/>
+        <source>Label &amp;Statistics (CSV, JSON)...</source>
+        <translation>Label-&amp;Statistik (CSV, JSON)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+5"/>
+        <location line="+13"/>
+        <source>Export Label Statistics</source>
+        <translation>Label-Statistik exportieren</translation>
+    </message>
+    <message>
+        <location line="-17"/>
+        <location line="+5"/>
+        <location line="+13"/>
+        <source>CSV (*.csv);;JSON (*.json)</source>
+        <translation>CSV (*.csv);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <location line="-15"/>
+        <source>Label Statistics, &amp;De-identified...</source>
+        <translation>Label-Statistik, &amp;anonymisiert...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Label Statistics of a Slice &amp;Range...</source>
+        <translation>Label-Statistik eines Schicht&amp;bereichs...</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>&amp;PDF Report...</source>
+        <translation>&amp;PDF-Bericht...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <source>Export PDF Report</source>
+        <translation>PDF-Bericht exportieren</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <location line="+4"/>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>PDF Report, De-identified...</source>
+        <translation>PDF-Bericht, anonymisiert...</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>DICOM S&amp;EG...</source>
+        <translation>DICOM-S&amp;EG...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <location line="+5"/>
+        <source>Export DICOM SEG</source>
+        <translation>DICOM-SEG exportieren</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <location line="+4"/>
+        <location line="+5"/>
+        <location line="+5"/>
+        <source>DICOM (*.dcm)</source>
+        <translation>DICOM (*.dcm)</translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <source>DICOM SEG, De-identified...</source>
+        <translation>DICOM-SEG, anonymisiert...</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Export Measurement Report (DICOM SR)</source>
+        <translation>Messbericht exportieren (DICOM SR)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>DICOM SEG and &amp;Measurement Report (SR)...</source>
+        <translation>DICOM-SEG und &amp;Messbericht (SR)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DICOM SEG and Measurement Report, De-identified...</source>
+        <translation>DICOM-SEG und Messbericht, anonymisiert...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Write DICOM SEG as &amp;Label Map (keeps label ids)</source>
+        <translation>DICOM-SEG als &amp;Labelmap schreiben (behält die Label-IDs)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Publish Report to Share</source>
+        <translation>Bericht in der Freigabe veröffentlichen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Message (optional):</source>
+        <translation>Nachricht (optional):</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Publish Report to S&amp;hare...</source>
+        <translation>Bericht in der &amp;Freigabe veröffentlichen...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Publish Report to Share, De-identified...</source>
+        <translation>Bericht in der Freigabe veröffentlichen, anonymisiert...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Label Su&amp;rfaces (STL)...</source>
+        <translation>Label-&amp;Oberflächen (STL)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <source>Export Surfaces to Folder</source>
+        <translation>Oberflächen in Ordner exportieren</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Label Surfaces (&amp;OBJ)...</source>
+        <translation>Label-Oberflächen (O&amp;BJ)...</translation>
     </message>
 </context>
 <context>

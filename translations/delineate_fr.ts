@@ -797,7 +797,7 @@
         <translation>   hors de l&apos;image</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+29"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+26"/>
         <source>&amp;File</source>
         <translation>&amp;Fichier</translation>
     </message>
@@ -947,139 +947,7 @@
         <translation>E&amp;xporter</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Label &amp;Statistics (CSV, JSON)...</source>
-        <translation>&amp;Statistiques des étiquettes (CSV, JSON)...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+5"/>
-        <location line="+13"/>
-        <source>Export Label Statistics</source>
-        <translation>Exporter les statistiques des étiquettes</translation>
-    </message>
-    <message>
-        <location line="-17"/>
-        <location line="+5"/>
-        <location line="+13"/>
-        <source>CSV (*.csv);;JSON (*.json)</source>
-        <translation>CSV (*.csv);;JSON (*.json)</translation>
-    </message>
-    <message>
-        <location line="-15"/>
-        <source>Label Statistics, &amp;De-identified...</source>
-        <translation>Statistiques, &amp;anonymisées...</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Label Statistics of a Slice &amp;Range...</source>
-        <translation>Statistiques des étiquettes d&apos;une &amp;plage de coupes...</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>&amp;PDF Report...</source>
-        <translation>Rapport &amp;PDF...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+4"/>
-        <source>Export PDF Report</source>
-        <translation>Exporter le rapport PDF</translation>
-    </message>
-    <message>
-        <location line="-4"/>
-        <location line="+4"/>
-        <source>PDF (*.pdf)</source>
-        <translation>PDF (*.pdf)</translation>
-    </message>
-    <message>
-        <location line="-1"/>
-        <source>PDF Report, De-identified...</source>
-        <translation>Rapport PDF, anonymisé...</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>DICOM S&amp;EG...</source>
-        <translation>S&amp;EG DICOM...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+4"/>
-        <location line="+5"/>
-        <source>Export DICOM SEG</source>
-        <translation>Exporter un SEG DICOM</translation>
-    </message>
-    <message>
-        <location line="-9"/>
-        <location line="+4"/>
-        <location line="+5"/>
-        <location line="+5"/>
-        <source>DICOM (*.dcm)</source>
-        <translation>DICOM (*.dcm)</translation>
-    </message>
-    <message>
-        <location line="-11"/>
-        <source>DICOM SEG, De-identified...</source>
-        <translation>SEG DICOM, anonymisé...</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>Export Measurement Report (DICOM SR)</source>
-        <translation>Exporter le rapport de mesures (SR DICOM)</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>DICOM SEG and &amp;Measurement Report (SR)...</source>
-        <translation>SEG DICOM et rapport de &amp;mesures (SR)...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>DICOM SEG and Measurement Report, De-identified...</source>
-        <translation>SEG DICOM et rapport de mesures, anonymisés...</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Write DICOM SEG as &amp;Label Map (keeps label ids)</source>
-        <translation>Écrire le SEG DICOM en carte d&apos;é&amp;tiquettes (garde les identifiants)</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Publish Report to Share</source>
-        <translation>Publier le rapport sur le partage</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Message (optional):</source>
-        <translation>Message (facultatif) :</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Publish Report to S&amp;hare...</source>
-        <translation>Publier le rapport sur le &amp;partage...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Publish Report to Share, De-identified...</source>
-        <translation>Publier le rapport sur le partage, anonymisé...</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Label Su&amp;rfaces (STL)...</source>
-        <translation>S&amp;urfaces des étiquettes (STL)...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+4"/>
-        <source>Export Surfaces to Folder</source>
-        <translation>Exporter les surfaces dans un dossier</translation>
-    </message>
-    <message>
-        <location line="-1"/>
-        <source>Label Surfaces (&amp;OBJ)...</source>
-        <translation>Surfaces des étiquettes (&amp;OBJ)...</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>&amp;Preferences...</source>
         <translation>&amp;Préférences...</translation>
     </message>
@@ -1711,6 +1579,138 @@
             <numerusform>%n fichier de surface écrit dans %1</numerusform>
             <numerusform>%n fichiers de surface écrits dans %1</numerusform>
         </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/study_exports_menu.cpp" line="+23"/>
+        <source>Label &amp;Statistics (CSV, JSON)...</source>
+        <translation>&amp;Statistiques des étiquettes (CSV, JSON)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+5"/>
+        <location line="+13"/>
+        <source>Export Label Statistics</source>
+        <translation>Exporter les statistiques des étiquettes</translation>
+    </message>
+    <message>
+        <location line="-17"/>
+        <location line="+5"/>
+        <location line="+13"/>
+        <source>CSV (*.csv);;JSON (*.json)</source>
+        <translation>CSV (*.csv);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <location line="-15"/>
+        <source>Label Statistics, &amp;De-identified...</source>
+        <translation>Statistiques, &amp;anonymisées...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Label Statistics of a Slice &amp;Range...</source>
+        <translation>Statistiques des étiquettes d&apos;une &amp;plage de coupes...</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>&amp;PDF Report...</source>
+        <translation>Rapport &amp;PDF...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <source>Export PDF Report</source>
+        <translation>Exporter le rapport PDF</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <location line="+4"/>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>PDF Report, De-identified...</source>
+        <translation>Rapport PDF, anonymisé...</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>DICOM S&amp;EG...</source>
+        <translation>S&amp;EG DICOM...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <location line="+5"/>
+        <source>Export DICOM SEG</source>
+        <translation>Exporter un SEG DICOM</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <location line="+4"/>
+        <location line="+5"/>
+        <location line="+5"/>
+        <source>DICOM (*.dcm)</source>
+        <translation>DICOM (*.dcm)</translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <source>DICOM SEG, De-identified...</source>
+        <translation>SEG DICOM, anonymisé...</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Export Measurement Report (DICOM SR)</source>
+        <translation>Exporter le rapport de mesures (SR DICOM)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>DICOM SEG and &amp;Measurement Report (SR)...</source>
+        <translation>SEG DICOM et rapport de &amp;mesures (SR)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DICOM SEG and Measurement Report, De-identified...</source>
+        <translation>SEG DICOM et rapport de mesures, anonymisés...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Write DICOM SEG as &amp;Label Map (keeps label ids)</source>
+        <translation>Écrire le SEG DICOM en carte d&apos;é&amp;tiquettes (garde les identifiants)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Publish Report to Share</source>
+        <translation>Publier le rapport sur le partage</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Message (optional):</source>
+        <translation>Message (facultatif) :</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Publish Report to S&amp;hare...</source>
+        <translation>Publier le rapport sur le &amp;partage...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Publish Report to Share, De-identified...</source>
+        <translation>Publier le rapport sur le partage, anonymisé...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Label Su&amp;rfaces (STL)...</source>
+        <translation>S&amp;urfaces des étiquettes (STL)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <source>Export Surfaces to Folder</source>
+        <translation>Exporter les surfaces dans un dossier</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Label Surfaces (&amp;OBJ)...</source>
+        <translation>Surfaces des étiquettes (&amp;OBJ)...</translation>
     </message>
 </context>
 <context>

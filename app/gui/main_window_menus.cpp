@@ -1,11 +1,9 @@
 // The window's menus (File, Edit, AI, View, Help), built at start and again when the language changes.
 #include <QActionGroup>
 #include <QApplication>
-#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
-#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
@@ -17,7 +15,6 @@
 #include "app/gui/preferences.h"
 #include "app/gui/session_files.h"
 #include "app/gui/share_browser.h"
-#include "app/gui/slice_range_dialog.h"
 #include "app/gui/study_document.h"
 #include "app/gui/study_exports.h"
 #include "app/gui/study_loader.h"
@@ -95,81 +92,7 @@ void MainWindow::buildMenus() {
     if (!path.isEmpty() && !screenshot().save(path)) reportError(tr("%1: cannot write the screenshot").arg(path));
   });
   QMenu* exportMenu = file->addMenu(tr("&Export"));
-  exportMenu->addAction(tr("Label &Statistics (CSV, JSON)..."), this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Label Statistics"), "statistics.csv",
-                                                      tr("CSV (*.csv);;JSON (*.json)"));
-    if (!path.isEmpty()) m_exports->exportStatistics(path, false);
-  });
-  exportMenu->addAction(tr("Label Statistics, &De-identified..."), this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Label Statistics"), "statistics.csv",
-                                                      tr("CSV (*.csv);;JSON (*.json)"));
-    if (!path.isEmpty()) m_exports->exportStatistics(path, true);
-  });
-  exportMenu->addAction(tr("Label Statistics of a Slice &Range..."), this, [this] {
-    if (!m_document->hasStudy()) return;
-    std::array<std::pair<std::int64_t, std::int64_t>, 3> slices{};
-    const std::array<viewer::SliceOrientation, 3> views{viewer::SliceOrientation::Axial, viewer::SliceOrientation::Coronal,
-                                                        viewer::SliceOrientation::Sagittal};
-    for (std::size_t i = 0; i < views.size(); ++i) slices[i] = slicePanel(views[i])->scene().sliceIndex();
-    SliceRangeDialog dialog(slices, this);
-    if (dialog.exec() != QDialog::Accepted) return;
-    const ViewSliceRange chosen = dialog.range();
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Label Statistics"), "statistics.csv",
-                                                      tr("CSV (*.csv);;JSON (*.json)"));
-    if (!path.isEmpty()) m_exports->exportStatistics(path, false, m_exports->viewSliceRange(chosen.view, chosen.first, chosen.last));
-  });
-  exportMenu->addAction(tr("&PDF Report..."), this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export PDF Report"), "report.pdf", tr("PDF (*.pdf)"));
-    if (!path.isEmpty()) m_exports->exportPdfReport(path, false);
-  });
-  exportMenu->addAction(tr("PDF Report, De-identified..."), this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export PDF Report"), "report.pdf", tr("PDF (*.pdf)"));
-    if (!path.isEmpty()) m_exports->exportPdfReport(path, true);
-  });
-  exportMenu->addAction(tr("DICOM S&EG..."), this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export DICOM SEG"), "segmentation.dcm", tr("DICOM (*.dcm)"));
-    if (!path.isEmpty()) m_exports->exportDicomSeg(path, false);
-  });
-  exportMenu->addAction(tr("DICOM SEG, De-identified..."), this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export DICOM SEG"), "segmentation.dcm", tr("DICOM (*.dcm)"));
-    if (!path.isEmpty()) m_exports->exportDicomSeg(path, true);
-  });
-  // The SR references the SEG, so both are written together: the SEG first, then the report beside it.
-  auto exportSegAndReport = [this](bool deidentified) {
-    const QString seg = QFileDialog::getSaveFileName(this, tr("Export DICOM SEG"), "segmentation.dcm", tr("DICOM (*.dcm)"));
-    if (seg.isEmpty()) return;
-    const QFileInfo info(seg);
-    const QString sr = QFileDialog::getSaveFileName(this, tr("Export Measurement Report (DICOM SR)"),
-                                                    info.dir().filePath(info.completeBaseName() + "_sr.dcm"),
-                                                    tr("DICOM (*.dcm)"));
-    if (!sr.isEmpty()) m_exports->exportDicomSeg(seg, deidentified, sr);
-  };
-  exportMenu->addAction(tr("DICOM SEG and &Measurement Report (SR)..."), this, [exportSegAndReport] { exportSegAndReport(false); });
-  exportMenu->addAction(tr("DICOM SEG and Measurement Report, De-identified..."), this,
-                        [exportSegAndReport] { exportSegAndReport(true); });
-  QAction* labelmap = exportMenu->addAction(tr("Write DICOM SEG as &Label Map (keeps label ids)"));
-  labelmap->setCheckable(true);
-  labelmap->setChecked(QSettings().value("export/segLabelmap", false).toBool());
-  connect(labelmap, &QAction::toggled, this, [](bool on) { QSettings().setValue("export/segLabelmap", on); });
-  exportMenu->addSeparator();
-  auto publish = [this](bool deidentified) {
-    bool ok = true;
-    const QString message =
-        m_dialogs ? QInputDialog::getText(this, tr("Publish Report to Share"), tr("Message (optional):"), QLineEdit::Normal, {}, &ok)
-                  : QString();
-    if (ok) m_exports->publishReportsToShare(deidentified, message);
-  };
-  exportMenu->addAction(tr("Publish Report to S&hare..."), this, [publish] { publish(false); });
-  exportMenu->addAction(tr("Publish Report to Share, De-identified..."), this, [publish] { publish(true); });
-  exportMenu->addSeparator();
-  exportMenu->addAction(tr("Label Su&rfaces (STL)..."), this, [this] {
-    const QString folder = QFileDialog::getExistingDirectory(this, tr("Export Surfaces to Folder"));
-    if (!folder.isEmpty()) m_exports->exportSurfaces(folder, false);
-  });
-  exportMenu->addAction(tr("Label Surfaces (&OBJ)..."), this, [this] {
-    const QString folder = QFileDialog::getExistingDirectory(this, tr("Export Surfaces to Folder"));
-    if (!folder.isEmpty()) m_exports->exportSurfaces(folder, true);
-  });
+  m_exports->fillMenu(exportMenu);
   file->addSeparator();
   file->addAction(tr("&Preferences..."), QKeySequence(Qt::CTRL | Qt::Key_Comma), this, [this] {
     PreferencesDialog dialog(this);

@@ -13,6 +13,8 @@
 #include "core/statistics.h"
 #include "viewer/slice_scene.h"
 
+class QMenu;
+
 namespace delineate::app::gui {
 
 class StudyDocument;
@@ -49,6 +51,8 @@ class StudyExports : public QObject {
   // that did not come from the share: a report describes a saved revision. The files are made at once; the share's
   // writes run on a worker (progress, Cancel), reportPublished or an error tell the end. False when refused or busy.
   bool publishReportsToShare(bool deidentified, const QString& message = {});
+  // File > Export's entries (study_exports_menu.cpp), built again when the language changes.
+  void fillMenu(QMenu* menu);
 
  Q_SIGNALS:
   void reportPublished(QString folder);  // relative to the share root
