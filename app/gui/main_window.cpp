@@ -96,10 +96,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     if (m_job) m_progressBar->setValue(static_cast<int>(m_job->fraction() * 1000));
   });
 
+  // The views show a new study (or replaced labels) before anything else hears of it: a dock's answer (a recovery
+  // replacing the labels, say) must find the scenes on the new session's image and map.
+  connect(m_document, &StudyDocument::studyReplaced, this, &MainWindow::studyReplaced);
+  connect(m_document, &StudyDocument::labelsReplaced, this, &MainWindow::labelsRedrawn);
   m_exports = new StudyExports(*m_document, *this, *m_surface, this);
   m_surfaces = new SurfaceBuilder(*m_document, *m_surface, m_workers, this);
-  buildDocks();  // the docks observe the document before the window does: its views follow them
-  observeDocument();
+  buildDocks();
+  observeDocument();  // after the docks: labelsChanged says the whole window has followed an edit
   buildMenus();
   connect(m_loader, &StudyLoader::studyLoaded, this, &MainWindow::studyLoaded);
   connect(m_loader, &StudyLoader::labelsLoaded, this, &MainWindow::labelsLoaded);

@@ -15,8 +15,6 @@ namespace delineate::app::gui {
 
 void MainWindow::observeDocument() {
   StudyDocument* doc = m_document;
-  connect(doc, &StudyDocument::studyReplaced, this, &MainWindow::studyReplaced);
-  connect(doc, &StudyDocument::labelsReplaced, this, &MainWindow::labelsRedrawn);
   connect(doc, &StudyDocument::edited, this, &MainWindow::afterEdit);
   connect(doc, &StudyDocument::modifiedInPlace, this, &MainWindow::modifiedInPlace);
   connect(doc, &StudyDocument::labelEntryChanged, this, &MainWindow::recolourScenes);
