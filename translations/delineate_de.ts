@@ -4,7 +4,7 @@
 <context>
     <name>EditStep</name>
     <message>
-        <location filename="../app/gui/edit_tools.cpp" line="+30"/>
+        <location filename="../app/gui/edit_tools.cpp" line="+31"/>
         <source>Paint</source>
         <translation>Malen</translation>
     </message>
@@ -72,12 +72,12 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+276"/>
+        <location filename="../app/gui/study_loader.cpp" line="+78"/>
         <source>out of memory</source>
         <translation>nicht genügend Arbeitsspeicher</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <location line="+25"/>
         <source>%1: the label map&apos;s grid differs from the image&apos;s</source>
         <translation>%1: Das Raster der Labelmap weicht vom Raster des Bildes ab</translation>
@@ -259,7 +259,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai_panel.cpp" line="+127"/>
+        <location filename="../app/gui/ai_panel.cpp" line="+133"/>
         <source>Segment everything</source>
         <translation>Alles segmentieren</translation>
     </message>
@@ -410,7 +410,7 @@
 <context>
     <name>delineate::app::gui::EditTools</name>
     <message>
-        <location filename="../app/gui/edit_tools.cpp" line="+141"/>
+        <location filename="../app/gui/edit_tools.cpp" line="+148"/>
         <source>Navigate</source>
         <translation>Navigieren</translation>
     </message>
@@ -612,12 +612,12 @@
 <context>
     <name>delineate::app::gui::LabelPanel</name>
     <message>
-        <location filename="../app/gui/label_panel.cpp" line="+45"/>
+        <location filename="../app/gui/label_panel.cpp" line="+46"/>
         <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
         <translation>Labeltabellen (*.label *.txt *.ctbl *.csv *.tsv *.json);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+61"/>
         <source>Label %1</source>
         <translation>Label %1</translation>
     </message>
@@ -642,7 +642,7 @@
         <translation>Labeltabelle exportieren</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+13"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
@@ -702,7 +702,7 @@
         <translation>Tabelle exportieren...</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <location line="+96"/>
         <location line="+7"/>
         <source>label %1</source>
@@ -727,212 +727,47 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="-327"/>
-        <location line="+439"/>
+        <location filename="../app/gui/main_window.cpp" line="+37"/>
+        <location line="+177"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-401"/>
+        <location line="-137"/>
         <location line="+74"/>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
     <message>
-        <location line="-41"/>
-        <location line="+38"/>
+        <location line="-43"/>
+        <location line="+40"/>
         <source>Labels</source>
         <translation>Labels</translation>
     </message>
     <message>
-        <location line="-37"/>
-        <location line="+38"/>
+        <location line="-39"/>
+        <location line="+40"/>
         <source>Tools</source>
         <translation>Werkzeuge</translation>
     </message>
     <message>
-        <location line="-37"/>
-        <location line="+38"/>
+        <location line="-39"/>
+        <location line="+40"/>
         <source>AI</source>
         <translation>KI</translation>
     </message>
     <message>
-        <location line="-36"/>
+        <location line="-38"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Öffnen Sie ein Bild (Datei &gt; Bild öffnen) oder einen DICOM-Ordner</translation>
     </message>
     <message>
-        <location line="+111"/>
-        <location filename="../app/gui/main_window_exports.cpp" line="+192"/>
-        <source>Cancelled</source>
-        <translation>Abgebrochen</translation>
-    </message>
-    <message>
-        <location line="+19"/>
-        <location line="+32"/>
-        <location line="+23"/>
-        <source>Loading %1</source>
-        <translation>%1 wird geladen</translation>
-    </message>
-    <message>
-        <location line="+25"/>
-        <source>Indexing %1</source>
-        <translation>%1 wird indiziert</translation>
-    </message>
-    <message>
-        <location line="+22"/>
-        <source>Loading %1 / %2 r%3</source>
-        <translation>%1 / %2 r%3 wird geladen</translation>
-    </message>
-    <message>
-        <location line="+43"/>
-        <source>  - warning: %1</source>
-        <translation>  - Warnung: %1</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <location line="+23"/>
-        <location line="+7"/>
-        <source>Open DICOM Series</source>
-        <translation>DICOM-Serie öffnen</translation>
-    </message>
-    <message>
-        <location line="-30"/>
-        <source>Series:</source>
-        <translation>Serie:</translation>
-    </message>
-    <message>
-        <location line="+20"/>
-        <source>This series has problems:
-%1</source>
-        <translation>Diese Serie weist Probleme auf:
-%1</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>
-
-Load it anyway?</source>
-        <translation>
-
-Trotzdem laden?</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>Loading series %1</source>
-        <translation>Serie %1 wird geladen</translation>
-    </message>
-    <message>
-        <location line="+36"/>
-        <source>Labels from %1</source>
-        <translation>Labels aus %1 geladen</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1: %2 voxels belonged to more than one segment; the higher segment number was kept</source>
-        <translation>%1: %2 Voxel gehörten zu mehr als einem Segment; die höhere Segmentnummer wurde übernommen</translation>
-    </message>
-    <message>
-        <location line="+33"/>
+        <location line="+115"/>
         <source>Delineate - %1</source>
         <translation>Delineate - %1</translation>
     </message>
     <message>
-        <location line="+22"/>
-        <source>Opened %1</source>
-        <translation>%1 geöffnet</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window_labels.cpp" line="+126"/>
-        <source>The recovered labels do not fit %1&apos;s grid</source>
-        <translation>Die wiederhergestellten Labels passen nicht zum Raster von %1</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>Recovered the unsaved edits: save them to keep them</source>
-        <translation>Ungespeicherte Änderungen wiederhergestellt: Speichern Sie sie, um sie zu behalten</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../app/gui/main_window_exports.cpp" line="-93"/>
-        <source>Statistics of %n label(s) written to %1</source>
-        <translation>
-            <numerusform>Statistik von %n Label nach %1 geschrieben</numerusform>
-            <numerusform>Statistik von %n Labels nach %1 geschrieben</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window_labels.cpp" line="+43"/>
-        <source>No label surfaces to export (the map holds no labels, or they are still being built)</source>
-        <translation>Keine Label-Oberflächen zum Exportieren (die Labelmap enthält keine Labels, oder sie werden noch berechnet)</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+8"/>
-        <source>%n surface file(s) written to %1</source>
-        <translation>
-            <numerusform>%n Oberflächendatei nach %1 geschrieben</numerusform>
-            <numerusform>%n Oberflächendateien nach %1 geschrieben</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window_exports.cpp" line="+7"/>
-        <source>A DICOM SEG references the DICOM series it was drawn on: open the study from its DICOM folder</source>
-        <translation>Ein DICOM-SEG verweist auf die DICOM-Serie, auf der es erstellt wurde: Öffnen Sie die Studie aus ihrem DICOM-Ordner</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>DICOM SEG written to %1</source>
-        <translation>DICOM-SEG nach %1 geschrieben</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>DICOM SEG written to %1, measurement report to %2</source>
-        <translation>DICOM-SEG nach %1 geschrieben, Messbericht nach %2</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>Report written to %1</source>
-        <translation>Bericht nach %1 geschrieben</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>A report on the share describes a saved revision: save the labels to the share first</source>
-        <translation>Ein Bericht in der Freigabe beschreibt eine gespeicherte Revision: Speichern Sie die Labels zuerst in der Freigabe</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>Cannot make a temporary folder for the report: %1</source>
-        <translation>Für den Bericht kann kein temporärer Ordner angelegt werden: %1</translation>
-    </message>
-    <message>
-        <location line="+34"/>
-        <source>Publishing the report to the share</source>
-        <translation>Der Bericht wird in der Freigabe veröffentlicht</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>Report %1 of revision %2 published on the share: %3</source>
-        <translation>Bericht %1 der Revision %2 in der Freigabe veröffentlicht: %3</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source> (the audit record was not written: %1)</source>
-        <translation> (der Audit-Eintrag wurde nicht geschrieben: %1)</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="+57"/>
-        <source>building surfaces...</source>
-        <translation>Oberflächen werden erstellt...</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+17"/>
-        <source>%n surface(s)</source>
-        <translation>
-            <numerusform>%n Oberfläche</numerusform>
-            <numerusform>%n Oberflächen</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location line="+95"/>
+        <location line="+118"/>
         <source>LPS (%1, %2, %3) mm</source>
         <translation>LPS (%1, %2, %3) mm</translation>
     </message>
@@ -962,17 +797,7 @@ Trotzdem laden?</translation>
         <translation>   außerhalb des Bildes</translation>
     </message>
     <message>
-        <location line="+38"/>
-        <source>Unsaved Edits</source>
-        <translation>Ungespeicherte Änderungen</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>The labels have unsaved edits. Save them to the share?</source>
-        <translation>Die Labels enthalten ungespeicherte Änderungen. In der Freigabe speichern?</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+29"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+26"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
@@ -1122,139 +947,7 @@ Trotzdem laden?</translation>
         <translation>E&amp;xportieren</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Label &amp;Statistics (CSV, JSON)...</source>
-        <translation>Label-&amp;Statistik (CSV, JSON)...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+5"/>
-        <location line="+13"/>
-        <source>Export Label Statistics</source>
-        <translation>Label-Statistik exportieren</translation>
-    </message>
-    <message>
-        <location line="-17"/>
-        <location line="+5"/>
-        <location line="+13"/>
-        <source>CSV (*.csv);;JSON (*.json)</source>
-        <translation>CSV (*.csv);;JSON (*.json)</translation>
-    </message>
-    <message>
-        <location line="-15"/>
-        <source>Label Statistics, &amp;De-identified...</source>
-        <translation>Label-Statistik, &amp;anonymisiert...</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Label Statistics of a Slice &amp;Range...</source>
-        <translation>Label-Statistik eines Schicht&amp;bereichs...</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>&amp;PDF Report...</source>
-        <translation>&amp;PDF-Bericht...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+4"/>
-        <source>Export PDF Report</source>
-        <translation>PDF-Bericht exportieren</translation>
-    </message>
-    <message>
-        <location line="-4"/>
-        <location line="+4"/>
-        <source>PDF (*.pdf)</source>
-        <translation>PDF (*.pdf)</translation>
-    </message>
-    <message>
-        <location line="-1"/>
-        <source>PDF Report, De-identified...</source>
-        <translation>PDF-Bericht, anonymisiert...</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>DICOM S&amp;EG...</source>
-        <translation>DICOM-S&amp;EG...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+4"/>
-        <location line="+5"/>
-        <source>Export DICOM SEG</source>
-        <translation>DICOM-SEG exportieren</translation>
-    </message>
-    <message>
-        <location line="-9"/>
-        <location line="+4"/>
-        <location line="+5"/>
-        <location line="+5"/>
-        <source>DICOM (*.dcm)</source>
-        <translation>DICOM (*.dcm)</translation>
-    </message>
-    <message>
-        <location line="-11"/>
-        <source>DICOM SEG, De-identified...</source>
-        <translation>DICOM-SEG, anonymisiert...</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>Export Measurement Report (DICOM SR)</source>
-        <translation>Messbericht exportieren (DICOM SR)</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>DICOM SEG and &amp;Measurement Report (SR)...</source>
-        <translation>DICOM-SEG und &amp;Messbericht (SR)...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>DICOM SEG and Measurement Report, De-identified...</source>
-        <translation>DICOM-SEG und Messbericht, anonymisiert...</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Write DICOM SEG as &amp;Label Map (keeps label ids)</source>
-        <translation>DICOM-SEG als &amp;Labelmap schreiben (behält die Label-IDs)</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Publish Report to Share</source>
-        <translation>Bericht in der Freigabe veröffentlichen</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Message (optional):</source>
-        <translation>Nachricht (optional):</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Publish Report to S&amp;hare...</source>
-        <translation>Bericht in der &amp;Freigabe veröffentlichen...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Publish Report to Share, De-identified...</source>
-        <translation>Bericht in der Freigabe veröffentlichen, anonymisiert...</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Label Su&amp;rfaces (STL)...</source>
-        <translation>Label-&amp;Oberflächen (STL)...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+4"/>
-        <source>Export Surfaces to Folder</source>
-        <translation>Oberflächen in Ordner exportieren</translation>
-    </message>
-    <message>
-        <location line="-1"/>
-        <source>Label Surfaces (&amp;OBJ)...</source>
-        <translation>Label-Oberflächen (O&amp;BJ)...</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>&amp;Preferences...</source>
         <translation>&amp;Einstellungen...</translation>
     </message>
@@ -1615,17 +1308,37 @@ Trotzdem laden?</translation>
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+104"/>
+        <location filename="../app/gui/session_files.cpp" line="+108"/>
+        <source>The recovered labels do not fit %1&apos;s grid</source>
+        <translation>Die wiederhergestellten Labels passen nicht zum Raster von %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Recovered the unsaved edits: save them to keep them</source>
+        <translation>Ungespeicherte Änderungen wiederhergestellt: Speichern Sie sie, um sie zu behalten</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Unsaved Edits</source>
+        <translation>Ungespeicherte Änderungen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The labels have unsaved edits. Save them to the share?</source>
+        <translation>Die Labels enthalten ungespeicherte Änderungen. In der Freigabe speichern?</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>Autosave is off: %1</source>
         <translation>Automatische Sicherung ist aus: %1</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+34"/>
         <source>Autosave failed: %1</source>
         <translation>Automatische Sicherung fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Save to Share</source>
         <translation>In Freigabe speichern</translation>
     </message>
@@ -1683,12 +1396,12 @@ Trotzdem laden?</translation>
         <translation>Der Audit-Eintrag wurde nicht geschrieben: %1</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+14"/>
         <source>%1 on %2 is editing this label set too (since %3).</source>
         <translation>%1 auf %2 bearbeitet diesen Labelsatz ebenfalls (seit %3).</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>Saved %1 / %2 revision %3</source>
         <translation>%1 / %2 als Revision %3 gespeichert</translation>
     </message>
@@ -1792,6 +1505,306 @@ Trotzdem laden?</translation>
         <location line="+1"/>
         <source>To slice:</source>
         <translation>Bis Schicht:</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::StudyExports</name>
+    <message numerus="yes">
+        <location filename="../app/gui/study_exports.cpp" line="+104"/>
+        <source>Statistics of %n label(s) written to %1</source>
+        <translation>
+            <numerusform>Statistik von %n Label nach %1 geschrieben</numerusform>
+            <numerusform>Statistik von %n Labels nach %1 geschrieben</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>A DICOM SEG references the DICOM series it was drawn on: open the study from its DICOM folder</source>
+        <translation>Ein DICOM-SEG verweist auf die DICOM-Serie, auf der es erstellt wurde: Öffnen Sie die Studie aus ihrem DICOM-Ordner</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>DICOM SEG written to %1</source>
+        <translation>DICOM-SEG nach %1 geschrieben</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DICOM SEG written to %1, measurement report to %2</source>
+        <translation>DICOM-SEG nach %1 geschrieben, Messbericht nach %2</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Report written to %1</source>
+        <translation>Bericht nach %1 geschrieben</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>A report on the share describes a saved revision: save the labels to the share first</source>
+        <translation>Ein Bericht in der Freigabe beschreibt eine gespeicherte Revision: Speichern Sie die Labels zuerst in der Freigabe</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cannot make a temporary folder for the report: %1</source>
+        <translation>Für den Bericht kann kein temporärer Ordner angelegt werden: %1</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>Publishing the report to the share</source>
+        <translation>Der Bericht wird in der Freigabe veröffentlicht</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Report %1 of revision %2 published on the share: %3</source>
+        <translation>Bericht %1 der Revision %2 in der Freigabe veröffentlicht: %3</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source> (the audit record was not written: %1)</source>
+        <translation> (der Audit-Eintrag wurde nicht geschrieben: %1)</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>No label surfaces to export (the map holds no labels, or they are still being built)</source>
+        <translation>Keine Label-Oberflächen zum Exportieren (die Labelmap enthält keine Labels, oder sie werden noch berechnet)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>%n surface file(s) written to %1</source>
+        <translation>
+            <numerusform>%n Oberflächendatei nach %1 geschrieben</numerusform>
+            <numerusform>%n Oberflächendateien nach %1 geschrieben</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/study_exports_menu.cpp" line="+23"/>
+        <source>Label &amp;Statistics (CSV, JSON)...</source>
+        <translation>Label-&amp;Statistik (CSV, JSON)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+5"/>
+        <location line="+13"/>
+        <source>Export Label Statistics</source>
+        <translation>Label-Statistik exportieren</translation>
+    </message>
+    <message>
+        <location line="-17"/>
+        <location line="+5"/>
+        <location line="+13"/>
+        <source>CSV (*.csv);;JSON (*.json)</source>
+        <translation>CSV (*.csv);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <location line="-15"/>
+        <source>Label Statistics, &amp;De-identified...</source>
+        <translation>Label-Statistik, &amp;anonymisiert...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Label Statistics of a Slice &amp;Range...</source>
+        <translation>Label-Statistik eines Schicht&amp;bereichs...</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>&amp;PDF Report...</source>
+        <translation>&amp;PDF-Bericht...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <source>Export PDF Report</source>
+        <translation>PDF-Bericht exportieren</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <location line="+4"/>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>PDF Report, De-identified...</source>
+        <translation>PDF-Bericht, anonymisiert...</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>DICOM S&amp;EG...</source>
+        <translation>DICOM-S&amp;EG...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <location line="+5"/>
+        <source>Export DICOM SEG</source>
+        <translation>DICOM-SEG exportieren</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <location line="+4"/>
+        <location line="+5"/>
+        <location line="+5"/>
+        <source>DICOM (*.dcm)</source>
+        <translation>DICOM (*.dcm)</translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <source>DICOM SEG, De-identified...</source>
+        <translation>DICOM-SEG, anonymisiert...</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Export Measurement Report (DICOM SR)</source>
+        <translation>Messbericht exportieren (DICOM SR)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>DICOM SEG and &amp;Measurement Report (SR)...</source>
+        <translation>DICOM-SEG und &amp;Messbericht (SR)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DICOM SEG and Measurement Report, De-identified...</source>
+        <translation>DICOM-SEG und Messbericht, anonymisiert...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Write DICOM SEG as &amp;Label Map (keeps label ids)</source>
+        <translation>DICOM-SEG als &amp;Labelmap schreiben (behält die Label-IDs)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Publish Report to Share</source>
+        <translation>Bericht in der Freigabe veröffentlichen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Message (optional):</source>
+        <translation>Nachricht (optional):</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Publish Report to S&amp;hare...</source>
+        <translation>Bericht in der &amp;Freigabe veröffentlichen...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Publish Report to Share, De-identified...</source>
+        <translation>Bericht in der Freigabe veröffentlichen, anonymisiert...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Label Su&amp;rfaces (STL)...</source>
+        <translation>Label-&amp;Oberflächen (STL)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <source>Export Surfaces to Folder</source>
+        <translation>Oberflächen in Ordner exportieren</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Label Surfaces (&amp;OBJ)...</source>
+        <translation>Label-Oberflächen (O&amp;BJ)...</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::StudyLoader</name>
+    <message>
+        <location filename="../app/gui/study_loader.cpp" line="-142"/>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <location line="+32"/>
+        <location line="+23"/>
+        <source>Loading %1</source>
+        <translation>%1 wird geladen</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Indexing %1</source>
+        <translation>%1 wird indiziert</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Loading %1 / %2 r%3</source>
+        <translation>%1 / %2 r%3 wird geladen</translation>
+    </message>
+    <message>
+        <location line="+44"/>
+        <source>  - warning: %1</source>
+        <translation>  - Warnung: %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+19"/>
+        <location line="+7"/>
+        <source>Open DICOM Series</source>
+        <translation>DICOM-Serie öffnen</translation>
+    </message>
+    <message>
+        <location line="-26"/>
+        <source>Series:</source>
+        <translation>Serie:</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>This series has problems:
+%1</source>
+        <translation>Diese Serie weist Probleme auf:
+%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>
+
+Load it anyway?</source>
+        <translation>
+
+Trotzdem laden?</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Loading series %1</source>
+        <translation>Serie %1 wird geladen</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>Opened %1</source>
+        <translation>%1 geöffnet</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Labels from %1</source>
+        <translation>Labels aus %1 geladen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: %2 voxels belonged to more than one segment; the higher segment number was kept</source>
+        <translation>%1: %2 Voxel gehörten zu mehr als einem Segment; die höhere Segmentnummer wurde übernommen</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::SurfaceBuilder</name>
+    <message>
+        <location filename="../app/gui/surface_builder.cpp" line="+67"/>
+        <source>building surfaces...</source>
+        <translation>Oberflächen werden erstellt...</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+18"/>
+        <source>%n surface(s)</source>
+        <translation>
+            <numerusform>%n Oberfläche</numerusform>
+            <numerusform>%n Oberflächen</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -4,7 +4,7 @@
 <context>
     <name>EditStep</name>
     <message>
-        <location filename="../app/gui/edit_tools.cpp" line="+30"/>
+        <location filename="../app/gui/edit_tools.cpp" line="+31"/>
         <source>Paint</source>
         <translation>Peindre</translation>
     </message>
@@ -72,12 +72,12 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+276"/>
+        <location filename="../app/gui/study_loader.cpp" line="+78"/>
         <source>out of memory</source>
         <translation>mémoire insuffisante</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <location line="+25"/>
         <source>%1: the label map&apos;s grid differs from the image&apos;s</source>
         <translation>%1&#xa0;: la grille de la carte d&apos;étiquettes diffère de celle de l&apos;image</translation>
@@ -259,7 +259,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai_panel.cpp" line="+127"/>
+        <location filename="../app/gui/ai_panel.cpp" line="+133"/>
         <source>Segment everything</source>
         <translation>Tout segmenter</translation>
     </message>
@@ -410,7 +410,7 @@
 <context>
     <name>delineate::app::gui::EditTools</name>
     <message>
-        <location filename="../app/gui/edit_tools.cpp" line="+141"/>
+        <location filename="../app/gui/edit_tools.cpp" line="+148"/>
         <source>Navigate</source>
         <translation>Naviguer</translation>
     </message>
@@ -612,12 +612,12 @@
 <context>
     <name>delineate::app::gui::LabelPanel</name>
     <message>
-        <location filename="../app/gui/label_panel.cpp" line="+45"/>
+        <location filename="../app/gui/label_panel.cpp" line="+46"/>
         <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
         <translation>Tables d&apos;étiquettes (*.label *.txt *.ctbl *.csv *.tsv *.json);;Tous les fichiers (*)</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+61"/>
         <source>Label %1</source>
         <translation>Étiquette %1</translation>
     </message>
@@ -642,7 +642,7 @@
         <translation>Exporter la table d&apos;étiquettes</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+13"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
@@ -702,7 +702,7 @@
         <translation>Exporter la table...</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <location line="+96"/>
         <location line="+7"/>
         <source>label %1</source>
@@ -727,212 +727,47 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="-327"/>
-        <location line="+439"/>
+        <location filename="../app/gui/main_window.cpp" line="+37"/>
+        <location line="+177"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-401"/>
+        <location line="-137"/>
         <location line="+74"/>
         <source>Cancel</source>
         <translation>Annuler</translation>
     </message>
     <message>
-        <location line="-41"/>
-        <location line="+38"/>
+        <location line="-43"/>
+        <location line="+40"/>
         <source>Labels</source>
         <translation>Étiquettes</translation>
     </message>
     <message>
-        <location line="-37"/>
-        <location line="+38"/>
+        <location line="-39"/>
+        <location line="+40"/>
         <source>Tools</source>
         <translation>Outils</translation>
     </message>
     <message>
-        <location line="-37"/>
-        <location line="+38"/>
+        <location line="-39"/>
+        <location line="+40"/>
         <source>AI</source>
         <translation>IA</translation>
     </message>
     <message>
-        <location line="-36"/>
+        <location line="-38"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Ouvrez une image (Fichier &gt; Ouvrir une image) ou un dossier DICOM</translation>
     </message>
     <message>
-        <location line="+111"/>
-        <location filename="../app/gui/main_window_exports.cpp" line="+192"/>
-        <source>Cancelled</source>
-        <translation>Annulé</translation>
-    </message>
-    <message>
-        <location line="+19"/>
-        <location line="+32"/>
-        <location line="+23"/>
-        <source>Loading %1</source>
-        <translation>Chargement de %1</translation>
-    </message>
-    <message>
-        <location line="+25"/>
-        <source>Indexing %1</source>
-        <translation>Indexation de %1</translation>
-    </message>
-    <message>
-        <location line="+22"/>
-        <source>Loading %1 / %2 r%3</source>
-        <translation>Chargement de %1 / %2 r%3</translation>
-    </message>
-    <message>
-        <location line="+43"/>
-        <source>  - warning: %1</source>
-        <translation>  - avertissement&#xa0;: %1</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <location line="+23"/>
-        <location line="+7"/>
-        <source>Open DICOM Series</source>
-        <translation>Ouvrir une série DICOM</translation>
-    </message>
-    <message>
-        <location line="-30"/>
-        <source>Series:</source>
-        <translation>Série&#xa0;:</translation>
-    </message>
-    <message>
-        <location line="+20"/>
-        <source>This series has problems:
-%1</source>
-        <translation>Cette série présente des problèmes&#xa0;:
-%1</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>
-
-Load it anyway?</source>
-        <translation>
-
-La charger quand même&#xa0;?</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>Loading series %1</source>
-        <translation>Chargement de la série %1</translation>
-    </message>
-    <message>
-        <location line="+36"/>
-        <source>Labels from %1</source>
-        <translation>Étiquettes chargées depuis %1</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1: %2 voxels belonged to more than one segment; the higher segment number was kept</source>
-        <translation>%1&#xa0;: %2 voxels appartenaient à plusieurs segments&#xa0;; le numéro de segment le plus élevé a été conservé</translation>
-    </message>
-    <message>
-        <location line="+33"/>
+        <location line="+115"/>
         <source>Delineate - %1</source>
         <translation>Delineate - %1</translation>
     </message>
     <message>
-        <location line="+22"/>
-        <source>Opened %1</source>
-        <translation>%1 ouvert</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window_labels.cpp" line="+126"/>
-        <source>The recovered labels do not fit %1&apos;s grid</source>
-        <translation>Les étiquettes récupérées ne correspondent pas à la grille de %1</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>Recovered the unsaved edits: save them to keep them</source>
-        <translation>Modifications non enregistrées récupérées&#xa0;: enregistrez-les pour les conserver</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../app/gui/main_window_exports.cpp" line="-93"/>
-        <source>Statistics of %n label(s) written to %1</source>
-        <translation>
-            <numerusform>Statistiques de %n étiquette écrites dans %1</numerusform>
-            <numerusform>Statistiques de %n étiquettes écrites dans %1</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window_labels.cpp" line="+43"/>
-        <source>No label surfaces to export (the map holds no labels, or they are still being built)</source>
-        <translation>Aucune surface d’étiquette à exporter (la carte ne contient aucune étiquette, ou elles sont encore en cours de construction)</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+8"/>
-        <source>%n surface file(s) written to %1</source>
-        <translation>
-            <numerusform>%n fichier de surface écrit dans %1</numerusform>
-            <numerusform>%n fichiers de surface écrits dans %1</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window_exports.cpp" line="+7"/>
-        <source>A DICOM SEG references the DICOM series it was drawn on: open the study from its DICOM folder</source>
-        <translation>Un SEG DICOM référence la série DICOM sur laquelle il a été dessiné&#xa0;: ouvrez l’étude depuis son dossier DICOM</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>DICOM SEG written to %1</source>
-        <translation>SEG DICOM écrit dans %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>DICOM SEG written to %1, measurement report to %2</source>
-        <translation>SEG DICOM écrit dans %1, rapport de mesures dans %2</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>Report written to %1</source>
-        <translation>Rapport écrit dans %1</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>A report on the share describes a saved revision: save the labels to the share first</source>
-        <translation>Un rapport sur le partage décrit une révision enregistrée : enregistrez d&apos;abord les étiquettes sur le partage</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>Cannot make a temporary folder for the report: %1</source>
-        <translation>Impossible de créer un dossier temporaire pour le rapport : %1</translation>
-    </message>
-    <message>
-        <location line="+34"/>
-        <source>Publishing the report to the share</source>
-        <translation>Publication du rapport sur le partage</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>Report %1 of revision %2 published on the share: %3</source>
-        <translation>Rapport %1 de la révision %2 publié sur le partage : %3</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source> (the audit record was not written: %1)</source>
-        <translation> (l&apos;entrée d&apos;audit n&apos;a pas été écrite : %1)</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="+57"/>
-        <source>building surfaces...</source>
-        <translation>construction des surfaces...</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+17"/>
-        <source>%n surface(s)</source>
-        <translation>
-            <numerusform>%n surface</numerusform>
-            <numerusform>%n surfaces</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location line="+95"/>
+        <location line="+118"/>
         <source>LPS (%1, %2, %3) mm</source>
         <translation>LPS (%1, %2, %3) mm</translation>
     </message>
@@ -962,17 +797,7 @@ La charger quand même&#xa0;?</translation>
         <translation>   hors de l&apos;image</translation>
     </message>
     <message>
-        <location line="+38"/>
-        <source>Unsaved Edits</source>
-        <translation>Modifications non enregistrées</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>The labels have unsaved edits. Save them to the share?</source>
-        <translation>Les étiquettes comportent des modifications non enregistrées. Les enregistrer sur le partage&#xa0;?</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+29"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+26"/>
         <source>&amp;File</source>
         <translation>&amp;Fichier</translation>
     </message>
@@ -1122,139 +947,7 @@ La charger quand même&#xa0;?</translation>
         <translation>E&amp;xporter</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Label &amp;Statistics (CSV, JSON)...</source>
-        <translation>&amp;Statistiques des étiquettes (CSV, JSON)...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+5"/>
-        <location line="+13"/>
-        <source>Export Label Statistics</source>
-        <translation>Exporter les statistiques des étiquettes</translation>
-    </message>
-    <message>
-        <location line="-17"/>
-        <location line="+5"/>
-        <location line="+13"/>
-        <source>CSV (*.csv);;JSON (*.json)</source>
-        <translation>CSV (*.csv);;JSON (*.json)</translation>
-    </message>
-    <message>
-        <location line="-15"/>
-        <source>Label Statistics, &amp;De-identified...</source>
-        <translation>Statistiques, &amp;anonymisées...</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Label Statistics of a Slice &amp;Range...</source>
-        <translation>Statistiques des étiquettes d&apos;une &amp;plage de coupes...</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>&amp;PDF Report...</source>
-        <translation>Rapport &amp;PDF...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+4"/>
-        <source>Export PDF Report</source>
-        <translation>Exporter le rapport PDF</translation>
-    </message>
-    <message>
-        <location line="-4"/>
-        <location line="+4"/>
-        <source>PDF (*.pdf)</source>
-        <translation>PDF (*.pdf)</translation>
-    </message>
-    <message>
-        <location line="-1"/>
-        <source>PDF Report, De-identified...</source>
-        <translation>Rapport PDF, anonymisé...</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>DICOM S&amp;EG...</source>
-        <translation>S&amp;EG DICOM...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+4"/>
-        <location line="+5"/>
-        <source>Export DICOM SEG</source>
-        <translation>Exporter un SEG DICOM</translation>
-    </message>
-    <message>
-        <location line="-9"/>
-        <location line="+4"/>
-        <location line="+5"/>
-        <location line="+5"/>
-        <source>DICOM (*.dcm)</source>
-        <translation>DICOM (*.dcm)</translation>
-    </message>
-    <message>
-        <location line="-11"/>
-        <source>DICOM SEG, De-identified...</source>
-        <translation>SEG DICOM, anonymisé...</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>Export Measurement Report (DICOM SR)</source>
-        <translation>Exporter le rapport de mesures (SR DICOM)</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>DICOM SEG and &amp;Measurement Report (SR)...</source>
-        <translation>SEG DICOM et rapport de &amp;mesures (SR)...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>DICOM SEG and Measurement Report, De-identified...</source>
-        <translation>SEG DICOM et rapport de mesures, anonymisés...</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Write DICOM SEG as &amp;Label Map (keeps label ids)</source>
-        <translation>Écrire le SEG DICOM en carte d&apos;é&amp;tiquettes (garde les identifiants)</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Publish Report to Share</source>
-        <translation>Publier le rapport sur le partage</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Message (optional):</source>
-        <translation>Message (facultatif) :</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Publish Report to S&amp;hare...</source>
-        <translation>Publier le rapport sur le &amp;partage...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Publish Report to Share, De-identified...</source>
-        <translation>Publier le rapport sur le partage, anonymisé...</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Label Su&amp;rfaces (STL)...</source>
-        <translation>S&amp;urfaces des étiquettes (STL)...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+4"/>
-        <source>Export Surfaces to Folder</source>
-        <translation>Exporter les surfaces dans un dossier</translation>
-    </message>
-    <message>
-        <location line="-1"/>
-        <source>Label Surfaces (&amp;OBJ)...</source>
-        <translation>Surfaces des étiquettes (&amp;OBJ)...</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>&amp;Preferences...</source>
         <translation>&amp;Préférences...</translation>
     </message>
@@ -1615,17 +1308,37 @@ La charger quand même&#xa0;?</translation>
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+104"/>
+        <location filename="../app/gui/session_files.cpp" line="+108"/>
+        <source>The recovered labels do not fit %1&apos;s grid</source>
+        <translation>Les étiquettes récupérées ne correspondent pas à la grille de %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Recovered the unsaved edits: save them to keep them</source>
+        <translation>Modifications non enregistrées récupérées&#xa0;: enregistrez-les pour les conserver</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Unsaved Edits</source>
+        <translation>Modifications non enregistrées</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The labels have unsaved edits. Save them to the share?</source>
+        <translation>Les étiquettes comportent des modifications non enregistrées. Les enregistrer sur le partage&#xa0;?</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>Autosave is off: %1</source>
         <translation>Enregistrement automatique désactivé&#xa0;: %1</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+34"/>
         <source>Autosave failed: %1</source>
         <translation>Échec de l&apos;enregistrement automatique&#xa0;: %1</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Save to Share</source>
         <translation>Enregistrer sur le partage</translation>
     </message>
@@ -1683,12 +1396,12 @@ La charger quand même&#xa0;?</translation>
         <translation>L&apos;entrée d&apos;audit n&apos;a pas été écrite : %1</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+14"/>
         <source>%1 on %2 is editing this label set too (since %3).</source>
         <translation>%1 sur %2 modifie aussi ce jeu d&apos;étiquettes (depuis %3).</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>Saved %1 / %2 revision %3</source>
         <translation>%1 / %2 enregistré&#xa0;: révision %3</translation>
     </message>
@@ -1792,6 +1505,306 @@ La charger quand même&#xa0;?</translation>
         <location line="+1"/>
         <source>To slice:</source>
         <translation>À la coupe :</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::StudyExports</name>
+    <message numerus="yes">
+        <location filename="../app/gui/study_exports.cpp" line="+104"/>
+        <source>Statistics of %n label(s) written to %1</source>
+        <translation>
+            <numerusform>Statistiques de %n étiquette écrites dans %1</numerusform>
+            <numerusform>Statistiques de %n étiquettes écrites dans %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>A DICOM SEG references the DICOM series it was drawn on: open the study from its DICOM folder</source>
+        <translation>Un SEG DICOM référence la série DICOM sur laquelle il a été dessiné&#xa0;: ouvrez l’étude depuis son dossier DICOM</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>DICOM SEG written to %1</source>
+        <translation>SEG DICOM écrit dans %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DICOM SEG written to %1, measurement report to %2</source>
+        <translation>SEG DICOM écrit dans %1, rapport de mesures dans %2</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Report written to %1</source>
+        <translation>Rapport écrit dans %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>A report on the share describes a saved revision: save the labels to the share first</source>
+        <translation>Un rapport sur le partage décrit une révision enregistrée : enregistrez d&apos;abord les étiquettes sur le partage</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cannot make a temporary folder for the report: %1</source>
+        <translation>Impossible de créer un dossier temporaire pour le rapport : %1</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>Publishing the report to the share</source>
+        <translation>Publication du rapport sur le partage</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Cancelled</source>
+        <translation>Annulé</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Report %1 of revision %2 published on the share: %3</source>
+        <translation>Rapport %1 de la révision %2 publié sur le partage : %3</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source> (the audit record was not written: %1)</source>
+        <translation> (l&apos;entrée d&apos;audit n&apos;a pas été écrite : %1)</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>No label surfaces to export (the map holds no labels, or they are still being built)</source>
+        <translation>Aucune surface d’étiquette à exporter (la carte ne contient aucune étiquette, ou elles sont encore en cours de construction)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>%n surface file(s) written to %1</source>
+        <translation>
+            <numerusform>%n fichier de surface écrit dans %1</numerusform>
+            <numerusform>%n fichiers de surface écrits dans %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/study_exports_menu.cpp" line="+23"/>
+        <source>Label &amp;Statistics (CSV, JSON)...</source>
+        <translation>&amp;Statistiques des étiquettes (CSV, JSON)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+5"/>
+        <location line="+13"/>
+        <source>Export Label Statistics</source>
+        <translation>Exporter les statistiques des étiquettes</translation>
+    </message>
+    <message>
+        <location line="-17"/>
+        <location line="+5"/>
+        <location line="+13"/>
+        <source>CSV (*.csv);;JSON (*.json)</source>
+        <translation>CSV (*.csv);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <location line="-15"/>
+        <source>Label Statistics, &amp;De-identified...</source>
+        <translation>Statistiques, &amp;anonymisées...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Label Statistics of a Slice &amp;Range...</source>
+        <translation>Statistiques des étiquettes d&apos;une &amp;plage de coupes...</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>&amp;PDF Report...</source>
+        <translation>Rapport &amp;PDF...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <source>Export PDF Report</source>
+        <translation>Exporter le rapport PDF</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <location line="+4"/>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>PDF Report, De-identified...</source>
+        <translation>Rapport PDF, anonymisé...</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>DICOM S&amp;EG...</source>
+        <translation>S&amp;EG DICOM...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <location line="+5"/>
+        <source>Export DICOM SEG</source>
+        <translation>Exporter un SEG DICOM</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <location line="+4"/>
+        <location line="+5"/>
+        <location line="+5"/>
+        <source>DICOM (*.dcm)</source>
+        <translation>DICOM (*.dcm)</translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <source>DICOM SEG, De-identified...</source>
+        <translation>SEG DICOM, anonymisé...</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Export Measurement Report (DICOM SR)</source>
+        <translation>Exporter le rapport de mesures (SR DICOM)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>DICOM SEG and &amp;Measurement Report (SR)...</source>
+        <translation>SEG DICOM et rapport de &amp;mesures (SR)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DICOM SEG and Measurement Report, De-identified...</source>
+        <translation>SEG DICOM et rapport de mesures, anonymisés...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Write DICOM SEG as &amp;Label Map (keeps label ids)</source>
+        <translation>Écrire le SEG DICOM en carte d&apos;é&amp;tiquettes (garde les identifiants)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Publish Report to Share</source>
+        <translation>Publier le rapport sur le partage</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Message (optional):</source>
+        <translation>Message (facultatif) :</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Publish Report to S&amp;hare...</source>
+        <translation>Publier le rapport sur le &amp;partage...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Publish Report to Share, De-identified...</source>
+        <translation>Publier le rapport sur le partage, anonymisé...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Label Su&amp;rfaces (STL)...</source>
+        <translation>S&amp;urfaces des étiquettes (STL)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <source>Export Surfaces to Folder</source>
+        <translation>Exporter les surfaces dans un dossier</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Label Surfaces (&amp;OBJ)...</source>
+        <translation>Surfaces des étiquettes (&amp;OBJ)...</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::StudyLoader</name>
+    <message>
+        <location filename="../app/gui/study_loader.cpp" line="-142"/>
+        <source>Cancelled</source>
+        <translation>Annulé</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <location line="+32"/>
+        <location line="+23"/>
+        <source>Loading %1</source>
+        <translation>Chargement de %1</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Indexing %1</source>
+        <translation>Indexation de %1</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Loading %1 / %2 r%3</source>
+        <translation>Chargement de %1 / %2 r%3</translation>
+    </message>
+    <message>
+        <location line="+44"/>
+        <source>  - warning: %1</source>
+        <translation>  - avertissement&#xa0;: %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+19"/>
+        <location line="+7"/>
+        <source>Open DICOM Series</source>
+        <translation>Ouvrir une série DICOM</translation>
+    </message>
+    <message>
+        <location line="-26"/>
+        <source>Series:</source>
+        <translation>Série&#xa0;:</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>This series has problems:
+%1</source>
+        <translation>Cette série présente des problèmes&#xa0;:
+%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>
+
+Load it anyway?</source>
+        <translation>
+
+La charger quand même&#xa0;?</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Loading series %1</source>
+        <translation>Chargement de la série %1</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>Opened %1</source>
+        <translation>%1 ouvert</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Labels from %1</source>
+        <translation>Étiquettes chargées depuis %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: %2 voxels belonged to more than one segment; the higher segment number was kept</source>
+        <translation>%1&#xa0;: %2 voxels appartenaient à plusieurs segments&#xa0;; le numéro de segment le plus élevé a été conservé</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::SurfaceBuilder</name>
+    <message>
+        <location filename="../app/gui/surface_builder.cpp" line="+67"/>
+        <source>building surfaces...</source>
+        <translation>construction des surfaces...</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+18"/>
+        <source>%n surface(s)</source>
+        <translation>
+            <numerusform>%n surface</numerusform>
+            <numerusform>%n surfaces</numerusform>
+        </translation>
     </message>
 </context>
 <context>

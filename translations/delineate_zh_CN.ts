@@ -4,7 +4,7 @@
 <context>
     <name>EditStep</name>
     <message>
-        <location filename="../app/gui/edit_tools.cpp" line="+30"/>
+        <location filename="../app/gui/edit_tools.cpp" line="+31"/>
         <source>Paint</source>
         <translation>绘制</translation>
     </message>
@@ -72,12 +72,12 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+276"/>
+        <location filename="../app/gui/study_loader.cpp" line="+78"/>
         <source>out of memory</source>
         <translation>内存不足</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <location line="+25"/>
         <source>%1: the label map&apos;s grid differs from the image&apos;s</source>
         <translation>%1：标签图的网格与图像的网格不一致</translation>
@@ -259,7 +259,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai_panel.cpp" line="+127"/>
+        <location filename="../app/gui/ai_panel.cpp" line="+133"/>
         <source>Segment everything</source>
         <translation>全部分割</translation>
     </message>
@@ -409,7 +409,7 @@
 <context>
     <name>delineate::app::gui::EditTools</name>
     <message>
-        <location filename="../app/gui/edit_tools.cpp" line="+141"/>
+        <location filename="../app/gui/edit_tools.cpp" line="+148"/>
         <source>Navigate</source>
         <translation>导航</translation>
     </message>
@@ -610,12 +610,12 @@
 <context>
     <name>delineate::app::gui::LabelPanel</name>
     <message>
-        <location filename="../app/gui/label_panel.cpp" line="+45"/>
+        <location filename="../app/gui/label_panel.cpp" line="+46"/>
         <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
         <translation>标签表 (*.label *.txt *.ctbl *.csv *.tsv *.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+61"/>
         <source>Label %1</source>
         <translation>标签 %1</translation>
     </message>
@@ -640,7 +640,7 @@
         <translation>导出标签表</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+13"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
@@ -700,7 +700,7 @@
         <translation>导出表...</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <location line="+96"/>
         <location line="+7"/>
         <source>label %1</source>
@@ -725,209 +725,47 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="-327"/>
-        <location line="+439"/>
+        <location filename="../app/gui/main_window.cpp" line="+37"/>
+        <location line="+177"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-401"/>
+        <location line="-137"/>
         <location line="+74"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location line="-41"/>
-        <location line="+38"/>
+        <location line="-43"/>
+        <location line="+40"/>
         <source>Labels</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location line="-37"/>
-        <location line="+38"/>
+        <location line="-39"/>
+        <location line="+40"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location line="-37"/>
-        <location line="+38"/>
+        <location line="-39"/>
+        <location line="+40"/>
         <source>AI</source>
         <translation>AI</translation>
     </message>
     <message>
-        <location line="-36"/>
+        <location line="-38"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>请打开图像（文件 &gt; 打开图像）或 DICOM 文件夹</translation>
     </message>
     <message>
-        <location line="+111"/>
-        <location filename="../app/gui/main_window_exports.cpp" line="+192"/>
-        <source>Cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
-        <location line="+19"/>
-        <location line="+32"/>
-        <location line="+23"/>
-        <source>Loading %1</source>
-        <translation>正在加载 %1</translation>
-    </message>
-    <message>
-        <location line="+25"/>
-        <source>Indexing %1</source>
-        <translation>正在索引 %1</translation>
-    </message>
-    <message>
-        <location line="+22"/>
-        <source>Loading %1 / %2 r%3</source>
-        <translation>正在加载 %1 / %2 r%3</translation>
-    </message>
-    <message>
-        <location line="+43"/>
-        <source>  - warning: %1</source>
-        <translation>  - 警告：%1</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <location line="+23"/>
-        <location line="+7"/>
-        <source>Open DICOM Series</source>
-        <translation>打开 DICOM 序列</translation>
-    </message>
-    <message>
-        <location line="-30"/>
-        <source>Series:</source>
-        <translation>序列：</translation>
-    </message>
-    <message>
-        <location line="+20"/>
-        <source>This series has problems:
-%1</source>
-        <translation>该序列存在问题：
-%1</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>
-
-Load it anyway?</source>
-        <translation>
-
-仍要加载吗？</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>Loading series %1</source>
-        <translation>正在加载序列 %1</translation>
-    </message>
-    <message>
-        <location line="+36"/>
-        <source>Labels from %1</source>
-        <translation>已加载来自 %1 的标签</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1: %2 voxels belonged to more than one segment; the higher segment number was kept</source>
-        <translation>%1：%2 个体素属于多个分段；已保留编号较大的分段</translation>
-    </message>
-    <message>
-        <location line="+33"/>
+        <location line="+115"/>
         <source>Delineate - %1</source>
         <translation>Delineate - %1</translation>
     </message>
     <message>
-        <location line="+22"/>
-        <source>Opened %1</source>
-        <translation>已打开 %1</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window_labels.cpp" line="+126"/>
-        <source>The recovered labels do not fit %1&apos;s grid</source>
-        <translation>恢复的标签与 %1 的网格不匹配</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>Recovered the unsaved edits: save them to keep them</source>
-        <translation>已恢复未保存的编辑：请保存以保留这些编辑</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../app/gui/main_window_exports.cpp" line="-93"/>
-        <source>Statistics of %n label(s) written to %1</source>
-        <translation>
-            <numerusform>已将 %n 个标签的统计数据写入 %1</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window_labels.cpp" line="+43"/>
-        <source>No label surfaces to export (the map holds no labels, or they are still being built)</source>
-        <translation>没有可导出的标签表面（标签图中没有标签，或表面仍在生成中）</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+8"/>
-        <source>%n surface file(s) written to %1</source>
-        <translation>
-            <numerusform>已将 %n 个表面文件写入 %1</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window_exports.cpp" line="+7"/>
-        <source>A DICOM SEG references the DICOM series it was drawn on: open the study from its DICOM folder</source>
-        <translation>DICOM SEG 需引用绘制时所用的 DICOM 序列：请从其 DICOM 文件夹打开该检查</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>DICOM SEG written to %1</source>
-        <translation>已将 DICOM SEG 写入 %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>DICOM SEG written to %1, measurement report to %2</source>
-        <translation>DICOM SEG 已写入 %1，测量报告已写入 %2</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>Report written to %1</source>
-        <translation>报告已写入 %1</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>A report on the share describes a saved revision: save the labels to the share first</source>
-        <translation>共享中的报告描述的是已保存的修订版本：请先将标签保存到共享</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>Cannot make a temporary folder for the report: %1</source>
-        <translation>无法为报告创建临时文件夹：%1</translation>
-    </message>
-    <message>
-        <location line="+34"/>
-        <source>Publishing the report to the share</source>
-        <translation>正在将报告发布到共享</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>Report %1 of revision %2 published on the share: %3</source>
-        <translation>修订版本 %2 的报告 %1 已发布到共享：%3</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source> (the audit record was not written: %1)</source>
-        <translation>（审计记录未写入：%1）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="+57"/>
-        <source>building surfaces...</source>
-        <translation>正在生成表面...</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+17"/>
-        <source>%n surface(s)</source>
-        <translation>
-            <numerusform>%n 个表面</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location line="+95"/>
+        <location line="+118"/>
         <source>LPS (%1, %2, %3) mm</source>
         <translation>LPS (%1, %2, %3) mm</translation>
     </message>
@@ -957,17 +795,7 @@ Load it anyway?</source>
         <translation>   图像外</translation>
     </message>
     <message>
-        <location line="+38"/>
-        <source>Unsaved Edits</source>
-        <translation>未保存的编辑</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>The labels have unsaved edits. Save them to the share?</source>
-        <translation>标签有未保存的编辑。是否保存到共享目录？</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+29"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+26"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1117,139 +945,7 @@ Load it anyway?</source>
         <translation>导出(&amp;X)</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Label &amp;Statistics (CSV, JSON)...</source>
-        <translation>标签统计(&amp;S) (CSV, JSON)...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+5"/>
-        <location line="+13"/>
-        <source>Export Label Statistics</source>
-        <translation>导出标签统计</translation>
-    </message>
-    <message>
-        <location line="-17"/>
-        <location line="+5"/>
-        <location line="+13"/>
-        <source>CSV (*.csv);;JSON (*.json)</source>
-        <translation>CSV (*.csv);;JSON (*.json)</translation>
-    </message>
-    <message>
-        <location line="-15"/>
-        <source>Label Statistics, &amp;De-identified...</source>
-        <translation>标签统计，去标识化(&amp;D)...</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Label Statistics of a Slice &amp;Range...</source>
-        <translation>切片范围的标签统计(&amp;R)...</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>&amp;PDF Report...</source>
-        <translation>PDF 报告(&amp;P)...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+4"/>
-        <source>Export PDF Report</source>
-        <translation>导出 PDF 报告</translation>
-    </message>
-    <message>
-        <location line="-4"/>
-        <location line="+4"/>
-        <source>PDF (*.pdf)</source>
-        <translation>PDF (*.pdf)</translation>
-    </message>
-    <message>
-        <location line="-1"/>
-        <source>PDF Report, De-identified...</source>
-        <translation>PDF 报告，去标识化...</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>DICOM S&amp;EG...</source>
-        <translation>DICOM SEG(&amp;E)...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+4"/>
-        <location line="+5"/>
-        <source>Export DICOM SEG</source>
-        <translation>导出 DICOM SEG</translation>
-    </message>
-    <message>
-        <location line="-9"/>
-        <location line="+4"/>
-        <location line="+5"/>
-        <location line="+5"/>
-        <source>DICOM (*.dcm)</source>
-        <translation>DICOM (*.dcm)</translation>
-    </message>
-    <message>
-        <location line="-11"/>
-        <source>DICOM SEG, De-identified...</source>
-        <translation>DICOM SEG，去标识化...</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>Export Measurement Report (DICOM SR)</source>
-        <translation>导出测量报告 (DICOM SR)</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>DICOM SEG and &amp;Measurement Report (SR)...</source>
-        <translation>DICOM SEG 和测量报告 (SR)(&amp;M)...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>DICOM SEG and Measurement Report, De-identified...</source>
-        <translation>DICOM SEG 和测量报告，去标识化...</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Write DICOM SEG as &amp;Label Map (keeps label ids)</source>
-        <translation>将 DICOM SEG 写为标签图 (保留标签 ID)(&amp;L)</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Publish Report to Share</source>
-        <translation>将报告发布到共享</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Message (optional):</source>
-        <translation>消息（可选）：</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Publish Report to S&amp;hare...</source>
-        <translation>将报告发布到共享(&amp;H)...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Publish Report to Share, De-identified...</source>
-        <translation>将报告发布到共享，去标识化...</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Label Su&amp;rfaces (STL)...</source>
-        <translation>标签表面(&amp;R) (STL)...</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+4"/>
-        <source>Export Surfaces to Folder</source>
-        <translation>将表面导出到文件夹</translation>
-    </message>
-    <message>
-        <location line="-1"/>
-        <source>Label Surfaces (&amp;OBJ)...</source>
-        <translation>标签表面(&amp;O) (OBJ)...</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>&amp;Preferences...</source>
         <translation>首选项(&amp;P)...</translation>
     </message>
@@ -1610,17 +1306,37 @@ Load it anyway?</source>
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+104"/>
+        <location filename="../app/gui/session_files.cpp" line="+108"/>
+        <source>The recovered labels do not fit %1&apos;s grid</source>
+        <translation>恢复的标签与 %1 的网格不匹配</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Recovered the unsaved edits: save them to keep them</source>
+        <translation>已恢复未保存的编辑：请保存以保留这些编辑</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Unsaved Edits</source>
+        <translation>未保存的编辑</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The labels have unsaved edits. Save them to the share?</source>
+        <translation>标签有未保存的编辑。是否保存到共享目录？</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>Autosave is off: %1</source>
         <translation>自动保存已关闭：%1</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+34"/>
         <source>Autosave failed: %1</source>
         <translation>自动保存失败：%1</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Save to Share</source>
         <translation>保存到共享目录</translation>
     </message>
@@ -1678,12 +1394,12 @@ Load it anyway?</source>
         <translation>审计记录未写入：%1</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+14"/>
         <source>%1 on %2 is editing this label set too (since %3).</source>
         <translation>%1（在 %2 上）也在编辑此标签集（自 %3 起）。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>Saved %1 / %2 revision %3</source>
         <translation>已保存 %1 / %2，修订版本 %3</translation>
     </message>
@@ -1787,6 +1503,303 @@ Load it anyway?</source>
         <location line="+1"/>
         <source>To slice:</source>
         <translation>结束切片：</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::StudyExports</name>
+    <message numerus="yes">
+        <location filename="../app/gui/study_exports.cpp" line="+104"/>
+        <source>Statistics of %n label(s) written to %1</source>
+        <translation>
+            <numerusform>已将 %n 个标签的统计数据写入 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>A DICOM SEG references the DICOM series it was drawn on: open the study from its DICOM folder</source>
+        <translation>DICOM SEG 需引用绘制时所用的 DICOM 序列：请从其 DICOM 文件夹打开该检查</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>DICOM SEG written to %1</source>
+        <translation>已将 DICOM SEG 写入 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DICOM SEG written to %1, measurement report to %2</source>
+        <translation>DICOM SEG 已写入 %1，测量报告已写入 %2</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Report written to %1</source>
+        <translation>报告已写入 %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>A report on the share describes a saved revision: save the labels to the share first</source>
+        <translation>共享中的报告描述的是已保存的修订版本：请先将标签保存到共享</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cannot make a temporary folder for the report: %1</source>
+        <translation>无法为报告创建临时文件夹：%1</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>Publishing the report to the share</source>
+        <translation>正在将报告发布到共享</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Report %1 of revision %2 published on the share: %3</source>
+        <translation>修订版本 %2 的报告 %1 已发布到共享：%3</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source> (the audit record was not written: %1)</source>
+        <translation>（审计记录未写入：%1）</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>No label surfaces to export (the map holds no labels, or they are still being built)</source>
+        <translation>没有可导出的标签表面（标签图中没有标签，或表面仍在生成中）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>%n surface file(s) written to %1</source>
+        <translation>
+            <numerusform>已将 %n 个表面文件写入 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/study_exports_menu.cpp" line="+23"/>
+        <source>Label &amp;Statistics (CSV, JSON)...</source>
+        <translation>标签统计(&amp;S) (CSV, JSON)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+5"/>
+        <location line="+13"/>
+        <source>Export Label Statistics</source>
+        <translation>导出标签统计</translation>
+    </message>
+    <message>
+        <location line="-17"/>
+        <location line="+5"/>
+        <location line="+13"/>
+        <source>CSV (*.csv);;JSON (*.json)</source>
+        <translation>CSV (*.csv);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <location line="-15"/>
+        <source>Label Statistics, &amp;De-identified...</source>
+        <translation>标签统计，去标识化(&amp;D)...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Label Statistics of a Slice &amp;Range...</source>
+        <translation>切片范围的标签统计(&amp;R)...</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>&amp;PDF Report...</source>
+        <translation>PDF 报告(&amp;P)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <source>Export PDF Report</source>
+        <translation>导出 PDF 报告</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <location line="+4"/>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>PDF Report, De-identified...</source>
+        <translation>PDF 报告，去标识化...</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>DICOM S&amp;EG...</source>
+        <translation>DICOM SEG(&amp;E)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <location line="+5"/>
+        <source>Export DICOM SEG</source>
+        <translation>导出 DICOM SEG</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <location line="+4"/>
+        <location line="+5"/>
+        <location line="+5"/>
+        <source>DICOM (*.dcm)</source>
+        <translation>DICOM (*.dcm)</translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <source>DICOM SEG, De-identified...</source>
+        <translation>DICOM SEG，去标识化...</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Export Measurement Report (DICOM SR)</source>
+        <translation>导出测量报告 (DICOM SR)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>DICOM SEG and &amp;Measurement Report (SR)...</source>
+        <translation>DICOM SEG 和测量报告 (SR)(&amp;M)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DICOM SEG and Measurement Report, De-identified...</source>
+        <translation>DICOM SEG 和测量报告，去标识化...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Write DICOM SEG as &amp;Label Map (keeps label ids)</source>
+        <translation>将 DICOM SEG 写为标签图 (保留标签 ID)(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Publish Report to Share</source>
+        <translation>将报告发布到共享</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Message (optional):</source>
+        <translation>消息（可选）：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Publish Report to S&amp;hare...</source>
+        <translation>将报告发布到共享(&amp;H)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Publish Report to Share, De-identified...</source>
+        <translation>将报告发布到共享，去标识化...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Label Su&amp;rfaces (STL)...</source>
+        <translation>标签表面(&amp;R) (STL)...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <source>Export Surfaces to Folder</source>
+        <translation>将表面导出到文件夹</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Label Surfaces (&amp;OBJ)...</source>
+        <translation>标签表面(&amp;O) (OBJ)...</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::StudyLoader</name>
+    <message>
+        <location filename="../app/gui/study_loader.cpp" line="-142"/>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <location line="+32"/>
+        <location line="+23"/>
+        <source>Loading %1</source>
+        <translation>正在加载 %1</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Indexing %1</source>
+        <translation>正在索引 %1</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Loading %1 / %2 r%3</source>
+        <translation>正在加载 %1 / %2 r%3</translation>
+    </message>
+    <message>
+        <location line="+44"/>
+        <source>  - warning: %1</source>
+        <translation>  - 警告：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+19"/>
+        <location line="+7"/>
+        <source>Open DICOM Series</source>
+        <translation>打开 DICOM 序列</translation>
+    </message>
+    <message>
+        <location line="-26"/>
+        <source>Series:</source>
+        <translation>序列：</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>This series has problems:
+%1</source>
+        <translation>该序列存在问题：
+%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>
+
+Load it anyway?</source>
+        <translation>
+
+仍要加载吗？</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Loading series %1</source>
+        <translation>正在加载序列 %1</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Labels from %1</source>
+        <translation>已加载来自 %1 的标签</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: %2 voxels belonged to more than one segment; the higher segment number was kept</source>
+        <translation>%1：%2 个体素属于多个分段；已保留编号较大的分段</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::SurfaceBuilder</name>
+    <message>
+        <location filename="../app/gui/surface_builder.cpp" line="+67"/>
+        <source>building surfaces...</source>
+        <translation>正在生成表面...</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+18"/>
+        <source>%n surface(s)</source>
+        <translation>
+            <numerusform>%n 个表面</numerusform>
+        </translation>
     </message>
 </context>
 <context>

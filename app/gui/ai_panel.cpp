@@ -13,9 +13,12 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrent>
 
+#include <QMainWindow>
+
 #include "app/gui/edit_tools.h"
 #include "app/gui/job.h"
-#include "app/gui/main_window.h"
+#include "app/gui/study_document.h"
+#include "app/gui/workbench.h"
 #include "app/gui/view_panels.h"
 #include "inference/engine_plugin.h"
 #include "io/labels/label_table_io.h"
@@ -45,7 +48,9 @@ struct ClickResult {
 
 }  // namespace
 
-AiPanel::AiPanel(MainWindow& window, QWidget* parent) : QWidget(parent), m_window(window) {
+AiPanel::AiPanel(StudyDocument& document, Workbench& bench, EditTools& tools, QWidget* parent)
+    : QWidget(parent), m_document(document), m_bench(bench), m_tools(tools) {
+  connect(&m_document, &StudyDocument::studyReplaced, this, &AiPanel::studyChanged);
   setObjectName("ai-panel");
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
@@ -98,15 +103,16 @@ AiPanel::AiPanel(MainWindow& window, QWidget* parent) : QWidget(parent), m_windo
 
   // A works anywhere in the window; Return, Escape and Backspace only where the focus is in the views or this dock,
   // so they still reach a label name being edited, a dialog or a spin box.
-  auto shortcut = [this, &window](QKeySequence key, std::function<void()> fn) {
+  auto shortcut = [this](QKeySequence key, std::function<void()> fn) {
     auto* a = new QAction(this);
     a->setShortcut(key);
     connect(a, &QAction::triggered, this, std::move(fn));
     if (key == QKeySequence(Qt::Key_A)) {
-      window.addAction(a);
+      m_bench.widget()->addAction(a);
     } else {
       a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-      window.centralWidget()->addAction(a);
+      // The views: the window's central widget.
+      if (auto* main = qobject_cast<QMainWindow*>(m_bench.widget())) main->centralWidget()->addAction(a);
       addAction(a);
     }
     m_actions.append(a);
@@ -147,7 +153,7 @@ QString AiPanel::engineDescription() const {
 }
 
 void AiPanel::updateState() {
-  const bool study = m_window.session() != nullptr;
+  const bool study = m_document.session() != nullptr;
   const bool ready = study && m_engine && !m_running;
   m_everything->setEnabled(ready);
   m_selected->setEnabled(ready && m_classes->count() > 0);
@@ -172,7 +178,7 @@ void AiPanel::studyChanged() {
   m_queue.clear();
   m_points = 0;
   clearPreview();
-  if (!m_engine && !m_building && m_window.session()) buildEngine();
+  if (!m_engine && !m_building && m_document.session()) buildEngine();
   updateState();
 }
 
@@ -200,7 +206,7 @@ void AiPanel::buildEngine() {
     watcher->deleteLater();
     m_building = false;
     if (!*choice) {
-      m_window.reportError(tr("AI engine: %1").arg(fromError(choice->error())));
+      m_bench.reportError(tr("AI engine: %1").arg(fromError(choice->error())));
       // The classic engine always works: fall back to it so the tools stay usable.
       m_engine = inference::createEngine("classic");
       m_engineWhy = tr("classic engine (the configured one failed)");
@@ -220,7 +226,7 @@ void AiPanel::buildEngine() {
     updateState();
     Q_EMIT engineChanged();
   });
-  watcher->setFuture(QtConcurrent::run(&m_window.workers(), [selection] {
+  watcher->setFuture(QtConcurrent::run(&m_bench.workers(), [selection] {
     return std::make_shared<core::Result<inference::EngineChoice>>(inference::selectEngineViaPlugin(selection));
   }));
   updateState();
@@ -234,15 +240,15 @@ bool AiPanel::segmentClasses(std::vector<core::Label> classes) {
       if (m_classes->item(i)->checkState() == Qt::Checked)
         classes.push_back(static_cast<core::Label>(m_classes->item(i)->data(Qt::UserRole).toInt()));
   if (classes.empty()) {
-    m_window.reportError(tr("Tick the classes to segment first"));
+    m_bench.reportError(tr("Tick the classes to segment first"));
     return false;
   }
   return runSegmentation(std::move(classes), "Segment selected classes");
 }
 
 bool AiPanel::runSegmentation(std::vector<core::Label> classes, const char* stepName) {
-  const core::AnnotationSession* session = m_window.session();
-  if (!session || !m_engine || m_running || m_window.busy()) return false;
+  const core::AnnotationSession* session = m_document.session();
+  if (!session || !m_engine || m_running || m_bench.busy()) return false;
   m_running = true;
   updateState();
   inference::SegmentationRequest request;
@@ -252,31 +258,31 @@ bool AiPanel::runSegmentation(std::vector<core::Label> classes, const char* step
   const std::uint64_t generation = m_studyGeneration;  // Escape (a click object's discard) does not drop it
   QElapsedTimer clock;
   clock.start();
-  auto progress = m_window.startProgress(editStepName(stepName));
+  auto progress = m_bench.startProgress(editStepName(stepName));
   using Patch = std::shared_ptr<core::Result<core::LabelPatch>>;
   auto* watcher = new QFutureWatcher<Patch>(this);
   connect(watcher, &QFutureWatcher<Patch>::finished, this, [this, watcher, generation, clock, stepName, progress] {
     Patch patch = watcher->result();
     watcher->deleteLater();
     m_running = false;
-    m_window.finishProgress(progress);
-    const bool current = generation == m_studyGeneration && m_window.session();
+    m_bench.finishProgress(progress);
+    const bool current = generation == m_studyGeneration && m_document.session();
     bool ok = false;
     if (!current || progress->cancelled()) {
-      m_window.statusBar()->showMessage(tr("Cancelled"), 3000);
+      m_bench.showStatus(tr("Cancelled"), 3000);
     } else if (!*patch) {
-      m_window.reportError(tr("%1: %2").arg(editStepName(stepName), fromError(patch->error())));
+      m_bench.reportError(tr("%1: %2").arg(editStepName(stepName), fromError(patch->error())));
     } else {
-      m_window.mergeLabelTable(m_info.classes);
+      m_document.mergeLabelTable(m_info.classes);
       // Existing labels stay where the engine found background; locked labels are never overwritten.
-      ok = m_window.editTools()->applyPatch(**patch, stepName, true);
+      ok = m_tools.applyPatch(**patch, stepName, true);
       m_status->setText(tr("%1: %2 s").arg(editStepName(stepName)).arg(static_cast<double>(clock.elapsed()) / 1000.0, 0, 'f', 1));
     }
     updateState();
     Q_EMIT segmentationFinished(ok);
     runNextPoint();  // points clicked meanwhile
   });
-  watcher->setFuture(QtConcurrent::run(&m_window.workers(), [engine, image, request, progress] {
+  watcher->setFuture(QtConcurrent::run(&m_bench.workers(), [engine, image, request, progress] {
     try {
       return std::make_shared<core::Result<core::LabelPatch>>(engine->segment(*image, request, progress.get()));
     } catch (const std::bad_alloc&) {
@@ -288,23 +294,23 @@ bool AiPanel::runSegmentation(std::vector<core::Label> classes, const char* step
 }
 
 void AiPanel::setClickMode(bool on) {
-  if (on && (!m_window.session() || !m_engine || !m_info.supportsPoints)) on = false;
+  if (on && (!m_document.session() || !m_engine || !m_info.supportsPoints)) on = false;
   if (on == m_clickMode) {
     updateState();
     return;
   }
-  if (on) m_window.editTools()->setTool(EditTools::Tool::Navigate);  // before: Navigate turns click mode off
+  if (on) m_tools.setTool(EditTools::Tool::Navigate);  // before: Navigate turns click mode off
   m_clickMode = on;
-  m_window.setClicking(on);
+  m_bench.setClicking(on);
   updateState();
   Q_EMIT clickModeChanged(on);
 }
 
 bool AiPanel::addPoint(const core::Vec3& lps, bool positive) {
-  const core::AnnotationSession* session = m_window.session();
+  const core::AnnotationSession* session = m_document.session();
   if (!session || !m_clickMode || !m_engine) return false;
-  if (m_window.loading()) {  // a new study may replace this image while the engine reads it
-    m_window.statusBar()->showMessage(tr("Wait for the study to finish loading"), 3000);
+  if (m_bench.loading()) {  // a new study may replace this image while the engine reads it
+    m_bench.showStatus(tr("Wait for the study to finish loading"), 3000);
     return false;
   }
   if (!session->image().geometry().contains(session->image().geometry().lpsToNearestIndex(lps))) return false;
@@ -315,8 +321,8 @@ bool AiPanel::addPoint(const core::Vec3& lps, bool positive) {
 }
 
 void AiPanel::runNextPoint() {
-  if (m_queue.empty() || m_running || m_window.loading()) return;
-  const core::AnnotationSession* session = m_window.session();
+  if (m_queue.empty() || m_running || m_bench.loading()) return;
+  const core::AnnotationSession* session = m_document.session();
   if (!session) return;
   const inference::PointPrompt point = m_queue.front();
   m_queue.pop_front();
@@ -341,7 +347,7 @@ void AiPanel::runNextPoint() {
       return;
     }
     if (!outcome->status) {
-      m_window.reportError(tr("AI point: %1").arg(fromError(outcome->status.error())));
+      m_bench.reportError(tr("AI point: %1").arg(fromError(outcome->status.error())));
     } else {
       m_session = outcome->session;
       m_points = m_session->points().size();
@@ -352,7 +358,7 @@ void AiPanel::runNextPoint() {
     if (!m_queue.empty()) runNextPoint();
     else if (outcome->status) Q_EMIT previewUpdated();
   });
-  watcher->setFuture(QtConcurrent::run(&m_window.workers(), [engine, clickSession, image, point] {
+  watcher->setFuture(QtConcurrent::run(&m_bench.workers(), [engine, clickSession, image, point] {
     auto out = std::make_shared<Outcome>();
     QElapsedTimer clock;
     clock.start();
@@ -384,7 +390,7 @@ void AiPanel::showPreview() {
   m_objectVoxels = mask.count();
   const core::Rgba colour{255, 220, 40, 255};
   for (auto o : kSliceViews) {
-    SlicePanel* panel = m_window.slicePanel(o);
+    SlicePanel* panel = m_bench.slicePanel(o);
     panel->scene().setPreview(mask.box, mask.voxels.data(), colour);
     panel->view().repaint();  // now, so the time below includes drawing
   }
@@ -397,8 +403,8 @@ void AiPanel::showPreview() {
 
 void AiPanel::clearPreview() {
   for (auto o : kSliceViews)
-    m_window.slicePanel(o)->scene().clearPreview();
-  m_window.refreshViews();
+    m_bench.slicePanel(o)->scene().clearPreview();
+  m_bench.refreshViews();
 }
 
 bool AiPanel::undoPoint() {
@@ -413,17 +419,17 @@ bool AiPanel::undoPoint() {
 
 bool AiPanel::acceptObject() {
   if (!m_session || m_running || m_points == 0) return false;
-  const core::Label label = m_window.editTools()->activeLabel();
+  const core::Label label = m_tools.activeLabel();
   if (label == 0) {
-    m_window.reportError(tr("Choose or add a label for the object first"));
+    m_bench.reportError(tr("Choose or add a label for the object first"));
     return false;
   }
   auto patch = m_session->accept(label);
   if (!patch) {
-    m_window.reportError(tr("Accept: %1").arg(fromError(patch.error())));
+    m_bench.reportError(tr("Accept: %1").arg(fromError(patch.error())));
     return false;
   }
-  const bool ok = m_window.editTools()->applyPatch(*patch, "Accept AI object", true);
+  const bool ok = m_tools.applyPatch(*patch, "Accept AI object", true);
   discardObject();  // the next clicks start a new object
   return ok;
 }

@@ -27,17 +27,18 @@ class QPushButton;
 
 namespace delineate::app::gui {
 
-class MainWindow;
+class EditTools;
+class StudyDocument;
+class Workbench;
 
 class AiPanel : public QWidget {
   Q_OBJECT
 
  public:
-  explicit AiPanel(MainWindow& window, QWidget* parent = nullptr);
+  // Segments `document`'s image; results and accepted objects are written through `tools` (one undo step each).
+  AiPanel(StudyDocument& document, Workbench& bench, EditTools& tools, QWidget* parent = nullptr);
   ~AiPanel() override;
 
-  // A new study (or none): drops the click session and the preview; builds the engine the first time.
-  void studyChanged();
   bool engineReady() const { return m_engine != nullptr; }
   // The preferences changed (checkpoint, device): the engine is chosen again.
   void rebuildEngine();
@@ -71,6 +72,8 @@ class AiPanel : public QWidget {
   void clickModeChanged(bool on);
 
  private:
+  // A new study (or none): drops the click session and the preview; builds the engine the first time.
+  void studyChanged();
   void buildEngine();
   void runNextPoint();
   void showPreview();
@@ -78,7 +81,9 @@ class AiPanel : public QWidget {
   void updateState();
   bool runSegmentation(std::vector<core::Label> classes, const char* stepName);
 
-  MainWindow& m_window;
+  StudyDocument& m_document;
+  Workbench& m_bench;
+  EditTools& m_tools;
   std::shared_ptr<inference::SegmentationEngine> m_engine;
   QString m_engineWhy;
   // The engine's description, read once when it is built; its classes: its own table, or VISTA-3D's from the

@@ -18,7 +18,8 @@
 
 #include <cmath>
 
-#include "app/gui/main_window.h"
+#include "app/gui/study_document.h"
+#include "app/gui/workbench.h"
 #include "app/gui/view_panels.h"
 
 namespace delineate::app::gui {
@@ -48,7 +49,8 @@ QString editStepName(const std::string& name) {
   return QCoreApplication::translate("EditStep", name.c_str());
 }
 
-EditTools::EditTools(MainWindow& window, QWidget* parent) : QWidget(parent), m_window(window) {
+EditTools::EditTools(StudyDocument& document, Workbench& bench, QWidget* parent)
+    : QWidget(parent), m_document(document), m_bench(bench) {
   setObjectName("edit-tools");
   (void)kStepNames;
   auto* layout = new QVBoxLayout(this);
@@ -69,7 +71,7 @@ EditTools::EditTools(MainWindow& window, QWidget* parent) : QWidget(parent), m_w
     auto* shortcut = new QAction(this);
     shortcut->setShortcut(QKeySequence(keys[i]));
     connect(shortcut, &QAction::triggered, this, [this, i] { setTool(static_cast<Tool>(i)); });
-    window.addAction(shortcut);
+    m_bench.widget()->addAction(shortcut);
     m_toolActions[i] = shortcut;
   }
   m_toolButtons[0]->setChecked(true);
@@ -171,10 +173,16 @@ EditTools::EditTools(MainWindow& window, QWidget* parent) : QWidget(parent), m_w
   m_shrink = new QAction(this);
   m_shrink->setShortcut(QKeySequence(Qt::Key_BracketLeft));
   connect(m_shrink, &QAction::triggered, this, [this] { setBrushRadius(brushRadius() / 1.25); });
-  window.addAction(m_grow);
-  window.addAction(m_shrink);
+  m_bench.widget()->addAction(m_grow);
+  m_bench.widget()->addAction(m_shrink);
   retranslate();
   updateUndoActions();
+
+  // A stroke in progress writes the map that is about to go; undo texts follow every change of the labels.
+  connect(&m_document, &StudyDocument::aboutToChange, this, &EditTools::cancelStroke);
+  connect(&m_document, &StudyDocument::studyReplaced, this, &EditTools::updateUndoActions);
+  connect(&m_document, &StudyDocument::labelsReplaced, this, &EditTools::updateUndoActions);
+  connect(&m_document, &StudyDocument::edited, this, &EditTools::updateUndoActions);
 }
 
 EditTools::~EditTools() = default;
@@ -236,16 +244,16 @@ void EditTools::setTool(Tool tool) {
   cancelStroke();
   m_tool = tool;
   m_toolButtons[static_cast<int>(tool)]->setChecked(true);
-  m_window.setEditing(tool != Tool::Navigate);
+  m_bench.setEditing(tool != Tool::Navigate);
   if (tool != Tool::Brush && tool != Tool::Eraser)
     for (SlicePanel* p : m_panels) p->scene().setBrushOutline(std::nullopt, 0);
-  m_window.refreshViews();
+  m_bench.refreshViews();
 }
 
 double EditTools::brushRadius() const { return m_radius->value(); }
 void EditTools::setBrushRadius(double mm) {
   m_radius->setValue(mm);
-  m_window.statusBar()->showMessage(tr("Brush radius %1 mm").arg(m_radius->value(), 0, 'f', 1), 2000);
+  m_bench.showStatus(tr("Brush radius %1 mm").arg(m_radius->value(), 0, 'f', 1), 2000);
 }
 void EditTools::setSphere(bool sphere) { m_sphere->setChecked(sphere); }
 void EditTools::setFlood3d(bool threeD) { m_flood3d->setChecked(threeD); }
@@ -262,7 +270,7 @@ core::BrushOptions EditTools::brushOptions(const SlicePanel* panel) const {
   core::BrushOptions o;
   o.radiusMm = m_radius->value();
   o.sphere = m_sphere->isChecked();
-  if (const core::AnnotationSession* s = m_window.session())
+  if (const core::AnnotationSession* s = m_document.session())
     o.axis = core::sliceAxisFor(s->image().geometry(), const_cast<SlicePanel*>(panel)->scene().normal());
   if (m_threshold->isChecked())
     o.intensity = core::IntensityRange{static_cast<float>(m_low->value()), static_cast<float>(m_high->value())};
@@ -281,11 +289,11 @@ void EditTools::showBrush(SlicePanel* panel, const core::Vec3& lps) {
 }
 
 void EditTools::beginStroke(SlicePanel* panel, const core::Vec3& lps) {
-  core::AnnotationSession* session = m_window.editableSession();
+  core::AnnotationSession* session = m_document.editableSession();
   if (!session || m_stroke) return;
   const core::Label label = m_tool == Tool::Eraser ? core::Label(0) : m_active;
   if (m_tool == Tool::Brush && label == 0) {
-    m_window.reportError(tr("Choose or add a label to paint with"));
+    m_bench.reportError(tr("Choose or add a label to paint with"));
     return;
   }
   m_stroke.emplace(session->beginEdit(m_tool == Tool::Eraser ? "Erase" : "Paint", policy(label)));
@@ -295,14 +303,14 @@ void EditTools::beginStroke(SlicePanel* panel, const core::Vec3& lps) {
   }
   m_strokePanel = panel;
   core::paintBrush(*m_stroke, lps, label, brushOptions(panel), &session->image());
-  m_window.labelsModifiedInPlace(panel);
+  m_document.labelsModifiedInPlace(panel);
 }
 
 void EditTools::continueStroke(const core::Vec3& from, const core::Vec3& to) {
   const core::Label label = m_tool == Tool::Eraser ? core::Label(0) : m_active;
-  core::paintStroke(*m_stroke, from, to, label, brushOptions(m_strokePanel), &m_window.session()->image());
+  core::paintStroke(*m_stroke, from, to, label, brushOptions(m_strokePanel), &m_document.session()->image());
   showBrush(m_strokePanel, to);
-  m_window.labelsModifiedInPlace(m_strokePanel);
+  m_document.labelsModifiedInPlace(m_strokePanel);
 }
 
 void EditTools::endStroke() {
@@ -324,26 +332,26 @@ void EditTools::cancelStroke() {
   m_stroke->rollback();
   m_stroke.reset();
   m_strokePanel = nullptr;
-  m_window.labelsModifiedInPlace();
+  m_document.labelsModifiedInPlace();
 }
 
 bool EditTools::commit(core::EditTransaction& tx) {
-  core::AnnotationSession* session = m_window.editableSession();
+  core::AnnotationSession* session = m_document.editableSession();
   if (!session->commit(tx)) {  // nothing changed (all locked, or painted over itself)
-    m_window.labelsModifiedInPlace();
+    m_document.labelsModifiedInPlace();
     updateUndoActions();
     return false;
   }
-  m_window.labelsEdited(*session->history().nextUndo());
+  m_document.labelsEdited(*session->history().nextUndo());
   updateUndoActions();
   return true;
 }
 
 void EditTools::floodFill(SlicePanel* panel, const core::Vec3& lps) {
-  core::AnnotationSession* session = m_window.editableSession();
+  core::AnnotationSession* session = m_document.editableSession();
   if (!session || m_stroke) return;
   if (m_active == 0) {
-    m_window.reportError(tr("Choose or add a label to fill with"));
+    m_bench.reportError(tr("Choose or add a label to fill with"));
     return;
   }
   core::FloodOptions o;
@@ -361,10 +369,10 @@ void EditTools::floodFill(SlicePanel* panel, const core::Vec3& lps) {
 bool EditTools::runOperation(const char* name,
                              const std::function<core::Result<std::size_t>(core::EditTransaction&)>& op,
                              core::EditPolicy policy) {
-  core::AnnotationSession* session = m_window.editableSession();
+  core::AnnotationSession* session = m_document.editableSession();
   if (!session || m_stroke) return false;
   if (m_active == 0) {
-    m_window.reportError(tr("Choose a label first"));
+    m_bench.reportError(tr("Choose a label first"));
     return false;
   }
   QApplication::setOverrideCursor(Qt::WaitCursor);
@@ -373,18 +381,18 @@ bool EditTools::runOperation(const char* name,
   QApplication::restoreOverrideCursor();
   if (!r) {
     tx.rollback();
-    m_window.reportError(tr("%1: %2").arg(editStepName(name), QString::fromStdString(r.error().describe())));
+    m_bench.reportError(tr("%1: %2").arg(editStepName(name), QString::fromStdString(r.error().describe())));
     return false;
   }
   const bool changed = commit(tx);
-  m_window.statusBar()->showMessage(changed ? tr("%1: %n voxel(s) changed", nullptr, static_cast<int>(*r)).arg(editStepName(name))
+  m_bench.showStatus(changed ? tr("%1: %n voxel(s) changed", nullptr, static_cast<int>(*r)).arg(editStepName(name))
                                             : tr("%1: nothing to change").arg(editStepName(name)),
                                     4000);
   return changed;
 }
 
 bool EditTools::applyPatch(const core::LabelPatch& patch, const char* name, bool keepBackground) {
-  core::AnnotationSession* session = m_window.editableSession();
+  core::AnnotationSession* session = m_document.editableSession();
   if (!session) return false;
   if (m_stroke) {  // the user is painting: the result waits for the stroke's end
     m_pendingPatch = PendingPatch{patch, name, keepBackground};
@@ -394,21 +402,21 @@ bool EditTools::applyPatch(const core::LabelPatch& patch, const char* name, bool
   auto written = tx.applyPatch(patch, keepBackground);
   if (!written) {
     tx.rollback();
-    m_window.reportError(tr("%1: %2").arg(editStepName(name), QString::fromStdString(written.error().describe())));
+    m_bench.reportError(tr("%1: %2").arg(editStepName(name), QString::fromStdString(written.error().describe())));
     return false;
   }
   return commit(tx);
 }
 
 bool EditTools::keepLargestIsland() {
-  const core::LabelMap* map = m_window.session() ? &m_window.session()->labels() : nullptr;
+  const core::LabelMap* map = m_document.session() ? &m_document.session()->labels() : nullptr;
   return runOperation("Keep largest island", [&](core::EditTransaction& tx) {
     return core::keepLargestIsland(tx, *map, m_active);
   });
 }
 
 bool EditTools::removeSmallIslands() {
-  const core::LabelMap* map = m_window.session() ? &m_window.session()->labels() : nullptr;
+  const core::LabelMap* map = m_document.session() ? &m_document.session()->labels() : nullptr;
   const auto minimum = static_cast<std::size_t>(m_minIsland->value());
   return runOperation("Remove small islands", [&](core::EditTransaction& tx) {
     return core::removeSmallIslands(tx, *map, m_active, minimum);
@@ -416,52 +424,52 @@ bool EditTools::removeSmallIslands() {
 }
 
 bool EditTools::fillHoles() {
-  const core::LabelMap* map = m_window.session() ? &m_window.session()->labels() : nullptr;
+  const core::LabelMap* map = m_document.session() ? &m_document.session()->labels() : nullptr;
   return runOperation("Fill holes", [&](core::EditTransaction& tx) { return core::fillHoles(tx, *map, m_active); });
 }
 
 bool EditTools::smooth() {
-  const core::LabelMap* map = m_window.session() ? &m_window.session()->labels() : nullptr;
+  const core::LabelMap* map = m_document.session() ? &m_document.session()->labels() : nullptr;
   const double radius = m_smoothRadius->value();
   return runOperation("Smooth", [&](core::EditTransaction& tx) { return core::smoothLabel(tx, *map, m_active, radius); });
 }
 
 bool EditTools::interpolate() {
-  const core::AnnotationSession* session = m_window.session();
+  const core::AnnotationSession* session = m_document.session();
   if (!session) return false;
   const viewer::SliceOrientation views[3] = {viewer::SliceOrientation::Axial, viewer::SliceOrientation::Coronal,
                                              viewer::SliceOrientation::Sagittal};
   const int axis = core::sliceAxisFor(session->image().geometry(),
-                                      m_window.slicePanel(views[m_interpolateAxis->currentIndex()])->scene().normal());
+                                      m_bench.slicePanel(views[m_interpolateAxis->currentIndex()])->scene().normal());
   return runOperation("Interpolate slices", [&](core::EditTransaction& tx) {
     return core::interpolateSlices(tx, session->labels(), m_active, axis);
   });
 }
 
 bool EditTools::undo() {
-  core::AnnotationSession* session = m_window.editableSession();
+  core::AnnotationSession* session = m_document.editableSession();
   if (!session || m_stroke) return false;
   const auto name = session->undo();
   if (!name) return false;
-  m_window.labelsEdited(*session->history().nextRedo());  // the step just undone
-  m_window.statusBar()->showMessage(tr("Undone: %1").arg(editStepName(*name)), 3000);
+  m_document.labelsEdited(*session->history().nextRedo());  // the step just undone
+  m_bench.showStatus(tr("Undone: %1").arg(editStepName(*name)), 3000);
   updateUndoActions();
   return true;
 }
 
 bool EditTools::redo() {
-  core::AnnotationSession* session = m_window.editableSession();
+  core::AnnotationSession* session = m_document.editableSession();
   if (!session || m_stroke) return false;
   const auto name = session->redo();
   if (!name) return false;
-  m_window.labelsEdited(*session->history().nextUndo());
-  m_window.statusBar()->showMessage(tr("Redone: %1").arg(editStepName(*name)), 3000);
+  m_document.labelsEdited(*session->history().nextUndo());
+  m_bench.showStatus(tr("Redone: %1").arg(editStepName(*name)), 3000);
   updateUndoActions();
   return true;
 }
 
 void EditTools::updateUndoActions() {
-  const core::AnnotationSession* session = m_window.session();
+  const core::AnnotationSession* session = m_document.session();
   const std::string* undoName = session ? session->history().nextUndoName() : nullptr;
   const std::string* redoName = session ? session->history().nextRedoName() : nullptr;
   m_undo->setEnabled(undoName != nullptr);

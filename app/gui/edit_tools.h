@@ -25,8 +25,9 @@ class QToolButton;
 
 namespace delineate::app::gui {
 
-class MainWindow;
 class SlicePanel;
+class StudyDocument;
+class Workbench;
 
 class EditTools : public QWidget {
   Q_OBJECT
@@ -34,7 +35,8 @@ class EditTools : public QWidget {
  public:
   enum class Tool { Navigate, Brush, Eraser, FloodFill };
 
-  explicit EditTools(MainWindow& window, QWidget* parent = nullptr);
+  // Edits `document`'s session; the views, messages and window-wide shortcuts come from `bench`.
+  EditTools(StudyDocument& document, Workbench& bench, QWidget* parent = nullptr);
   ~EditTools() override;
   void attach(SlicePanel* panel);
 
@@ -86,7 +88,8 @@ class EditTools : public QWidget {
   bool commit(core::EditTransaction& tx);
   void showBrush(SlicePanel* panel, const core::Vec3& lps);
 
-  MainWindow& m_window;
+  StudyDocument& m_document;
+  Workbench& m_bench;
   Tool m_tool = Tool::Navigate;
   core::Label m_active = 0;
   std::optional<core::EditTransaction> m_stroke;

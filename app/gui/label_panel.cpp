@@ -14,7 +14,8 @@
 
 #include <map>
 
-#include "app/gui/main_window.h"
+#include "app/gui/study_document.h"
+#include "app/gui/workbench.h"
 #include "io/labels/label_table_io.h"
 
 namespace delineate::app::gui {
@@ -47,7 +48,8 @@ const char* kTableFilter = QT_TRANSLATE_NOOP("delineate::app::gui::LabelPanel",
 
 }  // namespace
 
-LabelPanel::LabelPanel(MainWindow& window, QWidget* parent) : QWidget(parent), m_window(window) {
+LabelPanel::LabelPanel(StudyDocument& document, Workbench& bench, QWidget* parent)
+    : QWidget(parent), m_document(document), m_bench(bench) {
   setObjectName("label-panel");
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
@@ -90,7 +92,7 @@ LabelPanel::LabelPanel(MainWindow& window, QWidget* parent) : QWidget(parent), m
   layout->addLayout(rowB);
   retranslate();
 
-  connect(m_opacity, &QSlider::valueChanged, this, [this](int v) { m_window.setLabelOpacity(v / 100.0); });
+  connect(m_opacity, &QSlider::valueChanged, this, [this](int v) { Q_EMIT opacityChanged(v / 100.0); });
   connect(m_tree, &QTreeWidget::itemChanged, this, &LabelPanel::onItemChanged);
   connect(m_tree, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* current, QTreeWidgetItem*) {
     if (m_filling || !current) return;
@@ -100,16 +102,16 @@ LabelPanel::LabelPanel(MainWindow& window, QWidget* parent) : QWidget(parent), m
     if (column == kId) recolour(labelOf(item));
   });
   connect(add, &QPushButton::clicked, this, [this] {
-    if (!m_window.session()) return;
+    if (!m_document.session()) return;
     bool ok = true;
-    QString name = tr("Label %1").arg(m_window.session()->table().nextFreeId());
-    if (m_window.dialogsEnabled()) name = QInputDialog::getText(this, tr("Add Label"), tr("Name:"), QLineEdit::Normal, name, &ok);
+    QString name = tr("Label %1").arg(m_document.session()->table().nextFreeId());
+    if (m_bench.dialogsEnabled()) name = QInputDialog::getText(this, tr("Add Label"), tr("Name:"), QLineEdit::Normal, name, &ok);
     if (ok && !name.trimmed().isEmpty()) addLabel(name.trimmed());
   });
   connect(colour, &QPushButton::clicked, this, [this] { recolour(m_active); });
   auto setAll = [this](bool visible) {
     for (int i = 0; i < m_tree->topLevelItemCount(); ++i)
-      m_window.setLabelVisible(labelOf(m_tree->topLevelItem(i)), visible);
+      m_document.setLabelVisible(labelOf(m_tree->topLevelItem(i)), visible);
   };
   connect(showAll, &QPushButton::clicked, this, [setAll] { setAll(true); });
   connect(hideAll, &QPushButton::clicked, this, [setAll] { setAll(false); });
@@ -121,6 +123,13 @@ LabelPanel::LabelPanel(MainWindow& window, QWidget* parent) : QWidget(parent), m
     const QString path = QFileDialog::getSaveFileName(this, tr("Export Label Table"), "labels.label", tr(kTableFilter));
     if (!path.isEmpty()) exportTable(path);
   });
+
+  connect(&m_document, &StudyDocument::studyReplaced, this, &LabelPanel::refresh);
+  connect(&m_document, &StudyDocument::labelsReplaced, this, &LabelPanel::refresh);
+  connect(&m_document, &StudyDocument::edited, this, &LabelPanel::refresh);
+  connect(&m_document, &StudyDocument::tableChanged, this, &LabelPanel::refresh);
+  connect(&m_document, &StudyDocument::labelEntryChanged, this, &LabelPanel::updateEntry);
+  connect(&m_document, &StudyDocument::visibilityChanged, this, &LabelPanel::updateVisibility);
 }
 
 void LabelPanel::retranslate() {
@@ -132,10 +141,11 @@ void LabelPanel::retranslate() {
   for (QWidget* b : m_buttons) static_cast<QPushButton*>(b)->setText(texts.at(b->objectName()));
 }
 
-void LabelPanel::refresh(const std::map<core::Label, std::uint64_t>& counts) {
+void LabelPanel::refresh() {
+  const StudyDocument::Counts& counts = m_document.voxelCounts();
   m_filling = true;
   m_tree->clear();
-  const core::AnnotationSession* session = m_window.session();
+  const core::AnnotationSession* session = m_document.session();
   if (session) {
     // Table entries first (by id), then ids in the map that the table does not know.
     const auto& sp = session->labels().geometry().spacingMm();
@@ -153,7 +163,7 @@ void LabelPanel::refresh(const std::map<core::Label, std::uint64_t>& counts) {
       item->setIcon(kId, swatch(entry ? entry->color : core::LabelTable::defaultColor(label)));
       item->setText(kName, entry ? QString::fromStdString(entry->name) : tr("label %1").arg(label));
       item->setFlags(item->flags() | Qt::ItemIsUserCheckable | Qt::ItemIsEditable);
-      item->setCheckState(kVisible, m_window.isLabelVisible(label) ? Qt::Checked : Qt::Unchecked);
+      item->setCheckState(kVisible, m_document.isLabelVisible(label) ? Qt::Checked : Qt::Unchecked);
       item->setCheckState(kLocked, entry && entry->locked ? Qt::Checked : Qt::Unchecked);
       const auto v = volumes.find(label);
       item->setText(kVolume, v == volumes.end() ? QString("-") : QString::number(v->second, 'f', 1));
@@ -186,7 +196,7 @@ void LabelPanel::updateEntry(const core::LabelEntry& entry) {
   m_filling = true;
   item->setIcon(kId, swatch(entry.color));
   item->setText(kName, QString::fromStdString(entry.name));
-  item->setCheckState(kVisible, m_window.isLabelVisible(entry.id) ? Qt::Checked : Qt::Unchecked);
+  item->setCheckState(kVisible, m_document.isLabelVisible(entry.id) ? Qt::Checked : Qt::Unchecked);
   item->setCheckState(kLocked, entry.locked ? Qt::Checked : Qt::Unchecked);
   m_filling = false;
 }
@@ -225,13 +235,13 @@ void LabelPanel::setActiveLabel(core::Label label) {
 }
 
 void LabelPanel::onItemChanged(QTreeWidgetItem* item, int column) {
-  if (m_filling || !m_window.session()) return;
+  if (m_filling || !m_document.session()) return;
   const core::Label label = labelOf(item);
   if (column == kVisible) {
-    m_window.setLabelVisible(label, item->checkState(kVisible) == Qt::Checked);
+    m_document.setLabelVisible(label, item->checkState(kVisible) == Qt::Checked);
     return;
   }
-  const core::LabelEntry* known = m_window.session()->table().find(label);
+  const core::LabelEntry* known = m_document.session()->table().find(label);
   core::LabelEntry entry = known ? *known : newEntry(label, "");
   if (column == kLocked) {
     entry.locked = item->checkState(kLocked) == Qt::Checked;
@@ -248,52 +258,52 @@ void LabelPanel::onItemChanged(QTreeWidgetItem* item, int column) {
     return;
   }
   if (entry.name.empty()) entry.name = tr("label %1").arg(label).toStdString();
-  m_window.setLabelEntry(entry);
+  m_document.setLabelEntry(entry);
 }
 
 void LabelPanel::recolour(core::Label label) {
-  if (!m_window.session() || label == 0) return;
-  const core::LabelEntry* known = m_window.session()->table().find(label);
+  if (!m_document.session() || label == 0) return;
+  const core::LabelEntry* known = m_document.session()->table().find(label);
   core::LabelEntry entry = known ? *known : newEntry(label, tr("label %1").arg(label).toStdString());
   const QColor chosen = QColorDialog::getColor(QColor(entry.color.r, entry.color.g, entry.color.b), this,
                                                tr("Colour of %1").arg(QString::fromStdString(entry.name)));
   if (!chosen.isValid()) return;
   entry.color = {static_cast<std::uint8_t>(chosen.red()), static_cast<std::uint8_t>(chosen.green()),
                  static_cast<std::uint8_t>(chosen.blue()), 255};
-  m_window.setLabelEntry(entry);
+  m_document.setLabelEntry(entry);
 }
 
 core::Label LabelPanel::addLabel(const QString& name) {
-  if (!m_window.session()) return 0;
-  const core::Label id = m_window.session()->table().nextFreeId();
+  if (!m_document.session()) return 0;
+  const core::Label id = m_document.session()->table().nextFreeId();
   if (id == 0) {
-    m_window.reportError(tr("Every label id is in use"));
+    m_bench.reportError(tr("Every label id is in use"));
     return 0;
   }
-  m_window.setLabelEntry(newEntry(id, name.toStdString()));
+  m_document.setLabelEntry(newEntry(id, name.toStdString()));
   setActiveLabel(id);
   return id;
 }
 
 bool LabelPanel::importTable(const QString& path) {
-  if (!m_window.session()) return false;
+  if (!m_document.session()) return false;
   auto table = io::readLabelTableFile(path.toStdString());
   if (!table) {
-    m_window.reportError(QString::fromStdString(table.error().describe()));
+    m_bench.reportError(QString::fromStdString(table.error().describe()));
     return false;
   }
   if (table->empty()) {
-    m_window.reportError(tr("%1: the file holds no labels").arg(path));
+    m_bench.reportError(tr("%1: the file holds no labels").arg(path));
     return false;
   }
-  m_window.setLabelTable(std::move(table).value());
+  m_document.setLabelTable(std::move(table).value());
   return true;
 }
 
 bool LabelPanel::exportTable(const QString& path) {
-  if (!m_window.session()) return false;
-  if (core::Status s = io::writeLabelTableFile(path.toStdString(), m_window.session()->table()); !s) {
-    m_window.reportError(QString::fromStdString(s.error().describe()));
+  if (!m_document.session()) return false;
+  if (core::Status s = io::writeLabelTableFile(path.toStdString(), m_document.session()->table()); !s) {
+    m_bench.reportError(QString::fromStdString(s.error().describe()));
     return false;
   }
   return true;

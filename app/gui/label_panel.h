@@ -2,8 +2,8 @@
 // The labels dock: every label of the table and every id present in the map, with colour, name, visibility, lock
 // and volume. The current row is the active label (what the brush, flood fill and an accepted AI object write).
 // Names are edited in place (double click), colours through a colour dialog, tables imported and exported in every
-// format io/label_table_io reads and writes. Table edits go through the window to the session (they mark it dirty;
-// visibility is view state and does not).
+// format io/label_table_io reads and writes. Table edits go to the study document (they mark it dirty; visibility is
+// view state and does not), and the rows follow the document's announcements.
 
 #include <QWidget>
 
@@ -18,7 +18,8 @@ class QTreeWidgetItem;
 
 namespace delineate::app::gui {
 
-class MainWindow;
+class StudyDocument;
+class Workbench;
 
 class LabelPanel : public QWidget {
   Q_OBJECT
@@ -26,11 +27,11 @@ class LabelPanel : public QWidget {
  public:
   enum Column { kId = 0, kName, kVisible, kLocked, kVolume };
 
-  explicit LabelPanel(MainWindow& window, QWidget* parent = nullptr);
+  // Follows `document` (table, visibility, counts); errors and dialogs go through `bench`.
+  LabelPanel(StudyDocument& document, Workbench& bench, QWidget* parent = nullptr);
 
-  // Rebuilds the rows from the session's table and `counts` (voxels of the labels present in the map), keeping the
-  // active label.
-  void refresh(const std::map<core::Label, std::uint64_t>& counts);
+  // Rebuilds the rows from the document's table and voxel counts, keeping the active label.
+  void refresh();
   // One row changed (never rebuilds the list: these run inside the list's own item signals).
   void updateEntry(const core::LabelEntry& entry);
   void updateVisibility(core::Label label, bool visible);
@@ -49,13 +50,15 @@ class LabelPanel : public QWidget {
 
  Q_SIGNALS:
   void activeLabelChanged(core::Label label);
+  void opacityChanged(double opacity);  // the overlay opacity slider, 0..1
 
  private:
   void onItemChanged(QTreeWidgetItem* item, int column);
   void recolour(core::Label label);
   QTreeWidgetItem* itemFor(core::Label label) const;
 
-  MainWindow& m_window;
+  StudyDocument& m_document;
+  Workbench& m_bench;
   QTreeWidget* m_tree = nullptr;
   QSlider* m_opacity = nullptr;
   core::Label m_active = 0;

@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "app/gui/main_window.h"
+#include "app/gui/study_loader.h"
 #include "app/gui/preferences.h"
 #include "app/gui/session_files.h"
 #include "viewer/vtk_view.h"
@@ -67,9 +68,9 @@ int main(int argc, char** argv) {
   if (recovering) {
     // The recovered study opens instead of the one on the command line.
   } else if (!images.isEmpty()) {
-    window.openImage(images.front(), parser.value(labels));
+    window.loader().openImage(images.front(), parser.value(labels));
   } else if (parser.isSet(dicom)) {
-    window.openDicomFolder(parser.value(dicom));
+    window.loader().openDicomFolder(parser.value(dicom));
   }
   const int rc = app.exec();
   return exitCode ? exitCode : rc;

@@ -1,11 +1,9 @@
 // The window's menus (File, Edit, AI, View, Help), built at start and again when the language changes.
 #include <QActionGroup>
 #include <QApplication>
-#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
-#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
@@ -17,53 +15,52 @@
 #include "app/gui/preferences.h"
 #include "app/gui/session_files.h"
 #include "app/gui/share_browser.h"
-#include "app/gui/slice_range_dialog.h"
+#include "app/gui/study_document.h"
+#include "app/gui/study_exports.h"
+#include "app/gui/study_loader.h"
 #include "app/gui/view_panels.h"
 
 namespace delineate::app::gui {
-
-namespace {
-}  // namespace
 
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open Image..."), QKeySequence::Open, this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Image"), {},
                                                       tr("Images (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;All files (*)"));
-    if (!path.isEmpty() && maybeFinishSession()) openImage(path);
+    if (!path.isEmpty() && m_files->maybeFinishSession()) m_loader->openImage(path);
   });
   file->addAction(tr("Open &DICOM Folder..."), this, [this] {
     const QString folder = QFileDialog::getExistingDirectory(this, tr("Open DICOM Folder"));
-    if (!folder.isEmpty() && maybeFinishSession()) openDicomFolder(folder);
+    if (!folder.isEmpty() && m_files->maybeFinishSession()) m_loader->openDicomFolder(folder);
   });
   file->addAction(tr("Open &Label Map..."), this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Label Map"), {},
                                                       tr("Label maps (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;All files (*)"));
-    if (!path.isEmpty() && maybeFinishSession()) openLabels(path);
+    if (!path.isEmpty() && m_files->maybeFinishSession()) m_loader->openLabels(path);
   });
   file->addAction(tr("Open DICOM S&EG..."), this, [this] {
-    if (!m_session) {
-      fail(tr("Open the image the segmentation was drawn on first"));
+    if (!m_document->hasStudy()) {
+      reportError(tr("Open the image the segmentation was drawn on first"));
       return;
     }
     const QString path = QFileDialog::getOpenFileName(this, tr("Open DICOM SEG"), {}, tr("DICOM (*.dcm);;All files (*)"));
-    if (path.isEmpty() || !maybeFinishSession()) return;
-    openDicomSeg(path, false);
+    if (path.isEmpty() || !m_files->maybeFinishSession()) return;
+    m_loader->openDicomSeg(path, false);
   });
   file->addAction(tr("Open Labels from &Share..."), this, [this] {
-    if (!m_session) {
-      fail(tr("Open an image first: share revisions hold label maps"));
+    if (!m_document->hasStudy()) {
+      reportError(tr("Open an image first: share revisions hold label maps"));
       return;
     }
     const QString root = QFileDialog::getExistingDirectory(this, tr("Share Folder"));
     if (root.isEmpty()) return;
     auto entries = listShareRevisions(root.toStdString());
     if (!entries) {
-      fail(fromError(entries.error()));
+      reportError(fromError(entries.error()));
       return;
     }
     if (entries->empty()) {
-      fail(tr("%1: the share holds no label set revision").arg(root));
+      reportError(tr("%1: the share holds no label set revision").arg(root));
       return;
     }
     QStringList items;
@@ -72,8 +69,8 @@ void MainWindow::buildMenus() {
     const QString chosen = QInputDialog::getItem(this, tr("Open Labels from Share"), tr("Revision:"), items, 0, false, &ok);
     if (!ok) return;
     const auto& e = (*entries)[static_cast<std::size_t>(items.indexOf(chosen))];
-    if (!maybeFinishSession()) return;
-    openShareRevision(root, QString::fromStdString(e.study), QString::fromStdString(e.labelSet), e.info.number);
+    if (!m_files->maybeFinishSession()) return;
+    m_loader->openShareRevision(root, QString::fromStdString(e.study), QString::fromStdString(e.labelSet), e.info.number);
   });
   m_recentMenu = file->addMenu(tr("Recent Studies"));
   fillRecentMenu();
@@ -84,7 +81,7 @@ void MainWindow::buildMenus() {
     if (auto target = m_files->askShareTarget()) m_files->saveToShareAs(*target);
   });
   file->addAction(tr("Save &Labels As..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, [this] {
-    if (!m_session) return;
+    if (!m_document->hasStudy()) return;
     const QString path = QFileDialog::getSaveFileName(this, tr("Save Labels As"), "labels.nii.gz",
                                                       tr("NIfTI (*.nii.gz *.nii);;NRRD (*.nrrd);;MetaImage (*.mha)"));
     if (!path.isEmpty()) m_files->saveLabelsAs(path);
@@ -92,84 +89,10 @@ void MainWindow::buildMenus() {
   file->addSeparator();
   file->addAction(tr("Save &Screenshot..."), this, [this] {
     const QString path = QFileDialog::getSaveFileName(this, tr("Save Screenshot"), "screenshot.png", tr("PNG (*.png)"));
-    if (!path.isEmpty() && !screenshot().save(path)) fail(tr("%1: cannot write the screenshot").arg(path));
+    if (!path.isEmpty() && !screenshot().save(path)) reportError(tr("%1: cannot write the screenshot").arg(path));
   });
   QMenu* exportMenu = file->addMenu(tr("&Export"));
-  exportMenu->addAction(tr("Label &Statistics (CSV, JSON)..."), this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Label Statistics"), "statistics.csv",
-                                                      tr("CSV (*.csv);;JSON (*.json)"));
-    if (!path.isEmpty()) exportStatistics(path, false);
-  });
-  exportMenu->addAction(tr("Label Statistics, &De-identified..."), this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Label Statistics"), "statistics.csv",
-                                                      tr("CSV (*.csv);;JSON (*.json)"));
-    if (!path.isEmpty()) exportStatistics(path, true);
-  });
-  exportMenu->addAction(tr("Label Statistics of a Slice &Range..."), this, [this] {
-    if (!m_session) return;
-    std::array<std::pair<std::int64_t, std::int64_t>, 3> slices{};
-    const std::array<viewer::SliceOrientation, 3> views{viewer::SliceOrientation::Axial, viewer::SliceOrientation::Coronal,
-                                                        viewer::SliceOrientation::Sagittal};
-    for (std::size_t i = 0; i < views.size(); ++i) slices[i] = slicePanel(views[i])->scene().sliceIndex();
-    SliceRangeDialog dialog(slices, this);
-    if (dialog.exec() != QDialog::Accepted) return;
-    const ViewSliceRange chosen = dialog.range();
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Label Statistics"), "statistics.csv",
-                                                      tr("CSV (*.csv);;JSON (*.json)"));
-    if (!path.isEmpty()) exportStatistics(path, false, viewSliceRange(chosen.view, chosen.first, chosen.last));
-  });
-  exportMenu->addAction(tr("&PDF Report..."), this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export PDF Report"), "report.pdf", tr("PDF (*.pdf)"));
-    if (!path.isEmpty()) exportPdfReport(path, false);
-  });
-  exportMenu->addAction(tr("PDF Report, De-identified..."), this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export PDF Report"), "report.pdf", tr("PDF (*.pdf)"));
-    if (!path.isEmpty()) exportPdfReport(path, true);
-  });
-  exportMenu->addAction(tr("DICOM S&EG..."), this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export DICOM SEG"), "segmentation.dcm", tr("DICOM (*.dcm)"));
-    if (!path.isEmpty()) exportDicomSeg(path, false);
-  });
-  exportMenu->addAction(tr("DICOM SEG, De-identified..."), this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export DICOM SEG"), "segmentation.dcm", tr("DICOM (*.dcm)"));
-    if (!path.isEmpty()) exportDicomSeg(path, true);
-  });
-  // The SR references the SEG, so both are written together: the SEG first, then the report beside it.
-  auto exportSegAndReport = [this](bool deidentified) {
-    const QString seg = QFileDialog::getSaveFileName(this, tr("Export DICOM SEG"), "segmentation.dcm", tr("DICOM (*.dcm)"));
-    if (seg.isEmpty()) return;
-    const QFileInfo info(seg);
-    const QString sr = QFileDialog::getSaveFileName(this, tr("Export Measurement Report (DICOM SR)"),
-                                                    info.dir().filePath(info.completeBaseName() + "_sr.dcm"),
-                                                    tr("DICOM (*.dcm)"));
-    if (!sr.isEmpty()) exportDicomSeg(seg, deidentified, sr);
-  };
-  exportMenu->addAction(tr("DICOM SEG and &Measurement Report (SR)..."), this, [exportSegAndReport] { exportSegAndReport(false); });
-  exportMenu->addAction(tr("DICOM SEG and Measurement Report, De-identified..."), this,
-                        [exportSegAndReport] { exportSegAndReport(true); });
-  QAction* labelmap = exportMenu->addAction(tr("Write DICOM SEG as &Label Map (keeps label ids)"));
-  labelmap->setCheckable(true);
-  labelmap->setChecked(QSettings().value("export/segLabelmap", false).toBool());
-  connect(labelmap, &QAction::toggled, this, [](bool on) { QSettings().setValue("export/segLabelmap", on); });
-  exportMenu->addSeparator();
-  auto publish = [this](bool deidentified) {
-    bool ok = true;
-    const QString message =
-        m_dialogs ? QInputDialog::getText(this, tr("Publish Report to Share"), tr("Message (optional):"), QLineEdit::Normal, {}, &ok)
-                  : QString();
-    if (ok) publishReportsToShare(deidentified, message);
-  };
-  exportMenu->addAction(tr("Publish Report to S&hare..."), this, [publish] { publish(false); });
-  exportMenu->addAction(tr("Publish Report to Share, De-identified..."), this, [publish] { publish(true); });
-  exportMenu->addSeparator();
-  exportMenu->addAction(tr("Label Su&rfaces (STL)..."), this, [this] {
-    const QString folder = QFileDialog::getExistingDirectory(this, tr("Export Surfaces to Folder"));
-    if (!folder.isEmpty()) exportSurfaces(folder, false);
-  });
-  exportMenu->addAction(tr("Label Surfaces (&OBJ)..."), this, [this] {
-    const QString folder = QFileDialog::getExistingDirectory(this, tr("Export Surfaces to Folder"));
-    if (!folder.isEmpty()) exportSurfaces(folder, true);
-  });
+  m_exports->fillMenu(exportMenu);
   file->addSeparator();
   file->addAction(tr("&Preferences..."), QKeySequence(Qt::CTRL | Qt::Key_Comma), this, [this] {
     PreferencesDialog dialog(this);

@@ -15,9 +15,10 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
-#include <QStatusBar>
+#include <QWidget>
 
-#include "app/gui/main_window.h"
+#include "app/gui/study_document.h"
+#include "app/gui/workbench.h"
 #include "io/volume/image_file.h"
 #include "io/labels/label_table_io.h"
 #include "io/share/audit_log.h"
@@ -40,7 +41,17 @@ QString studyNameFor(const QString& imagePath) {
 
 }  // namespace
 
-SessionFiles::SessionFiles(MainWindow& window) : QObject(&window), m_window(window) {
+SessionFiles::SessionFiles(StudyDocument& document, Workbench& bench, QObject* parent)
+    : QObject(parent), m_document(document), m_bench(bench) {
+  // The study that goes: its journal is removed when saved or discarded, else left for recovery.
+  connect(&m_document, &StudyDocument::aboutToReplaceStudy, this, [this] {
+    if (m_document.hasStudy()) closing(m_discardOnReplace);
+    m_discardOnReplace = false;
+  });
+  connect(&m_document, &StudyDocument::studyReplaced, this, &SessionFiles::studyOpened);
+  connect(&m_document, &StudyDocument::edited, this, &SessionFiles::noteEdit);
+  connect(&m_document, &StudyDocument::labelsReplaced, this, &SessionFiles::noteEdit);
+  connect(&m_document, &StudyDocument::shareTargetChanged, this, &SessionFiles::shareTargetChanged);
   QSettings settings;
   m_policy.intervalSeconds = std::max(1, settings.value("autosave/seconds", 30).toInt());
   m_autosaveTimer.setInterval(1000);
@@ -55,16 +66,17 @@ SessionFiles::~SessionFiles() {
   if (m_journal) (void)m_journal->detach();
 }
 
-QString SessionFiles::userName() const {
+QString SessionFiles::userName() {
   const QString configured = QSettings().value("user/name").toString();
   if (!configured.isEmpty()) return configured;
   const QString login = qEnvironmentVariable("USER");
   return login.isEmpty() ? QString("unknown") : login;
 }
 
-void SessionFiles::studyOpened(const QString& imagePath) {
+void SessionFiles::studyOpened() {
+  const QString source = m_document.source();
+  const QString imagePath = QFileInfo::exists(source) ? QFileInfo(source).absoluteFilePath() : source;
   releaseLease();
-  m_target = {};
   m_imagePath = imagePath;
   m_policy.intervalSeconds = std::max(1, QSettings().value("autosave/seconds", 30).toInt());
   if (m_pendingRecovery &&
@@ -77,9 +89,9 @@ void SessionFiles::studyOpened(const QString& imagePath) {
     m_journal.emplace(std::move(pending->journal));
     const io::AutosaveContext& c = pending->info.context;
     if (!c.shareRoot.empty())
-      m_target = {QString::fromStdString(c.shareRoot), QString::fromStdString(c.study), QString::fromStdString(c.labelSet),
-                  c.baseRevision};
-    if (m_window.applyRecoveredLabels(pending->labels)) Q_EMIT recovered();
+      m_document.setShareTarget({QString::fromStdString(c.shareRoot), QString::fromStdString(c.study),
+                                 QString::fromStdString(c.labelSet), c.baseRevision});
+    if (applyRecoveredLabels(pending->labels)) Q_EMIT recovered();
     m_autosaveTimer.start();
     return;
   }
@@ -89,32 +101,59 @@ void SessionFiles::studyOpened(const QString& imagePath) {
   m_autosaveTimer.start();
 }
 
+bool SessionFiles::applyRecoveredLabels(const core::LabelMap& labels) {
+  const core::AnnotationSession* session = m_document.session();
+  if (!session) return false;
+  if (!labels.geometry().isCloseTo(session->image().geometry())) {
+    m_bench.reportError(tr("The recovered labels do not fit %1's grid").arg(m_bench.widget()->windowTitle()));
+    return false;
+  }
+  // One undo step; the session stays dirty.
+  if (core::Status s = m_document.replaceLabels(labels, "Recovered edits"); !s) {
+    m_bench.reportError(fromError(s.error()));
+    return false;
+  }
+  m_bench.showStatus(tr("Recovered the unsaved edits: save them to keep them"), 10000);
+  return true;
+}
+
+bool SessionFiles::maybeFinishSession() {
+  m_document.interruptEdits();
+  m_discardOnReplace = false;
+  // Without dialogs unsaved edits are never thrown away: the journal stays for recovery.
+  if (!m_document.isDirty() || !m_bench.dialogsEnabled()) return true;
+  const auto answer = QMessageBox::question(m_bench.widget(), tr("Unsaved Edits"),
+                                            tr("The labels have unsaved edits. Save them to the share?"),
+                                            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+  if (answer == QMessageBox::Cancel) return false;
+  if (answer == QMessageBox::Save && !saveToShare()) return false;
+  m_discardOnReplace = answer == QMessageBox::Discard;
+  return true;
+}
+
 void SessionFiles::openJournal() {
   auto root = io::defaultAutosaveRoot();
   if (!root) return;  // no HOME: nowhere to autosave (said once in the status bar)
   io::AutosaveContext context;
   context.imagePath = m_imagePath.toStdString();
-  context.shareRoot = m_target.root.toStdString();
-  context.study = m_target.study.toStdString();
-  context.labelSet = m_target.labelSet.toStdString();
-  context.baseRevision = m_target.baseRevision;
+  const ShareTarget& target = m_document.shareTarget();
+  context.shareRoot = target.root.toStdString();
+  context.study = target.study.toStdString();
+  context.labelSet = target.labelSet.toStdString();
+  context.baseRevision = target.baseRevision;
   context.description = QFileInfo(m_imagePath).fileName().toStdString();
   auto journal = io::AutosaveJournal::create(*root, context, m_policy);
   if (!journal) {
-    m_window.statusBar()->showMessage(tr("Autosave is off: %1").arg(fromError(journal.error())), 10000);
+    m_bench.showStatus(tr("Autosave is off: %1").arg(fromError(journal.error())), 10000);
     return;
   }
   m_journal.emplace(std::move(journal).value());
 }
 
-void SessionFiles::setShareTarget(const ShareTarget& target) {
-  if (target.root != m_target.root || target.study != m_target.study || target.labelSet != m_target.labelSet)
-    releaseLease();
-  updateTarget(target);
-}
-
-void SessionFiles::updateTarget(const ShareTarget& target) {
-  m_target = target;
+void SessionFiles::shareTargetChanged() {
+  // The lease belongs to one label set: labels that now belong to another give it up.
+  const ShareTarget& target = m_document.shareTarget();
+  if (m_lease && !target.sameLabelSet(m_leaseTarget)) releaseLease();
   if (m_journal) {
     io::AutosaveContext context = m_journal->context();
     context.shareRoot = target.root.toStdString();
@@ -130,33 +169,34 @@ void SessionFiles::noteEdit() {
 }
 
 void SessionFiles::tick() {
-  const core::AnnotationSession* session = m_window.session();
+  const core::AnnotationSession* session = m_document.session();
   if (!m_journal || !session || session->editInProgress()) return;
   if (m_journal->due(std::chrono::steady_clock::now(), session->isDirty())) autosaveNow();
 }
 
 bool SessionFiles::autosaveNow() {
-  const core::AnnotationSession* session = m_window.session();
+  const core::AnnotationSession* session = m_document.session();
   if (!m_journal || !session) return false;
   if (core::Status s = m_journal->snapshot(session->labels()); !s) {
-    m_window.statusBar()->showMessage(tr("Autosave failed: %1").arg(fromError(s.error())), 10000);
+    m_bench.showStatus(tr("Autosave failed: %1").arg(fromError(s.error())), 10000);
     return false;
   }
   return true;
 }
 
 std::optional<ShareTarget> SessionFiles::askShareTarget() {
-  if (!m_window.dialogsEnabled()) return std::nullopt;
-  QDialog dialog(&m_window);
+  if (!m_bench.dialogsEnabled()) return std::nullopt;
+  const ShareTarget& current = m_document.shareTarget();
+  QDialog dialog(m_bench.widget());
   dialog.setWindowTitle(tr("Save to Share"));
   auto* form = new QFormLayout(&dialog);
-  auto* root = new QLineEdit(m_target.root.isEmpty() ? QSettings().value("share/root").toString() : m_target.root, &dialog);
+  auto* root = new QLineEdit(current.root.isEmpty() ? QSettings().value("share/root").toString() : current.root, &dialog);
   auto* browse = new QPushButton(tr("Browse..."), &dialog);
   auto* rootRow = new QHBoxLayout();
   rootRow->addWidget(root, 1);
   rootRow->addWidget(browse);
-  auto* study = new QLineEdit(m_target.study.isEmpty() ? studyNameFor(m_imagePath) : m_target.study, &dialog);
-  auto* set = new QLineEdit(m_target.labelSet.isEmpty() ? QString("labels") : m_target.labelSet, &dialog);
+  auto* study = new QLineEdit(current.study.isEmpty() ? studyNameFor(m_imagePath) : current.study, &dialog);
+  auto* set = new QLineEdit(current.labelSet.isEmpty() ? QString("labels") : current.labelSet, &dialog);
   form->addRow(tr("Share folder:"), rootRow);
   form->addRow(tr("Study:"), study);
   form->addRow(tr("Label set:"), set);
@@ -171,35 +211,35 @@ std::optional<ShareTarget> SessionFiles::askShareTarget() {
   if (dialog.exec() != QDialog::Accepted) return std::nullopt;
   ShareTarget target{root->text().trimmed(), study->text().trimmed(), set->text().trimmed(), 0};
   // The same label set keeps its base revision; another one starts from none.
-  if (target.root == m_target.root && target.study == m_target.study && target.labelSet == m_target.labelSet)
-    target.baseRevision = m_target.baseRevision;
+  if (target.sameLabelSet(current)) target.baseRevision = current.baseRevision;
   QSettings().setValue("share/root", target.root);
   return target;
 }
 
 bool SessionFiles::saveToShare(const QString& message) {
-  if (!m_target.valid()) {
+  const ShareTarget current = m_document.shareTarget();
+  if (!current.valid()) {
     auto target = askShareTarget();
     if (!target) {
-      if (!m_window.dialogsEnabled()) m_window.reportError(tr("No share to save to: use Save to Share As"));
+      if (!m_bench.dialogsEnabled()) m_bench.reportError(tr("No share to save to: use Save to Share As"));
       return false;
     }
     return save(*target, message);
   }
-  return save(m_target, message);
+  return save(current, message);
 }
 
 bool SessionFiles::saveToShareAs(const ShareTarget& target, const QString& message) { return save(target, message); }
 
 bool SessionFiles::save(const ShareTarget& target, const QString& message) {
-  core::AnnotationSession* session = m_window.editableSession();
+  const core::AnnotationSession* session = m_document.session();
   if (!session) return false;
   if (session->editInProgress()) {
-    m_window.reportError(tr("Finish the stroke before saving"));
+    m_bench.reportError(tr("Finish the stroke before saving"));
     return false;
   }
   if (!io::isValidShareName(target.study.toStdString()) || !io::isValidShareName(target.labelSet.toStdString())) {
-    m_window.reportError(tr("%1 / %2: study and label set names may hold letters, digits, '-', '_' and '.' only")
+    m_bench.reportError(tr("%1 / %2: study and label set names may hold letters, digits, '-', '_' and '.' only")
                              .arg(target.study, target.labelSet));
     return false;
   }
@@ -209,12 +249,12 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
   } restore;
   auto store = io::ShareStore::open(target.root.toStdString());
   if (!store) {
-    m_window.reportError(tr("Not saved: %1").arg(fromError(store.error())));
+    m_bench.reportError(tr("Not saved: %1").arg(fromError(store.error())));
     return false;
   }
   auto set = io::LabelSetRevisions::open(*store, target.study.toStdString(), target.labelSet.toStdString());
   if (!set) {
-    m_window.reportError(tr("Not saved: %1").arg(fromError(set.error())));
+    m_bench.reportError(tr("Not saved: %1").arg(fromError(set.error())));
     return false;
   }
   io::SaveRequest request;
@@ -231,7 +271,7 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
   auto info = set->saveLabels(session->labels(), request);
   if (!info) {
     // The labels in memory are untouched and still unsaved; the autosave journal keeps them too.
-    m_window.reportError(tr("Not saved: %1").arg(fromError(info.error())));
+    m_bench.reportError(tr("Not saved: %1").arg(fromError(info.error())));
     return false;
   }
   const std::string revision =
@@ -253,8 +293,7 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
   // The lease says who else edits this label set; a save never depends on it (a race becomes a conflict revision).
   // After the save (a failed Save As keeps the lease where the labels still belong): saving into another label set
   // gives up the lease of the one before.
-  if (target.root != m_target.root || target.study != m_target.study || target.labelSet != m_target.labelSet)
-    releaseLease();
+  if (!target.sameLabelSet(m_document.shareTarget())) releaseLease();
   QString leaseWarning;
   if (!m_lease || !m_lease->held()) {
     m_leaseStore.emplace(*store);
@@ -266,14 +305,15 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
         leaseWarning = tr("%1 on %2 is editing this label set too (since %3).")
                            .arg(QString::fromStdString(got->holder->user), QString::fromStdString(got->holder->host),
                                 QString::fromStdString(got->holder->acquiredIso));
+      m_leaseTarget = target;
       if (m_lease->held()) m_heartbeatTimer.start();
     }
   }
 
-  session->markSaved(revision);
   ShareTarget now = target;
   now.baseRevision = info->number;
-  updateTarget(now);  // the lease just taken stays
+  m_document.setShareTarget(now);  // the lease just taken stays
+  m_document.markSaved(revision);
   if (m_journal) (void)m_journal->markSaved();
   QString text = tr("Saved %1 / %2 revision %3").arg(target.study, target.labelSet).arg(info->number);
   if (info->conflict) {
@@ -284,29 +324,29 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
             .arg(info->latestAtSave)
             .arg(info->base)
             .arg(info->number);
-    m_window.statusBar()->showMessage(conflict, 20000);
-    if (m_window.dialogsEnabled()) QMessageBox::warning(&m_window, tr("Saved as a conflict revision"), conflict);
+    m_bench.showStatus(conflict, 20000);
+    if (m_bench.dialogsEnabled()) QMessageBox::warning(m_bench.widget(), tr("Saved as a conflict revision"), conflict);
   } else {
     if (!leaseWarning.isEmpty()) text += "  " + leaseWarning;
     if (!auditWarning.isEmpty()) text += "  " + auditWarning;
-    m_window.statusBar()->showMessage(text, 8000);
+    m_bench.showStatus(text, 8000);
   }
   Q_EMIT saved(QString::fromStdString(revision));
   return true;
 }
 
 bool SessionFiles::saveLabelsAs(const QString& path) {
-  const core::AnnotationSession* session = m_window.session();
+  const core::AnnotationSession* session = m_document.session();
   if (!session) return false;
   QApplication::setOverrideCursor(Qt::WaitCursor);
   core::Status s = io::writeLabelFile(path.toStdString(), session->labels());
   QApplication::restoreOverrideCursor();
   if (!s) {
-    m_window.reportError(tr("Not saved: %1").arg(fromError(s.error())));
+    m_bench.reportError(tr("Not saved: %1").arg(fromError(s.error())));
     return false;
   }
   // A local copy, not the share: the session stays dirty for the share, but the journal need not fear a loss.
-  m_window.statusBar()->showMessage(tr("Labels written to %1").arg(path), 6000);
+  m_bench.showStatus(tr("Labels written to %1").arg(path), 6000);
   return true;
 }
 
@@ -334,8 +374,8 @@ bool SessionFiles::offerRecovery(RecoveryAnswer answer) {
                QString::fromStdString(newest.snapshot->time));
   Q_EMIT recoveryOffered(description);
   if (answer == RecoveryAnswer::Ask) {
-    if (!m_window.dialogsEnabled()) return false;
-    const auto button = QMessageBox::question(&m_window, tr("Recover Unsaved Edits"), description,
+    if (!m_bench.dialogsEnabled()) return false;
+    const auto button = QMessageBox::question(m_bench.widget(), tr("Recover Unsaved Edits"), description,
                                               QMessageBox::Yes | QMessageBox::No | QMessageBox::Ignore);
     answer = button == QMessageBox::Yes ? RecoveryAnswer::Recover
              : button == QMessageBox::No ? RecoveryAnswer::Discard : RecoveryAnswer::Ignore;
@@ -347,17 +387,17 @@ bool SessionFiles::offerRecovery(RecoveryAnswer answer) {
     return false;
   }
   if (image.isEmpty() || !QFileInfo::exists(image)) {
-    m_window.reportError(tr("Cannot recover: the image %1 is not there any more; the edits stay in %2")
+    m_bench.reportError(tr("Cannot recover: the image %1 is not there any more; the edits stay in %2")
                              .arg(image, QString::fromStdString(newest.folder)));
     return false;
   }
   auto recovered = io::AutosaveJournal::recover(*root, newest.journalId, m_policy);
   if (!recovered) {
-    m_window.reportError(tr("Cannot recover: %1").arg(fromError(recovered.error())));
+    m_bench.reportError(tr("Cannot recover: %1").arg(fromError(recovered.error())));
     return false;
   }
   m_pendingRecovery = std::make_shared<io::RecoveredSession>(std::move(recovered).value());
-  if (!m_window.openImage(image)) {
+  if (!m_bench.openImage(image)) {
     (void)m_pendingRecovery->journal.detach();  // left for the next start
     m_pendingRecovery.reset();
     return false;
@@ -385,7 +425,7 @@ void SessionFiles::closing(bool discard) {
   m_autosaveTimer.stop();
   releaseLease();
   if (!m_journal) return;
-  const core::AnnotationSession* session = m_window.session();
+  const core::AnnotationSession* session = m_document.session();
   if (discard || !session || !session->isDirty()) {
     (void)m_journal->close();
   } else {
@@ -399,7 +439,7 @@ void SessionFiles::heartbeat() {
   if (!m_lease || !m_lease->held()) return;
   if (core::Status s = m_lease->heartbeat(); !s) {
     m_heartbeatTimer.stop();
-    m_window.statusBar()->showMessage(tr("The label set's lease was lost (%1): another user may be editing it; your "
+    m_bench.showStatus(tr("The label set's lease was lost (%1): another user may be editing it; your "
                                          "next save may become a conflict revision")
                                           .arg(fromError(s.error())),
                                       20000);

@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "app/gui/study_document.h"
 #include "core/label_table.h"
 #include "io/autosave/autosave_journal.h"
 #include "io/share/share_lease.h"
@@ -19,15 +20,7 @@
 
 namespace delineate::app::gui {
 
-class MainWindow;
-
-struct ShareTarget {
-  QString root;
-  QString study;
-  QString labelSet;
-  int baseRevision = 0;  // the revision the labels in the window came from; 0: none yet
-  bool valid() const { return !root.isEmpty() && !study.isEmpty() && !labelSet.isEmpty(); }
-};
+class Workbench;
 
 class SessionFiles : public QObject {
   Q_OBJECT
@@ -35,14 +28,12 @@ class SessionFiles : public QObject {
  public:
   enum class RecoveryAnswer { Ask, Recover, Discard, Ignore };
 
-  explicit SessionFiles(MainWindow& window);
+  // Saves and journals `document`'s labels; follows its studies and share target (the label set its labels belong
+  // to: later saves go there, based on its revision).
+  SessionFiles(StudyDocument& document, Workbench& bench, QObject* parent = nullptr);
   ~SessionFiles() override;
 
-  // A study was opened (imagePath may be empty for DICOM folders, then the journal names the folder).
-  void studyOpened(const QString& imagePath);
-  // Labels came from a share revision: later saves go there, based on that revision.
-  void setShareTarget(const ShareTarget& target);
-  const ShareTarget& shareTarget() const { return m_target; }
+  const ShareTarget& shareTarget() const { return m_document.shareTarget(); }
 
   // Saves a new revision to the current target; the Save dialog asks for one when there is none (with dialogs off:
   // false). `message` is stored with the revision.
@@ -63,6 +54,12 @@ class SessionFiles : public QObject {
   // At start: offers the newest recoverable journal (a dialog, or `answer` when dialogs are off). True when edits
   // were recovered (the study then opens in the background, the edits are applied once it has loaded).
   bool offerRecovery(RecoveryAnswer answer = RecoveryAnswer::Ask);
+  // Before replacing the study or its labels, or closing: asks to save unsaved edits (dialogs); false when the user
+  // cancelled. Nothing is closed here: the journal ends only when a new study really replaces this one (kept for
+  // recovery unless the user chose Discard), so a load that fails leaves the edits protected.
+  bool maybeFinishSession();
+  // The window closes: the journal ends as maybeFinishSession's answer says.
+  void windowClosing() { closing(m_discardOnReplace); }
   // The window closes: with `discard` the journal is removed, else it is left for recovery if there are unsaved edits.
   void closing(bool discard);
   // The load a recovery started failed or was cancelled: the recovered journal is left for the next start.
@@ -72,7 +69,7 @@ class SessionFiles : public QObject {
   // colours, locks and codes come back with the voxels. Empty when `extraJson` holds none or it does not parse.
   static std::optional<core::LabelTable> tableFromRevisionExtra(const std::string& extraJson);
   // The author of saves and reports: the preferences' name, else the login name.
-  QString userName() const;
+  static QString userName();
 
  Q_SIGNALS:
   void saved(QString revision);
@@ -80,15 +77,20 @@ class SessionFiles : public QObject {
   void recovered();
 
  private:
+  // A study was opened (its source may be a DICOM folder, then the journal names the folder).
+  void studyOpened();
+  bool applyRecoveredLabels(const core::LabelMap& labels);
+  void shareTargetChanged();
   bool save(const ShareTarget& target, const QString& message);
-  void updateTarget(const ShareTarget& target);  // the target and the journal's context; the lease stays
   void openJournal();
   void tick();
   void heartbeat();
   void releaseLease();
 
-  MainWindow& m_window;
-  ShareTarget m_target;
+  StudyDocument& m_document;
+  Workbench& m_bench;
+  ShareTarget m_leaseTarget;  // the label set m_lease is for
+  bool m_discardOnReplace = false;  // the user chose Discard for the edits the next study replaces
   QString m_imagePath;
   io::AutosavePolicy m_policy;
   std::optional<io::AutosaveJournal> m_journal;

@@ -9,6 +9,9 @@
 #include <string>
 
 #include "app/gui/main_window.h"
+#include "app/gui/study_document.h"
+#include "app/gui/study_exports.h"
+#include "app/gui/study_loader.h"
 #include "core/volume.h"
 #include "inference/engine.h"
 #include "io/volume/image_file.h"
@@ -48,8 +51,8 @@ inline bool waitFor(QSignalSpy& spy, int timeoutMs = 60000) { return spy.count()
 // output) when either fails.
 inline bool openDicomWithSeg(app::gui::MainWindow& window, const std::string& folder, const std::string& seg) {
   QSignalSpy loaded(&window, &app::gui::MainWindow::studyLoaded), labels(&window, &app::gui::MainWindow::labelsLoaded);
-  if (!window.openDicomFolder(QString::fromStdString(folder)) || !waitFor(loaded)) return false;
-  return window.openDicomSeg(QString::fromStdString(seg)) && waitFor(labels);
+  if (!window.loader().openDicomFolder(QString::fromStdString(folder)) || !waitFor(loaded)) return false;
+  return window.loader().openDicomSeg(QString::fromStdString(seg)) && waitFor(labels);
 }
 
 // Non-background pixels that differ between two captures of a view.

@@ -49,7 +49,7 @@ TEST_CASE("File > Export > DICOM SEG and Measurement Report: the SR references t
   QuietWindow window;
   QSignalSpy failed(&window, &MainWindow::loadFailed);
   REQUIRE(test::openDicomWithSeg(window, ct->string(), seg->string()));
-  auto stats = core::computeLabelStatistics(window.session()->labels(), &window.session()->image());
+  auto stats = core::computeLabelStatistics(window.document().session()->labels(), &window.document().session()->image());
   REQUIRE(stats.ok());
   REQUIRE(stats->size() == 1);  // dcmqi's liver
   const core::LabelStatistics& liver = stats->front();
@@ -57,9 +57,9 @@ TEST_CASE("File > Export > DICOM SEG and Measurement Report: the SR references t
   test::ScratchDir dir("gui-sr-export");
   const QString segOut = QString::fromStdString((dir / "seg.dcm").string());
   const QString srOut = QString::fromStdString((dir / "seg_sr.dcm").string());
-  REQUIRE(window.exportDicomSeg(segOut, false, srOut));
+  REQUIRE(window.exports().exportDicomSeg(segOut, false, srOut));
   CHECK(failed.count() == 0);
-  auto segDoc = io::readDicomSeg(segOut.toStdString(), window.session()->image().geometry());
+  auto segDoc = io::readDicomSeg(segOut.toStdString(), window.document().session()->image().geometry());
   REQUIRE(segDoc.ok());
   CHECK(segDoc->segmentationType == "BINARY");
   auto sr = io::readDicomSr(srOut.toStdString());
@@ -79,8 +79,8 @@ TEST_CASE("File > Export > DICOM SEG and Measurement Report: the SR references t
   QSettings().setValue("export/segLabelmap", true);
   const QString mapOut = QString::fromStdString((dir / "labelmap.dcm").string());
   const QString mapSr = QString::fromStdString((dir / "labelmap_sr.dcm").string());
-  REQUIRE(window.exportDicomSeg(mapOut, true, mapSr));
-  auto mapDoc = io::readDicomSeg(mapOut.toStdString(), window.session()->image().geometry());
+  REQUIRE(window.exports().exportDicomSeg(mapOut, true, mapSr));
+  auto mapDoc = io::readDicomSeg(mapOut.toStdString(), window.document().session()->image().geometry());
   REQUIRE(mapDoc.ok());
   CHECK(mapDoc->segmentationType == "LABELMAP");
   REQUIRE(mapDoc->segments.size() == 1);
@@ -95,7 +95,7 @@ TEST_CASE("File > Export > DICOM SEG and Measurement Report: the SR references t
   // A report that cannot be written (its folder is missing): neither file is replaced, the previous pair stays.
   const std::string segBefore = test::readTextFile(segOut.toStdString()), srBefore = test::readTextFile(srOut.toStdString());
   const QString badSr = QString::fromStdString((dir / "missing" / "sr.dcm").string());
-  CHECK_FALSE(window.exportDicomSeg(segOut, false, badSr));
+  CHECK_FALSE(window.exports().exportDicomSeg(segOut, false, badSr));
   REQUIRE(failed.count() == 1);
   CHECK(failed.front().at(0).toString().contains(badSr));
   CHECK(test::readTextFile(segOut.toStdString()) == segBefore);
@@ -112,7 +112,7 @@ TEST_CASE("File > Export > Label Statistics of a Slice Range: view slices become
   if (!ct || !seg) return;
   QuietWindow window;
   REQUIRE(test::openDicomWithSeg(window, ct->string(), seg->string()));
-  const core::Geometry& g = window.session()->image().geometry();
+  const core::Geometry& g = window.document().session()->image().geometry();
   const auto& d = g.dimensions();
 
   // A view counts its slices from the low end of its normal: the axial view from the feet (lowest S), the
@@ -129,36 +129,36 @@ TEST_CASE("File > Export > Label Statistics of a Slice Range: view slices become
     }
     return best;
   };
-  auto axial = window.viewSliceRange(viewer::SliceOrientation::Axial, 1, 1);
+  auto axial = window.exports().viewSliceRange(viewer::SliceOrientation::Axial, 1, 1);
   REQUIRE(axial);
   CHECK(axial->axis == 2);
   CHECK(axial->first == extreme(2, 2, false));
   CHECK(axial->last == axial->first);
-  auto sagittal = window.viewSliceRange(viewer::SliceOrientation::Sagittal, 1, 200);
+  auto sagittal = window.exports().viewSliceRange(viewer::SliceOrientation::Sagittal, 1, 200);
   REQUIRE(sagittal);
   CHECK(sagittal->axis == 0);
   const std::int64_t left = extreme(0, 0, true);
   CHECK((sagittal->first == left || sagittal->last == left));
   CHECK(sagittal->last - sagittal->first == 199);
-  auto all = window.viewSliceRange(viewer::SliceOrientation::Axial, 1, d[2]);
+  auto all = window.exports().viewSliceRange(viewer::SliceOrientation::Axial, 1, d[2]);
   REQUIRE(all);
   CHECK(all->first == 0);
   CHECK(all->last == d[2] - 1);
 
   // The export of the axial view's slices 2..3 has exactly the figures of those voxel slices.
-  auto range = window.viewSliceRange(viewer::SliceOrientation::Axial, 2, 3);
+  auto range = window.exports().viewSliceRange(viewer::SliceOrientation::Axial, 2, 3);
   REQUIRE(range);
   core::StatisticsOptions options;
   options.slices = range;
-  auto expected = core::computeLabelStatistics(window.session()->labels(), &window.session()->image(), options);
+  auto expected = core::computeLabelStatistics(window.document().session()->labels(), &window.document().session()->image(), options);
   REQUIRE(expected.ok());
   REQUIRE(expected->size() == 1);
-  auto whole = core::computeLabelStatistics(window.session()->labels(), &window.session()->image());
+  auto whole = core::computeLabelStatistics(window.document().session()->labels(), &window.document().session()->image());
   REQUIRE(whole.ok());
   CHECK(expected->front().voxelCount < whole->front().voxelCount);
   test::ScratchDir dir("gui-slice-stats");
   const QString json = QString::fromStdString((dir / "stats.json").string());
-  REQUIRE(window.exportStatistics(json, false, range));
+  REQUIRE(window.exports().exportStatistics(json, false, range));
   const auto j = nlohmann::json::parse(test::readTextFile(json.toStdString()));
   INFO(j.dump(1));
   CHECK(j["slices"]["axis"] == 2);
@@ -189,19 +189,19 @@ TEST_CASE("File > Export > Publish Report to Share: statistics, PDF, SEG and SR 
   QuietWindow window;
   QSignalSpy loaded(&window, &MainWindow::studyLoaded), labelsLoaded(&window, &MainWindow::labelsLoaded),
       failed(&window, &MainWindow::loadFailed), published(&window, &MainWindow::reportPublished);
-  REQUIRE(window.openDicomFolder(QString::fromStdString(ct->string())));
+  REQUIRE(window.loader().openDicomFolder(QString::fromStdString(ct->string())));
   REQUIRE(waitFor(loaded));
   // Labels that did not come from the share: refused, nothing published.
-  CHECK_FALSE(window.publishReportsToShare(false));
+  CHECK_FALSE(window.exports().publishReportsToShare(false));
   REQUIRE(failed.count() == 1);
   CHECK(failed.front().at(0).toString().contains("save the labels to the share"));
-  REQUIRE(window.openShareRevision(QString::fromStdString((dir / "share").string()), "ct3", "organs", 1));
+  REQUIRE(window.loader().openShareRevision(QString::fromStdString((dir / "share").string()), "ct3", "organs", 1));
   REQUIRE(waitFor(labelsLoaded));
-  REQUIRE_FALSE(window.session()->isDirty());
+  REQUIRE_FALSE(window.document().session()->isDirty());
 
-  REQUIRE(window.publishReportsToShare(false, "for the board"));
+  REQUIRE(window.exports().publishReportsToShare(false, "for the board"));
   CHECK(window.busy());  // the share's writes run on a worker
-  CHECK_FALSE(window.publishReportsToShare(false));  // one at a time
+  CHECK_FALSE(window.exports().publishReportsToShare(false));  // one at a time
   REQUIRE(waitFor(published));
   REQUIRE(published.count() == 1);
   CHECK_FALSE(window.busy());
@@ -222,7 +222,7 @@ TEST_CASE("File > Export > Publish Report to Share: statistics, PDF, SEG and SR 
   CHECK(list->reports[0].files.size() == 5);
 
   // De-identified: a second folder, no patient name in any file.
-  REQUIRE(window.publishReportsToShare(true));
+  REQUIRE(window.exports().publishReportsToShare(true));
   REQUIRE((published.count() == 2 || published.wait(60000)));
   REQUIRE(published.count() == 2);
   const std::filesystem::path second = dir / "share" / published.back().at(0).toString().toStdString();

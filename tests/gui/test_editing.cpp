@@ -51,7 +51,7 @@ using viewer::SliceOrientation;
 namespace {
 
 std::vector<core::Label> voxels(const MainWindow& w) {
-  const core::LabelMap& m = w.session()->labels();
+  const core::LabelMap& m = w.document().session()->labels();
   return {m.data(), m.data() + m.size()};
 }
 
@@ -59,9 +59,9 @@ std::vector<core::Label> voxels(const MainWindow& w) {
 void openSample(MainWindow& window, const test::ScratchDir& dir, bool withLabels = true) {
   QSignalSpy loaded(&window, &MainWindow::studyLoaded);
   const std::string labels = withLabels ? test::sampleLabels(dir) : std::string();
-  REQUIRE(window.openImage(QString::fromStdString(test::kSampleCt), QString::fromStdString(labels)));
+  REQUIRE(window.loader().openImage(QString::fromStdString(test::kSampleCt), QString::fromStdString(labels)));
   REQUIRE(waitFor(loaded));
-  REQUIRE(window.hasStudy());
+  REQUIRE(window.document().hasStudy());
 }
 
 // The widget position (logical pixels, top-left origin) where a slice view shows an LPS point.
@@ -90,11 +90,11 @@ QTreeWidgetItem* row(QTreeWidget* tree, core::Label label) {
 
 // Every label's volume in the panel equals a fresh count of the map (the window keeps them from the edits' deltas).
 void requirePanelVolumesCurrent(const MainWindow& window) {
-  auto stats = core::computeLabelStatistics(window.session()->labels(), nullptr);
+  auto stats = core::computeLabelStatistics(window.document().session()->labels(), nullptr);
   REQUIRE(stats.ok());
   std::map<core::Label, QString> expected;
   for (const auto& st : *stats) expected[st.label] = QString::number(st.volumeMl, 'f', 1);
-  QTreeWidget* tree = window.labelTree();
+  QTreeWidget* tree = window.labelPanel()->tree();
   for (int i = 0; i < tree->topLevelItemCount(); ++i) {
     const auto label = static_cast<core::Label>(tree->topLevelItem(i)->data(LabelPanel::kId, Qt::UserRole).toInt());
     const auto e = expected.find(label);
@@ -123,10 +123,10 @@ TEST_CASE("editing: a brush stroke by mouse, a locked label kept, undo and redo 
   const core::Label lesion = window.labelPanel()->addLabel("lesion");
   REQUIRE(lesion != 0);
   CHECK(window.editTools()->activeLabel() == lesion);
-  CHECK(window.session()->table().find(lesion)->name == "lesion");
-  REQUIRE(row(window.labelTree(), 21));
-  row(window.labelTree(), 21)->setCheckState(LabelPanel::kLocked, Qt::Checked);
-  REQUIRE(window.session()->table().isLocked(21));
+  CHECK(window.document().session()->table().find(lesion)->name == "lesion");
+  REQUIRE(row(window.labelPanel()->tree(), 21));
+  row(window.labelPanel()->tree(), 21)->setCheckState(LabelPanel::kLocked, Qt::Checked);
+  REQUIRE(window.document().session()->table().isLocked(21));
   const std::vector<core::Label> beforeStroke = voxels(window);
 
   // B picks the brush; a 25 mm disc dragged across the axial view's middle (the spine: bone under it).
@@ -140,7 +140,7 @@ TEST_CASE("editing: a brush stroke by mouse, a locked label kept, undo and redo 
   REQUIRE(edited.count() == 1);  // one stroke, one edit
   const std::vector<core::Label> afterStroke = voxels(window);
   std::size_t painted = 0, boneUnder = 0;
-  const auto& g = window.session()->labels().geometry();
+  const auto& g = window.document().session()->labels().geometry();
   const core::Index3 mid = g.lpsToNearestIndex(window.cursor());
   for (std::size_t i = 0; i < afterStroke.size(); ++i) {
     if (afterStroke[i] != beforeStroke[i]) {
@@ -170,7 +170,7 @@ TEST_CASE("editing: a brush stroke by mouse, a locked label kept, undo and redo 
   CHECK(window.editTools()->redoAction()->isEnabled());
   QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
   CHECK(voxels(window) == afterStroke);
-  CHECK(window.session()->isDirty());
+  CHECK(window.document().session()->isDirty());
 
   // The eraser with "protect other labels" removes only the active label.
   window.editTools()->setProtectOtherLabels(true);
@@ -195,11 +195,11 @@ TEST_CASE("editing: a brush stroke by mouse, a locked label kept, undo and redo 
   // A body voxel on this slice, a little in front of the spine.
   core::Index3 seed = mid;
   for (std::int64_t y = mid[1]; y >= 0; --y)
-    if (window.session()->labels().at({mid[0], y, mid[2]}) == 200) {
+    if (window.document().session()->labels().at({mid[0], y, mid[2]}) == 200) {
       seed = {mid[0], y, mid[2]};
       break;
     }
-  REQUIRE(window.session()->labels().at(seed) == 200);
+  REQUIRE(window.document().session()->labels().at(seed) == 200);
   QTest::mouseClick(&axial->view(), Qt::LeftButton, Qt::NoModifier, widgetPoint(axial, g.indexToLps(seed)));
   const std::vector<core::Label> filled = voxels(window);
   std::size_t fillCount = 0;
@@ -229,21 +229,21 @@ TEST_CASE("editing: rename, recolour-free table export and import, islands and h
   QuietWindow window;
   openSample(window, dir);
   // Renaming in place (the name column) reaches the session's table and marks it dirty.
-  QTreeWidgetItem* lung = row(window.labelTree(), 201);
+  QTreeWidgetItem* lung = row(window.labelPanel()->tree(), 201);
   REQUIRE(lung);
   lung->setText(LabelPanel::kName, "left lung (edited)");
-  CHECK(window.session()->table().find(201)->name == "left lung (edited)");
-  CHECK(window.session()->isDirty());
+  CHECK(window.document().session()->table().find(201)->name == "left lung (edited)");
+  CHECK(window.document().session()->isDirty());
   // Export and import round trip through an ITK-SNAP label file.
   const QString file = QString::fromStdString((dir / "table.label").string());
   REQUIRE(window.labelPanel()->exportTable(file));
-  core::LabelTable changed = window.session()->table();
+  core::LabelTable changed = window.document().session()->table();
   changed.remove(132);
-  window.setLabelTable(changed);
-  CHECK_FALSE(window.session()->table().contains(132));
+  window.document().setLabelTable(changed);
+  CHECK_FALSE(window.document().session()->table().contains(132));
   REQUIRE(window.labelPanel()->importTable(file));
-  CHECK(window.session()->table().contains(132));
-  CHECK(window.session()->table().find(201)->name == "left lung (edited)");
+  CHECK(window.document().session()->table().contains(132));
+  CHECK(window.document().session()->table().find(201)->name == "left lung (edited)");
   QSignalSpy failed(&window, &MainWindow::loadFailed);
   CHECK_FALSE(window.labelPanel()->importTable(QString::fromStdString((dir / "missing.label").string())));
   REQUIRE(failed.count() == 1);
@@ -294,7 +294,7 @@ TEST_CASE("AI click mode with the classic engine: a click previews an object, Re
   SlicePanel* axial = window.slicePanel(SliceOrientation::Axial);
   CHECK(axial->interaction() == SlicePanel::Interaction::Click);
   // A positive click under the starting cursor (the middle voxel: the spine and the soft tissue in front of it).
-  const auto& g = window.session()->image().geometry();
+  const auto& g = window.document().session()->image().geometry();
   const core::Index3 seed = g.lpsToNearestIndex(window.cursor());
   QSignalSpy preview(ai, &app::gui::AiPanel::previewUpdated);
   QTest::mouseClick(&axial->view(), Qt::LeftButton, Qt::NoModifier, widgetPoint(axial, window.cursor()));
@@ -350,7 +350,7 @@ TEST_CASE("AI click mode with the classic engine: a click previews an object, Re
   CHECK(segmented.front().at(0).toBool());
   const std::vector<core::Label> everything = voxels(window);
   CHECK(std::count(everything.begin(), everything.end(), core::Label(201)) > 1000);  // a lung
-  CHECK(window.session()->table().contains(201));
+  CHECK(window.document().session()->table().contains(201));
   CHECK(window.editTools()->undoAction()->text().contains("Segment everything"));
 }
 
@@ -374,7 +374,7 @@ TEST_CASE("saving to a share folder creates revisions, reports a conflict, and a
   REQUIRE(files->saveToShareAs(target, "first"));
   REQUIRE(saved.count() == 1);
   CHECK(saved.front().at(0).toString() == "sample-ct/manual/r1");
-  CHECK_FALSE(window.session()->isDirty());
+  CHECK_FALSE(window.document().session()->isDirty());
   auto set = io::LabelSetRevisions::open(*store, "sample-ct", "manual");
   REQUIRE(set.ok());
   auto list = set->list();
@@ -406,12 +406,12 @@ TEST_CASE("saving to a share folder creates revisions, reports a conflict, and a
 
   // An edit, then Ctrl+S: revision 2 on base 1.
   {
-    auto tx = window.editableSession()->beginEdit("Paint");
+    auto tx = window.document().editableSession()->beginEdit("Paint");
     tx.paintSphere(window.cursor(), 10, 5);
-    REQUIRE(window.editableSession()->commit(tx));
-    window.labelsEdited({5});
+    REQUIRE(window.document().editableSession()->commit(tx));
+    window.document().labelsEdited({5});
   }
-  CHECK(window.session()->isDirty());
+  CHECK(window.document().session()->isDirty());
   activate(window);
   QTest::keyClick(&window, Qt::Key_S, Qt::ControlModifier);
   REQUIRE(saved.count() == 2);
@@ -425,12 +425,12 @@ TEST_CASE("saving to a share folder creates revisions, reports a conflict, and a
   io::SaveRequest other;
   other.author = "colleague";
   other.baseRevision = 2;
-  REQUIRE(set->saveLabels(window.session()->labels(), other).ok());
+  REQUIRE(set->saveLabels(window.document().session()->labels(), other).ok());
   {
-    auto tx = window.editableSession()->beginEdit("Paint");
+    auto tx = window.document().editableSession()->beginEdit("Paint");
     tx.paintSphere(window.cursor(), 12, 6);
-    REQUIRE(window.editableSession()->commit(tx));
-    window.labelsEdited({6});
+    REQUIRE(window.document().editableSession()->commit(tx));
+    window.document().labelsEdited({6});
   }
   REQUIRE(files->saveToShare());
   list = set->list();
@@ -442,10 +442,10 @@ TEST_CASE("saving to a share folder creates revisions, reports a conflict, and a
   // The share goes away (its sentinel is gone: not mounted): the save fails naming it, the edits stay in memory
   // and unsaved, and no revision appears.
   {
-    auto tx = window.editableSession()->beginEdit("Paint");
+    auto tx = window.document().editableSession()->beginEdit("Paint");
     tx.paintSphere(window.cursor(), 8, 7);
-    REQUIRE(window.editableSession()->commit(tx));
-    window.labelsEdited({7});
+    REQUIRE(window.document().editableSession()->commit(tx));
+    window.document().labelsEdited({7});
   }
   const std::vector<core::Label> unsaved = voxels(window);
   std::filesystem::rename(dir / "share" / io::ShareStore::kSentinel, dir / "sentinel.away");
@@ -453,30 +453,30 @@ TEST_CASE("saving to a share folder creates revisions, reports a conflict, and a
   CHECK_FALSE(files->saveToShare());
   REQUIRE(failed.count() == 1);
   CHECK(failed.front().at(0).toString().contains("share"));
-  CHECK(window.session()->isDirty());
+  CHECK(window.document().session()->isDirty());
   CHECK(voxels(window) == unsaved);
   std::filesystem::rename(dir / "sentinel.away", dir / "share" / io::ShareStore::kSentinel);
   list = set->list();
   CHECK(list->revisions.size() == 4);
   // Back again: the same edits save.
   REQUIRE(files->saveToShare());
-  CHECK_FALSE(window.session()->isDirty());
+  CHECK_FALSE(window.document().session()->isDirty());
 
   // The label table travels with the revision: a renamed label comes back in another window.
-  core::LabelEntry renamed = *window.session()->table().find(201);
+  core::LabelEntry renamed = *window.document().session()->table().find(201);
   renamed.name = "left lung, renamed";
-  window.setLabelEntry(renamed);
+  window.document().setLabelEntry(renamed);
   REQUIRE(files->saveToShare());
   {
     QuietWindow second;
     openSample(second, dir, false);
     QSignalSpy labelsLoaded(&second, &MainWindow::labelsLoaded);
     const int latest = set->list()->latest();
-    REQUIRE(second.openShareRevision(target.root, "sample-ct", "manual", latest));
+    REQUIRE(second.loader().openShareRevision(target.root, "sample-ct", "manual", latest));
     REQUIRE(waitFor(labelsLoaded));
-    REQUIRE(second.session()->table().find(201));
-    CHECK(second.session()->table().find(201)->name == "left lung, renamed");
-    CHECK_FALSE(second.session()->isDirty());
+    REQUIRE(second.document().session()->table().find(201));
+    CHECK(second.document().session()->table().find(201)->name == "left lung, renamed");
+    CHECK_FALSE(second.document().session()->isDirty());
     CHECK(voxels(second) == voxels(window));
   }
 
@@ -499,7 +499,7 @@ TEST_CASE("crash child: paint, autosave, wait to be killed", "[.crash-child]") {
   QSettings().setValue("autosave/seconds", 1);
   QuietWindow window(QSize(1400, 900));
   QSignalSpy loaded(&window, &MainWindow::studyLoaded);
-  REQUIRE(window.openImage(QString::fromStdString(test::kSampleCt)));
+  REQUIRE(window.loader().openImage(QString::fromStdString(test::kSampleCt)));
   REQUIRE(waitFor(loaded));
   activate(window);
   window.labelPanel()->addLabel("crash test");
@@ -508,7 +508,7 @@ TEST_CASE("crash child: paint, autosave, wait to be killed", "[.crash-child]") {
   SlicePanel* axial = window.slicePanel(SliceOrientation::Axial);
   const QPoint centre = widgetPoint(axial, window.cursor());
   drag(&axial->view(), centre - QPoint(30, 10), centre + QPoint(30, 10));
-  REQUIRE(window.session()->isDirty());
+  REQUIRE(window.document().session()->isDirty());
   // The journal's snapshot, written by the window's own timer.
   const std::string root = io::defaultAutosaveRoot().value();
   bool snapshot = false;
@@ -518,7 +518,7 @@ TEST_CASE("crash child: paint, autosave, wait to be killed", "[.crash-child]") {
     snapshot = scan.ok() && scan->live.size() == 1 && scan->live[0].snapshot.has_value();
   }
   REQUIRE(snapshot);
-  REQUIRE(io::writeLabelFile((dir / "expected.nii.gz").string(), window.session()->labels()).ok());
+  REQUIRE(io::writeLabelFile((dir / "expected.nii.gz").string(), window.document().session()->labels()).ok());
   std::ofstream(dir / "ready") << "ready\n";
   QTest::qWait(120000);  // killed long before
 }
@@ -560,7 +560,7 @@ TEST_CASE("a killed process's edits are offered at the next start and come back 
     auto expected = io::readLabelFile((dir / "expected.nii.gz").string());
     REQUIRE(expected.ok());
     CHECK(std::vector<core::Label>(expected->data(), expected->data() + expected->size()) == voxels(window));
-    CHECK(window.session()->isDirty());  // recovered, not saved
+    CHECK(window.document().session()->isDirty());  // recovered, not saved
     // While this window holds the recovered journal, nothing is offered to another one.
     QuietWindow second;
     CHECK(second.sessionFiles()->recoverable().empty());
@@ -715,7 +715,7 @@ TEST_CASE("File > Export writes label statistics (CSV, JSON, de-identified) and 
   openSample(window, dir);
   REQUIRE(waitFor(surfaces));
   const QString csv = QString::fromStdString((dir / "stats.csv").string());
-  REQUIRE(window.exportStatistics(csv, false));
+  REQUIRE(window.exports().exportStatistics(csv, false));
   std::ifstream in(csv.toStdString());
   std::string header, row;
   std::getline(in, header);
@@ -724,7 +724,7 @@ TEST_CASE("File > Export writes label statistics (CSV, JSON, de-identified) and 
   while (std::getline(in, row)) ++rows;
   CHECK(rows == 4);  // bone, body, two lungs
   const QString json = QString::fromStdString((dir / "stats.json").string());
-  REQUIRE(window.exportStatistics(json, true));
+  REQUIRE(window.exports().exportStatistics(json, true));
   std::ifstream jin(json.toStdString());
   const std::string text((std::istreambuf_iterator<char>(jin)), std::istreambuf_iterator<char>());
   CHECK(text.find("example_ct") == std::string::npos);  // de-identified: no file name
@@ -732,7 +732,7 @@ TEST_CASE("File > Export writes label statistics (CSV, JSON, de-identified) and 
   CHECK(text.find("\"longest_diameter_mm\"") != std::string::npos);
   // The PDF report from the window (the report itself is tested in test_pdf_report.cpp).
   const QString pdf = QString::fromStdString((dir / "report.pdf").string());
-  REQUIRE(window.exportPdfReport(pdf, true));
+  REQUIRE(window.exports().exportPdfReport(pdf, true));
   std::ifstream pin(pdf.toStdString(), std::ios::binary);
   const std::string pdfBytes((std::istreambuf_iterator<char>(pin)), std::istreambuf_iterator<char>());
   CHECK(pdfBytes.rfind("%PDF-", 0) == 0);
@@ -740,13 +740,13 @@ TEST_CASE("File > Export writes label statistics (CSV, JSON, de-identified) and 
   CHECK(pdfBytes.find("example_ct") == std::string::npos);
   // Surfaces: one STL per label, named by id only.
   std::filesystem::create_directories(dir / "meshes");
-  REQUIRE(window.exportSurfaces(QString::fromStdString((dir / "meshes").string()), false));
+  REQUIRE(window.exports().exportSurfaces(QString::fromStdString((dir / "meshes").string()), false));
   std::set<std::string> names;
   for (const auto& e : std::filesystem::directory_iterator(dir / "meshes")) names.insert(e.path().filename().string());
   CHECK(names == std::set<std::string>{"label_21.stl", "label_200.stl", "label_201.stl", "label_202.stl"});
   // A folder that does not exist: an error naming it.
   QSignalSpy failed(&window, &MainWindow::loadFailed);
-  CHECK_FALSE(window.exportSurfaces(QString::fromStdString((dir / "none").string()), true));
+  CHECK_FALSE(window.exports().exportSurfaces(QString::fromStdString((dir / "none").string()), true));
   REQUIRE(failed.count() == 1);
   CHECK(failed.front().at(0).toString().contains("none"));
 }
@@ -770,25 +770,25 @@ TEST_CASE("File > Open DICOM SEG: another tool's SEG lands on the open series as
   REQUIRE(got.size() == expected->size());
   for (std::size_t i = 0; i < got.size(); ++i) REQUIRE((got[i] == 1) == (expected->data()[i] == 1));
   CHECK(std::count(got.begin(), got.end(), core::Label(1)) > 1000);
-  REQUIRE(window.session()->table().find(1));
-  CHECK(window.session()->table().find(1)->terminology.type.meaning == "Liver");
+  REQUIRE(window.document().session()->table().find(1));
+  CHECK(window.document().session()->table().find(1)->terminology.type.meaning == "Liver");
   CHECK(window.editTools()->undoAction()->text().contains("Open label map"));
   // Overlapping segments: refused by default (naming the file), loaded on request with the count said.
-  REQUIRE(window.openDicomSeg(QString::fromStdString(overlap->string())));
+  REQUIRE(window.loader().openDicomSeg(QString::fromStdString(overlap->string())));
   REQUIRE(waitFor(failed));
   CHECK(failed.front().at(0).toString().contains("partial_overlaps.dcm"));
   CHECK(voxels(window) == got);  // the labels in the window stay
   labelsLoaded.clear();
-  REQUIRE(window.openDicomSeg(QString::fromStdString(overlap->string()), true));
+  REQUIRE(window.loader().openDicomSeg(QString::fromStdString(overlap->string()), true));
   REQUIRE(waitFor(labelsLoaded));
   CHECK(window.statusBar()->currentMessage().contains("more than one segment"));
 
   // File > Export > DICOM SEG: the labels as a SEG referencing the series they were drawn on, read back equal.
-  REQUIRE(window.hasDicomSource());
+  REQUIRE((window.document().dicomSource() != nullptr));
   test::ScratchDir dir("gui-seg-export");
   const QString out = QString::fromStdString((dir / "seg.dcm").string());
-  REQUIRE(window.exportDicomSeg(out, true));
-  auto doc = io::readDicomSeg(out.toStdString(), window.session()->image().geometry());
+  REQUIRE(window.exports().exportDicomSeg(out, true));
+  auto doc = io::readDicomSeg(out.toStdString(), window.document().session()->image().geometry());
   REQUIRE(doc.ok());
   auto back = io::segToLabelMap(*doc, false);
   REQUIRE(back.ok());
@@ -807,7 +807,7 @@ TEST_CASE("File > Open DICOM SEG: another tool's SEG lands on the open series as
   QuietWindow fromFile;
   openSample(fromFile, dir);
   QSignalSpy refused(&fromFile, &MainWindow::loadFailed);
-  CHECK_FALSE(fromFile.exportDicomSeg(out, false));
+  CHECK_FALSE(fromFile.exports().exportDicomSeg(out, false));
   REQUIRE(refused.count() == 1);
   CHECK(refused.front().at(0).toString().contains("DICOM folder"));
 }

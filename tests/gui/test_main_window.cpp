@@ -53,12 +53,12 @@ TEST_CASE("main window: open the sample with labels, scroll, window/level, toggl
   QuietWindow window(QSize(1200, 800));
   QSignalSpy loaded(&window, &MainWindow::studyLoaded), surfaces(&window, &MainWindow::surfacesReady),
       failed(&window, &MainWindow::loadFailed);
-  REQUIRE(window.openImage(QString::fromStdString(kSampleCt), QString::fromStdString(labels)));
+  REQUIRE(window.loader().openImage(QString::fromStdString(kSampleCt), QString::fromStdString(labels)));
   CHECK(window.busy());
-  CHECK_FALSE(window.openImage(QString::fromStdString(kSampleCt)));  // one load at a time
+  CHECK_FALSE(window.loader().openImage(QString::fromStdString(kSampleCt)));  // one load at a time
   REQUIRE(waitFor(loaded));
   CHECK(failed.count() == 0);
-  REQUIRE(window.hasStudy());
+  REQUIRE(window.document().hasStudy());
   REQUIRE(waitFor(surfaces));
   CHECK(window.surfacePanel()->scene().surfaceCount() == 4);  // bone, body, both lungs
 
@@ -102,7 +102,7 @@ TEST_CASE("main window: open the sample with labels, scroll, window/level, toggl
   CHECK(window.windowLevel().window > 1500);
 
   // Toggling a label in the list hides it in the slices and in 3D.
-  QTreeWidget* list = window.labelTree();
+  QTreeWidget* list = window.labelPanel()->tree();
   REQUIRE(presentLabels(list) == 4);
   auto boneItem = [&] {
     for (int i = 0; i < list->topLevelItemCount(); ++i)
@@ -112,10 +112,10 @@ TEST_CASE("main window: open the sample with labels, scroll, window/level, toggl
   REQUIRE(boneItem());
   CHECK(window.surfacePanel()->scene().visibleSurfaceCount() == 4);
   boneItem()->setCheckState(LabelPanel::kVisible, Qt::Unchecked);
-  CHECK_FALSE(window.isLabelVisible(21));
+  CHECK_FALSE(window.document().isLabelVisible(21));
   CHECK(window.surfacePanel()->scene().visibleSurfaceCount() == 3);
   boneItem()->setCheckState(LabelPanel::kVisible, Qt::Checked);
-  CHECK(window.isLabelVisible(21));
+  CHECK(window.document().isLabelVisible(21));
 
   // Outlines instead of filled labels: fewer overlay pixels, the same labels.
   const QImage filledView = axial->view().capture();
@@ -130,7 +130,7 @@ TEST_CASE("main window: open the sample with labels, scroll, window/level, toggl
   REQUIRE(boneMesh);
   REQUIRE(window.surfacePanel()->scene().surface(201));
   {
-    core::AnnotationSession* session = window.editableSession();
+    core::AnnotationSession* session = window.document().editableSession();
     auto edit = session->beginEdit("erase left lung");
     const auto& g = session->labels().geometry();
     const auto& d = g.dimensions();
@@ -141,7 +141,7 @@ TEST_CASE("main window: open the sample with labels, scroll, window/level, toggl
     REQUIRE(session->commit(edit));
   }
   surfaces.clear();
-  window.labelsEdited({201});
+  window.document().labelsEdited({201});
   REQUIRE(waitFor(surfaces));
   CHECK(window.surfacePanel()->scene().surface(201) == nullptr);
   CHECK(window.surfacePanel()->scene().surface(21) == boneMesh);  // untouched
@@ -176,25 +176,25 @@ TEST_CASE("main window: a missing image and a label map of another grid are repo
   test::ScratchDir dir("gui-errors");
   QuietWindow window;
   QSignalSpy loaded(&window, &MainWindow::studyLoaded), failed(&window, &MainWindow::loadFailed);
-  REQUIRE(window.openImage(QString::fromStdString((dir / "missing.nii.gz").string())));
+  REQUIRE(window.loader().openImage(QString::fromStdString((dir / "missing.nii.gz").string())));
   REQUIRE(waitFor(failed));
   CHECK(failed.takeFirst().at(0).toString().contains("missing.nii.gz"));
-  CHECK_FALSE(window.hasStudy());
-  REQUIRE(window.openImage(QString::fromStdString(kSampleCt)));
+  CHECK_FALSE(window.document().hasStudy());
+  REQUIRE(window.loader().openImage(QString::fromStdString(kSampleCt)));
   REQUIRE(waitFor(loaded));
-  REQUIRE(window.hasStudy());
+  REQUIRE(window.document().hasStudy());
   // A label map on a 10 x 10 x 10 grid does not fit the sample.
   const std::string other = (dir / "other.nii.gz").string();
   auto small = core::LabelMap::create(core::Geometry({10, 10, 10}, {1, 1, 1}, {0, 0, 0}));
   REQUIRE(small.ok());
   REQUIRE(io::writeLabelFile(other, *small).ok());
   QSignalSpy labelsLoaded(&window, &MainWindow::labelsLoaded);
-  REQUIRE(window.openLabels(QString::fromStdString(other)));
+  REQUIRE(window.loader().openLabels(QString::fromStdString(other)));
   REQUIRE(waitFor(failed));
   CHECK(failed.takeFirst().at(0).toString().contains("other.nii.gz"));
   CHECK(labelsLoaded.count() == 0);
-  CHECK(window.hasStudy());
-  CHECK(window.session()->image().geometry().dimensions()[0] > 10);
+  CHECK(window.document().hasStudy());
+  CHECK(window.document().session()->image().geometry().dimensions()[0] > 10);
 }
 
 TEST_CASE("main window: a label set revision opens from a share store, and a folder that is no share is refused",
@@ -224,19 +224,19 @@ TEST_CASE("main window: a label set revision opens from a share store, and a fol
   QuietWindow window;
   QSignalSpy loaded(&window, &MainWindow::studyLoaded), labelsLoaded(&window, &MainWindow::labelsLoaded),
       failed(&window, &MainWindow::loadFailed);
-  CHECK_FALSE(window.openShareRevision(QString::fromStdString((dir / "share").string()), "sample-ct", "organs", 1));
-  REQUIRE(window.openImage(QString::fromStdString(kSampleCt)));
+  CHECK_FALSE(window.loader().openShareRevision(QString::fromStdString((dir / "share").string()), "sample-ct", "organs", 1));
+  REQUIRE(window.loader().openImage(QString::fromStdString(kSampleCt)));
   REQUIRE(waitFor(loaded));
-  REQUIRE(window.openShareRevision(QString::fromStdString((dir / "share").string()), "sample-ct", "organs", 1));
+  REQUIRE(window.loader().openShareRevision(QString::fromStdString((dir / "share").string()), "sample-ct", "organs", 1));
   REQUIRE(waitFor(labelsLoaded));
   CHECK(failed.count() == 0);
-  CHECK(window.session()->baseRevision() == "sample-ct/organs/r1");
-  CHECK_FALSE(window.session()->isDirty());
-  CHECK(presentLabels(window.labelTree()) == 4);
+  CHECK(window.document().session()->baseRevision() == "sample-ct/organs/r1");
+  CHECK_FALSE(window.document().session()->isDirty());
+  CHECK(presentLabels(window.labelPanel()->tree()) == 4);
   // A revision that does not exist: reported, the labels stay.
-  REQUIRE(window.openShareRevision(QString::fromStdString((dir / "share").string()), "sample-ct", "organs", 7));
+  REQUIRE(window.loader().openShareRevision(QString::fromStdString((dir / "share").string()), "sample-ct", "organs", 7));
   REQUIRE(waitFor(failed));
-  CHECK(presentLabels(window.labelTree()) == 4);
+  CHECK(presentLabels(window.labelPanel()->tree()) == 4);
 }
 
 TEST_CASE("delineate (the program) opens an image with labels and writes its screenshot, and a missing file exits 1",
@@ -299,24 +299,24 @@ TEST_CASE("main window: closing while a study loads or its surfaces build leaves
   const std::string labels = sampleLabels(dir);
   {
     QuietWindow window;
-    REQUIRE(window.openImage(QString::fromStdString(kSampleCt), QString::fromStdString(labels)));
+    REQUIRE(window.loader().openImage(QString::fromStdString(kSampleCt), QString::fromStdString(labels)));
     window.close();
   }  // destroyed with the load in flight: the destructor waits for the worker, whose result goes nowhere
   {
     QuietWindow window;
     QSignalSpy loaded(&window, &MainWindow::studyLoaded);
-    REQUIRE(window.openImage(QString::fromStdString(kSampleCt), QString::fromStdString(labels)));
+    REQUIRE(window.loader().openImage(QString::fromStdString(kSampleCt), QString::fromStdString(labels)));
     REQUIRE(waitFor(loaded));
     window.cancelJob();  // nothing to cancel: harmless
   }  // destroyed while the surfaces build
   // A cancelled load leaves no study and reports nothing as failed.
   QuietWindow window;
   QSignalSpy loaded(&window, &MainWindow::studyLoaded), failed(&window, &MainWindow::loadFailed);
-  REQUIRE(window.openImage(QString::fromStdString(kSampleCt)));
+  REQUIRE(window.loader().openImage(QString::fromStdString(kSampleCt)));
   window.cancelJob();
   QTest::qWait(1500);
   CHECK_FALSE(window.busy());
   CHECK(loaded.count() == 0);
   CHECK(failed.count() == 0);
-  CHECK_FALSE(window.hasStudy());
+  CHECK_FALSE(window.document().hasStudy());
 }

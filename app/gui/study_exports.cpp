@@ -1,11 +1,9 @@
-// File > Export: statistics (CSV, JSON), DICOM SEG with its measurement report, the PDF report, and all of them
-// published on the share for the revision the labels came from. Each export is a writer returning a Status (no
-// words, no dialogs) and a wrapper that shows the wait cursor, the result or the error.
+#include "app/gui/study_exports.h"
+
 #include <QApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QSettings>
-#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrent>
@@ -15,13 +13,17 @@
 
 #include "app/gui/error_text.h"
 #include "app/gui/job.h"
-#include "app/gui/main_window.h"
 #include "app/gui/pdf_report.h"
 #include "app/gui/session_files.h"
+#include "app/gui/study_document.h"
+#include "app/gui/view_panels.h"
+#include "app/gui/workbench.h"
 #include "core/statistics.h"
 #include "io/dicom/dicom_sr.h"
 #include "io/share/share_reports.h"
 #include "io/report/statistics_report.h"
+#include "viewer/mesh_export.h"
+#include "viewer/surface_scene.h"
 
 namespace delineate::app::gui {
 
@@ -35,27 +37,30 @@ struct WaitCursor {
 
 }  // namespace
 
-core::Result<std::vector<core::LabelStatistics>> MainWindow::labelStatistics(
+StudyExports::StudyExports(StudyDocument& document, Workbench& bench, SurfacePanel& surfaces, QObject* parent)
+    : QObject(parent), m_document(document), m_bench(bench), m_surfaces(surfaces) {}
+
+core::Result<std::vector<core::LabelStatistics>> StudyExports::labelStatistics(
     const std::optional<core::SliceRange>& slices) const {
   core::StatisticsOptions options;
   options.slices = slices;
-  return core::computeLabelStatistics(m_session->labels(), &m_session->image(), options);
+  return core::computeLabelStatistics(m_document.session()->labels(), &m_document.session()->image(), options);
 }
 
-core::Status MainWindow::writeStatistics(const QString& path, bool deidentified,
+core::Status StudyExports::writeStatistics(const QString& path, bool deidentified,
                                          const std::vector<core::LabelStatistics>& stats,
                                          const std::optional<core::SliceRange>& slices) const {
   io::StatisticsReportInfo info;
-  info.image = windowFilePath().toStdString();
-  info.labelSource = m_session->baseRevision();
-  info.intensityUnit = m_isCt ? "HU" : "";
-  info.geometry = m_session->image().geometry();
+  info.image = m_document.source().toStdString();
+  info.labelSource = m_document.session()->baseRevision();
+  info.intensityUnit = m_document.isCt() ? "HU" : "";
+  info.geometry = m_document.session()->image().geometry();
   info.deidentified = deidentified;
   info.slices = slices;
-  return io::writeStatisticsFile(path.toStdString(), stats, m_session->table(), info);
+  return io::writeStatisticsFile(path.toStdString(), stats, m_document.session()->table(), info);
 }
 
-core::Status MainWindow::writeDicomSegAndReport(const QString& path, bool deidentified, const QString& srPath,
+core::Status StudyExports::writeDicomSegAndReport(const QString& path, bool deidentified, const QString& srPath,
                                                 const std::vector<core::LabelStatistics>& stats) const {
   io::SegWriteOptions options;
   options.deidentify = deidentified;
@@ -63,27 +68,27 @@ core::Status MainWindow::writeDicomSegAndReport(const QString& path, bool deiden
                                                                              : io::SegEncoding::Binary;
   io::SrWriteOptions sr;
   if (!deidentified) sr.observerName = QSettings().value("user/name").toString().toStdString();
-  auto written = io::writeDicomSegAndSr(path.toStdString(), srPath.toStdString(), m_session->labels(),
-                                        m_session->table(), *m_dicomSource, stats, options, sr);
+  auto written = io::writeDicomSegAndSr(path.toStdString(), srPath.toStdString(), m_document.session()->labels(),
+                                        m_document.session()->table(), *m_document.dicomSource(), stats, options, sr);
   return written ? core::Status::success() : core::Status(written.error());
 }
 
-core::Status MainWindow::writePdf(const QString& path, bool deidentified,
+core::Status StudyExports::writePdf(const QString& path, bool deidentified,
                                   const std::vector<core::LabelStatistics>& stats) const {
   PdfReportInput input;
-  input.image = &m_session->image();
-  input.labels = &m_session->labels();
-  input.table = &m_session->table();
+  input.image = &m_document.session()->image();
+  input.labels = &m_document.session()->labels();
+  input.table = &m_document.session()->table();
   input.stats = stats;
-  input.studyTitle = QFileInfo(windowFilePath()).fileName();
-  if (m_dicomSource) input.seriesDescription = QString::fromStdString(m_dicomSource->seriesDescription);
-  input.isCt = m_isCt;
+  input.studyTitle = QFileInfo(m_document.source()).fileName();
+  if (m_document.dicomSource()) input.seriesDescription = QString::fromStdString(m_document.dicomSource()->seriesDescription);
+  input.isCt = m_document.isCt();
   input.deidentified = deidentified;
   return writePdfReport(path, input);
 }
 
-bool MainWindow::exportStatistics(const QString& path, bool deidentified, const std::optional<core::SliceRange>& slices) {
-  if (!m_session) return false;
+bool StudyExports::exportStatistics(const QString& path, bool deidentified, const std::optional<core::SliceRange>& slices) {
+  if (!m_document.hasStudy()) return false;
   std::size_t count = 0;
   core::Status written = [&]() -> core::Status {
     WaitCursor wait;
@@ -93,17 +98,17 @@ bool MainWindow::exportStatistics(const QString& path, bool deidentified, const 
     return writeStatistics(path, deidentified, *stats, slices);
   }();
   if (!written) {
-    fail(fromError(written.error()));
+    m_bench.reportError(fromError(written.error()));
     return false;
   }
-  statusBar()->showMessage(tr("Statistics of %n label(s) written to %1", nullptr, static_cast<int>(count)).arg(path), 6000);
+  m_bench.showStatus(tr("Statistics of %n label(s) written to %1", nullptr, static_cast<int>(count)).arg(path), 6000);
   return true;
 }
 
-bool MainWindow::exportDicomSeg(const QString& path, bool deidentified, const QString& srPath) {
-  if (!m_session) return false;
-  if (!m_dicomSource) {
-    fail(tr("A DICOM SEG references the DICOM series it was drawn on: open the study from its DICOM folder"));
+bool StudyExports::exportDicomSeg(const QString& path, bool deidentified, const QString& srPath) {
+  if (!m_document.hasStudy()) return false;
+  if (!m_document.dicomSource()) {
+    m_bench.reportError(tr("A DICOM SEG references the DICOM series it was drawn on: open the study from its DICOM folder"));
     return false;
   }
   core::Status written = [&]() -> core::Status {
@@ -119,48 +124,48 @@ bool MainWindow::exportDicomSeg(const QString& path, bool deidentified, const QS
   }();
   if (!written) {
     // Both or neither: a failure leaves the previous files as they were.
-    fail(fromError(written.error()));
+    m_bench.reportError(fromError(written.error()));
     return false;
   }
-  if (srPath.isEmpty()) statusBar()->showMessage(tr("DICOM SEG written to %1").arg(path), 6000);
-  else statusBar()->showMessage(tr("DICOM SEG written to %1, measurement report to %2").arg(path, srPath), 6000);
+  if (srPath.isEmpty()) m_bench.showStatus(tr("DICOM SEG written to %1").arg(path), 6000);
+  else m_bench.showStatus(tr("DICOM SEG written to %1, measurement report to %2").arg(path, srPath), 6000);
   return true;
 }
 
-bool MainWindow::exportPdfReport(const QString& path, bool deidentified) {
-  if (!m_session) return false;
+bool StudyExports::exportPdfReport(const QString& path, bool deidentified) {
+  if (!m_document.hasStudy()) return false;
   core::Status written = [&]() -> core::Status {
     WaitCursor wait;
     auto stats = labelStatistics();
     return stats ? writePdf(path, deidentified, *stats) : core::Status(stats.error());
   }();
   if (!written) {
-    fail(fromError(written.error()));
+    m_bench.reportError(fromError(written.error()));
     return false;
   }
-  statusBar()->showMessage(tr("Report written to %1").arg(path), 6000);
+  m_bench.showStatus(tr("Report written to %1").arg(path), 6000);
   return true;
 }
 
-bool MainWindow::publishReportsToShare(bool deidentified, const QString& message) {
-  if (!m_session || busy()) return false;
-  const ShareTarget& target = m_files->shareTarget();
-  if (!target.valid() || target.baseRevision <= 0 || m_session->isDirty()) {
-    fail(tr("A report on the share describes a saved revision: save the labels to the share first"));
+bool StudyExports::publishReportsToShare(bool deidentified, const QString& message) {
+  if (!m_document.hasStudy() || m_bench.busy()) return false;
+  const ShareTarget& target = m_document.shareTarget();
+  if (!target.valid() || target.baseRevision <= 0 || m_document.isDirty()) {
+    m_bench.reportError(tr("A report on the share describes a saved revision: save the labels to the share first"));
     return false;
   }
   // The files are made here from the session (quick: seconds for a large study); the share's verified writes,
   // slow on a network share, run on a worker with progress and Cancel, the window busy meanwhile.
   auto temp = std::make_shared<QTemporaryDir>();
   if (!temp->isValid()) {
-    fail(tr("Cannot make a temporary folder for the report: %1").arg(temp->errorString()));
+    m_bench.reportError(tr("Cannot make a temporary folder for the report: %1").arg(temp->errorString()));
     return false;
   }
   io::ReportPublishRequest request;
   request.study = target.study.toStdString();
   request.labelSet = target.labelSet.toStdString();
   request.revision = target.baseRevision;
-  request.author = m_files->userName().toStdString();
+  request.author = SessionFiles::userName().toStdString();
   request.message = message.toStdString();
   request.deidentified = deidentified;
   const core::Status prepared = [&]() -> core::Status {
@@ -175,7 +180,7 @@ bool MainWindow::publishReportsToShare(bool deidentified, const QString& message
     const QString pdf = temp->filePath("report.pdf");
     if (core::Status s = writePdf(pdf, deidentified, *stats); !s) return s;
     request.files.push_back({"report.pdf", pdf.toStdString()});
-    if (m_dicomSource) {
+    if (m_document.dicomSource()) {
       const QString seg = temp->filePath("segmentation.dcm"), sr = temp->filePath("measurements.dcm");
       if (core::Status s = writeDicomSegAndReport(seg, deidentified, sr, *stats); !s) return s;
       request.files.push_back({"segmentation.dcm", seg.toStdString()});
@@ -184,23 +189,23 @@ bool MainWindow::publishReportsToShare(bool deidentified, const QString& message
     return core::Status::success();
   }();
   if (!prepared) {
-    fail(fromError(prepared.error()));
+    m_bench.reportError(fromError(prepared.error()));
     return false;
   }
 
   using Outcome = std::shared_ptr<core::Result<io::PublishedReport>>;
-  auto job = startProgress(tr("Publishing the report to the share"));
+  auto job = m_bench.startProgress(tr("Publishing the report to the share"));
   const std::string root = target.root.toStdString();
   const QString rootText = target.root;
   auto* watcher = new QFutureWatcher<Outcome>(this);
   connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, job, temp, rootText] {
     const Outcome outcome = watcher->result();
     watcher->deleteLater();
-    finishProgress(job);
+    m_bench.finishProgress(job);
     const core::Result<io::PublishedReport>& published = *outcome;
     if (!published) {
-      if (published.error().code == core::ErrorCode::Cancelled) statusBar()->showMessage(tr("Cancelled"), 4000);
-      else fail(fromError(published.error()));
+      if (published.error().code == core::ErrorCode::Cancelled) m_bench.showStatus(tr("Cancelled"), 4000);
+      else m_bench.reportError(fromError(published.error()));
       return;
     }
     QString text = tr("Report %1 of revision %2 published on the share: %3")
@@ -209,10 +214,10 @@ bool MainWindow::publishReportsToShare(bool deidentified, const QString& message
                        .arg(QDir(rootText).filePath(QString::fromStdString(published->folder)));
     if (!published->auditWarning.empty())
       text += tr(" (the audit record was not written: %1)").arg(QString::fromStdString(published->auditWarning));
-    statusBar()->showMessage(text, 10000);
+    m_bench.showStatus(text, 10000);
     Q_EMIT reportPublished(QString::fromStdString(published->folder));
   });
-  watcher->setFuture(QtConcurrent::run(&m_workers, [request, root, job]() mutable -> Outcome {
+  watcher->setFuture(QtConcurrent::run(&m_bench.workers(), [request, root, job]() mutable -> Outcome {
     try {
       request.progress = job.get();
       auto store = io::ShareStore::open(root);
@@ -223,6 +228,32 @@ bool MainWindow::publishReportsToShare(bool deidentified, const QString& message
           core::makeError(core::ErrorCode::OutOfMemory, root, "out of memory while publishing the report"));
     }
   }));
+  return true;
+}
+
+std::optional<core::SliceRange> StudyExports::viewSliceRange(viewer::SliceOrientation view, std::int64_t first,
+                                                           std::int64_t last) const {
+  if (!m_document.hasStudy()) return std::nullopt;
+  const viewer::SliceScene& scene = m_bench.slicePanel(view)->scene();
+  const auto [axis, a] = scene.voxelSlice(first - 1);
+  const auto [axisLast, b] = scene.voxelSlice(last - 1);
+  (void)axisLast;  // the same axis: it depends only on the view's normal
+  return core::SliceRange{axis, std::min(a, b), std::max(a, b)};
+}
+
+bool StudyExports::exportSurfaces(const QString& folder, bool obj) {
+  if (!m_document.hasStudy()) return false;
+  const auto surfaces = m_surfaces.scene().surfaces();
+  if (surfaces.empty()) {
+    m_bench.reportError(tr("No label surfaces to export (the map holds no labels, or they are still being built)"));
+    return false;
+  }
+  auto paths = viewer::writeMeshes(folder.toStdString(), surfaces, obj ? viewer::MeshFormat::Obj : viewer::MeshFormat::StlBinary);
+  if (!paths) {
+    m_bench.reportError(fromError(paths.error()));
+    return false;
+  }
+  m_bench.showStatus(tr("%n surface file(s) written to %1", nullptr, static_cast<int>(paths->size())).arg(folder), 6000);
   return true;
 }
 

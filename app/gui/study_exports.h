@@ -1,0 +1,75 @@
+#pragma once
+// File > Export on the open study: label statistics (CSV, JSON), surfaces (STL, OBJ), DICOM SEG with its TID 1500
+// measurement report, the PDF report, and all of them published on the share for the revision the labels came
+// from. Each export is a writer returning a Status (no words, no dialogs) and a wrapper that shows the wait cursor,
+// then the result in the status bar or the error.
+
+#include <QObject>
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+#include "core/statistics.h"
+#include "viewer/slice_scene.h"
+
+class QMenu;
+
+namespace delineate::app::gui {
+
+class StudyDocument;
+class SurfacePanel;
+class Workbench;
+
+class StudyExports : public QObject {
+  Q_OBJECT
+
+ public:
+  // `surfaces`: the 3D view whose built surfaces the surface export writes.
+  StudyExports(StudyDocument& document, Workbench& bench, SurfacePanel& surfaces, QObject* parent = nullptr);
+
+  // Label statistics (with intensities; .csv or .json, de-identified: no file or series names). With `slices`, only
+  // the voxels of those slices count (every figure, as delineate-cli info --slices). False (reported) on failure.
+  bool exportStatistics(const QString& path, bool deidentified,
+                        const std::optional<core::SliceRange>& slices = std::nullopt);
+  // The voxel slices that slices `first`..`last` of a view cover (1-based, as the view's title counts them; the two
+  // numberings can run opposite ways); nullopt without a study.
+  std::optional<core::SliceRange> viewSliceRange(viewer::SliceOrientation view, std::int64_t first,
+                                                 std::int64_t last) const;
+  // One surface file per label (STL or OBJ, named label_<id>).
+  bool exportSurfaces(const QString& folder, bool obj);
+  // A DICOM SEG of the labels, referencing the DICOM series the study was opened from (false, reported, for studies
+  // opened from image files: a SEG needs the source instances). BINARY, or LABELMAP (label ids kept as segment
+  // numbers) when the setting "export/segLabelmap" is on (File > Export > Write SEG as Label Map). With `srPath`, a
+  // TID 1500 measurement report referencing that SEG is written there too (volume and intensity statistics per
+  // segment; observer: the author name of the preferences, else the device).
+  bool exportDicomSeg(const QString& path, bool deidentified, const QString& srPath = {});
+  // A PDF report: statistics table, key images through each label, page numbers (de-identified: no names or dates).
+  bool exportPdfReport(const QString& path, bool deidentified);
+  // Statistics (CSV, JSON), the PDF and, for DICOM studies, the SEG and its measurement report, published on the
+  // share for the revision the labels came from (io/share/share_reports.h). Refused (reported) with unsaved edits or labels
+  // that did not come from the share: a report describes a saved revision. The files are made at once; the share's
+  // writes run on a worker (progress, Cancel), reportPublished or an error tell the end. False when refused or busy.
+  bool publishReportsToShare(bool deidentified, const QString& message = {});
+  // File > Export's entries (study_exports_menu.cpp), built again when the language changes.
+  void fillMenu(QMenu* menu);
+
+ Q_SIGNALS:
+  void reportPublished(QString folder);  // relative to the share root
+
+ private:
+  // A study must be open. The statistics are computed once by the caller and shared by every file made from them.
+  core::Result<std::vector<core::LabelStatistics>> labelStatistics(
+      const std::optional<core::SliceRange>& slices = std::nullopt) const;
+  core::Status writeStatistics(const QString& path, bool deidentified, const std::vector<core::LabelStatistics>& stats,
+                               const std::optional<core::SliceRange>& slices = std::nullopt) const;
+  core::Status writeDicomSegAndReport(const QString& path, bool deidentified, const QString& srPath,
+                                      const std::vector<core::LabelStatistics>& stats) const;
+  core::Status writePdf(const QString& path, bool deidentified, const std::vector<core::LabelStatistics>& stats) const;
+
+  StudyDocument& m_document;
+  Workbench& m_bench;
+  SurfacePanel& m_surfaces;
+};
+
+}  // namespace delineate::app::gui

@@ -1,0 +1,334 @@
+#include "app/gui/study_loader.h"
+
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QInputDialog>
+#include <QMessageBox>
+#include <QWidget>
+#include <QtConcurrent/QtConcurrent>
+
+#include "app/gui/error_text.h"
+#include "app/gui/job.h"
+#include "app/gui/session_files.h"
+#include "app/gui/study_document.h"
+#include "app/gui/workbench.h"
+#include "inference/engine.h"
+#include "io/dicom/dicom_seg.h"
+#include "io/volume/image_file.h"
+#include "io/share/share_revisions.h"
+#include "io/share/share_store.h"
+
+namespace delineate::app::gui {
+
+// What a background job hands back to the window (built on the worker, read on the GUI thread).
+struct StudyLoader::Loaded {
+  std::optional<core::ImageVolume> image;
+  std::optional<core::LabelMap> labels;
+  QString source;
+  QString error;
+  bool labelsOnly = false;
+  std::string shareRevision;  // "study/set/rN" when the labels came from a share
+  std::string revisionExtra;  // that revision's sidecar JSON (its label table)
+  std::optional<core::LabelTable> segTable;  // a DICOM SEG's segments
+  std::size_t flattened = 0;                 // voxels where overlapping segments were flattened (allowed)
+  std::optional<io::DicomSeries> dicomSeries;  // the series a DICOM study came from (for SEG export)
+  ShareTarget shareTarget;
+  // A DICOM folder's index: the window picks the series, then loads it.
+  std::vector<io::DicomSeries> series;
+  QString folder;
+};
+
+namespace {
+
+// The default table: the classic engine's classes (names and colours for what it segments).
+core::LabelTable defaultLabelTable() {
+  auto engine = inference::createEngine("classic");
+  return engine ? engine->info().classes : core::LabelTable{};
+}
+
+}  // namespace
+
+
+StudyLoader::StudyLoader(StudyDocument& document, Workbench& bench, QObject* parent)
+    : QObject(parent), m_document(document), m_bench(bench) {}
+
+StudyLoader::~StudyLoader() = default;
+
+void StudyLoader::startJob(const QString& what, std::function<std::shared_ptr<Loaded>(JobProgress&)> work) {
+  auto job = m_bench.startProgress(what);
+  m_loading = true;
+  auto* watcher = new QFutureWatcher<std::shared_ptr<Loaded>>(this);
+  connect(watcher, &QFutureWatcher<std::shared_ptr<Loaded>>::finished, this, [this, watcher, job] {
+    auto result = watcher->result();
+    watcher->deleteLater();
+    if (!m_bench.finishProgress(job)) return;
+    m_loading = false;
+    if (job->cancelled()) {
+      Q_EMIT cancelled();
+      m_bench.showStatus(tr("Cancelled"), 4000);
+      return;
+    }
+    finishJob(std::move(result));
+  });
+  watcher->setFuture(QtConcurrent::run(&m_bench.workers(), [job, work = std::move(work)] {
+    try {
+      return work(*job);
+    } catch (const std::bad_alloc&) {
+      auto r = std::make_shared<Loaded>();
+      r->error = QObject::tr("out of memory");
+      return r;
+    }
+  }));
+}
+
+
+bool StudyLoader::openImage(const QString& imagePath, const QString& labelsPath) {
+  if (m_bench.busy()) return false;
+  const std::string image = imagePath.toStdString(), labels = labelsPath.toStdString();
+  startJob(tr("Loading %1").arg(QFileInfo(imagePath).fileName()), [image, labels, imagePath](JobProgress& progress) {
+    auto r = std::make_shared<Loaded>();
+    r->source = imagePath;
+    progress.report(0.05, "read");
+    auto img = io::readImageFile(image);
+    if (!img) {
+      r->error = fromError(img.error());
+      return r;
+    }
+    progress.report(labels.empty() ? 1.0 : 0.7, "read");
+    if (!labels.empty()) {
+      auto lab = io::readLabelFile(labels);
+      if (!lab) {
+        r->error = fromError(lab.error());
+        return r;
+      }
+      if (!lab->geometry().isCloseTo(img->geometry())) {
+        r->error = QObject::tr("%1: the label map's grid differs from the image's").arg(QString::fromStdString(labels));
+        return r;
+      }
+      r->labels = std::move(lab).value();
+    }
+    r->image = std::move(img).value();
+    return r;
+  });
+  return true;
+}
+
+bool StudyLoader::openLabels(const QString& labelsPath) {
+  if (m_bench.busy() || !m_document.hasStudy()) return false;
+  const std::string labels = labelsPath.toStdString();
+  const core::Geometry grid = m_document.session()->image().geometry();
+  startJob(tr("Loading %1").arg(QFileInfo(labelsPath).fileName()), [labels, grid, labelsPath](JobProgress&) {
+    auto r = std::make_shared<Loaded>();
+    r->labelsOnly = true;
+    r->source = labelsPath;
+    auto lab = io::readLabelFile(labels);
+    if (!lab) {
+      r->error = fromError(lab.error());
+      return r;
+    }
+    if (!lab->geometry().isCloseTo(grid)) {
+      r->error = QObject::tr("%1: the label map's grid differs from the image's").arg(labelsPath);
+      return r;
+    }
+    r->labels = std::move(lab).value();
+    return r;
+  });
+  return true;
+}
+
+bool StudyLoader::openDicomSeg(const QString& segPath, bool allowOverlap) {
+  if (m_bench.busy() || !m_document.hasStudy()) return false;
+  const std::string path = segPath.toStdString();
+  const core::Geometry grid = m_document.session()->image().geometry();
+  startJob(tr("Loading %1").arg(QFileInfo(segPath).fileName()), [path, grid, segPath, allowOverlap](JobProgress&) {
+    auto r = std::make_shared<Loaded>();
+    r->labelsOnly = true;
+    r->source = segPath;
+    auto doc = io::readDicomSeg(path, grid);
+    if (!doc) {
+      r->error = fromError(doc.error());
+      return r;
+    }
+    auto map = io::segToLabelMap(*doc, allowOverlap);
+    if (!map) {
+      r->error = QObject::tr("%1: %2").arg(segPath, fromError(map.error()));
+      return r;
+    }
+    r->labels = std::move(map->first);
+    r->segTable = std::move(map->second);
+    r->flattened = doc->overlappingVoxels;
+    return r;
+  });
+  return true;
+}
+
+bool StudyLoader::openDicomFolder(const QString& folder) {
+  if (m_bench.busy()) return false;
+  const std::string path = folder.toStdString();
+  startJob(tr("Indexing %1").arg(folder), [path, folder](JobProgress& progress) {
+    auto r = std::make_shared<Loaded>();
+    r->folder = folder;
+    io::DicomScanOptions options;
+    options.progress = &progress;
+    auto index = io::indexDicomFolder(path, options);
+    if (!index) {
+      r->error = fromError(index.error());
+      return r;
+    }
+    for (const io::DicomSeries* s : index->allSeries())
+      if (s->isImage) r->series.push_back(*s);
+    if (r->series.empty()) r->error = QObject::tr("%1: no image series found").arg(folder);
+    return r;
+  });
+  return true;
+}
+
+bool StudyLoader::openShareRevision(const QString& root, const QString& study, const QString& labelSet, int revision) {
+  if (m_bench.busy() || !m_document.hasStudy()) return false;
+  const std::string r = root.toStdString(), st = study.toStdString(), set = labelSet.toStdString();
+  const core::Geometry grid = m_document.session()->image().geometry();
+  startJob(tr("Loading %1 / %2 r%3").arg(study, labelSet).arg(revision), [r, st, set, revision, grid](JobProgress&) {
+    auto result = std::make_shared<Loaded>();
+    result->labelsOnly = true;
+    result->source = QString::fromStdString(st + " / " + set + " r" + std::to_string(revision));
+    auto store = io::ShareStore::open(r);
+    if (!store) {
+      result->error = fromError(store.error());
+      return result;
+    }
+    auto folder = io::LabelSetRevisions::open(*store, st, set);
+    if (!folder) {
+      result->error = fromError(folder.error());
+      return result;
+    }
+    auto labels = folder->loadLabels(revision);
+    if (!labels) {
+      result->error = fromError(labels.error());
+      return result;
+    }
+    if (!labels->geometry().isCloseTo(grid)) {
+      result->error = QObject::tr("%1: revision %2 is on another grid than the open image")
+                          .arg(QString::fromStdString(st + "/" + set))
+                          .arg(revision);
+      return result;
+    }
+    result->labels = std::move(labels).value();
+    if (auto list = folder->list())
+      if (const io::RevisionInfo* info = list->find(revision)) result->revisionExtra = info->extraJson;
+    result->shareRevision = st + "/" + set + "/r" + std::to_string(revision);
+    result->shareTarget = ShareTarget{QString::fromStdString(r), QString::fromStdString(st), QString::fromStdString(set), revision};
+    return result;
+  });
+  return true;
+}
+
+
+std::optional<const io::DicomSeries*> StudyLoader::chooseSeries(const std::vector<const io::DicomSeries*>& series) {
+  if (series.size() == 1 || !m_bench.dialogsEnabled()) return series.front();
+  QStringList items;
+  for (const auto* s : series) {
+    QString item = QString("%1 %2  %3  (%4 images)")
+                       .arg(QString::fromStdString(s->seriesNumber), QString::fromStdString(s->modality),
+                            QString::fromStdString(s->seriesDescription))
+                       .arg(s->instanceCount);
+    if (!s->issues.empty()) item += tr("  - warning: %1").arg(QString::fromStdString(s->issues.front().detail));
+    items << item;
+  }
+  bool ok = false;
+  const QString chosen = QInputDialog::getItem(m_bench.widget(), tr("Open DICOM Series"), tr("Series:"), items, 0, false, &ok);
+  if (!ok) return std::nullopt;
+  return series[static_cast<std::size_t>(items.indexOf(chosen))];
+}
+
+
+void StudyLoader::loadSeries(const Loaded& index) {
+  std::vector<const io::DicomSeries*> series;
+  for (const auto& s : index.series) series.push_back(&s);
+  auto chosen = chooseSeries(series);
+  if (!chosen) return;
+  const io::DicomSeries picked = **chosen;
+  bool allowIrregular = false;
+  if (!picked.issues.empty()) {
+    QStringList lines;
+    for (const auto& issue : picked.issues) lines << QString::fromStdString(issue.detail);
+    const QString text = tr("This series has problems:\n%1").arg(lines.join("\n"));
+    if (!picked.isRegular()) {
+      if (!m_bench.dialogsEnabled() ||
+          QMessageBox::warning(m_bench.widget(), tr("Open DICOM Series"), text + tr("\n\nLoad it anyway?"),
+                               QMessageBox::Yes | QMessageBox::No) != QMessageBox::Yes) {
+        if (!m_bench.dialogsEnabled()) m_bench.reportError(text);
+        return;
+      }
+      allowIrregular = true;
+    } else if (m_bench.dialogsEnabled()) {
+      QMessageBox::information(m_bench.widget(), tr("Open DICOM Series"), text);
+    }
+  }
+  const QString source = index.folder + " #" + QString::fromStdString(picked.seriesNumber);
+  startJob(tr("Loading series %1").arg(QString::fromStdString(picked.seriesNumber)),
+           [picked, allowIrregular, source](JobProgress& progress) {
+             auto r = std::make_shared<Loaded>();
+             r->source = source;
+             io::DicomLoadOptions options;
+             options.progress = &progress;
+             options.allowIrregular = allowIrregular;
+             auto loaded = io::loadDicomSeries(picked, options);
+             if (!loaded) {
+               r->error = fromError(loaded.error());
+               return r;
+             }
+             r->image = std::move(loaded->image);
+             r->dicomSeries = picked;
+             return r;
+           });
+}
+
+void StudyLoader::finishJob(std::shared_ptr<Loaded> result) {
+  if (!result->error.isEmpty()) {
+    m_bench.reportError(result->error);
+    return;
+  }
+  if (!result->series.empty()) {
+    loadSeries(*result);
+    return;
+  }
+  if (result->labelsOnly) {
+    finishLabels(*result);
+    return;
+  }
+  auto session = result->labels ? core::AnnotationSession::create(std::move(*result->image), std::move(*result->labels),
+                                                                   defaultLabelTable())
+                                : core::AnnotationSession::create(std::move(*result->image), defaultLabelTable());
+  if (!session) {
+    m_bench.reportError(fromError(session.error()));
+    return;
+  }
+  m_document.setStudy(std::move(session).value(), result->source, std::move(result->dicomSeries));
+  m_bench.showStatus(tr("Opened %1").arg(result->source), 5000);
+  Q_EMIT studyLoaded();
+}
+
+void StudyLoader::finishLabels(Loaded& result) {
+  // The labels in the window stay when the new ones cannot replace them (reported).
+  if (core::Status s = m_document.replaceLabels(std::move(*result.labels), "Open label map"); !s) {
+    m_bench.reportError(fromError(s.error()));
+    return;
+  }
+  if (result.segTable) m_document.setLabelEntries(*result.segTable);  // the SEG's segments name their labels
+  if (!result.shareRevision.empty()) {
+    if (auto table = SessionFiles::tableFromRevisionExtra(result.revisionExtra))
+      m_document.setLabelTable(std::move(*table));  // the table saved with the revision
+    m_document.setShareTarget(result.shareTarget);
+    m_document.markSaved(result.shareRevision);
+  }
+  m_bench.showStatus(tr("Labels from %1").arg(result.source), 5000);
+  if (result.flattened)
+    m_bench.showStatus(tr("%1: %2 voxels belonged to more than one segment; the higher segment number was kept")
+                           .arg(result.source)
+                           .arg(result.flattened),
+                       10000);
+  Q_EMIT labelsLoaded();
+}
+
+
+}  // namespace delineate::app::gui

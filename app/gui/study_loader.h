@@ -1,0 +1,61 @@
+#pragma once
+// Studies and labels come in through here, read in the background with progress and Cancel so the window never
+// freezes: an image file (optionally with a label map), a label map, a DICOM folder (its series listed, irregular
+// ones only after a confirmation), a DICOM SEG from any tool, a label set revision from a share. What a job read
+// becomes the study document's on the GUI thread; an error names the file and leaves the open study as it was.
+
+#include <QObject>
+#include <QString>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "io/dicom/dicom.h"
+
+namespace delineate::app::gui {
+
+class JobProgress;
+class StudyDocument;
+class Workbench;
+
+class StudyLoader : public QObject {
+  Q_OBJECT
+
+ public:
+  StudyLoader(StudyDocument& document, Workbench& bench, QObject* parent = nullptr);
+  ~StudyLoader() override;
+
+  // Starts loading in the background (an image file, optionally with a label map of the same grid). False, and
+  // nothing started, while another load runs.
+  bool openImage(const QString& imagePath, const QString& labelsPath = {});
+  bool openLabels(const QString& labelsPath);
+  // A DICOM SEG from any tool, placed on the open image's grid: its segments become labels (with names, colours and
+  // codes) as one undo step. Overlapping segments are refused (never silently flattened) unless `allowOverlap`,
+  // then the highest-numbered segment wins where they overlap and the window says how many voxels that took.
+  bool openDicomSeg(const QString& segPath, bool allowOverlap = false);
+  bool openDicomFolder(const QString& folder);
+  // A label set revision from a share store (the session then counts as saved at that revision).
+  bool openShareRevision(const QString& root, const QString& study, const QString& labelSet, int revision);
+  bool loading() const { return m_loading; }  // a study, label map or DICOM index is being read
+
+ Q_SIGNALS:
+  void studyLoaded();
+  void labelsLoaded();
+  void cancelled();  // the user cancelled a load
+
+ private:
+  struct Loaded;
+  void startJob(const QString& what, std::function<std::shared_ptr<Loaded>(JobProgress&)> work);
+  void finishJob(std::shared_ptr<Loaded> result);
+  void loadSeries(const Loaded& index);
+  void finishLabels(Loaded& result);
+  std::optional<const io::DicomSeries*> chooseSeries(const std::vector<const io::DicomSeries*>& series);
+
+  StudyDocument& m_document;
+  Workbench& m_bench;
+  bool m_loading = false;
+};
+
+}  // namespace delineate::app::gui

@@ -1,0 +1,215 @@
+// The study document on its own: every change it makes is announced (a new study, edits, table edits, visibility,
+// saves, the share target), and a dock works against the document and a stand-in workbench with no window at all.
+#include <catch2/catch.hpp>
+
+#include <QSignalSpy>
+#include <QThreadPool>
+#include <QTreeWidget>
+#include <QWidget>
+
+#include "app/gui/job.h"
+#include "app/gui/label_panel.h"
+#include "app/gui/study_document.h"
+#include "app/gui/workbench.h"
+#include "core/annotation_session.h"
+#include "tests/gui_support/gui_app.h"
+
+using namespace delineate;
+using app::gui::LabelPanel;
+using app::gui::ShareTarget;
+using app::gui::StudyDocument;
+
+namespace {
+
+// A 20^3 image (1 mm voxels) with a small table: label 1 "liver" (in the table), the map empty.
+core::AnnotationSession smallSession() {
+  const core::Geometry g({20, 20, 20}, {1, 1, 1}, {0, 0, 0});
+  auto image = core::ImageVolume::create(g, 40.0f);
+  REQUIRE(image.ok());
+  core::LabelTable table;
+  core::LabelEntry liver;
+  liver.id = 1;
+  liver.name = "liver";
+  liver.color = core::LabelTable::defaultColor(1);
+  table.set(liver);
+  auto session = core::AnnotationSession::create(std::move(image).value(), table);
+  REQUIRE(session.ok());
+  return std::move(session).value();
+}
+
+// What a dock may ask of the window, answered without one: errors are collected, no views, no dialogs.
+struct StandInBench : app::gui::Workbench {
+  QWidget window;
+  QThreadPool pool;
+  QStringList errors;
+  bool dialogsEnabled() const override { return false; }
+  QWidget* widget() override { return &window; }
+  void reportError(const QString& message) override { errors << message; }
+  void showStatus(const QString&, int) override {}
+  std::shared_ptr<app::gui::JobProgress> startProgress(const QString&) override {
+    return std::make_shared<app::gui::JobProgress>();
+  }
+  bool finishProgress(const std::shared_ptr<app::gui::JobProgress>&) override { return true; }
+  bool busy() const override { return false; }
+  bool loading() const override { return false; }
+  QThreadPool& workers() override { return pool; }
+  bool openImage(const QString&) override { return false; }
+  app::gui::SlicePanel* slicePanel(viewer::SliceOrientation) const override { return nullptr; }
+  void refreshViews() override {}
+  void setEditing(bool) override {}
+  void setClicking(bool) override {}
+};
+
+QTreeWidgetItem* row(QTreeWidget* tree, core::Label label) {
+  for (int i = 0; i < tree->topLevelItemCount(); ++i)
+    if (tree->topLevelItem(i)->text(LabelPanel::kId).toInt() == static_cast<int>(label)) return tree->topLevelItem(i);
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("study document: a new study, an edit, table edits, visibility and a save are each announced",
+          "[gui][document]") {
+  test::guiApp();
+  StudyDocument doc;
+  QSignalSpy about(&doc, &StudyDocument::aboutToChange), replacing(&doc, &StudyDocument::aboutToReplaceStudy),
+      replaced(&doc, &StudyDocument::studyReplaced), edited(&doc, &StudyDocument::edited),
+      entry(&doc, &StudyDocument::labelEntryChanged), table(&doc, &StudyDocument::tableChanged),
+      visibility(&doc, &StudyDocument::visibilityChanged), dirty(&doc, &StudyDocument::dirtyChanged),
+      saved(&doc, &StudyDocument::saved), target(&doc, &StudyDocument::shareTargetChanged),
+      labelsReplaced(&doc, &StudyDocument::labelsReplaced);
+  CHECK_FALSE(doc.hasStudy());
+
+  doc.setStudy(smallSession(), "small.nii.gz");
+  REQUIRE(doc.hasStudy());
+  CHECK(about.count() == 1);
+  CHECK(replacing.count() == 1);
+  CHECK(replaced.count() == 1);
+  CHECK(doc.source() == "small.nii.gz");
+  CHECK(doc.dicomSource() == nullptr);
+  CHECK(doc.voxelCounts().empty());
+  CHECK_FALSE(doc.isDirty());
+
+  // An edit: the labels it changed and their volumes, from the step.
+  {
+    auto tx = doc.editableSession()->beginEdit("Paint");
+    for (std::int64_t x = 2; x < 5; ++x) tx.set({x, 3, 3}, 1);
+    REQUIRE(doc.editableSession()->commit(tx));
+  }
+  doc.labelsEdited(*doc.session()->history().nextUndo());
+  REQUIRE(edited.count() == 1);
+  CHECK(edited.at(0).at(0).value<std::set<core::Label>>() == std::set<core::Label>{0, 1});  // from background to 1
+  CHECK(doc.voxelCounts().at(1) == 3);
+  REQUIRE(dirty.count() >= 1);
+  CHECK(dirty.last().at(0).toBool());
+  CHECK(doc.isDirty());
+
+  // Table edits: one entry, a whole table, the classes an engine adds (only the ids the table lacks).
+  core::LabelEntry renamed = *doc.session()->table().find(1);
+  renamed.name = "liver (edited)";
+  doc.setLabelEntry(renamed);
+  REQUIRE(entry.count() == 1);
+  CHECK(entry.at(0).at(0).value<core::LabelEntry>().name == "liver (edited)");
+  core::LabelTable known;
+  known.set(renamed);
+  doc.mergeLabelTable(known);
+  CHECK(table.count() == 0);  // nothing new
+  core::LabelEntry spleen;
+  spleen.id = 3;
+  spleen.name = "spleen";
+  known.set(spleen);
+  doc.mergeLabelTable(known);
+  CHECK(table.count() == 1);
+  CHECK(doc.session()->table().contains(3));
+  CHECK(doc.session()->table().find(1)->name == "liver (edited)");  // merging never renames
+
+  // Visibility is view state: announced, never dirty.
+  const auto dirtyBefore = dirty.count();
+  doc.setLabelVisible(1, false);
+  REQUIRE(visibility.count() == 1);
+  CHECK(visibility.at(0).at(0).value<core::Label>() == 1);
+  CHECK_FALSE(visibility.at(0).at(1).toBool());
+  CHECK_FALSE(doc.isLabelVisible(1));
+  CHECK(doc.hiddenLabels() == std::set<core::Label>{1});
+  CHECK(dirty.count() == dirtyBefore);
+
+  // A save: the share target, then the revision; clean again.
+  doc.setShareTarget(ShareTarget{"/share", "small", "organs", 1});
+  CHECK(target.count() == 1);
+  CHECK(doc.shareTarget().baseRevision == 1);
+  doc.markSaved("small/organs/r1");
+  REQUIRE(saved.count() == 1);
+  CHECK(saved.at(0).at(0).toString() == "small/organs/r1");
+  CHECK_FALSE(doc.isDirty());
+  CHECK_FALSE(dirty.last().at(0).toBool());
+  CHECK(doc.session()->baseRevision() == "small/organs/r1");
+
+  // Labels of another grid are refused and announce nothing; the session's stay.
+  auto other = core::Volume<core::Label>::create(core::Geometry({10, 10, 10}, {1, 1, 1}, {0, 0, 0}), 1);
+  REQUIRE(other.ok());
+  CHECK_FALSE(doc.replaceLabels(core::LabelMap(std::move(other).value()), "Open label map").ok());
+  CHECK(labelsReplaced.count() == 0);
+  CHECK(doc.voxelCounts().at(1) == 3);
+
+  // Labels of the same grid replace the map as one step: counted again, announced with the map.
+  auto same = core::Volume<core::Label>::create(doc.session()->image().geometry(), 3);
+  REQUIRE(same.ok());
+  REQUIRE(doc.replaceLabels(core::LabelMap(std::move(same).value()), "Open label map").ok());
+  REQUIRE(labelsReplaced.count() == 1);
+  CHECK(doc.voxelCounts().at(3) == 20 * 20 * 20);
+  CHECK_FALSE(doc.voxelCounts().count(1));
+  CHECK(doc.isDirty());
+
+  // A new study: the share target, visibility and counts start again.
+  doc.setStudy(smallSession(), "again.nii.gz");
+  CHECK(replaced.count() == 2);
+  CHECK_FALSE(doc.shareTarget().valid());
+  CHECK(doc.isLabelVisible(1));
+  CHECK(doc.voxelCounts().empty());
+  CHECK_FALSE(doc.isDirty());
+}
+
+TEST_CASE("label panel: works against the study document alone (no window)", "[gui][document]") {
+  test::guiApp();
+  StudyDocument doc;
+  StandInBench bench;
+  LabelPanel panel(doc, bench);
+  QTreeWidget* tree = panel.tree();
+  CHECK(tree->topLevelItemCount() == 0);
+
+  doc.setStudy(smallSession(), "small.nii.gz");
+  REQUIRE(row(tree, 1));
+  CHECK(row(tree, 1)->text(LabelPanel::kName) == "liver");
+  CHECK(row(tree, 1)->text(LabelPanel::kVolume) == "-");  // in the table, not in the map
+
+  // The document's changes reach the rows: an edit's volume, a rename, visibility.
+  {
+    auto tx = doc.editableSession()->beginEdit("Paint");
+    for (std::int64_t x = 0; x < 10; ++x) tx.set({x, 0, 0}, 1);
+    REQUIRE(doc.editableSession()->commit(tx));
+  }
+  doc.labelsEdited(*doc.session()->history().nextUndo());
+  REQUIRE(row(tree, 1));
+  CHECK(row(tree, 1)->text(LabelPanel::kVolume) != "-");
+  core::LabelEntry renamed = *doc.session()->table().find(1);
+  renamed.name = "hepar";
+  doc.setLabelEntry(renamed);
+  CHECK(row(tree, 1)->text(LabelPanel::kName) == "hepar");
+  doc.setLabelVisible(1, false);
+  CHECK(row(tree, 1)->checkState(LabelPanel::kVisible) == Qt::Unchecked);
+
+  // The panel's edits go to the document: show, rename, add.
+  row(tree, 1)->setCheckState(LabelPanel::kVisible, Qt::Checked);
+  CHECK(doc.isLabelVisible(1));
+  row(tree, 1)->setText(LabelPanel::kName, "liver again");
+  CHECK(doc.session()->table().find(1)->name == "liver again");
+  QSignalSpy active(&panel, &LabelPanel::activeLabelChanged);
+  const core::Label added = panel.addLabel("lesion");
+  REQUIRE(added != 0);
+  CHECK(doc.session()->table().find(added)->name == "lesion");
+  CHECK(panel.activeLabel() == added);
+  CHECK(active.count() == 1);
+  REQUIRE(row(tree, added));
+  CHECK(doc.isDirty());
+  CHECK(bench.errors.isEmpty());
+}
