@@ -35,6 +35,8 @@
 #include <vector>
 
 #include "app/gui/main_window.h"
+#include "app/gui/study_document.h"
+#include "app/gui/study_loader.h"
 #include "app/gui/view_panels.h"
 #include "io/dicom/dicom.h"
 #include "io/volume/image_file.h"
@@ -101,17 +103,17 @@ int main(int argc, char** argv) {
       labelsLoaded(&window, &app::gui::MainWindow::labelsLoaded), surfaces(&window, &app::gui::MainWindow::surfacesReady);
   QElapsedTimer clock;
   clock.start();
-  window.openDicomFolder(QString::fromStdString(dicom));
+  window.loader().openDicomFolder(QString::fromStdString(dicom));
   while (loaded.isEmpty() && failed.isEmpty()) loaded.wait(100);
   if (!failed.isEmpty()) die(failed.front().at(0).toString().toStdString());
   auto* axial = window.slicePanel(viewer::SliceOrientation::Axial);
   axial->view().repaint();
   const double firstImage = static_cast<double>(clock.nsecsElapsed()) / 1e9;
-  const auto dims = window.session()->image().geometry().dimensions();
+  const auto dims = window.document().session()->image().geometry().dimensions();
   const auto voxels = static_cast<double>(dims[0] * dims[1] * dims[2]);
 
   const std::size_t peakImage = statusBytes("VmHWM:");
-  window.openLabels(QString::fromStdString(labelsPath));
+  window.loader().openLabels(QString::fromStdString(labelsPath));
   while (labelsLoaded.isEmpty() && failed.isEmpty()) labelsLoaded.wait(100);
   if (!failed.isEmpty()) die(failed.front().at(0).toString().toStdString());
   const std::size_t peakLabels = statusBytes("VmHWM:");
@@ -142,15 +144,15 @@ int main(int argc, char** argv) {
               firstImage, ioOnly);
 
   // 1. Slice render at 512 x 512, ours beside VTK's classic 2D pipeline.
-  const core::ImageVolume& image = window.session()->image();
-  const core::LabelMap& labels = window.session()->labels();
+  const core::ImageVolume& image = window.document().session()->image();
+  const core::LabelMap& labels = window.document().session()->labels();
   viewer::VtkView view;
   view.resize(512, 512);
   view.show();
   viewer::SliceScene scene(view.renderer(), viewer::SliceOrientation::Axial);
   scene.setImage(&image);
   if (!std::getenv("BENCH_NO_LABELS")) scene.setLabels(&labels);
-  scene.setLabelColors(window.session()->table(), {});
+  scene.setLabelColors(window.document().session()->table(), {});
   scene.setLabelOpacity(0.5);
   scene.setWindowLevel(400, 40);
   QApplication::processEvents();
@@ -181,7 +183,7 @@ int main(int argc, char** argv) {
   imageActor->GetProperty()->SetColorLevel(40);
   auto colors = vtkSmartPointer<vtkImageMapToColors>::New();
   colors->SetInputData(labelData);
-  colors->SetLookupTable(viewer::labelLookupTable(window.session()->table(), {}, 255));
+  colors->SetLookupTable(viewer::labelLookupTable(window.document().session()->table(), {}, 255));
   colors->SetOutputFormatToRGBA();
   auto labelActor = vtkSmartPointer<vtkImageActor>::New();
   labelActor->GetMapper()->SetInputConnection(colors->GetOutputPort());

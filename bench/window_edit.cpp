@@ -28,6 +28,8 @@
 #include "app/gui/edit_tools.h"
 #include "app/gui/label_panel.h"
 #include "app/gui/main_window.h"
+#include "app/gui/study_document.h"
+#include "app/gui/study_loader.h"
 #include "app/gui/view_panels.h"
 #include "inference/engine.h"
 #include "inference/interactive.h"
@@ -86,12 +88,12 @@ int main(int argc, char** argv) {
   window.show();
   QSignalSpy loaded(&window, &app::gui::MainWindow::studyLoaded);
   QSignalSpy failed(&window, &app::gui::MainWindow::loadFailed);
-  window.openImage(image, labels);
+  window.loader().openImage(image, labels);
   if (!loaded.wait(600000) || failed.count()) die("cannot open the study");
   QSignalSpy engineReady(window.aiPanel(), &app::gui::AiPanel::engineChanged);
   if (!window.aiPanel()->engineReady() && !engineReady.wait(60000)) die("no engine");
   QTest::qWait(500);
-  const auto& g = window.session()->image().geometry();
+  const auto& g = window.document().session()->image().geometry();
   std::printf("study: %lld x %lld x %lld voxels, spacing %.2f x %.2f x %.2f mm; window 1400 x 900, three slice views\n",
               static_cast<long long>(g.dimensions()[0]), static_cast<long long>(g.dimensions()[1]),
               static_cast<long long>(g.dimensions()[2]), g.spacingMm()[0], g.spacingMm()[1], g.spacingMm()[2]);
@@ -123,7 +125,7 @@ int main(int argc, char** argv) {
     release.push_back(msSince(t));
     // The issue-7 refresh of the same edit: every label recounted (no step handed over).
     t.restart();
-    window.labelsEdited({label});
+    window.document().labelsEdited({label});
     recount.push_back(msSince(t));
     axial->scene().scroll(1);
     window.setCursor(axial->scene().cursor());
@@ -138,7 +140,7 @@ int main(int argc, char** argv) {
   // 2. Click-to-preview: points on labelled structures of the middle slice, alternating objects.
   window.editTools()->setTool(app::gui::EditTools::Tool::Navigate);
   window.aiPanel()->setClickMode(true);
-  const core::LabelMap& map = window.session()->labels();
+  const core::LabelMap& map = window.document().session()->labels();
   std::vector<core::Vec3> points;
   const std::int64_t z = g.dimensions()[2] / 2;
   for (std::int64_t y = 0; y < g.dimensions()[1] && static_cast<int>(points.size()) < clicks * 8; y += 7)
@@ -169,7 +171,7 @@ int main(int argc, char** argv) {
   for (const core::Vec3& p : points) {
     QElapsedTimer t;
     t.start();
-    auto session = engine->beginSession(window.session()->image());
+    auto session = engine->beginSession(window.document().session()->image());
     if (!session || !(*session)->addPoint({p, true})) die("engine alone failed");
     alone.push_back(msSince(t));
   }

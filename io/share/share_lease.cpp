@@ -171,7 +171,12 @@ core::Result<LeaseResult> ShareLease::acquire() {
     auto broke = breakExpired(holder);
     if (!broke) return broke.error();
     if (*broke) return std::optional<LeaseResult>(LeaseResult{LeaseOutcome::Broke, holder});
-    return std::optional<LeaseResult>();  // another process is breaking it: look at what it leaves
+    // Another process holds the break marker: it is breaking this lease (or just did), and that holds us off. Its
+    // lease, or the stale one it is still breaking, is the holder to tell; a lease gone meanwhile is looked at again.
+    auto after = readLease();
+    if (!after) return after.error();
+    if (!after->has_value()) return std::optional<LeaseResult>();
+    return std::optional<LeaseResult>(LeaseResult{LeaseOutcome::HeldByOther, **after});
   };
   return claimExclusively<LeaseResult>(m_folder + "/" + kLeaseFile, "the lease", round);
 }
