@@ -21,6 +21,9 @@ namespace delineate::app::cli {
 
 struct InfoOptions {
   std::string image;
+  std::string series;  // DICOM input: KEY or series number
+  bool allowIrregular = false;
+  bool allowUnreadable = false;
   std::string labels;
   std::string table;
   std::string engine;  // --segment
@@ -45,6 +48,7 @@ struct ConvertOptions {
   std::string input, output;
   std::string series;  // KEY or series number
   bool allowIrregular = false;
+  bool allowUnreadable = false;
   int threads = 0;
 };
 
@@ -167,6 +171,12 @@ std::optional<core::SliceRange> parseSliceRange(const std::string& text);
 // choices are printed and the exit code returned (1 none or no such key, 2 several to pick from); 0 on success.
 int chooseImageSeries(const io::DicomIndex& index, const std::string& input, const std::string& seriesKey,
                       const io::DicomSeries*& chosen);
+
+// A volume file, or the image series of a DICOM folder or file (`series`: its key or number when there are several),
+// into `image`. A series with unreadable files is refused, each file named on its own "error: <file>: <reason>" line,
+// unless allowUnreadable; the issues of what was loaded are printed as warnings. 0, or the exit code.
+int readInputImage(const std::string& input, const std::string& series, bool allowIrregular, bool allowUnreadable,
+                   int threads, core::ImageVolume& image);
 
 // A usage error found after parsing (one that needs more than one option to see): exit code 2 with a one-line
 // "error: <message>" and where the help of `command` (e.g. "info", "share report") is.

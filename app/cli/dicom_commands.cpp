@@ -1,4 +1,5 @@
 // dicom-index: list the patients/studies/series of a folder. convert: a DICOM series or a volume file -> a volume file.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <optional>
@@ -49,6 +50,18 @@ std::string describeFormat(const DicomSeries& s) {
          std::to_string(s.geometry ? s.geometry->dimensions()[2] : std::int64_t(s.slices.size()));
 }
 
+nlohmann::json unreadableJson(const std::vector<DicomSkippedFile>& files) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& f : files) {
+    nlohmann::json j{{"path", f.path}, {"reason", f.reason}};
+    if (!f.seriesInstanceUid.empty()) j["seriesInstanceUid"] = f.seriesInstanceUid;
+    if (f.instanceNumber) j["instanceNumber"] = *f.instanceNumber;
+    if (f.positionLps) j["positionLps"] = {(*f.positionLps)[0], (*f.positionLps)[1], (*f.positionLps)[2]};
+    out.push_back(j);
+  }
+  return out;
+}
+
 nlohmann::json seriesJson(const DicomSeries& s) {
   nlohmann::json j;
   j["key"] = s.key();
@@ -83,6 +96,7 @@ nlohmann::json seriesJson(const DicomSeries& s) {
       j["orientation"] = g.orientationCode();
     }
   }
+  if (s.isImage) j["unreadable"] = unreadableJson(s.unreadable);
   nlohmann::json issues = nlohmann::json::array();
   for (const auto& i : s.issues) issues.push_back({{"kind", seriesIssueName(i.kind)}, {"detail", i.detail}});
   j["issues"] = issues;
@@ -126,9 +140,7 @@ int runDicomIndex(const DicomIndexOptions& o) {
       patients.push_back(pj);
     }
     j["patients"] = patients;
-    nlohmann::json skipped = nlohmann::json::array();
-    for (const auto& s : index->skipped) skipped.push_back({{"path", s.path}, {"reason", s.reason}});
-    j["skipped"] = skipped;
+    j["skipped"] = unreadableJson(index->skipped);
     std::printf("%s\n", j.dump(2).c_str());
     return 0;
   }
@@ -148,13 +160,21 @@ int runDicomIndex(const DicomIndexOptions& o) {
           std::printf("          %s, %.3g x %.3g x %.3g mm, %s%s\n", s.format.transferSyntaxName.c_str(),
                       s.geometry->spacingMm()[0], s.geometry->spacingMm()[1], s.geometry->spacingMm()[2],
                       s.geometry->orientationCode().c_str(), s.isRegular() ? "" : ", NOT A REGULAR GRID");
-        for (const auto& i : s.issues) std::printf("          ! %s: %s\n", seriesIssueName(i.kind), i.detail.c_str());
+        for (const auto& i : s.issues)
+          if (i.kind != SeriesIssueKind::UnreadableFiles)
+            std::printf("          ! %s: %s\n", seriesIssueName(i.kind), i.detail.c_str());
+        if (!s.unreadable.empty()) {
+          std::printf("          ! INCOMPLETE: %zu unreadable file(s):\n", s.unreadable.size());
+          for (const auto& f : s.unreadable) std::printf("            %s\n", f.reason.c_str());
+        }
       }
     }
   }
   if (!index->skipped.empty()) {
     std::printf("\nUnreadable files:\n");
-    for (const auto& s : index->skipped) std::printf("  %s\n", s.reason.c_str());
+    for (const auto& s : index->skipped)
+      std::printf("  %s%s\n", s.reason.c_str(),
+                  s.seriesInstanceUid.empty() ? "" : ("  [series " + s.seriesInstanceUid + "]").c_str());
   }
   return 0;
 }
@@ -191,6 +211,51 @@ int chooseImageSeries(const io::DicomIndex& index, const std::string& input, con
   return 2;
 }
 
+int readInputImage(const std::string& input, const std::string& series, bool allowIrregular, bool allowUnreadable,
+                   int threads, ImageVolume& image) {
+  if (io::imageFileFormatFromPath(input) != io::ImageFileFormat::Unknown) {
+    auto read = io::readImageFile(input);
+    if (!read) return fileError(read.error());
+    image = std::move(*read);
+    return 0;
+  }
+  TerminalProgress progress;
+  DicomScanOptions scan;
+  scan.threads = threads;
+  scan.progress = &progress;
+  auto index = io::indexDicomFolder(input, scan);
+  if (!index) return fileError(index.error());
+  const DicomSeries* chosen = nullptr;
+  if (int code = chooseImageSeries(*index, input, series, chosen); code != 0) return code;
+  // Unreadable files elsewhere under INPUT are not this series' (their UID says so, or they lie in another folder),
+  // but the user is told they were there.
+  for (const auto& f : index->skipped) {
+    const bool member = std::any_of(chosen->unreadable.begin(), chosen->unreadable.end(),
+                                    [&](const DicomSkippedFile& m) { return m.path == f.path; });
+    if (!member) std::fprintf(stderr, "warning: %s (not part of series %s)\n", f.reason.c_str(), chosen->key().c_str());
+  }
+  if (!chosen->unreadable.empty() && !allowUnreadable) {
+    // One line per file, so no file hides behind another in a long message.
+    for (const auto& f : chosen->unreadable) std::fprintf(stderr, "error: %s\n", f.reason.c_str());
+    std::fprintf(stderr,
+                 "error: %s: series %s is incomplete: %zu file(s) of it or beside it cannot be read (above); "
+                 "--allow-unreadable loads the rest\n",
+                 input.c_str(), chosen->key().c_str(), chosen->unreadable.size());
+    return 1;
+  }
+  DicomLoadOptions load;
+  load.threads = threads;
+  load.allowIrregular = allowIrregular;
+  load.allowUnreadable = allowUnreadable;
+  load.progress = &progress;
+  auto loaded = io::loadDicomSeries(*chosen, load);
+  if (!loaded) return fileError(loaded.error());
+  for (const auto& i : loaded->issues)
+    std::fprintf(stderr, "warning: %s: %s: %s\n", chosen->key().c_str(), seriesIssueName(i.kind), i.detail.c_str());
+  image = std::move(loaded->image);
+  return 0;
+}
+
 int runConvert(const ConvertOptions& o) {
   const std::string& input = o.input;
   const std::string& output = o.output;
@@ -198,29 +263,8 @@ int runConvert(const ConvertOptions& o) {
     return usageError("convert", "OUTPUT must end in .nii, .nii.gz, .nrrd, .nhdr, .mha or .mhd: " + output);
 
   ImageVolume image;
-  if (io::imageFileFormatFromPath(input) != io::ImageFileFormat::Unknown) {
-    auto read = io::readImageFile(input);
-    if (!read) return fileError(read.error());
-    image = std::move(*read);
-  } else {
-    TerminalProgress progress;
-    DicomScanOptions scan;
-    scan.threads = o.threads;
-    scan.progress = &progress;
-    auto index = io::indexDicomFolder(input, scan);
-    if (!index) return fileError(index.error());
-    const DicomSeries* chosen = nullptr;
-    if (int code = chooseImageSeries(*index, input, o.series, chosen); code != 0) return code;
-    DicomLoadOptions load;
-    load.threads = o.threads;
-    load.allowIrregular = o.allowIrregular;
-    load.progress = &progress;
-    auto loaded = io::loadDicomSeries(*chosen, load);
-    if (!loaded) return fileError(loaded.error());
-    for (const auto& i : loaded->issues)
-      std::fprintf(stderr, "warning: %s: %s: %s\n", chosen->key().c_str(), seriesIssueName(i.kind), i.detail.c_str());
-    image = std::move(loaded->image);
-  }
+  if (int code = readInputImage(input, o.series, o.allowIrregular, o.allowUnreadable, o.threads, image); code != 0)
+    return code;
   // CT and most MR values are whole numbers: store int16 when that is lossless (half the size of float32).
   io::ImageFileWriteOptions write;
   write.int16WhenExact = true;

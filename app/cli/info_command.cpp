@@ -95,8 +95,9 @@ std::optional<SliceRange> parseSliceRange(const std::string& text) {
 
 int runInfo(const InfoOptions& o) {
 
-  Result<ImageVolume> image = io::readImageFile(o.image);
-  if (!image) return fileError(image.error());
+  Result<ImageVolume> image = ImageVolume();
+  if (int code = readInputImage(o.image, o.series, o.allowIrregular, o.allowUnreadable, 0, *image); code != 0)
+    return code;
 
   LabelTable table;
   if (!o.table.empty()) {

@@ -125,7 +125,12 @@ class Program {
                              "statistics: voxels, volume (mL), intensity mean/std/min/max, centroid (LPS mm), "
                              "bounding box.",
                              [this] { return runInfo(m_info); });
-    positional(info, "IMAGE", m_info.image, "the image (.nii, .nii.gz, .nrrd, .nhdr, .mha, .mhd)");
+    positional(info, "IMAGE", m_info.image, "the image (.nii, .nii.gz, .nrrd, .nhdr, .mha, .mhd, or a DICOM folder or file)");
+    value(info, "--series", m_info.series, "KEY|NUMBER", "DICOM: the series when IMAGE holds several");
+    info->add_flag("--allow-irregular", m_info.allowIrregular,
+                   "DICOM: load a series with missing slices, uneven gaps or gantry tilt");
+    info->add_flag("--allow-unreadable", m_info.allowUnreadable,
+                   "DICOM: load a series without its unreadable files (named as warnings)");
     CLI::Option* labels = value(info, "--labels", m_info.labels, "FILE", "a label map on the image's grid");
     value(info, "--table", m_info.table, "FILE",
           "label names and colours (ITK-SNAP, Slicer .txt/.ctbl/.csv, CSV/TSV, terminology JSON)");
@@ -178,7 +183,8 @@ class Program {
 
     CLI::App* convert = command(m_app, "convert",
                                 "convert a DICOM series (INPUT a folder or file) or a volume file to OUTPUT (.nii, "
-                                ".nii.gz, .nrrd, .nhdr, .mha, .mhd); an irregular series needs --allow-irregular.",
+                                ".nii.gz, .nrrd, .nhdr, .mha, .mhd); an irregular series needs --allow-irregular, one with "
+                                "unreadable files --allow-unreadable.",
                                 [this] { return runConvert(m_convert); });
     positional(convert, "INPUT", m_convert.input, "a DICOM folder or file, or a volume file");
     positional(convert, "OUTPUT", m_convert.output, "the volume file to write");
@@ -187,6 +193,9 @@ class Program {
     convert->add_flag("--allow-irregular", m_convert.allowIrregular,
                       "load a series with missing slices, uneven gaps or gantry tilt (gaps stay at their true "
                       "positions)");
+    convert->add_flag("--allow-unreadable", m_convert.allowUnreadable,
+                      "load a series without its files that cannot be read (each named in a warning; a gap they leave "
+                      "inside the stack also needs --allow-irregular)");
     threads(convert, m_convert.threads);
 
     CLI::App* exportDicom =

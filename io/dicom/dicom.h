@@ -3,8 +3,20 @@
 //
 // Indexing
 // - Every regular file under the folder is tried (DICOM files often have no extension). A file is DICOM when it has
-//   the "DICM" preamble or parses as a bare dataset; other files are counted, not listed. A file that claims to be
-//   DICOM but is damaged is listed in DicomIndex::skipped with the reason, and the rest of the folder still loads.
+//   the "DICM" preamble or parses as a bare dataset; other files are counted, not listed.
+// - Unreadable files (issue 22: a lost first or last slice must never load as a complete series). A file that looks
+//   like DICOM but cannot be read (truncated, zero bytes, a garbage header) is listed in DicomIndex::skipped with the
+//   reason. "Looks like DICOM": the DICM preamble, a .dcm/.dicom/.ima name, a dataset start, or a SeriesInstanceUID
+//   that a byte search of its first MiB still finds (the salvage below). A file without any of these (notes.txt, an
+//   empty "thumbs" file) is counted in nonDicomFiles as before.
+//   Salvage: the damaged bytes are searched for SeriesInstanceUID (0020,000E), InstanceNumber and
+//   ImagePositionPatient encoded as explicit or implicit VR, either byte order. A file whose salvaged UID names an
+//   indexed series becomes an unreadable member of it (DicomSeries::unreadable); an unreadable file whose series
+//   cannot be told is attached to every image series with files in its folder, since it may be theirs. Either way
+//   the series gets an UnreadableFiles issue naming the files, and loadDicomSeries refuses it unless
+//   DicomLoadOptions::allowUnreadable is set (CLI: --allow-unreadable): allowIrregular does not cover it, because a
+//   lost first or last slice leaves a perfectly regular grid. Where the salvage found a position, the issue says
+//   where the slice would have been (before the first slice, after the last, or inside the stack).
 // - Before DCMTK sees a file, our own structural pre-scan walks its elements without reading values: every value
 //   length must fit in the file, sequences may nest at most kMaxSequenceDepth deep, and the pixel data must be as
 //   long as Rows x Columns x Frames x BitsAllocated say (native) or be present (encapsulated). DCMTK would otherwise
@@ -112,6 +124,7 @@ enum class SeriesIssueKind {
   MissingSeriesUid,
   Split,  // one SeriesInstanceUID became several series (orientation, size or echo)
   DuplicateInstances,  // the same SOPInstanceUID in several files: the copies are ignored
+  UnreadableFiles,     // files of the series (or beside it) that could not be read: loading needs allowUnreadable
 };
 const char* seriesIssueName(SeriesIssueKind kind);
 // true for the issues that make the slices an irregular grid (MissingSlices .. GantryTilt)
@@ -120,6 +133,17 @@ bool breaksRegularGrid(SeriesIssueKind kind);
 struct SeriesIssue {
   SeriesIssueKind kind = SeriesIssueKind::MissingSlices;
   std::string detail;  // English, with figures: "2 slices missing between z = 40.0 and z = 55.0 mm"
+};
+
+// A file that looks like DICOM but could not be read, and what a byte search of it still found.
+struct DicomSkippedFile {
+  std::string path;
+  std::string reason;  // "<path>: <what is wrong>", as core::Error::describe() words it
+  // Salvaged from the damaged bytes (empty / nullopt when not found): which series the file belongs to and where its
+  // slice was, so a lost slice can be named and placed.
+  std::string seriesInstanceUid;
+  std::optional<int> instanceNumber;
+  std::optional<core::Vec3> positionLps;
 };
 
 struct DicomSeries {
@@ -152,6 +176,11 @@ struct DicomSeries {
   std::vector<SeriesIssue> issues;
   bool isRegular() const;  // no issue that breaks the regular grid
 
+  // Files that belong to this series by their salvaged SeriesInstanceUID, or lie in one of its folders without a
+  // readable UID, but could not be read. Non-empty: the series is not complete (see UnreadableFiles).
+  std::vector<DicomSkippedFile> unreadable;
+  bool isComplete() const { return unreadable.empty(); }
+
   // "1.2.3.4" or "1.2.3.4#2" for split series: the key the CLI and the GUI use to pick a series.
   std::string key() const;
 };
@@ -169,15 +198,12 @@ struct DicomPatient {
   std::vector<DicomStudy> studies;
 };
 
-struct DicomSkippedFile {
-  std::string path;
-  std::string reason;
-};
 
 struct DicomIndex {
   std::string root;
   std::vector<DicomPatient> patients;
-  std::vector<DicomSkippedFile> skipped;  // DICOM-looking files that could not be read, with the reason
+  // Every DICOM-looking file that could not be read, with the reason (those of a series are also in its unreadable).
+  std::vector<DicomSkippedFile> skipped;
   std::int64_t filesVisited = 0;
   std::int64_t nonDicomFiles = 0;
 
@@ -204,13 +230,17 @@ void analyzeSeriesGeometry(DicomSeries& series);
 struct DicomLoadOptions {
   int threads = 0;  // 0: as for scanning
   bool allowIrregular = false;
+  // Load a series whose unreadable files are left out (the UnreadableFiles issue comes back with the volume); a gap
+  // they leave inside the stack is still a missing slice and needs allowIrregular as well.
+  bool allowUnreadable = false;
   core::ProgressSink* progress = nullptr;  // stage "read"; cancelled() stops the load with ErrorCode::Cancelled
 };
 
 struct LoadedDicomSeries {
   core::ImageVolume image;          // rescaled values (HU for CT)
-  std::vector<SeriesIssue> issues;  // as in the series; never empty for an irregular series
+  std::vector<SeriesIssue> issues;  // as in the series; never empty for an irregular or incomplete series
   bool regular = true;
+  bool complete = true;  // false when unreadable files were left out (allowUnreadable)
 };
 
 core::Result<LoadedDicomSeries> loadDicomSeries(const DicomSeries& series, const DicomLoadOptions& options = {});

@@ -496,9 +496,20 @@ core::Result<LoadedDicomSeries> loadDicomSeries(const DicomSeries& series, const
     return makeError(ErrorCode::Unsupported, subject,
                      "colour or palette image (SamplesPerPixel " + std::to_string(series.format.samplesPerPixel) +
                          ", " + photometric + "): only monochrome images load as volumes");
+  // Checked before the grid: a lost first or last slice leaves a regular grid, and a lost middle slice should be
+  // named as the file it is, not as "missing slices" of the series' first file.
+  if (!series.unreadable.empty() && !options.allowUnreadable) {
+    std::string files;
+    for (const DicomSkippedFile& f : series.unreadable) files += (files.empty() ? "" : "; ") + f.reason;
+    return makeError(ErrorCode::Corrupt, series.unreadable.front().path,
+                     "series " + series.key() + " is incomplete: " + std::to_string(series.unreadable.size()) +
+                         " file(s) of it or beside it cannot be read (" + files +
+                         "); load the rest with allowUnreadable (CLI: --allow-unreadable)");
+  }
   LoadedDicomSeries out;
   out.issues = series.issues;
   out.regular = series.isRegular();
+  out.complete = series.unreadable.empty();
   if (!out.regular && !options.allowIrregular) {
     std::string what;
     for (const auto& i : series.issues)

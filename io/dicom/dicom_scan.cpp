@@ -1,8 +1,10 @@
 // DICOM headers (DCMTK) and the folder index: parallel header reads, then grouping into patients/studies/series.
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -311,6 +313,97 @@ core::Result<FileHeader> readDicomFileHeader(const std::string& path) {
   return h;
 }
 
+namespace {
+
+// One value of (group, element) found at `at` in `bytes`, in any of the three encodings; empty when the bytes there
+// do not look like that element (a wrong VR, an implausible length, or characters outside `allowed`).
+std::string salvagedValue(const std::vector<std::uint8_t>& bytes, std::size_t at, bool bigEndian, const char* vr,
+                          std::size_t maxLength, const char* allowed) {
+  std::size_t len = 0, value = at + 8;
+  if (at + 8 > bytes.size()) return {};
+  if (bytes[at + 4] == std::uint8_t(vr[0]) && bytes[at + 5] == std::uint8_t(vr[1])) {
+    len = bigEndian ? std::size_t(bytes[at + 6]) << 8 | bytes[at + 7] : std::size_t(bytes[at + 7]) << 8 | bytes[at + 6];
+  } else if (!bigEndian) {  // implicit VR exists only in little endian
+    len = std::size_t(bytes[at + 4]) | std::size_t(bytes[at + 5]) << 8 | std::size_t(bytes[at + 6]) << 16 |
+          std::size_t(bytes[at + 7]) << 24;
+  } else {
+    return {};
+  }
+  if (len == 0 || len > maxLength || value + len > bytes.size()) return {};
+  std::string v(reinterpret_cast<const char*>(bytes.data() + value), len);
+  while (!v.empty() && (v.back() == '\0' || v.back() == ' ')) v.pop_back();
+  if (v.empty() || v.find_first_not_of(allowed) != std::string::npos) return {};
+  return v;
+}
+
+// Every value of (group, element) in the bytes, in order, little endian and big endian.
+std::vector<std::string> salvagedValues(const std::vector<std::uint8_t>& bytes, std::uint16_t group,
+                                        std::uint16_t element, const char* vr, std::size_t maxLength,
+                                        const char* allowed) {
+  std::vector<std::string> out;
+  const std::uint8_t le[4] = {std::uint8_t(group), std::uint8_t(group >> 8), std::uint8_t(element),
+                              std::uint8_t(element >> 8)};
+  const std::uint8_t be[4] = {std::uint8_t(group >> 8), std::uint8_t(group), std::uint8_t(element >> 8),
+                              std::uint8_t(element)};
+  for (std::size_t i = 0; i + 8 <= bytes.size(); ++i) {
+    const bool isLe = std::memcmp(bytes.data() + i, le, 4) == 0;
+    const bool isBe = !isLe && std::memcmp(bytes.data() + i, be, 4) == 0;
+    if (!isLe && !isBe) continue;
+    std::string v = salvagedValue(bytes, i, isBe, vr, maxLength, allowed);
+    if (!v.empty()) out.push_back(std::move(v));
+  }
+  return out;
+}
+
+}  // namespace
+
+SalvagedHeader salvageHeader(const std::string& path) {
+  SalvagedHeader h;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return h;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    ::close(fd);
+    return h;
+  }
+  h.fileSize = std::int64_t(st.st_size);
+  std::vector<std::uint8_t> bytes(std::size_t(std::min<std::int64_t>(h.fileSize, std::int64_t(kSalvageBytes))));
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::pread(fd, bytes.data() + done, bytes.size() - done, off_t(done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += std::size_t(n);
+  }
+  ::close(fd);
+  bytes.resize(done);
+  for (std::string& uid : salvagedValues(bytes, 0x0020, 0x000E, "UI", 64, "0123456789."))
+    if (std::find(h.seriesUids.begin(), h.seriesUids.end(), uid) == h.seriesUids.end()) h.seriesUids.push_back(uid);
+  for (const std::string& v : salvagedValues(bytes, 0x0020, 0x0013, "IS", 12, "0123456789+- ")) {
+    try {
+      h.instanceNumber = std::stoi(v);
+      break;
+    } catch (...) {
+    }
+  }
+  for (const std::string& v : salvagedValues(bytes, 0x0020, 0x0032, "DS", 64, "0123456789.eE+- \\")) {
+    core::Vec3 p{};
+    std::stringstream ss(v);
+    std::string part;
+    int n = 0;
+    try {
+      while (n < 3 && std::getline(ss, part, '\\')) p[std::size_t(n++)] = std::stod(part);
+    } catch (...) {
+      n = 0;
+    }
+    if (n == 3 && std::isfinite(p[0]) && std::isfinite(p[1]) && std::isfinite(p[2])) {
+      h.positionLps = p;
+      break;
+    }
+  }
+  return h;
+}
+
 }  // namespace dicom_detail
 
 namespace {
@@ -327,12 +420,61 @@ std::string orientationKey(const DicomSlice& s) {
   return buf;
 }
 
+
 double numberOf(const std::string& s) {
   try {
     return s.empty() ? 1e300 : std::stod(s);
   } catch (...) {
     return 1e300;
   }
+}
+
+// A damaged file may still be DICOM by its name: series exported from PACS are named *.dcm, so a zero-byte or
+// overwritten 1-01.dcm is a lost slice, not "some other file".
+bool hasDicomName(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return ext == ".dcm" || ext == ".dicom" || ext == ".ima";
+}
+
+// Where an unreadable file's slice would have been in `series`' grid, from its salvaged position; empty when unknown.
+std::string whereInStack(const DicomSkippedFile& f, const DicomSeries& series) {
+  if (!f.positionLps || !series.geometry) return {};
+  const core::Geometry& g = *series.geometry;
+  const core::Vec3& o = g.originLps();
+  const core::Vec3 d{(*f.positionLps)[0] - o[0], (*f.positionLps)[1] - o[1], (*f.positionLps)[2] - o[2]};
+  double along = 0;
+  for (int a = 0; a < 3; ++a) along += d[std::size_t(a)] * g.direction()(a, 2);
+  const double k = std::round(along / g.spacingMm()[2]);
+  const std::int64_t depth = g.dimensions()[2];
+  char buf[160];
+  if (k < 0)
+    std::snprintf(buf, sizeof buf, "slice k = %.0f, before the first slice (the stack would start %.3g mm earlier)", k,
+                  -along);
+  else if (k >= double(depth))
+    std::snprintf(buf, sizeof buf, "slice k = %.0f, after the last slice k = %lld", k, (long long)(depth - 1));
+  else
+    std::snprintf(buf, sizeof buf, "slice k = %.0f, inside the stack", k);
+  return buf;
+}
+
+// The UnreadableFiles issue: every file, its reason and, where salvaged, its instance number and place.
+SeriesIssue unreadableIssue(const DicomSeries& series) {
+  std::string detail = std::to_string(series.unreadable.size()) +
+                       " file(s) of this series or beside it could not be read; the series is incomplete: ";
+  bool first = true;
+  for (const DicomSkippedFile& f : series.unreadable) {
+    detail += first ? "" : "; ";
+    first = false;
+    detail += f.reason;
+    std::string extra;
+    if (f.seriesInstanceUid.empty()) extra = "its series cannot be told, it lies in this series' folder";
+    if (f.instanceNumber) extra += (extra.empty() ? "" : ", ") + std::string("InstanceNumber ") + std::to_string(*f.instanceNumber);
+    const std::string where = whereInStack(f, series);
+    if (!where.empty()) extra += (extra.empty() ? "" : ", ") + where;
+    if (!extra.empty()) detail += " (" + extra + ")";
+  }
+  return SeriesIssue{SeriesIssueKind::UnreadableFiles, detail};
 }
 
 }  // namespace
@@ -382,14 +524,23 @@ core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, 
   };
   std::map<std::string, Group> groups;
   std::vector<std::string> order;
+  std::vector<std::vector<std::string>> skippedUids;  // per index.skipped: the SeriesInstanceUIDs its bytes hold
   for (std::size_t i = 0; i < files.size(); ++i) {
     auto& r = *headers[i];
     if (!r) {
       const auto& e = r.error();
-      if (e.code == core::ErrorCode::ParseError && e.detail.rfind("not a DICOM file", 0) == 0)
+      const bool notDicom = e.code == core::ErrorCode::ParseError && e.detail.rfind("not a DICOM file", 0) == 0;
+      // A file that failed is searched for what it still says: its series, instance and position.
+      const dicom_detail::SalvagedHeader salvaged = dicom_detail::salvageHeader(files[i]);
+      if (notDicom && !hasDicomName(files[i]) && salvaged.seriesUids.empty()) {
         ++index.nonDicomFiles;
-      else
-        index.skipped.push_back(DicomSkippedFile{files[i], e.describe()});
+        continue;
+      }
+      DicomSkippedFile skipped{files[i], e.describe(), {}, salvaged.instanceNumber, salvaged.positionLps};
+      if (salvaged.fileSize == 0) skipped.reason = core::makeError(core::ErrorCode::Corrupt, files[i], "empty file (0 bytes)").describe();
+      else if (notDicom) skipped.reason += " (a damaged header?)";
+      index.skipped.push_back(std::move(skipped));
+      skippedUids.push_back(salvaged.seriesUids);
       continue;
     }
     FileHeader& h = *r;
@@ -460,6 +611,15 @@ core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, 
     }
   }
 
+  // An unreadable file belongs to the first of its salvaged UIDs that names an indexed series (a referenced series
+  // in a sequence may come earlier in the bytes); with none known, to the first UID found.
+  for (std::size_t k = 0; k < index.skipped.size(); ++k) {
+    const auto& uids = skippedUids[k];
+    const auto known = std::find_if(uids.begin(), uids.end(), [&](const std::string& u) { return groups.count("uid:" + u) > 0; });
+    if (known != uids.end()) index.skipped[k].seriesInstanceUid = *known;
+    else if (!uids.empty()) index.skipped[k].seriesInstanceUid = uids.front();
+  }
+
   // Build the series and hang them under patients and studies (in first-seen order, series by number).
   std::map<std::string, std::size_t> patientPos;
   std::map<std::string, std::pair<std::size_t, std::size_t>> studyPos;
@@ -517,6 +677,18 @@ core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, 
                                        std::to_string(g.duplicateInstances) +
                                            " file(s) repeat an instance already read (same SOPInstanceUID): ignored"});
       analyzeSeriesGeometry(s);
+      if (s.isImage) {
+        // Unreadable members: by their salvaged UID, or, when no UID could be read, by lying in one of its folders.
+        std::set<std::string> folders;
+        for (const auto& sl : s.slices) folders.insert(std::filesystem::path(sl.path).parent_path().string());
+        for (const DicomSkippedFile& f : index.skipped) {
+          const bool member = f.seriesInstanceUid.empty()
+                                  ? folders.count(std::filesystem::path(f.path).parent_path().string()) > 0
+                                  : !s.seriesInstanceUid.empty() && f.seriesInstanceUid == s.seriesInstanceUid;
+          if (member) s.unreadable.push_back(f);
+        }
+        if (!s.unreadable.empty()) s.issues.push_back(unreadableIssue(s));
+      }
       pieces.push_back(std::move(s));
     }
     for (DicomSeries& s : pieces) {

@@ -45,6 +45,7 @@ const char* seriesIssueName(SeriesIssueKind kind) {
     case SeriesIssueKind::MissingSeriesUid: return "missing SeriesInstanceUID";
     case SeriesIssueKind::Split: return "split series";
     case SeriesIssueKind::DuplicateInstances: return "duplicate instances";
+    case SeriesIssueKind::UnreadableFiles: return "unreadable files";
   }
   return "issue";
 }

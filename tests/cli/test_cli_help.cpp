@@ -25,11 +25,13 @@ struct CommandPage {
 
 // Every command of delineate-cli with its positionals and options, written out here independently of the program.
 const std::vector<CommandPage> kCliCommands = {
-    {"info", "info IMAGE", {"--labels", "--table", "--segment", "--format", "--slices"}},
+    {"info",
+     "info IMAGE",
+     {"--series", "--allow-irregular", "--allow-unreadable", "--labels", "--table", "--segment", "--format", "--slices"}},
     {"segment", "segment IMAGE OUTPUT", {"--engine", "--class"}},
     {"click-eval", "click-eval IMAGE LABELS", {"--label", "--clicks", "--json"}},
     {"dicom-index", "dicom-index FOLDER", {"--format", "--threads", "--no-recursive"}},
-    {"convert", "convert INPUT OUTPUT", {"--series", "--allow-irregular", "--threads"}},
+    {"convert", "convert INPUT OUTPUT", {"--series", "--allow-irregular", "--allow-unreadable", "--threads"}},
     {"export-dicom",
      "export-dicom DICOM LABELS",
      {"--seg", "--sr", "--table", "--series", "--labelmap", "--deidentify", "--observer"}},
