@@ -728,13 +728,13 @@
     <name>delineate::app::gui::MainWindow</name>
     <message>
         <location filename="../app/gui/main_window.cpp" line="+37"/>
-        <location line="+177"/>
+        <location line="+181"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-137"/>
-        <location line="+74"/>
+        <location line="-141"/>
+        <location line="+78"/>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
@@ -1738,24 +1738,36 @@
         <translation>%1 / %2 r%3 wird geladen</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+45"/>
+        <source>  - incomplete: %1 unreadable file(s)</source>
+        <translation>  - unvollständig: %1 unlesbare Datei(en)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>  - warning: %1</source>
         <translation>  - Warnung: %1</translation>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+19"/>
+        <location line="+30"/>
         <location line="+7"/>
         <source>Open DICOM Series</source>
         <translation>DICOM-Serie öffnen</translation>
     </message>
     <message>
-        <location line="-26"/>
+        <location line="-37"/>
         <source>Series:</source>
         <translation>Serie:</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
+        <source>Series %1 is incomplete and was not opened. These files of it or beside it cannot be read:
+%2</source>
+        <translation>Serie %1 ist unvollständig und wurde nicht geöffnet. Diese Dateien der Serie oder daneben sind nicht lesbar:
+%2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>This series has problems:
 %1</source>
         <translation>Diese Serie weist Probleme auf:

@@ -728,13 +728,13 @@
     <name>delineate::app::gui::MainWindow</name>
     <message>
         <location filename="../app/gui/main_window.cpp" line="+37"/>
-        <location line="+177"/>
+        <location line="+181"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-137"/>
-        <location line="+74"/>
+        <location line="-141"/>
+        <location line="+78"/>
         <source>Cancel</source>
         <translation>Annuler</translation>
     </message>
@@ -1738,24 +1738,36 @@
         <translation>Chargement de %1 / %2 r%3</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+45"/>
+        <source>  - incomplete: %1 unreadable file(s)</source>
+        <translation>  - incomplète : %1 fichier(s) illisible(s)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>  - warning: %1</source>
         <translation>  - avertissement&#xa0;: %1</translation>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+19"/>
+        <location line="+30"/>
         <location line="+7"/>
         <source>Open DICOM Series</source>
         <translation>Ouvrir une série DICOM</translation>
     </message>
     <message>
-        <location line="-26"/>
+        <location line="-37"/>
         <source>Series:</source>
         <translation>Série&#xa0;:</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
+        <source>Series %1 is incomplete and was not opened. These files of it or beside it cannot be read:
+%2</source>
+        <translation>La série %1 est incomplète et n’a pas été ouverte. Ces fichiers de la série ou placés à côté sont illisibles :
+%2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>This series has problems:
 %1</source>
         <translation>Cette série présente des problèmes&#xa0;:

@@ -726,13 +726,13 @@
     <name>delineate::app::gui::MainWindow</name>
     <message>
         <location filename="../app/gui/main_window.cpp" line="+37"/>
-        <location line="+177"/>
+        <location line="+181"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-137"/>
-        <location line="+74"/>
+        <location line="-141"/>
+        <location line="+78"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1734,24 +1734,36 @@
         <translation>正在加载 %1 / %2 r%3</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+45"/>
+        <source>  - incomplete: %1 unreadable file(s)</source>
+        <translation>  - 不完整：%1 个无法读取的文件</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>  - warning: %1</source>
         <translation>  - 警告：%1</translation>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+19"/>
+        <location line="+30"/>
         <location line="+7"/>
         <source>Open DICOM Series</source>
         <translation>打开 DICOM 序列</translation>
     </message>
     <message>
-        <location line="-26"/>
+        <location line="-37"/>
         <source>Series:</source>
         <translation>序列：</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
+        <source>Series %1 is incomplete and was not opened. These files of it or beside it cannot be read:
+%2</source>
+        <translation>序列 %1 不完整，未打开。以下属于该序列或位于其旁的文件无法读取：
+%2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>This series has problems:
 %1</source>
         <translation>该序列存在问题：

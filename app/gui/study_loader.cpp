@@ -231,7 +231,10 @@ std::optional<const io::DicomSeries*> StudyLoader::chooseSeries(const std::vecto
                        .arg(QString::fromStdString(s->seriesNumber), QString::fromStdString(s->modality),
                             QString::fromStdString(s->seriesDescription))
                        .arg(s->instanceCount);
-    if (!s->issues.empty()) item += tr("  - warning: %1").arg(QString::fromStdString(s->issues.front().detail));
+    if (!s->isComplete())
+      item += tr("  - incomplete: %1 unreadable file(s)").arg(static_cast<int>(s->unreadable.size()));
+    else if (!s->issues.empty())
+      item += tr("  - warning: %1").arg(QString::fromStdString(s->issues.front().detail));
     items << item;
   }
   bool ok = false;
@@ -247,6 +250,17 @@ void StudyLoader::loadSeries(const Loaded& index) {
   auto chosen = chooseSeries(series);
   if (!chosen) return;
   const io::DicomSeries picked = **chosen;
+  // A series with unreadable files is refused with each file named: loaded, it would look complete (a lost first or
+  // last slice leaves a regular grid). The CLI's --allow-unreadable is the way to load the rest.
+  if (!picked.isComplete()) {
+    QStringList files;
+    for (const auto& f : picked.unreadable) files << QString::fromStdString(f.reason);
+    m_bench.reportError(tr("Series %1 is incomplete and was not opened. These files of it or beside it cannot be "
+                           "read:\n%2")
+                            .arg(QString::fromStdString(picked.seriesNumber.empty() ? picked.key() : picked.seriesNumber),
+                                 files.join("\n")));
+    return;
+  }
   bool allowIrregular = false;
   if (!picked.issues.empty()) {
     QStringList lines;

@@ -2,7 +2,10 @@
 // saves, the share target), and a dock works against the document and a stand-in workbench with no window at all.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include <QSignalSpy>
+#include <QTest>
 #include <QThreadPool>
 #include <QTreeWidget>
 #include <QWidget>
@@ -10,8 +13,10 @@
 #include "app/gui/job.h"
 #include "app/gui/label_panel.h"
 #include "app/gui/study_document.h"
+#include "app/gui/study_loader.h"
 #include "app/gui/workbench.h"
 #include "core/annotation_session.h"
+#include "tests/common/test_support.h"
 #include "tests/gui_support/gui_app.h"
 
 using namespace delineate;
@@ -212,4 +217,28 @@ TEST_CASE("label panel: works against the study document alone (no window)", "[g
   REQUIRE(row(tree, added));
   CHECK(doc.isDirty());
   CHECK(bench.errors.isEmpty());
+}
+
+TEST_CASE("study loader: a DICOM series with an unreadable file is refused, the file named", "[gui][document]") {
+  // Issue 22: the window used to open the other 40 slices as if they were the whole series.
+  auto source = test::sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!source) return;
+  test::guiApp();
+  test::ScratchDir scratch("gui-unreadable");
+  const std::filesystem::path folder = scratch / "series";
+  std::filesystem::create_directories(folder);
+  for (const auto& e : std::filesystem::directory_iterator(*source))
+    std::filesystem::copy_file(e.path(), folder / e.path().filename());
+  const std::filesystem::path broken = folder / "1-01.dcm";
+  std::filesystem::resize_file(broken, 0);
+
+  StudyDocument doc;
+  StandInBench bench;
+  app::gui::StudyLoader loader(doc, bench);
+  REQUIRE(loader.openDicomFolder(QString::fromStdString(folder.string())));
+  for (int i = 0; i < 1200 && bench.errors.isEmpty() && !doc.hasStudy(); ++i) QTest::qWait(50);
+  INFO(bench.errors.join("\n").toStdString());
+  REQUIRE(bench.errors.size() == 1);
+  CHECK(bench.errors.front().contains(QString::fromStdString(broken.string())));
+  CHECK_FALSE(doc.hasStudy());
 }
