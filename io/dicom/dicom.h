@@ -43,6 +43,8 @@
 //     DuplicatePositions two slices within 0.001 mm along the normal
 //     GantryTilt         consecutive positions step off the normal by more than 0.01 degrees
 //     MissingGeometry    no ImagePositionPatient / ImageOrientationPatient / PixelSpacing (defaults assumed)
+//   Slices lost at either end leave a regular grid; where every slice of an unsplit single-acquisition series carries
+//   the same ImagesInAcquisition, fewer slices than it says (beyond the gaps) are a MissingSlices issue too.
 //   A series with any of the first four is not a regular grid: loadDicomSeries refuses it unless
 //   DicomLoadOptions::allowIrregular is set, and then still returns the issues with the volume, so no caller can
 //   present it as regular without saying so. What such a load gives: missing slices become slices filled with the
@@ -96,6 +98,7 @@ struct DicomSlice {
   double rescaleIntercept = 0;
   int echoNumber = 0;
   int acquisitionNumber = 0;
+  int imagesInAcquisition = 0;  // ImagesInAcquisition (0020,1002) of a single-frame instance; 0 when absent
   // Set by analyzeSeriesGeometry: the slice's k in the volume, or -1 for a duplicate position that is not loaded
   // (the first slice at a position, by instance number, wins).
   int gridIndex = -1;

@@ -514,7 +514,10 @@ core::Result<LoadedDicomSeries> loadDicomSeries(const DicomSeries& series, const
     std::string what;
     for (const auto& i : series.issues)
       if (breaksRegularGrid(i.kind)) what += std::string(what.empty() ? "" : "; ") + seriesIssueName(i.kind) + ": " + i.detail;
-    return makeError(ErrorCode::InvalidGeometry, subject,
+    // Named by its folder: the grid is the series' fault, not that of whichever file sorts first (issue 22).
+    if (!series.unreadable.empty())
+      what += "; " + std::to_string(series.unreadable.size()) + " unreadable file(s) of the series may be the missing slices";
+    return makeError(ErrorCode::InvalidGeometry, series.folder.empty() ? subject : series.folder,
                      "series " + series.key() + " is not a regular grid (" + what +
                          "); load it with allowIrregular (CLI: --allow-irregular) to accept approximate geometry");
   }

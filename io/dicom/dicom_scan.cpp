@@ -258,6 +258,7 @@ core::Result<FileHeader> readDicomFileHeader(const std::string& path) {
   const int instance = int32(ds, DCM_InstanceNumber, 0);
   const int echo = int32(ds, DCM_EchoNumbers, 0);
   const int acquisition = int32(ds, DCM_AcquisitionNumber, 0);
+  const int imagesInAcquisition = int32(ds, DCM_ImagesInAcquisition, 0);
   double slope = 1, intercept = 0;
   f64(ds, DCM_RescaleSlope, slope);
   f64(ds, DCM_RescaleIntercept, intercept);
@@ -272,6 +273,7 @@ core::Result<FileHeader> readDicomFileHeader(const std::string& path) {
     s.instanceNumber = instance;
     s.echoNumber = echo;
     s.acquisitionNumber = acquisition;
+    if (h.numberOfFrames == 1) s.imagesInAcquisition = imagesInAcquisition;
     s.rescaleSlope = slope;
     s.rescaleIntercept = intercept;
     if (enhanced) {

@@ -202,6 +202,23 @@ void analyzeSeriesGeometry(DicomSeries& series) {
     addIssue(series, SeriesIssueKind::MissingSlices,
              std::to_string(missingCount) + " slice(s) missing (" + missingWhere + " along the normal, slice gap " +
                  mm(spacing) + " mm)");
+  // Slices lost at the ends leave a regular grid; ImagesInAcquisition, where the scanner wrote it, still counts
+  // them. Only for an unsplit series of one acquisition whose slices all agree on the count (the count covers the
+  // acquisition, which a split or several acquisitions would divide).
+  if (series.splitIndex == 0 && !slices.empty()) {
+    const int declared = slices.front().imagesInAcquisition;
+    const int acquisition = slices.front().acquisitionNumber;
+    const bool agree = declared > 0 && std::all_of(slices.begin(), slices.end(), [&](const DicomSlice& s) {
+      return s.frame == 0 && s.imagesInAcquisition == declared && s.acquisitionNumber == acquisition;
+    });
+    const int lostAtEnds = declared - int(unique.size()) - missingCount;
+    if (agree && lostAtEnds > 0)
+      addIssue(series, SeriesIssueKind::MissingSlices,
+               "ImagesInAcquisition says " + std::to_string(declared) + " but " + std::to_string(unique.size()) +
+                   " slice position(s) are here" +
+                   (missingCount > 0 ? " and the gaps hold " + std::to_string(missingCount) : std::string()) + ": " +
+                   std::to_string(lostAtEnds) + " slice(s) missing, at the first or last end of the stack");
+  }
   if (nonUniformGaps > 0)
     addIssue(series, SeriesIssueKind::NonUniformSpacing,
              std::to_string(nonUniformGaps) + " gap(s) differ from the median gap of " + mm(spacing) +

@@ -150,6 +150,8 @@ TEST_CASE("dicom unreadable: a damaged first, middle or last file of a real seri
       } else {
         REQUIRE_FALSE(loaded.ok());
         CHECK(contains(loaded.error().describe(), "missing slices"));
+        CHECK(contains(loaded.error().describe(), "unreadable file(s) of the series may be the missing slices"));
+        CHECK(loaded.error().subject == folder.string());  // the series' folder, not a file that is not at fault
         rest.allowIrregular = true;
         loaded = io::loadDicomSeries(series, rest);
         if (!loaded) FAIL(loaded.error().describe());
@@ -211,4 +213,41 @@ TEST_CASE("dicom unreadable: damaged files in another folder or of another serie
   auto loaded = io::loadDicomSeries(*all.front());
   if (!loaded) FAIL(loaded.error().describe());
   CHECK(loaded->complete);
+}
+
+TEST_CASE("dicom unreadable: a first slice deleted outright is found by ImagesInAcquisition", "[dicom]") {
+  // A deleted file leaves nothing to salvage, and its stack stays a regular grid: only the count the scanner wrote
+  // into every slice tells that one is gone.
+  ScratchDir dir("dicom-unreadable-count");
+  CtSliceParams p;
+  p.seriesUid = "2.25.22003";
+  std::vector<fs::path> files;
+  for (int k = 0; k < 6; ++k) {
+    p.instanceNumber = k + 1;
+    p.positionLps = {0, 0, 2.0 * k};
+    files.push_back(dir / ("s" + std::to_string(k) + ".dcm"));
+    makeCtSlice(p).is(0x0020, 0x1002, 6).write(files.back());
+  }
+  {
+    auto index = io::indexDicomFolder(dir.path().string());
+    REQUIRE(index.ok());
+    REQUIRE(index->allSeries().size() == 1);
+    CHECK(index->allSeries().front()->isRegular());
+  }
+  fs::remove(files.front());
+  auto index = io::indexDicomFolder(dir.path().string());
+  REQUIRE(index.ok());
+  REQUIRE(index->allSeries().size() == 1);
+  const io::DicomSeries& series = *index->allSeries().front();
+  CHECK_FALSE(series.isRegular());
+  const io::SeriesIssue* issue = issueOf(series.issues, io::SeriesIssueKind::MissingSlices);
+  REQUIRE(issue != nullptr);
+  CHECK(contains(issue->detail, "ImagesInAcquisition says 6"));
+  CHECK_FALSE(io::loadDicomSeries(series).ok());
+  io::DicomLoadOptions options;
+  options.allowIrregular = true;
+  auto loaded = io::loadDicomSeries(series, options);
+  if (!loaded) FAIL(loaded.error().describe());
+  CHECK(loaded->image.geometry().dimensions()[2] == 5);
+  CHECK_FALSE(loaded->regular);
 }
