@@ -7,8 +7,8 @@
 // - Unreadable files (issue 22: a lost first or last slice must never load as a complete series). A file that looks
 //   like DICOM but cannot be read (truncated, zero bytes, a garbage header) is listed in DicomIndex::skipped with the
 //   reason. "Looks like DICOM": the DICM preamble, a .dcm/.dicom/.ima name, a dataset start, or a SeriesInstanceUID
-//   that a byte search of its first MiB still finds (the salvage below). A file without any of these (notes.txt, an
-//   empty "thumbs" file) is counted in nonDicomFiles as before.
+//   that a byte search of its first MiB (64 KiB for other names) still finds (the salvage below). A file without any
+//   of these (notes.txt, an empty "thumbs" file) is counted in nonDicomFiles as before.
 //   Salvage: the damaged bytes are searched for SeriesInstanceUID (0020,000E), InstanceNumber and
 //   ImagePositionPatient encoded as explicit or implicit VR, either byte order. A file whose salvaged UID names an
 //   indexed series becomes an unreadable member of it (DicomSeries::unreadable); an unreadable file whose series

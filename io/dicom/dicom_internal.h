@@ -83,15 +83,16 @@ core::Result<FileHeader> readDicomFileHeader(const std::string& path);
 
 // What a byte search of a file that could not be parsed still finds: every distinct SeriesInstanceUID-shaped value
 // (a referenced series in a sequence may come first, so the caller picks the one it knows), the first InstanceNumber
-// and ImagePositionPatient. Only the first kSalvageBytes are searched; a file that cannot be opened finds nothing.
+// and ImagePositionPatient. Only the first `maxBytes` are searched; a file that cannot be opened finds nothing.
 struct SalvagedHeader {
   std::int64_t fileSize = -1;  // -1: could not be opened
   std::vector<std::string> seriesUids;
   std::optional<int> instanceNumber;
   std::optional<core::Vec3> positionLps;
 };
-constexpr std::size_t kSalvageBytes = std::size_t(1) << 20;
-SalvagedHeader salvageHeader(const std::string& path);
+constexpr std::size_t kSalvageBytes = std::size_t(1) << 20;       // a file that claims to be DICOM
+constexpr std::size_t kSalvageOtherBytes = std::size_t(64) << 10;  // any other file: headers start within this
+SalvagedHeader salvageHeader(const std::string& path, std::size_t maxBytes);
 
 // Receives each decoded frame: rows x columns samples (stored bits extracted and sign-extended, rescale not applied),
 // valid only during the call. `index` is the position in the frame list that was asked for.

@@ -359,7 +359,7 @@ std::vector<std::string> salvagedValues(const std::vector<std::uint8_t>& bytes, 
 
 }  // namespace
 
-SalvagedHeader salvageHeader(const std::string& path) {
+SalvagedHeader salvageHeader(const std::string& path, std::size_t maxBytes) {
   SalvagedHeader h;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return h;
@@ -369,7 +369,7 @@ SalvagedHeader salvageHeader(const std::string& path) {
     return h;
   }
   h.fileSize = std::int64_t(st.st_size);
-  std::vector<std::uint8_t> bytes(std::size_t(std::min<std::int64_t>(h.fileSize, std::int64_t(kSalvageBytes))));
+  std::vector<std::uint8_t> bytes(std::size_t(std::min<std::int64_t>(h.fileSize, std::int64_t(maxBytes))));
   std::size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t n = ::pread(fd, bytes.data() + done, bytes.size() - done, off_t(done));
@@ -533,7 +533,10 @@ core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, 
       const auto& e = r.error();
       const bool notDicom = e.code == core::ErrorCode::ParseError && e.detail.rfind("not a DICOM file", 0) == 0;
       // A file that failed is searched for what it still says: its series, instance and position.
-      const dicom_detail::SalvagedHeader salvaged = dicom_detail::salvageHeader(files[i]);
+      // Files that do not claim to be DICOM (a folder's PDFs and JPEGs) are searched less deeply: one read of the
+      // first 64 KiB, where a dataset's identifying attributes lie, keeps indexing such folders cheap on a share.
+      const dicom_detail::SalvagedHeader salvaged = dicom_detail::salvageHeader(
+          files[i], notDicom && !hasDicomName(files[i]) ? dicom_detail::kSalvageOtherBytes : dicom_detail::kSalvageBytes);
       if (notDicom && !hasDicomName(files[i]) && salvaged.seriesUids.empty()) {
         ++index.nonDicomFiles;
         continue;

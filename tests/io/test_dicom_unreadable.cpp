@@ -251,3 +251,37 @@ TEST_CASE("dicom unreadable: a first slice deleted outright is found by ImagesIn
   CHECK(loaded->image.geometry().dimensions()[2] == 5);
   CHECK_FALSE(loaded->regular);
 }
+
+TEST_CASE("dicom unreadable: a file without a DICOM name whose header start is garbage still joins its series",
+          "[dicom]") {
+  // Files named IM0001 and the like: without preamble or meta header the file is "not DICOM" to the pre-scan, but its
+  // SeriesInstanceUID is still in the bytes, so it is a lost slice of that series, not a stray file.
+  ScratchDir dir("dicom-unreadable-noname");
+  CtSliceParams p;
+  p.seriesUid = "2.25.22004";
+  for (int k = 0; k < 4; ++k) {
+    p.instanceNumber = k + 1;
+    p.positionLps = {0, 0, 2.0 * k};
+    makeCtSlice(p).write(dir / ("IM000" + std::to_string(k + 1)));
+  }
+  const fs::path broken = dir / "IM0004";
+  const std::string bytes = readFileBytes(broken);
+  writeFileBytes(broken, std::string(200, '\x7F') + bytes.substr(200));
+  test::writeTextFile(dir / "notes.txt", "not DICOM\n");
+  auto index = io::indexDicomFolder(dir.path().string());
+  REQUIRE(index.ok());
+  CHECK(index->nonDicomFiles == 1);
+  REQUIRE(index->allSeries().size() == 1);
+  const io::DicomSeries& series = *index->allSeries().front();
+  CHECK(series.slices.size() == 3);
+  REQUIRE(series.unreadable.size() == 1);
+  CHECK(series.unreadable.front().path == broken.string());
+  CHECK(series.unreadable.front().seriesInstanceUid == "2.25.22004");
+  CHECK(series.unreadable.front().instanceNumber == 4);
+  const io::SeriesIssue* issue = issueOf(series.issues, io::SeriesIssueKind::UnreadableFiles);
+  REQUIRE(issue != nullptr);
+  CHECK(contains(issue->detail, "after the last slice"));
+  auto loaded = io::loadDicomSeries(series);
+  REQUIRE_FALSE(loaded.ok());
+  CHECK(loaded.error().subject == broken.string());
+}
