@@ -2,7 +2,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -36,11 +40,12 @@ core::Mat3 rotationMatrix(double ax, double ay, double az) {
 }
 
 ScratchDir::ScratchDir(const std::string& tag) {
-  static std::atomic<int> counter{0};
-  auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
-  m_path = std::filesystem::temp_directory_path() /
-           ("delineate-" + tag + "-" + std::to_string(stamp) + "-" + std::to_string(counter++));
-  std::filesystem::create_directories(m_path);
+  // mkdtemp creates the folder exclusively: two test processes (ctest -j, or two checkouts testing at once) never
+  // share one, which a name from a clock and a per-process counter did not promise.
+  std::string pattern = (std::filesystem::temp_directory_path() / ("delineate-" + tag + "-XXXXXX")).string();
+  if (::mkdtemp(pattern.data()) == nullptr)
+    throw std::runtime_error("cannot create a scratch folder " + pattern + ": " + std::strerror(errno));
+  m_path = pattern;
 }
 
 ScratchDir::~ScratchDir() {
