@@ -194,8 +194,8 @@ int chooseImageSeries(const io::DicomIndex& index, const std::string& input, con
 int runConvert(const ConvertOptions& o) {
   const std::string& input = o.input;
   const std::string& output = o.output;
-  if (io::imageFileFormatFromPath(output) == io::ImageFileFormat::Unknown)
-    return usageError("convert", "OUTPUT must end in .nii, .nii.gz, .nrrd, .nhdr, .mha or .mhd: " + output);
+  if (!io::imageFileFormatWritable(io::imageFileFormatFromPath(output)))
+    return usageError("convert", std::string("OUTPUT must end in ") + io::writableImageExtensions() + ": " + output);
 
   ImageVolume image;
   if (io::imageFileFormatFromPath(input) != io::ImageFileFormat::Unknown) {

@@ -125,7 +125,8 @@ class Program {
                              "statistics: voxels, volume (mL), intensity mean/std/min/max, centroid (LPS mm), "
                              "bounding box.",
                              [this] { return runInfo(m_info); });
-    positional(info, "IMAGE", m_info.image, "the image (.nii, .nii.gz, .nrrd, .nhdr, .mha, .mhd)");
+    positional(info, "IMAGE", m_info.image,
+               "the image (.nii, .nii.gz, .nrrd, .nhdr, .mha, .mhd; also .gipl, .gipl.gz, Analyze .hdr/.img, .vtk)");
     CLI::Option* labels = value(info, "--labels", m_info.labels, "FILE", "a label map on the image's grid");
     value(info, "--table", m_info.table, "FILE",
           "label names and colours (ITK-SNAP, Slicer .txt/.ctbl/.csv, CSV/TSV, terminology JSON)");
@@ -177,8 +178,9 @@ class Program {
     index->add_flag("--no-recursive", m_dicomIndex.noRecursive, "only the folder itself, not its subfolders");
 
     CLI::App* convert = command(m_app, "convert",
-                                "convert a DICOM series (INPUT a folder or file) or a volume file to OUTPUT (.nii, "
-                                ".nii.gz, .nrrd, .nhdr, .mha, .mhd); an irregular series needs --allow-irregular.",
+                                "convert a DICOM series (INPUT a folder or file) or a volume file (also .gipl, "
+                                ".gipl.gz, Analyze .hdr/.img, .vtk) to OUTPUT (.nii, .nii.gz, .nrrd, .nhdr, .mha, "
+                                ".mhd); an irregular series needs --allow-irregular.",
                                 [this] { return runConvert(m_convert); });
     positional(convert, "INPUT", m_convert.input, "a DICOM folder or file, or a volume file");
     positional(convert, "OUTPUT", m_convert.output, "the volume file to write");
