@@ -186,7 +186,7 @@ TEST_CASE("itk formats: GIPL int16 reads with its spacing, origin and values", "
   }
 }
 
-TEST_CASE("itk formats: GIPL uint16 and float label maps; fractions are refused", "[image_file][itk_formats]") {
+TEST_CASE("itk formats: GIPL uint16 and float label maps, whose fractions are refused", "[image_file][itk_formats]") {
   ScratchDir dir("itk-gipl-labels");
   const Grid g;
   std::vector<std::uint16_t> labels;
