@@ -6,6 +6,7 @@
 #include <itkNiftiImageIO.h>
 #include <itkVTKImageIO.h>
 #include <locale.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <zlib.h>
 
@@ -17,6 +18,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <new>
@@ -83,6 +85,45 @@ class CLocaleScope {
  private:
   locale_t m_c = static_cast<locale_t>(nullptr);
   locale_t m_previous = static_cast<locale_t>(nullptr);
+};
+
+// ITK's GIPL reader knows its extensions in lower case only, and takes gzip from the name: "CT.GIPL" would be refused
+// and "CT.GIPL.GZ" read as raw bytes. Such a name is handed to ITK as a lower-case symbolic link to the file, in a
+// private temporary folder removed afterwards; errors still name the user's file.
+class LowerCaseGiplName {
+ public:
+  LowerCaseGiplName() = default;
+  LowerCaseGiplName(const LowerCaseGiplName&) = delete;
+  LowerCaseGiplName& operator=(const LowerCaseGiplName&) = delete;
+  ~LowerCaseGiplName() {
+    if (!m_folder.empty()) {
+      std::error_code ec;
+      std::filesystem::remove_all(m_folder, ec);
+    }
+  }
+
+  // The name ITK should open for `path`.
+  Result<std::string> nameFor(const std::string& path) {
+    const bool gz = endsWithNoCase(path, ".gipl.gz");
+    const std::string lower = gz ? ".gipl.gz" : ".gipl";
+    if (path.size() >= lower.size() && path.compare(path.size() - lower.size(), lower.size(), lower) == 0) return path;
+    std::error_code ec;
+    const std::filesystem::path target = std::filesystem::absolute(path, ec);
+    std::string pattern = (std::filesystem::temp_directory_path(ec) / "delineate-gipl-XXXXXX").string();
+    if (ec || !::mkdtemp(pattern.data()))
+      return makeError(ErrorCode::ReadFailed, path,
+                       "cannot make a temporary folder for ITK's GIPL reader (it needs a lower-case .gipl name)");
+    m_folder = pattern;
+    const std::filesystem::path link = std::filesystem::path(m_folder) / ("image" + lower);
+    std::filesystem::create_symlink(target, link, ec);
+    if (ec)
+      return makeError(ErrorCode::ReadFailed, path,
+                       "cannot link the file under a lower-case .gipl name for ITK's GIPL reader: " + ec.message());
+    return link.string();
+  }
+
+ private:
+  std::string m_folder;
 };
 
 // Size of a regular file; NotFound or ReadFailed naming `subject` (and `path` when it is another file).
@@ -442,7 +483,7 @@ itk::ImageIOBase::Pointer makeImageIO(ItkReadFormat format) {
 
 // The header, read and checked; `io` is then ready for Read().
 Result<Header> openHeader(itk::ImageIOBase& io, ItkReadFormat format, const std::string& path,
-                          const AnalyzeFiles* analyze) {
+                          const AnalyzeFiles* analyze, const std::string& itkName) {
   const std::string headerPath = analyze ? analyze->header : path;
   auto size = regularFileSize(headerPath, path);
   if (!size) return size.error();
@@ -454,8 +495,9 @@ Result<Header> openHeader(itk::ImageIOBase& io, ItkReadFormat format, const std:
     return makeError(ErrorCode::Corrupt, path,
                      "the header '" + headerPath + "' is too short for Analyze 7.5: expected 348 bytes, found " +
                          std::to_string(*size));
-  io.SetFileName(headerPath);
-  if (!io.CanReadFile(headerPath.c_str())) {
+  const std::string itkPath = analyze ? analyze->header : itkName;
+  io.SetFileName(itkPath);
+  if (!io.CanReadFile(itkPath.c_str())) {
     const char* why = format == ItkReadFormat::Gipl        ? " (no GIPL magic number at byte 252)"
                       : format == ItkReadFormat::Analyze ? " (sizeof_hdr is not 348 in either byte order)"
                                                          : " (it must start with '# vtk DataFile' and declare "
@@ -496,7 +538,14 @@ struct Opened {
   Header header;
 };
 
-Result<Opened> open(const std::string& path, ItkReadFormat format, std::optional<AnalyzeFiles>& analyze) {
+Result<Opened> open(const std::string& path, ItkReadFormat format, std::optional<AnalyzeFiles>& analyze,
+                    LowerCaseGiplName& giplName) {
+  std::string itkName = path;
+  if (format == ItkReadFormat::Gipl) {
+    auto name = giplName.nameFor(path);
+    if (!name) return name.error();
+    itkName = *name;
+  }
   if (format == ItkReadFormat::Analyze) {
     auto files = analyzeFiles(path);
     if (!files) return files.error();
@@ -505,7 +554,7 @@ Result<Opened> open(const std::string& path, ItkReadFormat format, std::optional
   Opened o;
   o.io = makeImageIO(format);
   if (!o.io) return makeError(ErrorCode::Unsupported, path, "no reader for this format");
-  auto h = openHeader(*o.io, format, path, analyze ? &*analyze : nullptr);
+  auto h = openHeader(*o.io, format, path, analyze ? &*analyze : nullptr, itkName);
   if (!h) return h.error();
   o.header = std::move(h).value();
   return o;
@@ -515,8 +564,9 @@ template <class Out, class Convert>
 Result<core::Volume<Out>> readConverted(const std::string& path, ItkReadFormat format, Convert&& convert) {
   CLocaleScope cLocale;
   std::optional<AnalyzeFiles> analyze;
+  LowerCaseGiplName giplName;  // outlives the ImageIO, which reads through it
   try {
-    auto opened = open(path, format, analyze);
+    auto opened = open(path, format, analyze, giplName);
     if (!opened) return opened.error();
     const Header& h = opened->header;
     const auto count = static_cast<std::size_t>(h.voxels);

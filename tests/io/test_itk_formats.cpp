@@ -169,10 +169,11 @@ TEST_CASE("itk formats: GIPL int16 reads with its spacing, origin and values", "
   const Grid g;
   const auto values = sampleValues();
   const auto bytes = test::concat(giplHeader(g, kGiplShort), payload(values, true));
-  for (const char* name : {"ct.gipl", "ct.gipl.gz"}) {
+  // Upper-case names too: the extension picks the format case-insensitively, and ITK must then agree.
+  for (const char* name : {"ct.gipl", "ct.gipl.gz", "CT2.GIPL", "CT2.GIPL.GZ"}) {
     INFO(name);
     const std::string p = (dir / name).string();
-    test::writeBytes(p, std::string(name).size() > 7 ? test::gz(bytes) : bytes);
+    test::writeBytes(p, test::contains(p, ".gz") || test::contains(p, ".GZ") ? test::gz(bytes) : bytes);
     auto image = io::readImageFile(p);
     INFO((image ? std::string() : image.error().describe()));
     REQUIRE(image.ok());
@@ -217,7 +218,9 @@ TEST_CASE("itk formats: Analyze 7.5 reads from either file of the pair", "[image
   const auto values = sampleValues();
   test::writeBytes(dir / "brain.hdr", analyzeHeader(g, kAnalyzeShort, 16, {0.5f, 1.5f, 2.0f}));
   test::writeBytes(dir / "brain.img", payload(values, false));
-  for (const char* name : {"brain.hdr", "brain.img"}) {
+  test::writeBytes(dir / "LOUD.HDR", analyzeHeader(g, kAnalyzeShort, 16, {0.5f, 1.5f, 2.0f}));
+  test::writeBytes(dir / "LOUD.IMG", payload(values, false));
+  for (const char* name : {"brain.hdr", "brain.img", "LOUD.HDR", "LOUD.IMG"}) {
     INFO(name);
     const std::string p = (dir / name).string();
     auto image = io::readImageFile(p);
@@ -264,7 +267,9 @@ TEST_CASE("itk formats: VTK legacy structured points, binary and ASCII", "[image
   for (std::size_t i = 0; i < values.size(); ++i) text += std::to_string(values[i]) + (i % 4 == 3 ? "\n" : " ");
   const std::string ascii = (dir / "text.vtk").string();
   test::writeTextFile(ascii, text);
-  for (const std::string& p : {bin, ascii}) {
+  const std::string upper = (dir / "TEXT.VTK").string();
+  test::writeTextFile(upper, text);
+  for (const std::string& p : {bin, ascii, upper}) {
     INFO(p);
     auto image = io::readImageFile(p);
     INFO((image ? std::string() : image.error().describe()));
