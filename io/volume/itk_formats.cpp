@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <type_traits>
@@ -565,6 +566,11 @@ Result<core::Volume<Out>> readConverted(const std::string& path, ItkReadFormat f
   CLocaleScope cLocale;
   std::optional<AnalyzeFiles> analyze;
   LowerCaseGiplName giplName;  // outlives the ImageIO, which reads through it
+  // ITK 5.2's NiftiImageIO::ReadImageInformation keeps a function-static string of the last file name: two threads
+  // reading Analyze at once (the window loads in the background) would race on it.
+  static std::mutex analyzeMutex;
+  std::unique_lock<std::mutex> analyzeLock(analyzeMutex, std::defer_lock);
+  if (format == ItkReadFormat::Analyze) analyzeLock.lock();
   try {
     auto opened = open(path, format, analyze, giplName);
     if (!opened) return opened.error();
