@@ -613,8 +613,9 @@ struct ToFloat {
     out = static_cast<float>(v);
     return true;
   }
+  // Images take every value, so this is never asked; readConverted needs it for label maps.
   core::Error refusal(std::size_t, double, const Geometry&, const std::string& path) const {
-    return makeError(ErrorCode::ParseError, path, "unreachable");
+    return makeError(ErrorCode::ParseError, path, "voxel value refused");
   }
 };
 
