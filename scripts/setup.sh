@@ -19,6 +19,8 @@ PACKAGES=(
   libtorch-dev
   # io: DICOM headers and codecs (DCMTK), JPEG 2000 (OpenJPEG)
   libdcmtk-dev libopenjp2-7-dev
+  # io/volume: GIPL, Analyze 7.5 and VTK legacy images read through ITK's ImageIO (io/volume/itk_formats.cpp)
+  libinsighttoolkit5-dev
   # viewer and window: Qt 6 (Widgets, OpenGL widgets, Concurrent), VTK 9; their tests run under Xvfb with Mesa.
   # libqt6opengl6-dev is only a Recommends of qt6-base-dev, which --no-install-recommends skips
   qt6-base-dev libqt6opengl6-dev libvtk9-dev xvfb xauth libgl1-mesa-dri

@@ -259,8 +259,8 @@ int readInputImage(const std::string& input, const std::string& series, bool all
 int runConvert(const ConvertOptions& o) {
   const std::string& input = o.input;
   const std::string& output = o.output;
-  if (io::imageFileFormatFromPath(output) == io::ImageFileFormat::Unknown)
-    return usageError("convert", "OUTPUT must end in .nii, .nii.gz, .nrrd, .nhdr, .mha or .mhd: " + output);
+  if (!io::imageFileFormatWritable(io::imageFileFormatFromPath(output)))
+    return usageError("convert", std::string("OUTPUT must end in ") + io::writableImageExtensions() + ": " + output);
 
   ImageVolume image;
   if (int code = readInputImage(input, o.series, o.allowIrregular, o.allowUnreadable, o.threads, image); code != 0)

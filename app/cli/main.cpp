@@ -125,7 +125,9 @@ class Program {
                              "statistics: voxels, volume (mL), intensity mean/std/min/max, centroid (LPS mm), "
                              "bounding box.",
                              [this] { return runInfo(m_info); });
-    positional(info, "IMAGE", m_info.image, "the image (.nii, .nii.gz, .nrrd, .nhdr, .mha, .mhd, or a DICOM folder or file)");
+    positional(info, "IMAGE", m_info.image,
+               "the image (.nii, .nii.gz, .nrrd, .nhdr, .mha, .mhd; also .gipl, .gipl.gz, Analyze .hdr/.img, .vtk; "
+               "or a DICOM folder or file)");
     value(info, "--series", m_info.series, "KEY|NUMBER", "DICOM: the series when IMAGE holds several");
     info->add_flag("--allow-irregular", m_info.allowIrregular,
                    "DICOM: load a series with missing slices, uneven gaps or gantry tilt");
@@ -182,9 +184,10 @@ class Program {
     index->add_flag("--no-recursive", m_dicomIndex.noRecursive, "only the folder itself, not its subfolders");
 
     CLI::App* convert = command(m_app, "convert",
-                                "convert a DICOM series (INPUT a folder or file) or a volume file to OUTPUT (.nii, "
-                                ".nii.gz, .nrrd, .nhdr, .mha, .mhd); an irregular series needs --allow-irregular, one with "
-                                "unreadable files --allow-unreadable.",
+                                "convert a DICOM series (INPUT a folder or file) or a volume file (also .gipl, "
+                                ".gipl.gz, Analyze .hdr/.img, .vtk) to OUTPUT (.nii, .nii.gz, .nrrd, .nhdr, .mha, "
+                                ".mhd); an irregular series needs --allow-irregular, one with unreadable files "
+                                "--allow-unreadable.",
                                 [this] { return runConvert(m_convert); });
     positional(convert, "INPUT", m_convert.input, "a DICOM folder or file, or a volume file");
     positional(convert, "OUTPUT", m_convert.output, "the volume file to write");

@@ -1,6 +1,7 @@
 #include "io/volume/image_file.h"
 
 #include "io/volume/image_file_internal.h"
+#include "io/volume/itk_formats.h"
 #include "io/volume/metaimage.h"
 #include "io/volume/nifti.h"
 #include "io/volume/nrrd.h"
@@ -13,6 +14,13 @@ using image_file_detail::endsWithNoCase;
 core::Error unknownFormat(const std::string& path) {
   return core::makeError(core::ErrorCode::Unsupported, path,
                          std::string("unknown image file type: the name must end in ") + supportedImageExtensions());
+}
+
+core::Error notWritable(const std::string& path, ImageFileFormat format) {
+  const bool known = format != ImageFileFormat::Unknown;
+  return core::makeError(core::ErrorCode::Unsupported, path,
+                         std::string(known ? "Delineate reads this format but does not write it" : "unknown image file type") +
+                             ": the name must end in " + writableImageExtensions());
 }
 
 NiftiWriteOptions niftiOptions(const ImageFileWriteOptions& o) {
@@ -44,16 +52,32 @@ ImageFileFormat imageFileFormatFromPath(const std::string& path) {
   if (endsWithNoCase(path, ".nii") || endsWithNoCase(path, ".nii.gz")) return ImageFileFormat::Nifti;
   if (endsWithNoCase(path, ".nrrd") || endsWithNoCase(path, ".nhdr")) return ImageFileFormat::Nrrd;
   if (endsWithNoCase(path, ".mha") || endsWithNoCase(path, ".mhd")) return ImageFileFormat::MetaImage;
+  if (endsWithNoCase(path, ".gipl") || endsWithNoCase(path, ".gipl.gz")) return ImageFileFormat::Gipl;
+  if (endsWithNoCase(path, ".hdr") || endsWithNoCase(path, ".img") || endsWithNoCase(path, ".img.gz"))
+    return ImageFileFormat::Analyze;
+  if (endsWithNoCase(path, ".vtk")) return ImageFileFormat::VtkLegacy;
   return ImageFileFormat::Unknown;
 }
 
-const char* supportedImageExtensions() { return ".nii, .nii.gz, .nrrd, .nhdr, .mha or .mhd"; }
+bool imageFileFormatWritable(ImageFileFormat format) {
+  return format == ImageFileFormat::Nifti || format == ImageFileFormat::Nrrd || format == ImageFileFormat::MetaImage;
+}
+
+const char* supportedImageExtensions() {
+  return ".nii, .nii.gz, .nrrd, .nhdr, .mha, .mhd, .gipl, .gipl.gz, .hdr, .img, .img.gz (Analyze 7.5) or .vtk (VTK "
+         "legacy structured points)";
+}
+
+const char* writableImageExtensions() { return ".nii, .nii.gz, .nrrd, .nhdr, .mha or .mhd"; }
 
 core::Result<core::ImageVolume> readImageFile(const std::string& path) {
   switch (imageFileFormatFromPath(path)) {
     case ImageFileFormat::Nifti: return readNiftiImage(path);
     case ImageFileFormat::Nrrd: return readNrrdImage(path);
     case ImageFileFormat::MetaImage: return readMetaImage(path);
+    case ImageFileFormat::Gipl: return readItkFormatImage(path, ItkReadFormat::Gipl);
+    case ImageFileFormat::Analyze: return readItkFormatImage(path, ItkReadFormat::Analyze);
+    case ImageFileFormat::VtkLegacy: return readItkFormatImage(path, ItkReadFormat::VtkLegacy);
     case ImageFileFormat::Unknown: break;
   }
   return unknownFormat(path);
@@ -64,6 +88,9 @@ core::Result<core::LabelMap> readLabelFile(const std::string& path) {
     case ImageFileFormat::Nifti: return readNiftiLabels(path);
     case ImageFileFormat::Nrrd: return readNrrdLabels(path);
     case ImageFileFormat::MetaImage: return readMetaImageLabels(path);
+    case ImageFileFormat::Gipl: return readItkFormatLabels(path, ItkReadFormat::Gipl);
+    case ImageFileFormat::Analyze: return readItkFormatLabels(path, ItkReadFormat::Analyze);
+    case ImageFileFormat::VtkLegacy: return readItkFormatLabels(path, ItkReadFormat::VtkLegacy);
     case ImageFileFormat::Unknown: break;
   }
   return unknownFormat(path);
@@ -71,24 +98,26 @@ core::Result<core::LabelMap> readLabelFile(const std::string& path) {
 
 core::Status writeImageFile(const std::string& path, const core::ImageVolume& image,
                             const ImageFileWriteOptions& options) {
-  switch (imageFileFormatFromPath(path)) {
+  const ImageFileFormat format = imageFileFormatFromPath(path);
+  switch (format) {
     case ImageFileFormat::Nifti: return writeNiftiImage(path, image, niftiOptions(options));
     case ImageFileFormat::Nrrd: return writeNrrdImage(path, image, nrrdOptions(options));
     case ImageFileFormat::MetaImage: return writeMetaImage(path, image, metaOptions(options));
-    case ImageFileFormat::Unknown: break;
+    default: break;
   }
-  return unknownFormat(path);
+  return notWritable(path, format);
 }
 
 core::Status writeLabelFile(const std::string& path, const core::LabelMap& labels,
                             const ImageFileWriteOptions& options) {
-  switch (imageFileFormatFromPath(path)) {
+  const ImageFileFormat format = imageFileFormatFromPath(path);
+  switch (format) {
     case ImageFileFormat::Nifti: return writeNiftiLabels(path, labels, niftiOptions(options));
     case ImageFileFormat::Nrrd: return writeNrrdLabels(path, labels, nrrdOptions(options));
     case ImageFileFormat::MetaImage: return writeMetaImageLabels(path, labels, metaOptions(options));
-    case ImageFileFormat::Unknown: break;
+    default: break;
   }
-  return unknownFormat(path);
+  return notWritable(path, format);
 }
 
 }  // namespace delineate::io

@@ -3,7 +3,12 @@
 //   .nii, .nii.gz  NIfTI-1/2     (io/volume/nifti.h)
 //   .nrrd, .nhdr   NRRD          (io/volume/nrrd.h)
 //   .mha, .mhd     MetaImage     (io/volume/metaimage.h)
-// Any other name is Unsupported, naming the file and the extensions above. The extension picks the reader; each
+// and, read only, through ITK's ImageIO (io/volume/itk_formats.h: rare formats users bring):
+//   .gipl, .gipl.gz                GIPL
+//   .hdr, .img, .img.gz            Analyze 7.5 (either file of the pair; two-file NIfTI too)
+//   .vtk                           VTK legacy structured points
+// Any other name is Unsupported, naming the file and the extensions that can be read (or, for a write, written).
+// The extension picks the reader; each
 // reader then checks the content itself (NIfTI recognises gzip by its magic bytes, NRRD needs its magic line).
 //
 // Geometry rule, the same for every format: core::Geometry is LPS (DICOM/ITK patient coordinates) inside Delineate,
@@ -25,12 +30,17 @@
 
 namespace delineate::io {
 
-enum class ImageFileFormat { Nifti, Nrrd, MetaImage, Unknown };
+enum class ImageFileFormat { Nifti, Nrrd, MetaImage, Gipl, Analyze, VtkLegacy, Unknown };
 
 ImageFileFormat imageFileFormatFromPath(const std::string& path);
 
-// ".nii, .nii.gz, .nrrd, .nhdr, .mha, .mhd", for messages.
+// Whether Delineate writes the format (GIPL, Analyze and VTK are read only).
+bool imageFileFormatWritable(ImageFileFormat format);
+
+// Every extension that can be read, for messages: ".nii, .nii.gz, .nrrd, ... or .vtk (...)".
 const char* supportedImageExtensions();
+// Every extension that can be written: ".nii, .nii.gz, .nrrd, .nhdr, .mha or .mhd".
+const char* writableImageExtensions();
 
 struct ImageFileWriteOptions {
   int compressionLevel = 6;     // libdeflate level 0..12 (.nii.gz, NRRD gzip, MetaImage zlib)

@@ -300,6 +300,10 @@ LayeringReport checkLayering(const fs::path& root) {
           } else if (f == Family::Dicom && room != "dicom") {
             report.violations.push_back(LayerViolation{rel, number, inc, "DICOM toolkits belong in io/dicom"});
             continue;
+          } else if (f == Family::Itk && room != "volume") {
+            // ITK reads the rare volume formats (io/volume/itk_formats.cpp); no other room needs it.
+            report.violations.push_back(LayerViolation{rel, number, inc, "ITK belongs in io/volume"});
+            continue;
           }
         }
         if (rules.onlyStdAndCore) {
