@@ -247,6 +247,12 @@ TEST_CASE("an image without one finite voxel is refused by click-eval, segment a
     CHECK(r.out.find(image.string()) != std::string::npos);
     CHECK(r.out.find("no finite voxel") != std::string::npos);
   }
+  // delineate-vista3d too, before it picks an engine or loads weights.
+  const Run v = runShell("timeout -k 5 60 " + quoted(DELINEATE_VISTA3D_PATH) + " segment " + quoted(image.string()) +
+                         " " + quoted((dir / "out.nii.gz").string()) + " 2>&1");
+  INFO(v.out);
+  CHECK(v.exitCode == 1);
+  CHECK(v.out.find("no finite voxel") != std::string::npos);
   CHECK_FALSE(fs::exists(dir / "out.nii.gz"));
   // Its geometry alone is still printed.
   CHECK(runCliBounded("info " + quoted(image.string())).exitCode == 0);
