@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands.h"
+#include "app/cli/input_checks.h"
 #include "inference/classic/click_session.h"
 #include "inference/click_evaluator.h"
 #include "io/volume/image_file.h"
@@ -21,18 +22,17 @@ int runClickEval(const ClickEvalOptions& o) {
   std::vector<core::Label> labels = o.labelIds;
   auto image = io::readImageFile(o.image);
   if (!image) return fileError(image.error());
+  if (core::Status s = requireFiniteVoxels(*image, o.image); !s) return fileError(s.error());
   auto reference = io::readLabelFile(o.labels);
   if (!reference) return fileError(reference.error());
   if (reference->geometry().dimensions() != image->geometry().dimensions() ||
       !reference->geometry().isCloseTo(image->geometry()))
     return fileError(core::makeError(core::ErrorCode::GeometryMismatch, o.labels,
                                      "the labels are not on the image's grid"));
-  if (labels.empty()) {
-    std::vector<bool> present(65536, false);
-    for (std::size_t i = 0; i < reference->size(); ++i) present[(*reference)[i]] = true;
-    for (std::size_t l = 1; l < present.size(); ++l)
-      if (present[l]) labels.push_back(static_cast<core::Label>(l));
-  }
+  // Nothing to click on is an error, not a table of zeros (an empty map, a --label the map does not have).
+  const std::vector<core::Label> present = labelsPresent(*reference);
+  if (core::Status s = requireLabels(present, labels, o.labels); !s) return fileError(s.error());
+  if (labels.empty()) labels = present;
 
   nlohmann::json out{{"image", o.image}, {"labels", o.labels}, {"engine", "classic.click"},
                      {"objects", nlohmann::json::array()}};

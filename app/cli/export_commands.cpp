@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands.h"
+#include "app/cli/input_checks.h"
 #include "app/cli/dicom_export.h"
 #include "core/statistics.h"
 #include "io/dicom/dicom.h"
@@ -56,6 +57,8 @@ int runExportDicom(const ExportDicomOptions& o) {
   if (int code = chooseImageSeries(*index, o.dicom, o.series, series); code != 0) return code;
   auto labels = io::readLabelFile(o.labels);
   if (!labels) return fileError(labels.error());
+  // A SEG of no segments is no export: say so before any DICOM is written.
+  if (core::Status s = requireLabels(labelsPresent(*labels), {}, o.labels); !s) return fileError(s.error());
   core::LabelTable table;
   if (!o.table.empty()) {
     auto t = io::readLabelTableFile(o.table);

@@ -6,6 +6,8 @@
 
 
 #include "app/cli/commands.h"
+#include "app/cli/input_checks.h"
+#include "app/cli/segment_output.h"
 #include "core/annotation_session.h"
 #include "core/statistics.h"
 #include "inference/engine.h"
@@ -98,6 +100,9 @@ int runInfo(const InfoOptions& o) {
   Result<ImageVolume> image = ImageVolume();
   if (int code = readInputImage(o.image, o.series, o.allowIrregular, o.allowUnreadable, 0, *image); code != 0)
     return code;
+  // The geometry of an all-NaN image is still worth printing; statistics or a segmentation of it are not.
+  if (!o.labels.empty() || !o.engine.empty())
+    if (Status s = requireFiniteVoxels(*image, o.image); !s) return fileError(s.error());
 
   LabelTable table;
   if (!o.table.empty()) {
@@ -113,6 +118,7 @@ int runInfo(const InfoOptions& o) {
   if (!o.labels.empty()) {
     Result<LabelMap> labels = io::readLabelFile(o.labels);
     if (!labels) return fileError(labels.error());
+    if (Status s = requireLabels(labelsPresent(*labels), {}, o.labels); !s) return fileError(s.error());
     Status s = session->replaceLabels(labels->voxels(), "Import labels");
     if (!s) return fileError(makeError(s.error().code, o.labels, s.error().detail));
     labelSource = o.labels;
@@ -124,7 +130,8 @@ int runInfo(const InfoOptions& o) {
     EditTransaction tx = session->beginEdit("Segment (" + o.engine + ")");
     if (Result<std::size_t> w = tx.applyPatch(*patch, false); !w) return fileError(w.error());
     session->commit(tx);
-    if (table.empty()) session->setTable(engine->info().classes);
+    // The same names as `segment` prints (engineLabelTable): a --table only renames what it lists.
+    session->setTable(engineLabelTable(engine->info(), table));
     labelSource = "computed by " + o.engine;
   }
 

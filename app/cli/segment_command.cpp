@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/cli/commands.h"
+#include "app/cli/input_checks.h"
 #include "app/cli/segment_output.h"
 #include "inference/engine.h"
 #include "io/volume/image_file.h"
@@ -18,6 +19,7 @@ int runSegment(const SegmentOptions& o) {
   request.classes = o.classes;
   auto image = io::readImageFile(o.image);
   if (!image) return fileError(image.error());
+  if (core::Status s = requireFiniteVoxels(*image, o.image); !s) return fileError(s.error());
   const auto t0 = std::chrono::steady_clock::now();
   auto patch = engine->segment(*image, request, nullptr);
   if (!patch) return fileError(core::makeError(patch.error().code, o.image, patch.error().detail));

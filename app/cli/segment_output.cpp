@@ -4,9 +4,16 @@
 #include <vector>
 
 #include "app/cli/commands.h"
+#include "io/report/statistics_report.h"
 #include "io/volume/image_file.h"
 
 namespace delineate::app::cli {
+
+core::LabelTable engineLabelTable(const inference::EngineInfo& engine, const core::LabelTable& given) {
+  core::LabelTable table = engine.classes;
+  for (const core::LabelEntry& e : given.entries()) table.set(e);
+  return table;
+}
 
 int writeSegmentation(const std::string& output, const core::ImageVolume& image, const core::LabelPatch& patch,
                       const inference::EngineInfo& engine, double seconds) {
@@ -24,14 +31,15 @@ int writeSegmentation(const std::string& output, const core::ImageVolume& image,
         (*voxels)[static_cast<std::size_t>((z * dims[1] + y) * dims[0] + x)] = patch.voxels[o++];
   const core::LabelMap labels(std::move(voxels).value());
   if (core::Status s = io::writeLabelFile(output, labels); !s) return fileError(s.error());
+  const core::LabelTable names = engineLabelTable(engine);
   std::vector<std::size_t> counts(65536, 0);
   for (const auto v : patch.voxels) ++counts[v];
   std::printf("%s: %s in %.2f s on %s\n", output.c_str(), engine.id.c_str(), seconds,
               engine.device.empty() ? "cpu" : engine.device.c_str());
   for (std::size_t l = 1; l < counts.size(); ++l)
     if (counts[l]) {
-      const auto* e = engine.classes.find(static_cast<core::Label>(l));
-      std::printf("  %5zu  %-20s %10zu voxels\n", l, e ? e->name.c_str() : "", counts[l]);
+      std::printf("  %5zu  %-20s %10zu voxels\n", l,
+                  io::labelDisplayName(names, static_cast<core::Label>(l)).c_str(), counts[l]);
     }
   return 0;
 }

@@ -4,10 +4,17 @@
 #include <string>
 
 #include "core/label_patch.h"
+#include "core/label_table.h"
 #include "core/volume.h"
 #include "inference/engine.h"
 
 namespace delineate::app::cli {
+
+// The names of an engine's labels in every CLI output (segment's summary, info --segment's statistics table, CSV
+// and JSON): the engine's classes, with the entries of a table the user gave (--table) taking precedence for the
+// ids it has. One table, so one label is never 'bone' in one command and 'label 21' in another; printed through
+// io::labelDisplayName, which says 'label N' only for an id neither knows.
+core::LabelTable engineLabelTable(const inference::EngineInfo& engine, const core::LabelTable& given = {});
 
 // Returns the exit code: 0, or 1 with "error: <file>: <reason>" when the labels cannot be written.
 int writeSegmentation(const std::string& output, const core::ImageVolume& image, const core::LabelPatch& patch,

@@ -13,6 +13,7 @@
 
 #include "app/cli/command_parser.h"
 #include "app/cli/commands.h"
+#include "app/cli/input_checks.h"
 #include "app/cli/segment_output.h"
 #include "inference/engine.h"
 #include "io/volume/image_file.h"
@@ -110,6 +111,7 @@ int main(int argc, char** argv) {
     for (const std::string& text : a.pointTexts) points.push_back(*parsePoint(text));
     auto image = io::readImageFile(a.image);
     if (!image) return fileError(image.error());
+    if (core::Status s = app::cli::requireFiniteVoxels(*image, a.image); !s) return fileError(s.error());
     auto choice = inference::selectEngine(selection);
     if (!choice) return fileError(choice.error());
     std::fprintf(stderr, "%s\n", choice->why.c_str());

@@ -14,7 +14,9 @@ namespace delineate::io {
 
 // The whole file, at most `maxBytes` long. `what` names the kind of file in messages ("label table"). Errors name
 // the file: NotFound (missing), ReadFailed (a folder, cannot open, read error), SizeLimit (longer than `maxBytes`,
-// by its size or while it is read). Pipes and devices are read to their end, never waited on when nobody writes.
+// by its size or while it is read). Pipes and devices are read to their end, never waited on when nobody writes:
+// that suits the store's own records. A reader of a user-given path (label tables) refuses pipes, sockets and devices
+// first with checkRegularFile (io/base/regular_file.h), so a wrong path is named as such rather than read as empty.
 core::Result<std::string> readWholeFile(const std::string& path, std::uintmax_t maxBytes, std::string_view what);
 
 // As readWholeFile, but a missing file (also one removed between a listing and the open) is no value.

@@ -12,6 +12,7 @@
 
 #include <dcmtk/dcmdata/dctag.h>
 
+#include "io/base/regular_file.h"
 #include "io/dicom/dicom_internal.h"
 
 namespace delineate::io::dicom_detail {
@@ -366,9 +367,11 @@ core::Result<PrescanResult> prescanDicomFile(const std::string& path) {
 
 core::Status prescanDicomFile(const std::string& path,
                               const std::function<core::Status(int fd, const PrescanResult&)>& then) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return makeError(errno == ENOENT ? ErrorCode::NotFound : ErrorCode::ReadFailed, path, std::strerror(errno));
+  // Every single-file DICOM read (headers, frames, SEG, SR) starts here, so a pipe, socket, device or folder is
+  // refused here before it is opened (a FIFO would block the open, and DCMTK's own open after it, forever).
+  auto opened = openRegularFile(path, "DICOM file");
+  if (!opened) return opened.error();
+  const int fd = *opened;
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     const int e = errno;

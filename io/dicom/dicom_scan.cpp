@@ -24,6 +24,7 @@
 #include <dcmtk/dcmdata/dcuid.h>
 #include <dcmtk/dcmdata/dcxfer.h>
 
+#include "io/base/regular_file.h"
 #include "io/dicom/dicom_internal.h"
 
 namespace delineate::io {
@@ -730,13 +731,26 @@ core::Result<DicomIndex> indexDicomFolder(const std::string& folder, const Dicom
   if (ec || !fs::exists(st)) return core::makeError(core::ErrorCode::NotFound, folder, "no such file or folder");
   std::vector<std::string> files;
   std::int64_t ignored = 0;
+  // Pipes, sockets and devices are never opened (a FIFO blocks the open): given directly they are an error, met in
+  // a folder they are listed as skipped with their kind.
+  std::vector<DicomSkippedFile> special;
   if (fs::is_regular_file(st)) {
     files.push_back(folder);
+  } else if (!fs::is_directory(st)) {
+    if (core::Status s = checkRegularFile(folder, "DICOM input"); !s) return s.error();
+    files.push_back(folder);  // became a file since the first look
   } else {
     const auto opts = fs::directory_options::skip_permission_denied;
     auto add = [&](const fs::directory_entry& e) {
       std::error_code fe;
-      if (!e.is_regular_file(fe)) return;
+      const fs::file_status est = e.status(fe);
+      if (fe || fs::is_directory(est)) return;
+      if (!fs::is_regular_file(est)) {
+        // A stat, not an open: the reason names the kind ("a named pipe (FIFO), not a regular file").
+        if (core::Status s = checkRegularFile(e.path().string(), "file"); !s)
+          special.push_back(DicomSkippedFile{e.path().string(), s.error().describe()});
+        return;
+      }
       const std::string name = e.path().filename().string();
       if (name == "DICOMDIR" || (!name.empty() && name[0] == '.')) {
         ++ignored;
@@ -755,7 +769,8 @@ core::Result<DicomIndex> indexDicomFolder(const std::string& folder, const Dicom
   auto index = indexDicomFiles(files, options);
   if (!index) return index;
   index->root = folder;
-  index->filesVisited += ignored;
+  index->filesVisited += ignored + static_cast<std::int64_t>(special.size());
+  index->skipped.insert(index->skipped.end(), special.begin(), special.end());
   index->nonDicomFiles += ignored;
   return index;
 }

@@ -40,8 +40,9 @@ bool startsWith(std::string_view s, std::string_view prefix);
 
 core::Error parseError(const std::string& subject, int line, std::string detail);
 
-// A label file read whole (io/base/file_read.h): NotFound when it does not exist, ReadFailed when it cannot be read,
-// SizeLimit when longer than kMaxLabelFileBytes.
+// A label file read whole (io/base/file_read.h): NotFound when it does not exist, ReadFailed when it cannot be read
+// or is no regular file (a pipe, socket, device or folder: io/base/regular_file.h), SizeLimit when longer than
+// kMaxLabelFileBytes.
 core::Result<std::string> readLabelFile(const std::filesystem::path& path);
 // Reads `path` and hands its text to `parse(text, subject)` with the path as subject: every *File reader is this.
 template <class Parse>

@@ -8,6 +8,7 @@
 
 #include "io/base/atomic_file.h"
 #include "io/base/file_read.h"
+#include "io/base/regular_file.h"
 #include "io/labels/label_table_formats_internal.h"
 
 namespace delineate::io::label_io_detail {
@@ -63,6 +64,9 @@ core::Error parseError(const std::string& subject, int line, std::string detail)
 }
 
 core::Result<std::string> readLabelFile(const std::filesystem::path& path) {
+  // A label table is a user-given input: a pipe, socket or device is refused as such (readWholeFile alone would
+  // read a pipe to its end, which suits the store's records but hides a wrong path here).
+  if (core::Status s = checkRegularFile(path.string(), "label table"); !s) return s.error();
   return readWholeFile(path.string(), kMaxLabelFileBytes, "label table");
 }
 

@@ -1,5 +1,7 @@
 #include "io/volume/image_file.h"
 
+#include <vector>
+
 #include "io/volume/image_file_internal.h"
 #include "io/volume/itk_formats.h"
 #include "io/volume/metaimage.h"
@@ -84,16 +86,41 @@ core::Result<core::ImageVolume> readImageFile(const std::string& path) {
 }
 
 core::Result<core::LabelMap> readLabelFile(const std::string& path) {
+  core::Result<core::LabelMap> labels = unknownFormat(path);
   switch (imageFileFormatFromPath(path)) {
-    case ImageFileFormat::Nifti: return readNiftiLabels(path);
-    case ImageFileFormat::Nrrd: return readNrrdLabels(path);
-    case ImageFileFormat::MetaImage: return readMetaImageLabels(path);
-    case ImageFileFormat::Gipl: return readItkFormatLabels(path, ItkReadFormat::Gipl);
-    case ImageFileFormat::Analyze: return readItkFormatLabels(path, ItkReadFormat::Analyze);
-    case ImageFileFormat::VtkLegacy: return readItkFormatLabels(path, ItkReadFormat::VtkLegacy);
+    case ImageFileFormat::Nifti: labels = readNiftiLabels(path); break;
+    case ImageFileFormat::Nrrd: labels = readNrrdLabels(path); break;
+    case ImageFileFormat::MetaImage: labels = readMetaImageLabels(path); break;
+    case ImageFileFormat::Gipl: labels = readItkFormatLabels(path, ItkReadFormat::Gipl); break;
+    case ImageFileFormat::Analyze: labels = readItkFormatLabels(path, ItkReadFormat::Analyze); break;
+    case ImageFileFormat::VtkLegacy: labels = readItkFormatLabels(path, ItkReadFormat::VtkLegacy); break;
     case ImageFileFormat::Unknown: break;
   }
-  return unknownFormat(path);
+  if (!labels) return labels;
+  if (core::Status s = checkLooksLikeLabelMap(*labels, path); !s) return s.error();
+  return labels;
+}
+
+core::Status checkLooksLikeLabelMap(const core::LabelMap& labels, const std::string& path) {
+  std::vector<bool> present(65536, false);
+  std::size_t distinct = 0, labelled = 0;
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    const core::Label v = labels[i];
+    if (v == 0) continue;
+    ++labelled;
+    if (!present[v]) {
+      present[v] = true;
+      ++distinct;
+    }
+  }
+  // Both conditions: a dense parcellation can label most voxels, and a sparse map can use many ids, but a map that
+  // does both is an image of whole numbers (the reported case: an MR taken as 1,209 labels, minutes of work).
+  if (distinct > kMaxLabelsOfMostlyLabelledMap && labelled * 2 > labels.size())
+    return core::makeError(core::ErrorCode::ParseError, path,
+                           std::string(kIntensityNotLabels) + " (" + std::to_string(distinct) +
+                               " distinct values, " + std::to_string(labelled * 100 / labels.size()) +
+                               "% of voxels non-zero)");
+  return core::Status::success();
 }
 
 core::Status writeImageFile(const std::string& path, const core::ImageVolume& image,

@@ -22,6 +22,7 @@
 // Labels are uint16 in every format; images float32 (or int16 when ImageFileWriteOptions::int16WhenExact and every
 // voxel is a whole number in int16 range). Writes are atomic: a failed save leaves the previous file byte-identical.
 
+#include <cstddef>
 #include <string>
 
 #include "core/error.h"
@@ -48,8 +49,24 @@ struct ImageFileWriteOptions {
   bool int16WhenExact = false;  // images only: int16 storage when lossless, float32 otherwise
 };
 
+// The words every refusal of an intensity image given as a label map starts with.
+inline constexpr const char* kIntensityNotLabels =
+    "looks like an intensity image, not a label map: did you swap IMAGE and LABELS?";
+
+// More distinct ids than this, with most voxels labelled, is an intensity image (an MR or micro-CT of whole numbers):
+// real atlases have hundreds of structures (TotalSegmentator 117, the Allen mouse atlas about 700) and a background.
+inline constexpr std::size_t kMaxLabelsOfMostlyLabelledMap = 1000;
+
 core::Result<core::ImageVolume> readImageFile(const std::string& path);
+
+// Every label map a user names comes through here (CLI, the window's Open Label Map, the share store), so each gets
+// the same refusals: a value that is no label (a fraction, a negative, above 65535) and, after reading, a map that
+// looks like an intensity image (checkLooksLikeLabelMap). Both say kIntensityNotLabels.
 core::Result<core::LabelMap> readLabelFile(const std::string& path);
+
+// Refuses (ParseError naming `path`) a map with more than kMaxLabelsOfMostlyLabelledMap distinct non-zero ids where
+// more than half the voxels are non-zero. An empty map passes: whether nothing labelled is an error is the caller's.
+core::Status checkLooksLikeLabelMap(const core::LabelMap& labels, const std::string& path);
 core::Status writeImageFile(const std::string& path, const core::ImageVolume& image,
                             const ImageFileWriteOptions& options = {});
 core::Status writeLabelFile(const std::string& path, const core::LabelMap& labels,

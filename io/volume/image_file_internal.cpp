@@ -20,6 +20,8 @@
 
 #include "io/base/atomic_file.h"
 #include "io/base/gzip.h"
+#include "io/base/regular_file.h"
+#include "io/volume/image_file.h"
 #include "io/volume/nifti_internal.h"
 
 namespace delineate::io::image_file_detail {
@@ -175,7 +177,7 @@ struct PiecePlan {
 std::string whereOf(const DataPiece& piece) { return piece.detached ? "data file '" + piece.path + "': " : ""; }
 
 Result<InputFile> openPiece(const VoxelSource& src, const DataPiece& piece) {
-  auto file = InputFile::open(piece.path);
+  auto file = InputFile::open(piece.path, piece.detached ? "data file" : "image file");
   if (file || !piece.detached) return file;
   const core::Error& e = file.error();
   if (e.code == ErrorCode::NotFound)
@@ -450,19 +452,16 @@ InputFile::~InputFile() {
   if (m_fd >= 0) ::close(m_fd);
 }
 
-Result<InputFile> InputFile::open(const std::string& path) {
+Result<InputFile> InputFile::open(const std::string& path, std::string_view what) {
   InputFile f;
   f.m_path = path;
-  f.m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (f.m_fd < 0) {
-    const int e = errno;
-    return makeError(e == ENOENT ? ErrorCode::NotFound : ErrorCode::ReadFailed, path,
-                     std::string("cannot open: ") + std::strerror(e));
-  }
+  // A pipe, socket, device or folder is refused before it is opened: a FIFO would block the open forever.
+  auto fd = openRegularFile(path, what);
+  if (!fd) return fd.error();
+  f.m_fd = *fd;
   struct stat st {};
   if (::fstat(f.m_fd, &st) != 0)
     return makeError(ErrorCode::ReadFailed, path, std::string("cannot stat: ") + std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) return makeError(ErrorCode::ReadFailed, path, "not a regular file");
   f.m_size = static_cast<std::uint64_t>(st.st_size);
   return f;
 }
@@ -616,9 +615,9 @@ Result<core::LabelMap> loadLabels(const VoxelSource& source, const Geometry& geo
     const auto& d = geometry.dimensions();
     const auto i = static_cast<std::int64_t>(badIndex);
     return makeError(ErrorCode::ParseError, source.subject,
-                     "not a label map: voxel (" + std::to_string(i % d[0]) + ", " + std::to_string(i / d[0] % d[1]) +
-                         ", " + std::to_string(i / (d[0] * d[1])) + ") holds " + formatDouble(badValue) +
-                         "; labels must be whole numbers in 0..65535");
+                     std::string(kIntensityNotLabels) + " (voxel (" + std::to_string(i % d[0]) + ", " +
+                         std::to_string(i / d[0] % d[1]) + ", " + std::to_string(i / (d[0] * d[1])) + ") holds " +
+                         formatDouble(badValue) + "; labels are whole numbers in 0..65535)");
   }
   auto volume = core::Volume<core::Label>::adopt(geometry, std::move(voxels).value(), source.subject);
   if (!volume) return volume.error();

@@ -76,7 +76,7 @@ class InputFile {
   ~InputFile();
 
   // NotFound when missing, ReadFailed when unreadable or not a regular file; errors name `path`.
-  static Result<InputFile> open(const std::string& path);
+  static Result<InputFile> open(const std::string& path, std::string_view what = "image file");
 
   const std::string& path() const { return m_path; }
   std::uint64_t size() const { return m_size; }

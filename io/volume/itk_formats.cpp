@@ -29,6 +29,7 @@
 
 #include "core/geometry.h"
 #include "io/base/gzip.h"
+#include "io/base/regular_file.h"
 
 namespace delineate::io {
 namespace {
@@ -541,6 +542,8 @@ struct Opened {
 
 Result<Opened> open(const std::string& path, ItkReadFormat format, std::optional<AnalyzeFiles>& analyze,
                     LowerCaseGiplName& giplName) {
+  // ITK opens with a blocking open(2): a named pipe would hang it, a device never end.
+  if (Status s = checkRegularFile(path, "image file"); !s) return s.error();
   std::string itkName = path;
   if (format == ItkReadFormat::Gipl) {
     auto name = giplName.nameFor(path);
@@ -550,6 +553,8 @@ Result<Opened> open(const std::string& path, ItkReadFormat format, std::optional
   if (format == ItkReadFormat::Analyze) {
     auto files = analyzeFiles(path);
     if (!files) return files.error();
+    if (Status s = checkRegularFile(files->header, "Analyze header"); !s) return s.error();
+    if (Status s = checkRegularFile(files->data, "Analyze image data"); !s) return s.error();
     analyze = *files;
   }
   Opened o;

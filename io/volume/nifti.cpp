@@ -17,6 +17,8 @@
 
 #include "io/base/atomic_file.h"
 #include "io/base/gzip.h"
+#include "io/base/regular_file.h"
+#include "io/volume/image_file.h"
 #include "io/volume/nifti_internal.h"
 
 namespace delineate::io {
@@ -82,16 +84,13 @@ Result<std::size_t> readAt(const Source& src, std::uint64_t offset, std::uint8_t
 Result<Source> openSource(const std::string& path) {
   Source src;
   src.path = path;
-  src.fd = Fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (src.fd.fd < 0) {
-    const int e = errno;
-    return makeError(e == ENOENT ? ErrorCode::NotFound : ErrorCode::ReadFailed, path,
-                     std::string("cannot open: ") + std::strerror(e));
-  }
+  // A pipe, socket, device or folder is refused before it is opened: a FIFO would block the open forever.
+  auto fd = openRegularFile(path, "image file");
+  if (!fd) return fd.error();
+  src.fd = Fd(*fd);
   struct stat st {};
   if (::fstat(src.fd.fd, &st) != 0)
     return makeError(ErrorCode::ReadFailed, path, std::string("cannot stat: ") + std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) return makeError(ErrorCode::ReadFailed, path, "not a regular file");
   src.fileSize = static_cast<std::uint64_t>(st.st_size);
   std::uint8_t magic[2] = {0, 0};
   auto n = readAt(src, 0, magic, 2);
@@ -631,9 +630,9 @@ Result<core::LabelMap> labelsFrom(Result<LoadedNifti> loaded) {
     const auto& d = info->geometry.dimensions();
     const auto i = static_cast<std::int64_t>(badIndex);
     return makeError(ErrorCode::ParseError, path,
-                     "not a label map: voxel (" + std::to_string(i % d[0]) + ", " + std::to_string(i / d[0] % d[1]) +
-                         ", " + std::to_string(i / (d[0] * d[1])) + ") holds " + formatValue(badValue) +
-                         "; labels must be whole numbers in 0..65535");
+                     std::string(kIntensityNotLabels) + " (voxel (" + std::to_string(i % d[0]) + ", " +
+                         std::to_string(i / d[0] % d[1]) + ", " + std::to_string(i / (d[0] * d[1])) + ") holds " +
+                         formatValue(badValue) + "; labels are whole numbers in 0..65535)");
   }
   auto volume = core::Volume<Label>::adopt(info->geometry, std::move(voxels).value(), path);
   if (!volume) return volume.error();

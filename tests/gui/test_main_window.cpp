@@ -10,6 +10,8 @@
 
 #include <filesystem>
 
+#include <sys/stat.h>
+
 #include <vtkPolyData.h>
 
 #include "app/gui/label_panel.h"
@@ -195,6 +197,38 @@ TEST_CASE("main window: a missing image and a label map of another grid are repo
   CHECK(labelsLoaded.count() == 0);
   CHECK(window.document().hasStudy());
   CHECK(window.document().session()->image().geometry().dimensions()[0] > 10);
+}
+
+TEST_CASE("main window: a pipe as the image and an intensity image as the label map are refused, named",
+          "[gui][errors][bad-input]") {
+  test::guiApp();
+  test::ScratchDir dir("gui-bad-input");
+  QuietWindow window;
+  QSignalSpy loaded(&window, &MainWindow::studyLoaded), failed(&window, &MainWindow::loadFailed);
+  // A named pipe blocked the loading job for ever (issue 22 item 4): now it fails at once, naming its kind.
+  const std::string fifo = (dir / "pipe.nii.gz").string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  REQUIRE(window.loader().openImage(QString::fromStdString(fifo)));
+  REQUIRE(waitFor(failed));
+  QString message = failed.takeFirst().at(0).toString();
+  CHECK(message.contains("pipe.nii.gz"));
+  CHECK(message.contains("named pipe (FIFO)"));
+  REQUIRE(window.loader().openImage(QString::fromStdString(kSampleCt)));
+  REQUIRE(waitFor(loaded));
+  // Open Label Map with an image of whole numbers (1,500 values on every voxel): the likely swap is named (item 5).
+  auto mr = core::Volume<core::Label>::create(window.document().session()->image().geometry(), 0);
+  REQUIRE(mr.ok());
+  for (std::size_t i = 0; i < mr->size(); ++i) (*mr)[i] = core::Label(1 + i % 1500);
+  const std::string mrPath = (dir / "mr.nii.gz").string();
+  REQUIRE(io::writeLabelFile(mrPath, core::LabelMap(std::move(mr).value())).ok());
+  QSignalSpy labelsLoaded(&window, &MainWindow::labelsLoaded);
+  REQUIRE(window.loader().openLabels(QString::fromStdString(mrPath)));
+  REQUIRE(waitFor(failed));
+  message = failed.takeFirst().at(0).toString();
+  CHECK(message.contains("mr.nii.gz"));
+  CHECK(message.contains("did you swap IMAGE and LABELS?"));
+  CHECK(labelsLoaded.count() == 0);
+  CHECK(window.document().hasStudy());
 }
 
 TEST_CASE("main window: a label set revision opens from a share store, and a folder that is no share is refused",
