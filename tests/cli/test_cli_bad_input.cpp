@@ -108,8 +108,8 @@ TEST_CASE("a pipe, socket, device or folder given as an image is refused at once
     }
   }
   CHECK_FALSE(fs::exists(dir / "out.nii"));
-  // NRRD and MetaImage headers, too.
-  for (const std::string ext : {".nrrd", ".mha"}) {
+  // NRRD and MetaImage headers, too, and the formats ITK reads (ITK's own open(2) would block on a pipe).
+  for (const std::string ext : {".nrrd", ".mha", ".gipl", ".vtk", ".hdr"}) {
     const fs::path fifo = dir / ("pipe" + ext);
     REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
     checkRefused(runCliBounded("info " + quoted(fifo.string())), fifo, "named pipe (FIFO)");
