@@ -49,6 +49,10 @@ IndexBox reorderedBoxOf(const IndexBox& source, const Size3& sourceDims, const A
 template <class T, class SrcBuf>
 std::vector<T> reorderBox(const SrcBuf& source, const IndexBox& layout, const IndexBox& box, const Size3& sourceDims,
                           const AxisOrder& order);
+// The same copy into `out` (reorderedBoxOf(box).voxelCount() elements), for callers that split a box among threads.
+template <class T, class SrcBuf>
+void reorderBoxInto(const SrcBuf& source, const IndexBox& layout, const IndexBox& box, const Size3& sourceDims,
+                    const AxisOrder& order, T* out);
 template <class T, class SrcBuf>
 std::vector<T> restoreBox(const SrcBuf& reordered, const IndexBox& reorderedBox, const Size3& sourceDims,
                           const AxisOrder& order);
@@ -85,11 +89,17 @@ void walk(const IndexBox& rbox, const IndexBox& sbox, const Size3& sourceDims, c
 }  // namespace axis_order_detail
 
 template <class T, class SrcBuf>
+void reorderBoxInto(const SrcBuf& source, const IndexBox& layout, const IndexBox& box, const Size3& sourceDims,
+                    const AxisOrder& order, T* out) {
+  axis_order_detail::walk(reorderedBoxOf(box, sourceDims, order), layout, sourceDims, order,
+                          [&](std::size_t o, std::size_t s) { out[o] = source[s]; });
+}
+
+template <class T, class SrcBuf>
 std::vector<T> reorderBox(const SrcBuf& source, const IndexBox& layout, const IndexBox& box, const Size3& sourceDims,
                           const AxisOrder& order) {
-  const IndexBox rbox = reorderedBoxOf(box, sourceDims, order);
-  std::vector<T> out(static_cast<std::size_t>(rbox.voxelCount()));
-  axis_order_detail::walk(rbox, layout, sourceDims, order, [&](std::size_t o, std::size_t s) { out[o] = source[s]; });
+  std::vector<T> out(static_cast<std::size_t>(reorderedBoxOf(box, sourceDims, order).voxelCount()));
+  reorderBoxInto(source, layout, box, sourceDims, order, out.data());
   return out;
 }
 

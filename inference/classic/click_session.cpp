@@ -2,6 +2,7 @@
 
 #include "core/morphology.h"
 #include "inference/classic/geodesic.h"
+#include "inference/classic/parallel.h"
 #include "inference/classic/working_grid.h"
 
 #include <algorithm>
@@ -299,10 +300,17 @@ std::shared_ptr<const WorkingGrid> ClickSession::gridFor(const IndexBox& box) co
       // is the same as the one built in place would be (it depends on the box's extent and voxels, not on where
       // the box lies), then placed at the box.
       const core::Size3 n{box.max[0] - box.min[0] + 1, box.max[1] - box.min[1] + 1, box.max[2] - box.min[2] + 1};
-      const core::IndexBox source = core::sourceBoxOf(box, m_image->geometry().dimensions(), m_order);
-      auto voxels = core::reorderBox<float>(*m_image, m_image->geometry().fullBox(), source, m_image->geometry().dimensions(), m_order);
-      core::ImageVolume::UninitBuffer buf(voxels.begin(), voxels.end());
-      std::vector<float>().swap(voxels);
+      const core::Size3& imageDims = m_image->geometry().dimensions();
+      core::ImageVolume::UninitBuffer buf(static_cast<std::size_t>(box.voxelCount()));
+      // Slabs of the box's slices on every core, as block averaging does: a large region is tens of millions of
+      // voxels, read with strides where an axis is swapped.
+      parallelRanges(n[2], 8, [&](std::int64_t z0, std::int64_t z1) {
+        core::IndexBox slab = box;
+        slab.min[2] = box.min[2] + z0;
+        slab.max[2] = box.min[2] + z1 - 1;
+        core::reorderBoxInto(*m_image, m_image->geometry().fullBox(), core::sourceBoxOf(slab, imageDims, m_order),
+                             imageDims, m_order, buf.data() + z0 * n[0] * n[1]);
+      });
       auto crop = core::ImageVolume::adopt(core::Geometry(n, m_grid0.spacingMm(), core::Vec3{0, 0, 0}), std::move(buf));
       if (!crop) throw std::bad_alloc();  // the box's sizes are those of the image: only memory can fail
       WorkingGrid grid = buildWorkingGrid(*crop, crop->geometry().fullBox(), m_options.maxWorkingVoxels,
