@@ -2,7 +2,6 @@
 
 #include "core/morphology.h"
 #include "inference/classic/geodesic.h"
-#include "inference/classic/parallel.h"
 #include "inference/classic/working_grid.h"
 
 #include <algorithm>
@@ -296,26 +295,25 @@ std::shared_ptr<const WorkingGrid> ClickSession::gridFor(const IndexBox& box) co
       m_grid = std::make_shared<const WorkingGrid>(
           buildWorkingGrid(*m_image, box, m_options.maxWorkingVoxels, m_options.smoothingPasses));
     } else {
-      // Only the box is reordered (not the whole image): a copy of the box's voxels in canonical order, whose grid
-      // is the same as the one built in place would be (it depends on the box's extent and voxels, not on where
-      // the box lies), then placed at the box.
-      const core::Size3 n{box.max[0] - box.min[0] + 1, box.max[1] - box.min[1] + 1, box.max[2] - box.min[2] + 1};
-      const core::Size3& imageDims = m_image->geometry().dimensions();
-      core::ImageVolume::UninitBuffer buf(static_cast<std::size_t>(box.voxelCount()));
-      // Slabs of the box's slices on every core, as block averaging does: a large region is tens of millions of
-      // voxels, read with strides where an axis is swapped.
-      parallelRanges(n[2], 8, [&](std::int64_t z0, std::int64_t z1) {
-        core::IndexBox slab = box;
-        slab.min[2] = box.min[2] + z0;
-        slab.max[2] = box.min[2] + z1 - 1;
-        core::reorderBoxInto(*m_image, m_image->geometry().fullBox(), core::sourceBoxOf(slab, imageDims, m_order),
-                             imageDims, m_order, buf.data() + z0 * n[0] * n[1]);
-      });
-      auto crop = core::ImageVolume::adopt(core::Geometry(n, m_grid0.spacingMm(), core::Vec3{0, 0, 0}), std::move(buf));
-      if (!crop) throw std::bad_alloc();  // the box's sizes are those of the image: only memory can fail
-      WorkingGrid grid = buildWorkingGrid(*crop, crop->geometry().fullBox(), m_options.maxWorkingVoxels,
+      // Each row of the box in canonical order is gathered from the image as it is stored (one row per thread, not
+      // a copy of the region), so the grid is the one of an image stored in canonical order.
+      const core::Size3& dims = m_image->geometry().dimensions();
+      const float* data = m_image->data();
+      const core::AxisOrder order = m_order;
+      const std::int64_t len = box.max[0] - box.min[0] + 1;
+      const core::Index3 step0 = core::sourceIndexOf(core::Index3{1, 0, 0}, dims, order);
+      const core::Index3 base0 = core::sourceIndexOf(core::Index3{0, 0, 0}, dims, order);
+      const std::int64_t stride = ((step0[2] - base0[2]) * dims[1] + (step0[1] - base0[1])) * dims[0] + (step0[0] - base0[0]);
+      auto rowAt = [&, len, stride](std::int64_t y, std::int64_t z, std::vector<float>& scratch) -> const float* {
+        const core::Index3 s0 = core::sourceIndexOf(core::Index3{box.min[0], y, z}, dims, order);
+        const float* p = data + ((s0[2] * dims[1] + s0[1]) * dims[0] + s0[0]);
+        if (stride == 1) return p;
+        scratch.resize(static_cast<std::size_t>(len));
+        for (std::int64_t x = 0; x < len; ++x) scratch[static_cast<std::size_t>(x)] = p[x * stride];
+        return scratch.data();
+      };
+      WorkingGrid grid = buildWorkingGrid(rowAt, m_grid0.spacingMm(), box, m_options.maxWorkingVoxels,
                                           m_options.smoothingPasses);
-      grid.box = box;
       m_grid = std::make_shared<const WorkingGrid>(std::move(grid));
     }
   }
