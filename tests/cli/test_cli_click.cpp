@@ -10,25 +10,10 @@
 #include "core/axis_order.h"
 #include "io/volume/image_file.h"
 #include "tests/cli/cli_runner.h"
+#include "tests/common/storage_order_support.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate;
-
-namespace {
-
-template <class T>
-core::Volume<T> crop(const core::Volume<T>& v, const core::IndexBox& box) {
-  const auto& g = v.geometry();
-  const core::Size3 n{box.max[0] - box.min[0] + 1, box.max[1] - box.min[1] + 1, box.max[2] - box.min[2] + 1};
-  auto out = core::Volume<T>::create(core::Geometry(n, g.spacingMm(), g.indexToLps(box.min), g.direction())).value();
-  std::size_t o = 0;
-  for (std::int64_t z = box.min[2]; z <= box.max[2]; ++z)
-    for (std::int64_t y = box.min[1]; y <= box.max[1]; ++y)
-      for (std::int64_t x = box.min[0]; x <= box.max[0]; ++x) out[o++] = v.at(core::Index3{x, y, z});
-  return out;
-}
-
-}  // namespace
 
 TEST_CASE("click-eval gives the same Dice curve whatever order the file stores its axes in", "[cli][click]") {
   auto ip = test::sharedFile("data/mr/pyradiomics-mr-tumor/brain1_image.nrrd");
@@ -50,8 +35,8 @@ TEST_CASE("click-eval gives the same Dice curve whatever order the file stores i
     box.min[a] = std::max<std::int64_t>(0, box.min[a] - 8);
     box.max[a] = std::min(dims[a] - 1, box.max[a] + 8);
   }
-  const auto img = crop(*image, box);
-  const auto lab = crop(labels->voxels(), box);
+  const auto img = test::cropVolume(*image, box);
+  const auto lab = test::cropVolume(labels->voxels(), box);
 
   test::ScratchDir dir("click-eval-axes");
   auto curve = [&](const core::AxisOrder& order, const std::string& name) {

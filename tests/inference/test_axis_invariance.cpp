@@ -7,36 +7,18 @@
 #include <functional>
 #include <numeric>
 #include <optional>
-#include <sstream>
 
 #include "core/axis_order.h"
 #include "inference/classic/auto_segmenter.h"
 #include "inference/classic/click_session.h"
 #include "inference/click_evaluator.h"
 #include "io/volume/image_file.h"
+#include "tests/common/storage_order_support.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate;
 
 namespace {
-
-std::string describe(const core::AxisOrder& o) {
-  std::ostringstream s;
-  for (std::size_t a = 0; a < 3; ++a) s << (o.flip[a] ? "-" : "+") << "ijk"[o.axis[a]];
-  return s.str();
-}
-
-template <class T>
-core::Volume<T> crop(const core::Volume<T>& v, const core::IndexBox& box) {
-  const auto& g = v.geometry();
-  const core::Size3 n{box.max[0] - box.min[0] + 1, box.max[1] - box.min[1] + 1, box.max[2] - box.min[2] + 1};
-  auto out = core::Volume<T>::create(core::Geometry(n, g.spacingMm(), g.indexToLps(box.min), g.direction())).value();
-  std::size_t o = 0;
-  for (std::int64_t z = box.min[2]; z <= box.max[2]; ++z)
-    for (std::int64_t y = box.min[1]; y <= box.max[1]; ++y)
-      for (std::int64_t x = box.min[0]; x <= box.max[0]; ++x) out[o++] = v.at(core::Index3{x, y, z});
-  return out;
-}
 
 // The box around a label (plus `margin` voxels), at most `cap` voxels per axis around its centre.
 core::IndexBox boxAround(const core::LabelMap& labels, core::Label label, std::int64_t margin, std::int64_t cap) {
@@ -85,8 +67,8 @@ std::optional<Crop> loadCrop(const std::string& image, const std::string& labels
   REQUIRE(i.ok());
   REQUIRE(l.ok());
   const core::IndexBox box = boxAround(*l, label, margin, cap);
-  Crop c{crop(*i, box), {}};
-  const auto lab = crop(l->voxels(), box);
+  Crop c{test::cropVolume(*i, box), {}};
+  const auto lab = test::cropVolume(l->voxels(), box);
   c.reference = core::Volume<std::uint8_t>::create(lab.geometry(), 0).value();
   for (std::size_t k = 0; k < lab.size(); ++k) c.reference[k] = lab[k] == label ? 1 : 0;
   return c;
@@ -114,7 +96,7 @@ void checkClicksInvariant(const Crop& c, const std::vector<core::AxisOrder>& ord
   for (const auto& k : eval->clicks) negative = negative || !k.point.positive;
   INFO("clicks: " << eval->clicks.size() << ", a negative one among them: " << negative);
   for (const auto& order : orders) {
-    INFO("storage order " << describe(order));
+    INFO("storage order " << test::describeOrder(order));
     const auto stored = core::reorderedVolume(c.image, order).value();
     auto session = inference::classic::ClickSession::begin(stored);
     REQUIRE(session.ok());
@@ -156,7 +138,7 @@ TEST_CASE("axis order: the orders, their geometry and index maps", "[classic][ax
   const core::Geometry g(core::Size3{4, 5, 6}, core::Vec3{0.5, 0.7, 2.0}, core::Vec3{10, -20, 30},
                          test::rotationMatrix(0.1, -0.2, 0.3));
   for (const auto& o : all) {
-    INFO(describe(o));
+    INFO(test::describeOrder(o));
     const core::Geometry r = core::reorderedGeometry(g, o);
     for (const core::Index3 p : {core::Index3{0, 0, 0}, core::Index3{3, 1, 5}, core::Index3{2, 4, 0}}) {
       const core::Index3 q = core::reorderedIndexOf(p, g.dimensions(), o);
@@ -213,7 +195,7 @@ TEST_CASE("axis order: the simulated-click protocol gives the same Dice curve in
   };
   const auto expected = curve(core::AxisOrder{});
   for (const auto& order : someOrders()) {
-    INFO("storage order " << describe(order));
+    INFO("storage order " << test::describeOrder(order));
     CHECK(curve(order) == expected);
   }
 }
@@ -227,12 +209,12 @@ TEST_CASE("axis order: automatic labels of a CT are the same stored LAS, with i 
   // A chest slab: the lungs, the trachea's top slices, ribs and the table.
   const auto dims = full->geometry().dimensions();
   const core::IndexBox box{{0, 0, dims[2] / 2}, {dims[0] - 1, dims[1] - 1, dims[2] - 1}};
-  const auto image = crop(*full, box);
+  const auto image = test::cropVolume(*full, box);
   auto expected = inference::classic::segmentAutomatically(image, {}, nullptr, {});
   REQUIRE(expected.ok());
   REQUIRE(expected->ct);
   for (const auto& order : someOrders()) {
-    INFO("storage order " << describe(order));
+    INFO("storage order " << test::describeOrder(order));
     const auto stored = core::reorderedVolume(image, order).value();
     auto got = inference::classic::segmentAutomatically(stored, {}, nullptr, {});
     REQUIRE(got.ok());
