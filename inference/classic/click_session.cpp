@@ -198,7 +198,7 @@ ClickSession::ClickSession(const core::ImageVolume& image, const ClickOptions& o
     : m_image(&image),
       m_options(options),
       m_order(core::canonicalAxisOrder(image.geometry())),
-      m_grid0(core::reorderedGeometry(image.geometry(), m_order)) {}
+      m_canonical(m_order.isIdentity() ? image.geometry() : core::reorderedGeometry(image.geometry(), m_order)) {}
 
 namespace {
 // The object on the image's own grid.
@@ -219,7 +219,7 @@ core::Result<std::unique_ptr<ClickSession>> ClickSession::begin(const core::Imag
 }
 
 core::Status ClickSession::addPoint(const PointPrompt& point, core::ProgressSink* progress) {
-  const auto& g = m_grid0;
+  const auto& g = m_canonical;
   const core::Vec3 c = g.lpsToIndex(point.pointLps);
   Index3 ijk{};
   for (int a = 0; a < 3; ++a) {
@@ -312,7 +312,7 @@ std::shared_ptr<const WorkingGrid> ClickSession::gridFor(const IndexBox& box) co
         for (std::int64_t x = 0; x < len; ++x) scratch[static_cast<std::size_t>(x)] = p[x * stride];
         return scratch.data();
       };
-      WorkingGrid grid = buildWorkingGrid(rowAt, m_grid0.spacingMm(), box, m_options.maxWorkingVoxels,
+      WorkingGrid grid = buildWorkingGrid(rowAt, m_canonical.spacingMm(), box, m_options.maxWorkingVoxels,
                                           m_options.smoothingPasses);
       m_grid = std::make_shared<const WorkingGrid>(std::move(grid));
     }
@@ -324,8 +324,8 @@ core::Result<ObjectMask> ClickSession::compute(const std::vector<Index3>& seeds,
                                                const ObjectMask* previous, std::vector<float>& reach, double& margin,
                                                core::ProgressSink* progress) const {
   if (std::find(positive.begin(), positive.end(), true) == positive.end()) return ObjectMask{};  // nothing to grow
-  const auto dims = m_grid0.dimensions();
-  const auto sp = m_grid0.spacingMm();
+  const auto dims = m_canonical.dimensions();
+  const auto sp = m_canonical.spacingMm();
   IndexBox clicks;
   for (const auto& s : seeds) clicks.include(s);
   try {
@@ -412,7 +412,7 @@ core::Result<ObjectMask> ClickSession::compute(const std::vector<Index3>& seeds,
         if (!positive[k2]) object[g.index(seedAt[k2][0], seedAt[k2][1], seedAt[k2][2])] = 0;
 
       // Grow the region where the object reaches one of its inner faces.
-      const bool whole = box == m_grid0.fullBox();
+      const bool whole = box == m_canonical.fullBox();
       if (whole || attempt >= m_options.maxExpansions || box.voxelCount() * 8 > m_options.maxRoiVoxels ||
           !touchesInnerFace(object, g, dims)) {
         ObjectMask out = toFullResolution(g, object);

@@ -95,7 +95,7 @@ class ClickSession final : public InteractiveSession {
   const core::ImageVolume* m_image;
   ClickOptions m_options;
   core::AxisOrder m_order;  // the canonical order of the image's storage axes
-  core::Geometry m_grid0;   // the image's grid in that order; seeds, boxes and objects below are on it
+  core::Geometry m_canonical;   // the image's grid in that order; seeds, boxes and objects below are on it
   std::vector<PointPrompt> m_points;
   std::vector<core::Index3> m_seeds;  // voxel of each point
   std::vector<float> m_reach;         // how far (straight-line mm) each positive click may grow the object
