@@ -15,7 +15,12 @@
 // (its per-click undo objects, working grid and caches) are measured apart from the automatic segmentation and the
 // evaluator.
 //
-// Usage: bench_click_latency SERIES_DIR|IMAGE [--clicks N] [--objects N]
+// --store ORDER rewrites the image in another storage order before clicking (each voxel keeps its LPS position):
+// ORDER names the stored axes as reordered ones, e.g. -i+j+k (i reversed: LPS stored as RAS-like LAS) or +j+i+k
+// (i and j swapped). The engine then runs on its canonical order, reordering each region it reads; this measures
+// what that costs beside an image already stored in that order.
+//
+// Usage: bench_click_latency SERIES_DIR|IMAGE [--clicks N] [--objects N] [--store ORDER]
 
 #include <malloc.h>
 #include <sys/resource.h>
@@ -24,6 +29,7 @@
 #include <new>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -33,6 +39,7 @@
 
 #include "inference/classic/auto_segmenter.h"
 #include "inference/classic/click_session.h"
+#include "core/axis_order.h"
 #include "core/morphology.h"
 #include "inference/click_evaluator.h"
 #include "io/dicom/dicom.h"
@@ -171,13 +178,32 @@ int main(int argc, char** argv) {
     return 2;
   }
   int clicks = 10, objects = 8;
+  std::string store;
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
     if (a == "--clicks") clicks = std::atoi(argv[i + 1]);
     else if (a == "--objects") objects = std::atoi(argv[i + 1]);
+    else if (a == "--store") store = argv[i + 1];
     else die("unknown option " + a);
   }
-  const core::ImageVolume image = load(argv[1]);
+  core::ImageVolume image = load(argv[1]);
+  if (!store.empty()) {
+    core::AxisOrder order;
+    std::array<bool, 3> used{false, false, false};
+    if (store.size() != 6) die("--store wants three signed axes such as -i+j+k");
+    for (std::size_t a = 0; a < 3; ++a) {
+      const char sign = store[2 * a], axis = store[2 * a + 1];
+      if ((sign != '+' && sign != '-') || axis < 'i' || axis > 'k' || used[static_cast<std::size_t>(axis - 'i')])
+        die("--store wants three signed axes such as -i+j+k");
+      used[static_cast<std::size_t>(axis - 'i')] = true;
+      order.axis[a] = axis - 'i';
+      order.flip[a] = sign == '-';
+    }
+    auto stored = core::reorderedVolume(image, order);
+    if (!stored) die(stored.error().describe());
+    image = std::move(stored).value();
+    std::printf("stored as %s\n", store.c_str());
+  }
   const auto& g = image.geometry();
   const auto d = g.dimensions();
   const auto sp = g.spacingMm();

@@ -1,5 +1,6 @@
 #include "inference/click_evaluator.h"
 
+#include "core/axis_order.h"
 #include "core/morphology.h"
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <new>
+#include <optional>
 
 namespace delineate::inference {
 namespace {
@@ -83,8 +85,27 @@ double diceOf(const ObjectMask& mask, const core::Volume<std::uint8_t>& referenc
   return ref + pred == 0 ? 1.0 : 2.0 * static_cast<double>(both) / static_cast<double>(ref + pred);
 }
 
-core::Result<ClickEvaluation> simulateClicks(InteractiveSession& session, const core::Volume<std::uint8_t>& reference,
+core::Result<ClickEvaluation> simulateClicks(InteractiveSession& session, const core::Volume<std::uint8_t>& source,
                                              int clicks, core::ProgressSink* progress) {
+  // The protocol runs on the canonical storage order (core/axis_order.h): the deepest point and the largest error
+  // region break ties by storage index, so the same scan stored with other axes would get other clicks.
+  const core::AxisOrder order = core::canonicalAxisOrder(source.geometry());
+  const core::Size3 sourceDims = source.geometry().dimensions();
+  std::optional<core::Volume<std::uint8_t>> reordered;
+  if (!order.isIdentity()) {
+    auto r = core::reorderedVolume(source, order);
+    if (!r) return r.error();
+    reordered = std::move(r).value();
+  }
+  const core::Volume<std::uint8_t>& reference = reordered ? *reordered : source;
+  auto objectInOrder = [&]() {
+    ObjectMask m = session.mask();
+    if (order.isIdentity() || m.box.empty()) return m;
+    ObjectMask c;
+    c.box = core::reorderedBoxOf(m.box, sourceDims, order);
+    c.voxels = core::reorderBox<std::uint8_t>(m.voxels, m.box, m.box, sourceDims, order);
+    return c;
+  };
   const auto& g = reference.geometry();
   const auto dims = g.dimensions();
   ClickEvaluation eval;
@@ -101,7 +122,7 @@ core::Result<ClickEvaluation> simulateClicks(InteractiveSession& session, const 
   try {
     for (int k = 0; k < clicks; ++k) {
       // Error map over the union of the reference's and the object's boxes: 1 missed, 2 spurious.
-      const ObjectMask& m = session.mask();
+      const ObjectMask m = objectInOrder();
       IndexBox b = refBox;
       if (!m.box.empty()) b.include(m.box);
       std::vector<std::uint8_t> err(static_cast<std::size_t>(b.voxelCount()), 0);
@@ -123,13 +144,13 @@ core::Result<ClickEvaluation> simulateClicks(InteractiveSession& session, const 
       DeepestPoint deep;
       deepestPoint(positive ? missed : spurious, positive ? missedBox : spuriousBox, g.spacingMm(), deep);
       ClickRecord rec;
-      rec.voxel = deep.voxel;
+      rec.voxel = order.isIdentity() ? deep.voxel : core::sourceIndexOf(deep.voxel, sourceDims, order);
       rec.point.positive = positive;
       rec.point.pointLps = g.indexToLps(deep.voxel);
       const auto t0 = std::chrono::steady_clock::now();
       if (core::Status s = session.addPoint(rec.point, progress); !s) return s.error();
       rec.latencyMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      rec.dice = diceOf(session.mask(), reference);
+      rec.dice = diceOf(session.mask(), source);
       eval.clicks.push_back(rec);
     }
   } catch (const std::bad_alloc&) {

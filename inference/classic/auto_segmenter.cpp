@@ -4,6 +4,7 @@
 #include <cmath>
 #include <new>
 
+#include "core/axis_order.h"
 #include "core/morphology.h"
 
 namespace delineate::inference::classic {
@@ -456,8 +457,35 @@ core::LabelTable autoLabelTable() {
   return t;
 }
 
+namespace {
+core::Result<AutoResult> segmentInStorageOrder(const core::ImageVolume& image, const std::vector<core::Label>& classes,
+                                               core::ProgressSink* progress, const AutoOptions& options);
+}  // namespace
+
 core::Result<AutoResult> segmentAutomatically(const core::ImageVolume& image, const std::vector<core::Label>& classes,
                                               core::ProgressSink* progress, const AutoOptions& options) {
+  // The steps follow storage axes (the axial axis's slices for hole filling and the trachea search, 6-neighbour
+  // flood orders, the lungs' split by breadth-first growth, component tie-breaks), so they run on the canonical
+  // storage order (core/axis_order.h, an exact voxel permutation) and the labels are mapped back: the same scan
+  // stored with other axes gets the same labels. An image already in that order (most CT) is not copied.
+  const core::AxisOrder order = core::canonicalAxisOrder(image.geometry());
+  if (order.isIdentity() || image.size() == 0) return segmentInStorageOrder(image, classes, progress, options);
+  try {
+    auto canonical = core::reorderedVolume(image, order);
+    if (!canonical) return canonical.error();
+    auto r = segmentInStorageOrder(*canonical, classes, progress, options);
+    if (!r) return r.error();
+    const core::Geometry& cg = canonical->geometry();
+    r->voxels = core::restoreBox<core::Label>(r->voxels, cg.fullBox(), image.geometry().dimensions(), order);
+    return r;
+  } catch (const std::bad_alloc&) {
+    return core::makeError(core::ErrorCode::OutOfMemory, "automatic segmentation", "out of memory");
+  }
+}
+
+namespace {
+core::Result<AutoResult> segmentInStorageOrder(const core::ImageVolume& image, const std::vector<core::Label>& classes,
+                                               core::ProgressSink* progress, const AutoOptions& options) {
   const auto table = autoLabelTable();
   for (const auto l : classes)
     if (!table.contains(l))
@@ -521,5 +549,7 @@ core::Result<AutoResult> segmentAutomatically(const core::ImageVolume& image, co
                            "out of memory (the classic engine needs about 12 bytes per voxel)");
   }
 }
+
+}  // namespace
 
 }  // namespace delineate::inference::classic

@@ -194,6 +194,23 @@ bool touchesInnerFace(const std::vector<std::uint8_t>& object, const WorkingGrid
 
 }  // namespace
 
+ClickSession::ClickSession(const core::ImageVolume& image, const ClickOptions& options)
+    : m_image(&image),
+      m_options(options),
+      m_order(core::canonicalAxisOrder(image.geometry())),
+      m_canonical(m_order.isIdentity() ? image.geometry() : core::reorderedGeometry(image.geometry(), m_order)) {}
+
+namespace {
+// The object on the image's own grid.
+ObjectMask toImageOrder(const ObjectMask& canonical, const core::Size3& imageDims, const core::AxisOrder& order) {
+  ObjectMask out;
+  if (canonical.box.empty()) return out;
+  out.box = core::sourceBoxOf(canonical.box, imageDims, order);
+  out.voxels = core::restoreBox<std::uint8_t>(canonical.voxels, canonical.box, imageDims, order);
+  return out;
+}
+}  // namespace
+
 core::Result<std::unique_ptr<ClickSession>> ClickSession::begin(const core::ImageVolume& image,
                                                                 const ClickOptions& options) {
   if (image.geometry().voxelCount() <= 0)
@@ -202,7 +219,7 @@ core::Result<std::unique_ptr<ClickSession>> ClickSession::begin(const core::Imag
 }
 
 core::Status ClickSession::addPoint(const PointPrompt& point, core::ProgressSink* progress) {
-  const auto& g = m_image->geometry();
+  const auto& g = m_canonical;
   const core::Vec3 c = g.lpsToIndex(point.pointLps);
   Index3 ijk{};
   for (int a = 0; a < 3; ++a) {
@@ -227,7 +244,9 @@ core::Status ClickSession::addPoint(const PointPrompt& point, core::ProgressSink
   // The object before this click is kept packed for undo (there is none before the first click). Everything that
   // allocates happens before the session changes, so running out of memory leaves it as it was.
   PackedMask before;
+  ObjectMask shown;
   try {
+    if (!m_order.isIdentity()) shown = toImageOrder(*mask, m_image->geometry().dimensions(), m_order);
     if (!m_points.empty()) {
       before = packMask(m_current);
       m_history.reserve(m_history.size() + 1);
@@ -244,15 +263,17 @@ core::Status ClickSession::addPoint(const PointPrompt& point, core::ProgressSink
   m_reach = std::move(reach);
   m_margins.push_back(margin);
   m_current = std::move(mask).value();
+  m_shown = std::move(shown);
   return core::Status::success();
 }
 
 bool ClickSession::undoPoint() {
   if (m_points.empty()) return false;
-  ObjectMask previous;
+  ObjectMask previous, shown;
   if (!m_history.empty()) {
     try {
       previous = unpackMask(m_history.back());
+      if (!m_order.isIdentity()) shown = toImageOrder(previous, m_image->geometry().dimensions(), m_order);
     } catch (const std::bad_alloc&) {
       return false;  // the session stays as it is
     }
@@ -263,14 +284,38 @@ bool ClickSession::undoPoint() {
   m_reach.pop_back();
   m_margins.pop_back();
   m_current = std::move(previous);
+  m_shown = std::move(shown);
   return true;
 }
 
 std::shared_ptr<const WorkingGrid> ClickSession::gridFor(const IndexBox& box) const {
   if (!m_grid || !(m_grid->box == box)) {
     m_grid.reset();  // the old grid's memory goes before the new one is built
-    m_grid = std::make_shared<const WorkingGrid>(
-        buildWorkingGrid(*m_image, box, m_options.maxWorkingVoxels, m_options.smoothingPasses));
+    if (m_order.isIdentity()) {
+      m_grid = std::make_shared<const WorkingGrid>(
+          buildWorkingGrid(*m_image, box, m_options.maxWorkingVoxels, m_options.smoothingPasses));
+    } else {
+      // Each row of the box in canonical order is gathered from the image as it is stored (one row per thread, not
+      // a copy of the region), so the grid is the one of an image stored in canonical order.
+      const core::Size3& dims = m_image->geometry().dimensions();
+      const float* data = m_image->data();
+      const core::AxisOrder order = m_order;
+      const std::int64_t len = box.max[0] - box.min[0] + 1;
+      const core::Index3 step0 = core::sourceIndexOf(core::Index3{1, 0, 0}, dims, order);
+      const core::Index3 base0 = core::sourceIndexOf(core::Index3{0, 0, 0}, dims, order);
+      const std::int64_t stride = ((step0[2] - base0[2]) * dims[1] + (step0[1] - base0[1])) * dims[0] + (step0[0] - base0[0]);
+      auto rowAt = [&, len, stride](std::int64_t y, std::int64_t z, std::vector<float>& scratch) -> const float* {
+        const core::Index3 s0 = core::sourceIndexOf(core::Index3{box.min[0], y, z}, dims, order);
+        const float* p = data + ((s0[2] * dims[1] + s0[1]) * dims[0] + s0[0]);
+        if (stride == 1) return p;
+        scratch.resize(static_cast<std::size_t>(len));
+        for (std::int64_t x = 0; x < len; ++x) scratch[static_cast<std::size_t>(x)] = p[x * stride];
+        return scratch.data();
+      };
+      WorkingGrid grid = buildWorkingGrid(rowAt, m_canonical.spacingMm(), box, m_options.maxWorkingVoxels,
+                                          m_options.smoothingPasses);
+      m_grid = std::make_shared<const WorkingGrid>(std::move(grid));
+    }
   }
   return m_grid;
 }
@@ -279,8 +324,8 @@ core::Result<ObjectMask> ClickSession::compute(const std::vector<Index3>& seeds,
                                                const ObjectMask* previous, std::vector<float>& reach, double& margin,
                                                core::ProgressSink* progress) const {
   if (std::find(positive.begin(), positive.end(), true) == positive.end()) return ObjectMask{};  // nothing to grow
-  const auto dims = m_image->geometry().dimensions();
-  const auto sp = m_image->geometry().spacingMm();
+  const auto dims = m_canonical.dimensions();
+  const auto sp = m_canonical.spacingMm();
   IndexBox clicks;
   for (const auto& s : seeds) clicks.include(s);
   try {
@@ -367,7 +412,7 @@ core::Result<ObjectMask> ClickSession::compute(const std::vector<Index3>& seeds,
         if (!positive[k2]) object[g.index(seedAt[k2][0], seedAt[k2][1], seedAt[k2][2])] = 0;
 
       // Grow the region where the object reaches one of its inner faces.
-      const bool whole = box == m_image->geometry().fullBox();
+      const bool whole = box == m_canonical.fullBox();
       if (whole || attempt >= m_options.maxExpansions || box.voxelCount() * 8 > m_options.maxRoiVoxels ||
           !touchesInnerFace(object, g, dims)) {
         ObjectMask out = toFullResolution(g, object);

@@ -32,10 +32,16 @@
 // 6. The region of interest starts `initialMarginMm` around the clicks and grows its margin `marginGrowth` times
 //    where the object reaches one of its faces (up to `maxExpansions` times), so small objects stay fine and large ones are not cut;
 //    the next click starts from the margin its predecessor reached.
+// All of it runs on the image's canonical storage order (core/axis_order.h: axes permuted and flipped so the direction
+// is closest to the identity in LPS; an exact voxel permutation), read box by box, and the object is mapped back: so
+// the same scan stored in any of the 48 axis orders, clicked at the same points, gives the same voxels. Block
+// averaging, the per-axis box snapping, the geodesic queue's neighbour order and slice-wise hole filling all follow
+// storage axes and would otherwise differ between LPS and LAS files, or with i and j swapped.
 
 #include <memory>
 #include <vector>
 
+#include "core/axis_order.h"
 #include "inference/interactive.h"
 
 namespace delineate::inference::classic {
@@ -74,10 +80,10 @@ class ClickSession final : public InteractiveSession {
   core::Status addPoint(const PointPrompt& point, core::ProgressSink* progress = nullptr) override;
   bool undoPoint() override;
   const std::vector<PointPrompt>& points() const override { return m_points; }
-  const ObjectMask& mask() const override { return m_current; }
+  const ObjectMask& mask() const override { return m_order.isIdentity() ? m_current : m_shown; }
 
  private:
-  ClickSession(const core::ImageVolume& image, const ClickOptions& options) : m_image(&image), m_options(options) {}
+  ClickSession(const core::ImageVolume& image, const ClickOptions& options);
   // The object of these clicks; `reach` gets the reach of clicks that have none yet (NaN), `margin` (mm around
   // the clicks) grows where the object needs a larger region.
   core::Result<ObjectMask> compute(const std::vector<core::Index3>& seeds, const std::vector<bool>& positive,
@@ -88,11 +94,14 @@ class ClickSession final : public InteractiveSession {
 
   const core::ImageVolume* m_image;
   ClickOptions m_options;
+  core::AxisOrder m_order;  // the canonical order of the image's storage axes
+  core::Geometry m_canonical;   // the image's grid in that order; seeds, boxes and objects below are on it
   std::vector<PointPrompt> m_points;
   std::vector<core::Index3> m_seeds;  // voxel of each point
   std::vector<float> m_reach;         // how far (straight-line mm) each positive click may grow the object
   std::vector<double> m_margins;      // the region's margin (mm) after each click
-  ObjectMask m_current;               // the object after the last click
+  ObjectMask m_current;               // the object after the last click (canonical grid)
+  ObjectMask m_shown;                 // ... on the image's own grid, where the orders differ
   std::vector<PackedMask> m_history;  // the object before each later click (packed), for undo
   // Caches (results depend only on the clicks): the working grid, and the ball offsets of its spacing.
   struct OffsetCache;

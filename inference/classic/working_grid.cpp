@@ -121,11 +121,17 @@ void chooseFactors(const IndexBox& box, const core::Vec3& spacingMm, std::int64_
 
 WorkingGrid buildWorkingGrid(const core::ImageVolume& image, const IndexBox& box, std::int64_t maxVoxels,
                              int smoothingPasses) {
+  const auto dims = image.geometry().dimensions();
+  const float* data = image.data();
+  return buildWorkingGrid(
+      [&](std::int64_t y, std::int64_t z, std::vector<float>&) { return data + ((z * dims[1] + y) * dims[0] + box.min[0]); },
+      image.geometry().spacingMm(), box, maxVoxels, smoothingPasses);
+}
+
+WorkingGrid buildWorkingGrid(const RowReader& rowAt, const core::Vec3& sp, const IndexBox& box, std::int64_t maxVoxels,
+                             int smoothingPasses) {
   WorkingGrid g;
   g.box = box;
-  const auto& geo = image.geometry();
-  const auto dims = geo.dimensions();
-  const auto sp = geo.spacingMm();
   chooseFactors(box, sp, maxVoxels, g.factor);
   for (std::size_t a = 0; a < 3; ++a) {
     g.n[a] = (box.max[a] - box.min[a] + 1 + g.factor[a] - 1) / g.factor[a];
@@ -134,9 +140,10 @@ WorkingGrid buildWorkingGrid(const core::ImageVolume& image, const IndexBox& box
   g.value.assign(g.size(), 0.0f);
   if (g.atFullResolution()) {
     std::size_t i = 0;
+    std::vector<float> scratch;
     for (std::int64_t z = box.min[2]; z <= box.max[2]; ++z)
       for (std::int64_t y = box.min[1]; y <= box.max[1]; ++y) {
-        const float* row = image.data() + ((z * dims[1] + y) * dims[0] + box.min[0]);
+        const float* row = rowAt(y, z, scratch);
         std::copy(row, row + g.n[0], g.value.begin() + static_cast<std::ptrdiff_t>(i));
         i += static_cast<std::size_t>(g.n[0]);
       }
@@ -147,12 +154,13 @@ WorkingGrid buildWorkingGrid(const core::ImageVolume& image, const IndexBox& box
     // Working slabs in parallel: each owns its output blocks.
     parallelRanges(g.n[2], 4, [&](std::int64_t wz0, std::int64_t wz1) {
       const std::int64_t z0 = box.min[2] + wz0 * g.factor[2], z1 = std::min(box.max[2] + 1, box.min[2] + wz1 * g.factor[2]);
+      std::vector<float> scratch;
       for (std::int64_t z = z0; z < z1; ++z) {
         const std::int64_t wz = (z - box.min[2]) / g.factor[2];
         for (std::int64_t y = box.min[1]; y <= box.max[1]; ++y) {
           const std::int64_t wy = (y - box.min[1]) / g.factor[1];
           float* out = g.value.data() + g.index(0, wy, wz);
-          const float* row = image.data() + ((z * dims[1] + y) * dims[0] + box.min[0]);
+          const float* row = rowAt(y, z, scratch);
           for (std::size_t x = 0; x < wx.size(); ++x) out[wx[x]] += row[x];
         }
       }

@@ -6,6 +6,7 @@
 // by interpolating the block mask, so the object's surface is not staircased by the block size.
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "core/geometry.h"
@@ -40,6 +41,13 @@ void chooseFactors(const core::IndexBox& box, const core::Vec3& spacingMm, std::
 // estimates the noise level from neighbour differences (exact repeats, such as a masked background, left out).
 WorkingGrid buildWorkingGrid(const core::ImageVolume& image, const core::IndexBox& box, std::int64_t maxVoxels,
                              int smoothingPasses);
+// The same from rows supplied by `rowAt(y, z, scratch)`: a pointer to the box's voxels x = box.min[0]..box.max[0]
+// at (y, z) of a grid with `spacingMm` (the reader may fill `scratch`, one per thread, and point into it). A click
+// session reads an image stored in another axis order this way, gathering each row of its canonical order, so the
+// grid is the one an image stored in that order gives, without copying the region.
+using RowReader = std::function<const float*(std::int64_t y, std::int64_t z, std::vector<float>& scratch)>;
+WorkingGrid buildWorkingGrid(const RowReader& rowAt, const core::Vec3& spacingMm, const core::IndexBox& box,
+                             std::int64_t maxVoxels, int smoothingPasses);
 
 // The object (`mask` on the working grid, 1 inside) on the full image grid: blocks inside and outside copied,
 // blocks on the boundary decided voxel by voxel by trilinear interpolation of the block mask (at least one half).

@@ -1,0 +1,65 @@
+// click-eval through the program: the same scan and reference stored with their axes in other orders (LPS vs LAS,
+// i and j swapped, a mixed order; every voxel keeping its LPS position) give the same Dice curve.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/axis_order.h"
+#include "io/volume/image_file.h"
+#include "tests/cli/cli_runner.h"
+#include "tests/common/storage_order_support.h"
+#include "tests/common/test_support.h"
+
+using namespace delineate;
+
+TEST_CASE("click-eval gives the same Dice curve whatever order the file stores its axes in", "[cli][click]") {
+  auto ip = test::sharedFile("data/mr/pyradiomics-mr-tumor/brain1_image.nrrd");
+  auto lp = test::sharedFile("data/mr/pyradiomics-mr-tumor/brain1_label.nrrd");
+  if (!ip || !lp) return;
+  auto image = io::readImageFile(ip->string());
+  auto labels = io::readLabelFile(lp->string());
+  REQUIRE(image.ok());
+  REQUIRE(labels.ok());
+  // The tumour and a margin, so the protocol runs in a second.
+  core::IndexBox box;
+  const auto dims = labels->geometry().dimensions();
+  for (std::int64_t z = 0; z < dims[2]; ++z)
+    for (std::int64_t y = 0; y < dims[1]; ++y)
+      for (std::int64_t x = 0; x < dims[0]; ++x)
+        if (labels->at(core::Index3{x, y, z}) == 1) box.include(core::Index3{x, y, z});
+  REQUIRE(!box.empty());
+  for (std::size_t a = 0; a < 3; ++a) {
+    box.min[a] = std::max<std::int64_t>(0, box.min[a] - 8);
+    box.max[a] = std::min(dims[a] - 1, box.max[a] + 8);
+  }
+  const auto img = test::cropVolume(*image, box);
+  const auto lab = test::cropVolume(labels->voxels(), box);
+
+  test::ScratchDir dir("click-eval-axes");
+  auto curve = [&](const core::AxisOrder& order, const std::string& name) {
+    const auto i = core::reorderedVolume(img, order).value();
+    const auto l = core::reorderedVolume(lab, order).value();
+    REQUIRE(io::writeImageFile((dir / (name + "_image.nii")).string(), i).ok());
+    REQUIRE(io::writeLabelFile((dir / (name + "_label.nii")).string(), core::LabelMap(l)).ok());
+    const auto r = test::runCli("click-eval '" + (dir / (name + "_image.nii")).string() + "' '" +
+                                (dir / (name + "_label.nii")).string() + "' --label 1 --clicks 5 --json");
+    INFO(r.out);
+    REQUIRE(r.exitCode == 0);
+    const auto j = nlohmann::json::parse(r.out.substr(r.out.find('{')));
+    return j["objects"][0]["dice"].get<std::vector<double>>();
+  };
+  core::AxisOrder las, swapped, mixed;
+  las.flip = {true, false, false};
+  swapped.axis = {1, 0, 2};
+  mixed.axis = {2, 0, 1};
+  mixed.flip = {false, true, true};
+  const auto expected = curve(core::AxisOrder{}, "stored");
+  INFO("Dice after 5 clicks: " << expected.back());
+  CHECK(expected.back() > 0.5);
+  CHECK(curve(las, "las") == expected);
+  CHECK(curve(swapped, "swapped") == expected);
+  CHECK(curve(mixed, "mixed") == expected);
+}
