@@ -813,8 +813,8 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Images (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;All files (*)</source>
-        <translation>Bilder (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;Alle Dateien (*)</translation>
+        <source>Images (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd *.gipl *.gipl.gz *.hdr *.img *.img.gz *.vtk);;All files (*)</source>
+        <translation>Bilder (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd *.gipl *.gipl.gz *.hdr *.img *.img.gz *.vtk);;Alle Dateien (*)</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -838,8 +838,8 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Label maps (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;All files (*)</source>
-        <translation>Labelmaps (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;Alle Dateien (*)</translation>
+        <source>Label maps (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd *.gipl *.gipl.gz *.hdr *.img *.img.gz *.vtk);;All files (*)</source>
+        <translation>Labelmaps (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd *.gipl *.gipl.gz *.hdr *.img *.img.gz *.vtk);;Alle Dateien (*)</translation>
     </message>
     <message>
         <location line="+3"/>

@@ -811,8 +811,8 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Images (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;All files (*)</source>
-        <translation>图像 (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;所有文件 (*)</translation>
+        <source>Images (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd *.gipl *.gipl.gz *.hdr *.img *.img.gz *.vtk);;All files (*)</source>
+        <translation>图像 (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd *.gipl *.gipl.gz *.hdr *.img *.img.gz *.vtk);;所有文件 (*)</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -836,8 +836,8 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Label maps (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;All files (*)</source>
-        <translation>标签图 (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;所有文件 (*)</translation>
+        <source>Label maps (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd *.gipl *.gipl.gz *.hdr *.img *.img.gz *.vtk);;All files (*)</source>
+        <translation>标签图 (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd *.gipl *.gipl.gz *.hdr *.img *.img.gz *.vtk);;所有文件 (*)</translation>
     </message>
     <message>
         <location line="+3"/>

@@ -26,7 +26,7 @@ void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open Image..."), QKeySequence::Open, this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Image"), {},
-                                                      tr("Images (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;All files (*)"));
+                                                      tr("Images (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd *.gipl *.gipl.gz *.hdr *.img *.img.gz *.vtk);;All files (*)"));
     if (!path.isEmpty() && m_files->maybeFinishSession()) m_loader->openImage(path);
   });
   file->addAction(tr("Open &DICOM Folder..."), this, [this] {
@@ -35,7 +35,7 @@ void MainWindow::buildMenus() {
   });
   file->addAction(tr("Open &Label Map..."), this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Label Map"), {},
-                                                      tr("Label maps (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;All files (*)"));
+                                                      tr("Label maps (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd *.gipl *.gipl.gz *.hdr *.img *.img.gz *.vtk);;All files (*)"));
     if (!path.isEmpty() && m_files->maybeFinishSession()) m_loader->openLabels(path);
   });
   file->addAction(tr("Open DICOM S&EG..."), this, [this] {

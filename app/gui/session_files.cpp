@@ -32,7 +32,7 @@ namespace {
 // Study names become folder names on the share: the image's file name without extensions, other characters as '_'.
 QString studyNameFor(const QString& imagePath) {
   QString base = QFileInfo(imagePath).fileName();
-  for (const char* ext : {".nii.gz", ".nii", ".nrrd", ".nhdr", ".mha", ".mhd"})
+  for (const char* ext : {".nii.gz", ".nii", ".nrrd", ".nhdr", ".mha", ".mhd", ".gipl.gz", ".gipl", ".img.gz", ".hdr", ".img", ".vtk"})
     if (base.endsWith(ext)) base.chop(static_cast<int>(std::strlen(ext)));
   QString out;
   for (QChar c : base) out += (c.isLetterOrNumber() && c.unicode() < 128) || c == '-' || c == '_' || c == '.' ? c : QChar('_');
