@@ -3,9 +3,7 @@
 // intensity image given as labels) refused with the likely mistake; one source of label names for segment and info.
 #include <catch2/catch.hpp>
 
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -20,6 +18,7 @@
 
 #include "io/volume/image_file.h"
 #include "tests/cli/cli_runner.h"
+#include "tests/common/special_files.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate;
@@ -34,40 +33,6 @@ Run runCliBounded(const std::string& args) {
 }
 
 // An AF_UNIX socket bound at `path` (the file stays after the descriptor is closed).
-void bindSocket(const fs::path& path) {
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-  REQUIRE(fd >= 0);
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  const std::string p = path.string();
-  REQUIRE(p.size() < sizeof addr.sun_path);
-  std::copy(p.begin(), p.end(), addr.sun_path);
-  REQUIRE(::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0);
-  ::close(fd);
-}
-
-// Special files with image names: a FIFO, a socket, a character device (a link to /dev/zero, as stat sees it) and
-// a folder, each with the words the error must use.
-struct Special {
-  fs::path path;
-  std::string kind;
-};
-
-std::vector<Special> makeSpecials(const ScratchDir& dir, const std::string& extension) {
-  std::vector<Special> out;
-  const fs::path fifo = dir / ("pipe" + extension), sock = dir / ("sock" + extension),
-                 zero = dir / ("zero" + extension), folder = dir / ("folder" + extension);
-  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-  bindSocket(sock);
-  fs::create_symlink("/dev/zero", zero);
-  fs::create_directory(folder);
-  out.push_back({fifo, "named pipe (FIFO)"});
-  out.push_back({sock, "socket"});
-  out.push_back({zero, "character device"});
-  out.push_back({folder, "folder"});
-  return out;
-}
-
 void checkRefused(const Run& r, const fs::path& path, const std::string& kind) {
   INFO(r.out);
   CHECK(r.exitCode == 1);
@@ -96,7 +61,7 @@ fs::path writeLabels(const fs::path& path, F f) {
 
 TEST_CASE("a pipe, socket, device or folder given as an image is refused at once, named", "[cli][bad-input]") {
   ScratchDir dir("cli-special-image");
-  for (const Special& s : makeSpecials(dir, ".nii")) {
+  for (const test::SpecialFile& s : test::makeSpecialFiles(dir, ".nii")) {
     DYNAMIC_SECTION(s.kind) {
       checkRefused(runCliBounded("info " + quoted(s.path.string())), s.path, s.kind);
       checkRefused(runCliBounded("convert " + quoted(s.path.string()) + " " + quoted((dir / "out.nii").string())),
@@ -138,7 +103,7 @@ TEST_CASE("a detached data file that is a pipe is refused, naming header and dat
 
 TEST_CASE("dicom-index and export-dicom refuse special files, and list those met in a folder", "[cli][bad-input]") {
   ScratchDir dir("cli-special-dicom");
-  for (const Special& s : makeSpecials(dir, ".dcm")) {
+  for (const test::SpecialFile& s : test::makeSpecialFiles(dir, ".dcm")) {
     if (s.kind == "folder") continue;  // a folder is what dicom-index indexes
     DYNAMIC_SECTION(s.kind) {
       checkRefused(runCliBounded("dicom-index " + quoted(s.path.string())), s.path, s.kind);
@@ -156,7 +121,7 @@ TEST_CASE("dicom-index and export-dicom refuse special files, and list those met
   fs::create_directory(folder);
   for (const auto& e : fs::directory_iterator(*ct)) fs::copy_file(e.path(), folder / e.path().filename());
   REQUIRE(::mkfifo((folder / "pipe").c_str(), 0600) == 0);
-  bindSocket(folder / "sock");
+  test::bindSocket(folder / "sock");
   Run r = runCliBounded("dicom-index " + quoted(folder.string()));
   INFO(r.out);
   CHECK(r.exitCode == 0);

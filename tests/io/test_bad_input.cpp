@@ -3,9 +3,7 @@
 // intensity image with the likely swap named, while real atlases pass.
 #include <catch2/catch.hpp>
 
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -18,6 +16,7 @@
 #include "io/dicom/dicom_sr.h"
 #include "io/labels/label_table_io.h"
 #include "io/volume/image_file.h"
+#include "tests/common/special_files.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate;
@@ -32,35 +31,8 @@ struct Watchdog {
   ~Watchdog() { ::alarm(0); }
 };
 
-void bindSocket(const fs::path& path) {
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-  REQUIRE(fd >= 0);
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  const std::string p = path.string();
-  REQUIRE(p.size() < sizeof addr.sun_path);
-  std::copy(p.begin(), p.end(), addr.sun_path);
-  REQUIRE(::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0);
-  ::close(fd);
-}
-
-struct Special {
-  fs::path path;
-  std::string kind;
-};
-
-std::vector<Special> specials(const ScratchDir& dir, const std::string& extension) {
-  const fs::path fifo = dir / ("pipe" + extension), sock = dir / ("sock" + extension),
-                 zero = dir / ("zero" + extension), folder = dir / ("folder" + extension);
-  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-  bindSocket(sock);
-  fs::create_symlink("/dev/zero", zero);
-  fs::create_directory(folder);
-  return {{fifo, "named pipe (FIFO)"}, {sock, "socket"}, {zero, "character device"}, {folder, "folder"}};
-}
-
 template <class R>
-void checkRefused(const R& result, const Special& s) {
+void checkRefused(const R& result, const test::SpecialFile& s) {
   REQUIRE_FALSE(result.ok());
   INFO(result.error().describe());
   CHECK(result.error().describe().find(s.path.string()) != std::string::npos);
@@ -72,7 +44,7 @@ void checkRefused(const R& result, const Special& s) {
 TEST_CASE("regular-file check: each kind of special file is named, a regular file passes", "[io][bad-input]") {
   Watchdog watchdog;
   ScratchDir dir("io-regular-file");
-  for (const Special& s : specials(dir, "")) {
+  for (const test::SpecialFile& s : test::makeSpecialFiles(dir, "")) {
     INFO(s.kind);
     checkRefused(io::checkRegularFile(s.path.string(), "image file"), s);
     checkRefused(io::openRegularFile(s.path.string(), "image file"), s);
@@ -95,13 +67,13 @@ TEST_CASE("image, label map, DICOM and label-table readers refuse special files 
   ScratchDir dir("io-special-readers");
   for (const std::string ext : {".nii", ".nii.gz", ".nrrd", ".nhdr", ".mha", ".mhd"}) {
     ScratchDir sub("io-special-" + ext.substr(1));
-    for (const Special& s : specials(sub, ext)) {
+    for (const test::SpecialFile& s : test::makeSpecialFiles(sub, ext)) {
       INFO(ext << " " << s.kind);
       checkRefused(io::readImageFile(s.path.string()), s);
       checkRefused(io::readLabelFile(s.path.string()), s);
     }
   }
-  for (const Special& s : specials(dir, ".dcm")) {
+  for (const test::SpecialFile& s : test::makeSpecialFiles(dir, ".dcm")) {
     INFO(s.kind);
     checkRefused(io::readDicomSeg(s.path.string()), s);
     checkRefused(io::readDicomSr(s.path.string()), s);
@@ -114,7 +86,7 @@ TEST_CASE("DICOM indexing lists pipes and sockets in a folder as skipped, unopen
   Watchdog watchdog;
   ScratchDir dir("io-special-index");
   REQUIRE(::mkfifo((dir / "pipe").c_str(), 0600) == 0);
-  bindSocket(dir / "sock");
+  test::bindSocket(dir / "sock");
   fs::create_directory(dir / "sub");
   auto index = io::indexDicomFolder(dir.path().string());
   REQUIRE(index.ok());
