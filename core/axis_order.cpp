@@ -55,8 +55,9 @@ Index3 reorderedIndexOf(const Index3& source, const Size3& sourceDims, const Axi
   return r;
 }
 
-IndexBox sourceBoxOf(const IndexBox& reordered, const Size3& sourceDims, const AxisOrder& order) {
-  const Index3 a = sourceIndexOf(reordered.min, sourceDims, order), b = sourceIndexOf(reordered.max, sourceDims, order);
+namespace {
+// The box spanned by two mapped corners: a flipped axis swaps which corner is low.
+IndexBox spannedBy(const Index3& a, const Index3& b) {
   IndexBox out;
   for (std::size_t k = 0; k < 3; ++k) {
     out.min[k] = std::min(a[k], b[k]);
@@ -64,15 +65,14 @@ IndexBox sourceBoxOf(const IndexBox& reordered, const Size3& sourceDims, const A
   }
   return out;
 }
+}  // namespace
+
+IndexBox sourceBoxOf(const IndexBox& reordered, const Size3& sourceDims, const AxisOrder& order) {
+  return spannedBy(sourceIndexOf(reordered.min, sourceDims, order), sourceIndexOf(reordered.max, sourceDims, order));
+}
 
 IndexBox reorderedBoxOf(const IndexBox& source, const Size3& sourceDims, const AxisOrder& order) {
-  const Index3 a = reorderedIndexOf(source.min, sourceDims, order), b = reorderedIndexOf(source.max, sourceDims, order);
-  IndexBox out;
-  for (std::size_t k = 0; k < 3; ++k) {
-    out.min[k] = std::min(a[k], b[k]);
-    out.max[k] = std::max(a[k], b[k]);
-  }
-  return out;
+  return spannedBy(reorderedIndexOf(source.min, sourceDims, order), reorderedIndexOf(source.max, sourceDims, order));
 }
 
 Geometry reorderedGeometry(const Geometry& source, const AxisOrder& order) {

@@ -30,6 +30,7 @@
 #include "core/geometry.h"
 #include "io/base/gzip.h"
 #include "io/base/regular_file.h"
+#include "io/volume/image_file_internal.h"
 
 namespace delineate::io {
 namespace {
@@ -42,6 +43,7 @@ using core::Result;
 using core::Status;
 using core::Vec3;
 using Component = itk::IOComponentEnum;
+using image_file_detail::endsWithNoCase;
 
 constexpr std::uint64_t kGiplHeaderBytes = 256;
 constexpr std::uint64_t kAnalyzeHeaderBytes = 348;
@@ -56,16 +58,6 @@ const char* formatName(ItkReadFormat f) {
     case ItkReadFormat::VtkLegacy: return "VTK legacy structured points";
   }
   return "image";
-}
-
-bool endsWithNoCase(const std::string& s, const std::string& suffix) {
-  if (s.size() < suffix.size()) return false;
-  for (std::size_t i = 0; i < suffix.size(); ++i) {
-    const char a = s[s.size() - suffix.size() + i];
-    const char b = suffix[i];
-    if ((a >= 'A' && a <= 'Z' ? char(a - 'A' + 'a') : a) != b) return false;
-  }
-  return true;
 }
 
 // ITK parses headers with sscanf and strtod, which follow LC_NUMERIC: under a German locale (which the window's Qt
