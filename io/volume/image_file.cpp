@@ -101,6 +101,16 @@ core::Result<core::LabelMap> readLabelFile(const std::string& path) {
   return labels;
 }
 
+core::Error labelValueRefused(const std::string& path, const core::Geometry& geometry, std::size_t index,
+                              const std::string& value) {
+  const auto& d = geometry.dimensions();
+  const auto i = static_cast<std::int64_t>(index);
+  return core::makeError(core::ErrorCode::ParseError, path,
+                         std::string(kIntensityNotLabels) + " (voxel (" + std::to_string(i % d[0]) + ", " +
+                             std::to_string(i / d[0] % d[1]) + ", " + std::to_string(i / (d[0] * d[1])) + ") holds " +
+                             value + "; labels are whole numbers in 0..65535)");
+}
+
 core::Status checkLooksLikeLabelMap(const core::LabelMap& labels, const std::string& path) {
   std::vector<bool> present(65536, false);
   std::size_t distinct = 0, labelled = 0;

@@ -53,6 +53,11 @@ struct ImageFileWriteOptions {
 inline constexpr const char* kIntensityNotLabels =
     "looks like an intensity image, not a label map: did you swap IMAGE and LABELS?";
 
+// The refusal of voxel `index` (in storage order on `geometry`) whose value, written as `value`, is no label (a
+// fraction, a negative, above 65535): every label reader (NIfTI, NRRD, MetaImage, the ITK-read formats) says this.
+core::Error labelValueRefused(const std::string& path, const core::Geometry& geometry, std::size_t index,
+                              const std::string& value);
+
 // More distinct ids than this, with most voxels labelled, is an intensity image (an MR or micro-CT of whole numbers):
 // real atlases have hundreds of structures (TotalSegmentator 117, the Allen mouse atlas about 700) and a background.
 inline constexpr std::size_t kMaxLabelsOfMostlyLabelledMap = 1000;

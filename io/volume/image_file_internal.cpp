@@ -611,14 +611,7 @@ Result<core::LabelMap> loadLabels(const VoxelSource& source, const Geometry& geo
   auto voxels = loadConverted<core::Label>(source, static_cast<std::size_t>(geometry.voxelCount()),
                                            ScalarType::UInt16, convert, badIndex, rejected);
   if (!voxels) return voxels.error();
-  if (rejected) {
-    const auto& d = geometry.dimensions();
-    const auto i = static_cast<std::int64_t>(badIndex);
-    return makeError(ErrorCode::ParseError, source.subject,
-                     std::string(kIntensityNotLabels) + " (voxel (" + std::to_string(i % d[0]) + ", " +
-                         std::to_string(i / d[0] % d[1]) + ", " + std::to_string(i / (d[0] * d[1])) + ") holds " +
-                         formatDouble(badValue) + "; labels are whole numbers in 0..65535)");
-  }
+  if (rejected) return labelValueRefused(source.subject, geometry, badIndex, formatDouble(badValue));
   auto volume = core::Volume<core::Label>::adopt(geometry, std::move(voxels).value(), source.subject);
   if (!volume) return volume.error();
   return core::LabelMap(std::move(volume).value());

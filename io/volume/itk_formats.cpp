@@ -30,6 +30,7 @@
 #include "core/geometry.h"
 #include "io/base/gzip.h"
 #include "io/base/regular_file.h"
+#include "io/volume/image_file.h"
 #include "io/volume/image_file_internal.h"
 
 namespace delineate::io {
@@ -630,12 +631,7 @@ struct ToLabel {
     return true;
   }
   core::Error refusal(std::size_t index, double value, const Geometry& g, const std::string& path) const {
-    const auto& d = g.dimensions();
-    const auto i = static_cast<std::int64_t>(index);
-    return makeError(ErrorCode::ParseError, path,
-                     "not a label map: voxel (" + std::to_string(i % d[0]) + ", " + std::to_string(i / d[0] % d[1]) +
-                         ", " + std::to_string(i / (d[0] * d[1])) + ") holds " + numberText(value) +
-                         "; labels must be whole numbers in 0..65535");
+    return labelValueRefused(path, g, index, numberText(value));
   }
 };
 

@@ -626,14 +626,7 @@ Result<core::LabelMap> labelsFrom(Result<LoadedNifti> loaded) {
   auto voxels =
       loadConverted<Label>(*src, *info, convert, !sc.apply, static_cast<int>(NiftiDatatype::UInt16), rejected);
   if (!voxels) return voxels.error();
-  if (rejected) {
-    const auto& d = info->geometry.dimensions();
-    const auto i = static_cast<std::int64_t>(badIndex);
-    return makeError(ErrorCode::ParseError, path,
-                     std::string(kIntensityNotLabels) + " (voxel (" + std::to_string(i % d[0]) + ", " +
-                         std::to_string(i / d[0] % d[1]) + ", " + std::to_string(i / (d[0] * d[1])) + ") holds " +
-                         formatValue(badValue) + "; labels are whole numbers in 0..65535)");
-  }
+  if (rejected) return labelValueRefused(path, info->geometry, badIndex, formatValue(badValue));
   auto volume = core::Volume<Label>::adopt(info->geometry, std::move(voxels).value(), path);
   if (!volume) return volume.error();
   return core::LabelMap(std::move(volume).value());
