@@ -1,5 +1,6 @@
 // click-eval: the simulated-click protocol (inference/click_evaluator.h) on an image and its reference labels, for
-// the classic click engine: Dice after each click and per-click latency, per label and on average.
+// the classic click engine: Dice after each click and per-click latency, per label and on average, and how many
+// clicks set the object back (lowered its Dice by more than kSetback).
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -15,6 +16,9 @@
 #include "io/volume/image_file.h"
 
 namespace delineate::app::cli {
+namespace {
+constexpr double kSetback = 0.05;  // a click that lowers Dice by more than this sets the object back
+}  // namespace
 
 int runClickEval(const ClickEvalOptions& o) {
   const int clicks = o.clicks;
@@ -38,6 +42,7 @@ int runClickEval(const ClickEvalOptions& o) {
                      {"objects", nlohmann::json::array()}};
   std::vector<std::vector<double>> diceByClick(static_cast<std::size_t>(clicks));
   std::vector<double> latencies;
+  std::size_t laterClicks = 0, setbacks = 0;  // clicks after an object's first, and those that set it back
   if (!json) {
     std::printf("label  voxels  ");
     for (int k = 1; k <= clicks; ++k) std::printf(" dice@%-2d", k);
@@ -71,6 +76,10 @@ int runClickEval(const ClickEvalOptions& o) {
       latencies.push_back(c.latencyMs);
     }
     const double meanMs = eval->clicks.empty() ? 0 : sumMs / static_cast<double>(eval->clicks.size());
+    for (std::size_t k = 1; k < eval->clicks.size(); ++k) {
+      ++laterClicks;
+      if (eval->clicks[k].dice < eval->clicks[k - 1].dice - kSetback) ++setbacks;
+    }
     for (int k = 0; k < clicks; ++k) diceByClick[static_cast<std::size_t>(k)].push_back(dice[static_cast<std::size_t>(k)]);
     nlohmann::json obj{{"label", l}, {"voxels", count}, {"dice", dice}, {"clicks", nlohmann::json::array()}};
     for (const auto& c : eval->clicks)
@@ -97,12 +106,15 @@ int runClickEval(const ClickEvalOptions& o) {
     return latencies[std::min(latencies.size() - 1, static_cast<std::size_t>(p * static_cast<double>(latencies.size())))];
   };
   out["meanDice"] = mean;
+  out["setbacks"] = {{"threshold", kSetback}, {"laterClicks", laterClicks}, {"count", setbacks}};
   out["latencyMs"] = {{"p50", pct(0.5)}, {"p95", pct(0.95)}, {"max", latencies.empty() ? 0.0 : latencies.back()}};
   if (json) {
     std::printf("%s\n", out.dump(2).c_str());
   } else {
     std::printf(" mean          ");
     for (double d : mean) std::printf("  %.3f", d);
+    std::printf("\nclicks after the first that lowered Dice by more than %.2f: %zu of %zu (%.1f%%)", kSetback, setbacks,
+                laterClicks, laterClicks ? 100.0 * static_cast<double>(setbacks) / static_cast<double>(laterClicks) : 0.0);
     std::printf("\nper-click latency: p50 %.1f ms, p95 %.1f ms, max %.1f ms (%zu clicks)\n", pct(0.5), pct(0.95),
                 latencies.empty() ? 0.0 : latencies.back(), latencies.size());
   }

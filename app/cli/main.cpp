@@ -162,7 +162,8 @@ class Program {
     CLI::App* clickEval =
         command(m_app, "click-eval",
                 "simulated clicks (first at the deepest point of the object, then of the largest error) with the "
-                "classic click engine: Dice after each click and per-click latency, per label.",
+                "classic click engine: Dice after each click and per-click latency, per label, and how many "
+                "clicks lowered Dice by more than 0.05.",
                 [this] { return runClickEval(m_clickEval); });
     positional(clickEval, "IMAGE", m_clickEval.image, "the image");
     positional(clickEval, "LABELS", m_clickEval.labels, "the reference label map on the image's grid");

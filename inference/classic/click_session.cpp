@@ -179,6 +179,41 @@ std::vector<std::uint8_t> sharedBand(const WorkingGrid& g, const std::vector<Geo
   return out;
 }
 
+// Sets `cell` (the voxels a negative click won itself) to the connected parts (6-neighbourhood) of what the
+// recomputation drops (set in `before`, not in `object`) that hold some of the cell. The parts are found within the
+// box of the dropped voxels only: a click changes a small region of a large working grid.
+void keepPartsWithCell(std::vector<std::uint8_t>& cell, const std::vector<std::uint8_t>& object,
+                       const std::vector<std::uint8_t>& before, const WorkingGrid& g) {
+  IndexBox box;
+  for (std::int64_t z = 0; z < g.n[2]; ++z)
+    for (std::int64_t y = 0; y < g.n[1]; ++y)
+      for (std::int64_t x = 0; x < g.n[0]; ++x) {
+        const std::size_t i = g.index(x, y, z);
+        if (before[i] && !object[i]) box.include(Index3{x, y, z});
+      }
+  if (box.empty()) {
+    std::fill(cell.begin(), cell.end(), 0);
+    return;
+  }
+  const core::Size3 n{box.max[0] - box.min[0] + 1, box.max[1] - box.min[1] + 1, box.max[2] - box.min[2] + 1};
+  core::Mask changed(static_cast<std::size_t>(box.voxelCount()));
+  auto gridIndex = [&](std::size_t o) {
+    const auto j = static_cast<std::int64_t>(o);
+    return g.index(box.min[0] + j % n[0], box.min[1] + (j / n[0]) % n[1], box.min[2] + j / (n[0] * n[1]));
+  };
+  for (std::size_t o = 0; o < changed.size(); ++o) {
+    const std::size_t i = gridIndex(o);
+    changed[o] = before[i] && !object[i];
+  }
+  const core::Components parts = core::connectedComponents(changed, n);
+  std::vector<std::uint8_t> keep(parts.size.size(), 0);
+  for (std::size_t o = 0; o < changed.size(); ++o)
+    if (parts.id[o] >= 0 && cell[gridIndex(o)]) keep[static_cast<std::size_t>(parts.id[o])] = 1;
+  std::fill(cell.begin(), cell.end(), 0);
+  for (std::size_t o = 0; o < changed.size(); ++o)
+    if (parts.id[o] >= 0 && keep[static_cast<std::size_t>(parts.id[o])]) cell[gridIndex(o)] = 1;
+}
+
 // Whether the object reaches a face of the working grid that is not the image's edge.
 bool touchesInnerFace(const std::vector<std::uint8_t>& object, const WorkingGrid& g, const core::Size3& dims) {
   for (std::int64_t z = 0; z < g.n[2]; ++z)
@@ -209,6 +244,36 @@ ObjectMask toImageOrder(const ObjectMask& canonical, const core::Size3& imageDim
   out.voxels = core::restoreBox<std::uint8_t>(canonical.voxels, canonical.box, imageDims, order);
   return out;
 }
+
+// `mask` with `other` set (`add`) or cleared (!add) in it; the box grows to hold what is added.
+ObjectMask combined(const ObjectMask& mask, const ObjectMask& other, bool add) {
+  if (other.box.empty()) return mask;
+  ObjectMask out;
+  out.box = mask.box;
+  if (add) out.box.include(other.box);
+  if (out.box.empty()) return out;
+  const std::int64_t nx = out.box.max[0] - out.box.min[0] + 1, ny = out.box.max[1] - out.box.min[1] + 1;
+  if (out.box == mask.box) {
+    out.voxels = mask.voxels;
+  } else {
+    out.voxels.assign(static_cast<std::size_t>(out.box.voxelCount()), 0);
+    std::size_t o = 0;
+    for (std::int64_t z = mask.box.min[2]; z <= mask.box.max[2]; ++z)
+      for (std::int64_t y = mask.box.min[1]; y <= mask.box.max[1]; ++y, o += static_cast<std::size_t>(mask.box.max[0] - mask.box.min[0] + 1))
+        std::copy_n(mask.voxels.data() + o, mask.box.max[0] - mask.box.min[0] + 1,
+                    out.voxels.data() + ((z - out.box.min[2]) * ny + (y - out.box.min[1])) * nx + (mask.box.min[0] - out.box.min[0]));
+  }
+  std::size_t o = 0;
+  for (std::int64_t z = other.box.min[2]; z <= other.box.max[2]; ++z)
+    for (std::int64_t y = other.box.min[1]; y <= other.box.max[1]; ++y)
+      for (std::int64_t x = other.box.min[0]; x <= other.box.max[0]; ++x, ++o) {
+        if (!other.voxels[o] || !out.box.contains(Index3{x, y, z})) continue;
+        out.voxels[static_cast<std::size_t>(((z - out.box.min[2]) * ny + (y - out.box.min[1])) * nx + (x - out.box.min[0]))] =
+            add ? 1 : 0;
+      }
+  return out;
+}
+
 }  // namespace
 
 core::Result<std::unique_ptr<ClickSession>> ClickSession::begin(const core::ImageVolume& image,
@@ -381,7 +446,20 @@ core::Result<ObjectMask> ClickSession::compute(const std::vector<Index3>& seeds,
           // A low-contrast click whose texture stays alike as far as it looks is as deep as it looked: an unbounded
           // reach would flood the band, which holds much of the region.
           if (lowContrast && !std::isfinite(depth)) depth = static_cast<float>(scanMm);
-          reach[k2] = static_cast<float>(m_options.reachFactor) * std::max(depth, static_cast<float>(2 * finest));
+          // A later click marks a missing part of an object that exists: it reaches less far than the first (the
+          // part is about as wide as its depth, and a reach as long as the first click's floods the surroundings on
+          // a low-contrast image), and never past a negative click (the user said the object stops before it).
+          const double factor = lowContrast && previous && !previous->box.empty() ? m_options.laterReachFactor : m_options.reachFactor;
+          reach[k2] = static_cast<float>(factor) * std::max(depth, static_cast<float>(2 * finest));
+          for (std::size_t n2 = 0; n2 < seeds.size(); ++n2) {
+            if (positive[n2]) continue;
+            double d2 = 0;
+            for (std::size_t a = 0; a < 3; ++a) {
+              const double d = static_cast<double>(seedAt[n2][a] - seedAt[k2][a]) * g.spacingMm[a];
+              d2 += d * d;
+            }
+            reach[k2] = std::min(reach[k2], static_cast<float>(std::sqrt(d2)));
+          }
         }
       }
 
@@ -399,10 +477,21 @@ core::Result<ObjectMask> ClickSession::compute(const std::vector<Index3>& seeds,
       }
       const std::vector<std::uint8_t> reachable = reachableMask(seedAt, positive, reach, g);
       const std::vector<std::uint8_t> shared = sharedBand(g, gs, m_options.shareReachFactor);
+      // After the first object, a click changes only what it wins itself (its cell, below); the rest stays.
+      const bool incremental = previous && !previous->box.empty();
+      const bool removing = incremental && !positive.back();
+      std::vector<std::uint16_t> winner;
       auto owner = geodesicCompetition(g.value, g.n, g.spacingMm, gs, shared, reachable,
-                                       static_cast<float>(m_options.gradientWeight) / g.noise, progress);
+                                       static_cast<float>(m_options.gradientWeight) / g.noise, progress,
+                                       removing ? &winner : nullptr);
       if (!owner) return owner.error();
       std::vector<std::uint8_t>& object = *owner;
+      std::vector<std::uint8_t> cell;  // what a negative click won itself
+      if (removing) {
+        const auto last = static_cast<std::uint16_t>(seeds.size() - 1);
+        cell.assign(object.size(), 0);
+        for (std::size_t i = 0; i < object.size(); ++i) cell[i] = object[i] != 0 && winner[i] == last ? 1 : 0;
+      }
       for (auto& v : object) v = v == 1 ? 1 : 0;
       // Holes are filled; negative clicks stay outside whatever hole filling does.
       const core::Size3 gridSize{g.n[0], g.n[1], g.n[2]};
@@ -415,7 +504,17 @@ core::Result<ObjectMask> ClickSession::compute(const std::vector<Index3>& seeds,
       const bool whole = box == m_canonical.fullBox();
       if (whole || attempt >= m_options.maxExpansions || box.voxelCount() * 8 > m_options.maxRoiVoxels ||
           !touchesInnerFace(object, g, dims)) {
-        ObjectMask out = toFullResolution(g, object);
+        ObjectMask out;
+        if (incremental) {
+          // A positive click adds what the recomputation gives and removes nothing: the object it had stays (the
+          // competition reroutes its paths around the new seed and can lose parts far from the click). A negative
+          // click removes only what the recomputation drops in the connected parts (6-neighbourhood) that hold some
+          // of its own cell, the voxels it won itself: the wrong region it touches, not a boundary moved elsewhere.
+          if (removing) keepPartsWithCell(cell, object, toWorkingGrid(g, *previous), g);
+          out = combined(*previous, toFullResolution(g, removing ? cell : object), !removing);
+        } else {
+          out = toFullResolution(g, object);
+        }
         // Interpolating the blocks back can set a negative click's own voxel again (a lone background block amid
         // the object); the clicked voxel itself stays outside.
         for (std::size_t k2 = 0; k2 < seeds.size(); ++k2)

@@ -22,13 +22,20 @@
 //    structures differ by a fraction of their texture, abdominal organs sharing the soft-tissue band on CT), the
 //    depth is measured with a band of `lowContrastDepthSigmas` spreads: how far the texture stays close to the
 //    click's own median, up to `lowContrastScanMm` (a homogeneous organ deeper than that is taken to be that deep:
-//    an unbounded reach would flood the band).
+//    an unbounded reach would flood the band). A low-contrast click added to an object that exists reaches
+//    `laterReachFactor` (not `reachFactor`) times its depth: it marks a missing part about as wide as its depth, and
+//    the first click's factor floods the neighbourhood (most of the clicks that lowered Dice did that). No positive
+//    click reaches past a negative click: the user said the object stops before it.
 // 4. Positive and negative clicks compete for voxels by geodesic distance (Dijkstra, 6-neighbourhood, steps in mm
 //    lengthened by intensity differences; geodesic.h): positive clicks only spread through their bands and within
 //    their reach (straight-line mm from the click), negative clicks spread wherever some positive click can reach.
 //    A voxel belongs to the object when a positive click reaches it first. So a negative click cuts a leak where
 //    the leak's path from the positive clicks is weakest or farthest.
 // 5. Holes are filled (3D, and slice by slice across the thickest axis when voxels are anisotropic).
+//    After the first object, a click changes it only its own way: a positive click adds what the competition gives
+//    and removes nothing; a negative click removes only the connected parts of what the competition drops that hold
+//    voxels it won itself (the wrong region it touches). The competition alone reroutes paths around a new seed and
+//    moved boundaries far from the click: positive clicks removed voxels and negative ones added some.
 // 6. The region of interest starts `initialMarginMm` around the clicks and grows its margin `marginGrowth` times
 //    where the object reaches one of its faces (up to `maxExpansions` times), so small objects stay fine and large ones are not cut;
 //    the next click starts from the margin its predecessor reached.
@@ -67,6 +74,7 @@ struct ClickOptions {
   double lowContrastDepthSigmas = 1.0;
   double lowContrastScanMm = 25;  // ... looked for up to this radius, which is its depth when nothing is found
   double reachFactor = 2.5;
+  double laterReachFactor = 1.5;                // ... of a positive click added to an object that exists
   double shareReachFactor = 2.0;                // a click's band is open to other clicks this many reaches around it
   std::int64_t maxRoiVoxels = 64 * 1000 * 1000;  // the region (image voxels) stops growing beyond this
   std::int64_t maxWorkingVoxels = 2 * 1000 * 1000;  // larger regions are computed on blocks

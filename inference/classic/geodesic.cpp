@@ -11,7 +11,8 @@ core::Result<std::vector<std::uint8_t>> geodesicCompetition(const std::vector<fl
                                                             const std::vector<GeodesicSeed>& seeds,
                                                             const std::vector<std::uint8_t>& sharedBand,
                                                             const std::vector<std::uint8_t>& reachable, float weight,
-                                                            core::ProgressSink* progress) {
+                                                            core::ProgressSink* progress,
+                                                            std::vector<std::uint16_t>* winner) {
   const std::size_t total = static_cast<std::size_t>(n[0] * n[1] * n[2]);
   if (total > std::numeric_limits<std::uint32_t>::max())
     return core::makeError(core::ErrorCode::SizeLimit, "click", "the working grid has more than 2^32 voxels");
@@ -106,6 +107,7 @@ core::Result<std::vector<std::uint8_t>> geodesicCompetition(const std::vector<fl
     }
     ++current;
   }
+  if (winner) *winner = std::move(from);
   return owner;
 }
 

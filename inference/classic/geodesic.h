@@ -31,12 +31,14 @@ struct GeodesicSeed {
 };
 
 // 1 where a positive click wins, 2 where a negative click wins, 0 where none arrives. A later seed on the same voxel
-// as an earlier one wins it. Cancelled when progress says so.
+// as an earlier one wins it. `winner`, when given, gets the index of the seed that won each voxel (meaningless where
+// none arrived). Cancelled when progress says so.
 core::Result<std::vector<std::uint8_t>> geodesicCompetition(const std::vector<float>& value, const std::int64_t n[3],
                                                             const core::Vec3& spacingMm,
                                                             const std::vector<GeodesicSeed>& seeds,
                                                             const std::vector<std::uint8_t>& sharedBand,
                                                             const std::vector<std::uint8_t>& reachable, float weight,
-                                                            core::ProgressSink* progress);
+                                                            core::ProgressSink* progress,
+                                                            std::vector<std::uint16_t>* winner = nullptr);
 
 }  // namespace delineate::inference::classic

@@ -63,3 +63,31 @@ TEST_CASE("click-eval gives the same Dice curve whatever order the file stores i
   CHECK(curve(swapped, "swapped") == expected);
   CHECK(curve(mixed, "mixed") == expected);
 }
+
+TEST_CASE("click-eval counts the clicks that set an object back", "[cli][click]") {
+  auto ip = test::sharedFile("data/ct/totalseg-example/example_mr_sm.nii.gz");
+  auto lp = test::sharedFile("data/ct/totalseg-example/example_seg_mr.nii.gz");
+  if (!ip || !lp) return;
+  const auto r = test::runCli("click-eval '" + ip->string() + "' '" + lp->string() + "' --clicks 6 --json");
+  INFO(r.out);
+  REQUIRE(r.exitCode == 0);
+  const auto j = nlohmann::json::parse(r.out.substr(r.out.find('{')));
+  // The count is the one of the per-click Dice it prints: later clicks, and those lowering Dice by more than 0.05.
+  std::size_t later = 0, back = 0;
+  for (const auto& o : j["objects"]) {
+    const auto& clicks = o["clicks"];
+    for (std::size_t k = 1; k < clicks.size(); ++k) {
+      ++later;
+      if (clicks[k]["dice"].get<double>() < clicks[k - 1]["dice"].get<double>() - 0.05) ++back;
+    }
+  }
+  CHECK(j["objects"].size() == 23);
+  CHECK(later > 23 * 3);
+  CHECK(j["setbacks"]["laterClicks"].get<std::size_t>() == later);
+  CHECK(j["setbacks"]["count"].get<std::size_t>() == back);
+  CHECK(j["setbacks"]["threshold"].get<double>() == 0.05);
+  // The text table says it in a line.
+  const auto t = test::runCli("click-eval '" + ip->string() + "' '" + lp->string() + "' --clicks 6 --label 1");
+  REQUIRE(t.exitCode == 0);
+  CHECK(t.out.find("clicks after the first that lowered Dice by more than 0.05:") != std::string::npos);
+}

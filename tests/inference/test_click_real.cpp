@@ -100,3 +100,87 @@ TEST_CASE("click on real scans: abdominal organs of a 3 mm CT", "[classic][click
   CHECK(mean[4] > 0.75);
   for (const auto& o : all) CHECK(o[4] > 0.7);
 }
+
+namespace {
+
+// Runs the protocol through a session and records, click by click, whether the click changed the object the way a
+// user expects: a positive click never removes a voxel, a negative click never adds one.
+class RecordingSession final : public inference::InteractiveSession {
+ public:
+  explicit RecordingSession(inference::InteractiveSession& session) : m_session(session) {}
+  core::Status addPoint(const inference::PointPrompt& point, core::ProgressSink* progress) override {
+    const inference::ObjectMask before = m_session.mask();
+    core::Status s = m_session.addPoint(point, progress);
+    if (!s) return s;
+    // A positive click: every voxel before is still in; a negative one: every voxel now was in before.
+    const inference::ObjectMask& after = m_session.mask();
+    const inference::ObjectMask& from = point.positive ? before : after;
+    const inference::ObjectMask& into = point.positive ? after : before;
+    std::size_t o = 0, lost = 0;
+    for (std::int64_t z = from.box.min[2]; z <= from.box.max[2]; ++z)
+      for (std::int64_t y = from.box.min[1]; y <= from.box.max[1]; ++y)
+        for (std::int64_t x = from.box.min[0]; x <= from.box.max[0]; ++x, ++o)
+          if (from.voxels[o] && !into.contains(core::Index3{x, y, z})) ++lost;
+    if (lost > 0) ++(point.positive ? positiveRemoved : negativeAdded);
+    return s;
+  }
+  bool undoPoint() override { return m_session.undoPoint(); }
+  const std::vector<inference::PointPrompt>& points() const override { return m_session.points(); }
+  const inference::ObjectMask& mask() const override { return m_session.mask(); }
+
+  int positiveRemoved = 0;  // positive clicks that removed some voxel
+  int negativeAdded = 0;    // negative clicks that added some voxel
+
+ private:
+  inference::InteractiveSession& m_session;
+};
+
+struct Setbacks {
+  int pairs = 0;      // (structure, click) pairs after a first click
+  int setbacks = 0;   // ... whose click lowered Dice by more than 0.05
+  int positiveRemoved = 0, negativeAdded = 0;
+};
+
+void runEverything(const core::ImageVolume& image, const core::LabelMap& labels, Setbacks& out) {
+  std::vector<bool> present(65536, false);
+  for (std::size_t i = 0; i < labels.size(); ++i) present[labels[i]] = true;
+  for (std::size_t l = 1; l < present.size(); ++l) {
+    if (!present[l]) continue;
+    auto ref = core::Volume<std::uint8_t>::create(labels.geometry(), 0).value();
+    for (std::size_t i = 0; i < labels.size(); ++i) ref[i] = labels[i] == l ? 1 : 0;
+    auto session = inference::classic::ClickSession::begin(image);
+    REQUIRE(session.ok());
+    RecordingSession recording(**session);
+    auto eval = inference::simulateClicks(recording, ref, 10);
+    REQUIRE(eval.ok());
+    for (std::size_t k = 1; k < eval->clicks.size(); ++k) {
+      ++out.pairs;
+      if (eval->clicks[k].dice < eval->clicks[k - 1].dice - 0.05) ++out.setbacks;
+    }
+    out.positiveRemoved += recording.positiveRemoved;
+    out.negativeAdded += recording.negativeAdded;
+  }
+}
+
+}  // namespace
+
+// Issue 22, item 3: under the protocol a positive click used to remove parts of the object far from it (the
+// competition rerouted around the new seed) and a click lowered Dice by more than 0.05 for 7.3% of the (structure,
+// click) pairs of these three sets (9.5% on the CT), mostly a later positive click flooding a low-contrast
+// neighbourhood. Every structure of a 3 mm CT, of an MR and of a mouse subject, ten clicks each.
+TEST_CASE("click on real scans: a click never sets the object back", "[classic][click][data]") {
+  auto ct = load("data/ct/totalseg-example/example_ct_sm.nii.gz", "data/ct/totalseg-example/example_seg.nii.gz");
+  auto mr = load("data/ct/totalseg-example/example_mr_sm.nii.gz", "data/ct/totalseg-example/example_seg_mr.nii.gz");
+  auto mouse = load("data/mouse/fvb-ncrl-in-vivo/template/FVB_NCrl_in_vivo_2.nii.gz",
+                    "data/mouse/fvb-ncrl-in-vivo/label/FVB_NCrl_in_vivo_2.nii.gz");
+  if (!ct || !mr || !mouse) return;
+  Setbacks s;
+  runEverything(ct->image, ct->labels, s);
+  runEverything(mr->image, mr->labels, s);
+  runEverything(mouse->image, mouse->labels, s);
+  INFO(s.setbacks << " setbacks in " << s.pairs << " clicks");
+  CHECK(s.pairs > 800);  // 41 + 23 + 37 structures
+  CHECK(s.positiveRemoved == 0);
+  CHECK(s.negativeAdded == 0);
+  CHECK(static_cast<double>(s.setbacks) <= 0.05 * static_cast<double>(s.pairs));
+}
