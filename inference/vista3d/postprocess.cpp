@@ -83,28 +83,29 @@ core::Result<std::vector<float>> vistaPostTransform(const std::vector<float>& lo
 
 core::Result<core::Volume<std::uint8_t>> invertToOriginal(const std::vector<float>& modelLabels, const Vista3dGrid& grid,
                                                            const core::Geometry& original) {
-  const Size3 cd{grid.crop.max[0] - grid.crop.min[0] + 1, grid.crop.max[1] - grid.crop.min[1] + 1,
+  // The model grid is the crop of the 1.5 mm grid, both in model (RAS) order.
+  const Size3 md{grid.crop.max[0] - grid.crop.min[0] + 1, grid.crop.max[1] - grid.crop.min[1] + 1,
                  grid.crop.max[2] - grid.crop.min[2] + 1};
-  Size3 md{};
-  for (int m = 0; m < 3; ++m) md[static_cast<std::size_t>(m)] = cd[static_cast<std::size_t>(grid.axisOf[m])];
   if (modelLabels.size() != static_cast<std::size_t>(md[0] * md[1] * md[2]))
     return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "labels do not match the model grid");
   auto out = core::Volume<std::uint8_t>::create(original, 0);
   if (!out) return out.error();
   const Size3 sd = grid.spacedDims;
   const Size3 od = original.dimensions();
-  // Per original voxel along each axis: its nearest voxel of the 1.5 mm grid (border), then its place on the model
-  // grid (-1 where the crop removed it: label 0).
+  // Per original voxel along each axis: its place along the model axis that holds it (counted from the RAS-first
+  // end), its nearest voxel of the 1.5 mm grid (border), then its place on the model grid (-1 where the crop removed
+  // it: label 0).
   std::vector<std::int64_t> toModel[3];
   for (std::size_t a = 0; a < 3; ++a) {
     int m = 0;
     while (grid.axisOf[m] != static_cast<int>(a)) ++m;
+    const auto mm = static_cast<std::size_t>(m);
     for (std::int64_t o = 0; o < od[a]; ++o) {
-      const double u = static_cast<double>(o) * original.spacingMm()[a] / kTargetSpacingMm;
-      const std::int64_t s = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::nearbyint(u)), 0, sd[a] - 1);
-      std::int64_t c = s - grid.crop.min[a];
-      if (c < 0 || c >= cd[a]) c = -1;
-      else if (grid.flipped[m]) c = cd[a] - 1 - c;
+      const std::int64_t r = grid.flipped[m] ? od[a] - 1 - o : o;
+      const double u = static_cast<double>(r) * original.spacingMm()[a] / kTargetSpacingMm;
+      const std::int64_t s = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::nearbyint(u)), 0, sd[mm] - 1);
+      std::int64_t c = s - grid.crop.min[mm];
+      if (c < 0 || c >= md[mm]) c = -1;
       toModel[a].push_back(c);
     }
   }

@@ -9,6 +9,8 @@
 #include "inference/vista3d/preprocess.h"
 #include "inference/vista3d/segment.h"
 #include "io/volume/image_file.h"
+#include "core/axis_order.h"
+#include "tests/common/storage_order_support.h"
 #include "tests/common/test_support.h"
 #include "tests/inference/npy.h"
 
@@ -48,9 +50,11 @@ TEST_CASE("vista3d preprocessing matches MONAI's Spacingd, CropForegroundd, scal
   // Spacingd: 58 x 57 x 32 at 3 mm -> 115 x 113 x 63 at 1.5 mm (HU, within 1e-3 as the reference advises).
   const auto s = test::readNpy(*spacing, shape);
   CHECK(worstDifference(in->spaced, s, shape) < 1e-3);
-  // CropForegroundd: 36 anterior rows of air go.
-  CHECK(in->grid.crop.min == core::Index3{0, 36, 0});
-  CHECK(in->grid.crop.max == core::Index3{114, 112, 62});
+  // CropForegroundd: 36 anterior rows of air go (the box in model order: axes 0 and 1 turned to R and A, so the
+  // anterior rows are the last 36 of 113).
+  CHECK(in->grid.spacedDims == core::Size3{115, 113, 63});
+  CHECK(in->grid.crop.min == core::Index3{0, 0, 0});
+  CHECK(in->grid.crop.max == core::Index3{114, 76, 62});
   const auto c = test::readNpy(*crop, shape);
   CHECK(worstDifference(in->cropped, c, shape) < 1e-3);
   // Scaling then Orientationd (axes 0 and 1 flipped): the network input, within 1e-6.
@@ -167,4 +171,46 @@ TEST_CASE("vista3d prompts: the 117 everything classes and the bundle's subclass
   CHECK(inference::vista3d::expandLabelPrompts({1, 2, 3}) == std::vector<int>{1, 14, 5, 3});
   CHECK(inference::vista3d::expandLabelPrompts({20}) == std::vector<int>{28, 29, 30, 31, 32});
   CHECK(inference::vista3d::expandLabelPrompts({21}).size() == 62);  // 24 vertebrae, 35 ribs and bones, 3 more
+}
+
+// Issue 22, item 2: the bundle resamples in the file's axis order, anchored at its voxel 0, so a reversed axis whose
+// extent is no multiple of 1.5 mm moved the 1.5 mm grid by a fraction of a voxel. The reference CT at 2.4 x 2.2 x 3 mm
+// (its voxels relabelled: 57 x 2.4 and 56 x 2.2 mm are no multiples of 1.5) in eight storage orders: the network input
+// must be the same, bit for bit, on the same grid in space.
+TEST_CASE("vista3d preprocessing gives the same network input whatever order the file stores its axes in",
+          "[vista3d][preprocess][axis][data]") {
+  auto ct = test::sharedFile("reference/vista3d/pipeline/input_ct.nii.gz");
+  if (!ct) return;
+  auto read = io::readImageFile(ct->string());
+  REQUIRE(read.ok());
+  const auto& rg = read->geometry();
+  auto image = core::ImageVolume::create(core::Geometry(rg.dimensions(), {2.4, 2.2, 3.0}, rg.originLps(), rg.direction()))
+                   .value();
+  std::copy(read->data(), read->data() + read->size(), image.data());
+  auto expected = inference::vista3d::preprocessForVista3d(image);
+  REQUIRE(expected.ok());
+  const auto& eg = expected->image.geometry();
+  std::vector<core::AxisOrder> orders(7);
+  orders[0].flip = {true, false, false};
+  orders[1].flip = {false, true, false};
+  orders[2].flip = {true, true, true};
+  orders[3].axis = {1, 0, 2};
+  orders[4].axis = {1, 0, 2};
+  orders[4].flip = {true, false, true};
+  orders[5].axis = {2, 0, 1};
+  orders[5].flip = {false, true, false};
+  orders[6].axis = {2, 1, 0};
+  orders[6].flip = {true, true, true};
+  for (const auto& order : orders) {
+    INFO("storage order " << test::describeOrder(order));
+    const auto stored = core::reorderedVolume(image, order).value();
+    auto got = inference::vista3d::preprocessForVista3d(stored);
+    REQUIRE(got.ok());
+    const auto& gg = got->image.geometry();
+    REQUIRE(gg.dimensions() == eg.dimensions());
+    CHECK(gg.isCloseTo(eg));
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < got->image.size(); ++i) differ += got->image.data()[i] != expected->image.data()[i] ? 1 : 0;
+    CHECK(differ == 0);
+  }
 }
