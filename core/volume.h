@@ -98,4 +98,8 @@ class Volume {
 // io converts on load.
 using ImageVolume = Volume<float>;
 
+// InvalidArgument naming `source` when the image has no finite voxel (every value NaN or infinite: a wrong data type
+// or scaling): nothing can be viewed, segmented or measured on it.
+Status requireFiniteVoxels(const ImageVolume& image, const std::string& source);
+
 }  // namespace delineate::core

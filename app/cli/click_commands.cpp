@@ -26,7 +26,7 @@ int runClickEval(const ClickEvalOptions& o) {
   std::vector<core::Label> labels = o.labelIds;
   auto image = io::readImageFile(o.image);
   if (!image) return fileError(image.error());
-  if (core::Status s = requireFiniteVoxels(*image, o.image); !s) return fileError(s.error());
+  if (core::Status s = core::requireFiniteVoxels(*image, o.image); !s) return fileError(s.error());
   auto reference = io::readLabelFile(o.labels);
   if (!reference) return fileError(reference.error());
   if (reference->geometry().dimensions() != image->geometry().dimensions() ||

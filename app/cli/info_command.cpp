@@ -102,7 +102,7 @@ int runInfo(const InfoOptions& o) {
     return code;
   // The geometry of an all-NaN image is still worth printing; statistics or a segmentation of it are not.
   if (!o.labels.empty() || !o.engine.empty())
-    if (Status s = requireFiniteVoxels(*image, o.image); !s) return fileError(s.error());
+    if (Status s = core::requireFiniteVoxels(*image, o.image); !s) return fileError(s.error());
 
   LabelTable table;
   if (!o.table.empty()) {

@@ -5,16 +5,6 @@
 
 namespace delineate::app::cli {
 
-core::Status requireFiniteVoxels(const core::ImageVolume& image, const std::string& path) {
-  const float* v = image.data();
-  const std::size_t n = image.size();
-  for (std::size_t i = 0; i < n; ++i)
-    if (std::isfinite(v[i])) return core::Status::success();
-  return core::makeError(core::ErrorCode::InvalidArgument, path,
-                         "the image has no finite voxel (every value is NaN or infinite): nothing to compute on; "
-                         "check the file's data type and scaling");
-}
-
 std::vector<core::Label> labelsPresent(const core::LabelMap& labels) {
   std::vector<bool> seen(65536, false);
   for (std::size_t i = 0; i < labels.size(); ++i) seen[labels[i]] = true;

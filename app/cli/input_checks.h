@@ -12,9 +12,6 @@
 
 namespace delineate::app::cli {
 
-// An image without one finite voxel (all NaN or Inf): nothing can be segmented or measured on it.
-core::Status requireFiniteVoxels(const core::ImageVolume& image, const std::string& path);
-
 // The non-zero ids in `labels`, ascending.
 std::vector<core::Label> labelsPresent(const core::LabelMap& labels);
 

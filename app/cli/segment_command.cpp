@@ -19,7 +19,7 @@ int runSegment(const SegmentOptions& o) {
   request.classes = o.classes;
   auto image = io::readImageFile(o.image);
   if (!image) return fileError(image.error());
-  if (core::Status s = requireFiniteVoxels(*image, o.image); !s) return fileError(s.error());
+  if (core::Status s = core::requireFiniteVoxels(*image, o.image); !s) return fileError(s.error());
   const auto t0 = std::chrono::steady_clock::now();
   auto patch = engine->segment(*image, request, nullptr);
   if (!patch) return fileError(core::makeError(patch.error().code, o.image, patch.error().detail));

@@ -111,7 +111,7 @@ int main(int argc, char** argv) {
     for (const std::string& text : a.pointTexts) points.push_back(*parsePoint(text));
     auto image = io::readImageFile(a.image);
     if (!image) return fileError(image.error());
-    if (core::Status s = app::cli::requireFiniteVoxels(*image, a.image); !s) return fileError(s.error());
+    if (core::Status s = core::requireFiniteVoxels(*image, a.image); !s) return fileError(s.error());
     auto choice = inference::selectEngine(selection);
     if (!choice) return fileError(choice.error());
     std::fprintf(stderr, "%s\n", choice->why.c_str());

@@ -94,6 +94,11 @@ bool StudyLoader::openImage(const QString& imagePath, const QString& labelsPath)
       r->error = fromError(img.error());
       return r;
     }
+    // All NaN or infinite: nothing to show or compute on; the open study stays.
+    if (core::Status s = core::requireFiniteVoxels(*img, image); !s) {
+      r->error = fromError(s.error());
+      return r;
+    }
     progress.report(labels.empty() ? 1.0 : 0.7, "read");
     if (!labels.empty()) {
       auto lab = io::readLabelFile(labels);
@@ -289,6 +294,10 @@ void StudyLoader::loadSeries(const Loaded& index) {
              auto loaded = io::loadDicomSeries(picked, options);
              if (!loaded) {
                r->error = fromError(loaded.error());
+               return r;
+             }
+             if (core::Status s = core::requireFiniteVoxels(loaded->image, source.toStdString()); !s) {
+               r->error = fromError(s.error());
                return r;
              }
              r->image = std::move(loaded->image);

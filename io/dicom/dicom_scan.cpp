@@ -748,7 +748,7 @@ core::Result<DicomIndex> indexDicomFolder(const std::string& folder, const Dicom
       if (!fs::is_regular_file(est)) {
         // A stat, not an open: the reason names the kind ("a named pipe (FIFO), not a regular file").
         if (core::Status s = checkRegularFile(e.path().string(), "file"); !s)
-          special.push_back(DicomSkippedFile{e.path().string(), s.error().describe()});
+          special.push_back(DicomSkippedFile{e.path().string(), s.error().describe(), {}, std::nullopt, std::nullopt});
         return;
       }
       const std::string name = e.path().filename().string();

@@ -3,6 +3,8 @@
 // (a missing file, a label map of another grid) reported without losing the open study.
 #include <catch2/catch.hpp>
 
+#include <limits>
+
 #include <QTreeWidget>
 #include <QSignalSpy>
 #include <QTest>
@@ -229,6 +231,20 @@ TEST_CASE("main window: a pipe as the image and an intensity image as the label 
   CHECK(message.contains("did you swap IMAGE and LABELS?"));
   CHECK(labelsLoaded.count() == 0);
   CHECK(window.document().hasStudy());
+  // An image that is NaN everywhere (item 5) opened as black views without a word: now it is refused, named, and
+  // the open study stays.
+  auto nan = core::ImageVolume::create(core::Geometry({8, 8, 4}, {1, 1, 1}, {0, 0, 0}),
+                                       std::numeric_limits<float>::quiet_NaN());
+  REQUIRE(nan.ok());
+  const std::string nanPath = (dir / "nan.nii.gz").string();
+  REQUIRE(io::writeImageFile(nanPath, *nan).ok());
+  const auto before = window.document().session()->image().geometry().dimensions();
+  REQUIRE(window.loader().openImage(QString::fromStdString(nanPath)));
+  REQUIRE(waitFor(failed));
+  message = failed.takeFirst().at(0).toString();
+  CHECK(message.contains("nan.nii.gz"));
+  CHECK(message.contains("no finite voxel"));
+  CHECK(window.document().session()->image().geometry().dimensions() == before);
 }
 
 TEST_CASE("main window: a label set revision opens from a share store, and a folder that is no share is refused",
