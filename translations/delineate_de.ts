@@ -77,7 +77,7 @@
         <translation>nicht genügend Arbeitsspeicher</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+32"/>
         <location line="+25"/>
         <source>%1: the label map&apos;s grid differs from the image&apos;s</source>
         <translation>%1: Das Raster der Labelmap weicht vom Raster des Bildes ab</translation>
@@ -1716,13 +1716,13 @@
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="-142"/>
+        <location filename="../app/gui/study_loader.cpp" line="-147"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
     <message>
         <location line="+20"/>
-        <location line="+32"/>
+        <location line="+37"/>
         <location line="+23"/>
         <source>Loading %1</source>
         <translation>%1 wird geladen</translation>
@@ -1749,25 +1749,37 @@
     </message>
     <message>
         <location line="+4"/>
-        <location line="+30"/>
+        <location line="+25"/>
+        <location line="+16"/>
         <location line="+7"/>
         <source>Open DICOM Series</source>
         <translation>DICOM-Serie öffnen</translation>
     </message>
     <message>
-        <location line="-37"/>
+        <location line="-48"/>
         <source>Series:</source>
         <translation>Serie:</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+20"/>
         <source>Series %1 is incomplete and was not opened. These files of it or beside it cannot be read:
 %2</source>
         <translation>Serie %1 ist unvollständig und wurde nicht geöffnet. Diese Dateien der Serie oder daneben sind nicht lesbar:
 %2</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+6"/>
+        <source>Series %1 is incomplete. These files of it or beside it cannot be read:
+%2
+
+Load the readable files anyway? The slices of the unreadable ones will be missing.</source>
+        <translation>Serie %1 ist unvollständig. Diese Dateien der Serie oder daneben sind nicht lesbar:
+%2
+
+Die lesbaren Dateien trotzdem laden? Die Schichten der nicht lesbaren fehlen dann.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>This series has problems:
 %1</source>
         <translation>Diese Serie weist Probleme auf:
@@ -1788,7 +1800,7 @@ Trotzdem laden?</translation>
         <translation>Serie %1 wird geladen</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+44"/>
         <source>Opened %1</source>
         <translation>%1 geöffnet</translation>
     </message>

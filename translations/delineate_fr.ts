@@ -77,7 +77,7 @@
         <translation>mémoire insuffisante</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+32"/>
         <location line="+25"/>
         <source>%1: the label map&apos;s grid differs from the image&apos;s</source>
         <translation>%1&#xa0;: la grille de la carte d&apos;étiquettes diffère de celle de l&apos;image</translation>
@@ -1716,13 +1716,13 @@
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="-142"/>
+        <location filename="../app/gui/study_loader.cpp" line="-147"/>
         <source>Cancelled</source>
         <translation>Annulé</translation>
     </message>
     <message>
         <location line="+20"/>
-        <location line="+32"/>
+        <location line="+37"/>
         <location line="+23"/>
         <source>Loading %1</source>
         <translation>Chargement de %1</translation>
@@ -1749,25 +1749,37 @@
     </message>
     <message>
         <location line="+4"/>
-        <location line="+30"/>
+        <location line="+25"/>
+        <location line="+16"/>
         <location line="+7"/>
         <source>Open DICOM Series</source>
         <translation>Ouvrir une série DICOM</translation>
     </message>
     <message>
-        <location line="-37"/>
+        <location line="-48"/>
         <source>Series:</source>
         <translation>Série&#xa0;:</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+20"/>
         <source>Series %1 is incomplete and was not opened. These files of it or beside it cannot be read:
 %2</source>
         <translation>La série %1 est incomplète et n’a pas été ouverte. Ces fichiers de la série ou placés à côté sont illisibles :
 %2</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+6"/>
+        <source>Series %1 is incomplete. These files of it or beside it cannot be read:
+%2
+
+Load the readable files anyway? The slices of the unreadable ones will be missing.</source>
+        <translation>La série %1 est incomplète. Ces fichiers de la série ou voisins sont illisibles :
+%2
+
+Charger quand même les fichiers lisibles ? Les coupes des fichiers illisibles manqueront.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>This series has problems:
 %1</source>
         <translation>Cette série présente des problèmes&#xa0;:
@@ -1788,7 +1800,7 @@ La charger quand même&#xa0;?</translation>
         <translation>Chargement de la série %1</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+44"/>
         <source>Opened %1</source>
         <translation>%1 ouvert</translation>
     </message>

@@ -77,7 +77,7 @@
         <translation>内存不足</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+32"/>
         <location line="+25"/>
         <source>%1: the label map&apos;s grid differs from the image&apos;s</source>
         <translation>%1：标签图的网格与图像的网格不一致</translation>
@@ -1712,13 +1712,13 @@
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="-142"/>
+        <location filename="../app/gui/study_loader.cpp" line="-147"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
         <location line="+20"/>
-        <location line="+32"/>
+        <location line="+37"/>
         <location line="+23"/>
         <source>Loading %1</source>
         <translation>正在加载 %1</translation>
@@ -1745,25 +1745,37 @@
     </message>
     <message>
         <location line="+4"/>
-        <location line="+30"/>
+        <location line="+25"/>
+        <location line="+16"/>
         <location line="+7"/>
         <source>Open DICOM Series</source>
         <translation>打开 DICOM 序列</translation>
     </message>
     <message>
-        <location line="-37"/>
+        <location line="-48"/>
         <source>Series:</source>
         <translation>序列：</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+20"/>
         <source>Series %1 is incomplete and was not opened. These files of it or beside it cannot be read:
 %2</source>
         <translation>序列 %1 不完整，未打开。以下属于该序列或位于其旁的文件无法读取：
 %2</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+6"/>
+        <source>Series %1 is incomplete. These files of it or beside it cannot be read:
+%2
+
+Load the readable files anyway? The slices of the unreadable ones will be missing.</source>
+        <translation>序列 %1 不完整。该序列中或其旁边的以下文件无法读取：
+%2
+
+仍然加载可读取的文件吗？无法读取的文件对应的切片将会缺失。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>This series has problems:
 %1</source>
         <translation>该序列存在问题：
@@ -1784,7 +1796,7 @@ Load it anyway?</source>
         <translation>正在加载序列 %1</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+44"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>

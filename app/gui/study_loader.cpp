@@ -255,21 +255,32 @@ void StudyLoader::loadSeries(const Loaded& index) {
   auto chosen = chooseSeries(series);
   if (!chosen) return;
   const io::DicomSeries picked = **chosen;
-  // A series with unreadable files is refused with each file named: loaded, it would look complete (a lost first or
-  // last slice leaves a regular grid). The CLI's --allow-unreadable is the way to load the rest.
+  // A series with unreadable files is never opened as if complete (a lost first or last slice leaves a regular
+  // grid): each file is named, and the user may load the rest knowingly (the CLI's --allow-unreadable).
+  bool allowUnreadable = false;
   if (!picked.isComplete()) {
     QStringList files;
     for (const auto& f : picked.unreadable) files << QString::fromStdString(f.reason);
-    m_bench.reportError(tr("Series %1 is incomplete and was not opened. These files of it or beside it cannot be "
-                           "read:\n%2")
-                            .arg(QString::fromStdString(picked.seriesNumber.empty() ? picked.key() : picked.seriesNumber),
-                                 files.join("\n")));
-    return;
+    const QString name = QString::fromStdString(picked.seriesNumber.empty() ? picked.key() : picked.seriesNumber);
+    if (!m_bench.dialogsEnabled()) {
+      m_bench.reportError(tr("Series %1 is incomplete and was not opened. These files of it or beside it cannot be "
+                             "read:\n%2")
+                              .arg(name, files.join("\n")));
+      return;
+    }
+    if (QMessageBox::warning(m_bench.widget(), tr("Open DICOM Series"),
+                             tr("Series %1 is incomplete. These files of it or beside it cannot be read:\n%2\n\n"
+                                "Load the readable files anyway? The slices of the unreadable ones will be missing.")
+                                 .arg(name, files.join("\n")),
+                             QMessageBox::Yes | QMessageBox::No, QMessageBox::No) != QMessageBox::Yes)
+      return;
+    allowUnreadable = true;
   }
   bool allowIrregular = false;
-  if (!picked.issues.empty()) {
-    QStringList lines;
-    for (const auto& issue : picked.issues) lines << QString::fromStdString(issue.detail);
+  QStringList lines;  // the unreadable files were named above
+  for (const auto& issue : picked.issues)
+    if (issue.kind != io::SeriesIssueKind::UnreadableFiles) lines << QString::fromStdString(issue.detail);
+  if (!lines.isEmpty() || !picked.isRegular()) {
     const QString text = tr("This series has problems:\n%1").arg(lines.join("\n"));
     if (!picked.isRegular()) {
       if (!m_bench.dialogsEnabled() ||
@@ -285,12 +296,13 @@ void StudyLoader::loadSeries(const Loaded& index) {
   }
   const QString source = index.folder + " #" + QString::fromStdString(picked.seriesNumber);
   startJob(tr("Loading series %1").arg(QString::fromStdString(picked.seriesNumber)),
-           [picked, allowIrregular, source](JobProgress& progress) {
+           [picked, allowIrregular, allowUnreadable, source](JobProgress& progress) {
              auto r = std::make_shared<Loaded>();
              r->source = source;
              io::DicomLoadOptions options;
              options.progress = &progress;
              options.allowIrregular = allowIrregular;
+             options.allowUnreadable = allowUnreadable;
              auto loaded = io::loadDicomSeries(picked, options);
              if (!loaded) {
                r->error = fromError(loaded.error());

@@ -4,9 +4,13 @@
 
 #include <filesystem>
 
+#include <QAbstractButton>
+#include <QApplication>
+#include <QMessageBox>
 #include <QSignalSpy>
 #include <QTest>
 #include <QThreadPool>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QWidget>
 
@@ -241,4 +245,46 @@ TEST_CASE("study loader: a DICOM series with an unreadable file is refused, the 
   REQUIRE(bench.errors.size() == 1);
   CHECK(bench.errors.front().contains(QString::fromStdString(broken.string())));
   CHECK_FALSE(doc.hasStudy());
+}
+
+TEST_CASE("study loader: the readable files of an incomplete series load when the user says so", "[gui][document]") {
+  // The window refused an incomplete series outright; the CLI had --allow-unreadable. Now the warning names the file
+  // and asks; answered Yes, the other 40 slices open.
+  auto source = test::sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!source) return;
+  test::guiApp();
+  test::ScratchDir scratch("gui-unreadable-yes");
+  const std::filesystem::path folder = scratch / "series";
+  std::filesystem::create_directories(folder);
+  for (const auto& e : std::filesystem::directory_iterator(*source))
+    std::filesystem::copy_file(e.path(), folder / e.path().filename());
+  const std::filesystem::path broken = folder / "1-01.dcm";
+  std::filesystem::resize_file(broken, 0);
+
+  struct AskingBench : StandInBench {
+    bool dialogsEnabled() const override { return true; }
+  };
+  StudyDocument doc;
+  AskingBench bench;
+  app::gui::StudyLoader loader(doc, bench);
+  // Answers every message box Yes, keeping its text.
+  QStringList asked;
+  QTimer answer;
+  QObject::connect(&answer, &QTimer::timeout, [&] {
+    if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+      asked << box->text();
+      if (QAbstractButton* yes = box->button(QMessageBox::Yes)) yes->click();
+      else box->accept();
+    }
+  });
+  answer.start(20);
+  REQUIRE(loader.openDicomFolder(QString::fromStdString(folder.string())));
+  for (int i = 0; i < 1200 && bench.errors.isEmpty() && !doc.hasStudy(); ++i) QTest::qWait(50);
+  INFO(bench.errors.join("\n").toStdString());
+  REQUIRE(asked.size() == 1);
+  CHECK(asked.front().contains(QString::fromStdString(broken.string())));
+  CHECK(asked.front().contains("Load the readable files anyway?"));
+  REQUIRE(doc.hasStudy());
+  CHECK(doc.session()->image().geometry().dimensions() == core::Size3{512, 512, 40});
+  CHECK(bench.errors.isEmpty());
 }
