@@ -797,7 +797,7 @@
         <translation>   außerhalb des Bildes</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+26"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+37"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
@@ -812,12 +812,7 @@
         <translation>Bild öffnen</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Images (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd *.gipl *.gipl.gz *.hdr *.img *.img.gz *.vtk);;All files (*)</source>
-        <translation>Bilder (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd *.gipl *.gipl.gz *.hdr *.img *.img.gz *.vtk);;Alle Dateien (*)</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Open &amp;DICOM Folder...</source>
         <translation>&amp;DICOM-Ordner öffnen...</translation>
     </message>
@@ -837,9 +832,14 @@
         <translation>Labelmap öffnen</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Label maps (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd *.gipl *.gipl.gz *.hdr *.img *.img.gz *.vtk);;All files (*)</source>
-        <translation>Labelmaps (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd *.gipl *.gipl.gz *.hdr *.img *.img.gz *.vtk);;Alle Dateien (*)</translation>
+        <location line="-8"/>
+        <source>Images (%1);;All files (*)</source>
+        <translation>Bilder (%1);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Label maps (%1);;All files (*)</source>
+        <translation>Labelmaps (%1);;Alle Dateien (*)</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1308,7 +1308,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+108"/>
+        <location filename="../app/gui/session_files.cpp" line="+111"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Die wiederhergestellten Labels passen nicht zum Raster von %1</translation>
     </message>

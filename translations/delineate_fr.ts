@@ -797,7 +797,7 @@
         <translation>   hors de l&apos;image</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+26"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+37"/>
         <source>&amp;File</source>
         <translation>&amp;Fichier</translation>
     </message>
@@ -812,12 +812,7 @@
         <translation>Ouvrir une image</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Images (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd *.gipl *.gipl.gz *.hdr *.img *.img.gz *.vtk);;All files (*)</source>
-        <translation>Images (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd *.gipl *.gipl.gz *.hdr *.img *.img.gz *.vtk);;Tous les fichiers (*)</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Open &amp;DICOM Folder...</source>
         <translation>Ouvrir un dossier &amp;DICOM...</translation>
     </message>
@@ -837,9 +832,14 @@
         <translation>Ouvrir une carte d&apos;étiquettes</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Label maps (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd *.gipl *.gipl.gz *.hdr *.img *.img.gz *.vtk);;All files (*)</source>
-        <translation>Cartes d&apos;étiquettes (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd *.gipl *.gipl.gz *.hdr *.img *.img.gz *.vtk);;Tous les fichiers (*)</translation>
+        <location line="-8"/>
+        <source>Images (%1);;All files (*)</source>
+        <translation>Images (%1);;Tous les fichiers (*)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Label maps (%1);;All files (*)</source>
+        <translation>Cartes d&apos;étiquettes (%1);;Tous les fichiers (*)</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1308,7 +1308,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+108"/>
+        <location filename="../app/gui/session_files.cpp" line="+111"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Les étiquettes récupérées ne correspondent pas à la grille de %1</translation>
     </message>

@@ -795,7 +795,7 @@
         <translation>   图像外</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+26"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+37"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -810,12 +810,7 @@
         <translation>打开图像</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Images (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd *.gipl *.gipl.gz *.hdr *.img *.img.gz *.vtk);;All files (*)</source>
-        <translation>图像 (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd *.gipl *.gipl.gz *.hdr *.img *.img.gz *.vtk);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Open &amp;DICOM Folder...</source>
         <translation>打开 DICOM 文件夹(&amp;D)...</translation>
     </message>
@@ -835,9 +830,14 @@
         <translation>打开标签图</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Label maps (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd *.gipl *.gipl.gz *.hdr *.img *.img.gz *.vtk);;All files (*)</source>
-        <translation>标签图 (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd *.gipl *.gipl.gz *.hdr *.img *.img.gz *.vtk);;所有文件 (*)</translation>
+        <location line="-8"/>
+        <source>Images (%1);;All files (*)</source>
+        <translation>图像 (%1);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Label maps (%1);;All files (*)</source>
+        <translation>标签图 (%1);;所有文件 (*)</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1306,7 +1306,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+108"/>
+        <location filename="../app/gui/session_files.cpp" line="+111"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>恢复的标签与 %1 的网格不匹配</translation>
     </message>

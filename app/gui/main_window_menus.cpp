@@ -19,14 +19,25 @@
 #include "app/gui/study_exports.h"
 #include "app/gui/study_loader.h"
 #include "app/gui/view_panels.h"
+#include "io/volume/image_file.h"
 
 namespace delineate::app::gui {
+namespace {
+
+// "*.nii.gz *.nii ..." for an Open dialog: every extension io reads (GIPL, Analyze and VTK included).
+QString readablePatterns() {
+  QStringList patterns;
+  for (const std::string& ext : io::readableImageExtensionList()) patterns << "*" + QString::fromStdString(ext);
+  return patterns.join(' ');
+}
+
+}  // namespace
 
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open Image..."), QKeySequence::Open, this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Image"), {},
-                                                      tr("Images (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd *.gipl *.gipl.gz *.hdr *.img *.img.gz *.vtk);;All files (*)"));
+                                                      tr("Images (%1);;All files (*)").arg(readablePatterns()));
     if (!path.isEmpty() && m_files->maybeFinishSession()) m_loader->openImage(path);
   });
   file->addAction(tr("Open &DICOM Folder..."), this, [this] {
@@ -35,7 +46,7 @@ void MainWindow::buildMenus() {
   });
   file->addAction(tr("Open &Label Map..."), this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Label Map"), {},
-                                                      tr("Label maps (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd *.gipl *.gipl.gz *.hdr *.img *.img.gz *.vtk);;All files (*)"));
+                                                      tr("Label maps (%1);;All files (*)").arg(readablePatterns()));
     if (!path.isEmpty() && m_files->maybeFinishSession()) m_loader->openLabels(path);
   });
   file->addAction(tr("Open DICOM S&EG..."), this, [this] {

@@ -32,8 +32,11 @@ namespace {
 // Study names become folder names on the share: the image's file name without extensions, other characters as '_'.
 QString studyNameFor(const QString& imagePath) {
   QString base = QFileInfo(imagePath).fileName();
-  for (const char* ext : {".nii.gz", ".nii", ".nrrd", ".nhdr", ".mha", ".mhd", ".gipl.gz", ".gipl", ".img.gz", ".hdr", ".img", ".vtk"})
-    if (base.endsWith(ext)) base.chop(static_cast<int>(std::strlen(ext)));
+  for (const std::string& ext : io::readableImageExtensionList())
+    if (base.endsWith(QString::fromStdString(ext), Qt::CaseInsensitive)) {
+      base.chop(static_cast<int>(ext.size()));
+      break;
+    }
   QString out;
   for (QChar c : base) out += (c.isLetterOrNumber() && c.unicode() < 128) || c == '-' || c == '_' || c == '.' ? c : QChar('_');
   return out.isEmpty() ? QString("study") : out.left(128);

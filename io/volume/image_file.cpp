@@ -50,15 +50,30 @@ MetaImageWriteOptions metaOptions(const ImageFileWriteOptions& o) {
 
 }  // namespace
 
+namespace {
+// Every readable extension and its format; where one ends another, the longer comes first.
+struct ExtensionFormat {
+  const char* extension;
+  ImageFileFormat format;
+};
+constexpr ExtensionFormat kExtensions[] = {
+    {".nii.gz", ImageFileFormat::Nifti},   {".nii", ImageFileFormat::Nifti},          {".nrrd", ImageFileFormat::Nrrd},
+    {".nhdr", ImageFileFormat::Nrrd},      {".mha", ImageFileFormat::MetaImage},      {".mhd", ImageFileFormat::MetaImage},
+    {".gipl.gz", ImageFileFormat::Gipl},   {".gipl", ImageFileFormat::Gipl},          {".img.gz", ImageFileFormat::Analyze},
+    {".hdr", ImageFileFormat::Analyze},    {".img", ImageFileFormat::Analyze},        {".vtk", ImageFileFormat::VtkLegacy},
+};
+}  // namespace
+
 ImageFileFormat imageFileFormatFromPath(const std::string& path) {
-  if (endsWithNoCase(path, ".nii") || endsWithNoCase(path, ".nii.gz")) return ImageFileFormat::Nifti;
-  if (endsWithNoCase(path, ".nrrd") || endsWithNoCase(path, ".nhdr")) return ImageFileFormat::Nrrd;
-  if (endsWithNoCase(path, ".mha") || endsWithNoCase(path, ".mhd")) return ImageFileFormat::MetaImage;
-  if (endsWithNoCase(path, ".gipl") || endsWithNoCase(path, ".gipl.gz")) return ImageFileFormat::Gipl;
-  if (endsWithNoCase(path, ".hdr") || endsWithNoCase(path, ".img") || endsWithNoCase(path, ".img.gz"))
-    return ImageFileFormat::Analyze;
-  if (endsWithNoCase(path, ".vtk")) return ImageFileFormat::VtkLegacy;
+  for (const auto& e : kExtensions)
+    if (endsWithNoCase(path, e.extension)) return e.format;
   return ImageFileFormat::Unknown;
+}
+
+std::vector<std::string> readableImageExtensionList() {
+  std::vector<std::string> out;
+  for (const auto& e : kExtensions) out.emplace_back(e.extension);
+  return out;
 }
 
 bool imageFileFormatWritable(ImageFileFormat format) {

@@ -24,6 +24,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "core/label_map.h"
@@ -38,6 +39,9 @@ ImageFileFormat imageFileFormatFromPath(const std::string& path);
 // Whether Delineate writes the format (GIPL, Analyze and VTK are read only).
 bool imageFileFormatWritable(ImageFileFormat format);
 
+// Every extension that can be read (".nii.gz", ".nii", ...), longest first where one ends another: for file dialogs
+// and for taking the extension off a name.
+std::vector<std::string> readableImageExtensionList();
 // Every extension that can be read, for messages: ".nii, .nii.gz, .nrrd, ... or .vtk (...)".
 const char* supportedImageExtensions();
 // Every extension that can be written: ".nii, .nii.gz, .nrrd, .nhdr, .mha or .mhd".

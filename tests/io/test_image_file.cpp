@@ -45,6 +45,21 @@ TEST_CASE("image file: the format follows the extension, case-insensitively", "[
     CHECK(io::imageFileFormatFromPath(name) == ImageFileFormat::Unknown);
 }
 
+TEST_CASE("image file: one list of readable extensions, for the window's dialogs and the messages", "[image_file]") {
+  const auto list = io::readableImageExtensionList();
+  CHECK(list.size() == 12);
+  const std::string message = io::supportedImageExtensions();
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    INFO(list[i]);
+    CHECK(io::imageFileFormatFromPath("scan" + list[i]) != ImageFileFormat::Unknown);
+    CHECK(message.find(list[i]) != std::string::npos);
+    // Where one extension ends another (.nii in .nii.gz), the longer comes first, so taking the first match off a
+    // name leaves no extension behind.
+    for (std::size_t j = i + 1; j < list.size(); ++j)
+      CHECK_FALSE((list[i].size() < list[j].size() && list[j].compare(list[j].size() - list[i].size(), list[i].size(), list[i]) == 0));
+  }
+}
+
 TEST_CASE("image file: an unknown extension is Unsupported, naming the file and the extensions we read", "[image_file]") {
   ScratchDir dir("imagefile-unknown");
   const std::string p = (dir / "scan.dcm").string();
