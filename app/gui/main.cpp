@@ -18,29 +18,53 @@
 using namespace delineate;
 
 int main(int argc, char** argv) {
-  viewer::VtkView::setDefaultSurfaceFormat();
-  QApplication app(argc, argv);
   QApplication::setApplicationName("Delineate");
   QApplication::setOrganizationName("Delineate");
   QApplication::setApplicationVersion(DELINEATE_VERSION);
   QCommandLineParser parser;
   parser.setApplicationDescription("Delineate: 3D medical image segmentation and annotation");
-  parser.addHelpOption();
-  parser.addVersionOption();
-  parser.addPositionalArgument("image", "an image file to open (NIfTI, NRRD, MetaImage)");
+  const QCommandLineOption help = parser.addHelpOption();
+  const QCommandLineOption version = parser.addVersionOption();
+  parser.addPositionalArgument("image", "an image file to open (NIfTI, NRRD, MetaImage, GIPL, Analyze, VTK)");
   QCommandLineOption labels("labels", "a label map of the same grid to open with it", "file");
   QCommandLineOption dicom("dicom", "a DICOM folder to open", "folder");
   QCommandLineOption screenshot("screenshot", "write the window to this PNG once loaded, then quit", "png");
   QCommandLineOption lang("lang", "user interface language (de, fr, zh_CN, en); default: the preferences', else the "
                           "system's", "code");
   parser.addOptions({labels, dicom, screenshot, lang});
-  parser.process(app);
-  app::gui::installLanguage(parser.isSet(lang) ? parser.value(lang) : app::gui::preferredLanguage());
+  // Parsed before the application exists: --help, --version and usage errors need no display (Qt aborts the
+  // process when it finds none).
+  QStringList arguments;
+  for (int i = 0; i < argc; ++i) arguments << QString::fromLocal8Bit(argv[i]);
+  // Without an application Qt names the program "<executable_name>".
+  const QString helpText = parser.helpText().replace("<executable_name>", "delineate");
+  if (!parser.parse(arguments)) {
+    std::fprintf(stderr, "error: %s\n%s", qPrintable(parser.errorText()), qPrintable(helpText));
+    return 2;
+  }
+  if (parser.isSet(help) || parser.isSet("help-all")) {
+    std::printf("%s", qPrintable(helpText));
+    return 0;
+  }
+  if (parser.isSet(version)) {
+    std::printf("%s %s\n", qPrintable(QApplication::applicationName()), DELINEATE_VERSION);
+    return 0;
+  }
   const QStringList images = parser.positionalArguments();
   if (images.size() > 1) {
     std::fprintf(stderr, "error: one image at a time\n");
     return 2;
   }
+  if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+      qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+    std::fprintf(stderr,
+                 "error: no display (DISPLAY and WAYLAND_DISPLAY are unset): run the window under a desktop session "
+                 "or `xvfb-run -a delineate ...`; delineate-cli does the same work headless\n");
+    return 1;
+  }
+  viewer::VtkView::setDefaultSurfaceFormat();
+  QApplication app(argc, argv);
+  app::gui::installLanguage(parser.isSet(lang) ? parser.value(lang) : app::gui::preferredLanguage());
 
   app::gui::MainWindow window;
   const QString shotPath = parser.value(screenshot);

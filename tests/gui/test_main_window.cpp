@@ -370,3 +370,21 @@ TEST_CASE("main window: closing while a study loads or its surfaces build leaves
   CHECK(failed.count() == 0);
   CHECK_FALSE(window.document().hasStudy());
 }
+
+TEST_CASE("delineate --help and --version and usage errors need no display and without one the window says so", "[gui][program]") {
+  // Issue 23: `delineate --help` aborted (SIGABRT) without a display, because Qt found no platform to open.
+  const std::string noDisplay = "env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM ";
+  const auto help = test::runShell(noDisplay + test::quoted(DELINEATE_GUI_PATH) + " --help 2>&1");
+  INFO(help.out);
+  CHECK(help.exitCode == 0);
+  CHECK(help.out.find("Usage: delineate [options] image") != std::string::npos);
+  CHECK(help.out.find("--screenshot") != std::string::npos);
+  const auto version = test::runShell(noDisplay + test::quoted(DELINEATE_GUI_PATH) + " --version 2>&1");
+  CHECK(version.exitCode == 0);
+  CHECK(version.out.find("Delineate") != std::string::npos);
+  CHECK(test::runShell(noDisplay + test::quoted(DELINEATE_GUI_PATH) + " --bogus 2>&1").exitCode == 2);
+  const auto window = test::runShell(noDisplay + test::quoted(DELINEATE_GUI_PATH) + " " + test::quoted(kSampleCt) + " 2>&1");
+  INFO(window.out);
+  CHECK(window.exitCode == 1);
+  CHECK(window.out.find("no display") != std::string::npos);
+}
