@@ -457,7 +457,7 @@ Result<std::size_t> smoothLabel(EditTransaction& t, const LabelMap& map, Label l
 }
 
 Result<std::size_t> interpolateSlices(EditTransaction& t, const LabelMap& map, Label label, int axis,
-                                      ToolWork& work) {
+                                      ToolWork& work, bool overOtherLabels) {
   work = {};
   if (Status s = checkCleanup(t, map, label); !s) return s.error();
   if (axis < 0 || axis > 2) return makeError(ErrorCode::InvalidArgument, {}, "the slice axis must be 0, 1 or 2");
@@ -526,7 +526,12 @@ Result<std::size_t> interpolateSlices(EditTransaction& t, const LabelMap& map, L
           if ((1 - w) * lower[m] + w * upper[m] >= 0) continue;
           p[u] = a;
           p[v] = b;
-          if (map.at(p) == 0 && t.set(p, label)) ++written;
+          const Label held = map.at(p);
+          if (held != 0 && held != label) {
+            ++work.heldByOtherLabels;
+            if (!overOtherLabels) continue;
+          }
+          if (held != label && t.set(p, label)) ++written;
         }
     }
     lower = upper;

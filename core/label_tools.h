@@ -77,6 +77,9 @@ Result<std::size_t> floodFill(EditTransaction& t, const LabelMap& map, const Ind
 struct ToolWork {
   IndexBox box;
   std::size_t bufferVoxels = 0;
+  // Slice interpolation: the voxels the shape covers between the annotated slices that other labels hold (left as
+  // they are unless the interpolation is asked to write over them).
+  std::size_t heldByOtherLabels = 0;
 };
 
 // The bounding box of `label` in `map` (empty when absent). One pass over the map, allocation-free.
@@ -99,8 +102,10 @@ Result<std::size_t> fillHoles(EditTransaction& t, const LabelMap& map, Label lab
 Result<std::size_t> smoothLabel(EditTransaction& t, const LabelMap& map, Label label, double radiusMm);
 // Interpolates `label` between annotated slices across `axis`: for every gap between two slices that contain the
 // label, fills the slices in between from the linear interpolation of the two slices' signed distance maps (a shape
-// morphs, as ITK-SNAP/Slicer do), only into background voxels. Error (InvalidArgument) when fewer than two slices hold the label.
-// Distances are in mm in the slice's plane; the annotated slices themselves are never written.
+// morphs, as ITK-SNAP/Slicer do), only into background voxels unless `overOtherLabels` (inside a parcellated atlas
+// every voxel is some label's; locked labels stay protected by the transaction's policy). Error (InvalidArgument)
+// when fewer than two slices hold the label. Distances are in mm in the slice's plane; the annotated slices themselves
+// are never written.
 Result<std::size_t> interpolateSlices(EditTransaction& t, const LabelMap& map, Label label, int axis);
 
 // The same clean-up tools, reporting what they worked on.
@@ -111,6 +116,6 @@ Result<std::size_t> fillHoles(EditTransaction& t, const LabelMap& map, Label lab
 Result<std::size_t> smoothLabel(EditTransaction& t, const LabelMap& map, Label label, double radiusMm,
                                 ToolWork& work);
 Result<std::size_t> interpolateSlices(EditTransaction& t, const LabelMap& map, Label label, int axis,
-                                      ToolWork& work);
+                                      ToolWork& work, bool overOtherLabels = false);
 
 }  // namespace delineate::core

@@ -10,13 +10,16 @@
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "app/gui/study_document.h"
 #include "app/gui/workbench.h"
@@ -36,6 +39,7 @@ const char* const kStepNames[] = {
     QT_TRANSLATE_NOOP("EditStep", "Fill holes"),
     QT_TRANSLATE_NOOP("EditStep", "Smooth"),
     QT_TRANSLATE_NOOP("EditStep", "Interpolate slices"),
+    QT_TRANSLATE_NOOP("EditStep", "Interpolate slices over other labels"),
     QT_TRANSLATE_NOOP("EditStep", "Open label map"),
     QT_TRANSLATE_NOOP("EditStep", "Segment everything"),
     QT_TRANSLATE_NOOP("EditStep", "Segment selected classes"),
@@ -441,8 +445,39 @@ bool EditTools::interpolate() {
                                              viewer::SliceOrientation::Sagittal};
   const int axis = core::sliceAxisFor(session->image().geometry(),
                                       m_bench.slicePanel(views[m_interpolateAxis->currentIndex()])->scene().normal());
-  return runOperation("Interpolate slices", [&](core::EditTransaction& tx) {
-    return core::interpolateSlices(tx, session->labels(), m_active, axis);
+  core::ToolWork work;
+  const bool changed = runOperation("Interpolate slices", [&](core::EditTransaction& tx) {
+    return core::interpolateSlices(tx, session->labels(), m_active, axis, work);
+  });
+  if (work.heldByOtherLabels == 0) return changed;
+  // Interpolation fills only unlabelled voxels; inside a parcellated atlas the voxels between the slices all belong
+  // to some label, and "nothing to change" alone does not say why.
+  const int held = static_cast<int>(std::min<std::size_t>(work.heldByOtherLabels, std::numeric_limits<int>::max()));
+  const QString why =
+      tr("Interpolate slices: %n voxel(s) between the slices belong to other labels and were left as they are "
+         "(interpolation fills only unlabelled voxels)",
+         nullptr, held);
+  if (changed || !m_bench.dialogsEnabled() ||
+      QMessageBox::question(m_bench.widget(), tr("Interpolate Slices"),
+                            why + "\n\n" + tr("Interpolate over the other labels? Locked labels stay as they are; "
+                                               "Undo takes it back in one step."),
+                            QMessageBox::Yes | QMessageBox::No, QMessageBox::No) != QMessageBox::Yes) {
+    m_bench.showStatus(why, 8000);
+    return changed;
+  }
+  return interpolateOverOtherLabels();
+}
+
+bool EditTools::interpolateOverOtherLabels() {
+  const core::AnnotationSession* session = m_document.session();
+  if (!session) return false;
+  const viewer::SliceOrientation views[3] = {viewer::SliceOrientation::Axial, viewer::SliceOrientation::Coronal,
+                                             viewer::SliceOrientation::Sagittal};
+  const int axis = core::sliceAxisFor(session->image().geometry(),
+                                      m_bench.slicePanel(views[m_interpolateAxis->currentIndex()])->scene().normal());
+  core::ToolWork work;
+  return runOperation("Interpolate slices over other labels", [&](core::EditTransaction& tx) {
+    return core::interpolateSlices(tx, session->labels(), m_active, axis, work, true);
   });
 }
 

@@ -58,7 +58,10 @@ class EditTools : public QWidget {
   bool removeSmallIslands();
   bool fillHoles();
   bool smooth();
+  // Interpolation fills unlabelled voxels; where other labels hold the voxels between the slices it says so, and
+  // (dialogs on) offers interpolateOverOtherLabels().
   bool interpolate();
+  bool interpolateOverOtherLabels();
 
   // An engine result as one undo step (keepBackground: the patch's zeros leave the labels as they are).
   bool applyPatch(const core::LabelPatch& patch, const char* name, bool keepBackground);

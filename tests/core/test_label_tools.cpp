@@ -653,6 +653,7 @@ TEST_CASE("interpolation morphs a small disc on slice 10 into a large one on sli
   }
   CHECK(*n == total);
   CHECK(map.at({23, 21, 15}) == 2);
+  CHECK(work.heldByOtherLabels == 1);  // the one voxel of label 2 in the shape's way is counted, not written
   // The annotated slices are exactly as they were, and nothing but the gap changed.
   std::size_t changedOutsideGap = 0;
   for (std::size_t i = 0; i < map.size(); ++i) {
@@ -669,6 +670,21 @@ TEST_CASE("interpolation morphs a small disc on slice 10 into a large one on sli
     fillWhere(side, 6, [&](const Index3& p) { return p[0] == 20 && disc(Index3{p[2], p[1], 0}, 14.0); });
     EditTransaction t2(side, "Interpolate");
     CHECK(*interpolateSlices(t2, side, 6, 0) == total + 1);  // no label 2 in the way here
+  }
+  SECTION("inside a parcellated map, over other labels when asked (issue 23 item 9)") {
+    // Every voxel of the gap belongs to label 3: background-only interpolation has nothing to fill and says how
+    // much other labels hold; asked to, it writes over them, except where a label is locked.
+    LabelMap atlas = base;
+    fillWhere(atlas, 3, [&](const Index3& p) { return p[2] > 10 && p[2] < 20; });
+    EditTransaction t2(atlas, "Interpolate");
+    ToolWork w2;
+    CHECK(*interpolateSlices(t2, atlas, 6, 2, w2) == 0);
+    CHECK(w2.heldByOtherLabels == total + 1);
+    t2.rollback();
+    EditTransaction t3(atlas, "Interpolate");
+    ToolWork w3;
+    CHECK(*interpolateSlices(t3, atlas, 6, 2, w3, true) == total + 1);
+    t3.rollback();
   }
   SECTION("fewer than two slices is an error") {
     LabelMap one = LabelMap::create(g).value();

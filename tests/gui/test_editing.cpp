@@ -811,3 +811,55 @@ TEST_CASE("File > Open DICOM SEG: another tool's SEG lands on the open series as
   REQUIRE(refused.count() == 1);
   CHECK(refused.front().at(0).toString().contains("DICOM folder"));
 }
+
+TEST_CASE("interpolating slices inside a parcellated map says why nothing changed and can write over other labels",
+          "[gui][edit]") {
+  // Issue 23 item 9: in an atlas every voxel between two annotated slices belongs to some label, so interpolation
+  // (which fills only unlabelled voxels) said "nothing to change" without saying why.
+  test::guiApp();
+  test::ScratchDir dir("gui-interpolate-atlas");
+  QuietWindow window;
+  openSample(window, dir, false);
+  const core::Geometry& g = window.document().session()->image().geometry();
+  auto map = core::Volume<core::Label>::create(g, 0).value();
+  const auto d = g.dimensions();
+  const std::int64_t k0 = d[2] / 2 - 2, k1 = k0 + 4;
+  const double cx = static_cast<double>(d[0]) / 2, cy = static_cast<double>(d[1]) / 2, r = static_cast<double>(d[0]) / 8;
+  for (std::int64_t k = k0; k <= k1; ++k)
+    for (std::int64_t j = 0; j < d[1]; ++j)
+      for (std::int64_t i = 0; i < d[0]; ++i) {
+        const double x = static_cast<double>(i) - cx, y = static_cast<double>(j) - cy;
+        const bool inDisc = x * x + y * y <= r * r;
+        if (k == k0 || k == k1) {
+          if (inDisc) map.at({i, j, k}) = 7;
+        } else {
+          map.at({i, j, k}) = 9;  // a neighbouring structure holds the whole gap
+        }
+      }
+  const std::string path = (dir / "atlas.nii.gz").string();
+  REQUIRE(io::writeLabelFile(path, core::LabelMap(std::move(map))).ok());
+  QSignalSpy labelsLoaded(&window, &MainWindow::labelsLoaded);
+  REQUIRE(window.loader().openLabels(QString::fromStdString(path)));
+  REQUIRE(waitFor(labelsLoaded));
+  window.labelPanel()->setActiveLabel(7);
+  const std::vector<core::Label> before = voxels(window);
+  // Axial: across the third axis of the sample.
+  CHECK_FALSE(window.editTools()->interpolate());
+  CHECK(voxels(window) == before);
+  INFO(window.statusBar()->currentMessage().toStdString());
+  CHECK(window.statusBar()->currentMessage().contains("belong to other labels"));
+  // Over the other labels: the gap gets the morphed disc, in one undo step.
+  REQUIRE(window.editTools()->interpolateOverOtherLabels());
+  const std::vector<core::Label> after = voxels(window);
+  std::size_t taken = 0;
+  for (std::size_t i = 0; i < after.size(); ++i)
+    if (after[i] != before[i]) {
+      REQUIRE(before[i] == 9);
+      REQUIRE(after[i] == 7);
+      ++taken;
+    }
+  CHECK(taken > 3 * 100);
+  CHECK(window.editTools()->undoAction()->text().contains("Interpolate slices over other labels"));
+  REQUIRE(window.editTools()->undo());
+  CHECK(voxels(window) == before);
+}
