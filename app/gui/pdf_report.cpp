@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <map>
 
 namespace delineate::app::gui {
 
@@ -69,6 +70,7 @@ const core::LabelStatistics* findStats(const PdfReportInput& input, core::Label 
 struct AxisMap {
   std::array<int, 3> axis{0, 1, 2};
   std::array<int, 3> sign{1, 1, 1};
+  bool known = true;  // false: too oblique to tell, index order as is
 };
 
 AxisMap axisMap(const core::Geometry& g) {
@@ -78,7 +80,7 @@ AxisMap axisMap(const core::Geometry& g) {
     int best = 0;
     for (int p = 1; p < 3; ++p)
       if (std::abs(g.direction()(p, a)) > std::abs(g.direction()(best, a))) best = p;
-    if (used[static_cast<std::size_t>(best)]) return AxisMap{};  // oblique beyond telling: index order as is
+    if (used[static_cast<std::size_t>(best)]) return AxisMap{{0, 1, 2}, {1, 1, 1}, false};  // oblique beyond telling
     used[static_cast<std::size_t>(best)] = true;
     m.axis[static_cast<std::size_t>(best)] = a;
     m.sign[static_cast<std::size_t>(best)] = g.direction()(best, a) < 0 ? -1 : 1;
@@ -92,9 +94,46 @@ struct SliceInfo {
   std::int64_t count = 1;   // slices along it
 };
 
-// The orientation's slice through the label's centroid, or a null image. See renderKeyImage for the conventions.
+// For each of `labels`, the index along each index axis of the slice where it has the most voxels (its largest
+// cross-section; the lowest such index on ties), in one pass over the map. -1 where a label has no voxel.
+std::map<core::Label, std::array<std::int64_t, 3>> largestSections(const core::LabelMap& map,
+                                                                   const std::vector<core::Label>& labels) {
+  const core::Size3& d = map.geometry().dimensions();
+  std::vector<std::int32_t> row(65536, -1);
+  for (std::size_t r = 0; r < labels.size(); ++r) row[labels[r]] = static_cast<std::int32_t>(r);
+  std::array<std::vector<std::int64_t>, 3> count;
+  for (std::size_t a = 0; a < 3; ++a) count[a].assign(labels.size() * static_cast<std::size_t>(d[a]), 0);
+  std::size_t at = 0;
+  for (std::int64_t k = 0; k < d[2]; ++k)
+    for (std::int64_t j = 0; j < d[1]; ++j)
+      for (std::int64_t i = 0; i < d[0]; ++i, ++at) {
+        const std::int32_t r = row[map[at]];
+        if (r < 0 || map[at] == 0) continue;
+        const auto ru = static_cast<std::size_t>(r);
+        ++count[0][ru * static_cast<std::size_t>(d[0]) + static_cast<std::size_t>(i)];
+        ++count[1][ru * static_cast<std::size_t>(d[1]) + static_cast<std::size_t>(j)];
+        ++count[2][ru * static_cast<std::size_t>(d[2]) + static_cast<std::size_t>(k)];
+      }
+  std::map<core::Label, std::array<std::int64_t, 3>> out;
+  for (std::size_t r = 0; r < labels.size(); ++r) {
+    std::array<std::int64_t, 3> best{-1, -1, -1};
+    for (std::size_t a = 0; a < 3; ++a) {
+      std::int64_t most = 0;
+      for (std::int64_t s = 0; s < d[a]; ++s)
+        if (const std::int64_t c = count[a][r * static_cast<std::size_t>(d[a]) + static_cast<std::size_t>(s)]; c > most) {
+          most = c;
+          best[a] = s;
+        }
+    }
+    out[labels[r]] = best;
+  }
+  return out;
+}
+
+// The orientation's slice through the label's largest cross-section (`sections`: per index axis, as
+// largestSections gives; computed here when null), or a null image. See renderKeyImage for the conventions.
 QImage renderKey(const PdfReportInput& input, const Window& window, core::Label label, int orientation, int maxSize,
-                 SliceInfo* info = nullptr) {
+                 SliceInfo* info = nullptr, const std::array<std::int64_t, 3>* sections = nullptr) {
   if (input.labels == nullptr || input.labels->voxels().empty() || orientation < 0 || orientation > 2 || maxSize < 1)
     return {};
   const core::LabelStatistics* stats = findStats(input, label);
@@ -114,9 +153,15 @@ QImage renderKey(const PdfReportInput& input, const Window& window, core::Label 
   const bool flipV = axes[2] == 2 ? map.sign[2] > 0 : map.sign[1] < 0;
   const core::Size3& dims = g.dimensions();
   const std::int64_t nh = dims[static_cast<std::size_t>(h)], nv = dims[static_cast<std::size_t>(v)];
-  const core::Vec3 centre = g.lpsToIndex(stats->centroidLps);
-  const std::int64_t slice = std::clamp<std::int64_t>(std::llround(centre[static_cast<std::size_t>(n)]), 0,
-                                                      dims[static_cast<std::size_t>(n)] - 1);
+  // The slice with the most of the label: a centroid slice misses curved and hollow structures (it can hold none).
+  const std::array<std::int64_t, 3> best =
+      sections != nullptr ? *sections : largestSections(*input.labels, {label}).at(label);
+  std::int64_t slice = best[static_cast<std::size_t>(n)];
+  if (slice < 0) {
+    const core::Vec3 centre = g.lpsToIndex(stats->centroidLps);
+    slice = std::clamp<std::int64_t>(std::llround(centre[static_cast<std::size_t>(n)]), 0,
+                                     dims[static_cast<std::size_t>(n)] - 1);
+  }
   if (info != nullptr) *info = {n, slice, dims[static_cast<std::size_t>(n)]};
 
   QImage native(static_cast<int>(nh), static_cast<int>(nv), QImage::Format_RGB32);
@@ -188,6 +233,8 @@ class ReportPainter {
 
  public:
   ReportPainter(QPainter& p, const PdfReportInput& in, int pages) : m_p(p), m_in(in), m_pages(pages) {}
+  // Each label's largest cross-sections (largestSections), for the key images.
+  void setSections(const std::map<core::Label, std::array<std::int64_t, 3>>* sections) { m_sections = sections; }
 
   void footer(int page) {
     setFont(8);
@@ -258,6 +305,24 @@ class ReportPainter {
     if (m_in.stats.empty()) text(y, kRowH, tr("No labels."));
   }
 
+  // The patient directions at the edges of a key image (radiological display, see renderKeyImage): left, right,
+  // top, bottom. An image whose axes are too oblique to name gets none.
+  void orientationLetters(const QRectF& r, int orientation) {
+    if (m_in.labels == nullptr) return;
+    if (!axisMap(m_in.labels->geometry()).known) return;  // the letters would be guesses
+    static constexpr std::array<std::array<const char*, 4>, 3> kLetters{
+        {{"R", "L", "A", "P"}, {"R", "L", "S", "I"}, {"A", "P", "S", "I"}}};
+    const auto& l = kLetters[static_cast<std::size_t>(orientation)];
+    setFont(7, true);
+    m_p.setPen(QColor(255, 220, 0));
+    const double pad = mm(1), w = mm(4);
+    m_p.drawText(QRectF(r.left() + pad, r.center().y() - w / 2, w, w), Qt::AlignLeft | Qt::AlignVCenter, l[0]);
+    m_p.drawText(QRectF(r.right() - pad - w, r.center().y() - w / 2, w, w), Qt::AlignRight | Qt::AlignVCenter, l[1]);
+    m_p.drawText(QRectF(r.center().x() - w / 2, r.top() + pad, w, w), Qt::AlignHCenter | Qt::AlignTop, l[2]);
+    m_p.drawText(QRectF(r.center().x() - w / 2, r.bottom() - pad - w, w, w), Qt::AlignHCenter | Qt::AlignBottom, l[3]);
+    m_p.setPen(Qt::black);
+  }
+
   // Key images of rows [first, last) of the statistics.
   void keyImages(const Window& window, std::size_t first, std::size_t last) {
     double y = kMargin;
@@ -283,12 +348,16 @@ class ReportPainter {
         const QRectF box(mm(kMargin + o * (boxW + kKeyBoxGap)), mm(y), mm(boxW), mm(kKeyBoxH));
         m_p.fillRect(box, Qt::black);
         SliceInfo info;
-        const QImage key = renderKey(m_in, window, s.label, o, maxSize, &info);
+        const std::array<std::int64_t, 3>* sections = nullptr;
+        if (m_sections != nullptr)
+          if (const auto it = m_sections->find(s.label); it != m_sections->end()) sections = &it->second;
+        const QImage key = renderKey(m_in, window, s.label, o, maxSize, &info, sections);
         if (!key.isNull()) {
           QSizeF size = QSizeF(key.size()).scaled(box.size(), Qt::KeepAspectRatio);
           const QRectF target(box.center().x() - size.width() / 2, box.center().y() - size.height() / 2, size.width(),
                               size.height());
           m_p.drawImage(target, key);
+          orientationLetters(target, o);
         }
         setFont(7.5);
         m_p.drawText(QRectF(box.left(), mm(y + kKeyBoxH), box.width(), mm(kKeyCaptionH)), Qt::AlignCenter,
@@ -324,6 +393,7 @@ class ReportPainter {
 
   QPainter& m_p;
   const PdfReportInput& m_in;
+  const std::map<core::Label, std::array<std::int64_t, 3>>* m_sections = nullptr;
   int m_pages;
 };
 
@@ -381,6 +451,13 @@ core::Status writePdfReport(const QString& path, const PdfReportInput& input) {
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setRenderHint(QPainter::SmoothPixmapTransform);
     ReportPainter report(painter, input, pages);
+    std::map<core::Label, std::array<std::int64_t, 3>> sections;
+    if (input.labels != nullptr && !input.labels->voxels().empty()) {
+      std::vector<core::Label> ids;
+      for (const auto& st : input.stats) ids.push_back(st.label);
+      sections = largestSections(*input.labels, ids);
+      report.setSections(&sections);
+    }
     int page = 1;
     const std::size_t rows = input.stats.size();
     report.table(report.header(), 0, std::min<std::size_t>(rows, kPdfTableRowsFirstPage));

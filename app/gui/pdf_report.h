@@ -41,8 +41,9 @@ int pdfReportPageCount(std::size_t labelCount);
 // and renamed, so a failure leaves an existing file untouched. Errors name the file.
 core::Status writePdfReport(const QString& path, const PdfReportInput& input);
 
-// The key image of one label in one orientation (0 axial, 1 coronal, 2 sagittal): the voxel slice through the label's
-// centroid (index axes matched to the patient axes they point closest to), window/level applied, the label overlaid
+// The key image of one label in one orientation (0 axial, 1 coronal, 2 sagittal): the voxel slice where the label's
+// cross-section is largest (index axes matched to the patient axes they point closest to; in the PDF with the
+// patient directions at its edges), window/level applied, the label overlaid
 // in its colour at 50 % and other labels faintly. Radiological display: the patient's right on the image's left,
 // anterior up in axial, superior up in coronal and sagittal (anterior on the left). Pixels are scaled to the voxel
 // spacing so the image has the physical aspect; its longer side is `maxSize`. Null for a label without statistics,

@@ -347,3 +347,38 @@ TEST_CASE("PDF report into a missing folder fails naming it, an existing file st
     CHECK(std::distance(std::filesystem::directory_iterator(ro), std::filesystem::directory_iterator()) == 1);
   }
 }
+
+TEST_CASE("Key images show a structure at its largest cross-section, not at its centroid", "[gui][pdf]") {
+  // Issue 23: a curved or split structure can have no voxel on its centroid's slice, and its key image showed
+  // nothing of it. Here a large disc on axial slice 4 and a small one on slice 24: the centroid's slice (about 6)
+  // holds none of the label.
+  test::guiApp();
+  const core::Geometry g({40, 40, 30}, {1, 1, 1}, {0, 0, 0});
+  auto vol = core::Volume<core::Label>::create(g, 0).value();
+  for (std::int64_t j = 0; j < 40; ++j)
+    for (std::int64_t i = 0; i < 40; ++i) {
+      const double x = static_cast<double>(i) - 19.5, y = static_cast<double>(j) - 19.5;
+      if (x * x + y * y <= 12.0 * 12.0) vol.at({i, j, 4}) = 5;
+      if (x * x + y * y <= 3.0 * 3.0) vol.at({i, j, 24}) = 5;
+    }
+  const core::LabelMap labels(std::move(vol));
+  auto image = core::ImageVolume::create(g, 40.0f).value();
+  PdfReportInput in;
+  in.image = &image;
+  in.labels = &labels;
+  auto stats = core::computeLabelStatistics(labels, &image);
+  REQUIRE(stats.ok());
+  in.stats = *stats;
+  in.isCt = true;
+  const core::Vec3 c = g.lpsToIndex(in.stats.front().centroidLps);
+  REQUIRE(std::llround(c[2]) > 4);
+  REQUIRE(std::llround(c[2]) < 24);
+  const QImage axial = app::gui::renderKeyImage(in, 5, 0, 200);
+  REQUIRE(!axial.isNull());
+  const QColor colour = colorOf(core::LabelTable{}, 5);
+  int pixels = 0;
+  for (int y = 0; y < axial.height(); ++y)
+    for (int x = 0; x < axial.width(); ++x) pixels += overlaid(axial.pixel(x, y), colour) ? 1 : 0;
+  // The large disc: pi 12^2 of 40^2 voxels, about 28% of the image.
+  CHECK(pixels > axial.width() * axial.height() / 5);
+}
