@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
   const QCommandLineOption help = parser.addHelpOption();
   const QCommandLineOption version = parser.addVersionOption();
   parser.addPositionalArgument("image", "an image file to open (NIfTI, NRRD, MetaImage, GIPL, Analyze, VTK)");
-  QCommandLineOption labels("labels", "a label map of the same grid to open with it", "file");
+  QCommandLineOption labels("labels", "a label map to open with it (on another grid: both grids named, resampled if asked)", "file");
   QCommandLineOption dicom("dicom", "a DICOM folder to open", "folder");
   QCommandLineOption screenshot("screenshot", "write the window to this PNG once loaded, then quit", "png");
   QCommandLineOption lang("lang", "user interface language (de, fr, zh_CN, en); default: the preferences', else the "

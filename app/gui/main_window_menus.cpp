@@ -88,9 +88,7 @@ void MainWindow::buildMenus() {
   file->addSeparator();
   QAction* save = file->addAction(tr("&Save to Share"), QKeySequence::Save, this, [this] { m_files->saveToShare(); });
   save->setObjectName("save-share");
-  file->addAction(tr("Save to Share &As..."), this, [this] {
-    if (auto target = m_files->askShareTarget()) m_files->saveToShareAs(*target);
-  });
+  file->addAction(tr("Save to Share &As..."), this, [this] { m_files->saveWithDialog(); });
   file->addAction(tr("Save &Labels As..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, [this] {
     if (!m_document->hasStudy()) return;
     const QString path = QFileDialog::getSaveFileName(this, tr("Save Labels As"), "labels.nii.gz",

@@ -5,12 +5,14 @@
 #include <QDateTime>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
@@ -29,7 +31,14 @@ namespace delineate::app::gui {
 namespace {
 
 
-// Study names become folder names on the share: the image's file name without extensions, other characters as '_'.
+// Study names become folder names on the share: letters, digits, '-', '_' and '.' kept, other characters as '_'.
+QString sanitisedStudyName(const QString& base) {
+  QString out;
+  for (QChar c : base) out += (c.isLetterOrNumber() && c.unicode() < 128) || c == '-' || c == '_' || c == '.' ? c : QChar('_');
+  return out.isEmpty() ? QString("study") : out.left(128);
+}
+
+// Study names become folder names on the share: the image's file name without extensions, sanitised.
 QString studyNameFor(const QString& imagePath) {
   QString base = QFileInfo(imagePath).fileName();
   for (const std::string& ext : io::readableImageExtensionList())
@@ -37,9 +46,18 @@ QString studyNameFor(const QString& imagePath) {
       base.chop(static_cast<int>(ext.size()));
       break;
     }
-  QString out;
-  for (QChar c : base) out += (c.isLetterOrNumber() && c.unicode() < 128) || c == '-' || c == '_' || c == '.' ? c : QChar('_');
-  return out.isEmpty() ? QString("study") : out.left(128);
+  return sanitisedStudyName(base);
+}
+
+// A DICOM study is named from its attributes (the folder's name says little: "CRLM-CT-1004 #2" became
+// "CRLM-CT-1004__2"): patient, study date, series description and number, those present joined by '_'.
+QString studyNameForSeries(const io::DicomSeries& series) {
+  QStringList parts;
+  for (const std::string* part : {&series.patientId, &series.studyDate, &series.seriesDescription, &series.seriesNumber}) {
+    const QString text = QString::fromStdString(*part).simplified();
+    if (!text.isEmpty()) parts << text;
+  }
+  return parts.isEmpty() ? QString() : sanitisedStudyName(parts.join('_'));
 }
 
 }  // namespace
@@ -187,20 +205,35 @@ bool SessionFiles::autosaveNow() {
   return true;
 }
 
-std::optional<ShareTarget> SessionFiles::askShareTarget() {
-  if (!m_bench.dialogsEnabled()) return std::nullopt;
-  const ShareTarget& current = m_document.shareTarget();
+bool SessionFiles::saveWithDialog(const QString& message) {
+  if (!m_bench.dialogsEnabled()) return false;
+  const ShareTarget current = m_document.shareTarget();
   QDialog dialog(m_bench.widget());
+  dialog.setObjectName("save-share-dialog");
   dialog.setWindowTitle(tr("Save to Share"));
   auto* form = new QFormLayout(&dialog);
   auto* root = new QLineEdit(current.root.isEmpty() ? QSettings().value("share/root").toString() : current.root, &dialog);
+  root->setObjectName("share-root");
   auto* browse = new QPushButton(tr("Browse..."), &dialog);
+  // A folder becomes a share only when asked: a missing sentinel otherwise means "not mounted" (io/share).
+  auto* create = new QPushButton(tr("Create Share"), &dialog);
+  create->setObjectName("create-share");
+  create->setToolTip(tr("Make this folder a new share store"));
   auto* rootRow = new QHBoxLayout();
   rootRow->addWidget(root, 1);
   rootRow->addWidget(browse);
-  auto* study = new QLineEdit(current.study.isEmpty() ? studyNameFor(m_imagePath) : current.study, &dialog);
+  rootRow->addWidget(create);
+  QString defaultStudy = m_document.dicomSource() ? studyNameForSeries(*m_document.dicomSource()) : QString();
+  if (defaultStudy.isEmpty()) defaultStudy = studyNameFor(m_imagePath);
+  auto* study = new QLineEdit(current.study.isEmpty() ? defaultStudy : current.study, &dialog);
+  study->setObjectName("share-study");
   auto* set = new QLineEdit(current.labelSet.isEmpty() ? QString("labels") : current.labelSet, &dialog);
+  set->setObjectName("share-label-set");
+  auto* state = new QLabel(&dialog);
+  state->setObjectName("share-state");
+  state->setWordWrap(true);
   form->addRow(tr("Share folder:"), rootRow);
+  form->addRow(QString(), state);
   form->addRow(tr("Study:"), study);
   form->addRow(tr("Label set:"), set);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, &dialog);
@@ -209,25 +242,51 @@ std::optional<ShareTarget> SessionFiles::askShareTarget() {
     const QString folder = QFileDialog::getExistingDirectory(&dialog, tr("Share Folder"), root->text());
     if (!folder.isEmpty()) root->setText(folder);
   });
-  connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+  connect(create, &QPushButton::clicked, &dialog, [&] {
+    const QString folder = root->text().trimmed();
+    if (folder.isEmpty()) {
+      state->setText(tr("Choose a folder first."));
+      return;
+    }
+    if (io::ShareStore::open(folder.toStdString())) {
+      state->setText(tr("%1 is a share already.").arg(folder));
+      return;
+    }
+    if (!QDir().mkpath(folder)) {
+      m_bench.reportError(tr("%1: the folder cannot be created").arg(folder));
+      return;
+    }
+    auto store = io::ShareStore::initialize(folder.toStdString());
+    if (!store) {
+      m_bench.reportError(tr("No share was created: %1").arg(fromError(store.error())));
+      return;
+    }
+    state->setText(tr("Created a share in %1.").arg(folder));
+  });
+  // The dialog stays open until the save succeeds: a failed save is reported over it, the fields kept for another try.
+  bool saved = false;
+  connect(buttons, &QDialogButtonBox::accepted, &dialog, [&] {
+    ShareTarget target{root->text().trimmed(), study->text().trimmed(), set->text().trimmed(), 0};
+    // The same label set keeps its base revision; another one starts from none.
+    if (target.sameLabelSet(current)) target.baseRevision = current.baseRevision;
+    QSettings().setValue("share/root", target.root);
+    if (!save(target, message)) return;
+    saved = true;
+    dialog.accept();
+  });
   connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-  if (dialog.exec() != QDialog::Accepted) return std::nullopt;
-  ShareTarget target{root->text().trimmed(), study->text().trimmed(), set->text().trimmed(), 0};
-  // The same label set keeps its base revision; another one starts from none.
-  if (target.sameLabelSet(current)) target.baseRevision = current.baseRevision;
-  QSettings().setValue("share/root", target.root);
-  return target;
+  dialog.exec();
+  return saved;
 }
 
 bool SessionFiles::saveToShare(const QString& message) {
   const ShareTarget current = m_document.shareTarget();
   if (!current.valid()) {
-    auto target = askShareTarget();
-    if (!target) {
-      if (!m_bench.dialogsEnabled()) m_bench.reportError(tr("No share to save to: use Save to Share As"));
+    if (!m_bench.dialogsEnabled()) {
+      m_bench.reportError(tr("No share to save to: use Save to Share As"));
       return false;
     }
-    return save(*target, message);
+    return saveWithDialog(message);
   }
   return save(current, message);
 }

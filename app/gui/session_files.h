@@ -40,8 +40,10 @@ class SessionFiles : public QObject {
   bool saveToShare(const QString& message = {});
   bool saveToShareAs(const ShareTarget& target, const QString& message = {});
   bool saveLabelsAs(const QString& path);
-  // The user picks the share folder, study and label set.
-  std::optional<ShareTarget> askShareTarget();
+  // Save to Share As: the user picks the share folder (or creates a share there), study and label set; the dialog
+  // stays open until the save succeeds or the user cancels (a failed save is reported over it). True when saved;
+  // with dialogs off, false.
+  bool saveWithDialog(const QString& message = {});
 
   // Every finished edit (commit, undo, redo): starts the autosave interval.
   void noteEdit();

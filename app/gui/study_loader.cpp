@@ -12,6 +12,7 @@
 #include "app/gui/session_files.h"
 #include "app/gui/study_document.h"
 #include "app/gui/workbench.h"
+#include "core/resample.h"
 #include "inference/engine.h"
 #include "io/dicom/dicom_seg.h"
 #include "io/volume/image_file.h"
@@ -24,6 +25,11 @@ namespace delineate::app::gui {
 struct StudyLoader::Loaded {
   std::optional<core::ImageVolume> image;
   std::optional<core::LabelMap> labels;
+  // The labels are on another grid than the image: told with both grids, resampled only when the user says so.
+  bool offGrid = false;
+  QString labelsName;                             // the label map as the window names it
+  const char* stepName = "Open label map";        // the undo step that replaces the labels
+  bool resampled = false;
   QString source;
   QString error;
   bool labelsOnly = false;
@@ -106,10 +112,9 @@ bool StudyLoader::openImage(const QString& imagePath, const QString& labelsPath)
         r->error = fromError(lab.error());
         return r;
       }
-      if (!lab->geometry().isCloseTo(img->geometry())) {
-        r->error = QObject::tr("%1: the label map's grid differs from the image's").arg(QString::fromStdString(labels));
-        return r;
-      }
+      // On another grid the image opens all the same; the label map is then offered for resampling.
+      r->offGrid = !lab->geometry().isCloseTo(img->geometry());
+      r->labelsName = QString::fromStdString(labels);
       r->labels = std::move(lab).value();
     }
     r->image = std::move(img).value();
@@ -131,10 +136,8 @@ bool StudyLoader::openLabels(const QString& labelsPath) {
       r->error = fromError(lab.error());
       return r;
     }
-    if (!lab->geometry().isCloseTo(grid)) {
-      r->error = QObject::tr("%1: the label map's grid differs from the image's").arg(labelsPath);
-      return r;
-    }
+    r->offGrid = !lab->geometry().isCloseTo(grid);
+    r->labelsName = labelsPath;
     r->labels = std::move(lab).value();
     return r;
   });
@@ -211,12 +214,8 @@ bool StudyLoader::openShareRevision(const QString& root, const QString& study, c
       result->error = fromError(labels.error());
       return result;
     }
-    if (!labels->geometry().isCloseTo(grid)) {
-      result->error = QObject::tr("%1: revision %2 is on another grid than the open image")
-                          .arg(QString::fromStdString(st + "/" + set))
-                          .arg(revision);
-      return result;
-    }
+    result->offGrid = !labels->geometry().isCloseTo(grid);
+    result->labelsName = QObject::tr("%1 revision %2").arg(QString::fromStdString(st + "/" + set)).arg(revision);
     result->labels = std::move(labels).value();
     if (auto list = folder->list())
       if (const io::RevisionInfo* info = list->find(revision)) result->revisionExtra = info->extraJson;
@@ -328,10 +327,12 @@ void StudyLoader::finishJob(std::shared_ptr<Loaded> result) {
     return;
   }
   if (result->labelsOnly) {
-    finishLabels(*result);
+    if (result->offGrid) offerResample(std::move(result));
+    else finishLabels(*result);
     return;
   }
-  auto session = result->labels ? core::AnnotationSession::create(std::move(*result->image), std::move(*result->labels),
+  const bool offGrid = result->labels && result->offGrid;
+  auto session = result->labels && !offGrid ? core::AnnotationSession::create(std::move(*result->image), std::move(*result->labels),
                                                                    defaultLabelTable())
                                 : core::AnnotationSession::create(std::move(*result->image), defaultLabelTable());
   if (!session) {
@@ -341,11 +342,65 @@ void StudyLoader::finishJob(std::shared_ptr<Loaded> result) {
   m_document.setStudy(std::move(session).value(), result->source, std::move(result->dicomSeries));
   m_bench.showStatus(tr("Opened %1").arg(result->source), 5000);
   Q_EMIT studyLoaded();
+  if (offGrid) offerResample(std::move(result));
+}
+
+QString StudyLoader::gridText(const core::Geometry& g) {
+  const auto n = [](double v) { return QString::number(v, 'g', 6); };
+  const core::Size3& d = g.dimensions();
+  const core::Vec3 &s = g.spacingMm(), &o = g.originLps();
+  return tr("%1 x %2 x %3 voxels, spacing %4 x %5 x %6 mm, origin (%7, %8, %9) mm LPS, axes %10")
+      .arg(d[0])
+      .arg(d[1])
+      .arg(d[2])
+      .arg(n(s[0]), n(s[1]), n(s[2]), n(o[0]), n(o[1]), n(o[2]), QString::fromStdString(g.orientationCode()));
+}
+
+void StudyLoader::offerResample(std::shared_ptr<Loaded> result) {
+  const core::AnnotationSession* session = m_document.session();
+  if (!session || !result->labels) return;
+  const core::Geometry image = session->image().geometry();
+  const core::Geometry& map = result->labels->geometry();
+  const QString text = tr("%1 is on another grid than the image.\nLabel map: %2\nImage: %3")
+                           .arg(result->labelsName, gridText(map), gridText(image));
+  // Nearest neighbour invents nothing only where the map has a voxel for every voxel of the image.
+  if (!core::coversVoxelCentres(map, image)) {
+    m_bench.reportError(text + "\n\n" + tr("It does not cover the image's space and was not opened."));
+    return;
+  }
+  if (!m_bench.dialogsEnabled()) {
+    m_bench.reportError(text + "\n\n" + tr("It was not opened."));
+    return;
+  }
+  if (QMessageBox::question(m_bench.widget(), tr("Label Map on Another Grid"),
+                            text + "\n\n" +
+                                tr("It covers the image's space. Resample it onto the image's grid (nearest "
+                                   "neighbour)? Undo takes the resampled labels back."),
+                            QMessageBox::Yes | QMessageBox::No, QMessageBox::No) != QMessageBox::Yes)
+    return;
+  startJob(tr("Resampling %1").arg(result->labelsName), [result, image](JobProgress&) {
+    auto r = std::make_shared<Loaded>();
+    auto resampled = core::resampleNearest(*result->labels, image);
+    if (!resampled) {
+      r->error = tr("%1: %2").arg(result->labelsName, fromError(resampled.error()));
+      return r;
+    }
+    r->labels = std::move(resampled).value();
+    r->labelsOnly = true;
+    r->resampled = true;
+    r->stepName = "Resample label map";
+    r->source = result->labelsName;
+    r->segTable = result->segTable;
+    r->shareRevision = result->shareRevision;
+    r->revisionExtra = result->revisionExtra;
+    r->shareTarget = result->shareTarget;
+    return r;
+  });
 }
 
 void StudyLoader::finishLabels(Loaded& result) {
   // The labels in the window stay when the new ones cannot replace them (reported).
-  if (core::Status s = m_document.replaceLabels(std::move(*result.labels), "Open label map"); !s) {
+  if (core::Status s = m_document.replaceLabels(std::move(*result.labels), result.stepName); !s) {
     m_bench.reportError(fromError(s.error()));
     return;
   }
@@ -354,7 +409,8 @@ void StudyLoader::finishLabels(Loaded& result) {
     if (auto table = SessionFiles::tableFromRevisionExtra(result.revisionExtra))
       m_document.setLabelTable(std::move(*table));  // the table saved with the revision
     m_document.setShareTarget(result.shareTarget);
-    m_document.markSaved(result.shareRevision);
+    // Resampled labels are not the revision's voxels: saving makes a new revision of that label set.
+    if (!result.resampled) m_document.markSaved(result.shareRevision);
   }
   m_bench.showStatus(tr("Labels from %1").arg(result.source), 5000);
   if (result.flattened)

@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/geometry.h"
 #include "io/dicom/dicom.h"
 
 namespace delineate::app::gui {
@@ -27,8 +28,9 @@ class StudyLoader : public QObject {
   StudyLoader(StudyDocument& document, Workbench& bench, QObject* parent = nullptr);
   ~StudyLoader() override;
 
-  // Starts loading in the background (an image file, optionally with a label map of the same grid). False, and
-  // nothing started, while another load runs.
+  // Starts loading in the background (an image file, optionally with a label map). False, and nothing started,
+  // while another load runs. A label map (or share revision) on another grid never costs the image: both grids are
+  // named, and a map that covers the image's space may be resampled onto it (nearest neighbour, one undo step).
   bool openImage(const QString& imagePath, const QString& labelsPath = {});
   bool openLabels(const QString& labelsPath);
   // A DICOM SEG from any tool, placed on the open image's grid: its segments become labels (with names, colours and
@@ -51,6 +53,10 @@ class StudyLoader : public QObject {
   void finishJob(std::shared_ptr<Loaded> result);
   void loadSeries(const Loaded& index);
   void finishLabels(Loaded& result);
+  // A label map on another grid: both grids named; resampled onto the image's (one undo step) when it covers the
+  // image's space and the user agrees, else refused.
+  void offerResample(std::shared_ptr<Loaded> result);
+  static QString gridText(const core::Geometry& grid);
   std::optional<const io::DicomSeries*> chooseSeries(const std::vector<const io::DicomSeries*>& series);
 
   StudyDocument& m_document;

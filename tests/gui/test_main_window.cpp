@@ -5,6 +5,14 @@
 
 #include <limits>
 
+#include <QAbstractButton>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QSignalSpy>
 #include <QTest>
@@ -17,6 +25,7 @@
 #include <vtkPolyData.h>
 
 #include "app/gui/label_panel.h"
+#include "app/gui/session_files.h"
 #include "app/gui/main_window.h"
 #include "app/gui/share_browser.h"
 #include "app/gui/view_panels.h"
@@ -199,6 +208,51 @@ TEST_CASE("main window: a missing image and a label map of another grid are repo
   CHECK(labelsLoaded.count() == 0);
   CHECK(window.document().hasStudy());
   CHECK(window.document().session()->image().geometry().dimensions()[0] > 10);
+}
+
+TEST_CASE("main window: an image opened with a label map of another grid stays open and the error names both grids",
+          "[gui][errors][grid]") {
+  // Issue 23 item 3: `delineate IMAGE --labels MAP` with MAP on another grid opened nothing at all.
+  test::guiApp();
+  test::ScratchDir dir("gui-other-grid");
+  QuietWindow window;
+  QSignalSpy loaded(&window, &MainWindow::studyLoaded), failed(&window, &MainWindow::loadFailed);
+  const std::string other = (dir / "other.nii.gz").string();
+  auto small = core::LabelMap::create(core::Geometry({10, 10, 10}, {1, 1, 1}, {0, 0, 0}));
+  REQUIRE(small.ok());
+  REQUIRE(io::writeLabelFile(other, *small).ok());
+  auto sample = io::readImageFile(kSampleCt);
+  REQUIRE(sample.ok());
+  const core::Size3 n = sample->geometry().dimensions();
+  const QString sampleSize = QString("%1 x %2 x %3 voxels").arg(n[0]).arg(n[1]).arg(n[2]);
+  REQUIRE(window.loader().openImage(QString::fromStdString(kSampleCt), QString::fromStdString(other)));
+  REQUIRE(waitFor(failed));
+  REQUIRE(loaded.count() == 1);
+  REQUIRE(window.document().hasStudy());
+  CHECK(window.document().session()->image().geometry().dimensions() == n);
+  QString message = failed.takeFirst().at(0).toString();
+  CHECK(message.contains("other.nii.gz"));
+  CHECK(message.contains("10 x 10 x 10 voxels, spacing 1 x 1 x 1 mm, origin (0, 0, 0) mm"));
+  CHECK(message.contains(sampleSize));
+  CHECK(message.contains("does not cover"));
+
+  // A share revision on another grid is named with both grids too; the study stays.
+  std::filesystem::create_directories(dir / "share");
+  auto store = io::ShareStore::initialize((dir / "share").string());
+  REQUIRE(store.ok());
+  auto set = io::LabelSetRevisions::open(*store, "other", "organs");
+  REQUIRE(set.ok());
+  io::SaveRequest request;
+  request.author = "tester";
+  REQUIRE(set->saveLabels(*small, request).ok());
+  REQUIRE(window.loader().openShareRevision(QString::fromStdString((dir / "share").string()), "other", "organs", 1));
+  REQUIRE(waitFor(failed));
+  message = failed.takeFirst().at(0).toString();
+  CHECK(message.contains("other/organs revision 1"));
+  CHECK(message.contains("10 x 10 x 10 voxels"));
+  CHECK(message.contains(sampleSize));
+  CHECK(window.document().hasStudy());
+  CHECK(window.document().shareTarget().study.isEmpty());
 }
 
 TEST_CASE("main window: a pipe as the image and an intensity image as the label map are refused, named",
@@ -387,4 +441,99 @@ TEST_CASE("delineate --help and --version and usage errors need no display and w
   INFO(window.out);
   CHECK(window.exitCode == 1);
   CHECK(window.out.find("no display") != std::string::npos);
+}
+
+TEST_CASE("main window: Save to Share As creates a share from the dialog, stays open after a failed save and names a "
+          "DICOM study from its attributes",
+          "[gui][share][save-dialog]") {
+  // Issue 23 item 10: only the CLI could make a share; a save error closed the dialog; a DICOM study's share name
+  // came out as "CRLM-CT-1004__2" (the folder's name and "#2").
+  auto source = test::sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!source) return;
+  test::guiApp();
+  test::ScratchDir dir("gui-save-dialog");
+  QuietWindow window;
+  QSignalSpy loaded(&window, &MainWindow::studyLoaded);
+  REQUIRE(window.loader().openDicomFolder(QString::fromStdString(source->string())));
+  REQUIRE(waitFor(loaded, 120000));
+  const io::DicomSeries* series = window.document().dicomSource();
+  REQUIRE(series);
+  REQUIRE_FALSE(series->patientId.empty());
+
+  const QString share = QString::fromStdString((dir / "new-share").string());
+  window.setDialogsEnabled(true);
+  // Drives the dialog: Save into a folder that is no share (refused, reported over the dialog), Create Share, Save.
+  // Clicks are queued so that the message box a click opens is answered by a later tick, not inside this one.
+  QStringList warnings;
+  QString studyName, createdText;
+  bool stayedOpen = false, hadCreateButton = false;
+  int step = 0;
+  QTimer driver;
+  QObject::connect(&driver, &QTimer::timeout, [&] {
+    QWidget* modal = QApplication::activeModalWidget();
+    if (auto* box = qobject_cast<QMessageBox*>(modal)) {
+      warnings << box->text();
+      box->accept();
+      return;
+    }
+    auto* dialog = qobject_cast<QDialog*>(modal);
+    if (!dialog || dialog->objectName() != "save-share-dialog") return;
+    auto* save = dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Save);
+    auto* create = dialog->findChild<QPushButton*>("create-share");
+    auto click = [](QAbstractButton* b) { QMetaObject::invokeMethod(b, "click", Qt::QueuedConnection); };
+    switch (step++) {
+      case 0:
+        studyName = dialog->findChild<QLineEdit*>("share-study")->text();
+        dialog->findChild<QLineEdit*>("share-root")->setText(share);
+        dialog->findChild<QLineEdit*>("share-label-set")->setText("organs");
+        click(save);
+        break;
+      case 1:
+        stayedOpen = warnings.size() == 1;  // the failed save was told and the dialog is still here
+        hadCreateButton = create != nullptr;
+        if (create) click(create);
+        else dialog->reject();
+        break;
+      case 2:
+        createdText = dialog->findChild<QLabel*>("share-state")->text();
+        click(save);
+        break;
+      default:
+        dialog->reject();  // never hang on a dialog that does not close
+    }
+  });
+  driver.start(30);
+  const bool saved = window.sessionFiles()->saveWithDialog();
+  driver.stop();
+  window.setDialogsEnabled(false);
+  INFO(warnings.join("\n").toStdString());
+
+  // The study's name comes from the DICOM attributes, sanitised as file names' are.
+  QStringList expected;
+  for (const std::string& part : {series->patientId, series->studyDate, series->seriesDescription, series->seriesNumber})
+    if (!QString::fromStdString(part).simplified().isEmpty()) expected << QString::fromStdString(part).simplified();
+  QString expectedName = expected.join('_');
+  for (QChar& c : expectedName)
+    if (!((c.isLetterOrNumber() && c.unicode() < 128) || c == '-' || c == '_' || c == '.')) c = '_';
+  CHECK(studyName == expectedName);
+  CHECK(studyName.startsWith(QString::fromStdString(series->patientId)));
+  CHECK_FALSE(studyName.contains("__"));
+
+  REQUIRE(warnings.size() >= 1);
+  CHECK(warnings.front().contains("new-share"));
+  CHECK(stayedOpen);
+  CHECK(hadCreateButton);
+  CHECK(createdText.contains("new-share"));
+  REQUIRE(saved);
+  CHECK(warnings.size() == 1);
+  // The share exists now and holds the saved revision under the DICOM study's name.
+  auto store = io::ShareStore::open(share.toStdString());
+  REQUIRE(store.ok());
+  auto set = io::LabelSetRevisions::open(*store, studyName.toStdString(), "organs");
+  REQUIRE(set.ok());
+  auto list = set->list();
+  REQUIRE(list.ok());
+  CHECK(list->latest() == 1);
+  CHECK(window.document().shareTarget().study == studyName);
+  CHECK_FALSE(window.document().isDirty());
 }

@@ -20,6 +20,7 @@
 #include "app/gui/study_loader.h"
 #include "app/gui/workbench.h"
 #include "core/annotation_session.h"
+#include "io/volume/image_file.h"
 #include "tests/common/test_support.h"
 #include "tests/gui_support/gui_app.h"
 
@@ -287,4 +288,91 @@ TEST_CASE("study loader: the readable files of an incomplete series load when th
   REQUIRE(doc.hasStudy());
   CHECK(doc.session()->image().geometry().dimensions() == core::Size3{512, 512, 40});
   CHECK(bench.errors.isEmpty());
+}
+
+TEST_CASE("study loader: an image opened with a label map on a coarser grid stays open, names both grids and "
+          "resamples the map as one undo step when the user says so",
+          "[gui][document][grid]") {
+  // Issue 23 item 3: image + label map of another grid failed as a whole (no image) and named no sizes.
+  test::guiApp();
+  test::ScratchDir scratch("gui-resample-yes");
+  // The image: 20 x 20 x 10 at 1 x 1 x 2 mm, stored RAS-style (i, j reversed) to exercise the directions.
+  core::Mat3 flip;
+  flip(0, 0) = -1;
+  flip(1, 1) = -1;
+  const core::Geometry grid({20, 20, 10}, {1, 1, 2}, {19, 19, 0}, flip);
+  auto image = core::ImageVolume::create(grid, 40.0f);
+  REQUIRE(image.ok());
+  const std::string imagePath = (scratch / "image.nii.gz").string();
+  REQUIRE(io::writeImageFile(imagePath, *image).ok());
+  // The label map: 10 x 10 x 5 at 2 x 2 x 4 mm over the same space, LPS-ordered; label 1 in one octant.
+  const core::Geometry coarse({10, 10, 5}, {2, 2, 4}, {0.5, 0.5, 1}, core::Mat3::identity());
+  auto voxels = core::Volume<core::Label>::create(coarse, 0);
+  REQUIRE(voxels.ok());
+  for (std::int64_t k = 0; k < 5; ++k)
+    for (std::int64_t j = 0; j < 5; ++j)
+      for (std::int64_t i = 0; i < 5; ++i) voxels->at({i, j, k}) = 1;
+  const core::LabelMap coarseMap(std::move(voxels).value());
+  const std::string labelsPath = (scratch / "coarse.nii.gz").string();
+  REQUIRE(io::writeLabelFile(labelsPath, coarseMap).ok());
+
+  struct AskingBench : StandInBench {
+    bool dialogsEnabled() const override { return true; }
+  };
+  StudyDocument doc;
+  AskingBench bench;
+  app::gui::StudyLoader loader(doc, bench);
+  QSignalSpy labelsLoaded(&loader, &app::gui::StudyLoader::labelsLoaded);
+  QStringList asked;
+  QTimer answer;
+  QObject::connect(&answer, &QTimer::timeout, [&] {
+    if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+      asked << box->text();
+      if (QAbstractButton* yes = box->button(QMessageBox::Yes)) yes->click();
+      else box->accept();
+    }
+  });
+  answer.start(20);
+  REQUIRE(loader.openImage(QString::fromStdString(imagePath), QString::fromStdString(labelsPath)));
+  for (int i = 0; i < 600 && bench.errors.isEmpty() && labelsLoaded.count() == 0; ++i) QTest::qWait(50);
+  INFO(bench.errors.join("\n").toStdString());
+  REQUIRE(doc.hasStudy());
+  CHECK(doc.session()->image().geometry().isCloseTo(grid));
+  REQUIRE(asked.size() == 1);
+  CHECK(asked.front().contains("coarse.nii.gz"));
+  CHECK(asked.front().contains("10 x 10 x 5 voxels, spacing 2 x 2 x 4 mm, origin (0.5, 0.5, 1) mm"));
+  CHECK(asked.front().contains("20 x 20 x 10 voxels, spacing 1 x 1 x 2 mm, origin (19, 19, 0) mm"));
+  REQUIRE(labelsLoaded.count() == 1);
+  CHECK(bench.errors.isEmpty());
+  // Every image voxel has its parent's label: the octant x, y < 10 mm, z < 20 mm is label 1 (1000 voxels).
+  const core::LabelMap& labels = doc.session()->labels();
+  CHECK(labels.geometry().isCloseTo(grid));
+  const auto labelOne = [&] { return doc.voxelCounts().count(1) ? doc.voxelCounts().at(1) : 0; };
+  CHECK(labelOne() == 10 * 10 * 10);
+  for (std::int64_t k = 0; k < 10; ++k)
+    for (std::int64_t j = 0; j < 20; ++j)
+      for (std::int64_t i = 0; i < 20; ++i) {
+        const core::Vec3 p = grid.indexToLps(core::Index3{i, j, k});
+        REQUIRE(labels.at({i, j, k}) == (p[0] < 10 && p[1] < 10 && p[2] < 20 ? 1 : 0));
+      }
+  // One undo step takes the resampled labels back.
+  REQUIRE(doc.session()->history().undoCount() == 1);
+  CHECK(*doc.session()->history().nextUndoName() == "Resample label map");
+
+  // A map that leaves part of the image uncovered is refused with both grids named; the study and labels stay.
+  const core::Geometry half({10, 20, 10}, {1, 1, 2}, {0, 0, 0});
+  auto small = core::LabelMap::create(half);
+  REQUIRE(small.ok());
+  const std::string halfPath = (scratch / "half.nii.gz").string();
+  REQUIRE(io::writeLabelFile(halfPath, *small).ok());
+  asked.clear();
+  REQUIRE(loader.openLabels(QString::fromStdString(halfPath)));
+  for (int i = 0; i < 600 && bench.errors.isEmpty(); ++i) QTest::qWait(50);
+  REQUIRE(bench.errors.size() == 1);
+  CHECK(asked.isEmpty());
+  CHECK(bench.errors.front().contains("half.nii.gz"));
+  CHECK(bench.errors.front().contains("10 x 20 x 10 voxels"));
+  CHECK(bench.errors.front().contains("20 x 20 x 10 voxels"));
+  CHECK(bench.errors.front().contains("does not cover"));
+  CHECK(labelOne() == 1000);
 }
