@@ -62,6 +62,11 @@ QString studyNameForSeries(const io::DicomSeries& series) {
 
 }  // namespace
 
+QString defaultStudyName(const StudyDocument& document) {
+  QString name = document.dicomSource() ? studyNameForSeries(*document.dicomSource()) : QString();
+  return name.isEmpty() ? studyNameFor(document.source()) : name;
+}
+
 SessionFiles::SessionFiles(StudyDocument& document, Workbench& bench, QObject* parent)
     : QObject(parent), m_document(document), m_bench(bench) {
   // The study that goes: its journal is removed when saved or discarded, else left for recovery.

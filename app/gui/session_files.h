@@ -22,6 +22,10 @@ namespace delineate::app::gui {
 
 class Workbench;
 
+// The name a study goes by on the share and in exported file names: a DICOM series' patient, study date, series
+// description and number; else the image file's name without its extension; sanitised for a folder name.
+QString defaultStudyName(const StudyDocument& document);
+
 class SessionFiles : public QObject {
   Q_OBJECT
 

@@ -46,6 +46,9 @@ class StudyExports : public QObject {
   bool exportDicomSeg(const QString& path, bool deidentified, const QString& srPath = {});
   // A PDF report: statistics table, key images through each label, page numbers (de-identified: no names or dates).
   bool exportPdfReport(const QString& path, bool deidentified);
+  // Where an export dialog starts: the last export folder (else the home folder) and the study's name with `suffix`
+  // ("report.pdf" -> "<study>_report.pdf"), never the working directory.
+  QString suggestedPath(const QString& suffix) const;
   // Statistics (CSV, JSON), the PDF and, for DICOM studies, the SEG and its measurement report, published on the
   // share for the revision the labels came from (io/share/share_reports.h). Refused (reported) with unsaved edits or labels
   // that did not come from the share: a report describes a saved revision. The files are made at once; the share's

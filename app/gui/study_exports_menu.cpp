@@ -10,6 +10,7 @@
 
 #include <array>
 
+#include "app/gui/session_files.h"
 #include "app/gui/slice_range_dialog.h"
 #include "app/gui/study_document.h"
 #include "app/gui/study_exports.h"
@@ -17,17 +18,33 @@
 #include "app/gui/workbench.h"
 
 namespace delineate::app::gui {
+namespace {
+constexpr const char* kLastFolderKey = "export/lastFolder";
+
+// A chosen export path: its folder is where the next export dialog starts.
+QString remembered(const QString& path) {
+  if (!path.isEmpty()) QSettings().setValue(kLastFolderKey, QFileInfo(path).absolutePath());
+  return path;
+}
+}  // namespace
+
+QString StudyExports::suggestedPath(const QString& suffix) const {
+  QString folder = QSettings().value(kLastFolderKey).toString();
+  if (folder.isEmpty() || !QFileInfo(folder).isDir()) folder = QDir::homePath();
+  const QString study = m_document.hasStudy() ? defaultStudyName(m_document) : QString();
+  return QDir(folder).filePath(study.isEmpty() ? suffix : study + "_" + suffix);
+}
 
 void StudyExports::fillMenu(QMenu* menu) {
   QWidget* parent = m_bench.widget();
   menu->addAction(tr("Label &Statistics (CSV, JSON)..."), this, [this, parent] {
-    const QString path = QFileDialog::getSaveFileName(parent, tr("Export Label Statistics"), "statistics.csv",
-                                                      tr("CSV (*.csv);;JSON (*.json)"));
+    const QString path = remembered(QFileDialog::getSaveFileName(parent, tr("Export Label Statistics"), suggestedPath("statistics.csv"),
+                                                      tr("CSV (*.csv);;JSON (*.json)")));
     if (!path.isEmpty()) exportStatistics(path, false);
   });
   menu->addAction(tr("Label Statistics, &De-identified..."), this, [this, parent] {
-    const QString path = QFileDialog::getSaveFileName(parent, tr("Export Label Statistics"), "statistics.csv",
-                                                      tr("CSV (*.csv);;JSON (*.json)"));
+    const QString path = remembered(QFileDialog::getSaveFileName(parent, tr("Export Label Statistics"), suggestedPath("statistics.csv"),
+                                                      tr("CSV (*.csv);;JSON (*.json)")));
     if (!path.isEmpty()) exportStatistics(path, true);
   });
   menu->addAction(tr("Label Statistics of a Slice &Range..."), this, [this, parent] {
@@ -39,34 +56,34 @@ void StudyExports::fillMenu(QMenu* menu) {
     SliceRangeDialog dialog(slices, parent);
     if (dialog.exec() != QDialog::Accepted) return;
     const ViewSliceRange chosen = dialog.range();
-    const QString path = QFileDialog::getSaveFileName(parent, tr("Export Label Statistics"), "statistics.csv",
-                                                      tr("CSV (*.csv);;JSON (*.json)"));
+    const QString path = remembered(QFileDialog::getSaveFileName(parent, tr("Export Label Statistics"), suggestedPath("statistics.csv"),
+                                                      tr("CSV (*.csv);;JSON (*.json)")));
     if (!path.isEmpty()) exportStatistics(path, false, viewSliceRange(chosen.view, chosen.first, chosen.last));
   });
   menu->addAction(tr("&PDF Report..."), this, [this, parent] {
-    const QString path = QFileDialog::getSaveFileName(parent, tr("Export PDF Report"), "report.pdf", tr("PDF (*.pdf)"));
+    const QString path = remembered(QFileDialog::getSaveFileName(parent, tr("Export PDF Report"), suggestedPath("report.pdf"), tr("PDF (*.pdf)")));
     if (!path.isEmpty()) exportPdfReport(path, false);
   });
   menu->addAction(tr("PDF Report, De-identified..."), this, [this, parent] {
-    const QString path = QFileDialog::getSaveFileName(parent, tr("Export PDF Report"), "report.pdf", tr("PDF (*.pdf)"));
+    const QString path = remembered(QFileDialog::getSaveFileName(parent, tr("Export PDF Report"), suggestedPath("report.pdf"), tr("PDF (*.pdf)")));
     if (!path.isEmpty()) exportPdfReport(path, true);
   });
   menu->addAction(tr("DICOM S&EG..."), this, [this, parent] {
-    const QString path = QFileDialog::getSaveFileName(parent, tr("Export DICOM SEG"), "segmentation.dcm", tr("DICOM (*.dcm)"));
+    const QString path = remembered(QFileDialog::getSaveFileName(parent, tr("Export DICOM SEG"), suggestedPath("seg.dcm"), tr("DICOM (*.dcm)")));
     if (!path.isEmpty()) exportDicomSeg(path, false);
   });
   menu->addAction(tr("DICOM SEG, De-identified..."), this, [this, parent] {
-    const QString path = QFileDialog::getSaveFileName(parent, tr("Export DICOM SEG"), "segmentation.dcm", tr("DICOM (*.dcm)"));
+    const QString path = remembered(QFileDialog::getSaveFileName(parent, tr("Export DICOM SEG"), suggestedPath("seg.dcm"), tr("DICOM (*.dcm)")));
     if (!path.isEmpty()) exportDicomSeg(path, true);
   });
   // The SR references the SEG, so both are written together: the SEG first, then the report beside it.
   auto exportSegAndReport = [this, parent](bool deidentified) {
-    const QString seg = QFileDialog::getSaveFileName(parent, tr("Export DICOM SEG"), "segmentation.dcm", tr("DICOM (*.dcm)"));
+    const QString seg = remembered(QFileDialog::getSaveFileName(parent, tr("Export DICOM SEG"), suggestedPath("seg.dcm"), tr("DICOM (*.dcm)")));
     if (seg.isEmpty()) return;
     const QFileInfo info(seg);
-    const QString sr = QFileDialog::getSaveFileName(parent, tr("Export Measurement Report (DICOM SR)"),
+    const QString sr = remembered(QFileDialog::getSaveFileName(parent, tr("Export Measurement Report (DICOM SR)"),
                                                     info.dir().filePath(info.completeBaseName() + "_sr.dcm"),
-                                                    tr("DICOM (*.dcm)"));
+                                                    tr("DICOM (*.dcm)")));
     if (!sr.isEmpty()) exportDicomSeg(seg, deidentified, sr);
   };
   menu->addAction(tr("DICOM SEG and &Measurement Report (SR)..."), this, [exportSegAndReport] { exportSegAndReport(false); });
@@ -88,11 +105,15 @@ void StudyExports::fillMenu(QMenu* menu) {
   menu->addAction(tr("Publish Report to Share, De-identified..."), this, [publish] { publish(true); });
   menu->addSeparator();
   menu->addAction(tr("Label Su&rfaces (STL)..."), this, [this, parent] {
-    const QString folder = QFileDialog::getExistingDirectory(parent, tr("Export Surfaces to Folder"));
+    const QString folder = QFileDialog::getExistingDirectory(parent, tr("Export Surfaces to Folder"),
+                                                             QFileInfo(suggestedPath("surfaces")).absolutePath());
+    if (!folder.isEmpty()) QSettings().setValue(kLastFolderKey, folder);
     if (!folder.isEmpty()) exportSurfaces(folder, false);
   });
   menu->addAction(tr("Label Surfaces (&OBJ)..."), this, [this, parent] {
-    const QString folder = QFileDialog::getExistingDirectory(parent, tr("Export Surfaces to Folder"));
+    const QString folder = QFileDialog::getExistingDirectory(parent, tr("Export Surfaces to Folder"),
+                                                             QFileInfo(suggestedPath("surfaces")).absolutePath());
+    if (!folder.isEmpty()) QSettings().setValue(kLastFolderKey, folder);
     if (!folder.isEmpty()) exportSurfaces(folder, true);
   });
 }

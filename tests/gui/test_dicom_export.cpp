@@ -2,6 +2,8 @@
 // setting, a failed report after a written SEG), statistics of a slice range, and reports published on the share.
 #include <catch2/catch.hpp>
 
+#include <QDir>
+#include <QFileInfo>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -230,4 +232,36 @@ TEST_CASE("File > Export > Publish Report to Share: statistics, PDF, SEG and SR 
     INFO(e.path());
     CHECK(test::readTextFile(e.path()).find("JANCT000") == std::string::npos);
   }
+}
+
+TEST_CASE("File > Export dialogs start in the last export folder with the study's name, never the working directory",
+          "[gui][export]") {
+  // Issue 23 item 11: every export defaulted to "report.pdf" (or "statistics.csv") in the working directory.
+  test::guiApp();
+  test::ScratchDir dir("gui-export-names");
+  QSettings().remove("export/lastFolder");
+  QuietWindow window;
+  QSignalSpy loaded(&window, &MainWindow::studyLoaded);
+  REQUIRE(window.loader().openImage(QString::fromStdString(test::kSampleCt)));
+  REQUIRE(waitFor(loaded));
+  // A file study: the image's name without its extension; no folder chosen yet: the home folder.
+  QString path = window.exports().suggestedPath("report.pdf");
+  CHECK(QFileInfo(path).fileName() == "example_ct_report.pdf");
+  CHECK(QFileInfo(path).absolutePath() == QDir::homePath());
+  // After an export to a folder, the next dialog starts there.
+  QSettings().setValue("export/lastFolder", QString::fromStdString(dir.path().string()));
+  path = window.exports().suggestedPath("statistics.csv");
+  CHECK(QFileInfo(path).absolutePath() == QFileInfo(QString::fromStdString(dir.path().string())).absoluteFilePath());
+  CHECK(QFileInfo(path).fileName() == "example_ct_statistics.csv");
+  // A DICOM study: named from its attributes, as on the share.
+  auto ct = test::sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!ct) return;
+  QSignalSpy dicomLoaded(&window, &MainWindow::studyLoaded);
+  REQUIRE(window.loader().openDicomFolder(QString::fromStdString(ct->string())));
+  REQUIRE(waitFor(dicomLoaded));
+  path = window.exports().suggestedPath("seg.dcm");
+  INFO(path.toStdString());
+  CHECK(QFileInfo(path).fileName().startsWith("CRLM-CT-1004_"));
+  CHECK(QFileInfo(path).fileName().endsWith("_seg.dcm"));
+  QSettings().remove("export/lastFolder");
 }
