@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "app/gui/pdf_report.h"
+#include "app/gui/volume_text.h"
 #include "core/statistics.h"
 #include "inference/engine.h"
 #include "io/volume/image_file.h"
@@ -143,11 +144,11 @@ TEST_CASE("PDF report of the sample: table, key images and page numbers", "[gui]
   for (const auto& s : in.stats) {
     const core::LabelEntry* e = sample.table.find(s.label);
     if (e != nullptr) CHECK(text.contains(QString::fromStdString(e->name)));
-    CHECK(text.contains(QString::number(s.volumeMl, 'f', 2)));
+    CHECK(text.contains(app::gui::formatVolumeMl(s.volumeMl)));
     // The table's row carries the whole numbers (nothing elided): voxels and volume on one line.
     bool row = false;
     for (const QString& line : text.split('\n'))
-      row = row || (line.contains(QStringLiteral(" %1 ").arg(s.voxelCount)) && line.contains(QString::number(s.volumeMl, 'f', 2)));
+      row = row || (line.contains(QStringLiteral(" %1 ").arg(s.voxelCount)) && line.contains(app::gui::formatVolumeMl(s.volumeMl)));
     INFO("label " << s.label);
     CHECK(row);
   }
