@@ -86,7 +86,7 @@ Framing framing(app::gui::SurfacePanel* panel, const core::Geometry& g) {
 
 }  // namespace
 
-TEST_CASE("AI click points show as +/- markers on the views that hold them; the preview contrasts with the label",
+TEST_CASE("AI click points show as +/- markers on the views that hold them, the preview contrasts with the label",
           "[gui][ai]") {
   test::guiApp();
   test::ScratchDir dir("gui-click-markers");
@@ -184,7 +184,7 @@ TEST_CASE("The preview colour: yellow over nothing, a far hue over any label col
   CHECK(viewer::contrastingPreviewColor({core::Rgba{128, 128, 128, 255}}) == core::Rgba{255, 220, 40, 255});
 }
 
-TEST_CASE("A second study of another size resets the 3D camera to frame it; an orientation marker is drawn",
+TEST_CASE("A second study of another size resets the 3D camera to frame it, with an orientation marker",
           "[gui][viewer]") {
   const auto mouse = test::sharedFile(kMouseImage);
   if (!mouse) return;
@@ -201,6 +201,8 @@ TEST_CASE("A second study of another size resets the 3D camera to frame it; an o
   const core::Geometry& g = window.document().session()->image().geometry();
   Framing f = framing(panel, g);
   INFO("mouse box covers " << f.cover << " of the 3D view");
+  if (const QByteArray shots = qgetenv("DELINEATE_SCREENSHOT_DIR"); !shots.isEmpty())
+    window.grab().save(QString::fromLocal8Bit(shots) + "/mouse_after_ct.png");
   CHECK(f.inside);
   CHECK(f.cover > 0.3);
   CHECK(panel->scene().orientationMarkerShown());
