@@ -352,3 +352,19 @@ TEST_CASE("PDF report into a missing folder fails naming it, an existing file st
     CHECK(std::distance(std::filesystem::directory_iterator(ro), std::filesystem::directory_iterator()) == 1);
   }
 }
+
+TEST_CASE("PDF report writes a small structure's volume in mm3, as the labels dock does", "[gui][pdf]") {
+  test::guiApp();
+  test::ScratchDir dir("pdf_report_small");
+  const Sample sample = loadSample(dir);
+  PdfReportInput in = reportInput(sample);
+  REQUIRE(!in.stats.empty());
+  in.stats.front().volumeMl = 0.02;  // a mouse structure's size
+  const QString pdf = QString::fromStdString((dir / "small.pdf").string());
+  REQUIRE(app::gui::writePdfReport(pdf, in).ok());
+  if (!havePoppler()) return;
+  const QString text = run(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), pdf, QStringLiteral("-")});
+  CHECK(app::gui::formatVolumeMl(0.02) == QString::fromUtf8("20.0 mm\u00b3"));
+  // In the table and in the key image's title.
+  CHECK(text.count(QString::fromUtf8("20.0 mm\u00b3")) >= 2);
+}
