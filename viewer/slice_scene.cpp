@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include <vtkActor.h>
+#include <vtkCellArray.h>
+#include <vtkCellData.h>
 #include <vtkCamera.h>
 #include <vtkImageData.h>
 #include <vtkImageProperty.h>
@@ -18,6 +20,8 @@
 #include <vtkMatrix4x4.h>
 #include <vtkDataArray.h>
 #include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
 #include <vtkRegularPolygonSource.h>
@@ -25,6 +29,7 @@
 #include <vtkRenderer.h>
 #include <vtkTextActor.h>
 #include <vtkTextProperty.h>
+#include <vtkUnsignedCharArray.h>
 
 #include "viewer/label_colors.h"
 #include "viewer/vtk_bridge.h"
@@ -120,8 +125,9 @@ SliceScene::SliceScene(vtkRenderer* renderer, SliceOrientation orientation)
   m_previewReslice->SetInterpolationModeToNearestNeighbor();
   m_previewReslice->SetOutputDimensionality(2);
   m_previewReslice->SetBackgroundLevel(0);
+  m_previewPlane = vtkSmartPointer<vtkImageData>::New();
   m_previewColors = vtkSmartPointer<vtkImageMapToColors>::New();
-  m_previewColors->SetInputConnection(m_previewReslice->GetOutputPort());
+  m_previewColors->SetInputData(m_previewPlane);
   m_previewColors->SetOutputFormatToRGBA();
   m_previewActor = vtkSmartPointer<vtkImageActor>::New();
   m_previewActor->GetMapper()->SetInputConnection(m_previewColors->GetOutputPort());
@@ -129,6 +135,29 @@ SliceScene::SliceScene(vtkRenderer* renderer, SliceOrientation orientation)
   m_previewActor->PickableOff();
   m_previewActor->VisibilityOff();
   m_renderer->AddViewProp(m_previewActor);
+
+  // Click points: one polydata of "+" and "-" strokes, drawn twice: a wide dark stroke under the coloured one, so a
+  // marker shows over any label and any grey.
+  m_pointGlyphs = vtkSmartPointer<vtkPolyData>::New();
+  for (auto* actor : {&m_pointShadow, &m_pointActor}) {
+    auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+    mapper->SetInputData(m_pointGlyphs);
+    *actor = vtkSmartPointer<vtkActor>::New();
+    (*actor)->SetMapper(mapper);
+    (*actor)->GetProperty()->LightingOff();
+    (*actor)->PickableOff();
+    (*actor)->VisibilityOff();
+    if (actor == &m_pointShadow) {
+      mapper->ScalarVisibilityOff();
+      (*actor)->GetProperty()->SetColor(0, 0, 0);
+      (*actor)->GetProperty()->SetLineWidth(6);
+    } else {
+      mapper->SetScalarModeToUseCellData();
+      mapper->SetColorModeToDirectScalars();
+      (*actor)->GetProperty()->SetLineWidth(3);
+    }
+    m_renderer->AddActor(*actor);
+  }
 
   m_brush = vtkSmartPointer<vtkRegularPolygonSource>::New();
   m_brush->SetNumberOfSides(72);
@@ -184,6 +213,8 @@ SliceScene::~SliceScene() {
   m_renderer->RemoveViewProp(m_overlayActor);
   m_renderer->RemoveViewProp(m_previewActor);
   m_renderer->RemoveActor(m_brushActor);
+  m_renderer->RemoveActor(m_pointActor);
+  m_renderer->RemoveActor(m_pointShadow);
   m_renderer->RemoveActor(m_crosshairA);
   m_renderer->RemoveActor(m_crosshairB);
   for (auto& t : m_markers) m_renderer->RemoveActor2D(t);
@@ -197,6 +228,8 @@ void SliceScene::setImage(const core::ImageVolume* image) {
   m_previewData = nullptr;
   m_previewActor->VisibilityOff();
   m_brushActor->VisibilityOff();
+  m_clickPoints.clear();
+  updateClickPoints();
   const bool shown = image && image->size() > 0;
   for (auto& t : m_markers) t->SetVisibility(shown);
   m_crosshairA->SetVisibility(shown);
@@ -295,6 +328,22 @@ void SliceScene::updateOverlay(bool force) {
   if (m_previewData) {
     reslicePlane(m_previewReslice, origin);
     m_previewReslice->Update();
+    // The object's border within the plane (4-neighbours) becomes 2: drawn opaque, the inside translucent.
+    vtkImageData* plane = m_previewReslice->GetOutput();
+    m_previewPlane->DeepCopy(plane);
+    int e[6];
+    plane->GetExtent(e);
+    const int nx = e[1] - e[0] + 1, ny = e[3] - e[2] + 1;
+    const auto* in = static_cast<const unsigned char*>(plane->GetScalarPointer());
+    auto* out = static_cast<unsigned char*>(m_previewPlane->GetScalarPointer());
+    for (int y = 0; y < ny; ++y)
+      for (int x = 0; x < nx; ++x) {
+        if (!in[y * nx + x]) continue;
+        const bool edge = x == 0 || y == 0 || x == nx - 1 || y == ny - 1 || !in[y * nx + x - 1] || !in[y * nx + x + 1] ||
+                          !in[(y - 1) * nx + x] || !in[(y + 1) * nx + x];
+        out[y * nx + x] = edge ? 2 : 1;
+      }
+    m_previewPlane->Modified();
     const Vec3 front = add(origin, m_normal, -0.02 * sliceStep());
     auto placePreview = vtkSmartPointer<vtkMatrix4x4>::New();
     placePreview->DeepCopy(place);
@@ -352,14 +401,60 @@ void SliceScene::setPreview(const core::IndexBox& box, const std::uint8_t* voxel
             static_cast<unsigned char*>(m_previewData->GetScalarPointer()));
   m_previewReslice->SetInputData(m_previewData);
   auto lut = vtkSmartPointer<vtkLookupTable>::New();
-  lut->SetNumberOfTableValues(2);
-  lut->SetTableRange(0, 1);
+  lut->SetNumberOfTableValues(3);
+  lut->SetTableRange(0, 2);
   lut->SetTableValue(0, 0, 0, 0, 0);
-  lut->SetTableValue(1, color.r / 255.0, color.g / 255.0, color.b / 255.0, 1.0);
+  lut->SetTableValue(1, color.r / 255.0, color.g / 255.0, color.b / 255.0, 0.5);
+  lut->SetTableValue(2, color.r / 255.0, color.g / 255.0, color.b / 255.0, 1.0);
   m_previewColors->SetLookupTable(lut);
-  m_previewActor->SetOpacity(0.55);
+  m_previewColor = color;
+  m_previewActor->SetOpacity(1.0);
   m_previewActor->VisibilityOn();
   updateOverlay(true);
+}
+
+void SliceScene::setClickPoints(std::vector<ClickPoint> points) {
+  m_clickPoints = std::move(points);
+  updateClickPoints();
+}
+
+std::size_t SliceScene::shownClickPoints(bool positive) const { return positive ? m_shownPositive : m_shownNegative; }
+
+void SliceScene::updateClickPoints() {
+  m_shownPositive = m_shownNegative = 0;
+  auto points = vtkSmartPointer<vtkPoints>::New();
+  auto lines = vtkSmartPointer<vtkCellArray>::New();
+  auto colors = vtkSmartPointer<vtkUnsignedCharArray>::New();
+  colors->SetNumberOfComponents(3);
+  if (m_image) {
+    // A marker a few percent of the view's height across, whatever the zoom; in front of the overlay and preview.
+    const double half = 0.035 * m_renderer->GetActiveCamera()->GetParallelScale();
+    const double plane = dot(m_cursor, m_normal), step = sliceStep();
+    for (const ClickPoint& p : m_clickPoints) {
+      if (std::fabs(dot(p.lps, m_normal) - plane) > 0.5 * step + 1e-6) continue;
+      const Vec3 c = add(p.lps, m_normal, plane - dot(p.lps, m_normal) - 0.06 * step);
+      auto stroke = [&](const Vec3& direction) {
+        const Vec3 a = add(c, direction, -half), b = add(c, direction, half);
+        const vtkIdType ids[2] = {points->InsertNextPoint(a[0], a[1], a[2]), points->InsertNextPoint(b[0], b[1], b[2])};
+        lines->InsertNextCell(2, ids);
+        const unsigned char rgb[2][3] = {{255, 70, 70}, {60, 255, 90}};  // negative red, positive green
+        colors->InsertNextTypedTuple(rgb[p.positive ? 1 : 0]);
+      };
+      stroke(m_right);
+      if (p.positive) stroke(m_up);
+      ++(p.positive ? m_shownPositive : m_shownNegative);
+    }
+  }
+  m_pointGlyphs->SetPoints(points);
+  m_pointGlyphs->SetLines(lines);
+  m_pointGlyphs->GetCellData()->SetScalars(colors);
+  m_pointGlyphs->Modified();
+  // The dark stroke a hair behind the coloured one (the camera looks along the normal).
+  const double behind = 0.01 * sliceStep();
+  m_pointShadow->SetPosition(m_normal[0] * behind, m_normal[1] * behind, m_normal[2] * behind);
+  const bool any = m_shownPositive + m_shownNegative > 0;
+  m_pointActor->SetVisibility(any);
+  m_pointShadow->SetVisibility(any);
 }
 
 void SliceScene::setBrushOutline(std::optional<core::Vec3> centerLps, double radiusMm) {
@@ -441,6 +536,7 @@ void SliceScene::zoom(double factor) {
   if (factor <= 0) return;
   auto* camera = m_renderer->GetActiveCamera();
   camera->SetParallelScale(camera->GetParallelScale() / factor);
+  updateClickPoints();
 }
 
 void SliceScene::pan(double dxPixels, double dyPixels) {
@@ -490,6 +586,7 @@ void SliceScene::placeCamera(bool fit) {
   }
   updateCrosshair();
   updateOverlay();
+  updateClickPoints();
 }
 
 void SliceScene::updateCrosshair() {

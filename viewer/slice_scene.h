@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 #include <set>
+#include <vector>
 
 #include <vtkSmartPointer.h>
 
@@ -27,6 +28,7 @@ class vtkLineSource;
 class vtkRegularPolygonSource;
 class vtkRenderer;
 class vtkTextActor;
+class vtkPolyData;
 
 namespace delineate::viewer {
 
@@ -58,6 +60,17 @@ class SliceScene {
   void setPreview(const core::IndexBox& box, const std::uint8_t* voxels, core::Rgba color);
   void clearPreview() { setPreview({}, nullptr, {}); }
   bool hasPreview() const { return m_previewData != nullptr; }
+  // The preview's colour (its fill is translucent, its border in the slice opaque so it shows over any label).
+  core::Rgba previewColor() const { return m_previewColor; }
+  // An AI click session's points: a "+" (positive) or "-" (negative) marker where each lies, drawn in the views
+  // whose slice holds it (within half a slice), a constant size on the screen. An empty list clears them.
+  struct ClickPoint {
+    core::Vec3 lps;
+    bool positive = true;
+  };
+  void setClickPoints(std::vector<ClickPoint> points);
+  // How many markers of that sign this view draws now.
+  std::size_t shownClickPoints(bool positive) const;
   // The brush's outline on this view's plane, centred on `centerLps` projected onto it; nullopt hides it.
   void setBrushOutline(std::optional<core::Vec3> centerLps, double radiusMm);
   void setWindowLevel(double window, double level);
@@ -89,6 +102,7 @@ class SliceScene {
  private:
   void placeCamera(bool fit);
   void updateCrosshair();
+  void updateClickPoints();
   // Reslices the overlay when the view's plane moved (or always, with `force`: new labels, edits, outline mode).
   void updateOverlay(bool force = false);
   double sliceStep() const;
@@ -116,6 +130,12 @@ class SliceScene {
   vtkSmartPointer<vtkImageReslice> m_previewReslice;
   vtkSmartPointer<vtkImageMapToColors> m_previewColors;
   vtkSmartPointer<vtkImageActor> m_previewActor;
+  vtkSmartPointer<vtkImageData> m_previewPlane;  // the resliced plane, its border marked 2
+  core::Rgba m_previewColor{255, 220, 40, 255};
+  std::vector<ClickPoint> m_clickPoints;
+  std::size_t m_shownPositive = 0, m_shownNegative = 0;
+  vtkSmartPointer<vtkPolyData> m_pointGlyphs;
+  vtkSmartPointer<vtkActor> m_pointActor, m_pointShadow;
   vtkSmartPointer<vtkRegularPolygonSource> m_brush;
   vtkSmartPointer<vtkActor> m_brushActor;
   vtkSmartPointer<vtkLineSource> m_lineA, m_lineB;

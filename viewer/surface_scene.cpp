@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <vtkActor.h>
+#include <vtkAnnotatedCubeActor.h>
 #include <vtkCamera.h>
 #include <vtkDataArray.h>
 #include <vtkDiscreteFlyingEdges3D.h>
@@ -19,6 +20,7 @@
 #include <vtkPolyDataMapper.h>
 #include <vtkPolyDataNormals.h>
 #include <vtkProperty.h>
+#include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
 #include <vtkWindowedSincPolyDataFilter.h>
 
@@ -165,9 +167,38 @@ SurfaceScene::SurfaceScene(vtkRenderer* renderer) : m_renderer(renderer) {
     m_slices[i]->GetProperty()->SetInterpolationTypeToLinear();
     m_slices[i]->PickableOff();
   }
+  // The orientation marker: its own small renderer in the bottom-left corner, on a layer above the scene, its camera
+  // turned as the scene's (world = LPS, so +x is the patient's left).
+  auto cube = vtkSmartPointer<vtkAnnotatedCubeActor>::New();
+  cube->SetXPlusFaceText("L");
+  cube->SetXMinusFaceText("R");
+  cube->SetYPlusFaceText("P");
+  cube->SetYMinusFaceText("A");
+  cube->SetZPlusFaceText("S");
+  cube->SetZMinusFaceText("I");
+  cube->SetFaceTextScale(0.6);
+  cube->GetCubeProperty()->SetColor(0.35, 0.38, 0.45);
+  cube->GetTextEdgesProperty()->SetColor(0.9, 0.9, 0.9);
+  cube->GetTextEdgesProperty()->SetLineWidth(1.5);
+  for (vtkProperty* face : {cube->GetXPlusFaceProperty(), cube->GetXMinusFaceProperty()}) face->SetColor(1.0, 0.55, 0.45);
+  for (vtkProperty* face : {cube->GetYPlusFaceProperty(), cube->GetYMinusFaceProperty()}) face->SetColor(0.5, 0.9, 0.5);
+  for (vtkProperty* face : {cube->GetZPlusFaceProperty(), cube->GetZMinusFaceProperty()}) face->SetColor(0.5, 0.7, 1.0);
+  m_marker = cube;
+  m_markerRenderer = vtkSmartPointer<vtkRenderer>::New();
+  m_markerRenderer->SetViewport(0.0, 0.0, 0.2, 0.2);
+  m_markerRenderer->SetLayer(1);
+  m_markerRenderer->InteractiveOff();
+  m_markerRenderer->AddViewProp(m_marker);
+  if (vtkRenderWindow* window = m_renderer->GetRenderWindow()) {
+    window->SetNumberOfLayers(std::max(2, window->GetNumberOfLayers()));
+    window->AddRenderer(m_markerRenderer);
+  }
+  m_marker->VisibilityOff();  // until there is a study
+  updateMarker();
 }
 
 SurfaceScene::~SurfaceScene() {
+  if (vtkRenderWindow* window = m_markerRenderer->GetRenderWindow()) window->RemoveRenderer(m_markerRenderer);
   for (auto& slice : m_slices) m_renderer->RemoveViewProp(slice);
   if (m_outline) m_renderer->RemoveActor(m_outline);
   for (auto& [label, actor] : m_actors) m_renderer->RemoveActor(actor);
@@ -176,6 +207,8 @@ SurfaceScene::~SurfaceScene() {
 void SurfaceScene::setBounds(const core::Geometry& geometry) {
   if (m_outline) m_renderer->RemoveActor(m_outline);
   m_outline = nullptr;
+  m_bounds.reset();
+  m_marker->VisibilityOff();
   if (geometry.voxelCount() == 0) return;
   const auto& d = geometry.dimensions();
   const auto& s = geometry.spacingMm();
@@ -189,6 +222,17 @@ void SurfaceScene::setBounds(const core::Geometry& geometry) {
   m_outline->GetProperty()->SetColor(0.6, 0.6, 0.65);
   m_outline->GetProperty()->LightingOff();
   m_renderer->AddActor(m_outline);
+  // The box in LPS from the corners' voxel centres (the outline's), so the camera frames this study only: the previous
+  // study's slices and surfaces are still in the scene now and would set the view's scale (a mouse brain after a CT
+  // was a speck).
+  std::array<double, 6> b{1e300, -1e300, 1e300, -1e300, 1e300, -1e300};
+  for (int i = 0; i < 8; ++i) {
+    const core::Vec3 c = geometry.indexToLps(core::Vec3{(i & 1) ? double(d[0] - 1) : 0.0, (i & 2) ? double(d[1] - 1) : 0.0,
+                                                        (i & 4) ? double(d[2] - 1) : 0.0});
+    for (std::size_t a = 0; a < 3; ++a) b[2 * a] = std::min(b[2 * a], c[a]), b[2 * a + 1] = std::max(b[2 * a + 1], c[a]);
+  }
+  m_bounds = b;
+  m_marker->VisibilityOn();
   resetCamera();
 }
 
@@ -287,6 +331,7 @@ void SurfaceScene::rotate(double dxPixels, double dyPixels) {
   camera->Elevation(-dyPixels * 0.4);
   camera->OrthogonalizeViewUp();
   m_renderer->ResetCameraClippingRange();
+  updateMarker();
 }
 
 void SurfaceScene::zoom(double factor) {
@@ -301,7 +346,34 @@ void SurfaceScene::resetCamera() {
   camera->SetFocalPoint(0, 0, 0);
   camera->SetPosition(0, -1, 0);
   camera->SetViewUp(0, 0, 1);
-  m_renderer->ResetCamera();
+  if (m_bounds) {
+    double b[6];
+    std::copy(m_bounds->begin(), m_bounds->end(), b);
+    m_renderer->ResetCamera(b);
+  } else {
+    m_renderer->ResetCamera();
+  }
+  updateMarker();
+}
+
+bool SurfaceScene::orientationMarkerShown() const {
+  return m_marker->GetVisibility() && m_markerRenderer->GetRenderWindow() != nullptr;
+}
+
+vtkRenderer* SurfaceScene::orientationMarkerRenderer() const { return m_markerRenderer; }
+
+void SurfaceScene::updateMarker() {
+  // The marker's camera looks along the scene camera's direction with its up, from a fixed distance.
+  vtkCamera* scene = m_renderer->GetActiveCamera();
+  vtkCamera* marker = m_markerRenderer->GetActiveCamera();
+  double dop[3], up[3];
+  scene->GetDirectionOfProjection(dop);
+  scene->GetViewUp(up);
+  marker->SetFocalPoint(0, 0, 0);
+  marker->SetPosition(-dop[0] * 5, -dop[1] * 5, -dop[2] * 5);
+  marker->SetViewUp(up);
+  marker->SetViewAngle(30);
+  marker->SetClippingRange(1, 10);
 }
 
 }  // namespace delineate::viewer

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <map>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -21,6 +22,7 @@ class vtkImageData;
 class vtkImageSlice;
 class vtkPlane;
 class vtkPolyData;
+class vtkProp3D;
 class vtkRenderer;
 
 namespace delineate::viewer {
@@ -60,10 +62,19 @@ class SurfaceScene {
   // Rotation by display-pixel drags (azimuth, elevation), zoom, reset to an anterior view.
   void rotate(double dxPixels, double dyPixels);
   void zoom(double factor);
+  // Frames the study's box (setBounds), whatever else the scene still holds: an anterior view, head up.
   void resetCamera();
+  // The orientation marker: a cube lettered L/R/A/P/S/I in the corner that turns with the camera.
+  bool orientationMarkerShown() const;
+  vtkRenderer* orientationMarkerRenderer() const;
 
  private:
+  void updateMarker();
+
   vtkRenderer* m_renderer;
+  vtkSmartPointer<vtkRenderer> m_markerRenderer;
+  vtkSmartPointer<vtkProp3D> m_marker;
+  std::optional<std::array<double, 6>> m_bounds;  // the study's box in LPS (xmin, xmax, ymin, ...)
   vtkSmartPointer<vtkActor> m_outline;
   vtkSmartPointer<vtkImageData> m_imageData;
   std::array<vtkSmartPointer<vtkImageSlice>, 3> m_slices;  // axial, coronal, sagittal planes

@@ -13,6 +13,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrent>
 
+#include <set>
+
 #include <QMainWindow>
 
 #include "app/gui/edit_tools.h"
@@ -22,6 +24,7 @@
 #include "app/gui/view_panels.h"
 #include "inference/engine_plugin.h"
 #include "io/labels/label_table_io.h"
+#include "viewer/label_colors.h"
 
 namespace delineate::app::gui {
 
@@ -176,6 +179,7 @@ void AiPanel::studyChanged() {
   ++m_studyGeneration;
   m_session.reset();
   m_queue.clear();
+  m_computing.reset();
   m_points = 0;
   clearPreview();
   if (!m_engine && !m_building && m_document.session()) buildEngine();
@@ -316,6 +320,7 @@ bool AiPanel::addPoint(const core::Vec3& lps, bool positive) {
   if (!session->image().geometry().contains(session->image().geometry().lpsToNearestIndex(lps))) return false;
   m_queue.push_back({lps, positive});
   if (!m_running) runNextPoint();
+  showPoints();  // at once, before the engine is done
   updateState();
   return true;
 }
@@ -326,6 +331,7 @@ void AiPanel::runNextPoint() {
   if (!session) return;
   const inference::PointPrompt point = m_queue.front();
   m_queue.pop_front();
+  m_computing = point;
   m_running = true;
   auto engine = m_engine;
   auto clickSession = m_session;
@@ -341,6 +347,7 @@ void AiPanel::runNextPoint() {
     auto outcome = watcher->result();
     watcher->deleteLater();
     m_running = false;
+    m_computing.reset();
     if (generation != m_generation) {  // discarded or another study meanwhile
       updateState();
       runNextPoint();
@@ -351,9 +358,11 @@ void AiPanel::runNextPoint() {
     } else {
       m_session = outcome->session;
       m_points = m_session->points().size();
+      m_confirmedPoints = m_session->points();
       m_engineMs = outcome->ms;
       showPreview();
     }
+    showPoints();
     updateState();
     if (!m_queue.empty()) runNextPoint();
     else if (outcome->status) Q_EMIT previewUpdated();
@@ -388,7 +397,26 @@ void AiPanel::showPreview() {
   clock.start();
   const inference::ObjectMask& mask = m_session->mask();  // the worker is idle: no job holds the session now
   m_objectVoxels = mask.count();
-  const core::Rgba colour{255, 220, 40, 255};
+  // The colours of the visible labels the object covers: the preview takes a hue far from all of them.
+  std::vector<core::Rgba> under;
+  if (const core::AnnotationSession* session = m_document.session(); session && !mask.box.empty()) {
+    const core::LabelMap& labels = session->labels();
+    const core::Geometry& g = labels.geometry();
+    std::set<core::Label> seen;
+    std::size_t i = 0;
+    for (std::int64_t z = mask.box.min[2]; z <= mask.box.max[2]; ++z)
+      for (std::int64_t y = mask.box.min[1]; y <= mask.box.max[1]; ++y) {
+        const core::Label* row = labels.data() + g.linearIndex({0, y, z});
+        for (std::int64_t x = mask.box.min[0]; x <= mask.box.max[0]; ++x, ++i)
+          if (mask.voxels[i] && row[x]) seen.insert(row[x]);
+      }
+    for (core::Label label : seen) {
+      if (!m_document.isLabelVisible(label)) continue;
+      const core::LabelEntry* entry = session->table().find(label);
+      under.push_back(entry ? entry->color : core::LabelTable::defaultColor(label));
+    }
+  }
+  const core::Rgba colour = viewer::contrastingPreviewColor(under);
   for (auto o : kSliceViews) {
     SlicePanel* panel = m_bench.slicePanel(o);
     panel->scene().setPreview(mask.box, mask.voxels.data(), colour);
@@ -402,8 +430,20 @@ void AiPanel::showPreview() {
 }
 
 void AiPanel::clearPreview() {
-  for (auto o : kSliceViews)
+  if (m_points == 0) m_confirmedPoints.clear();
+  for (auto o : kSliceViews) {
     m_bench.slicePanel(o)->scene().clearPreview();
+    if (m_points == 0 && m_queue.empty() && !m_computing) m_bench.slicePanel(o)->scene().setClickPoints({});
+  }
+  m_bench.refreshViews();
+}
+
+void AiPanel::showPoints() {
+  std::vector<viewer::SliceScene::ClickPoint> points;
+  for (const auto& p : m_confirmedPoints) points.push_back({p.pointLps, p.positive});
+  if (m_computing) points.push_back({m_computing->pointLps, m_computing->positive});
+  for (const auto& p : m_queue) points.push_back({p.pointLps, p.positive});
+  for (auto o : kSliceViews) m_bench.slicePanel(o)->scene().setClickPoints(points);
   m_bench.refreshViews();
 }
 
@@ -411,8 +451,10 @@ bool AiPanel::undoPoint() {
   if (!m_session || m_running || m_points == 0) return false;
   if (!m_session->undoPoint()) return false;
   m_points = m_session->points().size();
+  m_confirmedPoints = m_session->points();
   if (m_points == 0) clearPreview();
   else showPreview();
+  showPoints();
   updateState();
   return true;
 }
@@ -438,6 +480,7 @@ void AiPanel::discardObject() {
   ++m_generation;
   m_session.reset();
   m_queue.clear();
+  m_computing.reset();
   m_points = 0;
   clearPreview();
   updateState();

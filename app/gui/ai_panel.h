@@ -13,6 +13,7 @@
 
 #include <deque>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/label_patch.h"
@@ -78,6 +79,8 @@ class AiPanel : public QWidget {
   void runNextPoint();
   void showPreview();
   void clearPreview();
+  // Draws the points (confirmed, computing, queued) as +/- markers in the slice views that hold them.
+  void showPoints();
   void updateState();
   bool runSegmentation(std::vector<core::Label> classes, const char* stepName);
 
@@ -91,6 +94,8 @@ class AiPanel : public QWidget {
   inference::EngineInfo m_info;
   std::shared_ptr<inference::InteractiveSession> m_session;
   std::deque<inference::PointPrompt> m_queue;
+  std::vector<inference::PointPrompt> m_confirmedPoints;  // the session's, copied while no job holds it
+  std::optional<inference::PointPrompt> m_computing;      // the point a job is adding now
   bool m_running = false;
   bool m_building = false;
   bool m_clickMode = false;

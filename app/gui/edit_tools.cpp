@@ -93,8 +93,8 @@ EditTools::EditTools(StudyDocument& document, Workbench& bench, QWidget* parent)
   label("radius-label");
   m_radius = new QDoubleSpinBox(this);
   m_radius->setObjectName("brush-radius");
-  m_radius->setRange(0.1, 100.0);
-  m_radius->setDecimals(1);
+  m_radius->setRange(0.01, 100.0);
+  m_radius->setDecimals(2);
   m_radius->setSingleStep(0.5);
   m_radius->setValue(4.0);
   m_radius->setSuffix(" mm");
@@ -185,6 +185,14 @@ EditTools::EditTools(StudyDocument& document, Workbench& bench, QWidget* parent)
   // A stroke in progress writes the map that is about to go; undo texts follow every change of the labels.
   connect(&m_document, &StudyDocument::aboutToChange, this, &EditTools::cancelStroke);
   connect(&m_document, &StudyDocument::studyReplaced, this, &EditTools::updateUndoActions);
+  // The brush starts at a size that fits the new image (4 mm was a quarter of a mouse brain).
+  connect(&m_document, &StudyDocument::studyReplaced, this, [this] {
+    const core::AnnotationSession* session = m_document.session();
+    if (!session) return;
+    const double radius = defaultBrushRadius(session->image().geometry());
+    m_radius->setSingleStep(std::max(0.01, std::round(radius * 100.0 / 8.0) / 100.0));
+    m_radius->setValue(radius);
+  });
   connect(&m_document, &StudyDocument::labelsReplaced, this, &EditTools::updateUndoActions);
   connect(&m_document, &StudyDocument::edited, this, &EditTools::updateUndoActions);
 }
@@ -255,9 +263,22 @@ void EditTools::setTool(Tool tool) {
 }
 
 double EditTools::brushRadius() const { return m_radius->value(); }
+
+double EditTools::defaultBrushRadius(const core::Geometry& geometry) {
+  const auto& sp = geometry.spacingMm();
+  const auto& d = geometry.dimensions();
+  if (geometry.voxelCount() == 0) return 4.0;
+  const double finest = std::min({sp[0], sp[1], sp[2]});
+  const double smallestExtent =
+      std::min({sp[0] * double(d[0]), sp[1] * double(d[1]), sp[2] * double(d[2])});
+  const double radius = std::max(finest, std::min(3.0 * finest, smallestExtent / 20.0));
+  // Two significant digits (1.5 mm, 0.24 mm), within the spin box's range.
+  const double step = std::pow(10.0, std::floor(std::log10(radius)) - 1);
+  return std::clamp(std::round(radius / step) * step, 0.01, 100.0);
+}
 void EditTools::setBrushRadius(double mm) {
   m_radius->setValue(mm);
-  m_bench.showStatus(tr("Brush radius %1 mm").arg(m_radius->value(), 0, 'f', 1), 2000);
+  m_bench.showStatus(tr("Brush radius %1 mm").arg(m_radius->value(), 0, 'g', 3), 2000);
 }
 void EditTools::setSphere(bool sphere) { m_sphere->setChecked(sphere); }
 void EditTools::setFlood3d(bool threeD) { m_flood3d->setChecked(threeD); }

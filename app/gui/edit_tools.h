@@ -43,6 +43,9 @@ class EditTools : public QWidget {
   void setTool(Tool tool);
   Tool tool() const { return m_tool; }
   double brushRadius() const;
+  // The radius a study on `geometry` starts with: three of its finest voxels, at most a twentieth of its smallest
+  // extent (a CT gets a few millimetres, a mouse brain a fraction of one), rounded to what the spin box shows.
+  static double defaultBrushRadius(const core::Geometry& geometry);
   void setBrushRadius(double mm);
   void setSphere(bool sphere);
   void setFlood3d(bool threeD);

@@ -15,6 +15,7 @@
 #include <map>
 
 #include "app/gui/study_document.h"
+#include "app/gui/volume_text.h"
 #include "app/gui/workbench.h"
 #include "io/labels/label_table_io.h"
 
@@ -133,7 +134,7 @@ LabelPanel::LabelPanel(StudyDocument& document, Workbench& bench, QWidget* paren
 }
 
 void LabelPanel::retranslate() {
-  m_tree->setHeaderLabels({tr("Id"), tr("Name"), tr("Show"), tr("Lock"), tr("mL")});
+  m_tree->setHeaderLabels({tr("Id"), tr("Name"), tr("Show"), tr("Lock"), tr("Volume")});
   if (auto* l = findChild<QLabel*>("opacity-label")) l->setText(tr("Opacity"));
   const std::map<QString, QString> texts = {
       {"label-add", tr("Add")},          {"label-colour", tr("Colour...")},     {"label-show-all", tr("Show all")},
@@ -166,7 +167,7 @@ void LabelPanel::refresh() {
       item->setCheckState(kVisible, m_document.isLabelVisible(label) ? Qt::Checked : Qt::Unchecked);
       item->setCheckState(kLocked, entry && entry->locked ? Qt::Checked : Qt::Unchecked);
       const auto v = volumes.find(label);
-      item->setText(kVolume, v == volumes.end() ? QString("-") : QString::number(v->second, 'f', 1));
+      item->setText(kVolume, v == volumes.end() ? QString("-") : formatVolumeMl(v->second));
       item->setTextAlignment(kVolume, Qt::AlignRight | Qt::AlignVCenter);
     }
     for (int c : {kId, kVisible, kLocked, kVolume}) m_tree->resizeColumnToContents(c);

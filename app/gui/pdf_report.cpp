@@ -1,4 +1,5 @@
 #include "app/gui/pdf_report.h"
+#include "app/gui/volume_text.h"
 
 #include <QBuffer>
 #include <QCoreApplication>
@@ -224,7 +225,7 @@ constexpr double kHeaderH = 42, kSectionH = 8, kTableHeadH = 8, kRowH = 6;
 constexpr double kKeyTitleH = 6, kKeyBoxH = 56, kKeyCaptionH = 5, kKeyGap = 6, kKeyBoxGap = 4;
 
 struct Columns {
-  // swatch, id, name, voxels, mL, mean, std, min, max, median, diameter (mm)
+  // swatch, id, name, voxels, volume, mean, std, min, max, median, diameter (mm)
   static constexpr std::array<double, 11> kWidth{6, 10, 43, 18, 18, 14, 13, 14, 14, 14, 16};
 };
 
@@ -280,7 +281,7 @@ class ReportPainter {
     text(y, kSectionH, first == 0 ? tr("Label statistics") : tr("Label statistics (continued)"));
     y += kSectionH;
     const QString unit = m_in.isCt ? tr(" (HU)") : QString();
-    const std::array<QString, 11> heads{QString(), tr("ID"), tr("Name"), tr("Voxels"), tr("Volume (mL)"),
+    const std::array<QString, 11> heads{QString(), tr("ID"), tr("Name"), tr("Voxels"), tr("Volume"),
                                         tr("Mean") + unit, tr("SD") + unit, tr("Min") + unit, tr("Max") + unit,
                                         tr("Median") + unit, tr("Longest diameter (mm)")};
     setFont(6.5, true);
@@ -292,7 +293,7 @@ class ReportPainter {
       const core::LabelStatistics& s = m_in.stats[i];
       if ((i - first) % 2 == 1) m_p.fillRect(QRectF(mm(kMargin), mm(y), mm(kContentW), mm(kRowH)), QColor(245, 246, 248));
       const std::array<QString, 11> cells{QString(), QString::number(s.label), labelName(m_in, s.label),
-                                          QString::number(s.voxelCount), number(s.volumeMl, 2), number(s.mean, 1),
+                                          QString::number(s.voxelCount), formatVolumeMl(s.volumeMl), number(s.mean, 1),
                                           number(s.stddev, 1), number(s.min, 1), number(s.max, 1), number(s.median, 1),
                                           number(s.longestDiameterMm, 1)};
       row(y, kRowH, cells, 0);
@@ -337,8 +338,8 @@ class ReportPainter {
       m_p.fillRect(QRectF(mm(kMargin), mm(y + 1.5), mm(3), mm(3)), labelColor(m_in, s.label));
       const QRectF title(mm(kMargin + 5), mm(y), mm(kContentW - 5), mm(kKeyTitleH));
       m_p.drawText(title, Qt::AlignLeft | Qt::AlignVCenter,
-                   tr("%1 %2: %3 mL, centroid (%4, %5, %6) mm LPS")
-                       .arg(s.label).arg(labelName(m_in, s.label)).arg(number(s.volumeMl, 2))
+                   tr("%1 %2: %3, centroid (%4, %5, %6) mm LPS")
+                       .arg(s.label).arg(labelName(m_in, s.label)).arg(formatVolumeMl(s.volumeMl))
                        .arg(number(s.centroidLps[0], 1), number(s.centroidLps[1], 1), number(s.centroidLps[2], 1)));
       y += kKeyTitleH;
       static const std::array<const char*, 3> kNames{QT_TRANSLATE_NOOP("delineate::app::gui::PdfReport", "Axial"),

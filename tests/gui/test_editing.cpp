@@ -28,6 +28,7 @@
 #include "app/gui/preferences.h"
 #include "app/gui/session_files.h"
 #include "app/gui/view_panels.h"
+#include "app/gui/volume_text.h"
 #include "core/statistics.h"
 #include "io/autosave/autosave_journal.h"
 #include "io/dicom/dicom_seg.h"
@@ -93,7 +94,7 @@ void requirePanelVolumesCurrent(const MainWindow& window) {
   auto stats = core::computeLabelStatistics(window.document().session()->labels(), nullptr);
   REQUIRE(stats.ok());
   std::map<core::Label, QString> expected;
-  for (const auto& st : *stats) expected[st.label] = QString::number(st.volumeMl, 'f', 1);
+  for (const auto& st : *stats) expected[st.label] = app::gui::formatVolumeMl(st.volumeMl);
   QTreeWidget* tree = window.labelPanel()->tree();
   for (int i = 0; i < tree->topLevelItemCount(); ++i) {
     const auto label = static_cast<core::Label>(tree->topLevelItem(i)->data(LabelPanel::kId, Qt::UserRole).toInt());

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "app/gui/pdf_report.h"
+#include "app/gui/volume_text.h"
 #include "core/statistics.h"
 #include "inference/engine.h"
 #include "io/volume/image_file.h"
@@ -143,11 +144,11 @@ TEST_CASE("PDF report of the sample: table, key images and page numbers", "[gui]
   for (const auto& s : in.stats) {
     const core::LabelEntry* e = sample.table.find(s.label);
     if (e != nullptr) CHECK(text.contains(QString::fromStdString(e->name)));
-    CHECK(text.contains(QString::number(s.volumeMl, 'f', 2)));
+    CHECK(text.contains(app::gui::formatVolumeMl(s.volumeMl)));
     // The table's row carries the whole numbers (nothing elided): voxels and volume on one line.
     bool row = false;
     for (const QString& line : text.split('\n'))
-      row = row || (line.contains(QStringLiteral(" %1 ").arg(s.voxelCount)) && line.contains(QString::number(s.volumeMl, 'f', 2)));
+      row = row || (line.contains(QStringLiteral(" %1 ").arg(s.voxelCount)) && line.contains(app::gui::formatVolumeMl(s.volumeMl)));
     INFO("label " << s.label);
     CHECK(row);
   }
@@ -228,7 +229,11 @@ TEST_CASE("De-identified PDF report names no patient, file or date", "[gui][pdf]
   REQUIRE(written.ok());
   QFile f(pdf);
   REQUIRE(f.open(QIODevice::ReadOnly));
-  const QByteArray bytes = f.readAll();
+  QByteArray bytes = f.readAll();
+  // The cross-reference table's ten-digit byte offsets can spell any year ("0000320195"): they are no content.
+  const int xref = bytes.lastIndexOf("\nxref");
+  const int trailer = bytes.indexOf("trailer", xref);
+  if (xref >= 0 && trailer > xref) bytes.remove(xref, trailer - xref);
   // Nothing in the file itself: metadata, XMP and uncompressed text alike.
   for (const char* secret : {"Doe", "4711", "example_ct", "2019", "CreationDate", "CreateDate", "ModifyDate"}) {
     INFO(secret);
@@ -381,4 +386,20 @@ TEST_CASE("Key images show a structure at its largest cross-section, not at its 
     for (int x = 0; x < axial.width(); ++x) pixels += overlaid(axial.pixel(x, y), colour) ? 1 : 0;
   // The large disc: pi 12^2 of 40^2 voxels, about 28% of the image.
   CHECK(pixels > axial.width() * axial.height() / 5);
+}
+
+TEST_CASE("PDF report writes a small structure's volume in mm3, as the labels dock does", "[gui][pdf]") {
+  test::guiApp();
+  test::ScratchDir dir("pdf_report_small");
+  const Sample sample = loadSample(dir);
+  PdfReportInput in = reportInput(sample);
+  REQUIRE(!in.stats.empty());
+  in.stats.front().volumeMl = 0.02;  // a mouse structure's size
+  const QString pdf = QString::fromStdString((dir / "small.pdf").string());
+  REQUIRE(app::gui::writePdfReport(pdf, in).ok());
+  if (!havePoppler()) return;
+  const QString text = run(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), pdf, QStringLiteral("-")});
+  CHECK(app::gui::formatVolumeMl(0.02) == QString::fromUtf8("20.0 mm\u00b3"));
+  // In the table and in the key image's title.
+  CHECK(text.count(QString::fromUtf8("20.0 mm\u00b3")) >= 2);
 }
