@@ -231,8 +231,8 @@ TEST_CASE("De-identified PDF report names no patient, file or date", "[gui][pdf]
   REQUIRE(f.open(QIODevice::ReadOnly));
   QByteArray bytes = f.readAll();
   // The cross-reference table's ten-digit byte offsets can spell any year ("0000320195"): they are no content.
-  const int xref = bytes.lastIndexOf("\nxref");
-  const int trailer = bytes.indexOf("trailer", xref);
+  const qsizetype xref = bytes.lastIndexOf("\nxref");
+  const qsizetype trailer = bytes.indexOf("trailer", xref);
   if (xref >= 0 && trailer > xref) bytes.remove(xref, trailer - xref);
   // Nothing in the file itself: metadata, XMP and uncompressed text alike.
   for (const char* secret : {"Doe", "4711", "example_ct", "2019", "CreationDate", "CreateDate", "ModifyDate"}) {
