@@ -381,7 +381,16 @@ void MainWindow::fillRecentMenu() {
   m_recentMenu->clear();
   const QStringList recent = QSettings().value("recentStudies").toStringList();
   for (const QString& path : recent) {
-    if (path.contains(" #")) continue;  // DICOM series reopen through their folder
+    // A DICOM series is recorded as "<folder> #<series number>" and reopens through its folder (the chooser asks
+    // when the folder holds several series).
+    const qsizetype hash = path.lastIndexOf(" #");
+    if (hash > 0) {
+      const QString folder = path.left(hash);
+      m_recentMenu->addAction(tr("%1 (DICOM series %2)").arg(folder, path.mid(hash + 2)), this, [this, folder] {
+        if (m_files->maybeFinishSession()) m_loader->openDicomFolder(folder);
+      });
+      continue;
+    }
     m_recentMenu->addAction(path, this, [this, path] {
       if (m_files->maybeFinishSession()) m_loader->openImage(path);
     });

@@ -9,9 +9,12 @@
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSettings>
 #include <QTimer>
 #include <QTreeWidget>
 #include <QSignalSpy>
@@ -536,4 +539,30 @@ TEST_CASE("main window: Save to Share As creates a share from the dialog, stays 
   CHECK(list->latest() == 1);
   CHECK(window.document().shareTarget().study == studyName);
   CHECK_FALSE(window.document().isDirty());
+}
+
+TEST_CASE("main window: Recent Studies lists a DICOM series and reopens it from its folder", "[gui][recent]") {
+  // Issue 23 item 11: DICOM studies were recorded but never listed.
+  auto ct = test::sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!ct) return;
+  test::guiApp();
+  QSettings().remove("recentStudies");
+  QuietWindow window;
+  QSignalSpy loaded(&window, &MainWindow::studyLoaded);
+  REQUIRE(window.loader().openDicomFolder(QString::fromStdString(ct->string())));
+  REQUIRE(waitFor(loaded));
+  QMenu* recent = nullptr;
+  for (QMenu* m : window.menuBar()->findChildren<QMenu*>())
+    if (m->title() == "Recent Studies") recent = m;
+  REQUIRE(recent != nullptr);
+  QAction* entry = nullptr;
+  for (QAction* a : recent->actions())
+    if (a->text().contains("(DICOM series")) entry = a;
+  REQUIRE(entry != nullptr);
+  CHECK(entry->text().startsWith(QString::fromStdString(ct->string())));
+  QSignalSpy reloaded(&window, &MainWindow::studyLoaded);
+  entry->trigger();
+  REQUIRE(waitFor(reloaded));
+  CHECK(window.document().dicomSource() != nullptr);
+  QSettings().remove("recentStudies");
 }
