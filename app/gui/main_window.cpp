@@ -70,6 +70,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   m_readout->setObjectName("readout");
   m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
   statusBar()->addWidget(m_readout, 1);
+  m_windowLevelText = new QLabel(this);
+  m_windowLevelText->setObjectName("window-level");
+  statusBar()->addPermanentWidget(m_windowLevelText);
   m_progressBar = new QProgressBar(this);
   m_progressBar->setMaximumWidth(220);
   m_progressBar->setRange(0, 1000);
@@ -260,6 +263,28 @@ void MainWindow::setClicking(bool on) {
 
 void MainWindow::setWindowLevel(WindowLevel wl) {
   m_windowLevel = wl;
+  m_windowLevelText->setText(tr("W %1  L %2").arg(wl.window, 0, 'f', wl.window < 10 ? 1 : 0)
+                                 .arg(wl.level, 0, 'f', std::abs(wl.level) < 10 && wl.window < 10 ? 1 : 0));
+  // The preset these values are (the automatic range included) is ticked; a dragged window ticks none.
+  if (m_presetGroup != nullptr) {
+    auto same = [&](const WindowLevel& p) {
+      return std::abs(p.window - wl.window) < 1e-6 && std::abs(p.level - wl.level) < 1e-6;
+    };
+    QAction* match = nullptr;
+    for (QAction* a : m_presetGroup->actions()) {
+      const QString name = a->data().toString();
+      bool is = name == "Automatic" && m_document->hasStudy() && same(m_automatic);
+      for (const auto& p : ctPresets()) is = is || (QString::fromStdString(p.name) == name && same(p.value));
+      if (is && match == nullptr) match = a;
+    }
+    if (match != nullptr) {
+      match->setChecked(true);
+    } else if (QAction* checked = m_presetGroup->checkedAction()) {
+      m_presetGroup->setExclusive(false);  // an exclusive group cannot be emptied
+      checked->setChecked(false);
+      m_presetGroup->setExclusive(true);
+    }
+  }
   for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().setWindowLevel(wl.window, wl.level);
   m_surface->scene().setWindowLevel(wl.window, wl.level);
   m_surface->refresh();

@@ -137,6 +137,8 @@ class MainWindow : public QMainWindow, public Workbench {
   QDockWidget* m_toolsDock = nullptr;
   QDockWidget* m_aiDock = nullptr;
   QLabel* m_readout = nullptr;
+  QLabel* m_windowLevelText = nullptr;   // "W 400  L 40" in the status bar, always shown
+  QActionGroup* m_presetGroup = nullptr;  // View > Window/Level: the preset in use is ticked (none when custom)
   QProgressBar* m_progressBar = nullptr;
   QPushButton* m_cancelButton = nullptr;
   QTimer* m_progressTimer = nullptr;

@@ -139,13 +139,22 @@ void MainWindow::buildMenus() {
     m_layoutGroup->addAction(a);
   }
   QMenu* presets = view->addMenu(tr("Window/Level"));
+  m_presetGroup = new QActionGroup(this);
+  m_presetGroup->setExclusive(true);
   int key = Qt::Key_1;
   for (const auto& p : ctPresets()) {
     const QString name = QString::fromStdString(p.name);
     QAction* a = presets->addAction(tr(p.name.c_str()), this, [this, name] { applyPreset(name); });
     a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(key++)));  // Ctrl+1 soft tissue .. Ctrl+4 brain
+    a->setCheckable(true);
+    a->setData(name);
+    m_presetGroup->addAction(a);
   }
-  presets->addAction(tr("Automatic (image range)"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] { applyPreset("Automatic"); });
+  QAction* automatic = presets->addAction(tr("Automatic (image range)"), QKeySequence(Qt::CTRL | Qt::Key_0), this,
+                                          [this] { applyPreset("Automatic"); });
+  automatic->setCheckable(true);
+  automatic->setData(QStringLiteral("Automatic"));
+  m_presetGroup->addAction(automatic);
   view->addAction(tr("&Reset Views"), QKeySequence(Qt::Key_Home), this, [this] {
     for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().resetCamera();
     m_surface->scene().resetCamera();

@@ -566,3 +566,36 @@ TEST_CASE("main window: Recent Studies lists a DICOM series and reopens it from 
   CHECK(window.document().dicomSource() != nullptr);
   QSettings().remove("recentStudies");
 }
+
+TEST_CASE("main window: the window/level values are shown and the preset in use is ticked", "[gui][window-level]") {
+  // Issue 23 item 11: the values were shown nowhere and no preset was ticked.
+  test::guiApp();
+  QuietWindow window;
+  QSignalSpy loaded(&window, &MainWindow::studyLoaded);
+  REQUIRE(window.loader().openImage(QString::fromStdString(kSampleCt)));
+  REQUIRE(waitFor(loaded));
+  auto* text = window.findChild<QLabel*>("window-level");
+  REQUIRE(text != nullptr);
+  QMenu* presets = nullptr;
+  for (QMenu* m : window.menuBar()->findChildren<QMenu*>())
+    if (m->title() == "Window/Level") presets = m;
+  REQUIRE(presets != nullptr);
+  auto ticked = [&] {
+    QStringList names;
+    for (QAction* a : presets->actions())
+      if (a->isChecked()) names << a->data().toString();
+    return names;
+  };
+  // A CT opens in the soft-tissue window.
+  CHECK(text->text() == "W 400  L 40");
+  CHECK(ticked() == QStringList{"Soft tissue"});
+  window.applyPreset("Lung");
+  CHECK(text->text() == "W 1500  L -600");
+  CHECK(ticked() == QStringList{"Lung"});
+  // A window of the user's own: its values, and no preset ticked.
+  window.setWindowLevel({333, 77});
+  CHECK(text->text() == "W 333  L 77");
+  CHECK(ticked().isEmpty());
+  window.applyPreset("Automatic");
+  CHECK(ticked() == QStringList{"Automatic"});
+}
