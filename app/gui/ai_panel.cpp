@@ -1,3 +1,6 @@
+#include <algorithm>
+#include <limits>
+
 #include "app/gui/error_text.h"
 #include "app/gui/ai_panel.h"
 
@@ -182,6 +185,7 @@ void AiPanel::studyChanged() {
   m_computing.reset();
   m_points = 0;
   clearPreview();
+  m_status->clear();  // it described the previous study's object or segmentation
   if (!m_engine && !m_building && m_document.session()) buildEngine();
   updateState();
 }
@@ -472,7 +476,13 @@ bool AiPanel::acceptObject() {
     return false;
   }
   const bool ok = m_tools.applyPatch(*patch, "Accept AI object", true);
+  const std::size_t voxels = m_objectVoxels;
   discardObject();  // the next clicks start a new object
+  // The status said how the object was computed; now it says what became of it.
+  if (ok)
+    m_status->setText(tr("Accepted: %n voxel(s) written to label %1", nullptr, static_cast<int>(std::min<std::size_t>(
+                                                                                 voxels, std::numeric_limits<int>::max())))
+                          .arg(label));
   return ok;
 }
 
@@ -483,6 +493,7 @@ void AiPanel::discardObject() {
   m_computing.reset();
   m_points = 0;
   clearPreview();
+  m_status->clear();  // it described the object that went
   updateState();
 }
 
