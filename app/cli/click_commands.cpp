@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,8 +25,10 @@ int runClickEval(const ClickEvalOptions& o) {
   const int clicks = o.clicks;
   const bool json = o.json;
   std::vector<core::Label> labels = o.labelIds;
-  auto image = io::readImageFile(o.image);
-  if (!image) return fileError(image.error());
+  auto image = std::make_unique<core::ImageVolume>();
+  if (int code = readInputImage(o.image, o.dicom.series, o.dicom.allowIrregular, o.dicom.allowUnreadable, 0, *image);
+      code != 0)
+    return code;
   if (core::Status s = core::requireFiniteVoxels(*image, o.image); !s) return fileError(s.error());
   auto reference = io::readLabelFile(o.labels);
   if (!reference) return fileError(reference.error());

@@ -31,8 +31,16 @@ struct InfoOptions {
   std::optional<core::SliceRange> slices;  // voxel slices, inclusive; last -1 = to the end
 };
 
+// How a command reads a DICOM series given as its image (see readInputImage).
+struct DicomInput {
+  std::string series;  // KEY or series number
+  bool allowIrregular = false;
+  bool allowUnreadable = false;
+};
+
 struct SegmentOptions {
   std::string image, output;
+  DicomInput dicom;
   std::string engine = "classic";
   std::vector<core::Label> classes;
 };
@@ -54,6 +62,7 @@ struct ConvertOptions {
 
 struct ClickEvalOptions {
   std::string image, labels;
+  DicomInput dicom;
   std::vector<core::Label> labelIds;  // empty: every label in LABELS
   int clicks = 10;
   bool json = false;

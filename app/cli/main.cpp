@@ -119,6 +119,13 @@ class Program {
 
   static void json(CLI::App* c, bool& target) { c->add_flag("--json", target, "print JSON instead of text"); }
 
+  // --series, --allow-irregular and --allow-unreadable: an IMAGE that is a DICOM folder or file.
+  void dicomInputOptions(CLI::App* c, DicomInput& d) {
+    value(c, "--series", d.series, "KEY|NUMBER", "DICOM: the series when IMAGE holds several");
+    c->add_flag("--allow-irregular", d.allowIrregular, "DICOM: load a series with missing slices, uneven gaps or gantry tilt");
+    c->add_flag("--allow-unreadable", d.allowUnreadable, "DICOM: load a series without its unreadable files (named as warnings)");
+  }
+
   void addImageCommands() {
     CLI::App* info = command(m_app, "info",
                              "print the image geometry and, with labels (from FILE or computed by ENGINE), per-label "
@@ -154,7 +161,8 @@ class Program {
                                        "automatic segmentation written as a label file (classes by label id: 200 "
                                        "body, 201 left lung, 202 right lung, 132 airway, 21 bone).",
                                        [this] { return runSegment(m_segment); });
-    positional(segmentCommand, "IMAGE", m_segment.image, "the image to segment");
+    positional(segmentCommand, "IMAGE", m_segment.image, "the image to segment (a volume file, or a DICOM folder or file)");
+    dicomInputOptions(segmentCommand, m_segment.dicom);
     positional(segmentCommand, "OUTPUT", m_segment.output, "the label file to write");
     value(segmentCommand, "--engine", m_segment.engine, "ID", "the engine (default classic)");
     labelIds(segmentCommand, "--class", m_segment.classes, "a class to produce (default: every class)");
@@ -165,7 +173,8 @@ class Program {
                 "classic click engine: Dice after each click and per-click latency, per label, and how many "
                 "clicks lowered Dice by more than 0.05.",
                 [this] { return runClickEval(m_clickEval); });
-    positional(clickEval, "IMAGE", m_clickEval.image, "the image");
+    positional(clickEval, "IMAGE", m_clickEval.image, "the image (a volume file, or a DICOM folder or file)");
+    dicomInputOptions(clickEval, m_clickEval.dicom);
     positional(clickEval, "LABELS", m_clickEval.labels, "the reference label map on the image's grid");
     labelIds(clickEval, "--label", m_clickEval.labelIds, "a label to evaluate (default: every label in LABELS)");
     valueName(clickEval->add_option("--clicks", m_clickEval.clicks, "clicks per object, 1..100 (default 10)"), "N")

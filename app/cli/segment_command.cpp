@@ -1,5 +1,6 @@
 // segment: an engine's automatic segmentation of an image, written as a label file (headless batch work).
 #include <chrono>
+#include <memory>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -17,8 +18,10 @@ int runSegment(const SegmentOptions& o) {
   if (!engine) return usageError("segment", "unknown engine '" + o.engine + "'");
   inference::SegmentationRequest request;
   request.classes = o.classes;
-  auto image = io::readImageFile(o.image);
-  if (!image) return fileError(image.error());
+  auto image = std::make_unique<core::ImageVolume>();
+  if (int code = readInputImage(o.image, o.dicom.series, o.dicom.allowIrregular, o.dicom.allowUnreadable, 0, *image);
+      code != 0)
+    return code;
   if (core::Status s = core::requireFiniteVoxels(*image, o.image); !s) return fileError(s.error());
   const auto t0 = std::chrono::steady_clock::now();
   auto patch = engine->segment(*image, request, nullptr);

@@ -251,3 +251,31 @@ TEST_CASE("info reads a DICOM folder", "[cli]") {
   REQUIRE(r.exitCode == 0);
   CHECK(r.out.find("512 x 512 x 41") != std::string::npos);
 }
+
+TEST_CASE("segment and click-eval take a DICOM folder as their image, as info and convert do", "[cli]") {
+  // Issue 23 item 11: only convert (and, since issue 22, info) took a DICOM series.
+  auto dir = sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!dir) return;
+  ScratchDir scratch("cli-segment-dicom");
+  const fs::path labels = scratch / "labels.nii.gz";
+  const Run r = runCli("segment " + quoted(dir->string()) + " " + quoted(labels.string()) + " --class 200");
+  INFO(r.out);
+  REQUIRE(r.exitCode == 0);
+  auto map = io::readLabelFile(labels.string());
+  REQUIRE(map.ok());
+  auto index = io::indexDicomFolder(dir->string());
+  REQUIRE(index.ok());
+  auto loaded = io::loadDicomSeries(*index->allSeries().front());
+  REQUIRE(loaded.ok());
+  CHECK(map->geometry().isCloseTo(loaded->image.geometry()));
+  std::size_t body = 0;
+  for (std::size_t i = 0; i < map->size(); ++i) body += (*map)[i] == 200 ? 1 : 0;
+  CHECK(body > map->size() / 10);
+  // The body as the reference of one simulated click on the same series.
+  const Run c = runCli("click-eval " + quoted(dir->string()) + " " + quoted(labels.string()) + " --clicks 1 --json");
+  INFO(c.out);
+  REQUIRE(c.exitCode == 0);
+  const auto j = nlohmann::json::parse(c.out.substr(c.out.find('{')));
+  CHECK(j["objects"].size() == 1);
+  CHECK(j["objects"][0]["dice"][0].get<double>() > 0.0);
+}
