@@ -442,18 +442,26 @@ bool looksLikeCt(const core::ImageVolume& image) {
 
 core::LabelTable autoLabelTable() {
   core::LabelTable t;
-  auto add = [&](core::Label id, const char* name, core::Rgba c) {
+  // SNOMED CT codes (DICOM SEG's segmented property category and type), so a SEG of these labels is readable by
+  // other software; the colours are told apart at a glance (the lungs and the airway were all cyan, the body and
+  // bone both red-brown).
+  const core::CodedConcept anatomy{"SCT", "123037004", "Anatomical Structure"};
+  auto add = [&](core::Label id, const char* name, core::Rgba c, core::Terminology terms) {
     core::LabelEntry e;
     e.id = id;
     e.name = name;
     e.color = c;
+    e.terminology = std::move(terms);
     t.set(e);
   };
-  add(kBodyLabel, "body", {177, 122, 101, 255});
-  add(kLeftLungLabel, "left lung", {71, 232, 244, 255});
-  add(kRightLungLabel, "right lung", {26, 144, 153, 255});
-  add(kAirwayLabel, "airway", {37, 217, 237, 255});  // VISTA-3D's id, name and colour
-  add(kBoneLabel, "bone", {204, 53, 31, 255});        // VISTA-3D's id, name and colour
+  const core::CodedConcept lung{"SCT", "39607008", "Lung"};
+  add(kBodyLabel, "body", {128, 174, 128, 255}, {anatomy, {"SCT", "38266002", "Entire body"}, {}, {}, {}});
+  add(kLeftLungLabel, "left lung", {90, 130, 230, 255}, {anatomy, lung, {"SCT", "7771000", "Left"}, {}, {}});
+  add(kRightLungLabel, "right lung", {26, 144, 153, 255}, {anatomy, lung, {"SCT", "24028007", "Right"}, {}, {}});
+  // VISTA-3D's id, name and colour:
+  add(kAirwayLabel, "airway", {37, 217, 237, 255}, {anatomy, {"SCT", "110726009", "Trachea and bronchus"}, {}, {}, {}});
+  add(kBoneLabel, "bone", {204, 53, 31, 255},
+      {{"SCT", "85756007", "Tissue"}, {"SCT", "272673000", "Bone"}, {}, {}, {}});
   return t;
 }
 
