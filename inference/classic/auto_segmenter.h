@@ -43,6 +43,10 @@ struct AutoOptions {
   double boneHu = 100;
   double corticalHu = 400;
   double minCorticalMl = 0.1;
+  double shellHu = 150;
+  double shellPerTissue = 2.5;
+  double boneReachMm = 60;
+  double trabecularCost = 6;
   double minBoneMl = 1;
 };
 
