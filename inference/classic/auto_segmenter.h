@@ -50,8 +50,8 @@ struct AutoOptions {
   double minCorticalMl = 0.1;
   double shellHu = 150;
   double shellPerTissue = 2.5;
-  double boneReachMm = 60;
-  double trabecularCost = 6;
+  double boneReachMm = 400;
+  double trabecularCost = 40;
   double minBoneMl = 1;
 };
 
