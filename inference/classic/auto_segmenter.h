@@ -15,8 +15,13 @@
 //   the growth leaked into the lungs).
 // - lungs: air below -400 HU inside the body, minus the airways, components larger than `minLungMl`; joined lungs
 //   are split by erosion into two cores; left and right by their centroid's LPS x (patient left is +x).
-// - skeleton: hysteresis, voxels above `boneHu` (trabecular bone) in pieces holding at least `minCorticalMl` above
-//   `corticalHu` (cortex), slice holes up to 25 cm^2 filled (marrow), pieces below `minBoneMl` dropped.
+// - skeleton: grown from cortex (above `corticalHu`) along paths above `boneHu` at most `boneReachMm` long, a step
+//   into a voxel at or below the shell threshold counting `trabecularCost` times its length (the shell threshold is
+//   `shellPerTissue` times the upper quartile of the body's 0-300 HU tissue, at least `shellHu`: 150 HU without
+//   contrast, about 300 on a portal-venous CT); slice holes up to 25 cm^2 filled (marrow); pieces below `minBoneMl`
+//   or with less than `minCorticalMl` of cortex dropped. Enhanced organs and vessels pass `boneHu` and touch the
+//   ribs and spine, so they are reached only within boneReachMm / trabecularCost (10 mm) of the cortex; a vertebral
+//   body's trabecular interior, no brighter than an enhanced liver, comes in by its enclosure.
 // MR: Otsu's threshold of the intensity histogram, the largest component, holes filled per slice and in 3D.
 
 #include <vector>
@@ -43,6 +48,10 @@ struct AutoOptions {
   double boneHu = 100;
   double corticalHu = 400;
   double minCorticalMl = 0.1;
+  double shellHu = 150;
+  double shellPerTissue = 2.5;
+  double boneReachMm = 400;
+  double trabecularCost = 40;
   double minBoneMl = 1;
 };
 
