@@ -29,15 +29,45 @@ EditTransaction AnnotationSession::beginEdit(std::string name, EditPolicy policy
   return EditTransaction(m_labels, std::move(name), &m_table, policy);
 }
 
-bool AnnotationSession::commit(EditTransaction& transaction) {
+bool AnnotationSession::commit(EditTransaction& transaction, std::optional<LabelTable> tableAfter) {
   if (!transaction.writes(m_labels) || !transaction.isOpen()) return false;
+  const std::string name = transaction.name();
   std::optional<EditStep> step = transaction.commit();
-  if (!step) return false;
+  if (!step) return tableAfter ? editTable(std::move(*tableAfter), name) : false;
+  if (tableAfter && *tableAfter != m_table) {
+    step->setTableChange(m_table, *tableAfter);
+    m_table = std::move(*tableAfter);
+  }
   m_history.push(std::move(*step));
   return true;
 }
 
-Status AnnotationSession::replaceLabels(const Volume<Label>& labels, const std::string& stepName) {
+bool AnnotationSession::editTable(LabelTable table, std::string stepName) {
+  if (table == m_table && table.notes() == m_table.notes()) return false;
+  const std::uint64_t revision = m_labels.contentRevision();
+  EditStep step(std::move(stepName), IndexBox{}, {}, 0, revision, revision);
+  step.setTableChange(m_table, table);
+  m_table = std::move(table);
+  m_history.push(std::move(step));
+  return true;
+}
+
+std::optional<std::string> AnnotationSession::undo() {
+  std::optional<std::string> name = m_history.undo(m_labels);
+  if (name)
+    if (const EditStep* step = m_history.nextRedo(); step && step->tableChange()) m_table = step->tableChange()->before;
+  return name;
+}
+
+std::optional<std::string> AnnotationSession::redo() {
+  std::optional<std::string> name = m_history.redo(m_labels);
+  if (name)
+    if (const EditStep* step = m_history.nextUndo(); step && step->tableChange()) m_table = step->tableChange()->after;
+  return name;
+}
+
+Status AnnotationSession::replaceLabels(const Volume<Label>& labels, const std::string& stepName,
+                                       std::optional<LabelTable> table) {
   EditTransaction tx = beginEdit(stepName, EditPolicy{false, std::nullopt});
   if (!tx.isOpen()) return makeError(ErrorCode::InvalidArgument, {}, "another edit is in progress");
   try {
@@ -46,7 +76,7 @@ Status AnnotationSession::replaceLabels(const Volume<Label>& labels, const std::
   } catch (const std::bad_alloc&) {
     return makeError(ErrorCode::OutOfMemory, {}, "not enough memory to record the replaced labels for undo");
   }
-  commit(tx);
+  commit(tx, std::move(table));
   return Status::success();
 }
 

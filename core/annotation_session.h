@@ -31,16 +31,25 @@ class AnnotationSession {
   // open, beginEdit returns a closed transaction and undo/redo/replaceLabels are refused.
   EditTransaction beginEdit(std::string name, EditPolicy policy = {});
   // False (and the transaction left as it is) for a transaction on another map, or when nothing changed.
-  bool commit(EditTransaction& transaction);
+  // `tableAfter`: the table the step leaves (the names of the labels it writes), undone and redone with the voxels;
+  // when the voxels did not change but the table does, the table change alone is the step.
+  bool commit(EditTransaction& transaction, std::optional<LabelTable> tableAfter = std::nullopt);
 
-  std::optional<std::string> undo() { return m_history.undo(m_labels); }
-  std::optional<std::string> redo() { return m_history.redo(m_labels); }
+  // Undo and redo restore the label table too where the step changed it.
+  std::optional<std::string> undo();
+  std::optional<std::string> redo();
   bool editInProgress() const { return m_labels.hasOpenTransaction(); }
 
-  // Replaces all labels (import, accepted engine result) as one undoable step.
-  Status replaceLabels(const Volume<Label>& labels, const std::string& stepName);
+  // Replaces all labels (import, accepted engine result) as one undoable step; with `table`, the labels' own table
+  // replaces the session's in the same step.
+  Status replaceLabels(const Volume<Label>& labels, const std::string& stepName,
+                       std::optional<LabelTable> table = std::nullopt);
 
-  // Label table edits (rename, recolour, lock) mark the session dirty; they are not part of voxel undo.
+  // A table edit as an undo step of its own (a new label, a rename, an imported table: they change what voxels
+  // mean). False when `table` equals the current one (nothing recorded).
+  bool editTable(LabelTable table, std::string stepName);
+
+  // Label table edits outside the undo history (the CLI naming a session's labels) mark the session dirty.
   void setLabelEntry(LabelEntry entry);
   void setTable(LabelTable table);
 

@@ -17,7 +17,17 @@ EditStep::EditStep(std::string name, IndexBox box, std::vector<std::uint8_t> enc
   m_runs.shrink_to_fit();
 }
 
-std::size_t EditStep::memoryBytes() const { return sizeof(EditStep) + m_runs.capacity() + m_name.capacity(); }
+std::size_t EditStep::memoryBytes() const {
+  std::size_t bytes = sizeof(EditStep) + m_runs.capacity() + m_name.capacity();
+  if (m_table)
+    for (const LabelTable* t : {&m_table->before, &m_table->after})
+      for (const LabelEntry& e : t->entries()) bytes += sizeof(LabelEntry) + e.name.capacity();
+  return bytes;
+}
+
+void EditStep::setTableChange(LabelTable before, LabelTable after) {
+  m_table = std::make_shared<const TableChange>(TableChange{std::move(before), std::move(after)});
+}
 
 void EditStep::appendRun(std::vector<std::uint8_t>& out, std::uint64_t count, Label value) {
   while (count >= 0x80) {

@@ -5,12 +5,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "core/geometry.h"
 #include "core/label_map.h"
+#include "core/label_table.h"
 
 namespace delineate::core {
 
@@ -49,6 +51,16 @@ class EditStep {
   };
   LabelChanges labelChanges(const Volume<Label>& voxels) const;
 
+  // The label table before and after the step, for steps that change what voxels mean (a new label, a rename, an
+  // imported table, the names an engine or a file brings): undo and redo restore it with the voxels. A step may
+  // change the table only (an empty box). Absent for steps that change voxels only.
+  struct TableChange {
+    LabelTable before;
+    LabelTable after;
+  };
+  const TableChange* tableChange() const { return m_table.get(); }
+  void setTableChange(LabelTable before, LabelTable after);
+
   // Run encoding: each run is a LEB128 varint count followed by the 16-bit XOR value, little endian.
   static void appendRun(std::vector<std::uint8_t>& out, std::uint64_t count, Label value);
 
@@ -64,6 +76,7 @@ class EditStep {
   std::uint64_t m_serial = 0;
   std::uint64_t m_revisionBefore = 0;
   std::uint64_t m_revisionAfter = 0;
+  std::shared_ptr<const TableChange> m_table;
 };
 
 }  // namespace delineate::core

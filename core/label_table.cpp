@@ -67,6 +67,12 @@ Label LabelTable::nextFreeId() const {
   return expected;
 }
 
+Label LabelTable::nextFreeId(const std::set<Label>& alsoTaken) const {
+  for (std::uint32_t id = 1; id <= 65535; ++id)
+    if (!contains(static_cast<Label>(id)) && !alsoTaken.count(static_cast<Label>(id))) return static_cast<Label>(id);
+  return 0;
+}
+
 Rgba LabelTable::defaultColor(Label id) {
   // Golden-angle hue steps keep neighbouring ids far apart in hue; saturation/value alternate for more contrast.
   const double hue = std::fmod(double(id) * 137.50776405, 360.0) / 60.0;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -87,6 +88,9 @@ class LabelTable {
 
   // Lowest id >= 1 not in the table (0 when all 65535 are taken).
   Label nextFreeId() const;
+  // Lowest id >= 1 neither in the table nor among `alsoTaken` (e.g. the ids the label map carries): a new label must
+  // never take an id that voxels already have, or those voxels silently become the new label. 0 when none is left.
+  Label nextFreeId(const std::set<Label>& alsoTaken) const;
   bool isLocked(Label id) const {
     const LabelEntry* e = find(id);
     return e != nullptr && e->locked;

@@ -281,9 +281,9 @@ bool AiPanel::runSegmentation(std::vector<core::Label> classes, const char* step
     } else if (!*patch) {
       m_bench.reportError(tr("%1: %2").arg(editStepName(stepName), fromError(patch->error())));
     } else {
-      m_document.mergeLabelTable(m_info.classes);
-      // Existing labels stay where the engine found background; locked labels are never overwritten.
-      ok = m_tools.applyPatch(**patch, stepName, true);
+      // Existing labels stay where the engine found background; locked labels are never overwritten. The engine's
+      // class names come only for the labels it wrote, in the same undo step.
+      ok = m_tools.applyPatch(**patch, stepName, true, &m_info.classes);
       m_status->setText(tr("%1: %2 s").arg(editStepName(stepName)).arg(static_cast<double>(clock.elapsed()) / 1000.0, 0, 'f', 1));
     }
     updateState();

@@ -45,6 +45,12 @@ const char* const kStepNames[] = {
     QT_TRANSLATE_NOOP("EditStep", "Segment selected classes"),
     QT_TRANSLATE_NOOP("EditStep", "Accept AI object"),
     QT_TRANSLATE_NOOP("EditStep", "Recovered edits"),
+    QT_TRANSLATE_NOOP("EditStep", "Add label"),
+    QT_TRANSLATE_NOOP("EditStep", "Rename label"),
+    QT_TRANSLATE_NOOP("EditStep", "Lock label"),
+    QT_TRANSLATE_NOOP("EditStep", "Recolour label"),
+    QT_TRANSLATE_NOOP("EditStep", "Import label table"),
+    QT_TRANSLATE_NOOP("EditStep", "Label names"),
 };
 
 }  // namespace
@@ -195,6 +201,8 @@ EditTools::EditTools(StudyDocument& document, Workbench& bench, QWidget* parent)
   });
   connect(&m_document, &StudyDocument::labelsReplaced, this, &EditTools::updateUndoActions);
   connect(&m_document, &StudyDocument::edited, this, &EditTools::updateUndoActions);
+  connect(&m_document, &StudyDocument::tableChanged, this, &EditTools::updateUndoActions);  // table edits are steps
+  connect(&m_document, &StudyDocument::labelEntryChanged, this, &EditTools::updateUndoActions);
 }
 
 EditTools::~EditTools() = default;
@@ -347,7 +355,7 @@ void EditTools::endStroke() {
   if (m_pendingPatch) {
     const PendingPatch pending = std::move(*m_pendingPatch);
     m_pendingPatch.reset();
-    applyPatch(pending.patch, pending.name, pending.keepBackground);
+    applyPatch(pending.patch, pending.name, pending.keepBackground, pending.names ? &*pending.names : nullptr);
   }
 }
 
@@ -360,9 +368,9 @@ void EditTools::cancelStroke() {
   m_document.labelsModifiedInPlace();
 }
 
-bool EditTools::commit(core::EditTransaction& tx) {
+bool EditTools::commit(core::EditTransaction& tx, std::optional<core::LabelTable> table) {
   core::AnnotationSession* session = m_document.editableSession();
-  if (!session->commit(tx)) {  // nothing changed (all locked, or painted over itself)
+  if (!session->commit(tx, std::move(table))) {  // nothing changed (all locked, or painted over itself)
     m_document.labelsModifiedInPlace();
     updateUndoActions();
     return false;
@@ -416,21 +424,58 @@ bool EditTools::runOperation(const char* name,
   return changed;
 }
 
-bool EditTools::applyPatch(const core::LabelPatch& patch, const char* name, bool keepBackground) {
+bool EditTools::applyPatch(const core::LabelPatch& patch, const char* name, bool keepBackground,
+                           const core::LabelTable* names) {
   core::AnnotationSession* session = m_document.editableSession();
   if (!session) return false;
   if (m_stroke) {  // the user is painting: the result waits for the stroke's end
-    m_pendingPatch = PendingPatch{patch, name, keepBackground};
+    m_pendingPatch = PendingPatch{patch, name, keepBackground, names ? std::optional<core::LabelTable>(*names) : std::nullopt};
     return true;
   }
+  std::optional<core::LabelTable> table;
+  std::optional<core::LabelPatch> renumbered;
+  if (names) {
+    table = session->table();
+    std::vector<bool> written(65536, false);
+    for (core::Label v : patch.voxels) written[v] = true;
+    std::set<core::Label> taken;  // ids voxels carry now or will carry
+    for (const auto& [label, count] : m_document.voxelCounts()) taken.insert(label);
+    for (std::uint32_t v = 1; v < 65536; ++v)
+      if (written[v]) taken.insert(static_cast<core::Label>(v));
+    std::vector<core::Label> to(65536);
+    bool moved = false;
+    for (std::uint32_t v = 0; v < 65536; ++v) {
+      to[v] = static_cast<core::Label>(v);
+      const core::LabelEntry* cls = v && written[v] ? names->find(static_cast<core::Label>(v)) : nullptr;
+      if (!cls) continue;
+      const core::LabelEntry* known = table->find(cls->id);
+      if (known && known->name == cls->name) continue;  // the same class, written before
+      core::LabelEntry entry = *cls;
+      if (known || m_document.voxelCounts().count(cls->id)) {  // the id means something else here
+        entry.id = table->nextFreeId(taken);
+        if (entry.id == 0) {
+          m_bench.reportError(tr("%1: every label id is in use").arg(editStepName(name)));
+          return false;
+        }
+        taken.insert(entry.id);
+        to[v] = entry.id;
+        moved = true;
+      }
+      table->set(entry);
+    }
+    if (moved) {
+      renumbered = patch;
+      for (core::Label& v : renumbered->voxels) v = to[v];
+    }
+  }
   core::EditTransaction tx = session->beginEdit(name);
-  auto written = tx.applyPatch(patch, keepBackground);
+  auto written = tx.applyPatch(renumbered ? *renumbered : patch, keepBackground);
   if (!written) {
     tx.rollback();
     m_bench.reportError(tr("%1: %2").arg(editStepName(name), QString::fromStdString(written.error().describe())));
     return false;
   }
-  return commit(tx);
+  return commit(tx, std::move(table));
 }
 
 bool EditTools::keepLargestIsland() {

@@ -67,7 +67,11 @@ class EditTools : public QWidget {
   bool interpolateOverOtherLabels();
 
   // An engine result as one undo step (keepBackground: the patch's zeros leave the labels as they are).
-  bool applyPatch(const core::LabelPatch& patch, const char* name, bool keepBackground);
+  // `names`: an engine's classes. Only the ids the patch writes are named, in the same undo step; an id the table
+  // names otherwise, or that voxels carry unnamed, is written under a free id instead, so the engine's class never
+  // takes another label's voxels or name.
+  bool applyPatch(const core::LabelPatch& patch, const char* name, bool keepBackground,
+                  const core::LabelTable* names = nullptr);
 
   // Tool choice (N, B, E, F) and brush size ([, ]), for the Edit menu.
   QList<QAction*> toolActions() const;
@@ -91,7 +95,7 @@ class EditTools : public QWidget {
   // Runs `op` in one transaction named `name` on the active label; commits and refreshes.
   bool runOperation(const char* name, const std::function<core::Result<std::size_t>(core::EditTransaction&)>& op,
                     core::EditPolicy policy = {});
-  bool commit(core::EditTransaction& tx);
+  bool commit(core::EditTransaction& tx, std::optional<core::LabelTable> table = std::nullopt);
   void showBrush(SlicePanel* panel, const core::Vec3& lps);
 
   StudyDocument& m_document;
@@ -104,6 +108,7 @@ class EditTools : public QWidget {
     core::LabelPatch patch;
     const char* name;
     bool keepBackground;
+    std::optional<core::LabelTable> names;
   };
   std::optional<PendingPatch> m_pendingPatch;
   SlicePanel* m_strokePanel = nullptr;

@@ -105,7 +105,7 @@ LabelPanel::LabelPanel(StudyDocument& document, Workbench& bench, QWidget* paren
   connect(add, &QPushButton::clicked, this, [this] {
     if (!m_document.session()) return;
     bool ok = true;
-    QString name = tr("Label %1").arg(m_document.session()->table().nextFreeId());
+    QString name = tr("Label %1").arg(m_document.freeLabelId());
     if (m_bench.dialogsEnabled()) name = QInputDialog::getText(this, tr("Add Label"), tr("Name:"), QLineEdit::Normal, name, &ok);
     if (ok && !name.trimmed().isEmpty()) addLabel(name.trimmed());
   });
@@ -163,6 +163,12 @@ void LabelPanel::refresh() {
       item->setText(kId, QString::number(label));
       item->setIcon(kId, swatch(entry ? entry->color : core::LabelTable::defaultColor(label)));
       item->setText(kName, entry ? QString::fromStdString(entry->name) : tr("label %1").arg(label));
+      if (!entry) {  // no table names this id: shown as unnamed, never under another table's name
+        QFont f = item->font(kName);
+        f.setItalic(true);
+        item->setFont(kName, f);
+        item->setToolTip(kName, tr("Unnamed: the labels' table does not name id %1").arg(label));
+      }
       item->setFlags(item->flags() | Qt::ItemIsUserCheckable | Qt::ItemIsEditable);
       item->setCheckState(kVisible, m_document.isLabelVisible(label) ? Qt::Checked : Qt::Unchecked);
       item->setCheckState(kLocked, entry && entry->locked ? Qt::Checked : Qt::Unchecked);
@@ -244,8 +250,10 @@ void LabelPanel::onItemChanged(QTreeWidgetItem* item, int column) {
   }
   const core::LabelEntry* known = m_document.session()->table().find(label);
   core::LabelEntry entry = known ? *known : newEntry(label, "");
+  const char* step = "Rename label";
   if (column == kLocked) {
     entry.locked = item->checkState(kLocked) == Qt::Checked;
+    step = "Lock label";
   } else if (column == kName) {
     const QString name = item->text(kName).trimmed();
     if (name.isEmpty()) {  // a label needs a name: put the old one back
@@ -259,7 +267,7 @@ void LabelPanel::onItemChanged(QTreeWidgetItem* item, int column) {
     return;
   }
   if (entry.name.empty()) entry.name = tr("label %1").arg(label).toStdString();
-  m_document.setLabelEntry(entry);
+  m_document.setLabelEntry(entry, step);
 }
 
 void LabelPanel::recolour(core::Label label) {
@@ -271,17 +279,18 @@ void LabelPanel::recolour(core::Label label) {
   if (!chosen.isValid()) return;
   entry.color = {static_cast<std::uint8_t>(chosen.red()), static_cast<std::uint8_t>(chosen.green()),
                  static_cast<std::uint8_t>(chosen.blue()), 255};
-  m_document.setLabelEntry(entry);
+  m_document.setLabelEntry(entry, "Recolour label");
 }
 
 core::Label LabelPanel::addLabel(const QString& name) {
   if (!m_document.session()) return 0;
-  const core::Label id = m_document.session()->table().nextFreeId();
+  // Free in the table and in the map: voxels that carry an id the table lacks must not become the new label.
+  const core::Label id = m_document.freeLabelId();
   if (id == 0) {
     m_bench.reportError(tr("Every label id is in use"));
     return 0;
   }
-  m_document.setLabelEntry(newEntry(id, name.toStdString()));
+  m_document.setLabelEntry(newEntry(id, name.toStdString()), "Add label");
   setActiveLabel(id);
   return id;
 }
@@ -297,7 +306,7 @@ bool LabelPanel::importTable(const QString& path) {
     m_bench.reportError(tr("%1: the file holds no labels").arg(path));
     return false;
   }
-  m_document.setLabelTable(std::move(table).value());
+  m_document.setLabelTable(std::move(table).value(), "Import label table");
   return true;
 }
 

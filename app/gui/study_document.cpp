@@ -27,10 +27,17 @@ void StudyDocument::setStudy(core::AnnotationSession session, const QString& sou
 
 core::Status StudyDocument::replaceLabels(core::LabelMap labels, const char* stepName) {
   if (!m_session) return core::makeError(core::ErrorCode::InvalidArgument, "", "no study is open");
+  return replaceLabels(std::move(labels), m_session->table(), stepName);
+}
+
+core::Status StudyDocument::replaceLabels(core::LabelMap labels, core::LabelTable table, const char* stepName) {
+  if (!m_session) return core::makeError(core::ErrorCode::InvalidArgument, "", "no study is open");
   Q_EMIT aboutToChange();
-  if (core::Status s = m_session->replaceLabels(labels.voxels(), stepName); !s) return s;
+  const bool newTable = table != m_session->table();
+  if (core::Status s = m_session->replaceLabels(labels.voxels(), stepName, std::move(table)); !s) return s;
   recount();
   Q_EMIT labelsReplaced(std::make_shared<const core::LabelMap>(std::move(labels)));
+  if (newTable) Q_EMIT tableChanged();
   noteDirty();
   return core::Status::success();
 }
@@ -70,6 +77,7 @@ void StudyDocument::labelsEdited(const core::EditStep& step) {
     else m_counts.erase(label);
   }
   Q_EMIT edited(changes.involved);
+  if (step.tableChange()) Q_EMIT tableChanged();  // the step added, renamed or restored names
   noteDirty();
 }
 
@@ -78,38 +86,34 @@ void StudyDocument::labelsModifiedInPlace(QObject* origin) {
   noteDirty();  // a stroke in progress counts as unsaved
 }
 
-void StudyDocument::setLabelEntry(const core::LabelEntry& entry) {
+void StudyDocument::setLabelEntry(const core::LabelEntry& entry, const char* stepName) {
   if (!m_session) return;
-  m_session->setLabelEntry(entry);
+  core::LabelTable table = m_session->table();
+  table.set(entry);
+  if (!m_session->editTable(std::move(table), stepName)) return;
   Q_EMIT labelEntryChanged(entry);
   noteDirty();
 }
 
-void StudyDocument::setLabelTable(core::LabelTable table) {
+void StudyDocument::setLabelTable(core::LabelTable table, const char* stepName) {
   if (!m_session) return;
-  m_session->setTable(std::move(table));
+  if (!m_session->editTable(std::move(table), stepName)) return;
   Q_EMIT tableChanged();
   noteDirty();
 }
 
-void StudyDocument::setLabelEntries(const core::LabelTable& entries) {
+void StudyDocument::setLabelEntries(const core::LabelTable& entries, const char* stepName) {
   if (!m_session) return;
-  for (const core::LabelEntry& e : entries.entries()) m_session->setLabelEntry(e);
-  Q_EMIT tableChanged();
-  noteDirty();
+  core::LabelTable table = m_session->table();
+  for (const core::LabelEntry& e : entries.entries()) table.set(e);
+  setLabelTable(std::move(table), stepName);
 }
 
-void StudyDocument::mergeLabelTable(const core::LabelTable& classes) {
-  if (!m_session) return;
-  bool added = false;
-  for (const core::LabelEntry& e : classes.entries())
-    if (!m_session->table().contains(e.id)) {
-      m_session->setLabelEntry(e);
-      added = true;
-    }
-  if (!added) return;
-  Q_EMIT tableChanged();
-  noteDirty();
+core::Label StudyDocument::freeLabelId() const {
+  if (!m_session) return 0;
+  std::set<core::Label> carried;
+  for (const auto& [label, count] : m_counts) carried.insert(label);
+  return m_session->table().nextFreeId(carried);
 }
 
 void StudyDocument::setLabelVisible(core::Label label, bool visible) {

@@ -57,11 +57,15 @@ class StudyDocument : public QObject {
   // During a stroke: voxels changed in place; `origin` is the view painted in (nullptr: all views redraw now).
   void labelsModifiedInPlace(QObject* origin = nullptr);
 
-  // Table edits (rename, recolour, lock, an imported table, the classes an engine adds): dirty the session.
-  void setLabelEntry(const core::LabelEntry& entry);
-  void setLabelTable(core::LabelTable table);
-  void setLabelEntries(const core::LabelTable& entries);  // each entry set (added or replaced), one announcement
-  void mergeLabelTable(const core::LabelTable& classes);   // adds the ids the session's table lacks
+  // Table edits (add, rename, recolour, lock, an imported table, a SEG's or a revision's names): each is one undo
+  // step named `stepName` (English, shown through editStepName), since names change what voxels mean.
+  void setLabelEntry(const core::LabelEntry& entry, const char* stepName);
+  void setLabelTable(core::LabelTable table, const char* stepName);
+  void setLabelEntries(const core::LabelTable& entries, const char* stepName);  // each entry set, one announcement
+  // The labels' own names for a map that replaces the labels (a table beside the file): one step with the voxels.
+  core::Status replaceLabels(core::LabelMap labels, core::LabelTable table, const char* stepName);
+  // Ids neither the table nor the map's voxels carry are free for a new label (0: none left).
+  core::Label freeLabelId() const;
 
   // View state: hidden labels are not drawn (never dirties the session).
   void setLabelVisible(core::Label label, bool visible);

@@ -13,7 +13,7 @@
 #include "app/gui/study_document.h"
 #include "app/gui/workbench.h"
 #include "core/resample.h"
-#include "inference/engine.h"
+#include "io/labels/label_table_io.h"
 #include "io/dicom/dicom_seg.h"
 #include "io/volume/image_file.h"
 #include "io/share/share_revisions.h"
@@ -36,6 +36,8 @@ struct StudyLoader::Loaded {
   std::string shareRevision;  // "study/set/rN" when the labels came from a share
   std::string revisionExtra;  // that revision's sidecar JSON (its label table)
   std::optional<core::LabelTable> segTable;  // a DICOM SEG's segments
+  std::optional<core::LabelTable> mapTable;  // the table file beside a label map file (its names)
+  QString tableProblem;                      // that file could not be read (the map still opens, unnamed)
   std::size_t flattened = 0;                 // voxels where overlapping segments were flattened (allowed)
   std::optional<io::DicomSeries> dicomSeries;  // the series a DICOM study came from (for SEG export)
   ShareTarget shareTarget;
@@ -44,16 +46,21 @@ struct StudyLoader::Loaded {
   QString folder;
 };
 
+
+
 namespace {
 
-// The default table: the classic engine's classes (names and colours for what it segments).
-core::LabelTable defaultLabelTable() {
-  auto engine = inference::createEngine("classic");
-  return engine ? engine->info().classes : core::LabelTable{};
+// A label map file's own names: the table file beside it, if any (io::findLabelTableBeside). Names are never
+// borrowed from another table (issue 23: the CT engine's classes named a mouse atlas's structures).
+void readTableBeside(const std::string& labelMap, std::optional<core::LabelTable>& table, QString& problem) {
+  const auto path = io::findLabelTableBeside(labelMap);
+  if (!path) return;
+  auto read = io::readLabelTableFile(*path);
+  if (read) table = std::move(read).value();
+  else problem = fromError(read.error());
 }
 
 }  // namespace
-
 
 StudyLoader::StudyLoader(StudyDocument& document, Workbench& bench, QObject* parent)
     : QObject(parent), m_document(document), m_bench(bench) {}
@@ -116,6 +123,7 @@ bool StudyLoader::openImage(const QString& imagePath, const QString& labelsPath)
       r->offGrid = !lab->geometry().isCloseTo(img->geometry());
       r->labelsName = QString::fromStdString(labels);
       r->labels = std::move(lab).value();
+      readTableBeside(labels, r->mapTable, r->tableProblem);
     }
     r->image = std::move(img).value();
     return r;
@@ -139,6 +147,7 @@ bool StudyLoader::openLabels(const QString& labelsPath) {
     r->offGrid = !lab->geometry().isCloseTo(grid);
     r->labelsName = labelsPath;
     r->labels = std::move(lab).value();
+    readTableBeside(labels, r->mapTable, r->tableProblem);
     return r;
   });
   return true;
@@ -331,16 +340,21 @@ void StudyLoader::finishJob(std::shared_ptr<Loaded> result) {
     else finishLabels(*result);
     return;
   }
+  // A new study names only what its own labels name: the table beside its label map, else none (an engine adds the
+  // names of the classes it writes when it writes them). A map on another grid comes later, resampled, with its table.
   const bool offGrid = result->labels && result->offGrid;
-  auto session = result->labels && !offGrid ? core::AnnotationSession::create(std::move(*result->image), std::move(*result->labels),
-                                                                   defaultLabelTable())
-                                : core::AnnotationSession::create(std::move(*result->image), defaultLabelTable());
+  core::LabelTable table = result->mapTable && !offGrid ? std::move(*result->mapTable) : core::LabelTable{};
+  auto session = result->labels && !offGrid
+                     ? core::AnnotationSession::create(std::move(*result->image), std::move(*result->labels), std::move(table))
+                     : core::AnnotationSession::create(std::move(*result->image), std::move(table));
   if (!session) {
     m_bench.reportError(fromError(session.error()));
     return;
   }
   m_document.setStudy(std::move(session).value(), result->source, std::move(result->dicomSeries));
   m_bench.showStatus(tr("Opened %1").arg(result->source), 5000);
+  if (!result->tableProblem.isEmpty())
+    m_bench.showStatus(tr("The labels' table could not be read, their ids are unnamed: %1").arg(result->tableProblem), 10000);
   Q_EMIT studyLoaded();
   if (offGrid) offerResample(std::move(result));
 }
@@ -391,6 +405,7 @@ void StudyLoader::offerResample(std::shared_ptr<Loaded> result) {
     r->stepName = "Resample label map";
     r->source = result->labelsName;
     r->segTable = result->segTable;
+    r->mapTable = result->mapTable;
     r->shareRevision = result->shareRevision;
     r->revisionExtra = result->revisionExtra;
     r->shareTarget = result->shareTarget;
@@ -399,20 +414,26 @@ void StudyLoader::offerResample(std::shared_ptr<Loaded> result) {
 }
 
 void StudyLoader::finishLabels(Loaded& result) {
+  // The new map's names come with it, in the same undo step: a SEG's segments, the table saved with a share
+  // revision (none: unnamed), the table file beside a map file. A map file without one keeps the table the user
+  // has (imported or edited for this study); ids it does not name are shown unnamed.
+  core::LabelTable table = m_document.session()->table();
+  if (result.segTable) table = std::move(*result.segTable);
+  else if (!result.shareRevision.empty()) table = SessionFiles::tableFromRevisionExtra(result.revisionExtra).value_or(core::LabelTable{});
+  else if (result.mapTable) table = std::move(*result.mapTable);
   // The labels in the window stay when the new ones cannot replace them (reported).
-  if (core::Status s = m_document.replaceLabels(std::move(*result.labels), result.stepName); !s) {
+  if (core::Status s = m_document.replaceLabels(std::move(*result.labels), std::move(table), result.stepName); !s) {
     m_bench.reportError(fromError(s.error()));
     return;
   }
-  if (result.segTable) m_document.setLabelEntries(*result.segTable);  // the SEG's segments name their labels
   if (!result.shareRevision.empty()) {
-    if (auto table = SessionFiles::tableFromRevisionExtra(result.revisionExtra))
-      m_document.setLabelTable(std::move(*table));  // the table saved with the revision
     m_document.setShareTarget(result.shareTarget);
     // Resampled labels are not the revision's voxels: saving makes a new revision of that label set.
     if (!result.resampled) m_document.markSaved(result.shareRevision);
   }
   m_bench.showStatus(tr("Labels from %1").arg(result.source), 5000);
+  if (!result.tableProblem.isEmpty())
+    m_bench.showStatus(tr("The labels' table could not be read, their ids are unnamed: %1").arg(result.tableProblem), 10000);
   if (result.flattened)
     m_bench.showStatus(tr("%1: %2 voxels belonged to more than one segment; the higher segment number was kept")
                            .arg(result.source)

@@ -171,4 +171,17 @@ Status writeLabelTableFile(const std::filesystem::path& path, const LabelTable& 
   return writeFileAtomically(path, *text);
 }
 
+std::optional<std::filesystem::path> findLabelTableBeside(const std::filesystem::path& labelMap) {
+  std::filesystem::path stem = labelMap;
+  if (stem.extension() == ".gz" || stem.extension() == ".GZ") stem.replace_extension();
+  stem.replace_extension();
+  for (const char* extension : {".label", ".txt", ".ctbl", ".csv", ".tsv"}) {
+    std::filesystem::path candidate = stem;
+    candidate += extension;
+    std::error_code ec;
+    if (candidate != labelMap && std::filesystem::is_regular_file(candidate, ec)) return candidate;
+  }
+  return std::nullopt;
+}
+
 }  // namespace delineate::io

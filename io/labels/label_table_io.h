@@ -13,6 +13,7 @@
 // Line endings: CRLF and LF are read alike; files are written with LF.
 
 #include <filesystem>
+#include <optional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -138,6 +139,11 @@ LabelTableFormat detectLabelTableFormat(const std::filesystem::path& path, std::
 // (see labelTableFromTerminologyContext); a TerminologyMap file or an Unknown one gives Unsupported.
 core::Result<core::LabelTable> readLabelTableFile(const std::filesystem::path& path,
                                                   LabelTableFormat* detected = nullptr);
+
+// The label table a label map file carries beside it: a file of the same name with a table extension instead of the
+// image's (`atlas.nii.gz` -> `atlas.label`, `atlas.txt`, `atlas.ctbl`, `atlas.csv`, `atlas.tsv`, in that order).
+// Nothing when there is none: the map's ids then have no names (never names borrowed from another table).
+std::optional<std::filesystem::path> findLabelTableBeside(const std::filesystem::path& labelMap);
 
 // Format `Unknown` picks one from the extension: .label ItkSnap, .txt/.ctbl SlicerColorTable, .csv SlicerCsv,
 // .tsv LabelList. SlicerTerminologyContext and TerminologyMap give Unsupported.

@@ -189,6 +189,9 @@ TEST_CASE("label tables keep entries sorted and unique", "[labeltable]") {
   REQUIRE(t.remove(2));
   REQUIRE_FALSE(t.remove(2));
   REQUIRE(t.nextFreeId() == 2);
+  // Ids the label map carries are taken too (issue 23: a new label must not adopt voxels the table does not name).
+  REQUIRE(t.nextFreeId({2, 3}) == 4);
+  REQUIRE(t.nextFreeId({}) == 2);
   // Default colours are deterministic and differ between neighbours.
   REQUIRE(LabelTable::defaultColor(7) == LabelTable::defaultColor(7));
   for (Label id = 1; id < 200; ++id) REQUIRE(LabelTable::defaultColor(id) != LabelTable::defaultColor(Label(id + 1)));

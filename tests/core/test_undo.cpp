@@ -578,3 +578,33 @@ TEST_CASE("a step's count delta keeps label counts without recounting, both ways
     }
   }
 }
+
+TEST_CASE("table edits are undo steps, alone or with the voxels they name", "[session]") {
+  // Issue 23: what voxels mean (their names) changed outside the undo history.
+  AnnotationSession s = makeSession(8);
+  LabelTable named;
+  named.set(LabelEntry{7, "lesion", LabelTable::defaultColor(7), true, false, true, {}});
+  REQUIRE(s.editTable(named, "Add label"));
+  REQUIRE_FALSE(s.editTable(named, "Add label"));  // no change, no step
+  CHECK(s.isDirty());
+  REQUIRE(s.history().nextUndo()->tableChange());
+  REQUIRE(s.undo() == std::string("Add label"));
+  CHECK(s.table().empty());
+  CHECK_FALSE(s.isDirty());
+  REQUIRE(s.redo() == std::string("Add label"));
+  CHECK(s.table() == named);
+
+  // A voxel edit that brings its names: one step for both.
+  LabelTable more = named;
+  more.set(LabelEntry{8, "cyst", LabelTable::defaultColor(8), true, false, true, {}});
+  EditTransaction tx = s.beginEdit("Segment everything");
+  tx.set({1, 1, 1}, 8);
+  REQUIRE(s.commit(tx, more));
+  CHECK(s.table() == more);
+  REQUIRE(s.undo() == std::string("Segment everything"));
+  CHECK(s.table() == named);
+  CHECK(s.labels().voxels().at({1, 1, 1}) == 0);
+  REQUIRE(s.redo());
+  CHECK(s.table() == more);
+  CHECK(s.labels().voxels().at({1, 1, 1}) == 8);
+}

@@ -14,6 +14,7 @@
 #include "app/gui/study_loader.h"
 #include "core/volume.h"
 #include "inference/engine.h"
+#include "io/labels/label_table_io.h"
 #include "io/volume/image_file.h"
 #include "tests/common/test_support.h"
 
@@ -33,6 +34,8 @@ inline std::string sampleLabels(const test::ScratchDir& dir) {
   std::copy(patch->voxels.begin(), patch->voxels.end(), voxels->data());  // the patch covers the image
   const std::string path = (dir / "labels.nii.gz").string();
   REQUIRE(io::writeLabelFile(path, core::LabelMap(std::move(voxels).value())).ok());
+  // Their names beside them, as the window finds a map's own table (issue 23: never the engine's by default).
+  REQUIRE(io::writeLabelTableFile(dir / "labels.label", engine->info().classes).ok());
   return path;
 }
 

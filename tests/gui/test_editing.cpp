@@ -214,10 +214,18 @@ TEST_CASE("editing: a brush stroke by mouse, a locked label kept, undo and redo 
     }
   CHECK(fillCount > 300);
   requirePanelVolumesCurrent(window);
-  // Three undos go back to the map as opened (plus the new table entry).
+  // Three undos go back to the map as opened; the lock and the new label are steps too (issue 23), two more undos
+  // take the table back to the one the map came with.
   QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
   QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
   QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
+  CHECK(voxels(window) == original);
+  CHECK(window.editTools()->undoAction()->text().contains("Lock label"));
+  QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
+  CHECK_FALSE(window.document().session()->table().isLocked(21));
+  CHECK(window.editTools()->undoAction()->text().contains("Add label"));
+  QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
+  CHECK_FALSE(window.document().session()->table().contains(lesion));
   CHECK(voxels(window) == original);
   CHECK_FALSE(window.editTools()->undoAction()->isEnabled());
   QTest::keyClick(&window, Qt::Key_N);
@@ -241,7 +249,7 @@ TEST_CASE("editing: rename, recolour-free table export and import, islands and h
   REQUIRE(window.labelPanel()->exportTable(file));
   core::LabelTable changed = window.document().session()->table();
   changed.remove(132);
-  window.document().setLabelTable(changed);
+  window.document().setLabelTable(changed, "Import label table");
   CHECK_FALSE(window.document().session()->table().contains(132));
   REQUIRE(window.labelPanel()->importTable(file));
   CHECK(window.document().session()->table().contains(132));
@@ -473,7 +481,7 @@ TEST_CASE("saving to a share folder creates revisions, reports a conflict, and a
   // The label table travels with the revision: a renamed label comes back in another window.
   core::LabelEntry renamed = *window.document().session()->table().find(201);
   renamed.name = "left lung, renamed";
-  window.document().setLabelEntry(renamed);
+  window.document().setLabelEntry(renamed, "Rename label");
   REQUIRE(files->saveToShare());
   {
     QuietWindow second;

@@ -14,12 +14,15 @@
 #include <QTreeWidget>
 #include <QWidget>
 
+#include "app/gui/edit_tools.h"
 #include "app/gui/job.h"
 #include "app/gui/label_panel.h"
 #include "app/gui/study_document.h"
 #include "app/gui/study_loader.h"
 #include "app/gui/workbench.h"
 #include "core/annotation_session.h"
+#include "inference/engine.h"
+#include "io/report/statistics_report.h"
 #include "io/volume/image_file.h"
 #include "tests/common/test_support.h"
 #include "tests/gui_support/gui_app.h"
@@ -70,6 +73,26 @@ struct StandInBench : app::gui::Workbench {
   void setClicking(bool) override {}
 };
 
+// Opens `image` (with `labels`, if given) through the loader, as File > Open does; false with the errors in the output.
+bool openThroughLoader(app::gui::StudyLoader& loader, StudyDocument& doc, StandInBench& bench, const std::string& image,
+                       const std::string& labels = {}) {
+  QSignalSpy loaded(&loader, &app::gui::StudyLoader::studyLoaded);
+  if (!loader.openImage(QString::fromStdString(image), QString::fromStdString(labels))) return false;
+  for (int i = 0; i < 1200 && bench.errors.isEmpty() && loaded.count() == 0; ++i) QTest::qWait(50);
+  INFO(bench.errors.join("\n").toStdString());
+  return loaded.count() == 1 && doc.hasStudy();
+}
+
+// Undo / redo as Edit > Undo does: the session's step, then the document follows it.
+void undo(StudyDocument& doc) {
+  REQUIRE(doc.editableSession()->undo());
+  doc.labelsEdited(*doc.session()->history().nextRedo());
+}
+void redo(StudyDocument& doc) {
+  REQUIRE(doc.editableSession()->redo());
+  doc.labelsEdited(*doc.session()->history().nextUndo());
+}
+
 QTreeWidgetItem* row(QTreeWidget* tree, core::Label label) {
   for (int i = 0; i < tree->topLevelItemCount(); ++i)
     if (tree->topLevelItem(i)->text(LabelPanel::kId).toInt() == static_cast<int>(label)) return tree->topLevelItem(i);
@@ -114,24 +137,25 @@ TEST_CASE("study document: a new study, an edit, table edits, visibility and a s
   CHECK(dirty.last().at(0).toBool());
   CHECK(doc.isDirty());
 
-  // Table edits: one entry, a whole table, the classes an engine adds (only the ids the table lacks).
+  // Table edits: one entry, then entries; each is an undo step, and a change to nothing records nothing.
   core::LabelEntry renamed = *doc.session()->table().find(1);
   renamed.name = "liver (edited)";
-  doc.setLabelEntry(renamed);
+  doc.setLabelEntry(renamed, "Rename label");
   REQUIRE(entry.count() == 1);
   CHECK(entry.at(0).at(0).value<core::LabelEntry>().name == "liver (edited)");
+  CHECK(*doc.session()->history().nextUndoName() == "Rename label");
   core::LabelTable known;
   known.set(renamed);
-  doc.mergeLabelTable(known);
+  doc.setLabelEntries(known, "Label names");
   CHECK(table.count() == 0);  // nothing new
   core::LabelEntry spleen;
   spleen.id = 3;
   spleen.name = "spleen";
   known.set(spleen);
-  doc.mergeLabelTable(known);
+  doc.setLabelEntries(known, "Label names");
   CHECK(table.count() == 1);
   CHECK(doc.session()->table().contains(3));
-  CHECK(doc.session()->table().find(1)->name == "liver (edited)");  // merging never renames
+  CHECK(doc.session()->table().find(1)->name == "liver (edited)");
 
   // Visibility is view state: announced, never dirty.
   const auto dirtyBefore = dirty.count();
@@ -203,7 +227,7 @@ TEST_CASE("label panel: works against the study document alone (no window)", "[g
   CHECK(row(tree, 1)->text(LabelPanel::kVolume) != "-");
   core::LabelEntry renamed = *doc.session()->table().find(1);
   renamed.name = "hepar";
-  doc.setLabelEntry(renamed);
+  doc.setLabelEntry(renamed, "Rename label");
   CHECK(row(tree, 1)->text(LabelPanel::kName) == "hepar");
   doc.setLabelVisible(1, false);
   CHECK(row(tree, 1)->checkState(LabelPanel::kVisible) == Qt::Unchecked);
@@ -375,4 +399,169 @@ TEST_CASE("study loader: an image opened with a label map on a coarser grid stay
   CHECK(bench.errors.front().contains("20 x 20 x 10 voxels"));
   CHECK(bench.errors.front().contains("does not cover"));
   CHECK(labelOne() == 1000);
+}
+
+TEST_CASE("label panel: Add takes an id that neither the table nor the voxels carry, and is an undo step",
+          "[gui][document][labels]") {
+  // Issue 23 item 1: the mouse atlas carries ids 21-40 (left hemisphere); its imported structure list names only
+  // 1-20. Add created label 21, so the left hippocampus's voxels silently became the new label, beyond undo.
+  auto image = test::sharedFile("data/mouse/fvb-ncrl-in-vivo/template/FVB_NCrl_in_vivo_1.nii.gz");
+  auto atlas = test::sharedFile("data/mouse/fvb-ncrl-in-vivo/label/FVB_NCrl_in_vivo_1.nii.gz");
+  auto list = test::sharedFile("data/mouse/fvb-ncrl-in-vivo/structure_label_list.csv");
+  if (!image || !atlas || !list) return;
+  test::guiApp();
+  StudyDocument doc;
+  StandInBench bench;
+  LabelPanel panel(doc, bench);
+  app::gui::StudyLoader loader(doc, bench);
+  REQUIRE(openThroughLoader(loader, doc, bench, image->string(), atlas->string()));
+  REQUIRE(panel.importTable(QString::fromStdString(list->string())));
+  const core::LabelTable imported = doc.session()->table();
+  REQUIRE(imported.contains(20));
+  REQUIRE_FALSE(imported.contains(21));
+  REQUIRE(doc.voxelCounts().count(21));
+  const StudyDocument::Counts countsBefore = doc.voxelCounts();
+
+  const core::Label added = panel.addLabel("lesion");
+  REQUIRE(added != 0);
+  CHECK(added != 21);
+  CHECK_FALSE(countsBefore.count(added));  // no voxel carries the new id
+  CHECK_FALSE(imported.contains(added));
+  CHECK(doc.voxelCounts() == countsBefore);  // the voxels still mean what they meant
+  CHECK(doc.session()->table().find(added)->name == "lesion");
+  CHECK_FALSE(doc.session()->table().contains(21));
+  CHECK(panel.activeLabel() == added);
+  REQUIRE(row(panel.tree(), 21));
+  CHECK(row(panel.tree(), 21)->text(LabelPanel::kName) != "lesion");
+
+  // Adding a label and importing a table are undo steps: undone, the table is as it was; redone, back again.
+  REQUIRE(doc.session()->history().nextUndoName());
+  CHECK(*doc.session()->history().nextUndoName() == "Add label");
+  undo(doc);
+  CHECK(doc.session()->table() == imported);
+  CHECK_FALSE(row(panel.tree(), added));  // no name, no voxels: no row
+  REQUIRE(doc.session()->history().nextUndoName());
+  CHECK(*doc.session()->history().nextUndoName() == "Import label table");
+  undo(doc);
+  CHECK(doc.session()->table().empty());  // the atlas came without a table
+  redo(doc);
+  redo(doc);
+  CHECK(doc.session()->table().find(added)->name == "lesion");
+  REQUIRE(row(panel.tree(), added));
+  CHECK(row(panel.tree(), added)->text(LabelPanel::kName) == "lesion");
+  CHECK(doc.voxelCounts() == countsBefore);
+  CHECK(bench.errors.isEmpty());
+}
+
+TEST_CASE("study loader: a label map is named by its own table only, never by the CT engine's classes",
+          "[gui][document][labels]") {
+  // Issue 23 item 2: every study started with the classic engine's CT classes, so the mouse atlas's id 21 (left
+  // hippocampus) was called "bone" in the panel, the PDF, the CSV and the SEG.
+  auto image = test::sharedFile("data/mouse/fvb-ncrl-in-vivo/template/FVB_NCrl_in_vivo_1.nii.gz");
+  auto atlas = test::sharedFile("data/mouse/fvb-ncrl-in-vivo/label/FVB_NCrl_in_vivo_1.nii.gz");
+  auto list = test::sharedFile("data/mouse/fvb-ncrl-in-vivo/structure_label_list_hemisphere_separated.csv");
+  if (!image || !atlas || !list) return;
+  test::guiApp();
+  test::ScratchDir scratch("gui-label-names");
+  StudyDocument doc;
+  StandInBench bench;
+  LabelPanel panel(doc, bench);
+  app::gui::StudyLoader loader(doc, bench);
+
+  // No table comes with the atlas: its ids are unnamed, nothing else is listed.
+  REQUIRE(openThroughLoader(loader, doc, bench, image->string(), atlas->string()));
+  REQUIRE(doc.voxelCounts().count(21));
+  CHECK(doc.session()->table().empty());
+  CHECK(io::labelDisplayName(doc.session()->table(), 21) == "label 21");  // what the CSV, PDF and SEG would say
+  REQUIRE(row(panel.tree(), 21));
+  CHECK(row(panel.tree(), 21)->text(LabelPanel::kName) == "label 21");
+  CHECK(row(panel.tree(), 21)->font(LabelPanel::kName).italic());  // shown as unnamed
+  CHECK(panel.tree()->topLevelItemCount() == static_cast<int>(doc.voxelCounts().size()));  // no CT rows
+  for (core::Label ct : {core::Label(132), core::Label(200), core::Label(201), core::Label(202)})
+    CHECK_FALSE(row(panel.tree(), ct));  // (the atlas carries no such id)
+
+  // A table beside the map (same name) names it, in the same undo step as the voxels.
+  const std::filesystem::path beside = scratch / "atlas.nii.gz";
+  std::filesystem::copy_file(*atlas, beside);
+  std::filesystem::copy_file(*list, scratch / "atlas.csv");
+  QSignalSpy labelsLoaded(&loader, &app::gui::StudyLoader::labelsLoaded);
+  REQUIRE(loader.openLabels(QString::fromStdString(beside.string())));
+  for (int i = 0; i < 1200 && bench.errors.isEmpty() && labelsLoaded.count() == 0; ++i) QTest::qWait(50);
+  INFO(bench.errors.join("\n").toStdString());
+  REQUIRE(labelsLoaded.count() == 1);
+  REQUIRE(doc.session()->table().contains(21));
+  CHECK(doc.session()->table().find(21)->name == "Right Hippocampus");
+  CHECK(row(panel.tree(), 21)->text(LabelPanel::kName) == "Right Hippocampus");
+  CHECK(*doc.session()->history().nextUndoName() == "Open label map");
+  undo(doc);
+  CHECK(doc.session()->table().empty());
+
+  // A fresh CT with no labels starts with no names at all; a TotalSegmentator map without its table too.
+  auto ct = test::sharedFile("data/ct/totalseg-example/example_ct_sm.nii.gz");
+  auto seg = test::sharedFile("data/ct/totalseg-example/example_seg.nii.gz");
+  if (!ct || !seg) return;
+  REQUIRE(openThroughLoader(loader, doc, bench, ct->string()));
+  CHECK(doc.session()->table().empty());
+  CHECK(panel.tree()->topLevelItemCount() == 0);
+  REQUIRE(openThroughLoader(loader, doc, bench, ct->string(), seg->string()));
+  CHECK(doc.session()->table().empty());
+  CHECK(panel.tree()->topLevelItemCount() == static_cast<int>(doc.voxelCounts().size()));
+  CHECK(bench.errors.isEmpty());
+}
+
+TEST_CASE("engine results name only the labels they write, never over another label's name or voxels",
+          "[gui][document][labels]") {
+  // Issue 23 item 2: an engine's classes were merged into every table whether written or not, under ids the
+  // labels already used for something else. Here id 21 is a mouse structure and id 200 carries voxels unnamed.
+  test::guiApp();
+  StudyDocument doc;
+  StandInBench bench;
+  doc.setStudy(smallSession(), "small.nii.gz");
+  core::LabelEntry hippocampus;
+  hippocampus.id = 21;
+  hippocampus.name = "Right Hippocampus";
+  doc.setLabelEntry(hippocampus, "Rename label");
+  {
+    auto tx = doc.editableSession()->beginEdit("Paint");
+    for (std::int64_t x = 0; x < 5; ++x) tx.set({x, 0, 0}, 21);
+    for (std::int64_t x = 0; x < 5; ++x) tx.set({x, 1, 0}, 200);
+    REQUIRE(doc.editableSession()->commit(tx));
+  }
+  doc.labelsEdited(*doc.session()->history().nextUndo());
+  const core::LabelTable before = doc.session()->table();
+
+  // The classic engine's classes; a result that writes "bone" (21) and "left lung" (201) on background.
+  auto engine = inference::createEngine("classic");
+  REQUIRE(engine);
+  const core::LabelTable& classes = engine->info().classes;
+  REQUIRE(classes.contains(21));
+  REQUIRE(classes.contains(201));
+  REQUIRE(classes.contains(200));
+  core::LabelPatch patch;
+  patch.box = doc.session()->labels().geometry().fullBox();
+  patch.voxels.assign(static_cast<std::size_t>(patch.box.voxelCount()), 0);
+  for (std::int64_t x = 0; x < 4; ++x) patch.voxels[static_cast<std::size_t>(x + 20 * 10)] = 21;   // row y = 10
+  for (std::int64_t x = 0; x < 3; ++x) patch.voxels[static_cast<std::size_t>(x + 20 * 12)] = 201;  // row y = 12
+
+  app::gui::EditTools tools(doc, bench);
+  REQUIRE(tools.applyPatch(patch, "Segment everything", true, &classes));
+  const core::LabelTable& after = doc.session()->table();
+  CHECK(after.find(21)->name == "Right Hippocampus");  // never renamed
+  CHECK(doc.voxelCounts().at(21) == 5);                // nor given the engine's voxels
+  CHECK_FALSE(after.contains(200));                    // not written: not named, still unnamed
+  CHECK(doc.voxelCounts().at(200) == 5);
+  CHECK_FALSE(after.contains(132));
+  CHECK_FALSE(after.contains(202));
+  REQUIRE(after.contains(201));
+  CHECK(after.find(201)->name == classes.find(201)->name);
+  CHECK(doc.voxelCounts().at(201) == 3);
+  REQUIRE(after.findByName(classes.find(21)->name));
+  const core::Label bone = after.findByName(classes.find(21)->name)->id;
+  CHECK(bone != 21);
+  CHECK(doc.voxelCounts().at(bone) == 4);
+  CHECK(*doc.session()->history().nextUndoName() == "Segment everything");
+  undo(doc);  // names and voxels go together
+  CHECK(doc.session()->table() == before);
+  CHECK_FALSE(doc.voxelCounts().count(bone));
+  CHECK(bench.errors.isEmpty());
 }

@@ -116,7 +116,7 @@ TEST_CASE("AI click points show as +/- markers on the views that hold them, the 
   entry.id = under;
   if (entry.name.empty()) entry.name = "under";
   entry.color = red;
-  window.document().setLabelEntry(entry);
+  window.document().setLabelEntry(entry, "Recolour label");
 
   QTest::keyClick(&window, Qt::Key_A);
   REQUIRE(ai->clickMode());

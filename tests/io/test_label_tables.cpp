@@ -841,3 +841,21 @@ TEST_CASE("Deeply nested terminology JSON is a parse error, not a stack overflow
   auto viaDispatch = readLabelTableFile(dir / "deep.json");
   REQUIRE_FALSE(viaDispatch.ok());
 }
+
+TEST_CASE("a label map's own table is the file of the same name beside it", "[labels]") {
+  ScratchDir dir("label-table-beside");
+  auto touch = [&](const std::string& name) { std::FILE* f = std::fopen((dir / name).string().c_str(), "w"); std::fclose(f); };
+  touch("atlas.nii.gz");
+  CHECK_FALSE(findLabelTableBeside(dir / "atlas.nii.gz"));  // none: the map's ids stay unnamed
+  touch("other.label");                                     // another map's table names nothing here
+  CHECK_FALSE(findLabelTableBeside(dir / "atlas.nii.gz"));
+  touch("atlas.csv");
+  CHECK(findLabelTableBeside(dir / "atlas.nii.gz") == dir / "atlas.csv");
+  touch("atlas.label");  // ITK-SNAP's first
+  CHECK(findLabelTableBeside(dir / "atlas.nii.gz") == dir / "atlas.label");
+  touch("seg.nrrd");
+  touch("seg.txt");
+  CHECK(findLabelTableBeside(dir / "seg.nrrd") == dir / "seg.txt");
+  fs::create_directory(dir / "dir.tsv");  // a folder is no table
+  CHECK_FALSE(findLabelTableBeside(dir / "dir.nii"));
+}
