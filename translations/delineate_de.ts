@@ -4,7 +4,7 @@
 <context>
     <name>EditStep</name>
     <message>
-        <location filename="../app/gui/edit_tools.cpp" line="+31"/>
+        <location filename="../app/gui/edit_tools.cpp" line="+34"/>
         <source>Paint</source>
         <translation>Malen</translation>
     </message>
@@ -45,6 +45,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Interpolate slices over other labels</source>
+        <translation>Schichten über andere Labels interpolieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Open label map</source>
         <translation>Labelmap öffnen</translation>
     </message>
@@ -68,22 +73,46 @@
         <source>Recovered edits</source>
         <translation>Wiederhergestellte Änderungen</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>Add label</source>
+        <translation>Label hinzufügen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rename label</source>
+        <translation>Label umbenennen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Lock label</source>
+        <translation>Label sperren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Recolour label</source>
+        <translation>Labelfarbe ändern</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Import label table</source>
+        <translation>Labeltabelle importieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label names</source>
+        <translation>Labelnamen</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="+78"/>
+        <location filename="../app/gui/study_loader.cpp" line="+91"/>
         <source>out of memory</source>
         <translation>nicht genügend Arbeitsspeicher</translation>
     </message>
     <message>
-        <location line="+32"/>
-        <location line="+25"/>
-        <source>%1: the label map&apos;s grid differs from the image&apos;s</source>
-        <translation>%1: Das Raster der Labelmap weicht vom Raster des Bildes ab</translation>
-    </message>
-    <message>
-        <location line="+24"/>
+        <location line="+80"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
@@ -94,8 +123,8 @@
     </message>
     <message>
         <location line="+30"/>
-        <source>%1: revision %2 is on another grid than the open image</source>
-        <translation>%1: Revision %2 liegt auf einem anderen Raster als das geöffnete Bild</translation>
+        <source>%1 revision %2</source>
+        <translation>%1 Revision %2</translation>
     </message>
 </context>
 <context>
@@ -259,7 +288,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai_panel.cpp" line="+133"/>
+        <location filename="../app/gui/ai_panel.cpp" line="+139"/>
         <source>Segment everything</source>
         <translation>Alles segmentieren</translation>
     </message>
@@ -349,7 +378,7 @@
         <translation>Engine: %1 auf %2</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+59"/>
         <source>AI engine: %1</source>
         <translation>KI-Engine: %1</translation>
     </message>
@@ -384,12 +413,12 @@
         <translation>Warten Sie, bis die Studie geladen ist</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+40"/>
         <source>AI point: %1</source>
         <translation>KI-Punkt: %1</translation>
     </message>
     <message numerus="yes">
-        <location line="+48"/>
+        <location line="+69"/>
         <source>%n point(s), object %1 voxels; engine %2 ms, display %3 ms</source>
         <translation>
             <numerusform>%n Punkt, Objekt %1 Voxel; Engine %2 ms, Anzeige %3 ms</numerusform>
@@ -397,7 +426,7 @@
         </translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+40"/>
         <source>Choose or add a label for the object first</source>
         <translation>Zuerst ein Label für das Objekt wählen oder hinzufügen</translation>
     </message>
@@ -406,11 +435,19 @@
         <source>Accept: %1</source>
         <translation>Übernehmen: %1</translation>
     </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>Accepted: %n voxel(s) written to label %1</source>
+        <translation>
+            <numerusform>Übernommen: %n Voxel in Label %1 geschrieben</numerusform>
+            <numerusform>Übernommen: %n Voxel in Label %1 geschrieben</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>delineate::app::gui::EditTools</name>
     <message>
-        <location filename="../app/gui/edit_tools.cpp" line="+148"/>
+        <location filename="../app/gui/edit_tools.cpp" line="+158"/>
         <source>Navigate</source>
         <translation>Navigieren</translation>
     </message>
@@ -540,7 +577,7 @@
         <translation>Sagittal</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+51"/>
         <source>Brush radius %1 mm</source>
         <translation>Pinselradius %1 mm</translation>
     </message>
@@ -561,12 +598,12 @@
     </message>
     <message>
         <location line="+9"/>
-        <location line="+21"/>
+        <location line="+58"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
     <message numerus="yes">
-        <location line="-17"/>
+        <location line="-54"/>
         <source>%1: %n voxel(s) changed</source>
         <translation>
             <numerusform>%1: %n Voxel geändert</numerusform>
@@ -579,7 +616,30 @@
         <translation>%1: nichts zu ändern</translation>
     </message>
     <message>
+        <location line="+35"/>
+        <source>%1: every label id is in use</source>
+        <translation>%1: jede Label-ID ist vergeben</translation>
+    </message>
+    <message numerus="yes">
         <location line="+66"/>
+        <source>Interpolate slices: %n voxel(s) between the slices belong to other labels and were left as they are (interpolation fills only unlabelled voxels)</source>
+        <translation>
+            <numerusform>Schichten interpolieren: %n Voxel zwischen den Schichten gehört zu anderen Labels und blieb unverändert (die Interpolation füllt nur unbeschriftete Voxel)</numerusform>
+            <numerusform>Schichten interpolieren: %n Voxel zwischen den Schichten gehören zu anderen Labels und blieben unverändert (die Interpolation füllt nur unbeschriftete Voxel)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Interpolate Slices</source>
+        <translation>Schichten interpolieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Interpolate over the other labels? Locked labels stay as they are; Undo takes it back in one step.</source>
+        <translation>Über die anderen Labels interpolieren? Gesperrte Labels bleiben unverändert; Rückgängig nimmt es in einem Schritt zurück.</translation>
+    </message>
+    <message>
+        <location line="+28"/>
         <source>Undone: %1</source>
         <translation>Rückgängig gemacht: %1</translation>
     </message>
@@ -612,7 +672,7 @@
 <context>
     <name>delineate::app::gui::LabelPanel</name>
     <message>
-        <location filename="../app/gui/label_panel.cpp" line="+46"/>
+        <location filename="../app/gui/label_panel.cpp" line="+47"/>
         <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
         <translation>Labeltabellen (*.label *.txt *.ctbl *.csv *.tsv *.json);;Alle Dateien (*)</translation>
     </message>
@@ -663,8 +723,8 @@
     </message>
     <message>
         <location line="+0"/>
-        <source>mL</source>
-        <translation>mL</translation>
+        <source>Volume</source>
+        <translation>Volumen</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -703,18 +763,23 @@
     </message>
     <message>
         <location line="+24"/>
-        <location line="+96"/>
+        <location line="+104"/>
         <location line="+7"/>
         <source>label %1</source>
         <translation>Label %1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-106"/>
+        <source>Unnamed: the labels&apos; table does not name id %1</source>
+        <translation>Unbenannt: die Labeltabelle benennt ID %1 nicht</translation>
+    </message>
+    <message>
+        <location line="+108"/>
         <source>Colour of %1</source>
         <translation>Farbe von %1</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Every label id is in use</source>
         <translation>Alle Label-IDs sind vergeben</translation>
     </message>
@@ -728,7 +793,7 @@
     <name>delineate::app::gui::MainWindow</name>
     <message>
         <location filename="../app/gui/main_window.cpp" line="+37"/>
-        <location line="+181"/>
+        <location line="+184"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
@@ -767,7 +832,12 @@
         <translation>Delineate - %1</translation>
     </message>
     <message>
-        <location line="+118"/>
+        <location line="+32"/>
+        <source>W %1  L %2</source>
+        <translation>B %1  L %2</translation>
+    </message>
+    <message>
+        <location line="+108"/>
         <source>LPS (%1, %2, %3) mm</source>
         <translation>LPS (%1, %2, %3) mm</translation>
     </message>
@@ -795,6 +865,11 @@
         <location line="+2"/>
         <source>   outside the image</source>
         <translation>   außerhalb des Bildes</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>%1 (DICOM series %2)</source>
+        <translation>%1 (DICOM-Serie %2)</translation>
     </message>
     <message>
         <location filename="../app/gui/main_window_menus.cpp" line="+37"/>
@@ -907,7 +982,7 @@
         <translation>In Freigabe speichern &amp;unter...</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>Save &amp;Labels As...</source>
         <translation>Labels speichern u&amp;nter...</translation>
     </message>
@@ -1007,12 +1082,12 @@
         <translation>Fensterung</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+12"/>
         <source>Automatic (image range)</source>
         <translation>Automatisch (Bildbereich)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+5"/>
         <source>&amp;Reset Views</source>
         <translation>Ansichten &amp;zurücksetzen</translation>
     </message>
@@ -1080,29 +1155,29 @@
 <context>
     <name>delineate::app::gui::PdfReport</name>
     <message>
-        <location filename="../app/gui/pdf_report.cpp" line="+59"/>
+        <location filename="../app/gui/pdf_report.cpp" line="+61"/>
         <source>label %1</source>
         <translation>Label %1</translation>
     </message>
     <message>
-        <location line="+137"/>
+        <location line="+183"/>
         <source>Page %1 of %2</source>
         <translation>Seite %1 von %2</translation>
     </message>
     <message>
         <location line="+8"/>
-        <location line="+160"/>
+        <location line="+183"/>
         <source>De-identified report</source>
         <translation>Anonymisierter Bericht</translation>
     </message>
     <message>
-        <location line="-160"/>
-        <location line="+169"/>
+        <location line="-183"/>
+        <location line="+192"/>
         <source>Segmentation report</source>
         <translation>Segmentierungsbericht</translation>
     </message>
     <message>
-        <location line="-165"/>
+        <location line="-188"/>
         <source>Study: %1</source>
         <translation>Studie: %1</translation>
     </message>
@@ -1168,11 +1243,16 @@
     </message>
     <message>
         <location line="+0"/>
-        <source>Volume (mL)</source>
-        <translation>Volumen (mL)</translation>
+        <source>Volume</source>
+        <translation>Volumen</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+57"/>
+        <source>%1 %2: %3, centroid (%4, %5, %6) mm LPS</source>
+        <translation>%1 %2: %3, Schwerpunkt (%4, %5, %6) mm LPS</translation>
+    </message>
+    <message>
+        <location line="-56"/>
         <source>Mean</source>
         <translation>Mittelwert</translation>
     </message>
@@ -1207,17 +1287,12 @@
         <translation>Keine Labels.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+25"/>
         <source>Key images</source>
         <translation>Schlüsselbilder</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>%1 %2: %3 mL, centroid (%4, %5, %6) mm LPS</source>
-        <translation>%1 %2: %3 mL, Schwerpunkt (%4, %5, %6) mm LPS</translation>
-    </message>
-    <message>
-        <location line="+4"/>
+        <location line="+14"/>
         <source>Axial</source>
         <translation>Axial</translation>
     </message>
@@ -1232,12 +1307,12 @@
         <translation>Sagittal</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+18"/>
         <source>%1, slice %2 of %3</source>
         <translation>%1, Schicht %2 von %3</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+80"/>
         <source>Segmentation report: %1</source>
         <translation>Segmentierungsbericht: %1</translation>
     </message>
@@ -1308,7 +1383,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+111"/>
+        <location filename="../app/gui/session_files.cpp" line="+134"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Die wiederhergestellten Labels passen nicht zum Raster von %1</translation>
     </message>
@@ -1338,22 +1413,32 @@
         <translation>Automatische Sicherung fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Save to Share</source>
         <translation>In Freigabe speichern</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Browse...</source>
         <translation>Durchsuchen...</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+2"/>
+        <source>Create Share</source>
+        <translation>Freigabe anlegen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Make this folder a new share store</source>
+        <translation>Diesen Ordner zu einer neuen Freigabe machen</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Share folder:</source>
         <translation>Freigabeordner:</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Study:</source>
         <translation>Studie:</translation>
     </message>
@@ -1368,7 +1453,32 @@
         <translation>Freigabeordner</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+6"/>
+        <source>Choose a folder first.</source>
+        <translation>Zuerst einen Ordner wählen.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 is a share already.</source>
+        <translation>%1 ist bereits eine Freigabe.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1: the folder cannot be created</source>
+        <translation>%1: der Ordner kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>No share was created: %1</source>
+        <translation>Es wurde keine Freigabe angelegt: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Created a share in %1.</source>
+        <translation>Freigabe in %1 angelegt.</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>No share to save to: use Save to Share As</source>
         <translation>Keine Freigabe zum Speichern: „In Freigabe speichern unter“ verwenden</translation>
     </message>
@@ -1581,7 +1691,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/study_exports_menu.cpp" line="+23"/>
+        <location filename="../app/gui/study_exports_menu.cpp" line="+40"/>
         <source>Label &amp;Statistics (CSV, JSON)...</source>
         <translation>Label-&amp;Statistik (CSV, JSON)...</translation>
     </message>
@@ -1703,7 +1813,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Export Surfaces to Folder</source>
         <translation>Oberflächen in Ordner exportieren</translation>
     </message>
@@ -1716,14 +1826,14 @@
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="-147"/>
+        <location filename="../app/gui/study_loader.cpp" line="-146"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
     <message>
         <location line="+20"/>
         <location line="+37"/>
-        <location line="+23"/>
+        <location line="+22"/>
         <source>Loading %1</source>
         <translation>%1 wird geladen</translation>
     </message>
@@ -1738,7 +1848,7 @@
         <translation>%1 / %2 r%3 wird geladen</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+41"/>
         <source>  - incomplete: %1 unreadable file(s)</source>
         <translation>  - unvollständig: %1 unlesbare Datei(en)</translation>
     </message>
@@ -1800,17 +1910,67 @@ Trotzdem laden?</translation>
         <translation>Serie %1 wird geladen</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+49"/>
         <source>Opened %1</source>
         <translation>%1 geöffnet</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+2"/>
+        <location line="+79"/>
+        <source>The labels&apos; table could not be read, their ids are unnamed: %1</source>
+        <translation>Die Labeltabelle konnte nicht gelesen werden, die IDs bleiben unbenannt: %1</translation>
+    </message>
+    <message>
+        <location line="-70"/>
+        <source>%1 x %2 x %3 voxels, spacing %4 x %5 x %6 mm, origin (%7, %8, %9) mm LPS, axes %10</source>
+        <translation>%1 x %2 x %3 Voxel, Abstand %4 x %5 x %6 mm, Ursprung (%7, %8, %9) mm LPS, Achsen %10</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1 is on another grid than the image.
+Label map: %2
+Image: %3</source>
+        <translation>%1 liegt auf einem anderen Gitter als das Bild.
+Labelmap: %2
+Bild: %3</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>It does not cover the image&apos;s space and was not opened.</source>
+        <translation>Sie deckt den Raum des Bildes nicht ab und wurde nicht geöffnet.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>It was not opened.</source>
+        <translation>Sie wurde nicht geöffnet.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Label Map on Another Grid</source>
+        <translation>Labelmap auf einem anderen Gitter</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>It covers the image&apos;s space. Resample it onto the image&apos;s grid (nearest neighbour)? Undo takes the resampled labels back.</source>
+        <translation>Sie deckt den Raum des Bildes ab. Auf das Gitter des Bildes umrechnen (nächster Nachbar)? Rückgängig nimmt die umgerechneten Labels zurück.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Resampling %1</source>
+        <translation>%1 wird umgerechnet</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <location line="+35"/>
         <source>Labels from %1</source>
         <translation>Labels aus %1 geladen</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>%1: %2 voxels belonged to more than one segment; the higher segment number was kept</source>
         <translation>%1: %2 Voxel gehörten zu mehr als einem Segment; die höhere Segmentnummer wurde übernommen</translation>
     </message>
@@ -1843,6 +2003,19 @@ Trotzdem laden?</translation>
         <location line="+0"/>
         <source>3D  %1</source>
         <translation>3D  %1</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::VolumeText</name>
+    <message>
+        <location filename="../app/gui/volume_text.cpp" line="+29"/>
+        <source>%1 mL</source>
+        <translation>%1 mL</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 mm³</source>
+        <translation>%1 mm³</translation>
     </message>
 </context>
 </TS>

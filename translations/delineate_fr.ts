@@ -4,7 +4,7 @@
 <context>
     <name>EditStep</name>
     <message>
-        <location filename="../app/gui/edit_tools.cpp" line="+31"/>
+        <location filename="../app/gui/edit_tools.cpp" line="+34"/>
         <source>Paint</source>
         <translation>Peindre</translation>
     </message>
@@ -45,6 +45,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Interpolate slices over other labels</source>
+        <translation>Interpoler les coupes par-dessus les autres étiquettes</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Open label map</source>
         <translation>Ouvrir une carte d&apos;étiquettes</translation>
     </message>
@@ -68,22 +73,46 @@
         <source>Recovered edits</source>
         <translation>Modifications récupérées</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>Add label</source>
+        <translation>Ajouter une étiquette</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rename label</source>
+        <translation>Renommer l’étiquette</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Lock label</source>
+        <translation>Verrouiller l’étiquette</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Recolour label</source>
+        <translation>Changer la couleur de l’étiquette</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Import label table</source>
+        <translation>Importer la table d’étiquettes</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label names</source>
+        <translation>Noms des étiquettes</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="+78"/>
+        <location filename="../app/gui/study_loader.cpp" line="+91"/>
         <source>out of memory</source>
         <translation>mémoire insuffisante</translation>
     </message>
     <message>
-        <location line="+32"/>
-        <location line="+25"/>
-        <source>%1: the label map&apos;s grid differs from the image&apos;s</source>
-        <translation>%1&#xa0;: la grille de la carte d&apos;étiquettes diffère de celle de l&apos;image</translation>
-    </message>
-    <message>
-        <location line="+24"/>
+        <location line="+80"/>
         <source>%1: %2</source>
         <translation>%1&#xa0;: %2</translation>
     </message>
@@ -94,8 +123,8 @@
     </message>
     <message>
         <location line="+30"/>
-        <source>%1: revision %2 is on another grid than the open image</source>
-        <translation>%1&#xa0;: la révision %2 est sur une autre grille que l&apos;image ouverte</translation>
+        <source>%1 revision %2</source>
+        <translation>%1 révision %2</translation>
     </message>
 </context>
 <context>
@@ -259,7 +288,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai_panel.cpp" line="+133"/>
+        <location filename="../app/gui/ai_panel.cpp" line="+139"/>
         <source>Segment everything</source>
         <translation>Tout segmenter</translation>
     </message>
@@ -349,7 +378,7 @@
         <translation>Moteur&#xa0;: %1 sur %2</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+59"/>
         <source>AI engine: %1</source>
         <translation>Moteur IA&#xa0;: %1</translation>
     </message>
@@ -384,12 +413,12 @@
         <translation>Attendez la fin du chargement de l’étude</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+40"/>
         <source>AI point: %1</source>
         <translation>Point IA&#xa0;: %1</translation>
     </message>
     <message numerus="yes">
-        <location line="+48"/>
+        <location line="+69"/>
         <source>%n point(s), object %1 voxels; engine %2 ms, display %3 ms</source>
         <translation>
             <numerusform>%n point, objet de %1 voxels&#xa0;; moteur %2 ms, affichage %3 ms</numerusform>
@@ -397,7 +426,7 @@
         </translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+40"/>
         <source>Choose or add a label for the object first</source>
         <translation>Choisissez ou ajoutez d&apos;abord une étiquette pour l&apos;objet</translation>
     </message>
@@ -406,11 +435,19 @@
         <source>Accept: %1</source>
         <translation>Accepter&#xa0;: %1</translation>
     </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>Accepted: %n voxel(s) written to label %1</source>
+        <translation>
+            <numerusform>Accepté : %n voxel écrit dans l’étiquette %1</numerusform>
+            <numerusform>Accepté : %n voxels écrits dans l’étiquette %1</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>delineate::app::gui::EditTools</name>
     <message>
-        <location filename="../app/gui/edit_tools.cpp" line="+148"/>
+        <location filename="../app/gui/edit_tools.cpp" line="+158"/>
         <source>Navigate</source>
         <translation>Naviguer</translation>
     </message>
@@ -540,7 +577,7 @@
         <translation>Sagittal</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+51"/>
         <source>Brush radius %1 mm</source>
         <translation>Rayon du pinceau %1 mm</translation>
     </message>
@@ -561,12 +598,12 @@
     </message>
     <message>
         <location line="+9"/>
-        <location line="+21"/>
+        <location line="+58"/>
         <source>%1: %2</source>
         <translation>%1&#xa0;: %2</translation>
     </message>
     <message numerus="yes">
-        <location line="-17"/>
+        <location line="-54"/>
         <source>%1: %n voxel(s) changed</source>
         <translation>
             <numerusform>%1&#xa0;: %n voxel modifié</numerusform>
@@ -579,7 +616,30 @@
         <translation>%1&#xa0;: rien à modifier</translation>
     </message>
     <message>
+        <location line="+35"/>
+        <source>%1: every label id is in use</source>
+        <translation>%1 : tous les identifiants d’étiquette sont utilisés</translation>
+    </message>
+    <message numerus="yes">
         <location line="+66"/>
+        <source>Interpolate slices: %n voxel(s) between the slices belong to other labels and were left as they are (interpolation fills only unlabelled voxels)</source>
+        <translation>
+            <numerusform>Interpoler les coupes : %n voxel entre les coupes appartient à d’autres étiquettes et n’a pas été modifié (l’interpolation ne remplit que les voxels sans étiquette)</numerusform>
+            <numerusform>Interpoler les coupes : %n voxels entre les coupes appartiennent à d’autres étiquettes et n’ont pas été modifiés (l’interpolation ne remplit que les voxels sans étiquette)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Interpolate Slices</source>
+        <translation>Interpoler les coupes</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Interpolate over the other labels? Locked labels stay as they are; Undo takes it back in one step.</source>
+        <translation>Interpoler par-dessus les autres étiquettes ? Les étiquettes verrouillées restent inchangées ; Annuler le défait en une étape.</translation>
+    </message>
+    <message>
+        <location line="+28"/>
         <source>Undone: %1</source>
         <translation>Annulé&#xa0;: %1</translation>
     </message>
@@ -612,7 +672,7 @@
 <context>
     <name>delineate::app::gui::LabelPanel</name>
     <message>
-        <location filename="../app/gui/label_panel.cpp" line="+46"/>
+        <location filename="../app/gui/label_panel.cpp" line="+47"/>
         <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
         <translation>Tables d&apos;étiquettes (*.label *.txt *.ctbl *.csv *.tsv *.json);;Tous les fichiers (*)</translation>
     </message>
@@ -663,8 +723,8 @@
     </message>
     <message>
         <location line="+0"/>
-        <source>mL</source>
-        <translation>mL</translation>
+        <source>Volume</source>
+        <translation>Volume</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -703,18 +763,23 @@
     </message>
     <message>
         <location line="+24"/>
-        <location line="+96"/>
+        <location line="+104"/>
         <location line="+7"/>
         <source>label %1</source>
         <translation>étiquette %1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-106"/>
+        <source>Unnamed: the labels&apos; table does not name id %1</source>
+        <translation>Sans nom : la table d’étiquettes ne nomme pas l’identifiant %1</translation>
+    </message>
+    <message>
+        <location line="+108"/>
         <source>Colour of %1</source>
         <translation>Couleur de %1</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Every label id is in use</source>
         <translation>Tous les identifiants d&apos;étiquette sont utilisés</translation>
     </message>
@@ -728,7 +793,7 @@
     <name>delineate::app::gui::MainWindow</name>
     <message>
         <location filename="../app/gui/main_window.cpp" line="+37"/>
-        <location line="+181"/>
+        <location line="+184"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
@@ -767,7 +832,12 @@
         <translation>Delineate - %1</translation>
     </message>
     <message>
-        <location line="+118"/>
+        <location line="+32"/>
+        <source>W %1  L %2</source>
+        <translation>L %1  N %2</translation>
+    </message>
+    <message>
+        <location line="+108"/>
         <source>LPS (%1, %2, %3) mm</source>
         <translation>LPS (%1, %2, %3) mm</translation>
     </message>
@@ -795,6 +865,11 @@
         <location line="+2"/>
         <source>   outside the image</source>
         <translation>   hors de l&apos;image</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>%1 (DICOM series %2)</source>
+        <translation>%1 (série DICOM %2)</translation>
     </message>
     <message>
         <location filename="../app/gui/main_window_menus.cpp" line="+37"/>
@@ -907,7 +982,7 @@
         <translation>Enregistrer sur le partage &amp;sous...</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>Save &amp;Labels As...</source>
         <translation>Enregistrer les étiquettes so&amp;us...</translation>
     </message>
@@ -1007,12 +1082,12 @@
         <translation>Fenêtrage</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+12"/>
         <source>Automatic (image range)</source>
         <translation>Automatique (plage de l&apos;image)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+5"/>
         <source>&amp;Reset Views</source>
         <translation>&amp;Réinitialiser les vues</translation>
     </message>
@@ -1080,29 +1155,29 @@
 <context>
     <name>delineate::app::gui::PdfReport</name>
     <message>
-        <location filename="../app/gui/pdf_report.cpp" line="+59"/>
+        <location filename="../app/gui/pdf_report.cpp" line="+61"/>
         <source>label %1</source>
         <translation>étiquette %1</translation>
     </message>
     <message>
-        <location line="+137"/>
+        <location line="+183"/>
         <source>Page %1 of %2</source>
         <translation>Page %1 sur %2</translation>
     </message>
     <message>
         <location line="+8"/>
-        <location line="+160"/>
+        <location line="+183"/>
         <source>De-identified report</source>
         <translation>Rapport anonymisé</translation>
     </message>
     <message>
-        <location line="-160"/>
-        <location line="+169"/>
+        <location line="-183"/>
+        <location line="+192"/>
         <source>Segmentation report</source>
         <translation>Rapport de segmentation</translation>
     </message>
     <message>
-        <location line="-165"/>
+        <location line="-188"/>
         <source>Study: %1</source>
         <translation>Étude&#xa0;: %1</translation>
     </message>
@@ -1168,11 +1243,16 @@
     </message>
     <message>
         <location line="+0"/>
-        <source>Volume (mL)</source>
-        <translation>Volume (mL)</translation>
+        <source>Volume</source>
+        <translation>Volume</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+57"/>
+        <source>%1 %2: %3, centroid (%4, %5, %6) mm LPS</source>
+        <translation>%1 %2 : %3, centroïde (%4, %5, %6) mm LPS</translation>
+    </message>
+    <message>
+        <location line="-56"/>
         <source>Mean</source>
         <translation>Moyenne</translation>
     </message>
@@ -1207,17 +1287,12 @@
         <translation>Aucune étiquette.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+25"/>
         <source>Key images</source>
         <translation>Images clés</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>%1 %2: %3 mL, centroid (%4, %5, %6) mm LPS</source>
-        <translation>%1 %2&#xa0;: %3 mL, centre de gravité (%4, %5, %6) mm LPS</translation>
-    </message>
-    <message>
-        <location line="+4"/>
+        <location line="+14"/>
         <source>Axial</source>
         <translation>Axial</translation>
     </message>
@@ -1232,12 +1307,12 @@
         <translation>Sagittal</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+18"/>
         <source>%1, slice %2 of %3</source>
         <translation>%1, coupe %2 sur %3</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+80"/>
         <source>Segmentation report: %1</source>
         <translation>Rapport de segmentation&#xa0;: %1</translation>
     </message>
@@ -1308,7 +1383,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+111"/>
+        <location filename="../app/gui/session_files.cpp" line="+134"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Les étiquettes récupérées ne correspondent pas à la grille de %1</translation>
     </message>
@@ -1338,22 +1413,32 @@
         <translation>Échec de l&apos;enregistrement automatique&#xa0;: %1</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Save to Share</source>
         <translation>Enregistrer sur le partage</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Browse...</source>
         <translation>Parcourir...</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+2"/>
+        <source>Create Share</source>
+        <translation>Créer un partage</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Make this folder a new share store</source>
+        <translation>Faire de ce dossier un nouveau partage</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Share folder:</source>
         <translation>Dossier partagé&#xa0;:</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Study:</source>
         <translation>Étude&#xa0;:</translation>
     </message>
@@ -1368,7 +1453,32 @@
         <translation>Dossier partagé</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+6"/>
+        <source>Choose a folder first.</source>
+        <translation>Choisissez d’abord un dossier.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 is a share already.</source>
+        <translation>%1 est déjà un partage.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1: the folder cannot be created</source>
+        <translation>%1 : le dossier ne peut pas être créé</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>No share was created: %1</source>
+        <translation>Aucun partage n’a été créé : %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Created a share in %1.</source>
+        <translation>Partage créé dans %1.</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>No share to save to: use Save to Share As</source>
         <translation>Aucun partage où enregistrer&#xa0;: utilisez «&#xa0;Enregistrer sur le partage sous&#xa0;»</translation>
     </message>
@@ -1581,7 +1691,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/study_exports_menu.cpp" line="+23"/>
+        <location filename="../app/gui/study_exports_menu.cpp" line="+40"/>
         <source>Label &amp;Statistics (CSV, JSON)...</source>
         <translation>&amp;Statistiques des étiquettes (CSV, JSON)...</translation>
     </message>
@@ -1703,7 +1813,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Export Surfaces to Folder</source>
         <translation>Exporter les surfaces dans un dossier</translation>
     </message>
@@ -1716,14 +1826,14 @@
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="-147"/>
+        <location filename="../app/gui/study_loader.cpp" line="-146"/>
         <source>Cancelled</source>
         <translation>Annulé</translation>
     </message>
     <message>
         <location line="+20"/>
         <location line="+37"/>
-        <location line="+23"/>
+        <location line="+22"/>
         <source>Loading %1</source>
         <translation>Chargement de %1</translation>
     </message>
@@ -1738,7 +1848,7 @@
         <translation>Chargement de %1 / %2 r%3</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+41"/>
         <source>  - incomplete: %1 unreadable file(s)</source>
         <translation>  - incomplète : %1 fichier(s) illisible(s)</translation>
     </message>
@@ -1800,17 +1910,67 @@ La charger quand même&#xa0;?</translation>
         <translation>Chargement de la série %1</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+49"/>
         <source>Opened %1</source>
         <translation>%1 ouvert</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+2"/>
+        <location line="+79"/>
+        <source>The labels&apos; table could not be read, their ids are unnamed: %1</source>
+        <translation>La table des étiquettes n’a pas pu être lue, leurs identifiants restent sans nom : %1</translation>
+    </message>
+    <message>
+        <location line="-70"/>
+        <source>%1 x %2 x %3 voxels, spacing %4 x %5 x %6 mm, origin (%7, %8, %9) mm LPS, axes %10</source>
+        <translation>%1 x %2 x %3 voxels, espacement %4 x %5 x %6 mm, origine (%7, %8, %9) mm LPS, axes %10</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1 is on another grid than the image.
+Label map: %2
+Image: %3</source>
+        <translation>%1 est sur une autre grille que l’image.
+Carte d’étiquettes : %2
+Image : %3</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>It does not cover the image&apos;s space and was not opened.</source>
+        <translation>Elle ne couvre pas l’espace de l’image et n’a pas été ouverte.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>It was not opened.</source>
+        <translation>Elle n’a pas été ouverte.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Label Map on Another Grid</source>
+        <translation>Carte d’étiquettes sur une autre grille</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>It covers the image&apos;s space. Resample it onto the image&apos;s grid (nearest neighbour)? Undo takes the resampled labels back.</source>
+        <translation>Elle couvre l’espace de l’image. La rééchantillonner sur la grille de l’image (plus proche voisin) ? Annuler retire les étiquettes rééchantillonnées.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Resampling %1</source>
+        <translation>Rééchantillonnage de %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1: %2</source>
+        <translation>%1 : %2</translation>
+    </message>
+    <message>
+        <location line="+35"/>
         <source>Labels from %1</source>
         <translation>Étiquettes chargées depuis %1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>%1: %2 voxels belonged to more than one segment; the higher segment number was kept</source>
         <translation>%1&#xa0;: %2 voxels appartenaient à plusieurs segments&#xa0;; le numéro de segment le plus élevé a été conservé</translation>
     </message>
@@ -1843,6 +2003,19 @@ La charger quand même&#xa0;?</translation>
         <location line="+0"/>
         <source>3D  %1</source>
         <translation>3D  %1</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::VolumeText</name>
+    <message>
+        <location filename="../app/gui/volume_text.cpp" line="+29"/>
+        <source>%1 mL</source>
+        <translation>%1 mL</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 mm³</source>
+        <translation>%1 mm³</translation>
     </message>
 </context>
 </TS>

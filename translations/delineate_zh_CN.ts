@@ -4,7 +4,7 @@
 <context>
     <name>EditStep</name>
     <message>
-        <location filename="../app/gui/edit_tools.cpp" line="+31"/>
+        <location filename="../app/gui/edit_tools.cpp" line="+34"/>
         <source>Paint</source>
         <translation>绘制</translation>
     </message>
@@ -45,6 +45,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Interpolate slices over other labels</source>
+        <translation>覆盖其他标签插值切片</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Open label map</source>
         <translation>打开标签图</translation>
     </message>
@@ -68,22 +73,46 @@
         <source>Recovered edits</source>
         <translation>已恢复的编辑</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>Add label</source>
+        <translation>添加标签</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rename label</source>
+        <translation>重命名标签</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Lock label</source>
+        <translation>锁定标签</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Recolour label</source>
+        <translation>更改标签颜色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Import label table</source>
+        <translation>导入标签表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label names</source>
+        <translation>标签名称</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="+78"/>
+        <location filename="../app/gui/study_loader.cpp" line="+91"/>
         <source>out of memory</source>
         <translation>内存不足</translation>
     </message>
     <message>
-        <location line="+32"/>
-        <location line="+25"/>
-        <source>%1: the label map&apos;s grid differs from the image&apos;s</source>
-        <translation>%1：标签图的网格与图像的网格不一致</translation>
-    </message>
-    <message>
-        <location line="+24"/>
+        <location line="+80"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -94,8 +123,8 @@
     </message>
     <message>
         <location line="+30"/>
-        <source>%1: revision %2 is on another grid than the open image</source>
-        <translation>%1：修订版本 %2 的网格与当前打开的图像不同</translation>
+        <source>%1 revision %2</source>
+        <translation>%1 修订版 %2</translation>
     </message>
 </context>
 <context>
@@ -259,7 +288,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai_panel.cpp" line="+133"/>
+        <location filename="../app/gui/ai_panel.cpp" line="+139"/>
         <source>Segment everything</source>
         <translation>全部分割</translation>
     </message>
@@ -349,7 +378,7 @@
         <translation>引擎：%1，运行于 %2</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+59"/>
         <source>AI engine: %1</source>
         <translation>AI 引擎：%1</translation>
     </message>
@@ -384,19 +413,19 @@
         <translation>请等待检查加载完成</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+40"/>
         <source>AI point: %1</source>
         <translation>AI 点：%1</translation>
     </message>
     <message numerus="yes">
-        <location line="+48"/>
+        <location line="+69"/>
         <source>%n point(s), object %1 voxels; engine %2 ms, display %3 ms</source>
         <translation>
             <numerusform>%n 个点，对象 %1 个体素；引擎 %2 ms，显示 %3 ms</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+40"/>
         <source>Choose or add a label for the object first</source>
         <translation>请先为该对象选择或添加标签</translation>
     </message>
@@ -405,11 +434,18 @@
         <source>Accept: %1</source>
         <translation>接受：%1</translation>
     </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>Accepted: %n voxel(s) written to label %1</source>
+        <translation>
+            <numerusform>已接受：%n 个体素写入标签 %1</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>delineate::app::gui::EditTools</name>
     <message>
-        <location filename="../app/gui/edit_tools.cpp" line="+148"/>
+        <location filename="../app/gui/edit_tools.cpp" line="+158"/>
         <source>Navigate</source>
         <translation>导航</translation>
     </message>
@@ -539,7 +575,7 @@
         <translation>矢状位</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+51"/>
         <source>Brush radius %1 mm</source>
         <translation>画笔半径 %1 mm</translation>
     </message>
@@ -560,12 +596,12 @@
     </message>
     <message>
         <location line="+9"/>
-        <location line="+21"/>
+        <location line="+58"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message numerus="yes">
-        <location line="-17"/>
+        <location line="-54"/>
         <source>%1: %n voxel(s) changed</source>
         <translation>
             <numerusform>%1：已更改 %n 个体素</numerusform>
@@ -577,7 +613,29 @@
         <translation>%1：无需更改</translation>
     </message>
     <message>
+        <location line="+35"/>
+        <source>%1: every label id is in use</source>
+        <translation>%1：所有标签 ID 均已使用</translation>
+    </message>
+    <message numerus="yes">
         <location line="+66"/>
+        <source>Interpolate slices: %n voxel(s) between the slices belong to other labels and were left as they are (interpolation fills only unlabelled voxels)</source>
+        <translation>
+            <numerusform>插值切片：切片之间有 %n 个体素属于其他标签，已保持不变（插值只填充未标记的体素）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Interpolate Slices</source>
+        <translation>插值切片</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Interpolate over the other labels? Locked labels stay as they are; Undo takes it back in one step.</source>
+        <translation>覆盖其他标签进行插值吗？锁定的标签保持不变；撤销可一步还原。</translation>
+    </message>
+    <message>
+        <location line="+28"/>
         <source>Undone: %1</source>
         <translation>已撤销：%1</translation>
     </message>
@@ -610,7 +668,7 @@
 <context>
     <name>delineate::app::gui::LabelPanel</name>
     <message>
-        <location filename="../app/gui/label_panel.cpp" line="+46"/>
+        <location filename="../app/gui/label_panel.cpp" line="+47"/>
         <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
         <translation>标签表 (*.label *.txt *.ctbl *.csv *.tsv *.json);;所有文件 (*)</translation>
     </message>
@@ -661,8 +719,8 @@
     </message>
     <message>
         <location line="+0"/>
-        <source>mL</source>
-        <translation>mL</translation>
+        <source>Volume</source>
+        <translation>体积</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -701,18 +759,23 @@
     </message>
     <message>
         <location line="+24"/>
-        <location line="+96"/>
+        <location line="+104"/>
         <location line="+7"/>
         <source>label %1</source>
         <translation>标签 %1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-106"/>
+        <source>Unnamed: the labels&apos; table does not name id %1</source>
+        <translation>未命名：标签表中没有 ID %1 的名称</translation>
+    </message>
+    <message>
+        <location line="+108"/>
         <source>Colour of %1</source>
         <translation>%1 的颜色</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Every label id is in use</source>
         <translation>所有标签 ID 均已占用</translation>
     </message>
@@ -726,7 +789,7 @@
     <name>delineate::app::gui::MainWindow</name>
     <message>
         <location filename="../app/gui/main_window.cpp" line="+37"/>
-        <location line="+181"/>
+        <location line="+184"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
@@ -765,7 +828,12 @@
         <translation>Delineate - %1</translation>
     </message>
     <message>
-        <location line="+118"/>
+        <location line="+32"/>
+        <source>W %1  L %2</source>
+        <translation>窗宽 %1  窗位 %2</translation>
+    </message>
+    <message>
+        <location line="+108"/>
         <source>LPS (%1, %2, %3) mm</source>
         <translation>LPS (%1, %2, %3) mm</translation>
     </message>
@@ -793,6 +861,11 @@
         <location line="+2"/>
         <source>   outside the image</source>
         <translation>   图像外</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>%1 (DICOM series %2)</source>
+        <translation>%1（DICOM 序列 %2）</translation>
     </message>
     <message>
         <location filename="../app/gui/main_window_menus.cpp" line="+37"/>
@@ -905,7 +978,7 @@
         <translation>另存到共享目录(&amp;A)...</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>Save &amp;Labels As...</source>
         <translation>标签另存为(&amp;L)...</translation>
     </message>
@@ -1005,12 +1078,12 @@
         <translation>窗宽窗位</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+12"/>
         <source>Automatic (image range)</source>
         <translation>自动（图像范围）</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+5"/>
         <source>&amp;Reset Views</source>
         <translation>重置视图(&amp;R)</translation>
     </message>
@@ -1078,29 +1151,29 @@
 <context>
     <name>delineate::app::gui::PdfReport</name>
     <message>
-        <location filename="../app/gui/pdf_report.cpp" line="+59"/>
+        <location filename="../app/gui/pdf_report.cpp" line="+61"/>
         <source>label %1</source>
         <translation>标签 %1</translation>
     </message>
     <message>
-        <location line="+137"/>
+        <location line="+183"/>
         <source>Page %1 of %2</source>
         <translation>第 %1 页，共 %2 页</translation>
     </message>
     <message>
         <location line="+8"/>
-        <location line="+160"/>
+        <location line="+183"/>
         <source>De-identified report</source>
         <translation>去标识化报告</translation>
     </message>
     <message>
-        <location line="-160"/>
-        <location line="+169"/>
+        <location line="-183"/>
+        <location line="+192"/>
         <source>Segmentation report</source>
         <translation>分割报告</translation>
     </message>
     <message>
-        <location line="-165"/>
+        <location line="-188"/>
         <source>Study: %1</source>
         <translation>检查：%1</translation>
     </message>
@@ -1166,11 +1239,16 @@
     </message>
     <message>
         <location line="+0"/>
-        <source>Volume (mL)</source>
-        <translation>体积 (mL)</translation>
+        <source>Volume</source>
+        <translation>体积</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+57"/>
+        <source>%1 %2: %3, centroid (%4, %5, %6) mm LPS</source>
+        <translation>%1 %2：%3，质心 (%4, %5, %6) mm LPS</translation>
+    </message>
+    <message>
+        <location line="-56"/>
         <source>Mean</source>
         <translation>均值</translation>
     </message>
@@ -1205,17 +1283,12 @@
         <translation>无标签。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+25"/>
         <source>Key images</source>
         <translation>关键图像</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>%1 %2: %3 mL, centroid (%4, %5, %6) mm LPS</source>
-        <translation>%1 %2：%3 mL，质心 (%4, %5, %6) mm LPS</translation>
-    </message>
-    <message>
-        <location line="+4"/>
+        <location line="+14"/>
         <source>Axial</source>
         <translation>轴位</translation>
     </message>
@@ -1230,12 +1303,12 @@
         <translation>矢状位</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+18"/>
         <source>%1, slice %2 of %3</source>
         <translation>%1，第 %2 层，共 %3 层</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+80"/>
         <source>Segmentation report: %1</source>
         <translation>分割报告：%1</translation>
     </message>
@@ -1306,7 +1379,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+111"/>
+        <location filename="../app/gui/session_files.cpp" line="+134"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>恢复的标签与 %1 的网格不匹配</translation>
     </message>
@@ -1336,22 +1409,32 @@
         <translation>自动保存失败：%1</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Save to Share</source>
         <translation>保存到共享目录</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Browse...</source>
         <translation>浏览...</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+2"/>
+        <source>Create Share</source>
+        <translation>创建共享</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Make this folder a new share store</source>
+        <translation>将此文件夹设为新的共享存储</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Share folder:</source>
         <translation>共享文件夹：</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Study:</source>
         <translation>检查：</translation>
     </message>
@@ -1366,7 +1449,32 @@
         <translation>共享文件夹</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+6"/>
+        <source>Choose a folder first.</source>
+        <translation>请先选择一个文件夹。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 is a share already.</source>
+        <translation>%1 已经是共享存储。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1: the folder cannot be created</source>
+        <translation>%1：无法创建该文件夹</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>No share was created: %1</source>
+        <translation>未创建共享：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Created a share in %1.</source>
+        <translation>已在 %1 中创建共享。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>No share to save to: use Save to Share As</source>
         <translation>没有可保存到的共享目录：请使用“另存到共享目录”</translation>
     </message>
@@ -1577,7 +1685,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/study_exports_menu.cpp" line="+23"/>
+        <location filename="../app/gui/study_exports_menu.cpp" line="+40"/>
         <source>Label &amp;Statistics (CSV, JSON)...</source>
         <translation>标签统计(&amp;S) (CSV, JSON)...</translation>
     </message>
@@ -1699,7 +1807,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Export Surfaces to Folder</source>
         <translation>将表面导出到文件夹</translation>
     </message>
@@ -1712,14 +1820,14 @@
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="-147"/>
+        <location filename="../app/gui/study_loader.cpp" line="-146"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
         <location line="+20"/>
         <location line="+37"/>
-        <location line="+23"/>
+        <location line="+22"/>
         <source>Loading %1</source>
         <translation>正在加载 %1</translation>
     </message>
@@ -1734,7 +1842,7 @@
         <translation>正在加载 %1 / %2 r%3</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+41"/>
         <source>  - incomplete: %1 unreadable file(s)</source>
         <translation>  - 不完整：%1 个无法读取的文件</translation>
     </message>
@@ -1796,17 +1904,67 @@ Load it anyway?</source>
         <translation>正在加载序列 %1</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+49"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+2"/>
+        <location line="+79"/>
+        <source>The labels&apos; table could not be read, their ids are unnamed: %1</source>
+        <translation>无法读取标签表，其 ID 未命名：%1</translation>
+    </message>
+    <message>
+        <location line="-70"/>
+        <source>%1 x %2 x %3 voxels, spacing %4 x %5 x %6 mm, origin (%7, %8, %9) mm LPS, axes %10</source>
+        <translation>%1 x %2 x %3 体素，间距 %4 x %5 x %6 mm，原点 (%7, %8, %9) mm LPS，轴 %10</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1 is on another grid than the image.
+Label map: %2
+Image: %3</source>
+        <translation>%1 与图像不在同一网格上。
+标签图：%2
+图像：%3</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>It does not cover the image&apos;s space and was not opened.</source>
+        <translation>它未覆盖图像空间，未打开。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>It was not opened.</source>
+        <translation>未打开。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Label Map on Another Grid</source>
+        <translation>标签图位于其他网格</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>It covers the image&apos;s space. Resample it onto the image&apos;s grid (nearest neighbour)? Undo takes the resampled labels back.</source>
+        <translation>它覆盖图像空间。是否将其重采样到图像网格（最近邻）？撤销可取回重采样的标签。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Resampling %1</source>
+        <translation>正在重采样 %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="+35"/>
         <source>Labels from %1</source>
         <translation>已加载来自 %1 的标签</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>%1: %2 voxels belonged to more than one segment; the higher segment number was kept</source>
         <translation>%1：%2 个体素属于多个分段；已保留编号较大的分段</translation>
     </message>
@@ -1838,6 +1996,19 @@ Load it anyway?</source>
         <location line="+0"/>
         <source>3D  %1</source>
         <translation>3D  %1</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::VolumeText</name>
+    <message>
+        <location filename="../app/gui/volume_text.cpp" line="+29"/>
+        <source>%1 mL</source>
+        <translation>%1 mL</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 mm³</source>
+        <translation>%1 mm³</translation>
     </message>
 </context>
 </TS>
