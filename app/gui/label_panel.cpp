@@ -160,7 +160,7 @@ void LabelPanel::refresh() {
       if (label == 0) continue;
       auto* item = new QTreeWidgetItem(m_tree);
       item->setData(kId, Qt::UserRole, label);
-      item->setText(kId, QString::number(label));
+      item->setData(kId, Qt::DisplayRole, static_cast<int>(label));  // a number: sorted 1, 2, 10, not 1, 10, 2
       item->setIcon(kId, swatch(entry ? entry->color : core::LabelTable::defaultColor(label)));
       item->setText(kName, entry ? QString::fromStdString(entry->name) : tr("label %1").arg(label));
       if (!entry) {  // no table names this id: shown as unnamed, never under another table's name
@@ -194,7 +194,7 @@ void LabelPanel::updateEntry(const core::LabelEntry& entry) {
   if (!item) {  // a new label: a new row (never inside an item signal, since no row existed)
     item = new QTreeWidgetItem(m_tree);
     item->setData(kId, Qt::UserRole, entry.id);
-    item->setText(kId, QString::number(entry.id));
+    item->setData(kId, Qt::DisplayRole, static_cast<int>(entry.id));
     item->setText(kVolume, "-");
     item->setTextAlignment(kVolume, Qt::AlignRight | Qt::AlignVCenter);
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable | Qt::ItemIsEditable);

@@ -2,6 +2,7 @@
 // saves, the share target), and a dock works against the document and a stand-in workbench with no window at all.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 
 #include <QAbstractButton>
@@ -431,6 +432,11 @@ TEST_CASE("label panel: Add takes an id that neither the table nor the voxels ca
   CHECK(doc.session()->table().find(added)->name == "lesion");
   CHECK_FALSE(doc.session()->table().contains(21));
   CHECK(panel.activeLabel() == added);
+  // The list stays in numeric order after Add (item 11: it sorted as text, 1, 10, 19, 2).
+  std::vector<int> order;
+  for (int i = 0; i < panel.tree()->topLevelItemCount(); ++i)
+    order.push_back(panel.tree()->topLevelItem(i)->text(LabelPanel::kId).toInt());
+  CHECK(std::is_sorted(order.begin(), order.end()));
   REQUIRE(row(panel.tree(), 21));
   CHECK(row(panel.tree(), 21)->text(LabelPanel::kName) != "lesion");
 
