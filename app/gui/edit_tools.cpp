@@ -505,16 +505,8 @@ bool EditTools::smooth() {
 }
 
 bool EditTools::interpolate() {
-  const core::AnnotationSession* session = m_document.session();
-  if (!session) return false;
-  const viewer::SliceOrientation views[3] = {viewer::SliceOrientation::Axial, viewer::SliceOrientation::Coronal,
-                                             viewer::SliceOrientation::Sagittal};
-  const int axis = core::sliceAxisFor(session->image().geometry(),
-                                      m_bench.slicePanel(views[m_interpolateAxis->currentIndex()])->scene().normal());
   core::ToolWork work;
-  const bool changed = runOperation("Interpolate slices", [&](core::EditTransaction& tx) {
-    return core::interpolateSlices(tx, session->labels(), m_active, axis, work);
-  });
+  const bool changed = runInterpolation(false, work);
   if (work.heldByOtherLabels == 0) return changed;
   // Interpolation fills only unlabelled voxels; inside a parcellated atlas the voxels between the slices all belong
   // to some label, and "nothing to change" alone does not say why.
@@ -535,16 +527,21 @@ bool EditTools::interpolate() {
 }
 
 bool EditTools::interpolateOverOtherLabels() {
+  core::ToolWork work;
+  return runInterpolation(true, work);
+}
+
+bool EditTools::runInterpolation(bool overOtherLabels, core::ToolWork& work) {
   const core::AnnotationSession* session = m_document.session();
   if (!session) return false;
   const viewer::SliceOrientation views[3] = {viewer::SliceOrientation::Axial, viewer::SliceOrientation::Coronal,
                                              viewer::SliceOrientation::Sagittal};
   const int axis = core::sliceAxisFor(session->image().geometry(),
                                       m_bench.slicePanel(views[m_interpolateAxis->currentIndex()])->scene().normal());
-  core::ToolWork work;
-  return runOperation("Interpolate slices over other labels", [&](core::EditTransaction& tx) {
-    return core::interpolateSlices(tx, session->labels(), m_active, axis, work, true);
-  });
+  return runOperation(overOtherLabels ? "Interpolate slices over other labels" : "Interpolate slices",
+                      [&](core::EditTransaction& tx) {
+                        return core::interpolateSlices(tx, session->labels(), m_active, axis, work, overOtherLabels);
+                      });
 }
 
 bool EditTools::undo() {

@@ -88,6 +88,8 @@ class EditTools : public QWidget {
  private:
   core::BrushOptions brushOptions(const SlicePanel* panel) const;
   core::EditPolicy policy(core::Label writing) const;
+  // Slice interpolation of the active label across the chosen view's axis, one undo step; `work` says what it met.
+  bool runInterpolation(bool overOtherLabels, core::ToolWork& work);
   void beginStroke(SlicePanel* panel, const core::Vec3& lps);
   void continueStroke(const core::Vec3& from, const core::Vec3& to);
   void endStroke();
