@@ -100,6 +100,17 @@ QTreeWidgetItem* row(QTreeWidget* tree, core::Label label) {
   return nullptr;
 }
 
+// A copy of the DICOM series in `source` under `folder` whose first file (1-01.dcm) is cut to zero bytes; its path.
+std::filesystem::path copySeriesWithEmptyFirstFile(const std::filesystem::path& source,
+                                                   const std::filesystem::path& folder) {
+  std::filesystem::create_directories(folder);
+  for (const auto& e : std::filesystem::directory_iterator(source))
+    std::filesystem::copy_file(e.path(), folder / e.path().filename());
+  const std::filesystem::path broken = folder / "1-01.dcm";
+  std::filesystem::resize_file(broken, 0);
+  return broken;
+}
+
 }  // namespace
 
 TEST_CASE("study document: a new study, an edit, table edits, visibility and a save are each announced",
@@ -256,11 +267,7 @@ TEST_CASE("study loader: a DICOM series with an unreadable file is refused, the 
   test::guiApp();
   test::ScratchDir scratch("gui-unreadable");
   const std::filesystem::path folder = scratch / "series";
-  std::filesystem::create_directories(folder);
-  for (const auto& e : std::filesystem::directory_iterator(*source))
-    std::filesystem::copy_file(e.path(), folder / e.path().filename());
-  const std::filesystem::path broken = folder / "1-01.dcm";
-  std::filesystem::resize_file(broken, 0);
+  const std::filesystem::path broken = copySeriesWithEmptyFirstFile(*source, folder);
 
   StudyDocument doc;
   StandInBench bench;
@@ -281,11 +288,7 @@ TEST_CASE("study loader: the readable files of an incomplete series load when th
   test::guiApp();
   test::ScratchDir scratch("gui-unreadable-yes");
   const std::filesystem::path folder = scratch / "series";
-  std::filesystem::create_directories(folder);
-  for (const auto& e : std::filesystem::directory_iterator(*source))
-    std::filesystem::copy_file(e.path(), folder / e.path().filename());
-  const std::filesystem::path broken = folder / "1-01.dcm";
-  std::filesystem::resize_file(broken, 0);
+  const std::filesystem::path broken = copySeriesWithEmptyFirstFile(*source, folder);
 
   struct AskingBench : StandInBench {
     bool dialogsEnabled() const override { return true; }
