@@ -288,7 +288,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai_panel.cpp" line="+139"/>
+        <location filename="../app/gui/ai_panel.cpp" line="+146"/>
         <source>Segment everything</source>
         <translation>Alles segmentieren</translation>
     </message>
@@ -319,11 +319,21 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Write the object into the active label (Return)</source>
-        <translation>Objekt in das aktive Label übernehmen (Return)</translation>
+        <source>Write the object into the label chosen under &quot;Accept into&quot; (Return)</source>
+        <translation>Das Objekt in das unter „Übernehmen in“ gewählte Label schreiben (Eingabe)</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>Accept into:</source>
+        <translation>Übernehmen in:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The label the accepted object is written into: a new label unless you choose one here or in the labels list</source>
+        <translation>Das Label, in das das übernommene Objekt geschrieben wird: ein neues Label, außer Sie wählen hier oder in der Labelliste eines</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Discard</source>
         <translation>Verwerfen</translation>
     </message>
@@ -363,7 +373,7 @@
         <translation>Letzten KI-Punkt entfernen</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Engine: starting...</source>
         <translation>Engine: wird gestartet...</translation>
     </message>
@@ -378,7 +388,7 @@
         <translation>Engine: %1 auf %2</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+61"/>
         <source>AI engine: %1</source>
         <translation>KI-Engine: %1</translation>
     </message>
@@ -426,17 +436,32 @@
         </translation>
     </message>
     <message>
-        <location line="+40"/>
-        <source>Choose or add a label for the object first</source>
-        <translation>Zuerst ein Label für das Objekt wählen oder hinzufügen</translation>
+        <location line="+51"/>
+        <source>New label</source>
+        <translation>Neues Label</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1  (unnamed)</source>
+        <translation>%1  (unbenannt)</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Accept: every label id is in use</source>
+        <translation>Übernehmen: jede Label-ID ist vergeben</translation>
     </message>
     <message>
         <location line="+5"/>
+        <source>Label %1</source>
+        <translation>Label %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Accept: %1</source>
         <translation>Übernehmen: %1</translation>
     </message>
     <message numerus="yes">
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Accepted: %n voxel(s) written to label %1</source>
         <translation>
             <numerusform>Übernommen: %n Voxel in Label %1 geschrieben</numerusform>
@@ -621,7 +646,7 @@
         <translation>%1: jede Label-ID ist vergeben</translation>
     </message>
     <message numerus="yes">
-        <location line="+66"/>
+        <location line="+58"/>
         <source>Interpolate slices: %n voxel(s) between the slices belong to other labels and were left as they are (interpolation fills only unlabelled voxels)</source>
         <translation>
             <numerusform>Schichten interpolieren: %n Voxel zwischen den Schichten gehört zu anderen Labels und blieb unverändert (die Interpolation füllt nur unbeschriftete Voxel)</numerusform>
@@ -639,7 +664,7 @@
         <translation>Über die anderen Labels interpolieren? Gesperrte Labels bleiben unverändert; Rückgängig nimmt es in einem Schritt zurück.</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+33"/>
         <source>Undone: %1</source>
         <translation>Rückgängig gemacht: %1</translation>
     </message>
@@ -672,12 +697,12 @@
 <context>
     <name>delineate::app::gui::LabelPanel</name>
     <message>
-        <location filename="../app/gui/label_panel.cpp" line="+47"/>
+        <location filename="../app/gui/label_panel.cpp" line="+48"/>
         <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
         <translation>Labeltabellen (*.label *.txt *.ctbl *.csv *.tsv *.json);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+62"/>
         <source>Label %1</source>
         <translation>Label %1</translation>
     </message>
@@ -763,18 +788,18 @@
     </message>
     <message>
         <location line="+24"/>
-        <location line="+104"/>
+        <location line="+107"/>
         <location line="+7"/>
         <source>label %1</source>
         <translation>Label %1</translation>
     </message>
     <message>
-        <location line="-106"/>
+        <location line="-109"/>
         <source>Unnamed: the labels&apos; table does not name id %1</source>
         <translation>Unbenannt: die Labeltabelle benennt ID %1 nicht</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+111"/>
         <source>Colour of %1</source>
         <translation>Farbe von %1</translation>
     </message>
@@ -784,7 +809,7 @@
         <translation>Alle Label-IDs sind vergeben</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+19"/>
         <source>%1: the file holds no labels</source>
         <translation>%1: Die Datei enthält keine Labels</translation>
     </message>
@@ -793,41 +818,41 @@
     <name>delineate::app::gui::MainWindow</name>
     <message>
         <location filename="../app/gui/main_window.cpp" line="+37"/>
-        <location line="+184"/>
+        <location line="+188"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-141"/>
-        <location line="+78"/>
+        <location line="-145"/>
+        <location line="+82"/>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
     <message>
-        <location line="-43"/>
-        <location line="+40"/>
+        <location line="-47"/>
+        <location line="+44"/>
         <source>Labels</source>
         <translation>Labels</translation>
     </message>
     <message>
-        <location line="-39"/>
-        <location line="+40"/>
+        <location line="-43"/>
+        <location line="+44"/>
         <source>Tools</source>
         <translation>Werkzeuge</translation>
     </message>
     <message>
-        <location line="-39"/>
-        <location line="+40"/>
+        <location line="-43"/>
+        <location line="+44"/>
         <source>AI</source>
         <translation>KI</translation>
     </message>
     <message>
-        <location line="-38"/>
+        <location line="-42"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Öffnen Sie ein Bild (Datei &gt; Bild öffnen) oder einen DICOM-Ordner</translation>
     </message>
     <message>
-        <location line="+115"/>
+        <location line="+119"/>
         <source>Delineate - %1</source>
         <translation>Delineate - %1</translation>
     </message>

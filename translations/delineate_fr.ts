@@ -288,7 +288,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai_panel.cpp" line="+139"/>
+        <location filename="../app/gui/ai_panel.cpp" line="+146"/>
         <source>Segment everything</source>
         <translation>Tout segmenter</translation>
     </message>
@@ -319,11 +319,21 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Write the object into the active label (Return)</source>
-        <translation>Écrire l&apos;objet dans l&apos;étiquette active (Return)</translation>
+        <source>Write the object into the label chosen under &quot;Accept into&quot; (Return)</source>
+        <translation>Écrire l’objet dans l’étiquette choisie sous « Accepter dans » (Entrée)</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>Accept into:</source>
+        <translation>Accepter dans :</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The label the accepted object is written into: a new label unless you choose one here or in the labels list</source>
+        <translation>L’étiquette dans laquelle l’objet accepté est écrit : une nouvelle étiquette, sauf si vous en choisissez une ici ou dans la liste des étiquettes</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Discard</source>
         <translation>Rejeter</translation>
     </message>
@@ -363,7 +373,7 @@
         <translation>Supprimer le dernier point IA</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Engine: starting...</source>
         <translation>Moteur&#xa0;: démarrage...</translation>
     </message>
@@ -378,7 +388,7 @@
         <translation>Moteur&#xa0;: %1 sur %2</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+61"/>
         <source>AI engine: %1</source>
         <translation>Moteur IA&#xa0;: %1</translation>
     </message>
@@ -426,17 +436,32 @@
         </translation>
     </message>
     <message>
-        <location line="+40"/>
-        <source>Choose or add a label for the object first</source>
-        <translation>Choisissez ou ajoutez d&apos;abord une étiquette pour l&apos;objet</translation>
+        <location line="+51"/>
+        <source>New label</source>
+        <translation>Nouvelle étiquette</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1  (unnamed)</source>
+        <translation>%1  (sans nom)</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Accept: every label id is in use</source>
+        <translation>Accepter : tous les identifiants d’étiquette sont utilisés</translation>
     </message>
     <message>
         <location line="+5"/>
+        <source>Label %1</source>
+        <translation>Étiquette %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Accept: %1</source>
         <translation>Accepter&#xa0;: %1</translation>
     </message>
     <message numerus="yes">
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Accepted: %n voxel(s) written to label %1</source>
         <translation>
             <numerusform>Accepté : %n voxel écrit dans l’étiquette %1</numerusform>
@@ -621,7 +646,7 @@
         <translation>%1 : tous les identifiants d’étiquette sont utilisés</translation>
     </message>
     <message numerus="yes">
-        <location line="+66"/>
+        <location line="+58"/>
         <source>Interpolate slices: %n voxel(s) between the slices belong to other labels and were left as they are (interpolation fills only unlabelled voxels)</source>
         <translation>
             <numerusform>Interpoler les coupes : %n voxel entre les coupes appartient à d’autres étiquettes et n’a pas été modifié (l’interpolation ne remplit que les voxels sans étiquette)</numerusform>
@@ -639,7 +664,7 @@
         <translation>Interpoler par-dessus les autres étiquettes ? Les étiquettes verrouillées restent inchangées ; Annuler le défait en une étape.</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+33"/>
         <source>Undone: %1</source>
         <translation>Annulé&#xa0;: %1</translation>
     </message>
@@ -672,12 +697,12 @@
 <context>
     <name>delineate::app::gui::LabelPanel</name>
     <message>
-        <location filename="../app/gui/label_panel.cpp" line="+47"/>
+        <location filename="../app/gui/label_panel.cpp" line="+48"/>
         <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
         <translation>Tables d&apos;étiquettes (*.label *.txt *.ctbl *.csv *.tsv *.json);;Tous les fichiers (*)</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+62"/>
         <source>Label %1</source>
         <translation>Étiquette %1</translation>
     </message>
@@ -763,18 +788,18 @@
     </message>
     <message>
         <location line="+24"/>
-        <location line="+104"/>
+        <location line="+107"/>
         <location line="+7"/>
         <source>label %1</source>
         <translation>étiquette %1</translation>
     </message>
     <message>
-        <location line="-106"/>
+        <location line="-109"/>
         <source>Unnamed: the labels&apos; table does not name id %1</source>
         <translation>Sans nom : la table d’étiquettes ne nomme pas l’identifiant %1</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+111"/>
         <source>Colour of %1</source>
         <translation>Couleur de %1</translation>
     </message>
@@ -784,7 +809,7 @@
         <translation>Tous les identifiants d&apos;étiquette sont utilisés</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+19"/>
         <source>%1: the file holds no labels</source>
         <translation>%1&#xa0;: le fichier ne contient aucune étiquette</translation>
     </message>
@@ -793,41 +818,41 @@
     <name>delineate::app::gui::MainWindow</name>
     <message>
         <location filename="../app/gui/main_window.cpp" line="+37"/>
-        <location line="+184"/>
+        <location line="+188"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-141"/>
-        <location line="+78"/>
+        <location line="-145"/>
+        <location line="+82"/>
         <source>Cancel</source>
         <translation>Annuler</translation>
     </message>
     <message>
-        <location line="-43"/>
-        <location line="+40"/>
+        <location line="-47"/>
+        <location line="+44"/>
         <source>Labels</source>
         <translation>Étiquettes</translation>
     </message>
     <message>
-        <location line="-39"/>
-        <location line="+40"/>
+        <location line="-43"/>
+        <location line="+44"/>
         <source>Tools</source>
         <translation>Outils</translation>
     </message>
     <message>
-        <location line="-39"/>
-        <location line="+40"/>
+        <location line="-43"/>
+        <location line="+44"/>
         <source>AI</source>
         <translation>IA</translation>
     </message>
     <message>
-        <location line="-38"/>
+        <location line="-42"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Ouvrez une image (Fichier &gt; Ouvrir une image) ou un dossier DICOM</translation>
     </message>
     <message>
-        <location line="+115"/>
+        <location line="+119"/>
         <source>Delineate - %1</source>
         <translation>Delineate - %1</translation>
     </message>

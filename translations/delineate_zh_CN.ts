@@ -288,7 +288,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai_panel.cpp" line="+139"/>
+        <location filename="../app/gui/ai_panel.cpp" line="+146"/>
         <source>Segment everything</source>
         <translation>全部分割</translation>
     </message>
@@ -319,11 +319,21 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Write the object into the active label (Return)</source>
-        <translation>将对象写入当前标签 (Return)</translation>
+        <source>Write the object into the label chosen under &quot;Accept into&quot; (Return)</source>
+        <translation>将对象写入“接受到”中选择的标签（回车）</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>Accept into:</source>
+        <translation>接受到：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The label the accepted object is written into: a new label unless you choose one here or in the labels list</source>
+        <translation>接受的对象写入的标签：除非在此处或标签列表中选择，否则为新标签</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Discard</source>
         <translation>放弃</translation>
     </message>
@@ -363,7 +373,7 @@
         <translation>移除最后一个 AI 点</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Engine: starting...</source>
         <translation>引擎：正在启动...</translation>
     </message>
@@ -378,7 +388,7 @@
         <translation>引擎：%1，运行于 %2</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+61"/>
         <source>AI engine: %1</source>
         <translation>AI 引擎：%1</translation>
     </message>
@@ -425,17 +435,32 @@
         </translation>
     </message>
     <message>
-        <location line="+40"/>
-        <source>Choose or add a label for the object first</source>
-        <translation>请先为该对象选择或添加标签</translation>
+        <location line="+51"/>
+        <source>New label</source>
+        <translation>新标签</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1  (unnamed)</source>
+        <translation>%1  (未命名)</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Accept: every label id is in use</source>
+        <translation>接受：所有标签 ID 均已使用</translation>
     </message>
     <message>
         <location line="+5"/>
+        <source>Label %1</source>
+        <translation>标签 %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Accept: %1</source>
         <translation>接受：%1</translation>
     </message>
     <message numerus="yes">
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Accepted: %n voxel(s) written to label %1</source>
         <translation>
             <numerusform>已接受：%n 个体素写入标签 %1</numerusform>
@@ -618,7 +643,7 @@
         <translation>%1：所有标签 ID 均已使用</translation>
     </message>
     <message numerus="yes">
-        <location line="+66"/>
+        <location line="+58"/>
         <source>Interpolate slices: %n voxel(s) between the slices belong to other labels and were left as they are (interpolation fills only unlabelled voxels)</source>
         <translation>
             <numerusform>插值切片：切片之间有 %n 个体素属于其他标签，已保持不变（插值只填充未标记的体素）</numerusform>
@@ -635,7 +660,7 @@
         <translation>覆盖其他标签进行插值吗？锁定的标签保持不变；撤销可一步还原。</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+33"/>
         <source>Undone: %1</source>
         <translation>已撤销：%1</translation>
     </message>
@@ -668,12 +693,12 @@
 <context>
     <name>delineate::app::gui::LabelPanel</name>
     <message>
-        <location filename="../app/gui/label_panel.cpp" line="+47"/>
+        <location filename="../app/gui/label_panel.cpp" line="+48"/>
         <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
         <translation>标签表 (*.label *.txt *.ctbl *.csv *.tsv *.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+62"/>
         <source>Label %1</source>
         <translation>标签 %1</translation>
     </message>
@@ -759,18 +784,18 @@
     </message>
     <message>
         <location line="+24"/>
-        <location line="+104"/>
+        <location line="+107"/>
         <location line="+7"/>
         <source>label %1</source>
         <translation>标签 %1</translation>
     </message>
     <message>
-        <location line="-106"/>
+        <location line="-109"/>
         <source>Unnamed: the labels&apos; table does not name id %1</source>
         <translation>未命名：标签表中没有 ID %1 的名称</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+111"/>
         <source>Colour of %1</source>
         <translation>%1 的颜色</translation>
     </message>
@@ -780,7 +805,7 @@
         <translation>所有标签 ID 均已占用</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+19"/>
         <source>%1: the file holds no labels</source>
         <translation>%1：文件中没有标签</translation>
     </message>
@@ -789,41 +814,41 @@
     <name>delineate::app::gui::MainWindow</name>
     <message>
         <location filename="../app/gui/main_window.cpp" line="+37"/>
-        <location line="+184"/>
+        <location line="+188"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-141"/>
-        <location line="+78"/>
+        <location line="-145"/>
+        <location line="+82"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location line="-43"/>
-        <location line="+40"/>
+        <location line="-47"/>
+        <location line="+44"/>
         <source>Labels</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location line="-39"/>
-        <location line="+40"/>
+        <location line="-43"/>
+        <location line="+44"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location line="-39"/>
-        <location line="+40"/>
+        <location line="-43"/>
+        <location line="+44"/>
         <source>AI</source>
         <translation>AI</translation>
     </message>
     <message>
-        <location line="-38"/>
+        <location line="-42"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>请打开图像（文件 &gt; 打开图像）或 DICOM 文件夹</translation>
     </message>
     <message>
-        <location line="+115"/>
+        <location line="+119"/>
         <source>Delineate - %1</source>
         <translation>Delineate - %1</translation>
     </message>

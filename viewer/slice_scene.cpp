@@ -433,12 +433,16 @@ void SliceScene::updateClickPoints() {
     for (const ClickPoint& p : m_clickPoints) {
       if (std::fabs(dot(p.lps, m_normal) - plane) > 0.5 * step + 1e-6) continue;
       const Vec3 c = add(p.lps, m_normal, plane - dot(p.lps, m_normal) - 0.06 * step);
+      // A positive marker leaves its middle open: a small object under the click (a few voxels) stays visible.
+      const double gap = p.positive ? 0.3 * half : 0.0;
       auto stroke = [&](const Vec3& direction) {
-        const Vec3 a = add(c, direction, -half), b = add(c, direction, half);
-        const vtkIdType ids[2] = {points->InsertNextPoint(a[0], a[1], a[2]), points->InsertNextPoint(b[0], b[1], b[2])};
-        lines->InsertNextCell(2, ids);
-        const unsigned char rgb[2][3] = {{255, 70, 70}, {60, 255, 90}};  // negative red, positive green
-        colors->InsertNextTypedTuple(rgb[p.positive ? 1 : 0]);
+        for (const double sign : {-1.0, 1.0}) {
+          const Vec3 a = add(c, direction, sign * gap), b = add(c, direction, sign * half);
+          const vtkIdType ids[2] = {points->InsertNextPoint(a[0], a[1], a[2]), points->InsertNextPoint(b[0], b[1], b[2])};
+          lines->InsertNextCell(2, ids);
+          const unsigned char rgb[2][3] = {{255, 70, 70}, {60, 255, 90}};  // negative red, positive green
+          colors->InsertNextTypedTuple(rgb[p.positive ? 1 : 0]);
+        }
       };
       stroke(m_right);
       if (p.positive) stroke(m_up);

@@ -5,8 +5,8 @@
 #include "app/gui/ai_panel.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QElapsedTimer>
-#include <QFile>
 #include <QFutureWatcher>
 #include <QLabel>
 #include <QListWidget>
@@ -22,27 +22,17 @@
 
 #include "app/gui/edit_tools.h"
 #include "app/gui/job.h"
+#include "app/gui/known_classes.h"
 #include "app/gui/study_document.h"
 #include "app/gui/workbench.h"
 #include "app/gui/view_panels.h"
 #include "inference/engine_plugin.h"
-#include "io/labels/label_table_io.h"
 #include "viewer/label_colors.h"
 
 namespace delineate::app::gui {
 
 namespace {
 
-
-// VISTA-3D's classes (resources/labels/vista3d.csv, in the program's resources): the engine itself knows ids only.
-core::LabelTable vista3dClasses() {
-  QFile file(":/labels/vista3d.csv");
-  if (!file.open(QIODevice::ReadOnly)) return {};
-  const QByteArray text = file.readAll();
-  auto table = io::readSlicerCsvString(std::string_view(text.constData(), static_cast<std::size_t>(text.size())),
-                                       "vista3d.csv");
-  return table ? std::move(table).value() : core::LabelTable{};
-}
 
 constexpr viewer::SliceOrientation kSliceViews[] = {viewer::SliceOrientation::Axial, viewer::SliceOrientation::Coronal,
                                                     viewer::SliceOrientation::Sagittal};
@@ -83,6 +73,15 @@ AiPanel::AiPanel(StudyDocument& document, Workbench& bench, EditTools& tools, QW
   m_clickHelp = new QLabel(this);
   m_clickHelp->setWordWrap(true);
   layout->addWidget(m_clickHelp);
+  auto* targetRow = new QHBoxLayout();
+  m_targetLabel = new QLabel(this);
+  m_target = new QComboBox(this);
+  m_target->setObjectName("ai-target");
+  m_target->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_target->setMinimumContentsLength(12);
+  targetRow->addWidget(m_targetLabel);
+  targetRow->addWidget(m_target, 1);
+  layout->addLayout(targetRow);
   auto* row = new QHBoxLayout();
   m_accept = new QPushButton(this);
   m_accept->setObjectName("ai-accept");
@@ -106,6 +105,14 @@ AiPanel::AiPanel(StudyDocument& document, Workbench& bench, EditTools& tools, QW
   connect(m_accept, &QPushButton::clicked, this, [this] { acceptObject(); });
   connect(m_discard, &QPushButton::clicked, this, [this] { discardObject(); });
   connect(m_undoPoint, &QPushButton::clicked, this, [this] { undoPoint(); });
+  connect(m_target, QOverload<int>::of(&QComboBox::activated), this, [this](int index) {
+    m_chosenTarget = static_cast<core::Label>(m_target->itemData(index).toInt());
+  });
+  // The list follows the study's labels: a new study, a new table, a label added, renamed or removed by undo.
+  connect(&m_document, &StudyDocument::tableChanged, this, &AiPanel::fillTargets);
+  connect(&m_document, &StudyDocument::labelEntryChanged, this, &AiPanel::fillTargets);
+  connect(&m_document, &StudyDocument::labelsReplaced, this, &AiPanel::fillTargets);
+  connect(&m_document, &StudyDocument::edited, this, &AiPanel::fillTargets);
 
   // A works anywhere in the window; Return, Escape and Backspace only where the focus is in the views or this dock,
   // so they still reach a label name being edited, a dialog or a spin box.
@@ -142,7 +149,10 @@ void AiPanel::retranslate() {
   m_clickButton->setText(tr("Click mode (A)"));
   m_clickHelp->setText(tr("Left click: positive point. Shift + left or right click: negative point."));
   m_accept->setText(tr("Accept"));
-  m_accept->setToolTip(tr("Write the object into the active label (Return)"));
+  m_accept->setToolTip(tr("Write the object into the label chosen under \"Accept into\" (Return)"));
+  m_targetLabel->setText(tr("Accept into:"));
+  m_target->setToolTip(tr("The label the accepted object is written into: a new label unless you choose one here or "
+                          "in the labels list"));
   m_discard->setText(tr("Discard"));
   m_discard->setToolTip(tr("Drop the object (Escape)"));
   m_undoPoint->setText(tr("Undo point"));
@@ -150,6 +160,7 @@ void AiPanel::retranslate() {
   const QString actionTexts[4] = {tr("AI click mode"), tr("Accept AI object"), tr("Discard AI object"),
                                   tr("Remove last AI point")};
   for (int i = 0; i < m_actions.size() && i < 4; ++i) m_actions[i]->setText(actionTexts[i]);
+  fillTargets();
   updateState();
 }
 
@@ -186,6 +197,8 @@ void AiPanel::studyChanged() {
   m_points = 0;
   clearPreview();
   m_status->clear();  // it described the previous study's object or segmentation
+  m_chosenTarget = 0;  // a label of the previous study means nothing here
+  fillTargets();
   if (!m_engine && !m_building && m_document.session()) buildEngine();
   updateState();
 }
@@ -463,26 +476,76 @@ bool AiPanel::undoPoint() {
   return true;
 }
 
+core::Label AiPanel::acceptTarget() const {
+  const core::AnnotationSession* session = m_document.session();
+  if (!session || m_chosenTarget == 0) return 0;
+  // A chosen label that went away (undone, another table) is no target: the object gets a new label.
+  return session->table().contains(m_chosenTarget) || m_document.voxelCounts().count(m_chosenTarget) ? m_chosenTarget : 0;
+}
+
+void AiPanel::setAcceptTarget(core::Label label) {
+  m_chosenTarget = label;
+  fillTargets();
+}
+
+void AiPanel::fillTargets() {
+  const QSignalBlocker block(m_target);
+  m_target->clear();
+  m_target->addItem(tr("New label"), 0);
+  const core::AnnotationSession* session = m_document.session();
+  if (session) {
+    std::set<core::Label> ids;
+    for (const core::LabelEntry& e : session->table().entries()) ids.insert(e.id);
+    for (const auto& [label, count] : m_document.voxelCounts())
+      if (label != 0) ids.insert(label);
+    for (core::Label id : ids) {
+      const core::LabelEntry* e = session->table().find(id);
+      m_target->addItem(e ? QString("%1  %2").arg(id).arg(QString::fromStdString(e->name))
+                          : tr("%1  (unnamed)").arg(id),
+                        static_cast<int>(id));
+    }
+  }
+  const int at = m_target->findData(static_cast<int>(acceptTarget()));
+  m_target->setCurrentIndex(at < 0 ? 0 : at);
+  m_target->setEnabled(session != nullptr);
+}
+
 bool AiPanel::acceptObject() {
   if (!m_session || m_running || m_points == 0) return false;
-  const core::Label label = m_tools.activeLabel();
+  const core::AnnotationSession* session = m_document.session();
+  if (!session) return false;
+  core::Label label = acceptTarget();
+  // A new label: an id free in the table and in the map, named in the same undo step as the voxels.
+  core::LabelTable names;
   if (label == 0) {
-    m_bench.reportError(tr("Choose or add a label for the object first"));
-    return false;
+    label = m_document.freeLabelId();
+    if (label == 0) {
+      m_bench.reportError(tr("Accept: every label id is in use"));
+      return false;
+    }
+    core::LabelEntry entry;
+    entry.id = label;
+    entry.name = tr("Label %1").arg(label).toStdString();
+    entry.color = core::LabelTable::defaultColor(label);
+    names.set(entry);
   }
   auto patch = m_session->accept(label);
   if (!patch) {
     m_bench.reportError(tr("Accept: %1").arg(fromError(patch.error())));
     return false;
   }
-  const bool ok = m_tools.applyPatch(*patch, "Accept AI object", true);
+  const bool ok = m_tools.applyPatch(*patch, "Accept AI object", true, names.empty() ? nullptr : &names);
   const std::size_t voxels = m_objectVoxels;
   discardObject();  // the next clicks start a new object
   // The status said how the object was computed; now it says what became of it.
-  if (ok)
+  if (ok) {
+    const core::LabelEntry* entry = m_document.session() ? m_document.session()->table().find(label) : nullptr;
     m_status->setText(tr("Accepted: %n voxel(s) written to label %1", nullptr, static_cast<int>(std::min<std::size_t>(
                                                                                  voxels, std::numeric_limits<int>::max())))
-                          .arg(label));
+                          .arg(entry ? QString("%1 \u201c%2\u201d").arg(label).arg(QString::fromStdString(entry->name))
+                                     : QString::number(label)));
+    Q_EMIT objectAccepted(label);
+  }
   return ok;
 }
 

@@ -2,7 +2,8 @@
 // The AI dock: which engine segments (VISTA-3D or the classic CPU engine, its device and why), "Segment everything",
 // "Segment selected classes" (a class picker from the engine's label table), and click mode: left click = positive
 // point, Shift + left or right click = negative; after each point the object is recomputed in the background and
-// shown as a preview over the labels; Accept writes it into the active label as one undo step, Discard drops it.
+// shown as a preview over the labels; Accept writes it, as one undo step, into the label chosen under "Accept into"
+// (a new label unless the user picked one: in that list or in the labels dock), Discard drops it.
 // Engines are reached only through inference/engine.h and run off the GUI thread, one job at a time; clicks made
 // while one computes are queued and run in order.
 //
@@ -22,6 +23,7 @@
 #include "inference/interactive.h"
 
 class QAction;
+class QComboBox;
 class QLabel;
 class QListWidget;
 class QPushButton;
@@ -63,6 +65,10 @@ class AiPanel : public QWidget {
   double lastEngineMs() const { return m_engineMs; }
   double lastDisplayMs() const { return m_displayMs; }
   QListWidget* classList() const { return m_classes; }
+  // Where Accept writes the object: a label id, or 0 for a new label (a free id, named in the same undo step).
+  core::Label acceptTarget() const;
+  // The user chose `label` (in the labels dock, or by adding it): the next objects go there.
+  void setAcceptTarget(core::Label label);
   QList<QAction*> actions() const { return m_actions; }
   void retranslate();
 
@@ -71,6 +77,7 @@ class AiPanel : public QWidget {
   void previewUpdated();              // a click's object is shown
   void segmentationFinished(bool ok); // segment everything / selected classes
   void clickModeChanged(bool on);
+  void objectAccepted(core::Label label);  // written into `label` (a new one, when the target was "new label")
 
  private:
   // A new study (or none): drops the click session and the preview; builds the engine the first time.
@@ -82,6 +89,7 @@ class AiPanel : public QWidget {
   // Draws the points (confirmed, computing, queued) as +/- markers in the slice views that hold them.
   void showPoints();
   void updateState();
+  void fillTargets();
   bool runSegmentation(std::vector<core::Label> classes, const char* stepName);
 
   StudyDocument& m_document;
@@ -116,6 +124,9 @@ class AiPanel : public QWidget {
   QPushButton* m_undoPoint = nullptr;
   QLabel* m_classesLabel = nullptr;
   QLabel* m_clickHelp = nullptr;
+  QLabel* m_targetLabel = nullptr;
+  QComboBox* m_target = nullptr;  // "ai-target": 0 (a new label), then the labels of the study
+  core::Label m_chosenTarget = 0;
   QList<QAction*> m_actions;  // click mode, accept, discard, undo point (with their keys)
 };
 

@@ -1,3 +1,4 @@
+#include "app/gui/known_classes.h"
 #include "app/gui/label_panel.h"
 
 #include <QColorDialog>
@@ -98,6 +99,7 @@ LabelPanel::LabelPanel(StudyDocument& document, Workbench& bench, QWidget* paren
   connect(m_tree, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* current, QTreeWidgetItem*) {
     if (m_filling || !current) return;
     setActiveLabel(labelOf(current));
+    Q_EMIT labelChosen(labelOf(current));
   });
   connect(m_tree, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item, int column) {
     if (column == kId) recolour(labelOf(item));
@@ -263,6 +265,9 @@ void LabelPanel::onItemChanged(QTreeWidgetItem* item, int column) {
       return;
     }
     entry.name = name.toStdString();
+    // A label named like a known anatomical class gets its codes (the SEG and SR then say SNOMED CT "Liver", not
+    // a private code); codes it already has stay.
+    if (entry.terminology.empty()) entry.terminology = knownTerminology(entry.name);
   } else {
     return;
   }
@@ -290,8 +295,11 @@ core::Label LabelPanel::addLabel(const QString& name) {
     m_bench.reportError(tr("Every label id is in use"));
     return 0;
   }
-  m_document.setLabelEntry(newEntry(id, name.toStdString()), "Add label");
+  core::LabelEntry entry = newEntry(id, name.toStdString());
+  entry.terminology = knownTerminology(entry.name);
+  m_document.setLabelEntry(entry, "Add label");
   setActiveLabel(id);
+  Q_EMIT labelChosen(id);
   return id;
 }
 

@@ -50,6 +50,7 @@ class LabelPanel : public QWidget {
 
  Q_SIGNALS:
   void activeLabelChanged(core::Label label);
+  void labelChosen(core::Label label);  // by the user: a row clicked, a label added (not a default after a reload)
   void opacityChanged(double opacity);  // the overlay opacity slider, 0..1
 
  private:

@@ -147,6 +147,10 @@ void MainWindow::buildDocks() {
     connect(p, &SlicePanel::pointClicked, this, [this](core::Vec3 lps, bool positive) { m_ai->addPoint(lps, positive); });
   }
   connect(m_labels, &LabelPanel::activeLabelChanged, m_tools, &EditTools::setActiveLabel);
+  // The user's own choice of label (a row clicked, a label added) is where the next click objects go; an accepted
+  // object's label becomes the active one, so the brush refines it at once.
+  connect(m_labels, &LabelPanel::labelChosen, m_ai, &AiPanel::setAcceptTarget);
+  connect(m_ai, &AiPanel::objectAccepted, m_labels, &LabelPanel::setActiveLabel);
   connect(m_labels, &LabelPanel::opacityChanged, this, &MainWindow::setLabelOpacity);
   connect(m_loader, &StudyLoader::cancelled, m_files, &SessionFiles::abandonPendingRecovery);
 }

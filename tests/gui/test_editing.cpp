@@ -241,8 +241,29 @@ TEST_CASE("editing: rename, recolour-free table export and import, islands and h
   // Renaming in place (the name column) reaches the session's table and marks it dirty.
   QTreeWidgetItem* lung = row(window.labelPanel()->tree(), 201);
   REQUIRE(lung);
+  const core::Terminology lungCodes = window.document().session()->table().find(201)->terminology;
   lung->setText(LabelPanel::kName, "left lung (edited)");
   CHECK(window.document().session()->table().find(201)->name == "left lung (edited)");
+  CHECK(window.document().session()->table().find(201)->terminology == lungCodes);  // its codes stay
+  // A label named like a known anatomical class gets that class's SNOMED CT codes (found walking the radiologist's
+  // journey: a clicked liver named "liver" went to the DICOM SEG with a private code); other names get none.
+  const core::Label spleen = window.labelPanel()->addLabel("Spleen");
+  REQUIRE(spleen != 0);
+  CHECK(window.document().session()->table().find(spleen)->terminology.type.value == "78961009");
+  const core::Label mine = window.labelPanel()->addLabel("my structure");
+  REQUIRE(mine != 0);
+  CHECK(window.document().session()->table().find(mine)->terminology.empty());
+  QTreeWidgetItem* renamed = row(window.labelPanel()->tree(), mine);
+  REQUIRE(renamed);
+  renamed->setText(LabelPanel::kName, " liver ");
+  CHECK(window.document().session()->table().find(mine)->name == "liver");
+  CHECK(window.document().session()->table().find(mine)->terminology.type.value == "10200004");
+  CHECK(window.document().session()->table().find(mine)->terminology.type.scheme == "SCT");
+  REQUIRE(window.editTools()->undo());  // the rename
+  CHECK(window.document().session()->table().find(mine)->terminology.empty());
+  REQUIRE(window.editTools()->undo());  // "my structure"
+  REQUIRE(window.editTools()->undo());  // "Spleen"
+  CHECK_FALSE(window.document().session()->table().contains(spleen));
   CHECK(window.document().session()->isDirty());
   // Export and import round trip through an ITK-SNAP label file.
   const QString file = QString::fromStdString((dir / "table.label").string());
@@ -368,6 +389,87 @@ TEST_CASE("AI click mode with the classic engine: a click previews an object, Re
   CHECK(std::count(everything.begin(), everything.end(), core::Label(201)) > 1000);  // a lung
   CHECK(window.document().session()->table().contains(201));
   CHECK(window.editTools()->undoAction()->text().contains("Segment everything"));
+}
+
+// Found walking the radiologist's journey: after Segment everything the labels list selects its first row (bone), and
+// a liver clicked and accepted became bone. An object goes to a new label unless the user chose one.
+TEST_CASE("AI click mode: an accepted object gets a new label unless the user chose one", "[gui][ai]") {
+  test::guiApp();
+  test::ScratchDir dir("gui-ai-target");
+  QuietWindow window(QSize(1400, 900));
+  app::gui::AiPanel* ai = window.aiPanel();
+  QSignalSpy engine(ai, &app::gui::AiPanel::engineChanged);
+  openSample(window, dir, false);
+  REQUIRE(waitFor(engine));
+  activate(window);
+  QSignalSpy segmented(ai, &app::gui::AiPanel::segmentationFinished);
+  REQUIRE(ai->segmentEverything());
+  REQUIRE(waitFor(segmented));
+  const core::Label defaultRow = window.editTools()->activeLabel();
+  REQUIRE(defaultRow != 0);  // the list selected a row by itself
+  CHECK(ai->acceptTarget() == 0);
+  auto* target = ai->findChild<QComboBox*>("ai-target");
+  REQUIRE(target != nullptr);
+  CHECK(target->currentData().toInt() == 0);
+  CHECK(target->count() == 1 + static_cast<int>(window.document().session()->table().size()));
+
+  const std::vector<core::Label> before = voxels(window);
+  const core::LabelTable tableBefore = window.document().session()->table();
+  SlicePanel* axial = window.slicePanel(SliceOrientation::Axial);
+  QTest::keyClick(&window, Qt::Key_A);
+  REQUIRE(ai->clickMode());
+  QSignalSpy preview(ai, &app::gui::AiPanel::previewUpdated);
+  QTest::mouseClick(&axial->view(), Qt::LeftButton, Qt::NoModifier, widgetPoint(axial, window.cursor()));
+  REQUIRE(waitFor(preview));
+  const std::size_t object = ai->objectVoxels();
+  REQUIRE(object > 0);
+  QTest::keyClick(&window, Qt::Key_Return);
+  const std::vector<core::Label> after = voxels(window);
+  const core::LabelTable& table = window.document().session()->table();
+  REQUIRE(table.size() == tableBefore.size() + 1);
+  core::Label added = 0;
+  for (const core::LabelEntry& e : table.entries())
+    if (!tableBefore.contains(e.id)) added = e.id;
+  REQUIRE(added != 0);
+  CHECK(table.find(added)->name == "Label " + std::to_string(added));
+  CHECK(static_cast<std::size_t>(std::count(after.begin(), after.end(), added)) == object);
+  // Every other voxel kept its label: the default row's label did not grow.
+  for (std::size_t i = 0; i < after.size(); ++i)
+    if (after[i] != added) REQUIRE(after[i] == before[i]);
+  CHECK(std::count(after.begin(), after.end(), defaultRow) <= std::count(before.begin(), before.end(), defaultRow));
+  // The new label is the active one (the brush refines it), and the next object again gets a new label.
+  CHECK(window.editTools()->activeLabel() == added);
+  CHECK(ai->acceptTarget() == 0);
+  // One undo takes back the voxels and the name.
+  CHECK(window.editTools()->undoAction()->text().contains("Accept AI object"));
+  REQUIRE(window.editTools()->undo());
+  CHECK(voxels(window) == before);
+  CHECK_FALSE(window.document().session()->table().contains(added));
+
+  // A row the user picks in the labels list is where the next object goes.
+  QTreeWidgetItem* lung = row(window.labelPanel()->tree(), 201);
+  REQUIRE(lung);
+  window.labelPanel()->tree()->setCurrentItem(lung);
+  CHECK(ai->acceptTarget() == 201);
+  CHECK(target->currentData().toInt() == 201);
+  preview.clear();
+  QTest::mouseClick(&axial->view(), Qt::LeftButton, Qt::NoModifier, widgetPoint(axial, window.cursor()));
+  REQUIRE(waitFor(preview));
+  const std::size_t second = ai->objectVoxels();
+  QTest::keyClick(&window, Qt::Key_Return);
+  const std::vector<core::Label> intoLung = voxels(window);
+  CHECK(window.document().session()->table().size() == tableBefore.size());
+  std::size_t lungNow = 0, objectInLung = 0;
+  for (std::size_t i = 0; i < intoLung.size(); ++i) {
+    if (intoLung[i] == 201) ++lungNow;
+    if (intoLung[i] != before[i]) {
+      REQUIRE(intoLung[i] == 201);
+      ++objectInLung;
+    }
+  }
+  CHECK(objectInLung > 0);
+  CHECK(objectInLung <= second);
+  CHECK(lungNow > static_cast<std::size_t>(std::count(before.begin(), before.end(), core::Label(201))));
 }
 
 TEST_CASE("saving to a share folder creates revisions, reports a conflict, and a share that went away loses nothing",
