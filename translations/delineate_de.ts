@@ -697,7 +697,7 @@
 <context>
     <name>delineate::app::gui::LabelPanel</name>
     <message>
-        <location filename="../app/gui/label_panel.cpp" line="+48"/>
+        <location filename="../app/gui/label_panel.cpp" line="+49"/>
         <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
         <translation>Labeltabellen (*.label *.txt *.ctbl *.csv *.tsv *.json);;Alle Dateien (*)</translation>
     </message>
@@ -717,7 +717,7 @@
         <translation>Name:</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Import Label Table</source>
         <translation>Labeltabelle importieren</translation>
     </message>
@@ -897,7 +897,7 @@
         <translation>%1 (DICOM-Serie %2)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+37"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+38"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
@@ -907,12 +907,12 @@
         <translation>Bild &amp;öffnen...</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Open Image</source>
         <translation>Bild öffnen</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>Open &amp;DICOM Folder...</source>
         <translation>&amp;DICOM-Ordner öffnen...</translation>
     </message>
@@ -927,12 +927,12 @@
         <translation>&amp;Labelmap öffnen...</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Open Label Map</source>
         <translation>Labelmap öffnen</translation>
     </message>
     <message>
-        <location line="-8"/>
+        <location line="-9"/>
         <source>Images (%1);;All files (*)</source>
         <translation>Bilder (%1);;Alle Dateien (*)</translation>
     </message>
@@ -952,7 +952,7 @@
         <translation>Öffnen Sie zuerst das Bild, auf dem die Segmentierung erstellt wurde</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Open DICOM SEG</source>
         <translation>DICOM-SEG öffnen</translation>
     </message>
@@ -977,7 +977,7 @@
         <translation>Freigabeordner</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>%1: the share holds no label set revision</source>
         <translation>%1: Die Freigabe enthält keine Revision eines Labelsatzes</translation>
     </message>
@@ -1716,26 +1716,26 @@
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/study_exports_menu.cpp" line="+40"/>
+        <location filename="../app/gui/study_exports_menu.cpp" line="+41"/>
         <source>Label &amp;Statistics (CSV, JSON)...</source>
         <translation>Label-&amp;Statistik (CSV, JSON)...</translation>
     </message>
     <message>
         <location line="+1"/>
         <location line="+5"/>
-        <location line="+13"/>
+        <location line="+18"/>
         <source>Export Label Statistics</source>
         <translation>Label-Statistik exportieren</translation>
     </message>
     <message>
-        <location line="-17"/>
+        <location line="-22"/>
         <location line="+5"/>
-        <location line="+13"/>
+        <location line="+18"/>
         <source>CSV (*.csv);;JSON (*.json)</source>
         <translation>CSV (*.csv);;JSON (*.json)</translation>
     </message>
     <message>
-        <location line="-15"/>
+        <location line="-20"/>
         <source>Label Statistics, &amp;De-identified...</source>
         <translation>Label-Statistik, &amp;anonymisiert...</translation>
     </message>
@@ -1745,7 +1745,7 @@
         <translation>Label-Statistik eines Schicht&amp;bereichs...</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+18"/>
         <source>&amp;PDF Report...</source>
         <translation>&amp;PDF-Bericht...</translation>
     </message>
@@ -1781,18 +1781,18 @@
     <message>
         <location line="-9"/>
         <location line="+4"/>
-        <location line="+5"/>
+        <location line="+6"/>
         <location line="+5"/>
         <source>DICOM (*.dcm)</source>
         <translation>DICOM (*.dcm)</translation>
     </message>
     <message>
-        <location line="-11"/>
+        <location line="-12"/>
         <source>DICOM SEG, De-identified...</source>
         <translation>DICOM-SEG, anonymisiert...</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Export Measurement Report (DICOM SR)</source>
         <translation>Messbericht exportieren (DICOM SR)</translation>
     </message>

@@ -697,7 +697,7 @@
 <context>
     <name>delineate::app::gui::LabelPanel</name>
     <message>
-        <location filename="../app/gui/label_panel.cpp" line="+48"/>
+        <location filename="../app/gui/label_panel.cpp" line="+49"/>
         <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
         <translation>Tables d&apos;étiquettes (*.label *.txt *.ctbl *.csv *.tsv *.json);;Tous les fichiers (*)</translation>
     </message>
@@ -717,7 +717,7 @@
         <translation>Nom&#xa0;:</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Import Label Table</source>
         <translation>Importer une table d&apos;étiquettes</translation>
     </message>
@@ -897,7 +897,7 @@
         <translation>%1 (série DICOM %2)</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+37"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+38"/>
         <source>&amp;File</source>
         <translation>&amp;Fichier</translation>
     </message>
@@ -907,12 +907,12 @@
         <translation>&amp;Ouvrir une image...</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Open Image</source>
         <translation>Ouvrir une image</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>Open &amp;DICOM Folder...</source>
         <translation>Ouvrir un dossier &amp;DICOM...</translation>
     </message>
@@ -927,12 +927,12 @@
         <translation>Ouvrir une &amp;carte d&apos;étiquettes...</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Open Label Map</source>
         <translation>Ouvrir une carte d&apos;étiquettes</translation>
     </message>
     <message>
-        <location line="-8"/>
+        <location line="-9"/>
         <source>Images (%1);;All files (*)</source>
         <translation>Images (%1);;Tous les fichiers (*)</translation>
     </message>
@@ -952,7 +952,7 @@
         <translation>Ouvrez d’abord l’image sur laquelle la segmentation a été dessinée</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Open DICOM SEG</source>
         <translation>Ouvrir un SEG DICOM</translation>
     </message>
@@ -977,7 +977,7 @@
         <translation>Dossier partagé</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>%1: the share holds no label set revision</source>
         <translation>%1&#xa0;: le partage ne contient aucune révision de jeu d&apos;étiquettes</translation>
     </message>
@@ -1716,26 +1716,26 @@
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/study_exports_menu.cpp" line="+40"/>
+        <location filename="../app/gui/study_exports_menu.cpp" line="+41"/>
         <source>Label &amp;Statistics (CSV, JSON)...</source>
         <translation>&amp;Statistiques des étiquettes (CSV, JSON)...</translation>
     </message>
     <message>
         <location line="+1"/>
         <location line="+5"/>
-        <location line="+13"/>
+        <location line="+18"/>
         <source>Export Label Statistics</source>
         <translation>Exporter les statistiques des étiquettes</translation>
     </message>
     <message>
-        <location line="-17"/>
+        <location line="-22"/>
         <location line="+5"/>
-        <location line="+13"/>
+        <location line="+18"/>
         <source>CSV (*.csv);;JSON (*.json)</source>
         <translation>CSV (*.csv);;JSON (*.json)</translation>
     </message>
     <message>
-        <location line="-15"/>
+        <location line="-20"/>
         <source>Label Statistics, &amp;De-identified...</source>
         <translation>Statistiques, &amp;anonymisées...</translation>
     </message>
@@ -1745,7 +1745,7 @@
         <translation>Statistiques des étiquettes d&apos;une &amp;plage de coupes...</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+18"/>
         <source>&amp;PDF Report...</source>
         <translation>Rapport &amp;PDF...</translation>
     </message>
@@ -1781,18 +1781,18 @@
     <message>
         <location line="-9"/>
         <location line="+4"/>
-        <location line="+5"/>
+        <location line="+6"/>
         <location line="+5"/>
         <source>DICOM (*.dcm)</source>
         <translation>DICOM (*.dcm)</translation>
     </message>
     <message>
-        <location line="-11"/>
+        <location line="-12"/>
         <source>DICOM SEG, De-identified...</source>
         <translation>SEG DICOM, anonymisé...</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Export Measurement Report (DICOM SR)</source>
         <translation>Exporter le rapport de mesures (SR DICOM)</translation>
     </message>

@@ -693,7 +693,7 @@
 <context>
     <name>delineate::app::gui::LabelPanel</name>
     <message>
-        <location filename="../app/gui/label_panel.cpp" line="+48"/>
+        <location filename="../app/gui/label_panel.cpp" line="+49"/>
         <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
         <translation>标签表 (*.label *.txt *.ctbl *.csv *.tsv *.json);;所有文件 (*)</translation>
     </message>
@@ -713,7 +713,7 @@
         <translation>名称：</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Import Label Table</source>
         <translation>导入标签表</translation>
     </message>
@@ -893,7 +893,7 @@
         <translation>%1（DICOM 序列 %2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+37"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+38"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -903,12 +903,12 @@
         <translation>打开图像(&amp;O)...</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Open Image</source>
         <translation>打开图像</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>Open &amp;DICOM Folder...</source>
         <translation>打开 DICOM 文件夹(&amp;D)...</translation>
     </message>
@@ -923,12 +923,12 @@
         <translation>打开标签图(&amp;M)...</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Open Label Map</source>
         <translation>打开标签图</translation>
     </message>
     <message>
-        <location line="-8"/>
+        <location line="-9"/>
         <source>Images (%1);;All files (*)</source>
         <translation>图像 (%1);;所有文件 (*)</translation>
     </message>
@@ -948,7 +948,7 @@
         <translation>请先打开绘制该分割所用的图像</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Open DICOM SEG</source>
         <translation>打开 DICOM SEG</translation>
     </message>
@@ -973,7 +973,7 @@
         <translation>共享文件夹</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>%1: the share holds no label set revision</source>
         <translation>%1：共享目录中没有任何标签集修订版本</translation>
     </message>
@@ -1710,26 +1710,26 @@
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/study_exports_menu.cpp" line="+40"/>
+        <location filename="../app/gui/study_exports_menu.cpp" line="+41"/>
         <source>Label &amp;Statistics (CSV, JSON)...</source>
         <translation>标签统计(&amp;S) (CSV, JSON)...</translation>
     </message>
     <message>
         <location line="+1"/>
         <location line="+5"/>
-        <location line="+13"/>
+        <location line="+18"/>
         <source>Export Label Statistics</source>
         <translation>导出标签统计</translation>
     </message>
     <message>
-        <location line="-17"/>
+        <location line="-22"/>
         <location line="+5"/>
-        <location line="+13"/>
+        <location line="+18"/>
         <source>CSV (*.csv);;JSON (*.json)</source>
         <translation>CSV (*.csv);;JSON (*.json)</translation>
     </message>
     <message>
-        <location line="-15"/>
+        <location line="-20"/>
         <source>Label Statistics, &amp;De-identified...</source>
         <translation>标签统计，去标识化(&amp;D)...</translation>
     </message>
@@ -1739,7 +1739,7 @@
         <translation>切片范围的标签统计(&amp;R)...</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+18"/>
         <source>&amp;PDF Report...</source>
         <translation>PDF 报告(&amp;P)...</translation>
     </message>
@@ -1775,18 +1775,18 @@
     <message>
         <location line="-9"/>
         <location line="+4"/>
-        <location line="+5"/>
+        <location line="+6"/>
         <location line="+5"/>
         <source>DICOM (*.dcm)</source>
         <translation>DICOM (*.dcm)</translation>
     </message>
     <message>
-        <location line="-11"/>
+        <location line="-12"/>
         <source>DICOM SEG, De-identified...</source>
         <translation>DICOM SEG，去标识化...</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Export Measurement Report (DICOM SR)</source>
         <translation>导出测量报告 (DICOM SR)</translation>
     </message>

@@ -1,3 +1,4 @@
+#include "app/gui/dialog_folders.h"
 #include "app/gui/known_classes.h"
 #include "app/gui/label_panel.h"
 
@@ -119,7 +120,8 @@ LabelPanel::LabelPanel(StudyDocument& document, Workbench& bench, QWidget* paren
   connect(showAll, &QPushButton::clicked, this, [setAll] { setAll(true); });
   connect(hideAll, &QPushButton::clicked, this, [setAll] { setAll(false); });
   connect(import, &QPushButton::clicked, this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Import Label Table"), {}, tr(kTableFilter));
+    const QString path =
+        rememberOpenFolder(QFileDialog::getOpenFileName(this, tr("Import Label Table"), lastOpenFolder(), tr(kTableFilter)));
     if (!path.isEmpty()) importTable(path);
   });
   connect(exportButton, &QPushButton::clicked, this, [this] {

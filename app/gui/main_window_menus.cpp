@@ -8,6 +8,7 @@
 #include <QMessageBox>
 #include <QSettings>
 
+#include "app/gui/dialog_folders.h"
 #include "app/gui/error_text.h"
 #include "app/gui/ai_panel.h"
 #include "app/gui/edit_tools.h"
@@ -36,17 +37,17 @@ QString readablePatterns() {
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open Image..."), QKeySequence::Open, this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Image"), {},
-                                                      tr("Images (%1);;All files (*)").arg(readablePatterns()));
+    const QString path = rememberOpenFolder(QFileDialog::getOpenFileName(
+        this, tr("Open Image"), lastOpenFolder(), tr("Images (%1);;All files (*)").arg(readablePatterns())));
     if (!path.isEmpty() && m_files->maybeFinishSession()) m_loader->openImage(path);
   });
   file->addAction(tr("Open &DICOM Folder..."), this, [this] {
-    const QString folder = QFileDialog::getExistingDirectory(this, tr("Open DICOM Folder"));
+    const QString folder = rememberOpenFolder(QFileDialog::getExistingDirectory(this, tr("Open DICOM Folder"), lastOpenFolder()));
     if (!folder.isEmpty() && m_files->maybeFinishSession()) m_loader->openDicomFolder(folder);
   });
   file->addAction(tr("Open &Label Map..."), this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Label Map"), {},
-                                                      tr("Label maps (%1);;All files (*)").arg(readablePatterns()));
+    const QString path = rememberOpenFolder(QFileDialog::getOpenFileName(
+        this, tr("Open Label Map"), lastOpenFolder(), tr("Label maps (%1);;All files (*)").arg(readablePatterns())));
     if (!path.isEmpty() && m_files->maybeFinishSession()) m_loader->openLabels(path);
   });
   file->addAction(tr("Open DICOM S&EG..."), this, [this] {
@@ -54,7 +55,8 @@ void MainWindow::buildMenus() {
       reportError(tr("Open the image the segmentation was drawn on first"));
       return;
     }
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open DICOM SEG"), {}, tr("DICOM (*.dcm);;All files (*)"));
+    const QString path = rememberOpenFolder(
+        QFileDialog::getOpenFileName(this, tr("Open DICOM SEG"), lastOpenFolder(), tr("DICOM (*.dcm);;All files (*)")));
     if (path.isEmpty() || !m_files->maybeFinishSession()) return;
     m_loader->openDicomSeg(path, false);
   });
@@ -63,13 +65,14 @@ void MainWindow::buildMenus() {
       reportError(tr("Open an image first: share revisions hold label maps"));
       return;
     }
-    const QString root = QFileDialog::getExistingDirectory(this, tr("Share Folder"));
+    const QString root = QFileDialog::getExistingDirectory(this, tr("Share Folder"), lastShareFolder());
     if (root.isEmpty()) return;
     auto entries = listShareRevisions(root.toStdString());
     if (!entries) {
       reportError(fromError(entries.error()));
       return;
     }
+    QSettings().setValue("share/root", root);  // the next share dialog (open or save) starts here
     if (entries->empty()) {
       reportError(tr("%1: the share holds no label set revision").arg(root));
       return;

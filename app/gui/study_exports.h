@@ -47,8 +47,9 @@ class StudyExports : public QObject {
   // A PDF report: statistics table, key images through each label, page numbers (de-identified: no names or dates).
   bool exportPdfReport(const QString& path, bool deidentified);
   // Where an export dialog starts: the last export folder (else the home folder) and the study's name with `suffix`
-  // ("report.pdf" -> "<study>_report.pdf"), never the working directory.
-  QString suggestedPath(const QString& suffix) const;
+  // ("report.pdf" -> "<study>_report.pdf"), never the working directory. A de-identified export's name leaves the
+  // study's name out ("deidentified_report.pdf"): a DICOM study is named from its patient id and date.
+  QString suggestedPath(const QString& suffix, bool deidentified = false) const;
   // Statistics (CSV, JSON), the PDF and, for DICOM studies, the SEG and its measurement report, published on the
   // share for the revision the labels came from (io/share/share_reports.h). Refused (reported) with unsaved edits or labels
   // that did not come from the share: a report describes a saved revision. The files are made at once; the share's

@@ -28,9 +28,10 @@ QString remembered(const QString& path) {
 }
 }  // namespace
 
-QString StudyExports::suggestedPath(const QString& suffix) const {
+QString StudyExports::suggestedPath(const QString& suffix, bool deidentified) const {
   QString folder = QSettings().value(kLastFolderKey).toString();
   if (folder.isEmpty() || !QFileInfo(folder).isDir()) folder = QDir::homePath();
+  if (deidentified) return QDir(folder).filePath("deidentified_" + suffix);
   const QString study = m_document.hasStudy() ? defaultStudyName(m_document) : QString();
   return QDir(folder).filePath(study.isEmpty() ? suffix : study + "_" + suffix);
 }
@@ -43,7 +44,7 @@ void StudyExports::fillMenu(QMenu* menu) {
     if (!path.isEmpty()) exportStatistics(path, false);
   });
   menu->addAction(tr("Label Statistics, &De-identified..."), this, [this, parent] {
-    const QString path = remembered(QFileDialog::getSaveFileName(parent, tr("Export Label Statistics"), suggestedPath("statistics.csv"),
+    const QString path = remembered(QFileDialog::getSaveFileName(parent, tr("Export Label Statistics"), suggestedPath("statistics.csv", true),
                                                       tr("CSV (*.csv);;JSON (*.json)")));
     if (!path.isEmpty()) exportStatistics(path, true);
   });
@@ -56,7 +57,12 @@ void StudyExports::fillMenu(QMenu* menu) {
     SliceRangeDialog dialog(slices, parent);
     if (dialog.exec() != QDialog::Accepted) return;
     const ViewSliceRange chosen = dialog.range();
-    const QString path = remembered(QFileDialog::getSaveFileName(parent, tr("Export Label Statistics"), suggestedPath("statistics.csv"),
+    // Named after the range, so that it does not replace the whole study's statistics.
+    const char* viewName = chosen.view == viewer::SliceOrientation::Axial     ? "axial"
+                           : chosen.view == viewer::SliceOrientation::Coronal ? "coronal"
+                                                                              : "sagittal";
+    const QString suffix = QString("statistics_%1_%2-%3.csv").arg(viewName).arg(chosen.first).arg(chosen.last);
+    const QString path = remembered(QFileDialog::getSaveFileName(parent, tr("Export Label Statistics"), suggestedPath(suffix),
                                                       tr("CSV (*.csv);;JSON (*.json)")));
     if (!path.isEmpty()) exportStatistics(path, false, viewSliceRange(chosen.view, chosen.first, chosen.last));
   });
@@ -65,7 +71,7 @@ void StudyExports::fillMenu(QMenu* menu) {
     if (!path.isEmpty()) exportPdfReport(path, false);
   });
   menu->addAction(tr("PDF Report, De-identified..."), this, [this, parent] {
-    const QString path = remembered(QFileDialog::getSaveFileName(parent, tr("Export PDF Report"), suggestedPath("report.pdf"), tr("PDF (*.pdf)")));
+    const QString path = remembered(QFileDialog::getSaveFileName(parent, tr("Export PDF Report"), suggestedPath("report.pdf", true), tr("PDF (*.pdf)")));
     if (!path.isEmpty()) exportPdfReport(path, true);
   });
   menu->addAction(tr("DICOM S&EG..."), this, [this, parent] {
@@ -73,12 +79,13 @@ void StudyExports::fillMenu(QMenu* menu) {
     if (!path.isEmpty()) exportDicomSeg(path, false);
   });
   menu->addAction(tr("DICOM SEG, De-identified..."), this, [this, parent] {
-    const QString path = remembered(QFileDialog::getSaveFileName(parent, tr("Export DICOM SEG"), suggestedPath("seg.dcm"), tr("DICOM (*.dcm)")));
+    const QString path = remembered(QFileDialog::getSaveFileName(parent, tr("Export DICOM SEG"), suggestedPath("seg.dcm", true), tr("DICOM (*.dcm)")));
     if (!path.isEmpty()) exportDicomSeg(path, true);
   });
   // The SR references the SEG, so both are written together: the SEG first, then the report beside it.
   auto exportSegAndReport = [this, parent](bool deidentified) {
-    const QString seg = remembered(QFileDialog::getSaveFileName(parent, tr("Export DICOM SEG"), suggestedPath("seg.dcm"), tr("DICOM (*.dcm)")));
+    const QString seg = remembered(QFileDialog::getSaveFileName(parent, tr("Export DICOM SEG"), suggestedPath("seg.dcm", deidentified),
+                                                                tr("DICOM (*.dcm)")));
     if (seg.isEmpty()) return;
     const QFileInfo info(seg);
     const QString sr = remembered(QFileDialog::getSaveFileName(parent, tr("Export Measurement Report (DICOM SR)"),

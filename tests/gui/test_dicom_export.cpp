@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/gui/dialog_folders.h"
 #include "app/gui/main_window.h"
 #include "core/statistics.h"
 #include "io/dicom/dicom_seg.h"
@@ -234,6 +235,34 @@ TEST_CASE("File > Export > Publish Report to Share: statistics, PDF, SEG and SR 
   }
 }
 
+TEST_CASE("open dialogs start where the last file was opened and the share dialog at the last share", "[gui][export]") {
+  // Found walking the annotator's and clinician's journeys: Open Label Map, Open DICOM SEG, Import table and the share
+  // folder dialog all started in the working directory, far from the image just opened.
+  test::guiApp();
+  test::ScratchDir dir("gui-open-folders");
+  QSettings().remove("open/lastFolder");
+  QSettings().remove("share/root");
+  CHECK(app::gui::lastOpenFolder() == QDir::homePath());
+  CHECK(app::gui::lastShareFolder() == QDir::homePath());
+  std::filesystem::create_directories(dir / "study" / "dicom");
+  const QString image = QString::fromStdString((dir / "study" / "ct.nii.gz").string());
+  CHECK(app::gui::rememberOpenFolder(image) == image);
+  CHECK(app::gui::lastOpenFolder() == QFileInfo(image).absolutePath());
+  // A chosen DICOM folder: the next dialog starts beside it.
+  app::gui::rememberOpenFolder(QString::fromStdString((dir / "study" / "dicom").string()));
+  CHECK(app::gui::lastOpenFolder() == QFileInfo(image).absolutePath());
+  CHECK(app::gui::lastShareFolder() == QFileInfo(image).absolutePath());
+  // A cancelled dialog (empty path) changes nothing; a folder that went away is not offered.
+  app::gui::rememberOpenFolder(QString());
+  CHECK(app::gui::lastOpenFolder() == QFileInfo(image).absolutePath());
+  QSettings().setValue("share/root", QString::fromStdString(dir.path().string()));
+  CHECK(QFileInfo(app::gui::lastShareFolder()) == QFileInfo(QString::fromStdString(dir.path().string())));
+  std::filesystem::remove_all(dir / "study");
+  CHECK(app::gui::lastOpenFolder() == QDir::homePath());
+  QSettings().remove("open/lastFolder");
+  QSettings().remove("share/root");
+}
+
 TEST_CASE("File > Export dialogs start in the last export folder with the study's name, never the working directory",
           "[gui][export]") {
   // Issue 23 item 11: every export defaulted to "report.pdf" (or "statistics.csv") in the working directory.
@@ -263,5 +292,12 @@ TEST_CASE("File > Export dialogs start in the last export folder with the study'
   INFO(path.toStdString());
   CHECK(QFileInfo(path).fileName().startsWith("CRLM-CT-1004_"));
   CHECK(QFileInfo(path).fileName().endsWith("_seg.dcm"));
+  // A de-identified export's name leaves the study's name (patient id, date) out (found walking the clinician's
+  // journey: "CRLM-CT-1004_19941122_..." was offered for the de-identified PDF).
+  for (const char* suffix : {"seg.dcm", "report.pdf", "statistics.csv"}) {
+    path = window.exports().suggestedPath(suffix, true);
+    CHECK(QFileInfo(path).fileName() == QString("deidentified_") + suffix);
+    CHECK_FALSE(path.contains("CRLM-CT-1004"));
+  }
   QSettings().remove("export/lastFolder");
 }
