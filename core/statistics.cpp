@@ -1,5 +1,6 @@
 #include "core/statistics.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -163,6 +164,21 @@ Result<std::vector<LabelStatistics>> computeLabelStatistics(const LabelMap& labe
     if (options.diameter) s.longestDiameterMm = detail::longestDistanceMm(hullPoints.candidates(slot), g);
     out.push_back(s);
   }
+  return out;
+}
+
+VolumeText volumeText(double mm3) {
+  VolumeText out;
+  out.millilitres = std::fabs(mm3) >= 999.5;
+  out.value = out.millilitres ? mm3 / 1000.0 : mm3;
+  if (out.value == 0.0 || !std::isfinite(out.value)) return out;
+  // Three significant digits, never more than six decimals (a single 10 µm voxel).
+  const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(out.value))));
+  out.decimals = std::clamp(2 - magnitude, 0, 6);
+  // Rounding can carry into the next digit (99.96 -> "100.0"): one decimal fewer then.
+  const double scale = std::pow(10.0, out.decimals);
+  const double rounded = std::round(std::fabs(out.value) * scale) / scale;
+  if (out.decimals > 0 && static_cast<int>(std::floor(std::log10(rounded))) > magnitude) --out.decimals;
   return out;
 }
 

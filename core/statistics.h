@@ -62,4 +62,14 @@ Result<IndexBox> sliceRangeBox(const Geometry& grid, const SliceRange& range);
 Result<std::vector<LabelStatistics>> computeLabelStatistics(const LabelMap& labels, const ImageVolume* image,
                                                             const StatisticsOptions& options = {});
 
+// How a volume is written for people (the window's labels dock and PDF, the CLI's text tables): in mL from 1 mL up
+// (what rounds to it), in mm³ below, with three significant digits, so that a mouse structure of 0.0174 mL reads
+// "17.4 mm³", not "0.02". Files meant for programs (CSV, JSON, DICOM SR) keep mL at full precision.
+struct VolumeText {
+  double value = 0;      // in the unit below
+  int decimals = 0;      // to print
+  bool millilitres = true;  // else cubic millimetres
+};
+VolumeText volumeText(double mm3);
+
 }  // namespace delineate::core

@@ -43,15 +43,19 @@ void printText(const InfoOptions& o, const ImageVolume& image, const std::string
               double(d[2]) * s[2], g.voxelVolumeMm3());
   if (!stats) return;
   std::printf("\nLabels       %s\n", labelSource.c_str());
-  std::printf("%5s  %-28s %10s %10s %9s %8s %8s %8s  %-26s %s\n", "id", "name", "voxels", "volume mL", "mean",
+  std::printf("%5s  %-28s %10s %11s %9s %8s %8s %8s  %-26s %s\n", "id", "name", "voxels", "volume", "mean",
               "std", "min", "max", "centroid LPS mm", "bounding box (ijk)");
   for (const LabelStatistics& st : *stats) {
     char centroid[64];
     std::snprintf(centroid, sizeof centroid, "%.1f, %.1f, %.1f", st.centroidLps[0], st.centroidLps[1],
                   st.centroidLps[2]);
-    std::printf("%5u  %-28.28s %10llu %10.2f %9.1f %8.1f %8.1f %8.1f  %-26s [%lld..%lld, %lld..%lld, %lld..%lld]\n",
+    // The unit fits the size (mL, or mm3 below 1 mL), three significant digits; --format csv|json keep mL.
+    const core::VolumeText vt = core::volumeText(st.volumeMl * 1000.0);
+    char volume[32];
+    std::snprintf(volume, sizeof volume, "%.*f %s", vt.decimals, vt.value, vt.millilitres ? "mL" : "mm3");
+    std::printf("%5u  %-28.28s %10llu %11s %9.1f %8.1f %8.1f %8.1f  %-26s [%lld..%lld, %lld..%lld, %lld..%lld]\n",
                 unsigned(st.label), io::labelDisplayName(table, st.label).c_str(), (unsigned long long)st.voxelCount,
-                st.volumeMl, st.mean, st.stddev, st.min, st.max, centroid, (long long)st.box.min[0],
+                volume, st.mean, st.stddev, st.min, st.max, centroid, (long long)st.box.min[0],
                 (long long)st.box.max[0], (long long)st.box.min[1], (long long)st.box.max[1],
                 (long long)st.box.min[2], (long long)st.box.max[2]);
   }

@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+#include <string>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -460,4 +463,22 @@ TEST_CASE("statistics of a 512x512x300 study with a body and an organ-sized labe
   REQUIRE(inSlab[1].box.min[2] == 140);
   REQUIRE(inSlab[1].box.max[2] == 160);
   REQUIRE(inSlab[1].longestDiameterMm == Approx(2 * 120 * 0.7).epsilon(1e-12));
+}
+
+TEST_CASE("volumes for people: mL from 1 mL up and mm3 below with three significant digits", "[statistics]") {
+  auto text = [](double mm3) {
+    const VolumeText t = volumeText(mm3);
+    char out[32];
+    std::snprintf(out, sizeof out, "%.*f %s", t.decimals, t.value, t.millilitres ? "mL" : "mm3");
+    return std::string(out);
+  };
+  CHECK(text(17.4) == "17.4 mm3");         // a mouse hippocampus: not "0.02 mL"
+  CHECK(text(0.0034) == "0.00340 mm3");    // one 0.15 mm voxel
+  CHECK(text(895541.6) == "896 mL");
+  CHECK(text(42900) == "42.9 mL");
+  CHECK(text(999.4) == "999 mm3");
+  CHECK(text(999.6) == "1.00 mL");         // what rounds to 1 mL is shown in mL
+  CHECK(text(99.96) == "100 mm3");         // rounding that carries a digit loses a decimal
+  CHECK(text(0) == "0 mm3");
+  CHECK(text(-1500) == "-1.50 mL");
 }
