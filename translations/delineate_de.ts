@@ -1408,7 +1408,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+134"/>
+        <location filename="../app/gui/session_files.cpp" line="+135"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Die wiederhergestellten Labels passen nicht zum Raster von %1</translation>
     </message>
@@ -1443,7 +1443,12 @@
         <translation>In Freigabe speichern</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
+        <source>a folder on the network share; Create Share makes a new one</source>
+        <translation>ein Ordner auf der Netzwerkfreigabe; „Freigabe anlegen“ legt eine neue an</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Browse...</source>
         <translation>Durchsuchen...</translation>
     </message>
@@ -1478,12 +1483,17 @@
         <translation>Freigabeordner</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
+        <source>Folder for the New Share</source>
+        <translation>Ordner für die neue Freigabe</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Choose a folder first.</source>
         <translation>Zuerst einen Ordner wählen.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>%1 is a share already.</source>
         <translation>%1 ist bereits eine Freigabe.</translation>
     </message>
@@ -2033,7 +2043,7 @@ Bild: %3</translation>
 <context>
     <name>delineate::app::gui::VolumeText</name>
     <message>
-        <location filename="../app/gui/volume_text.cpp" line="+29"/>
+        <location filename="../app/gui/volume_text.cpp" line="+20"/>
         <source>%1 mL</source>
         <translation>%1 mL</translation>
     </message>

@@ -1408,7 +1408,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+134"/>
+        <location filename="../app/gui/session_files.cpp" line="+135"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Les étiquettes récupérées ne correspondent pas à la grille de %1</translation>
     </message>
@@ -1443,7 +1443,12 @@
         <translation>Enregistrer sur le partage</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
+        <source>a folder on the network share; Create Share makes a new one</source>
+        <translation>un dossier du partage réseau ; « Créer un partage » en crée un nouveau</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Browse...</source>
         <translation>Parcourir...</translation>
     </message>
@@ -1478,12 +1483,17 @@
         <translation>Dossier partagé</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
+        <source>Folder for the New Share</source>
+        <translation>Dossier du nouveau partage</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Choose a folder first.</source>
         <translation>Choisissez d’abord un dossier.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>%1 is a share already.</source>
         <translation>%1 est déjà un partage.</translation>
     </message>
@@ -2033,7 +2043,7 @@ Image : %3</translation>
 <context>
     <name>delineate::app::gui::VolumeText</name>
     <message>
-        <location filename="../app/gui/volume_text.cpp" line="+29"/>
+        <location filename="../app/gui/volume_text.cpp" line="+20"/>
         <source>%1 mL</source>
         <translation>%1 mL</translation>
     </message>

@@ -1404,7 +1404,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+134"/>
+        <location filename="../app/gui/session_files.cpp" line="+135"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>恢复的标签与 %1 的网格不匹配</translation>
     </message>
@@ -1439,7 +1439,12 @@
         <translation>保存到共享目录</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
+        <source>a folder on the network share; Create Share makes a new one</source>
+        <translation>网络共享上的文件夹；“创建共享”可新建一个</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Browse...</source>
         <translation>浏览...</translation>
     </message>
@@ -1474,12 +1479,17 @@
         <translation>共享文件夹</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
+        <source>Folder for the New Share</source>
+        <translation>新共享的文件夹</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Choose a folder first.</source>
         <translation>请先选择一个文件夹。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>%1 is a share already.</source>
         <translation>%1 已经是共享存储。</translation>
     </message>
@@ -2026,7 +2036,7 @@ Image: %3</source>
 <context>
     <name>delineate::app::gui::VolumeText</name>
     <message>
-        <location filename="../app/gui/volume_text.cpp" line="+29"/>
+        <location filename="../app/gui/volume_text.cpp" line="+20"/>
         <source>%1 mL</source>
         <translation>%1 mL</translation>
     </message>

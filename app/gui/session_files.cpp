@@ -1,3 +1,4 @@
+#include "app/gui/dialog_folders.h"
 #include "app/gui/error_text.h"
 #include "app/gui/session_files.h"
 
@@ -218,6 +219,8 @@ bool SessionFiles::saveWithDialog(const QString& message) {
   dialog.setWindowTitle(tr("Save to Share"));
   auto* form = new QFormLayout(&dialog);
   auto* root = new QLineEdit(current.root.isEmpty() ? QSettings().value("share/root").toString() : current.root, &dialog);
+  root->setPlaceholderText(tr("a folder on the network share; Create Share makes a new one"));
+  root->setMinimumWidth(root->fontMetrics().horizontalAdvance(root->placeholderText()) + 16);
   root->setObjectName("share-root");
   auto* browse = new QPushButton(tr("Browse..."), &dialog);
   // A folder becomes a share only when asked: a missing sentinel otherwise means "not mounted" (io/share).
@@ -248,10 +251,15 @@ bool SessionFiles::saveWithDialog(const QString& message) {
     if (!folder.isEmpty()) root->setText(folder);
   });
   connect(create, &QPushButton::clicked, &dialog, [&] {
-    const QString folder = root->text().trimmed();
+    QString folder = root->text().trimmed();
     if (folder.isEmpty()) {
-      state->setText(tr("Choose a folder first."));
-      return;
+      // No folder typed: pick one (the chooser can make a new folder too).
+      folder = QFileDialog::getExistingDirectory(&dialog, tr("Folder for the New Share"), lastOpenFolder());
+      if (folder.isEmpty()) {
+        state->setText(tr("Choose a folder first."));
+        return;
+      }
+      root->setText(folder);
     }
     if (io::ShareStore::open(folder.toStdString())) {
       state->setText(tr("%1 is a share already.").arg(folder));
