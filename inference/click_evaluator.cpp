@@ -47,6 +47,33 @@ bool largestComponent(const std::vector<std::uint8_t>& m, const IndexBox& b, std
   return true;
 }
 
+// splitmix64: a fixed sequence on every platform (the standard distributions are not).
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// A voxel of `region` (over `box`) at least `fraction` of its deepest depth inside it, drawn with `seed`, in the
+// canonical storage order so that the draw does not depend on how the scan is stored.
+bool interiorPoint(const std::vector<std::uint8_t>& region, const IndexBox& box, const core::Vec3& spacingMm,
+                   double fraction, std::uint64_t seed, Index3& out) {
+  const core::Size3 n{extent(box, 0), extent(box, 1), extent(box, 2)};
+  if (std::none_of(region.begin(), region.end(), [](std::uint8_t v) { return v != 0; })) return false;
+  const auto d = core::squaredDistanceToBackground(region, n, spacingMm, true);
+  float deepest = 0;
+  for (std::size_t i = 0; i < d.size(); ++i)
+    if (region[i]) deepest = std::max(deepest, d[i]);
+  const float floor = static_cast<float>(fraction * fraction) * deepest;  // squared distances
+  std::vector<std::size_t> candidates;
+  for (std::size_t i = 0; i < d.size(); ++i)
+    if (region[i] && d[i] >= floor) candidates.push_back(i);
+  const auto i = static_cast<std::int64_t>(candidates[mix(seed) % candidates.size()]);
+  out = Index3{box.min[0] + i % n[0], box.min[1] + (i / n[0]) % n[1], box.min[2] + i / (n[0] * n[1])};
+  return true;
+}
+
 }  // namespace
 
 bool deepestPoint(const std::vector<std::uint8_t>& region, const IndexBox& box, const core::Vec3& spacingMm,
@@ -86,7 +113,7 @@ double diceOf(const ObjectMask& mask, const core::Volume<std::uint8_t>& referenc
 }
 
 core::Result<ClickEvaluation> simulateClicks(InteractiveSession& session, const core::Volume<std::uint8_t>& source,
-                                             int clicks, core::ProgressSink* progress) {
+                                             int clicks, core::ProgressSink* progress, const ClickProtocol& protocol) {
   // The protocol runs on the canonical storage order (core/axis_order.h): the deepest point and the largest error
   // region break ties by storage index, so the same scan stored with other axes would get other clicks.
   const core::AxisOrder order = core::canonicalAxisOrder(source.geometry());
@@ -142,7 +169,10 @@ core::Result<ClickEvaluation> simulateClicks(InteractiveSession& session, const 
       if (!hasMissed && !hasSpurious) break;  // perfect
       const bool positive = hasMissed && (!hasSpurious || missedCount >= spuriousCount);
       DeepestPoint deep;
-      deepestPoint(positive ? missed : spurious, positive ? missedBox : spuriousBox, g.spacingMm(), deep);
+      if (k == 0 && protocol.first == FirstClick::Interior)
+        interiorPoint(missed, missedBox, g.spacingMm(), protocol.interiorDepthFraction, protocol.seed, deep.voxel);
+      else
+        deepestPoint(positive ? missed : spurious, positive ? missedBox : spuriousBox, g.spacingMm(), deep);
       ClickRecord rec;
       rec.voxel = order.isIdentity() ? deep.voxel : core::sourceIndexOf(deep.voxel, sourceDims, order);
       rec.point.positive = positive;

@@ -26,11 +26,22 @@ struct ClickEvaluation {
   std::size_t referenceVoxels = 0;
 };
 
+// Where the first click goes. Deepest: the protocol of the papers. Interior: where a user might click, a voxel drawn
+// (seeded, reproducible) among those at least `interiorDepthFraction` of the deepest point's depth inside the
+// object: inside, clear of the edge, not at the centre (a radiologist clicks on the liver, not at its medial axis).
+enum class FirstClick { Deepest, Interior };
+struct ClickProtocol {
+  FirstClick first = FirstClick::Deepest;
+  std::uint64_t seed = 1;
+  double interiorDepthFraction = 0.3;
+};
+
 // Runs `clicks` simulated clicks on `session` (which must be fresh) against `reference` (non-zero = object, on the
 // session's image grid). Stops early when the object is perfect. Errors: an empty reference, a grid mismatch, a
 // session error.
 core::Result<ClickEvaluation> simulateClicks(InteractiveSession& session, const core::Volume<std::uint8_t>& reference,
-                                             int clicks, core::ProgressSink* progress = nullptr);
+                                             int clicks, core::ProgressSink* progress = nullptr,
+                                             const ClickProtocol& protocol = {});
 
 // Dice of the session's object against the reference.
 double diceOf(const ObjectMask& mask, const core::Volume<std::uint8_t>& reference);

@@ -4,12 +4,15 @@
 # clicks after an object's first lowered its Dice by more than 0.05, and the mean Dice after 1, 3, 5 and 10 clicks.
 #
 # Usage: bash scripts/click_quality.sh            (builds delineate-cli first)
-# Environment: CLI (a delineate-cli to measure instead of building one), CLICKS (10), SHARED (../shared).
+# Environment: CLI (a delineate-cli to measure instead of building one), CLICKS (10), SHARED (../shared),
+# FIRST (deepest: the papers' first click at the deepest point; interior: where a user might click, seeded, SEED=1).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 shared="${SHARED:-$root/../shared}"
 clicks="${CLICKS:-10}"
+first="${FIRST:-deepest}"
+seed="${SEED:-1}"
 if [ -z "${CLI:-}" ]; then
   bash scripts/build.sh --target delineate-cli >/dev/null
   CLI="$root/build/app/cli/delineate-cli"
@@ -31,9 +34,9 @@ done
 work="$(mktemp -d "${TMPDIR:-/tmp}/click_quality.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 printf '%s\n' "${sets[@]}" | xargs -P 2 -L 1 bash -c \
-  '/usr/bin/time -f "%e s, %M KB" "'"$CLI"'" click-eval "$1" "$2" --clicks '"$clicks"' >"'"$work"'/$0.txt" 2>"'"$work"'/$0.err" ||
+  '/usr/bin/time -f "%e s, %M KB" "'"$CLI"'" click-eval "$1" "$2" --clicks '"$clicks"' --first '"$first"' --seed '"$seed"' >"'"$work"'/$0.txt" 2>"'"$work"'/$0.err" ||
    { echo "click_quality: $0 failed:"; cat "'"$work"'/$0.err"; exit 255; }'
-echo "cpu: $(nproc) cores; $clicks clicks per structure; a setback is a click lowering Dice by more than 0.05"
+echo "cpu: $(nproc) cores; $clicks clicks per structure, first click: $first (seed $seed); a setback is a click lowering Dice by more than 0.05"
 printf '%-9s %7s %9s %7s  %s\n' set objects setbacks share "Dice@1 @3 @5 @10, wall time, peak RSS"
 total=0
 setbacks=0

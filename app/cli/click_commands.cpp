@@ -41,7 +41,8 @@ int runClickEval(const ClickEvalOptions& o) {
   if (core::Status s = requireLabels(present, labels, o.labels); !s) return fileError(s.error());
   if (labels.empty()) labels = present;
 
-  nlohmann::json out{{"image", o.image}, {"labels", o.labels}, {"engine", "classic.click"},
+  nlohmann::json out{{"image", o.image}, {"labels", o.labels}, {"engine", "classic.click"}, {"first", o.first},
+                     {"seed", o.seed},
                      {"objects", nlohmann::json::array()}};
   std::vector<std::vector<double>> diceByClick(static_cast<std::size_t>(clicks));
   std::vector<double> latencies;
@@ -66,7 +67,10 @@ int runClickEval(const ClickEvalOptions& o) {
     }
     auto session = inference::classic::ClickSession::begin(*image);
     if (!session) return fileError(session.error());
-    auto eval = inference::simulateClicks(**session, *ref, clicks);
+    inference::ClickProtocol protocol;
+    protocol.first = o.first == "interior" ? inference::FirstClick::Interior : inference::FirstClick::Deepest;
+    protocol.seed = o.seed + l;
+    auto eval = inference::simulateClicks(**session, *ref, clicks, nullptr, protocol);
     if (!eval) return fileError(eval.error());
     // A protocol that stopped early (perfect object) keeps its last Dice for the remaining clicks.
     std::vector<double> dice;

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <optional>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,8 @@ struct ClickEvalOptions {
   DicomInput dicom;
   std::vector<core::Label> labelIds;  // empty: every label in LABELS
   int clicks = 10;
+  std::string first = "deepest";  // where the first click goes: deepest | interior (inference/click_evaluator.h)
+  std::uint64_t seed = 1;          // of the interior draw (each label draws with seed + label)
   bool json = false;
 };
 

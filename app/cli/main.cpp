@@ -179,6 +179,13 @@ class Program {
     labelIds(clickEval, "--label", m_clickEval.labelIds, "a label to evaluate (default: every label in LABELS)");
     valueName(clickEval->add_option("--clicks", m_clickEval.clicks, "clicks per object, 1..100 (default 10)"), "N")
         ->check(CLI::Range(1, 100));
+    valueName(clickEval->add_option("--first", m_clickEval.first,
+                                    "where the first click goes: deepest (the papers' protocol, default) or interior "
+                                    "(where a user might click: a seeded draw among the voxels at least 0.3 of the "
+                                    "deepest depth inside the object)"),
+              "deepest|interior")
+        ->check(CLI::IsMember({"deepest", "interior"}));
+    valueName(clickEval->add_option("--seed", m_clickEval.seed, "the interior draw's seed (default 1)"), "N");
     json(clickEval, m_clickEval.json);
   }
 

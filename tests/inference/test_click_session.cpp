@@ -3,7 +3,9 @@
 
 #include <cmath>
 #include <random>
+#include <set>
 
+#include "core/axis_order.h"
 #include "core/edit_transaction.h"
 #include "inference/classic/click_session.h"
 #include "inference/click_evaluator.h"
@@ -159,4 +161,43 @@ TEST_CASE("click evaluator: deepest points, the click protocol and Dice", "[clas
   Volume<std::uint8_t> empty = Volume<std::uint8_t>::create(p.image.geometry(), 0).value();
   auto fresh = inference::classic::ClickSession::begin(p.image);
   CHECK_FALSE(inference::simulateClicks(**fresh, empty, 3).ok());
+}
+
+TEST_CASE("click evaluator: an interior first click lies inside clear of the edge and depends on the seed only",
+          "[classic][click]") {
+  Phantom p = ellipsoid({50, 50, 50}, {1, 1, 1}, {25, 25, 25}, {10, 14, 8}, 6.0f);
+  auto firstClick = [](const ImageVolume& image, const Volume<std::uint8_t>& reference, std::uint64_t seed) {
+    auto session = inference::classic::ClickSession::begin(image);
+    REQUIRE(session.ok());
+    inference::ClickProtocol protocol;
+    protocol.first = inference::FirstClick::Interior;
+    protocol.seed = seed;
+    auto eval = inference::simulateClicks(**session, reference, 1, nullptr, protocol);
+    REQUIRE(eval.ok());
+    REQUIRE(eval->clicks.size() == 1);
+    return eval->clicks[0];
+  };
+  std::set<std::int64_t> distinct;
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    const inference::ClickRecord click = firstClick(p.image, p.reference, seed);
+    CHECK(click.point.positive);
+    REQUIRE(p.reference.at(click.voxel) == 1);
+    // At least 0.3 of the deepest depth (8 mm, the shortest semi-axis) inside: about 2.4 mm from the edge.
+    const double dx = (double(click.voxel[0]) - 25) / 10, dy = (double(click.voxel[1]) - 25) / 14,
+                 dz = (double(click.voxel[2]) - 25) / 8;
+    CHECK(std::sqrt(dx * dx + dy * dy + dz * dz) < 0.85);
+    distinct.insert((click.voxel[2] * 50 + click.voxel[1]) * 50 + click.voxel[0]);
+    // The same seed draws the same point.
+    CHECK(firstClick(p.image, p.reference, seed).voxel == click.voxel);
+  }
+  CHECK(distinct.size() >= 6);  // not the centre every time
+  // The draw does not depend on how the scan is stored: the same point in LPS in another axis order.
+  const AxisOrder flipped = allAxisOrders()[13];
+  const ImageVolume image = reorderedVolume(p.image, flipped).value();
+  const Volume<std::uint8_t> reference = reorderedVolume(p.reference, flipped).value();
+  for (std::uint64_t seed : {1u, 5u}) {
+    const Vec3 a = firstClick(p.image, p.reference, seed).point.pointLps;
+    const Vec3 b = firstClick(image, reference, seed).point.pointLps;
+    for (int k = 0; k < 3; ++k) CHECK(b[static_cast<std::size_t>(k)] == Approx(a[static_cast<std::size_t>(k)]).margin(1e-6));
+  }
 }
