@@ -94,14 +94,18 @@ int printList(const RevisionFolder& folder, bool json) {
   if (!list) return fileError(list.error());
   if (json) {
     nlohmann::json j{{"folder", folder.folder()}, {"revisions", nlohmann::json::array()},
-                     {"incomplete", list->incomplete}};
+                     {"incomplete", list->incomplete}, {"damaged", nlohmann::json::array()},
+                     {"leftovers", list->leftovers}};
     for (const auto& r : list->revisions) j["revisions"].push_back(revisionJson(r));
+    for (const auto& d : list->damaged) j["damaged"].push_back({{"revision", d.number}, {"reason", d.reason}});
     std::printf("%s\n", j.dump(2).c_str());
     return 0;
   }
   std::printf("%s: %zu revision(s)\n", folder.folder().c_str(), list->revisions.size());
   for (const auto& r : list->revisions) printRevisionLine(r);
   for (int n : list->incomplete) std::printf("r%-6d incomplete (its save was interrupted; never loaded)\n", n);
+  for (const auto& d : list->damaged) std::printf("r%-6d damaged, skipped: %s\n", d.number, d.reason.c_str());
+  for (const auto& f : list->leftovers) std::printf("leftover %s (an interrupted write; not a revision)\n", f.c_str());
   return 0;
 }
 

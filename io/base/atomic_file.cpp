@@ -206,6 +206,16 @@ core::Status AtomicFileWriter::publish() {
     }
     error = errno;
     if (error == EEXIST) {
+      // A link that happened can still report EEXIST: on NFS the reply is lost, the client retries, and the retry
+      // finds the name taken, by us. The target is then our temporary file under its second name (the same inode):
+      // the publish succeeded. Telling a taken name from that matters twice over: a save reported failed though its
+      // revision exists, and a revision number claimed and then abandoned as if another writer had it.
+      struct stat ours {}, there {};
+      if (::stat(m_temp.c_str(), &ours) == 0 && ::stat(m_target.c_str(), &there) == 0 && ours.st_dev == there.st_dev &&
+          ours.st_ino == there.st_ino) {
+        ::unlink(m_temp.c_str());
+        return core::Status::success();
+      }
       discard();
       return makeError(ErrorCode::WriteFailed, m_target, kAlreadyExistsDetail);
     }

@@ -180,12 +180,19 @@ core::Result<RevisionList> RevisionFolder::list() const {
     char tail[8] = {};
     if (name.size() == 12 && std::sscanf(name.c_str(), "r%6d.%4s", &number, tail) == 2 && std::string(tail) == "json")
       claimed.push_back(number);
+    else if (name.rfind(".upload-", 0) == 0 || (name.rfind('.', 0) == 0 && name.find(".tmp-") != std::string::npos))
+      out.leftovers.push_back(name);
   }
   if (ec) return makeError(ErrorCode::ReadFailed, *folder, "cannot list the revisions: " + ec.message());
   std::sort(claimed.begin(), claimed.end());
+  std::sort(out.leftovers.begin(), out.leftovers.end());
   for (int n : claimed) {
     auto info = readMetadata(fs::path(*folder) / (stem(n) + ".json"), n);
-    if (!info) return info.error();
+    if (!info) {
+      // One damaged record is reported and skipped: it must not hide the other revisions.
+      out.damaged.push_back({n, info.error().describe()});
+      continue;
+    }
     if (!fs::exists(fs::path(*folder) / info->content, ec)) {
       out.incomplete.push_back(n);
       continue;
@@ -204,6 +211,7 @@ core::Result<RevisionInfo> RevisionFolder::claimAndPublish(RevisionInfo info, co
     if (!current) return current.error();
     int next = current->latest();
     for (int n : current->incomplete) next = std::max(next, n);
+    for (const auto& d : current->damaged) next = std::max(next, d.number);  // its name is taken all the same
     ++next;
     if (next > kMaxRevision) return makeError(ErrorCode::SizeLimit, m_folder, "more than 999999 revisions");
     info.number = next;

@@ -14,7 +14,10 @@
 //   verified write path (its hash comes from that pass, so nothing is read twice before the claim), then linked to
 //   its revision name.
 // - A revision exists when both files exist; metadata without content (a writer killed mid-save) is an incomplete
-//   revision: never listed, never loaded, reported by list() in `incomplete`.
+//   revision: never listed, never loaded, reported by list() in `incomplete`. Temporary and staging files a killed
+//   writer left (".<name>.tmp-<random>", ".upload-<random>.<suffix>") are reported in `leftovers`; a metadata file
+//   that cannot be read or parsed is reported in `damaged` with the reason and skipped: it hides no other revision,
+//   and its number is never claimed again.
 // - Conflicts: a save states the revision it was based on. If a newer revision appeared meanwhile (another
 //   annotator or job saved), the save still becomes a new revision, marked `conflict` with the revision it raced,
 //   so both edits are kept and the caller can tell the user. Numbers claimed by a save still in progress count as
@@ -49,6 +52,12 @@ struct RevisionInfo {
 struct RevisionList {
   std::vector<RevisionInfo> revisions;  // complete ones, by number
   std::vector<int> incomplete;          // claimed numbers without content (interrupted saves)
+  struct Damaged {
+    int number = 0;
+    std::string reason;  // names the file
+  };
+  std::vector<Damaged> damaged;         // metadata that cannot be read: skipped, reported
+  std::vector<std::string> leftovers;   // file names of interrupted writes (temporary, staging), sorted
   int latest() const { return revisions.empty() ? 0 : revisions.back().number; }
   const RevisionInfo* find(int number) const;
 };
