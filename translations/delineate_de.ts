@@ -413,7 +413,12 @@
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
+        <source>%1: the engine found nothing (every voxel is background)</source>
+        <translation>%1: die Engine hat nichts gefunden (jedes Voxel ist Hintergrund)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>%1: %2 s</source>
         <translation>%1: %2 s</translation>
     </message>
@@ -1448,7 +1453,7 @@
         <translation>ein Ordner auf der Netzwerkfreigabe; „Freigabe anlegen“ legt eine neue an</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Browse...</source>
         <translation>Durchsuchen...</translation>
     </message>

@@ -413,7 +413,12 @@
         <translation>%1&#xa0;: %2</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
+        <source>%1: the engine found nothing (every voxel is background)</source>
+        <translation>%1 : le moteur n’a rien trouvé (chaque voxel est du fond)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>%1: %2 s</source>
         <translation>%1&#xa0;: %2 s</translation>
     </message>
@@ -1448,7 +1453,7 @@
         <translation>un dossier du partage réseau ; « Créer un partage » en crée un nouveau</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Browse...</source>
         <translation>Parcourir...</translation>
     </message>

@@ -413,7 +413,12 @@
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
+        <source>%1: the engine found nothing (every voxel is background)</source>
+        <translation>%1：引擎未找到任何内容（所有体素均为背景）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>%1: %2 s</source>
         <translation>%1：%2 s</translation>
     </message>
@@ -1444,7 +1449,7 @@
         <translation>网络共享上的文件夹；“创建共享”可新建一个</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Browse...</source>
         <translation>浏览...</translation>
     </message>

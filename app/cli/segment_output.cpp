@@ -36,11 +36,18 @@ int writeSegmentation(const std::string& output, const core::ImageVolume& image,
   for (const auto v : patch.voxels) ++counts[v];
   std::printf("%s: %s in %.2f s on %s\n", output.c_str(), engine.id.c_str(), seconds,
               engine.device.empty() ? "cpu" : engine.device.c_str());
+  bool any = false;
   for (std::size_t l = 1; l < counts.size(); ++l)
     if (counts[l]) {
+      any = true;
       std::printf("  %5zu  %-20s %10zu voxels\n", l,
                   io::labelDisplayName(names, static_cast<core::Label>(l)).c_str(), counts[l]);
     }
+  // An empty result is written (it is the engine's answer) but never silently: a cohort run must be able to tell.
+  if (!any) {
+    std::printf("  (no labelled voxels)\n");
+    std::fprintf(stderr, "warning: %s: %s found nothing: every voxel is background\n", output.c_str(), engine.id.c_str());
+  }
   return 0;
 }
 

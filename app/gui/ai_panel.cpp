@@ -293,6 +293,11 @@ bool AiPanel::runSegmentation(std::vector<core::Label> classes, const char* step
       m_bench.showStatus(tr("Cancelled"), 3000);
     } else if (!*patch) {
       m_bench.reportError(tr("%1: %2").arg(editStepName(stepName), fromError(patch->error())));
+    } else if (std::all_of((*patch)->voxels.begin(), (*patch)->voxels.end(), [](core::Label v) { return v == 0; })) {
+      // Said, not applied as an empty undo step: the user must not think it worked and wrote nothing.
+      ok = true;
+      m_status->setText(tr("%1: the engine found nothing (every voxel is background)").arg(editStepName(stepName)));
+      m_bench.showStatus(m_status->text(), 8000);
     } else {
       // Existing labels stay where the engine found background; locked labels are never overwritten. The engine's
       // class names come only for the labels it wrote, in the same undo step.

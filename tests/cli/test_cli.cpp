@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/base/gzip.h"
+#include "io/volume/image_file.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate::test;
@@ -187,6 +188,32 @@ TEST_CASE("segment writes the classic engine's automatic labels, refusals name t
   r = runCli("segment " + kSample + " " + quoted(out) + " --class 7");
   CHECK(r.exitCode == 1);
   CHECK(r.out.find("example_ct.nii.gz") != std::string::npos);
+}
+
+TEST_CASE("segment reports an empty result instead of saving it silently", "[cli]") {
+  // Issue 24 (the save path's untested faults): an engine result with no voxels. A CT-like block of water in air
+  // has no lungs: --class 201 finds nothing. The (empty) map is still written, as the engine's answer, and said.
+  ScratchDir dir("cli-segment-empty");
+  const delineate::core::Geometry g({48, 40, 12}, {2.0, 2.0, 3.0}, {0.0, 0.0, 0.0});
+  auto image = delineate::core::ImageVolume::create(g, -1000.0f);
+  REQUIRE(image.ok());
+  for (std::int64_t z = 2; z < 10; ++z)
+    for (std::int64_t y = 8; y < 32; ++y)
+      for (std::int64_t x = 8; x < 40; ++x) image->at({x, y, z}) = 20.0f;
+  const std::string in = (dir / "water.nii.gz").string(), out = (dir / "lungs.nii.gz").string();
+  REQUIRE(delineate::io::writeImageFile(in, *image).ok());
+  const SplitRun r = runProgramSplit(DELINEATE_CLI_PATH, "segment " + quoted(in) + " " + quoted(out) + " --class 201");
+  INFO(r.out << r.err);
+  CHECK(r.exitCode == 0);
+  CHECK(r.out.find("(no labelled voxels)") != std::string::npos);
+  CHECK(r.err.find("warning: " + out + ": classic found nothing: every voxel is background") != std::string::npos);
+  auto written = delineate::io::readLabelFile(out);
+  REQUIRE(written.ok());
+  CHECK(std::all_of(written->data(), written->data() + written->size(), [](delineate::core::Label v) { return v == 0; }));
+  // A result with voxels gives no such warning.
+  const SplitRun body = runProgramSplit(DELINEATE_CLI_PATH, "segment " + quoted(in) + " " + quoted(out) + " --class 200");
+  CHECK(body.exitCode == 0);
+  CHECK(body.err.find("found nothing") == std::string::npos);
 }
 
 TEST_CASE("info --slices restricts the statistics to a slice range, and a bad range is refused naming it", "[cli]") {

@@ -391,6 +391,39 @@ TEST_CASE("AI click mode with the classic engine: a click previews an object, Re
   CHECK(window.editTools()->undoAction()->text().contains("Segment everything"));
 }
 
+TEST_CASE("AI: a segmentation that finds nothing says so and adds no undo step", "[gui][ai]") {
+  // Issue 24 (the save path's untested faults): an engine result with no voxels. A block of water in air has no
+  // lungs.
+  test::guiApp();
+  test::ScratchDir dir("gui-ai-empty");
+  const core::Geometry g({48, 40, 12}, {2.0, 2.0, 3.0}, {0.0, 0.0, 0.0});
+  auto image = core::ImageVolume::create(g, -1000.0f);
+  REQUIRE(image.ok());
+  for (std::int64_t z = 2; z < 10; ++z)
+    for (std::int64_t y = 8; y < 32; ++y)
+      for (std::int64_t x = 8; x < 40; ++x) image->at({x, y, z}) = 20.0f;
+  const std::string path = (dir / "water.nii.gz").string();
+  REQUIRE(io::writeImageFile(path, *image).ok());
+  QuietWindow window;
+  app::gui::AiPanel* ai = window.aiPanel();
+  QSignalSpy engine(ai, &app::gui::AiPanel::engineChanged);
+  QSignalSpy loaded(&window, &MainWindow::studyLoaded);
+  REQUIRE(window.loader().openImage(QString::fromStdString(path)));
+  REQUIRE(waitFor(loaded));
+  REQUIRE(waitFor(engine));
+  const std::vector<core::Label> before = voxels(window);
+  QSignalSpy segmented(ai, &app::gui::AiPanel::segmentationFinished);
+  REQUIRE(ai->segmentClasses({201}));
+  REQUIRE(waitFor(segmented));
+  auto* status = ai->findChild<QLabel*>("ai-status");
+  REQUIRE(status != nullptr);
+  INFO(status->text().toStdString());
+  CHECK(status->text().contains("found nothing"));
+  CHECK(voxels(window) == before);
+  CHECK_FALSE(window.editTools()->undoAction()->isEnabled());
+  CHECK_FALSE(window.document().session()->isDirty());
+}
+
 // Found walking the radiologist's journey: after Segment everything the labels list selects its first row (bone), and
 // a liver clicked and accepted became bone. An object goes to a new label unless the user chose one.
 TEST_CASE("AI click mode: an accepted object gets a new label unless the user chose one", "[gui][ai]") {
