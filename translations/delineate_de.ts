@@ -1956,12 +1956,12 @@ Trotzdem laden?</translation>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+79"/>
+        <location line="+95"/>
         <source>The labels&apos; table could not be read, their ids are unnamed: %1</source>
         <translation>Die Labeltabelle konnte nicht gelesen werden, die IDs bleiben unbenannt: %1</translation>
     </message>
     <message>
-        <location line="-70"/>
+        <location line="-86"/>
         <source>%1 x %2 x %3 voxels, spacing %4 x %5 x %6 mm, origin (%7, %8, %9) mm LPS, axes %10</source>
         <translation>%1 x %2 x %3 Voxel, Abstand %4 x %5 x %6 mm, Ursprung (%7, %8, %9) mm LPS, Achsen %10</translation>
     </message>
@@ -2004,8 +2004,24 @@ Bild: %3</translation>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
+    <message numerus="yes">
+        <location line="+43"/>
+        <source>%1 (%n voxel(s))</source>
+        <translation>
+            <numerusform>%1 (%n Voxel)</numerusform>
+            <numerusform>%1 (%n Voxel)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>Labels from %1; %n value(s) the table does not name: %2</source>
+        <translation>
+            <numerusform>Labels aus %1; %n Wert, den die Tabelle nicht benennt: %2</numerusform>
+            <numerusform>Labels aus %1; %n Werte, die die Tabelle nicht benennt: %2</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+35"/>
+        <location line="+4"/>
         <source>Labels from %1</source>
         <translation>Labels aus %1 geladen</translation>
     </message>

@@ -1956,12 +1956,12 @@ La charger quand même&#xa0;?</translation>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+79"/>
+        <location line="+95"/>
         <source>The labels&apos; table could not be read, their ids are unnamed: %1</source>
         <translation>La table des étiquettes n’a pas pu être lue, leurs identifiants restent sans nom : %1</translation>
     </message>
     <message>
-        <location line="-70"/>
+        <location line="-86"/>
         <source>%1 x %2 x %3 voxels, spacing %4 x %5 x %6 mm, origin (%7, %8, %9) mm LPS, axes %10</source>
         <translation>%1 x %2 x %3 voxels, espacement %4 x %5 x %6 mm, origine (%7, %8, %9) mm LPS, axes %10</translation>
     </message>
@@ -2004,8 +2004,24 @@ Image : %3</translation>
         <source>%1: %2</source>
         <translation>%1 : %2</translation>
     </message>
+    <message numerus="yes">
+        <location line="+43"/>
+        <source>%1 (%n voxel(s))</source>
+        <translation>
+            <numerusform>%1 (%n voxel)</numerusform>
+            <numerusform>%1 (%n voxels)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>Labels from %1; %n value(s) the table does not name: %2</source>
+        <translation>
+            <numerusform>Étiquettes de %1 ; %n valeur que la table ne nomme pas : %2</numerusform>
+            <numerusform>Étiquettes de %1 ; %n valeurs que la table ne nomme pas : %2</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+35"/>
+        <location line="+4"/>
         <source>Labels from %1</source>
         <translation>Étiquettes chargées depuis %1</translation>
     </message>

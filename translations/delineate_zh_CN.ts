@@ -1950,12 +1950,12 @@ Load it anyway?</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+79"/>
+        <location line="+95"/>
         <source>The labels&apos; table could not be read, their ids are unnamed: %1</source>
         <translation>无法读取标签表，其 ID 未命名：%1</translation>
     </message>
     <message>
-        <location line="-70"/>
+        <location line="-86"/>
         <source>%1 x %2 x %3 voxels, spacing %4 x %5 x %6 mm, origin (%7, %8, %9) mm LPS, axes %10</source>
         <translation>%1 x %2 x %3 体素，间距 %4 x %5 x %6 mm，原点 (%7, %8, %9) mm LPS，轴 %10</translation>
     </message>
@@ -1998,8 +1998,22 @@ Image: %3</source>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
+    <message numerus="yes">
+        <location line="+43"/>
+        <source>%1 (%n voxel(s))</source>
+        <translation>
+            <numerusform>%1（%n 个体素）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>Labels from %1; %n value(s) the table does not name: %2</source>
+        <translation>
+            <numerusform>标签来自 %1；表中未命名的值有 %n 个：%2</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+35"/>
+        <location line="+4"/>
         <source>Labels from %1</source>
         <translation>已加载来自 %1 的标签</translation>
     </message>

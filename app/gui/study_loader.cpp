@@ -431,7 +431,23 @@ void StudyLoader::finishLabels(Loaded& result) {
     // Resampled labels are not the revision's voxels: saving makes a new revision of that label set.
     if (!result.resampled) m_document.markSaved(result.shareRevision);
   }
-  m_bench.showStatus(tr("Labels from %1").arg(result.source), 5000);
+  // Ids the map carries and its table does not name are counted and said (a value such as 255 left by another
+  // tool), not only shown unnamed in the list. A map with no table at all names nothing; that is not news.
+  const core::LabelTable& names = m_document.session()->table();
+  QStringList unnamed;
+  std::size_t unnamedCount = 0;
+  if (!names.empty())
+    for (const auto& [label, voxels] : m_document.voxelCounts()) {
+      if (label == 0 || names.contains(label)) continue;
+      if (++unnamedCount <= 5) unnamed << tr("%1 (%n voxel(s))", nullptr, static_cast<int>(std::min<std::size_t>(voxels, 2147483647))).arg(label);
+    }
+  if (unnamedCount > 5) unnamed << QStringLiteral("\u2026");
+  if (unnamedCount > 0)
+    m_bench.showStatus(tr("Labels from %1; %n value(s) the table does not name: %2", nullptr, static_cast<int>(unnamedCount))
+                           .arg(result.source, unnamed.join(", ")),
+                       15000);
+  else
+    m_bench.showStatus(tr("Labels from %1").arg(result.source), 5000);
   if (!result.tableProblem.isEmpty())
     m_bench.showStatus(tr("The labels' table could not be read, their ids are unnamed: %1").arg(result.tableProblem), 10000);
   if (result.flattened)

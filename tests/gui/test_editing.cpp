@@ -31,8 +31,10 @@
 #include "app/gui/view_panels.h"
 #include "app/gui/volume_text.h"
 #include "core/statistics.h"
+#include "core/edit_transaction.h"
 #include "io/autosave/autosave_journal.h"
 #include "io/dicom/dicom_seg.h"
+#include "io/labels/label_table_io.h"
 #include "io/volume/image_file.h"
 #include "io/share/share_lease.h"
 #include "io/share/share_revisions.h"
@@ -389,6 +391,48 @@ TEST_CASE("AI click mode with the classic engine: a click previews an object, Re
   CHECK(std::count(everything.begin(), everything.end(), core::Label(201)) > 1000);  // a lung
   CHECK(window.document().session()->table().contains(201));
   CHECK(window.editTools()->undoAction()->text().contains("Segment everything"));
+}
+
+TEST_CASE("opening a label map counts and says the values its table does not name", "[gui][labels]") {
+  // Issue 24 (the save path's untested faults): label values a table does not name (255 left by another tool) are
+  // counted and reported on load, not only listed unnamed.
+  test::guiApp();
+  test::ScratchDir dir("gui-unnamed-values");
+  QuietWindow window;
+  openSample(window, dir, false);
+  const core::Geometry& g = window.document().session()->image().geometry();
+  auto map = core::LabelMap::create(g);
+  REQUIRE(map.ok());
+  {
+    core::EditTransaction t(*map, "paint");
+    t.fillBox(core::IndexBox{{10, 10, 2}, {19, 19, 5}}, 1);     // 400 voxels, named
+    t.fillBox(core::IndexBox{{30, 30, 2}, {34, 34, 3}}, 255);   // 50 voxels, not named
+    t.fillBox(core::IndexBox{{40, 40, 2}, {40, 41, 2}}, 300);   // 2 voxels, not named
+    REQUIRE(t.commit().has_value());
+  }
+  const std::filesystem::path file = dir / "atlas.nii.gz";
+  REQUIRE(io::writeLabelFile(file.string(), *map).ok());
+  core::LabelTable table;
+  core::LabelEntry liver;
+  liver.id = 1;
+  liver.name = "liver";
+  table.set(liver);
+  REQUIRE(io::writeLabelTableFile((dir / "atlas.label").string(), table).ok());  // the table beside the map
+  QSignalSpy labelsLoaded(&window, &MainWindow::labelsLoaded);
+  REQUIRE(window.loader().openLabels(QString::fromStdString(file.string())));
+  REQUIRE(waitFor(labelsLoaded));
+  const QString said = window.statusBar()->currentMessage();
+  INFO(said.toStdString());
+  CHECK(said.contains("2 value(s) the table does not name: 255 (50 voxel(s)), 300 (2 voxel(s))"));
+  CHECK(window.document().session()->table().find(1)->name == "liver");
+  // A map whose table names every value says only where it came from.
+  table.set(core::LabelEntry{255, "left over", {}, true, false, true, {}});
+  table.set(core::LabelEntry{300, "other", {}, true, false, true, {}});
+  REQUIRE(io::writeLabelTableFile((dir / "atlas.label").string(), table).ok());
+  labelsLoaded.clear();
+  REQUIRE(window.loader().openLabels(QString::fromStdString(file.string())));
+  REQUIRE(waitFor(labelsLoaded));
+  CHECK_FALSE(window.statusBar()->currentMessage().contains("does not name"));
 }
 
 TEST_CASE("AI: a segmentation that finds nothing says so and adds no undo step", "[gui][ai]") {
