@@ -148,6 +148,20 @@ int runInfo(const InfoOptions& o) {
     stats = std::move(r).value();
   }
   const std::vector<LabelStatistics>* statsPtr = stats ? &*stats : nullptr;
+  // Values of the map that a given --table does not name are counted and said (a 255 left by another tool).
+  if (statsPtr && !o.table.empty() && !o.labels.empty()) {
+    std::string unnamed;
+    std::size_t count = 0;
+    for (const LabelStatistics& st : *statsPtr)
+      if (!table.contains(st.label)) {
+        if (++count <= 5) unnamed += (unnamed.empty() ? "" : ", ") + std::to_string(st.label) + " (" +
+                                     std::to_string(st.voxelCount) + " voxels)";
+      }
+    if (count > 5) unnamed += ", ...";
+    if (count > 0)
+      std::fprintf(stderr, "warning: %s: %zu value(s) that %s does not name: %s\n", o.labels.c_str(), count,
+                   o.table.c_str(), unnamed.c_str());
+  }
   if (o.format == "text") printText(o, session->image(), labelSource, session->table(), statsPtr);
   else if (o.format == "json") printJson(o, session->image(), labelSource, session->table(), statsPtr);
   else if (statsPtr) printCsv(session->table(), *statsPtr);

@@ -216,6 +216,24 @@ TEST_CASE("segment reports an empty result instead of saving it silently", "[cli
   CHECK(body.err.find("found nothing") == std::string::npos);
 }
 
+TEST_CASE("info counts and says the label values a given table does not name", "[cli]") {
+  // Issue 24: the mouse atlas's plain table names 1-20; its maps carry 21-40 too (the other hemisphere).
+  auto image = sharedFile("data/mouse/fvb-ncrl-in-vivo/template/FVB_NCrl_in_vivo_2.nii.gz");
+  auto labels = sharedFile("data/mouse/fvb-ncrl-in-vivo/label/FVB_NCrl_in_vivo_2.nii.gz");
+  auto plain = sharedFile("data/mouse/fvb-ncrl-in-vivo/structure_label_list.csv");
+  auto both = sharedFile("data/mouse/fvb-ncrl-in-vivo/structure_label_list_hemisphere_separated.csv");
+  if (!image || !labels || !plain || !both) return;
+  const std::string args = "info " + quoted(image->string()) + " --labels " + quoted(labels->string()) + " --table ";
+  const SplitRun r = runProgramSplit(DELINEATE_CLI_PATH, args + quoted(plain->string()));
+  INFO(r.err);
+  CHECK(r.exitCode == 0);
+  CHECK(r.err.find("17 value(s) that " + plain->string() + " does not name: 21 (5293 voxels), 23 (4584 voxels)") !=
+        std::string::npos);
+  const SplitRun named = runProgramSplit(DELINEATE_CLI_PATH, args + quoted(both->string()));
+  CHECK(named.exitCode == 0);
+  CHECK(named.err.find("does not name") == std::string::npos);
+}
+
 TEST_CASE("info --slices restricts the statistics to a slice range, and a bad range is refused naming it", "[cli]") {
   ScratchDir dir("cli-slices");
   const Run all = runCli("info " + kSample + " --segment classic --format json");
