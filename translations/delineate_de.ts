@@ -823,12 +823,12 @@
     <name>delineate::app::gui::MainWindow</name>
     <message>
         <location filename="../app/gui/main_window.cpp" line="+37"/>
-        <location line="+188"/>
+        <location line="+194"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-145"/>
+        <location line="-151"/>
         <location line="+82"/>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
@@ -857,7 +857,7 @@
         <translation>Öffnen Sie ein Bild (Datei &gt; Bild öffnen) oder einen DICOM-Ordner</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+125"/>
         <source>Delineate - %1</source>
         <translation>Delineate - %1</translation>
     </message>
@@ -900,6 +900,11 @@
         <location line="+30"/>
         <source>%1 (DICOM series %2)</source>
         <translation>%1 (DICOM-Serie %2)</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>A save to the share is running: cancel it or wait before closing</source>
+        <translation>Ein Speichern in die Freigabe läuft: abbrechen oder warten, bevor Sie schließen</translation>
     </message>
     <message>
         <location filename="../app/gui/main_window_menus.cpp" line="+38"/>
@@ -1413,7 +1418,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+135"/>
+        <location filename="../app/gui/session_files.cpp" line="+144"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Die wiederhergestellten Labels passen nicht zum Raster von %1</translation>
     </message>
@@ -1533,30 +1538,63 @@
         <translation>%1 / %2: Namen von Studien und Labelsätzen dürfen nur Buchstaben, Ziffern, &apos;-&apos;, &apos;_&apos; und &apos;.&apos; enthalten</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <location line="+5"/>
-        <location line="+17"/>
-        <location line="+71"/>
+        <location line="+6"/>
+        <source>Wait for the running job to finish (or cancel it) before saving</source>
+        <translation>Warten Sie, bis der laufende Vorgang fertig ist (oder brechen Sie ihn ab), bevor Sie speichern</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Not saved: out of memory copying the labels for the save</source>
+        <translation>Nicht gespeichert: kein Speicher frei, um die Labels für das Speichern zu kopieren</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Saving to the share</source>
+        <translation>Speichern in die Freigabe</translation>
+    </message>
+    <message>
+        <location line="+79"/>
+        <source>The cancelled save finished when the share answered: %1 / %2 revision %3 (the labels in the window are still marked unsaved)</source>
+        <translation>Das abgebrochene Speichern wurde beendet, als die Freigabe antwortete: %1 / %2 Revision %3 (die Labels im Fenster gelten weiter als ungespeichert)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Save cancelled: the share has not answered. The labels stay unsaved (and in the autosave journal). If the share answers before the revision is made, none is made.</source>
+        <translation>Speichern abgebrochen: die Freigabe hat nicht geantwortet. Die Labels bleiben ungespeichert (und im Autosave-Journal). Antwortet die Freigabe, bevor die Revision angelegt ist, wird keine angelegt.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Save cancelled; no revision was made</source>
+        <translation>Speichern abgebrochen; es wurde keine Revision angelegt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+65"/>
         <source>Not saved: %1</source>
         <translation>Nicht gespeichert: %1</translation>
     </message>
     <message>
-        <location line="-54"/>
+        <location line="-122"/>
         <source>The audit record was not written: %1</source>
         <translation>Der Audit-Eintrag wurde nicht geschrieben: %1</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+78"/>
         <source>%1 on %2 is editing this label set too (since %3).</source>
         <translation>%1 auf %2 bearbeitet diesen Labelsatz ebenfalls (seit %3).</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+11"/>
         <source>Saved %1 / %2 revision %3</source>
         <translation>%1 / %2 als Revision %3 gespeichert</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
+        <source>Edits made during the save are not in it: the labels stay marked unsaved.</source>
+        <translation>Änderungen während des Speicherns sind nicht enthalten: die Labels gelten weiter als ungespeichert.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Revision %1 was saved by someone else after revision %2, which your edits started from. Your labels are saved as revision %3 and marked as a conflict; nothing was overwritten. Compare the two revisions before going on.</source>
         <translation>Revision %1 wurde von jemand anderem nach Revision %2 gespeichert, auf der Ihre Änderungen beruhen. Ihre Labels wurden als Revision %3 gespeichert und als Konflikt markiert; nichts wurde überschrieben. Vergleichen Sie die beiden Revisionen, bevor Sie weiterarbeiten.</translation>
     </message>

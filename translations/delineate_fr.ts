@@ -823,12 +823,12 @@
     <name>delineate::app::gui::MainWindow</name>
     <message>
         <location filename="../app/gui/main_window.cpp" line="+37"/>
-        <location line="+188"/>
+        <location line="+194"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-145"/>
+        <location line="-151"/>
         <location line="+82"/>
         <source>Cancel</source>
         <translation>Annuler</translation>
@@ -857,7 +857,7 @@
         <translation>Ouvrez une image (Fichier &gt; Ouvrir une image) ou un dossier DICOM</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+125"/>
         <source>Delineate - %1</source>
         <translation>Delineate - %1</translation>
     </message>
@@ -900,6 +900,11 @@
         <location line="+30"/>
         <source>%1 (DICOM series %2)</source>
         <translation>%1 (série DICOM %2)</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>A save to the share is running: cancel it or wait before closing</source>
+        <translation>Un enregistrement vers le partage est en cours : annulez-le ou attendez avant de fermer</translation>
     </message>
     <message>
         <location filename="../app/gui/main_window_menus.cpp" line="+38"/>
@@ -1413,7 +1418,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+135"/>
+        <location filename="../app/gui/session_files.cpp" line="+144"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Les étiquettes récupérées ne correspondent pas à la grille de %1</translation>
     </message>
@@ -1533,30 +1538,63 @@
         <translation>%1 / %2&#xa0;: les noms d&apos;étude et de jeu d&apos;étiquettes ne peuvent contenir que des lettres, des chiffres, &apos;-&apos;, &apos;_&apos; et &apos;.&apos;</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <location line="+5"/>
-        <location line="+17"/>
-        <location line="+71"/>
+        <location line="+6"/>
+        <source>Wait for the running job to finish (or cancel it) before saving</source>
+        <translation>Attendez la fin de la tâche en cours (ou annulez-la) avant d’enregistrer</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Not saved: out of memory copying the labels for the save</source>
+        <translation>Non enregistré : mémoire insuffisante pour copier les étiquettes</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Saving to the share</source>
+        <translation>Enregistrement vers le partage</translation>
+    </message>
+    <message>
+        <location line="+79"/>
+        <source>The cancelled save finished when the share answered: %1 / %2 revision %3 (the labels in the window are still marked unsaved)</source>
+        <translation>L’enregistrement annulé s’est terminé quand le partage a répondu : %1 / %2 révision %3 (les étiquettes de la fenêtre restent marquées non enregistrées)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Save cancelled: the share has not answered. The labels stay unsaved (and in the autosave journal). If the share answers before the revision is made, none is made.</source>
+        <translation>Enregistrement annulé : le partage n’a pas répondu. Les étiquettes restent non enregistrées (et dans le journal de sauvegarde automatique). Si le partage répond avant que la révision soit créée, aucune n’est créée.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Save cancelled; no revision was made</source>
+        <translation>Enregistrement annulé ; aucune révision n’a été créée</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+65"/>
         <source>Not saved: %1</source>
         <translation>Non enregistré&#xa0;: %1</translation>
     </message>
     <message>
-        <location line="-54"/>
+        <location line="-122"/>
         <source>The audit record was not written: %1</source>
         <translation>L&apos;entrée d&apos;audit n&apos;a pas été écrite : %1</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+78"/>
         <source>%1 on %2 is editing this label set too (since %3).</source>
         <translation>%1 sur %2 modifie aussi ce jeu d&apos;étiquettes (depuis %3).</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+11"/>
         <source>Saved %1 / %2 revision %3</source>
         <translation>%1 / %2 enregistré&#xa0;: révision %3</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
+        <source>Edits made during the save are not in it: the labels stay marked unsaved.</source>
+        <translation>Les modifications faites pendant l’enregistrement n’y sont pas : les étiquettes restent marquées non enregistrées.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Revision %1 was saved by someone else after revision %2, which your edits started from. Your labels are saved as revision %3 and marked as a conflict; nothing was overwritten. Compare the two revisions before going on.</source>
         <translation>La révision %1 a été enregistrée par quelqu&apos;un d&apos;autre après la révision %2, sur laquelle reposent vos modifications. Vos étiquettes ont été enregistrées comme révision %3 et marquées comme conflit&#xa0;; rien n&apos;a été écrasé. Comparez les deux révisions avant de continuer.</translation>
     </message>

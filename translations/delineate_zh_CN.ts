@@ -819,12 +819,12 @@
     <name>delineate::app::gui::MainWindow</name>
     <message>
         <location filename="../app/gui/main_window.cpp" line="+37"/>
-        <location line="+188"/>
+        <location line="+194"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-145"/>
+        <location line="-151"/>
         <location line="+82"/>
         <source>Cancel</source>
         <translation>取消</translation>
@@ -853,7 +853,7 @@
         <translation>请打开图像（文件 &gt; 打开图像）或 DICOM 文件夹</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+125"/>
         <source>Delineate - %1</source>
         <translation>Delineate - %1</translation>
     </message>
@@ -896,6 +896,11 @@
         <location line="+30"/>
         <source>%1 (DICOM series %2)</source>
         <translation>%1（DICOM 序列 %2）</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>A save to the share is running: cancel it or wait before closing</source>
+        <translation>正在保存到共享：请先取消或等待完成再关闭</translation>
     </message>
     <message>
         <location filename="../app/gui/main_window_menus.cpp" line="+38"/>
@@ -1409,7 +1414,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+135"/>
+        <location filename="../app/gui/session_files.cpp" line="+144"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>恢复的标签与 %1 的网格不匹配</translation>
     </message>
@@ -1529,30 +1534,63 @@
         <translation>%1 / %2：检查名和标签集名只能包含字母、数字、&apos;-&apos;、&apos;_&apos; 和 &apos;.&apos;</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <location line="+5"/>
-        <location line="+17"/>
-        <location line="+71"/>
+        <location line="+6"/>
+        <source>Wait for the running job to finish (or cancel it) before saving</source>
+        <translation>请等待当前任务完成（或取消它）后再保存</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Not saved: out of memory copying the labels for the save</source>
+        <translation>未保存：复制标签用于保存时内存不足</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Saving to the share</source>
+        <translation>正在保存到共享</translation>
+    </message>
+    <message>
+        <location line="+79"/>
+        <source>The cancelled save finished when the share answered: %1 / %2 revision %3 (the labels in the window are still marked unsaved)</source>
+        <translation>已取消的保存在共享恢复响应后完成：%1 / %2 修订版 %3（窗口中的标签仍标记为未保存）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Save cancelled: the share has not answered. The labels stay unsaved (and in the autosave journal). If the share answers before the revision is made, none is made.</source>
+        <translation>保存已取消：共享未响应。标签仍未保存（并保留在自动保存日志中）。如果共享在创建修订版之前恢复响应，则不会创建修订版。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Save cancelled; no revision was made</source>
+        <translation>保存已取消；未创建修订版</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+65"/>
         <source>Not saved: %1</source>
         <translation>未保存：%1</translation>
     </message>
     <message>
-        <location line="-54"/>
+        <location line="-122"/>
         <source>The audit record was not written: %1</source>
         <translation>审计记录未写入：%1</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+78"/>
         <source>%1 on %2 is editing this label set too (since %3).</source>
         <translation>%1（在 %2 上）也在编辑此标签集（自 %3 起）。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+11"/>
         <source>Saved %1 / %2 revision %3</source>
         <translation>已保存 %1 / %2，修订版本 %3</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
+        <source>Edits made during the save are not in it: the labels stay marked unsaved.</source>
+        <translation>保存期间所做的编辑不包含在其中：标签仍标记为未保存。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Revision %1 was saved by someone else after revision %2, which your edits started from. Your labels are saved as revision %3 and marked as a conflict; nothing was overwritten. Compare the two revisions before going on.</source>
         <translation>在您的编辑所基于的修订版本 %2 之后，其他人保存了修订版本 %1。您的标签已保存为修订版本 %3 并标记为冲突；未覆盖任何内容。请先比较这两个修订版本再继续。</translation>
     </message>

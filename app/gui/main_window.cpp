@@ -216,6 +216,12 @@ bool MainWindow::finishProgress(const std::shared_ptr<JobProgress>& job) {
   return true;
 }
 
+void MainWindow::setInputLocked(bool locked) {
+  menuBar()->setEnabled(!locked);
+  centralWidget()->setEnabled(!locked);
+  for (QDockWidget* d : findChildren<QDockWidget*>()) d->setEnabled(!locked);
+}
+
 void MainWindow::cancelJob() {
   if (m_job) m_job->cancel();
 }
@@ -428,6 +434,11 @@ void MainWindow::fillRecentMenu() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (m_files->saving()) {  // the save's own loop is running: Cancel it first
+    statusBar()->showMessage(tr("A save to the share is running: cancel it or wait before closing"), 5000);
+    event->ignore();
+    return;
+  }
   if (!m_files->maybeFinishSession()) {
     event->ignore();
     return;

@@ -72,6 +72,7 @@ class MainWindow : public QMainWindow, public Workbench {
   SlicePanel* slicePanel(viewer::SliceOrientation orientation) const override;
   void refreshViews() override;
   void setEditing(bool on) override;
+  void setInputLocked(bool locked) override;
   void setClicking(bool on) override;
 
   WindowLevel windowLevel() const { return m_windowLevel; }

@@ -1,5 +1,6 @@
 #include "app/gui/dialog_folders.h"
 #include "app/gui/error_text.h"
+#include "app/gui/job.h"
 #include "app/gui/session_files.h"
 
 #include <QApplication>
@@ -19,6 +20,14 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QWidget>
+
+#include <new>
+#include <optional>
+#include <QCoreApplication>
+#include <QtConcurrent/QtConcurrent>
+#include <QTimer>
+#include <QFutureWatcher>
+#include <QEventLoop>
 
 #include "app/gui/study_document.h"
 #include "app/gui/workbench.h"
@@ -318,18 +327,9 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
                              .arg(target.study, target.labelSet));
     return false;
   }
-  QApplication::setOverrideCursor(Qt::WaitCursor);
-  struct Restore {
-    ~Restore() { QApplication::restoreOverrideCursor(); }
-  } restore;
-  auto store = io::ShareStore::open(target.root.toStdString());
-  if (!store) {
-    m_bench.reportError(tr("Not saved: %1").arg(fromError(store.error())));
-    return false;
-  }
-  auto set = io::LabelSetRevisions::open(*store, target.study.toStdString(), target.labelSet.toStdString());
-  if (!set) {
-    m_bench.reportError(tr("Not saved: %1").arg(fromError(set.error())));
+  if (m_saving) return false;  // a shortcut during the save's own wait
+  if (m_bench.busy()) {
+    m_bench.reportError(tr("Wait for the running job to finish (or cancel it) before saving"));
     return false;
   }
   io::SaveRequest request;
@@ -343,34 +343,125 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
     if (csv) extra.insert("labelTable", QString::fromStdString(*csv));
     request.extraJson = QJsonDocument(extra).toJson(QJsonDocument::Compact).toStdString();
   }
-  auto info = set->saveLabels(session->labels(), request);
-  if (!info) {
-    // The labels in memory are untouched and still unsaved; the autosave journal keeps them too.
-    m_bench.reportError(tr("Not saved: %1").arg(fromError(info.error())));
+  // The worker saves a copy of the labels as they are now; the window stays live (a share can be slow, or hang),
+  // edits are locked, and Cancel works until the revision's number is claimed.
+  std::shared_ptr<const core::LabelMap> labels;
+  try {
+    labels = std::make_shared<const core::LabelMap>(session->labels());
+  } catch (const std::bad_alloc&) {
+    m_bench.reportError(tr("Not saved: out of memory copying the labels for the save"));
     return false;
   }
+  auto job = m_bench.startProgress(tr("Saving to the share"));
+  request.progress = job.get();
+  struct Outcome {
+    std::optional<core::Result<io::RevisionInfo>> info;
+    std::string storeRoot;
+    QString auditWarning;
+  };
+  const std::string root = target.root.toStdString(), study = target.study.toStdString(),
+                    labelSet = target.labelSet.toStdString();
+  QFuture<std::shared_ptr<Outcome>> future =
+      QtConcurrent::run(&m_bench.workers(), [labels, request, job, root, study, labelSet] {
+        auto out = std::make_shared<Outcome>();
+        try {
+          auto store = io::ShareStore::open(root);
+          if (!store) {
+            out->info = core::Result<io::RevisionInfo>(store.error());
+            return out;
+          }
+          out->storeRoot = store->root();
+          auto set = io::LabelSetRevisions::open(*store, study, labelSet);
+          if (!set) {
+            out->info = core::Result<io::RevisionInfo>(set.error());
+            return out;
+          }
+          out->info = set->saveLabels(*labels, request);
+          if (!*out->info) return out;
+          // The window's saves are in the share's audit log as the CLI's are (the login name and host say who; the
+          // author name of the preferences goes into the detail). The revision is saved either way; a missing record
+          // is told.
+          auto log = io::AuditLog::open(store->root() + "/audit");
+          io::AuditRecord record;
+          record.action = "save";
+          record.study = study;
+          record.labelSet = labelSet;
+          record.revision = (*out->info)->number;
+          record.detail = "from the window, author " + request.author + ((*out->info)->conflict ? " (conflict)" : "");
+          const core::Status audited = log ? log->append(record) : core::Status(log.error());
+          if (!audited)
+            out->auditWarning = QCoreApplication::translate("delineate::app::gui::SessionFiles",
+                                                            "The audit record was not written: %1")
+                                    .arg(fromError(audited.error()));
+        } catch (const std::bad_alloc&) {
+          out->info = core::Result<io::RevisionInfo>(core::Error{core::ErrorCode::OutOfMemory, root, "out of memory"});
+        }
+        return out;
+      });
+  // Edits made meanwhile (none should get through the lock) would not be in the revision: never marked saved then.
+  bool editedMeanwhile = false;
+  const QMetaObject::Connection watchEdits =
+      connect(&m_document, &StudyDocument::edited, this, [&editedMeanwhile] { editedMeanwhile = true; });
+  const QMetaObject::Connection watchReplace =
+      connect(&m_document, &StudyDocument::aboutToChange, this, [&editedMeanwhile] { editedMeanwhile = true; });
+  m_saving = true;
+  m_bench.setInputLocked(true);
+  {
+    QFutureWatcher<std::shared_ptr<Outcome>> watcher;
+    QEventLoop wait;
+    connect(&watcher, &QFutureWatcherBase::finished, &wait, &QEventLoop::quit);
+    QTimer poll;
+    connect(&poll, &QTimer::timeout, &wait, [&wait, job] {
+      if (job->cancelled()) wait.quit();
+    });
+    poll.start(50);
+    watcher.setFuture(future);
+    if (!future.isFinished()) wait.exec();
+  }
+  m_bench.setInputLocked(false);
+  m_saving = false;
+  disconnect(watchEdits);
+  disconnect(watchReplace);
+  m_bench.finishProgress(job);
+  if (!future.isFinished()) {
+    // Cancelled while the share does not answer. The worker ends on its own when it does: before the claim it stops
+    // (no revision), after it the revision is finished. Either way the window says what became of it.
+    auto* late = new QFutureWatcher<std::shared_ptr<Outcome>>(this);
+    connect(late, &QFutureWatcherBase::finished, this, [this, late, target] {
+      const auto out = late->result();
+      late->deleteLater();
+      if (out->info && *out->info)
+        m_bench.showStatus(tr("The cancelled save finished when the share answered: %1 / %2 revision %3 (the labels "
+                              "in the window are still marked unsaved)")
+                               .arg(target.study, target.labelSet)
+                               .arg((*out->info)->number),
+                           20000);
+    });
+    late->setFuture(future);
+    m_bench.reportError(tr("Save cancelled: the share has not answered. The labels stay unsaved (and in the autosave "
+                           "journal). If the share answers before the revision is made, none is made."));
+    return false;
+  }
+  const std::shared_ptr<Outcome> out = future.result();
+  if (!out->info || !*out->info) {
+    const core::Error error = out->info ? out->info->error() : core::Error{core::ErrorCode::WriteFailed, root, "no result"};
+    // The labels in memory are untouched and still unsaved; the autosave journal keeps them too.
+    if (error.code == core::ErrorCode::Cancelled) m_bench.showStatus(tr("Save cancelled; no revision was made"), 8000);
+    else m_bench.reportError(tr("Not saved: %1").arg(fromError(error)));
+    return false;
+  }
+  const io::RevisionInfo* info = &**out->info;
+  auto store = io::ShareStore::open(out->storeRoot);
+  auto set = store ? io::LabelSetRevisions::open(*store, study, labelSet) : core::Result<io::LabelSetRevisions>(store.error());
   const std::string revision =
       target.study.toStdString() + "/" + target.labelSet.toStdString() + "/r" + std::to_string(info->number);
-  // The window's saves are in the share's audit log as the CLI's are (the login name and host say who; the author
-  // name of the preferences goes into the detail). The revision is saved either way; a missing record is told.
-  QString auditWarning;
-  {
-    auto log = io::AuditLog::open(store->root() + "/audit");
-    io::AuditRecord record;
-    record.action = "save";
-    record.study = target.study.toStdString();
-    record.labelSet = target.labelSet.toStdString();
-    record.revision = info->number;
-    record.detail = "from the window, author " + request.author + (info->conflict ? " (conflict)" : "");
-    const core::Status audited = log ? log->append(record) : core::Status(log.error());
-    if (!audited) auditWarning = tr("The audit record was not written: %1").arg(fromError(audited.error()));
-  }
+  const QString auditWarning = out->auditWarning;
   // The lease says who else edits this label set; a save never depends on it (a race becomes a conflict revision).
   // After the save (a failed Save As keeps the lease where the labels still belong): saving into another label set
   // gives up the lease of the one before.
   if (!target.sameLabelSet(m_document.shareTarget())) releaseLease();
   QString leaseWarning;
-  if (!m_lease || !m_lease->held()) {
+  if ((!m_lease || !m_lease->held()) && store && set) {
     m_leaseStore.emplace(*store);
     auto lease = io::ShareLease::prepare(*m_leaseStore, set->folder(), userName().toStdString());
     if (lease) {
@@ -388,9 +479,13 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
   ShareTarget now = target;
   now.baseRevision = info->number;
   m_document.setShareTarget(now);  // the lease just taken stays
-  m_document.markSaved(revision);
-  if (m_journal) (void)m_journal->markSaved();
   QString text = tr("Saved %1 / %2 revision %3").arg(target.study, target.labelSet).arg(info->number);
+  if (!editedMeanwhile) {
+    m_document.markSaved(revision);
+    if (m_journal) (void)m_journal->markSaved();
+  } else {
+    text += "  " + tr("Edits made during the save are not in it: the labels stay marked unsaved.");
+  }
   if (info->conflict) {
     const QString conflict =
         tr("Revision %1 was saved by someone else after revision %2, which your edits started from. Your labels are "

@@ -41,9 +41,14 @@ class SessionFiles : public QObject {
 
   // Saves a new revision to the current target; the Save dialog asks for one when there is none (with dialogs off:
   // false). `message` is stored with the revision.
+  // Saves run on a worker thread: the window keeps drawing and Cancel (status bar) works while a share is slow or
+  // hung; edits are locked meanwhile (the revision holds the labels as they were when Save was chosen). Cancel before
+  // the revision's number is claimed leaves no revision; a share that answers again after a Cancel finishes its
+  // write on its own, and the window says so. Returns when the save ended or was cancelled.
   bool saveToShare(const QString& message = {});
   bool saveToShareAs(const ShareTarget& target, const QString& message = {});
   bool saveLabelsAs(const QString& path);
+  bool saving() const { return m_saving; }
   // Save to Share As: the user picks the share folder (or creates a share there), study and label set; the dialog
   // stays open until the save succeeds or the user cancels (a failed save is reported over it). True when saved;
   // with dialogs off, false.
@@ -97,6 +102,7 @@ class SessionFiles : public QObject {
   Workbench& m_bench;
   ShareTarget m_leaseTarget;  // the label set m_lease is for
   bool m_discardOnReplace = false;  // the user chose Discard for the edits the next study replaces
+  bool m_saving = false;
   QString m_imagePath;
   io::AutosavePolicy m_policy;
   std::optional<io::AutosaveJournal> m_journal;

@@ -46,6 +46,9 @@ class Workbench {
   // Slice views' left button: paint/fill tools, AI points, or the crosshair.
   virtual void setEditing(bool on) = 0;
   virtual void setClicking(bool on) = 0;
+  // Locks (or unlocks) everything that could change the study (menus, views, docks) while a save runs; the status
+  // bar with its Cancel button stays live.
+  virtual void setInputLocked(bool locked) { (void)locked; }
 
  protected:
   Workbench() = default;

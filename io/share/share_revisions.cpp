@@ -204,9 +204,12 @@ core::Result<RevisionList> RevisionFolder::list() const {
 
 core::Result<RevisionInfo> RevisionFolder::claimAndPublish(RevisionInfo info, const std::string& suffix,
                                                            const void* data, std::size_t size,
-                                                           const std::string& stagedPath) const {
+                                                           const std::string& stagedPath,
+                                                           const core::ProgressSink* progress) const {
   // One round: the next free number (claimed but unfinished ones count) and its record, created exclusively.
   const auto round = [&](int) -> core::Result<std::optional<RevisionInfo>> {
+    if (progress && progress->cancelled())
+      return makeError(ErrorCode::Cancelled, m_folder, "the save was cancelled before a revision was made");
     auto current = list();
     if (!current) return current.error();
     int next = current->latest();
@@ -266,7 +269,7 @@ core::Result<RevisionInfo> RevisionFolder::save(const void* data, std::size_t si
   info.base = request.baseRevision;
   info.message = request.message;
   info.extraJson = request.extraJson;
-  return claimAndPublish(std::move(info), m_suffix, data, size, {});
+  return claimAndPublish(std::move(info), m_suffix, data, size, {}, request.progress);
 }
 
 core::Result<RevisionInfo> RevisionFolder::saveFile(const std::string& sourcePath, const SaveRequest& request,
@@ -305,7 +308,7 @@ core::Result<RevisionInfo> RevisionFolder::saveFile(const std::string& sourcePat
   info.base = request.baseRevision;
   info.message = request.message;
   info.extraJson = request.extraJson;
-  auto saved = claimAndPublish(std::move(info), suffix, nullptr, 0, staged);
+  auto saved = claimAndPublish(std::move(info), suffix, nullptr, 0, staged, request.progress);
   if (!saved) ::unlink(staged.c_str());
   return saved;
 }

@@ -31,6 +31,7 @@
 
 #include "core/error.h"
 #include "core/label_map.h"
+#include "core/progress.h"
 #include "io/share/share_store.h"
 
 namespace delineate::io {
@@ -67,6 +68,10 @@ struct SaveRequest {
   int baseRevision = 0;
   std::string message;
   std::string extraJson;  // optional JSON object stored with the revision
+  // Asked before the revision's number is claimed (each round): once cancelled, the save ends with Cancelled and
+  // leaves no revision, incomplete or complete. After the claim it finishes (a claimed number is never abandoned
+  // by choice). A save blocked on a hung share checks it when the share answers again.
+  const core::ProgressSink* progress = nullptr;
 };
 
 class RevisionFolder {
@@ -94,7 +99,8 @@ class RevisionFolder {
  private:
   core::Result<RevisionInfo> claimAndPublish(RevisionInfo info, const std::string& suffix,
                                              const void* data, std::size_t size,
-                                             const std::string& stagedPath) const;
+                                             const std::string& stagedPath,
+                                             const core::ProgressSink* progress = nullptr) const;
   core::Result<RevisionInfo> info(int revision, std::string* contentPath) const;
 
   const ShareStore* m_store;

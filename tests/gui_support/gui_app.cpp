@@ -72,10 +72,18 @@ void removeScratch() {
 }
 void isolateState() {
   if (std::getenv("DELINEATE_TEST_ISOLATED")) return;  // a child of an isolated test process: keep the parent's
-  g_scratch = std::filesystem::temp_directory_path() / ("delineate-gui-tests-" + std::to_string(getpid()));
+  // The program's own state (settings, autosave journal, Qt's runtime folder) lies on a local disk, as a user's
+  // does, also when TMPDIR points at a network mount for the share (tests/io/sshfs_share_suite.sh names the local
+  // temporary folder in DELINEATE_LOCAL_TMPDIR): a share that hangs must not hang the settings too.
+  const char* local = std::getenv("DELINEATE_LOCAL_TMPDIR");
+  const std::filesystem::path base = local && *local ? std::filesystem::path(local) : std::filesystem::temp_directory_path();
+  g_scratch = base / ("delineate-gui-tests-" + std::to_string(getpid()));
   std::filesystem::create_directories(g_scratch / "config");
   std::filesystem::create_directories(g_scratch / "autosave");
+  std::filesystem::create_directories(g_scratch / "runtime");
+  std::filesystem::permissions(g_scratch / "runtime", std::filesystem::perms::owner_all);
   setenv("XDG_CONFIG_HOME", (g_scratch / "config").c_str(), 1);
+  setenv("XDG_RUNTIME_DIR", (g_scratch / "runtime").c_str(), 0);
   setenv("DELINEATE_AUTOSAVE_DIR", (g_scratch / "autosave").c_str(), 1);
   setenv("DELINEATE_TEST_ISOLATED", "1", 1);
   std::atexit(removeScratch);

@@ -79,6 +79,8 @@ cleanup() {
     kill -KILL -- "-$cmd_pid" 2>/dev/null
     wait "$cmd_pid" 2>/dev/null
   fi
+  # A test that stopped sshfs (SIGSTOP) and died before continuing it would leave the unmount waiting on it.
+  [ -z "$sshfs_pid" ] || kill -CONT "$sshfs_pid" 2>/dev/null
   unmount || echo "sshfs_share_suite: could not unmount $mnt"
   stop "$sshfs_pid"  # after a lazy unmount sshfs would otherwise wait for the last user
   stop "$sshd_pid"
@@ -103,6 +105,7 @@ watchdog() {
   set +e
   while kill -0 "$script_pid" 2>/dev/null; do sleep 1; done
   pid="$(cat "$work/cmd.pid" 2>/dev/null)" && kill -KILL -- "-$pid" 2>/dev/null
+  pid="$(cat "$work/sshfs.pid" 2>/dev/null)" && kill -CONT "$pid" 2>/dev/null
   sleep 0.2
   fusermount3 -u "$mnt" 2>/dev/null || fusermount3 -u -z "$mnt" 2>/dev/null
   for f in sshfs.pid sshd.pid; do
@@ -232,7 +235,9 @@ echo "sshfs_share_suite: $(sshfs --version 2>&1 | grep -i '^sshfs version'), pri
 # non-interactive shell does: a Ctrl-C reaches it through the INT trap, as a TERM to its group).
 echo "sshfs_share_suite: TMPDIR=$mnt $*"
 start=$(date +%s.%N)
-TMPDIR="$mnt" setsid "$@" &
+# DELINEATE_SSHFS_PID: the window's hung-share test stops and continues sshfs itself (tests/gui/test_save_hang.cpp);
+# DELINEATE_LOCAL_TMPDIR: where a test keeps its own state (settings, journal) off the mount.
+DELINEATE_LOCAL_TMPDIR="${TMPDIR:-/tmp}" TMPDIR="$mnt" DELINEATE_SSHFS_PID="$sshfs_pid" setsid "$@" &
 cmd_pid=$!
 echo "$cmd_pid" >"$work/cmd.pid"
 set +e

@@ -1,0 +1,113 @@
+// Saving to a share that hangs (issue 24, the save path's faults). Run only by tests/io/sshfs_share_suite.sh, which
+// mounts a real sshfs share, points TMPDIR at it and names the sshfs process in DELINEATE_SSHFS_PID: the test stops
+// that process (SIGSTOP), so every file operation on the mount blocks as on a network share whose server went
+// silent, and continues it (SIGCONT) afterwards. The tag is hidden: a plain run of the suite has no such mount.
+#include <catch2/catch.hpp>
+
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStatusBar>
+#include <QElapsedTimer>
+#include <QTimer>
+
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+
+#include "app/gui/main_window.h"
+#include "app/gui/session_files.h"
+#include "app/gui/edit_tools.h"
+#include "core/label_patch.h"
+#include "io/share/share_revisions.h"
+#include "io/share/share_store.h"
+#include "tests/gui/gui_fixtures.h"
+#include "tests/gui_support/gui_app.h"
+
+using namespace delineate;
+using app::gui::MainWindow;
+using namespace delineate::test;
+
+namespace {
+
+// Continues the stopped sshfs whatever happens to the test: a stopped mount would hang the cleanup.
+struct Resume {
+  pid_t pid;
+  ~Resume() { ::kill(pid, SIGCONT); }
+};
+
+}  // namespace
+
+TEST_CASE("a save to a share that hangs keeps the window live and Cancel leaves no revision and the edits unsaved",
+          "[.share-hang]") {
+  const char* pidText = std::getenv("DELINEATE_SSHFS_PID");
+  REQUIRE(pidText != nullptr);  // run through tests/io/sshfs_share_suite.sh
+  const pid_t sshfs = static_cast<pid_t>(std::atol(pidText));
+  REQUIRE(sshfs > 1);
+  test::guiApp();
+  test::ScratchDir dir("gui-save-hang");  // on the sshfs mount (TMPDIR)
+  const std::filesystem::path root = dir / "share";
+  std::filesystem::create_directories(root);
+  REQUIRE(io::ShareStore::initialize(root.string()).ok());
+  QuietWindow window;
+  QSignalSpy loaded(&window, &MainWindow::studyLoaded);
+  REQUIRE(window.loader().openImage(QString::fromStdString(test::kSampleCt)));
+  REQUIRE(waitFor(loaded));
+  {  // an edit to save
+    core::LabelPatch patch;
+    patch.box = core::IndexBox{{10, 10, 2}, {30, 30, 8}};
+    patch.voxels.assign(static_cast<std::size_t>(patch.box.voxelCount()), 1);
+    REQUIRE(window.editTools()->applyPatch(patch, "paint", true));
+  }
+  REQUIRE(window.document().session()->isDirty());
+  const app::gui::ShareTarget target{QString::fromStdString(root.string()), "hung", "labels", 0};
+
+  Resume resume{sshfs};
+  REQUIRE(::kill(sshfs, SIGSTOP) == 0);
+  // The user waits, sees the window alive, and presses Cancel in the status bar.
+  int ticks = 0;
+  QTimer ticker;
+  QObject::connect(&ticker, &QTimer::timeout, [&ticks] { ++ticks; });
+  ticker.start(20);
+  auto* cancel = window.statusBar()->findChild<QPushButton*>("cancel-job");
+  REQUIRE(cancel != nullptr);
+  bool cancelShown = false, lockedMeanwhile = false;
+  QTimer::singleShot(1500, &window, [&] {
+    cancelShown = cancel->isVisible();
+    lockedMeanwhile = !window.centralWidget()->isEnabled();
+    cancel->click();
+  });
+  QElapsedTimer clock;
+  clock.start();
+  const bool saved = window.sessionFiles()->saveToShareAs(target, "while the share hangs");
+  const qint64 waited = clock.elapsed();
+  ticker.stop();
+  INFO("waited " << waited << " ms, " << ticks << " timer ticks");
+  CHECK_FALSE(saved);
+  CHECK(cancelShown);
+  CHECK(lockedMeanwhile);
+  CHECK(waited >= 1400);
+  CHECK(waited < 20000);
+  CHECK(ticks >= 20);  // the GUI thread ran all along (75 ticks of 20 ms in 1.5 s when idle)
+  CHECK(window.centralWidget()->isEnabled());  // unlocked again
+  CHECK(window.statusBar()->currentMessage().contains("Save cancelled"));
+  CHECK(window.document().session()->isDirty());  // the edits stay, unsaved
+
+  // The share answers again: the worker finds the save cancelled before its claim and makes no revision.
+  REQUIRE(::kill(sshfs, SIGCONT) == 0);
+  REQUIRE(window.workers().waitForDone(60000));
+  auto store = io::ShareStore::open(root.string());
+  REQUIRE(store.ok());
+  auto set = io::LabelSetRevisions::open(*store, "hung", "labels");
+  REQUIRE(set.ok());
+  auto list = set->list();
+  REQUIRE(list.ok());
+  CHECK(list->revisions.empty());
+  CHECK(list->incomplete.empty());
+  // And a save now works.
+  REQUIRE(window.sessionFiles()->saveToShareAs(target, "after"));
+  list = set->list();
+  REQUIRE(list.ok());
+  REQUIRE(list->revisions.size() == 1);
+  CHECK(list->revisions[0].message == "after");
+  CHECK_FALSE(window.document().session()->isDirty());
+}
