@@ -236,8 +236,10 @@ echo "sshfs_share_suite: $(sshfs --version 2>&1 | grep -i '^sshfs version'), pri
 echo "sshfs_share_suite: TMPDIR=$mnt $*"
 start=$(date +%s.%N)
 # DELINEATE_SSHFS_PID: the window's hung-share test stops and continues sshfs itself (tests/gui/test_save_hang.cpp);
-# DELINEATE_LOCAL_TMPDIR: where a test keeps its own state (settings, journal) off the mount.
-DELINEATE_LOCAL_TMPDIR="${TMPDIR:-/tmp}" TMPDIR="$mnt" DELINEATE_SSHFS_PID="$sshfs_pid" setsid "$@" &
+# DELINEATE_LOCAL_TMPDIR: where a test keeps its own state (settings, journal) off the mount; DELINEATE_SSHFS_EXPORT:
+# the server side of the mount, where a test looks at what reached the server after it killed sshfs.
+DELINEATE_LOCAL_TMPDIR="${TMPDIR:-/tmp}" TMPDIR="$mnt" DELINEATE_SSHFS_PID="$sshfs_pid" DELINEATE_SSHFS_EXPORT="$export_dir" \
+  setsid "$@" &
 cmd_pid=$!
 echo "$cmd_pid" >"$work/cmd.pid"
 set +e
