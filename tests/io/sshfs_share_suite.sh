@@ -50,12 +50,16 @@ sshfs_pid=""
 cmd_pid=""
 watchdog_pid=""
 
+# Whether $mnt is mounted, from the kernel's table: mountpoint(1) stats the folder, which fails on a mount whose
+# sshfs was killed (ENOTCONN), and would call that dead mount "not mounted" and leave it behind.
+mounted() { awk -v m="$mnt" '$2 == m { found = 1 } END { exit !found }' /proc/self/mounts; }
+
 unmount() {
-  mountpoint -q "$mnt" || return 0
+  mounted || return 0
   fusermount3 -u "$mnt" 2>/dev/null && return 0
   # Busy (a process the kill below missed still has a file open): detach now, the kernel finishes when it lets go.
   fusermount3 -u -z "$mnt" 2>/dev/null || umount -l "$mnt" 2>/dev/null
-  ! mountpoint -q "$mnt"
+  ! mounted
 }
 
 stop() {  # PID: TERM, then KILL after 5 s
@@ -85,7 +89,7 @@ cleanup() {
   stop "$sshfs_pid"  # after a lazy unmount sshfs would otherwise wait for the last user
   stop "$sshd_pid"
   [ -z "$watchdog_pid" ] || kill "$watchdog_pid" 2>/dev/null
-  if mountpoint -q "$mnt" || [ "${KEEP:-0}" = 1 ]; then
+  if mounted || [ "${KEEP:-0}" = 1 ]; then
     echo "sshfs_share_suite: kept $work"
   else
     rm -rf "$work"
@@ -112,7 +116,7 @@ watchdog() {
     pid="$(cat "$work/$f" 2>/dev/null)" && kill "$pid" 2>/dev/null
   done
   sleep 0.5
-  mountpoint -q "$mnt" || rm -rf "$work"
+  awk -v m="$mnt" '$2 == m { found = 1 } END { exit !found }' /proc/self/mounts || rm -rf "$work"
 }
 watchdog "$$" </dev/null >/dev/null 2>&1 &
 watchdog_pid=$!
