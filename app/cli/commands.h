@@ -128,6 +128,14 @@ struct ShareRestoreOptions {
   std::string message, author;  // message empty: "restore of rN"
 };
 
+struct ReviewOptions {  // review submit | approve | reject | show
+  LabelSetPath set;
+  int revision = 0;  // show: 0 = every reviewed revision
+  std::string action;  // submit, approve, reject ("" for show)
+  std::string user, comment;
+  bool json = false;
+};
+
 struct ShareReportOptions {
   LabelSetPath set;
   int revision = 0;
@@ -169,6 +177,8 @@ int runShareDiff(const ShareDiffOptions& options);
 int runShareGet(const ShareGetOptions& options);
 int runShareRestore(const ShareRestoreOptions& options);
 int runShareLease(const LabelSetPath& options);
+int runReview(const ReviewOptions& options);
+int runReviewShow(const ReviewOptions& options);
 int runShareReport(const ShareReportOptions& options);
 int runShareReports(const ShareListOptions& options);
 int runCheckpointPut(const CheckpointPutOptions& options);

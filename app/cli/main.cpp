@@ -42,6 +42,7 @@ class Program {
     addImageCommands();
     addDicomCommands();
     addShareCommands();
+    addReviewCommands();
     addCheckpointCommands();
     addAuditCommands();
   }
@@ -245,6 +246,35 @@ class Program {
         ->check(CLI::Range(1, 256));
   }
 
+  void addReviewCommands() {
+    CLI::App* review = group("review",
+                             "review state of label-set revisions: submitted, then approved or sent back by another "
+                             "user (recorded on the share, audited).");
+    const struct {
+      const char* name;
+      const char* what;
+    } steps[] = {{"submit", "submit a revision for review (a new one, or one sent back)."},
+                 {"approve", "approve a submitted revision (not its author's or submitter's own)."},
+                 {"reject", "send a submitted revision back, with a --comment saying what to change."}};
+    for (const auto& step : steps) {
+      ReviewOptions& o = step.name[0] == 's' ? m_reviewSubmit : step.name[0] == 'a' ? m_reviewApprove : m_reviewReject;
+      o.action = step.name;
+      CLI::App* c = command(*review, step.name, step.what, [this, &o] { return runReview(o); });
+      labelSet(c, o.set);
+      revision(c, "REV", o.revision, "the revision number");
+      value(c, "--user", o.user, "U", "who (default: this user)");
+      CLI::Option* comment = value(c, "--comment", o.comment, "C", "a note; required to send a revision back");
+      if (step.name[0] == 'r') comment->required();
+      json(c, o.json);
+    }
+    CLI::App* show = command(*review, "show", "the review state and history of one revision, or of every reviewed one.",
+                             [this] { return runReviewShow(m_reviewShow); });
+    labelSet(show, m_reviewShow.set);
+    show->add_option("REV", m_reviewShow.revision, "the revision number (default: every reviewed revision)")
+        ->check(kRevisionRange);
+    json(show, m_reviewShow.json);
+  }
+
   void addShareCommands() {
     CLI::App* share = group("share", "versioned label maps on a share store: nothing is ever overwritten.");
 
@@ -383,6 +413,7 @@ class Program {
   ShareInitOptions m_shareInit;
   ShareSaveOptions m_shareSave;
   ShareListOptions m_shareList;
+  ReviewOptions m_reviewSubmit, m_reviewApprove, m_reviewReject, m_reviewShow;
   ShareShowOptions m_shareShow;
   ShareDiffOptions m_shareDiff;
   ShareGetOptions m_shareGet;

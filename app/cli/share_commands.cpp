@@ -17,6 +17,7 @@
 #include "io/share/audit_log.h"
 #include "io/volume/image_file.h"
 #include "io/share/share_lease.h"
+#include "io/share/share_reviews.h"
 #include "io/share/share_revisions.h"
 #include "io/share/share_store.h"
 
@@ -89,20 +90,39 @@ int openLabelSet(const LabelSetPath& path, LabelSetArgs& out) {
   return 0;
 }
 
-int printList(const RevisionFolder& folder, bool json) {
+// `reviews`: the label set's reviewed revisions (label sets only; nullptr for checkpoints).
+int printList(const RevisionFolder& folder, bool json, const std::vector<io::RevisionReview>* reviews = nullptr) {
   auto list = folder.list();
   if (!list) return fileError(list.error());
+  auto reviewOf = [reviews](int number) -> const io::RevisionReview* {
+    if (reviews)
+      for (const auto& r : *reviews)
+        if (r.revision == number) return &r;
+    return nullptr;
+  };
   if (json) {
     nlohmann::json j{{"folder", folder.folder()}, {"revisions", nlohmann::json::array()},
                      {"incomplete", list->incomplete}, {"damaged", nlohmann::json::array()},
                      {"leftovers", list->leftovers}};
-    for (const auto& r : list->revisions) j["revisions"].push_back(revisionJson(r));
+    for (const auto& r : list->revisions) {
+      j["revisions"].push_back(revisionJson(r));
+      if (!reviews) continue;
+      const io::RevisionReview* rv = reviewOf(r.number);
+      nlohmann::json state{{"state", rv ? io::reviewStateName(rv->state) : "none"}};
+      if (rv && rv->last()) state.update({{"by", rv->last()->user}, {"time", rv->last()->time}, {"comment", rv->last()->comment}});
+      j["revisions"].back()["review"] = state;
+    }
     for (const auto& d : list->damaged) j["damaged"].push_back({{"revision", d.number}, {"reason", d.reason}});
     std::printf("%s\n", j.dump(2).c_str());
     return 0;
   }
   std::printf("%s: %zu revision(s)\n", folder.folder().c_str(), list->revisions.size());
-  for (const auto& r : list->revisions) printRevisionLine(r);
+  for (const auto& r : list->revisions) {
+    printRevisionLine(r);
+    if (const io::RevisionReview* rv = reviewOf(r.number); rv && rv->last())
+      std::printf("        review: %s by %s, %s%s\n", io::reviewStateName(rv->state), rv->last()->user.c_str(),
+                  rv->last()->time.c_str(), rv->last()->comment.empty() ? "" : (": \"" + rv->last()->comment + "\"").c_str());
+  }
   for (int n : list->incomplete) std::printf("r%-6d incomplete (its save was interrupted; never loaded)\n", n);
   for (const auto& d : list->damaged) std::printf("r%-6d damaged, skipped: %s\n", d.number, d.reason.c_str());
   for (const auto& f : list->leftovers) std::printf("leftover %s (an interrupted write; not a revision)\n", f.c_str());
@@ -147,7 +167,10 @@ int runShareSave(const ShareSaveOptions& o) {
 int runShareList(const ShareListOptions& o) {
   LabelSetArgs ls;
   if (int rc = openLabelSet(o.set, ls)) return rc;
-  return printList(*ls.set, o.json);
+  // A review record that cannot be read is said and the revisions are listed all the same.
+  auto reviews = io::LabelSetReviews(*ls.set).all();
+  if (!reviews) std::fprintf(stderr, "warning: review state not shown: %s\n", reviews.error().describe().c_str());
+  return printList(*ls.set, o.json, reviews ? &*reviews : nullptr);
 }
 
 int runShareShow(const ShareShowOptions& o) {
@@ -364,6 +387,82 @@ int runAuditVerify(const AuditVerifyOptions& o) {
     }
   }
   return rc;
+}
+
+}  // namespace delineate::app::cli
+
+namespace delineate::app::cli {
+namespace {
+
+nlohmann::json reviewRecordJson(const io::ReviewRecord& r) {
+  return {{"revision", r.revision}, {"sequence", r.sequence}, {"action", io::reviewActionName(r.action)},
+          {"user", r.user},         {"host", r.host},         {"time", r.time},
+          {"comment", r.comment}};
+}
+
+nlohmann::json reviewJson(const io::RevisionReview& r) {
+  nlohmann::json j{{"revision", r.revision}, {"state", io::reviewStateName(r.state)}, {"history", nlohmann::json::array()}};
+  for (const auto& h : r.history) j["history"].push_back(reviewRecordJson(h));
+  return j;
+}
+
+void printReview(const io::RevisionReview& r) {
+  std::printf("r%-6d %s\n", r.revision, io::reviewStateName(r.state));
+  for (const auto& h : r.history)
+    std::printf("        %d. %-8s %s on %s, %s%s\n", h.sequence, io::reviewActionName(h.action), h.user.c_str(),
+                h.host.c_str(), h.time.c_str(), h.comment.empty() ? "" : (": \"" + h.comment + "\"").c_str());
+}
+
+}  // namespace
+
+int runReview(const ReviewOptions& o) {
+  LabelSetArgs ls;
+  if (int rc = openLabelSet(o.set, ls)) return rc;
+  const auto action = io::reviewActionFromName(o.action);
+  if (!action) return usageError("review", "unknown step '" + o.action + "'");
+  const io::LabelSetReviews reviews(*ls.set);
+  auto recorded = reviews.record(o.revision, *action, o.user, o.comment);
+  if (!recorded) return fileError(recorded.error());
+  audit(*ls.store, "review", ls.set->study(), ls.set->name(), o.revision,
+        std::string(io::reviewActionName(*action)) + " by " + recorded->user +
+            (o.comment.empty() ? std::string() : ": " + o.comment));
+  if (o.json) {
+    std::printf("%s\n", reviewRecordJson(*recorded).dump(2).c_str());
+    return 0;
+  }
+  std::printf("r%d of %s/%s: %s by %s\n", o.revision, ls.set->study().c_str(), ls.set->name().c_str(),
+              io::reviewActionName(*action), recorded->user.c_str());
+  return 0;
+}
+
+int runReviewShow(const ReviewOptions& o) {
+  LabelSetArgs ls;
+  if (int rc = openLabelSet(o.set, ls)) return rc;
+  const io::LabelSetReviews reviews(*ls.set);
+  std::vector<io::RevisionReview> shown;
+  if (o.revision > 0) {
+    auto list = ls.set->list();
+    if (!list) return fileError(list.error());
+    if (!list->find(o.revision))
+      return fileError(core::makeError(core::ErrorCode::NotFound, ls.set->folder(),
+                                       "there is no revision " + std::to_string(o.revision)));
+    auto one = reviews.review(o.revision);
+    if (!one) return fileError(one.error());
+    shown.push_back(std::move(one).value());
+  } else {
+    auto all = reviews.all();
+    if (!all) return fileError(all.error());
+    shown = std::move(all).value();
+  }
+  if (o.json) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& r : shown) j.push_back(reviewJson(r));
+    std::printf("%s\n", j.dump(2).c_str());
+    return 0;
+  }
+  if (shown.empty()) std::printf("no reviews\n");
+  for (const auto& r : shown) printReview(r);
+  return 0;
 }
 
 }  // namespace delineate::app::cli

@@ -1,0 +1,72 @@
+#pragma once
+// Review state of label-set revisions: a revision is submitted for review, then approved or sent back (rejected, with
+// a comment) by another user. Ground truth for training and datasets is "approved" (issue 24, item 4).
+//
+// Files, in the label set's folder of the store:
+//   reviews/r<NNNNNN>-<SSSS>.json   one record per step of revision NNNNNN: sequence SSSS (from 1), action (submit,
+//                                   approve, reject), user, host, time (UTC), comment. Created exclusively through the
+//                                   store's write path and never changed: the records are the history, and the state is
+//                                   the last record's action.
+// Rules (checked against the history as read in the same claim round, so two reviewers acting at once cannot both
+// win: the second finds the sequence number taken, reads again and is refused if its step no longer applies):
+//   - submit: the revision exists, and it has no review yet or was rejected (a resubmission).
+//   - approve, reject: the revision is submitted; the reviewer is neither the revision's author nor its submitter
+//     (a second pair of eyes). reject needs a comment (what to change).
+//   - nothing follows an approval: an approved revision stays approved (a correction is a new revision).
+// Every step is also written to the store's audit log (action "review") by the caller that made it.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "io/share/share_revisions.h"
+
+namespace delineate::io {
+
+enum class ReviewAction { Submit, Approve, Reject };
+const char* reviewActionName(ReviewAction action);                 // "submit", "approve", "reject"
+std::optional<ReviewAction> reviewActionFromName(const std::string& name);
+
+struct ReviewRecord {
+  int revision = 0;
+  int sequence = 0;
+  ReviewAction action = ReviewAction::Submit;
+  std::string user;
+  std::string host;
+  std::string time;  // UTC, ISO 8601
+  std::string comment;
+};
+
+// The state of one revision: none (never submitted), submitted, approved or rejected, with the record that made it.
+enum class ReviewState { None, Submitted, Approved, Rejected };
+const char* reviewStateName(ReviewState state);  // "none", "submitted", "approved", "rejected"
+
+struct RevisionReview {
+  int revision = 0;
+  ReviewState state = ReviewState::None;
+  std::vector<ReviewRecord> history;  // by sequence
+  const ReviewRecord* last() const { return history.empty() ? nullptr : &history.back(); }
+};
+
+class LabelSetReviews {
+ public:
+  explicit LabelSetReviews(const LabelSetRevisions& set) : m_set(&set) {}
+
+  // The review of one revision (state None and no history when nothing was recorded). A record that cannot be read
+  // is an error naming its file: review state decides what becomes ground truth, so it is never guessed.
+  core::Result<RevisionReview> review(int revision) const;
+  // Every revision's review that has at least one record, by revision.
+  core::Result<std::vector<RevisionReview>> all() const;
+
+  // Records one step by `user` (empty: the login name) on `host` (empty: this machine), after checking the rules
+  // above against the history as it stands; InvalidArgument naming the revision when a rule refuses it.
+  core::Result<ReviewRecord> record(int revision, ReviewAction action, const std::string& user,
+                                    const std::string& comment, const std::string& host = {}) const;
+
+ private:
+  std::string folder() const { return m_set->folder() + "/reviews"; }
+  const LabelSetRevisions* m_set;
+};
+
+}  // namespace delineate::io
