@@ -822,47 +822,73 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+37"/>
-        <location line="+194"/>
+        <location filename="../app/gui/main_window.cpp" line="+40"/>
+        <location line="+189"/>
+        <location line="+56"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-151"/>
-        <location line="+82"/>
+        <location line="-202"/>
+        <location line="+86"/>
         <source>Cancel</source>
         <translation>Annuler</translation>
     </message>
     <message>
-        <location line="-47"/>
-        <location line="+44"/>
+        <location line="-51"/>
+        <location line="+48"/>
         <source>Labels</source>
         <translation>Étiquettes</translation>
     </message>
     <message>
-        <location line="-43"/>
-        <location line="+44"/>
+        <location line="-47"/>
+        <location line="+48"/>
         <source>Tools</source>
         <translation>Outils</translation>
     </message>
     <message>
-        <location line="-43"/>
-        <location line="+44"/>
+        <location line="-47"/>
+        <location line="+48"/>
         <source>AI</source>
         <translation>IA</translation>
     </message>
     <message>
-        <location line="-42"/>
+        <location line="-46"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Ouvrez une image (Fichier &gt; Ouvrir une image) ou un dossier DICOM</translation>
     </message>
     <message>
-        <location line="+125"/>
+        <location line="+110"/>
         <source>Delineate - %1</source>
         <translation>Delineate - %1</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+25"/>
+        <source> (review state unreadable)</source>
+        <translation> (état de relecture illisible)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> (not reviewed)</source>
+        <translation> (non relu)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> (submitted for review by %1)</source>
+        <translation> (soumis à relecture par %1)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> (approved by %1)</source>
+        <translation> (approuvé par %1)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> (sent back by %1: %2)</source>
+        <translation> (renvoyé par %1 : %2)</translation>
+    </message>
+    <message>
+        <location line="+64"/>
         <source>W %1  L %2</source>
         <translation>L %1  N %2</translation>
     </message>

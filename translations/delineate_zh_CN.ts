@@ -818,47 +818,73 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+37"/>
-        <location line="+194"/>
+        <location filename="../app/gui/main_window.cpp" line="+40"/>
+        <location line="+189"/>
+        <location line="+56"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-151"/>
-        <location line="+82"/>
+        <location line="-202"/>
+        <location line="+86"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location line="-47"/>
-        <location line="+44"/>
+        <location line="-51"/>
+        <location line="+48"/>
         <source>Labels</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location line="-43"/>
-        <location line="+44"/>
+        <location line="-47"/>
+        <location line="+48"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location line="-43"/>
-        <location line="+44"/>
+        <location line="-47"/>
+        <location line="+48"/>
         <source>AI</source>
         <translation>AI</translation>
     </message>
     <message>
-        <location line="-42"/>
+        <location line="-46"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>请打开图像（文件 &gt; 打开图像）或 DICOM 文件夹</translation>
     </message>
     <message>
-        <location line="+125"/>
+        <location line="+110"/>
         <source>Delineate - %1</source>
         <translation>Delineate - %1</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+25"/>
+        <source> (review state unreadable)</source>
+        <translation>（审核状态无法读取）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> (not reviewed)</source>
+        <translation>（未审核）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> (submitted for review by %1)</source>
+        <translation>（由 %1 提交审核）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> (approved by %1)</source>
+        <translation>（由 %1 批准）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> (sent back by %1: %2)</source>
+        <translation>（由 %1 退回：%2）</translation>
+    </message>
+    <message>
+        <location line="+64"/>
         <source>W %1  L %2</source>
         <translation>窗宽 %1  窗位 %2</translation>
     </message>

@@ -4,6 +4,8 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QtConcurrent/QtConcurrent>
+#include <QFutureWatcher>
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QLabel>
@@ -27,6 +29,7 @@
 #include "app/gui/study_loader.h"
 #include "app/gui/surface_builder.h"
 #include "app/gui/view_panels.h"
+#include "io/share/share_reviews.h"
 #include "viewer/surface_scene.h"
 
 namespace delineate::app::gui {
@@ -147,6 +150,10 @@ void MainWindow::buildDocks() {
     connect(p, &SlicePanel::pointClicked, this, [this](core::Vec3 lps, bool positive) { m_ai->addPoint(lps, positive); });
   }
   connect(m_labels, &LabelPanel::activeLabelChanged, m_tools, &EditTools::setActiveLabel);
+  connect(m_document, &StudyDocument::shareTargetChanged, this, [this] {
+    m_reviewText.clear();
+    updateTitle();
+  });
   // The user's own choice of label (a row clicked, a label added) is where the next click objects go; an accepted
   // object's label becomes the active one, so the brush refines it at once.
   connect(m_labels, &LabelPanel::labelChosen, m_ai, &AiPanel::setAcceptTarget);
@@ -216,6 +223,53 @@ bool MainWindow::finishProgress(const std::shared_ptr<JobProgress>& job) {
   return true;
 }
 
+void MainWindow::updateTitle() {
+  const StudyDocument& doc = *m_document;
+  if (!doc.hasStudy()) {
+    setWindowTitle(tr("Delineate"));
+    return;
+  }
+  QString title = tr("Delineate - %1").arg(QFileInfo(doc.source()).fileName());
+  const ShareTarget target = doc.shareTarget();
+  const std::uint64_t generation = ++m_titleGeneration;
+  if (!target.valid() || target.baseRevision <= 0) {
+    setWindowTitle(title);
+    return;
+  }
+  title += QString::fromUtf8(" \u2014 %1 / %2 r%3").arg(target.study, target.labelSet).arg(target.baseRevision);
+  setWindowTitle(title + m_reviewText);
+  // The review state from the share, off the GUI thread; a late answer for another revision is dropped.
+  using State = std::shared_ptr<QString>;
+  auto* watcher = new QFutureWatcher<State>(this);
+  connect(watcher, &QFutureWatcher<State>::finished, this, [this, watcher, generation, title] {
+    const State text = watcher->result();
+    watcher->deleteLater();
+    if (generation != m_titleGeneration || !text) return;
+    m_reviewText = *text;
+    setWindowTitle(title + m_reviewText);
+  });
+  watcher->setFuture(QtConcurrent::run(&m_workers, [target]() -> State {
+    auto store = io::ShareStore::open(target.root.toStdString());
+    if (!store) return nullptr;
+    auto set = io::LabelSetRevisions::open(*store, target.study.toStdString(), target.labelSet.toStdString());
+    if (!set) return nullptr;
+    auto review = io::LabelSetReviews(*set).review(target.baseRevision);
+    if (!review) return std::make_shared<QString>(tr(" (review state unreadable)"));
+    const io::ReviewRecord* last = review->last();
+    switch (review->state) {
+      case io::ReviewState::None: return std::make_shared<QString>(tr(" (not reviewed)"));
+      case io::ReviewState::Submitted:
+        return std::make_shared<QString>(tr(" (submitted for review by %1)").arg(QString::fromStdString(last->user)));
+      case io::ReviewState::Approved:
+        return std::make_shared<QString>(tr(" (approved by %1)").arg(QString::fromStdString(last->user)));
+      case io::ReviewState::Rejected:
+        return std::make_shared<QString>(tr(" (sent back by %1: %2)")
+                                             .arg(QString::fromStdString(last->user), QString::fromStdString(last->comment)));
+    }
+    return nullptr;
+  }));
+}
+
 void MainWindow::setInputLocked(bool locked) {
   menuBar()->setEnabled(!locked);
   centralWidget()->setEnabled(!locked);
@@ -241,7 +295,7 @@ bool MainWindow::loading() const { return m_loader->loading(); }
 void MainWindow::studyReplaced() {
   const StudyDocument& doc = *m_document;
   const QString source = doc.source();
-  setWindowTitle(tr("Delineate - %1").arg(QFileInfo(source).fileName()));
+  updateTitle();
   setWindowFilePath(source);  // what the study came from
   const core::ImageVolume& img = doc.session()->image();
   for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) {

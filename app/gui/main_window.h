@@ -106,6 +106,9 @@ class MainWindow : public QMainWindow, public Workbench {
   void observeDocument();  // main_window_labels.cpp
   void retranslate();
   void studyReplaced();
+  // The title: the study's file, and the share revision the labels are (study / label set rN) with its review state,
+  // read on a worker (a share can hang) and shown when it arrives.
+  void updateTitle();
   void labelsRedrawn();  // the map changed: every slice overlay reslices
   void afterEdit();
   void modifiedInPlace(QObject* paintedIn);
@@ -150,6 +153,8 @@ class MainWindow : public QMainWindow, public Workbench {
   std::shared_ptr<JobProgress> m_job;
   bool m_dialogs = true;
   WindowLevel m_automatic;  // the image's automatic range, computed once per study
+  QString m_reviewText;          // " (approved by carol)" for the share revision in the title
+  std::uint64_t m_titleGeneration = 0;
   QThreadPool m_workers;    // this window's background jobs (loads, surfaces, AI); the destructor waits for them
 };
 

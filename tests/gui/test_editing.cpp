@@ -37,6 +37,7 @@
 #include "io/labels/label_table_io.h"
 #include "io/volume/image_file.h"
 #include "io/share/share_lease.h"
+#include "io/share/share_reviews.h"
 #include "io/share/share_revisions.h"
 #include "io/share/share_store.h"
 #include "tests/gui/gui_fixtures.h"
@@ -547,6 +548,35 @@ TEST_CASE("AI click mode: an accepted object gets a new label unless the user ch
   CHECK(objectInLung > 0);
   CHECK(objectInLung <= second);
   CHECK(lungNow > static_cast<std::size_t>(std::count(before.begin(), before.end(), core::Label(201))));
+}
+
+TEST_CASE("the window's title names the share revision and its review state", "[gui][save]") {
+  // Issue 24, item 4: the review state shown in the window's title (read from the share on a worker).
+  test::guiApp();
+  test::ScratchDir dir("gui-review-title");
+  std::filesystem::create_directories(dir / "share");
+  auto store = io::ShareStore::initialize((dir / "share").string());
+  REQUIRE(store.ok());
+  QuietWindow window;
+  openSample(window, dir);
+  CHECK(window.windowTitle() == "Delineate - example_ct.nii.gz");
+  const app::gui::ShareTarget target{QString::fromStdString((dir / "share").string()), "sample-ct", "manual", 0};
+  REQUIRE(window.sessionFiles()->saveToShareAs(target, "first"));
+  auto titled = [&window](const QString& text) {
+    for (int i = 0; i < 200 && !window.windowTitle().contains(text); ++i) QTest::qWait(25);
+    return window.windowTitle().contains(text);
+  };
+  INFO(window.windowTitle().toStdString());
+  CHECK(titled(QString::fromUtf8("example_ct.nii.gz \u2014 sample-ct / manual r1 (not reviewed)")));
+  auto set = io::LabelSetRevisions::open(*store, "sample-ct", "manual");
+  REQUIRE(set.ok());
+  const io::LabelSetReviews reviews(*set);
+  REQUIRE(reviews.record(1, io::ReviewAction::Submit, "ann", "").ok());
+  REQUIRE(reviews.record(1, io::ReviewAction::Approve, "carol", "").ok());
+  QSignalSpy labelsLoaded(&window, &MainWindow::labelsLoaded);
+  REQUIRE(window.loader().openShareRevision(target.root, "sample-ct", "manual", 1));
+  REQUIRE(waitFor(labelsLoaded));
+  CHECK(titled("r1 (approved by carol)"));
 }
 
 TEST_CASE("saving to a share folder creates revisions, reports a conflict, and a share that went away loses nothing",
