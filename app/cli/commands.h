@@ -136,6 +136,17 @@ struct ReviewOptions {  // review submit | approve | reject | show
   bool json = false;
 };
 
+struct DatasetOptions {  // dataset create | add | show | list
+  std::string root, name;
+  std::string fromApproved;  // create: the label set whose newest approved revisions it takes
+  std::string split = "70:15:15";  // create: train:validation:test percentages
+  std::string seed;          // create: the split's key (default: the dataset's name)
+  std::string study, labelSet, entrySplit;  // add
+  int revision = 0;          // add: the label revision; show: the dataset revision (0: newest)
+  std::string message, author;
+  bool json = false;
+};
+
 struct ShareReportOptions {
   LabelSetPath set;
   int revision = 0;
@@ -178,6 +189,10 @@ int runShareGet(const ShareGetOptions& options);
 int runShareRestore(const ShareRestoreOptions& options);
 int runShareLease(const LabelSetPath& options);
 int runReview(const ReviewOptions& options);
+int runDatasetCreate(const DatasetOptions& options);
+int runDatasetAdd(const DatasetOptions& options);
+int runDatasetShow(const DatasetOptions& options);
+int runDatasetList(const DatasetOptions& options);
 int runReviewShow(const ReviewOptions& options);
 int runShareReport(const ShareReportOptions& options);
 int runShareReports(const ShareListOptions& options);

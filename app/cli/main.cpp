@@ -43,6 +43,7 @@ class Program {
     addDicomCommands();
     addShareCommands();
     addReviewCommands();
+    addDatasetCommands();
     addCheckpointCommands();
     addAuditCommands();
   }
@@ -246,6 +247,49 @@ class Program {
         ->check(CLI::Range(1, 256));
   }
 
+  void addDatasetCommands() {
+    CLI::App* dataset = group("dataset",
+                              "named, versioned lists of (study, label set, revision) with a train/validation/test "
+                              "split, frozen by the label revisions' hashes: what training reads.");
+    CLI::App* create = command(*dataset, "create",
+                               "a new dataset version from the newest approved revision of a label set in every study.",
+                               [this] { return runDatasetCreate(m_datasetCreate); });
+    positional(create, "ROOT", m_datasetCreate.root, "the share store");
+    positional(create, "NAME", m_datasetCreate.name, "the dataset's name");
+    value(create, "--from-approved", m_datasetCreate.fromApproved, "LABELSET",
+          "take each study's newest approved revision of this label set")
+        ->required();
+    value(create, "--split", m_datasetCreate.split, "T:V:S", "train:validation:test percentages (default 70:15:15)");
+    value(create, "--seed", m_datasetCreate.seed, "KEY", "the split's key (default: the dataset's name)");
+    value(create, "--message", m_datasetCreate.message, "M", "what this version is for");
+    value(create, "--author", m_datasetCreate.author, "A", "who (default: this user)");
+    json(create, m_datasetCreate.json);
+
+    CLI::App* add = command(*dataset, "add", "a new dataset version with one entry added (or replaced).",
+                            [this] { return runDatasetAdd(m_datasetAdd); });
+    positional(add, "ROOT", m_datasetAdd.root, "the share store");
+    positional(add, "NAME", m_datasetAdd.name, "the dataset's name");
+    positional(add, "STUDY", m_datasetAdd.study, "the study");
+    positional(add, "LABELSET", m_datasetAdd.labelSet, "the label set");
+    revision(add, "REV", m_datasetAdd.revision, "the label revision");
+    value(add, "--split", m_datasetAdd.entrySplit, "train|validation|test", "where the entry goes")->required();
+    value(add, "--message", m_datasetAdd.message, "M", "why");
+    value(add, "--author", m_datasetAdd.author, "A", "who (default: this user)");
+    json(add, m_datasetAdd.json);
+
+    CLI::App* show = command(*dataset, "show", "a dataset version's entries, each label revision's hash verified.",
+                             [this] { return runDatasetShow(m_datasetShow); });
+    positional(show, "ROOT", m_datasetShow.root, "the share store");
+    positional(show, "NAME", m_datasetShow.name, "the dataset's name");
+    show->add_option("REV", m_datasetShow.revision, "the dataset version (default: the newest)")->check(kRevisionRange);
+    json(show, m_datasetShow.json);
+
+    CLI::App* list = command(*dataset, "list", "the datasets in the store with their newest version.",
+                             [this] { return runDatasetList(m_datasetList); });
+    positional(list, "ROOT", m_datasetList.root, "the share store");
+    json(list, m_datasetList.json);
+  }
+
   void addReviewCommands() {
     CLI::App* review = group("review",
                              "review state of label-set revisions: submitted, then approved or sent back by another "
@@ -414,6 +458,7 @@ class Program {
   ShareSaveOptions m_shareSave;
   ShareListOptions m_shareList;
   ReviewOptions m_reviewSubmit, m_reviewApprove, m_reviewReject, m_reviewShow;
+  DatasetOptions m_datasetCreate, m_datasetAdd, m_datasetShow, m_datasetList;
   ShareShowOptions m_shareShow;
   ShareDiffOptions m_shareDiff;
   ShareGetOptions m_shareGet;
