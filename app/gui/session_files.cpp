@@ -356,7 +356,7 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
   request.progress = job.get();
   struct Outcome {
     std::optional<core::Result<io::RevisionInfo>> info;
-    std::string storeRoot;
+    std::optional<io::ShareStore> store;  // as the worker opened it: the GUI thread does not touch the share again
     QString auditWarning;
   };
   const std::string root = target.root.toStdString(), study = target.study.toStdString(),
@@ -370,7 +370,7 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
             out->info = core::Result<io::RevisionInfo>(store.error());
             return out;
           }
-          out->storeRoot = store->root();
+          out->store = *store;
           auto set = io::LabelSetRevisions::open(*store, study, labelSet);
           if (!set) {
             out->info = core::Result<io::RevisionInfo>(set.error());
@@ -451,8 +451,9 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
     return false;
   }
   const io::RevisionInfo* info = &**out->info;
-  auto store = io::ShareStore::open(out->storeRoot);
-  auto set = store ? io::LabelSetRevisions::open(*store, study, labelSet) : core::Result<io::LabelSetRevisions>(store.error());
+  const std::optional<io::ShareStore>& store = out->store;
+  auto set = store ? io::LabelSetRevisions::open(*store, study, labelSet)
+                   : core::Result<io::LabelSetRevisions>(core::Error{core::ErrorCode::NotFound, root, "no store"});
   const std::string revision =
       target.study.toStdString() + "/" + target.labelSet.toStdString() + "/r" + std::to_string(info->number);
   const QString auditWarning = out->auditWarning;
