@@ -179,7 +179,7 @@ void AiPanel::updateState() {
     const QSignalBlocker block(m_clickButton);
     m_clickButton->setChecked(m_clickMode);
   }
-  const bool object = m_session && m_points > 0;
+  const bool object = m_session && pointCount() > 0;
   m_accept->setEnabled(object && !m_running);
   m_discard->setEnabled(object || !m_queue.empty());
   m_undoPoint->setEnabled(object && !m_running);
@@ -194,7 +194,7 @@ void AiPanel::studyChanged() {
   m_session.reset();
   m_queue.clear();
   m_computing.reset();
-  m_points = 0;
+  m_confirmedPoints.clear();
   clearPreview();
   m_status->clear();  // it described the previous study's object or segmentation
   m_chosenTarget = 0;  // a label of the previous study means nothing here
@@ -379,7 +379,6 @@ void AiPanel::runNextPoint() {
       m_bench.reportError(tr("AI point: %1").arg(fromError(outcome->status.error())));
     } else {
       m_session = outcome->session;
-      m_points = m_session->points().size();
       m_confirmedPoints = m_session->points();
       m_engineMs = outcome->ms;
       showPreview();
@@ -424,16 +423,18 @@ void AiPanel::showPreview() {
   if (const core::AnnotationSession* session = m_document.session(); session && !mask.box.empty()) {
     const core::LabelMap& labels = session->labels();
     const core::Geometry& g = labels.geometry();
-    std::set<core::Label> seen;
+    // A flag per id, not a set: this runs on every click over an object of up to millions of voxels.
+    std::vector<std::uint8_t> seen(65536, 0);
     std::size_t i = 0;
     for (std::int64_t z = mask.box.min[2]; z <= mask.box.max[2]; ++z)
       for (std::int64_t y = mask.box.min[1]; y <= mask.box.max[1]; ++y) {
         const core::Label* row = labels.data() + g.linearIndex({0, y, z});
         for (std::int64_t x = mask.box.min[0]; x <= mask.box.max[0]; ++x, ++i)
-          if (mask.voxels[i] && row[x]) seen.insert(row[x]);
+          if (mask.voxels[i]) seen[row[x]] = 1;
       }
-    for (core::Label label : seen) {
-      if (!m_document.isLabelVisible(label)) continue;
+    for (std::size_t id = 1; id < seen.size(); ++id) {
+      const auto label = static_cast<core::Label>(id);
+      if (!seen[id] || !m_document.isLabelVisible(label)) continue;
       const core::LabelEntry* entry = session->table().find(label);
       under.push_back(entry ? entry->color : core::LabelTable::defaultColor(label));
     }
@@ -445,17 +446,16 @@ void AiPanel::showPreview() {
     panel->view().repaint();  // now, so the time below includes drawing
   }
   m_displayMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
-  m_status->setText(tr("%n point(s), object %1 voxels; engine %2 ms, display %3 ms", nullptr, static_cast<int>(m_points))
+  m_status->setText(tr("%n point(s), object %1 voxels; engine %2 ms, display %3 ms", nullptr, static_cast<int>(pointCount()))
                         .arg(m_objectVoxels)
                         .arg(m_engineMs, 0, 'f', 0)
                         .arg(m_displayMs, 0, 'f', 0));
 }
 
 void AiPanel::clearPreview() {
-  if (m_points == 0) m_confirmedPoints.clear();
   for (auto o : kSliceViews) {
     m_bench.slicePanel(o)->scene().clearPreview();
-    if (m_points == 0 && m_queue.empty() && !m_computing) m_bench.slicePanel(o)->scene().setClickPoints({});
+    if (pointCount() == 0 && m_queue.empty() && !m_computing) m_bench.slicePanel(o)->scene().setClickPoints({});
   }
   m_bench.refreshViews();
 }
@@ -470,11 +470,10 @@ void AiPanel::showPoints() {
 }
 
 bool AiPanel::undoPoint() {
-  if (!m_session || m_running || m_points == 0) return false;
+  if (!m_session || m_running || pointCount() == 0) return false;
   if (!m_session->undoPoint()) return false;
-  m_points = m_session->points().size();
   m_confirmedPoints = m_session->points();
-  if (m_points == 0) clearPreview();
+  if (m_confirmedPoints.empty()) clearPreview();
   else showPreview();
   showPoints();
   updateState();
@@ -516,7 +515,7 @@ void AiPanel::fillTargets() {
 }
 
 bool AiPanel::acceptObject() {
-  if (!m_session || m_running || m_points == 0) return false;
+  if (!m_session || m_running || pointCount() == 0) return false;
   const core::AnnotationSession* session = m_document.session();
   if (!session) return false;
   core::Label label = acceptTarget();
@@ -559,7 +558,7 @@ void AiPanel::discardObject() {
   m_session.reset();
   m_queue.clear();
   m_computing.reset();
-  m_points = 0;
+  m_confirmedPoints.clear();
   clearPreview();
   m_status->clear();  // it described the object that went
   updateState();

@@ -59,7 +59,7 @@ class AiPanel : public QWidget {
   bool acceptObject();
   void discardObject();
   bool busy() const { return m_running; }
-  std::size_t pointCount() const { return m_points; }
+  std::size_t pointCount() const { return m_confirmedPoints.size(); }
   std::size_t objectVoxels() const;
   // Milliseconds of the last click: the engine's work, and the display update after it.
   double lastEngineMs() const { return m_engineMs; }
@@ -102,12 +102,12 @@ class AiPanel : public QWidget {
   inference::EngineInfo m_info;
   std::shared_ptr<inference::InteractiveSession> m_session;
   std::deque<inference::PointPrompt> m_queue;
-  std::vector<inference::PointPrompt> m_confirmedPoints;  // the session's, copied while no job holds it
+  // The session's points, copied while no job holds it (their count is the object's point count).
+  std::vector<inference::PointPrompt> m_confirmedPoints;
   std::optional<inference::PointPrompt> m_computing;      // the point a job is adding now
   bool m_running = false;
   bool m_building = false;
   bool m_clickMode = false;
-  std::size_t m_points = 0;
   std::uint64_t m_generation = 0;       // click objects: bumped by a discard or a new study (older clicks dropped)
   std::uint64_t m_studyGeneration = 0;  // bumped by a new study only (a running segmentation's result is dropped)
   std::size_t m_objectVoxels = 0;       // of the shown object, read when its worker was idle
