@@ -16,6 +16,7 @@
 namespace delineate::io {
 struct DicomIndex;
 struct DicomSeries;
+class ShareStore;
 }  // namespace delineate::io
 
 namespace delineate::app::cli {
@@ -189,6 +190,10 @@ int runShareGet(const ShareGetOptions& options);
 int runShareRestore(const ShareRestoreOptions& options);
 int runShareLease(const LabelSetPath& options);
 int runReview(const ReviewOptions& options);
+// Appends an audit record to the store's log (study/labelSet empty where they do not apply); a failure is warned
+// about on stderr, never turned into a failed command.
+void audit(const io::ShareStore& store, const std::string& action, const std::string& study,
+           const std::string& labelSet, int revision, const std::string& detail);
 int runDatasetCreate(const DatasetOptions& options);
 int runDatasetAdd(const DatasetOptions& options);
 int runDatasetShow(const DatasetOptions& options);

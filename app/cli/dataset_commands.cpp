@@ -9,7 +9,6 @@
 
 #include "app/cli/commands.h"
 #include "io/base/process_info.h"
-#include "io/share/audit_log.h"
 #include "io/share/share_datasets.h"
 #include "io/share/share_store.h"
 
@@ -18,16 +17,6 @@ namespace {
 
 using io::Dataset;
 using io::DatasetEntry;
-
-void auditDataset(const io::ShareStore& store, const std::string& name, int revision, const std::string& detail) {
-  auto log = io::AuditLog::open(store.root() + "/audit");
-  io::AuditRecord r;
-  r.action = "dataset";
-  r.revision = revision;
-  r.detail = name + ": " + detail;
-  const core::Status s = log ? log->append(r) : core::Status(log.error());
-  if (!s) std::fprintf(stderr, "warning: the audit record was not written: %s\n", s.error().describe().c_str());
-}
 
 nlohmann::json entriesJson(const Dataset& d) {
   nlohmann::json a = nlohmann::json::array();
@@ -48,7 +37,7 @@ std::optional<std::array<double, 3>> parseSplit(const std::string& text) {
 
 int saved(const io::ShareStore& store, const io::DatasetRevisions& set, const Dataset& d, const io::RevisionInfo& info,
           const std::string& what, bool json) {
-  auditDataset(store, set.name(), info.number, what);
+  audit(store, "dataset", {}, {}, info.number, set.name() + ": " + what);
   std::size_t counts[3] = {0, 0, 0};
   for (const auto& e : d.entries)
     for (std::size_t k = 0; k < 3; ++k)

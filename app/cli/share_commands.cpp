@@ -22,24 +22,24 @@
 #include "io/share/share_store.h"
 
 namespace delineate::app::cli {
-namespace {
 
-using namespace delineate::core;
-using namespace delineate::io;
-
-void audit(const ShareStore& store, const std::string& action, const std::string& study, const std::string& labelSet,
+void audit(const io::ShareStore& store, const std::string& action, const std::string& study, const std::string& labelSet,
            int revision, const std::string& detail) {
-  auto log = AuditLog::open(store.root() + "/audit");
-  AuditRecord r;
+  io::AuditRecord r;
   r.action = action;
   r.study = study;
   r.labelSet = labelSet;
   r.revision = revision;
   r.detail = detail;
-  core::Status s = log ? log->append(r) : core::Status(log.error());
-  // The revision is saved either way; a missing audit record is reported, not turned into a failed save.
-  if (!s) std::fprintf(stderr, "warning: the audit record was not written: %s\n", s.error().describe().c_str());
+  // The change is made either way; a missing audit record is reported, not turned into a failed command.
+  if (core::Status s = io::appendStoreAudit(store.root(), r); !s)
+    std::fprintf(stderr, "warning: the audit record was not written: %s\n", s.error().describe().c_str());
 }
+namespace {
+
+using namespace delineate::core;
+using namespace delineate::io;
+
 
 nlohmann::json revisionJson(const RevisionInfo& r) {
   nlohmann::json j{{"revision", r.number}, {"content", r.content},   {"sha256", r.sha256},

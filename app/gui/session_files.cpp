@@ -381,14 +381,13 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
           // The window's saves are in the share's audit log as the CLI's are (the login name and host say who; the
           // author name of the preferences goes into the detail). The revision is saved either way; a missing record
           // is told.
-          auto log = io::AuditLog::open(store->root() + "/audit");
           io::AuditRecord record;
           record.action = "save";
           record.study = study;
           record.labelSet = labelSet;
           record.revision = (*out->info)->number;
           record.detail = "from the window, author " + request.author + ((*out->info)->conflict ? " (conflict)" : "");
-          const core::Status audited = log ? log->append(record) : core::Status(log.error());
+          const core::Status audited = io::appendStoreAudit(store->root(), record);
           if (!audited)
             out->auditWarning = QCoreApplication::translate("delineate::app::gui::SessionFiles",
                                                             "The audit record was not written: %1")

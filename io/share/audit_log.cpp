@@ -353,4 +353,10 @@ core::Result<AuditVerifyReport> verifyAuditLog(const std::string& file) {
   }
 }
 
+core::Status appendStoreAudit(const std::string& storeRoot, AuditRecord record) {
+  auto log = AuditLog::open(storeRoot + "/audit");
+  if (!log) return log.error();
+  return log->append(std::move(record));
+}
+
 }  // namespace delineate::io

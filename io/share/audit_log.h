@@ -74,6 +74,10 @@ class AuditLog {
   std::string m_host;
 };
 
+// Appends `record` to this host's log of the share store at `storeRoot` (its audit/ folder): what every writer on a
+// store (saves, reports, lease breaks, reviews, datasets; the CLI and the window alike) records its action through.
+core::Status appendStoreAudit(const std::string& storeRoot, AuditRecord record);
+
 struct AuditProblem {
   int line = 0;           // 1-based line number in the file
   std::int64_t seq = 0;   // the record's seq where it could be read, else 0

@@ -222,8 +222,6 @@ core::Result<bool> ShareLease::breakExpired(const LeaseHolder& stale) {
 
   std::string study, labelSet;
   splitFolder(m_folder, study, labelSet);
-  auto log = AuditLog::open(m_store->root() + "/audit");
-  if (!log) return log.error();
   AuditRecord record;
   record.user = m_user;
   record.action = "lease-break";
@@ -232,7 +230,7 @@ core::Result<bool> ShareLease::breakExpired(const LeaseHolder& stale) {
   record.detail = "broke the expired lease of " + now.user + "@" + now.host + " (pid " + std::to_string(now.pid) +
                   ", token " + now.token + ", acquired " + now.acquiredIso + ", last sign of life " +
                   isoOf(now.lastSignMs) + ", ttl " + std::to_string(now.ttlSeconds) + " s) in " + m_folder;
-  if (core::Status s = log->append(record); !s) return s.error();
+  if (core::Status s = appendStoreAudit(m_store->root(), record); !s) return s.error();
 
   // Evidence first, then the stale lease is replaced by ours in one rename: there is no moment without a lease in
   // which a third process could create one while we break.

@@ -171,7 +171,6 @@ core::Result<PublishedReport> publishReport(const ShareStore& store, const Repor
   if (auto written = store.writeFile(folder + "/" + kManifest, text.data(), text.size(), true); !written)
     return written.error();
 
-  auto log = AuditLog::open(store.root() + "/audit");
   AuditRecord record;
   record.action = "export";
   record.study = request.study;
@@ -179,7 +178,7 @@ core::Result<PublishedReport> publishReport(const ShareStore& store, const Repor
   record.revision = request.revision;
   record.detail = "report " + folder + " (" + std::to_string(report.files.size()) + " files" +
                   (request.deidentified ? ", de-identified" : "") + ")";
-  const core::Status audited = log ? log->append(record) : core::Status(log.error());
+  const core::Status audited = appendStoreAudit(store.root(), record);
   if (!audited) report.auditWarning = audited.error().describe();
   return report;
 }
