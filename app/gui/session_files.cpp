@@ -20,14 +20,14 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QWidget>
+#include <QCoreApplication>
+#include <QEventLoop>
+#include <QFutureWatcher>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrent>
 
 #include <new>
 #include <optional>
-#include <QCoreApplication>
-#include <QtConcurrent/QtConcurrent>
-#include <QTimer>
-#include <QFutureWatcher>
-#include <QEventLoop>
 
 #include "app/gui/study_document.h"
 #include "app/gui/workbench.h"
@@ -240,9 +240,7 @@ bool SessionFiles::saveWithDialog(const QString& message) {
   rootRow->addWidget(root, 1);
   rootRow->addWidget(browse);
   rootRow->addWidget(create);
-  QString defaultStudy = m_document.dicomSource() ? studyNameForSeries(*m_document.dicomSource()) : QString();
-  if (defaultStudy.isEmpty()) defaultStudy = studyNameFor(m_imagePath);
-  auto* study = new QLineEdit(current.study.isEmpty() ? defaultStudy : current.study, &dialog);
+  auto* study = new QLineEdit(current.study.isEmpty() ? defaultStudyName(m_document) : current.study, &dialog);
   study->setObjectName("share-study");
   auto* set = new QLineEdit(current.labelSet.isEmpty() ? QString("labels") : current.labelSet, &dialog);
   set->setObjectName("share-label-set");
@@ -354,30 +352,30 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
   }
   auto job = m_bench.startProgress(tr("Saving to the share"));
   request.progress = job.get();
+  const std::string root = target.root.toStdString(), study = target.study.toStdString(),
+                    labelSet = target.labelSet.toStdString();
   struct Outcome {
-    std::optional<core::Result<io::RevisionInfo>> info;
+    core::Result<io::RevisionInfo> info;
     std::optional<io::ShareStore> store;  // as the worker opened it: the GUI thread does not touch the share again
     QString auditWarning;
   };
-  const std::string root = target.root.toStdString(), study = target.study.toStdString(),
-                    labelSet = target.labelSet.toStdString();
   QFuture<std::shared_ptr<Outcome>> future =
       QtConcurrent::run(&m_bench.workers(), [labels, request, job, root, study, labelSet] {
-        auto out = std::make_shared<Outcome>();
+        auto out = std::make_shared<Outcome>(Outcome{core::Error{core::ErrorCode::WriteFailed, root, "not saved"}, {}, {}});
         try {
           auto store = io::ShareStore::open(root);
           if (!store) {
-            out->info = core::Result<io::RevisionInfo>(store.error());
+            out->info = store.error();
             return out;
           }
           out->store = *store;
           auto set = io::LabelSetRevisions::open(*store, study, labelSet);
           if (!set) {
-            out->info = core::Result<io::RevisionInfo>(set.error());
+            out->info = set.error();
             return out;
           }
           out->info = set->saveLabels(*labels, request);
-          if (!*out->info) return out;
+          if (!out->info) return out;
           // The window's saves are in the share's audit log as the CLI's are (the login name and host say who; the
           // author name of the preferences goes into the detail). The revision is saved either way; a missing record
           // is told.
@@ -385,15 +383,15 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
           record.action = "save";
           record.study = study;
           record.labelSet = labelSet;
-          record.revision = (*out->info)->number;
-          record.detail = "from the window, author " + request.author + ((*out->info)->conflict ? " (conflict)" : "");
+          record.revision = out->info->number;
+          record.detail = "from the window, author " + request.author + (out->info->conflict ? " (conflict)" : "");
           const core::Status audited = io::appendStoreAudit(store->root(), record);
           if (!audited)
             out->auditWarning = QCoreApplication::translate("delineate::app::gui::SessionFiles",
                                                             "The audit record was not written: %1")
                                     .arg(fromError(audited.error()));
         } catch (const std::bad_alloc&) {
-          out->info = core::Result<io::RevisionInfo>(core::Error{core::ErrorCode::OutOfMemory, root, "out of memory"});
+          out->info = core::Error{core::ErrorCode::OutOfMemory, root, "out of memory"};
         }
         return out;
       });
@@ -429,11 +427,11 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
     connect(late, &QFutureWatcherBase::finished, this, [this, late, target] {
       const auto out = late->result();
       late->deleteLater();
-      if (out->info && *out->info)
+      if (out->info)
         m_bench.showStatus(tr("The cancelled save finished when the share answered: %1 / %2 revision %3 (the labels "
                               "in the window are still marked unsaved)")
                                .arg(target.study, target.labelSet)
-                               .arg((*out->info)->number),
+                               .arg(out->info->number),
                            20000);
     });
     late->setFuture(future);
@@ -442,17 +440,16 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
     return false;
   }
   const std::shared_ptr<Outcome> out = future.result();
-  if (!out->info || !*out->info) {
-    const core::Error error = out->info ? out->info->error() : core::Error{core::ErrorCode::WriteFailed, root, "no result"};
+  if (!out->info) {
+    const core::Error& error = out->info.error();
     // The labels in memory are untouched and still unsaved; the autosave journal keeps them too.
     if (error.code == core::ErrorCode::Cancelled) m_bench.showStatus(tr("Save cancelled; no revision was made"), 8000);
     else m_bench.reportError(tr("Not saved: %1").arg(fromError(error)));
     return false;
   }
-  const io::RevisionInfo* info = &**out->info;
-  const std::optional<io::ShareStore>& store = out->store;
-  auto set = store ? io::LabelSetRevisions::open(*store, study, labelSet)
-                   : core::Result<io::LabelSetRevisions>(core::Error{core::ErrorCode::NotFound, root, "no store"});
+  const io::RevisionInfo* info = &*out->info;
+  const io::ShareStore& store = *out->store;  // a saved revision had its store opened
+  auto set = io::LabelSetRevisions::open(store, study, labelSet);
   const std::string revision =
       target.study.toStdString() + "/" + target.labelSet.toStdString() + "/r" + std::to_string(info->number);
   const QString auditWarning = out->auditWarning;
@@ -461,8 +458,8 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
   // gives up the lease of the one before.
   if (!target.sameLabelSet(m_document.shareTarget())) releaseLease();
   QString leaseWarning;
-  if ((!m_lease || !m_lease->held()) && store && set) {
-    m_leaseStore.emplace(*store);
+  if ((!m_lease || !m_lease->held()) && set) {
+    m_leaseStore.emplace(store);
     auto lease = io::ShareLease::prepare(*m_leaseStore, set->folder(), userName().toStdString());
     if (lease) {
       m_lease.emplace(std::move(lease).value());
