@@ -93,7 +93,7 @@ const char* reviewStateName(ReviewState state) {
   return "none";
 }
 
-core::Result<std::vector<RevisionReview>> LabelSetReviews::all() const {
+core::Result<std::vector<RevisionReview>> LabelSetReviews::read(int only) const {
   auto dir = m_set->store().resolve(folder());
   if (!dir) return dir.error();
   std::map<int, std::vector<std::pair<int, fs::path>>> files;
@@ -101,7 +101,7 @@ core::Result<std::vector<RevisionReview>> LabelSetReviews::all() const {
   if (!fs::exists(*dir, ec)) return std::vector<RevisionReview>{};
   for (fs::directory_iterator it(*dir, ec), end; !ec && it != end; it.increment(ec)) {
     const auto parsed = parseRecordName(it->path().filename().string());
-    if (parsed) files[parsed->first].push_back({parsed->second, it->path()});
+    if (parsed && (only == 0 || parsed->first == only)) files[parsed->first].push_back({parsed->second, it->path()});
   }
   if (ec) return makeError(ErrorCode::ReadFailed, *dir, "cannot list the review records: " + ec.message());
   std::vector<RevisionReview> out;
@@ -120,11 +120,12 @@ core::Result<std::vector<RevisionReview>> LabelSetReviews::all() const {
   return out;
 }
 
+core::Result<std::vector<RevisionReview>> LabelSetReviews::all() const { return read(0); }
+
 core::Result<RevisionReview> LabelSetReviews::review(int revision) const {
-  auto reviews = all();
+  auto reviews = read(revision);  // only this revision's records are read
   if (!reviews) return reviews.error();
-  for (auto& r : *reviews)
-    if (r.revision == revision) return std::move(r);
+  if (!reviews->empty()) return std::move(reviews->front());
   RevisionReview none;
   none.revision = revision;
   return none;

@@ -66,6 +66,8 @@ class LabelSetReviews {
 
  private:
   std::string folder() const { return m_set->folder() + "/reviews"; }
+  // The reviews of revision `only` (0: of every revision), each history read from its records.
+  core::Result<std::vector<RevisionReview>> read(int only) const;
   const LabelSetRevisions* m_set;
 };
 
