@@ -58,10 +58,8 @@ void StudyExports::fillMenu(QMenu* menu) {
     if (dialog.exec() != QDialog::Accepted) return;
     const ViewSliceRange chosen = dialog.range();
     // Named after the range, so that it does not replace the whole study's statistics.
-    const char* viewName = chosen.view == viewer::SliceOrientation::Axial     ? "axial"
-                           : chosen.view == viewer::SliceOrientation::Coronal ? "coronal"
-                                                                              : "sagittal";
-    const QString suffix = QString("statistics_%1_%2-%3.csv").arg(viewName).arg(chosen.first).arg(chosen.last);
+    const QString suffix =
+        QString("statistics_%1_%2-%3.csv").arg(viewer::orientationName(chosen.view)).arg(chosen.first).arg(chosen.last);
     const QString path = remembered(QFileDialog::getSaveFileName(parent, tr("Export Label Statistics"), suggestedPath(suffix),
                                                       tr("CSV (*.csv);;JSON (*.json)")));
     if (!path.isEmpty()) exportStatistics(path, false, viewSliceRange(chosen.view, chosen.first, chosen.last));
