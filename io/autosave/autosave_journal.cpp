@@ -670,8 +670,7 @@ void AutosaveJournal::removeStaleSnapshots(const std::string& keepName) const {
   std::vector<fs::path> stale;
   for (fs::directory_iterator it(m_folder, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    const bool temporary = !name.empty() && name[0] == '.' && name.find(".tmp-") != std::string::npos;
-    if ((isLabelsFileName(name) && name != keepName) || temporary) stale.push_back(it->path());
+    if ((isLabelsFileName(name) && name != keepName) || isAtomicTempFileName(name)) stale.push_back(it->path());
   }
   for (const auto& p : stale) fs::remove(p, ec);
 }

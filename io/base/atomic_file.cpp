@@ -246,6 +246,10 @@ core::Status AtomicFileWriter::publish() {
               error);
 }
 
+bool isAtomicTempFileName(const std::string& fileName) {
+  return !fileName.empty() && fileName[0] == '.' && fileName.find(".tmp-") != std::string::npos;
+}
+
 core::Status writeFileAtomically(const std::string& targetPath, const void* data, std::size_t size,
                                  const AtomicWriteOptions& options) {
   auto writer = AtomicFileWriter::create(targetPath, options);

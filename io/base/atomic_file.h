@@ -49,6 +49,10 @@ struct AtomicWriteOptions {
   WritePhaseTimes* times = nullptr;
 };
 
+// Whether a file name is one of AtomicFileWriter's temporary files (".<name>.tmp-<random>"): what a writer killed
+// before publishing leaves behind.
+bool isAtomicTempFileName(const std::string& fileName);
+
 class AtomicFileWriter {
  public:
   // Creates "<folder>/.<name>.tmp-<random>" beside `targetPath`. The folder must exist; it is not created, so a

@@ -27,6 +27,9 @@ using detail::errnoText;
 
 namespace {
 
+// Large content is first streamed into "<folder>/.upload-<random><suffix>" (saveFile), then linked to its name.
+constexpr const char* kStagingPrefix = ".upload-";
+
 namespace fs = std::filesystem;
 using core::ErrorCode;
 using core::makeError;
@@ -180,7 +183,7 @@ core::Result<RevisionList> RevisionFolder::list() const {
     char tail[8] = {};
     if (name.size() == 12 && std::sscanf(name.c_str(), "r%6d.%4s", &number, tail) == 2 && std::string(tail) == "json")
       claimed.push_back(number);
-    else if (name.rfind(".upload-", 0) == 0 || (name.rfind('.', 0) == 0 && name.find(".tmp-") != std::string::npos))
+    else if (name.rfind(kStagingPrefix, 0) == 0 || isAtomicTempFileName(name))
       out.leftovers.push_back(name);
   }
   if (ec) return makeError(ErrorCode::ReadFailed, *folder, "cannot list the revisions: " + ec.message());
@@ -286,7 +289,7 @@ core::Result<RevisionInfo> RevisionFolder::saveFile(const std::string& sourcePat
   if (ec) return makeError(ErrorCode::WriteFailed, *folder, "cannot create the folder: " + ec.message());
 
   // Stage: the verified write path hashes while it writes and reads the file back before it becomes visible.
-  const std::string staged = *folder + "/.upload-" + detail::randomHex(8) + suffix;
+  const std::string staged = *folder + "/" + kStagingPrefix + detail::randomHex(8) + suffix;
   AtomicWriteOptions options;
   options.verifyReadBack = true;
   options.noReplace = true;
