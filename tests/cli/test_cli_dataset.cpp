@@ -16,23 +16,21 @@ using namespace delineate::test;
 namespace fs = std::filesystem;
 
 #include "tests/cli/cli_runner.h"
+#include "tests/cli/share_fixture.h"
 
 TEST_CASE("cli dataset: create from approved revisions, add by hand, list, show and a changed revision found",
           "[cli][share]") {
   ScratchDir dir("cli-dataset");
-  const fs::path root = dir / "store";
-  fs::create_directories(root);
+  const fs::path root = initCliShare(dir);
   const std::string r = quoted(root.string());
-  REQUIRE(runCli("share init " + r).exitCode == 0);
   {
     auto store = io::ShareStore::open(root.string());
     REQUIRE(store.ok());
     for (int i = 1; i <= 4; ++i) {
+      saveBytesRevision(root, "mouse" + std::to_string(i), "atlas", "ann", static_cast<std::uint8_t>(i));
+      if (i == 4) continue;  // mouse4 is not approved
       auto set = io::LabelSetRevisions::open(*store, "mouse" + std::to_string(i), "atlas");
       REQUIRE(set.ok());
-      const std::vector<std::uint8_t> bytes(300, static_cast<std::uint8_t>(i));
-      REQUIRE(set->save(bytes.data(), bytes.size(), "ann", 0, "").ok());
-      if (i == 4) continue;  // mouse4 is not approved
       REQUIRE(io::LabelSetReviews(*set).record(1, io::ReviewAction::Submit, "ann", "").ok());
       REQUIRE(io::LabelSetReviews(*set).record(1, io::ReviewAction::Approve, "bob", "").ok());
     }

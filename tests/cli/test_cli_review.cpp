@@ -16,22 +16,14 @@ using namespace delineate::test;
 namespace fs = std::filesystem;
 
 #include "tests/cli/cli_runner.h"
+#include "tests/cli/share_fixture.h"
 
 TEST_CASE("cli review: submit, reject with a comment, resubmit, approve, and share list and the audit log show it",
           "[cli][share]") {
   ScratchDir dir("cli-review");
-  const fs::path root = dir / "store";
-  fs::create_directories(root);
+  const fs::path root = initCliShare(dir);
   const std::string r = quoted(root.string());
-  REQUIRE(runCli("share init " + r).exitCode == 0);
-  {
-    auto store = io::ShareStore::open(root.string());
-    REQUIRE(store.ok());
-    auto set = io::LabelSetRevisions::open(*store, "m1", "atlas");
-    REQUIRE(set.ok());
-    const std::vector<std::uint8_t> bytes(300, 1);
-    REQUIRE(set->save(bytes.data(), bytes.size(), "ann", 0, "").ok());
-  }
+  saveBytesRevision(root, "m1", "atlas", "ann", 1);
   const std::string set = r + " m1 atlas 1";
   Run early = runCli("review approve " + set + " --user bob");
   CHECK(early.exitCode == 1);

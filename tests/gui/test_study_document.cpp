@@ -111,6 +111,22 @@ std::filesystem::path copySeriesWithEmptyFirstFile(const std::filesystem::path& 
   return broken;
 }
 
+// Answers every message box that opens Yes (or OK), keeping its text: the user who accepts each question.
+struct YesToEveryBox {
+  QStringList asked;
+  QTimer timer;
+  YesToEveryBox() {
+    QObject::connect(&timer, &QTimer::timeout, [this] {
+      if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+        asked << box->text();
+        if (QAbstractButton* yes = box->button(QMessageBox::Yes)) yes->click();
+        else box->accept();
+      }
+    });
+    timer.start(20);
+  }
+};
+
 }  // namespace
 
 TEST_CASE("study document: a new study, an edit, table edits, visibility and a save are each announced",
@@ -296,17 +312,8 @@ TEST_CASE("study loader: the readable files of an incomplete series load when th
   StudyDocument doc;
   AskingBench bench;
   app::gui::StudyLoader loader(doc, bench);
-  // Answers every message box Yes, keeping its text.
-  QStringList asked;
-  QTimer answer;
-  QObject::connect(&answer, &QTimer::timeout, [&] {
-    if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
-      asked << box->text();
-      if (QAbstractButton* yes = box->button(QMessageBox::Yes)) yes->click();
-      else box->accept();
-    }
-  });
-  answer.start(20);
+  YesToEveryBox answer;  // keeps each box's text in answer.asked
+  QStringList& asked = answer.asked;
   REQUIRE(loader.openDicomFolder(QString::fromStdString(folder.string())));
   for (int i = 0; i < 1200 && bench.errors.isEmpty() && !doc.hasStudy(); ++i) QTest::qWait(50);
   INFO(bench.errors.join("\n").toStdString());
@@ -351,16 +358,8 @@ TEST_CASE("study loader: an image opened with a label map on a coarser grid stay
   AskingBench bench;
   app::gui::StudyLoader loader(doc, bench);
   QSignalSpy labelsLoaded(&loader, &app::gui::StudyLoader::labelsLoaded);
-  QStringList asked;
-  QTimer answer;
-  QObject::connect(&answer, &QTimer::timeout, [&] {
-    if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
-      asked << box->text();
-      if (QAbstractButton* yes = box->button(QMessageBox::Yes)) yes->click();
-      else box->accept();
-    }
-  });
-  answer.start(20);
+  YesToEveryBox answer;
+  QStringList& asked = answer.asked;
   REQUIRE(loader.openImage(QString::fromStdString(imagePath), QString::fromStdString(labelsPath)));
   for (int i = 0; i < 600 && bench.errors.isEmpty() && labelsLoaded.count() == 0; ++i) QTest::qWait(50);
   INFO(bench.errors.join("\n").toStdString());
