@@ -392,24 +392,24 @@ void StudyLoader::offerResample(std::shared_ptr<Loaded> result) {
                                    "neighbour)? Undo takes the resampled labels back."),
                             QMessageBox::Yes | QMessageBox::No, QMessageBox::No) != QMessageBox::Yes)
     return;
+  // The same result comes back with the labels resampled, so everything else it carries (table, SEG segments, share
+  // revision) goes along without being copied field by field.
   startJob(tr("Resampling %1").arg(result->labelsName), [result, image](JobProgress&) {
-    auto r = std::make_shared<Loaded>();
     auto resampled = core::resampleNearest(*result->labels, image);
     if (!resampled) {
-      r->error = tr("%1: %2").arg(result->labelsName, fromError(resampled.error()));
-      return r;
+      auto failed = std::make_shared<Loaded>();
+      failed->error = tr("%1: %2").arg(result->labelsName, fromError(resampled.error()));
+      return failed;
     }
-    r->labels = std::move(resampled).value();
-    r->labelsOnly = true;
-    r->resampled = true;
-    r->stepName = "Resample label map";
-    r->source = result->labelsName;
-    r->segTable = result->segTable;
-    r->mapTable = result->mapTable;
-    r->shareRevision = result->shareRevision;
-    r->revisionExtra = result->revisionExtra;
-    r->shareTarget = result->shareTarget;
-    return r;
+    result->labels = std::move(resampled).value();
+    result->image.reset();
+    result->labelsOnly = true;
+    result->offGrid = false;
+    result->resampled = true;
+    result->stepName = "Resample label map";
+    result->source = result->labelsName;
+    result->tableProblem.clear();  // said when the map was read
+    return result;
   });
 }
 
