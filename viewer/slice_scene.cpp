@@ -69,6 +69,15 @@ std::pair<double, double> extentAlong(const core::Geometry& g, const Vec3& direc
   return {lo, hi};
 }
 
+// Whether the non-zero pixel (x, y) of an nx x ny plane lies on its region's edge: a 4-neighbour holds another value,
+// or the plane's border is next to it. Label outlines and the click preview's rim both draw this.
+template <class T>
+bool onPlaneEdge(const T* in, int x, int y, int nx, int ny) {
+  const T v = in[y * nx + x];
+  return x == 0 || y == 0 || x == nx - 1 || y == ny - 1 || in[y * nx + x - 1] != v || in[y * nx + x + 1] != v ||
+         in[(y - 1) * nx + x] != v || in[(y + 1) * nx + x] != v;
+}
+
 }  // namespace
 
 const char* orientationName(SliceOrientation o) {
@@ -308,13 +317,8 @@ void SliceScene::updateOverlay(bool force) {
       const auto* in = static_cast<const unsigned short*>(plane->GetScalarPointer());
       auto* out = static_cast<unsigned short*>(m_overlayLabels->GetScalarPointer());
       for (int y = 0; y < ny; ++y)
-        for (int x = 0; x < nx; ++x) {
-          const unsigned short v = in[y * nx + x];
-          if (!v) continue;
-          const bool edge = x == 0 || y == 0 || x == nx - 1 || y == ny - 1 || in[y * nx + x - 1] != v ||
-                            in[y * nx + x + 1] != v || in[(y - 1) * nx + x] != v || in[(y + 1) * nx + x] != v;
-          out[y * nx + x] = edge ? v : 0;
-        }
+        for (int x = 0; x < nx; ++x)
+          if (const unsigned short v = in[y * nx + x]) out[y * nx + x] = onPlaneEdge(in, x, y, nx, ny) ? v : 0;
     }
     m_overlayLabels->Modified();
   }
@@ -337,12 +341,8 @@ void SliceScene::updateOverlay(bool force) {
     const auto* in = static_cast<const unsigned char*>(plane->GetScalarPointer());
     auto* out = static_cast<unsigned char*>(m_previewPlane->GetScalarPointer());
     for (int y = 0; y < ny; ++y)
-      for (int x = 0; x < nx; ++x) {
-        if (!in[y * nx + x]) continue;
-        const bool edge = x == 0 || y == 0 || x == nx - 1 || y == ny - 1 || !in[y * nx + x - 1] || !in[y * nx + x + 1] ||
-                          !in[(y - 1) * nx + x] || !in[(y + 1) * nx + x];
-        out[y * nx + x] = edge ? 2 : 1;
-      }
+      for (int x = 0; x < nx; ++x)
+        if (in[y * nx + x]) out[y * nx + x] = onPlaneEdge(in, x, y, nx, ny) ? 2 : 1;
     m_previewPlane->Modified();
     const Vec3 front = add(origin, m_normal, -0.02 * sliceStep());
     auto placePreview = vtkSmartPointer<vtkMatrix4x4>::New();
