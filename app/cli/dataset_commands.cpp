@@ -35,6 +35,15 @@ std::optional<std::array<double, 3>> parseSplit(const std::string& text) {
   return std::array<double, 3>{a / 100.0, b / 100.0, c / 100.0};
 }
 
+// A new dataset version edited from `base` (the newest), by --author or this user, with --message.
+io::SaveRequest saveRequest(const DatasetOptions& o, int base) {
+  io::SaveRequest request;
+  request.author = o.author.empty() ? io::processUserName() : o.author;
+  request.baseRevision = base;
+  request.message = o.message;
+  return request;
+}
+
 int saved(const io::ShareStore& store, const io::DatasetRevisions& set, const Dataset& d, const io::RevisionInfo& info,
           const std::string& what, bool json) {
   audit(store, "dataset", {}, {}, info.number, set.name() + ": " + what);
@@ -81,11 +90,7 @@ int runDatasetCreate(const DatasetOptions& o) {
   d.entries = std::move(entries).value();
   auto list = set->list();
   if (!list) return fileError(list.error());
-  io::SaveRequest request;
-  request.author = o.author.empty() ? io::processUserName() : o.author;
-  request.baseRevision = list->latest();
-  request.message = o.message;
-  auto info = set->saveDataset(d, request);
+  auto info = set->saveDataset(d, saveRequest(o, list->latest()));
   if (!info) return fileError(info.error());
   return saved(*store, *set, d, *info, "created from " + o.fromApproved, o.json);
 }
@@ -118,11 +123,7 @@ int runDatasetAdd(const DatasetOptions& o) {
       replaced = true;
     }
   if (!replaced) d.entries.push_back(entry);
-  io::SaveRequest request;
-  request.author = o.author.empty() ? io::processUserName() : o.author;
-  request.baseRevision = list->latest();
-  request.message = o.message;
-  auto savedInfo = set->saveDataset(d, request);
+  auto savedInfo = set->saveDataset(d, saveRequest(o, list->latest()));
   if (!savedInfo) return fileError(savedInfo.error());
   return saved(*store, *set, d, *savedInfo,
                std::string(replaced ? "replaced " : "added ") + o.study + "/" + o.labelSet + " r" +
