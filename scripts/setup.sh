@@ -13,6 +13,8 @@ PACKAGES=(
   poppler-utils  # tests: pdftoppm, pdftotext and pdfinfo read back the PDF report (tests/gui/test_pdf_report.cpp)
   # io: gzip (zlib streaming, libdeflate whole-buffer), JSON label dictionaries
   zlib1g-dev libdeflate-dev nlohmann-json3-dev
+  # io/studies: the local study-catalogue index (SQLite on local disk, io/studies/study_index.h)
+  libsqlite3-dev
   # delineate-cli and delineate-vista3d: command lines, subcommands and their --help (CLI11, header only)
   libcli11-dev
   # inference: LibTorch (CPU) for the VISTA-3D network

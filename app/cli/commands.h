@@ -97,6 +97,7 @@ struct ShareSaveOptions {
   std::string labelFile;
   std::optional<int> base;  // nullopt: the newest revision; 0: none
   std::string message, author;  // author empty: this process's user
+  std::string series;           // the study's image series the labels are bound to (empty: the one on their grid)
   bool json = false;
 };
 
@@ -127,6 +128,18 @@ struct ShareRestoreOptions {
   LabelSetPath set;
   int revision = 0;
   std::string message, author;  // message empty: "restore of rN"
+};
+
+struct StudyOptions {  // study import | list | search | show | get | reindex
+  std::string root;
+  std::vector<std::string> inputs;  // import
+  std::string study, series, output;  // show, get; import: --study
+  std::string modality, description, patientId;  // import (volume files); search: modality, description
+  int jobs = 0;
+  std::string text, patient, dateFrom, dateTo, status;  // search
+  std::string sortBy = "date";
+  int limit = 0;
+  bool json = false;
 };
 
 struct ReviewOptions {  // review submit | approve | reject | show
@@ -194,6 +207,12 @@ int runReview(const ReviewOptions& options);
 // about on stderr, never turned into a failed command.
 void audit(const io::ShareStore& store, const std::string& action, const std::string& study,
            const std::string& labelSet, int revision, const std::string& detail);
+int runStudyImport(const StudyOptions& options);
+int runStudyList(const StudyOptions& options);
+int runStudySearch(const StudyOptions& options);
+int runStudyShow(const StudyOptions& options);
+int runStudyGet(const StudyOptions& options);
+int runStudyReindex(const StudyOptions& options);
 int runDatasetCreate(const DatasetOptions& options);
 int runDatasetAdd(const DatasetOptions& options);
 int runDatasetShow(const DatasetOptions& options);

@@ -43,6 +43,7 @@ class Program {
     addDicomCommands();
     addShareCommands();
     addReviewCommands();
+    addStudyCommands();
     addDatasetCommands();
     addCheckpointCommands();
     addAuditCommands();
@@ -247,6 +248,76 @@ class Program {
         ->check(CLI::Range(1, 256));
   }
 
+  void addStudyCommands() {
+    CLI::App* study = group("study",
+                            "studies on a share store: images imported as received (verified, never changed), label "
+                            "sets bound to them, and a catalogue searched through a local index.");
+    CLI::App* import = command(*study, "import",
+                               "copy DICOM folders/files and volume files (.nii, .nii.gz, .nrrd, .mha) into the share "
+                               "as studies: verified, in parallel, resumable; identical files stored once.",
+                               [this] { return runStudyImport(m_studyImport); });
+    positional(import, "ROOT", m_studyImport.root, "the share store");
+    import->add_option("INPUT", m_studyImport.inputs, "DICOM folders or files, volume files")->required();
+    value(import, "--study", m_studyImport.study, "NAME",
+          "the study to import into (default: a DICOM series' StudyInstanceUID, a volume file's name)");
+    value(import, "--modality", m_studyImport.modality, "M", "volume files: the modality (CT, MR, ...)");
+    value(import, "--description", m_studyImport.description, "D", "volume files: the study description");
+    value(import, "--patient-id", m_studyImport.patientId, "ID", "volume files: the patient ID");
+    valueName(import->add_option("--jobs", m_studyImport.jobs, "parallel copies, 1..64 (default: enough for network "
+                                                               "latency)"),
+              "N")
+        ->check(CLI::Range(1, 64));
+    json(import, m_studyImport.json);
+
+    const auto listing = [&](CLI::App* c, StudyOptions& o) {
+      value(c, "--sort", o.sortBy, "KEY", "date (default), patient, study, modality, description or revision")
+          ->check(CLI::IsMember({"date", "patient", "study", "modality", "description", "revision"}));
+      valueName(c->add_option("--limit", o.limit, "at most N studies (default: all)"), "N")->check(CLI::Range(1, 100000000));
+      json(c, o.json);
+    };
+    CLI::App* list = command(*study, "list", "the studies in the catalogue, newest first (the local index catches up "
+                                             "with the share first).",
+                             [this] { return runStudyList(m_studyList); });
+    positional(list, "ROOT", m_studyList.root, "the share store");
+    listing(list, m_studyList);
+
+    CLI::App* search = command(*study, "search", "studies by text, patient, modality, date range, description and "
+                                                 "label status.",
+                               [this] { return runStudySearch(m_studySearch); });
+    positional(search, "ROOT", m_studySearch.root, "the share store");
+    search->add_option("TEXT", m_studySearch.text, "in patient ID or name, description or study name (any case)");
+    value(search, "--patient", m_studySearch.patient, "P", "patient ID or name contains P");
+    value(search, "--modality", m_studySearch.modality, "M", "a series of this modality (CT, MR, SEG, ...)");
+    value(search, "--from", m_studySearch.dateFrom, "DATE", "study date on or after (YYYY-MM-DD)");
+    value(search, "--to", m_studySearch.dateTo, "DATE", "study date on or before (YYYY-MM-DD)");
+    value(search, "--description", m_studySearch.description, "D", "study description contains D");
+    value(search, "--status", m_studySearch.status, "S", "label status: none, editing, revisions, submitted, approved")
+        ->check(CLI::IsMember({"none", "editing", "revisions", "submitted", "approved"}));
+    listing(search, m_studySearch);
+
+    CLI::App* show = command(*study, "show", "one study from its folder: series, label sets (bound image, review, who "
+                                             "is editing now).",
+                             [this] { return runStudyShow(m_studyShow); });
+    positional(show, "ROOT", m_studyShow.root, "the share store");
+    positional(show, "STUDY", m_studyShow.study, "the study");
+    json(show, m_studyShow.json);
+
+    CLI::App* get = command(*study, "get", "a series copied to a local folder, every file's hash verified (prints what "
+                                           "to open).",
+                            [this] { return runStudyGet(m_studyGet); });
+    positional(get, "ROOT", m_studyGet.root, "the share store");
+    positional(get, "STUDY", m_studyGet.study, "the study");
+    positional(get, "SERIES", m_studyGet.series, "the series");
+    positional(get, "FOLDER", m_studyGet.output, "the local folder to fill");
+    json(get, m_studyGet.json);
+
+    CLI::App* reindex = command(*study, "reindex", "rebuild the catalogue from the study folders (once for a share "
+                                                   "written before the catalogue; after a catalogue warning).",
+                                [this] { return runStudyReindex(m_studyReindex); });
+    positional(reindex, "ROOT", m_studyReindex.root, "the share store");
+    json(reindex, m_studyReindex.json);
+  }
+
   void addDatasetCommands() {
     CLI::App* dataset = group("dataset",
                               "named, versioned lists of (study, label set, revision) with a train/validation/test "
@@ -345,6 +416,8 @@ class Program {
             "takes a revision number, 0 or 'latest'"));
     value(save, "--message", m_shareSave.message, "M", "what changed");
     value(save, "--author", m_shareSave.author, "A", "who saved (default: this user)");
+    value(save, "--series", m_shareSave.series, "SERIES",
+          "the study's image series the labels belong to (default: the one series on their grid)");
     json(save, m_shareSave.json);
 
     CLI::App* list = command(*share, "list", "the revisions with author, time, base, hash and conflicts.",
@@ -458,6 +531,7 @@ class Program {
   ShareSaveOptions m_shareSave;
   ShareListOptions m_shareList;
   ReviewOptions m_reviewSubmit, m_reviewApprove, m_reviewReject, m_reviewShow;
+  StudyOptions m_studyImport, m_studyList, m_studySearch, m_studyShow, m_studyGet, m_studyReindex;
   DatasetOptions m_datasetCreate, m_datasetAdd, m_datasetShow, m_datasetList;
   ShareShowOptions m_shareShow;
   ShareDiffOptions m_shareDiff;

@@ -20,6 +20,7 @@
 #include "io/share/share_reviews.h"
 #include "io/share/share_revisions.h"
 #include "io/share/share_store.h"
+#include "io/studies/study_store.h"
 
 namespace delineate::app::cli {
 
@@ -153,8 +154,17 @@ int runShareSave(const ShareSaveOptions& o) {
                    (*holder)->host.c_str(), (*holder)->acquiredIso.c_str());
   }
   const std::string author = o.author.empty() ? processUserName() : o.author;
-  auto saved = ls.set->saveLabels(*labels, SaveRequest{author, base, o.message, {}});
+  // Bound to the study's image: the named series, or the one on the labels' grid.
+  std::vector<std::string> ambiguous;
+  auto image = io::seriesForLabels(*ls.store, ls.set->study(), labels->geometry(), o.series, &ambiguous);
+  if (!image) return fileError(image.error());
+  if (!*image && ambiguous.size() > 1)
+    std::fprintf(stderr, "note: not bound to an image: %zu series of %s share the labels' grid; name one with --series\n",
+                 ambiguous.size(), ls.set->study().c_str());
+  const std::string extra = *image ? io::withLabelBinding({}, **image) : std::string();
+  auto saved = ls.set->saveLabels(*labels, SaveRequest{author, base, o.message, extra});
   if (!saved) return fileError(saved.error());
+  if (!saved->catalogueWarning.empty()) std::fprintf(stderr, "warning: %s\n", saved->catalogueWarning.c_str());
   audit(*ls.store, "save", ls.set->study(), ls.set->name(), saved->number,
         "from " + o.labelFile + (saved->conflict ? " (conflict)" : ""));
   if (o.json) std::printf("%s\n", revisionJson(*saved).dump(2).c_str());
@@ -267,8 +277,12 @@ int runShareRestore(const ShareRestoreOptions& o) {
   if (!bytes) return fileError(bytes.error());
   const std::string message = o.message.empty() ? "restore of r" + std::to_string(revision) : o.message;
   const std::string author = o.author.empty() ? processUserName() : o.author;
-  auto saved = ls.set->save(bytes->data(), bytes->size(), SaveRequest{author, list->latest(), message, {}});
+  // The restored revision keeps what the old one carried (its bound image, its label table).
+  const RevisionInfo* old = list->find(revision);
+  auto saved = ls.set->save(bytes->data(), bytes->size(),
+                            SaveRequest{author, list->latest(), message, old ? old->extraJson : std::string()});
   if (!saved) return fileError(saved.error());
+  if (!saved->catalogueWarning.empty()) std::fprintf(stderr, "warning: %s\n", saved->catalogueWarning.c_str());
   audit(*ls.store, "restore", ls.set->study(), ls.set->name(), saved->number, "restored r" + std::to_string(revision));
   std::printf("restored revision %d as revision %d\n", revision, saved->number);
   reportConflict(*saved);
@@ -423,6 +437,7 @@ int runReview(const ReviewOptions& o) {
   const io::LabelSetReviews reviews(*ls.set);
   auto recorded = reviews.record(o.revision, *action, o.user, o.comment);
   if (!recorded) return fileError(recorded.error());
+  if (!recorded->catalogueWarning.empty()) std::fprintf(stderr, "warning: %s\n", recorded->catalogueWarning.c_str());
   audit(*ls.store, "review", ls.set->study(), ls.set->name(), o.revision,
         std::string(io::reviewActionName(*action)) + " by " + recorded->user +
             (o.comment.empty() ? std::string() : ": " + o.comment));

@@ -35,6 +35,7 @@
 #include "io/labels/label_table_io.h"
 #include "io/share/audit_log.h"
 #include "io/share/share_revisions.h"
+#include "io/studies/study_store.h"
 
 namespace delineate::app::gui {
 
@@ -374,7 +375,12 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
             out->info = set.error();
             return out;
           }
-          out->info = set->saveLabels(*labels, request);
+          // Bound to the study's image series on the labels' grid (studies imported into the share), so opening
+          // the revision from the study browser opens its image with it.
+          io::SaveRequest bound = request;
+          if (auto image = io::seriesForLabels(*store, study, labels->geometry(), ""); image && *image)
+            bound.extraJson = io::withLabelBinding(bound.extraJson, **image);
+          out->info = set->saveLabels(*labels, bound);
           if (!out->info) return out;
           // The window's saves are in the share's audit log as the CLI's are (the login name and host say who; the
           // author name of the preferences goes into the detail). The revision is saved either way; a missing record
@@ -390,6 +396,9 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
             out->auditWarning = QCoreApplication::translate("delineate::app::gui::SessionFiles",
                                                             "The audit record was not written: %1")
                                     .arg(fromError(audited.error()));
+          if (!out->info->catalogueWarning.empty())
+            out->auditWarning += (out->auditWarning.isEmpty() ? QString() : QStringLiteral("\n")) +
+                                 QString::fromStdString(out->info->catalogueWarning);
         } catch (const std::bad_alloc&) {
           out->info = core::Error{core::ErrorCode::OutOfMemory, root, "out of memory"};
         }

@@ -72,8 +72,11 @@ struct FormattedLine {
 core::Result<FormattedLine> formatLine(const AuditRecord& record) {
   if (!isAuditAction(record.action))
     return makeError(ErrorCode::InvalidArgument, "audit record",
-                     "unknown action '" + record.action +
-                         "' (expected open, save, export, inference, training, lease-break or restore)");
+                     "unknown action '" + record.action + "' (expected " + [] {
+                       std::string names;
+                       for (const char* a : kAuditActions) names += (names.empty() ? "" : ", ") + std::string(a);
+                       return names;
+                     }() + ")");
   try {
     json j = toJsonWithoutHash(record);
     FormattedLine out;
@@ -217,8 +220,11 @@ core::Result<AuditLog> AuditLog::open(const std::string& folder, const std::stri
 core::Status AuditLog::append(AuditRecord record, AuditRecord* written) const {
   if (!isAuditAction(record.action))
     return makeError(ErrorCode::InvalidArgument, m_path,
-                     "unknown action '" + record.action +
-                         "' (expected open, save, export, inference, training, lease-break or restore)");
+                     "unknown action '" + record.action + "' (expected " + [] {
+                       std::string names;
+                       for (const char* a : kAuditActions) names += (names.empty() ? "" : ", ") + std::string(a);
+                       return names;
+                     }() + ")");
   if (record.host.empty()) record.host = m_host;
   if (record.host != m_host)
     return makeError(ErrorCode::InvalidArgument, m_path,

@@ -1,5 +1,7 @@
 #include "io/share/share_lease.h"
 
+#include "io/share/share_catalogue.h"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -158,27 +160,36 @@ core::Result<LeaseResult> ShareLease::acquire() {
     if (!lease->has_value()) {
       auto created = tryCreate(false);
       if (!created) return created.error();
-      if (*created) return std::optional<LeaseResult>(LeaseResult{LeaseOutcome::Acquired, std::nullopt});
+      if (*created) return std::optional<LeaseResult>(LeaseResult{LeaseOutcome::Acquired, std::nullopt, {}});
       return std::optional<LeaseResult>();  // someone else created it first: look at theirs
     }
     const LeaseHolder& holder = **lease;
     if (holder.token == m_token) {
       m_held = true;
       if (core::Status s = heartbeat(); !s) return s.error();
-      return std::optional<LeaseResult>(LeaseResult{LeaseOutcome::Acquired, std::nullopt});
+      return std::optional<LeaseResult>(LeaseResult{LeaseOutcome::Acquired, std::nullopt, {}});
     }
-    if (!holder.expired) return std::optional<LeaseResult>(LeaseResult{LeaseOutcome::HeldByOther, holder});
+    if (!holder.expired) return std::optional<LeaseResult>(LeaseResult{LeaseOutcome::HeldByOther, holder, {}});
     auto broke = breakExpired(holder);
     if (!broke) return broke.error();
-    if (*broke) return std::optional<LeaseResult>(LeaseResult{LeaseOutcome::Broke, holder});
+    if (*broke) return std::optional<LeaseResult>(LeaseResult{LeaseOutcome::Broke, holder, {}});
     // Another process holds the break marker: it is breaking this lease (or just did), and that holds us off. Its
     // lease, or the stale one it is still breaking, is the holder to tell; a lease gone meanwhile is looked at again.
     auto after = readLease();
     if (!after) return after.error();
     if (!after->has_value()) return std::optional<LeaseResult>();
-    return std::optional<LeaseResult>(LeaseResult{LeaseOutcome::HeldByOther, **after});
+    return std::optional<LeaseResult>(LeaseResult{LeaseOutcome::HeldByOther, **after, {}});
   };
-  return claimExclusively<LeaseResult>(m_folder + "/" + kLeaseFile, "the lease", round);
+  const bool wasHeld = m_held;
+  auto result = claimExclusively<LeaseResult>(m_folder + "/" + kLeaseFile, "the lease", round);
+  // The catalogue learns of a lease taken afresh (not of renewals): "who is editing" in the study browser.
+  std::string study, labelSet;
+  if (result && result->outcome != LeaseOutcome::HeldByOther && !wasHeld &&
+      splitLabelSetFolder(m_folder, &study, &labelSet))
+    result->catalogueWarning = appendCatalogueOrWarn(
+        *m_store, catalogueLeaseRecord(study, labelSet, result->outcome == LeaseOutcome::Broke ? "broke" : "acquired",
+                                       m_user, m_host));
+  return result;
 }
 
 core::Result<bool> ShareLease::breakExpired(const LeaseHolder& stale) {
@@ -287,6 +298,10 @@ core::Status ShareLease::release() {
   if (::unlink(leasePath->c_str()) != 0 && errno != ENOENT)
     return makeError(ErrorCode::WriteFailed, *leasePath, std::string("cannot release the lease: ") + std::strerror(errno));
   if (auto beat = m_store->resolve(m_folder + "/lease-" + m_token + ".beat"); beat) ::unlink(beat->c_str());
+  m_releaseWarning.clear();
+  std::string study, labelSet;
+  if (splitLabelSetFolder(m_folder, &study, &labelSet))
+    m_releaseWarning = appendCatalogueOrWarn(*m_store, catalogueLeaseRecord(study, labelSet, "released", m_user, m_host));
   return core::Status::success();
 }
 

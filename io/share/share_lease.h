@@ -68,6 +68,8 @@ enum class LeaseOutcome {
 struct LeaseResult {
   LeaseOutcome outcome = LeaseOutcome::HeldByOther;
   std::optional<LeaseHolder> holder;    // the other holder (HeldByOther), or the one whose lease was broken (Broke)
+  // Set when the lease was taken but the study catalogue (io/share/share_catalogue.h) could not be told.
+  std::string catalogueWarning;
 };
 
 class ShareLease {
@@ -90,6 +92,8 @@ class ShareLease {
   core::Result<std::optional<LeaseHolder>> current() const;
 
   bool held() const { return m_held; }
+  // The catalogue warning of the last release() ("" when the catalogue was told, or the folder is not a label set).
+  const std::string& releaseCatalogueWarning() const { return m_releaseWarning; }
   const std::string& token() const { return m_token; }
   const std::string& user() const { return m_user; }
 
@@ -108,6 +112,7 @@ class ShareLease {
   std::string m_token;
   bool m_held = false;
   std::uint64_t m_beats = 0;
+  std::string m_releaseWarning;
 };
 
 }  // namespace delineate::io

@@ -1,5 +1,7 @@
 #include "io/share/share_reviews.h"
 
+#include "io/share/share_catalogue.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -187,7 +189,12 @@ core::Result<ReviewRecord> LabelSetReviews::record(int revision, ReviewAction ac
     if (*claimed == Claim::Taken) return std::optional<ReviewRecord>();
     return std::optional<ReviewRecord>(r);
   };
-  return claimExclusively<ReviewRecord>(subject, "a review step", round);
+  auto recorded = claimExclusively<ReviewRecord>(subject, "a review step", round);
+  if (recorded)
+    recorded->catalogueWarning = appendCatalogueOrWarn(
+        m_set->store(), catalogueReviewRecord(m_set->study(), m_set->name(), recorded->revision,
+                                              reviewActionName(recorded->action), recorded->user, recorded->time));
+  return recorded;
 }
 
 }  // namespace delineate::io

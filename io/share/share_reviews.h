@@ -36,6 +36,8 @@ struct ReviewRecord {
   std::string host;
   std::string time;  // UTC, ISO 8601
   std::string comment;
+  // Not stored: set by record() when the step is on the share but its study-catalogue record could not be written.
+  std::string catalogueWarning;
 };
 
 // The state of one revision: none (never submitted), submitted, approved or rejected, with the record that made it.

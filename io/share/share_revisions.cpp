@@ -1,5 +1,7 @@
 #include "io/share/share_revisions.h"
 
+#include "io/share/share_catalogue.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -104,49 +106,6 @@ core::Status publishStaged(const std::string& staged, const std::string& target)
   return makeError(ErrorCode::WriteFailed, target, "cannot publish the uploaded file: " + errnoText(e));
 }
 
-// Streams `path` through `sink(block, n)` in blocks; errors name the file.
-template <class Sink>
-core::Status streamFile(const std::string& path, std::uint64_t expectedBytes, Sink&& sink) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    const int e = errno;
-    return makeError(e == ENOENT ? ErrorCode::NotFound : ErrorCode::ReadFailed, path, "cannot open: " + errnoText(e));
-  }
-  std::vector<std::uint8_t> block;
-  try {
-    block.resize(kBlockBytes);
-  } catch (const std::bad_alloc&) {
-    ::close(fd);
-    return makeError(ErrorCode::OutOfMemory, path, "cannot allocate the copy buffer");
-  }
-  std::uint64_t total = 0;
-  for (;;) {
-    const ssize_t n = ::read(fd, block.data(), block.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int e = errno;
-      ::close(fd);
-      return makeError(ErrorCode::ReadFailed, path, "read failed: " + errnoText(e));
-    }
-    if (n == 0) break;
-    total += static_cast<std::uint64_t>(n);
-    if (expectedBytes != UINT64_MAX && total > expectedBytes) {
-      ::close(fd);
-      return makeError(ErrorCode::Corrupt, path, "holds more than the " + std::to_string(expectedBytes) +
-                                                     " bytes its metadata records (damaged or altered)");
-    }
-    if (core::Status s = sink(block.data(), static_cast<std::size_t>(n)); !s) {
-      ::close(fd);
-      return s;
-    }
-  }
-  ::close(fd);
-  if (expectedBytes != UINT64_MAX && total != expectedBytes)
-    return makeError(ErrorCode::Corrupt, path,
-                     "holds " + std::to_string(total) + " bytes, its metadata says " + std::to_string(expectedBytes) +
-                         " (truncated or damaged)");
-  return core::Status::success();
-}
 
 core::Error hashMismatch(const std::string& path, const std::string& found, const std::string& recorded) {
   return makeError(ErrorCode::Corrupt, path,
@@ -297,7 +256,7 @@ core::Result<RevisionInfo> RevisionFolder::saveFile(const std::string& sourcePat
   auto writer = AtomicFileWriter::create(staged, options);
   if (!writer) return writer.error();
   std::uint64_t bytes = 0;
-  core::Status streamed = streamFile(sourcePath, UINT64_MAX, [&](const std::uint8_t* p, std::size_t n) {
+  core::Status streamed = streamFileBlocks(sourcePath, UINT64_MAX, [&](const std::uint8_t* p, std::size_t n) {
     bytes += n;
     return writer->write(p, n);
   });
@@ -351,7 +310,7 @@ core::Result<std::vector<std::uint8_t>> RevisionFolder::load(int revision) const
     return makeError(ErrorCode::OutOfMemory, content, "cannot allocate " + std::to_string(size) + " bytes");
   }
   Sha256 hash;
-  core::Status s = streamFile(content, r->bytes, [&](const std::uint8_t* p, std::size_t n) {
+  core::Status s = streamFileBlocks(content, r->bytes, [&](const std::uint8_t* p, std::size_t n) {
     hash.update(p, n);
     bytes.insert(bytes.end(), p, p + n);
     return core::Status::success();
@@ -369,7 +328,7 @@ core::Result<RevisionInfo> RevisionFolder::copyOut(int revision, const std::stri
   auto writer = AtomicFileWriter::create(targetPath);
   if (!writer) return writer.error();
   Sha256 hash;
-  core::Status s = streamFile(content, r->bytes, [&](const std::uint8_t* p, std::size_t n) {
+  core::Status s = streamFileBlocks(content, r->bytes, [&](const std::uint8_t* p, std::size_t n) {
     hash.update(p, n);
     return writer->write(p, n);
   });
@@ -385,7 +344,7 @@ core::Result<RevisionInfo> RevisionFolder::verify(int revision) const {
   auto r = info(revision, &content);
   if (!r) return r.error();
   Sha256 hash;
-  core::Status s = streamFile(content, r->bytes, [&](const std::uint8_t* p, std::size_t n) {
+  core::Status s = streamFileBlocks(content, r->bytes, [&](const std::uint8_t* p, std::size_t n) {
     hash.update(p, n);
     return core::Status::success();
   });
@@ -405,6 +364,19 @@ core::Result<LabelSetRevisions> LabelSetRevisions::open(const ShareStore& store,
   if (!isValidShareName(study)) return makeError(ErrorCode::InvalidArgument, study, "not a valid study name");
   if (!isValidShareName(labelSet)) return makeError(ErrorCode::InvalidArgument, labelSet, "not a valid label-set name");
   return LabelSetRevisions(store, study, labelSet);
+}
+
+core::Result<RevisionInfo> LabelSetRevisions::save(const void* data, std::size_t size,
+                                                   const SaveRequest& request) const {
+  auto saved = RevisionFolder::save(data, size, request);
+  if (!saved) return saved;
+  std::string series;
+  const auto extra = nlohmann::json::parse(saved->extraJson, nullptr, false);
+  if (extra.is_object() && extra.contains("image") && extra["image"].is_object())
+    series = extra["image"].value("series", std::string());
+  saved->catalogueWarning = appendCatalogueOrWarn(
+      store(), catalogueLabelsRecord(m_study, m_name, saved->number, saved->author, saved->time, series));
+  return saved;
 }
 
 core::Result<RevisionInfo> LabelSetRevisions::saveLabels(const core::LabelMap& labels,

@@ -48,6 +48,9 @@ struct RevisionInfo {
   bool conflict = false;  // saved on `base` while `latestAtSave` had appeared
   int latestAtSave = 0;
   std::string extraJson;  // the caller's sidecar object as JSON text ("{}" when none)
+  // Not stored: set by a label-set save whose revision is safe but whose study-catalogue record could not be written
+  // (io/share/share_catalogue.h); the caller tells the user.
+  std::string catalogueWarning;
 };
 
 struct RevisionList {
@@ -117,7 +120,9 @@ class LabelSetRevisions : public RevisionFolder {
   static core::Result<LabelSetRevisions> open(const ShareStore& store, const std::string& study,
                                               const std::string& labelSet);
 
-  using RevisionFolder::save;
+  // Every save also tells the study catalogue (a "labels" record; a failure there is info.catalogueWarning). The image
+  // a revision is bound to is the "image" object of request.extraJson ({"study", "series", geometry}).
+  core::Result<RevisionInfo> save(const void* data, std::size_t size, const SaveRequest& request) const;
   core::Result<RevisionInfo> save(const void* data, std::size_t size, const std::string& author, int baseRevision,
                                   const std::string& message) const {
     return save(data, size, SaveRequest{author, baseRevision, message, {}});

@@ -1,5 +1,8 @@
 #include "io/share/share_store.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -9,6 +12,8 @@
 
 #include "io/base/atomic_file.h"
 #include "io/base/file_read.h"
+#include "io/base/posix_util.h"
+#include "io/base/sha256.h"
 
 namespace delineate::io {
 namespace {
@@ -16,6 +21,9 @@ namespace {
 namespace fs = std::filesystem;
 using core::ErrorCode;
 using core::makeError;
+
+using detail::errnoText;
+constexpr std::size_t kBlockBytes = std::size_t(8) << 20;
 
 const char* const kFolders[] = {"studies", "checkpoints", "reports", "audit"};
 
@@ -115,6 +123,90 @@ core::Result<std::string> ShareStore::writeFile(const std::string& relativePath,
   if (core::Status s = writer->write(data, size); !s) return s.error();
   if (core::Status s = writer->commit(); !s) return s.error();
   return writer->sha256Hex();
+}
+
+core::Status streamFileBlocks(const std::string& path, std::uint64_t expectedBytes, const BlockSink& sink) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    const int e = errno;
+    return makeError(e == ENOENT ? ErrorCode::NotFound : ErrorCode::ReadFailed, path, "cannot open: " + errnoText(e));
+  }
+  std::vector<std::uint8_t> block;
+  try {
+    block.resize(kBlockBytes);
+  } catch (const std::bad_alloc&) {
+    ::close(fd);
+    return makeError(ErrorCode::OutOfMemory, path, "cannot allocate the copy buffer");
+  }
+  std::uint64_t total = 0;
+  for (;;) {
+    const ssize_t n = ::read(fd, block.data(), block.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int e = errno;
+      ::close(fd);
+      return makeError(ErrorCode::ReadFailed, path, "read failed: " + errnoText(e));
+    }
+    if (n == 0) break;
+    total += static_cast<std::uint64_t>(n);
+    if (expectedBytes != UINT64_MAX && total > expectedBytes) {
+      ::close(fd);
+      return makeError(ErrorCode::Corrupt, path, "holds more than the " + std::to_string(expectedBytes) +
+                                                     " bytes its metadata records (damaged or altered)");
+    }
+    if (core::Status s = sink(block.data(), static_cast<std::size_t>(n)); !s) {
+      ::close(fd);
+      return s;
+    }
+  }
+  ::close(fd);
+  if (expectedBytes != UINT64_MAX && total != expectedBytes)
+    return makeError(ErrorCode::Corrupt, path,
+                     "holds " + std::to_string(total) + " bytes, its metadata says " + std::to_string(expectedBytes) +
+                         " (truncated or damaged)");
+  return core::Status::success();
+}
+
+core::Result<std::string> ShareStore::copyFileIn(const std::string& relativePath, const std::string& sourcePath,
+                                                 bool mustBeNew) const {
+  auto path = resolve(relativePath);
+  if (!path) return path.error();
+  if (core::Status s = checkMounted(); !s) return s.error();
+  std::error_code ec;
+  const fs::path folder = fs::path(*path).parent_path();
+  fs::create_directories(folder, ec);
+  if (ec) return makeError(ErrorCode::WriteFailed, folder.string(), "cannot create the folder: " + ec.message());
+  AtomicWriteOptions options;
+  options.verifyReadBack = true;
+  options.noReplace = mustBeNew;
+  options.times = m_times;
+  auto writer = AtomicFileWriter::create(*path, options);
+  if (!writer) return writer.error();
+  core::Status streamed = streamFileBlocks(sourcePath, UINT64_MAX, [&](const std::uint8_t* p, std::size_t n) {
+    return writer->write(p, n);
+  });
+  if (!streamed) return streamed.error();
+  if (core::Status s = writer->commit(); !s) return s.error();
+  return writer->sha256Hex();
+}
+
+core::Status ShareStore::copyFileOut(const std::string& relativePath, const std::string& sha256, std::uint64_t bytes,
+                                     const std::string& targetPath) const {
+  auto path = resolve(relativePath);
+  if (!path) return path.error();
+  auto writer = AtomicFileWriter::create(targetPath);
+  if (!writer) return writer.error();
+  Sha256 hash;
+  core::Status s = streamFileBlocks(*path, bytes, [&](const std::uint8_t* p, std::size_t n) {
+    hash.update(p, n);
+    return writer->write(p, n);
+  });
+  if (!s) return s;  // the writer's destructor discards the temporary file
+  const std::string found = toHex(hash.finish());
+  if (found != sha256)
+    return makeError(ErrorCode::Corrupt, *path,
+                     "content SHA-256 " + found + " differs from the recorded " + sha256 + " (damaged or altered)");
+  return writer->commit();
 }
 
 }  // namespace delineate::io

@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -61,6 +62,15 @@ class ShareStore {
   core::Result<std::string> writeFile(const std::string& relativePath, const void* data, std::size_t size,
                                       bool mustBeNew = false) const;
 
+  // A local file streamed in (blocks, hashed while written, read back and compared before it becomes visible), for
+  // files of any size (DICOM instances, volumes). Returns the content's hex SHA-256. `mustBeNew` as for writeFile.
+  core::Result<std::string> copyFileIn(const std::string& relativePath, const std::string& sourcePath,
+                                       bool mustBeNew = false) const;
+  // A file of the store streamed to a local file (atomically): refused, naming the file, when its size or SHA-256
+  // differs from what its record says (bit rot, truncation, tampering); then `targetPath` is left untouched.
+  core::Status copyFileOut(const std::string& relativePath, const std::string& sha256, std::uint64_t bytes,
+                           const std::string& targetPath) const;
+
   // writeFile(mustBeNew) that tells a name another writer created first (Taken) from a failure (an error).
   core::Result<Claim> createExclusive(const std::string& relativePath, const void* data, std::size_t size) const;
 
@@ -78,6 +88,11 @@ class ShareStore {
   std::string m_id;
   WritePhaseTimes* m_times = nullptr;
 };
+
+// Streams `path` through `sink(block, n)` in blocks of 8 MiB (large enough for network shares). `expectedBytes`
+// (UINT64_MAX: any) is checked as it goes and at the end: Corrupt naming the file when it differs.
+using BlockSink = std::function<core::Status(const std::uint8_t*, std::size_t)>;
+core::Status streamFileBlocks(const std::string& path, std::uint64_t expectedBytes, const BlockSink& sink);
 
 // Runs `round(attempt)` for attempt 0, 1, ... until it settles: a value when it has one (claimed, or found there is
 // nothing to claim), no value when it lost a race and must look again, or an error, which ends the loop. After

@@ -107,6 +107,7 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& ioRooms() {
       {"report", {"base"}},
       {"share", {"base", "volume"}},
       {"autosave", {"base", "volume"}},
+      {"studies", {"base", "volume", "dicom", "share"}},
   };
   return rooms;
 }

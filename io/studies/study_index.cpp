@@ -1,0 +1,589 @@
+#include "io/studies/study_index.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "io/share/share_catalogue.h"
+#include "io/share/share_revisions.h"
+
+namespace delineate::io {
+namespace {
+
+namespace fs = std::filesystem;
+using core::ErrorCode;
+using core::makeError;
+using nlohmann::json;
+
+constexpr int kSchemaVersion = 1;
+// A day folder whose time is this close to when it was last listed is listed again: shares that keep modification
+// times to the second (sshfs, SMB) show no change for a segment added in the same second as the previous one.
+constexpr std::int64_t kRelistMarginNs = std::int64_t(60) * 1000000000;
+
+const char* const kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS days(day TEXT PRIMARY KEY, mtime INTEGER, listed INTEGER);
+CREATE TABLE IF NOT EXISTS segments(day TEXT, name TEXT, covered INTEGER, PRIMARY KEY(day, name)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS snapshots(name TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS problems(source TEXT PRIMARY KEY, reason TEXT);
+CREATE TABLE IF NOT EXISTS series(study TEXT, series TEXT, manifest TEXT, manifest_sha TEXT, patient_id TEXT,
+  patient_name TEXT, study_date TEXT, modality TEXT, study_desc TEXT, series_desc TEXT, files INTEGER, bytes INTEGER,
+  time TEXT, PRIMARY KEY(study, series)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS labelsets(study TEXT, label_set TEXT, revision INTEGER, author TEXT, time TEXT,
+  series TEXT, PRIMARY KEY(study, label_set)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS reviews(study TEXT, label_set TEXT, revision INTEGER, state TEXT, user TEXT, time TEXT,
+  PRIMARY KEY(study, label_set, revision)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS leases(study TEXT, label_set TEXT, event TEXT, user TEXT, host TEXT, time TEXT,
+  PRIMARY KEY(study, label_set)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS studies(study TEXT PRIMARY KEY, patient_id TEXT, patient_name TEXT, study_date TEXT,
+  modalities TEXT, description TEXT, series_count INTEGER, label_sets TEXT, latest_set TEXT, latest_revision INTEGER,
+  latest_author TEXT, latest_time TEXT, review TEXT, approved INTEGER, editing TEXT, editing_time TEXT);
+CREATE TEMP TABLE IF NOT EXISTS touched(study TEXT PRIMARY KEY);
+)sql";
+
+// The study rows of the touched studies, from the tables the records fill.
+const char* const kRecompute = R"sql(
+INSERT OR REPLACE INTO studies SELECT t.study,
+  COALESCE((SELECT max(patient_id) FROM series s WHERE s.study = t.study), ''),
+  COALESCE((SELECT max(patient_name) FROM series s WHERE s.study = t.study), ''),
+  COALESCE((SELECT min(NULLIF(study_date, '')) FROM series s WHERE s.study = t.study), ''),
+  COALESCE((SELECT group_concat(m, ',') FROM (SELECT DISTINCT modality AS m FROM series s
+            WHERE s.study = t.study AND modality != '' ORDER BY modality)), ''),
+  COALESCE((SELECT max(study_desc) FROM series s WHERE s.study = t.study), ''),
+  (SELECT count(*) FROM series s WHERE s.study = t.study),
+  COALESCE((SELECT group_concat(label_set, ', ') FROM (SELECT label_set FROM labelsets l WHERE l.study = t.study
+            ORDER BY label_set)), ''),
+  COALESCE(x.label_set, ''), COALESCE(x.revision, 0), COALESCE(x.author, ''), COALESCE(x.time, ''),
+  COALESCE((SELECT state FROM reviews r WHERE r.study = t.study AND r.label_set = x.label_set
+            AND r.revision = x.revision), 'none'),
+  EXISTS(SELECT 1 FROM reviews r WHERE r.study = t.study AND r.state = 'approved'),
+  COALESCE((SELECT user || '@' || host FROM leases e WHERE e.study = t.study AND e.event IN ('acquired', 'broke')
+            ORDER BY time DESC LIMIT 1), ''),
+  COALESCE((SELECT time FROM leases e WHERE e.study = t.study AND e.event IN ('acquired', 'broke')
+            ORDER BY time DESC LIMIT 1), '')
+FROM touched t LEFT JOIN (SELECT * FROM labelsets l1 WHERE l1.study IN (SELECT study FROM touched) AND NOT EXISTS (SELECT 1 FROM labelsets l2
+  WHERE l2.study = l1.study AND (l2.time > l1.time OR (l2.time = l1.time AND l2.label_set > l1.label_set)))) x
+  ON x.study = t.study;
+DELETE FROM touched;
+)sql";
+
+std::string columnText(sqlite3_stmt* st, int i) {
+  const unsigned char* t = sqlite3_column_text(st, i);
+  return t ? reinterpret_cast<const char*>(t) : std::string();
+}
+
+class Statement {
+ public:
+  Statement(sqlite3* db, const char* sql) { m_rc = sqlite3_prepare_v2(db, sql, -1, &m_st, nullptr); }
+  ~Statement() { sqlite3_finalize(m_st); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  bool ok() const { return m_rc == SQLITE_OK; }
+  Statement& bind(int i, const std::string& v) {
+    sqlite3_bind_text(m_st, i, v.c_str(), int(v.size()), SQLITE_TRANSIENT);
+    return *this;
+  }
+  Statement& bind(int i, std::int64_t v) {
+    sqlite3_bind_int64(m_st, i, v);
+    return *this;
+  }
+  int step() { return sqlite3_step(m_st); }
+  void reset() {
+    sqlite3_reset(m_st);
+    sqlite3_clear_bindings(m_st);
+  }
+  sqlite3_stmt* get() const { return m_st; }
+
+ private:
+  sqlite3_stmt* m_st = nullptr;
+  int m_rc = SQLITE_ERROR;
+};
+
+std::int64_t nowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::string isoHoursAgo(int hours) {
+  const std::time_t t = std::time(nullptr) - std::time_t(hours) * 3600;
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  return buf;
+}
+
+}  // namespace
+
+std::string normalizeStudyDate(const std::string& text) {
+  std::string digits;
+  for (char c : text)
+    if (c >= '0' && c <= '9') digits += c;
+    else if (c != '-') return {};
+  if (digits.size() != 8) return {};
+  if (text.size() == 10 && (text[4] != '-' || text[7] != '-')) return {};
+  if (text.size() != 8 && text.size() != 10) return {};
+  return digits;
+}
+
+std::string StudyRow::labelStatus() const {
+  if (!editing.empty()) return "editing";
+  if (approved) return "approved";
+  if (latestRevision > 0) return "revisions";
+  return "none";
+}
+
+struct StudyIndex::Impl {
+  const ShareStore* store = nullptr;
+  sqlite3* db = nullptr;
+  std::string path;
+  std::map<const char*, std::unique_ptr<Statement>> statements;
+  ~Impl() {
+    statements.clear();  // finalized before the database closes
+    if (db) sqlite3_close(db);
+  }
+  // A prepared statement kept for the index's life (records are applied by the hundred thousand), reset for reuse.
+  Statement& cached(const char* sql) {
+    auto& st = statements[sql];
+    if (!st) st = std::make_unique<Statement>(db, sql);
+    else st->reset();
+    return *st;
+  }
+
+  core::Error sqlError(const std::string& what) const {
+    return makeError(ErrorCode::ReadFailed, path, what + ": " + (db ? sqlite3_errmsg(db) : "no database"));
+  }
+  core::Status exec(const char* sql) {
+    char* message = nullptr;
+    if (sqlite3_exec(db, sql, nullptr, nullptr, &message) != SQLITE_OK) {
+      std::string m = message ? message : "error";
+      sqlite3_free(message);
+      return makeError(ErrorCode::WriteFailed, path, "the study index: " + m);
+    }
+    return core::Status::success();
+  }
+
+  // Applies one record; false (with a reason) when it is not a record this version understands.
+  bool apply(const std::string& line, std::string* reason, std::set<std::string>& touched) {
+    const json j = json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+      *reason = "not a JSON object";
+      return false;
+    }
+    const auto text = [&](const char* key) {
+      return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
+    };
+    const auto number = [&](const char* key) -> std::int64_t {
+      return j.contains(key) && j[key].is_number_integer() ? j[key].get<std::int64_t>() : 0;
+    };
+    const std::string kind = text("kind"), study = text("study");
+    if (study.empty() || !isValidShareName(study)) {
+      *reason = "a record without a valid study";
+      return false;
+    }
+    if (kind == "series") {
+      const std::string series = text("series");
+      if (series.empty()) {
+        *reason = "a series record without its series";
+        return false;
+      }
+      Statement& st = cached("INSERT OR REPLACE INTO series VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)");
+      st.bind(1, study).bind(2, series).bind(3, text("manifest")).bind(4, text("manifestSha256")).bind(5, text("patientId"));
+      st.bind(6, text("patientName")).bind(7, text("studyDate")).bind(8, text("modality")).bind(9, text("studyDescription"));
+      st.bind(10, text("seriesDescription")).bind(11, number("files")).bind(12, number("bytes")).bind(13, text("time"));
+      if (st.step() != SQLITE_DONE) return *reason = sqlite3_errmsg(db), false;
+    } else if (kind == "labels") {
+      const std::string set = text("labelSet");
+      if (set.empty() || number("revision") < 1) return *reason = "a labels record without label set or revision", false;
+      Statement& st = cached(
+                   "INSERT INTO labelsets VALUES(?,?,?,?,?,?) ON CONFLICT(study, label_set) DO UPDATE SET "
+                   "revision = excluded.revision, author = excluded.author, time = excluded.time, series = excluded.series "
+                   "WHERE excluded.revision > labelsets.revision");
+      st.bind(1, study).bind(2, set).bind(3, number("revision")).bind(4, text("author")).bind(5, text("time")).bind(6, text("series"));
+      if (st.step() != SQLITE_DONE) return *reason = sqlite3_errmsg(db), false;
+    } else if (kind == "review") {
+      const std::string set = text("labelSet"), action = text("action");
+      const std::string state = action == "submit" ? "submitted" : action == "approve" ? "approved" : action == "reject" ? "rejected" : "";
+      if (set.empty() || state.empty() || number("revision") < 1)
+        return *reason = "a review record without label set, revision or a known action", false;
+      // Approval is final; otherwise the later step wins (the same step read twice changes nothing).
+      Statement& st = cached(
+                   "INSERT INTO reviews VALUES(?,?,?,?,?,?) ON CONFLICT(study, label_set, revision) DO UPDATE SET "
+                   "state = excluded.state, user = excluded.user, time = excluded.time "
+                   "WHERE reviews.state != 'approved' AND (excluded.state = 'approved' OR excluded.time >= reviews.time)");
+      st.bind(1, study).bind(2, set).bind(3, number("revision")).bind(4, state).bind(5, text("user")).bind(6, text("time"));
+      if (st.step() != SQLITE_DONE) return *reason = sqlite3_errmsg(db), false;
+    } else if (kind == "lease") {
+      const std::string set = text("labelSet"), event = text("event");
+      if (set.empty() || (event != "acquired" && event != "released" && event != "broke"))
+        return *reason = "a lease record without label set or a known event", false;
+      Statement& st = cached(
+                   "INSERT INTO leases VALUES(?,?,?,?,?,?) ON CONFLICT(study, label_set) DO UPDATE SET "
+                   "event = excluded.event, user = excluded.user, host = excluded.host, time = excluded.time "
+                   "WHERE excluded.time >= leases.time");
+      st.bind(1, study).bind(2, set).bind(3, event).bind(4, text("user")).bind(5, text("host")).bind(6, text("time"));
+      if (st.step() != SQLITE_DONE) return *reason = sqlite3_errmsg(db), false;
+    } else {
+      *reason = "unknown record kind \"" + kind + "\" (written by a newer version?)";
+      return false;
+    }
+    touched.insert(study);
+    return true;
+  }
+
+  void problem(const std::string& source, const std::string& reason, CatalogueRefresh& out) {
+    Statement st(db, "INSERT OR IGNORE INTO problems VALUES(?, ?)");
+    st.bind(1, source).bind(2, reason);
+    if (st.step() == SQLITE_DONE && sqlite3_changes(db) > 0) out.newProblems.push_back(source + ": " + reason);
+  }
+
+  void applyLines(const std::vector<std::string>& lines, const std::string& source, std::set<std::string>& touched,
+                  CatalogueRefresh& out) {
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      std::string reason;
+      if (apply(lines[i], &reason, touched)) ++out.recordsApplied;
+      else problem(source + ":" + std::to_string(i + 1), reason, out);
+    }
+  }
+
+  core::Status recompute(const std::set<std::string>& touched) {
+    Statement st(db, "INSERT OR IGNORE INTO touched VALUES(?)");
+    for (const std::string& s : touched) {
+      st.bind(1, s);
+      if (st.step() != SQLITE_DONE) return sqlError("cannot update the study rows");
+      st.reset();
+    }
+    return exec(kRecompute);
+  }
+
+  bool segmentKnown(const std::string& day, const std::string& name) {
+    Statement& st = cached("SELECT 1 FROM segments WHERE day = ? AND name = ?");
+    st.bind(1, day).bind(2, name);
+    return st.step() == SQLITE_ROW;
+  }
+};
+
+StudyIndex::StudyIndex(std::unique_ptr<Impl> impl, std::string path) : m_impl(std::move(impl)), m_path(std::move(path)) {}
+StudyIndex::StudyIndex(StudyIndex&&) noexcept = default;
+StudyIndex& StudyIndex::operator=(StudyIndex&&) noexcept = default;
+StudyIndex::~StudyIndex() = default;
+
+std::string StudyIndex::defaultIndexPath(const ShareStore& store) {
+  std::string base;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) base = x;
+  else if (const char* h = std::getenv("HOME"); h && *h) base = std::string(h) + "/.cache";
+  else base = "/tmp";
+  return base + "/delineate/catalogue/" + store.id() + ".sqlite";
+}
+
+core::Result<StudyIndex> StudyIndex::open(const ShareStore& store, const std::string& indexPath) {
+  const std::string path = indexPath.empty() ? defaultIndexPath(store) : indexPath;
+  std::error_code ec;
+  fs::create_directories(fs::path(path).parent_path(), ec);
+  if (ec) return makeError(ErrorCode::WriteFailed, fs::path(path).parent_path().string(), "cannot create the folder: " + ec.message());
+  auto impl = std::make_unique<Impl>();
+  impl->store = &store;
+  impl->path = path;
+  if (sqlite3_open_v2(path.c_str(), &impl->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                      nullptr) != SQLITE_OK)
+    return impl->sqlError("cannot open the study index");
+  sqlite3_busy_timeout(impl->db, 10000);  // the window and a CLI refreshing the same index take turns
+  // WAL: readers (a search in the window) do not wait for a refresh; NORMAL sync: the index can always be rebuilt.
+  if (core::Status s = impl->exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"); !s) return s.error();
+  if (core::Status s = impl->exec(kSchema); !s) return s.error();
+  {
+    Statement st(impl->db, "SELECT value FROM meta WHERE key = 'store'");
+    if (st.step() == SQLITE_ROW && columnText(st.get(), 0) != store.id())
+      return makeError(ErrorCode::Corrupt, path, "this index belongs to another share store");
+  }
+  Statement put(impl->db, "INSERT OR REPLACE INTO meta VALUES('store', ?), ('schema', ?)");
+  put.bind(1, store.id()).bind(2, std::to_string(kSchemaVersion));
+  if (put.step() != SQLITE_DONE) return impl->sqlError("cannot write the study index");
+  return StudyIndex(std::move(impl), path);
+}
+
+core::Result<CatalogueRefresh> StudyIndex::refresh(core::ProgressSink* progress) {
+  Impl& d = *m_impl;
+  if (core::Status s = d.store->checkMounted(); !s) return s.error();
+  CatalogueRefresh out;
+  std::set<std::string> touched;
+  if (core::Status s = d.exec("BEGIN IMMEDIATE"); !s) return s.error();
+  const auto fail = [&](core::Error e) -> core::Result<CatalogueRefresh> {
+    (void)d.exec("ROLLBACK");  // the error that brought us here is the one to report
+    return e;
+  };
+
+  // Snapshots, newest first: one that covers only segments read already adds nothing and is not parsed again.
+  auto snapshots = listCatalogueSnapshots(*d.store);
+  if (!snapshots) return fail(snapshots.error());
+  for (auto it = snapshots->rbegin(); it != snapshots->rend(); ++it) {
+    Statement known(d.db, "SELECT 1 FROM snapshots WHERE name = ?");
+    known.bind(1, *it);
+    if (known.step() == SQLITE_ROW) continue;
+    auto snapshot = readCatalogueSnapshot(*d.store, *it);
+    Statement mark(d.db, "INSERT OR IGNORE INTO snapshots VALUES(?)");
+    mark.bind(1, *it);
+    mark.step();
+    if (!snapshot) {
+      d.problem(std::string(kCatalogueSnapshots) + "/" + *it, snapshot.error().describe(), out);
+      continue;
+    }
+    bool adds = snapshot->covered.empty();  // a reindex: records from the folders themselves
+    for (const auto& c : snapshot->covered)
+      for (const auto& s : c.segments) adds = adds || !d.segmentKnown(c.day, s);
+    if (!adds) continue;
+    d.applyLines(snapshot->records, std::string(kCatalogueSnapshots) + "/" + *it, touched, out);
+    Statement seg(d.db, "INSERT INTO segments VALUES(?, ?, 1) ON CONFLICT(day, name) DO UPDATE SET covered = 1");
+    Statement day(d.db, "INSERT OR IGNORE INTO days VALUES(?, ?, 0)");
+    for (const auto& c : snapshot->covered) {
+      for (const auto& s : c.segments) {
+        seg.bind(1, c.day).bind(2, s);
+        if (seg.step() != SQLITE_DONE) return fail(d.sqlError("cannot record a segment"));
+        seg.reset();
+      }
+      day.bind(1, c.day).bind(2, c.mtimeNs);
+      day.step();
+      day.reset();
+    }
+    ++out.snapshotsRead;
+  }
+
+  // The log: only day folders whose time moved (or moved recently) are listed, only unread segments read.
+  auto days = listCatalogueDays(*d.store);
+  if (!days) return fail(days.error());
+  const std::int64_t listedAt = nowNs();
+  for (std::size_t di = 0; di < days->size(); ++di) {
+    const CatalogueDay& day = (*days)[di];
+    Statement known(d.db, "SELECT mtime, listed FROM days WHERE day = ?");
+    known.bind(1, day.day);
+    if (known.step() == SQLITE_ROW) {
+      const std::int64_t mtime = sqlite3_column_int64(known.get(), 0), listed = sqlite3_column_int64(known.get(), 1);
+      if (mtime == day.mtimeNs && listed - mtime > kRelistMarginNs) continue;
+    }
+    if (progress && progress->cancelled()) return fail(makeError(ErrorCode::Cancelled, d.store->root(), "the refresh was cancelled"));
+    auto names = listCatalogueSegments(*d.store, day.day);
+    if (!names) return fail(names.error());
+    ++out.daysListed;
+    Statement seg(d.db, "INSERT OR IGNORE INTO segments VALUES(?, ?, 0)");
+    for (const std::string& name : *names) {
+      if (d.segmentKnown(day.day, name)) continue;
+      const std::string source = std::string(kCatalogueLog) + "/" + day.day + "/" + name;
+      auto lines = readCatalogueSegment(*d.store, day.day, name);
+      if (lines) d.applyLines(*lines, source, touched, out);
+      else d.problem(source, lines.error().describe(), out);
+      seg.bind(1, day.day).bind(2, name);
+      if (seg.step() != SQLITE_DONE) return fail(d.sqlError("cannot record a segment"));
+      seg.reset();
+      ++out.segmentsRead;
+    }
+    Statement put(d.db, "INSERT OR REPLACE INTO days VALUES(?, ?, ?)");
+    put.bind(1, day.day).bind(2, day.mtimeNs).bind(3, listedAt);
+    put.step();
+    if (progress) progress->report(double(di + 1) / double(days->size()), "catalogue");
+  }
+  if (core::Status s = d.recompute(touched); !s) return fail(s.error());
+  out.studiesUpdated = int(touched.size());
+  if (core::Status s = d.exec("COMMIT"); !s) return fail(s.error());
+
+  Statement uncovered(d.db, "SELECT count(*) FROM segments WHERE covered = 0");
+  if (uncovered.step() == SQLITE_ROW && sqlite3_column_int64(uncovered.get(), 0) >= kCompactAfter) {
+    auto name = compact();
+    if (name) out.compactedInto = *name;
+    else out.compactWarning = "could not write a catalogue snapshot (" + name.error().describe() +
+                              "); every new client reads the catalogue segment by segment until one is written";
+  }
+  return out;
+}
+
+core::Result<std::string> StudyIndex::compact() {
+  Impl& d = *m_impl;
+  CatalogueSnapshot snapshot;
+  {
+    Statement st(d.db, "SELECT day, mtime FROM days ORDER BY day");
+    while (st.step() == SQLITE_ROW) {
+      CatalogueSnapshot::Covered c;
+      c.day = columnText(st.get(), 0);
+      c.mtimeNs = sqlite3_column_int64(st.get(), 1);
+      Statement seg(d.db, "SELECT name FROM segments WHERE day = ? ORDER BY name");
+      seg.bind(1, c.day);
+      while (seg.step() == SQLITE_ROW) c.segments.push_back(columnText(seg.get(), 0));
+      snapshot.covered.push_back(std::move(c));
+    }
+  }
+  {
+    Statement st(d.db, "SELECT study, series, manifest, manifest_sha, patient_id, patient_name, study_date, modality, "
+                       "study_desc, series_desc, files, bytes, time FROM series ORDER BY study, series");
+    while (st.step() == SQLITE_ROW) {
+      json j{{"kind", "series"}};
+      const char* keys[] = {"study", "series", "manifest", "manifestSha256", "patientId", "patientName", "studyDate",
+                            "modality", "studyDescription", "seriesDescription"};
+      for (int i = 0; i < 10; ++i) j[keys[i]] = columnText(st.get(), i);
+      j["files"] = sqlite3_column_int64(st.get(), 10);
+      j["bytes"] = sqlite3_column_int64(st.get(), 11);
+      j["time"] = columnText(st.get(), 12);
+      snapshot.records.push_back(j.dump());
+    }
+  }
+  {
+    Statement st(d.db, "SELECT study, label_set, revision, author, time, series FROM labelsets ORDER BY study, label_set");
+    while (st.step() == SQLITE_ROW)
+      snapshot.records.push_back(catalogueLabelsRecord(columnText(st.get(), 0), columnText(st.get(), 1),
+                                                       int(sqlite3_column_int64(st.get(), 2)), columnText(st.get(), 3),
+                                                       columnText(st.get(), 4), columnText(st.get(), 5)));
+  }
+  {
+    Statement st(d.db, "SELECT study, label_set, revision, state, user, time FROM reviews ORDER BY study, label_set, revision");
+    while (st.step() == SQLITE_ROW) {
+      const std::string state = columnText(st.get(), 3);
+      const std::string action = state == "submitted" ? "submit" : state == "approved" ? "approve" : "reject";
+      snapshot.records.push_back(catalogueReviewRecord(columnText(st.get(), 0), columnText(st.get(), 1),
+                                                       int(sqlite3_column_int64(st.get(), 2)), action,
+                                                       columnText(st.get(), 4), columnText(st.get(), 5)));
+    }
+  }
+  {
+    Statement st(d.db, "SELECT study, label_set, event, user, host, time FROM leases ORDER BY study, label_set");
+    while (st.step() == SQLITE_ROW) {
+      json j = json::parse(catalogueLeaseRecord(columnText(st.get(), 0), columnText(st.get(), 1), columnText(st.get(), 2),
+                                                columnText(st.get(), 3), columnText(st.get(), 4)));
+      j["time"] = columnText(st.get(), 5);
+      snapshot.records.push_back(j.dump());
+    }
+  }
+  auto name = writeCatalogueSnapshot(*d.store, snapshot);
+  if (!name) return name.error();
+  if (core::Status s = d.exec("BEGIN IMMEDIATE"); !s) return s.error();
+  Statement mark(d.db, "INSERT OR IGNORE INTO snapshots VALUES(?)");
+  mark.bind(1, *name);
+  mark.step();
+  Statement cover(d.db, "UPDATE segments SET covered = 1 WHERE day = ? AND name = ?");
+  for (const auto& c : snapshot.covered)
+    for (const auto& s : c.segments) {
+      cover.bind(1, c.day).bind(2, s);
+      cover.step();
+      cover.reset();
+    }
+  if (core::Status s = d.exec("COMMIT"); !s) return s.error();
+  return name;
+}
+
+namespace {
+
+StudyRow rowFrom(sqlite3_stmt* st) {
+  StudyRow r;
+  r.study = columnText(st, 0);
+  r.patientId = columnText(st, 1);
+  r.patientName = columnText(st, 2);
+  r.studyDate = columnText(st, 3);
+  r.modalities = columnText(st, 4);
+  r.description = columnText(st, 5);
+  r.seriesCount = int(sqlite3_column_int64(st, 6));
+  r.labelSets = columnText(st, 7);
+  r.latestLabelSet = columnText(st, 8);
+  r.latestRevision = int(sqlite3_column_int64(st, 9));
+  r.latestAuthor = columnText(st, 10);
+  r.latestTime = columnText(st, 11);
+  r.review = columnText(st, 12);
+  r.approved = sqlite3_column_int64(st, 13) != 0;
+  r.editing = columnText(st, 14);
+  r.editingSince = columnText(st, 15);
+  return r;
+}
+
+constexpr const char* kRowColumns =
+    "study, patient_id, patient_name, study_date, modalities, description, series_count, label_sets, latest_set, "
+    "latest_revision, latest_author, latest_time, review, approved, "
+    "CASE WHEN editing != '' AND editing_time >= ? THEN editing ELSE '' END, editing_time";
+
+}  // namespace
+
+core::Result<std::vector<StudyRow>> StudyIndex::search(const StudyQuery& q) const {
+  const Impl& d = *m_impl;
+  std::string sql = std::string("SELECT ") + kRowColumns + " FROM studies WHERE 1";
+  std::vector<std::string> args{isoHoursAgo(kEditingHorizonHours)};
+  const auto like = [](const std::string& s) { return "%" + s + "%"; };
+  if (!q.text.empty()) {
+    sql += " AND (patient_id LIKE ? OR patient_name LIKE ? OR description LIKE ? OR study LIKE ?)";
+    for (int i = 0; i < 4; ++i) args.push_back(like(q.text));
+  }
+  if (!q.patient.empty()) {
+    sql += " AND (patient_id LIKE ? OR patient_name LIKE ?)";
+    args.push_back(like(q.patient));
+    args.push_back(like(q.patient));
+  }
+  if (!q.modality.empty()) {
+    sql += " AND (',' || modalities || ',') LIKE ?";
+    args.push_back("%," + q.modality + ",%");
+  }
+  for (auto [value, op] : {std::pair{&q.dateFrom, ">="}, {&q.dateTo, "<="}}) {
+    if (value->empty()) continue;
+    const std::string date = normalizeStudyDate(*value);
+    if (date.empty())
+      return makeError(ErrorCode::InvalidArgument, *value, "not a date (YYYY-MM-DD or YYYYMMDD)");
+    sql += std::string(" AND study_date != '' AND study_date ") + op + " ?";
+    args.push_back(date);
+  }
+  if (!q.description.empty()) {
+    sql += " AND description LIKE ?";
+    args.push_back(like(q.description));
+  }
+  if (!q.status.empty()) {
+    const std::string horizon = isoHoursAgo(kEditingHorizonHours);
+    if (q.status == "none") sql += " AND latest_revision = 0";
+    else if (q.status == "revisions") sql += " AND latest_revision > 0";
+    else if (q.status == "approved") sql += " AND approved != 0";
+    else if (q.status == "submitted") sql += " AND review = 'submitted'";
+    else if (q.status == "editing") {
+      sql += " AND editing != '' AND editing_time >= ?";
+      args.push_back(horizon);
+    } else
+      return makeError(ErrorCode::InvalidArgument, q.status,
+                       "not a label status (none, editing, revisions, submitted, approved)");
+  }
+  static const std::map<std::string, std::string> kSort = {
+      {"date", "study_date"}, {"patient", "patient_name"}, {"study", "study"}, {"modality", "modalities"},
+      {"description", "description"}, {"revision", "latest_time"}};
+  const auto sort = kSort.find(q.sortBy);
+  if (sort == kSort.end())
+    return makeError(ErrorCode::InvalidArgument, q.sortBy, "not a sort key (date, patient, study, modality, description, revision)");
+  sql += " ORDER BY " + sort->second + (q.descending ? " DESC" : " ASC") + ", study";
+  if (q.limit > 0) sql += " LIMIT " + std::to_string(q.limit);
+  Statement st(d.db, sql.c_str());
+  if (!st.ok()) return d.sqlError("cannot search the study index");
+  for (std::size_t i = 0; i < args.size(); ++i) st.bind(int(i + 1), args[i]);
+  std::vector<StudyRow> rows;
+  int rc;
+  while ((rc = st.step()) == SQLITE_ROW) rows.push_back(rowFrom(st.get()));
+  if (rc != SQLITE_DONE) return d.sqlError("cannot search the study index");
+  return rows;
+}
+
+core::Result<std::optional<StudyRow>> StudyIndex::find(const std::string& study) const {
+  Statement st(m_impl->db, (std::string("SELECT ") + kRowColumns + " FROM studies WHERE study = ?").c_str());
+  st.bind(1, isoHoursAgo(kEditingHorizonHours)).bind(2, study);
+  const int rc = st.step();
+  if (rc == SQLITE_ROW) return std::optional<StudyRow>(rowFrom(st.get()));
+  if (rc != SQLITE_DONE) return m_impl->sqlError("cannot read the study index");
+  return std::optional<StudyRow>();
+}
+
+core::Result<int> StudyIndex::studyCount() const {
+  Statement st(m_impl->db, "SELECT count(*) FROM studies");
+  if (st.step() != SQLITE_ROW) return m_impl->sqlError("cannot read the study index");
+  return int(sqlite3_column_int64(st.get(), 0));
+}
+
+core::Result<std::vector<std::string>> StudyIndex::problems() const {
+  Statement st(m_impl->db, "SELECT source, reason FROM problems ORDER BY source");
+  std::vector<std::string> out;
+  while (st.step() == SQLITE_ROW) out.push_back(columnText(st.get(), 0) + ": " + columnText(st.get(), 1));
+  return out;
+}
+
+}  // namespace delineate::io

@@ -1,0 +1,395 @@
+#include "io/studies/study_store.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+
+#include <nlohmann/json.hpp>
+
+#include "io/base/file_read.h"
+#include "io/base/parallel.h"
+#include "io/base/sha256.h"
+#include "io/share/share_catalogue.h"
+#include "io/share/share_reviews.h"
+#include "io/share/share_revisions.h"
+
+namespace delineate::io {
+namespace {
+
+namespace fs = std::filesystem;
+using core::ErrorCode;
+using core::makeError;
+using nlohmann::json;
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+json geometryJson(const core::Geometry& g) {
+  const auto& d = g.dimensions();
+  const auto& s = g.spacingMm();
+  const auto& o = g.originLps();
+  return json{{"size", {d[0], d[1], d[2]}},
+              {"spacing", {s[0], s[1], s[2]}},
+              {"origin", {o[0], o[1], o[2]}},
+              {"direction", g.direction().m}};
+}
+
+core::Result<core::Geometry> geometryFromJson(const json& j, const std::string& path) {
+  try {
+    const auto size = j.at("size").get<std::array<std::int64_t, 3>>();
+    const auto spacing = j.at("spacing").get<std::array<double, 3>>();
+    const auto origin = j.at("origin").get<std::array<double, 3>>();
+    core::Mat3 direction;
+    direction.m = j.at("direction").get<std::array<double, 9>>();
+    if (core::Status s = core::Geometry::validate(size, spacing, origin, direction, path); !s) return s.error();
+    return core::Geometry(size, spacing, origin, direction);
+  } catch (const json::exception& e) {
+    return makeError(ErrorCode::ParseError, path, std::string("the geometry is not size/spacing/origin/direction: ") + e.what());
+  }
+}
+
+}  // namespace
+
+std::uint64_t SeriesManifest::totalBytes() const {
+  std::uint64_t total = 0;
+  for (const auto& f : files) total += f.bytes;
+  return total;
+}
+
+std::string seriesManifestJson(const SeriesManifest& m) {
+  json files = json::array();
+  for (const auto& f : m.files)
+    files.push_back({{"name", f.name}, {"sha256", f.sha256}, {"bytes", f.bytes}, {"source", f.source}});
+  json j{{"format", 1},
+         {"study", m.study},
+         {"series", m.series},
+         {"kind", m.kind},
+         {"studyInstanceUid", m.studyInstanceUid},
+         {"seriesInstanceUid", m.seriesInstanceUid},
+         {"seriesNumber", m.seriesNumber},
+         {"patientId", m.patientId},
+         {"patientName", m.patientName},
+         {"studyDate", m.studyDate},
+         {"modality", m.modality},
+         {"studyDescription", m.studyDescription},
+         {"seriesDescription", m.seriesDescription},
+         {"deidentified", m.deidentified},
+         {"importedBy", m.importedBy},
+         {"host", m.host},
+         {"time", m.time},
+         {"files", files}};
+  if (m.geometry) j["geometry"] = geometryJson(*m.geometry);
+  return j.dump(1) + "\n";
+}
+
+core::Result<SeriesManifest> parseSeriesManifest(const std::string& text, const std::string& path) {
+  const json j = json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return makeError(ErrorCode::ParseError, path, "not a JSON object");
+  if (j.value("format", 0) != 1) return makeError(ErrorCode::Unsupported, path, "not a series manifest of format 1");
+  SeriesManifest m;
+  try {
+    m.study = j.at("study").get<std::string>();
+    m.series = j.at("series").get<std::string>();
+    m.kind = j.at("kind").get<std::string>();
+    for (auto [field, key] : {std::pair{&m.studyInstanceUid, "studyInstanceUid"}, {&m.seriesInstanceUid, "seriesInstanceUid"},
+                              {&m.seriesNumber, "seriesNumber"}, {&m.patientId, "patientId"}, {&m.patientName, "patientName"},
+                              {&m.studyDate, "studyDate"}, {&m.modality, "modality"}, {&m.studyDescription, "studyDescription"},
+                              {&m.seriesDescription, "seriesDescription"}, {&m.importedBy, "importedBy"}, {&m.host, "host"},
+                              {&m.time, "time"}})
+      *field = j.value(key, std::string());
+    m.deidentified = j.value("deidentified", false);
+    for (const json& f : j.at("files")) {
+      SeriesFile file{f.at("name").get<std::string>(), f.at("sha256").get<std::string>(), f.at("bytes").get<std::uint64_t>(),
+                      f.value("source", std::string())};
+      if (!isValidShareName(file.name) || file.sha256.size() != 64)
+        return makeError(ErrorCode::ParseError, path, "a file entry with an invalid name or SHA-256: " + file.name);
+      m.files.push_back(std::move(file));
+    }
+  } catch (const json::exception& e) {
+    return makeError(ErrorCode::ParseError, path, std::string("a field is missing or of the wrong type: ") + e.what());
+  }
+  if (m.kind != "dicom" && m.kind != "volume") return makeError(ErrorCode::ParseError, path, "kind is neither dicom nor volume");
+  if (!isValidShareName(m.study) || !isValidShareName(m.series))
+    return makeError(ErrorCode::ParseError, path, "an invalid study or series name");
+  if (m.files.empty()) return makeError(ErrorCode::ParseError, path, "the manifest lists no files");
+  if (j.contains("geometry")) {
+    auto g = geometryFromJson(j["geometry"], path);
+    if (!g) return g.error();
+    m.geometry = *g;
+  }
+  return m;
+}
+
+std::string catalogueSeriesRecord(const SeriesManifest& m, const std::string& manifestSha256) {
+  return json{{"kind", "series"},
+              {"study", m.study},
+              {"series", m.series},
+              {"manifest", m.path()},
+              {"manifestSha256", manifestSha256},
+              {"patientId", m.patientId},
+              {"patientName", m.patientName},
+              {"studyDate", m.studyDate},
+              {"modality", m.modality},
+              {"studyDescription", m.studyDescription},
+              {"seriesDescription", m.seriesDescription},
+              {"files", m.files.size()},
+              {"bytes", m.totalBytes()},
+              {"time", m.time}}
+      .dump();
+}
+
+core::Result<std::vector<std::string>> listStudyNames(const ShareStore& store) {
+  const fs::path folder = fs::path(store.root()) / "studies";
+  std::vector<std::string> names;
+  std::error_code ec;
+  fs::directory_iterator it(folder, ec), end;
+  if (ec) return makeError(ErrorCode::ReadFailed, folder.string(), "cannot list the studies: " + ec.message());
+  for (; it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (isValidShareName(name) && name[0] != '.' && it->is_directory(ec)) names.push_back(name);
+  }
+  if (ec) return makeError(ErrorCode::ReadFailed, folder.string(), "cannot list the studies: " + ec.message());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+core::Result<SeriesManifest> readSeriesManifest(const ShareStore& store, const std::string& study,
+                                                const std::string& series) {
+  if (!isValidShareName(study) || !isValidShareName(series))
+    return makeError(ErrorCode::InvalidArgument, study + "/" + series, "not a valid study or series name");
+  auto path = store.resolve("studies/" + study + "/series/" + series + ".json");
+  if (!path) return path.error();
+  auto text = readWholeFileIfPresent(*path, kMaxRecordBytes, "series manifest");
+  if (!text) return text.error();
+  if (!text->has_value())
+    return makeError(ErrorCode::NotFound, *path, "no such series (or its import has not finished)");
+  auto m = parseSeriesManifest(**text, *path);
+  if (!m) return m.error();
+  if (m->study != study || m->series != series)
+    return makeError(ErrorCode::Corrupt, *path, "the manifest names " + m->study + "/" + m->series + ", not its own folder");
+  return m;
+}
+
+core::Result<StudyListing> listStudy(const ShareStore& store, const std::string& study) {
+  if (!isValidShareName(study)) return makeError(ErrorCode::InvalidArgument, study, "not a valid study name");
+  auto studyPath = store.resolve("studies/" + study);
+  if (!studyPath) return studyPath.error();
+  std::error_code ec;
+  if (!fs::is_directory(*studyPath, ec)) return makeError(ErrorCode::NotFound, *studyPath, "no such study");
+  StudyListing listing;
+  listing.study = study;
+  std::vector<std::string> manifests, folders;
+  const fs::path seriesDir = fs::path(*studyPath) / "series";
+  if (fs::is_directory(seriesDir, ec)) {
+    for (fs::directory_iterator it(seriesDir, ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      if (name.empty() || name[0] == '.') continue;
+      if (it->is_directory(ec)) folders.push_back(name);
+      else if (endsWith(name, ".json")) manifests.push_back(name.substr(0, name.size() - 5));
+    }
+    if (ec) return makeError(ErrorCode::ReadFailed, seriesDir.string(), "cannot list the series: " + ec.message());
+  }
+  std::sort(manifests.begin(), manifests.end());
+  for (const std::string& s : manifests) {
+    auto m = readSeriesManifest(store, study, s);
+    if (m) listing.series.push_back(std::move(*m));
+    else listing.damaged.push_back(m.error().describe());
+  }
+  for (const std::string& f : folders)
+    if (!std::binary_search(manifests.begin(), manifests.end(), f)) listing.seriesInProgress.push_back(f);
+  std::sort(listing.seriesInProgress.begin(), listing.seriesInProgress.end());
+
+  const fs::path setsDir = fs::path(*studyPath) / "labelsets";
+  std::vector<std::string> sets;
+  if (fs::is_directory(setsDir, ec))
+    for (fs::directory_iterator it(setsDir, ec), end; !ec && it != end; it.increment(ec))
+      if (isValidShareName(it->path().filename().string()) && it->is_directory(ec))
+        sets.push_back(it->path().filename().string());
+  std::sort(sets.begin(), sets.end());
+  for (const std::string& name : sets) {
+    auto set = LabelSetRevisions::open(store, study, name);
+    if (!set) return set.error();
+    auto revisions = set->list();
+    if (!revisions) {
+      listing.damaged.push_back(revisions.error().describe());
+      continue;
+    }
+    for (const auto& d : revisions->damaged) listing.damaged.push_back(d.reason);
+    StudyLabelSet entry;
+    entry.name = name;
+    if (!revisions->revisions.empty()) {
+      const RevisionInfo& latest = revisions->revisions.back();
+      entry.latestRevision = latest.number;
+      entry.latestAuthor = latest.author;
+      entry.latestTime = latest.time;
+      std::string boundStudy;
+      parseLabelBinding(latest.extraJson, &boundStudy, &entry.boundSeries);
+    }
+    listing.labelSets.push_back(std::move(entry));
+  }
+  return listing;
+}
+
+std::string defaultSeriesCacheFolder(const ShareStore& store, const std::string& study, const std::string& series) {
+  std::string base;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) base = x;
+  else if (const char* h = std::getenv("HOME"); h && *h) base = std::string(h) + "/.cache";
+  else base = "/tmp";
+  return base + "/delineate/studies/" + store.id() + "/" + study + "/" + series;
+}
+
+core::Result<FetchedSeries> fetchSeries(const ShareStore& store, const std::string& study, const std::string& series,
+                                        const std::string& localFolder, core::ProgressSink* progress) {
+  auto manifest = readSeriesManifest(store, study, series);
+  if (!manifest) return manifest.error();
+  std::error_code ec;
+  fs::create_directories(localFolder, ec);
+  if (ec) return makeError(ErrorCode::WriteFailed, localFolder, "cannot create the folder: " + ec.message());
+  FetchedSeries out;
+  out.manifest = std::move(*manifest);
+  const auto& files = out.manifest.files;
+  std::mutex mutex;
+  std::optional<core::Error> failure;
+  std::size_t done = 0;
+  const std::string folderRel = "studies/" + study + "/series/" + series + "/";
+  const std::string thrown = parallelFor(files.size(), resolveThreads(0), [&](std::size_t i, int) {
+    if (progress && progress->cancelled()) {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!failure) failure = makeError(ErrorCode::Cancelled, localFolder, "the fetch was cancelled");
+      return false;
+    }
+    const SeriesFile& f = files[i];
+    const fs::path target = fs::path(localFolder) / f.name;
+    std::error_code e;
+    // Files here were written atomically after their hash was checked, under their hash's name.
+    const bool reuse = fs::is_regular_file(target, e) && fs::file_size(target, e) == f.bytes && !e;
+    core::Status s = reuse ? core::Status::success() : store.copyFileOut(folderRel + f.name, f.sha256, f.bytes, target.string());
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!s) {
+      if (!failure) failure = s.error();
+      return false;
+    }
+    (reuse ? out.reused : out.copied)++;
+    ++done;
+    if (progress) progress->report(double(done) / double(files.size()), "fetch");
+    return true;
+  });
+  if (!thrown.empty()) return makeError(ErrorCode::ReadFailed, localFolder, "the fetch failed: " + thrown);
+  if (failure) return *failure;
+  // Files of other series or older fetches do not belong here: a DICOM folder must hold this series only.
+  for (fs::directory_iterator it(localFolder, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const bool listed = std::any_of(files.begin(), files.end(), [&](const SeriesFile& f) { return f.name == name; });
+    if (!listed) fs::remove_all(it->path(), ec);
+  }
+  out.openPath = out.manifest.kind == "volume" ? (fs::path(localFolder) / files.front().name).string() : localFolder;
+  return out;
+}
+
+std::string labelBindingJson(const SeriesManifest& m) {
+  json j{{"study", m.study}, {"series", m.series}, {"seriesInstanceUid", m.seriesInstanceUid}};
+  if (m.geometry) j["geometry"] = geometryJson(*m.geometry);
+  return j.dump();
+}
+
+bool parseLabelBinding(const std::string& extraJson, std::string* study, std::string* series) {
+  const json j = json::parse(extraJson, nullptr, false);
+  if (!j.is_object() || !j.contains("image") || !j["image"].is_object()) return false;
+  const json& image = j["image"];
+  if (!image.contains("study") || !image["study"].is_string() || !image.contains("series") || !image["series"].is_string())
+    return false;
+  *study = image["study"].get<std::string>();
+  *series = image["series"].get<std::string>();
+  return true;
+}
+
+core::Result<std::optional<SeriesManifest>> seriesForLabels(const ShareStore& store, const std::string& study,
+                                                            const core::Geometry& geometry, const std::string& series,
+                                                            std::vector<std::string>* ambiguous) {
+  if (!series.empty()) {
+    auto m = readSeriesManifest(store, study, series);
+    if (!m) return m.error();
+    if (!m->geometry)
+      return makeError(ErrorCode::InvalidArgument, m->path(), "series " + series + " has no single image grid to bind labels to");
+    if (!m->geometry->isCloseTo(geometry))
+      return makeError(ErrorCode::GeometryMismatch, m->path(),
+                       "the label map's grid differs from series " + series + "'s image grid");
+    return std::optional<SeriesManifest>(std::move(*m));
+  }
+  std::error_code ec;
+  auto folder = store.resolve("studies/" + study + "/series");
+  if (!folder) return folder.error();
+  if (!fs::is_directory(*folder, ec)) return std::optional<SeriesManifest>();
+  auto listing = listStudy(store, study);
+  if (!listing) return listing.error();
+  std::vector<const SeriesManifest*> matches;
+  for (const auto& m : listing->series)
+    if (m.geometry && m.geometry->isCloseTo(geometry)) matches.push_back(&m);
+  if (matches.size() == 1) return std::optional<SeriesManifest>(*matches.front());
+  if (ambiguous)
+    for (const auto* m : matches) ambiguous->push_back(m->series);
+  return std::optional<SeriesManifest>();
+}
+
+std::string withLabelBinding(const std::string& extraJson, const SeriesManifest& manifest) {
+  json extra = extraJson.empty() ? json::object() : json::parse(extraJson, nullptr, false);
+  if (!extra.is_object()) extra = json::object();
+  extra["image"] = json::parse(labelBindingJson(manifest));
+  return extra.dump();
+}
+
+core::Result<ReindexReport> reindexStudies(const ShareStore& store, core::ProgressSink* progress) {
+  if (core::Status s = store.checkMounted(); !s) return s.error();
+  auto names = listStudyNames(store);
+  if (!names) return names.error();
+  ReindexReport report;
+  CatalogueSnapshot snapshot;
+  for (std::size_t i = 0; i < names->size(); ++i) {
+    if (progress && progress->cancelled())
+      return makeError(ErrorCode::Cancelled, store.root(), "the reindex was cancelled; nothing was published");
+    const std::string& study = (*names)[i];
+    auto listing = listStudy(store, study);
+    if (!listing) {
+      report.problems.push_back(listing.error().describe());
+      continue;
+    }
+    for (auto& d : listing->damaged) report.problems.push_back(d);
+    ++report.studies;
+    for (const SeriesManifest& m : listing->series) {
+      auto path = store.resolve(m.path());
+      auto text = path ? readWholeFile(*path, kMaxRecordBytes, "series manifest") : core::Result<std::string>(path.error());
+      if (!text) {
+        report.problems.push_back(text.error().describe());
+        continue;
+      }
+      snapshot.records.push_back(catalogueSeriesRecord(m, sha256Hex(text->data(), text->size())));
+      ++report.series;
+    }
+    for (const StudyLabelSet& set : listing->labelSets) {
+      ++report.labelSets;
+      if (set.latestRevision == 0) continue;
+      snapshot.records.push_back(
+          catalogueLabelsRecord(study, set.name, set.latestRevision, set.latestAuthor, set.latestTime, set.boundSeries));
+      auto revisions = LabelSetRevisions::open(store, study, set.name);
+      if (!revisions) continue;
+      auto reviews = LabelSetReviews(*revisions).all();
+      if (!reviews) {
+        report.problems.push_back(reviews.error().describe());
+        continue;
+      }
+      for (const RevisionReview& r : *reviews)
+        for (const ReviewRecord& step : r.history)
+          snapshot.records.push_back(catalogueReviewRecord(study, set.name, r.revision, reviewActionName(step.action),
+                                                           step.user, step.time));
+    }
+    if (progress) progress->report(double(i + 1) / double(names->size()), "reindex");
+  }
+  auto name = writeCatalogueSnapshot(store, snapshot);
+  if (!name) return name.error();
+  report.snapshot = *name;
+  return report;
+}
+
+}  // namespace delineate::io

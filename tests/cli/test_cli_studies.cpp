@@ -1,0 +1,172 @@
+// `delineate-cli study ...` (issue 24, items 1-3 and 7) on the real CRLM CT: import (verified, again without copying,
+// SIGKILLed and resumed), list and search through the local index, show, get, labels bound to the imported series,
+// and a share written before studies held images, reindexed.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/common/test_support.h"
+
+using namespace delineate;
+using namespace delineate::test;
+namespace fs = std::filesystem;
+
+#include "tests/cli/cli_runner.h"
+
+namespace {
+
+const std::string kStudy = "1.3.6.1.4.1.14519.5.2.1.9203.8273.319461848560755521018609264462";
+const std::string kSeries = "1.3.6.1.4.1.14519.5.2.1.9203.8273.254242588659825836950462054011";
+
+// The CLI with its local index (and series cache) in `dir`, never in the user's home; stdout and stderr apart.
+SplitRun cli(const ScratchDir& dir, const std::string& args, const std::string& env = {}) {
+  return runProgramSplit("/usr/bin/env", "XDG_CACHE_HOME=" + quoted((dir / "cache").string()) + " " + env + " '" +
+                                             DELINEATE_CLI_PATH + "' " + args);
+}
+
+nlohmann::json jsonOf(const SplitRun& r) {
+  INFO(r.out << r.err);
+  REQUIRE(r.exitCode == 0);
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  REQUIRE_FALSE(j.is_discarded());
+  return j;
+}
+
+}  // namespace
+
+TEST_CASE("study import, list, search, show and get on a real CT, and labels saved bind to the imported series",
+          "[cli][share]") {
+  auto ct = sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!ct) return;
+  ScratchDir dir("cli-study");
+  const std::string root = quoted((dir / "share").string());
+  fs::create_directories(dir / "share");
+  REQUIRE(cli(dir, "share init " + root).exitCode == 0);
+
+  auto imported = jsonOf(cli(dir, "study import " + root + " " + quoted(ct->string()) + " --json"));
+  REQUIRE(imported["series"].size() == 1);
+  CHECK(imported["series"][0]["study"] == kStudy);
+  CHECK(imported["series"][0]["series"] == kSeries);
+  CHECK(imported["series"][0]["files"] == 41);
+  CHECK(imported["series"][0]["copied"] == 41);
+  auto again = jsonOf(cli(dir, "study import " + root + " " + quoted(ct->string()) + " --json"));
+  CHECK(again["series"][0]["copied"] == 0);
+  CHECK(again["series"][0]["alreadyThere"] == 41);
+  CHECK(again["series"][0]["importedBefore"] == true);
+
+  auto list = jsonOf(cli(dir, "study list " + root + " --json"));
+  REQUIRE(list["studies"].size() == 1);
+  const auto& row = list["studies"][0];
+  CHECK(row["study"] == kStudy);
+  CHECK(row["patientId"] == "CRLM-CT-1004");
+  CHECK(row["studyDate"] == "19941122");
+  CHECK(row["modalities"] == "CT");
+  CHECK(row["series"] == 1);
+  CHECK(row["labelStatus"] == "none");
+  const SplitRun text = cli(dir, "study list " + root);
+  CHECK(text.exitCode == 0);
+  CHECK(text.out.find("CRLM-CT-1004") != std::string::npos);
+  CHECK(text.out.find("1994-11-22") != std::string::npos);
+
+  // The series fetched back, verified, opens as the same CT.
+  const SplitRun got = cli(dir, "study get " + root + " " + kStudy + " " + kSeries + " " + quoted((dir / "ct").string()));
+  INFO(got.err);
+  REQUIRE(got.exitCode == 0);
+  CHECK(got.out.find("41 files verified") != std::string::npos);
+  const SplitRun info = cli(dir, "info " + quoted((dir / "ct").string()));
+  REQUIRE(info.exitCode == 0);
+  CHECK(info.out.find("512 x 512 x 41") != std::string::npos);
+
+  // Labels on that grid saved into the study bind to the series; the catalogue learns of the revision.
+  REQUIRE(cli(dir, "segment " + quoted((dir / "ct").string()) + " " + quoted((dir / "labels.nii.gz").string())).exitCode == 0);
+  REQUIRE(cli(dir, "share save " + root + " " + kStudy + " organs " + quoted((dir / "labels.nii.gz").string()) +
+                       " --author ann")
+              .exitCode == 0);
+  auto show = jsonOf(cli(dir, "study show " + root + " " + kStudy + " --json"));
+  REQUIRE(show["labelSets"].size() == 1);
+  CHECK(show["labelSets"][0]["series"] == kSeries);
+  CHECK(show["labelSets"][0]["latestRevision"] == 1);
+  CHECK(show["series"][0]["size"] == nlohmann::json::array({512, 512, 41}));
+
+  const auto count = [&](const std::string& args) {
+    return jsonOf(cli(dir, "study search " + root + " " + args + " --json"))["studies"].size();
+  };
+  CHECK(count("--status revisions") == 1);
+  CHECK(count("--status approved") == 0);
+  CHECK(count("--from 1995-01-01") == 0);
+  CHECK(count("--to 1995-01-01") == 1);
+  CHECK(count("--modality MR") == 0);
+  CHECK(count("crlm") == 1);
+  REQUIRE(cli(dir, "review submit " + root + " " + kStudy + " organs 1 --user ann").exitCode == 0);
+  REQUIRE(cli(dir, "review approve " + root + " " + kStudy + " organs 1 --user bob").exitCode == 0);
+  CHECK(count("--status approved") == 1);
+  const SplitRun bad = cli(dir, "study search " + root + " --from 26.11.2026");
+  CHECK(bad.exitCode == 2);
+  CHECK(bad.err.find("'26.11.2026' is not a date") != std::string::npos);
+  // Labels on another grid named to the series: refused, naming it; nothing saved.
+  REQUIRE(cli(dir, "segment " + kSample + " " + quoted((dir / "other.nii.gz").string())).exitCode == 0);
+  const SplitRun refused = cli(dir, "share save " + root + " " + kStudy + " organs " +
+                                        quoted((dir / "other.nii.gz").string()) + " --series " + kSeries);
+  CHECK(refused.exitCode == 1);
+  CHECK(refused.err.find("differs from series " + kSeries) != std::string::npos);
+  CHECK(jsonOf(cli(dir, "share list " + root + " " + kStudy + " organs --json"))["revisions"].size() == 1);
+}
+
+TEST_CASE("study import SIGKILLed before a series is complete leaves it unlisted, and run again it finishes",
+          "[cli][share][faults]") {
+  auto ct = sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!ct) return;
+  ScratchDir dir("cli-study-kill");
+  const std::string root = quoted((dir / "share").string());
+  fs::create_directories(dir / "share");
+  REQUIRE(cli(dir, "share init " + root).exitCode == 0);
+  const std::string shim = "LD_PRELOAD='" DELINEATE_FS_FAULTS_PATH "' ";
+
+  // Killed right after the first instance is published (others may be in flight), then before the manifest.
+  const SplitRun first = cli(dir, "study import " + root + " " + quoted(ct->string()),
+                             shim + "DELINEATE_FAULT_KILL=after:link:.dcm$");
+  CHECK(first.exitCode != 0);
+  auto show = jsonOf(cli(dir, "study show " + root + " " + kStudy + " --json"));
+  CHECK(show["series"].empty());
+  CHECK(show["seriesInProgress"] == nlohmann::json::array({kSeries}));
+  CHECK(jsonOf(cli(dir, "study list " + root + " --json"))["studies"].empty());
+
+  const SplitRun second = cli(dir, "study import " + root + " " + quoted(ct->string()),
+                              shim + "DELINEATE_FAULT_KILL=before:link:" + kSeries + ".json$");
+  CHECK(second.exitCode != 0);
+  show = jsonOf(cli(dir, "study show " + root + " " + kStudy + " --json"));
+  CHECK(show["series"].empty());
+  CHECK(jsonOf(cli(dir, "study list " + root + " --json"))["studies"].empty());
+
+  auto resumed = jsonOf(cli(dir, "study import " + root + " " + quoted(ct->string()) + " --json"));
+  CHECK(resumed["series"][0]["alreadyThere"] == 41);
+  CHECK(resumed["series"][0]["copied"] == 0);
+  auto list = jsonOf(cli(dir, "study list " + root + " --json"));
+  REQUIRE(list["studies"].size() == 1);
+  // What was stored is what was received: every file fetched back verified.
+  const SplitRun got = cli(dir, "study get " + root + " " + kStudy + " " + kSeries + " " + quoted((dir / "ct").string()));
+  CHECK(got.exitCode == 0);
+}
+
+TEST_CASE("study list on a share written before studies held images says how to catalogue it, and reindex does",
+          "[cli][share]") {
+  ScratchDir dir("cli-study-old");
+  fs::copy(fs::path(DELINEATE_SOURCE_DIR) / "tests/data/share_layout_8376d1f", dir / "share", fs::copy_options::recursive);
+  const std::string root = quoted((dir / "share").string());
+  const SplitRun before = cli(dir, "study list " + root);
+  CHECK(before.exitCode == 0);
+  CHECK(before.err.find("1 study folders the catalogue does not list") != std::string::npos);
+  CHECK(before.err.find("study reindex") != std::string::npos);
+  auto reindexed = jsonOf(cli(dir, "study reindex " + root + " --json"));
+  CHECK(reindexed["studies"] == 1);
+  auto list = jsonOf(cli(dir, "study list " + root + " --json"));
+  REQUIRE(list["studies"].size() == 1);
+  CHECK(list["studies"][0]["study"] == "sample");
+  CHECK(list["studies"][0]["labelStatus"] == "approved");
+  // The old share's label sets, reviews and datasets work as before.
+  CHECK(cli(dir, "dataset show " + root + " lungs").exitCode == 0);
+  CHECK(cli(dir, "share get " + root + " sample organs 2 " + quoted((dir / "r2.nii.gz").string())).exitCode == 0);
+}
