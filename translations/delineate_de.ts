@@ -107,7 +107,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="+91"/>
+        <location filename="../app/gui/study_loader.cpp" line="+93"/>
         <source>out of memory</source>
         <translation>nicht genügend Arbeitsspeicher</translation>
     </message>
@@ -123,8 +123,14 @@
     </message>
     <message>
         <location line="+30"/>
+        <location line="+68"/>
         <source>%1 revision %2</source>
         <translation>%1 Revision %2</translation>
+    </message>
+    <message>
+        <location line="-27"/>
+        <source>Series %1 of %2 is not one regular image (split, irregular or incomplete); open its verified copy with File &gt; Open DICOM Folder: %3</source>
+        <translation>Serie %1 von %2 ist kein einzelnes regelmäßiges Bild (geteilt, unregelmäßig oder unvollständig); öffnen Sie ihre geprüfte Kopie mit Datei &gt; DICOM-Ordner öffnen: %3</translation>
     </message>
 </context>
 <context>
@@ -433,7 +439,7 @@
         <translation>KI-Punkt: %1</translation>
     </message>
     <message numerus="yes">
-        <location line="+69"/>
+        <location line="+70"/>
         <source>%n point(s), object %1 voxels; engine %2 ms, display %3 ms</source>
         <translation>
             <numerusform>%n Punkt, Objekt %1 Voxel; Engine %2 ms, Anzeige %3 ms</numerusform>
@@ -441,7 +447,7 @@
         </translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+49"/>
         <source>New label</source>
         <translation>Neues Label</translation>
     </message>
@@ -822,15 +828,15 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+40"/>
-        <location line="+189"/>
+        <location filename="../app/gui/main_window.cpp" line="+45"/>
+        <location line="+190"/>
         <location line="+56"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-202"/>
-        <location line="+86"/>
+        <location line="-203"/>
+        <location line="+87"/>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
@@ -923,7 +929,17 @@
         <translation>   außerhalb des Bildes</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+55"/>
+        <source>%1 (share %2)</source>
+        <translation>%1 (Freigabe %2)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1, %2 (share %3)</source>
+        <translation>%1, %2 (Freigabe %3)</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>%1 (DICOM series %2)</source>
         <translation>%1 (DICOM-Serie %2)</translation>
     </message>
@@ -958,7 +974,7 @@
         <translation>DICOM-Ordner öffnen</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+6"/>
         <source>Open &amp;Label Map...</source>
         <translation>&amp;Labelmap öffnen...</translation>
     </message>
@@ -968,12 +984,17 @@
         <translation>Labelmap öffnen</translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="-12"/>
         <source>Images (%1);;All files (*)</source>
         <translation>Bilder (%1);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+7"/>
+        <source>Open from S&amp;hare...</source>
+        <translation>Aus der &amp;Freigabe öffnen...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Label maps (%1);;All files (*)</source>
         <translation>Labelmaps (%1);;Alle Dateien (*)</translation>
     </message>
@@ -1008,12 +1029,13 @@
         <translation>Zuerst ein Bild öffnen: Revisionen in der Freigabe enthalten Labelmaps</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../app/gui/main_window.cpp" line="-66"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+3"/>
         <source>Share Folder</source>
         <translation>Freigabeordner</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+9"/>
         <source>%1: the share holds no label set revision</source>
         <translation>%1: Die Freigabe enthält keine Revision eines Labelsatzes</translation>
     </message>
@@ -1444,7 +1466,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+144"/>
+        <location filename="../app/gui/session_files.cpp" line="+145"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Die wiederhergestellten Labels passen nicht zum Raster von %1</translation>
     </message>
@@ -1499,7 +1521,7 @@
         <translation>Diesen Ordner zu einer neuen Freigabe machen</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+12"/>
         <source>Share folder:</source>
         <translation>Freigabeordner:</translation>
     </message>
@@ -1579,7 +1601,7 @@
         <translation>Speichern in die Freigabe</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+86"/>
         <source>The cancelled save finished when the share answered: %1 / %2 revision %3 (the labels in the window are still marked unsaved)</source>
         <translation>Das abgebrochene Speichern wurde beendet, als die Freigabe antwortete: %1 / %2 Revision %3 (die Labels im Fenster gelten weiter als ungespeichert)</translation>
     </message>
@@ -1600,12 +1622,12 @@
         <translation>Nicht gespeichert: %1</translation>
     </message>
     <message>
-        <location line="-122"/>
+        <location line="-125"/>
         <source>The audit record was not written: %1</source>
         <translation>Der Audit-Eintrag wurde nicht geschrieben: %1</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+81"/>
         <source>%1 on %2 is editing this label set too (since %3).</source>
         <translation>%1 auf %2 bearbeitet diesen Labelsatz ebenfalls (seit %3).</translation>
     </message>
@@ -1722,6 +1744,244 @@
     </message>
 </context>
 <context>
+    <name>delineate::app::gui::StudyBrowserDialog</name>
+    <message>
+        <location filename="../app/gui/study_browser.cpp" line="+41"/>
+        <source>Patient ID</source>
+        <translation>Patienten-ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Patient</source>
+        <translation>Patient</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Date</source>
+        <translation>Datum</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Modality</source>
+        <translation>Modalität</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Description</source>
+        <translation>Beschreibung</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label sets</source>
+        <translation>Labelsätze</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Latest revision</source>
+        <translation>Neueste Revision</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Review</source>
+        <translation>Prüfung</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Editing</source>
+        <translation>In Bearbeitung</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Study</source>
+        <translation>Studie</translation>
+    </message>
+    <message>
+        <location line="+101"/>
+        <source>Open from Share</source>
+        <translation>Aus der Freigabe öffnen</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Share Folder...</source>
+        <translation>Freigabeordner...</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Search patient ID or name, description, study</source>
+        <translation>Patienten-ID oder -name, Beschreibung, Studie suchen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Any modality</source>
+        <translation>Jede Modalität</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Any label status</source>
+        <translation>Jeder Labelstatus</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No labels</source>
+        <translation>Keine Labels</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Being edited</source>
+        <translation>In Bearbeitung</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Has revisions</source>
+        <translation>Hat Revisionen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Submitted for review</source>
+        <translation>Zur Prüfung eingereicht</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Approved</source>
+        <translation>Freigegeben</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>from YYYY-MM-DD</source>
+        <translation>von JJJJ-MM-TT</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>to YYYY-MM-DD</source>
+        <translation>bis JJJJ-MM-TT</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Series:</source>
+        <translation>Serie:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Labels:</source>
+        <translation>Labels:</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Share Folder</source>
+        <translation>Freigabeordner</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Share: %1</source>
+        <translation>Freigabe: %1</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Reading the share&apos;s catalogue...</source>
+        <translation>Der Katalog der Freigabe wird gelesen...</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The share&apos;s catalogue could not be read: %1</source>
+        <translation>Der Katalog der Freigabe konnte nicht gelesen werden: %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>%n damaged catalogue entries skipped: %1</source>
+        <translation>
+            <numerusform>%n beschädigter Katalogeintrag übersprungen: %1</numerusform>
+            <numerusform>%n beschädigte Katalogeinträge übersprungen: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+67"/>
+        <location line="+63"/>
+        <source>approved</source>
+        <translation>freigegeben</translation>
+    </message>
+    <message>
+        <location line="-62"/>
+        <location line="+63"/>
+        <source>submitted</source>
+        <translation>eingereicht</translation>
+    </message>
+    <message>
+        <location line="-62"/>
+        <location line="+63"/>
+        <source>sent back</source>
+        <translation>zurückgegeben</translation>
+    </message>
+    <message>
+        <location line="-62"/>
+        <source>not reviewed</source>
+        <translation>nicht geprüft</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1 of %2 studies shown: search to narrow them</source>
+        <translation>%1 von %2 Studien angezeigt: suchen Sie, um sie einzugrenzen</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n studies</source>
+        <translation>
+            <numerusform>%n Studie</numerusform>
+            <numerusform>%n Studien</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Reading %1 from the share...</source>
+        <translation>%1 wird aus der Freigabe gelesen...</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>no single grid</source>
+        <translation>kein einzelnes Gitter</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>%1  %2  %3  (%4, %n file(s))</source>
+        <translation>
+            <numerusform>%1  %2  %3  (%4, %n Datei)</numerusform>
+            <numerusform>%1  %2  %3  (%4, %n Dateien)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>(the image only)</source>
+        <translation>(nur das Bild)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>(on another series)</source>
+        <translation>(auf einer anderen Serie)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Being edited now: %1</source>
+        <translation>Wird gerade bearbeitet: %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n series still being imported (not listed)</source>
+        <translation>
+            <numerusform>%n Serie wird noch importiert (nicht aufgeführt)</numerusform>
+            <numerusform>%n Serien werden noch importiert (nicht aufgeführt)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No image series in this study (a share written before studies held images?)</source>
+        <translation>Keine Bildserie in dieser Studie (eine Freigabe aus der Zeit, bevor Studien Bilder enthielten?)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Skipped: %1</source>
+        <translation>Übersprungen: %1</translation>
+    </message>
+</context>
+<context>
     <name>delineate::app::gui::StudyExports</name>
     <message numerus="yes">
         <location filename="../app/gui/study_exports.cpp" line="+104"/>
@@ -1802,19 +2062,19 @@
     <message>
         <location line="+1"/>
         <location line="+5"/>
-        <location line="+18"/>
+        <location line="+16"/>
         <source>Export Label Statistics</source>
         <translation>Label-Statistik exportieren</translation>
     </message>
     <message>
-        <location line="-22"/>
+        <location line="-20"/>
         <location line="+5"/>
-        <location line="+18"/>
+        <location line="+16"/>
         <source>CSV (*.csv);;JSON (*.json)</source>
         <translation>CSV (*.csv);;JSON (*.json)</translation>
     </message>
     <message>
-        <location line="-20"/>
+        <location line="-18"/>
         <source>Label Statistics, &amp;De-identified...</source>
         <translation>Label-Statistik, &amp;anonymisiert...</translation>
     </message>
@@ -1824,7 +2084,7 @@
         <translation>Label-Statistik eines Schicht&amp;bereichs...</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+16"/>
         <source>&amp;PDF Report...</source>
         <translation>&amp;PDF-Bericht...</translation>
     </message>
@@ -1930,7 +2190,7 @@
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="-146"/>
+        <location filename="../app/gui/study_loader.cpp" line="-187"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
@@ -1952,7 +2212,12 @@
         <translation>%1 / %2 r%3 wird geladen</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+36"/>
+        <source>Opening %1 from the share</source>
+        <translation>%1 wird aus der Freigabe geöffnet</translation>
+    </message>
+    <message>
+        <location line="+72"/>
         <source>  - incomplete: %1 unreadable file(s)</source>
         <translation>  - unvollständig: %1 unlesbare Datei(en)</translation>
     </message>
@@ -2014,18 +2279,23 @@ Trotzdem laden?</translation>
         <translation>Serie %1 wird geladen</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+53"/>
         <source>Opened %1</source>
         <translation>%1 geöffnet</translation>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+95"/>
+        <location line="+115"/>
         <source>The labels&apos; table could not be read, their ids are unnamed: %1</source>
         <translation>Die Labeltabelle konnte nicht gelesen werden, die IDs bleiben unbenannt: %1</translation>
     </message>
     <message>
-        <location line="-86"/>
+        <location line="-100"/>
+        <source>Opened %1 from the share</source>
+        <translation>%1 aus der Freigabe geöffnet</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>%1 x %2 x %3 voxels, spacing %4 x %5 x %6 mm, origin (%7, %8, %9) mm LPS, axes %10</source>
         <translation>%1 x %2 x %3 Voxel, Abstand %4 x %5 x %6 mm, Ursprung (%7, %8, %9) mm LPS, Achsen %10</translation>
     </message>
@@ -2059,7 +2329,7 @@ Bild: %3</translation>
         <translation>Sie deckt den Raum des Bildes ab. Auf das Gitter des Bildes umrechnen (nächster Nachbar)? Rückgängig nimmt die umgerechneten Labels zurück.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Resampling %1</source>
         <translation>%1 wird umgerechnet</translation>
     </message>
@@ -2069,7 +2339,7 @@ Bild: %3</translation>
         <translation>%1: %2</translation>
     </message>
     <message numerus="yes">
-        <location line="+43"/>
+        <location line="+41"/>
         <source>%1 (%n voxel(s))</source>
         <translation>
             <numerusform>%1 (%n Voxel)</numerusform>

@@ -107,7 +107,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="+91"/>
+        <location filename="../app/gui/study_loader.cpp" line="+93"/>
         <source>out of memory</source>
         <translation>mémoire insuffisante</translation>
     </message>
@@ -123,8 +123,14 @@
     </message>
     <message>
         <location line="+30"/>
+        <location line="+68"/>
         <source>%1 revision %2</source>
         <translation>%1 révision %2</translation>
+    </message>
+    <message>
+        <location line="-27"/>
+        <source>Series %1 of %2 is not one regular image (split, irregular or incomplete); open its verified copy with File &gt; Open DICOM Folder: %3</source>
+        <translation>La série %1 de %2 n’est pas une image régulière unique (scindée, irrégulière ou incomplète) ; ouvrez sa copie vérifiée avec Fichier &gt; Ouvrir un dossier DICOM : %3</translation>
     </message>
 </context>
 <context>
@@ -433,7 +439,7 @@
         <translation>Point IA&#xa0;: %1</translation>
     </message>
     <message numerus="yes">
-        <location line="+69"/>
+        <location line="+70"/>
         <source>%n point(s), object %1 voxels; engine %2 ms, display %3 ms</source>
         <translation>
             <numerusform>%n point, objet de %1 voxels&#xa0;; moteur %2 ms, affichage %3 ms</numerusform>
@@ -441,7 +447,7 @@
         </translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+49"/>
         <source>New label</source>
         <translation>Nouvelle étiquette</translation>
     </message>
@@ -822,15 +828,15 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+40"/>
-        <location line="+189"/>
+        <location filename="../app/gui/main_window.cpp" line="+45"/>
+        <location line="+190"/>
         <location line="+56"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-202"/>
-        <location line="+86"/>
+        <location line="-203"/>
+        <location line="+87"/>
         <source>Cancel</source>
         <translation>Annuler</translation>
     </message>
@@ -923,7 +929,17 @@
         <translation>   hors de l&apos;image</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+55"/>
+        <source>%1 (share %2)</source>
+        <translation>%1 (partage %2)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1, %2 (share %3)</source>
+        <translation>%1, %2 (partage %3)</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>%1 (DICOM series %2)</source>
         <translation>%1 (série DICOM %2)</translation>
     </message>
@@ -958,7 +974,7 @@
         <translation>Ouvrir un dossier DICOM</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+6"/>
         <source>Open &amp;Label Map...</source>
         <translation>Ouvrir une &amp;carte d&apos;étiquettes...</translation>
     </message>
@@ -968,12 +984,17 @@
         <translation>Ouvrir une carte d&apos;étiquettes</translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="-12"/>
         <source>Images (%1);;All files (*)</source>
         <translation>Images (%1);;Tous les fichiers (*)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+7"/>
+        <source>Open from S&amp;hare...</source>
+        <translation>Ouvrir depuis le pa&amp;rtage...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Label maps (%1);;All files (*)</source>
         <translation>Cartes d&apos;étiquettes (%1);;Tous les fichiers (*)</translation>
     </message>
@@ -1008,12 +1029,13 @@
         <translation>Ouvrez d&apos;abord une image&#xa0;: les révisions du partage contiennent des cartes d&apos;étiquettes</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../app/gui/main_window.cpp" line="-66"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+3"/>
         <source>Share Folder</source>
         <translation>Dossier partagé</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+9"/>
         <source>%1: the share holds no label set revision</source>
         <translation>%1&#xa0;: le partage ne contient aucune révision de jeu d&apos;étiquettes</translation>
     </message>
@@ -1444,7 +1466,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+144"/>
+        <location filename="../app/gui/session_files.cpp" line="+145"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Les étiquettes récupérées ne correspondent pas à la grille de %1</translation>
     </message>
@@ -1499,7 +1521,7 @@
         <translation>Faire de ce dossier un nouveau partage</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+12"/>
         <source>Share folder:</source>
         <translation>Dossier partagé&#xa0;:</translation>
     </message>
@@ -1579,7 +1601,7 @@
         <translation>Enregistrement vers le partage</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+86"/>
         <source>The cancelled save finished when the share answered: %1 / %2 revision %3 (the labels in the window are still marked unsaved)</source>
         <translation>L’enregistrement annulé s’est terminé quand le partage a répondu : %1 / %2 révision %3 (les étiquettes de la fenêtre restent marquées non enregistrées)</translation>
     </message>
@@ -1600,12 +1622,12 @@
         <translation>Non enregistré&#xa0;: %1</translation>
     </message>
     <message>
-        <location line="-122"/>
+        <location line="-125"/>
         <source>The audit record was not written: %1</source>
         <translation>L&apos;entrée d&apos;audit n&apos;a pas été écrite : %1</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+81"/>
         <source>%1 on %2 is editing this label set too (since %3).</source>
         <translation>%1 sur %2 modifie aussi ce jeu d&apos;étiquettes (depuis %3).</translation>
     </message>
@@ -1722,6 +1744,244 @@
     </message>
 </context>
 <context>
+    <name>delineate::app::gui::StudyBrowserDialog</name>
+    <message>
+        <location filename="../app/gui/study_browser.cpp" line="+41"/>
+        <source>Patient ID</source>
+        <translation>ID patient</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Patient</source>
+        <translation>Patient</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Date</source>
+        <translation>Date</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Modality</source>
+        <translation>Modalité</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Description</source>
+        <translation>Description</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label sets</source>
+        <translation>Jeux d’étiquettes</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Latest revision</source>
+        <translation>Dernière révision</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Review</source>
+        <translation>Relecture</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Editing</source>
+        <translation>En cours d’édition</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Study</source>
+        <translation>Étude</translation>
+    </message>
+    <message>
+        <location line="+101"/>
+        <source>Open from Share</source>
+        <translation>Ouvrir depuis le partage</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Share Folder...</source>
+        <translation>Dossier du partage...</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Search patient ID or name, description, study</source>
+        <translation>Rechercher ID ou nom du patient, description, étude</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Any modality</source>
+        <translation>Toute modalité</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Any label status</source>
+        <translation>Tout état des étiquettes</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No labels</source>
+        <translation>Sans étiquettes</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Being edited</source>
+        <translation>En cours d’édition</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Has revisions</source>
+        <translation>A des révisions</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Submitted for review</source>
+        <translation>Soumis à relecture</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Approved</source>
+        <translation>Approuvé</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>from YYYY-MM-DD</source>
+        <translation>du AAAA-MM-JJ</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>to YYYY-MM-DD</source>
+        <translation>au AAAA-MM-JJ</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Series:</source>
+        <translation>Série :</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Labels:</source>
+        <translation>Étiquettes :</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Share Folder</source>
+        <translation>Dossier du partage</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Share: %1</source>
+        <translation>Partage : %1</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Reading the share&apos;s catalogue...</source>
+        <translation>Lecture du catalogue du partage...</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The share&apos;s catalogue could not be read: %1</source>
+        <translation>Le catalogue du partage n’a pas pu être lu : %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>%n damaged catalogue entries skipped: %1</source>
+        <translation>
+            <numerusform>%n entrée de catalogue endommagée ignorée : %1</numerusform>
+            <numerusform>%n entrées de catalogue endommagées ignorées : %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+67"/>
+        <location line="+63"/>
+        <source>approved</source>
+        <translation>approuvé</translation>
+    </message>
+    <message>
+        <location line="-62"/>
+        <location line="+63"/>
+        <source>submitted</source>
+        <translation>soumis</translation>
+    </message>
+    <message>
+        <location line="-62"/>
+        <location line="+63"/>
+        <source>sent back</source>
+        <translation>renvoyé</translation>
+    </message>
+    <message>
+        <location line="-62"/>
+        <source>not reviewed</source>
+        <translation>non relu</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1 of %2 studies shown: search to narrow them</source>
+        <translation>%1 études sur %2 affichées : recherchez pour les restreindre</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n studies</source>
+        <translation>
+            <numerusform>%n étude</numerusform>
+            <numerusform>%n études</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Reading %1 from the share...</source>
+        <translation>Lecture de %1 depuis le partage...</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>no single grid</source>
+        <translation>pas de grille unique</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>%1  %2  %3  (%4, %n file(s))</source>
+        <translation>
+            <numerusform>%1  %2  %3  (%4, %n fichier)</numerusform>
+            <numerusform>%1  %2  %3  (%4, %n fichiers)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>(the image only)</source>
+        <translation>(l’image seule)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>(on another series)</source>
+        <translation>(sur une autre série)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Being edited now: %1</source>
+        <translation>En cours d’édition : %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n series still being imported (not listed)</source>
+        <translation>
+            <numerusform>%n série encore en cours d’import (non listée)</numerusform>
+            <numerusform>%n séries encore en cours d’import (non listées)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No image series in this study (a share written before studies held images?)</source>
+        <translation>Aucune série d’images dans cette étude (un partage écrit avant que les études ne contiennent des images ?)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Skipped: %1</source>
+        <translation>Ignoré : %1</translation>
+    </message>
+</context>
+<context>
     <name>delineate::app::gui::StudyExports</name>
     <message numerus="yes">
         <location filename="../app/gui/study_exports.cpp" line="+104"/>
@@ -1802,19 +2062,19 @@
     <message>
         <location line="+1"/>
         <location line="+5"/>
-        <location line="+18"/>
+        <location line="+16"/>
         <source>Export Label Statistics</source>
         <translation>Exporter les statistiques des étiquettes</translation>
     </message>
     <message>
-        <location line="-22"/>
+        <location line="-20"/>
         <location line="+5"/>
-        <location line="+18"/>
+        <location line="+16"/>
         <source>CSV (*.csv);;JSON (*.json)</source>
         <translation>CSV (*.csv);;JSON (*.json)</translation>
     </message>
     <message>
-        <location line="-20"/>
+        <location line="-18"/>
         <source>Label Statistics, &amp;De-identified...</source>
         <translation>Statistiques, &amp;anonymisées...</translation>
     </message>
@@ -1824,7 +2084,7 @@
         <translation>Statistiques des étiquettes d&apos;une &amp;plage de coupes...</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+16"/>
         <source>&amp;PDF Report...</source>
         <translation>Rapport &amp;PDF...</translation>
     </message>
@@ -1930,7 +2190,7 @@
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="-146"/>
+        <location filename="../app/gui/study_loader.cpp" line="-187"/>
         <source>Cancelled</source>
         <translation>Annulé</translation>
     </message>
@@ -1952,7 +2212,12 @@
         <translation>Chargement de %1 / %2 r%3</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+36"/>
+        <source>Opening %1 from the share</source>
+        <translation>Ouverture de %1 depuis le partage</translation>
+    </message>
+    <message>
+        <location line="+72"/>
         <source>  - incomplete: %1 unreadable file(s)</source>
         <translation>  - incomplète : %1 fichier(s) illisible(s)</translation>
     </message>
@@ -2014,18 +2279,23 @@ La charger quand même&#xa0;?</translation>
         <translation>Chargement de la série %1</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+53"/>
         <source>Opened %1</source>
         <translation>%1 ouvert</translation>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+95"/>
+        <location line="+115"/>
         <source>The labels&apos; table could not be read, their ids are unnamed: %1</source>
         <translation>La table des étiquettes n’a pas pu être lue, leurs identifiants restent sans nom : %1</translation>
     </message>
     <message>
-        <location line="-86"/>
+        <location line="-100"/>
+        <source>Opened %1 from the share</source>
+        <translation>%1 ouvert depuis le partage</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>%1 x %2 x %3 voxels, spacing %4 x %5 x %6 mm, origin (%7, %8, %9) mm LPS, axes %10</source>
         <translation>%1 x %2 x %3 voxels, espacement %4 x %5 x %6 mm, origine (%7, %8, %9) mm LPS, axes %10</translation>
     </message>
@@ -2059,7 +2329,7 @@ Image : %3</translation>
         <translation>Elle couvre l’espace de l’image. La rééchantillonner sur la grille de l’image (plus proche voisin) ? Annuler retire les étiquettes rééchantillonnées.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Resampling %1</source>
         <translation>Rééchantillonnage de %1</translation>
     </message>
@@ -2069,7 +2339,7 @@ Image : %3</translation>
         <translation>%1 : %2</translation>
     </message>
     <message numerus="yes">
-        <location line="+43"/>
+        <location line="+41"/>
         <source>%1 (%n voxel(s))</source>
         <translation>
             <numerusform>%1 (%n voxel)</numerusform>

@@ -107,7 +107,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="+91"/>
+        <location filename="../app/gui/study_loader.cpp" line="+93"/>
         <source>out of memory</source>
         <translation>内存不足</translation>
     </message>
@@ -123,8 +123,14 @@
     </message>
     <message>
         <location line="+30"/>
+        <location line="+68"/>
         <source>%1 revision %2</source>
         <translation>%1 修订版 %2</translation>
+    </message>
+    <message>
+        <location line="-27"/>
+        <source>Series %1 of %2 is not one regular image (split, irregular or incomplete); open its verified copy with File &gt; Open DICOM Folder: %3</source>
+        <translation>%2 的序列 %1 不是单一的规则图像（被拆分、不规则或不完整）；请通过“文件 &gt; 打开 DICOM 文件夹”打开其已校验的副本：%3</translation>
     </message>
 </context>
 <context>
@@ -433,14 +439,14 @@
         <translation>AI 点：%1</translation>
     </message>
     <message numerus="yes">
-        <location line="+69"/>
+        <location line="+70"/>
         <source>%n point(s), object %1 voxels; engine %2 ms, display %3 ms</source>
         <translation>
             <numerusform>%n 个点，对象 %1 个体素；引擎 %2 ms，显示 %3 ms</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+49"/>
         <source>New label</source>
         <translation>新标签</translation>
     </message>
@@ -818,15 +824,15 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+40"/>
-        <location line="+189"/>
+        <location filename="../app/gui/main_window.cpp" line="+45"/>
+        <location line="+190"/>
         <location line="+56"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-202"/>
-        <location line="+86"/>
+        <location line="-203"/>
+        <location line="+87"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -919,7 +925,17 @@
         <translation>   图像外</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+55"/>
+        <source>%1 (share %2)</source>
+        <translation>%1（共享 %2）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1, %2 (share %3)</source>
+        <translation>%1，%2（共享 %3）</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>%1 (DICOM series %2)</source>
         <translation>%1（DICOM 序列 %2）</translation>
     </message>
@@ -954,7 +970,7 @@
         <translation>打开 DICOM 文件夹</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+6"/>
         <source>Open &amp;Label Map...</source>
         <translation>打开标签图(&amp;M)...</translation>
     </message>
@@ -964,12 +980,17 @@
         <translation>打开标签图</translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="-12"/>
         <source>Images (%1);;All files (*)</source>
         <translation>图像 (%1);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+7"/>
+        <source>Open from S&amp;hare...</source>
+        <translation>从共享打开(&amp;H)...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Label maps (%1);;All files (*)</source>
         <translation>标签图 (%1);;所有文件 (*)</translation>
     </message>
@@ -1004,12 +1025,13 @@
         <translation>请先打开图像：共享目录中的修订版本是标签图</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../app/gui/main_window.cpp" line="-66"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+3"/>
         <source>Share Folder</source>
         <translation>共享文件夹</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+9"/>
         <source>%1: the share holds no label set revision</source>
         <translation>%1：共享目录中没有任何标签集修订版本</translation>
     </message>
@@ -1440,7 +1462,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+144"/>
+        <location filename="../app/gui/session_files.cpp" line="+145"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>恢复的标签与 %1 的网格不匹配</translation>
     </message>
@@ -1495,7 +1517,7 @@
         <translation>将此文件夹设为新的共享存储</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+12"/>
         <source>Share folder:</source>
         <translation>共享文件夹：</translation>
     </message>
@@ -1575,7 +1597,7 @@
         <translation>正在保存到共享</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+86"/>
         <source>The cancelled save finished when the share answered: %1 / %2 revision %3 (the labels in the window are still marked unsaved)</source>
         <translation>已取消的保存在共享恢复响应后完成：%1 / %2 修订版 %3（窗口中的标签仍标记为未保存）</translation>
     </message>
@@ -1596,12 +1618,12 @@
         <translation>未保存：%1</translation>
     </message>
     <message>
-        <location line="-122"/>
+        <location line="-125"/>
         <source>The audit record was not written: %1</source>
         <translation>审计记录未写入：%1</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+81"/>
         <source>%1 on %2 is editing this label set too (since %3).</source>
         <translation>%1（在 %2 上）也在编辑此标签集（自 %3 起）。</translation>
     </message>
@@ -1718,6 +1740,240 @@
     </message>
 </context>
 <context>
+    <name>delineate::app::gui::StudyBrowserDialog</name>
+    <message>
+        <location filename="../app/gui/study_browser.cpp" line="+41"/>
+        <source>Patient ID</source>
+        <translation>患者 ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Patient</source>
+        <translation>患者</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Modality</source>
+        <translation>模态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label sets</source>
+        <translation>标签集</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Latest revision</source>
+        <translation>最新修订版</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Review</source>
+        <translation>审核</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Editing</source>
+        <translation>正在编辑</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Study</source>
+        <translation>检查</translation>
+    </message>
+    <message>
+        <location line="+101"/>
+        <source>Open from Share</source>
+        <translation>从共享打开</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Share Folder...</source>
+        <translation>共享文件夹...</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Search patient ID or name, description, study</source>
+        <translation>搜索患者 ID 或姓名、描述、检查</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Any modality</source>
+        <translation>任意模态</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Any label status</source>
+        <translation>任意标签状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No labels</source>
+        <translation>无标签</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Being edited</source>
+        <translation>正在编辑</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Has revisions</source>
+        <translation>有修订版</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Submitted for review</source>
+        <translation>已提交审核</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Approved</source>
+        <translation>已批准</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>from YYYY-MM-DD</source>
+        <translation>起 YYYY-MM-DD</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>to YYYY-MM-DD</source>
+        <translation>止 YYYY-MM-DD</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Series:</source>
+        <translation>序列：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Labels:</source>
+        <translation>标签：</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Share Folder</source>
+        <translation>共享文件夹</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Share: %1</source>
+        <translation>共享：%1</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Reading the share&apos;s catalogue...</source>
+        <translation>正在读取共享的目录...</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The share&apos;s catalogue could not be read: %1</source>
+        <translation>无法读取共享的目录：%1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>%n damaged catalogue entries skipped: %1</source>
+        <translation>
+            <numerusform>已跳过 %n 个损坏的目录条目：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+67"/>
+        <location line="+63"/>
+        <source>approved</source>
+        <translation>已批准</translation>
+    </message>
+    <message>
+        <location line="-62"/>
+        <location line="+63"/>
+        <source>submitted</source>
+        <translation>已提交</translation>
+    </message>
+    <message>
+        <location line="-62"/>
+        <location line="+63"/>
+        <source>sent back</source>
+        <translation>已退回</translation>
+    </message>
+    <message>
+        <location line="-62"/>
+        <source>not reviewed</source>
+        <translation>未审核</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1 of %2 studies shown: search to narrow them</source>
+        <translation>显示 %2 个检查中的 %1 个：请搜索以缩小范围</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n studies</source>
+        <translation>
+            <numerusform>%n 个检查</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Reading %1 from the share...</source>
+        <translation>正在从共享读取 %1...</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>no single grid</source>
+        <translation>无单一网格</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>%1  %2  %3  (%4, %n file(s))</source>
+        <translation>
+            <numerusform>%1  %2  %3  (%4，%n 个文件)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>(the image only)</source>
+        <translation>（仅图像）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>(on another series)</source>
+        <translation>（属于另一序列）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Being edited now: %1</source>
+        <translation>正在编辑：%1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n series still being imported (not listed)</source>
+        <translation>
+            <numerusform>%n 个序列仍在导入中（未列出）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No image series in this study (a share written before studies held images?)</source>
+        <translation>此检查中没有图像序列（共享是在检查包含图像之前写入的？）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Skipped: %1</source>
+        <translation>已跳过：%1</translation>
+    </message>
+</context>
+<context>
     <name>delineate::app::gui::StudyExports</name>
     <message numerus="yes">
         <location filename="../app/gui/study_exports.cpp" line="+104"/>
@@ -1796,19 +2052,19 @@
     <message>
         <location line="+1"/>
         <location line="+5"/>
-        <location line="+18"/>
+        <location line="+16"/>
         <source>Export Label Statistics</source>
         <translation>导出标签统计</translation>
     </message>
     <message>
-        <location line="-22"/>
+        <location line="-20"/>
         <location line="+5"/>
-        <location line="+18"/>
+        <location line="+16"/>
         <source>CSV (*.csv);;JSON (*.json)</source>
         <translation>CSV (*.csv);;JSON (*.json)</translation>
     </message>
     <message>
-        <location line="-20"/>
+        <location line="-18"/>
         <source>Label Statistics, &amp;De-identified...</source>
         <translation>标签统计，去标识化(&amp;D)...</translation>
     </message>
@@ -1818,7 +2074,7 @@
         <translation>切片范围的标签统计(&amp;R)...</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+16"/>
         <source>&amp;PDF Report...</source>
         <translation>PDF 报告(&amp;P)...</translation>
     </message>
@@ -1924,7 +2180,7 @@
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="-146"/>
+        <location filename="../app/gui/study_loader.cpp" line="-187"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
@@ -1946,7 +2202,12 @@
         <translation>正在加载 %1 / %2 r%3</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+36"/>
+        <source>Opening %1 from the share</source>
+        <translation>正在从共享打开 %1</translation>
+    </message>
+    <message>
+        <location line="+72"/>
         <source>  - incomplete: %1 unreadable file(s)</source>
         <translation>  - 不完整：%1 个无法读取的文件</translation>
     </message>
@@ -2008,18 +2269,23 @@ Load it anyway?</source>
         <translation>正在加载序列 %1</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+53"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+95"/>
+        <location line="+115"/>
         <source>The labels&apos; table could not be read, their ids are unnamed: %1</source>
         <translation>无法读取标签表，其 ID 未命名：%1</translation>
     </message>
     <message>
-        <location line="-86"/>
+        <location line="-100"/>
+        <source>Opened %1 from the share</source>
+        <translation>已从共享打开 %1</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>%1 x %2 x %3 voxels, spacing %4 x %5 x %6 mm, origin (%7, %8, %9) mm LPS, axes %10</source>
         <translation>%1 x %2 x %3 体素，间距 %4 x %5 x %6 mm，原点 (%7, %8, %9) mm LPS，轴 %10</translation>
     </message>
@@ -2053,7 +2319,7 @@ Image: %3</source>
         <translation>它覆盖图像空间。是否将其重采样到图像网格（最近邻）？撤销可取回重采样的标签。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Resampling %1</source>
         <translation>正在重采样 %1</translation>
     </message>
@@ -2063,7 +2329,7 @@ Image: %3</source>
         <translation>%1：%2</translation>
     </message>
     <message numerus="yes">
-        <location line="+43"/>
+        <location line="+41"/>
         <source>%1 (%n voxel(s))</source>
         <translation>
             <numerusform>%1（%n 个体素）</numerusform>

@@ -6,6 +6,8 @@
 #include <QDockWidget>
 #include <QtConcurrent/QtConcurrent>
 #include <QFutureWatcher>
+#include <QDir>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QLabel>
@@ -14,18 +16,21 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTimer>
 
 #include <cmath>
 
 #include "app/gui/ai_panel.h"
+#include "app/gui/dialog_folders.h"
 #include "app/gui/edit_tools.h"
 #include "app/gui/job.h"
 #include "app/gui/label_panel.h"
 #include "app/gui/session_files.h"
 #include "app/gui/study_document.h"
 #include "app/gui/study_exports.h"
+#include "app/gui/study_browser.h"
 #include "app/gui/study_loader.h"
 #include "app/gui/surface_builder.h"
 #include "app/gui/view_panels.h"
@@ -113,6 +118,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   buildMenus();
   connect(m_loader, &StudyLoader::studyLoaded, this, &MainWindow::studyLoaded);
   connect(m_loader, &StudyLoader::labelsLoaded, this, &MainWindow::labelsLoaded);
+  connect(m_loader, &StudyLoader::shareStudyOpened, this, &MainWindow::addRecent);
   connect(m_exports, &StudyExports::reportPublished, this, &MainWindow::reportPublished);
   connect(m_surfaces, &SurfaceBuilder::ready, this, &MainWindow::surfacesReady);
   m_labelsDock->setWindowTitle(tr("Labels"));
@@ -456,7 +462,30 @@ void MainWindow::refreshViews() {
 
 QImage MainWindow::screenshot() { return grab().toImage(); }
 
+void MainWindow::openFromShare() {
+  QString root = QSettings().value("share/root").toString();
+  StudyBrowserDialog dialog(this);
+  if (root.isEmpty() || !dialog.setRoot(root)) {
+    root = QFileDialog::getExistingDirectory(this, tr("Share Folder"), lastShareFolder());
+    if (root.isEmpty()) return;
+    if (!dialog.setRoot(root)) {
+      reportError(dialog.error());
+      return;
+    }
+  }
+  QSettings().setValue("share/root", dialog.root());
+  if (dialog.exec() != QDialog::Accepted) return;
+  const auto choice = dialog.choice();
+  if (!choice || !m_files->maybeFinishSession()) return;
+  QSettings().setValue("share/root", choice->root);
+  m_loader->openShareStudy(choice->root, choice->study, choice->series, choice->labelSet, choice->revision);
+}
+
 void MainWindow::addRecent(const QString& path) {
+  // A share study's local copy is not what to reopen: its "share:" entry is (added when it opened).
+  if (path.startsWith(QDir::cleanPath(QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation)) +
+                      "/delineate/studies/"))
+    return;
   QSettings settings;
   QStringList recent = settings.value("recentStudies").toStringList();
   recent.removeAll(path);
@@ -470,6 +499,20 @@ void MainWindow::fillRecentMenu() {
   m_recentMenu->clear();
   const QStringList recent = QSettings().value("recentStudies").toStringList();
   for (const QString& path : recent) {
+    // A share study: "share:ROOT#STUDY/SERIES[/LABELSET]", reopened from the share (with the set's newest revision).
+    if (path.startsWith("share:")) {
+      const qsizetype hash = path.lastIndexOf('#');
+      const QStringList parts = path.mid(hash + 1).split('/');
+      if (hash < 0 || parts.size() < 2) continue;
+      const QString root = path.mid(6, hash - 6);
+      const QString labelSet = parts.size() > 2 ? parts[2] : QString();
+      const QString text = labelSet.isEmpty() ? tr("%1 (share %2)").arg(parts[0], root)
+                                              : tr("%1, %2 (share %3)").arg(parts[0], labelSet, root);
+      m_recentMenu->addAction(text, this, [this, root, parts, labelSet] {
+        if (m_files->maybeFinishSession()) m_loader->openShareStudy(root, parts[0], parts[1], labelSet);
+      });
+      continue;
+    }
     // A DICOM series is recorded as "<folder> #<series number>" and reopens through its folder (the chooser asks
     // when the folder holds several series).
     const qsizetype hash = path.lastIndexOf(" #");

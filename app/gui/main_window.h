@@ -115,6 +115,7 @@ class MainWindow : public QMainWindow, public Workbench {
   void recolourScenes();
   void updateReadout(const core::Vec3& lps);
   void addRecent(const QString& path);
+  void openFromShare();  // File > Open from Share: the study browser
   void fillRecentMenu();
 
   // The study and the objects that work on it (children of the window).

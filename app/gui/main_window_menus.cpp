@@ -45,6 +45,9 @@ void MainWindow::buildMenus() {
     const QString folder = rememberOpenFolder(QFileDialog::getExistingDirectory(this, tr("Open DICOM Folder"), lastOpenFolder()));
     if (!folder.isEmpty() && m_files->maybeFinishSession()) m_loader->openDicomFolder(folder);
   });
+  QAction* fromShare = file->addAction(tr("Open from S&hare..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this,
+                                      [this] { openFromShare(); });
+  fromShare->setObjectName("open-from-share");
   file->addAction(tr("Open &Label Map..."), this, [this] {
     const QString path = rememberOpenFolder(QFileDialog::getOpenFileName(
         this, tr("Open Label Map"), lastOpenFolder(), tr("Label maps (%1);;All files (*)").arg(readablePatterns())));

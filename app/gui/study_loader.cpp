@@ -18,6 +18,7 @@
 #include "io/volume/image_file.h"
 #include "io/share/share_revisions.h"
 #include "io/share/share_store.h"
+#include "io/studies/study_store.h"
 
 namespace delineate::app::gui {
 
@@ -41,6 +42,7 @@ struct StudyLoader::Loaded {
   std::size_t flattened = 0;                 // voxels where overlapping segments were flattened (allowed)
   std::optional<io::DicomSeries> dicomSeries;  // the series a DICOM study came from (for SEG export)
   ShareTarget shareTarget;
+  QString shareStudyEntry;  // a share study's recent-studies entry
   // A DICOM folder's index: the window picks the series, then loads it.
   std::vector<io::DicomSeries> series;
   QString folder;
@@ -235,6 +237,73 @@ bool StudyLoader::openShareRevision(const QString& root, const QString& study, c
   return true;
 }
 
+bool StudyLoader::openShareStudy(const QString& root, const QString& study, const QString& series,
+                                 const QString& labelSet, int revision) {
+  if (m_bench.busy()) return false;
+  const std::string r = root.toStdString(), st = study.toStdString(), se = series.toStdString(),
+                    set = labelSet.toStdString();
+  startJob(tr("Opening %1 from the share").arg(study), [r, st, se, set, revision](JobProgress& progress) {
+    auto result = std::make_shared<Loaded>();
+    const auto fail = [&](const core::Error& e) {
+      result->error = fromError(e);
+      return result;
+    };
+    auto store = io::ShareStore::open(r);
+    if (!store) return fail(store.error());
+    // The series into the local cache, every file checked against its manifest (a second open reuses them).
+    auto fetched = io::fetchSeries(*store, st, se, io::defaultSeriesCacheFolder(*store, st, se), &progress);
+    if (!fetched) return fail(fetched.error());
+    if (fetched->manifest.kind == "volume") {
+      auto image = io::readImageFile(fetched->openPath);
+      if (!image) return fail(image.error());
+      result->image = std::move(image).value();
+      result->source = QString::fromStdString(fetched->openPath);
+    } else {
+      auto index = io::indexDicomFolder(fetched->openPath);
+      if (!index) return fail(index.error());
+      std::vector<const io::DicomSeries*> images;
+      for (const io::DicomSeries* s : index->allSeries())
+        if (s->isImage) images.push_back(s);
+      // What File > Open DICOM Folder would ask about (a split series, gaps, unreadable files) is said with the
+      // folder to open it from; the browser opens only what loads as one regular grid.
+      if (images.size() != 1 || !images.front()->isRegular() || !images.front()->isComplete()) {
+        result->error = QObject::tr("Series %1 of %2 is not one regular image (split, irregular or incomplete); open "
+                                    "its verified copy with File > Open DICOM Folder: %3")
+                            .arg(QString::fromStdString(se), QString::fromStdString(st),
+                                 QString::fromStdString(fetched->openPath));
+        return result;
+      }
+      io::DicomLoadOptions options;
+      options.progress = &progress;
+      auto loaded = io::loadDicomSeries(*images.front(), options);
+      if (!loaded) return fail(loaded.error());
+      result->image = std::move(loaded->image);
+      result->dicomSeries = *images.front();
+      result->source = QString::fromStdString(fetched->openPath + " #" + images.front()->seriesNumber);
+    }
+    if (core::Status s = core::requireFiniteVoxels(*result->image, fetched->openPath); !s) return fail(s.error());
+    result->shareStudyEntry = QString::fromStdString("share:" + r + "#" + st + "/" + se + (set.empty() ? "" : "/" + set));
+    result->shareTarget = ShareTarget{QString::fromStdString(r), QString::fromStdString(st), {}, 0};
+    if (set.empty()) return result;
+    auto folder = io::LabelSetRevisions::open(*store, st, set);
+    if (!folder) return fail(folder.error());
+    auto list = folder->list();
+    if (!list) return fail(list.error());
+    const int number = revision > 0 ? revision : list->latest();
+    if (number == 0) return result;  // a label set without revisions: the image alone
+    auto labels = folder->loadLabels(number);
+    if (!labels) return fail(labels.error());
+    result->offGrid = !labels->geometry().isCloseTo(result->image->geometry());
+    result->labelsName = QObject::tr("%1 revision %2").arg(QString::fromStdString(st + "/" + set)).arg(number);
+    result->labels = std::move(labels).value();
+    if (const io::RevisionInfo* info = list->find(number)) result->revisionExtra = info->extraJson;
+    result->shareRevision = st + "/" + set + "/r" + std::to_string(number);
+    result->shareTarget.labelSet = QString::fromStdString(set);
+    result->shareTarget.baseRevision = number;
+    return result;
+  });
+  return true;
+}
 
 std::optional<const io::DicomSeries*> StudyLoader::chooseSeries(const std::vector<const io::DicomSeries*>& series) {
   if (series.size() == 1 || !m_bench.dialogsEnabled()) return series.front();
@@ -340,6 +409,10 @@ void StudyLoader::finishJob(std::shared_ptr<Loaded> result) {
     else finishLabels(*result);
     return;
   }
+  if (!result->shareStudyEntry.isEmpty()) {
+    finishShareStudy(std::move(result));
+    return;
+  }
   // A new study names only what its own labels name: the table beside its label map, else none (an engine adds the
   // names of the classes it writes when it writes them). A map on another grid comes later, resampled, with its table.
   const bool offGrid = result->labels && result->offGrid;
@@ -357,6 +430,26 @@ void StudyLoader::finishJob(std::shared_ptr<Loaded> result) {
     m_bench.showStatus(tr("The labels' table could not be read, their ids are unnamed: %1").arg(result->tableProblem), 10000);
   Q_EMIT studyLoaded();
   if (offGrid) offerResample(std::move(result));
+}
+
+void StudyLoader::finishShareStudy(std::shared_ptr<Loaded> result) {
+  // The image opens as a study; the revision then goes the way of every share revision (its table, its saved state,
+  // another grid offered for resampling), so a share study behaves as one opened file by file.
+  auto session = core::AnnotationSession::create(std::move(*result->image), core::LabelTable{});
+  if (!session) {
+    m_bench.reportError(fromError(session.error()));
+    return;
+  }
+  m_document.setStudy(std::move(session).value(), result->source, std::move(result->dicomSeries));
+  m_document.setShareTarget(result->shareTarget);
+  m_bench.showStatus(tr("Opened %1 from the share").arg(result->shareTarget.study), 5000);
+  Q_EMIT shareStudyOpened(result->shareStudyEntry);
+  Q_EMIT studyLoaded();
+  if (!result->labels) return;
+  result->labelsOnly = true;
+  result->source = result->labelsName;
+  if (result->offGrid) offerResample(std::move(result));
+  else finishLabels(*result);
 }
 
 QString StudyLoader::gridText(const core::Geometry& g) {

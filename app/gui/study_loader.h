@@ -40,12 +40,19 @@ class StudyLoader : public QObject {
   bool openDicomFolder(const QString& folder);
   // A label set revision from a share store (the session then counts as saved at that revision).
   bool openShareRevision(const QString& root, const QString& study, const QString& labelSet, int revision);
+  // A study from a share store (File > Open from Share, a recent share study): the series is fetched into the local
+  // cache (every file verified, progress and Cancel), opened, and with it the label set's revision (`revision` 0:
+  // its newest) when one is named; saving then makes that set's next revision.
+  bool openShareStudy(const QString& root, const QString& study, const QString& series, const QString& labelSet = {},
+                      int revision = 0);
   bool loading() const { return m_loading; }  // a study, label map or DICOM index is being read
 
  Q_SIGNALS:
   void studyLoaded();
   void labelsLoaded();
   void cancelled();  // the user cancelled a load
+  // A share study opened: its recent-studies entry ("share:ROOT#STUDY/SERIES[/LABELSET]").
+  void shareStudyOpened(const QString& recentEntry);
 
  private:
   struct Loaded;
@@ -53,6 +60,7 @@ class StudyLoader : public QObject {
   void finishJob(std::shared_ptr<Loaded> result);
   void loadSeries(const Loaded& index);
   void finishLabels(Loaded& result);
+  void finishShareStudy(std::shared_ptr<Loaded> result);
   // A label map on another grid: both grids named; resampled onto the image's (one undo step) when it covers the
   // image's space and the user agrees, else refused.
   void offerResample(std::shared_ptr<Loaded> result);

@@ -503,10 +503,11 @@ constexpr const char* kRowColumns =
 
 }  // namespace
 
-core::Result<std::vector<StudyRow>> StudyIndex::search(const StudyQuery& q) const {
-  const Impl& d = *m_impl;
-  std::string sql = std::string("SELECT ") + kRowColumns + " FROM studies WHERE 1";
-  std::vector<std::string> args{isoHoursAgo(kEditingHorizonHours)};
+namespace {
+
+// The WHERE clause of a query and its arguments (the first argument is the editing horizon of kRowColumns).
+core::Result<std::string> whereClause(const StudyQuery& q, std::vector<std::string>& args) {
+  std::string sql = " WHERE 1";
   const auto like = [](const std::string& s) { return "%" + s + "%"; };
   if (!q.text.empty()) {
     sql += " AND (patient_id LIKE ? OR patient_name LIKE ? OR description LIKE ? OR study LIKE ?)";
@@ -524,8 +525,7 @@ core::Result<std::vector<StudyRow>> StudyIndex::search(const StudyQuery& q) cons
   for (auto [value, op] : {std::pair{&q.dateFrom, ">="}, {&q.dateTo, "<="}}) {
     if (value->empty()) continue;
     const std::string date = normalizeStudyDate(*value);
-    if (date.empty())
-      return makeError(ErrorCode::InvalidArgument, *value, "not a date (YYYY-MM-DD or YYYYMMDD)");
+    if (date.empty()) return makeError(ErrorCode::InvalidArgument, *value, "not a date (YYYY-MM-DD or YYYYMMDD)");
     sql += std::string(" AND study_date != '' AND study_date ") + op + " ?";
     args.push_back(date);
   }
@@ -534,25 +534,38 @@ core::Result<std::vector<StudyRow>> StudyIndex::search(const StudyQuery& q) cons
     args.push_back(like(q.description));
   }
   if (!q.status.empty()) {
-    const std::string horizon = isoHoursAgo(kEditingHorizonHours);
     if (q.status == "none") sql += " AND latest_revision = 0";
     else if (q.status == "revisions") sql += " AND latest_revision > 0";
     else if (q.status == "approved") sql += " AND approved != 0";
     else if (q.status == "submitted") sql += " AND review = 'submitted'";
     else if (q.status == "editing") {
       sql += " AND editing != '' AND editing_time >= ?";
-      args.push_back(horizon);
+      args.push_back(isoHoursAgo(kEditingHorizonHours));
     } else
       return makeError(ErrorCode::InvalidArgument, q.status,
                        "not a label status (none, editing, revisions, submitted, approved)");
   }
+  return sql;
+}
+
+}  // namespace
+
+core::Result<std::vector<StudyRow>> StudyIndex::search(const StudyQuery& q) const {
+  const Impl& d = *m_impl;
+  std::vector<std::string> args{isoHoursAgo(kEditingHorizonHours)};
+  auto where = whereClause(q, args);
+  if (!where) return where.error();
   static const std::map<std::string, std::string> kSort = {
-      {"date", "study_date"}, {"patient", "patient_name"}, {"study", "study"}, {"modality", "modalities"},
-      {"description", "description"}, {"revision", "latest_time"}};
+      {"date", "study_date"}, {"patient", "patient_name"}, {"patientId", "patient_id"}, {"study", "study"},
+      {"modality", "modalities"}, {"description", "description"}, {"labels", "label_sets"},
+      {"revision", "latest_time"}, {"review", "review"}, {"editing", "editing"}};
   const auto sort = kSort.find(q.sortBy);
   if (sort == kSort.end())
-    return makeError(ErrorCode::InvalidArgument, q.sortBy, "not a sort key (date, patient, study, modality, description, revision)");
-  sql += " ORDER BY " + sort->second + (q.descending ? " DESC" : " ASC") + ", study";
+    return makeError(ErrorCode::InvalidArgument, q.sortBy,
+                     "not a sort key (date, patient, patientId, study, modality, description, labels, revision, "
+                     "review, editing)");
+  std::string sql = std::string("SELECT ") + kRowColumns + " FROM studies" + *where + " ORDER BY " + sort->second +
+                    (q.descending ? " DESC" : " ASC") + ", study";
   if (q.limit > 0) sql += " LIMIT " + std::to_string(q.limit);
   Statement st(d.db, sql.c_str());
   if (!st.ok()) return d.sqlError("cannot search the study index");
@@ -562,6 +575,17 @@ core::Result<std::vector<StudyRow>> StudyIndex::search(const StudyQuery& q) cons
   while ((rc = st.step()) == SQLITE_ROW) rows.push_back(rowFrom(st.get()));
   if (rc != SQLITE_DONE) return d.sqlError("cannot search the study index");
   return rows;
+}
+
+core::Result<int> StudyIndex::count(const StudyQuery& q) const {
+  std::vector<std::string> args;
+  auto where = whereClause(q, args);
+  if (!where) return where.error();
+  Statement st(m_impl->db, ("SELECT count(*) FROM studies" + *where).c_str());
+  if (!st.ok()) return m_impl->sqlError("cannot search the study index");
+  for (std::size_t i = 0; i < args.size(); ++i) st.bind(int(i + 1), args[i]);
+  if (st.step() != SQLITE_ROW) return m_impl->sqlError("cannot search the study index");
+  return int(sqlite3_column_int64(st.get(), 0));
 }
 
 core::Result<std::optional<StudyRow>> StudyIndex::find(const std::string& study) const {

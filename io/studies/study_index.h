@@ -54,7 +54,8 @@ struct StudyQuery {
   std::string dateFrom, dateTo;  // YYYYMMDD or YYYY-MM-DD, inclusive
   std::string description;  // substring
   std::string status;       // "", none, editing, revisions (has any), approved, submitted
-  std::string sortBy = "date";  // date, patient, study, modality, description, revision
+  // date, patient (name), patientId, study, modality, description, labels, revision (its time), review, editing
+  std::string sortBy = "date";
   bool descending = true;
   int limit = 0;            // 0: all
 };
@@ -78,6 +79,8 @@ class StudyIndex {
 
   core::Result<CatalogueRefresh> refresh(core::ProgressSink* progress = nullptr);
   core::Result<std::vector<StudyRow>> search(const StudyQuery& query) const;
+  // How many studies match (limit ignored): "500 of 12,345 shown".
+  core::Result<int> count(const StudyQuery& query) const;
   core::Result<std::optional<StudyRow>> find(const std::string& study) const;
   core::Result<int> studyCount() const;
   // Every problem recorded so far ("<segment>: <reason>").

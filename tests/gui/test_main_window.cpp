@@ -492,6 +492,11 @@ TEST_CASE("main window: Save to Share As creates a share from the dialog, stays 
         click(save);
         break;
       case 1:
+        // The save runs on a worker: until its failure is told, the dialog waits (look again at the next tick).
+        if (warnings.isEmpty()) {
+          --step;
+          break;
+        }
         stayedOpen = warnings.size() == 1;  // the failed save was told and the dialog is still here
         hadCreateButton = create != nullptr;
         if (create) click(create);

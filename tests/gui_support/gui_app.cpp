@@ -81,8 +81,10 @@ void isolateState() {
   std::filesystem::create_directories(g_scratch / "config");
   std::filesystem::create_directories(g_scratch / "autosave");
   std::filesystem::create_directories(g_scratch / "runtime");
+  std::filesystem::create_directories(g_scratch / "cache");
   std::filesystem::permissions(g_scratch / "runtime", std::filesystem::perms::owner_all);
   setenv("XDG_CONFIG_HOME", (g_scratch / "config").c_str(), 1);
+  setenv("XDG_CACHE_HOME", (g_scratch / "cache").c_str(), 1);  // study indexes and fetched series
   setenv("XDG_RUNTIME_DIR", (g_scratch / "runtime").c_str(), 0);
   setenv("DELINEATE_AUTOSAVE_DIR", (g_scratch / "autosave").c_str(), 1);
   setenv("DELINEATE_TEST_ISOLATED", "1", 1);

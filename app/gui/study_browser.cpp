@@ -1,0 +1,467 @@
+#include "app/gui/study_browser.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrent>
+
+#include <vector>
+
+#include "app/gui/error_text.h"
+#include "io/share/share_lease.h"
+#include "io/share/share_reviews.h"
+#include "io/share/share_revisions.h"
+#include "io/share/share_store.h"
+#include "io/studies/study_index.h"
+#include "io/studies/study_store.h"
+
+namespace delineate::app::gui {
+namespace {
+
+// At most this many rows are shown; a search narrows them (the count of all matches is shown).
+constexpr int kShownRows = 500;
+constexpr int kPollMs = 3000;
+
+// Columns and the index's sort key for each.
+struct Column {
+  const char* title;
+  const char* sortKey;
+};
+const Column kColumns[] = {
+    {QT_TRANSLATE_NOOP("delineate::app::gui::StudyBrowserDialog", "Patient ID"), "patientId"},
+    {QT_TRANSLATE_NOOP("delineate::app::gui::StudyBrowserDialog", "Patient"), "patient"},
+    {QT_TRANSLATE_NOOP("delineate::app::gui::StudyBrowserDialog", "Date"), "date"},
+    {QT_TRANSLATE_NOOP("delineate::app::gui::StudyBrowserDialog", "Modality"), "modality"},
+    {QT_TRANSLATE_NOOP("delineate::app::gui::StudyBrowserDialog", "Description"), "description"},
+    {QT_TRANSLATE_NOOP("delineate::app::gui::StudyBrowserDialog", "Label sets"), "labels"},
+    {QT_TRANSLATE_NOOP("delineate::app::gui::StudyBrowserDialog", "Latest revision"), "revision"},
+    {QT_TRANSLATE_NOOP("delineate::app::gui::StudyBrowserDialog", "Review"), "review"},
+    {QT_TRANSLATE_NOOP("delineate::app::gui::StudyBrowserDialog", "Editing"), "editing"},
+    {QT_TRANSLATE_NOOP("delineate::app::gui::StudyBrowserDialog", "Study"), "study"},
+};
+constexpr int kColumnCount = int(sizeof kColumns / sizeof kColumns[0]);
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+QString dateText(const std::string& d) {
+  return d.size() == 8 ? qs(d.substr(0, 4) + "-" + d.substr(4, 2) + "-" + d.substr(6, 2)) : qs(d);
+}
+
+struct RefreshOutcome {
+  QString error;
+  QStringList problems;
+};
+
+struct RevisionChoice {
+  std::string labelSet;
+  io::RevisionInfo info;
+  std::string review;  // none, submitted, approved, rejected
+  std::string boundSeries;
+};
+
+struct StudyDetails {
+  QString study;
+  QString error;
+  std::vector<io::SeriesManifest> series;
+  std::vector<std::string> seriesInProgress;
+  std::vector<RevisionChoice> revisions;  // newest first within each set
+  QStringList editing;                    // "organs: ann@ws12"
+  QStringList problems;
+};
+
+StudyDetails readDetails(const std::string& root, const std::string& study) {
+  StudyDetails out;
+  out.study = qs(study);
+  auto store = io::ShareStore::open(root);
+  if (!store) {
+    out.error = fromError(store.error());
+    return out;
+  }
+  auto listing = io::listStudy(*store, study);
+  if (!listing) {
+    out.error = fromError(listing.error());
+    return out;
+  }
+  out.series = listing->series;
+  out.seriesInProgress = listing->seriesInProgress;
+  for (const auto& d : listing->damaged) out.problems << qs(d);
+  for (const auto& set : listing->labelSets) {
+    auto revisions = io::LabelSetRevisions::open(*store, study, set.name);
+    if (!revisions) continue;
+    auto list = revisions->list();
+    if (!list) {
+      out.problems << fromError(list.error());
+      continue;
+    }
+    std::vector<io::RevisionReview> reviews;
+    if (auto all = io::LabelSetReviews(*revisions).all()) reviews = std::move(all).value();
+    for (auto it = list->revisions.rbegin(); it != list->revisions.rend(); ++it) {
+      RevisionChoice c{set.name, *it, "none", {}};
+      for (const auto& r : reviews)
+        if (r.revision == it->number) c.review = io::reviewStateName(r.state);
+      std::string boundStudy;
+      io::parseLabelBinding(it->extraJson, &boundStudy, &c.boundSeries);
+      out.revisions.push_back(std::move(c));
+    }
+    if (auto lease = io::ShareLease::prepare(*store, revisions->folder(), {}); lease)
+      if (auto holder = lease->current(); holder && holder->has_value() && !(*holder)->expired)
+        out.editing << qs(set.name + ": " + (*holder)->user + "@" + (*holder)->host);
+  }
+  return out;
+}
+
+}  // namespace
+
+struct StudyBrowserDialog::Impl {
+  QString root, error, indexPath;
+  std::optional<io::ShareStore> store;
+  std::optional<io::StudyIndex> index;  // this dialog's connection (searches); refreshes use their own
+  QLineEdit* search = nullptr;
+  QComboBox* modality = nullptr;
+  QComboBox* status = nullptr;
+  QLineEdit* dateFrom = nullptr;
+  QLineEdit* dateTo = nullptr;
+  QLabel* rootLabel = nullptr;
+  QLabel* summary = nullptr;
+  QTableWidget* table = nullptr;
+  QComboBox* series = nullptr;
+  QComboBox* revision = nullptr;
+  QLabel* detail = nullptr;
+  QPushButton* open = nullptr;
+  QTimer poll;
+  bool refreshing = false;
+  int sortColumn = 2;  // date
+  bool descending = true;
+  int shown = 0, matching = 0;
+  StudyDetails details;  // of the chosen study
+  int detailsGeneration = 0;
+};
+
+StudyBrowserDialog::StudyBrowserDialog(QWidget* parent) : QDialog(parent), d(std::make_unique<Impl>()) {
+  setWindowTitle(tr("Open from Share"));
+  resize(1100, 640);
+  auto* layout = new QVBoxLayout(this);
+
+  auto* rootRow = new QHBoxLayout;
+  d->rootLabel = new QLabel(this);
+  d->rootLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  auto* change = new QPushButton(tr("Share Folder..."), this);
+  rootRow->addWidget(d->rootLabel, 1);
+  rootRow->addWidget(change);
+  layout->addLayout(rootRow);
+
+  auto* filters = new QHBoxLayout;
+  d->search = new QLineEdit(this);
+  d->search->setPlaceholderText(tr("Search patient ID or name, description, study"));
+  d->search->setClearButtonEnabled(true);
+  d->modality = new QComboBox(this);
+  d->modality->addItem(tr("Any modality"), QString());
+  for (const char* m : {"CT", "MR", "PT", "NM", "US", "CR", "DX", "MG", "XA", "SEG"}) d->modality->addItem(m, QString(m));
+  d->status = new QComboBox(this);
+  d->status->addItem(tr("Any label status"), QString());
+  d->status->addItem(tr("No labels"), QString("none"));
+  d->status->addItem(tr("Being edited"), QString("editing"));
+  d->status->addItem(tr("Has revisions"), QString("revisions"));
+  d->status->addItem(tr("Submitted for review"), QString("submitted"));
+  d->status->addItem(tr("Approved"), QString("approved"));
+  d->dateFrom = new QLineEdit(this);
+  d->dateFrom->setPlaceholderText(tr("from YYYY-MM-DD"));
+  d->dateTo = new QLineEdit(this);
+  d->dateTo->setPlaceholderText(tr("to YYYY-MM-DD"));
+  for (QLineEdit* e : {d->dateFrom, d->dateTo}) e->setMaximumWidth(130);
+  filters->addWidget(d->search, 1);
+  filters->addWidget(d->modality);
+  filters->addWidget(d->status);
+  filters->addWidget(d->dateFrom);
+  filters->addWidget(d->dateTo);
+  layout->addLayout(filters);
+
+  d->table = new QTableWidget(0, kColumnCount, this);
+  QStringList headers;
+  for (const Column& c : kColumns) headers << tr(c.title);
+  d->table->setHorizontalHeaderLabels(headers);
+  d->table->setSelectionBehavior(QAbstractItemView::SelectRows);
+  d->table->setSelectionMode(QAbstractItemView::SingleSelection);
+  d->table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  d->table->verticalHeader()->hide();
+  d->table->horizontalHeader()->setSectionsClickable(true);
+  d->table->horizontalHeader()->setSortIndicatorShown(true);
+  d->table->horizontalHeader()->setSortIndicator(d->sortColumn, Qt::DescendingOrder);
+  d->table->horizontalHeader()->setStretchLastSection(true);
+  layout->addWidget(d->table, 1);
+  d->summary = new QLabel(this);
+  layout->addWidget(d->summary);
+
+  auto* chooser = new QFormLayout;
+  d->series = new QComboBox(this);
+  d->revision = new QComboBox(this);
+  d->detail = new QLabel(this);
+  d->detail->setWordWrap(true);
+  chooser->addRow(tr("Series:"), d->series);
+  chooser->addRow(tr("Labels:"), d->revision);
+  chooser->addRow(QString(), d->detail);
+  layout->addLayout(chooser);
+
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, this);
+  d->open = buttons->button(QDialogButtonBox::Open);
+  d->open->setEnabled(false);
+  layout->addWidget(buttons);
+
+  connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  connect(change, &QPushButton::clicked, this, [this] {
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Share Folder"), d->root);
+    if (!folder.isEmpty() && !setRoot(folder)) d->summary->setText(d->error);
+  });
+  connect(d->search, &QLineEdit::textChanged, this, [this] { fillTable(); });
+  connect(d->modality, &QComboBox::currentIndexChanged, this, [this] { fillTable(); });
+  connect(d->status, &QComboBox::currentIndexChanged, this, [this] { fillTable(); });
+  connect(d->dateFrom, &QLineEdit::textChanged, this, [this] { fillTable(); });
+  connect(d->dateTo, &QLineEdit::textChanged, this, [this] { fillTable(); });
+  connect(d->table->horizontalHeader(), &QHeaderView::sectionClicked, this, [this](int c) { sortBy(c); });
+  connect(d->table, &QTableWidget::itemSelectionChanged, this, [this] { studyChosen(); });
+  connect(d->table, &QTableWidget::cellDoubleClicked, this, [this] {
+    if (d->open->isEnabled()) accept();
+  });
+  connect(d->series, &QComboBox::currentIndexChanged, this, [this] { d->open->setEnabled(d->series->currentIndex() >= 0); });
+  d->poll.setInterval(kPollMs);
+  connect(&d->poll, &QTimer::timeout, this, [this] { startRefresh(); });
+}
+
+StudyBrowserDialog::~StudyBrowserDialog() = default;
+
+bool StudyBrowserDialog::setRoot(const QString& root) {
+  auto store = io::ShareStore::open(root.toStdString());
+  if (!store) {
+    d->error = fromError(store.error());
+    return false;
+  }
+  auto index = io::StudyIndex::open(*store);
+  if (!index) {
+    d->error = fromError(index.error());
+    return false;
+  }
+  d->root = root;
+  d->indexPath = QString::fromStdString(index->path());
+  d->store.emplace(std::move(*store));
+  d->index.emplace(std::move(*index));
+  d->rootLabel->setText(tr("Share: %1").arg(root));
+  d->table->setRowCount(0);
+  fillTable();  // what the index already knows, at once
+  startRefresh();
+  d->poll.start();
+  return true;
+}
+
+QString StudyBrowserDialog::root() const { return d->root; }
+QString StudyBrowserDialog::error() const { return d->error; }
+QLineEdit* StudyBrowserDialog::searchField() const { return d->search; }
+QComboBox* StudyBrowserDialog::modalityBox() const { return d->modality; }
+QComboBox* StudyBrowserDialog::statusBox() const { return d->status; }
+QLineEdit* StudyBrowserDialog::dateFromField() const { return d->dateFrom; }
+QLineEdit* StudyBrowserDialog::dateToField() const { return d->dateTo; }
+QTableWidget* StudyBrowserDialog::table() const { return d->table; }
+QComboBox* StudyBrowserDialog::seriesBox() const { return d->series; }
+QComboBox* StudyBrowserDialog::revisionBox() const { return d->revision; }
+QLabel* StudyBrowserDialog::studyDetail() const { return d->detail; }
+QPushButton* StudyBrowserDialog::openButton() const { return d->open; }
+int StudyBrowserDialog::shownRows() const { return d->shown; }
+int StudyBrowserDialog::matchingStudies() const { return d->matching; }
+
+void StudyBrowserDialog::startRefresh() {
+  if (d->refreshing || d->root.isEmpty()) return;
+  d->refreshing = true;
+  if (d->shown == 0) d->summary->setText(tr("Reading the share's catalogue..."));
+  const std::string root = d->root.toStdString(), indexPath = d->indexPath.toStdString();
+  auto* watcher = new QFutureWatcher<RefreshOutcome>(this);
+  connect(watcher, &QFutureWatcher<RefreshOutcome>::finished, this, [this, watcher, root] {
+    const RefreshOutcome outcome = watcher->result();
+    watcher->deleteLater();
+    d->refreshing = false;
+    if (root != d->root.toStdString()) return;  // another share was chosen meanwhile
+    if (!outcome.error.isEmpty()) {
+      d->summary->setText(tr("The share's catalogue could not be read: %1").arg(outcome.error));
+      return;
+    }
+    fillTable();
+    if (!outcome.problems.isEmpty())
+      d->summary->setText(d->summary->text() + "  " +
+                          tr("%n damaged catalogue entries skipped: %1", nullptr, int(outcome.problems.size()))
+                              .arg(outcome.problems.first()));
+    Q_EMIT refreshed();
+  });
+  // Its own connection to the index: a search in the dialog never waits for this catch-up with the share.
+  watcher->setFuture(QtConcurrent::run([root, indexPath] {
+    RefreshOutcome out;
+    auto store = io::ShareStore::open(root);
+    if (!store) {
+      out.error = fromError(store.error());
+      return out;
+    }
+    auto index = io::StudyIndex::open(*store, indexPath);
+    if (!index) {
+      out.error = fromError(index.error());
+      return out;
+    }
+    auto refreshed = index->refresh();
+    if (!refreshed) {
+      out.error = fromError(refreshed.error());
+      return out;
+    }
+    for (const auto& p : refreshed->newProblems) out.problems << qs(p);
+    return out;
+  }));
+}
+
+void StudyBrowserDialog::sortBy(int column) {
+  if (column < 0 || column >= kColumnCount) return;
+  d->descending = column == d->sortColumn ? !d->descending : (column == 2 || column == 6);  // dates: newest first
+  d->sortColumn = column;
+  d->table->horizontalHeader()->setSortIndicator(column, d->descending ? Qt::DescendingOrder : Qt::AscendingOrder);
+  fillTable();
+}
+
+void StudyBrowserDialog::fillTable() {
+  if (!d->index) return;
+  io::StudyQuery q;
+  q.text = d->search->text().trimmed().toStdString();
+  q.modality = d->modality->currentData().toString().toStdString();
+  q.status = d->status->currentData().toString().toStdString();
+  for (auto [field, target] : {std::pair{d->dateFrom, &q.dateFrom}, {d->dateTo, &q.dateTo}}) {
+    const QString text = field->text().trimmed();
+    const bool valid = text.isEmpty() || !io::normalizeStudyDate(text.toStdString()).empty();
+    field->setStyleSheet(valid ? QString() : QStringLiteral("color: #c0392b"));
+    if (valid) *target = text.toStdString();
+  }
+  q.sortBy = kColumns[d->sortColumn].sortKey;
+  q.descending = d->descending;
+  q.limit = kShownRows;
+  auto rows = d->index->search(q);
+  auto total = d->index->count(q);
+  if (!rows || !total) {
+    d->summary->setText(fromError(rows ? total.error() : rows.error()));
+    return;
+  }
+  const QString selected =
+      d->table->currentRow() >= 0 && d->table->item(d->table->currentRow(), kColumnCount - 1)
+          ? d->table->item(d->table->currentRow(), kColumnCount - 1)->text()
+          : QString();
+  const QSignalBlocker block(d->table);
+  d->table->setRowCount(int(rows->size()));
+  int reselect = -1;
+  for (int r = 0; r < int(rows->size()); ++r) {
+    const io::StudyRow& s = (*rows)[std::size_t(r)];
+    const QString latest = s.latestRevision ? qs(s.latestLabelSet) + " r" + QString::number(s.latestRevision) : QString();
+    const QString review = !s.latestRevision ? QString()
+                           : s.review == "approved"  ? tr("approved")
+                           : s.review == "submitted" ? tr("submitted")
+                           : s.review == "rejected"  ? tr("sent back")
+                                                     : tr("not reviewed");
+    const QString cells[kColumnCount] = {qs(s.patientId), qs(s.patientName), dateText(s.studyDate), qs(s.modalities),
+                                         qs(s.description), qs(s.labelSets), latest, review, qs(s.editing), qs(s.study)};
+    for (int c = 0; c < kColumnCount; ++c) {
+      auto* item = d->table->item(r, c);
+      if (!item) d->table->setItem(r, c, item = new QTableWidgetItem);
+      item->setText(cells[c]);
+    }
+    if (qs(s.study) == selected) reselect = r;
+  }
+  if (reselect >= 0) d->table->selectRow(reselect);
+  else d->table->clearSelection();
+  d->shown = int(rows->size());
+  d->matching = *total;
+  d->summary->setText(d->matching > d->shown ? tr("%1 of %2 studies shown: search to narrow them").arg(d->shown).arg(d->matching)
+                                             : tr("%n studies", nullptr, d->matching));
+  if (reselect < 0 && !selected.isEmpty()) studyChosen();
+}
+
+void StudyBrowserDialog::studyChosen() {
+  const int row = d->table->currentRow();
+  const bool selected = row >= 0 && !d->table->selectedItems().isEmpty();
+  d->series->clear();
+  d->revision->clear();
+  d->open->setEnabled(false);
+  if (!selected) {
+    d->detail->clear();
+    return;
+  }
+  const std::string study = d->table->item(row, kColumnCount - 1)->text().toStdString();
+  const std::string root = d->root.toStdString();
+  const int generation = ++d->detailsGeneration;
+  d->detail->setText(tr("Reading %1 from the share...").arg(qs(study)));
+  auto* watcher = new QFutureWatcher<StudyDetails>(this);
+  connect(watcher, &QFutureWatcher<StudyDetails>::finished, this, [this, watcher, generation] {
+    StudyDetails details = watcher->result();
+    watcher->deleteLater();
+    if (generation != d->detailsGeneration) return;  // another study was chosen meanwhile
+    d->details = std::move(details);
+    const StudyDetails& s = d->details;
+    if (!s.error.isEmpty()) {
+      d->detail->setText(s.error);
+      return;
+    }
+    for (const auto& m : s.series) {
+      QString grid = tr("no single grid");
+      if (m.geometry) {
+        const auto& g = m.geometry->dimensions();
+        grid = QString("%1 x %2 x %3").arg(g[0]).arg(g[1]).arg(g[2]);
+      }
+      d->series->addItem(tr("%1  %2  %3  (%4, %n file(s))", nullptr, int(m.files.size()))
+                             .arg(qs(m.modality), qs(m.seriesDescription.empty() ? m.series : m.seriesDescription),
+                                  qs(m.seriesNumber), grid),
+                         qs(m.series));
+    }
+    const QString chosenSeries = d->series->currentData().toString();
+    d->revision->addItem(tr("(the image only)"), QVariant());
+    int preferred = 0, unbound = 0;
+    for (const auto& r : s.revisions) {
+      QString text = QString("%1 r%2  %3  %4").arg(qs(r.labelSet)).arg(r.info.number).arg(qs(r.info.author), qs(r.info.time));
+      const QString review = r.review == "approved"    ? tr("approved")
+                             : r.review == "submitted" ? tr("submitted")
+                             : r.review == "rejected"  ? tr("sent back")
+                                                       : QString();
+      if (!review.isEmpty()) text += "  [" + review + "]";
+      if (!r.boundSeries.empty() && qs(r.boundSeries) != chosenSeries) text += "  " + tr("(on another series)");
+      if (!r.info.message.empty()) text += "  \"" + qs(r.info.message) + "\"";
+      d->revision->addItem(text, QVariantList{qs(r.labelSet), r.info.number});
+      if (preferred == 0 && qs(r.boundSeries) == chosenSeries) preferred = d->revision->count() - 1;
+      if (unbound == 0 && r.boundSeries.empty()) unbound = d->revision->count() - 1;
+    }
+    d->revision->setCurrentIndex(preferred ? preferred : unbound);
+    QStringList lines;
+    if (!s.editing.isEmpty()) lines << tr("Being edited now: %1").arg(s.editing.join(", "));
+    if (!s.seriesInProgress.empty()) lines << tr("%n series still being imported (not listed)", nullptr, int(s.seriesInProgress.size()));
+    if (s.series.empty()) lines << tr("No image series in this study (a share written before studies held images?)");
+    for (const QString& p : s.problems) lines << tr("Skipped: %1").arg(p);
+    d->detail->setText(lines.join("\n"));
+    d->open->setEnabled(d->series->currentIndex() >= 0);
+    Q_EMIT studyDetailsRead();
+  });
+  watcher->setFuture(QtConcurrent::run([root, study] { return readDetails(root, study); }));
+}
+
+std::optional<ShareStudyChoice> StudyBrowserDialog::choice() const {
+  if (d->series->currentIndex() < 0) return std::nullopt;
+  ShareStudyChoice c;
+  c.root = d->root;
+  c.study = d->details.study;
+  c.series = d->series->currentData().toString();
+  const QVariantList rev = d->revision->currentData().toList();
+  if (rev.size() == 2) {
+    c.labelSet = rev[0].toString();
+    c.revision = rev[1].toInt();
+  }
+  return c;
+}
+
+}  // namespace delineate::app::gui

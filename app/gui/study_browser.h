@@ -1,0 +1,70 @@
+#pragma once
+// File > Open from Share: the study browser (issue 24, item 6). Studies come from the share's catalogue through the
+// local index (io/studies/study_index.h), so searching never waits on the share: the search field, modality, label
+// status and a date range filter as you type, a column header sorts (by the index, so all matches sort, not only
+// those shown). The index catches up with the share in the background, at once and every few seconds while the
+// dialog is open. Choosing a study reads its folder on the share (in the background): its series and every label
+// revision with its review state, and who is editing it right now (the live lease). Open hands the choice to the
+// window, which fetches the series (verified, with progress and Cancel) and opens it with the chosen revision.
+
+#include <QDialog>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableWidget;
+
+namespace delineate::app::gui {
+
+struct ShareStudyChoice {
+  QString root, study, series;
+  QString labelSet;  // empty: the image alone
+  int revision = 0;  // 0 with a label set: its newest revision
+};
+
+class StudyBrowserDialog : public QDialog {
+  Q_OBJECT
+
+ public:
+  explicit StudyBrowserDialog(QWidget* parent = nullptr);
+  ~StudyBrowserDialog() override;
+
+  // Browses the share at `root`: false, with the reason in error(), when it is not a share store.
+  bool setRoot(const QString& root);
+  QString root() const;
+  std::optional<ShareStudyChoice> choice() const;
+  QString error() const;
+
+  // The widgets, for tests that drive the dialog as a user would.
+  QLineEdit* searchField() const;
+  QComboBox* modalityBox() const;
+  QComboBox* statusBox() const;
+  QLineEdit* dateFromField() const;
+  QLineEdit* dateToField() const;
+  QTableWidget* table() const;
+  QComboBox* seriesBox() const;
+  QComboBox* revisionBox() const;
+  QLabel* studyDetail() const;
+  QPushButton* openButton() const;
+  int shownRows() const;
+  int matchingStudies() const;  // all matches, shown or not
+
+ Q_SIGNALS:
+  void refreshed();     // the index caught up with the share and the table was filled again
+  void studyDetailsRead();  // the chosen study's series and revisions are in the boxes
+
+ private:
+  struct Impl;
+  void startRefresh();
+  void fillTable();
+  void studyChosen();
+  void sortBy(int column);
+  std::unique_ptr<Impl> d;
+};
+
+}  // namespace delineate::app::gui

@@ -1,0 +1,174 @@
+// File > Open from Share (issue 24, item 6): the study browser searches the catalogue through the local index, sorts
+// by any column, shows review state and who is editing, sees a study imported elsewhere while it is open, and opens
+// image and revision in one step; a damaged file on the share is refused by name.
+#include <catch2/catch.hpp>
+
+#include <QComboBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTableWidget>
+
+#include <filesystem>
+
+#include "app/gui/study_browser.h"
+#include "io/share/share_lease.h"
+#include "io/share/share_reviews.h"
+#include "io/share/share_revisions.h"
+#include "io/studies/study_import.h"
+#include "io/studies/study_store.h"
+#include "tests/gui/gui_fixtures.h"
+#include "tests/gui_support/gui_app.h"
+
+using namespace delineate;
+using namespace delineate::test;
+using app::gui::MainWindow;
+using app::gui::StudyBrowserDialog;
+
+namespace {
+
+io::ImportedSeries importVolume(const io::ShareStore& store, const std::string& file, const std::string& study,
+                                const std::string& patientId, const std::string& modality, const std::string& description) {
+  io::StudyImportOptions options;
+  options.study = study;
+  options.patientId = patientId;
+  options.modality = modality;
+  options.description = description;
+  auto report = io::importStudies(store, {file}, options);
+  REQUIRE(report.ok());
+  REQUIRE(report->series.size() == 1);
+  return report->series[0];
+}
+
+QStringList column(const QTableWidget* table, int c) {
+  QStringList out;
+  for (int r = 0; r < table->rowCount(); ++r) out << table->item(r, c)->text();
+  return out;
+}
+
+constexpr int kPatientIdColumn = 0, kReviewColumn = 7, kEditingColumn = 8, kStudyColumn = 9;
+
+}  // namespace
+
+TEST_CASE("study browser: search, sort, review and editing state, a study imported meanwhile, and one-step open",
+          "[gui][share]") {
+  test::guiApp();
+  auto mr = sharedFile("data/mr/pyradiomics-mr-tumor/brain1_image.nrrd");
+  if (!mr) return;
+  test::ScratchDir dir("gui-study-browser");
+  std::filesystem::create_directories(dir / "share");
+  auto store = io::ShareStore::initialize((dir / "share").string());
+  REQUIRE(store.ok());
+  const io::ImportedSeries ct = importVolume(*store, kSampleCt, "sample-ct", "P-001", "CT", "bundled sample");
+  importVolume(*store, mr->string(), "brain-1", "P-002", "MR", "brain tumour");
+  // Two revisions of the sample's labels, bound to its series; r2 submitted for review.
+  auto manifest = io::readSeriesManifest(*store, "sample-ct", ct.series);
+  REQUIRE(manifest.ok());
+  auto map = io::readLabelFile(sampleLabels(dir));
+  REQUIRE(map.ok());
+  auto set = io::LabelSetRevisions::open(*store, "sample-ct", "organs");
+  REQUIRE(set.ok());
+  for (int i = 0; i < 2; ++i)
+    REQUIRE(set->saveLabels(*map, io::SaveRequest{"ann", i, "automatic", io::withLabelBinding({}, *manifest)}).ok());
+  REQUIRE(io::LabelSetReviews(*set).record(2, io::ReviewAction::Submit, "ann", "").ok());
+  // Someone is editing the MR's tumour labels.
+  auto tumour = io::LabelSetRevisions::open(*store, "brain-1", "tumour");
+  REQUIRE(tumour.ok());
+  auto lease = io::ShareLease::prepare(*store, tumour->folder(), "cy");
+  REQUIRE(lease.ok());
+  REQUIRE(lease->acquire().ok());
+
+  StudyBrowserDialog dialog;
+  QSignalSpy refreshed(&dialog, &StudyBrowserDialog::refreshed), details(&dialog, &StudyBrowserDialog::studyDetailsRead);
+  REQUIRE(dialog.setRoot(QString::fromStdString((dir / "share").string())));
+  dialog.show();
+  REQUIRE(waitFor(refreshed));
+  QTableWidget* table = dialog.table();
+  REQUIRE(table->rowCount() == 2);
+  CHECK(dialog.matchingStudies() == 2);
+
+  // Sorting by a column's header, both ways.
+  table->horizontalHeader()->sectionClicked(kPatientIdColumn);
+  CHECK(column(table, kPatientIdColumn) == QStringList{"P-001", "P-002"});
+  table->horizontalHeader()->sectionClicked(kPatientIdColumn);
+  CHECK(column(table, kPatientIdColumn) == QStringList{"P-002", "P-001"});
+
+  // Filters: text, modality, label status, a date range (volumes carry no date: none match one).
+  dialog.searchField()->setText("tumour");
+  CHECK(column(table, kStudyColumn) == QStringList{"brain-1"});
+  CHECK(table->item(0, kEditingColumn)->text().startsWith("cy@"));
+  dialog.searchField()->clear();
+  dialog.modalityBox()->setCurrentIndex(dialog.modalityBox()->findData(QString("CT")));
+  CHECK(column(table, kStudyColumn) == QStringList{"sample-ct"});
+  CHECK(table->item(0, kReviewColumn)->text() == "submitted");
+  dialog.modalityBox()->setCurrentIndex(0);
+  dialog.statusBox()->setCurrentIndex(dialog.statusBox()->findData(QString("editing")));
+  CHECK(column(table, kStudyColumn) == QStringList{"brain-1"});
+  dialog.statusBox()->setCurrentIndex(0);
+  dialog.dateFromField()->setText("2000-01-01");
+  CHECK(table->rowCount() == 0);
+  dialog.dateFromField()->setText("2000-01");  // not a date yet: ignored (and shown so) while typed
+  CHECK(table->rowCount() == 2);
+  dialog.dateFromField()->clear();
+
+  // A study imported by another client appears while the dialog is open (the index catches up every few seconds).
+  importVolume(*store, kSampleCt, "sample-ct-2", "P-003", "CT", "imported elsewhere");
+  refreshed.clear();
+  REQUIRE(waitFor(refreshed, 20000));
+  CHECK(table->rowCount() == 3);
+
+  // Choosing a study: its series, and its revisions with the newest bound to that series preselected.
+  dialog.searchField()->setText("P-001");
+  REQUIRE(table->rowCount() == 1);
+  details.clear();
+  table->selectRow(0);
+  REQUIRE(waitFor(details));
+  REQUIRE(dialog.seriesBox()->count() == 1);
+  CHECK(dialog.revisionBox()->count() == 3);  // the image alone, r2, r1
+  CHECK(dialog.revisionBox()->currentText().startsWith("organs r2"));
+  CHECK(dialog.revisionBox()->currentText().contains("submitted"));
+  CHECK(dialog.openButton()->isEnabled());
+  const auto choice = dialog.choice();
+  REQUIRE(choice.has_value());
+  CHECK(choice->study == "sample-ct");
+  CHECK(choice->series == QString::fromStdString(ct.series));
+  CHECK(choice->labelSet == "organs");
+  CHECK(choice->revision == 2);
+
+  // Open: the image and the revision in one step; saving would make organs r3; the recent list names the share study.
+  QuietWindow window;
+  QSignalSpy loaded(&window, &MainWindow::studyLoaded), labelsLoaded(&window, &MainWindow::labelsLoaded),
+      failed(&window, &MainWindow::loadFailed);
+  REQUIRE(window.loader().openShareStudy(choice->root, choice->study, choice->series, choice->labelSet, choice->revision));
+  REQUIRE(waitFor(labelsLoaded));
+  CHECK(failed.count() == 0);
+  CHECK(loaded.count() == 1);
+  auto sample = io::readImageFile(kSampleCt);
+  REQUIRE(sample.ok());
+  CHECK(window.document().session()->image().geometry() == sample->geometry());
+  CHECK(window.document().session()->baseRevision() == "sample-ct/organs/r2");
+  CHECK_FALSE(window.document().session()->isDirty());
+  CHECK(window.document().shareTarget().valid());
+  CHECK(window.document().shareTarget().baseRevision == 2);
+  const QStringList recent = QSettings().value("recentStudies").toStringList();
+  REQUIRE_FALSE(recent.isEmpty());
+  CHECK(recent.front() == "share:" + choice->root + "#sample-ct/" + choice->series + "/organs");
+
+  // A file of the series damaged on the share (and not in the local cache): refused, naming it; the study stays.
+  const std::filesystem::path stored = std::filesystem::path(store->root()) / "studies/brain-1/series";
+  auto brain = io::listStudy(*store, "brain-1");
+  REQUIRE(brain.ok());
+  const std::filesystem::path file = stored / brain->series[0].series / brain->series[0].files[0].name;
+  std::string bytes = readTextFile(file);
+  bytes[bytes.size() / 2] ^= 0x10;
+  std::filesystem::permissions(file, std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
+  writeTextFile(file, bytes);
+  REQUIRE(window.loader().openShareStudy(choice->root, "brain-1", QString::fromStdString(brain->series[0].series)));
+  REQUIRE(waitFor(failed));
+  CHECK(failed.takeFirst().at(0).toString().contains(QString::fromStdString(file.string())));
+  CHECK(window.document().session()->baseRevision() == "sample-ct/organs/r2");
+  REQUIRE(lease->release().ok());
+}
