@@ -136,6 +136,8 @@ struct StudyOptions {  // study import | list | search | show | get | reindex
   std::string study, series, output;  // show, get; import: --study
   std::string modality, description, patientId;  // import (volume files); search: modality, description
   int jobs = 0;
+  bool deidentify = false;  // import: PS3.15 basic profile, pseudonyms keyed by --key-file
+  std::string keyFile;
   std::string text, patient, dateFrom, dateTo, status;  // search
   std::string sortBy = "date";
   int limit = 0;

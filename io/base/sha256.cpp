@@ -1,5 +1,7 @@
 #include "io/base/sha256.h"
 
+#include <algorithm>
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -180,6 +182,30 @@ std::string toHex(const std::array<std::uint8_t, 32>& digest) {
     s[2 * i + 1] = kHex[digest[i] & 15];
   }
   return s;
+}
+
+std::array<std::uint8_t, 32> hmacSha256(const std::string& key, const std::string& message) {
+  std::array<std::uint8_t, 64> block{};  // the key, hashed first when longer than a block, zero-padded
+  if (key.size() > block.size()) {
+    Sha256 h;
+    h.update(key.data(), key.size());
+    const auto digest = h.finish();
+    std::copy(digest.begin(), digest.end(), block.begin());
+  } else {
+    std::copy(key.begin(), key.end(), block.begin());
+  }
+  std::array<std::uint8_t, 64> inner{}, outer{};
+  for (std::size_t i = 0; i < block.size(); ++i) {
+    inner[i] = std::uint8_t(block[i] ^ 0x36);
+    outer[i] = std::uint8_t(block[i] ^ 0x5c);
+  }
+  Sha256 h;
+  h.update(inner.data(), inner.size());
+  h.update(message.data(), message.size());
+  const auto innerDigest = h.finish();
+  h.update(outer.data(), outer.size());
+  h.update(innerDigest.data(), innerDigest.size());
+  return h.finish();
 }
 
 std::string sha256Hex(const void* data, std::size_t size) {

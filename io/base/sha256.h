@@ -36,6 +36,8 @@ class Sha256 {
 
 std::string toHex(const std::array<std::uint8_t, 32>& digest);
 std::string sha256Hex(const void* data, std::size_t size);
+// HMAC-SHA-256 (RFC 2104): keyed hashes whose output nobody without the key can reproduce (pseudonyms).
+std::array<std::uint8_t, 32> hmacSha256(const std::string& key, const std::string& message);
 // Streams the file in 1 MiB blocks; errors name the file.
 core::Result<std::string> sha256OfFile(const std::string& path);
 

@@ -1,6 +1,10 @@
 #include "io/studies/study_import.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -172,10 +176,13 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
     for (const DicomSeries* s : index->allSeries()) {
       const std::string studyUid = s->studyInstanceUid, seriesUid = s->seriesInstanceUid;
       // Without UIDs, names come from what every importer of the same files sees alike (never from a path).
-      std::string seriesName = seriesUid.empty() ? "series-" + fallbackKey(*s) : shareNameFrom(seriesUid);
+      // De-identified, a study and series are named by the UIDs the files will carry (pseudonyms).
+      const DeidentifyKey* deid = options.deidentify ? &*options.deidentify : nullptr;
+      const auto uidName = [&](const std::string& uid) { return shareNameFrom(deid ? pseudonymUid(*deid, uid) : uid); };
+      std::string seriesName = seriesUid.empty() ? "series-" + fallbackKey(*s) : uidName(seriesUid);
       std::string studyName =
           !options.study.empty() ? options.study
-          : !studyUid.empty()    ? shareNameFrom(studyUid)
+          : !studyUid.empty()    ? uidName(studyUid)
                                  : "study-" + shortHash(s->patientId + "|" + s->patientName + "|" + s->studyDate + "|" +
                                                         s->studyDescription);
       auto key = std::make_pair(studyName, seriesName);
@@ -196,6 +203,15 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
         m.modality = s->modality;
         m.studyDescription = s->studyDescription;
         m.seriesDescription = s->seriesDescription;
+        if (deid) {
+          m.deidentified = true;
+          m.studyInstanceUid = studyUid.empty() ? "" : pseudonymUid(*deid, studyUid);
+          m.seriesInstanceUid = seriesUid.empty() ? "" : pseudonymUid(*deid, seriesUid);
+          m.patientId = m.patientName = pseudonymFor(*deid, s->patientId);
+          m.studyDate = shiftedDate(*deid, s->patientId, s->studyDate);
+          m.studyDescription.clear();
+          m.seriesDescription.clear();
+        }
         found = byUid.emplace(key, plan.size()).first;
         plan.push_back(std::move(p));
       }
@@ -215,6 +231,10 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
     std::sort(report.skipped.begin(), report.skipped.end());
     report.skipped.erase(std::unique(report.skipped.begin(), report.skipped.end()), report.skipped.end());
   }
+  if (options.deidentify && !volumes.empty() && options.study.empty())
+    return makeError(ErrorCode::InvalidArgument, volumes.front(),
+                     "a volume file is imported de-identified only into a study named with --study (its file name "
+                     "may name the patient)");
   for (const std::string& v : volumes) {
     auto image = readImageFile(v);
     if (!image) {
@@ -232,8 +252,9 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
     m.series = "v-" + hash->substr(0, 16);
     m.kind = "volume";
     m.modality = options.modality;
-    m.studyDescription = options.description.empty() ? stem : options.description;
-    m.seriesDescription = fs::path(v).filename().string();
+    m.studyDescription = options.description.empty() && !options.deidentify ? stem : options.description;
+    m.seriesDescription = options.deidentify ? std::string() : fs::path(v).filename().string();
+    m.deidentified = options.deidentify.has_value();
     m.patientId = options.patientId;
     m.geometry = image->geometry();
     p.sources.push_back({v, *hash, 0});
@@ -270,7 +291,7 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
         ++r.duplicates;
         continue;
       }
-      unique[name] = SeriesFile{name, f.sha256, f.bytes, fs::path(f.path).filename().string()};
+      unique[name] = SeriesFile{name, f.sha256, f.bytes, options.deidentify ? std::string() : fs::path(f.path).filename().string()};
     }
     m.files.clear();
     for (auto& [name, file] : unique) m.files.push_back(file);
@@ -301,6 +322,22 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
     return core::Status::success();
   };
 
+  // De-identified instances are written here (local temporary folder) before they are stored.
+  fs::path deidFolder;
+  struct FolderGuard {
+    fs::path path;
+    ~FolderGuard() {
+      std::error_code ec;
+      if (!path.empty()) fs::remove_all(path, ec);
+    }
+  } deidGuard;
+  if (options.deidentify) {
+    std::string pattern = (fs::temp_directory_path() / "delineate-deid-XXXXXX").string();
+    if (!::mkdtemp(pattern.data()))
+      return makeError(ErrorCode::WriteFailed, pattern, std::string("cannot make a temporary folder: ") + std::strerror(errno));
+    deidFolder = deidGuard.path = pattern;
+  }
+
   const std::string thrown = parallelFor(tasks.size(), resolveThreads(options.jobs), [&](std::size_t i, int) {
     if (progress && progress->cancelled()) {
       std::lock_guard<std::mutex> lock(mutex);
@@ -313,21 +350,36 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
     core::Status status = core::Status::success();
     bool copied = false, there = false;
     std::string hash = f.sha256;
-    if (hash.empty()) {
-      auto h = sha256OfFile(f.path);
+    // De-identified: the instance is rewritten into a local temporary file first, and that is what is stored
+    // (the same input and key give the same bytes, so a resumed or racing import finds them stored).
+    std::string source = f.path;
+    struct TempFile {
+      std::string path;
+      ~TempFile() {
+        if (!path.empty()) ::unlink(path.c_str());
+      }
+    } temp;
+    if (options.deidentify && p.manifest.kind == "dicom") {
+      temp.path = (deidFolder / (std::to_string(i) + ".dcm")).string();
+      source = temp.path;
+      status = deidentifyDicomFile(f.path, source, *options.deidentify);
+      hash.clear();
+    }
+    if (status && hash.empty()) {
+      auto h = sha256OfFile(source);
       if (h) hash = *h;
       else status = h.error();
     }
     std::uint64_t bytes = 0;
     if (status) {
       std::error_code ec;
-      bytes = fs::file_size(f.path, ec);
+      bytes = fs::file_size(source, ec);
       const std::string rel = "studies/" + p.manifest.study + "/series/" + p.manifest.series + "/" + hash + p.suffix;
       auto target = store.resolve(rel);
       if (!target) status = target.error();
       else if (fs::exists(*target, ec)) there = true;  // published whole by an earlier or concurrent import
       else {
-        auto written = store.copyFileIn(rel, f.path, true);
+        auto written = store.copyFileIn(rel, source, true);
         if (written && *written != hash)
           status = makeError(ErrorCode::ReadFailed, f.path, "the file changed while it was imported (its SHA-256 differs "
                                                             "between two reads); the copy was not kept");

@@ -13,11 +13,13 @@
 // - After its manifest, each series gets a catalogue record (io/share/share_catalogue.h); records are batched (one
 //   segment per second at most) so a bulk import of thousands of studies does not write thousands of segments.
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
 #include "core/progress.h"
+#include "io/dicom/dicom_deidentify.h"
 #include "io/share/share_store.h"
 
 namespace delineate::io {
@@ -28,6 +30,10 @@ struct StudyImportOptions {
   std::string description;  // for volume files: the study description
   std::string patientId;    // for volume files
   int jobs = 0;             // parallel copies; 0: as for DICOM reading on shares (4 x cores, 8..32)
+  // De-identify DICOM instances before they reach the share (io/dicom/dicom_deidentify.h): studies and series are
+  // named by their pseudonym UIDs, manifests hold the pseudonyms and shifted dates, no descriptions or file names.
+  // Volume files are imported then only with `study` given (a file name may carry a name).
+  std::optional<DeidentifyKey> deidentify;
   core::ProgressSink* progress = nullptr;  // stages "scan", "copy"; cancel stops between files
 };
 

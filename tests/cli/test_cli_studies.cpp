@@ -170,3 +170,41 @@ TEST_CASE("study list on a share written before studies held images says how to 
   CHECK(cli(dir, "dataset show " + root + " lungs").exitCode == 0);
   CHECK(cli(dir, "share get " + root + " sample organs 2 " + quoted((dir / "r2.nii.gz").string())).exitCode == 0);
 }
+
+TEST_CASE("study import --deidentify: pseudonyms in the catalogue, and a key on the share or too short is refused",
+          "[cli][share]") {
+  auto ct = sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!ct) return;
+  ScratchDir dir("cli-study-deid");
+  const std::string root = quoted((dir / "share").string());
+  fs::create_directories(dir / "share");
+  REQUIRE(cli(dir, "share init " + root).exitCode == 0);
+  writeTextFile(dir / "share" / "key", "0123456789abcdef0123456789abcdef");
+  writeTextFile(dir / "short-key", "tiny");
+  writeTextFile(dir / "key", "0123456789abcdef0123456789abcdef");
+  const std::string input = quoted(ct->string());
+
+  const SplitRun onShare = cli(dir, "study import " + root + " " + input + " --deidentify --key-file " +
+                                        quoted((dir / "share" / "key").string()));
+  CHECK(onShare.exitCode == 1);
+  CHECK(onShare.err.find("lies on the share") != std::string::npos);
+  const SplitRun shortKey =
+      cli(dir, "study import " + root + " " + input + " --deidentify --key-file " + quoted((dir / "short-key").string()));
+  CHECK(shortKey.exitCode == 1);
+  CHECK(shortKey.err.find("at least 16 bytes") != std::string::npos);
+  CHECK(cli(dir, "study import " + root + " " + input + " --deidentify").exitCode == 2);
+  CHECK(jsonOf(cli(dir, "study list " + root + " --json"))["studies"].empty());  // nothing was imported
+
+  auto imported = jsonOf(cli(dir, "study import " + root + " " + input + " --deidentify --key-file " +
+                                      quoted((dir / "key").string()) + " --json"));
+  REQUIRE(imported["series"].size() == 1);
+  CHECK(imported["series"][0]["study"] != kStudy);
+  auto list = jsonOf(cli(dir, "study list " + root + " --json"));
+  REQUIRE(list["studies"].size() == 1);
+  const std::string patient = list["studies"][0]["patientId"];
+  CHECK(patient.rfind("ANON-", 0) == 0);
+  CHECK(list["studies"][0]["patientName"] == patient);
+  CHECK(list["studies"][0]["studyDate"] != "19941122");
+  CHECK(list["studies"][0]["description"] == "");
+  CHECK(jsonOf(cli(dir, "study search " + root + " CRLM --json"))["studies"].empty());
+}

@@ -520,3 +520,110 @@ TEST_CASE("studies: a share written by the layout before studies held images ope
   CHECK((*index->find("sample"))->latestRevision == 3);
   CHECK((*index->find("sample"))->review == "none");
 }
+
+TEST_CASE("studies: a de-identified import keeps pixels and references, and gives one patient one pseudonym per key",
+          "[share][dicom]") {
+  ScratchDir dir("studies-deid");
+  const io::ShareStore store = makeStore(dir);
+  // Two studies of one patient a month apart, with identifying attributes, a physician, a private tag and a reference.
+  const auto write = [&](const fs::path& folder, const std::string& studyUid, const std::string& date) {
+    fs::create_directories(folder);
+    for (int k = 0; k < 3; ++k) {
+      test::CtSliceParams p;
+      p.patientId = "MRN-4711";
+      p.patientName = "Doe^Jane";
+      p.studyUid = studyUid;
+      p.seriesUid = studyUid + ".1";
+      p.instanceNumber = k + 1;
+      p.positionLps = {0, 0, 2.0 * k};
+      test::DicomBuilder b = test::makeCtSlice(p);
+      b.str(0x0008, 0x0020, "DA", date)
+          .str(0x0008, 0x0080, "LO", "General Hospital")
+          .str(0x0008, 0x0090, "PN", "House^Gregory")
+          .str(0x0008, 0x1030, "LO", "CT abdomen for Jane Doe")
+          .str(0x0010, 0x0030, "DA", "19700101")
+          .str(0x0009, 0x0010, "LO", "ACME private")
+          .str(0x0009, 0x1001, "LO", "MRN-4711 again")
+          .beginSequence(0x0008, 0x1140)
+          .beginItem()
+          .ui(0x0008, 0x1150, "1.2.840.10008.5.1.4.1.1.2")
+          .ui(0x0008, 0x1155, studyUid + ".1." + std::to_string(k == 0 ? 2 : 1))
+          .str(0x0008, 0x1070, "PN", "Operator^Olga")
+          .endItem()
+          .endSequence();
+      b.write(folder / ("i" + std::to_string(k) + ".dcm"));
+    }
+  };
+  write(dir.path() / "s1", "2.25.9001", "20240102");
+  write(dir.path() / "s2", "2.25.9002", "20240201");
+  io::StudyImportOptions options;
+  options.deidentify = io::DeidentifyKey{"a key of thirty-two bytes, local"};
+  auto report = io::importStudies(store, {(dir.path() / "s1").string(), (dir.path() / "s2").string()}, options);
+  REQUIRE(report.ok());
+  REQUIRE(report->series.size() == 2);
+  const std::string pseudonym = io::pseudonymFor(*options.deidentify, "MRN-4711");
+  CHECK(pseudonym.rfind("ANON-", 0) == 0);
+  std::vector<std::string> dates;
+  for (const auto& s : report->series) {
+    CHECK(s.study.rfind("2.25.", 0) == 0);
+    CHECK(s.study != "2.25.9001");
+    CHECK(s.study != "2.25.9002");
+    auto manifest = io::readSeriesManifest(store, s.study, s.series);
+    REQUIRE(manifest.ok());
+    CHECK(manifest->deidentified);
+    CHECK(manifest->patientId == pseudonym);
+    CHECK(manifest->studyDescription.empty());
+    for (const auto& f : manifest->files) CHECK(f.source.empty());
+    dates.push_back(manifest->studyDate);
+    // What is stored: nothing of the patient, physician, operator, institution or private tag; its own UIDs and
+    // references among its instances consistent; the pixels as they were.
+    const fs::path folder = fs::path(store.root()) / "studies" / s.study / "series" / s.series;
+    for (const auto& f : manifest->files) {
+      const std::string bytes = test::readFileBytes(folder / f.name);
+      for (const char* leak : {"Doe", "MRN-4711", "House", "Olga", "General Hospital", "ACME", "19700101", "9001.",
+                               "9002."})
+        CHECK(bytes.find(leak) == std::string::npos);
+      CHECK(bytes.find(pseudonym) != std::string::npos);
+    }
+    auto index = io::indexDicomFolder(folder.string());
+    REQUIRE(index.ok());
+    REQUIRE(index->allSeries().size() == 1);
+    const io::DicomSeries& series = *index->allSeries()[0];
+    CHECK(series.seriesInstanceUid == manifest->seriesInstanceUid);
+    CHECK(series.studyInstanceUid == manifest->studyInstanceUid);
+    CHECK(series.slices.size() == 3);
+    auto loaded = io::loadDicomSeries(series);
+    REQUIRE(loaded.ok());
+    const std::string original = s.study == io::shareNameFrom(io::pseudonymUid(*options.deidentify, "2.25.9001")) ? "s1" : "s2";
+    auto originalIndex = io::indexDicomFolder((dir.path() / original).string());
+    REQUIRE(originalIndex.ok());
+    auto originalImage = io::loadDicomSeries(*originalIndex->allSeries()[0]);
+    REQUIRE(originalImage.ok());
+    CHECK(loaded->image.geometry() == originalImage->image.geometry());
+    CHECK(std::equal(loaded->image.data(), loaded->image.data() + loaded->image.geometry().voxelCount(),
+                     originalImage->image.data()));
+  }
+  // The same interval between the two studies (30 days), not the same dates.
+  std::sort(dates.begin(), dates.end());
+  REQUIRE(dates.size() == 2);
+  CHECK(dates[0] != "20240102");
+  auto days = [](const std::string& d) {
+    std::tm tm{};
+    tm.tm_year = std::stoi(d.substr(0, 4)) - 1900;
+    tm.tm_mon = std::stoi(d.substr(4, 2)) - 1;
+    tm.tm_mday = std::stoi(d.substr(6, 2));
+    return timegm(&tm) / 86400;
+  };
+  CHECK(days(dates[1]) - days(dates[0]) == 30);
+  // Imported again with the same key: the same names, nothing copied; another key: other pseudonyms.
+  auto again = io::importStudies(store, {(dir.path() / "s1").string()}, options);
+  REQUIRE(again.ok());
+  CHECK(again->series[0].copied == 0);
+  CHECK(again->series[0].manifestExisted);
+  CHECK(io::pseudonymFor(io::DeidentifyKey{"another key, also long enough"}, "MRN-4711") != pseudonym);
+  // A volume file is imported de-identified only into a named study.
+  io::StudyImportOptions unnamed = options;
+  auto refused = io::importStudies(store, {DELINEATE_SOURCE_DIR "/resources/sample/example_ct.nii.gz"}, unnamed);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().detail.find("--study") != std::string::npos);
+}

@@ -1,0 +1,45 @@
+#pragma once
+// De-identifying received DICOM instances (issue 24: optional on import into a research share), following PS3.15
+// Annex E's Basic Application Level Confidentiality Profile with the Retain Longitudinal Temporal Information with
+// Modified Dates Option, and consistent pseudonyms from a keyed hash:
+// - Patient ID and Patient's Name become "ANON-" and 12 hex digits of HMAC-SHA-256(key, PatientID): the same patient
+//   gets the same pseudonym in every import with the same key, and nobody without the key can link it back (the key
+//   is a file the site keeps off the share; the importer refuses a key inside the share).
+// - Every UID that is not a DICOM-defined one (1.2.840.10008.*: classes, transfer syntaxes) becomes "2.25." and the
+//   decimal value of 128 bits of HMAC(key, UID), in the dataset, its sequences and the file meta header, so
+//   references between instances (a SEG to its CT, a series to its frame of reference) still hold.
+// - Dates (DA, and the date part of DT) move back by a keyed number of days per patient (1..365): intervals between a
+//   patient's studies stay, the calendar dates do not (the Modified Dates option; times are kept).
+// - Removed: every private attribute, every person name other than the patient's (physicians, operators, reading
+//   physicians, in sequences too), and the identifying attributes the profile lists (addresses, institution,
+//   station, device serial, other patient IDs, birth date/time, age, size, weight, comments, descriptions, protocol,
+//   accession and study IDs emptied, ...). Added: Patient Identity Removed YES, the method and its codes
+//   (113100, 113107), Longitudinal Temporal Information Modified MODIFIED.
+// - An instance that says its pixels carry burned-in annotation (0028,0301 YES) is refused: the profile cannot clean
+//   pixels, and such an image must not reach a research share by this path.
+// Pixel data are copied as they are (the same transfer syntax, encapsulated frames untouched).
+
+#include <string>
+
+#include "core/error.h"
+
+namespace delineate::io {
+
+struct DeidentifyKey {
+  std::string secret;  // at least kMinKeyBytes bytes
+};
+inline constexpr std::size_t kMinDeidentifyKeyBytes = 16;
+
+// The key from a local file (its whole content): InvalidArgument naming the file when it is shorter than the minimum.
+core::Result<DeidentifyKey> readDeidentifyKey(const std::string& path);
+
+// The pseudonym and UID of the profile, for callers that name studies and series before the files are rewritten.
+std::string pseudonymFor(const DeidentifyKey& key, const std::string& patientId);
+std::string pseudonymUid(const DeidentifyKey& key, const std::string& uid);
+// A patient's date (YYYYMMDD) as the profile writes it; empty when `date` is not a date.
+std::string shiftedDate(const DeidentifyKey& key, const std::string& patientId, const std::string& date);
+
+// Rewrites `inputPath` de-identified to `outputPath` (written atomically). Errors name the input file.
+core::Status deidentifyDicomFile(const std::string& inputPath, const std::string& outputPath, const DeidentifyKey& key);
+
+}  // namespace delineate::io
