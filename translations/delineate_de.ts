@@ -828,43 +828,48 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+45"/>
-        <location line="+190"/>
+        <location filename="../app/gui/main_window.cpp" line="+46"/>
+        <location line="+194"/>
         <location line="+56"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-203"/>
-        <location line="+87"/>
+        <location line="-207"/>
+        <location line="+91"/>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
     <message>
-        <location line="-51"/>
-        <location line="+48"/>
+        <location line="-55"/>
+        <location line="+52"/>
         <source>Labels</source>
         <translation>Labels</translation>
     </message>
     <message>
-        <location line="-47"/>
-        <location line="+48"/>
+        <location line="-51"/>
+        <location line="+52"/>
         <source>Tools</source>
         <translation>Werkzeuge</translation>
     </message>
     <message>
-        <location line="-47"/>
-        <location line="+48"/>
+        <location line="-51"/>
+        <location line="+52"/>
         <source>AI</source>
         <translation>KI</translation>
     </message>
     <message>
-        <location line="-46"/>
+        <location line="-50"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Öffnen Sie ein Bild (Datei &gt; Bild öffnen) oder einen DICOM-Ordner</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+28"/>
+        <source>Import into Share</source>
+        <translation>In die Freigabe importieren</translation>
+    </message>
+    <message>
+        <location line="+86"/>
         <source>Delineate - %1</source>
         <translation>Delineate - %1</translation>
     </message>
@@ -949,7 +954,7 @@
         <translation>Ein Speichern in die Freigabe läuft: abbrechen oder warten, bevor Sie schließen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+38"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+40"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
@@ -974,7 +979,7 @@
         <translation>DICOM-Ordner öffnen</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+10"/>
         <source>Open &amp;Label Map...</source>
         <translation>&amp;Labelmap öffnen...</translation>
     </message>
@@ -984,7 +989,7 @@
         <translation>Labelmap öffnen</translation>
     </message>
     <message>
-        <location line="-12"/>
+        <location line="-16"/>
         <source>Images (%1);;All files (*)</source>
         <translation>Bilder (%1);;Alle Dateien (*)</translation>
     </message>
@@ -994,7 +999,12 @@
         <translation>Aus der &amp;Freigabe öffnen...</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
+        <source>&amp;Import into Share...</source>
+        <translation>In die Freigabe &amp;importieren...</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Label maps (%1);;All files (*)</source>
         <translation>Labelmaps (%1);;Alle Dateien (*)</translation>
     </message>
@@ -1680,6 +1690,151 @@
         <location line="+46"/>
         <source>The label set&apos;s lease was lost (%1): another user may be editing it; your next save may become a conflict revision</source>
         <translation>Die Bearbeitungssperre des Labelsatzes ging verloren (%1): Möglicherweise bearbeitet ihn ein anderer Benutzer; Ihre nächste Speicherung kann zu einer Konfliktrevision werden</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::ShareImportDialog</name>
+    <message>
+        <location filename="../app/gui/share_import.cpp" line="+27"/>
+        <source>Import into Share</source>
+        <translation>In die Freigabe importieren</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>DICOM folders or image files; several separated by ;</source>
+        <translation>DICOM-Ordner oder Bilddateien; mehrere durch ; getrennt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Folder...</source>
+        <translation>Ordner...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Files...</source>
+        <translation>Dateien...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Import:</source>
+        <translation>Importieren:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+13"/>
+        <source>Browse...</source>
+        <translation>Durchsuchen...</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <source>Into share:</source>
+        <translation>In Freigabe:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>from the files (a DICOM study&apos;s UID, a volume file&apos;s name)</source>
+        <translation>aus den Dateien (UID einer DICOM-Studie, Name einer Volumendatei)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Study name:</source>
+        <translation>Studienname:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>De-identify DICOM (PS3.15 basic profile; pseudonyms from a key kept off the share)</source>
+        <translation>DICOM anonymisieren (PS3.15-Basisprofil; Pseudonyme aus einem Schlüssel außerhalb der Freigabe)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>key file (16+ bytes), not on the share</source>
+        <translation>Schlüsseldatei (16+ Bytes), nicht auf der Freigabe</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Key:</source>
+        <translation>Schlüssel:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Import</source>
+        <translation>Importieren</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Import Folder</source>
+        <translation>Ordner importieren</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Import Files</source>
+        <translation>Dateien importieren</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Share Folder</source>
+        <translation>Freigabeordner</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>De-identification Key</source>
+        <translation>Anonymisierungsschlüssel</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::ShareImporter</name>
+    <message>
+        <location line="+30"/>
+        <source>An import is already running</source>
+        <translation>Ein Import läuft bereits</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Nothing to import: choose DICOM folders or image files</source>
+        <translation>Nichts zu importieren: wählen Sie DICOM-Ordner oder Bilddateien</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>De-identification needs a key file (kept off the share)</source>
+        <translation>Die Anonymisierung braucht eine Schlüsseldatei (außerhalb der Freigabe)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Importing into %1</source>
+        <translation>Import nach %1</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Import cancelled: what was copied stays, importing again finishes it</source>
+        <translation>Import abgebrochen: bereits Kopiertes bleibt, ein erneuter Import schließt ihn ab</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Import failed: %1</source>
+        <translation>Import fehlgeschlagen: %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+11"/>
+        <source>%n series imported: %1 files copied, %2 already on the share</source>
+        <translation>
+            <numerusform>%n Serie importiert: %1 Dateien kopiert, %2 bereits auf der Freigabe</numerusform>
+            <numerusform>%n Serien importiert: %1 Dateien kopiert, %2 bereits auf der Freigabe</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Not imported: %1</source>
+        <translation>Nicht importiert: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> (and %1 more)</source>
+        <translation> (und %1 weitere)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The audit record was not written: %1</source>
+        <translation>Der Audit-Eintrag wurde nicht geschrieben: %1</translation>
     </message>
 </context>
 <context>

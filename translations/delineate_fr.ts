@@ -828,43 +828,48 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+45"/>
-        <location line="+190"/>
+        <location filename="../app/gui/main_window.cpp" line="+46"/>
+        <location line="+194"/>
         <location line="+56"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-203"/>
-        <location line="+87"/>
+        <location line="-207"/>
+        <location line="+91"/>
         <source>Cancel</source>
         <translation>Annuler</translation>
     </message>
     <message>
-        <location line="-51"/>
-        <location line="+48"/>
+        <location line="-55"/>
+        <location line="+52"/>
         <source>Labels</source>
         <translation>Étiquettes</translation>
     </message>
     <message>
-        <location line="-47"/>
-        <location line="+48"/>
+        <location line="-51"/>
+        <location line="+52"/>
         <source>Tools</source>
         <translation>Outils</translation>
     </message>
     <message>
-        <location line="-47"/>
-        <location line="+48"/>
+        <location line="-51"/>
+        <location line="+52"/>
         <source>AI</source>
         <translation>IA</translation>
     </message>
     <message>
-        <location line="-46"/>
+        <location line="-50"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Ouvrez une image (Fichier &gt; Ouvrir une image) ou un dossier DICOM</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+28"/>
+        <source>Import into Share</source>
+        <translation>Importer dans le partage</translation>
+    </message>
+    <message>
+        <location line="+86"/>
         <source>Delineate - %1</source>
         <translation>Delineate - %1</translation>
     </message>
@@ -949,7 +954,7 @@
         <translation>Un enregistrement vers le partage est en cours : annulez-le ou attendez avant de fermer</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+38"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+40"/>
         <source>&amp;File</source>
         <translation>&amp;Fichier</translation>
     </message>
@@ -974,7 +979,7 @@
         <translation>Ouvrir un dossier DICOM</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+10"/>
         <source>Open &amp;Label Map...</source>
         <translation>Ouvrir une &amp;carte d&apos;étiquettes...</translation>
     </message>
@@ -984,7 +989,7 @@
         <translation>Ouvrir une carte d&apos;étiquettes</translation>
     </message>
     <message>
-        <location line="-12"/>
+        <location line="-16"/>
         <source>Images (%1);;All files (*)</source>
         <translation>Images (%1);;Tous les fichiers (*)</translation>
     </message>
@@ -994,7 +999,12 @@
         <translation>Ouvrir depuis le pa&amp;rtage...</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
+        <source>&amp;Import into Share...</source>
+        <translation>&amp;Importer dans le partage...</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Label maps (%1);;All files (*)</source>
         <translation>Cartes d&apos;étiquettes (%1);;Tous les fichiers (*)</translation>
     </message>
@@ -1680,6 +1690,151 @@
         <location line="+46"/>
         <source>The label set&apos;s lease was lost (%1): another user may be editing it; your next save may become a conflict revision</source>
         <translation>Le verrou d&apos;édition du jeu d&apos;étiquettes a été perdu (%1)&#xa0;: un autre utilisateur est peut-être en train de le modifier&#xa0;; votre prochain enregistrement pourrait devenir une révision en conflit</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::ShareImportDialog</name>
+    <message>
+        <location filename="../app/gui/share_import.cpp" line="+27"/>
+        <source>Import into Share</source>
+        <translation>Importer dans le partage</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>DICOM folders or image files; several separated by ;</source>
+        <translation>Dossiers DICOM ou fichiers image ; plusieurs séparés par ;</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Folder...</source>
+        <translation>Dossier...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Files...</source>
+        <translation>Fichiers...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Import:</source>
+        <translation>Importer :</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+13"/>
+        <source>Browse...</source>
+        <translation>Parcourir...</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <source>Into share:</source>
+        <translation>Dans le partage :</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>from the files (a DICOM study&apos;s UID, a volume file&apos;s name)</source>
+        <translation>d’après les fichiers (UID d’une étude DICOM, nom d’un fichier de volume)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Study name:</source>
+        <translation>Nom de l’étude :</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>De-identify DICOM (PS3.15 basic profile; pseudonyms from a key kept off the share)</source>
+        <translation>Désidentifier le DICOM (profil de base PS3.15 ; pseudonymes issus d’une clé gardée hors du partage)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>key file (16+ bytes), not on the share</source>
+        <translation>fichier de clé (16 octets ou plus), hors du partage</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Key:</source>
+        <translation>Clé :</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Import</source>
+        <translation>Importer</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Import Folder</source>
+        <translation>Importer un dossier</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Import Files</source>
+        <translation>Importer des fichiers</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Share Folder</source>
+        <translation>Dossier du partage</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>De-identification Key</source>
+        <translation>Clé de désidentification</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::ShareImporter</name>
+    <message>
+        <location line="+30"/>
+        <source>An import is already running</source>
+        <translation>Un import est déjà en cours</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Nothing to import: choose DICOM folders or image files</source>
+        <translation>Rien à importer : choisissez des dossiers DICOM ou des fichiers image</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>De-identification needs a key file (kept off the share)</source>
+        <translation>La désidentification nécessite un fichier de clé (gardé hors du partage)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Importing into %1</source>
+        <translation>Import dans %1</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Import cancelled: what was copied stays, importing again finishes it</source>
+        <translation>Import annulé : ce qui a été copié reste, un nouvel import le termine</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Import failed: %1</source>
+        <translation>Échec de l’import : %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+11"/>
+        <source>%n series imported: %1 files copied, %2 already on the share</source>
+        <translation>
+            <numerusform>%n série importée : %1 fichiers copiés, %2 déjà sur le partage</numerusform>
+            <numerusform>%n séries importées : %1 fichiers copiés, %2 déjà sur le partage</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Not imported: %1</source>
+        <translation>Non importé : %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> (and %1 more)</source>
+        <translation> (et %1 de plus)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The audit record was not written: %1</source>
+        <translation>L’enregistrement d’audit n’a pas été écrit : %1</translation>
     </message>
 </context>
 <context>

@@ -824,43 +824,48 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+45"/>
-        <location line="+190"/>
+        <location filename="../app/gui/main_window.cpp" line="+46"/>
+        <location line="+194"/>
         <location line="+56"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-203"/>
-        <location line="+87"/>
+        <location line="-207"/>
+        <location line="+91"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location line="-51"/>
-        <location line="+48"/>
+        <location line="-55"/>
+        <location line="+52"/>
         <source>Labels</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location line="-47"/>
-        <location line="+48"/>
+        <location line="-51"/>
+        <location line="+52"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location line="-47"/>
-        <location line="+48"/>
+        <location line="-51"/>
+        <location line="+52"/>
         <source>AI</source>
         <translation>AI</translation>
     </message>
     <message>
-        <location line="-46"/>
+        <location line="-50"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>请打开图像（文件 &gt; 打开图像）或 DICOM 文件夹</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+28"/>
+        <source>Import into Share</source>
+        <translation>导入到共享</translation>
+    </message>
+    <message>
+        <location line="+86"/>
         <source>Delineate - %1</source>
         <translation>Delineate - %1</translation>
     </message>
@@ -945,7 +950,7 @@
         <translation>正在保存到共享：请先取消或等待完成再关闭</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+38"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+40"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -970,7 +975,7 @@
         <translation>打开 DICOM 文件夹</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+10"/>
         <source>Open &amp;Label Map...</source>
         <translation>打开标签图(&amp;M)...</translation>
     </message>
@@ -980,7 +985,7 @@
         <translation>打开标签图</translation>
     </message>
     <message>
-        <location line="-12"/>
+        <location line="-16"/>
         <source>Images (%1);;All files (*)</source>
         <translation>图像 (%1);;所有文件 (*)</translation>
     </message>
@@ -990,7 +995,12 @@
         <translation>从共享打开(&amp;H)...</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
+        <source>&amp;Import into Share...</source>
+        <translation>导入到共享(&amp;I)...</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Label maps (%1);;All files (*)</source>
         <translation>标签图 (%1);;所有文件 (*)</translation>
     </message>
@@ -1676,6 +1686,150 @@
         <location line="+46"/>
         <source>The label set&apos;s lease was lost (%1): another user may be editing it; your next save may become a conflict revision</source>
         <translation>标签集的编辑锁已丢失（%1）：可能有其他用户正在编辑该标签集；您下次保存时可能会生成冲突修订版本</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::ShareImportDialog</name>
+    <message>
+        <location filename="../app/gui/share_import.cpp" line="+27"/>
+        <source>Import into Share</source>
+        <translation>导入到共享</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>DICOM folders or image files; several separated by ;</source>
+        <translation>DICOM 文件夹或图像文件；多个以 ; 分隔</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Folder...</source>
+        <translation>文件夹...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Files...</source>
+        <translation>文件...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Import:</source>
+        <translation>导入：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+13"/>
+        <source>Browse...</source>
+        <translation>浏览...</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <source>Into share:</source>
+        <translation>到共享：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>from the files (a DICOM study&apos;s UID, a volume file&apos;s name)</source>
+        <translation>取自文件（DICOM 检查的 UID、体数据文件的名称）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Study name:</source>
+        <translation>检查名称：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>De-identify DICOM (PS3.15 basic profile; pseudonyms from a key kept off the share)</source>
+        <translation>对 DICOM 去标识化（PS3.15 基本配置；假名由保存在共享之外的密钥生成）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>key file (16+ bytes), not on the share</source>
+        <translation>密钥文件（16 字节以上），不得位于共享上</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Key:</source>
+        <translation>密钥：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Import Folder</source>
+        <translation>导入文件夹</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Import Files</source>
+        <translation>导入文件</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Share Folder</source>
+        <translation>共享文件夹</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>De-identification Key</source>
+        <translation>去标识化密钥</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::ShareImporter</name>
+    <message>
+        <location line="+30"/>
+        <source>An import is already running</source>
+        <translation>已有导入正在进行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Nothing to import: choose DICOM folders or image files</source>
+        <translation>没有可导入的内容：请选择 DICOM 文件夹或图像文件</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>De-identification needs a key file (kept off the share)</source>
+        <translation>去标识化需要一个密钥文件（保存在共享之外）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Importing into %1</source>
+        <translation>正在导入到 %1</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Import cancelled: what was copied stays, importing again finishes it</source>
+        <translation>导入已取消：已复制的内容保留，再次导入即可完成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Import failed: %1</source>
+        <translation>导入失败：%1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+11"/>
+        <source>%n series imported: %1 files copied, %2 already on the share</source>
+        <translation>
+            <numerusform>已导入 %n 个序列：复制了 %1 个文件，%2 个已在共享上</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Not imported: %1</source>
+        <translation>未导入：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> (and %1 more)</source>
+        <translation>（另有 %1 个）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The audit record was not written: %1</source>
+        <translation>审计记录未写入：%1</translation>
     </message>
 </context>
 <context>

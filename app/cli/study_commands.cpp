@@ -1,6 +1,5 @@
 // study import | list | search | show | get | reindex: studies on the share (io/studies/).
 #include <cstdio>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -117,15 +116,7 @@ int runStudyImport(const StudyOptions& o) {
   if (o.deidentify != !o.keyFile.empty())
     return usageError("study import", "--deidentify and --key-file go together");
   if (o.deidentify) {
-    // The key links pseudonyms back to patients: on the share it would undo the de-identification.
-    std::error_code ec;
-    const std::string key = std::filesystem::weakly_canonical(o.keyFile, ec).string();
-    const std::string root = std::filesystem::weakly_canonical(store->root(), ec).string() + "/";
-    if (key.rfind(root, 0) == 0)
-      return fileError(core::makeError(core::ErrorCode::InvalidArgument, o.keyFile,
-                                       "the de-identification key lies on the share: keep it where share users cannot "
-                                       "read it"));
-    auto secret = io::readDeidentifyKey(o.keyFile);
+    auto secret = io::readImportKey(*store, o.keyFile);
     if (!secret) return fileError(secret.error());
     options.deidentify = std::move(secret).value();
   }

@@ -28,6 +28,7 @@
 #include "app/gui/job.h"
 #include "app/gui/label_panel.h"
 #include "app/gui/session_files.h"
+#include "app/gui/share_import.h"
 #include "app/gui/study_document.h"
 #include "app/gui/study_exports.h"
 #include "app/gui/study_browser.h"
@@ -151,6 +152,10 @@ void MainWindow::buildDocks() {
   m_ai = new AiPanel(*m_document, *this, *m_tools);
   m_aiDock = dock(m_ai, "ai-dock", Qt::LeftDockWidgetArea);
   m_files = new SessionFiles(*m_document, *this, this);
+  m_importer = new ShareImporter(*this, this);
+  connect(m_importer, &ShareImporter::finished, this, [this](bool ok, const QString& summary) {
+    if (ok && dialogsEnabled()) QMessageBox::information(this, tr("Import into Share"), summary);
+  });
   for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) {
     m_tools->attach(p);
     connect(p, &SlicePanel::pointClicked, this, [this](core::Vec3 lps, bool positive) { m_ai->addPoint(lps, positive); });

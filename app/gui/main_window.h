@@ -30,6 +30,7 @@ class AiPanel;
 class EditTools;
 class LabelPanel;
 class SessionFiles;
+class ShareImporter;
 class StudyDocument;
 class StudyExports;
 class StudyLoader;
@@ -52,6 +53,7 @@ class MainWindow : public QMainWindow, public Workbench {
   EditTools* editTools() const { return m_tools; }
   AiPanel* aiPanel() const { return m_ai; }
   SessionFiles* sessionFiles() const { return m_files; }
+  ShareImporter& importer() const { return *m_importer; }
   SurfacePanel* surfacePanel() const { return m_surface; }
 
   // For automation and tests: no modal dialogs (errors go to the status bar and loadFailed).
@@ -138,6 +140,7 @@ class MainWindow : public QMainWindow, public Workbench {
   EditTools* m_tools = nullptr;
   AiPanel* m_ai = nullptr;
   SessionFiles* m_files = nullptr;
+  ShareImporter* m_importer = nullptr;
   QDockWidget* m_labelsDock = nullptr;
   QDockWidget* m_toolsDock = nullptr;
   QDockWidget* m_aiDock = nullptr;

@@ -13,6 +13,8 @@
 #include "app/gui/ai_panel.h"
 #include "app/gui/edit_tools.h"
 #include "app/gui/main_window.h"
+
+#include "app/gui/share_import.h"
 #include "app/gui/preferences.h"
 #include "app/gui/session_files.h"
 #include "app/gui/share_browser.h"
@@ -48,6 +50,10 @@ void MainWindow::buildMenus() {
   QAction* fromShare = file->addAction(tr("Open from S&hare..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this,
                                       [this] { openFromShare(); });
   fromShare->setObjectName("open-from-share");
+  file->addAction(tr("&Import into Share..."), this, [this] {
+    ShareImportDialog dialog(this);
+    if (dialog.exec() == QDialog::Accepted) m_importer->start(dialog.request());
+  })->setObjectName("import-into-share");
   file->addAction(tr("Open &Label Map..."), this, [this] {
     const QString path = rememberOpenFolder(QFileDialog::getOpenFileName(
         this, tr("Open Label Map"), lastOpenFolder(), tr("Label maps (%1);;All files (*)").arg(readablePatterns())));

@@ -117,6 +117,16 @@ std::string fallbackKey(const DicomSeries& s) {
 
 }  // namespace
 
+core::Result<DeidentifyKey> readImportKey(const ShareStore& store, const std::string& keyFile) {
+  std::error_code ec;
+  const std::string key = fs::weakly_canonical(keyFile, ec).string();
+  const std::string root = fs::weakly_canonical(store.root(), ec).string() + "/";
+  if (key.rfind(root, 0) == 0)
+    return makeError(ErrorCode::InvalidArgument, keyFile,
+                     "the de-identification key lies on the share: keep it where share users cannot read it");
+  return readDeidentifyKey(keyFile);
+}
+
 std::string shareNameFrom(const std::string& text) {
   std::string out;
   for (char c : text) {

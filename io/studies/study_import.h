@@ -58,6 +58,10 @@ struct StudyImportReport {
 core::Result<StudyImportReport> importStudies(const ShareStore& store, const std::vector<std::string>& inputs,
                                               const StudyImportOptions& options = {});
 
+// The de-identification key for imports into `store`: read from `keyFile` (io::readDeidentifyKey) and refused when
+// the file lies inside the share (the key links pseudonyms back to patients: share users must not read it).
+core::Result<DeidentifyKey> readImportKey(const ShareStore& store, const std::string& keyFile);
+
 // A name usable as a study or series name from any text: characters outside [A-Za-z0-9._-] become '-', cut to 128.
 std::string shareNameFrom(const std::string& text);
 

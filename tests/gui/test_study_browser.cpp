@@ -14,6 +14,7 @@
 
 #include <filesystem>
 
+#include "app/gui/share_import.h"
 #include "app/gui/study_browser.h"
 #include "io/share/share_lease.h"
 #include "io/share/share_reviews.h"
@@ -171,4 +172,51 @@ TEST_CASE("study browser: search, sort, review and editing state, a study import
   CHECK(failed.takeFirst().at(0).toString().contains(QString::fromStdString(file.string())));
   CHECK(window.document().session()->baseRevision() == "sample-ct/organs/r2");
   REQUIRE(lease->release().ok());
+}
+
+TEST_CASE("import into share: the dialog's request runs in the background and the study is in the catalogue after it",
+          "[gui][share]") {
+  test::guiApp();
+  test::ScratchDir dir("gui-share-import");
+  std::filesystem::create_directories(dir / "share");
+  REQUIRE(io::ShareStore::initialize((dir / "share").string()).ok());
+  const QString root = QString::fromStdString((dir / "share").string());
+  QuietWindow window;
+
+  app::gui::ShareImportDialog dialog(&window);
+  dialog.inputsField()->setText(QString::fromStdString(kSampleCt) + ";");
+  dialog.rootField()->setText(root);
+  dialog.studyField()->setText("sample-import");
+  auto request = dialog.request();
+  CHECK(request.inputs == QStringList{QString::fromStdString(kSampleCt)});
+  CHECK(request.study == "sample-import");
+
+  QSignalSpy finished(&window.importer(), &app::gui::ShareImporter::finished);
+  // A key on the share is refused before anything is copied.
+  test::writeTextFile(dir / "share" / "key", "0123456789abcdef0123456789abcdef");
+  auto onShare = request;
+  onShare.deidentify = true;
+  onShare.keyFile = root + "/key";
+  CHECK_FALSE(window.importer().start(onShare));
+  REQUIRE(finished.count() == 1);
+  CHECK_FALSE(finished.front().at(0).toBool());
+  CHECK(finished.takeFirst().at(1).toString().contains("lies on the share"));
+
+  REQUIRE(window.importer().start(request));
+  REQUIRE(waitFor(finished));
+  INFO(finished.front().at(1).toString().toStdString());
+  CHECK(finished.front().at(0).toBool());
+  CHECK(finished.front().at(1).toString().startsWith("1 series imported: 1 files copied"));
+  auto store = io::ShareStore::open(root.toStdString());
+  REQUIRE(store.ok());
+  auto listing = io::listStudy(*store, "sample-import");
+  REQUIRE(listing.ok());
+  REQUIRE(listing->series.size() == 1);
+  CHECK(listing->series[0].kind == "volume");
+  // The browser finds it.
+  StudyBrowserDialog browser;
+  QSignalSpy refreshed(&browser, &StudyBrowserDialog::refreshed);
+  REQUIRE(browser.setRoot(root));
+  REQUIRE(waitFor(refreshed));
+  CHECK(column(browser.table(), kStudyColumn) == QStringList{"sample-import"});
 }
