@@ -222,7 +222,8 @@ int runStudyShow(const StudyOptions& o) {
                       {"editing", states[i].editing}});
     }
     std::printf("%s\n", json{{"study", o.study}, {"series", series}, {"labelSets", sets},
-                             {"seriesInProgress", listing->seriesInProgress}, {"skipped", listing->damaged}}
+                             {"seriesInProgress", listing->seriesInProgress}, {"leftovers", listing->leftovers},
+                             {"skipped", listing->damaged}}
                             .dump(2)
                             .c_str());
     return 0;
@@ -246,6 +247,9 @@ int runStudyShow(const StudyOptions& o) {
   }
   for (const auto& s : listing->seriesInProgress)
     std::printf("  %-40s (import not finished: no manifest yet)\n", s.c_str());
+  if (!listing->leftovers.empty())
+    std::printf("  %zu temporary files of copies in progress or interrupted (never part of a series): %s%s\n",
+                listing->leftovers.size(), listing->leftovers.front().c_str(), listing->leftovers.size() > 1 ? " ..." : "");
   std::printf("label sets (%zu)\n", listing->labelSets.size());
   for (std::size_t i = 0; i < listing->labelSets.size(); ++i) {
     const auto& l = listing->labelSets[i];

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/base/atomic_file.h"
 #include "io/base/file_read.h"
 #include "io/base/parallel.h"
 #include "io/base/sha256.h"
@@ -197,8 +198,13 @@ core::Result<StudyListing> listStudy(const ShareStore& store, const std::string&
     if (m) listing.series.push_back(std::move(*m));
     else listing.damaged.push_back(m.error().describe());
   }
-  for (const std::string& f : folders)
+  for (const std::string& f : folders) {
     if (!std::binary_search(manifests.begin(), manifests.end(), f)) listing.seriesInProgress.push_back(f);
+    for (fs::directory_iterator it(seriesDir / f, ec), end; !ec && it != end; it.increment(ec))
+      if (isAtomicTempFileName(it->path().filename().string()))
+        listing.leftovers.push_back("series/" + f + "/" + it->path().filename().string());
+  }
+  std::sort(listing.leftovers.begin(), listing.leftovers.end());
   std::sort(listing.seriesInProgress.begin(), listing.seriesInProgress.end());
 
   const fs::path setsDir = fs::path(*studyPath) / "labelsets";

@@ -68,6 +68,7 @@ struct StudyListing {
   std::vector<SeriesManifest> series;
   std::vector<std::string> seriesInProgress;   // series folders without a manifest (an import running or killed)
   std::vector<std::string> damaged;            // "<file>: <reason>" for manifests that cannot be read (skipped)
+  std::vector<std::string> leftovers;          // temporary files of copies running or killed ("series/<s>/<name>")
   std::vector<StudyLabelSet> labelSets;
 };
 

@@ -132,6 +132,8 @@ TEST_CASE("study import SIGKILLed before a series is complete leaves it unlisted
   auto show = jsonOf(cli(dir, "study show " + root + " " + kStudy + " --json"));
   CHECK(show["series"].empty());
   CHECK(show["seriesInProgress"] == nlohmann::json::array({kSeries}));
+  // Copies in flight when it died are temporary files, listed apart, never series files.
+  for (const auto& leftover : show["leftovers"]) CHECK(leftover.get<std::string>().find("/.") != std::string::npos);
   CHECK(jsonOf(cli(dir, "study list " + root + " --json"))["studies"].empty());
 
   const SplitRun second = cli(dir, "study import " + root + " " + quoted(ct->string()),
