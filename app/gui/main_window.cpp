@@ -6,7 +6,6 @@
 #include <QDockWidget>
 #include <QtConcurrent/QtConcurrent>
 #include <QFutureWatcher>
-#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
@@ -16,7 +15,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTimer>
 
@@ -36,6 +34,7 @@
 #include "app/gui/surface_builder.h"
 #include "app/gui/view_panels.h"
 #include "io/share/share_reviews.h"
+#include "io/studies/study_store.h"
 #include "viewer/surface_scene.h"
 
 namespace delineate::app::gui {
@@ -488,9 +487,7 @@ void MainWindow::openFromShare() {
 
 void MainWindow::addRecent(const QString& path) {
   // A share study's local copy is not what to reopen: its "share:" entry is (added when it opened).
-  if (path.startsWith(QDir::cleanPath(QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation)) +
-                      "/delineate/studies/"))
-    return;
+  if (path.startsWith(QString::fromStdString(io::userCacheFolder()) + "/studies/")) return;
   QSettings settings;
   QStringList recent = settings.value("recentStudies").toStringList();
   recent.removeAll(path);

@@ -105,8 +105,7 @@ core::Result<Claim> ShareStore::createExclusive(const std::string& relativePath,
   return written.error();
 }
 
-core::Result<std::string> ShareStore::writeFile(const std::string& relativePath, const void* data, std::size_t size,
-                                                bool mustBeNew) const {
+core::Result<AtomicFileWriter> ShareStore::startWrite(const std::string& relativePath, bool mustBeNew) const {
   auto path = resolve(relativePath);
   if (!path) return path.error();
   if (core::Status s = checkMounted(); !s) return s.error();
@@ -118,7 +117,12 @@ core::Result<std::string> ShareStore::writeFile(const std::string& relativePath,
   options.verifyReadBack = true;
   options.noReplace = mustBeNew;
   options.times = m_times;
-  auto writer = AtomicFileWriter::create(*path, options);
+  return AtomicFileWriter::create(*path, options);
+}
+
+core::Result<std::string> ShareStore::writeFile(const std::string& relativePath, const void* data, std::size_t size,
+                                                bool mustBeNew) const {
+  auto writer = startWrite(relativePath, mustBeNew);
   if (!writer) return writer.error();
   if (core::Status s = writer->write(data, size); !s) return s.error();
   if (core::Status s = writer->commit(); !s) return s.error();
@@ -169,18 +173,7 @@ core::Status streamFileBlocks(const std::string& path, std::uint64_t expectedByt
 
 core::Result<std::string> ShareStore::copyFileIn(const std::string& relativePath, const std::string& sourcePath,
                                                  bool mustBeNew) const {
-  auto path = resolve(relativePath);
-  if (!path) return path.error();
-  if (core::Status s = checkMounted(); !s) return s.error();
-  std::error_code ec;
-  const fs::path folder = fs::path(*path).parent_path();
-  fs::create_directories(folder, ec);
-  if (ec) return makeError(ErrorCode::WriteFailed, folder.string(), "cannot create the folder: " + ec.message());
-  AtomicWriteOptions options;
-  options.verifyReadBack = true;
-  options.noReplace = mustBeNew;
-  options.times = m_times;
-  auto writer = AtomicFileWriter::create(*path, options);
+  auto writer = startWrite(relativePath, mustBeNew);
   if (!writer) return writer.error();
   core::Status streamed = streamFileBlocks(sourcePath, UINT64_MAX, [&](const std::uint8_t* p, std::size_t n) {
     return writer->write(p, n);

@@ -84,6 +84,8 @@ class ShareStore {
 
  private:
   ShareStore(std::string root, std::string id) : m_root(std::move(root)), m_id(std::move(id)) {}
+  // The verified write path's writer for `relativePath` (folders created, the sentinel checked).
+  core::Result<AtomicFileWriter> startWrite(const std::string& relativePath, bool mustBeNew) const;
   std::string m_root;
   std::string m_id;
   WritePhaseTimes* m_times = nullptr;

@@ -13,6 +13,7 @@
 
 #include "io/share/share_catalogue.h"
 #include "io/share/share_revisions.h"
+#include "io/studies/study_store.h"
 
 namespace delineate::io {
 namespace {
@@ -275,11 +276,7 @@ StudyIndex& StudyIndex::operator=(StudyIndex&&) noexcept = default;
 StudyIndex::~StudyIndex() = default;
 
 std::string StudyIndex::defaultIndexPath(const ShareStore& store) {
-  std::string base;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) base = x;
-  else if (const char* h = std::getenv("HOME"); h && *h) base = std::string(h) + "/.cache";
-  else base = "/tmp";
-  return base + "/delineate/catalogue/" + store.id() + ".sqlite";
+  return userCacheFolder() + "/catalogue/" + store.id() + ".sqlite";
 }
 
 core::Result<StudyIndex> StudyIndex::open(const ShareStore& store, const std::string& indexPath) {

@@ -238,12 +238,14 @@ core::Result<StudyListing> listStudy(const ShareStore& store, const std::string&
   return listing;
 }
 
+std::string userCacheFolder() {
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/delineate";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/delineate";
+  return (fs::temp_directory_path() / "delineate-cache").string();
+}
+
 std::string defaultSeriesCacheFolder(const ShareStore& store, const std::string& study, const std::string& series) {
-  std::string base;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) base = x;
-  else if (const char* h = std::getenv("HOME"); h && *h) base = std::string(h) + "/.cache";
-  else base = "/tmp";
-  return base + "/delineate/studies/" + store.id() + "/" + study + "/" + series;
+  return userCacheFolder() + "/studies/" + store.id() + "/" + study + "/" + series;
 }
 
 core::Result<FetchedSeries> fetchSeries(const ShareStore& store, const std::string& study, const std::string& series,

@@ -91,6 +91,9 @@ struct FetchedSeries {
 };
 core::Result<FetchedSeries> fetchSeries(const ShareStore& store, const std::string& study, const std::string& series,
                                         const std::string& localFolder, core::ProgressSink* progress = nullptr);
+// This user's cache folder for Delineate: $XDG_CACHE_HOME (or ~/.cache)/delineate. Local disk: fetched series and
+// catalogue indexes live here, never on the share.
+std::string userCacheFolder();
 // Where fetchSeries puts a series by default: $XDG_CACHE_HOME (or ~/.cache)/delineate/studies/<store id>/<study>/<series>.
 std::string defaultSeriesCacheFolder(const ShareStore& store, const std::string& study, const std::string& series);
 
