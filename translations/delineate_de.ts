@@ -828,7 +828,7 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+46"/>
+        <location filename="../app/gui/main_window.cpp" line="+45"/>
         <location line="+194"/>
         <location line="+56"/>
         <source>Delineate</source>
@@ -934,7 +934,7 @@
         <translation>   außerhalb des Bildes</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+53"/>
         <source>%1 (share %2)</source>
         <translation>%1 (Freigabe %2)</translation>
     </message>
@@ -954,7 +954,7 @@
         <translation>Ein Speichern in die Freigabe läuft: abbrechen oder warten, bevor Sie schließen</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+40"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+41"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
@@ -1034,13 +1034,8 @@
         <translation>Labels aus &amp;Freigabe öffnen...</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Open an image first: share revisions hold label maps</source>
-        <translation>Zuerst ein Bild öffnen: Revisionen in der Freigabe enthalten Labelmaps</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="-66"/>
-        <location filename="../app/gui/main_window_menus.cpp" line="+3"/>
+        <location filename="../app/gui/main_window.cpp" line="-64"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+1"/>
         <source>Share Folder</source>
         <translation>Freigabeordner</translation>
     </message>
@@ -1060,7 +1055,12 @@
         <translation>Revision:</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
+        <source>%1 / %2 r%3 is not bound to an image on the share: open its image first</source>
+        <translation>%1 / %2 r%3 ist an kein Bild in der Freigabe gebunden: Öffnen Sie zuerst sein Bild</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Recent Studies</source>
         <translation>Letzte Studien</translation>
     </message>

@@ -828,7 +828,7 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+46"/>
+        <location filename="../app/gui/main_window.cpp" line="+45"/>
         <location line="+194"/>
         <location line="+56"/>
         <source>Delineate</source>
@@ -934,7 +934,7 @@
         <translation>   hors de l&apos;image</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+53"/>
         <source>%1 (share %2)</source>
         <translation>%1 (partage %2)</translation>
     </message>
@@ -954,7 +954,7 @@
         <translation>Un enregistrement vers le partage est en cours : annulez-le ou attendez avant de fermer</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+40"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+41"/>
         <source>&amp;File</source>
         <translation>&amp;Fichier</translation>
     </message>
@@ -1034,13 +1034,8 @@
         <translation>Ouvrir des étiquettes depuis le pa&amp;rtage...</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Open an image first: share revisions hold label maps</source>
-        <translation>Ouvrez d&apos;abord une image&#xa0;: les révisions du partage contiennent des cartes d&apos;étiquettes</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="-66"/>
-        <location filename="../app/gui/main_window_menus.cpp" line="+3"/>
+        <location filename="../app/gui/main_window.cpp" line="-64"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+1"/>
         <source>Share Folder</source>
         <translation>Dossier partagé</translation>
     </message>
@@ -1060,7 +1055,12 @@
         <translation>Révision&#xa0;:</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
+        <source>%1 / %2 r%3 is not bound to an image on the share: open its image first</source>
+        <translation>%1 / %2 r%3 n’est lié à aucune image du partage : ouvrez d’abord son image</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Recent Studies</source>
         <translation>Études récentes</translation>
     </message>

@@ -824,7 +824,7 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+46"/>
+        <location filename="../app/gui/main_window.cpp" line="+45"/>
         <location line="+194"/>
         <location line="+56"/>
         <source>Delineate</source>
@@ -930,7 +930,7 @@
         <translation>   图像外</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+53"/>
         <source>%1 (share %2)</source>
         <translation>%1（共享 %2）</translation>
     </message>
@@ -950,7 +950,7 @@
         <translation>正在保存到共享：请先取消或等待完成再关闭</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+40"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+41"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1030,13 +1030,8 @@
         <translation>从共享目录打开标签(&amp;H)...</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Open an image first: share revisions hold label maps</source>
-        <translation>请先打开图像：共享目录中的修订版本是标签图</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/main_window.cpp" line="-66"/>
-        <location filename="../app/gui/main_window_menus.cpp" line="+3"/>
+        <location filename="../app/gui/main_window.cpp" line="-64"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+1"/>
         <source>Share Folder</source>
         <translation>共享文件夹</translation>
     </message>
@@ -1056,7 +1051,12 @@
         <translation>修订版本：</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
+        <source>%1 / %2 r%3 is not bound to an image on the share: open its image first</source>
+        <translation>%1 / %2 r%3 未绑定到共享上的图像：请先打开其图像</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Recent Studies</source>
         <translation>最近的检查</translation>
     </message>

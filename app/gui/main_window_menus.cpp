@@ -22,6 +22,7 @@
 #include "app/gui/study_exports.h"
 #include "app/gui/study_loader.h"
 #include "app/gui/view_panels.h"
+#include "io/studies/study_store.h"
 #include "io/volume/image_file.h"
 
 namespace delineate::app::gui {
@@ -70,10 +71,6 @@ void MainWindow::buildMenus() {
     m_loader->openDicomSeg(path, false);
   });
   file->addAction(tr("Open Labels from &Share..."), this, [this] {
-    if (!m_document->hasStudy()) {
-      reportError(tr("Open an image first: share revisions hold label maps"));
-      return;
-    }
     const QString root = QFileDialog::getExistingDirectory(this, tr("Share Folder"), lastShareFolder());
     if (root.isEmpty()) return;
     auto entries = listShareRevisions(root.toStdString());
@@ -92,8 +89,22 @@ void MainWindow::buildMenus() {
     const QString chosen = QInputDialog::getItem(this, tr("Open Labels from Share"), tr("Revision:"), items, 0, false, &ok);
     if (!ok) return;
     const auto& e = (*entries)[static_cast<std::size_t>(items.indexOf(chosen))];
+    // A revision bound to a series of its study opens with that image; an unbound one (a share written before
+    // studies held images) goes onto the image that is open.
+    std::string boundStudy, boundSeries;
+    const bool bound = io::parseLabelBinding(e.info.extraJson, &boundStudy, &boundSeries);
+    if (!bound && !m_document->hasStudy()) {
+      reportError(tr("%1 / %2 r%3 is not bound to an image on the share: open its image first")
+                      .arg(QString::fromStdString(e.study), QString::fromStdString(e.labelSet))
+                      .arg(e.info.number));
+      return;
+    }
     if (!m_files->maybeFinishSession()) return;
-    m_loader->openShareRevision(root, QString::fromStdString(e.study), QString::fromStdString(e.labelSet), e.info.number);
+    if (bound)
+      m_loader->openShareStudy(root, QString::fromStdString(boundStudy), QString::fromStdString(boundSeries),
+                               QString::fromStdString(e.labelSet), e.info.number);
+    else
+      m_loader->openShareRevision(root, QString::fromStdString(e.study), QString::fromStdString(e.labelSet), e.info.number);
   });
   m_recentMenu = file->addMenu(tr("Recent Studies"));
   fillRecentMenu();
