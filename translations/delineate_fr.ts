@@ -830,12 +830,12 @@
     <message>
         <location filename="../app/gui/main_window.cpp" line="+45"/>
         <location line="+194"/>
-        <location line="+56"/>
+        <location line="+60"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-207"/>
+        <location line="-211"/>
         <location line="+91"/>
         <source>Cancel</source>
         <translation>Annuler</translation>
@@ -869,12 +869,17 @@
         <translation>Importer dans le partage</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+90"/>
+        <source>Delineate - %1 (share)</source>
+        <translation>Delineate - %1 (partage)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Delineate - %1</source>
         <translation>Delineate - %1</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+24"/>
         <source> (review state unreadable)</source>
         <translation> (état de relecture illisible)</translation>
     </message>

@@ -239,8 +239,12 @@ void MainWindow::updateTitle() {
     setWindowTitle(tr("Delineate"));
     return;
   }
-  QString title = tr("Delineate - %1").arg(QFileInfo(doc.source()).fileName());
   const ShareTarget target = doc.shareTarget();
+  // A study opened from the share is named by its study there, not by its local copy's folder.
+  const bool fromShare = !target.study.isEmpty() &&
+                         doc.source().startsWith(QString::fromStdString(io::userCacheFolder()) + "/studies/");
+  QString title = fromShare ? tr("Delineate - %1 (share)").arg(target.study)
+                            : tr("Delineate - %1").arg(QFileInfo(doc.source()).fileName());
   const std::uint64_t generation = ++m_titleGeneration;
   if (!target.valid() || target.baseRevision <= 0) {
     setWindowTitle(title);

@@ -154,6 +154,7 @@ TEST_CASE("study browser: search, sort, review and editing state, a study import
   CHECK_FALSE(window.document().session()->isDirty());
   CHECK(window.document().shareTarget().valid());
   CHECK(window.document().shareTarget().baseRevision == 2);
+  CHECK(window.windowTitle().startsWith("Delineate - sample-ct (share) \u2014 sample-ct / organs r2"));
   const QStringList recent = QSettings().value("recentStudies").toStringList();
   REQUIRE_FALSE(recent.isEmpty());
   CHECK(recent.front() == "share:" + choice->root + "#sample-ct/" + choice->series + "/organs");
