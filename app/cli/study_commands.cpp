@@ -65,6 +65,9 @@ int openIndex(const std::string& root, std::optional<io::ShareStore>& store, std
   auto i = io::StudyIndex::open(*store);
   if (!i) return fileError(i.error());
   index.emplace(std::move(*i));
+  if (!index->setAside().empty())
+    std::fprintf(stderr, "note: the local study index was damaged; it was moved to %s and is built again from the share\n",
+                 index->setAside().c_str());
   auto r = index->refresh();
   if (!r) return fileError(r.error());
   for (const auto& p : r->newProblems) std::fprintf(stderr, "warning: skipped: %s\n", p.c_str());

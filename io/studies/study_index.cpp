@@ -141,10 +141,13 @@ std::string StudyRow::labelStatus() const {
 }
 
 struct StudyIndex::Impl {
-  const ShareStore* store = nullptr;
+  explicit Impl(const ShareStore& s) : store(&own), own(s) {}
+  const ShareStore* store;  // points at own: the index keeps its copy of the store's handle
+  ShareStore own;
   sqlite3* db = nullptr;
   std::string path;
   std::map<const char*, std::unique_ptr<Statement>> statements;
+  std::string rebuiltFrom;  // a damaged index file set aside when this one was opened
   ~Impl() {
     statements.clear();  // finalized before the database closes
     if (db) sqlite3_close(db);
@@ -270,6 +273,8 @@ struct StudyIndex::Impl {
   }
 };
 
+const std::string& StudyIndex::setAside() const { return m_impl->rebuiltFrom; }
+
 StudyIndex::StudyIndex(std::unique_ptr<Impl> impl, std::string path) : m_impl(std::move(impl)), m_path(std::move(path)) {}
 StudyIndex::StudyIndex(StudyIndex&&) noexcept = default;
 StudyIndex& StudyIndex::operator=(StudyIndex&&) noexcept = default;
@@ -279,21 +284,26 @@ std::string StudyIndex::defaultIndexPath(const ShareStore& store) {
   return userCacheFolder() + "/catalogue/" + store.id() + ".sqlite";
 }
 
-core::Result<StudyIndex> StudyIndex::open(const ShareStore& store, const std::string& indexPath) {
-  const std::string path = indexPath.empty() ? defaultIndexPath(store) : indexPath;
-  std::error_code ec;
-  fs::create_directories(fs::path(path).parent_path(), ec);
-  if (ec) return makeError(ErrorCode::WriteFailed, fs::path(path).parent_path().string(), "cannot create the folder: " + ec.message());
-  auto impl = std::make_unique<Impl>();
-  impl->store = &store;
+namespace {
+
+// One attempt at opening the index file: the schema created, the store checked.
+core::Result<std::unique_ptr<StudyIndex::Impl>> openIndexFile(const ShareStore& store, const std::string& path,
+                                                              bool* damaged) {
+  auto impl = std::make_unique<StudyIndex::Impl>(store);
   impl->path = path;
+  *damaged = false;
   if (sqlite3_open_v2(path.c_str(), &impl->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
                       nullptr) != SQLITE_OK)
     return impl->sqlError("cannot open the study index");
   sqlite3_busy_timeout(impl->db, 10000);  // the window and a CLI refreshing the same index take turns
   // WAL: readers (a search in the window) do not wait for a refresh; NORMAL sync: the index can always be rebuilt.
-  if (core::Status s = impl->exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"); !s) return s.error();
-  if (core::Status s = impl->exec(kSchema); !s) return s.error();
+  core::Status s = impl->exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
+  if (s) s = impl->exec(kSchema);
+  if (!s) {
+    const int code = sqlite3_errcode(impl->db);
+    *damaged = code == SQLITE_NOTADB || code == SQLITE_CORRUPT;
+    return s.error();
+  }
   {
     Statement st(impl->db, "SELECT value FROM meta WHERE key = 'store'");
     if (st.step() == SQLITE_ROW && columnText(st.get(), 0) != store.id())
@@ -302,7 +312,29 @@ core::Result<StudyIndex> StudyIndex::open(const ShareStore& store, const std::st
   Statement put(impl->db, "INSERT OR REPLACE INTO meta VALUES('store', ?), ('schema', ?)");
   put.bind(1, store.id()).bind(2, std::to_string(kSchemaVersion));
   if (put.step() != SQLITE_DONE) return impl->sqlError("cannot write the study index");
-  return StudyIndex(std::move(impl), path);
+  return impl;
+}
+
+}  // namespace
+
+core::Result<StudyIndex> StudyIndex::open(const ShareStore& store, const std::string& indexPath) {
+  const std::string path = indexPath.empty() ? defaultIndexPath(store) : indexPath;
+  std::error_code ec;
+  fs::create_directories(fs::path(path).parent_path(), ec);
+  if (ec) return makeError(ErrorCode::WriteFailed, fs::path(path).parent_path().string(), "cannot create the folder: " + ec.message());
+  bool damaged = false;
+  auto impl = openIndexFile(store, path, &damaged);
+  if (!impl && damaged) {
+    // The index is a cache of the share's catalogue: a damaged one (a disk error, a foreign file) is set aside, kept
+    // for a look, and built again from the share.
+    const std::string aside = path + ".damaged-" + std::to_string(std::time(nullptr));
+    for (const char* suffix : {"", "-wal", "-shm"}) fs::rename(path + suffix, aside + suffix, ec);
+    impl = openIndexFile(store, path, &damaged);
+    if (impl) (*impl)->rebuiltFrom = aside;
+  }
+  if (!impl) return impl.error();
+  StudyIndex index(std::move(impl).value(), path);
+  return index;
 }
 
 core::Result<CatalogueRefresh> StudyIndex::refresh(core::ProgressSink* progress) {

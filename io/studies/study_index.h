@@ -89,9 +89,12 @@ class StudyIndex {
   core::Result<std::string> compact();
 
   const std::string& path() const { return m_path; }
+  // Where a damaged index file found at open() was moved before this one was built afresh ("" when none was).
+  const std::string& setAside() const;
+
+  struct Impl;  // (public for the file's own helpers; defined in study_index.cpp)
 
  private:
-  struct Impl;
   StudyIndex(std::unique_ptr<Impl> impl, std::string path);
   std::unique_ptr<Impl> m_impl;
   std::string m_path;

@@ -432,6 +432,15 @@ TEST_CASE("catalogue: a new client reads the newest snapshot and only the segmen
   REQUIRE(rows.ok());
   CHECK(studiesOf(*rows) == std::vector<std::string>{"s17"});
 
+  // A damaged local index (it is a cache) is set aside and built again from the share.
+  test::writeTextFile(dir.path() / "broken.sqlite", std::string(4096, 'x'));
+  auto rebuilt = io::StudyIndex::open(store, (dir.path() / "broken.sqlite").string());
+  REQUIRE(rebuilt.ok());
+  CHECK_FALSE(rebuilt->setAside().empty());
+  CHECK(fs::exists(rebuilt->setAside()));
+  REQUIRE(rebuilt->refresh().ok());
+  CHECK(rebuilt->studyCount().value() == 31);
+
   // The first client sees the late study too, and its own snapshot adds nothing it has to parse again.
   auto r3 = first->refresh();
   REQUIRE(r3.ok());
