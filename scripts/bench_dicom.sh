@@ -37,47 +37,17 @@ say() { printf '\n### %s\n' "$*"; }
 
 # --- packages -----------------------------------------------------------------------------------------------------
 bash scripts/setup.sh
-PEER_PACKAGES=(libinsighttoolkit5-dev dcm2niix sshfs openssh-server openssh-client fuse3 iproute2 python3)
-missing=()
-for p in "${PEER_PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  echo "bench_dicom: installing ${missing[*]}"
-  $SUDO apt-get update -q
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
-fi
+# shellcheck source=scripts/sshfs_latency_lib.sh
+source scripts/sshfs_latency_lib.sh
+install_missing bench_dicom libinsighttoolkit5-dev dcm2niix sshfs openssh-server openssh-client fuse3 iproute2 python3
 
 # --- work folder and cleanup ----------------------------------------------------------------------------------------
 work="$(mktemp -d "${BENCH_TMP:-${TMPDIR:-/tmp}}/bench_dicom.XXXXXX")"
 series="$work/series"
-sshd_pid=""
-proxy_pid=""
-mounts=()  # sshfs mount points to unmount on exit
-unmount() {
-  fusermount3 -u "$1" 2>/dev/null || umount "$1" 2>/dev/null || umount -l "$1" 2>/dev/null
-  ! mountpoint -q "$1"
-}
-stop_proxy() {
-  [ -n "$proxy_pid" ] || return 0
-  kill "$proxy_pid" 2>/dev/null
-  wait "$proxy_pid" 2>/dev/null
-  proxy_pid=""
-}
+sshfs_lib_init "$work" bench_dicom
 cleanup() {
   set +e
-  local m
-  for m in "${mounts[@]}"; do
-    mountpoint -q "$m" || continue
-    unmount "$m" || { echo "bench_dicom: could not unmount $m; leaving $work in place"; KEEP=1; }
-  done
-  stop_proxy
-  if [ -n "$sshd_pid" ]; then
-    kill "$sshd_pid" 2>/dev/null
-    wait "$sshd_pid" 2>/dev/null
-  fi
+  sshfs_cleanup || { echo "bench_dicom: leaving $work in place"; KEEP=1; }
   if [ "${KEEP:-0}" = 1 ]; then echo "bench_dicom: kept $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
@@ -121,18 +91,6 @@ else
 fi
 
 # --- sshfs over loopback, then through the latency proxy ---------------------------------------------------------
-ssh_dir="$work/ssh"
-sshd_port=""
-
-free_port() {
-  local candidate
-  for _ in $(seq 1 50); do
-    candidate=$((20000 + RANDOM % 40000))
-    if ! ss -Htln "sport = :$candidate" | grep -q .; then echo "$candidate"; return 0; fi
-  done
-  return 1
-}
-
 # Every mount gets the same options, so loopback and proxied figures compare. Client-side caches, and what makes a
 # run cold: the kernel page cache for sshfs files is dropped by bench_dicom_load before every run and, without
 # -o kernel_cache (not given), is also invalidated on every open, so file data is always fetched again; the kernel's
@@ -141,50 +99,11 @@ free_port() {
 # would answer the lookups/stats of every run after the first without a round trip; dir_cache=no turns it off
 # (SSHFS_DIR_CACHE=yes puts it back). Then each run pays every lookup, open, read and close over the wire, as a
 # first open of the series on a client would; the server side is cold too (same page cache, dropped).
-sshfs_mount() {  # PORT MOUNTPOINT
-  sshfs -o "IdentityFile=$ssh_dir/user_key,StrictHostKeyChecking=no,UserKnownHostsFile=/dev/null,port=$1" \
-        -o "BatchMode=yes,LogLevel=ERROR,dir_cache=$SSHFS_DIR_CACHE" "root@127.0.0.1:$series" "$2" || return 1
-  mounts+=("$2")
+mount_series() {  # PORT MOUNTPOINT
+  sshfs_mount "$1" "$series" "$2" "dir_cache=$SSHFS_DIR_CACHE"
 }
 
-start_sshd() {
-  if [ ! -c /dev/fuse ]; then
-    echo "SKIPPED: /dev/fuse does not exist here (FUSE unavailable, e.g. a container without the device); no sshfs figures"
-    return 1
-  fi
-  for tool in /usr/sbin/sshd sshfs ssh ssh-keygen fusermount3 ss; do
-    command -v "$tool" >/dev/null || { echo "SKIPPED: $tool not found"; return 1; }
-  done
-  mkdir -p "$ssh_dir"
-  chmod 700 "$ssh_dir"
-  ssh-keygen -q -t ed25519 -N '' -C bench-host -f "$ssh_dir/host_key"
-  ssh-keygen -q -t ed25519 -N '' -C bench-user -f "$ssh_dir/user_key"
-  cp "$ssh_dir/user_key.pub" "$ssh_dir/authorized_keys"
-  sshd_port="$(free_port)" || { echo "SKIPPED: no free port found"; return 1; }
-  cat >"$ssh_dir/sshd_config" <<EOF
-ListenAddress 127.0.0.1
-HostKey $ssh_dir/host_key
-PidFile $ssh_dir/sshd.pid
-AuthorizedKeysFile $ssh_dir/authorized_keys
-PermitRootLogin prohibit-password
-PubkeyAuthentication yes
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-Subsystem sftp internal-sftp
-LogLevel ERROR
-EOF
-  # sshd insists on its privilege-separation folder (Debian's service creates it at boot).
-  [ -d /run/sshd ] || { mkdir -p /run/sshd && chmod 755 /run/sshd; }
-  /usr/sbin/sshd -f "$ssh_dir/sshd_config" -D -e -p "$sshd_port" 2>"$ssh_dir/sshd.log" &
-  sshd_pid=$!
-  for _ in $(seq 1 50); do ss -Htln "sport = :$sshd_port" | grep -q . && break; sleep 0.1; done
-  if ! ssh -o IdentityFile="$ssh_dir/user_key" -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
-       -o BatchMode=yes -o LogLevel=ERROR -p "$sshd_port" root@127.0.0.1 true; then
-    echo "SKIPPED: cannot log in to the private sshd on port $sshd_port:"; cat "$ssh_dir/sshd.log"; return 1
-  fi
-  echo "sshd on 127.0.0.1:$sshd_port (pid $sshd_pid, own host and user keys in $ssh_dir)"
+print_sshfs_options() {
   echo "$(sshfs --version 2>&1 | grep -i '^sshfs version'); every mount: one SSH connection, dir_cache=$SSHFS_DIR_CACHE," \
        "no kernel_cache (sshfs defaults otherwise)"
 }
@@ -192,7 +111,7 @@ EOF
 run_loopback() {
   local mnt="$work/mnt"
   mkdir -p "$mnt"
-  sshfs_mount "$sshd_port" "$mnt" || { echo "SKIPPED: sshfs could not mount (FUSE refused?)"; return 1; }
+  mount_series "$sshd_port" "$mnt" || { echo "SKIPPED: sshfs could not mount (FUSE refused?)"; return 1; }
   echo "$series mounted at $mnt; files visible through the mount: $(find "$mnt" -type f | wc -l)"
   say "sshfs over loopback (~0 latency), cold cache"
   "$bench" "$mnt" --label "sshfs loopback" --repeats "$REPEATS" || status=1
@@ -202,28 +121,13 @@ run_loopback() {
 }
 
 run_latency() {  # one-way delay in ms
-  local delay="$1" rtt mnt proxy_port
+  local delay="$1" rtt mnt
   rtt="$(awk -v d="$delay" 'BEGIN { printf "%g", 2 * d }')"
   mnt="$work/mnt-rtt${rtt}ms"
-  if ! command -v python3 >/dev/null; then echo "SKIPPED: python3 not found (the latency proxy needs it)"; return 1; fi
-  say "latency proxy check (${delay} ms each way, RTT ${rtt} ms; a separate instance with a small echo server)"
-  python3 scripts/latency_proxy_test.py --delay-ms "$delay" --quick 2>/dev/null ||
-    echo "WARNING: the proxy check failed (figures above); the RTT below may be off"
-  proxy_port="$(free_port)" || { echo "SKIPPED: no free port found for the proxy"; return 1; }
-  python3 scripts/latency_proxy.py --listen "$proxy_port" --connect "$sshd_port" --delay-ms "$delay" \
-    >"$work/proxy.out" 2>"$work/proxy.err" &
-  proxy_pid=$!
-  for _ in $(seq 1 100); do
-    grep -qx ready "$work/proxy.out" 2>/dev/null && break
-    kill -0 "$proxy_pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if ! grep -qx ready "$work/proxy.out" 2>/dev/null; then
-    echo "SKIPPED: the latency proxy did not start:"; cat "$work/proxy.err"; stop_proxy; return 1
-  fi
-  cat "$work/proxy.err"
+  check_latency_proxy "$delay" || return 1
+  start_latency_proxy "$delay" || return 1
   mkdir -p "$mnt"
-  if ! sshfs_mount "$proxy_port" "$mnt"; then
+  if ! mount_series "$proxy_port" "$mnt"; then
     echo "SKIPPED: sshfs could not mount through the proxy"; stop_proxy; return 1
   fi
   local t0 t1
@@ -238,6 +142,7 @@ run_latency() {  # one-way delay in ms
 
 say "sshfs mount of the same folder over loopback"
 if start_sshd; then
+  print_sshfs_options
   if [ "$ONLY_LATENCY" = 1 ]; then
     echo "plain loopback runs skipped (ONLY_LATENCY=1)"
   else

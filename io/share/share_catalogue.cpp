@@ -200,20 +200,22 @@ bool splitLabelSetFolder(const std::string& folder, std::string* study, std::str
   return true;
 }
 
-core::Result<std::vector<CatalogueDay>> listCatalogueDays(const ShareStore& store) {
-  const fs::path log = fs::path(store.root()) / kCatalogueLog;
-  auto names = listNames(log, true);
+core::Result<std::vector<std::string>> listCatalogueDayNames(const ShareStore& store) {
+  auto names = listNames(fs::path(store.root()) / kCatalogueLog, true);
   if (!names) return names.error();
-  std::vector<CatalogueDay> days;
-  for (const std::string& n : *names) {
-    if (!isDayName(n)) continue;
-    struct stat st{};
-    const std::string path = (log / n).string();
-    if (::stat(path.c_str(), &st) != 0)
-      return makeError(ErrorCode::ReadFailed, path, std::string("cannot read the folder's time: ") + std::strerror(errno));
-    days.push_back({n, std::int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec});
-  }
+  std::vector<std::string> days;
+  for (std::string& n : *names)
+    if (isDayName(n)) days.push_back(std::move(n));
   return days;
+}
+
+core::Result<std::int64_t> catalogueDayTime(const ShareStore& store, const std::string& day) {
+  if (!isDayName(day)) return makeError(ErrorCode::InvalidArgument, day, "not a catalogue day folder");
+  const std::string path = (fs::path(store.root()) / kCatalogueLog / day).string();
+  struct stat st{};
+  if (::stat(path.c_str(), &st) != 0)
+    return makeError(ErrorCode::ReadFailed, path, std::string("cannot read the folder's time: ") + std::strerror(errno));
+  return std::int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
 }
 
 core::Result<std::vector<std::string>> listCatalogueSegments(const ShareStore& store, const std::string& day) {
@@ -269,6 +271,7 @@ core::Result<CatalogueSnapshot> readCatalogueSnapshot(const ShareStore& store, c
           CatalogueSnapshot::Covered cov;
           cov.day = c["day"].get<std::string>();
           cov.mtimeNs = c.value("mtimeNs", std::int64_t(0));
+          cov.listedNs = c.value("listedNs", std::int64_t(0));
           for (const json& s : c["segments"])
             if (s.is_string()) cov.segments.push_back(s.get<std::string>());
           snapshot.covered.push_back(std::move(cov));
@@ -287,7 +290,7 @@ core::Result<CatalogueSnapshot> readCatalogueSnapshot(const ShareStore& store, c
 core::Result<std::string> writeCatalogueSnapshot(const ShareStore& store, const CatalogueSnapshot& snapshot) {
   json covered = json::array();
   for (const auto& c : snapshot.covered)
-    covered.push_back({{"day", c.day}, {"mtimeNs", c.mtimeNs}, {"segments", c.segments}});
+    covered.push_back({{"day", c.day}, {"mtimeNs", c.mtimeNs}, {"listedNs", c.listedNs}, {"segments", c.segments}});
   std::string text = json{{"format", 1}, {"time", utcNowIso()}, {"host", localHostName()}, {"covered", covered}}.dump();
   text += '\n';
   for (const std::string& r : snapshot.records) {

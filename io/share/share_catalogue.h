@@ -10,7 +10,8 @@
 //   catalogue/log/<YYYYMMDD>/<epoch-ms>-<host>-<pid>-<random>.jsonl   segments: one or more records, one JSON object
 //          per line, published once through the verified write path under a new name and never changed. A day's
 //          folder gets new names only; a reader remembers each day folder's modification time and lists only the
-//          folders whose time changed since it last looked (one stat each: a few round trips per refresh).
+//          folders whose time changed since it last looked (a stat of the last few days' folders per refresh, of
+//          all of them at a client's first refresh and hourly: a writer whose clock is behind writes into an old one).
 //   catalogue/snapshots/<epoch-ms>-<host>-<pid>-<random>.jsonl.gz   compaction: the whole state as records, and the
 //          segments (with their day folders' times) it covers. A new client reads the newest snapshot and then only
 //          the segments it does not cover, instead of one file per import since the share began.
@@ -59,12 +60,10 @@ std::string catalogueLeaseRecord(const std::string& study, const std::string& la
 // studies/<study>/labelsets/<set> -> (study, set); false for any other folder.
 bool splitLabelSetFolder(const std::string& folder, std::string* study, std::string* labelSet);
 
-struct CatalogueDay {
-  std::string day;            // "20261126"
-  std::int64_t mtimeNs = 0;   // the folder's modification time as the share reports it
-};
-// The day folders of catalogue/log, sorted (an empty list when the catalogue has no log yet).
-core::Result<std::vector<CatalogueDay>> listCatalogueDays(const ShareStore& store);
+// The day folders' names of catalogue/log, sorted (an empty list when the catalogue has no log yet): one listing.
+core::Result<std::vector<std::string>> listCatalogueDayNames(const ShareStore& store);
+// One day folder's modification time as the share reports it (a round trip on a network share).
+core::Result<std::int64_t> catalogueDayTime(const ShareStore& store, const std::string& day);
 // The segment names in one day folder, sorted; temporary files of writes in progress are left out.
 core::Result<std::vector<std::string>> listCatalogueSegments(const ShareStore& store, const std::string& day);
 // A segment's lines (size-capped; an unreadable segment is an error naming it).
@@ -75,6 +74,7 @@ struct CatalogueSnapshot {
   struct Covered {
     std::string day;
     std::int64_t mtimeNs = 0;
+    std::int64_t listedNs = 0;  // when the snapshot's writer last listed the folder (its clock)
     std::vector<std::string> segments;
   };
   std::vector<Covered> covered;

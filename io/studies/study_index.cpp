@@ -3,6 +3,10 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <atomic>
+#include <functional>
+#include <mutex>
+#include <optional>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -11,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/base/parallel.h"
 #include "io/share/share_catalogue.h"
 #include "io/share/share_revisions.h"
 #include "io/studies/study_store.h"
@@ -27,6 +32,11 @@ constexpr int kSchemaVersion = 1;
 // A day folder whose time is this close to when it was last listed is listed again: shares that keep modification
 // times to the second (sshfs, SMB) show no change for a segment added in the same second as the previous one.
 constexpr std::int64_t kRelistMarginNs = std::int64_t(60) * 1000000000;
+// Day folders stat'ed on every refresh (the newest); all are at a client's first refresh and every kSweepInterval.
+constexpr std::size_t kRecentDays = 3;
+constexpr std::int64_t kSweepIntervalNs = std::int64_t(3600) * 1000000000;
+// Requests a refresh keeps in flight on the share (stats, listings, segment reads).
+constexpr int kShareRequestsInFlight = 8;
 
 const char* const kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -148,6 +158,7 @@ struct StudyIndex::Impl {
   std::string path;
   std::map<const char*, std::unique_ptr<Statement>> statements;
   std::string rebuiltFrom;  // a damaged index file set aside when this one was opened
+  std::int64_t lastSweepNs = 0;  // when every day folder was last stat'ed
   ~Impl() {
     statements.clear();  // finalized before the database closes
     if (db) sqlite3_close(db);
@@ -369,53 +380,115 @@ core::Result<CatalogueRefresh> StudyIndex::refresh(core::ProgressSink* progress)
     if (!adds) continue;
     d.applyLines(snapshot->records, std::string(kCatalogueSnapshots) + "/" + *it, touched, out);
     Statement seg(d.db, "INSERT INTO segments VALUES(?, ?, 1) ON CONFLICT(day, name) DO UPDATE SET covered = 1");
-    Statement day(d.db, "INSERT OR IGNORE INTO days VALUES(?, ?, 0)");
+    Statement day(d.db, "INSERT OR IGNORE INTO days VALUES(?, ?, ?)");
     for (const auto& c : snapshot->covered) {
       for (const auto& s : c.segments) {
         seg.bind(1, c.day).bind(2, s);
         if (seg.step() != SQLITE_DONE) return fail(d.sqlError("cannot record a segment"));
         seg.reset();
       }
-      day.bind(1, c.day).bind(2, c.mtimeNs);
+      day.bind(1, c.day).bind(2, c.mtimeNs).bind(3, c.listedNs);
       day.step();
       day.reset();
     }
     ++out.snapshotsRead;
   }
 
-  // The log: only day folders whose time moved (or moved recently) are listed, only unread segments read.
-  auto days = listCatalogueDays(*d.store);
-  if (!days) return fail(days.error());
+  // The log: only day folders whose time moved (or moved recently) are listed, only unread segments read. Every
+  // step that waits on the share (a stat, a listing, a segment) runs several at a time: on a network share each is
+  // a round trip, and their count, not their bytes, is what a refresh costs.
+  auto dayNames = listCatalogueDayNames(*d.store);
+  if (!dayNames) return fail(dayNames.error());
   const std::int64_t listedAt = nowNs();
-  for (std::size_t di = 0; di < days->size(); ++di) {
-    const CatalogueDay& day = (*days)[di];
+  const bool sweep = d.lastSweepNs == 0 || listedAt - d.lastSweepNs > kSweepIntervalNs;
+  struct DayState {
+    std::string day;
+    bool known = false;
+    std::int64_t mtime = 0, listed = 0;  // as the index has them
+    std::int64_t now = 0;                // as the share says now
+    bool stat = false, list = false;
+    core::Result<std::vector<std::string>> names = std::vector<std::string>{};
+  };
+  std::vector<DayState> days;
+  for (const std::string& name : *dayNames) {
+    DayState day;
+    day.day = name;
     Statement known(d.db, "SELECT mtime, listed FROM days WHERE day = ?");
-    known.bind(1, day.day);
+    known.bind(1, name);
     if (known.step() == SQLITE_ROW) {
-      const std::int64_t mtime = sqlite3_column_int64(known.get(), 0), listed = sqlite3_column_int64(known.get(), 1);
-      if (mtime == day.mtimeNs && listed - mtime > kRelistMarginNs) continue;
+      day.known = true;
+      day.mtime = sqlite3_column_int64(known.get(), 0);
+      day.listed = sqlite3_column_int64(known.get(), 1);
     }
-    if (progress && progress->cancelled()) return fail(makeError(ErrorCode::Cancelled, d.store->root(), "the refresh was cancelled"));
-    auto names = listCatalogueSegments(*d.store, day.day);
-    if (!names) return fail(names.error());
-    ++out.daysListed;
-    Statement seg(d.db, "INSERT OR IGNORE INTO segments VALUES(?, ?, 0)");
-    for (const std::string& name : *names) {
-      if (d.segmentKnown(day.day, name)) continue;
-      const std::string source = std::string(kCatalogueLog) + "/" + day.day + "/" + name;
-      auto lines = readCatalogueSegment(*d.store, day.day, name);
-      if (lines) d.applyLines(*lines, source, touched, out);
-      else d.problem(source, lines.error().describe(), out);
-      seg.bind(1, day.day).bind(2, name);
-      if (seg.step() != SQLITE_DONE) return fail(d.sqlError("cannot record a segment"));
-      seg.reset();
-      ++out.segmentsRead;
-    }
-    Statement put(d.db, "INSERT OR REPLACE INTO days VALUES(?, ?, ?)");
-    put.bind(1, day.day).bind(2, day.mtimeNs).bind(3, listedAt);
-    put.step();
-    if (progress) progress->report(double(di + 1) / double(days->size()), "catalogue");
+    days.push_back(std::move(day));
   }
+  // Writers write into today's folder (by their clock): the newest few are looked at on every refresh, all of them
+  // at this client's first refresh and then hourly (a writer whose clock is days behind).
+  for (std::size_t i = 0; i < days.size(); ++i)
+    days[i].stat = sweep || !days[i].known || i + kRecentDays >= days.size();
+  const auto forEachParallel = [&](const std::function<void(DayState&)>& work, bool DayState::*which) {
+    std::vector<DayState*> chosen;
+    for (DayState& day : days)
+      if (day.*which) chosen.push_back(&day);
+    parallelFor(chosen.size(), kShareRequestsInFlight, [&](std::size_t i, int) {
+      work(*chosen[i]);
+      return true;
+    });
+  };
+  std::mutex failureMutex;
+  std::optional<core::Error> failure;
+  forEachParallel([&](DayState& day) {
+    auto mtime = catalogueDayTime(*d.store, day.day);
+    if (!mtime) {
+      std::lock_guard<std::mutex> lock(failureMutex);
+      if (!failure) failure = mtime.error();
+      return;
+    }
+    day.now = *mtime;
+    day.list = !day.known || day.mtime != day.now || day.listed - day.now <= kRelistMarginNs;
+  }, &DayState::stat);
+  if (failure) return fail(*failure);
+  if (progress && progress->cancelled()) return fail(makeError(ErrorCode::Cancelled, d.store->root(), "the refresh was cancelled"));
+  forEachParallel([&](DayState& day) { day.names = listCatalogueSegments(*d.store, day.day); }, &DayState::list);
+  struct Segment {
+    std::string day, name;
+    core::Result<std::vector<std::string>> lines = std::vector<std::string>{};
+  };
+  std::vector<Segment> segments;
+  for (const DayState& day : days) {
+    if (!day.list) continue;
+    if (!day.names) return fail(day.names.error());
+    ++out.daysListed;
+    for (const std::string& name : *day.names)
+      if (!d.segmentKnown(day.day, name)) segments.push_back({day.day, name, std::vector<std::string>{}});
+  }
+  std::atomic<std::size_t> done{0};
+  parallelFor(segments.size(), kShareRequestsInFlight, [&](std::size_t i, int) {
+    if (progress && progress->cancelled()) return false;
+    segments[i].lines = readCatalogueSegment(*d.store, segments[i].day, segments[i].name);
+    if (progress) progress->report(double(++done) / double(segments.size()), "catalogue");
+    return true;
+  });
+  if (progress && progress->cancelled()) return fail(makeError(ErrorCode::Cancelled, d.store->root(), "the refresh was cancelled"));
+  // Applied in order (day, then name: writers' time), on this thread.
+  Statement seg(d.db, "INSERT OR IGNORE INTO segments VALUES(?, ?, 0)");
+  for (const Segment& segment : segments) {
+    const std::string source = std::string(kCatalogueLog) + "/" + segment.day + "/" + segment.name;
+    if (segment.lines) d.applyLines(*segment.lines, source, touched, out);
+    else d.problem(source, segment.lines.error().describe(), out);
+    seg.bind(1, segment.day).bind(2, segment.name);
+    if (seg.step() != SQLITE_DONE) return fail(d.sqlError("cannot record a segment"));
+    seg.reset();
+    ++out.segmentsRead;
+  }
+  Statement put(d.db, "INSERT OR REPLACE INTO days VALUES(?, ?, ?)");
+  for (const DayState& day : days) {
+    if (!day.list) continue;
+    put.bind(1, day.day).bind(2, day.now).bind(3, listedAt);
+    put.step();
+    put.reset();
+  }
+  if (sweep) d.lastSweepNs = listedAt;
   if (core::Status s = d.recompute(touched); !s) return fail(s.error());
   out.studiesUpdated = int(touched.size());
   if (core::Status s = d.exec("COMMIT"); !s) return fail(s.error());
@@ -434,11 +507,12 @@ core::Result<std::string> StudyIndex::compact() {
   Impl& d = *m_impl;
   CatalogueSnapshot snapshot;
   {
-    Statement st(d.db, "SELECT day, mtime FROM days ORDER BY day");
+    Statement st(d.db, "SELECT day, mtime, listed FROM days ORDER BY day");
     while (st.step() == SQLITE_ROW) {
       CatalogueSnapshot::Covered c;
       c.day = columnText(st.get(), 0);
       c.mtimeNs = sqlite3_column_int64(st.get(), 1);
+      c.listedNs = sqlite3_column_int64(st.get(), 2);
       Statement seg(d.db, "SELECT name FROM segments WHERE day = ? ORDER BY name");
       seg.bind(1, c.day);
       while (seg.step() == SQLITE_ROW) c.segments.push_back(columnText(seg.get(), 0));

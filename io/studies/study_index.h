@@ -4,11 +4,13 @@
 // (io/share/share_catalogue.h) by reading only what is new, and answers searches without touching the share.
 //
 // refresh(): reads unread snapshots (a new client: the newest compaction snapshot, then only the segments it does not
-// cover), lists the catalogue's day folders with their modification times and lists again only those whose time
-// changed (or changed within the last minute: some shares keep times to the second), reads the segments it has not
+// cover), lists the catalogue's day folders, reads the modification times of the newest three (of all of them at the
+// first refresh and hourly) and lists again only those whose time changed (or changed within the last minute: some
+// shares keep times to the second), reads the segments it has not
 // read, applies their records and recomputes the rows of the studies they touch, in one transaction. A segment or a
 // line that cannot be read or parsed is recorded as a problem, named, and skipped; it hides nothing else. After
-// kCompactAfter segments that no snapshot covers, it writes a compaction snapshot itself.
+// kCompactAfter segments that no snapshot covers, it writes a compaction snapshot itself. Stats, listings and segment
+// reads run 8 at a time (each is a round trip on a network share); records are applied in order on the caller's thread.
 //
 // Study rows: patient (ID, name), date (the earliest StudyDate of its series), modalities, description, series
 // count, label sets, the newest label revision (set, number, author, time) and its review state, whether any
@@ -28,7 +30,8 @@
 
 namespace delineate::io {
 
-inline constexpr int kCompactAfter = 2000;
+// Segments no snapshot covers before a client writes one: each costs a new client a round trip or two.
+inline constexpr int kCompactAfter = 500;
 inline constexpr int kEditingHorizonHours = 12;
 
 struct StudyRow {
