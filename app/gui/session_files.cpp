@@ -127,7 +127,7 @@ void SessionFiles::studyOpened() {
     const io::AutosaveContext& c = pending->info.context;
     if (!c.shareRoot.empty())
       m_document.setShareTarget({QString::fromStdString(c.shareRoot), QString::fromStdString(c.study),
-                                 QString::fromStdString(c.labelSet), c.baseRevision});
+                                 QString::fromStdString(c.labelSet), c.baseRevision, {}});
     if (applyRecoveredLabels(pending->labels)) Q_EMIT recovered();
     m_autosaveTimer.start();
     return;
@@ -287,7 +287,9 @@ bool SessionFiles::saveWithDialog(const QString& message) {
   // The dialog stays open until the save succeeds: a failed save is reported over it, the fields kept for another try.
   bool saved = false;
   connect(buttons, &QDialogButtonBox::accepted, &dialog, [&] {
-    ShareTarget target{root->text().trimmed(), study->text().trimmed(), set->text().trimmed(), 0};
+    ShareTarget target{root->text().trimmed(), study->text().trimmed(), set->text().trimmed(), 0, {}};
+    // The series the image came from stays known while the study is the same.
+    if (target.root == current.root && target.study == current.study) target.series = current.series;
     // The same label set keeps its base revision; another one starts from none.
     if (target.sameLabelSet(current)) target.baseRevision = current.baseRevision;
     QSettings().setValue("share/root", target.root);
@@ -354,14 +356,14 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
   auto job = m_bench.startProgress(tr("Saving to the share"));
   request.progress = job.get();
   const std::string root = target.root.toStdString(), study = target.study.toStdString(),
-                    labelSet = target.labelSet.toStdString();
+                    labelSet = target.labelSet.toStdString(), series = target.series.toStdString();
   struct Outcome {
     core::Result<io::RevisionInfo> info;
     std::optional<io::ShareStore> store;  // as the worker opened it: the GUI thread does not touch the share again
     QString auditWarning;
   };
   QFuture<std::shared_ptr<Outcome>> future =
-      QtConcurrent::run(&m_bench.workers(), [labels, request, job, root, study, labelSet] {
+      QtConcurrent::run(&m_bench.workers(), [labels, request, job, root, study, labelSet, series] {
         auto out = std::make_shared<Outcome>(Outcome{core::Error{core::ErrorCode::WriteFailed, root, "not saved"}, {}, {}});
         try {
           auto store = io::ShareStore::open(root);
@@ -378,8 +380,9 @@ bool SessionFiles::save(const ShareTarget& target, const QString& message) {
           // Bound to the study's image series on the labels' grid (studies imported into the share), so opening
           // the revision from the study browser opens its image with it.
           io::SaveRequest bound = request;
-          if (auto image = io::seriesForLabels(*store, study, labels->geometry(), ""); image && *image)
-            bound.extraJson = io::withLabelBinding(bound.extraJson, **image);
+          auto image = io::seriesForLabels(*store, study, labels->geometry(), series);  // the series opened, if known
+          if (!image && !series.empty()) image = io::seriesForLabels(*store, study, labels->geometry(), "");
+          if (image && *image) bound.extraJson = io::withLabelBinding(bound.extraJson, **image);
           out->info = set->saveLabels(*labels, bound);
           if (!out->info) return out;
           // The window's saves are in the share's audit log as the CLI's are (the login name and host say who; the

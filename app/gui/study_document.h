@@ -23,6 +23,7 @@ struct ShareTarget {
   QString study;
   QString labelSet;
   int baseRevision = 0;  // the revision the labels in the window came from; 0: none yet
+  QString series;        // the study's series the open image is (opened from the share); "" when not known
   bool valid() const { return !root.isEmpty() && !study.isEmpty() && !labelSet.isEmpty(); }
   bool sameLabelSet(const ShareTarget& o) const { return root == o.root && study == o.study && labelSet == o.labelSet; }
 };

@@ -206,7 +206,11 @@ bool StudyLoader::openShareRevision(const QString& root, const QString& study, c
   if (m_bench.busy() || !m_document.hasStudy()) return false;
   const std::string r = root.toStdString(), st = study.toStdString(), set = labelSet.toStdString();
   const core::Geometry grid = m_document.session()->image().geometry();
-  startJob(tr("Loading %1 / %2 r%3").arg(study, labelSet).arg(revision), [r, st, set, revision, grid](JobProgress&) {
+  // Labels of the same study keep knowing the series the open image is.
+  const QString series = m_document.shareTarget().root == root && m_document.shareTarget().study == study
+                             ? m_document.shareTarget().series
+                             : QString();
+  startJob(tr("Loading %1 / %2 r%3").arg(study, labelSet).arg(revision), [r, st, set, revision, grid, series](JobProgress&) {
     auto result = std::make_shared<Loaded>();
     result->labelsOnly = true;
     result->source = QString::fromStdString(st + " / " + set + " r" + std::to_string(revision));
@@ -231,7 +235,8 @@ bool StudyLoader::openShareRevision(const QString& root, const QString& study, c
     if (auto list = folder->list())
       if (const io::RevisionInfo* info = list->find(revision)) result->revisionExtra = info->extraJson;
     result->shareRevision = st + "/" + set + "/r" + std::to_string(revision);
-    result->shareTarget = ShareTarget{QString::fromStdString(r), QString::fromStdString(st), QString::fromStdString(set), revision};
+    result->shareTarget = ShareTarget{QString::fromStdString(r), QString::fromStdString(st), QString::fromStdString(set),
+                                      revision, series};
     return result;
   });
   return true;
@@ -283,7 +288,8 @@ bool StudyLoader::openShareStudy(const QString& root, const QString& study, cons
     }
     if (core::Status s = core::requireFiniteVoxels(*result->image, fetched->openPath); !s) return fail(s.error());
     result->shareStudyEntry = QString::fromStdString("share:" + r + "#" + st + "/" + se + (set.empty() ? "" : "/" + set));
-    result->shareTarget = ShareTarget{QString::fromStdString(r), QString::fromStdString(st), {}, 0};
+    result->shareTarget = ShareTarget{QString::fromStdString(r), QString::fromStdString(st), {}, 0,
+                                      QString::fromStdString(se)};
     if (set.empty()) return result;
     auto folder = io::LabelSetRevisions::open(*store, st, set);
     if (!folder) return fail(folder.error());
@@ -441,7 +447,12 @@ void StudyLoader::finishShareStudy(std::shared_ptr<Loaded> result) {
     return;
   }
   m_document.setStudy(std::move(session).value(), result->source, std::move(result->dicomSeries));
-  m_document.setShareTarget(result->shareTarget);
+  // The study and series now; the label set and its revision only once its labels are in (finishLabels), so labels
+  // declined or refused never leave the window saving "the next revision" of a set it does not show.
+  ShareTarget studyOnly = result->shareTarget;
+  studyOnly.labelSet.clear();
+  studyOnly.baseRevision = 0;
+  m_document.setShareTarget(studyOnly);
   m_bench.showStatus(tr("Opened %1 from the share").arg(result->shareTarget.study), 5000);
   Q_EMIT shareStudyOpened(result->shareStudyEntry);
   Q_EMIT studyLoaded();

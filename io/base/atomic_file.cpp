@@ -186,6 +186,12 @@ core::Status AtomicFileWriter::commit() {
                        "the file read back differs from what was written (SHA-256 " + *back + " instead of " +
                            m_hashHex + "): the share damaged the data; nothing was published");
     }
+    if (!m_options.expectedSha256.empty() && m_hashHex != m_options.expectedSha256) {
+      discard();
+      return makeError(ErrorCode::Corrupt, m_target,
+                       "the content's SHA-256 is " + m_hashHex + ", not the expected " + m_options.expectedSha256 +
+                           " (its source changed while it was copied?): nothing was published");
+    }
   }
   const PhaseTimer timer(times ? &times->publish : nullptr);
   if (core::Status s = publish(); !s) return s;

@@ -45,6 +45,9 @@ struct AtomicWriteOptions {
   // an existing target is a WriteFailed error naming it. Where the file system has no hard links,
   // rename is used after checking the target is absent (a small window; said here rather than hidden).
   bool noReplace = false;
+  // With verifyReadBack: the content's SHA-256 must be this (hex), else nothing is published (a file stored under its
+  // hash's name never appears with other bytes, not even for a moment).
+  std::string expectedSha256;
   // When set, each phase's time is added here (not thread-safe: one writer at a time per WritePhaseTimes).
   WritePhaseTimes* times = nullptr;
 };

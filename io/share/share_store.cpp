@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -39,7 +40,12 @@ core::Result<std::string> readSentinel(const fs::path& root) {
   const auto j = nlohmann::json::parse(*text, nullptr, false);
   if (j.is_discarded() || !j.is_object() || !j.contains("id") || !j["id"].is_string() || j.value("format", 0) != 1)
     return makeError(ErrorCode::ParseError, sentinel.string(), "the sentinel is not a Delineate store sentinel (format 1)");
-  return j["id"].get<std::string>();
+  // The id names local folders (the study index, fetched series): hex digits only, as initialize() writes it.
+  const std::string id = j["id"].get<std::string>();
+  if (id.size() < 16 || id.size() > 64 ||
+      !std::all_of(id.begin(), id.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }))
+    return makeError(ErrorCode::ParseError, sentinel.string(), "the sentinel's id is not 16 to 64 hex digits");
+  return id;
 }
 
 std::string newStoreId() {
@@ -105,7 +111,8 @@ core::Result<Claim> ShareStore::createExclusive(const std::string& relativePath,
   return written.error();
 }
 
-core::Result<AtomicFileWriter> ShareStore::startWrite(const std::string& relativePath, bool mustBeNew) const {
+core::Result<AtomicFileWriter> ShareStore::startWrite(const std::string& relativePath, bool mustBeNew,
+                                                      const std::string& expectedSha256) const {
   auto path = resolve(relativePath);
   if (!path) return path.error();
   if (core::Status s = checkMounted(); !s) return s.error();
@@ -116,6 +123,7 @@ core::Result<AtomicFileWriter> ShareStore::startWrite(const std::string& relativ
   AtomicWriteOptions options;
   options.verifyReadBack = true;
   options.noReplace = mustBeNew;
+  options.expectedSha256 = expectedSha256;
   options.times = m_times;
   return AtomicFileWriter::create(*path, options);
 }
@@ -172,8 +180,8 @@ core::Status streamFileBlocks(const std::string& path, std::uint64_t expectedByt
 }
 
 core::Result<std::string> ShareStore::copyFileIn(const std::string& relativePath, const std::string& sourcePath,
-                                                 bool mustBeNew) const {
-  auto writer = startWrite(relativePath, mustBeNew);
+                                                 bool mustBeNew, const std::string& expectedSha256) const {
+  auto writer = startWrite(relativePath, mustBeNew, expectedSha256);
   if (!writer) return writer.error();
   core::Status streamed = streamFileBlocks(sourcePath, UINT64_MAX, [&](const std::uint8_t* p, std::size_t n) {
     return writer->write(p, n);

@@ -64,8 +64,9 @@ class ShareStore {
 
   // A local file streamed in (blocks, hashed while written, read back and compared before it becomes visible), for
   // files of any size (DICOM instances, volumes). Returns the content's hex SHA-256. `mustBeNew` as for writeFile.
+  // `expectedSha256` (hex, optional): refused before publishing when the content differs (Corrupt).
   core::Result<std::string> copyFileIn(const std::string& relativePath, const std::string& sourcePath,
-                                       bool mustBeNew = false) const;
+                                       bool mustBeNew = false, const std::string& expectedSha256 = {}) const;
   // A file of the store streamed to a local file (atomically): refused, naming the file, when its size or SHA-256
   // differs from what its record says (bit rot, truncation, tampering); then `targetPath` is left untouched.
   core::Status copyFileOut(const std::string& relativePath, const std::string& sha256, std::uint64_t bytes,
@@ -85,7 +86,8 @@ class ShareStore {
  private:
   ShareStore(std::string root, std::string id) : m_root(std::move(root)), m_id(std::move(id)) {}
   // The verified write path's writer for `relativePath` (folders created, the sentinel checked).
-  core::Result<AtomicFileWriter> startWrite(const std::string& relativePath, bool mustBeNew) const;
+  core::Result<AtomicFileWriter> startWrite(const std::string& relativePath, bool mustBeNew,
+                                            const std::string& expectedSha256 = {}) const;
   std::string m_root;
   std::string m_id;
   WritePhaseTimes* m_times = nullptr;

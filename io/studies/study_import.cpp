@@ -104,7 +104,7 @@ core::Status checkSameFiles(const SeriesManifest& existing, const SeriesManifest
 
 std::string shortHash(const std::string& text) { return sha256Hex(text.data(), text.size()).substr(0, 16); }
 
-// A series without SeriesInstanceUID: its instances' SOPInstanceUIDs (else file names), number and modality, hashed.
+// A series without SeriesInstanceUID: its instances' SOPInstanceUIDs (else file names), number and modality.
 std::string fallbackKey(const DicomSeries& s) {
   std::vector<std::string> ids;
   for (const DicomSlice& slice : s.slices)
@@ -112,7 +112,7 @@ std::string fallbackKey(const DicomSeries& s) {
   std::sort(ids.begin(), ids.end());
   std::string key = s.seriesNumber + "|" + s.modality + "|" + s.seriesDescription;
   for (const auto& id : ids) key += "|" + id;
-  return shortHash(key);
+  return key;  // hashed by the caller (keyed when de-identifying)
 }
 
 }  // namespace
@@ -189,12 +189,16 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
       // De-identified, a study and series are named by the UIDs the files will carry (pseudonyms).
       const DeidentifyKey* deid = options.deidentify ? &*options.deidentify : nullptr;
       const auto uidName = [&](const std::string& uid) { return shareNameFrom(deid ? pseudonymUid(*deid, uid) : uid); };
-      std::string seriesName = seriesUid.empty() ? "series-" + fallbackKey(*s) : uidName(seriesUid);
+      // Names from hashes are keyed too when de-identifying: a plain hash of a patient's data could be guessed.
+      const auto hashName = [&](const std::string& text) {
+        return deid ? toHex(hmacSha256(deid->secret, "name:" + text)).substr(0, 16) : shortHash(text);
+      };
+      std::string seriesName = seriesUid.empty() ? "series-" + hashName(fallbackKey(*s)) : uidName(seriesUid);
       std::string studyName =
           !options.study.empty() ? options.study
           : !studyUid.empty()    ? uidName(studyUid)
-                                 : "study-" + shortHash(s->patientId + "|" + s->patientName + "|" + s->studyDate + "|" +
-                                                        s->studyDescription);
+                                 : "study-" + hashName(s->patientId + "|" + s->patientName + "|" + s->studyDate + "|" +
+                                                       s->studyDescription);
       auto key = std::make_pair(studyName, seriesName);
       auto found = byUid.find(key);
       if (found == byUid.end()) {
@@ -287,6 +291,7 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
   report.series.resize(plan.size());
   std::mutex mutex;
   std::optional<core::Error> failure;
+  std::vector<std::string> skippedSeries(plan.size());  // why a series was left out ("" when it was not)
   std::size_t done = 0;
   RecordBatcher batcher(store);
 
@@ -389,25 +394,27 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
       if (!target) status = target.error();
       else if (fs::exists(*target, ec)) there = true;  // published whole by an earlier or concurrent import
       else {
-        auto written = store.copyFileIn(rel, source, true);
-        if (written && *written != hash)
-          status = makeError(ErrorCode::ReadFailed, f.path, "the file changed while it was imported (its SHA-256 differs "
-                                                            "between two reads); the copy was not kept");
-        else if (written) copied = true;
+        // Published only if its bytes still hash to its name (a source changing under us is refused, not stored).
+        auto written = store.copyFileIn(rel, source, true, hash);
+        if (written) copied = true;
         else if (isAlreadyExists(written.error())) there = true;
+        else if (written.error().code == ErrorCode::Corrupt)
+          status = makeError(ErrorCode::ReadFailed, f.path, "the file changed while it was imported (its SHA-256 "
+                                                            "differs between two reads); nothing was stored");
         else status = written.error();
-        if (!status && written && *written != hash) {
-          // Our copy holds other bytes than its name says: it must not stay under that name.
-          std::error_code rm;
-          fs::remove(*target, rm);
-        }
       }
     }
     std::lock_guard<std::mutex> lock(mutex);
     if (!status) {
+      // An instance the profile refuses (burned-in annotation) costs its series, not the import.
+      if (status.error().code == ErrorCode::Unsupported) {
+        if (skippedSeries[t.series].empty()) skippedSeries[t.series] = status.error().describe();
+        return true;
+      }
       if (!failure) failure = status.error();
       return false;
     }
+    if (!skippedSeries[t.series].empty()) return true;
     f.sha256 = hash;
     f.bytes = bytes;
     ImportedSeries& r = report.series[t.series];
@@ -417,6 +424,11 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
     if (progress) progress->report(double(done) / double(tasks.size()), "copy");
     if (--remaining[t.series] == 0) {
       if (core::Status s = finishSeries(t.series); !s) {
+        // Imported before with other files: that series is left as it was, the others go on.
+        if (s.error().code == ErrorCode::InvalidArgument) {
+          skippedSeries[t.series] = s.error().describe();
+          return true;
+        }
         if (!failure) failure = s.error();
         return false;
       }
@@ -426,6 +438,16 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
   batcher.flush(report.warnings);
   if (!thrown.empty()) return makeError(ErrorCode::WriteFailed, store.root(), "the import failed: " + thrown);
   if (failure) return *failure;
+  std::vector<ImportedSeries> imported;
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    if (skippedSeries[i].empty()) imported.push_back(std::move(report.series[i]));
+    else report.skipped.push_back("series " + plan[i].manifest.series + " of study " + plan[i].manifest.study +
+                                  " not imported: " + skippedSeries[i]);
+  }
+  report.series = std::move(imported);
+  if (report.series.empty())
+    return makeError(ErrorCode::InvalidArgument, store.root(),
+                     "nothing was imported: " + (report.skipped.empty() ? std::string("no series") : report.skipped.back()));
   return report;
 }
 

@@ -258,6 +258,18 @@ core::Result<FetchedSeries> fetchSeries(const ShareStore& store, const std::stri
   FetchedSeries out;
   out.manifest = std::move(*manifest);
   const auto& files = out.manifest.files;
+  // The folder is what gets opened (a DICOM folder reader takes every file in it), so it must hold this series
+  // alone: anything else there is refused, never deleted (it may be the user's). Temporary files of a fetch running
+  // beside this one (".<name>.tmp-...") are that fetch's.
+  for (fs::directory_iterator it(localFolder, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (isAtomicTempFileName(name)) continue;
+    if (std::none_of(files.begin(), files.end(), [&](const SeriesFile& f) { return f.name == name; }))
+      return makeError(ErrorCode::InvalidArgument, localFolder,
+                       "holds " + name + ", which is not a file of series " + series +
+                           ": fetch into an empty folder (nothing was written or removed)");
+  }
+  if (ec) return makeError(ErrorCode::ReadFailed, localFolder, "cannot list the folder: " + ec.message());
   std::mutex mutex;
   std::optional<core::Error> failure;
   std::size_t done = 0;
@@ -286,12 +298,6 @@ core::Result<FetchedSeries> fetchSeries(const ShareStore& store, const std::stri
   });
   if (!thrown.empty()) return makeError(ErrorCode::ReadFailed, localFolder, "the fetch failed: " + thrown);
   if (failure) return *failure;
-  // Files of other series or older fetches do not belong here: a DICOM folder must hold this series only.
-  for (fs::directory_iterator it(localFolder, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    const bool listed = std::any_of(files.begin(), files.end(), [&](const SeriesFile& f) { return f.name == name; });
-    if (!listed) fs::remove_all(it->path(), ec);
-  }
   out.openPath = out.manifest.kind == "volume" ? (fs::path(localFolder) / files.front().name).string() : localFolder;
   return out;
 }

@@ -81,7 +81,8 @@ core::Result<SeriesManifest> readSeriesManifest(const ShareStore& store, const s
                                                 const std::string& series);
 
 // The series' files copied to `localFolder` (created) and verified against the manifest (size and SHA-256), in
-// parallel; files already there from an earlier fetch (named by their hash, written atomically) are kept. Returns
+// parallel; files already there from an earlier fetch (named by their hash, written atomically) are kept. A folder
+// holding anything else is refused (InvalidArgument naming a file): nothing in it is ever removed. Returns
 // what to open: the folder for DICOM, the volume file for a volume. Progress stage "fetch"; cancel ends with
 // Cancelled and leaves only complete files.
 struct FetchedSeries {

@@ -560,7 +560,7 @@ TEST_CASE("the window's title names the share revision and its review state", "[
   QuietWindow window;
   openSample(window, dir);
   CHECK(window.windowTitle() == "Delineate - example_ct.nii.gz");
-  const app::gui::ShareTarget target{QString::fromStdString((dir / "share").string()), "sample-ct", "manual", 0};
+  const app::gui::ShareTarget target{QString::fromStdString((dir / "share").string()), "sample-ct", "manual", 0, {}};
   REQUIRE(window.sessionFiles()->saveToShareAs(target, "first"));
   auto titled = [&window](const QString& text) {
     for (int i = 0; i < 200 && !window.windowTitle().contains(text); ++i) QTest::qWait(25);
@@ -594,7 +594,7 @@ TEST_CASE("saving to a share folder creates revisions, reports a conflict, and a
   CHECK_FALSE(files->saveToShare());
   CHECK(failed.count() == 1);
 
-  const app::gui::ShareTarget target{QString::fromStdString((dir / "share").string()), "sample-ct", "manual", 0};
+  const app::gui::ShareTarget target{QString::fromStdString((dir / "share").string()), "sample-ct", "manual", 0, {}};
   QSignalSpy saved(files, &SessionFiles::saved);
   REQUIRE(files->saveToShareAs(target, "first"));
   REQUIRE(saved.count() == 1);

@@ -61,7 +61,7 @@ TEST_CASE("a save to a share that hangs keeps the window live and Cancel leaves 
     REQUIRE(window.editTools()->applyPatch(patch, "paint", true));
   }
   REQUIRE(window.document().session()->isDirty());
-  const app::gui::ShareTarget target{QString::fromStdString(root.string()), "hung", "labels", 0};
+  const app::gui::ShareTarget target{QString::fromStdString(root.string()), "hung", "labels", 0, {}};
 
   Resume resume{sshfs};
   REQUIRE(::kill(sshfs, SIGSTOP) == 0);
@@ -180,7 +180,7 @@ TEST_CASE("a share lost in the middle of a multi-megabyte save leaves no revisio
   });
   watch.start(1);
   QSignalSpy failed(&window, &MainWindow::loadFailed);
-  const app::gui::ShareTarget target{QString::fromStdString(root.string()), "lost", "labels", 0};
+  const app::gui::ShareTarget target{QString::fromStdString(root.string()), "lost", "labels", 0, {}};
   const bool saved = window.sessionFiles()->saveToShareAs(target, "when the share went away");
   watch.stop();
   INFO("content bytes on the server when the share went: " << sizeAtLoss);

@@ -14,6 +14,7 @@
 
 #include <filesystem>
 
+#include "app/gui/session_files.h"
 #include "app/gui/share_import.h"
 #include "app/gui/study_browser.h"
 #include "io/share/share_lease.h"
@@ -159,6 +160,22 @@ TEST_CASE("study browser: search, sort, review and editing state, a study import
   REQUIRE_FALSE(recent.isEmpty());
   CHECK(recent.front() == "share:" + choice->root + "#sample-ct/" + choice->series + "/organs");
 
+  // A second series on the same grid (another reconstruction): the window's save binds to the series it opened,
+  // where a guess by grid could not choose.
+  auto other = io::readImageFile(kSampleCt);
+  REQUIRE(other.ok());
+  other->data()[0] += 1.0f;
+  const std::string otherPath = (dir / "second-recon.nii.gz").string();
+  REQUIRE(io::writeImageFile(otherPath, *other).ok());
+  importVolume(*store, otherPath, "sample-ct", "P-001", "CT", "bundled sample");
+  REQUIRE(window.sessionFiles()->saveToShare("same labels, bound to the opened series"));
+  auto revisions = set->list();
+  REQUIRE(revisions.ok());
+  REQUIRE(revisions->latest() == 3);
+  std::string boundStudy, boundSeries;
+  REQUIRE(io::parseLabelBinding(revisions->find(3)->extraJson, &boundStudy, &boundSeries));
+  CHECK(boundSeries == ct.series);
+
   // A file of the series damaged on the share (and not in the local cache): refused, naming it; the study stays.
   const std::filesystem::path stored = std::filesystem::path(store->root()) / "studies/brain-1/series";
   auto brain = io::listStudy(*store, "brain-1");
@@ -171,7 +188,7 @@ TEST_CASE("study browser: search, sort, review and editing state, a study import
   REQUIRE(window.loader().openShareStudy(choice->root, "brain-1", QString::fromStdString(brain->series[0].series)));
   REQUIRE(waitFor(failed));
   CHECK(failed.takeFirst().at(0).toString().contains(QString::fromStdString(file.string())));
-  CHECK(window.document().session()->baseRevision() == "sample-ct/organs/r2");
+  CHECK(window.document().session()->baseRevision() == "sample-ct/organs/r3");
   REQUIRE(lease->release().ok());
 }
 

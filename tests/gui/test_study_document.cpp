@@ -196,7 +196,7 @@ TEST_CASE("study document: a new study, an edit, table edits, visibility and a s
   CHECK(dirty.count() == dirtyBefore);
 
   // A save: the share target, then the revision; clean again.
-  doc.setShareTarget(ShareTarget{"/share", "small", "organs", 1});
+  doc.setShareTarget(ShareTarget{"/share", "small", "organs", 1, {}});
   CHECK(target.count() == 1);
   CHECK(doc.shareTarget().baseRevision == 1);
   doc.markSaved("small/organs/r1");

@@ -636,3 +636,19 @@ TEST_CASE("studies: a de-identified import keeps pixels and references, and give
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.error().detail.find("--study") != std::string::npos);
 }
+
+TEST_CASE("studies: a fetch into a folder holding other files is refused and removes nothing", "[share]") {
+  ScratchDir dir("studies-fetch-folder");
+  const io::ShareStore store = makeStore(dir);
+  writeSeries(dir.path() / "ct", spec("2.25.5", "2.25.5.1"));
+  REQUIRE(io::importStudies(store, {(dir.path() / "ct").string()}).ok());
+  const fs::path desktop = dir.path() / "desktop";
+  fs::create_directories(desktop / "photos");
+  test::writeTextFile(desktop / "notes.txt", "mine");
+  auto refused = io::fetchSeries(store, "2.25.5", "2.25.5.1", desktop.string());
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().detail.find("fetch into an empty folder") != std::string::npos);
+  CHECK(fs::exists(desktop / "notes.txt"));
+  CHECK(fs::exists(desktop / "photos"));
+  CHECK(std::distance(fs::directory_iterator(desktop), fs::directory_iterator()) == 2);
+}
