@@ -237,10 +237,10 @@ std::vector<std::string> activityRecords(std::uint64_t seed, const std::vector<S
     records.push_back(io::catalogueLabelsRecord(m.study, set, revisions, author, isoUtc(saved), m.series));
     if (roll < 150) {  // half of those were reviewed
       const std::string reviewer = pick(kAnnotators, rng);
-      records.push_back(io::catalogueReviewRecord(m.study, set, revisions, "submit", author, isoUtc(saved + 600)));
+      records.push_back(io::catalogueReviewRecord(m.study, set, revisions, "submit", author, isoUtc(saved + 600), 1));
       if (roll < 100)
         records.push_back(io::catalogueReviewRecord(m.study, set, revisions, roll < 80 ? "approve" : "reject",
-                                                    reviewer, isoUtc(saved + 86400)));
+                                                    reviewer, isoUtc(saved + 86400), 2));
     }
     if (roll >= 275) {  // leases: taken and given back, a fifth still held (their time is now: "editing")
       records.push_back(io::catalogueLeaseRecord(m.study, set, "acquired", author, "ws-radiology-1"));

@@ -26,8 +26,9 @@ using nlohmann::json;
 
 // A snapshot of 100,000 studies is ~40 MB of records; a segment a few hundred.
 constexpr std::uintmax_t kMaxSegmentBytes = kMaxRecordBytes;
-constexpr std::uintmax_t kMaxSnapshotBytes = std::uintmax_t(1) << 30;
-constexpr std::uintmax_t kMaxSnapshotInflated = std::uintmax_t(4) << 30;
+// A snapshot of 100,000 studies is 9 MB packed, 65 MB of records: these caps leave room for some 3 million.
+constexpr std::uintmax_t kMaxSnapshotBytes = std::uintmax_t(256) << 20;
+constexpr std::uintmax_t kMaxSnapshotInflated = std::uintmax_t(2) << 30;
 
 std::string safeHost() {
   std::string h = localHostName();
@@ -109,7 +110,7 @@ core::Result<std::string> gunzipCapped(const std::string& in, const std::string&
     out.append(buf, sizeof buf - zs.avail_out);
     if (out.size() > kMaxSnapshotInflated) {
       inflateEnd(&zs);
-      return makeError(ErrorCode::SizeLimit, subject, "inflates to more than 4 GiB: not a catalogue snapshot");
+      return makeError(ErrorCode::SizeLimit, subject, "inflates to more than 2 GiB: not a catalogue snapshot this program wrote");
     }
     if (rc == Z_STREAM_END) {
       if (zs.avail_in == 0) break;
@@ -170,8 +171,10 @@ std::string catalogueLabelsRecord(const std::string& study, const std::string& l
 }
 
 std::string catalogueReviewRecord(const std::string& study, const std::string& labelSet, int revision,
-                                  const std::string& action, const std::string& user, const std::string& time) {
-  json j{{"kind", "review"}, {"study", study}, {"labelSet", labelSet}, {"revision", revision}, {"action", action}};
+                                  const std::string& action, const std::string& user, const std::string& time,
+                                  int sequence) {
+  json j{{"kind", "review"}, {"study", study},   {"labelSet", labelSet},
+         {"revision", revision}, {"action", action}, {"sequence", sequence}};
   if (!user.empty()) j["user"] = user;
   if (!time.empty()) j["time"] = time;
   return j.dump();
@@ -271,7 +274,7 @@ core::Result<CatalogueSnapshot> readCatalogueSnapshot(const ShareStore& store, c
           CatalogueSnapshot::Covered cov;
           cov.day = c["day"].get<std::string>();
           cov.mtimeNs = c.value("mtimeNs", std::int64_t(0));
-          cov.listedNs = c.value("listedNs", std::int64_t(0));
+          cov.confirmed = c.value("confirmed", false);
           for (const json& s : c["segments"])
             if (s.is_string()) cov.segments.push_back(s.get<std::string>());
           snapshot.covered.push_back(std::move(cov));
@@ -287,10 +290,13 @@ core::Result<CatalogueSnapshot> readCatalogueSnapshot(const ShareStore& store, c
   return snapshot;
 }
 
-core::Result<std::string> writeCatalogueSnapshot(const ShareStore& store, const CatalogueSnapshot& snapshot) {
+core::Result<std::string> writeCatalogueSnapshot(const ShareStore& store, const CatalogueSnapshot& snapshot,
+                                                 const std::string& kind) {
+  if (kind != "compact" && kind != "reindex")
+    return makeError(ErrorCode::InvalidArgument, kind, "a catalogue snapshot is a compact or a reindex one");
   json covered = json::array();
   for (const auto& c : snapshot.covered)
-    covered.push_back({{"day", c.day}, {"mtimeNs", c.mtimeNs}, {"listedNs", c.listedNs}, {"segments", c.segments}});
+    covered.push_back({{"day", c.day}, {"mtimeNs", c.mtimeNs}, {"confirmed", c.confirmed}, {"segments", c.segments}});
   std::string text = json{{"format", 1}, {"time", utcNowIso()}, {"host", localHostName()}, {"covered", covered}}.dump();
   text += '\n';
   for (const std::string& r : snapshot.records) {
@@ -298,7 +304,7 @@ core::Result<std::string> writeCatalogueSnapshot(const ShareStore& store, const 
     text += '\n';
   }
   std::int64_t ms = 0;
-  const std::string name = newRecordFileStem(&ms) + ".jsonl.gz";
+  const std::string name = newRecordFileStem(&ms) + "." + kind + ".jsonl.gz";
   auto packed = gzipCompress(text.data(), text.size(), kDefaultGzipLevel, name);
   if (!packed) return packed.error();
   auto written = store.writeFile(std::string(kCatalogueSnapshots) + "/" + name, packed->data(), packed->size(), true);

@@ -53,7 +53,8 @@ std::string appendCatalogueOrWarn(const ShareStore& store, const std::string& re
 std::string catalogueLabelsRecord(const std::string& study, const std::string& labelSet, int revision,
                                   const std::string& author, const std::string& time, const std::string& series);
 std::string catalogueReviewRecord(const std::string& study, const std::string& labelSet, int revision,
-                                  const std::string& action, const std::string& user, const std::string& time);
+                                  const std::string& action, const std::string& user, const std::string& time,
+                                  int sequence);
 std::string catalogueLeaseRecord(const std::string& study, const std::string& labelSet, const std::string& event,
                                  const std::string& user, const std::string& host);
 
@@ -74,7 +75,7 @@ struct CatalogueSnapshot {
   struct Covered {
     std::string day;
     std::int64_t mtimeNs = 0;
-    std::int64_t listedNs = 0;  // when the snapshot's writer last listed the folder (its clock)
+    bool confirmed = false;     // the writer's listing of the folder at that time is known to be complete
     std::vector<std::string> segments;
   };
   std::vector<Covered> covered;
@@ -83,7 +84,10 @@ struct CatalogueSnapshot {
 // Snapshot names, sorted (oldest first).
 core::Result<std::vector<std::string>> listCatalogueSnapshots(const ShareStore& store);
 core::Result<CatalogueSnapshot> readCatalogueSnapshot(const ShareStore& store, const std::string& name);
-// Publishes a snapshot; returns its name.
-core::Result<std::string> writeCatalogueSnapshot(const ShareStore& store, const CatalogueSnapshot& snapshot);
+// Publishes a snapshot; returns its name, "<epoch-ms>-<host>-<pid>-<random>.<kind>.jsonl.gz". `kind`: "compact"
+// (everything its writer's index knew: a reader needs only the newest) or "reindex" (records read from the study
+// folders: every reader reads every one).
+core::Result<std::string> writeCatalogueSnapshot(const ShareStore& store, const CatalogueSnapshot& snapshot,
+                                                 const std::string& kind);
 
 }  // namespace delineate::io

@@ -193,7 +193,8 @@ core::Result<ReviewRecord> LabelSetReviews::record(int revision, ReviewAction ac
   if (recorded)
     recorded->catalogueWarning = appendCatalogueOrWarn(
         m_set->store(), catalogueReviewRecord(m_set->study(), m_set->name(), recorded->revision,
-                                              reviewActionName(recorded->action), recorded->user, recorded->time));
+                                              reviewActionName(recorded->action), recorded->user, recorded->time,
+                                              recorded->sequence));
   return recorded;
 }
 

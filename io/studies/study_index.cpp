@@ -28,10 +28,11 @@ using core::ErrorCode;
 using core::makeError;
 using nlohmann::json;
 
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;  // an index of another version is set aside and built again
 // A day folder whose time is this close to when it was last listed is listed again: shares that keep modification
 // times to the second (sshfs, SMB) show no change for a segment added in the same second as the previous one.
-constexpr std::int64_t kRelistMarginNs = std::int64_t(60) * 1000000000;
+// A day folder's listing counts as complete once made this long after its time was last seen to change.
+constexpr std::int64_t kConfirmAfterNs = std::int64_t(2) * 1000000000;
 // Day folders stat'ed on every refresh (the newest); all are at a client's first refresh and every kSweepInterval.
 constexpr std::size_t kRecentDays = 3;
 constexpr std::int64_t kSweepIntervalNs = std::int64_t(3600) * 1000000000;
@@ -40,7 +41,7 @@ constexpr int kShareRequestsInFlight = 8;
 
 const char* const kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
-CREATE TABLE IF NOT EXISTS days(day TEXT PRIMARY KEY, mtime INTEGER, listed INTEGER);
+CREATE TABLE IF NOT EXISTS days(day TEXT PRIMARY KEY, mtime INTEGER, listed INTEGER, confirmed INTEGER);
 CREATE TABLE IF NOT EXISTS segments(day TEXT, name TEXT, covered INTEGER, PRIMARY KEY(day, name)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS snapshots(name TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS problems(source TEXT PRIMARY KEY, reason TEXT);
@@ -50,7 +51,7 @@ CREATE TABLE IF NOT EXISTS series(study TEXT, series TEXT, manifest TEXT, manife
 CREATE TABLE IF NOT EXISTS labelsets(study TEXT, label_set TEXT, revision INTEGER, author TEXT, time TEXT,
   series TEXT, PRIMARY KEY(study, label_set)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS reviews(study TEXT, label_set TEXT, revision INTEGER, state TEXT, user TEXT, time TEXT,
-  PRIMARY KEY(study, label_set, revision)) WITHOUT ROWID;
+  seq INTEGER, PRIMARY KEY(study, label_set, revision)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS leases(study TEXT, label_set TEXT, event TEXT, user TEXT, host TEXT, time TEXT,
   PRIMARY KEY(study, label_set)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS studies(study TEXT PRIMARY KEY, patient_id TEXT, patient_name TEXT, study_date TEXT,
@@ -158,7 +159,6 @@ struct StudyIndex::Impl {
   std::string path;
   std::map<const char*, std::unique_ptr<Statement>> statements;
   std::string rebuiltFrom;  // a damaged index file set aside when this one was opened
-  std::int64_t lastSweepNs = 0;  // when every day folder was last stat'ed
   ~Impl() {
     statements.clear();  // finalized before the database closes
     if (db) sqlite3_close(db);
@@ -227,12 +227,14 @@ struct StudyIndex::Impl {
       const std::string state = action == "submit" ? "submitted" : action == "approve" ? "approved" : action == "reject" ? "rejected" : "";
       if (set.empty() || state.empty() || number("revision") < 1)
         return *reason = "a review record without label set, revision or a known action", false;
-      // Approval is final; otherwise the later step wins (the same step read twice changes nothing).
+      // Approval is final; otherwise the later step (by its number, then its time) wins.
       Statement& st = cached(
-                   "INSERT INTO reviews VALUES(?,?,?,?,?,?) ON CONFLICT(study, label_set, revision) DO UPDATE SET "
-                   "state = excluded.state, user = excluded.user, time = excluded.time "
-                   "WHERE reviews.state != 'approved' AND (excluded.state = 'approved' OR excluded.time >= reviews.time)");
+                   "INSERT INTO reviews VALUES(?,?,?,?,?,?,?) ON CONFLICT(study, label_set, revision) DO UPDATE SET "
+                   "state = excluded.state, user = excluded.user, time = excluded.time, seq = excluded.seq "
+                   "WHERE reviews.state != 'approved' AND (excluded.state = 'approved' OR excluded.seq > reviews.seq OR "
+                   "(excluded.seq = reviews.seq AND excluded.time >= reviews.time))");
       st.bind(1, study).bind(2, set).bind(3, number("revision")).bind(4, state).bind(5, text("user")).bind(6, text("time"));
+      st.bind(7, number("sequence"));
       if (st.step() != SQLITE_DONE) return *reason = sqlite3_errmsg(db), false;
     } else if (kind == "lease") {
       const std::string set = text("labelSet"), event = text("event");
@@ -315,14 +317,25 @@ core::Result<std::unique_ptr<StudyIndex::Impl>> openIndexFile(const ShareStore& 
     *damaged = code == SQLITE_NOTADB || code == SQLITE_CORRUPT;
     return s.error();
   }
+  std::string storeId, schema;
   {
-    Statement st(impl->db, "SELECT value FROM meta WHERE key = 'store'");
-    if (st.step() == SQLITE_ROW && columnText(st.get(), 0) != store.id())
-      return makeError(ErrorCode::Corrupt, path, "this index belongs to another share store");
+    Statement st(impl->db, "SELECT (SELECT value FROM meta WHERE key = 'store'), (SELECT value FROM meta WHERE key = 'schema')");
+    if (st.step() == SQLITE_ROW) {
+      storeId = columnText(st.get(), 0);
+      schema = columnText(st.get(), 1);
+    }
   }
-  Statement put(impl->db, "INSERT OR REPLACE INTO meta VALUES('store', ?), ('schema', ?)");
-  put.bind(1, store.id()).bind(2, std::to_string(kSchemaVersion));
-  if (put.step() != SQLITE_DONE) return impl->sqlError("cannot write the study index");
+  if (!storeId.empty() && storeId != store.id())
+    return makeError(ErrorCode::Corrupt, path, "this index belongs to another share store");
+  if (!schema.empty() && schema != std::to_string(kSchemaVersion)) {
+    *damaged = true;  // written by another version: set aside and built again, as a damaged one
+    return makeError(ErrorCode::Unsupported, path, "an index of another version (" + schema + ")");
+  }
+  if (storeId.empty()) {  // a new index; an existing one is not written to on open (a refresh may hold it)
+    Statement put(impl->db, "INSERT OR REPLACE INTO meta VALUES('store', ?), ('schema', ?)");
+    put.bind(1, store.id()).bind(2, std::to_string(kSchemaVersion));
+    if (put.step() != SQLITE_DONE) return impl->sqlError("cannot write the study index");
+  }
   return impl;
 }
 
@@ -348,150 +361,224 @@ core::Result<StudyIndex> StudyIndex::open(const ShareStore& store, const std::st
   return index;
 }
 
+namespace {
+
+// A read that failed for good (the file is damaged or impossibly large) is recorded and never tried again; any other
+// failure (the share did not answer, a stale handle) is tried again at the next refresh.
+bool permanentFailure(const core::Error& e) {
+  return e.code == ErrorCode::ParseError || e.code == ErrorCode::Corrupt || e.code == ErrorCode::SizeLimit ||
+         e.code == ErrorCode::Unsupported;
+}
+
+bool isReindexSnapshot(const std::string& name) { return name.find(".compact.") == std::string::npos; }
+
+}  // namespace
+
 core::Result<CatalogueRefresh> StudyIndex::refresh(core::ProgressSink* progress) {
   Impl& d = *m_impl;
   if (core::Status s = d.store->checkMounted(); !s) return s.error();
   CatalogueRefresh out;
-  std::set<std::string> touched;
-  if (core::Status s = d.exec("BEGIN IMMEDIATE"); !s) return s.error();
-  const auto fail = [&](core::Error e) -> core::Result<CatalogueRefresh> {
-    (void)d.exec("ROLLBACK");  // the error that brought us here is the one to report
-    return e;
-  };
+  const auto cancelled = [&] { return progress && progress->cancelled(); };
+  const auto cancelError = [&] { return makeError(ErrorCode::Cancelled, d.store->root(), "the refresh was cancelled"); };
 
-  // Snapshots, newest first: one that covers only segments read already adds nothing and is not parsed again.
-  auto snapshots = listCatalogueSnapshots(*d.store);
-  if (!snapshots) return fail(snapshots.error());
-  for (auto it = snapshots->rbegin(); it != snapshots->rend(); ++it) {
+  // 1. Everything that waits on the share, outside any transaction of the index (a search, or another process
+  // opening the index, never waits for the share). Each step runs several requests at a time: on a network share
+  // their count, not their bytes, is what a refresh costs.
+  // Snapshots: every reindex snapshot not read yet; of the compaction snapshots, only the newest not read yet, when
+  // none newer was read (each holds everything its writer knew: the older ones are inside it or in the segments).
+  auto snapshotNames = listCatalogueSnapshots(*d.store);
+  if (!snapshotNames) return snapshotNames.error();
+  struct SnapshotRead {
+    std::string name;
+    core::Result<CatalogueSnapshot> content = CatalogueSnapshot{};
+    bool read = false;  // false: known to add nothing, only marked as seen
+  };
+  std::vector<SnapshotRead> snapshots;
+  std::string newestCompactKnown;
+  {
+    Statement st(d.db, "SELECT max(name) FROM snapshots WHERE name LIKE '%.compact.%'");
+    if (st.step() == SQLITE_ROW) newestCompactKnown = columnText(st.get(), 0);
+  }
+  bool compactChosen = false;
+  for (auto it = snapshotNames->rbegin(); it != snapshotNames->rend(); ++it) {
     Statement known(d.db, "SELECT 1 FROM snapshots WHERE name = ?");
     known.bind(1, *it);
     if (known.step() == SQLITE_ROW) continue;
-    auto snapshot = readCatalogueSnapshot(*d.store, *it);
-    Statement mark(d.db, "INSERT OR IGNORE INTO snapshots VALUES(?)");
-    mark.bind(1, *it);
-    mark.step();
-    if (!snapshot) {
-      d.problem(std::string(kCatalogueSnapshots) + "/" + *it, snapshot.error().describe(), out);
-      continue;
-    }
-    bool adds = snapshot->covered.empty();  // a reindex: records from the folders themselves
-    for (const auto& c : snapshot->covered)
-      for (const auto& s : c.segments) adds = adds || !d.segmentKnown(c.day, s);
-    if (!adds) continue;
-    d.applyLines(snapshot->records, std::string(kCatalogueSnapshots) + "/" + *it, touched, out);
-    Statement seg(d.db, "INSERT INTO segments VALUES(?, ?, 1) ON CONFLICT(day, name) DO UPDATE SET covered = 1");
-    Statement day(d.db, "INSERT OR IGNORE INTO days VALUES(?, ?, ?)");
-    for (const auto& c : snapshot->covered) {
-      for (const auto& s : c.segments) {
-        seg.bind(1, c.day).bind(2, s);
-        if (seg.step() != SQLITE_DONE) return fail(d.sqlError("cannot record a segment"));
-        seg.reset();
-      }
-      day.bind(1, c.day).bind(2, c.mtimeNs).bind(3, c.listedNs);
-      day.step();
-      day.reset();
-    }
-    ++out.snapshotsRead;
+    const bool read = isReindexSnapshot(*it) || (!compactChosen && *it > newestCompactKnown);
+    if (!isReindexSnapshot(*it) && read) compactChosen = true;
+    snapshots.push_back({*it, CatalogueSnapshot{}, read});
   }
+  for (SnapshotRead& snap : snapshots)
+    if (snap.read) snap.content = readCatalogueSnapshot(*d.store, snap.name);
+  if (cancelled()) return cancelError();
 
-  // The log: only day folders whose time moved (or moved recently) are listed, only unread segments read. Every
-  // step that waits on the share (a stat, a listing, a segment) runs several at a time: on a network share each is
-  // a round trip, and their count, not their bytes, is what a refresh costs.
+  // The log: day folders, the newest three stat'ed (all of them at the first refresh and hourly: a writer whose
+  // clock is days behind), listed again when their time moved or their last listing is not known to be complete,
+  // and only segments not read yet read.
   auto dayNames = listCatalogueDayNames(*d.store);
-  if (!dayNames) return fail(dayNames.error());
+  if (!dayNames) return dayNames.error();
   const std::int64_t listedAt = nowNs();
-  const bool sweep = d.lastSweepNs == 0 || listedAt - d.lastSweepNs > kSweepIntervalNs;
+  std::int64_t lastSweep = 0;
+  {
+    Statement st(d.db, "SELECT value FROM meta WHERE key = 'lastSweep'");
+    if (st.step() == SQLITE_ROW) lastSweep = std::stoll("0" + columnText(st.get(), 0));
+  }
+  const bool sweep = listedAt - lastSweep > kSweepIntervalNs || listedAt < lastSweep;
   struct DayState {
     std::string day;
-    bool known = false;
+    bool known = false, confirmed = false;
     std::int64_t mtime = 0, listed = 0;  // as the index has them
     std::int64_t now = 0;                // as the share says now
     bool stat = false, list = false;
     core::Result<std::vector<std::string>> names = std::vector<std::string>{};
   };
   std::vector<DayState> days;
+  // Days a snapshot read now covers count as known with the snapshot's view of them.
+  std::map<std::string, const CatalogueSnapshot::Covered*> coveredBySnapshot;
+  for (const SnapshotRead& snap : snapshots)
+    if (snap.read && snap.content)
+      for (const auto& c : snap.content->covered) coveredBySnapshot[c.day] = &c;
   for (const std::string& name : *dayNames) {
     DayState day;
     day.day = name;
-    Statement known(d.db, "SELECT mtime, listed FROM days WHERE day = ?");
+    Statement known(d.db, "SELECT mtime, listed, confirmed FROM days WHERE day = ?");
     known.bind(1, name);
     if (known.step() == SQLITE_ROW) {
       day.known = true;
       day.mtime = sqlite3_column_int64(known.get(), 0);
       day.listed = sqlite3_column_int64(known.get(), 1);
+      day.confirmed = sqlite3_column_int64(known.get(), 2) != 0;
+    } else if (auto c = coveredBySnapshot.find(name); c != coveredBySnapshot.end()) {
+      day.known = true;
+      day.mtime = c->second->mtimeNs;
+      day.confirmed = c->second->confirmed;
     }
     days.push_back(std::move(day));
   }
-  // Writers write into today's folder (by their clock): the newest few are looked at on every refresh, all of them
-  // at this client's first refresh and then hourly (a writer whose clock is days behind).
   for (std::size_t i = 0; i < days.size(); ++i)
-    days[i].stat = sweep || !days[i].known || i + kRecentDays >= days.size();
-  const auto forEachParallel = [&](const std::function<void(DayState&)>& work, bool DayState::*which) {
-    std::vector<DayState*> chosen;
-    for (DayState& day : days)
-      if (day.*which) chosen.push_back(&day);
-    parallelFor(chosen.size(), kShareRequestsInFlight, [&](std::size_t i, int) {
-      work(*chosen[i]);
-      return true;
-    });
-  };
-  std::mutex failureMutex;
-  std::optional<core::Error> failure;
-  forEachParallel([&](DayState& day) {
-    auto mtime = catalogueDayTime(*d.store, day.day);
-    if (!mtime) {
-      std::lock_guard<std::mutex> lock(failureMutex);
-      if (!failure) failure = mtime.error();
-      return;
-    }
-    day.now = *mtime;
-    day.list = !day.known || day.mtime != day.now || day.listed - day.now <= kRelistMarginNs;
-  }, &DayState::stat);
-  if (failure) return fail(*failure);
-  if (progress && progress->cancelled()) return fail(makeError(ErrorCode::Cancelled, d.store->root(), "the refresh was cancelled"));
-  forEachParallel([&](DayState& day) { day.names = listCatalogueSegments(*d.store, day.day); }, &DayState::list);
+    days[i].stat = sweep || !days[i].known || !days[i].confirmed || i + kRecentDays >= days.size();
+  std::vector<DayState*> toStat, toList;
+  for (DayState& day : days)
+    if (day.stat) toStat.push_back(&day);
+  std::vector<std::optional<core::Error>> statErrors(toStat.size());
+  std::string thrown = parallelFor(toStat.size(), kShareRequestsInFlight, [&](std::size_t i, int) {
+    auto mtime = catalogueDayTime(*d.store, toStat[i]->day);
+    if (mtime) toStat[i]->now = *mtime;
+    else statErrors[i] = mtime.error();
+    return true;
+  });
+  if (!thrown.empty()) return makeError(ErrorCode::ReadFailed, d.store->root(), "the catalogue refresh failed: " + thrown);
+  for (const auto& e : statErrors)
+    if (e) return *e;
+  for (DayState* day : toStat) {
+    day->list = !day->known || day->mtime != day->now || !day->confirmed;
+    if (day->list) toList.push_back(day);
+  }
+  if (cancelled()) return cancelError();
+  thrown = parallelFor(toList.size(), kShareRequestsInFlight, [&](std::size_t i, int) {
+    toList[i]->names = listCatalogueSegments(*d.store, toList[i]->day);
+    return true;
+  });
+  if (!thrown.empty()) return makeError(ErrorCode::ReadFailed, d.store->root(), "the catalogue refresh failed: " + thrown);
+  std::set<std::pair<std::string, std::string>> coveredNow;
+  for (const SnapshotRead& snap : snapshots)
+    if (snap.read && snap.content)
+      for (const auto& c : snap.content->covered)
+        for (const auto& name : c.segments) coveredNow.insert({c.day, name});
   struct Segment {
     std::string day, name;
     core::Result<std::vector<std::string>> lines = std::vector<std::string>{};
   };
   std::vector<Segment> segments;
-  for (const DayState& day : days) {
-    if (!day.list) continue;
-    if (!day.names) return fail(day.names.error());
-    ++out.daysListed;
-    for (const std::string& name : *day.names)
-      if (!d.segmentKnown(day.day, name)) segments.push_back({day.day, name, std::vector<std::string>{}});
+  for (DayState* day : toList) {
+    if (!day->names) return day->names.error();
+    for (const std::string& name : *day->names)
+      if (!d.segmentKnown(day->day, name) && !coveredNow.count({day->day, name}))
+        segments.push_back({day->day, name, std::vector<std::string>{}});
   }
   std::atomic<std::size_t> done{0};
-  parallelFor(segments.size(), kShareRequestsInFlight, [&](std::size_t i, int) {
-    if (progress && progress->cancelled()) return false;
+  thrown = parallelFor(segments.size(), kShareRequestsInFlight, [&](std::size_t i, int) {
+    if (cancelled()) return false;
     segments[i].lines = readCatalogueSegment(*d.store, segments[i].day, segments[i].name);
     if (progress) progress->report(double(++done) / double(segments.size()), "catalogue");
     return true;
   });
-  if (progress && progress->cancelled()) return fail(makeError(ErrorCode::Cancelled, d.store->root(), "the refresh was cancelled"));
-  // Applied in order (day, then name: writers' time), on this thread.
+  if (!thrown.empty()) return makeError(ErrorCode::ReadFailed, d.store->root(), "the catalogue refresh failed: " + thrown);
+  if (cancelled()) return cancelError();
+
+  // 2. What was read goes into the index in one transaction: records applied in order (snapshots, then segments by
+  // day and name, the writers' time), on this thread.
+  std::set<std::string> touched;
+  if (core::Status st = d.exec("BEGIN IMMEDIATE"); !st) return st.error();
+  const auto fail = [&](core::Error e) -> core::Result<CatalogueRefresh> {
+    (void)d.exec("ROLLBACK");  // the error that brought us here is the one to report
+    return e;
+  };
+  Statement markSnapshot(d.db, "INSERT OR IGNORE INTO snapshots VALUES(?)");
+  Statement cover(d.db, "INSERT INTO segments VALUES(?, ?, 1) ON CONFLICT(day, name) DO UPDATE SET covered = 1");
+  Statement coverDay(d.db, "INSERT OR IGNORE INTO days VALUES(?, ?, 0, ?)");
+  for (const SnapshotRead& snap : snapshots) {
+    const std::string source = std::string(kCatalogueSnapshots) + "/" + snap.name;
+    if (snap.read && !snap.content) {
+      d.problem(source, snap.content.error().describe(), out);
+      if (!permanentFailure(snap.content.error())) continue;  // tried again at the next refresh
+    }
+    markSnapshot.bind(1, snap.name);
+    markSnapshot.step();
+    markSnapshot.reset();
+    if (!snap.read || !snap.content) continue;
+    d.applyLines(snap.content->records, source, touched, out);
+    for (const auto& c : snap.content->covered) {
+      for (const auto& name : c.segments) {
+        cover.bind(1, c.day).bind(2, name);
+        if (cover.step() != SQLITE_DONE) return fail(d.sqlError("cannot record a segment"));
+        cover.reset();
+      }
+      coverDay.bind(1, c.day).bind(2, c.mtimeNs).bind(3, std::int64_t(c.confirmed ? 1 : 0));
+      coverDay.step();
+      coverDay.reset();
+    }
+    ++out.snapshotsRead;
+  }
   Statement seg(d.db, "INSERT OR IGNORE INTO segments VALUES(?, ?, 0)");
+  std::set<std::string> incompleteDays;  // a segment of it could not be read this time
   for (const Segment& segment : segments) {
     const std::string source = std::string(kCatalogueLog) + "/" + segment.day + "/" + segment.name;
-    if (segment.lines) d.applyLines(*segment.lines, source, touched, out);
-    else d.problem(source, segment.lines.error().describe(), out);
+    if (segment.lines) {
+      d.applyLines(*segment.lines, source, touched, out);
+    } else {
+      d.problem(source, segment.lines.error().describe(), out);
+      if (!permanentFailure(segment.lines.error())) {
+        incompleteDays.insert(segment.day);
+        continue;  // not recorded as read: tried again at the next refresh
+      }
+    }
     seg.bind(1, segment.day).bind(2, segment.name);
     if (seg.step() != SQLITE_DONE) return fail(d.sqlError("cannot record a segment"));
     seg.reset();
     ++out.segmentsRead;
   }
-  Statement put(d.db, "INSERT OR REPLACE INTO days VALUES(?, ?, ?)");
-  for (const DayState& day : days) {
-    if (!day.list) continue;
-    put.bind(1, day.day).bind(2, day.now).bind(3, listedAt);
+  // A listing is complete when it was made at least 2 s after the folder's time was last seen to change (shares
+  // keep folder times to the second: a segment added in the second of a listing may be missing from it). Both times
+  // compared are this machine's clock, so a server clock that differs does not matter.
+  Statement put(d.db, "INSERT OR REPLACE INTO days VALUES(?, ?, ?, ?)");
+  for (const DayState* day : toList) {
+    const bool confirmed = !incompleteDays.count(day->day) && day->known && day->mtime == day->now && day->listed > 0 &&
+                           listedAt - day->listed >= kConfirmAfterNs;
+    const std::int64_t listed = day->known && day->mtime == day->now && day->listed > 0 ? day->listed : listedAt;
+    put.bind(1, day->day).bind(2, day->now).bind(3, confirmed ? listedAt : listed).bind(4, std::int64_t(confirmed ? 1 : 0));
     put.step();
     put.reset();
+    ++out.daysListed;
   }
-  if (sweep) d.lastSweepNs = listedAt;
-  if (core::Status s = d.recompute(touched); !s) return fail(s.error());
+  if (sweep) {
+    Statement meta(d.db, "INSERT OR REPLACE INTO meta VALUES('lastSweep', ?)");
+    meta.bind(1, std::to_string(listedAt));
+    meta.step();
+  }
+  if (core::Status st = d.recompute(touched); !st) return fail(st.error());
   out.studiesUpdated = int(touched.size());
-  if (core::Status s = d.exec("COMMIT"); !s) return fail(s.error());
+  if (core::Status st = d.exec("COMMIT"); !st) return fail(st.error());
 
   Statement uncovered(d.db, "SELECT count(*) FROM segments WHERE covered = 0");
   if (uncovered.step() == SQLITE_ROW && sqlite3_column_int64(uncovered.get(), 0) >= kCompactAfter) {
@@ -507,12 +594,12 @@ core::Result<std::string> StudyIndex::compact() {
   Impl& d = *m_impl;
   CatalogueSnapshot snapshot;
   {
-    Statement st(d.db, "SELECT day, mtime, listed FROM days ORDER BY day");
+    Statement st(d.db, "SELECT day, mtime, confirmed FROM days ORDER BY day");
     while (st.step() == SQLITE_ROW) {
       CatalogueSnapshot::Covered c;
       c.day = columnText(st.get(), 0);
       c.mtimeNs = sqlite3_column_int64(st.get(), 1);
-      c.listedNs = sqlite3_column_int64(st.get(), 2);
+      c.confirmed = sqlite3_column_int64(st.get(), 2) != 0;
       Statement seg(d.db, "SELECT name FROM segments WHERE day = ? ORDER BY name");
       seg.bind(1, c.day);
       while (seg.step() == SQLITE_ROW) c.segments.push_back(columnText(seg.get(), 0));
@@ -541,13 +628,15 @@ core::Result<std::string> StudyIndex::compact() {
                                                        columnText(st.get(), 4), columnText(st.get(), 5)));
   }
   {
-    Statement st(d.db, "SELECT study, label_set, revision, state, user, time FROM reviews ORDER BY study, label_set, revision");
+    Statement st(d.db, "SELECT study, label_set, revision, state, user, time, seq FROM reviews "
+                       "ORDER BY study, label_set, revision");
     while (st.step() == SQLITE_ROW) {
       const std::string state = columnText(st.get(), 3);
       const std::string action = state == "submitted" ? "submit" : state == "approved" ? "approve" : "reject";
       snapshot.records.push_back(catalogueReviewRecord(columnText(st.get(), 0), columnText(st.get(), 1),
                                                        int(sqlite3_column_int64(st.get(), 2)), action,
-                                                       columnText(st.get(), 4), columnText(st.get(), 5)));
+                                                       columnText(st.get(), 4), columnText(st.get(), 5),
+                                                       int(sqlite3_column_int64(st.get(), 6))));
     }
   }
   {
@@ -559,7 +648,7 @@ core::Result<std::string> StudyIndex::compact() {
       snapshot.records.push_back(j.dump());
     }
   }
-  auto name = writeCatalogueSnapshot(*d.store, snapshot);
+  auto name = writeCatalogueSnapshot(*d.store, snapshot, "compact");
   if (!name) return name.error();
   if (core::Status s = d.exec("BEGIN IMMEDIATE"); !s) return s.error();
   Statement mark(d.db, "INSERT OR IGNORE INTO snapshots VALUES(?)");

@@ -396,11 +396,11 @@ core::Result<ReindexReport> reindexStudies(const ShareStore& store, core::Progre
       for (const RevisionReview& r : *reviews)
         for (const ReviewRecord& step : r.history)
           snapshot.records.push_back(catalogueReviewRecord(study, set.name, r.revision, reviewActionName(step.action),
-                                                           step.user, step.time));
+                                                           step.user, step.time, step.sequence));
     }
     if (progress) progress->report(double(i + 1) / double(names->size()), "reindex");
   }
-  auto name = writeCatalogueSnapshot(store, snapshot);
+  auto name = writeCatalogueSnapshot(store, snapshot, "reindex");
   if (!name) return name.error();
   report.snapshot = *name;
   return report;

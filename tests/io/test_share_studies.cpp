@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -651,4 +652,34 @@ TEST_CASE("studies: a fetch into a folder holding other files is refused and rem
   CHECK(fs::exists(desktop / "notes.txt"));
   CHECK(fs::exists(desktop / "photos"));
   CHECK(std::distance(fs::directory_iterator(desktop), fs::directory_iterator()) == 2);
+}
+
+TEST_CASE("catalogue: a day folder is listed again until a listing is known complete, then only when it changes",
+          "[share][share-suite]") {
+  // Shares keep folder times to the second: a segment added in the second of a listing may be missing from it, so a
+  // folder is listed again until a listing made 2 s (this machine's clock) after its time last changed.
+  ScratchDir dir("catalogue-days");
+  const io::ShareStore store = makeStore(dir);
+  auto index = io::StudyIndex::open(store, (dir.path() / "index.sqlite").string());
+  REQUIRE(index.ok());
+  REQUIRE(io::appendCatalogue(store, {R"({"kind":"series","study":"a","series":"x"})"}).ok());
+  auto first = index->refresh();
+  REQUIRE(first.ok());
+  CHECK(first->daysListed == 1);
+  REQUIRE(io::appendCatalogue(store, {R"({"kind":"series","study":"b","series":"x"})"}).ok());  // the same second, likely
+  auto second = index->refresh();
+  REQUIRE(second.ok());
+  CHECK(second->daysListed == 1);
+  CHECK(index->studyCount().value() == 2);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2100));
+  auto third = index->refresh();  // listed once more, now 2 s after the folder last changed: complete
+  REQUIRE(third.ok());
+  CHECK(third->daysListed == 1);
+  auto fourth = index->refresh();
+  REQUIRE(fourth.ok());
+  CHECK(fourth->daysListed == 0);  // unchanged and known complete: only its time is read
+  REQUIRE(io::appendCatalogue(store, {R"({"kind":"series","study":"c","series":"x"})"}).ok());
+  auto fifth = index->refresh();
+  REQUIRE(fifth.ok());
+  CHECK(index->studyCount().value() == 3);
 }
