@@ -44,13 +44,59 @@ const DcmTagKey kRemove[] = {
     DCM_RETIRED_TextComments, DCM_AdmissionID, DCM_IssuerOfPatientID, DCM_RETIRED_InsurancePlanIdentification,
     DCM_PatientInsurancePlanCodeSequence, DCM_PatientState, DCM_PregnancyStatus, DCM_SmokingStatus,
     DCM_LastMenstrualDate, DCM_ResponsibleOrganization, DCM_ResponsiblePerson, DCM_CurrentPatientLocation,
-    DCM_VisitComments, DCM_ServiceEpisodeDescription, DCM_RETIRED_StudyComments};
+    DCM_VisitComments, DCM_ServiceEpisodeDescription, DCM_RETIRED_StudyComments, DCM_PatientReligiousPreference,
+    DCM_PatientTelecomInformation, DCM_PatientInstitutionResidence, DCM_PatientPrimaryLanguageCodeSequence,
+    DCM_IssuerOfPatientIDQualifiersSequence, DCM_RequestedProcedureID, DCM_PlacerOrderNumberImagingServiceRequest,
+    DCM_FillerOrderNumberImagingServiceRequest, DCM_ScheduledProcedureStepID, DCM_RequestingService,
+    DCM_RequestedProcedureComments, DCM_ImagingServiceRequestComments, DCM_CommentsOnThePerformedProcedureStep,
+    DCM_PerformedStationAETitle, DCM_StationAETitle, DCM_ScheduledStationAETitle,
+    DCM_ReferringPhysicianIdentificationSequence, DCM_PerformingPhysicianIdentificationSequence,
+    DCM_OperatorIdentificationSequence, DCM_PhysiciansOfRecordIdentificationSequence,
+    DCM_PhysiciansReadingStudyIdentificationSequence, DCM_DetectorID, DCM_GeneratorID, DCM_CassetteID, DCM_PlateID,
+    DCM_IssuerOfAccessionNumberSequence, DCM_OrderEntererLocation, DCM_OrderCallbackPhoneNumber,
+    DCM_ReferencedPatientPhotoSequence,
+    // Structured-report content and free text can name anyone: not kept.
+    DCM_ContentSequence, DCM_TextValue};
+// Inside sequences (where the profile's "empty" would leave a second copy of an identifier): removed.
+const DcmTagKey kRemoveNested[] = {DCM_PatientID, DCM_PatientName, DCM_AccessionNumber, DCM_StudyID, DCM_PatientBirthDate,
+                                   DCM_PatientSex, DCM_IssuerOfPatientID};
+// The file meta header: who sent it and private data.
+const DcmTagKey kRemoveMeta[] = {DCM_SourceApplicationEntityTitle, DCM_SendingApplicationEntityTitle,
+                                 DCM_ReceivingApplicationEntityTitle, DCM_PrivateInformationCreatorUID,
+                                 DCM_PrivateInformation};
+// SOP classes whose pixels are pictures of screens or documents (secondary capture, encapsulated PDF/CDA): refused
+// unless Burned In Annotation says NO.
+bool picturesOfText(const std::string& sopClass) {
+  return sopClass.rfind("1.2.840.10008.5.1.4.1.1.7", 0) == 0 || sopClass.rfind("1.2.840.10008.5.1.4.1.1.104.", 0) == 0;
+}
 const DcmTagKey kEmpty[] = {DCM_PatientBirthDate, DCM_PatientSex, DCM_AccessionNumber, DCM_StudyID,
                             DCM_ReferringPhysicianName};
 
 bool isStandardUid(const std::string& uid) { return uid.rfind("1.2.840.10008.", 0) == 0; }
 
 // YYYYMMDD moved back by `days`; empty when the value is not a plain date.
+std::string shiftDate(const std::string& date, int days);
+
+// Every value of a DA or DT ('\\'-separated) moved back by `days`; empty when any is not a plain date (a range, a
+// damaged value): such an attribute is removed rather than kept as it was.
+std::string shiftDates(const std::string& value, int days) {
+  std::string out;
+  std::size_t start = 0;
+  while (start <= value.size()) {
+    std::size_t end = value.find('\\', start);
+    if (end == std::string::npos) end = value.size();
+    std::string part = value.substr(start, end - start);
+    while (!part.empty() && part.back() == ' ') part.pop_back();
+    if (part.find('-') != std::string::npos) return {};  // a range (queries only)
+    const std::string shifted = part.empty() ? std::string() : shiftDate(part, days);
+    if (!part.empty() && shifted.empty()) return {};
+    if (start > 0) out += '\\';
+    out += shifted;
+    start = end + 1;
+  }
+  return out;
+}
+
 std::string shiftDate(const std::string& date, int days) {
   if (date.size() < 8) return {};
   for (int i = 0; i < 8; ++i)
@@ -89,6 +135,11 @@ class Deidentifier {
         remove.push_back(tag);
         continue;
       }
+      // Overlay data and comments (60xx,3000) and (60xx,4000): annotations drawn on the image.
+      if ((tag.getGroup() & 0xFF00) == 0x6000 && (tag.getElement() == 0x3000 || tag.getElement() == 0x4000)) {
+        remove.push_back(tag);
+        continue;
+      }
       const DcmEVR vr = e->ident();
       if (vr == EVR_SQ) {
         auto* seq = static_cast<DcmSequenceOfItems*>(e);
@@ -116,12 +167,14 @@ class Deidentifier {
         OFString value;
         e->getOFStringArray(value);
         if (value.empty()) continue;
-        const std::string shifted = shiftDate(value.c_str(), m_days);
+        const std::string shifted = shiftDates(value.c_str(), m_days);
         if (shifted.empty()) remove.push_back(tag);  // a range or a damaged value: not kept as it was
         else if (OFCondition c = e->putOFStringArray(shifted.c_str()); c.bad()) return c;
       }
     }
     for (const DcmTagKey& k : kRemove) remove.push_back(k);
+    if (!top)
+      for (const DcmTagKey& k : kRemoveNested) remove.push_back(k);
     for (const DcmTagKey& k : remove) item->findAndDeleteElement(k, OFFalse, OFFalse);
     if (top)
       for (const DcmTagKey& k : kEmpty)
@@ -173,17 +226,31 @@ core::Status deidentifyDicomFile(const std::string& inputPath, const std::string
   if (OFCondition c = ff.loadFile(inputPath.c_str()); c.bad())
     return makeError(ErrorCode::ReadFailed, inputPath, std::string("cannot read as DICOM: ") + c.text());
   DcmDataset* ds = ff.getDataset();
-  OFString burned;
-  if (ds->findAndGetOFString(DCM_BurnedInAnnotation, burned).good() && burned == "YES")
+  OFString burned, sopClass;
+  ds->findAndGetOFString(DCM_BurnedInAnnotation, burned);
+  ds->findAndGetOFString(DCM_SOPClassUID, sopClass);
+  if (burned == "YES")
     return makeError(ErrorCode::Unsupported, inputPath,
                      "Burned In Annotation is YES: its pixels may show who the patient is, which de-identification "
                      "cannot remove; not imported");
-  OFString patientId;
-  ds->findAndGetOFString(DCM_PatientID, patientId);
-  Deidentifier d(key, patientId.c_str());
+  if (picturesOfText(sopClass.c_str()) && burned != "NO")
+    return makeError(ErrorCode::Unsupported, inputPath,
+                     "a secondary capture or encapsulated document (" + std::string(sopClass.c_str()) +
+                         ") without Burned In Annotation NO: its pixels may show names; not imported");
+  // The patient ID as the series index reads it (every value, blanks trimmed), so the files and the manifest get the
+  // same pseudonym and date shift.
+  OFString idValue;
+  ds->findAndGetOFStringArray(DCM_PatientID, idValue);
+  std::string patientId = idValue.c_str();
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\0'; };
+  while (!patientId.empty() && blank(patientId.back())) patientId.pop_back();
+  while (!patientId.empty() && blank(patientId.front())) patientId.erase(patientId.begin());
+  Deidentifier d(key, patientId);
   if (OFCondition c = d.clean(ds, true); c.bad())
     return makeError(ErrorCode::ReadFailed, inputPath, std::string("cannot de-identify: ") + c.text());
-  const std::string pseudonym = pseudonymFor(key, patientId.c_str());
+  const std::string pseudonym = pseudonymFor(key, patientId);
+  // The meta header: who sent the file goes; its SOP Instance UID follows the dataset's (below, on writing).
+  for (const DcmTagKey& k : kRemoveMeta) ff.getMetaInfo()->findAndDeleteElement(k);
   ds->putAndInsertString(DCM_PatientID, pseudonym.c_str());
   ds->putAndInsertString(DCM_PatientName, pseudonym.c_str());
   ds->putAndInsertString(DCM_PatientIdentityRemoved, "YES");

@@ -8,15 +8,21 @@
 // - Every UID that is not a DICOM-defined one (1.2.840.10008.*: classes, transfer syntaxes) becomes "2.25." and the
 //   decimal value of 128 bits of HMAC(key, UID), in the dataset, its sequences and the file meta header, so
 //   references between instances (a SEG to its CT, a series to its frame of reference) still hold.
-// - Dates (DA, and the date part of DT) move back by a keyed number of days per patient (1..365): intervals between a
-//   patient's studies stay, the calendar dates do not (the Modified Dates option; times are kept).
+// - Dates (every value of a DA, the date part of a DT) move back by a keyed number of days per patient (1..365):
+//   intervals between a patient's studies stay, the calendar dates do not (the Modified Dates option; times are
+//   kept). A date that is not a plain date (a range, a damaged value) is removed.
 // - Removed: every private attribute, every person name other than the patient's (physicians, operators, reading
 //   physicians, in sequences too), and the identifying attributes the profile lists (addresses, institution,
 //   station, device serial, other patient IDs, birth date/time, age, size, weight, comments, descriptions, protocol,
 //   accession and study IDs emptied, ...). Added: Patient Identity Removed YES, the method and its codes
 //   (113100, 113107), Longitudinal Temporal Information Modified MODIFIED.
-// - An instance that says its pixels carry burned-in annotation (0028,0301 YES) is refused: the profile cannot clean
-//   pixels, and such an image must not reach a research share by this path.
+//   Inside sequences, patient and accession identifiers are removed; overlays (60xx,3000/4000), structured-report
+//   content and free text go; the file meta header loses the sending and receiving AE titles and private data.
+// - An instance that says its pixels carry burned-in annotation (0028,0301 YES), and a secondary capture or an
+//   encapsulated document that does not say NO, is refused (Unsupported; the importer leaves its series out): the
+//   profile cannot clean pixels, and such an image must not reach a research share by this path.
+// - The output is the same bytes for the same input and key with the same DCMTK (its implementation UID goes into
+//   the meta header), so resumed and racing imports meet the files already stored.
 // Pixel data are copied as they are (the same transfer syntax, encapsulated frames untouched).
 
 #include <string>

@@ -553,12 +553,14 @@ TEST_CASE("studies: a de-identified import keeps pixels and references, and give
           .str(0x0008, 0x1030, "LO", "CT abdomen for Jane Doe")
           .str(0x0010, 0x0030, "DA", "19700101")
           .str(0x0009, 0x0010, "LO", "ACME private")
+          .str(0x0018, 0x1200, "DA", "20200101\\20200315")  // a multi-valued date: every value shifted
           .str(0x0009, 0x1001, "LO", "MRN-4711 again")
           .beginSequence(0x0008, 0x1140)
           .beginItem()
           .ui(0x0008, 0x1150, "1.2.840.10008.5.1.4.1.1.2")
           .ui(0x0008, 0x1155, studyUid + ".1." + std::to_string(k == 0 ? 2 : 1))
           .str(0x0008, 0x1070, "PN", "Operator^Olga")
+          .str(0x0008, 0x0050, "SH", "ACC-77")  // an accession number inside a sequence
           .endItem()
           .endSequence();
       b.write(folder / ("i" + std::to_string(k) + ".dcm"));
@@ -566,11 +568,26 @@ TEST_CASE("studies: a de-identified import keeps pixels and references, and give
   };
   write(dir.path() / "s1", "2.25.9001", "20240102");
   write(dir.path() / "s2", "2.25.9002", "20240201");
+  // A screenshot (secondary capture) that does not say its pixels are free of text: its series is left out.
+  {
+    test::CtSliceParams p;
+    p.patientId = "MRN-4711";
+    p.studyUid = "2.25.9001";
+    p.seriesUid = "2.25.9001.77";
+    test::DicomBuilder b = test::makeCtSlice(p);
+    b.ui(0x0008, 0x0016, "1.2.840.10008.5.1.4.1.1.7");
+    fs::create_directories(dir.path() / "sc");
+    b.write(dir.path() / "sc" / "screen.dcm");
+  }
   io::StudyImportOptions options;
   options.deidentify = io::DeidentifyKey{"a key of thirty-two bytes, local"};
-  auto report = io::importStudies(store, {(dir.path() / "s1").string(), (dir.path() / "s2").string()}, options);
+  auto report = io::importStudies(
+      store, {(dir.path() / "s1").string(), (dir.path() / "s2").string(), (dir.path() / "sc").string()}, options);
   REQUIRE(report.ok());
   REQUIRE(report->series.size() == 2);
+  REQUIRE(report->skipped.size() == 1);
+  CHECK(report->skipped[0].find("secondary capture") != std::string::npos);
+  CHECK(report->skipped[0].find("screen.dcm") != std::string::npos);
   const std::string pseudonym = io::pseudonymFor(*options.deidentify, "MRN-4711");
   CHECK(pseudonym.rfind("ANON-", 0) == 0);
   std::vector<std::string> dates;
@@ -591,7 +608,7 @@ TEST_CASE("studies: a de-identified import keeps pixels and references, and give
     for (const auto& f : manifest->files) {
       const std::string bytes = test::readFileBytes(folder / f.name);
       for (const char* leak : {"Doe", "MRN-4711", "House", "Olga", "General Hospital", "ACME", "19700101", "9001.",
-                               "9002."})
+                               "9002.", "20200101", "20200315", "ACC-77"})
         CHECK(bytes.find(leak) == std::string::npos);
       CHECK(bytes.find(pseudonym) != std::string::npos);
     }
