@@ -122,13 +122,13 @@
         <translation>%1: keine Bildserie gefunden</translation>
     </message>
     <message>
-        <location line="+30"/>
-        <location line="+68"/>
+        <location line="+34"/>
+        <location line="+70"/>
         <source>%1 revision %2</source>
         <translation>%1 Revision %2</translation>
     </message>
     <message>
-        <location line="-27"/>
+        <location line="-28"/>
         <source>Series %1 of %2 is not one regular image (split, irregular or incomplete); open its verified copy with File &gt; Open DICOM Folder: %3</source>
         <translation>Serie %1 von %2 ist kein einzelnes regelmäßiges Bild (geteilt, unregelmäßig oder unvollständig); öffnen Sie ihre geprüfte Kopie mit Datei &gt; DICOM-Ordner öffnen: %3</translation>
     </message>
@@ -1586,7 +1586,7 @@
         <translation>Freigabe in %1 angelegt.</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+24"/>
         <source>No share to save to: use Save to Share As</source>
         <translation>Keine Freigabe zum Speichern: „In Freigabe speichern unter“ verwenden</translation>
     </message>
@@ -1616,7 +1616,7 @@
         <translation>Speichern in die Freigabe</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+87"/>
         <source>The cancelled save finished when the share answered: %1 / %2 revision %3 (the labels in the window are still marked unsaved)</source>
         <translation>Das abgebrochene Speichern wurde beendet, als die Freigabe antwortete: %1 / %2 Revision %3 (die Labels im Fenster gelten weiter als ungespeichert)</translation>
     </message>
@@ -1799,12 +1799,17 @@
         <translation>Nichts zu importieren: wählen Sie DICOM-Ordner oder Bilddateien</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+1"/>
+        <source>Choose the share to import into</source>
+        <translation>Wählen Sie die Freigabe, in die importiert wird</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>De-identification needs a key file (kept off the share)</source>
         <translation>Die Anonymisierung braucht eine Schlüsseldatei (außerhalb der Freigabe)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Importing into %1</source>
         <translation>Import nach %1</translation>
     </message>
@@ -1906,7 +1911,7 @@
 <context>
     <name>delineate::app::gui::StudyBrowserDialog</name>
     <message>
-        <location filename="../app/gui/study_browser.cpp" line="+41"/>
+        <location filename="../app/gui/study_browser.cpp" line="+43"/>
         <source>Patient ID</source>
         <translation>Patienten-ID</translation>
     </message>
@@ -2031,7 +2036,12 @@
         <translation>Freigabeordner</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+48"/>
+        <source>%1: the share does not answer (a hung network mount?)</source>
+        <translation>%1: die Freigabe antwortet nicht (eine hängende Netzwerkeinbindung?)</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Share: %1</source>
         <translation>Freigabe: %1</translation>
     </message>
@@ -2350,7 +2360,7 @@
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="-187"/>
+        <location filename="../app/gui/study_loader.cpp" line="-192"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
@@ -2367,17 +2377,17 @@
         <translation>%1 wird indiziert</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+26"/>
         <source>Loading %1 / %2 r%3</source>
         <translation>%1 / %2 r%3 wird geladen</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+37"/>
         <source>Opening %1 from the share</source>
         <translation>%1 wird aus der Freigabe geöffnet</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+73"/>
         <source>  - incomplete: %1 unreadable file(s)</source>
         <translation>  - unvollständig: %1 unlesbare Datei(en)</translation>
     </message>
@@ -2445,7 +2455,7 @@ Trotzdem laden?</translation>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+115"/>
+        <location line="+120"/>
         <source>The labels&apos; table could not be read, their ids are unnamed: %1</source>
         <translation>Die Labeltabelle konnte nicht gelesen werden, die IDs bleiben unbenannt: %1</translation>
     </message>

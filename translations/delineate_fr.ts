@@ -122,13 +122,13 @@
         <translation>%1&#xa0;: aucune série d&apos;images trouvée</translation>
     </message>
     <message>
-        <location line="+30"/>
-        <location line="+68"/>
+        <location line="+34"/>
+        <location line="+70"/>
         <source>%1 revision %2</source>
         <translation>%1 révision %2</translation>
     </message>
     <message>
-        <location line="-27"/>
+        <location line="-28"/>
         <source>Series %1 of %2 is not one regular image (split, irregular or incomplete); open its verified copy with File &gt; Open DICOM Folder: %3</source>
         <translation>La série %1 de %2 n’est pas une image régulière unique (scindée, irrégulière ou incomplète) ; ouvrez sa copie vérifiée avec Fichier &gt; Ouvrir un dossier DICOM : %3</translation>
     </message>
@@ -1586,7 +1586,7 @@
         <translation>Partage créé dans %1.</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+24"/>
         <source>No share to save to: use Save to Share As</source>
         <translation>Aucun partage où enregistrer&#xa0;: utilisez «&#xa0;Enregistrer sur le partage sous&#xa0;»</translation>
     </message>
@@ -1616,7 +1616,7 @@
         <translation>Enregistrement vers le partage</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+87"/>
         <source>The cancelled save finished when the share answered: %1 / %2 revision %3 (the labels in the window are still marked unsaved)</source>
         <translation>L’enregistrement annulé s’est terminé quand le partage a répondu : %1 / %2 révision %3 (les étiquettes de la fenêtre restent marquées non enregistrées)</translation>
     </message>
@@ -1799,12 +1799,17 @@
         <translation>Rien à importer : choisissez des dossiers DICOM ou des fichiers image</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+1"/>
+        <source>Choose the share to import into</source>
+        <translation>Choisissez le partage dans lequel importer</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>De-identification needs a key file (kept off the share)</source>
         <translation>La désidentification nécessite un fichier de clé (gardé hors du partage)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Importing into %1</source>
         <translation>Import dans %1</translation>
     </message>
@@ -1906,7 +1911,7 @@
 <context>
     <name>delineate::app::gui::StudyBrowserDialog</name>
     <message>
-        <location filename="../app/gui/study_browser.cpp" line="+41"/>
+        <location filename="../app/gui/study_browser.cpp" line="+43"/>
         <source>Patient ID</source>
         <translation>ID patient</translation>
     </message>
@@ -2031,7 +2036,12 @@
         <translation>Dossier du partage</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+48"/>
+        <source>%1: the share does not answer (a hung network mount?)</source>
+        <translation>%1 : le partage ne répond pas (un montage réseau bloqué ?)</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Share: %1</source>
         <translation>Partage : %1</translation>
     </message>
@@ -2350,7 +2360,7 @@
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="-187"/>
+        <location filename="../app/gui/study_loader.cpp" line="-192"/>
         <source>Cancelled</source>
         <translation>Annulé</translation>
     </message>
@@ -2367,17 +2377,17 @@
         <translation>Indexation de %1</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+26"/>
         <source>Loading %1 / %2 r%3</source>
         <translation>Chargement de %1 / %2 r%3</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+37"/>
         <source>Opening %1 from the share</source>
         <translation>Ouverture de %1 depuis le partage</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+73"/>
         <source>  - incomplete: %1 unreadable file(s)</source>
         <translation>  - incomplète : %1 fichier(s) illisible(s)</translation>
     </message>
@@ -2445,7 +2455,7 @@ La charger quand même&#xa0;?</translation>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+115"/>
+        <location line="+120"/>
         <source>The labels&apos; table could not be read, their ids are unnamed: %1</source>
         <translation>La table des étiquettes n’a pas pu être lue, leurs identifiants restent sans nom : %1</translation>
     </message>

@@ -122,13 +122,13 @@
         <translation>%1：未找到图像序列</translation>
     </message>
     <message>
-        <location line="+30"/>
-        <location line="+68"/>
+        <location line="+34"/>
+        <location line="+70"/>
         <source>%1 revision %2</source>
         <translation>%1 修订版 %2</translation>
     </message>
     <message>
-        <location line="-27"/>
+        <location line="-28"/>
         <source>Series %1 of %2 is not one regular image (split, irregular or incomplete); open its verified copy with File &gt; Open DICOM Folder: %3</source>
         <translation>%2 的序列 %1 不是单一的规则图像（被拆分、不规则或不完整）；请通过“文件 &gt; 打开 DICOM 文件夹”打开其已校验的副本：%3</translation>
     </message>
@@ -1582,7 +1582,7 @@
         <translation>已在 %1 中创建共享。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+24"/>
         <source>No share to save to: use Save to Share As</source>
         <translation>没有可保存到的共享目录：请使用“另存到共享目录”</translation>
     </message>
@@ -1612,7 +1612,7 @@
         <translation>正在保存到共享</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+87"/>
         <source>The cancelled save finished when the share answered: %1 / %2 revision %3 (the labels in the window are still marked unsaved)</source>
         <translation>已取消的保存在共享恢复响应后完成：%1 / %2 修订版 %3（窗口中的标签仍标记为未保存）</translation>
     </message>
@@ -1795,12 +1795,17 @@
         <translation>没有可导入的内容：请选择 DICOM 文件夹或图像文件</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+1"/>
+        <source>Choose the share to import into</source>
+        <translation>请选择要导入到的共享</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>De-identification needs a key file (kept off the share)</source>
         <translation>去标识化需要一个密钥文件（保存在共享之外）</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Importing into %1</source>
         <translation>正在导入到 %1</translation>
     </message>
@@ -1901,7 +1906,7 @@
 <context>
     <name>delineate::app::gui::StudyBrowserDialog</name>
     <message>
-        <location filename="../app/gui/study_browser.cpp" line="+41"/>
+        <location filename="../app/gui/study_browser.cpp" line="+43"/>
         <source>Patient ID</source>
         <translation>患者 ID</translation>
     </message>
@@ -2026,7 +2031,12 @@
         <translation>共享文件夹</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+48"/>
+        <source>%1: the share does not answer (a hung network mount?)</source>
+        <translation>%1：共享没有响应（网络挂载卡住了？）</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Share: %1</source>
         <translation>共享：%1</translation>
     </message>
@@ -2339,7 +2349,7 @@
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="-187"/>
+        <location filename="../app/gui/study_loader.cpp" line="-192"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
@@ -2356,17 +2366,17 @@
         <translation>正在索引 %1</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+26"/>
         <source>Loading %1 / %2 r%3</source>
         <translation>正在加载 %1 / %2 r%3</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+37"/>
         <source>Opening %1 from the share</source>
         <translation>正在从共享打开 %1</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+73"/>
         <source>  - incomplete: %1 unreadable file(s)</source>
         <translation>  - 不完整：%1 个无法读取的文件</translation>
     </message>
@@ -2434,7 +2444,7 @@ Load it anyway?</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+115"/>
+        <location line="+120"/>
         <source>The labels&apos; table could not be read, their ids are unnamed: %1</source>
         <translation>无法读取标签表，其 ID 未命名：%1</translation>
     </message>

@@ -114,16 +114,14 @@ bool ShareImporter::start(const ShareImportRequest& request) {
   };
   if (m_running) return refuse(tr("An import is already running"));
   if (request.inputs.isEmpty()) return refuse(tr("Nothing to import: choose DICOM folders or image files"));
-  auto store = io::ShareStore::open(request.root.toStdString());
-  if (!store) return refuse(fromError(store.error()));
+  if (request.root.isEmpty()) return refuse(tr("Choose the share to import into"));
+  if (request.deidentify && request.keyFile.isEmpty())
+    return refuse(tr("De-identification needs a key file (kept off the share)"));
+  // Everything that reads the share (its sentinel, where the key lies against it) happens on the worker: a hung
+  // mount never freezes the window.
   io::StudyImportOptions options;
   options.study = request.study.toStdString();
-  if (request.deidentify) {
-    if (request.keyFile.isEmpty()) return refuse(tr("De-identification needs a key file (kept off the share)"));
-    auto key = io::readImportKey(*store, request.keyFile.toStdString());
-    if (!key) return refuse(fromError(key.error()));
-    options.deidentify = std::move(key).value();
-  }
+  const std::string keyFile = request.deidentify ? request.keyFile.toStdString() : std::string();
   QSettings().setValue("share/root", request.root);
   std::vector<std::string> inputs;
   for (const QString& p : request.inputs) inputs.push_back(p.toStdString());
@@ -168,13 +166,21 @@ bool ShareImporter::start(const ShareImportRequest& request) {
     Q_EMIT finished(true, summary);
   });
   const std::string root = request.root.toStdString();
-  watcher->setFuture(QtConcurrent::run(&m_bench.workers(), [root, inputs, options] {
+  watcher->setFuture(QtConcurrent::run(&m_bench.workers(), [root, inputs, options, keyFile]() mutable {
     auto out = std::make_shared<Outcome>(
         Outcome{core::makeError(core::ErrorCode::ReadFailed, root, "not imported"), std::string()});
     auto share = io::ShareStore::open(root);
     if (!share) {
       out->report = share.error();
       return out;
+    }
+    if (!keyFile.empty()) {
+      auto key = io::readImportKey(*share, keyFile);
+      if (!key) {
+        out->report = key.error();
+        return out;
+      }
+      options.deidentify = std::move(key).value();
     }
     out->report = io::importStudies(*share, inputs, options);
     if (out->report)

@@ -49,8 +49,8 @@ class ShareImporter : public QObject {
 
  public:
   ShareImporter(Workbench& bench, QObject* parent = nullptr);
-  // Starts the import in the background; false (and said) when the request cannot start (no input, no share, a key
-  // on the share or too short).
+  // Starts the import in the background; false (and said) when the request cannot start (no input, no share named, no
+  // key file). What needs the share (it is one, the key is not on it) is checked on the worker and ends in finished.
   bool start(const ShareImportRequest& request);
   bool running() const { return m_running; }
 

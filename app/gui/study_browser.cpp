@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QEventLoop>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QFutureWatcher>
@@ -31,6 +32,7 @@ namespace {
 // At most this many rows are shown; a search narrows them (the count of all matches is shown).
 constexpr int kShownRows = 500;
 constexpr int kPollMs = 3000;
+constexpr int kOpenWaitMs = 5000;
 
 // Columns and the index's sort key for each.
 struct Column {
@@ -241,16 +243,43 @@ StudyBrowserDialog::StudyBrowserDialog(QWidget* parent) : QDialog(parent), d(std
 StudyBrowserDialog::~StudyBrowserDialog() = default;
 
 bool StudyBrowserDialog::setRoot(const QString& root) {
-  auto store = io::ShareStore::open(root.toStdString());
-  if (!store) {
-    d->error = fromError(store.error());
+  // Opening reads the share's sentinel: on a worker, waited for a few seconds at most, so a hung mount costs the
+  // user a message rather than a frozen window (the worker ends whenever the share answers).
+  struct Opened {
+    std::optional<io::ShareStore> store;
+    std::optional<io::StudyIndex> index;
+    QString error;
+  };
+  auto future = QtConcurrent::run([r = root.toStdString()] {
+    auto out = std::make_shared<Opened>();
+    auto store = io::ShareStore::open(r);
+    if (!store) {
+      out->error = fromError(store.error());
+      return out;
+    }
+    out->store.emplace(std::move(*store));
+    auto index = io::StudyIndex::open(*out->store);
+    if (!index) out->error = fromError(index.error());
+    else out->index.emplace(std::move(*index));
+    return out;
+  });
+  QFutureWatcher<std::shared_ptr<Opened>> watcher;
+  QEventLoop wait;
+  QTimer::singleShot(kOpenWaitMs, &wait, &QEventLoop::quit);
+  connect(&watcher, &QFutureWatcher<std::shared_ptr<Opened>>::finished, &wait, &QEventLoop::quit);
+  watcher.setFuture(future);
+  if (!future.isFinished()) wait.exec(QEventLoop::ExcludeUserInputEvents);
+  if (!future.isFinished()) {
+    d->error = tr("%1: the share does not answer (a hung network mount?)").arg(root);
     return false;
   }
-  auto index = io::StudyIndex::open(*store);
-  if (!index) {
-    d->error = fromError(index.error());
+  const std::shared_ptr<Opened> opened = future.result();
+  if (!opened->error.isEmpty()) {
+    d->error = opened->error;
     return false;
   }
+  auto& store = opened->store;
+  auto& index = opened->index;
   d->root = root;
   d->indexPath = QString::fromStdString(index->path());
   d->store.emplace(std::move(*store));
