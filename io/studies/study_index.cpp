@@ -122,6 +122,16 @@ std::int64_t nowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
+// "20261126" for a time in seconds since the epoch (UTC), as catalogue day folders are named.
+std::string utcDayName(std::int64_t seconds) {
+  const std::time_t t = static_cast<std::time_t>(seconds);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%Y%m%d", &tm);
+  return buf;
+}
+
 std::string isoHoursAgo(int hours) {
   const std::time_t t = std::time(nullptr) - std::time_t(hours) * 3600;
   std::tm tm{};
@@ -561,10 +571,14 @@ core::Result<CatalogueRefresh> StudyIndex::refresh(core::ProgressSink* progress)
   // A listing is complete when it was made at least 2 s after the folder's time was last seen to change (shares
   // keep folder times to the second: a segment added in the second of a listing may be missing from it). Both times
   // compared are this machine's clock, so a server clock that differs does not matter.
+  // A folder two days older than today (by this machine's UTC date) gets no more segments but from a writer whose
+  // clock is days behind, which also moves its time: one listing of it is complete.
+  const std::string oldBefore = utcDayName(listedAt / 1000000000 - 2 * 86400);
   Statement put(d.db, "INSERT OR REPLACE INTO days VALUES(?, ?, ?, ?)");
   for (const DayState* day : toList) {
-    const bool confirmed = !incompleteDays.count(day->day) && day->known && day->mtime == day->now && day->listed > 0 &&
-                           listedAt - day->listed >= kConfirmAfterNs;
+    const bool confirmed = !incompleteDays.count(day->day) &&
+                           (day->day < oldBefore || (day->known && day->mtime == day->now && day->listed > 0 &&
+                                                     listedAt - day->listed >= kConfirmAfterNs));
     const std::int64_t listed = day->known && day->mtime == day->now && day->listed > 0 ? day->listed : listedAt;
     put.bind(1, day->day).bind(2, day->now).bind(3, confirmed ? listedAt : listed).bind(4, std::int64_t(confirmed ? 1 : 0));
     put.step();

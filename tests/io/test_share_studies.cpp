@@ -699,4 +699,14 @@ TEST_CASE("catalogue: a day folder is listed again until a listing is known comp
   auto fifth = index->refresh();
   REQUIRE(fifth.ok());
   CHECK(index->studyCount().value() == 3);
+
+  // A folder of a day long past (a writer whose clock was behind): listed once, complete at once.
+  const std::string old = R"({"kind":"series","study":"d","series":"x"})";
+  REQUIRE(store.writeFile("catalogue/log/20200101/0000000000001-late-1-00000001.jsonl", old.data(), old.size(), true).ok());
+  auto sixth = index->refresh();
+  REQUIRE(sixth.ok());
+  CHECK(index->studyCount().value() == 4);
+  auto seventh = index->refresh();
+  REQUIRE(seventh.ok());
+  CHECK(seventh->daysListed <= 1);  // today's folder may still be unconfirmed; the old one is not listed again
 }
