@@ -59,28 +59,34 @@ std::uint64_t SeriesManifest::totalBytes() const {
   return total;
 }
 
+// The manifest's text fields and their keys; `searched`: also in the series' catalogue record (what a search needs).
+struct TextField {
+  std::string SeriesManifest::*member;
+  const char* key;
+  bool searched;
+};
+const TextField kTextFields[] = {
+    {&SeriesManifest::studyInstanceUid, "studyInstanceUid", false},
+    {&SeriesManifest::seriesInstanceUid, "seriesInstanceUid", false},
+    {&SeriesManifest::seriesNumber, "seriesNumber", false},
+    {&SeriesManifest::patientId, "patientId", true},
+    {&SeriesManifest::patientName, "patientName", true},
+    {&SeriesManifest::studyDate, "studyDate", true},
+    {&SeriesManifest::modality, "modality", true},
+    {&SeriesManifest::studyDescription, "studyDescription", true},
+    {&SeriesManifest::seriesDescription, "seriesDescription", true},
+    {&SeriesManifest::importedBy, "importedBy", false},
+    {&SeriesManifest::host, "host", false},
+    {&SeriesManifest::time, "time", true},
+};
+
 std::string seriesManifestJson(const SeriesManifest& m) {
   json files = json::array();
   for (const auto& f : m.files)
     files.push_back({{"name", f.name}, {"sha256", f.sha256}, {"bytes", f.bytes}, {"source", f.source}});
-  json j{{"format", 1},
-         {"study", m.study},
-         {"series", m.series},
-         {"kind", m.kind},
-         {"studyInstanceUid", m.studyInstanceUid},
-         {"seriesInstanceUid", m.seriesInstanceUid},
-         {"seriesNumber", m.seriesNumber},
-         {"patientId", m.patientId},
-         {"patientName", m.patientName},
-         {"studyDate", m.studyDate},
-         {"modality", m.modality},
-         {"studyDescription", m.studyDescription},
-         {"seriesDescription", m.seriesDescription},
-         {"deidentified", m.deidentified},
-         {"importedBy", m.importedBy},
-         {"host", m.host},
-         {"time", m.time},
+  json j{{"format", 1}, {"study", m.study}, {"series", m.series}, {"kind", m.kind}, {"deidentified", m.deidentified},
          {"files", files}};
+  for (const TextField& f : kTextFields) j[f.key] = m.*f.member;
   if (m.geometry) j["geometry"] = geometryJson(*m.geometry);
   return j.dump(1) + "\n";
 }
@@ -94,12 +100,7 @@ core::Result<SeriesManifest> parseSeriesManifest(const std::string& text, const 
     m.study = j.at("study").get<std::string>();
     m.series = j.at("series").get<std::string>();
     m.kind = j.at("kind").get<std::string>();
-    for (auto [field, key] : {std::pair{&m.studyInstanceUid, "studyInstanceUid"}, {&m.seriesInstanceUid, "seriesInstanceUid"},
-                              {&m.seriesNumber, "seriesNumber"}, {&m.patientId, "patientId"}, {&m.patientName, "patientName"},
-                              {&m.studyDate, "studyDate"}, {&m.modality, "modality"}, {&m.studyDescription, "studyDescription"},
-                              {&m.seriesDescription, "seriesDescription"}, {&m.importedBy, "importedBy"}, {&m.host, "host"},
-                              {&m.time, "time"}})
-      *field = j.value(key, std::string());
+    for (const TextField& f : kTextFields) m.*f.member = j.value(f.key, std::string());
     m.deidentified = j.value("deidentified", false);
     for (const json& f : j.at("files")) {
       SeriesFile file{f.at("name").get<std::string>(), f.at("sha256").get<std::string>(), f.at("bytes").get<std::uint64_t>(),
@@ -124,21 +125,12 @@ core::Result<SeriesManifest> parseSeriesManifest(const std::string& text, const 
 }
 
 std::string catalogueSeriesRecord(const SeriesManifest& m, const std::string& manifestSha256) {
-  return json{{"kind", "series"},
-              {"study", m.study},
-              {"series", m.series},
-              {"manifest", m.path()},
-              {"manifestSha256", manifestSha256},
-              {"patientId", m.patientId},
-              {"patientName", m.patientName},
-              {"studyDate", m.studyDate},
-              {"modality", m.modality},
-              {"studyDescription", m.studyDescription},
-              {"seriesDescription", m.seriesDescription},
-              {"files", m.files.size()},
-              {"bytes", m.totalBytes()},
-              {"time", m.time}}
-      .dump();
+  json j{{"kind", "series"},          {"study", m.study},           {"series", m.series},
+         {"manifest", m.path()},      {"manifestSha256", manifestSha256}, {"files", m.files.size()},
+         {"bytes", m.totalBytes()}};
+  for (const TextField& f : kTextFields)
+    if (f.searched) j[f.key] = m.*f.member;
+  return j.dump();
 }
 
 core::Result<std::vector<std::string>> listStudyNames(const ShareStore& store) {
