@@ -158,8 +158,10 @@ struct DatasetOptions {  // dataset create | add | show | list
   std::string split = "70:15:15";  // create: train:validation:test percentages
   std::string seed;          // create: the split's key (default: the dataset's name)
   std::string study, labelSet, entrySplit;  // add
-  int revision = 0;          // add: the label revision; show: the dataset revision (0: newest)
+  int revision = 0;          // add: the label revision; show, fetch: the dataset revision (0: newest)
   std::string message, author;
+  std::string folder;        // fetch: where the cases go
+  bool stopOnBadCase = false;  // fetch
   bool json = false;
 };
 
@@ -219,6 +221,7 @@ int runDatasetCreate(const DatasetOptions& options);
 int runDatasetAdd(const DatasetOptions& options);
 int runDatasetShow(const DatasetOptions& options);
 int runDatasetList(const DatasetOptions& options);
+int runDatasetFetch(const DatasetOptions& options);
 int runReviewShow(const ReviewOptions& options);
 int runShareReport(const ShareReportOptions& options);
 int runShareReports(const ShareListOptions& options);

@@ -11,6 +11,7 @@
 #include "io/base/process_info.h"
 #include "io/share/share_datasets.h"
 #include "io/share/share_store.h"
+#include "io/studies/dataset_fetch.h"
 
 namespace delineate::app::cli {
 namespace {
@@ -159,6 +160,28 @@ int runDatasetShow(const DatasetOptions& o) {
   }
   // A dataset whose label revisions changed is not what it names: said, and a non-zero exit for scripts.
   return problems->empty() ? 0 : 1;
+}
+
+int runDatasetFetch(const DatasetOptions& o) {
+  auto store = io::ShareStore::open(o.root);
+  if (!store) return fileError(store.error());
+  auto fetched = io::fetchDataset(*store, o.name, o.revision, o.folder, o.stopOnBadCase);
+  if (!fetched) return fileError(fetched.error());
+  for (const auto& s : fetched->skipped) std::fprintf(stderr, "warning: skipped: %s\n", s.c_str());
+  if (o.json) {
+    nlohmann::json cases = nlohmann::json::array();
+    for (const auto& c : fetched->cases)
+      cases.push_back({{"study", c.study}, {"labelSet", c.labelSet}, {"revision", c.revision}, {"split", c.split},
+                       {"image", c.image}, {"labels", c.labels}});
+    std::printf("%s\n", nlohmann::json{{"dataset", fetched->name}, {"revision", fetched->revision}, {"cases", cases},
+                                       {"skipped", fetched->skipped}, {"casesJson", fetched->casesJson}}
+                            .dump(2)
+                            .c_str());
+  } else {
+    std::printf("dataset %s revision %d: %zu cases in %s (%zu skipped)\n", fetched->name.c_str(), fetched->revision,
+                fetched->cases.size(), fetched->casesJson.c_str(), fetched->skipped.size());
+  }
+  return 0;
 }
 
 int runDatasetList(const DatasetOptions& o) {

@@ -360,6 +360,21 @@ class Program {
     show->add_option("REV", m_datasetShow.revision, "the dataset version (default: the newest)")->check(kRevisionRange);
     json(show, m_datasetShow.json);
 
+    CLI::App* fetch = command(*dataset, "fetch",
+                              "a dataset version's cases to a local folder: each label revision checked against the "
+                              "hash the dataset names and its image series fetched, both verified; cases.json lists "
+                              "them (what training reads) and the cases skipped, with the reason.",
+                              [this] { return runDatasetFetch(m_datasetFetch); });
+    positional(fetch, "ROOT", m_datasetFetch.root, "the share store");
+    positional(fetch, "NAME", m_datasetFetch.name, "the dataset's name");
+    positional(fetch, "FOLDER", m_datasetFetch.folder, "the local folder to fill");
+    fetch->add_option("--revision", m_datasetFetch.revision, "the dataset version (default: the newest)")
+        ->check(kRevisionRange)
+        ->option_text("N");
+    fetch->add_flag("--stop-on-bad-case", m_datasetFetch.stopOnBadCase,
+                    "fail at the first case that cannot be used instead of skipping it");
+    json(fetch, m_datasetFetch.json);
+
     CLI::App* list = command(*dataset, "list", "the datasets in the store with their newest version.",
                              [this] { return runDatasetList(m_datasetList); });
     positional(list, "ROOT", m_datasetList.root, "the share store");
@@ -537,7 +552,7 @@ class Program {
   ShareListOptions m_shareList;
   ReviewOptions m_reviewSubmit, m_reviewApprove, m_reviewReject, m_reviewShow;
   StudyOptions m_studyImport, m_studyList, m_studySearch, m_studyShow, m_studyGet, m_studyReindex;
-  DatasetOptions m_datasetCreate, m_datasetAdd, m_datasetShow, m_datasetList;
+  DatasetOptions m_datasetCreate, m_datasetAdd, m_datasetShow, m_datasetList, m_datasetFetch;
   ShareShowOptions m_shareShow;
   ShareDiffOptions m_shareDiff;
   ShareGetOptions m_shareGet;

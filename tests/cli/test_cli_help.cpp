@@ -66,6 +66,7 @@ const std::vector<CommandPage> kCliCommands = {
     {"dataset add", "dataset add ROOT NAME STUDY LABELSET REV", {"--split", "--message", "--author", "--json"}},
     {"dataset show", "dataset show ROOT NAME", {"--json"}},
     {"dataset list", "dataset list ROOT", {"--json"}},
+    {"dataset fetch", "dataset fetch ROOT NAME FOLDER", {"--revision", "--stop-on-bad-case", "--json"}},
     {"checkpoint put", "checkpoint put ROOT MODEL FILE", {"--sidecar", "--message", "--author"}},
     {"checkpoint get", "checkpoint get ROOT MODEL REV OUTPUT", {}},
     {"checkpoint list", "checkpoint list ROOT MODEL", {"--json"}},

@@ -20,6 +20,7 @@
 #include "io/share/share_lease.h"
 #include "io/share/share_reviews.h"
 #include "io/share/share_revisions.h"
+#include "io/studies/dataset_fetch.h"
 #include "io/studies/study_import.h"
 #include "io/studies/study_index.h"
 #include "io/studies/study_store.h"
@@ -709,4 +710,65 @@ TEST_CASE("catalogue: a day folder is listed again until a listing is known comp
   auto seventh = index->refresh();
   REQUIRE(seventh.ok());
   CHECK(seventh->daysListed <= 1);  // today's folder may still be unconfirmed; the old one is not listed again
+}
+
+TEST_CASE("datasets: fetched to local disk, each case's labels and image verified, unusable cases named and skipped",
+          "[share][share-suite]") {
+  ScratchDir dir("dataset-fetch");
+  const io::ShareStore store = makeStore(dir);
+  // Two studies with images and approved labels bound to them, one label set saved before it had an image.
+  for (const std::string uid : {"2.25.31", "2.25.32"}) {
+    writeSeries(dir.path() / uid, spec(uid, uid + ".1"));
+    REQUIRE(io::importStudies(store, {(dir.path() / uid).string()}).ok());
+    auto manifest = io::readSeriesManifest(store, uid, uid + ".1");
+    REQUIRE(manifest.ok());
+    auto voxels = core::Volume<core::Label>::create(*manifest->geometry);
+    REQUIRE(voxels.ok());
+    voxels->at({1, 1, 1}) = 3;
+    auto set = io::LabelSetRevisions::open(store, uid, "atlas");
+    REQUIRE(set.ok());
+    REQUIRE(set->saveLabels(core::LabelMap(std::move(voxels).value()),
+                            io::SaveRequest{"ann", 0, "", io::withLabelBinding({}, *manifest)})
+                .ok());
+  }
+  auto unbound = io::LabelSetRevisions::open(store, "old-study", "atlas");
+  REQUIRE(unbound.ok());
+  const std::vector<std::uint8_t> bytes(100, 7);
+  REQUIRE(unbound->save(bytes.data(), bytes.size(), "ann", 0, "").ok());
+  io::Dataset d;
+  d.name = "atlas-set";
+  d.source = "by hand";
+  for (const std::string study : {"2.25.31", "2.25.32", "old-study"}) {
+    auto set = io::LabelSetRevisions::open(store, study, "atlas");
+    REQUIRE(set.ok());
+    auto list = set->list();
+    REQUIRE(list.ok());
+    d.entries.push_back({study, "atlas", 1, list->revisions[0].sha256, study == "2.25.31" ? "train" : "validation"});
+  }
+  auto datasets = io::DatasetRevisions::open(store, "atlas-set");
+  REQUIRE(datasets.ok());
+  REQUIRE(datasets->saveDataset(d, io::SaveRequest{"ann", 0, "", {}}).ok());
+
+  auto fetched = io::fetchDataset(store, "atlas-set", 0, (dir.path() / "cases").string());
+  REQUIRE(fetched.ok());
+  REQUIRE(fetched->cases.size() == 2);
+  REQUIRE(fetched->skipped.size() == 1);
+  CHECK(fetched->skipped[0].find("old-study / atlas r1: the label revision is bound to no image series") == 0);
+  for (const auto& c : fetched->cases) {
+    auto labels = io::readLabelFile(c.labels);
+    REQUIRE(labels.ok());
+    auto index = io::indexDicomFolder(c.image);
+    REQUIRE(index.ok());
+    REQUIRE(index->allSeries().size() == 1);
+    CHECK(index->allSeries()[0]->geometry->isCloseTo(labels->geometry()));
+    CHECK(labels->at({1, 1, 1}) == 3);
+  }
+  const std::string listing = test::readTextFile(fetched->casesJson);
+  CHECK(listing.find("\"split\": \"train\"") != std::string::npos);
+  CHECK(listing.find("\"skipped\"") != std::string::npos);
+  // Asked to stop at a bad case: an error naming it, and nothing listed as fetched.
+  auto strict = io::fetchDataset(store, "atlas-set", 0, (dir.path() / "strict").string(), true);
+  REQUIRE_FALSE(strict.ok());
+  CHECK(strict.error().subject == "old-study / atlas r1");
+  CHECK_FALSE(fs::exists(dir.path() / "strict" / "cases.json"));
 }

@@ -1,0 +1,99 @@
+#include "io/studies/dataset_fetch.h"
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "io/base/atomic_file.h"
+#include "io/base/sha256.h"
+#include "io/share/share_datasets.h"
+#include "io/share/share_revisions.h"
+#include "io/studies/study_store.h"
+
+namespace delineate::io {
+namespace {
+
+namespace fs = std::filesystem;
+using core::ErrorCode;
+using core::makeError;
+
+}  // namespace
+
+core::Result<FetchedDataset> fetchDataset(const ShareStore& store, const std::string& name, int revision,
+                                          const std::string& folder, bool stopOnBadCase, core::ProgressSink* progress) {
+  auto set = DatasetRevisions::open(store, name);
+  if (!set) return set.error();
+  auto list = set->list();
+  if (!list) return list.error();
+  const int number = revision > 0 ? revision : list->latest();
+  if (number == 0) return makeError(ErrorCode::NotFound, set->folder(), "the dataset has no version yet");
+  auto dataset = set->loadDataset(number);
+  if (!dataset) return dataset.error();
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  if (ec) return makeError(ErrorCode::WriteFailed, folder, "cannot create the folder: " + ec.message());
+
+  FetchedDataset out;
+  out.name = name;
+  out.revision = number;
+  for (std::size_t i = 0; i < dataset->entries.size(); ++i) {
+    if (progress && progress->cancelled()) return makeError(ErrorCode::Cancelled, folder, "the fetch was cancelled");
+    const DatasetEntry& e = dataset->entries[i];
+    const std::string what = e.study + " / " + e.labelSet + " r" + std::to_string(e.revision);
+    const auto bad = [&](const std::string& reason) -> core::Status {
+      if (stopOnBadCase) return makeError(ErrorCode::InvalidArgument, what, reason);
+      out.skipped.push_back(what + ": " + reason);
+      return core::Status::success();
+    };
+    auto labels = LabelSetRevisions::open(store, e.study, e.labelSet);
+    if (!labels) return labels.error();
+    auto revisions = labels->list();
+    if (!revisions) return revisions.error();
+    const RevisionInfo* info = revisions->find(e.revision);
+    core::Status verdict = core::Status::success();
+    std::string boundStudy, boundSeries;
+    if (!info) verdict = bad("the label revision is not on the share (or incomplete)");
+    else if (info->sha256 != e.sha256)
+      verdict = bad("the label revision's SHA-256 is " + info->sha256 + ", the dataset names " + e.sha256);
+    else if (!parseLabelBinding(info->extraJson, &boundStudy, &boundSeries))
+      verdict = bad("the label revision is bound to no image series (saved before studies held images)");
+    if (!verdict) return verdict.error();
+    if (!info || info->sha256 != e.sha256 || boundSeries.empty()) continue;
+    auto manifest = readSeriesManifest(store, boundStudy, boundSeries);
+    if (!manifest) {
+      if (core::Status s = bad(manifest.error().describe()); !s) return s.error();
+      continue;
+    }
+    auto map = labels->loadLabels(e.revision);  // verified against the revision's hash
+    if (!map) return map.error();
+    if (!manifest->geometry || !manifest->geometry->isCloseTo(map->geometry())) {
+      if (core::Status s = bad("the labels' grid differs from series " + boundSeries + "'s image grid"); !s)
+        return s.error();
+      continue;
+    }
+    const fs::path caseFolder = fs::path(folder) / e.study;
+    auto image = fetchSeries(store, boundStudy, boundSeries, (caseFolder / ("images-" + boundSeries)).string());
+    if (!image) return image.error();
+    const fs::path labelPath = caseFolder / (e.labelSet + ".r" + std::to_string(e.revision) + ".nii.gz");
+    auto here = sha256OfFile(labelPath.string());
+    if (!here || *here != e.sha256) {
+      auto copied = labels->copyOut(e.revision, labelPath.string());
+      if (!copied) return copied.error();
+    }
+    out.cases.push_back({e.study, e.labelSet, e.split, e.revision, image->openPath, labelPath.string()});
+    if (progress) progress->report(double(i + 1) / double(dataset->entries.size()), "fetch");
+  }
+  nlohmann::json cases = nlohmann::json::array();
+  for (const auto& c : out.cases)
+    cases.push_back({{"study", c.study}, {"labelSet", c.labelSet}, {"revision", c.revision}, {"split", c.split},
+                     {"image", c.image}, {"labels", c.labels}});
+  const std::string text = nlohmann::json{{"format", 1}, {"dataset", name}, {"revision", number}, {"cases", cases},
+                                          {"skipped", out.skipped}}
+                               .dump(2) +
+                           "\n";
+  out.casesJson = (fs::path(folder) / "cases.json").string();
+  if (core::Status s = writeFileAtomically(out.casesJson, text.data(), text.size()); !s) return s.error();
+  return out;
+}
+
+}  // namespace delineate::io
