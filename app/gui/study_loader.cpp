@@ -4,8 +4,11 @@
 #include <QFutureWatcher>
 #include <QInputDialog>
 #include <QMessageBox>
+#include <QSettings>
 #include <QWidget>
 #include <QtConcurrent/QtConcurrent>
+
+#include <algorithm>
 
 #include "app/gui/error_text.h"
 #include "app/gui/job.h"
@@ -247,7 +250,10 @@ bool StudyLoader::openShareStudy(const QString& root, const QString& study, cons
   if (m_bench.busy()) return false;
   const std::string r = root.toStdString(), st = study.toStdString(), se = series.toStdString(),
                     set = labelSet.toStdString();
-  startJob(tr("Opening %1 from the share").arg(study), [r, st, se, set, revision](JobProgress& progress) {
+  // The local copies of share studies stay under this many bytes (Preferences file, "cache/seriesGB"; 20 GB).
+  const std::uint64_t cacheBudget =
+      std::uint64_t(std::max(1, QSettings().value("cache/seriesGB", 20).toInt())) * 1000 * 1000 * 1000;
+  startJob(tr("Opening %1 from the share").arg(study), [r, st, se, set, revision, cacheBudget](JobProgress& progress) {
     auto result = std::make_shared<Loaded>();
     const auto fail = [&](const core::Error& e) {
       result->error = fromError(e);
@@ -256,8 +262,10 @@ bool StudyLoader::openShareStudy(const QString& root, const QString& study, cons
     auto store = io::ShareStore::open(r);
     if (!store) return fail(store.error());
     // The series into the local cache, every file checked against its manifest (a second open reuses them).
-    auto fetched = io::fetchSeries(*store, st, se, io::defaultSeriesCacheFolder(*store, st, se), &progress);
+    const std::string cacheFolder = io::defaultSeriesCacheFolder(*store, st, se);
+    auto fetched = io::fetchSeries(*store, st, se, cacheFolder, &progress);
     if (!fetched) return fail(fetched.error());
+    io::pruneSeriesCache(io::userCacheFolder() + "/studies", cacheBudget, cacheFolder);
     if (fetched->manifest.kind == "volume") {
       auto image = io::readImageFile(fetched->openPath);
       if (!image) return fail(image.error());

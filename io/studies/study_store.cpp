@@ -1,6 +1,7 @@
 #include "io/studies/study_store.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
@@ -290,8 +291,46 @@ core::Result<FetchedSeries> fetchSeries(const ShareStore& store, const std::stri
   });
   if (!thrown.empty()) return makeError(ErrorCode::ReadFailed, localFolder, "the fetch failed: " + thrown);
   if (failure) return *failure;
+  // The folder's time says when it was last fetched (the cache's pruning takes the oldest first).
+  fs::last_write_time(localFolder, fs::file_time_type::clock::now(), ec);
   out.openPath = out.manifest.kind == "volume" ? (fs::path(localFolder) / files.front().name).string() : localFolder;
   return out;
+}
+
+std::uint64_t pruneSeriesCache(const std::string& cacheRoot, std::uint64_t budgetBytes, const std::string& keep,
+                               int graceSeconds) {
+  // <cacheRoot>/<store id>/<study>/<series>/
+  struct Entry {
+    fs::path folder;
+    fs::file_time_type time;
+    std::uint64_t bytes = 0;
+  };
+  std::vector<Entry> entries;
+  std::uint64_t total = 0;
+  // Best effort, each level with its own error: what cannot be read is left alone.
+  std::error_code e1, e2, e3, e4, ec;
+  for (fs::directory_iterator store(cacheRoot, e1), end; !e1 && store != end; store.increment(e1))
+    for (fs::directory_iterator study(store->path(), e2); !e2 && study != end; study.increment(e2))
+      for (fs::directory_iterator series(study->path(), e3); !e3 && series != end; series.increment(e3)) {
+        if (!series->is_directory(ec)) continue;
+        Entry e{series->path(), fs::last_write_time(series->path(), ec), 0};
+        if (ec) continue;
+        for (fs::directory_iterator f(series->path(), e4); !e4 && f != end; f.increment(e4))
+          if (f->is_regular_file(ec)) e.bytes += f->file_size(ec);
+        e4.clear();
+        total += e.bytes;
+        entries.push_back(std::move(e));
+      }
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.time < b.time; });
+  const auto now = fs::file_time_type::clock::now();
+  std::uint64_t removed = 0;
+  for (const Entry& e : entries) {
+    if (total - removed <= budgetBytes) break;
+    if (fs::equivalent(e.folder, keep, ec) || now - e.time < std::chrono::seconds(graceSeconds)) continue;
+    fs::remove_all(e.folder, ec);
+    if (!ec) removed += e.bytes;
+  }
+  return removed;
 }
 
 std::string labelBindingJson(const SeriesManifest& m) {

@@ -98,6 +98,13 @@ std::string userCacheFolder();
 // Where fetchSeries puts a series by default: $XDG_CACHE_HOME (or ~/.cache)/delineate/studies/<store id>/<study>/<series>.
 std::string defaultSeriesCacheFolder(const ShareStore& store, const std::string& study, const std::string& series);
 
+// Keeps the series cache (userCacheFolder()/studies) under `budgetBytes`: whole series folders are removed, least
+// recently fetched first (their folder's modification time, which every fetch renews), never `keep` nor one fetched
+// within the last `graceSeconds` (another window may be opening it). Returns the bytes removed. A cache is only a
+// copy: what goes is fetched again, verified, when next opened.
+std::uint64_t pruneSeriesCache(const std::string& cacheRoot, std::uint64_t budgetBytes, const std::string& keep,
+                               int graceSeconds = 3600);
+
 // The "image" object a label revision bound to this series carries in its metadata's extra.
 std::string labelBindingJson(const SeriesManifest& manifest);
 // Reads a label revision's binding back from its extra JSON: false when it has none.

@@ -772,3 +772,25 @@ TEST_CASE("datasets: fetched to local disk, each case's labels and image verifie
   CHECK(strict.error().subject == "old-study / atlas r1");
   CHECK_FALSE(fs::exists(dir.path() / "strict" / "cases.json"));
 }
+
+TEST_CASE("studies: the series cache is pruned oldest first to its budget, never the one just opened", "[share]") {
+  ScratchDir dir("series-cache");
+  const fs::path root = dir.path() / "studies";
+  const auto make = [&](const std::string& name, int ageHours, std::size_t bytes) {
+    const fs::path folder = root / "0123456789abcdef" / "study" / name;
+    fs::create_directories(folder);
+    test::writeTextFile(folder / "f.dcm", std::string(bytes, 'x'));
+    fs::last_write_time(folder, fs::file_time_type::clock::now() - std::chrono::hours(ageHours));
+    return folder;
+  };
+  const fs::path oldest = make("a", 30, 4000), older = make("b", 20, 4000), kept = make("c", 10, 4000),
+                 recent = make("d", 0, 4000);
+  // Budget 9,000 bytes of 16,000: the oldest two go; "c" is the one being opened and the newest is within the grace.
+  const std::uint64_t removed = io::pruneSeriesCache(root.string(), 9000, kept.string());
+  CHECK(removed == 8000);
+  CHECK_FALSE(fs::exists(oldest));
+  CHECK_FALSE(fs::exists(older));
+  CHECK(fs::exists(kept));
+  CHECK(fs::exists(recent));
+  CHECK(io::pruneSeriesCache(root.string(), 0, kept.string()) == 0);  // what is left is protected
+}
