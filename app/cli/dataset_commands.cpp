@@ -169,14 +169,7 @@ int runDatasetFetch(const DatasetOptions& o) {
   if (!fetched) return fileError(fetched.error());
   for (const auto& s : fetched->skipped) std::fprintf(stderr, "warning: skipped: %s\n", s.c_str());
   if (o.json) {
-    nlohmann::json cases = nlohmann::json::array();
-    for (const auto& c : fetched->cases)
-      cases.push_back({{"study", c.study}, {"labelSet", c.labelSet}, {"revision", c.revision}, {"split", c.split},
-                       {"image", c.image}, {"labels", c.labels}});
-    std::printf("%s\n", nlohmann::json{{"dataset", fetched->name}, {"revision", fetched->revision}, {"cases", cases},
-                                       {"skipped", fetched->skipped}, {"casesJson", fetched->casesJson}}
-                            .dump(2)
-                            .c_str());
+    std::printf("%s", io::fetchedCasesJson(*fetched).c_str());
   } else {
     std::printf("dataset %s revision %d: %zu cases in %s (%zu skipped)\n", fetched->name.c_str(), fetched->revision,
                 fetched->cases.size(), fetched->casesJson.c_str(), fetched->skipped.size());

@@ -9,6 +9,7 @@
 #include "io/share/share_datasets.h"
 #include "io/share/share_revisions.h"
 #include "io/studies/study_store.h"
+#include "io/volume/image_file.h"
 
 namespace delineate::io {
 namespace {
@@ -18,6 +19,17 @@ using core::ErrorCode;
 using core::makeError;
 
 }  // namespace
+
+std::string fetchedCasesJson(const FetchedDataset& fetched) {
+  nlohmann::json cases = nlohmann::json::array();
+  for (const auto& c : fetched.cases)
+    cases.push_back({{"study", c.study}, {"labelSet", c.labelSet}, {"revision", c.revision}, {"split", c.split},
+                     {"image", c.image}, {"labels", c.labels}});
+  return nlohmann::json{{"format", 1}, {"dataset", fetched.name}, {"revision", fetched.revision}, {"cases", cases},
+                        {"skipped", fetched.skipped}}
+             .dump(2) +
+         "\n";
+}
 
 core::Result<FetchedDataset> fetchDataset(const ShareStore& store, const std::string& name, int revision,
                                           const std::string& folder, bool stopOnBadCase, core::ProgressSink* progress) {
@@ -64,34 +76,29 @@ core::Result<FetchedDataset> fetchDataset(const ShareStore& store, const std::st
       if (core::Status s = bad(manifest.error().describe()); !s) return s.error();
       continue;
     }
-    auto map = labels->loadLabels(e.revision);  // verified against the revision's hash
-    if (!map) return map.error();
-    if (!manifest->geometry || !manifest->geometry->isCloseTo(map->geometry())) {
-      if (core::Status s = bad("the labels' grid differs from series " + boundSeries + "'s image grid"); !s)
-        return s.error();
-      continue;
-    }
+    // The revision copied out once, verified against its hash, and its grid read from that local copy.
     const fs::path caseFolder = fs::path(folder) / e.study;
-    auto image = fetchSeries(store, boundStudy, boundSeries, (caseFolder / ("images-" + boundSeries)).string());
-    if (!image) return image.error();
+    fs::create_directories(caseFolder, ec);
     const fs::path labelPath = caseFolder / (e.labelSet + ".r" + std::to_string(e.revision) + ".nii.gz");
     auto here = sha256OfFile(labelPath.string());
     if (!here || *here != e.sha256) {
       auto copied = labels->copyOut(e.revision, labelPath.string());
       if (!copied) return copied.error();
     }
+    auto map = readLabelFile(labelPath.string());
+    if (!map) return map.error();
+    if (!manifest->geometry || !manifest->geometry->isCloseTo(map->geometry())) {
+      if (core::Status s = bad("the labels' grid differs from series " + boundSeries + "'s image grid"); !s)
+        return s.error();
+      continue;
+    }
+    auto image = fetchSeries(store, boundStudy, boundSeries, (caseFolder / ("images-" + boundSeries)).string());
+    if (!image) return image.error();
     out.cases.push_back({e.study, e.labelSet, e.split, e.revision, image->openPath, labelPath.string()});
     if (progress) progress->report(double(i + 1) / double(dataset->entries.size()), "fetch");
   }
-  nlohmann::json cases = nlohmann::json::array();
-  for (const auto& c : out.cases)
-    cases.push_back({{"study", c.study}, {"labelSet", c.labelSet}, {"revision", c.revision}, {"split", c.split},
-                     {"image", c.image}, {"labels", c.labels}});
-  const std::string text = nlohmann::json{{"format", 1}, {"dataset", name}, {"revision", number}, {"cases", cases},
-                                          {"skipped", out.skipped}}
-                               .dump(2) +
-                           "\n";
   out.casesJson = (fs::path(folder) / "cases.json").string();
+  const std::string text = fetchedCasesJson(out);
   if (core::Status s = writeFileAtomically(out.casesJson, text.data(), text.size()); !s) return s.error();
   return out;
 }

@@ -32,6 +32,9 @@ struct FetchedDataset {
   std::string casesJson;  // the path of cases.json
 };
 
+// cases.json's content for `fetched` (what fetchDataset writes; the CLI's --json prints the same).
+std::string fetchedCasesJson(const FetchedDataset& fetched);
+
 // `revision` 0: the newest. `folder` is created; cases go to <folder>/<study>/images (the series) and
 // <folder>/<study>/<set>.r<N>.nii.gz. Files already there from an earlier fetch are kept when their hash matches.
 core::Result<FetchedDataset> fetchDataset(const ShareStore& store, const std::string& name, int revision,

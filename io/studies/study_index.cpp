@@ -162,9 +162,8 @@ std::string StudyRow::labelStatus() const {
 }
 
 struct StudyIndex::Impl {
-  explicit Impl(const ShareStore& s) : store(&own), own(s) {}
-  const ShareStore* store;  // points at own: the index keeps its copy of the store's handle
-  ShareStore own;
+  explicit Impl(const ShareStore& s) : store(s) {}
+  ShareStore store;  // the index keeps its own copy of the store's handle
   sqlite3* db = nullptr;
   std::string path;
   std::map<const char*, std::unique_ptr<Statement>> statements;
@@ -386,17 +385,17 @@ bool isReindexSnapshot(const std::string& name) { return name.find(".compact.") 
 
 core::Result<CatalogueRefresh> StudyIndex::refresh(core::ProgressSink* progress) {
   Impl& d = *m_impl;
-  if (core::Status s = d.store->checkMounted(); !s) return s.error();
+  if (core::Status s = d.store.checkMounted(); !s) return s.error();
   CatalogueRefresh out;
   const auto cancelled = [&] { return progress && progress->cancelled(); };
-  const auto cancelError = [&] { return makeError(ErrorCode::Cancelled, d.store->root(), "the refresh was cancelled"); };
+  const auto cancelError = [&] { return makeError(ErrorCode::Cancelled, d.store.root(), "the refresh was cancelled"); };
 
   // 1. Everything that waits on the share, outside any transaction of the index (a search, or another process
   // opening the index, never waits for the share). Each step runs several requests at a time: on a network share
   // their count, not their bytes, is what a refresh costs.
   // Snapshots: every reindex snapshot not read yet; of the compaction snapshots, only the newest not read yet, when
   // none newer was read (each holds everything its writer knew: the older ones are inside it or in the segments).
-  auto snapshotNames = listCatalogueSnapshots(*d.store);
+  auto snapshotNames = listCatalogueSnapshots(d.store);
   if (!snapshotNames) return snapshotNames.error();
   struct SnapshotRead {
     std::string name;
@@ -419,13 +418,13 @@ core::Result<CatalogueRefresh> StudyIndex::refresh(core::ProgressSink* progress)
     snapshots.push_back({*it, CatalogueSnapshot{}, read});
   }
   for (SnapshotRead& snap : snapshots)
-    if (snap.read) snap.content = readCatalogueSnapshot(*d.store, snap.name);
+    if (snap.read) snap.content = readCatalogueSnapshot(d.store, snap.name);
   if (cancelled()) return cancelError();
 
   // The log: day folders, the newest three stat'ed (all of them at the first refresh and hourly: a writer whose
   // clock is days behind), listed again when their time moved or their last listing is not known to be complete,
   // and only segments not read yet read.
-  auto dayNames = listCatalogueDayNames(*d.store);
+  auto dayNames = listCatalogueDayNames(d.store);
   if (!dayNames) return dayNames.error();
   const std::int64_t listedAt = nowNs();
   std::int64_t lastSweep = 0;
@@ -472,12 +471,12 @@ core::Result<CatalogueRefresh> StudyIndex::refresh(core::ProgressSink* progress)
     if (day.stat) toStat.push_back(&day);
   std::vector<std::optional<core::Error>> statErrors(toStat.size());
   std::string thrown = parallelFor(toStat.size(), kShareRequestsInFlight, [&](std::size_t i, int) {
-    auto mtime = catalogueDayTime(*d.store, toStat[i]->day);
+    auto mtime = catalogueDayTime(d.store, toStat[i]->day);
     if (mtime) toStat[i]->now = *mtime;
     else statErrors[i] = mtime.error();
     return true;
   });
-  if (!thrown.empty()) return makeError(ErrorCode::ReadFailed, d.store->root(), "the catalogue refresh failed: " + thrown);
+  if (!thrown.empty()) return makeError(ErrorCode::ReadFailed, d.store.root(), "the catalogue refresh failed: " + thrown);
   for (const auto& e : statErrors)
     if (e) return *e;
   for (DayState* day : toStat) {
@@ -486,10 +485,10 @@ core::Result<CatalogueRefresh> StudyIndex::refresh(core::ProgressSink* progress)
   }
   if (cancelled()) return cancelError();
   thrown = parallelFor(toList.size(), kShareRequestsInFlight, [&](std::size_t i, int) {
-    toList[i]->names = listCatalogueSegments(*d.store, toList[i]->day);
+    toList[i]->names = listCatalogueSegments(d.store, toList[i]->day);
     return true;
   });
-  if (!thrown.empty()) return makeError(ErrorCode::ReadFailed, d.store->root(), "the catalogue refresh failed: " + thrown);
+  if (!thrown.empty()) return makeError(ErrorCode::ReadFailed, d.store.root(), "the catalogue refresh failed: " + thrown);
   std::set<std::pair<std::string, std::string>> coveredNow;
   for (const SnapshotRead& snap : snapshots)
     if (snap.read && snap.content)
@@ -509,11 +508,11 @@ core::Result<CatalogueRefresh> StudyIndex::refresh(core::ProgressSink* progress)
   std::atomic<std::size_t> done{0};
   thrown = parallelFor(segments.size(), kShareRequestsInFlight, [&](std::size_t i, int) {
     if (cancelled()) return false;
-    segments[i].lines = readCatalogueSegment(*d.store, segments[i].day, segments[i].name);
+    segments[i].lines = readCatalogueSegment(d.store, segments[i].day, segments[i].name);
     if (progress) progress->report(double(++done) / double(segments.size()), "catalogue");
     return true;
   });
-  if (!thrown.empty()) return makeError(ErrorCode::ReadFailed, d.store->root(), "the catalogue refresh failed: " + thrown);
+  if (!thrown.empty()) return makeError(ErrorCode::ReadFailed, d.store.root(), "the catalogue refresh failed: " + thrown);
   if (cancelled()) return cancelError();
 
   // 2. What was read goes into the index in one transaction: records applied in order (snapshots, then segments by
@@ -662,7 +661,7 @@ core::Result<std::string> StudyIndex::compact() {
       snapshot.records.push_back(j.dump());
     }
   }
-  auto name = writeCatalogueSnapshot(*d.store, snapshot, "compact");
+  auto name = writeCatalogueSnapshot(d.store, snapshot, "compact");
   if (!name) return name.error();
   if (core::Status s = d.exec("BEGIN IMMEDIATE"); !s) return s.error();
   Statement mark(d.db, "INSERT OR IGNORE INTO snapshots VALUES(?)");
