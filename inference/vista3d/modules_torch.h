@@ -4,6 +4,7 @@
 // training); nothing above inference/ sees it.
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -128,6 +129,36 @@ struct ImageEncoderImpl : nn::Module {
   nn::ModuleList up_layers, up_layers_auto;
 };
 TORCH_MODULE(ImageEncoder);
+
+// MONAI's SegResNetDS (isotropic kernels, deconvolution upsampling, one block per decoder level): the encoder above,
+// a decoder level per encoder level but the deepest, heads on the last `dsdepth` levels. Auto3DSeg's default network.
+struct SegResNetDSImpl : nn::Module {
+  SegResNetDSImpl(std::int64_t w, std::int64_t inChannels, std::int64_t outChannels, const std::vector<int>& blocksDown,
+                  int dsdepth)
+      : encoder(register_module("encoder", SegResEncoder(w, blocksDown, inChannels))),
+        up_layers(register_module("up_layers", nn::ModuleList())) {
+    const auto nUp = static_cast<std::int64_t>(blocksDown.size()) - 1;
+    for (std::int64_t i = 0; i < nUp; ++i) up_layers->push_back(DecoderLevel(w << (nUp - i), outChannels, nUp - i <= dsdepth));
+  }
+  // In training every head's output, full resolution first; in evaluation only the full resolution's.
+  std::vector<torch::Tensor> forward(const torch::Tensor& x) {
+    const auto skips = encoder->forward(x);
+    const auto nUp = up_layers->size();
+    torch::Tensor y = skips.back();
+    std::vector<torch::Tensor> outputs;
+    for (std::size_t i = 0; i < nUp; ++i) {
+      auto level = up_layers->ptr<DecoderLevelImpl>(i);
+      y = level->upsample->deconv(y) + skips[nUp - 1 - i];
+      y = level->blocks->forward(y);
+      if (level->head && (is_training() || i + 1 == nUp)) outputs.push_back(level->head(y));
+    }
+    std::reverse(outputs.begin(), outputs.end());
+    return outputs;
+  }
+  SegResEncoder encoder;
+  nn::ModuleList up_layers;
+};
+TORCH_MODULE(SegResNetDS);
 
 // MONAI's UnetResBlock (in == out, stride 1): lrelu(norm2(conv2(lrelu(norm1(conv1(x))))) + x), norms without
 // parameters; each convolution sits in a container whose child is named "conv".

@@ -11,55 +11,13 @@
 
 #include "inference/vista3d/architecture.h"
 #include "inference/vista3d/modules_torch.h"
+#include "inference/vista3d/torch_support.h"
 #include "inference/vista3d/network.h"
 
 namespace delineate::inference::vista3d {
 
 namespace nn = torch::nn;
 using namespace net;  // NOLINT: the module tree is this file's vocabulary
-
-namespace {
-
-torch::ScalarType scalarType(DType t) {
-  switch (t) {
-    case DType::Float32: return torch::kFloat32;
-    case DType::Float64: return torch::kFloat64;
-    case DType::Float16: return torch::kFloat16;
-    case DType::BFloat16: return torch::kBFloat16;
-    case DType::Int64: return torch::kInt64;
-    case DType::Int32: return torch::kInt32;
-    case DType::Int16: return torch::kInt16;
-    case DType::Int8: return torch::kInt8;
-    case DType::UInt8: return torch::kUInt8;
-    case DType::Bool: return torch::kBool;
-  }
-  return torch::kFloat32;
-}
-
-// Copies every parameter and buffer of `module` from the checkpoint entry `prefix` + its name, read through `file`
-// (open on the checkpoint).
-core::Status loadWeights(nn::Module& module, std::istream& file, const Checkpoint& checkpoint, const std::string& prefix) {
-  if (!file) return core::makeError(core::ErrorCode::NotFound, checkpoint.path, "cannot open the checkpoint");
-  torch::NoGradGuard noGrad;
-  auto load = [&](const std::string& name, torch::Tensor& target) -> core::Status {
-    const TensorEntry* e = checkpoint.find(prefix + name);
-    if (!e) return core::makeError(core::ErrorCode::ParseError, checkpoint.path, "missing key " + prefix + name);
-    if (e->shape != target.sizes().vec())
-      return core::makeError(core::ErrorCode::ParseError, checkpoint.path, "wrong shape for " + prefix + name);
-    auto bytes = readTensorBytes(file, checkpoint, *e);
-    if (!bytes) return bytes.error();
-    auto source = torch::from_blob(bytes->data(), e->shape, scalarType(e->dtype));
-    target.copy_(source.to(target.scalar_type()));
-    return core::Status::success();
-  };
-  for (auto& p : module.named_parameters(true))
-    if (core::Status s = load(p.key(), p.value()); !s) return s;
-  for (auto& b : module.named_buffers(true))
-    if (core::Status s = load(b.key(), b.value()); !s) return s;
-  return core::Status::success();
-}
-
-}  // namespace
 
 bool torchAvailable() { return true; }
 
@@ -117,84 +75,6 @@ std::unique_ptr<Vista3dModel::Impl> makeImpl(int width) {
   return impl;
 }
 
-// Autocast (the bundle's amp: convolutions and matrix products in fp16 / bf16, reductions in fp32) for one forward
-// pass, then the previous state back. LibTorch 2.4 replaced the per-device setters by ones taking the device type.
-class AutocastScope {
- public:
-  AutocastScope(torch::DeviceType type, Precision precision) : m_type(type), m_on(precision != Precision::Float32) {
-    if (!m_on) return;
-    const auto dtype = precision == Precision::Float16 ? torch::kFloat16 : torch::kBFloat16;
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
-    m_wasOn = at::autocast::is_autocast_enabled(type);
-    m_wasType = at::autocast::get_autocast_dtype(type);
-    at::autocast::set_autocast_dtype(type, dtype);
-    at::autocast::set_autocast_enabled(type, true);
-#else
-    if (type == torch::kCUDA) {
-      m_wasOn = at::autocast::is_enabled();
-      m_wasType = at::autocast::get_autocast_gpu_dtype();
-      at::autocast::set_autocast_gpu_dtype(dtype);
-      at::autocast::set_enabled(true);
-    } else {
-      m_wasOn = at::autocast::is_cpu_enabled();
-      m_wasType = at::autocast::get_autocast_cpu_dtype();
-      at::autocast::set_autocast_cpu_dtype(dtype);
-      at::autocast::set_cpu_enabled(true);
-    }
-#endif
-  }
-  ~AutocastScope() {
-    if (!m_on) return;
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
-    at::autocast::set_autocast_enabled(m_type, m_wasOn);
-    at::autocast::set_autocast_dtype(m_type, m_wasType);
-#else
-    if (m_type == torch::kCUDA) {
-      at::autocast::set_enabled(m_wasOn);
-      at::autocast::set_autocast_gpu_dtype(m_wasType);
-    } else {
-      at::autocast::set_cpu_enabled(m_wasOn);
-      at::autocast::set_autocast_cpu_dtype(m_wasType);
-    }
-#endif
-    at::autocast::clear_cache();
-  }
-  AutocastScope(const AutocastScope&) = delete;
-  AutocastScope& operator=(const AutocastScope&) = delete;
-
- private:
-  torch::DeviceType m_type;
-  bool m_on;
-  bool m_wasOn = false;
-  torch::ScalarType m_wasType = torch::kFloat16;
-};
-
-// A tensor's values on the host as float32 (from any device and type).
-std::vector<float> hostFloats(const torch::Tensor& t) {
-  const torch::Tensor h = t.to(torch::kCPU, torch::kFloat32).contiguous();
-  return std::vector<float>(h.data_ptr<float>(), h.data_ptr<float>() + h.numel());
-}
-
-// Runs `body` (a forward pass) and turns LibTorch's exceptions into errors: OutOfMemory for the device's or the
-// host's memory (so that callers can retry smaller or elsewhere), InvalidArgument otherwise.
-template <class Body>
-auto guarded(const std::string& what, Body&& body) -> decltype(body()) {
-  try {
-    return body();
-  } catch (const c10::OutOfMemoryError&) {
-    return core::makeError(core::ErrorCode::OutOfMemory, kDeviceMemorySubject, "out of device memory " + what);
-  } catch (const std::bad_alloc&) {
-    return core::makeError(core::ErrorCode::OutOfMemory, "vista3d", "out of memory " + what);
-  } catch (const c10::Error& e) {
-    const std::string message = e.what_without_backtrace();
-    if (message.find("CUDA out of memory") != std::string::npos)
-      return core::makeError(core::ErrorCode::OutOfMemory, kDeviceMemorySubject, "out of device memory " + what);
-    if (message.find("out of memory") != std::string::npos || message.find("can't allocate memory") != std::string::npos)
-      return core::makeError(core::ErrorCode::OutOfMemory, "vista3d", "out of memory " + what + " (" + message + ")");
-    return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "LibTorch, " + what + ": " + message);
-  }
-}
-
 }  // namespace
 
 Vista3dModel::Vista3dModel(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
@@ -207,13 +87,8 @@ core::Result<std::unique_ptr<Vista3dModel>> Vista3dModel::load(const Checkpoint&
   const KeyReport report = checkKeys(checkpoint, vista3dLayout(width));
   if (!report.ok()) return core::makeError(core::ErrorCode::ParseError, checkpoint.path, report.describe());
   try {
-    Checkpoint named = checkpoint;  // the key check accepted older names: load them under today's
-    for (auto& t : named.tensors) t.name = canonicalKey(t.name);
     auto impl = makeImpl(width);
-    std::ifstream file(checkpoint.path, std::ios::binary);  // one open for all 259 tensors
-    if (core::Status s = loadWeights(*impl->encoder, file, named, "image_encoder."); !s) return s.error();
-    if (core::Status s = loadWeights(*impl->head, file, named, "class_head."); !s) return s.error();
-    if (core::Status s = loadWeights(*impl->pointHead, file, named, "point_head."); !s) return s.error();
+    if (core::Status s = loadVista3dWeights(checkpoint, *impl->encoder, *impl->head, *impl->pointHead); !s) return s.error();
     return std::unique_ptr<Vista3dModel>(new Vista3dModel(std::move(impl)));
   } catch (const std::bad_alloc&) {
     return core::makeError(core::ErrorCode::OutOfMemory, checkpoint.path, "out of memory loading the network");

@@ -1,0 +1,229 @@
+// Training steps against MONAI's own (../shared/reference/training): from the same initial weights, input, labels and
+// prompts, one and two AdamW steps of VISTA-3D (the bundle trainer's iteration: class prompts, points, both) and of
+// SegResNetDS (deep-supervised softmax DiceCE) give MONAI's losses, outputs, gradients and weights within the
+// reference's tolerances.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+
+#include "inference/training/trainable.h"
+#include "inference/vista3d/checkpoint_reader.h"
+#include "tests/common/test_support.h"
+#include "tests/inference/npy.h"
+
+using namespace delineate;
+using namespace delineate::inference;
+using namespace delineate::inference::training;
+using nlohmann::json;
+
+namespace {
+
+bool haveTorch() {
+  if (trainingAvailable()) return true;
+  if (test::runningInCi()) FAIL("this build has no LibTorch; scripts/setup.sh installs libtorch-dev");
+  WARN("no LibTorch in this build: skipped");
+  return false;
+}
+
+json readJson(const std::filesystem::path& p) {
+  std::ifstream f(p);
+  REQUIRE(f);
+  return json::parse(f);
+}
+
+// How a digest is compared. The reference README's tolerances: l2 / sum / maxabs to 1e-4 relative (1e-6 absolute
+// floor), the sampled values to 1e-4 absolute. Two refinements for weights after AdamW steps, where float noise is
+// amplified: Adam moves every weight by about lr per step whatever its gradient's size, so a weight whose gradient is
+// at rounding level moves by +-lr on the sign of that rounding. (1) A bias feeding a normalisation has a gradient that
+// is zero in exact arithmetic (the reference's is 1e-9); its weights are compared to within 2 lr per step. (2) The sum
+// of 10^5 updated weights carries those flips: MONAI's own run with 2 threads instead of 1 moves
+// encoder.layers.3.blocks.0.conv1.weight's sum after two steps by 2e-3; sums after steps are compared to 1e-5 of the
+// sum of their terms' magnitudes (l2, maxabs and the sampled values keep the README's tolerances).
+struct DigestTolerance {
+  bool afterSteps = false;
+  double noiseMargin = 0;  // > 0: a weight whose gradient is rounding noise, compared to within this
+};
+
+void requireDigest(const NamedTensor& t, const json& digest, const std::string& what, const DigestTolerance& tol) {
+  INFO(what << " " << t.name);
+  REQUIRE(t.shape == digest.at("shape").get<std::vector<std::int64_t>>());
+  double sum = 0, l1 = 0, l2 = 0, maxabs = 0;
+  for (const float v : t.values) {
+    sum += v;
+    l1 += std::fabs(static_cast<double>(v));
+    l2 += static_cast<double>(v) * v;
+    maxabs = std::max(maxabs, std::fabs(static_cast<double>(v)));
+  }
+  l2 = std::sqrt(l2);
+  const bool noise = tol.noiseMargin > 0;
+  const double floor = noise ? tol.noiseMargin : 1e-6;
+  const double sumMargin = noise ? tol.noiseMargin * static_cast<double>(t.values.size())
+                                 : tol.afterSteps ? std::max(1e-6, 1e-5 * l1) : 1e-6;
+  CHECK(sum == Approx(digest.at("sum").get<double>()).epsilon(1e-4).margin(sumMargin));
+  CHECK(l2 == Approx(digest.at("l2").get<double>()).epsilon(1e-4).margin(floor));
+  CHECK(maxabs == Approx(digest.at("maxabs").get<double>()).epsilon(1e-4).margin(floor));
+  const auto index = digest.at("index").get<std::vector<std::size_t>>();
+  const auto values = digest.at("values").get<std::vector<double>>();
+  REQUIRE(index.size() == values.size());
+  for (std::size_t k = 0; k < index.size(); ++k) {
+    REQUIRE(index[k] < t.values.size());
+    CHECK(std::fabs(t.values[index[k]] - values[k]) <= (noise ? tol.noiseMargin : 1e-4));
+  }
+}
+
+// `steps` AdamW steps of learning rate `lr` taken (0 for gradients); `gradients` the reference's step-1 gradients.
+void requireDigests(const std::vector<NamedTensor>& tensors, const json& digests, const std::string& what, int steps,
+                    double lr, const json& gradients) {
+  REQUIRE(tensors.size() == digests.size());
+  for (const auto& t : tensors) {
+    REQUIRE(digests.contains(t.name));
+    DigestTolerance tol;
+    tol.afterSteps = steps > 0;
+    const double gradientL2 = gradients.at(t.name).at("l2").get<double>();
+    if (steps > 0 && gradientL2 > 0 && gradientL2 < 1e-6) tol.noiseMargin = 2 * lr * steps;
+    requireDigest(t, digests.at(t.name), what, tol);
+  }
+}
+
+void requireClose(const std::vector<float>& ours, const std::vector<float>& theirs, double tolerance, const std::string& what) {
+  INFO(what);
+  REQUIRE(ours.size() == theirs.size());
+  double worst = 0;
+  for (std::size_t i = 0; i < ours.size(); ++i) worst = std::max(worst, std::fabs(static_cast<double>(ours[i]) - theirs[i]));
+  INFO("largest difference " << worst);
+  CHECK(worst <= tolerance);
+}
+
+std::vector<std::uint16_t> labelsOf(const std::vector<float>& v) {
+  std::vector<std::uint16_t> out(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) out[i] = static_cast<std::uint16_t>(std::lround(v[i]));
+  return out;
+}
+
+VistaPrompts promptsOf(const json& p) {
+  VistaPrompts prompts;
+  if (!p.at("label_prompt").is_null())
+    for (const auto& row : p.at("label_prompt")) prompts.labelPrompt.push_back(row.at(0).get<std::int64_t>());
+  for (const auto& row : p.at("prompt_class")) prompts.promptClass.push_back(row.at(0).get<std::int64_t>());
+  if (!p.at("point").is_null()) {
+    prompts.pointsPerObject = static_cast<int>(p.at("point").at(0).size());
+    for (const auto& object : p.at("point"))
+      for (const auto& point : object)
+        for (const auto& c : point) prompts.pointCoords.push_back(c.get<float>());
+    for (const auto& object : p.at("point_label"))
+      for (const auto& l : object) prompts.pointLabels.push_back(static_cast<int>(std::lround(l.get<double>())));
+  }
+  return prompts;
+}
+
+}  // namespace
+
+TEST_CASE("training parity: VISTA-3D steps equal the bundle trainer's (class prompts, points, both)",
+          "[training][parity][data]") {
+  if (!haveTorch()) return;
+  const auto info = test::sharedFile("reference/training/reference_info.json");
+  const auto weights = test::sharedFile("reference/vista3d/tiny_state_dict.pt");
+  const auto inputPath = test::sharedFile("reference/vista3d/input_64.npy");
+  const auto labelPath = test::sharedFile("reference/training/vista_label_64.npy");
+  if (!info || !weights || !inputPath || !labelPath) return;
+  const json reference = readJson(*info);
+  std::vector<std::int64_t> shape;
+  const auto image = test::readNpy(*inputPath, shape);
+  REQUIRE(shape == std::vector<std::int64_t>{1, 1, 64, 64, 64});
+  const auto labels = labelsOf(test::readNpy(*labelPath, shape));
+  const std::int64_t size[3] = {64, 64, 64};
+  auto checkpoint = vista3d::readCheckpoint(weights->string());
+  REQUIRE(checkpoint.ok());
+
+  for (const std::string name : {"vista_both", "vista_class_only", "vista_points_only"}) {
+    SECTION(name) {
+      const json& c = reference.at("cases").at(name);
+      const auto digestsPath = test::sharedFile("reference/training/" + name + "_digests.json");
+      const auto logitsPath = test::sharedFile("reference/training/" + name + "_logits_step1.npy");
+      if (!digestsPath || !logitsPath) return;
+      const json digests = readJson(*digestsPath);
+      auto model = TrainableModel::vista3d(*checkpoint);
+      REQUIRE(model.ok());
+      OptimizerSettings optimizer;
+      optimizer.learningRate = 1e-4;
+      optimizer.weightDecay = 1e-5;
+      (*model)->setOptimizer(optimizer);
+      const VistaPrompts prompts = promptsOf(c.at("prompts"));
+      const auto losses = c.at("losses").get<std::vector<double>>();
+
+      auto step1 = (*model)->stepVista(image, size, labels, prompts, true);
+      REQUIRE(step1.ok());
+      CHECK(step1->loss == Approx(losses[0]).epsilon(1e-5));
+      const auto logits = test::readNpy(*logitsPath, shape);
+      REQUIRE(step1->outputs.size() == 1);
+      requireClose(step1->outputs[0], logits, 1e-4, name + " logits of step 1");
+      const json& gradients = digests.at("grads_step1");
+      requireDigests((*model)->gradients(), gradients, name + " gradient", 0, 0, gradients);
+      requireDigests((*model)->parameters(), digests.at("params_after_step1"), name + " after step 1", 1, 1e-4, gradients);
+
+      auto step2 = (*model)->stepVista(image, size, labels, prompts);
+      REQUIRE(step2.ok());
+      CHECK(step2->loss == Approx(losses[1]).epsilon(1e-5));
+      requireDigests((*model)->parameters(), digests.at("params_after_step2"), name + " after step 2", 2, 1e-4, gradients);
+    }
+  }
+}
+
+TEST_CASE("training parity: SegResNetDS steps equal MONAI's (deep supervision, softmax DiceCE, AdamW)",
+          "[training][parity][data]") {
+  if (!haveTorch()) return;
+  const auto info = test::sharedFile("reference/training/reference_info.json");
+  const auto initial = test::sharedFile("reference/training/segresnetds_initial_state_dict.pt");
+  const auto inputPath = test::sharedFile("reference/training/segresnetds_input.npy");
+  const auto labelPath = test::sharedFile("reference/training/segresnetds_label.npy");
+  const auto digestsPath = test::sharedFile("reference/training/segresnetds_digests.json");
+  const auto evalPath = test::sharedFile("reference/training/segresnetds_eval_output_after_step2.npy");
+  if (!info || !initial || !inputPath || !labelPath || !digestsPath || !evalPath) return;
+  const json reference = readJson(*info);
+  const auto losses = reference.at("cases").at("segresnetds").at("losses").get<std::vector<double>>();
+  const json digests = readJson(*digestsPath);
+  std::vector<std::int64_t> shape;
+  const auto image = test::readNpy(*inputPath, shape);
+  REQUIRE(shape == std::vector<std::int64_t>{1, 1, 48, 64, 40});
+  const auto labels = labelsOf(test::readNpy(*labelPath, shape));
+  const std::int64_t size[3] = {48, 64, 40};
+
+  SegResNetDSConfig config;
+  config.initFilters = 8;
+  config.outChannels = 4;
+  config.blocksDown = {1, 2, 2, 4};
+  config.dsdepth = 3;
+  auto checkpoint = vista3d::readCheckpoint(initial->string());
+  REQUIRE(checkpoint.ok());
+  auto model = TrainableModel::segResNetDS(config, &*checkpoint, 0);
+  REQUIRE(model.ok());
+  OptimizerSettings optimizer;
+  optimizer.learningRate = 2e-4;
+  optimizer.weightDecay = 1e-5;
+  (*model)->setOptimizer(optimizer);
+
+  auto step1 = (*model)->stepSegResNetDS(image, 1, size, labels, true);
+  REQUIRE(step1.ok());
+  CHECK(step1->loss == Approx(losses[0]).epsilon(1e-5));
+  REQUIRE(step1->outputs.size() == 3);
+  for (int k = 0; k < 3; ++k) {
+    const auto out = test::sharedFile("reference/training/segresnetds_output" + std::to_string(k) + "_step1.npy");
+    REQUIRE(out);
+    requireClose(step1->outputs[static_cast<std::size_t>(k)], test::readNpy(*out, shape), 1e-4,
+                 "deep-supervision output " + std::to_string(k));
+  }
+  const json& gradients = digests.at("grads_step1");
+  requireDigests((*model)->gradients(), gradients, "gradient", 0, 0, gradients);
+  requireDigests((*model)->parameters(), digests.at("params_after_step1"), "after step 1", 1, 2e-4, gradients);
+  auto step2 = (*model)->stepSegResNetDS(image, 1, size, labels);
+  REQUIRE(step2.ok());
+  CHECK(step2->loss == Approx(losses[1]).epsilon(1e-5));
+  requireDigests((*model)->parameters(), digests.at("params_after_step2"), "after step 2", 2, 2e-4, gradients);
+  auto eval = (*model)->evalLogits(image, size);
+  REQUIRE(eval.ok());
+  requireClose(*eval, test::readNpy(*evalPath, shape), 1e-4, "evaluation output after step 2");
+}
