@@ -17,8 +17,11 @@ PACKAGES=(
   libsqlite3-dev
   # delineate-cli and delineate-vista3d: command lines, subcommands and their --help (CLI11, header only)
   libcli11-dev
-  # inference: LibTorch (CPU) for the VISTA-3D network
+  # inference: LibTorch (CPU) for the VISTA-3D network and training
   libtorch-dev
+  # tests and benchmarks: Python torch loads the checkpoints training writes into MONAI's own networks
+  # (tests/inference/test_training_checkpoint.cpp) and runs MONAI as the peer in bench/ (reference/monai's source)
+  python3-torch python3-numpy
   # io: DICOM headers and codecs (DCMTK), JPEG 2000 (OpenJPEG)
   libdcmtk-dev libopenjp2-7-dev
   # io/volume: GIPL, Analyze 7.5 and VTK legacy images read through ITK's ImageIO (io/volume/itk_formats.cpp)

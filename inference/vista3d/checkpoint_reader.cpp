@@ -26,16 +26,7 @@ std::uint32_t crc32Table(std::uint32_t i) {
   return c;
 }
 
-std::uint32_t crc32(const std::uint8_t* p, std::size_t n) {
-  static const std::array<std::uint32_t, 256> table = [] {
-    std::array<std::uint32_t, 256> t{};
-    for (std::uint32_t i = 0; i < 256; ++i) t[i] = crc32Table(i);
-    return t;
-  }();
-  std::uint32_t c = 0xFFFFFFFFu;
-  for (std::size_t i = 0; i < n; ++i) c = table[(c ^ p[i]) & 0xFF] ^ (c >> 8);
-  return c ^ 0xFFFFFFFFu;
-}
+std::uint32_t crc32(const std::uint8_t* p, std::size_t n) { return crc32Update(0, p, n); }
 
 std::uint64_t le(const std::uint8_t* p, int bytes) {
   std::uint64_t v = 0;
@@ -447,6 +438,18 @@ core::Status PickleVm::reduce(const ValuePtr& callable, const ValuePtr& args, st
 }
 
 }  // namespace
+
+std::uint32_t crc32Update(std::uint32_t crc, const void* data, std::size_t n) {
+  static const std::array<std::uint32_t, 256> table = [] {
+    std::array<std::uint32_t, 256> t{};
+    for (std::uint32_t i = 0; i < 256; ++i) t[i] = crc32Table(i);
+    return t;
+  }();
+  const auto* p = static_cast<const std::uint8_t*>(data);
+  std::uint32_t c = crc ^ 0xFFFFFFFFu;
+  for (std::size_t i = 0; i < n; ++i) c = table[(c ^ p[i]) & 0xFF] ^ (c >> 8);
+  return c ^ 0xFFFFFFFFu;
+}
 
 std::size_t elementSize(DType t) {
   switch (t) {

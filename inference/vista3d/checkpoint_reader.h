@@ -53,6 +53,9 @@ core::Result<Checkpoint> readTorchCheckpoint(const std::string& path);
 // tensors of the dtypes above. The header's offsets are checked against the data section and each other.
 core::Result<Checkpoint> readSafetensors(const std::string& path);
 
+// The zip CRC-32 of `n` more bytes after `crc` (0 to start), as zlib's crc32().
+std::uint32_t crc32Update(std::uint32_t crc, const void* data, std::size_t n);
+
 // Either format, told apart by the first bytes (a zip starts "PK\3\4").
 core::Result<Checkpoint> readCheckpoint(const std::string& path);
 

@@ -1,0 +1,25 @@
+#pragma once
+// Checkpoints as PyTorch writes them (torch.save of a state_dict: a zip of data.pkl, one raw little-endian storage per
+// tensor and a version record), written without Python or torch so that `torch.load` and MONAI's networks read ours
+// (`model.load_state_dict(torch.load(path))`), and read back through the engine's checkpoint reader. Torch-free.
+//
+// The pickle holds only what a state_dict needs (collections.OrderedDict, torch._utils._rebuild_tensor_v2 and
+// torch.FloatStorage: what torch.load's weights_only mode accepts). Storages are 64-byte aligned inside the zip, as
+// torch aligns them, so a reader may map them. Files up to 4 GiB (no ZIP64).
+
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "inference/training/trainable.h"
+
+namespace delineate::inference::training {
+
+// Writes `tensors` (float32) to `path`, replacing it. Not atomic by itself: callers write a temporary name and
+// rename. Errors name the path: cannot create, disk full, over 4 GiB.
+core::Status writeTorchStateDict(const std::string& path, const std::vector<NamedTensor>& tensors);
+
+// Every tensor of a torch.save state_dict (any float type converted to float32).
+core::Result<std::vector<NamedTensor>> readStateDict(const std::string& path);
+
+}  // namespace delineate::inference::training
