@@ -51,6 +51,12 @@ struct OptimizerSettings {
   double gradientClip = 0.0;  // max global L2 norm of the gradients; 0 for none
 };
 
+// DiceLoss smoothing (the bundle's train.json: 0 / 1e-5; its continual-learning recipe: 1e-4 / 1e-2).
+struct LossSettings {
+  double smoothNr = 0.0;
+  double smoothDr = 1e-5;
+};
+
 enum class ModelKind { Vista3d, SegResNetDS };
 
 class TrainableModel {
@@ -72,6 +78,7 @@ class TrainableModel {
   // A new optimizer (its moments start at zero) over the parameters that train.
   void setOptimizer(const OptimizerSettings& settings);
   void setLearningRate(double lr);
+  void setLoss(const LossSettings& loss);
   // Parameters whose names start with one of `prefixes` stop training (VISTA-3D: "image_encoder.encoder.",
   // "class_head.", "point_head."); call before setOptimizer.
   core::Status freeze(const std::vector<std::string>& prefixes);

@@ -29,6 +29,7 @@ core::Status TrainableModel::setDevice(const std::string&, vista3d::Precision) {
 std::string TrainableModel::device() const { return "cpu"; }
 void TrainableModel::setOptimizer(const OptimizerSettings&) {}
 void TrainableModel::setLearningRate(double) {}
+void TrainableModel::setLoss(const LossSettings&) {}
 core::Status TrainableModel::freeze(const std::vector<std::string>&) { return noTorch(); }
 core::Result<TrainableModel::StepResult> TrainableModel::stepVista(const std::vector<float>&, const std::int64_t[3],
                                                                    const std::vector<std::uint16_t>&, const VistaPrompts&, bool) {

@@ -24,23 +24,23 @@ constexpr double kNegativeLogit = -9999.0;
 
 // MONAI's DiceLoss(squared_pred, smooth_nr 0, smooth_dr 1e-5, include_background) for probabilities `p` and a
 // target of the same shape [B, C, H, W, D]: one Dice per (B, C) over the spatial axes, averaged.
-torch::Tensor squaredDiceLoss(const torch::Tensor& p, const torch::Tensor& target) {
+torch::Tensor squaredDiceLoss(const torch::Tensor& p, const torch::Tensor& target, const LossSettings& s) {
   const std::vector<std::int64_t> axes{2, 3, 4};
   const auto intersection = (target * p).sum(axes);
   const auto denominator = (target * target).sum(axes) + (p * p).sum(axes);
-  return (1.0 - (2.0 * intersection + 0.0) / (denominator + 1e-5)).mean();
+  return (1.0 - (2.0 * intersection + s.smoothNr) / (denominator + s.smoothDr)).mean();
 }
 
 // DiceCELoss(sigmoid) of one object's logits [1, 1, H, W, D] against its mask: Dice plus binary cross-entropy.
-torch::Tensor sigmoidDiceCe(const torch::Tensor& logits, const torch::Tensor& target) {
-  return squaredDiceLoss(torch::sigmoid(logits), target) +
+torch::Tensor sigmoidDiceCe(const torch::Tensor& logits, const torch::Tensor& target, const LossSettings& s) {
+  return squaredDiceLoss(torch::sigmoid(logits), target, s) +
          torch::binary_cross_entropy_with_logits(logits, target);
 }
 
 // DiceCELoss(softmax, to_onehot_y) of logits [B, C, H, W, D] against class indices [B, H, W, D].
-torch::Tensor softmaxDiceCe(const torch::Tensor& logits, const torch::Tensor& labels) {
+torch::Tensor softmaxDiceCe(const torch::Tensor& logits, const torch::Tensor& labels, const LossSettings& s) {
   const auto onehot = torch::one_hot(labels, logits.size(1)).permute({0, 4, 1, 2, 3}).to(logits.scalar_type());
-  return squaredDiceLoss(torch::softmax(logits, 1), onehot) + torch::nn::functional::cross_entropy(logits, labels);
+  return squaredDiceLoss(torch::softmax(logits, 1), onehot, s) + torch::nn::functional::cross_entropy(logits, labels);
 }
 
 // Class indices [B, H, W, D] brought to `size` by PyTorch's "nearest-exact" rule (source index
@@ -60,12 +60,12 @@ torch::Tensor nearestExact(const torch::Tensor& labels, const torch::IntArrayRef
 }
 
 // DeepSupervisionLoss(weight_mode "exp"): weights max(0.5^l, 1/16) over the outputs, full resolution first.
-torch::Tensor deepSupervisionLoss(const std::vector<torch::Tensor>& outputs, const torch::Tensor& labels) {
+torch::Tensor deepSupervisionLoss(const std::vector<torch::Tensor>& outputs, const torch::Tensor& labels, const LossSettings& s) {
   torch::Tensor loss = torch::zeros({}, labels.options().dtype(torch::kFloat32));
   for (std::size_t l = 0; l < outputs.size(); ++l) {
     const double weight = std::max(std::pow(0.5, static_cast<double>(l)), 0.0625);
     const auto& out = outputs[l];
-    loss = loss + weight * softmaxDiceCe(out.to(torch::kFloat32), nearestExact(labels, out.sizes().slice(2)));
+    loss = loss + weight * softmaxDiceCe(out.to(torch::kFloat32), nearestExact(labels, out.sizes().slice(2)), s);
   }
   return loss;
 }
@@ -129,6 +129,7 @@ struct TrainableModel::Impl {
   torch::Device device{torch::kCPU};
   Precision precision = Precision::Float32;
   OptimizerSettings settings;
+  LossSettings lossSettings;
   bool optimizerReady = false;
   std::int64_t step = 0;
   std::map<std::string, std::pair<torch::Tensor, torch::Tensor>> moments;  // exp_avg, exp_avg_sq by parameter name
@@ -376,6 +377,7 @@ void TrainableModel::setOptimizer(const OptimizerSettings& settings) {
 }
 
 void TrainableModel::setLearningRate(double lr) { m_impl->settings.learningRate = lr; }
+void TrainableModel::setLoss(const LossSettings& loss) { m_impl->lossSettings = loss; }
 
 core::Status TrainableModel::freeze(const std::vector<std::string>& prefixes) {
   int frozen = 0;
@@ -428,7 +430,7 @@ core::Result<TrainableModel::StepResult> TrainableModel::stepVista(const std::ve
     torch::Tensor loss = torch::zeros({}, logits.options());
     for (std::size_t b = 0; b < objects; ++b) {
       const auto target = (labelTensor == prompts.promptClass[b]).to(torch::kFloat32);
-      loss = loss + sigmoidDiceCe(logits.slice(0, static_cast<std::int64_t>(b), static_cast<std::int64_t>(b) + 1), target);
+      loss = loss + sigmoidDiceCe(logits.slice(0, static_cast<std::int64_t>(b), static_cast<std::int64_t>(b) + 1), target, m_impl->lossSettings);
     }
     loss = loss / static_cast<double>(std::max<std::size_t>(objects, 1));
     if (keepOutputs) result.outputs.push_back(hostFloats(logits));
@@ -472,7 +474,7 @@ core::Result<TrainableModel::StepResult> TrainableModel::stepSegResNetDS(const s
       outputs = m_impl->segResNet->forward(input);
     }
     StepResult result;
-    const auto loss = deepSupervisionLoss(outputs, labelTensor);
+    const auto loss = deepSupervisionLoss(outputs, labelTensor, m_impl->lossSettings);
     if (keepOutputs)
       for (const auto& o : outputs) result.outputs.push_back(hostFloats(o));
     m_impl->backwardAndStep(loss, result);

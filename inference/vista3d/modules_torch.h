@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "inference/vista3d/network.h"
+
 namespace delineate::inference::vista3d::net {
 
 namespace nn = torch::nn;
@@ -20,6 +22,52 @@ inline nn::InstanceNorm3d instanceNorm(std::int64_t c) {
   return nn::InstanceNorm3d(nn::InstanceNorm3dOptions(c).eps(1e-5).affine(true).track_running_stats(false));
 }
 
+// Two ways around LibTorch's CPU convolution choices (measured on SegResNetDS training, 2 cores, LibTorch 1.13: a
+// 10.8 s step spent 5.0 s in the deepest level's 12x12x10 convolutions and 2.6 s in the transposed convolutions):
+// - A batch-1 convolution whose input has at most 20480 values in its first four dimensions (N * C * D * H) goes to
+//   the reference kernel (slow_conv3d, about 50x slower per FLOP than oneDNN, backward too). With a zero second
+//   sample oneDNN takes it; the zero sample adds nothing to any gradient, and its output is dropped.
+// - Transposed convolutions have no oneDNN path in 1.13 (slow_conv_transpose3d). A stride-2, kernel-3, padding-1,
+//   output-padding-1 transposed convolution is eight 2x2x2 phase convolutions of the low-resolution input: even
+//   outputs take tap 1 of input m, odd outputs taps 2 and 0 of inputs m and m + 1. One convolution with 8x the
+//   output channels (kernel gathered from the transposed one, so gradients reach the same weight) and a pixel
+//   shuffle give the same values up to summation order.
+// GPUs and other devices keep LibTorch's own paths, and so does everything after setCpuConvolutionShortcuts(false)
+// (inference/vista3d/network.h). The values differ from LibTorch's kernels' by summation order only; through a deep
+// network's normalisations that reaches 1e-4 relative in early layers' gradients (tests/inference/test_training_parity).
+inline bool smallBatchOneOnCpu(const torch::Tensor& x) {
+  return x.is_cpu() && x.dim() == 5 && x.size(0) == 1 && x.size(1) * x.size(2) * x.size(3) <= 20480 &&
+         x.scalar_type() == torch::kFloat32;
+}
+
+inline torch::Tensor convolve(nn::Conv3d& conv, const torch::Tensor& x) {
+  if (!cpuConvolutionShortcuts()) return conv(x);
+  if (!smallBatchOneOnCpu(x)) return conv(x);
+  return conv(torch::cat({x, torch::zeros_like(x)})).slice(0, 0, 1);
+}
+
+inline torch::Tensor upsample2x(nn::ConvTranspose3d& deconv, const torch::Tensor& x) {
+  if (!x.is_cpu() || x.scalar_type() != torch::kFloat32 || x.dim() != 5) return deconv(x);
+  if (!cpuConvolutionShortcuts()) return deconv(x);
+  // A[phase][tap][k]: which kernel element each of the two taps of an output phase uses.
+  static const float kTaps[2][2][3] = {{{0, 1, 0}, {0, 0, 0}}, {{0, 0, 1}, {1, 0, 0}}};
+  const auto a = torch::from_blob(const_cast<float*>(&kTaps[0][0][0]), {2, 2, 3}, torch::kFloat32);
+  const auto w = deconv->weight.permute({1, 0, 2, 3, 4});  // [out, in, 3, 3, 3]
+  const std::int64_t out = w.size(0), in = w.size(1);
+  const auto kernel = torch::einsum("xak,ybl,zcm,oiklm->xyzoiabc", {a, a, a, w}).reshape({8 * out, in, 2, 2, 2});
+  const auto padded = torch::constant_pad_nd(x, {0, 1, 0, 1, 0, 1});
+  torch::Tensor phases;
+  if (smallBatchOneOnCpu(padded)) {
+    phases = torch::conv3d(torch::cat({padded, torch::zeros_like(padded)}), kernel).slice(0, 0, 1);
+  } else {
+    phases = torch::conv3d(padded, kernel);
+  }
+  const std::int64_t b = x.size(0), n0 = x.size(2), n1 = x.size(3), n2 = x.size(4);
+  return phases.reshape({b, 2, 2, 2, out, n0, n1, n2})
+      .permute({0, 4, 5, 1, 6, 2, 7, 3})
+      .reshape({b, out, 2 * n0, 2 * n1, 2 * n2});
+}
+
 // Pre-activation residual block: conv2(relu(norm2(conv1(relu(norm1(x)))))) + x.
 struct SegResBlockImpl : nn::Module {
   explicit SegResBlockImpl(std::int64_t c)
@@ -28,8 +76,8 @@ struct SegResBlockImpl : nn::Module {
         norm2(register_module("norm2", instanceNorm(c))),
         conv2(register_module("conv2", conv3(c, c))) {}
   torch::Tensor forward(const torch::Tensor& x) {
-    auto y = conv1(torch::relu(norm1(x)));
-    y = conv2(torch::relu(norm2(y)));
+    auto y = convolve(conv1, torch::relu(norm1(x)));
+    y = convolve(conv2, torch::relu(norm2(y)));
     return y + x;
   }
   nn::InstanceNorm3d norm1;
@@ -90,12 +138,12 @@ struct SegResEncoderImpl : nn::Module {
   // The output of every level's blocks, finest first.
   std::vector<torch::Tensor> forward(torch::Tensor x) {
     std::vector<torch::Tensor> skips;
-    x = conv_init(x);
+    x = convolve(conv_init, x);
     for (std::size_t i = 0; i < layers->size(); ++i) {
       auto level = layers->ptr<EncoderLevelImpl>(i);
       x = level->blocks->forward(x);
       skips.push_back(x);
-      if (level->downsample) x = level->downsample(x);
+      if (level->downsample) x = convolve(level->downsample, x);
     }
     return skips;
   }
@@ -119,9 +167,9 @@ struct ImageEncoderImpl : nn::Module {
     torch::Tensor x = skips[4];
     for (std::size_t i = 0; i < levels->size(); ++i) {
       auto level = levels->ptr<DecoderLevelImpl>(i);
-      x = level->upsample->deconv(x) + skips[3 - i];
+      x = upsample2x(level->upsample->deconv, x) + skips[3 - i];
       x = level->blocks->forward(x);
-      if (level->head) x = level->head(x);
+      if (level->head) x = convolve(level->head, x);
     }
     return x;
   }
@@ -148,9 +196,9 @@ struct SegResNetDSImpl : nn::Module {
     std::vector<torch::Tensor> outputs;
     for (std::size_t i = 0; i < nUp; ++i) {
       auto level = up_layers->ptr<DecoderLevelImpl>(i);
-      y = level->upsample->deconv(y) + skips[nUp - 1 - i];
+      y = upsample2x(level->upsample->deconv, y) + skips[nUp - 1 - i];
       y = level->blocks->forward(y);
-      if (level->head && (is_training() || i + 1 == nUp)) outputs.push_back(level->head(y));
+      if (level->head && (is_training() || i + 1 == nUp)) outputs.push_back(convolve(level->head, y));
     }
     std::reverse(outputs.begin(), outputs.end());
     return outputs;

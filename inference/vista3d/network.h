@@ -33,6 +33,11 @@ constexpr const char* kDeviceMemorySubject = "vista3d device";
 bool cudaAvailable();
 // Threads LibTorch uses on the CPU (1 without LibTorch).
 int cpuThreads();
+// Whether CPU passes take the two shortcuts around LibTorch's slow convolution kernels (modules_torch.h: batch-1
+// convolutions on small inputs, stride-2 transposed convolutions): on by default; off, every convolution runs
+// LibTorch's own choice (for parity checks against MONAI, which runs those).
+void setCpuConvolutionShortcuts(bool on);
+bool cpuConvolutionShortcuts();
 
 // The arithmetic of a forward pass: fp32, or autocast (the bundle's amp) to fp16 / bf16 for convolutions and matrix
 // products with reductions kept in fp32.

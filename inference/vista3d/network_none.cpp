@@ -6,6 +6,8 @@ namespace delineate::inference::vista3d {
 bool torchAvailable() { return false; }
 bool cudaAvailable() { return false; }
 int cpuThreads() { return 1; }
+void setCpuConvolutionShortcuts(bool) {}
+bool cpuConvolutionShortcuts() { return false; }
 const char* precisionName(Precision p) { return p == Precision::Float16 ? "fp16" : p == Precision::BFloat16 ? "bf16" : "fp32"; }
 
 core::Result<EncoderOutputs> runImageEncoder(const Checkpoint& checkpoint, const std::vector<float>&, const std::int64_t[3]) {

@@ -3,6 +3,7 @@
 #include <torch/torch.h>
 #include <torch/version.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -30,6 +31,12 @@ bool cudaAvailable() {
 }
 
 int cpuThreads() { return static_cast<int>(torch::get_num_threads()); }
+
+namespace {
+std::atomic<bool> g_cpuShortcuts{true};
+}
+void setCpuConvolutionShortcuts(bool on) { g_cpuShortcuts.store(on); }
+bool cpuConvolutionShortcuts() { return g_cpuShortcuts.load(); }
 
 const char* precisionName(Precision p) {
   switch (p) {

@@ -1,0 +1,349 @@
+// delineate-train: trains an atlas network (SegResNetDS) from scratch or fine-tunes VISTA-3D on labelled cases, with
+// checkpoints a Python torch / MONAI loads, optionally published to the share. A program of its own (as
+// delineate-vista3d) so that delineate-cli and the window never load LibTorch; the window runs it as a child process
+// and reads its --json lines.
+// Exit codes: 0 done (or stopped early, or cancelled with its checkpoint saved), 1 a data, file or training error
+// ("error: <subject>: <reason>"), 2 a usage error.
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/cli/command_parser.h"
+#include "app/cli/train_data.h"
+#include "inference/training/case_cache.h"
+#include "inference/training/checkpoint_file.h"
+#include "inference/training/checkpoint_saver.h"
+#include "inference/training/trainable.h"
+#include "inference/training/trainer.h"
+#include "inference/vista3d/checkpoint_reader.h"
+#include "io/base/process_info.h"
+#include "io/share/share_revisions.h"
+#include "io/share/share_store.h"
+#include "io/studies/dataset_fetch.h"
+
+using namespace delineate;
+using nlohmann::json;
+namespace fs = std::filesystem;
+namespace tr = inference::training;
+
+namespace {
+
+std::atomic<bool> g_cancel{false};
+void onSignal(int) { g_cancel.store(true); }
+
+int fail(const core::Error& e, bool jsonLines) {
+  if (jsonLines) std::printf("%s\n", json{{"event", "error"}, {"subject", e.subject}, {"reason", e.detail}}.dump().c_str());
+  std::fprintf(stderr, "error: %s\n", e.describe().c_str());
+  return 1;
+}
+
+std::string duration(double seconds) {
+  char buf[32];
+  const long s = static_cast<long>(seconds + 0.5);
+  if (s >= 3600) std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, (s / 60) % 60);
+  else std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
+  return buf;
+}
+
+json validationJson(const tr::Validation& v) {
+  json perClass = json::object();
+  for (const auto& [c, d] : v.perClass) perClass[std::to_string(c)] = d;
+  return {{"iteration", v.iteration}, {"meanDice", v.meanDice}, {"perClass", perClass}, {"seconds", v.seconds}};
+}
+
+// Merges the flags given into the configuration (flags win).
+struct Flags {
+  std::string config, cases, out, model, checkpoint, device, precision, share, modelName, dataset, labels;
+  std::optional<int> iterations, validationInterval, batch, threads, seed, holdOut, workers, datasetRevision, initFilters;
+  std::optional<double> learningRate, memoryBudgetMB;
+  std::vector<std::int64_t> patch;
+  bool resume = false, jsonLines = false, stopOnBadCase = false;
+};
+
+json mergedConfig(const Flags& f, json config) {
+  auto set = [&](const char* key, const auto& v) { config[key] = v; };
+  if (!f.cases.empty()) set("cases", f.cases);
+  if (!f.out.empty()) set("output", f.out);
+  if (!f.model.empty()) set("model", f.model);
+  if (!f.checkpoint.empty()) set("checkpoint", f.checkpoint);
+  if (!f.device.empty()) set("device", f.device);
+  if (!f.precision.empty()) set("precision", f.precision);
+  if (!f.share.empty()) set("share", f.share);
+  if (!f.modelName.empty()) set("modelName", f.modelName);
+  if (!f.labels.empty()) set("labels", f.labels);
+  if (f.iterations) set("iterations", *f.iterations);
+  if (f.validationInterval) set("validationInterval", *f.validationInterval);
+  if (f.batch) set("batch", *f.batch);
+  if (f.threads) set("threads", *f.threads);
+  if (f.seed) set("seed", *f.seed);
+  if (f.holdOut) set("holdOut", *f.holdOut);
+  if (f.workers) set("workers", *f.workers);
+  if (f.initFilters) set("initFilters", *f.initFilters);
+  if (f.learningRate) set("learningRate", *f.learningRate);
+  if (f.memoryBudgetMB) set("memoryBudgetMB", *f.memoryBudgetMB);
+  if (!f.patch.empty()) set("patch", f.patch);
+  if (f.stopOnBadCase) set("stopOnBadCase", true);
+  return config;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Flags f;
+  CLI::App app(
+      "Trains a segmentation network on labelled cases: an atlas network (MONAI's SegResNetDS) from scratch, or "
+      "VISTA-3D fine-tuned from a checkpoint. Checkpoints (torch.save state_dicts that PyTorch and MONAI load, with "
+      "a JSON sidecar) go to OUTPUT and, with --share and --model-name, to the share's checkpoints/<name>/. Settings "
+      "come from a JSON configuration (README, \"Training\") and the flags below, which override it; what is not "
+      "set is chosen from the data (spacing, intensity normalisation, patch, width).",
+      "delineate-train");
+  app::cli::configureProgram(app);
+  using app::cli::valueName;
+  valueName(app.add_option("--config", f.config, "the run's JSON configuration"), "FILE");
+  valueName(app.add_option("--cases", f.cases, "cases.json from 'delineate-cli dataset fetch', or a JSON list of "
+                                               "{image, labels, split} files"),
+            "FILE");
+  valueName(app.add_option("--dataset", f.dataset, "instead of --cases: this dataset of the share (--share) is fetched "
+                                                   "to OUTPUT/data first"),
+            "NAME");
+  valueName(app.add_option("--dataset-revision", f.datasetRevision, "the dataset's version (default the newest)"), "N");
+  valueName(app.add_option("--out", f.out, "the run's folder (checkpoints, fetched data, spill files)"), "FOLDER");
+  valueName(app.add_option("--model", f.model, "segresnetds (an atlas network from scratch) or vista3d (fine-tuning)")
+                ->check(CLI::IsMember({"segresnetds", "vista3d"})),
+            "KIND");
+  valueName(app.add_option("--checkpoint", f.checkpoint, "VISTA-3D: the checkpoint to fine-tune; SegResNetDS: initial "
+                                                         "weights"),
+            "FILE");
+  valueName(app.add_option("--labels", f.labels, "a label table (names, and for SegResNetDS the classes trained)"), "FILE");
+  valueName(app.add_option("--iterations", f.iterations, "optimizer steps (default 1000)")->check(CLI::Range(1, 100000000)), "N");
+  valueName(app.add_option("--validation-interval", f.validationInterval, "validate every N iterations (default 100)")
+                ->check(CLI::Range(0, 100000000)),
+            "N");
+  valueName(app.add_option("--patch", f.patch, "patch sides in voxels (default from the data)")->expected(3)->delimiter(','),
+            "X,Y,Z");
+  valueName(app.add_option("--batch", f.batch, "patches per step (default 1)"), "N");
+  valueName(app.add_option("--init-filters", f.initFilters, "SegResNetDS width (default 16 on the CPU, 32 on CUDA)"), "N");
+  valueName(app.add_option("--learning-rate", f.learningRate, "AdamW's peak learning rate"), "LR");
+  valueName(app.add_option("--device", f.device, "cpu, cuda or cuda:N (default cpu)"), "DEVICE");
+  valueName(app.add_option("--precision", f.precision, "fp32, bf16, or fp16 with a loss scale (CUDA)")
+                ->check(CLI::IsMember({"fp32", "bf16", "fp16"})),
+            "P");
+  valueName(app.add_option("--threads", f.threads, "CPU threads for LibTorch (default: every core)"), "N");
+  valueName(app.add_option("--workers", f.workers, "patch-making threads (default 2)"), "N");
+  valueName(app.add_option("--seed", f.seed, "the run's seed (weights, patches, prompts)"), "N");
+  valueName(app.add_option("--hold-out", f.holdOut, "validate on the last N cases (by id) not marked train or validation"), "N");
+  valueName(app.add_option("--memory-budget-mb", f.memoryBudgetMB, "prepared cases kept in memory; the rest spill to "
+                                                                   "OUTPUT (default 4096)"),
+            "MB");
+  valueName(app.add_option("--share", f.share, "a share store: where --dataset comes from and checkpoints go"), "ROOT");
+  valueName(app.add_option("--model-name", f.modelName, "publish checkpoints (the best, and the last) as this model"), "NAME");
+  app.add_flag("--resume", f.resume, "continue from the newest checkpoint in OUTPUT (weights, optimizer, schedule, "
+                                     "iteration)");
+  app.add_flag("--stop-on-bad-case", f.stopOnBadCase, "stop at the first unusable case instead of skipping it");
+  app.add_flag("--json", f.jsonLines, "progress as JSON lines on stdout (for the window)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+
+  json config = json::object();
+  if (!f.config.empty()) {
+    std::ifstream in(f.config);
+    if (!in) return fail(core::makeError(core::ErrorCode::NotFound, f.config, "cannot open the configuration"), f.jsonLines);
+    std::stringstream text;
+    text << in.rdbuf();
+    config = json::parse(text.str(), nullptr, false);
+    if (config.is_discarded() || !config.is_object())
+      return fail(core::makeError(core::ErrorCode::ParseError, f.config, "the configuration must be a JSON object"), f.jsonLines);
+  }
+  config = mergedConfig(f, config);
+  auto settings = app::train::readRunSettings(config);
+  if (!settings) return fail(settings.error(), f.jsonLines);
+  if (settings->output.empty()) {
+    std::fprintf(stderr, "error: no output folder (--out) (see 'delineate-train --help')\n");
+    return 2;
+  }
+  if (!tr::trainingAvailable()) return fail(core::makeError(core::ErrorCode::Unsupported, "delineate-train", "this build has no LibTorch"), f.jsonLines);
+  std::error_code ec;
+  fs::create_directories(settings->output, ec);
+  if (ec) return fail(core::makeError(core::ErrorCode::WriteFailed, settings->output, ec.message()), f.jsonLines);
+
+  // The cases: a case list, or a dataset of the share fetched first.
+  std::optional<io::ShareStore> store;
+  if (!settings->share.empty()) {
+    auto opened = io::ShareStore::open(settings->share);
+    if (!opened) return fail(opened.error(), f.jsonLines);
+    store = std::move(*opened);
+  }
+  std::string casesPath = config.value("cases", std::string());
+  if (!f.dataset.empty()) {
+    if (!store) {
+      std::fprintf(stderr, "error: --dataset needs --share (see 'delineate-train --help')\n");
+      return 2;
+    }
+    auto fetched = io::fetchDataset(*store, f.dataset, f.datasetRevision.value_or(0), (fs::path(settings->output) / "data").string(),
+                                    settings->stopOnBadCase);
+    if (!fetched) return fail(fetched.error(), f.jsonLines);
+    for (const auto& s : fetched->skipped) std::fprintf(stderr, "warning: case skipped: %s\n", s.c_str());
+    casesPath = fetched->casesJson;
+  }
+  if (casesPath.empty()) {
+    std::fprintf(stderr, "error: no cases (--cases FILE, or --share ROOT --dataset NAME) (see 'delineate-train --help')\n");
+    return 2;
+  }
+  auto list = app::train::readCaseList(casesPath);
+  if (!list) return fail(list.error(), f.jsonLines);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  tr::CaseCache cache(settings->memoryBudgetBytes, (fs::path(settings->output) / "spill").string());
+  auto data = app::train::loadCases(*list, *settings, cache, false);
+  if (!data) return fail(data.error(), f.jsonLines);
+  const double prepareSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  // The network.
+  if (settings->threads > 0) inference::vista3d::Vista3dModel::setCpuThreads(settings->threads);
+  else inference::vista3d::Vista3dModel::setCpuThreads(0);
+  tr::seedTorch(settings->trainer.patches.seed);
+  core::Result<std::unique_ptr<tr::TrainableModel>> model = core::makeError(core::ErrorCode::InvalidArgument, "model", "none");
+  std::optional<inference::vista3d::Checkpoint> base;
+  if (!settings->checkpoint.empty()) {
+    auto ck = inference::vista3d::readCheckpoint(settings->checkpoint);
+    if (!ck) return fail(ck.error(), f.jsonLines);
+    base = std::move(*ck);
+  }
+  if (settings->model == "vista3d") model = tr::TrainableModel::vista3d(*base);
+  else model = tr::TrainableModel::segResNetDS(settings->network, base ? &*base : nullptr, settings->trainer.patches.seed);
+  if (!model) return fail(model.error(), f.jsonLines);
+  if (!settings->freeze.empty())
+    if (core::Status s = (*model)->freeze(settings->freeze); !s) return fail(s.error(), f.jsonLines);
+  const auto precision = settings->precision == "bf16"   ? inference::vista3d::Precision::BFloat16
+                         : settings->precision == "fp16" ? inference::vista3d::Precision::Float16
+                                                         : inference::vista3d::Precision::Float32;
+  if (core::Status s = (*model)->setDevice(settings->device, precision); !s) return fail(s.error(), f.jsonLines);
+  (*model)->setOptimizer(settings->trainer.optimizer);
+
+  // Resume: weights, optimizer and the trainer's place from the newest complete checkpoint.
+  const std::string checkpointFolder = (fs::path(settings->output) / "checkpoints").string();
+  tr::ResumePoint resume;
+  if (f.resume) {
+    auto found = tr::findLatestCheckpoint(checkpointFolder);
+    if (!found) return fail(found.error(), f.jsonLines);
+    if (!*found) {
+      std::fprintf(stderr, "warning: nothing to resume in %s: starting at iteration 0\n", checkpointFolder.c_str());
+    } else {
+      auto weights = tr::readStateDict((*found)->files.weights);
+      if (!weights) return fail(weights.error(), f.jsonLines);
+      if (core::Status s = (*model)->loadStateDict(*weights); !s)
+        return fail(core::makeError(core::ErrorCode::ParseError, (*found)->files.weights, "does not fit this run's network: " + s.error().describe()), f.jsonLines);
+      auto optimizer = tr::readStateDict((*found)->files.optimizer);
+      if (!optimizer) return fail(optimizer.error(), f.jsonLines);
+      if (core::Status s = (*model)->loadOptimizerState(*optimizer); !s) return fail(s.error(), f.jsonLines);
+      resume = (*found)->resume;
+      std::fprintf(stderr, "resuming from %s (iteration %d)\n", (*found)->files.weights.c_str(), resume.iteration);
+    }
+  }
+
+  // Checkpoints: local files by a background thread, the best and the last published to the share.
+  const json sidecar = app::train::sidecarBase(*settings, *list, *data, (*model)->parameterCount());
+  tr::PublishFn publish;
+  const std::string author = io::processUserName();
+  if (store && !settings->modelName.empty()) {
+    auto checkpoints = io::ModelCheckpoints::open(*store, settings->modelName);
+    if (!checkpoints) return fail(checkpoints.error(), f.jsonLines);
+    publish = [&, checkpoints = *checkpoints](const tr::SavedCheckpoint& c) -> core::Status {
+      if (!c.best && !c.final) return core::Status::success();
+      std::ifstream in(c.sidecar);
+      std::stringstream text;
+      text << in.rdbuf();
+      auto revisions = checkpoints.list();
+      if (!revisions) return revisions.error();
+      const std::string message = "iteration " + std::to_string(c.iteration) + (c.best ? " (best so far)" : "") + (c.final ? " (final)" : "");
+      auto saved = checkpoints.saveFile(c.weights, io::SaveRequest{author, revisions->latest(), message, json::parse(text.str()).dump()}, ".pt");
+      if (!saved) return saved.error();
+      return core::Status::success();
+    };
+  }
+  tr::CheckpointSaver saver(checkpointFolder, sidecar.dump(), settings->keepLast, publish);
+
+  const int trainCount = static_cast<int>(data->train.size()), validationCount = static_cast<int>(data->validation.size());
+  const auto& patch = settings->trainer.patches.patch;
+  if (f.jsonLines) {
+    std::printf("%s\n", json{{"event", "start"}, {"model", settings->model}, {"device", (*model)->device()}, {"precision", settings->precision},
+                             {"trainCases", trainCount}, {"validationCases", validationCount}, {"skippedCases", data->skipped},
+                             {"patch", patch}, {"iterations", settings->trainer.iterations}, {"startIteration", resume.iteration},
+                             {"parameters", (*model)->parameterCount()}, {"prepareSeconds", prepareSeconds},
+                             {"cacheResidentBytes", cache.residentBytes()}, {"cacheSpilledBytes", cache.spilledBytes()}}
+                            .dump()
+                            .c_str());
+    std::fflush(stdout);
+  } else {
+    std::printf("%s: %d training and %d validation case(s)%s, prepared in %.1f s (%.0f MB in memory, %.0f MB spilled), "
+                "patch %lldx%lldx%lld, %lld parameters, %s %s\n",
+                settings->model.c_str(), trainCount, validationCount,
+                data->skipped.empty() ? "" : (", " + std::to_string(data->skipped.size()) + " skipped").c_str(), prepareSeconds,
+                static_cast<double>(cache.residentBytes()) / 1048576.0, static_cast<double>(cache.spilledBytes()) / 1048576.0,
+                static_cast<long long>(patch[0]), static_cast<long long>(patch[1]), static_cast<long long>(patch[2]),
+                static_cast<long long>((*model)->parameterCount()), (*model)->device().c_str(), settings->precision.c_str());
+    std::fflush(stdout);
+  }
+
+  std::signal(SIGINT, onSignal);
+  std::signal(SIGTERM, onSignal);
+  std::vector<double> stalls;
+  auto report = [&](const tr::Progress& p) {
+    stalls.push_back(p.lastSaveStallSeconds);
+    for (const auto& w : saver.takeWarnings()) {
+      std::fprintf(stderr, "warning: %s\n", w.c_str());
+      if (f.jsonLines) std::printf("%s\n", json{{"event", "warning"}, {"message", w}}.dump().c_str());
+    }
+    if (f.jsonLines) {
+      json j{{"event", "progress"}, {"iteration", p.iteration}, {"iterations", p.iterations}, {"loss", p.loss},
+             {"learningRate", p.learningRate}, {"iterationsPerSecond", p.iterationsPerSecond}, {"etaSeconds", p.etaSeconds},
+             {"dataWaitFraction", p.dataWaitFraction}, {"lastCheckpoint", p.lastCheckpoint}, {"skippedSteps", p.skippedSteps}};
+      if (p.validation) j["validation"] = validationJson(*p.validation);
+      std::printf("%s\n", j.dump().c_str());
+    } else {
+      std::printf("it %d/%d  loss %.4f  lr %.2e  %.2f it/s  ETA %s  data wait %.1f%%", p.iteration, p.iterations, p.loss,
+                  p.learningRate, p.iterationsPerSecond, duration(p.etaSeconds).c_str(), 100 * p.dataWaitFraction);
+      if (p.validation) std::printf("  val Dice %.4f (%.1f s)", p.validation->meanDice, p.validation->seconds);
+      if (!p.lastCheckpoint.empty()) std::printf("  last %s", fs::path(p.lastCheckpoint).filename().c_str());
+      std::printf("\n");
+    }
+    std::fflush(stdout);
+  };
+  auto result = tr::train(**model, cache, data->train, data->validation, settings->trainer, report, &saver, &g_cancel, resume);
+  saver.flush();
+  for (const auto& w : saver.takeWarnings()) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  if (!result) return fail(result.error(), f.jsonLines);
+  const auto saved = saver.saved();
+  json summary{{"event", "done"}, {"iterations", result->iterations}, {"bestDice", result->bestDice},
+               {"earlyStopped", result->earlyStopped}, {"cancelled", result->cancelled},
+               {"wallSeconds", result->wallSeconds}, {"dataWaitSeconds", result->dataWaitSeconds},
+               {"unpublished", saver.pendingPublishes()}};
+  json files = json::array();
+  for (const auto& c : saved)
+    files.push_back({{"iteration", c.iteration}, {"best", c.best}, {"weights", c.weights}, {"writeSeconds", c.writeSeconds}});
+  summary["checkpoints"] = files;
+  if (!result->validations.empty()) summary["lastValidation"] = validationJson(result->validations.back());
+  if (f.jsonLines) {
+    std::printf("%s\n", summary.dump().c_str());
+  } else {
+    std::printf("%s after %d iteration(s) in %s; best validation Dice %.4f; the device waited for data %.1f%% of the time\n",
+                result->cancelled ? "cancelled" : result->earlyStopped ? "stopped early" : "done", result->iterations,
+                duration(result->wallSeconds).c_str(), result->bestDice,
+                result->wallSeconds > 0 ? 100 * result->dataWaitSeconds / result->wallSeconds : 0.0);
+    for (const auto& c : saved) std::printf("checkpoint %s%s\n", c.weights.c_str(), c.best ? " (best)" : "");
+    if (saver.pendingPublishes()) std::printf("warning: %zu checkpoint(s) not published to the share\n", saver.pendingPublishes());
+  }
+  return 0;
+}

@@ -1,0 +1,310 @@
+#include "inference/training/trainer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+
+namespace delineate::inference::training {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+std::vector<std::int64_t> starts(std::int64_t size, std::int64_t roi, double overlap) {
+  if (size <= roi) return {0};
+  const auto stride = std::max<std::int64_t>(1, static_cast<std::int64_t>(static_cast<double>(roi) * (1 - overlap)));
+  std::vector<std::int64_t> out;
+  for (std::int64_t s = 0;; s += stride) {
+    if (s + roi >= size) {
+      out.push_back(size - roi);
+      break;
+    }
+    out.push_back(s);
+  }
+  return out;
+}
+
+std::array<std::int64_t, 3> windowFor(const TrainableModel& model, const TrainerSettings& settings) {
+  std::array<std::int64_t, 3> w = settings.validationWindow;
+  const std::int64_t factor = model.kind() == ModelKind::SegResNetDS ? model.segResNetDSConfig().sizeFactor() : 16;
+  for (std::size_t a = 0; a < 3; ++a) {
+    if (w[a] <= 0) w[a] = settings.patches.patch[a];
+    w[a] = (w[a] + factor - 1) / factor * factor;
+  }
+  return w;
+}
+
+std::vector<std::int64_t> classesFor(const TrainableModel& model, const TrainerSettings& settings) {
+  if (!settings.validationClasses.empty()) return settings.validationClasses;
+  std::vector<std::int64_t> out;
+  if (model.kind() == ModelKind::SegResNetDS) {
+    for (int c = 1; c < model.segResNetDSConfig().outChannels; ++c) out.push_back(c);
+  } else {
+    for (const auto c : settings.prompts.labelSet)
+      if (c != 0) out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace
+
+double learningRateAt(const TrainerSettings& settings, int iteration) {
+  const double base = settings.optimizer.learningRate;
+  if (settings.warmupIterations > 0 && iteration < settings.warmupIterations)
+    return base * static_cast<double>(iteration + 1) / static_cast<double>(settings.warmupIterations + 1);
+  if (!settings.cosine) return base;
+  const int span = std::max(1, settings.iterations - settings.warmupIterations);
+  const double t = std::clamp(static_cast<double>(iteration - settings.warmupIterations) / static_cast<double>(span), 0.0, 1.0);
+  return base * 0.5 * (1 + std::cos(3.14159265358979323846 * t));
+}
+
+core::Result<std::vector<std::uint16_t>> segmentPrepared(TrainableModel& model, const std::vector<float>& image,
+                                                         const std::array<std::int64_t, 3>& size,
+                                                         const std::array<std::int64_t, 3>& window, double overlap,
+                                                         const std::vector<std::int64_t>& classes) {
+  const bool vista = model.kind() == ModelKind::Vista3d;
+  const int channels = vista ? static_cast<int>(classes.size()) : model.segResNetDSConfig().outChannels;
+  if (channels < 1) return core::makeError(core::ErrorCode::InvalidArgument, "training", "no class to segment");
+  const std::int64_t voxels = size[0] * size[1] * size[2];
+  if (static_cast<std::int64_t>(image.size()) != voxels)
+    return core::makeError(core::ErrorCode::InvalidArgument, "training", "the image does not match its size");
+  try {
+    // The image padded with zeros to at least one window per axis (the network's sides).
+    std::array<std::int64_t, 3> p{};
+    for (std::size_t a = 0; a < 3; ++a) p[a] = std::max(size[a], window[a]);
+    const std::int64_t cells = p[0] * p[1] * p[2];
+    std::vector<float> padded(static_cast<std::size_t>(cells), 0.0f);
+    for (std::int64_t x = 0; x < size[0]; ++x)
+      for (std::int64_t y = 0; y < size[1]; ++y)
+        std::copy_n(image.data() + (x * size[1] + y) * size[2], size[2], padded.data() + (x * p[1] + y) * p[2]);
+    std::vector<float> sum(static_cast<std::size_t>(cells) * static_cast<std::size_t>(channels), 0.0f);
+    std::vector<float> count(static_cast<std::size_t>(cells), 0.0f);
+    const auto w = window;
+    std::vector<float> win(static_cast<std::size_t>(w[0] * w[1] * w[2]));
+    for (const auto a : starts(p[0], w[0], overlap))
+      for (const auto b : starts(p[1], w[1], overlap))
+        for (const auto c : starts(p[2], w[2], overlap)) {
+          for (std::int64_t i = 0; i < w[0]; ++i)
+            for (std::int64_t j = 0; j < w[1]; ++j)
+              std::copy_n(padded.data() + ((a + i) * p[1] + b + j) * p[2] + c, w[2], win.data() + (i * w[1] + j) * w[2]);
+          const std::int64_t roi[3] = {w[0], w[1], w[2]};
+          auto logits = model.evalLogits(win, roi, classes);
+          if (!logits) return logits.error();
+          if (logits->size() != win.size() * static_cast<std::size_t>(channels))
+            return core::makeError(core::ErrorCode::InvalidArgument, "training", "the network returned the wrong size");
+          for (int ch = 0; ch < channels; ++ch)
+            for (std::int64_t i = 0; i < w[0]; ++i)
+              for (std::int64_t j = 0; j < w[1]; ++j) {
+                float* dst = sum.data() + static_cast<std::size_t>(ch) * static_cast<std::size_t>(cells) +
+                             static_cast<std::size_t>(((a + i) * p[1] + b + j) * p[2] + c);
+                const float* src = logits->data() + static_cast<std::size_t>(((ch * w[0] + i) * w[1] + j) * w[2]);
+                for (std::int64_t k = 0; k < w[2]; ++k) dst[k] += src[k];
+              }
+          for (std::int64_t i = 0; i < w[0]; ++i)
+            for (std::int64_t j = 0; j < w[1]; ++j) {
+              float* dst = count.data() + ((a + i) * p[1] + b + j) * p[2] + c;
+              for (std::int64_t k = 0; k < w[2]; ++k) dst[k] += 1;
+            }
+        }
+    std::vector<std::uint16_t> out(static_cast<std::size_t>(voxels), 0);
+    for (std::int64_t x = 0; x < size[0]; ++x)
+      for (std::int64_t y = 0; y < size[1]; ++y)
+        for (std::int64_t z = 0; z < size[2]; ++z) {
+          const auto cell = static_cast<std::size_t>((x * p[1] + y) * p[2] + z);
+          int best = -1;
+          float bestValue = vista ? 0.0f : -std::numeric_limits<float>::infinity();
+          for (int ch = 0; ch < channels; ++ch) {
+            const float v = sum[static_cast<std::size_t>(ch) * static_cast<std::size_t>(cells) + cell];
+            if (v > bestValue) {
+              bestValue = v;
+              best = ch;
+            }
+          }
+          std::uint16_t label = 0;
+          if (best >= 0) label = vista ? static_cast<std::uint16_t>(classes[static_cast<std::size_t>(best)]) : static_cast<std::uint16_t>(best);
+          out[static_cast<std::size_t>((x * size[1] + y) * size[2] + z)] = label;
+        }
+    return out;
+  } catch (const std::bad_alloc&) {
+    return core::makeError(core::ErrorCode::OutOfMemory, "training", "out of memory for the sliding window");
+  }
+}
+
+core::Result<std::vector<std::pair<std::int64_t, double>>> validateCase(TrainableModel& model, const CaseCache& cache, std::size_t k,
+                                                                        const TrainerSettings& settings) {
+  const CaseInfo& info = cache.info(k);
+  const auto voxels = static_cast<std::size_t>(info.size[0] * info.size[1] * info.size[2]);
+  std::vector<float> image(voxels);
+  std::vector<std::uint16_t> truth(voxels);
+  if (core::Status s = cache.readBox(k, {0, 0, 0}, info.size, image.data(), truth.data()); !s) return s.error();
+  const auto classes = classesFor(model, settings);
+  auto predicted = segmentPrepared(model, image, info.size, windowFor(model, settings), settings.validationOverlap, classes);
+  if (!predicted) return predicted.error();
+  std::map<std::int64_t, std::array<std::int64_t, 3>> counts;  // class -> (both, truth, predicted)
+  for (const auto c : classes) counts[c] = {0, 0, 0};
+  for (std::size_t i = 0; i < voxels; ++i) {
+    const std::int64_t t = truth[i], p = (*predicted)[i];
+    if (t == p) {
+      if (auto it = counts.find(t); it != counts.end()) ++it->second[0];
+    }
+    if (auto it = counts.find(t); it != counts.end()) ++it->second[1];
+    if (auto it = counts.find(p); it != counts.end()) ++it->second[2];
+  }
+  std::vector<std::pair<std::int64_t, double>> out;
+  for (const auto& [c, n] : counts)
+    if (n[1] > 0) out.emplace_back(c, 2.0 * static_cast<double>(n[0]) / static_cast<double>(n[1] + n[2]));
+  return out;
+}
+
+core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, const std::vector<std::size_t>& trainCases,
+                                const std::vector<std::size_t>& validationCases, const TrainerSettings& settings,
+                                const ProgressFn& progress, CheckpointSink* sink, const std::atomic<bool>* cancel,
+                                const ResumePoint& resume) {
+  if (trainCases.empty()) return core::makeError(core::ErrorCode::InvalidArgument, "training", "no training case");
+  if (settings.iterations < 1) return core::makeError(core::ErrorCode::InvalidArgument, "training", "iterations must be at least 1");
+  const bool vista = model.kind() == ModelKind::Vista3d;
+  if (vista && settings.prompts.labelSet.empty())
+    return core::makeError(core::ErrorCode::InvalidArgument, "training", "VISTA-3D training needs a label set");
+  model.setLoss(settings.loss);
+  TrainResult result;
+  result.validations = resume.validations;
+  result.bestDice = resume.bestDice;
+  int withoutGain = resume.validationsWithoutGain;
+  PatchLoader loader(cache, trainCases, settings.patches);
+  loader.start(resume.iteration);
+  const auto runStart = Clock::now();
+  auto reportStart = Clock::now();
+  double lossSum = 0;
+  int lossCount = 0, skipped = 0;
+  double lastStall = 0;
+
+  auto checkpoint = [&](int iteration, bool best, bool final) {
+    if (!sink) return;
+    const auto t0 = Clock::now();
+    CheckpointState state;
+    state.iteration = iteration;
+    state.best = best;
+    state.final = final;
+    state.model = model.stateDict();
+    state.optimizer = model.optimizerState();
+    state.validations = result.validations;
+    state.bestDice = result.bestDice;
+    state.validationsWithoutGain = withoutGain;
+    sink->save(std::move(state));
+    lastStall = since(t0);
+  };
+
+  auto validate = [&](int iteration, bool final) -> core::Status {
+    if (validationCases.empty()) {
+      checkpoint(iteration, false, final);
+      return core::Status::success();
+    }
+    const auto t0 = Clock::now();
+    std::map<std::int64_t, std::pair<double, int>> perClass;
+    for (const auto k : validationCases) {
+      auto dice = validateCase(model, cache, k, settings);
+      if (!dice) return dice.error();
+      for (const auto& [c, d] : *dice) {
+        perClass[c].first += d;
+        ++perClass[c].second;
+      }
+    }
+    Validation v;
+    v.iteration = iteration;
+    double sum = 0;
+    for (const auto& [c, s] : perClass) {
+      v.perClass.emplace_back(c, s.first / s.second);
+      sum += s.first / s.second;
+    }
+    v.meanDice = perClass.empty() ? 0 : sum / static_cast<double>(perClass.size());
+    v.seconds = since(t0);
+    result.validations.push_back(v);
+    const bool better = v.meanDice > result.bestDice;
+    if (better) {
+      result.bestDice = v.meanDice;
+      withoutGain = 0;
+    } else {
+      ++withoutGain;
+    }
+    checkpoint(iteration, better, final);
+    return core::Status::success();
+  };
+
+  int iteration = resume.iteration;
+  for (; iteration < settings.iterations; ++iteration) {
+    if (cancel && cancel->load()) {
+      result.cancelled = true;
+      break;
+    }
+    auto batch = loader.next();
+    if (!batch) return batch.error();
+    model.setLearningRate(learningRateAt(settings, iteration));
+    core::Result<TrainableModel::StepResult> step = core::makeError(core::ErrorCode::InvalidArgument, "training", "no step");
+    if (vista) {
+      // The prompts of batch i come from their own stream, so a resumed run samples the same ones.
+      std::mt19937_64 rng(streamSeed(settings.patches.seed ^ 0x5157A3D1ull, static_cast<std::uint64_t>(iteration)));
+      const std::int64_t size[3] = {batch->size[0], batch->size[1], batch->size[2]};
+      const VistaPrompts prompts = samplePrompts(batch->labels, size, settings.prompts, rng);
+      if (prompts.promptClass.empty()) {
+        ++skipped;
+        continue;
+      }
+      step = model.stepVista(batch->images, size, batch->labels, prompts);
+    } else {
+      const std::int64_t size[3] = {batch->size[0], batch->size[1], batch->size[2]};
+      step = model.stepSegResNetDS(batch->images, batch->count, size, batch->labels);
+    }
+    if (!step) return step.error();
+    if (!step->finite)
+      return core::makeError(core::ErrorCode::InvalidArgument, "training",
+                             "iteration " + std::to_string(iteration + 1) + ": the loss is " +
+                                 (std::isnan(step->loss) ? "NaN" : "infinite") +
+                                 "; the run stopped and its last good checkpoint is kept (lower the learning rate)");
+    if (step->skipped) ++skipped;
+    lossSum += step->loss;
+    ++lossCount;
+    const int done = iteration + 1;
+    const bool validateNow = (settings.validationInterval > 0 && done % settings.validationInterval == 0) || done == settings.iterations;
+    if (validateNow) {
+      if (core::Status s = validate(done, done == settings.iterations); !s) return s.error();
+    } else if (settings.checkpointInterval > 0 && done % settings.checkpointInterval == 0) {
+      checkpoint(done, false, false);
+    }
+    const bool report = validateNow || since(reportStart) >= 1.0 || done == settings.iterations;
+    if (report && progress) {
+      Progress p;
+      p.iteration = done;
+      p.iterations = settings.iterations;
+      p.loss = lossCount ? lossSum / lossCount : 0;
+      p.learningRate = learningRateAt(settings, iteration);
+      const double elapsed = since(runStart);
+      p.iterationsPerSecond = elapsed > 0 ? (done - resume.iteration) / elapsed : 0;
+      p.etaSeconds = p.iterationsPerSecond > 0 ? (settings.iterations - done) / p.iterationsPerSecond : 0;
+      p.dataWaitFraction = elapsed > 0 ? loader.waitedSeconds() / elapsed : 0;
+      p.skippedSteps = skipped;
+      p.validation = validateNow && !validationCases.empty() ? &result.validations.back() : nullptr;
+      p.lastCheckpoint = sink ? sink->lastSaved() : std::string();
+      p.lastSaveStallSeconds = lastStall;
+      progress(p);
+      lossSum = 0;
+      lossCount = 0;
+      reportStart = Clock::now();
+    }
+    if (validateNow && settings.earlyStopPatience > 0 && withoutGain >= settings.earlyStopPatience) {
+      result.earlyStopped = true;
+      ++iteration;
+      break;
+    }
+  }
+  result.iterations = std::min(iteration, settings.iterations);
+  loader.stop();
+  result.dataWaitSeconds = loader.waitedSeconds();
+  result.wallSeconds = since(runStart);
+  // A cancelled run keeps its work since the last save; an early stop saved at its last validation.
+  if (result.cancelled && result.iterations > resume.iteration) checkpoint(result.iterations, false, true);
+  return result;
+}
+
+}  // namespace delineate::inference::training

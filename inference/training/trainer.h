@@ -1,0 +1,119 @@
+#pragma once
+// The training loop (torch-free; the network behind TrainableModel): batches from the patch loader's workers, one
+// optimizer step each (VISTA-3D with prompts sampled per iteration), a warm-up then cosine learning rate, validation
+// every N iterations (sliding window over the validation cases, per-class Dice), checkpoints handed to a sink (best
+// and last), early stop, cancel, and a NaN loss stopping the run at the iteration that produced it. A run resumed
+// from a checkpoint at iteration i continues with the batches, prompts and learning rate it would have had.
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "inference/training/case_cache.h"
+#include "inference/training/patch_loader.h"
+#include "inference/training/prompt_sampler.h"
+#include "inference/training/trainable.h"
+
+namespace delineate::inference::training {
+
+struct TrainerSettings {
+  int iterations = 1000;
+  int warmupIterations = 0;   // linear warm-up from 0, then cosine to 0 at `iterations` (the bundle's WarmupCosine)
+  bool cosine = true;         // false: constant learning rate after the warm-up (the continual-learning recipe)
+  OptimizerSettings optimizer;
+  LossSettings loss;
+  PatchSettings patches;
+  PromptSettings prompts;     // VISTA-3D only
+  int validationInterval = 100;  // 0: validate only at the end
+  int earlyStopPatience = 0;     // validations without a better mean Dice before stopping; 0: never
+  std::array<std::int64_t, 3> validationWindow{0, 0, 0};  // 0: the patch size
+  double validationOverlap = 0.25;
+  int checkpointInterval = 0;  // also save `last` every this many iterations (0: at validations and the end)
+  // The classes validated: SegResNetDS channels 1..C-1 when empty; VISTA-3D: the label set without 0.
+  std::vector<std::int64_t> validationClasses;
+};
+
+struct Validation {
+  int iteration = 0;
+  double meanDice = 0;
+  std::vector<std::pair<std::int64_t, double>> perClass;  // class -> mean Dice over the cases that hold it
+  double seconds = 0;
+};
+
+struct Progress {
+  int iteration = 0, iterations = 0;
+  double loss = 0;            // mean over the iterations since the previous report
+  double learningRate = 0;
+  double iterationsPerSecond = 0;
+  double etaSeconds = 0;
+  double dataWaitFraction = 0;  // of the wall time since the run (re)started, spent waiting for batches
+  int skippedSteps = 0;         // fp16 overflow steps and iterations without a prompt
+  const Validation* validation = nullptr;  // set on the report right after a validation
+  std::string lastCheckpoint;
+  double lastSaveStallSeconds = 0;
+};
+
+// What a checkpoint holds; the sink takes it on the training thread and writes it elsewhere.
+struct CheckpointState {
+  int iteration = 0;
+  bool best = false;     // the best validation so far
+  bool final = false;    // the run's last save
+  std::vector<NamedTensor> model, optimizer;
+  std::vector<Validation> validations;  // every validation so far
+  double bestDice = -1;
+  int validationsWithoutGain = 0;
+};
+
+class CheckpointSink {
+ public:
+  virtual ~CheckpointSink() = default;
+  // Must return quickly: the training thread waits for it (the stall that is reported).
+  virtual void save(CheckpointState state) = 0;
+  virtual std::string lastSaved() const = 0;
+};
+
+// Where a resumed run picks up (from the checkpoint's sidecar).
+struct ResumePoint {
+  int iteration = 0;
+  std::vector<Validation> validations;
+  double bestDice = -1;
+  int validationsWithoutGain = 0;
+};
+
+struct TrainResult {
+  int iterations = 0;  // the iteration reached
+  bool earlyStopped = false, cancelled = false;
+  std::vector<Validation> validations;
+  double bestDice = -1;
+  double dataWaitSeconds = 0, wallSeconds = 0;
+};
+
+using ProgressFn = std::function<void(const Progress&)>;
+
+// The learning rate at `iteration` (0-based) of the schedule.
+double learningRateAt(const TrainerSettings& settings, int iteration);
+
+// Errors: a non-finite loss ("iteration N: the loss is NaN"; the weights stay those of the previous step and the
+// sink has the last good checkpoint), the loader's, the network's.
+core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, const std::vector<std::size_t>& trainCases,
+                                const std::vector<std::size_t>& validationCases, const TrainerSettings& settings,
+                                const ProgressFn& progress, CheckpointSink* sink, const std::atomic<bool>* cancel,
+                                const ResumePoint& resume = {});
+
+// Per-class Dice of the network on one case (sliding window, argmax / sigmoid > 0), for validation and benchmarks.
+core::Result<std::vector<std::pair<std::int64_t, double>>> validateCase(TrainableModel& model, const CaseCache& cache, std::size_t k,
+                                                                        const TrainerSettings& settings);
+
+// The network's labels for a whole prepared image [X, Y, Z] (sliding window; SegResNetDS argmax, VISTA-3D the best
+// class above 0 among `classes`).
+core::Result<std::vector<std::uint16_t>> segmentPrepared(TrainableModel& model, const std::vector<float>& image,
+                                                         const std::array<std::int64_t, 3>& size,
+                                                         const std::array<std::int64_t, 3>& window, double overlap,
+                                                         const std::vector<std::int64_t>& classes);
+
+}  // namespace delineate::inference::training
