@@ -180,27 +180,33 @@ core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, c
   int lossCount = 0, skipped = 0;
   double lastStall = 0;
 
-  auto checkpoint = [&](int iteration, bool best, bool final) {
-    if (!sink) return;
+  // Saves, unless a weight is no longer finite (an overflow the loss has not shown yet): then the run stops and the
+  // previous checkpoint stays the last.
+  auto checkpoint = [&](int iteration, bool best, bool final) -> core::Status {
+    if (!sink) return core::Status::success();
     const auto t0 = Clock::now();
     CheckpointState state;
     state.iteration = iteration;
     state.best = best;
     state.final = final;
     state.model = model.stateDict();
+    for (const auto& t : state.model)
+      for (const float v : t.values)
+        if (!std::isfinite(v))
+          return core::makeError(core::ErrorCode::InvalidArgument, "training",
+                                 "iteration " + std::to_string(iteration) + ": the weights are no longer finite (" + t.name +
+                                     "); the run stopped and its last good checkpoint is kept (lower the learning rate)");
     state.optimizer = model.optimizerState();
     state.validations = result.validations;
     state.bestDice = result.bestDice;
     state.validationsWithoutGain = withoutGain;
     sink->save(std::move(state));
     lastStall = since(t0);
+    return core::Status::success();
   };
 
   auto validate = [&](int iteration, bool final) -> core::Status {
-    if (validationCases.empty()) {
-      checkpoint(iteration, false, final);
-      return core::Status::success();
-    }
+    if (validationCases.empty()) return checkpoint(iteration, false, final);
     const auto t0 = Clock::now();
     std::map<std::int64_t, std::pair<double, int>> perClass;
     for (const auto k : validationCases) {
@@ -228,8 +234,7 @@ core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, c
     } else {
       ++withoutGain;
     }
-    checkpoint(iteration, better, final);
-    return core::Status::success();
+    return checkpoint(iteration, better, final);
   };
 
   int iteration = resume.iteration;
@@ -270,7 +275,7 @@ core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, c
     if (validateNow) {
       if (core::Status s = validate(done, done == settings.iterations); !s) return s.error();
     } else if (settings.checkpointInterval > 0 && done % settings.checkpointInterval == 0) {
-      checkpoint(done, false, false);
+      if (core::Status s = checkpoint(done, false, false); !s) return s.error();
     }
     const bool report = validateNow || since(reportStart) >= 1.0 || done == settings.iterations;
     if (report && progress) {
@@ -303,7 +308,8 @@ core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, c
   result.dataWaitSeconds = loader.waitedSeconds();
   result.wallSeconds = since(runStart);
   // A cancelled run keeps its work since the last save; an early stop saved at its last validation.
-  if (result.cancelled && result.iterations > resume.iteration) checkpoint(result.iterations, false, true);
+  if (result.cancelled && result.iterations > resume.iteration)
+    if (core::Status s = checkpoint(result.iterations, false, true); !s) return s.error();
   return result;
 }
 

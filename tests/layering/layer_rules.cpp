@@ -91,6 +91,8 @@ LayerRules rulesFor(const std::string& folder) {
   if (folder == "inference") return {{qt, qtw, vtk, itk, dicom, torch, io, viewer, app}};
   if (folder == "viewer") return {{torch, dicom, itk, io, inf, infT, app}};
   if (folder == "app/gui") return {{torch, infT}};
+  // delineate-train: headless, and it drives training through inference/training's torch-free headers.
+  if (folder == "app/train") return {{qt, qtw, vtk, itk, dicom, torch, viewer}};
   // app/cli and any other app/ folder: headless, and third-party libraries only through io and inference.
   return {{qt, qtw, vtk, itk, dicom, torch, infT, viewer}};
 }
@@ -149,7 +151,7 @@ bool mayIncludeMainWindow(const std::string& rel) {
 }
 
 std::string folderOf(const std::string& rel) {
-  const char* folders[] = {"inference/vista3d", "inference/training", "inference/classic", "app/gui", "app/cli",
+  const char* folders[] = {"inference/vista3d", "inference/training", "inference/classic", "app/gui", "app/cli", "app/train",
                            "core", "io", "inference", "viewer", "app"};
   for (const char* f : folders)
     if (rel.rfind(std::string(f) + "/", 0) == 0) return f;

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "app/cli/command_parser.h"
-#include "app/cli/train_data.h"
+#include "app/train/train_data.h"
 #include "inference/training/case_cache.h"
 #include "inference/training/checkpoint_file.h"
 #include "inference/training/checkpoint_saver.h"
@@ -338,9 +338,10 @@ int main(int argc, char** argv) {
   if (f.jsonLines) {
     std::printf("%s\n", summary.dump().c_str());
   } else {
-    std::printf("%s after %d iteration(s) in %s; best validation Dice %.4f; the device waited for data %.1f%% of the time\n",
+    const std::string best = result->validations.empty() ? "no validation case" : "best validation Dice " + std::to_string(result->bestDice).substr(0, 6);
+    std::printf("%s after %d iteration(s) in %s; %s; the device waited for data %.1f%% of the time\n",
                 result->cancelled ? "cancelled" : result->earlyStopped ? "stopped early" : "done", result->iterations,
-                duration(result->wallSeconds).c_str(), result->bestDice,
+                duration(result->wallSeconds).c_str(), best.c_str(),
                 result->wallSeconds > 0 ? 100 * result->dataWaitSeconds / result->wallSeconds : 0.0);
     for (const auto& c : saved) std::printf("checkpoint %s%s\n", c.weights.c_str(), c.best ? " (best)" : "");
     if (saver.pendingPublishes()) std::printf("warning: %zu checkpoint(s) not published to the share\n", saver.pendingPublishes());

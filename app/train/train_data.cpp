@@ -1,4 +1,4 @@
-#include "app/cli/train_data.h"
+#include "app/train/train_data.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -194,7 +194,7 @@ core::Result<RunSettings> readRunSettings(const json& c) {
   t.cosine = schedule == "cosine";
   t.optimizer.learningRate = s.model == "vista3d" ? 5e-5 : 2e-4;
   DELINEATE_GET(t.optimizer.learningRate, "learningRate");
-  if (core::Status st = requireRange("learningRate", t.optimizer.learningRate, 0, 1); !st) return st.error();
+  if (core::Status st = requireRange("learningRate", t.optimizer.learningRate, 1e-12, 1e9); !st) return st.error();
   DELINEATE_GET(t.optimizer.weightDecay, "weightDecay");
   DELINEATE_GET(t.optimizer.gradientClip, "gradientClip");
   DELINEATE_GET(t.loss.smoothNr, "smoothNr");
@@ -220,6 +220,13 @@ core::Result<RunSettings> readRunSettings(const json& c) {
   DELINEATE_GET(seed, "seed");
   t.patches.seed = static_cast<std::uint64_t>(seed);
   DELINEATE_GET(t.validationOverlap, "validationOverlap");
+  if (core::Status st = requireRange("validationOverlap", t.validationOverlap, 0, 0.9); !st) return st.error();
+  std::vector<std::int64_t> window;
+  DELINEATE_GET(window, "validationWindow");
+  if (!window.empty()) {
+    if (window.size() != 3) return makeError(ErrorCode::InvalidArgument, "validationWindow", "needs three sides in voxels");
+    for (int a = 0; a < 3; ++a) t.validationWindow[static_cast<std::size_t>(a)] = window[static_cast<std::size_t>(a)];
+  }
   // VISTA-3D prompts and labels.
   DELINEATE_GET(t.prompts.maxPoint, "maxPoint");
   DELINEATE_GET(t.prompts.dropLabelProbability, "dropLabelProbability");
@@ -329,13 +336,13 @@ core::Result<PreparedData> loadCases(const CaseList& list, RunSettings& settings
     settings.trainer.prompts.labelSet = {0};
     for (const auto& [from, to] : mapping) settings.trainer.prompts.labelSet.push_back(to);
   } else {
-    if (!known.empty()) {
-      ids = known;
-    } else {
-      for (const auto& r : reads)
-        for (std::size_t i = 0; i < r.labels.voxels().size(); ++i)
-          if (r.labels.voxels()[i]) ids.insert(r.labels.voxels()[i]);
-    }
+    // The classes are the ids the cases hold; with a label table, only its ids (a case with another is refused
+    // when it is prepared, so no label trains silently as background).
+    for (const auto& r : reads)
+      for (std::size_t i = 0; i < r.labels.voxels().size(); ++i) {
+        const core::Label id = r.labels.voxels()[i];
+        if (id && (known.empty() || known.count(id))) ids.insert(id);
+      }
     int cls = 0;
     settings.prepare.labelMap.clear();
     for (const auto id : ids) {

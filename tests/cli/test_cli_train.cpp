@@ -1,0 +1,370 @@
+// delineate-train as its users run it, on the real mouse-brain MRIs of ../shared/data/mouse (small networks and
+// patches so each run takes seconds): progress as JSON lines, checkpoints Python torch loads, the sidecar's labels
+// and hashes; a run killed after a checkpoint and one killed inside a save, both resumed to the uninterrupted run's
+// weights; bad cases named and skipped or stopping the run; a NaN loss stopping it with the last good checkpoint; the
+// share's checkpoints, published through a share that fails mid-run and retried.
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <thread>
+
+#include "inference/vista3d/checkpoint_reader.h"
+#include "io/base/sha256.h"
+#include "tests/cli/cli_runner.h"
+#include "tests/common/test_support.h"
+
+using namespace delineate;
+using namespace delineate::test;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+extern char** environ;
+
+namespace {
+
+const char* kMouse = "data/mouse/fvb-ncrl-in-vivo";
+
+// cases.json for mouse subjects `ids` (the first `train` train, the rest validate).
+std::optional<fs::path> mouseCases(const ScratchDir& dir, const std::vector<int>& ids, std::size_t train, json extra = json::array()) {
+  const auto root = sharedFile(std::string(kMouse) + "/template/FVB_NCrl_in_vivo_1.nii.gz");
+  if (!root) return std::nullopt;
+  const fs::path base = root->parent_path().parent_path();
+  json cases = json::array();
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const std::string n = std::to_string(ids[i]);
+    cases.push_back({{"id", "FVB" + n},
+                     {"image", (base / "template" / ("FVB_NCrl_in_vivo_" + n + ".nii.gz")).string()},
+                     {"labels", (base / "label" / ("FVB_NCrl_in_vivo_" + n + ".nii.gz")).string()},
+                     {"split", i < train ? "train" : "validation"}});
+  }
+  for (const auto& e : extra) cases.push_back(e);
+  const fs::path path = dir / "cases.json";
+  writeTextFile(path, json{{"cases", cases}}.dump(1));
+  return path;
+}
+
+std::string labelTable() {
+  const auto t = sharedFile(std::string(kMouse) + "/structure_label_list_hemisphere_separated.csv");
+  return t ? t->string() : std::string();
+}
+
+// A small, fast configuration: 4 filters, 32^3 patches, the whole brain as one validation window.
+json smallConfig(const fs::path& cases, const fs::path& out, int iterations) {
+  return {{"cases", cases.string()}, {"output", out.string()}, {"iterations", iterations}, {"initFilters", 4},
+          {"patch", {32, 32, 32}}, {"validationWindow", {112, 128, 80}}, {"validationInterval", 4}, {"seed", 7},
+          {"threads", 1}, {"workers", 2}, {"labels", labelTable()}};
+}
+
+fs::path writeConfig(const ScratchDir& dir, const std::string& name, const json& config) {
+  const fs::path p = dir / name;
+  writeTextFile(p, config.dump(1));
+  return p;
+}
+
+std::vector<json> jsonLines(const std::string& text) {
+  std::vector<json> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const auto end = text.find('\n', start);
+    const std::string line = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (!line.empty() && line[0] == '{') out.push_back(json::parse(line));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+// The program with stdout on a pipe, its lines handed to `onLine` until it returns false (then SIGKILL) or the
+// program ends; with `killWhen`, also SIGKILL as soon as that file exists (polled every 2 ms). Returns the wait status.
+int runWatching(const std::vector<std::string>& args, const std::vector<std::string>& env,
+                const std::function<bool(const std::string&)>& onLine, std::string* all = nullptr,
+                const fs::path& killWhen = {}) {
+  int fds[2];
+  REQUIRE(pipe(fds) == 0);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  std::vector<std::string> envStrings;
+  for (char** e = environ; *e; ++e) envStrings.emplace_back(*e);
+  for (const auto& e : env) envStrings.push_back(e);
+  std::vector<char*> argv, envp;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  for (const auto& e : envStrings) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
+  pid_t pid = 0;
+  REQUIRE(posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(), envp.data()) == 0);
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  std::atomic<bool> running{true};
+  std::thread watcher([&] {
+    while (running && !killWhen.empty()) {
+      if (fs::exists(killWhen)) {
+        kill(pid, SIGKILL);
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  });
+  FILE* out = fdopen(fds[0], "r");
+  char* line = nullptr;
+  std::size_t cap = 0;
+  bool killed = false;
+  while (getline(&line, &cap, out) > 0) {
+    if (all) *all += line;
+    if (!killed && !onLine(line)) {
+      kill(pid, SIGKILL);
+      killed = true;
+    }
+  }
+  free(line);
+  fclose(out);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  running = false;
+  watcher.join();
+  return status;
+}
+
+std::vector<inference::vista3d::TensorEntry> entriesOf(const fs::path& checkpoint) {
+  auto ck = inference::vista3d::readCheckpoint(checkpoint.string());
+  REQUIRE(ck.ok());
+  return ck->tensors;
+}
+
+std::vector<std::uint8_t> storageBytes(const fs::path& checkpoint) {
+  auto ck = inference::vista3d::readCheckpoint(checkpoint.string());
+  REQUIRE(ck.ok());
+  std::vector<std::uint8_t> all;
+  for (const auto& e : ck->tensors) {
+    auto bytes = inference::vista3d::readTensorBytes(*ck, e);
+    REQUIRE(bytes.ok());
+    all.insert(all.end(), bytes->begin(), bytes->end());
+  }
+  return all;
+}
+
+bool pythonTorch() { return runShell("/usr/bin/python3 -c 'import torch' >/dev/null 2>&1").exitCode == 0; }
+
+}  // namespace
+
+TEST_CASE("delineate-train: an atlas network on mouse MRI, JSON progress, checkpoints torch loads, the sidecar",
+          "[cli][train][data]") {
+  ScratchDir dir("train");
+  const auto cases = mouseCases(dir, {1, 2, 3}, 2);
+  if (!cases || labelTable().empty()) return;
+  const fs::path out = dir / "run";
+  const auto config = writeConfig(dir, "config.json", smallConfig(*cases, out, 8));
+  const Run r = runProgram(DELINEATE_TRAIN_PATH, "--config " + quoted(config.string()) + " --json");
+  INFO(r.out);
+  REQUIRE(r.exitCode == 0);
+  const auto events = jsonLines(r.out);
+  REQUIRE(events.size() >= 3);
+  CHECK(events.front().at("event") == "start");
+  CHECK(events.front().at("trainCases") == 2);
+  CHECK(events.front().at("validationCases") == 1);
+  CHECK(events.front().at("patch") == json::array({32, 32, 32}));
+  int validations = 0;
+  for (const auto& e : events)
+    if (e.at("event") == "progress" && e.contains("validation")) {
+      ++validations;
+      // 37 structures in the validation subject, each with a Dice in [0, 1].
+      CHECK(e.at("validation").at("perClass").size() == 37);
+      for (const auto& [k, d] : e.at("validation").at("perClass").items()) {
+        const double dice = d.get<double>();
+        CHECK(dice >= 0);
+        CHECK(dice <= 1);
+      }
+      CHECK(e.at("iterationsPerSecond").get<double>() > 0);
+      CHECK(e.at("dataWaitFraction").get<double>() >= 0);
+    }
+  CHECK(validations == 2);
+  const json& done = events.back();
+  REQUIRE(done.at("event") == "done");
+  CHECK(done.at("iterations") == 8);
+  CHECK(done.at("cancelled") == false);
+
+  // Checkpoints: the last two and the best, each with weights, optimizer state and a sidecar.
+  for (const char* stem : {"it0000004", "it0000008"}) {
+    INFO(stem);
+    CHECK(fs::exists(out / "checkpoints" / (std::string(stem) + ".pt")));
+    CHECK(fs::exists(out / "checkpoints" / (std::string(stem) + ".optim.pt")));
+    CHECK(fs::exists(out / "checkpoints" / (std::string(stem) + ".json")));
+  }
+  const json sidecar = json::parse(readTextFile(out / "checkpoints" / "it0000008.json"));
+  CHECK(sidecar.at("architecture").at("name") == "SegResNetDS");
+  CHECK(sidecar.at("architecture").at("monai").at("out_channels") == 38);  // background and 37 structures
+  CHECK(sidecar.at("architecture").at("monai").at("init_filters") == 4);
+  REQUIRE(sidecar.at("labels").size() == 37);
+  CHECK(sidecar.at("labels").at(0).at("class") == 1);
+  CHECK(sidecar.at("labels").at(0).at("id") == 1);
+  CHECK(sidecar.at("labels").at(0).at("name") == "Left Hippocampus");
+  CHECK(sidecar.at("preprocessing").at("intensity") == "zscore-nonzero");
+  CHECK(sidecar.at("validations").size() == 2);
+  CHECK(sidecar.at("iteration") == 8);
+  REQUIRE(sidecar.at("data").at("cases").size() == 3);
+  for (const auto& c : sidecar.at("data").at("cases")) {
+    auto labels = io::sha256OfFile(c.at("labels").get<std::string>());
+    auto image = io::sha256OfFile(c.at("image").get<std::string>());
+    REQUIRE(labels.ok());
+    REQUIRE(image.ok());
+    CHECK(c.at("labelsSha256") == *labels);
+    CHECK(c.at("imageSha256") == *image);
+  }
+  // The weights as PyTorch names them (MONAI's SegResNetDS keys), and Python torch reads them.
+  const auto entries = entriesOf(out / "checkpoints" / "it0000008.pt");
+  CHECK(entries.front().name == "encoder.conv_init.weight");
+  CHECK(entries.front().shape == std::vector<std::int64_t>{4, 1, 3, 3, 3});
+  if (!pythonTorch()) {
+    if (runningInCi()) FAIL("python3-torch is missing; scripts/setup.sh installs it");
+    return;
+  }
+  const Run py = runShell("/usr/bin/python3 -c \"import torch; sd = torch.load('" + (out / "checkpoints" / "it0000008.pt").string() +
+                          "', weights_only=True); print(len(sd), tuple(sd['up_layers.2.head.weight'].shape))\"");
+  CHECK(py.exitCode == 0);
+  CHECK(py.out.find(std::to_string(entries.size()) + " (38, 4, 1, 1, 1)") != std::string::npos);
+}
+
+TEST_CASE("delineate-train: killed after a checkpoint, or inside a save, resumes to the uninterrupted run's weights",
+          "[cli][train][data]") {
+  ScratchDir dir("train-resume");
+  const auto cases = mouseCases(dir, {1, 2}, 2);
+  if (!cases || labelTable().empty()) return;
+  auto config = smallConfig(*cases, dir / "whole", 40);
+  config["validationInterval"] = 0;  // no validation case: checkpoints every 4 iterations and at the end
+  config["checkpointInterval"] = 4;
+  config["keepLast"] = 20;
+  const Run whole = runProgram(DELINEATE_TRAIN_PATH, "--config " + quoted(writeConfig(dir, "whole.json", config).string()));
+  INFO(whole.out);
+  REQUIRE(whole.exitCode == 0);
+  const auto reference = storageBytes(dir / "whole" / "checkpoints" / "it0000040.pt");
+
+  config["output"] = (dir / "killed").string();
+  const auto path = writeConfig(dir, "killed.json", config);
+  SECTION("SIGKILL once iteration 4's checkpoint is complete") {
+    const int status = runWatching({DELINEATE_TRAIN_PATH, "--config", path.string()}, {},
+                                   [](const std::string&) { return true; }, nullptr,
+                                   dir / "killed" / "checkpoints" / "it0000004.json");
+    REQUIRE(WIFSIGNALED(status));
+    CHECK_FALSE(fs::exists(dir / "killed" / "checkpoints" / "it0000040.json"));
+  }
+  SECTION("SIGKILL inside the save of iteration 8 (as its weights file is renamed into place)") {
+    const int status = runWatching({DELINEATE_TRAIN_PATH, "--config", path.string()},
+                                   {"LD_PRELOAD=" + std::string(DELINEATE_FS_FAULTS_PATH), "DELINEATE_FAULT_KILL=before:rename:it0000008.pt$"},
+                                   [](const std::string&) { return true; });
+    REQUIRE(WIFSIGNALED(status));
+    // The earlier checkpoint is whole; the one being written is not listed as a checkpoint.
+    CHECK(fs::exists(dir / "killed" / "checkpoints" / "it0000004.json"));
+    CHECK_FALSE(fs::exists(dir / "killed" / "checkpoints" / "it0000008.json"));
+    CHECK_FALSE(fs::exists(dir / "killed" / "checkpoints" / "it0000008.pt"));
+  }
+  const Run resumed = runProgram(DELINEATE_TRAIN_PATH, "--config " + quoted(path.string()) + " --resume");
+  INFO(resumed.out);
+  REQUIRE(resumed.exitCode == 0);
+  const auto at = resumed.out.find("(iteration ");
+  REQUIRE(at != std::string::npos);
+  const int from = std::stoi(resumed.out.substr(at + 11));
+  CHECK(from >= 4);
+  CHECK(from < 40);
+  CHECK(from % 4 == 0);
+  // Same batches, learning rates and Adam moments: the same weights, bit for bit.
+  CHECK(storageBytes(dir / "killed" / "checkpoints" / "it0000040.pt") == reference);
+}
+
+TEST_CASE("delineate-train: bad cases are named and skipped, or stop the run", "[cli][train][data]") {
+  ScratchDir dir("train-bad");
+  const auto root = sharedFile(std::string(kMouse) + "/label/FVB_NCrl_in_vivo_4.nii.gz");
+  if (!root || labelTable().empty()) return;
+  const fs::path base = root->parent_path().parent_path();
+  json extra = json::array();
+  // Subject 4's labels on subject 5's image would pass the grid check (one atlas grid), so: a changed hash, and
+  // labels with an id the table does not have.
+  extra.push_back({{"id", "changed"}, {"image", (base / "template" / "FVB_NCrl_in_vivo_4.nii.gz").string()},
+                   {"labels", (base / "label" / "FVB_NCrl_in_vivo_4.nii.gz").string()}, {"labelsSha256", std::string(64, '0')}});
+  extra.push_back({{"id", "missing"}, {"image", (dir / "nowhere.nii.gz").string()},
+                   {"labels", (base / "label" / "FVB_NCrl_in_vivo_4.nii.gz").string()}});
+  const auto cases = mouseCases(dir, {1, 2}, 1, extra);
+  REQUIRE(cases);
+  auto config = smallConfig(*cases, dir / "run", 2);
+  const auto path = writeConfig(dir, "config.json", config);
+  const SplitRun r = runProgramSplit(DELINEATE_TRAIN_PATH, "--config " + quoted(path.string()));
+  INFO(r.out << r.err);
+  REQUIRE(r.exitCode == 0);
+  CHECK(r.err.find("case skipped: changed: " + (base / "label" / "FVB_NCrl_in_vivo_4.nii.gz").string() + " changed since") != std::string::npos);
+  CHECK(r.err.find("case skipped: missing: " + (dir / "nowhere.nii.gz").string()) != std::string::npos);
+  CHECK(r.out.find("1 training and 1 validation case(s), 2 skipped") != std::string::npos);
+  const json sidecar = json::parse(readTextFile(dir / "run" / "checkpoints" / "it0000002.json"));
+  CHECK(sidecar.at("data").at("skipped").size() == 2);
+
+  const SplitRun stop = runProgramSplit(DELINEATE_TRAIN_PATH, "--config " + quoted(path.string()) + " --stop-on-bad-case --out " +
+                                                                   quoted((dir / "stopped").string()));
+  CHECK(stop.exitCode == 1);
+  CHECK(stop.err.find("error: changed: ") != std::string::npos);
+  CHECK(stop.err.find("(the run stops on a bad case)") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "stopped" / "checkpoints"));
+
+  // A label the table does not know is a bad case too (never trained silently as background).
+  writeTextFile(dir / "short_table.csv", "label,name\n1,Left Hippocampus\n2,External Capsule\n");
+  ScratchDir good("train-bad-good");
+  const auto goodCases = mouseCases(good, {1, 2}, 1);
+  REQUIRE(goodCases);
+  const SplitRun unknown = runProgramSplit(DELINEATE_TRAIN_PATH, "--config " + quoted(path.string()) + " --cases " +
+                                                                      quoted(goodCases->string()) + " --stop-on-bad-case --labels " +
+                                                                      quoted((dir / "short_table.csv").string()) + " --out " +
+                                                                      quoted((dir / "unknown").string()));
+  INFO(unknown.err);
+  CHECK(unknown.exitCode == 1);
+  CHECK(unknown.err.find("error: FVB1: invalid argument: label 3 is not in the run's label table") != std::string::npos);
+}
+
+TEST_CASE("delineate-train: a NaN loss stops the run at its iteration and keeps the last good checkpoint",
+          "[cli][train][data]") {
+  ScratchDir dir("train-nan");
+  const auto cases = mouseCases(dir, {1, 2}, 2);
+  if (!cases || labelTable().empty()) return;
+  auto config = smallConfig(*cases, dir / "run", 60);
+  config["learningRate"] = 1e8;  // AdamW's decay multiplies every weight by 1 - 1e3 each step: inf, then NaN
+  config["schedule"] = "constant";
+  config["validationInterval"] = 0;
+  config["checkpointInterval"] = 1;
+  const SplitRun r = runProgramSplit(DELINEATE_TRAIN_PATH, "--config " + quoted(writeConfig(dir, "nan.json", config).string()));
+  INFO(r.out << r.err);
+  REQUIRE(r.exitCode == 1);
+  const auto at = r.err.find(": iteration ", r.err.find("error: training: "));
+  REQUIRE(at != std::string::npos);
+  const int iteration = std::stoi(r.err.substr(at + 12));
+  CHECK((r.err.find("the loss is NaN") != std::string::npos || r.err.find("the weights are no longer finite") != std::string::npos));
+  CHECK(r.err.find("last good checkpoint is kept") != std::string::npos);
+  // The newest checkpoint is of the step before, and every weight in it is finite.
+  char stem[32];
+  std::snprintf(stem, sizeof stem, "it%07d.pt", iteration - 1);
+  REQUIRE(fs::exists(dir / "run" / "checkpoints" / stem));
+  auto ck = inference::vista3d::readCheckpoint((dir / "run" / "checkpoints" / stem).string());
+  REQUIRE(ck.ok());
+  for (const auto& e : ck->tensors) {
+    auto bytes = inference::vista3d::readTensorBytes(*ck, e);
+    REQUIRE(bytes.ok());
+    std::vector<float> v(bytes->size() / 4);
+    std::memcpy(v.data(), bytes->data(), bytes->size());
+    for (const float x : v) REQUIRE(std::isfinite(x));
+  }
+  std::snprintf(stem, sizeof stem, "it%07d.pt", iteration);
+  CHECK_FALSE(fs::exists(dir / "run" / "checkpoints" / stem));
+}
