@@ -367,7 +367,7 @@ core::Result<PreparedData> loadCases(const CaseList& list, RunSettings& settings
       }
     }
   }
-  if (vista || settings.intensity == "ct") {
+  if (settings.intensity == "ct" || (vista && settings.intensity == "auto")) {  // VISTA-3D's own scaling by default
     settings.prepare.intensity = tr::IntensityMode::Range;
     if (!settings.config.contains("intensityRange")) {
       settings.prepare.intensityMin = -963.8247715525971;  // the bundle's ScaleIntensityRanged

@@ -26,6 +26,7 @@
 #include "inference/vista3d/checkpoint_reader.h"
 #include "io/base/sha256.h"
 #include "tests/cli/cli_runner.h"
+#include "tests/cli/share_fixture.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate;
@@ -367,4 +368,98 @@ TEST_CASE("delineate-train: a NaN loss stops the run at its iteration and keeps 
   }
   std::snprintf(stem, sizeof stem, "it%07d.pt", iteration);
   CHECK_FALSE(fs::exists(dir / "run" / "checkpoints" / stem));
+}
+
+TEST_CASE("delineate-train: VISTA-3D fine-tuned with its labels mapped to new ids; the engine loads the result",
+          "[cli][train][data]") {
+  ScratchDir dir("train-vista");
+  const auto cases = mouseCases(dir, {1, 2}, 1);
+  const auto tiny = sharedFile("reference/vista3d/tiny_state_dict.pt");
+  if (!cases || !tiny) return;
+  json mapping = json::array();
+  int next = 133;  // VISTA-3D's free ids
+  for (int id = 1; id <= 40; ++id)
+    if (id != 22 && id != 30 && id != 37) mapping.push_back({id, next++});
+  const json config{{"model", "vista3d"}, {"checkpoint", tiny->string()}, {"cases", cases->string()},
+                    {"output", (dir / "run").string()}, {"iterations", 4}, {"validationInterval", 2},
+                    {"patch", {32, 32, 32}}, {"validationWindow", {64, 64, 48}}, {"spacing", {0.3, 0.3, 0.3}},
+                    {"intensity", "zscore"}, {"labelMapping", mapping}, {"seed", 3}, {"threads", 2}};
+  const Run r = runProgram(DELINEATE_TRAIN_PATH, "--config " + quoted(writeConfig(dir, "vista.json", config).string()) + " --json");
+  INFO(r.out);
+  REQUIRE(r.exitCode == 0);
+  const auto events = jsonLines(r.out);
+  REQUIRE(events.back().at("event") == "done");
+  CHECK(events.back().at("iterations") == 4);
+  const json sidecar = json::parse(readTextFile(dir / "run" / "checkpoints" / "it0000004.json"));
+  CHECK(sidecar.at("architecture").at("name") == "VISTA3D");
+  REQUIRE(sidecar.at("labels").size() == 37);
+  CHECK(sidecar.at("labels").at(0).at("id") == 1);
+  CHECK(sidecar.at("labels").at(0).at("vista3d") == 133);
+  CHECK(sidecar.at("training").at("loss") == "per-prompt sigmoid DiceCE");
+  // The fine-tuned weights pass the engine's strict key check and segment a new subject with a new class.
+  const auto image = sharedFile(std::string(kMouse) + "/template/FVB_NCrl_in_vivo_5.nii.gz");
+  REQUIRE(image);
+  const Run seg = runProgram(DELINEATE_VISTA3D_PATH, "segment " + quoted(image->string()) + " " + quoted((dir / "seg.nii.gz").string()) +
+                                                         " --checkpoint " + quoted((dir / "run" / "checkpoints" / "it0000004.pt").string()) +
+                                                         " --device cpu --class 133");
+  INFO(seg.out);
+  CHECK(seg.exitCode == 0);
+  CHECK(fs::exists(dir / "seg.nii.gz"));
+}
+
+TEST_CASE("delineate-train: checkpoints published to the share; a share failing mid-run is reported and retried",
+          "[cli][train][data]") {
+  ScratchDir dir("train-share");
+  const auto cases = mouseCases(dir, {1, 2}, 1);
+  if (!cases || labelTable().empty()) return;
+  const fs::path root = initCliShare(dir);
+  auto config = smallConfig(*cases, dir / "run", 12);
+  config["share"] = root.string();
+  config["modelName"] = "atlas";
+  const fs::path folder = root / "checkpoints" / "atlas";
+  bool broken = false, restored = false;
+  std::string all;
+  const int status = runWatching({DELINEATE_TRAIN_PATH, "--config", writeConfig(dir, "share.json", config).string(), "--json"}, {},
+                                 [&](const std::string& line) {
+                                   const json j = json::parse(line, nullptr, false);
+                                   if (!j.is_object()) return true;
+                                   if (j.value("event", "") == "start") {
+                                     // The share's model folder turns into a file: every publish fails.
+                                     fs::remove_all(folder);
+                                     fs::create_directories(folder.parent_path());
+                                     writeTextFile(folder, "not a folder");
+                                     broken = true;
+                                   }
+                                   if (j.value("event", "") == "warning" && broken && !restored) {
+                                     fs::remove(folder);
+                                     fs::create_directories(folder);
+                                     restored = true;
+                                   }
+                                   return true;
+                                 },
+                                 &all);
+  INFO(all);
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  CHECK(restored);
+  CHECK(all.find("not published (tried again with the next save)") != std::string::npos);
+  const auto events = jsonLines(all);
+  REQUIRE(events.back().at("event") == "done");
+  CHECK(events.back().at("unpublished") == 0);
+  // The share lists whole revisions only: the first best (published late) and the final one, each with its sidecar.
+  const Run list = runCli("checkpoint list " + quoted(root.string()) + " atlas --json");
+  INFO(list.out);
+  REQUIRE(list.exitCode == 0);
+  const json revisions = json::parse(list.out);
+  REQUIRE(revisions.at("revisions").size() >= 2);
+  CHECK(revisions.at("revisions").front().at("message").get<std::string>().rfind("iteration 4", 0) == 0);
+  CHECK(revisions.at("revisions").back().at("message").get<std::string>().find("(final)") != std::string::npos);
+  CHECK(revisions.at("revisions").back().at("extra").at("iteration") == 12);
+  CHECK(revisions.at("revisions").back().at("extra").at("architecture").at("name") == "SegResNetDS");
+  CHECK(revisions.at("incomplete").empty());
+  const Run get = runCli("checkpoint get " + quoted(root.string()) + " atlas " +
+                         std::to_string(revisions.at("revisions").back().at("revision").get<int>()) + " " +
+                         quoted((dir / "got.pt").string()));
+  CHECK(get.exitCode == 0);
+  CHECK(readTextFile(dir / "got.pt") == readTextFile(dir / "run" / "checkpoints" / "it0000012.pt"));
 }
