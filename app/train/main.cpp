@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -57,7 +58,7 @@ std::string duration(double seconds) {
 json validationJson(const tr::Validation& v) {
   json perClass = json::object();
   for (const auto& [c, d] : v.perClass) perClass[std::to_string(c)] = d;
-  return {{"iteration", v.iteration}, {"meanDice", v.meanDice}, {"perClass", perClass}, {"seconds", v.seconds}};
+  return {{"iteration", v.iteration}, {"meanDice", v.meanDice}, {"perClass", perClass}, {"seconds", v.seconds}, {"elapsedSeconds", v.elapsedSeconds}};
 }
 
 // Merges the flags given into the configuration (flags win).
@@ -67,6 +68,7 @@ struct Flags {
   std::optional<double> learningRate, memoryBudgetMB;
   std::vector<std::int64_t> patch;
   bool resume = false, jsonLines = false, stopOnBadCase = false;
+  std::string evaluate;
 };
 
 json mergedConfig(const Flags& f, json config) {
@@ -150,11 +152,12 @@ int main(int argc, char** argv) {
                                      "iteration)");
   app.add_flag("--stop-on-bad-case", f.stopOnBadCase, "stop at the first unusable case instead of skipping it");
   app.add_flag("--json", f.jsonLines, "progress as JSON lines on stdout (for the window)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  valueName(app.add_option("--evaluate", f.evaluate, "no training: this checkpoint of the same configuration segments "
+                                                     "every case (all splits) and the per-structure Dice is printed as "
+                                                     "JSON"),
+            "FILE");
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (const std::optional<int> done = app::cli::parseCommandLine(app, args)) return *done;
 
   json config = json::object();
   if (!f.config.empty()) {
@@ -232,29 +235,94 @@ int main(int argc, char** argv) {
   if (core::Status s = (*model)->setDevice(settings->device, precision); !s) return fail(s.error(), f.jsonLines);
   (*model)->setOptimizer(settings->trainer.optimizer);
 
+  const json sidecar = app::train::sidecarBase(*settings, *list, *data, (*model)->parameterCount());
+  // A checkpoint is read with the classes it was trained with: its sidecar's labels must be this run's.
+  auto sameLabels = [&](const std::string& sidecarPath) -> core::Status {
+    std::ifstream in(sidecarPath);
+    if (!in) return core::Status::success();  // a checkpoint without a sidecar: nothing to compare
+    std::stringstream text;
+    text << in.rdbuf();
+    const json other = json::parse(text.str(), nullptr, false);
+    if (other.is_discarded() || !other.is_object() || !other.contains("labels")) return core::Status::success();
+    if (other.at("labels") != sidecar.at("labels"))
+      return core::makeError(core::ErrorCode::InvalidArgument, sidecarPath,
+                             "its labels (classes and ids) differ from this run's: the cases or the label table changed");
+    return core::Status::success();
+  };
+  if (!f.evaluate.empty()) {
+    const std::string evaluatedSidecar = f.evaluate.size() > 3 && f.evaluate.compare(f.evaluate.size() - 3, 3, ".pt") == 0
+                                             ? f.evaluate.substr(0, f.evaluate.size() - 3) + ".json"
+                                             : std::string();
+    if (!evaluatedSidecar.empty())
+      if (core::Status s = sameLabels(evaluatedSidecar); !s) return fail(s.error(), f.jsonLines);
+    auto weights = tr::readStateDict(f.evaluate);
+    if (!weights) return fail(weights.error(), f.jsonLines);
+    if (core::Status s = (*model)->loadStateDict(*weights); !s)
+      return fail(core::makeError(core::ErrorCode::ParseError, f.evaluate, "does not fit this configuration's network: " + s.error().describe()), f.jsonLines);
+    json cases = json::object();
+    std::map<std::int64_t, std::pair<double, int>> perClass;
+    const auto start = std::chrono::steady_clock::now();
+    for (std::size_t k = 0; k < cache.size(); ++k) {
+      auto dice = tr::validateCase(**model, cache, k, settings->trainer);
+      if (!dice) return fail(dice.error(), f.jsonLines);
+      json c = json::object();
+      double sum = 0;
+      for (const auto& [cls, d] : *dice) {
+        // Reported by the source label id (the class's id in the cases' own labels).
+        std::int64_t id = cls;
+        for (const auto& [from, to] : settings->prepare.labelMap)
+          if (to == cls) id = from;
+        c[std::to_string(id)] = d;
+        sum += d;
+        perClass[id].first += d;
+        ++perClass[id].second;
+      }
+      cases[cache.info(k).id] = {{"split", cache.info(k).split}, {"meanDice", dice->empty() ? 0.0 : sum / static_cast<double>(dice->size())},
+                                 {"perStructure", c}};
+    }
+    json mean = json::object();
+    for (const auto& [id, p] : perClass) {
+      const auto* entry = settings->labelTable.find(static_cast<core::Label>(id));
+      mean[std::to_string(id)] = {{"name", entry ? entry->name : std::string()}, {"dice", p.first / p.second}};
+    }
+    std::printf("%s\n", json{{"checkpoint", f.evaluate}, {"cases", cases}, {"perStructure", mean},
+                             {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()}}
+                            .dump(1)
+                            .c_str());
+    return 0;
+  }
+
   // Resume: weights, optimizer and the trainer's place from the newest complete checkpoint.
   const std::string checkpointFolder = (fs::path(settings->output) / "checkpoints").string();
   tr::ResumePoint resume;
+  std::vector<tr::SavedCheckpoint> earlier;
   if (f.resume) {
-    auto found = tr::findLatestCheckpoint(checkpointFolder);
+    auto found = tr::findCheckpoints(checkpointFolder);
     if (!found) return fail(found.error(), f.jsonLines);
-    if (!*found) {
-      std::fprintf(stderr, "warning: nothing to resume in %s: starting at iteration 0\n", checkpointFolder.c_str());
-    } else {
-      auto weights = tr::readStateDict((*found)->files.weights);
-      if (!weights) return fail(weights.error(), f.jsonLines);
-      if (core::Status s = (*model)->loadStateDict(*weights); !s)
-        return fail(core::makeError(core::ErrorCode::ParseError, (*found)->files.weights, "does not fit this run's network: " + s.error().describe()), f.jsonLines);
-      auto optimizer = tr::readStateDict((*found)->files.optimizer);
-      if (!optimizer) return fail(optimizer.error(), f.jsonLines);
-      if (core::Status s = (*model)->loadOptimizerState(*optimizer); !s) return fail(s.error(), f.jsonLines);
-      resume = (*found)->resume;
-      std::fprintf(stderr, "resuming from %s (iteration %d)\n", (*found)->files.weights.c_str(), resume.iteration);
+    const auto initial = (*model)->stateDict();  // put back if a checkpoint fails halfway through loading
+    bool resumed = false;
+    for (const auto& c : *found) {
+      if (core::Status s = sameLabels(c.files.sidecar); !s) return fail(s.error(), f.jsonLines);
+      auto weights = tr::readStateDict(c.files.weights);
+      auto optimizer = weights ? tr::readStateDict(c.files.optimizer) : core::Result<std::vector<tr::NamedTensor>>(weights.error());
+      core::Status loaded = !weights ? core::Status(weights.error()) : !optimizer ? core::Status(optimizer.error()) : (*model)->loadStateDict(*weights);
+      if (loaded) loaded = (*model)->loadOptimizerState(*optimizer);
+      if (!loaded) {  // a damaged or foreign checkpoint: say so and try the one before
+        std::fprintf(stderr, "warning: cannot resume from %s: %s\n", c.files.weights.c_str(), loaded.error().describe().c_str());
+        if (core::Status s = (*model)->loadStateDict(initial); !s) return fail(s.error(), f.jsonLines);
+        (*model)->setOptimizer(settings->trainer.optimizer);
+        continue;
+      }
+      resume = c.resume;
+      std::fprintf(stderr, "resuming from %s (iteration %d)\n", c.files.weights.c_str(), resume.iteration);
+      resumed = true;
+      break;
     }
+    if (!resumed) std::fprintf(stderr, "warning: nothing to resume in %s: starting at iteration 0\n", checkpointFolder.c_str());
+    for (const auto& c : *found) earlier.push_back(c.files);
   }
 
   // Checkpoints: local files by a background thread, the best and the last published to the share.
-  const json sidecar = app::train::sidecarBase(*settings, *list, *data, (*model)->parameterCount());
   tr::PublishFn publish;
   const std::string author = io::processUserName();
   if (store && !settings->modelName.empty()) {
@@ -265,15 +333,18 @@ int main(int argc, char** argv) {
       std::ifstream in(c.sidecar);
       std::stringstream text;
       text << in.rdbuf();
+      const json extra = json::parse(text.str(), nullptr, false);
+      if (extra.is_discarded()) return core::makeError(core::ErrorCode::ParseError, c.sidecar, "not JSON");
       auto revisions = checkpoints.list();
       if (!revisions) return revisions.error();
       const std::string message = "iteration " + std::to_string(c.iteration) + (c.best ? " (best so far)" : "") + (c.final ? " (final)" : "");
-      auto saved = checkpoints.saveFile(c.weights, io::SaveRequest{author, revisions->latest(), message, json::parse(text.str()).dump()}, ".pt");
+      auto saved = checkpoints.saveFile(c.weights, io::SaveRequest{author, revisions->latest(), message, extra.dump()}, ".pt");
       if (!saved) return saved.error();
       return core::Status::success();
     };
   }
   tr::CheckpointSaver saver(checkpointFolder, sidecar.dump(), settings->keepLast, publish);
+  saver.adopt(earlier);
 
   const int trainCount = static_cast<int>(data->train.size()), validationCount = static_cast<int>(data->validation.size());
   const auto& patch = settings->trainer.patches.patch;
@@ -308,7 +379,8 @@ int main(int argc, char** argv) {
     }
     if (f.jsonLines) {
       json j{{"event", "progress"}, {"iteration", p.iteration}, {"iterations", p.iterations}, {"loss", p.loss},
-             {"learningRate", p.learningRate}, {"iterationsPerSecond", p.iterationsPerSecond}, {"etaSeconds", p.etaSeconds},
+             {"learningRate", p.learningRate}, {"iterationsPerSecond", p.iterationsPerSecond}, {"elapsedSeconds", p.elapsedSeconds},
+             {"etaSeconds", p.etaSeconds},
              {"dataWaitFraction", p.dataWaitFraction}, {"lastCheckpoint", p.lastCheckpoint}, {"skippedSteps", p.skippedSteps}};
       if (p.validation) j["validation"] = validationJson(*p.validation);
       std::printf("%s\n", j.dump().c_str());

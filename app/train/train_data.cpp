@@ -11,6 +11,7 @@
 #include "io/base/sha256.h"
 #include "io/dicom/dicom.h"
 #include "io/labels/label_table_io.h"
+#include "inference/vista3d/preprocess.h"
 #include "io/volume/image_file.h"
 
 namespace delineate::app::train {
@@ -171,6 +172,10 @@ core::Result<RunSettings> readRunSettings(const json& c) {
     s.spacingGiven = true;
   }
   DELINEATE_GET(s.intensity, "intensity");
+  if (s.model == "vista3d" && (s.spacingGiven || s.intensity != "auto" || c.contains("intensityRange")))
+    return makeError(ErrorCode::InvalidArgument, s.spacingGiven ? "spacing" : "intensity",
+                     "VISTA-3D trains on its engine's own preprocessing (1.5 mm, RAS, the bundle's CT scaling), which "
+                     "the fine-tuned model will be run with; leave it unset");
   if (s.intensity != "auto" && s.intensity != "zscore" && s.intensity != "ct" && s.intensity != "range" && s.intensity != "none")
     return makeError(ErrorCode::InvalidArgument, "intensity", "must be auto, zscore, ct, range or none");
   std::vector<double> range;
@@ -183,7 +188,7 @@ core::Result<RunSettings> readRunSettings(const json& c) {
   // Training.
   auto& t = s.trainer;
   DELINEATE_GET(t.iterations, "iterations");
-  if (t.iterations < 1) return makeError(ErrorCode::InvalidArgument, "iterations", "must be at least 1");
+  if (t.iterations < 1 || t.iterations > 10000000) return makeError(ErrorCode::InvalidArgument, "iterations", "must be 1..10000000");
   DELINEATE_GET(t.validationInterval, "validationInterval");
   DELINEATE_GET(t.earlyStopPatience, "earlyStopPatience");
   DELINEATE_GET(t.warmupIterations, "warmupIterations");
@@ -192,7 +197,7 @@ core::Result<RunSettings> readRunSettings(const json& c) {
   DELINEATE_GET(schedule, "schedule");
   if (schedule != "cosine" && schedule != "constant") return makeError(ErrorCode::InvalidArgument, "schedule", "must be cosine or constant");
   t.cosine = schedule == "cosine";
-  t.optimizer.learningRate = s.model == "vista3d" ? 5e-5 : 2e-4;
+  t.optimizer.learningRate = s.model == "vista3d" ? 5e-5 : 1e-3;
   DELINEATE_GET(t.optimizer.learningRate, "learningRate");
   if (core::Status st = requireRange("learningRate", t.optimizer.learningRate, 1e-12, 1e9); !st) return st.error();
   DELINEATE_GET(t.optimizer.weightDecay, "weightDecay");
@@ -214,6 +219,12 @@ core::Result<RunSettings> readRunSettings(const json& c) {
   if (core::Status st = requireRange("foregroundRatio", t.patches.foregroundRatio, 0, 1); !st) return st.error();
   DELINEATE_GET(t.patches.classBalanced, "classBalanced");
   DELINEATE_GET(t.patches.augment.enabled, "augment");
+  DELINEATE_GET(t.patches.augment.flipProbability, "flipProbability");
+  DELINEATE_GET(t.patches.augment.rotate90Probability, "rotate90Probability");
+  DELINEATE_GET(t.patches.augment.affineProbability, "affineProbability");
+  if (core::Status st = requireRange("flipProbability", t.patches.augment.flipProbability, 0, 1); !st) return st.error();
+  if (core::Status st = requireRange("rotate90Probability", t.patches.augment.rotate90Probability, 0, 1); !st) return st.error();
+  if (core::Status st = requireRange("affineProbability", t.patches.augment.affineProbability, 0, 1); !st) return st.error();
   DELINEATE_GET(t.patches.workers, "workers");
   if (t.patches.workers < 1 || t.patches.workers > 64) return makeError(ErrorCode::InvalidArgument, "workers", "must be 1..64");
   int seed = 0;
@@ -229,6 +240,7 @@ core::Result<RunSettings> readRunSettings(const json& c) {
   }
   // VISTA-3D prompts and labels.
   DELINEATE_GET(t.prompts.maxPoint, "maxPoint");
+  if (t.prompts.maxPoint < 1 || t.prompts.maxPoint > 100) return makeError(ErrorCode::InvalidArgument, "maxPoint", "must be 1..100");
   DELINEATE_GET(t.prompts.dropLabelProbability, "dropLabelProbability");
   DELINEATE_GET(t.prompts.dropPointProbability, "dropPointProbability");
   DELINEATE_GET(t.prompts.maxBackprompt, "maxBackprompt");
@@ -256,14 +268,6 @@ core::Result<RunSettings> readRunSettings(const json& c) {
 
 core::Result<PreparedData> loadCases(const CaseList& list, RunSettings& settings, tr::CaseCache& cache, bool quiet) {
   PreparedData data;
-  // Read every case once: hashes, image, labels; stats for the automatic settings.
-  struct Read {
-    CaseEntry entry;
-    core::ImageVolume image;
-    core::LabelMap labels;
-    std::string imageSha, labelsSha;
-  };
-  std::vector<Read> reads;
   auto bad = [&](const CaseEntry& e, const std::string& why) -> core::Status {
     const std::string line = e.id + ": " + why;
     if (settings.stopOnBadCase) return makeError(ErrorCode::InvalidArgument, e.id, why + " (the run stops on a bad case)");
@@ -271,62 +275,77 @@ core::Result<PreparedData> loadCases(const CaseList& list, RunSettings& settings
     if (!quiet) std::fprintf(stderr, "warning: case skipped: %s\n", line.c_str());
     return core::Status::success();
   };
-  std::set<core::Label> ids;
-  for (const auto& e : list.cases) {
-    Read r;
-    r.entry = e;
-    auto labelsSha = contentSha256(e.labels);
-    if (!labelsSha) {
-      if (core::Status s = bad(e, labelsSha.error().describe()); !s) return s.error();
-      continue;
+  // Pass 1, one case in memory at a time: hashes checked, the pair read and checked, what the automatic settings need
+  // (ids, spacing, lowest intensity) noted. Only the usable cases go on.
+  struct Usable {
+    CaseEntry entry;
+    std::string imageSha, labelsSha;
+  };
+  std::vector<Usable> usable;
+  std::vector<std::set<core::Label>> caseIds;
+  std::vector<core::Vec3> spacings;
+  float lowest = 0;
+  auto readPair = [&](const CaseEntry& e, core::ImageVolume& image, core::LabelMap& labels) -> core::Result<bool> {
+    auto i = readImage(e.image);
+    if (!i) {
+      if (core::Status s = bad(e, i.error().describe()); !s) return s.error();
+      return false;
     }
-    if (!e.labelsSha256.empty() && *labelsSha != e.labelsSha256) {
-      if (core::Status s = bad(e, e.labels + " changed since the case list was made (its SHA-256 differs)"); !s) return s.error();
-      continue;
+    auto l = io::readLabelFile(e.labels);
+    if (!l) {
+      if (core::Status s = bad(e, l.error().describe()); !s) return s.error();
+      return false;
     }
-    auto imageSha = contentSha256(e.image);
-    if (!imageSha) {
-      if (core::Status s = bad(e, imageSha.error().describe()); !s) return s.error();
-      continue;
-    }
-    if (!e.imageSha256.empty() && *imageSha != e.imageSha256) {
-      if (core::Status s = bad(e, e.image + " changed since the case list was made (its SHA-256 differs)"); !s) return s.error();
-      continue;
-    }
-    auto image = readImage(e.image);
-    if (!image) {
-      if (core::Status s = bad(e, image.error().describe()); !s) return s.error();
-      continue;
-    }
-    auto labels = io::readLabelFile(e.labels);
-    if (!labels) {
-      if (core::Status s = bad(e, labels.error().describe()); !s) return s.error();
-      continue;
-    }
-    if (!labels->voxels().geometry().isCloseTo(image->geometry())) {
+    if (!l->voxels().geometry().isCloseTo(i->geometry())) {
       if (core::Status s = bad(e, "the labels (" + e.labels + ") are on another grid than the image"); !s) return s.error();
+      return false;
+    }
+    image = std::move(*i);
+    labels = std::move(*l);
+    return true;
+  };
+  for (const auto& e : list.cases) {
+    auto labelsSha = contentSha256(e.labels);
+    std::string why;
+    if (!labelsSha) why = labelsSha.error().describe();
+    else if (!e.labelsSha256.empty() && *labelsSha != e.labelsSha256) why = e.labels + " changed since the case list was made (its SHA-256 differs)";
+    auto imageSha = why.empty() ? contentSha256(e.image) : core::Result<std::string>(std::string());
+    if (why.empty() && !imageSha) why = imageSha.error().describe();
+    else if (why.empty() && !e.imageSha256.empty() && *imageSha != e.imageSha256)
+      why = e.image + " changed since the case list was made (its SHA-256 differs)";
+    if (!why.empty()) {
+      if (core::Status s = bad(e, why); !s) return s.error();
       continue;
     }
-    r.imageSha = *imageSha;
-    r.labelsSha = *labelsSha;
-    r.image = std::move(*image);
-    r.labels = std::move(*labels);
-    reads.push_back(std::move(r));
+    core::ImageVolume image;
+    core::LabelMap labels;
+    auto ok = readPair(e, image, labels);
+    if (!ok) return ok.error();
+    if (!*ok) continue;
+    std::set<core::Label> ids;
+    std::vector<bool> seen(65536, false);
+    for (std::size_t i = 0; i < labels.voxels().size(); ++i) seen[labels.voxels()[i]] = true;
+    for (std::size_t i = 1; i < seen.size(); ++i)
+      if (seen[i]) ids.insert(static_cast<core::Label>(i));
+    for (std::size_t i = 0; i < image.size(); ++i) lowest = std::min(lowest, image[i]);
+    caseIds.push_back(std::move(ids));
+    spacings.push_back(image.geometry().spacingMm());
+    usable.push_back(Usable{e, *imageSha, *labelsSha});
   }
-  if (reads.empty()) return makeError(ErrorCode::InvalidArgument, list.path, "no usable case");
+  if (usable.empty()) return makeError(ErrorCode::InvalidArgument, list.path, "no usable case");
 
   // Which labels train, and as what.
   const bool vista = settings.model == "vista3d";
-  std::set<core::Label> known;
+  std::set<core::Label> known, ids;
   if (!settings.labelTable.empty())
-    for (const auto& entry : settings.labelTable.entries()) known.insert(entry.id);
+    for (const auto& entry : settings.labelTable.entries())
+      if (entry.id) known.insert(entry.id);
+  for (const auto& c : caseIds)
+    for (const auto id : c)
+      if (known.empty() || known.count(id)) ids.insert(id);
   if (vista) {
-    if (settings.labelMapping.empty())  // the user's ids are VISTA-3D's own
-      for (const auto& r : reads)
-        for (std::size_t i = 0; i < r.labels.voxels().size(); ++i)
-          if (r.labels.voxels()[i]) ids.insert(r.labels.voxels()[i]);
     std::map<core::Label, core::Label> mapping(settings.labelMapping.begin(), settings.labelMapping.end());
-    if (settings.labelMapping.empty())
+    if (settings.labelMapping.empty())  // the user's ids are VISTA-3D's own
       for (const auto id : ids) {
         if (id > 254) return makeError(ErrorCode::InvalidArgument, "labelMapping", "label " + std::to_string(id) + " is above VISTA-3D's 254 ids: map it (labelMapping)");
         mapping[id] = id;
@@ -338,11 +357,6 @@ core::Result<PreparedData> loadCases(const CaseList& list, RunSettings& settings
   } else {
     // The classes are the ids the cases hold; with a label table, only its ids (a case with another is refused
     // when it is prepared, so no label trains silently as background).
-    for (const auto& r : reads)
-      for (std::size_t i = 0; i < r.labels.voxels().size(); ++i) {
-        const core::Label id = r.labels.voxels()[i];
-        if (id && (known.empty() || known.count(id))) ids.insert(id);
-      }
     int cls = 0;
     settings.prepare.labelMap.clear();
     for (const auto id : ids) {
@@ -354,24 +368,27 @@ core::Result<PreparedData> loadCases(const CaseList& list, RunSettings& settings
     if (cls < 1) return makeError(ErrorCode::InvalidArgument, list.path, "no labelled voxel in any case");
   }
 
-  // Automatic settings: the median spacing (Auto3DSeg's target), intensity by modality, the patch from the data.
-  if (!settings.spacingGiven) {
-    if (vista) {
-      settings.prepare.spacingMm = {1.5, 1.5, 1.5};
-    } else {
-      for (int a = 0; a < 3; ++a) {
-        std::vector<double> v;
-        for (const auto& r : reads) v.push_back(r.image.geometry().spacingMm()[static_cast<std::size_t>(a)]);
-        std::sort(v.begin(), v.end());
-        settings.prepare.spacingMm[static_cast<std::size_t>(a)] = v[v.size() / 2];
-      }
+  // Automatic settings: the median spacing (Auto3DSeg's target), intensity by modality. VISTA-3D is prepared as its
+  // engine prepares (1.5 mm, RAS, the bundle's CT scaling).
+  if (!vista && !settings.spacingGiven)
+    for (std::size_t a = 0; a < 3; ++a) {
+      std::vector<double> v;
+      for (const auto& sp : spacings) v.push_back(sp[a]);
+      std::sort(v.begin(), v.end());
+      settings.prepare.spacingMm[a] = v[v.size() / 2];
     }
-  }
-  if (settings.intensity == "ct" || (vista && settings.intensity == "auto")) {  // VISTA-3D's own scaling by default
+  if (vista) {
+    settings.prepare.intensity = tr::IntensityMode::Range;
+    settings.prepare.intensityMin = inference::vista3d::kIntensityMin;
+    settings.prepare.intensityMax = inference::vista3d::kIntensityMax;
+    settings.prepare.spacingMm = {inference::vista3d::kTargetSpacingMm, inference::vista3d::kTargetSpacingMm,
+                                  inference::vista3d::kTargetSpacingMm};
+    settings.intensity = "ct";
+  } else if (settings.intensity == "ct") {
     settings.prepare.intensity = tr::IntensityMode::Range;
     if (!settings.config.contains("intensityRange")) {
-      settings.prepare.intensityMin = -963.8247715525971;  // the bundle's ScaleIntensityRanged
-      settings.prepare.intensityMax = 1053.678477684517;
+      settings.prepare.intensityMin = -1000;
+      settings.prepare.intensityMax = 1000;
     }
   } else if (settings.intensity == "range") {
     settings.prepare.intensity = tr::IntensityMode::Range;
@@ -379,44 +396,41 @@ core::Result<PreparedData> loadCases(const CaseList& list, RunSettings& settings
     settings.prepare.intensity = tr::IntensityMode::None;
   } else if (settings.intensity == "zscore") {
     settings.prepare.intensity = tr::IntensityMode::ZScore;
-  } else {  // auto: CT when the image holds Hounsfield air, else per-image z-score (MR, micro-CT in arbitrary units)
-    float lowest = 0;
-    for (const auto& r : reads)
-      for (std::size_t i = 0; i < r.image.size(); ++i) lowest = std::min(lowest, r.image[i]);
-    if (lowest < -500) {
-      settings.prepare.intensity = tr::IntensityMode::Range;
-      settings.prepare.intensityMin = -1000;
-      settings.prepare.intensityMax = 1000;
-      settings.intensity = "ct";
-    } else {
-      settings.prepare.intensity = tr::IntensityMode::ZScore;
-      settings.intensity = "zscore";
-    }
+  } else if (lowest < -500) {  // auto: CT when the images hold Hounsfield air, else z-scored (MR, micro-CT units)
+    settings.prepare.intensity = tr::IntensityMode::Range;
+    settings.prepare.intensityMin = -1000;
+    settings.prepare.intensityMax = 1000;
+    settings.intensity = "ct";
+  } else {
+    settings.prepare.intensity = tr::IntensityMode::ZScore;
+    settings.intensity = "zscore";
   }
 
-  // Prepare and cache (the read volumes go as soon as each is prepared).
+  // Pass 2, one case at a time again: read, prepare, into the cache (which keeps its budget).
   std::vector<std::size_t> unmarked;
-  for (auto& r : reads) {
-    auto prepared = tr::prepareCase(r.entry.id, r.image, r.labels, settings.prepare);
-    r.image = core::ImageVolume();
-    r.labels = core::LabelMap();
+  for (const auto& u : usable) {
+    core::ImageVolume image;
+    core::LabelMap labels;
+    auto ok = readPair(u.entry, image, labels);
+    if (!ok) return ok.error();
+    if (!*ok) continue;
+    auto prepared = vista ? tr::prepareVista3dCase(u.entry.id, image, labels, settings.prepare)
+                          : tr::prepareCase(u.entry.id, image, labels, settings.prepare);
+    image = core::ImageVolume();
+    labels = core::LabelMap();
     if (!prepared) {
-      if (core::Status s = bad(r.entry, prepared.error().detail); !s) return s.error();
+      if (core::Status s = bad(u.entry, prepared.error().detail); !s) return s.error();
       continue;
     }
-    std::string split = r.entry.split;
+    std::string split = u.entry.split;
     std::transform(split.begin(), split.end(), split.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
     prepared->split = split;
     if (core::Status s = cache.add(std::move(*prepared)); !s) return s.error();
     const std::size_t k = cache.size() - 1;
     if (split == "validation" || split == "val") data.validation.push_back(k);
     else if (split == "train" || split == "training") data.train.push_back(k);
-    else if (split == "test") {
-      // kept out of training and validation
-    } else {
-      unmarked.push_back(k);
-    }
-    data.cases.push_back(LoadedCase{r.entry, r.imageSha, r.labelsSha});
+    else if (split != "test") unmarked.push_back(k);  // test cases stay out of training and validation
+    data.cases.push_back(LoadedCase{u.entry, u.imageSha, u.labelsSha});
   }
   if (data.cases.empty()) return makeError(ErrorCode::InvalidArgument, list.path, "no usable case: every case was skipped (above)");
   // Unmarked cases train, except the last `holdOut` by id, which validate.
@@ -493,6 +507,9 @@ json sidecarBase(const RunSettings& s, const CaseList& list, const PreparedData&
                    {"foregroundRatio", t.patches.foregroundRatio},
                    {"classBalanced", t.patches.classBalanced},
                    {"augment", t.patches.augment.enabled},
+                   {"affineProbability", t.patches.augment.affineProbability},
+                   {"flipProbability", t.patches.augment.flipProbability},
+                   {"rotate90Probability", t.patches.augment.rotate90Probability},
                    {"seed", t.patches.seed},
                    {"validationInterval", t.validationInterval},
                    {"device", s.device},

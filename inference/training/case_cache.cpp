@@ -71,8 +71,10 @@ core::Status CaseCache::add(PreparedCase prepared) {
     std::error_code ec;
     std::filesystem::create_directories(m_spillFolder, ec);
     if (ec) return core::makeError(core::ErrorCode::WriteFailed, m_spillFolder, ec.message());
-    c->spillPath = (std::filesystem::path(m_spillFolder) / ("case-" + std::to_string(m_cases.size()) + ".raw")).string();
-    c->fd = ::open(c->spillPath.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    // Named by this process and the case: two runs sharing an output folder never write each other's files.
+    c->spillPath = (std::filesystem::path(m_spillFolder) /
+                    ("case-" + std::to_string(::getpid()) + "-" + std::to_string(m_cases.size()) + ".raw")).string();
+    c->fd = ::open(c->spillPath.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (c->fd < 0) return core::makeError(core::ErrorCode::WriteFailed, c->spillPath, std::strerror(errno));
     if (core::Status s = writeAll(c->fd, prepared.image.data(), prepared.image.size() * sizeof(float), c->spillPath); !s) return s;
     if (core::Status s = writeAll(c->fd, prepared.labels.data(), prepared.labels.size() * sizeof(std::uint16_t), c->spillPath); !s)

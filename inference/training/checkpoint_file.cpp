@@ -1,5 +1,7 @@
 #include "inference/training/checkpoint_file.h"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -190,7 +192,8 @@ class ZipWriter {
       return core::makeError(core::ErrorCode::InvalidArgument, m_path, "a checkpoint over 4 GiB needs ZIP64, which is not written");
     if (core::Status s = write(dir.data(), dir.size()); !s) return s;
     if (core::Status s = write(end.data(), end.size()); !s) return s;
-    if (std::fflush(m_file) != 0 || std::ferror(m_file))
+    // On disk before the caller renames it into place: a crash never leaves a complete-looking empty file.
+    if (std::fflush(m_file) != 0 || std::ferror(m_file) || ::fsync(fileno(m_file)) != 0)
       return core::makeError(core::ErrorCode::WriteFailed, m_path, std::strerror(errno));
     const int rc = std::fclose(m_file);
     m_file = nullptr;

@@ -2,7 +2,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -28,14 +32,15 @@ std::string stem(int iteration) {
 json validationJson(const Validation& v) {
   json perClass = json::object();
   for (const auto& [c, d] : v.perClass) perClass[std::to_string(c)] = d;
-  return {{"iteration", v.iteration}, {"meanDice", v.meanDice}, {"perClass", perClass}, {"seconds", v.seconds}};
+  return {{"iteration", v.iteration}, {"meanDice", v.meanDice}, {"perClass", perClass}, {"seconds", v.seconds}, {"elapsedSeconds", v.elapsedSeconds}};
 }
 
-Validation validationFrom(const json& j) {
+Validation validationFrom(const json& j) {  // throws json::exception on a malformed entry (the caller skips the sidecar)
   Validation v;
   v.iteration = j.value("iteration", 0);
   v.meanDice = j.value("meanDice", 0.0);
   v.seconds = j.value("seconds", 0.0);
+  v.elapsedSeconds = j.value("elapsedSeconds", 0.0);
   if (j.contains("perClass"))
     for (const auto& [k, d] : j.at("perClass").items()) v.perClass.emplace_back(std::stoll(k), d.get<double>());
   return v;
@@ -44,10 +49,12 @@ Validation validationFrom(const json& j) {
 core::Status writeText(const std::string& path, const std::string& text) {
   const std::string temporary = path + ".partial";
   {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) return core::makeError(core::ErrorCode::WriteFailed, path, "cannot write the file");
+    std::FILE* out = std::fopen(temporary.c_str(), "wb");
+    if (!out) return core::makeError(core::ErrorCode::WriteFailed, path, std::strerror(errno));
+    const bool ok = std::fwrite(text.data(), 1, text.size(), out) == text.size() && std::fflush(out) == 0 && ::fsync(fileno(out)) == 0;
+    const int error = errno;
+    std::fclose(out);
+    if (!ok) return core::makeError(core::ErrorCode::WriteFailed, path, std::strerror(error));
   }
   std::error_code ec;
   fs::rename(temporary, path, ec);
@@ -111,6 +118,12 @@ std::string CheckpointSaver::lastSaved() const {
   return m_saved.empty() ? std::string() : m_saved.back().weights;
 }
 
+void CheckpointSaver::adopt(std::vector<SavedCheckpoint> earlier) {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  std::sort(earlier.begin(), earlier.end(), [](const SavedCheckpoint& a, const SavedCheckpoint& b) { return a.iteration < b.iteration; });
+  m_saved.insert(m_saved.begin(), earlier.begin(), earlier.end());
+}
+
 std::vector<SavedCheckpoint> CheckpointSaver::saved() const {
   std::lock_guard<std::mutex> lock(m_mutex);
   return m_saved;
@@ -147,6 +160,9 @@ void CheckpointSaver::run() {
       if (!written) {
         m_warnings.push_back("checkpoint at iteration " + std::to_string(state.iteration) + " not saved: " + written.error().describe());
       } else {
+        // A second save of the same iteration (a cancel right after a save) replaces the first.
+        m_saved.erase(std::remove_if(m_saved.begin(), m_saved.end(), [&](const SavedCheckpoint& c) { return c.iteration == written->iteration; }),
+                      m_saved.end());
         m_saved.push_back(*written);
         if (m_publish) m_unpublished.push_back(*written);
         toPublish = m_unpublished;
@@ -235,9 +251,10 @@ void CheckpointSaver::prune() {
   }
 }
 
-core::Result<std::optional<FoundCheckpoint>> findLatestCheckpoint(const std::string& folder) {
+core::Result<std::vector<FoundCheckpoint>> findCheckpoints(const std::string& folder) {
+  std::vector<FoundCheckpoint> out;
   std::error_code ec;
-  if (!fs::is_directory(folder, ec)) return std::optional<FoundCheckpoint>{};
+  if (!fs::is_directory(folder, ec)) return out;
   std::vector<std::pair<int, fs::path>> sidecars;
   for (const auto& e : fs::directory_iterator(folder, ec)) {
     const std::string name = e.path().filename().string();
@@ -260,14 +277,18 @@ core::Result<std::optional<FoundCheckpoint>> findLatestCheckpoint(const std::str
     found.files.weights = (fs::path(folder) / stem(iteration)).string() + ".pt";
     found.files.optimizer = (fs::path(folder) / stem(iteration)).string() + ".optim.pt";
     if (!fs::exists(found.files.weights, ec) || !fs::exists(found.files.optimizer, ec)) continue;
-    found.resume.iteration = iteration;
-    found.resume.bestDice = j.value("bestDice", -1.0);
-    found.resume.validationsWithoutGain = j.value("validationsWithoutGain", 0);
-    if (j.contains("validations"))
-      for (const auto& v : j.at("validations")) found.resume.validations.push_back(validationFrom(v));
-    return std::optional<FoundCheckpoint>(std::move(found));
+    try {
+      found.resume.iteration = iteration;
+      found.resume.bestDice = j.value("bestDice", -1.0);
+      found.resume.validationsWithoutGain = j.value("validationsWithoutGain", 0);
+      if (j.contains("validations"))
+        for (const auto& v : j.at("validations")) found.resume.validations.push_back(validationFrom(v));
+    } catch (const std::exception&) {
+      continue;  // a sidecar of another shape: not one to resume from
+    }
+    out.push_back(std::move(found));
   }
-  return std::optional<FoundCheckpoint>{};
+  return out;
 }
 
 }  // namespace delineate::inference::training

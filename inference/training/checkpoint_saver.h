@@ -44,6 +44,9 @@ class CheckpointSaver final : public CheckpointSink {
   // Write and publish failures since the last call, in order.
   std::vector<std::string> takeWarnings();
   std::vector<SavedCheckpoint> saved() const;
+  // Checkpoints of an earlier process in the same folder (a resumed run), so that keeping the best and the last
+  // `keepLast` goes on counting them.
+  void adopt(std::vector<SavedCheckpoint> earlier);
   // The failed publishes still waiting for a retry.
   std::size_t pendingPublishes() const;
 
@@ -64,13 +67,13 @@ class CheckpointSaver final : public CheckpointSink {
   std::thread m_thread;
 };
 
-// The newest complete checkpoint in `folder` (its sidecar, weights and optimizer files all there and readable), for
-// resuming; nullopt when there is none.
+// The complete checkpoints in `folder` (sidecar, weights and optimizer files all there), newest first, for resuming:
+// a caller tries the next when one fails to load (a damaged file is caught by its CRCs).
 struct FoundCheckpoint {
   SavedCheckpoint files;
   ResumePoint resume;
   std::string sidecarJson;
 };
-core::Result<std::optional<FoundCheckpoint>> findLatestCheckpoint(const std::string& folder);
+core::Result<std::vector<FoundCheckpoint>> findCheckpoints(const std::string& folder);
 
 }  // namespace delineate::inference::training

@@ -268,7 +268,12 @@ void PatchLoader::work() {
       if (m_stopping) return;
       index = m_nextToMake++;
     }
-    auto batch = make(m_cache, m_cases, m_settings, index);
+    core::Result<Batch> batch = core::makeError(core::ErrorCode::OutOfMemory, "training", "out of memory making a batch");
+    try {
+      batch = make(m_cache, m_cases, m_settings, index);
+    } catch (const std::exception& e) {  // never let a worker end the process: the trainer gets the error in order
+      batch = core::makeError(core::ErrorCode::InvalidArgument, "training", std::string("making batch ") + std::to_string(index) + ": " + e.what());
+    }
     {
       std::lock_guard<std::mutex> lock(m_mutex);
       m_done.emplace(index, std::move(batch));

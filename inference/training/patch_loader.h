@@ -1,8 +1,8 @@
 #pragma once
 // Training patches made on worker threads ahead of the device (torch-free): a case, a centre (on a class's voxel with
 // probability `foregroundRatio`, the class drawn uniformly among the case's classes when class-balanced, else any
-// voxel), then augmentation: a small affine (rotation, scale; image linear, labels nearest), flips, 90-degree
-// rotations in planes whose patch sides are equal, intensity scale and shift, gamma and Gaussian noise.
+// voxel), then augmentation: a small affine (rotation, scale; image linear, labels nearest), intensity scale and
+// shift, gamma and Gaussian noise, and when asked flips and 90-degree rotations in planes whose patch sides are equal.
 //
 // Batch k is a function of (seed, k) alone, so a run is repeatable whatever the number of workers, and a resumed run
 // continues with the batches it would have had.
@@ -25,8 +25,10 @@ struct AugmentSettings {
   double affineProbability = 0.2;
   double rotateDegrees = 15;  // each axis uniform in +-this
   double scaleRange = 0.1;    // uniform in 1 +- this
-  double flipProbability = 0.5;  // per axis
-  double rotate90Probability = 0.5;
+  // Flips and 90-degree turns are off by default: they swap left and right, and atlases label hemispheres (and bodies
+  // the left kidney) by side; the VISTA-3D bundle's recipe has neither. Turn them on for data without sides.
+  double flipProbability = 0;  // per axis
+  double rotate90Probability = 0;
   double intensityScaleProbability = 0.5, intensityScale = 0.1;
   double intensityShiftProbability = 0.5, intensityShift = 0.1;
   double gammaProbability = 0.3, gammaMin = 0.7, gammaMax = 1.5;

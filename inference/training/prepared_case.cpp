@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "core/axis_order.h"
+#include "core/resample.h"
+#include "inference/vista3d/preprocess.h"
 
 namespace delineate::inference::training {
 
@@ -152,13 +154,10 @@ core::Result<PreparedCase> prepareImage(const std::string& id, const core::Image
   }
 }
 
-core::Result<PreparedCase> prepareCase(const std::string& id, const core::ImageVolume& image, const core::LabelMap& labels,
-                                       const PrepareSettings& settings) {
-  if (!labels.voxels().geometry().isCloseTo(image.geometry()))
-    return core::makeError(core::ErrorCode::GeometryMismatch, id,
-                           "the labels are on another grid than the image (" + labels.voxels().geometry().orientationCode() +
-                               " vs " + image.geometry().orientationCode() + ", or other size, spacing or origin)");
-  // Every id the labels hold must be known.
+namespace {
+
+// The lookup of source ids to classes (0xFFFF: not in the run's table), and a refusal naming the first unknown id.
+core::Result<std::vector<std::uint16_t>> labelLookup(const std::string& id, const core::LabelMap& labels, const PrepareSettings& settings) {
   std::vector<std::uint16_t> lut(65536, 0xFFFF);
   lut[0] = 0;
   if (settings.labelMap.empty()) {
@@ -167,14 +166,44 @@ core::Result<PreparedCase> prepareCase(const std::string& id, const core::ImageV
   } else {
     for (const auto& [from, to] : settings.labelMap) lut[from] = to;
   }
-  {
-    std::vector<bool> seen(65536, false);
-    for (std::size_t i = 0; i < labels.voxels().size(); ++i) seen[labels.voxels()[i]] = true;
-    for (std::size_t i = 0; i < seen.size(); ++i)
-      if (seen[i] && lut[i] == 0xFFFF)
-        return core::makeError(core::ErrorCode::InvalidArgument, id,
-                               "label " + std::to_string(i) + " is not in the run's label table");
+  std::vector<bool> seen(65536, false);
+  for (std::size_t i = 0; i < labels.voxels().size(); ++i) seen[labels.voxels()[i]] = true;
+  for (std::size_t i = 0; i < seen.size(); ++i)
+    if (seen[i] && lut[i] == 0xFFFF)
+      return core::makeError(core::ErrorCode::InvalidArgument, id, "label " + std::to_string(i) + " is not in the run's label table");
+  return lut;
+}
+
+// Each class's voxels (an even subsample, at most settings.maxIndicesPerClass), in one pass.
+void collectClassVoxels(PreparedCase& prepared, const PrepareSettings& settings) {
+  std::vector<std::int64_t> counts(65536, 0), stride(65536, 1), seen(65536, 0);
+  for (const auto l : prepared.labels) ++counts[l];
+  std::vector<int> slot(65536, -1);
+  const auto cap = static_cast<std::int64_t>(std::max<std::size_t>(1, settings.maxIndicesPerClass));
+  for (std::size_t cls = 0; cls < counts.size(); ++cls) {
+    if (!counts[cls]) continue;
+    stride[cls] = std::max<std::int64_t>(1, (counts[cls] + cap - 1) / cap);
+    slot[cls] = static_cast<int>(prepared.classVoxels.size());
+    prepared.classVoxels.emplace_back(static_cast<std::uint16_t>(cls), std::vector<std::int64_t>{});
+    prepared.classVoxels.back().second.reserve(static_cast<std::size_t>(counts[cls] / stride[cls] + 1));
   }
+  for (std::size_t i = 0; i < prepared.labels.size(); ++i) {
+    const auto l = prepared.labels[i];
+    if ((seen[l]++ % stride[l]) == 0)
+      prepared.classVoxels[static_cast<std::size_t>(slot[l])].second.push_back(static_cast<std::int64_t>(i));
+  }
+}
+
+}  // namespace
+
+core::Result<PreparedCase> prepareCase(const std::string& id, const core::ImageVolume& image, const core::LabelMap& labels,
+                                       const PrepareSettings& settings) {
+  if (!labels.voxels().geometry().isCloseTo(image.geometry()))
+    return core::makeError(core::ErrorCode::GeometryMismatch, id,
+                           "the labels are on another grid than the image (" + labels.voxels().geometry().orientationCode() +
+                               " vs " + image.geometry().orientationCode() + ", or other size, spacing or origin)");
+  auto lut = labelLookup(id, labels, settings);
+  if (!lut) return lut.error();
   auto prepared = prepareImage(id, image, settings, nullptr);
   if (!prepared) return prepared.error();
   try {
@@ -187,29 +216,56 @@ core::Result<PreparedCase> prepareCase(const std::string& id, const core::ImageV
       if (!r) return r.error();
       canonical = std::move(*r);
     }
-    auto grid = targetGrid(canonical.geometry(), settings, id);
+    // The image's grid (the labels' own geometry may differ from it within the tolerance, and a rounding there must
+    // not give the labels another size).
+    auto canonicalImageGeometry = core::reorderedGeometry(image.geometry(), order);
+    auto grid = targetGrid(canonicalImageGeometry, settings, id);
     if (!grid) return grid.error();
-    resampleLabels(canonical, *grid, lut, prepared->labels);
-    // Class voxels: an even subsample of each class's voxels, in one pass.
-    std::vector<std::int64_t> counts(65536, 0), stride(65536, 1), seen(65536, 0);
-    for (const auto l : prepared->labels) ++counts[l];
-    std::vector<int> slot(65536, -1);
-    const auto cap = static_cast<std::int64_t>(std::max<std::size_t>(1, settings.maxIndicesPerClass));
-    for (std::size_t cls = 0; cls < counts.size(); ++cls) {
-      if (!counts[cls]) continue;
-      stride[cls] = std::max<std::int64_t>(1, (counts[cls] + cap - 1) / cap);
-      slot[cls] = static_cast<int>(prepared->classVoxels.size());
-      prepared->classVoxels.emplace_back(static_cast<std::uint16_t>(cls), std::vector<std::int64_t>{});
-      prepared->classVoxels.back().second.reserve(static_cast<std::size_t>(counts[cls] / stride[cls] + 1));
-    }
-    for (std::size_t i = 0; i < prepared->labels.size(); ++i) {
-      const auto l = prepared->labels[i];
-      if ((seen[l]++ % stride[l]) == 0)
-        prepared->classVoxels[static_cast<std::size_t>(slot[l])].second.push_back(static_cast<std::int64_t>(i));
-    }
+    resampleLabels(canonical, *grid, *lut, prepared->labels);
+    if (prepared->labels.size() != prepared->image.size())
+      return core::makeError(core::ErrorCode::GeometryMismatch, id, "the labels and the image prepared to different sizes");
+    collectClassVoxels(*prepared, settings);
     return prepared;
   } catch (const std::bad_alloc&) {
     return core::makeError(core::ErrorCode::OutOfMemory, id, "out of memory preparing the labels");
+  }
+}
+
+core::Result<PreparedCase> prepareVista3dCase(const std::string& id, const core::ImageVolume& image, const core::LabelMap& labels,
+                                              const PrepareSettings& settings) {
+  if (!labels.voxels().geometry().isCloseTo(image.geometry()))
+    return core::makeError(core::ErrorCode::GeometryMismatch, id, "the labels are on another grid than the image");
+  if (core::Status s = core::requireFiniteVoxels(image, id); !s) return s.error();
+  auto lut = labelLookup(id, labels, settings);
+  if (!lut) return lut.error();
+  auto input = vista3d::preprocessForVista3d(image);
+  if (!input) return input.error();
+  // The labels on the network's grid (in LPS, as the image's), by nearest neighbour.
+  core::LabelMap onImageGrid = labels;
+  auto onGrid = core::resampleNearest(onImageGrid, input->image.geometry());
+  if (!onGrid) return onGrid.error();
+  try {
+    PreparedCase c;
+    c.id = id;
+    const auto n = input->image.geometry().dimensions();
+    c.size = {n[0], n[1], n[2]};
+    for (std::size_t a = 0; a < 3; ++a) c.spacingMm[a] = input->image.geometry().spacingMm()[a];
+    const auto voxels = static_cast<std::size_t>(n[0] * n[1] * n[2]);
+    c.image.resize(voxels);
+    c.labels.resize(voxels);
+    // Core order (x fastest) to torch order (x slowest), as the engine's windows are.
+    for (std::int64_t z = 0; z < n[2]; ++z)
+      for (std::int64_t y = 0; y < n[1]; ++y)
+        for (std::int64_t x = 0; x < n[0]; ++x) {
+          const auto from = static_cast<std::size_t>((z * n[1] + y) * n[0] + x);
+          const auto to = static_cast<std::size_t>((x * n[1] + y) * n[2] + z);
+          c.image[to] = input->image[from];
+          c.labels[to] = (*lut)[onGrid->voxels()[from]];
+        }
+    collectClassVoxels(c, settings);
+    return c;
+  } catch (const std::bad_alloc&) {
+    return core::makeError(core::ErrorCode::OutOfMemory, id, "out of memory preparing the case");
   }
 }
 

@@ -51,6 +51,12 @@ struct PreparedCase {
 core::Result<PreparedCase> prepareCase(const std::string& id, const core::ImageVolume& image, const core::LabelMap& labels,
                                        const PrepareSettings& settings);
 
+// A VISTA-3D fine-tuning case, prepared exactly as the engine prepares what it segments
+// (inference/vista3d/preprocess.h: RAS, 1.5 mm, the bundle's foreground crop and CT scaling), the labels resampled
+// onto that grid by nearest neighbour and mapped (settings.labelMap; spacing and intensity settings do not apply).
+core::Result<PreparedCase> prepareVista3dCase(const std::string& id, const core::ImageVolume& image, const core::LabelMap& labels,
+                                              const PrepareSettings& settings);
+
 // The image alone, as prepareCase makes it (for inference with a trained network): also the canonical grid's
 // geometry, to map a result back.
 core::Result<PreparedCase> prepareImage(const std::string& id, const core::ImageVolume& image, const PrepareSettings& settings,

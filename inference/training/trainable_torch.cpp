@@ -131,8 +131,10 @@ struct TrainableModel::Impl {
   OptimizerSettings settings;
   LossSettings lossSettings;
   bool optimizerReady = false;
-  std::int64_t step = 0;
-  std::map<std::string, std::pair<torch::Tensor, torch::Tensor>> moments;  // exp_avg, exp_avg_sq by parameter name
+  // AdamW's state by parameter name, as torch.optim keeps it: exp_avg, exp_avg_sq and the parameter's own step count
+  // (a parameter first reached late, e.g. a head whose prompts were dropped, starts its bias correction then).
+  std::map<std::string, std::pair<torch::Tensor, torch::Tensor>> moments;
+  std::map<std::string, std::int64_t> steps;
   double lossScale = 65536.0;  // fp16 only: PyTorch GradScaler's initial scale, halved on overflow, doubled per 2000
   int goodSteps = 0;
 
@@ -154,8 +156,12 @@ struct TrainableModel::Impl {
   void train(bool on) {
     for (auto* m : modules()) m->train(on);
   }
+  // zero_grad(set_to_none=False), as MONAI's trainers call it: a gradient once defined stays defined (zero), so a
+  // branch no prompt reached this step still decays and moves on its momentum, as in the bundle's training.
   void clearGradients() {
-    for (auto& p : named(false)) p.second.mutable_grad() = torch::Tensor();
+    torch::NoGradGuard noGrad;
+    for (auto& p : named(false))
+      if (p.second.grad().defined()) p.second.mutable_grad().zero_();
   }
 
   // The VISTA-3D bundle's training forward (MONAI VISTA3D.forward without patch coordinates): the class head for
@@ -228,10 +234,7 @@ struct TrainableModel::Impl {
   // are left alone.
   void adamw() {
     torch::NoGradGuard noGrad;
-    ++step;
     const double b1 = settings.beta1, b2 = settings.beta2, lr = settings.learningRate;
-    const double correction1 = 1 - std::pow(b1, static_cast<double>(step));
-    const double correction2 = 1 - std::pow(b2, static_cast<double>(step));
     for (auto& [name, p] : named(false)) {
       if (!p.requires_grad() || !p.grad().defined()) continue;
       const auto grad = p.grad();
@@ -240,6 +243,8 @@ struct TrainableModel::Impl {
         m.first = torch::zeros_like(p, torch::MemoryFormat::Preserve);
         m.second = torch::zeros_like(p, torch::MemoryFormat::Preserve);
       }
+      const auto step = static_cast<double>(++steps[name]);
+      const double correction1 = 1 - std::pow(b1, step), correction2 = 1 - std::pow(b2, step);
       p.mul_(1 - lr * settings.weightDecay);
       m.first.mul_(b1).add_(grad, 1 - b1);
       m.second.mul_(b2).addcmul_(grad, grad, 1 - b2);
@@ -372,7 +377,7 @@ core::Status TrainableModel::setDevice(const std::string& device, Precision prec
 void TrainableModel::setOptimizer(const OptimizerSettings& settings) {
   m_impl->settings = settings;
   m_impl->moments.clear();
-  m_impl->step = 0;
+  m_impl->steps.clear();
   m_impl->optimizerReady = true;
 }
 
@@ -534,19 +539,21 @@ std::int64_t TrainableModel::parameterCount() const {
 }
 
 std::vector<NamedTensor> TrainableModel::optimizerState() const {
+  // Counts as float32 values: exact up to 2^24, above the 10^7 iterations a run may have.
+  auto scalar = [](const std::string& name, double v) {
+    NamedTensor t;
+    t.name = name;
+    t.values = {static_cast<float>(v)};
+    return t;
+  };
   std::vector<NamedTensor> out;
-  NamedTensor step;
-  step.name = "step";
-  step.shape = {};
-  step.values = {static_cast<float>(m_impl->step)};
-  out.push_back(step);
-  NamedTensor scale;
-  scale.name = "loss_scale";
-  scale.values = {static_cast<float>(m_impl->lossScale)};
-  out.push_back(scale);
+  out.push_back(scalar("loss_scale", m_impl->lossScale));
+  out.push_back(scalar("loss_scale_good_steps", m_impl->goodSteps));
   for (const auto& [name, m] : m_impl->moments) {
     out.push_back(toNamed(name + ".exp_avg", m.first));
     out.push_back(toNamed(name + ".exp_avg_sq", m.second));
+    const auto it = m_impl->steps.find(name);
+    out.push_back(scalar(name + ".step", it == m_impl->steps.end() ? 0.0 : static_cast<double>(it->second)));
   }
   return out;
 }
@@ -567,34 +574,53 @@ core::Status TrainableModel::loadOptimizerState(const std::vector<NamedTensor>& 
   std::map<std::string, torch::Tensor> params;
   for (const auto& p : m_impl->named(false)) params[p.first] = p.second;
   decltype(m_impl->moments) moments;
-  std::int64_t step = -1;
+  decltype(m_impl->steps) steps;
   double scale = 65536.0;
+  int goodSteps = 0;
+  auto endsWith = [](const std::string& s, const std::string& tail) {
+    return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+  };
   for (const auto& t : state) {
-    if (t.name == "step" && t.values.size() == 1) {
-      step = static_cast<std::int64_t>(t.values[0]);
-      continue;
-    }
     if (t.name == "loss_scale" && t.values.size() == 1) {
       scale = t.values[0];
       continue;
     }
-    const bool avg = t.name.size() > 8 && t.name.compare(t.name.size() - 8, 8, ".exp_avg") == 0;
-    const bool sq = t.name.size() > 11 && t.name.compare(t.name.size() - 11, 11, ".exp_avg_sq") == 0;
-    const std::string param = avg ? t.name.substr(0, t.name.size() - 8) : sq ? t.name.substr(0, t.name.size() - 11) : "";
+    if (t.name == "loss_scale_good_steps" && t.values.size() == 1) {
+      goodSteps = static_cast<int>(t.values[0]);
+      continue;
+    }
+    const std::string tail = endsWith(t.name, ".exp_avg") ? ".exp_avg" : endsWith(t.name, ".exp_avg_sq") ? ".exp_avg_sq"
+                             : endsWith(t.name, ".step")  ? ".step" : "";
+    const std::string param = t.name.substr(0, t.name.size() - tail.size());
     const auto it = params.find(param);
-    if (it == params.end()) return core::makeError(core::ErrorCode::ParseError, t.name, "not a moment of this network's parameters");
+    if (tail.empty() || it == params.end())
+      return core::makeError(core::ErrorCode::ParseError, t.name, "not part of this network's optimizer state");
+    if (tail == ".step") {
+      if (t.values.size() != 1 || !(t.values[0] >= 1)) return core::makeError(core::ErrorCode::ParseError, t.name, "not a step count");
+      steps[param] = static_cast<std::int64_t>(t.values[0]);
+      continue;
+    }
     auto& m = moments[param];
-    torch::Tensor& slot = avg ? m.first : m.second;
+    torch::Tensor& slot = tail == ".exp_avg" ? m.first : m.second;
     slot = torch::zeros_like(it->second);
     if (core::Status s = copyInto(slot, t); !s) return s;
   }
-  if (step < 0) return core::makeError(core::ErrorCode::ParseError, "optimizer", "no step count in the state");
   for (const auto& [name, m] : moments)
-    if (!m.first.defined() || !m.second.defined())
-      return core::makeError(core::ErrorCode::ParseError, name, "only one of the two moments in the state");
+    if (!m.first.defined() || !m.second.defined() || !steps.count(name))
+      return core::makeError(core::ErrorCode::ParseError, name, "incomplete optimizer state (moments and step)");
+  // A parameter with moments had a gradient before: it has one again (zero), as in the run that saved the state, so
+  // a resumed run treats branches unused in its first steps the same.
+  {
+    torch::NoGradGuard noGrad;
+    for (const auto& [name, m] : moments) {
+      auto& p = params[name];
+      if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);
+    }
+  }
   m_impl->moments = std::move(moments);
-  m_impl->step = step;
+  m_impl->steps = std::move(steps);
   m_impl->lossScale = scale;
+  m_impl->goodSteps = goodSteps;
   m_impl->optimizerReady = true;
   return core::Status::success();
 }

@@ -179,6 +179,7 @@ core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, c
   double lossSum = 0;
   int lossCount = 0, skipped = 0;
   double lastStall = 0;
+  int lastSaved = -1;
 
   // Saves, unless a weight is no longer finite (an overflow the loss has not shown yet): then the run stops and the
   // previous checkpoint stays the last.
@@ -202,6 +203,7 @@ core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, c
     state.validationsWithoutGain = withoutGain;
     sink->save(std::move(state));
     lastStall = since(t0);
+    lastSaved = iteration;
     return core::Status::success();
   };
 
@@ -226,6 +228,7 @@ core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, c
     }
     v.meanDice = perClass.empty() ? 0 : sum / static_cast<double>(perClass.size());
     v.seconds = since(t0);
+    v.elapsedSeconds = since(runStart);
     result.validations.push_back(v);
     const bool better = v.meanDice > result.bestDice;
     if (better) {
@@ -247,29 +250,32 @@ core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, c
     if (!batch) return batch.error();
     model.setLearningRate(learningRateAt(settings, iteration));
     core::Result<TrainableModel::StepResult> step = core::makeError(core::ErrorCode::InvalidArgument, "training", "no step");
+    bool stepped = true;
+    const std::int64_t size[3] = {batch->size[0], batch->size[1], batch->size[2]};
     if (vista) {
       // The prompts of batch i come from their own stream, so a resumed run samples the same ones.
       std::mt19937_64 rng(streamSeed(settings.patches.seed ^ 0x5157A3D1ull, static_cast<std::uint64_t>(iteration)));
-      const std::int64_t size[3] = {batch->size[0], batch->size[1], batch->size[2]};
       const VistaPrompts prompts = samplePrompts(batch->labels, size, settings.prompts, rng);
-      if (prompts.promptClass.empty()) {
+      if (prompts.promptClass.empty()) {  // no prompt in this patch: the bundle skips the step too
         ++skipped;
-        continue;
+        stepped = false;
+      } else {
+        step = model.stepVista(batch->images, size, batch->labels, prompts);
       }
-      step = model.stepVista(batch->images, size, batch->labels, prompts);
     } else {
-      const std::int64_t size[3] = {batch->size[0], batch->size[1], batch->size[2]};
       step = model.stepSegResNetDS(batch->images, batch->count, size, batch->labels);
     }
-    if (!step) return step.error();
-    if (!step->finite)
-      return core::makeError(core::ErrorCode::InvalidArgument, "training",
-                             "iteration " + std::to_string(iteration + 1) + ": the loss is " +
-                                 (std::isnan(step->loss) ? "NaN" : "infinite") +
-                                 "; the run stopped and its last good checkpoint is kept (lower the learning rate)");
-    if (step->skipped) ++skipped;
-    lossSum += step->loss;
-    ++lossCount;
+    if (stepped) {
+      if (!step) return step.error();
+      if (!step->finite)
+        return core::makeError(core::ErrorCode::InvalidArgument, "training",
+                               "iteration " + std::to_string(iteration + 1) + ": the loss is " +
+                                   (std::isnan(step->loss) ? "NaN" : "infinite") +
+                                   "; the run stopped and its last good checkpoint is kept (lower the learning rate)");
+      if (step->skipped) ++skipped;
+      lossSum += step->loss;
+      ++lossCount;
+    }
     const int done = iteration + 1;
     const bool validateNow = (settings.validationInterval > 0 && done % settings.validationInterval == 0) || done == settings.iterations;
     if (validateNow) {
@@ -286,6 +292,7 @@ core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, c
       p.learningRate = learningRateAt(settings, iteration);
       const double elapsed = since(runStart);
       p.iterationsPerSecond = elapsed > 0 ? (done - resume.iteration) / elapsed : 0;
+      p.elapsedSeconds = elapsed;
       p.etaSeconds = p.iterationsPerSecond > 0 ? (settings.iterations - done) / p.iterationsPerSecond : 0;
       p.dataWaitFraction = elapsed > 0 ? loader.waitedSeconds() / elapsed : 0;
       p.skippedSteps = skipped;
@@ -308,7 +315,7 @@ core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, c
   result.dataWaitSeconds = loader.waitedSeconds();
   result.wallSeconds = since(runStart);
   // A cancelled run keeps its work since the last save; an early stop saved at its last validation.
-  if (result.cancelled && result.iterations > resume.iteration)
+  if (result.cancelled && result.iterations > resume.iteration && result.iterations != lastSaved)
     if (core::Status s = checkpoint(result.iterations, false, true); !s) return s.error();
   return result;
 }

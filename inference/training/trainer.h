@@ -42,7 +42,8 @@ struct Validation {
   int iteration = 0;
   double meanDice = 0;
   std::vector<std::pair<std::int64_t, double>> perClass;  // class -> mean Dice over the cases that hold it
-  double seconds = 0;
+  double seconds = 0;         // the validation's own time
+  double elapsedSeconds = 0;  // since the run (this process) started, when the validation ended
 };
 
 struct Progress {
@@ -50,6 +51,7 @@ struct Progress {
   double loss = 0;            // mean over the iterations since the previous report
   double learningRate = 0;
   double iterationsPerSecond = 0;
+  double elapsedSeconds = 0;  // since the run (this process) started
   double etaSeconds = 0;
   double dataWaitFraction = 0;  // of the wall time since the run (re)started, spent waiting for batches
   int skippedSteps = 0;         // fp16 overflow steps and iterations without a prompt

@@ -143,6 +143,24 @@ TEST_CASE("cli help: every command's --help prints its usage and options on stdo
   CHECK(helpOptions(vista.out) == std::set<std::string>{"--help", "--checkpoint", "--device", "--precision", "--batch",
                                                         "--class", "--point", "--roi", "--threads"});
   CHECK(runProgramSplit(DELINEATE_VISTA3D_PATH, "--help").exitCode == 0);
+
+  const SplitRun train = runProgramSplit(DELINEATE_TRAIN_PATH, "--help");
+  INFO(train.out + train.err);
+  CHECK(train.exitCode == 0);
+  CHECK(train.err.empty());
+  CHECK(train.out.rfind("usage: delineate-train", 0) == 0);
+  CHECK(helpOptions(train.out) ==
+        std::set<std::string>{"--help", "--config", "--cases", "--dataset", "--dataset-revision", "--out", "--model",
+                              "--checkpoint", "--labels", "--iterations", "--validation-interval", "--patch", "--batch",
+                              "--init-filters", "--learning-rate", "--device", "--precision", "--threads", "--workers",
+                              "--seed", "--hold-out", "--memory-budget-mb", "--share", "--model-name", "--resume",
+                              "--stop-on-bad-case", "--json", "--evaluate"});
+  // Usage errors: exit 2 and one line naming the problem.
+  const SplitRun noOut = runProgramSplit(DELINEATE_TRAIN_PATH, "--cases x.json");
+  CHECK(noOut.exitCode == 2);
+  CHECK(noOut.err.find("no output folder (--out)") != std::string::npos);
+  const SplitRun badModel = runProgramSplit(DELINEATE_TRAIN_PATH, "--model unet --out /tmp/x");
+  CHECK(badModel.exitCode == 2);
 }
 
 TEST_CASE("cli help: usage errors exit 2 with one line on stderr naming the problem, and write nothing",

@@ -21,10 +21,12 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <set>
 #include <thread>
 
 #include "inference/vista3d/checkpoint_reader.h"
 #include "io/base/sha256.h"
+#include "io/volume/image_file.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/cli/share_fixture.h"
 #include "tests/common/test_support.h"
@@ -372,34 +374,57 @@ TEST_CASE("delineate-train: a NaN loss stops the run at its iteration and keeps 
 
 TEST_CASE("delineate-train: VISTA-3D fine-tuned with its labels mapped to new ids; the engine loads the result",
           "[cli][train][data]") {
+  // TotalSegmentator's example CT (3 mm, 30 slices) twice: with its full model's labels it trains, with its fast
+  // model's it validates; every label mapped to a new VISTA-3D id (133 on), the reference's tiny VISTA-3D (width 8)
+  // as the base.
   ScratchDir dir("train-vista");
-  const auto cases = mouseCases(dir, {1, 2}, 1);
+  const auto ct = sharedFile("data/ct/totalseg-example/example_ct_sm.nii.gz");
+  const auto ctLabels = sharedFile("data/ct/totalseg-example/example_seg_fast.nii.gz");
+  const auto small = sharedFile("data/ct/totalseg-example/example_ct_sm.nii.gz");
+  const auto smallLabels = sharedFile("data/ct/totalseg-example/example_seg.nii.gz");
   const auto tiny = sharedFile("reference/vista3d/tiny_state_dict.pt");
-  if (!cases || !tiny) return;
+  if (!ct || !ctLabels || !small || !smallLabels || !tiny) return;
+  std::set<int> ids;
+  for (const auto& path : {*ctLabels, *smallLabels}) {
+    auto labels = io::readLabelFile(path.string());
+    REQUIRE(labels.ok());
+    for (std::size_t i = 0; i < labels->voxels().size(); ++i)
+      if (labels->voxels()[i]) ids.insert(labels->voxels()[i]);
+  }
   json mapping = json::array();
   int next = 133;  // VISTA-3D's free ids
-  for (int id = 1; id <= 40; ++id)
-    if (id != 22 && id != 30 && id != 37) mapping.push_back({id, next++});
-  const json config{{"model", "vista3d"}, {"checkpoint", tiny->string()}, {"cases", cases->string()},
-                    {"output", (dir / "run").string()}, {"iterations", 4}, {"validationInterval", 2},
-                    {"patch", {32, 32, 32}}, {"validationWindow", {64, 64, 48}}, {"spacing", {0.3, 0.3, 0.3}},
-                    {"intensity", "zscore"}, {"labelMapping", mapping}, {"seed", 3}, {"threads", 2}};
+  for (const int id : ids) mapping.push_back({id, next++});
+  REQUIRE(next <= 255);
+  writeTextFile(dir / "cases.json",
+                json{{"cases", {{{"id", "ct"}, {"image", ct->string()}, {"labels", ctLabels->string()}, {"split", "train"}},
+                                {{"id", "ct_sm"}, {"image", small->string()}, {"labels", smallLabels->string()}, {"split", "validation"}}}}}
+                    .dump());
+  const json config{{"model", "vista3d"}, {"checkpoint", tiny->string()}, {"cases", (dir / "cases.json").string()},
+                    {"output", (dir / "run").string()}, {"iterations", 4}, {"validationInterval", 4},
+                    {"patch", {64, 64, 32}}, {"validationWindow", {128, 128, 64}}, {"labelMapping", mapping},
+                    {"maxForeprompt", 4}, {"maxBackprompt", 1}, {"seed", 3}, {"threads", 2}};
   const Run r = runProgram(DELINEATE_TRAIN_PATH, "--config " + quoted(writeConfig(dir, "vista.json", config).string()) + " --json");
   INFO(r.out);
   REQUIRE(r.exitCode == 0);
   const auto events = jsonLines(r.out);
   REQUIRE(events.back().at("event") == "done");
   CHECK(events.back().at("iterations") == 4);
+  CHECK(events.back().at("lastValidation").at("perClass").size() > 10);
   const json sidecar = json::parse(readTextFile(dir / "run" / "checkpoints" / "it0000004.json"));
   CHECK(sidecar.at("architecture").at("name") == "VISTA3D");
-  REQUIRE(sidecar.at("labels").size() == 37);
-  CHECK(sidecar.at("labels").at(0).at("id") == 1);
+  REQUIRE(sidecar.at("labels").size() == ids.size());
+  CHECK(sidecar.at("labels").at(0).at("id") == *ids.begin());
   CHECK(sidecar.at("labels").at(0).at("vista3d") == 133);
+  CHECK(sidecar.at("preprocessing").at("spacingMm") == json::array({1.5, 1.5, 1.5}));
   CHECK(sidecar.at("training").at("loss") == "per-prompt sigmoid DiceCE");
-  // The fine-tuned weights pass the engine's strict key check and segment a new subject with a new class.
-  const auto image = sharedFile(std::string(kMouse) + "/template/FVB_NCrl_in_vivo_5.nii.gz");
-  REQUIRE(image);
-  const Run seg = runProgram(DELINEATE_VISTA3D_PATH, "segment " + quoted(image->string()) + " " + quoted((dir / "seg.nii.gz").string()) +
+  // Spacing is the engine's: setting it is refused, naming the key.
+  json spaced = config;
+  spaced["spacing"] = {3, 3, 3};
+  const Run refused = runProgram(DELINEATE_TRAIN_PATH, "--config " + quoted(writeConfig(dir, "spaced.json", spaced).string()));
+  CHECK(refused.exitCode == 1);
+  CHECK(refused.out.find("error: spacing: ") != std::string::npos);
+  // The fine-tuned weights pass the engine's strict key check and segment with a new class.
+  const Run seg = runProgram(DELINEATE_VISTA3D_PATH, "segment " + quoted(small->string()) + " " + quoted((dir / "seg.nii.gz").string()) +
                                                          " --checkpoint " + quoted((dir / "run" / "checkpoints" / "it0000004.pt").string()) +
                                                          " --device cpu --class 133");
   INFO(seg.out);

@@ -1,0 +1,243 @@
+// Training's data path, torch-free: cases prepared the same whatever their storage order, the cache reading the same
+// boxes from memory and from spill files, batches that depend on (seed, index) only (not on the number of workers),
+// VISTA-3D prompts as the bundle samples them, the learning-rate schedule.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+#include <set>
+
+#include "core/axis_order.h"
+#include "inference/training/case_cache.h"
+#include "inference/training/patch_loader.h"
+#include "inference/training/prepared_case.h"
+#include "inference/training/prompt_sampler.h"
+#include "inference/training/trainer.h"
+#include "io/volume/image_file.h"
+#include "tests/common/test_support.h"
+
+using namespace delineate;
+using namespace delineate::inference::training;
+
+namespace {
+
+struct MouseCase {
+  core::ImageVolume image;
+  core::LabelMap labels;
+};
+
+std::optional<MouseCase> mouse(int subject) {
+  const std::string n = std::to_string(subject);
+  const auto image = test::sharedFile("data/mouse/fvb-ncrl-in-vivo/template/FVB_NCrl_in_vivo_" + n + ".nii.gz");
+  const auto labels = test::sharedFile("data/mouse/fvb-ncrl-in-vivo/label/FVB_NCrl_in_vivo_" + n + ".nii.gz");
+  if (!image || !labels) return std::nullopt;
+  auto i = io::readImageFile(image->string());
+  auto l = io::readLabelFile(labels->string());
+  REQUIRE(i.ok());
+  REQUIRE(l.ok());
+  return MouseCase{std::move(*i), std::move(*l)};
+}
+
+PrepareSettings atlasSettings() {
+  PrepareSettings s;
+  for (int id = 1; id <= 40; ++id) s.labelMap.emplace_back(static_cast<std::uint16_t>(id), static_cast<std::uint16_t>(id));
+  s.classes = 41;
+  s.spacingMm = {0.2, 0.2, 0.2};  // resampled, so the linear and nearest paths run
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("training data: a case stored in another axis order is prepared to the same voxels", "[training][data]") {
+  auto m = mouse(1);
+  if (!m) return;
+  auto reference = prepareCase("FVB1", m->image, m->labels, atlasSettings());
+  REQUIRE(reference.ok());
+  CHECK(reference->size == std::array<std::int64_t, 3>{84, 96, 60});
+  for (const auto& order : {core::AxisOrder{{1, 0, 2}, {false, false, false}}, core::AxisOrder{{2, 1, 0}, {true, false, true}},
+                            core::AxisOrder{{0, 1, 2}, {true, true, false}}}) {
+    auto image = core::reorderedVolume(m->image, order);
+    auto labels = core::reorderedVolume(m->labels.voxels(), order);
+    REQUIRE(image.ok());
+    REQUIRE(labels.ok());
+    auto other = prepareCase("FVB1", *image, core::LabelMap(std::move(*labels)), atlasSettings());
+    REQUIRE(other.ok());
+    CHECK(other->size == reference->size);
+    CHECK(other->labels == reference->labels);
+    CHECK(other->image == reference->image);
+  }
+}
+
+TEST_CASE("training data: bad cases are refused with the reason", "[training][data]") {
+  auto m = mouse(1);
+  auto n = mouse(2);
+  if (!m || !n) return;
+  PrepareSettings table = atlasSettings();
+  table.labelMap.resize(2);  // ids 1 and 2 only
+  auto unknown = prepareCase("FVB1", m->image, m->labels, table);
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.error().subject == "FVB1");
+  CHECK(unknown.error().detail == "label 3 is not in the run's label table");
+  // Labels on another grid (the same voxels, half the spacing).
+  auto g = m->labels.voxels().geometry();
+  core::Geometry other(g.dimensions(), {g.spacingMm()[0] / 2, g.spacingMm()[1], g.spacingMm()[2]}, g.originLps(), g.direction());
+  auto moved = core::Volume<core::Label>::adopt(other, m->labels.voxels().buffer());
+  REQUIRE(moved.ok());
+  auto mismatch = prepareCase("FVB1", m->image, core::LabelMap(std::move(*moved)), atlasSettings());
+  REQUIRE_FALSE(mismatch.ok());
+  CHECK(mismatch.error().code == core::ErrorCode::GeometryMismatch);
+}
+
+TEST_CASE("training data: spilled cases read the same boxes as cases in memory", "[training][data]") {
+  auto m = mouse(3);
+  if (!m) return;
+  auto prepared = prepareCase("FVB3", m->image, m->labels, atlasSettings());
+  REQUIRE(prepared.ok());
+  test::ScratchDir dir("cache");
+  CaseCache memory(std::size_t(1) << 30, (dir / "a").string());
+  CaseCache spilled(0, (dir / "b").string());
+  REQUIRE(memory.add(*prepared).ok());
+  REQUIRE(spilled.add(*prepared).ok());
+  CHECK(memory.residentBytes() == prepared->bytes());
+  CHECK(memory.spilledBytes() == 0);
+  CHECK(spilled.residentBytes() == 0);
+  CHECK(spilled.spilledBytes() == prepared->bytes());
+  CHECK(spilled.info(0).spilled);
+  std::mt19937 rng(5);
+  for (int k = 0; k < 20; ++k) {
+    // Boxes inside, across the edges and wholly outside.
+    const std::array<std::int64_t, 3> start{std::uniform_int_distribution<std::int64_t>(-40, 90)(rng),
+                                            std::uniform_int_distribution<std::int64_t>(-40, 100)(rng),
+                                            std::uniform_int_distribution<std::int64_t>(-40, 70)(rng)};
+    const std::array<std::int64_t, 3> extent{32, 40, 24};
+    const std::size_t n = 32 * 40 * 24;
+    std::vector<float> ia(n), ib(n);
+    std::vector<std::uint16_t> la(n), lb(n);
+    REQUIRE(memory.readBox(0, start, extent, ia.data(), la.data()).ok());
+    REQUIRE(spilled.readBox(0, start, extent, ib.data(), lb.data()).ok());
+    CHECK(ia == ib);
+    CHECK(la == lb);
+  }
+  // The whole case back, bit for bit.
+  std::vector<float> image(static_cast<std::size_t>(prepared->voxels()));
+  std::vector<std::uint16_t> labels(image.size());
+  REQUIRE(spilled.readBox(0, {0, 0, 0}, prepared->size, image.data(), labels.data()).ok());
+  CHECK(image == prepared->image);
+  CHECK(labels == prepared->labels);
+}
+
+TEST_CASE("training data: batches depend on the seed and their index, not on the workers", "[training][data]") {
+  auto a = mouse(1);
+  auto b = mouse(2);
+  if (!a || !b) return;
+  test::ScratchDir dir("loader");
+  CaseCache cache(std::size_t(1) << 30, (dir / "spill").string());
+  REQUIRE(cache.add(*prepareCase("FVB1", a->image, a->labels, atlasSettings())).ok());
+  REQUIRE(cache.add(*prepareCase("FVB2", b->image, b->labels, atlasSettings())).ok());
+  PatchSettings settings;
+  settings.patch = {32, 32, 24};
+  settings.batch = 2;
+  settings.seed = 11;
+  settings.augment.affineProbability = 0.5;  // every augmentation runs in these few batches
+  settings.augment.flipProbability = 0.5;
+  settings.augment.rotate90Probability = 0.5;
+  std::vector<Batch> serial;
+  for (int i = 0; i < 6; ++i) {
+    auto batch = PatchLoader::make(cache, {0, 1}, settings, i);
+    REQUIRE(batch.ok());
+    serial.push_back(std::move(*batch));
+  }
+  for (const int workers : {1, 3}) {
+    settings.workers = workers;
+    PatchLoader loader(cache, {0, 1}, settings);
+    loader.start(2);  // a resumed run starting at batch 2
+    for (int i = 2; i < 6; ++i) {
+      auto batch = loader.next();
+      REQUIRE(batch.ok());
+      CHECK(batch->index == i);
+      CHECK(batch->images == serial[static_cast<std::size_t>(i)].images);
+      CHECK(batch->labels == serial[static_cast<std::size_t>(i)].labels);
+    }
+  }
+  // Another seed, other patches; the foreground ratio puts most centres on a structure.
+  settings.seed = 12;
+  auto other = PatchLoader::make(cache, {0, 1}, settings, 0);
+  REQUIRE(other.ok());
+  CHECK(other->images != serial[0].images);
+  std::size_t labelled = 0;
+  for (const auto& s : serial)
+    for (const auto l : s.labels) labelled += l != 0;
+  CHECK(labelled > serial.size() * serial[0].labels.size() / 10);
+  // Augmented intensities stay finite, labels stay labels of the table.
+  for (const auto& s : serial) {
+    for (const float v : s.images) REQUIRE(std::isfinite(v));
+    for (const auto l : s.labels) REQUIRE(l <= 40);
+  }
+}
+
+TEST_CASE("training data: VISTA-3D prompts as the bundle samples them", "[training][data]") {
+  // A 16^3 patch with classes 1 (a block), 5 (a smaller block), background elsewhere.
+  const std::int64_t size[3] = {16, 16, 16};
+  std::vector<std::uint16_t> labels(16 * 16 * 16, 0);
+  for (int x = 2; x < 8; ++x)
+    for (int y = 2; y < 8; ++y)
+      for (int z = 2; z < 8; ++z) labels[static_cast<std::size_t>((x * 16 + y) * 16 + z)] = 1;
+  for (int x = 10; x < 13; ++x)
+    for (int y = 10; y < 13; ++y)
+      for (int z = 10; z < 13; ++z) labels[static_cast<std::size_t>((x * 16 + y) * 16 + z)] = 5;
+  PromptSettings s;
+  s.labelSet = {0, 1, 3, 5};
+  s.dropLabelProbability = 0;
+  s.dropPointProbability = 0;
+  std::mt19937_64 rng(3);
+  for (int round = 0; round < 20; ++round) {
+    const VistaPrompts p = samplePrompts(labels, size, s, rng);
+    // Foreground prompts: the present classes of the set without 0; background: the absent ones (3, and 0).
+    REQUIRE(p.promptClass.size() == 4);
+    CHECK(std::set<std::int64_t>(p.promptClass.begin(), p.promptClass.begin() + 2) == std::set<std::int64_t>{1, 5});
+    CHECK(std::set<std::int64_t>(p.promptClass.begin() + 2, p.promptClass.end()) == std::set<std::int64_t>{0, 3});
+    CHECK(p.labelPrompt == p.promptClass);
+    REQUIRE(p.pointsPerObject >= 1);
+    REQUIRE(p.pointsPerObject <= 2 * s.maxPoint);
+    for (std::size_t b = 0; b < 4; ++b)
+      for (int n = 0; n < p.pointsPerObject; ++n) {
+        const auto k = b * static_cast<std::size_t>(p.pointsPerObject) + static_cast<std::size_t>(n);
+        const int l = p.pointLabels[k];
+        const auto at = [&](int a) { return static_cast<std::int64_t>(p.pointCoords[3 * k + static_cast<std::size_t>(a)]); };
+        const std::uint16_t under = labels[static_cast<std::size_t>((at(0) * 16 + at(1)) * 16 + at(2))];
+        if (b >= 2) CHECK(l == -1);                                   // background objects carry no point
+        if (l == 1) CHECK(under == p.promptClass[b]);                 // a positive point lies on its class
+        if (l == 0) CHECK(under != p.promptClass[b]);                 // a negative one off it
+      }
+    // At least one positive point per foreground object.
+    for (std::size_t b = 0; b < 2; ++b) CHECK(p.pointLabels[b * static_cast<std::size_t>(p.pointsPerObject)] == 1);
+  }
+  s.dropLabelProbability = 1;  // points only: the background objects go
+  const VistaPrompts pointsOnly = samplePrompts(labels, size, s, rng);
+  CHECK(pointsOnly.labelPrompt.empty());
+  CHECK(pointsOnly.promptClass.size() == 2);
+  s.dropLabelProbability = 0;
+  s.dropPointProbability = 1;  // class prompts only
+  const VistaPrompts classOnly = samplePrompts(labels, size, s, rng);
+  CHECK(classOnly.pointsPerObject == 0);
+  CHECK(classOnly.labelPrompt.size() == 4);
+  s.maxBackprompt = 1;
+  s.dropPointProbability = 0;
+  CHECK(samplePrompts(labels, size, s, rng).promptClass.size() == 3);
+  CHECK(isSpecialClass(23));
+  CHECK_FALSE(isSpecialClass(1));
+}
+
+TEST_CASE("training: warm-up then cosine learning rate", "[training]") {
+  TrainerSettings s;
+  s.iterations = 110;
+  s.warmupIterations = 10;
+  s.optimizer.learningRate = 1e-3;
+  CHECK(learningRateAt(s, 0) == Approx(1e-3 / 11));
+  CHECK(learningRateAt(s, 9) == Approx(1e-3 * 10 / 11));
+  CHECK(learningRateAt(s, 10) == Approx(1e-3));
+  CHECK(learningRateAt(s, 60) == Approx(0.5e-3));
+  CHECK(learningRateAt(s, 110) == Approx(0).margin(1e-12));
+  s.cosine = false;
+  CHECK(learningRateAt(s, 100) == Approx(1e-3));
+}
