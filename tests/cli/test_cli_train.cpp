@@ -372,7 +372,7 @@ TEST_CASE("delineate-train: a NaN loss stops the run at its iteration and keeps 
   CHECK_FALSE(fs::exists(dir / "run" / "checkpoints" / stem));
 }
 
-TEST_CASE("delineate-train: VISTA-3D fine-tuned with its labels mapped to new ids; the engine loads the result",
+TEST_CASE("delineate-train: VISTA-3D fine-tuned with its labels mapped to new ids, and the engine loads the result",
           "[cli][train][data]") {
   // TotalSegmentator's example CT (3 mm, 30 slices) twice: with its full model's labels it trains, with its fast
   // model's it validates; every label mapped to a new VISTA-3D id (133 on), the reference's tiny VISTA-3D (width 8)
@@ -432,7 +432,7 @@ TEST_CASE("delineate-train: VISTA-3D fine-tuned with its labels mapped to new id
   CHECK(fs::exists(dir / "seg.nii.gz"));
 }
 
-TEST_CASE("delineate-train: checkpoints published to the share; a share failing mid-run is reported and retried",
+TEST_CASE("delineate-train: checkpoints published to the share, and a share failing mid-run is reported and retried",
           "[cli][train][data]") {
   ScratchDir dir("train-share");
   const auto cases = mouseCases(dir, {1, 2}, 1);
