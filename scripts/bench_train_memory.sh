@@ -12,7 +12,7 @@ train="$build/app/train/delineate-train"
 cases="${CASES:-20}"; size="${SIZE:-192}"; iterations="${ITERATIONS:-20}"
 work="$(mktemp -d /tmp/delineate-memory-XXXXXX)"
 trap 'rm -rf "$work"' EXIT
-python3 - "$work" "$cases" "$size" <<'PY'
+/usr/bin/python3 - "$work" "$cases" "$size" <<'PY'  # numpy: Debian's python3-numpy
 import json, struct, sys
 import numpy as np
 work, cases, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
