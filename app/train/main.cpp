@@ -55,11 +55,7 @@ std::string duration(double seconds) {
   return buf;
 }
 
-json validationJson(const tr::Validation& v) {
-  json perClass = json::object();
-  for (const auto& [c, d] : v.perClass) perClass[std::to_string(c)] = d;
-  return {{"iteration", v.iteration}, {"meanDice", v.meanDice}, {"perClass", perClass}, {"seconds", v.seconds}, {"elapsedSeconds", v.elapsedSeconds}};
-}
+json validationJson(const tr::Validation& v) { return json::parse(tr::validationJsonText(v)); }
 
 // Merges the flags given into the configuration (flags win).
 struct Flags {

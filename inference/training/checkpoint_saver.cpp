@@ -35,6 +35,12 @@ json validationJson(const Validation& v) {
   return {{"iteration", v.iteration}, {"meanDice", v.meanDice}, {"perClass", perClass}, {"seconds", v.seconds}, {"elapsedSeconds", v.elapsedSeconds}};
 }
 
+}  // namespace
+
+std::string validationJsonText(const Validation& v) { return validationJson(v).dump(); }
+
+namespace {
+
 Validation validationFrom(const json& j) {  // throws json::exception on a malformed entry (the caller skips the sidecar)
   Validation v;
   v.iteration = j.value("iteration", 0);

@@ -29,6 +29,10 @@ struct SavedCheckpoint {
 
 using PublishFn = std::function<core::Status(const SavedCheckpoint&)>;
 
+// A validation as the sidecar holds it (and the training program's progress lines): a JSON object's text with
+// iteration, meanDice, perClass (class id -> Dice), seconds, elapsedSeconds.
+std::string validationJsonText(const Validation& v);
+
 class CheckpointSaver final : public CheckpointSink {
  public:
   // `sidecarBase`: a JSON object (the run's architecture, settings, labels, data) every sidecar starts from.

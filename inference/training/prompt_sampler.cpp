@@ -13,13 +13,14 @@ bool isSpecialClass(std::int64_t id) {
 
 VistaPrompts samplePrompts(const std::vector<std::uint16_t>& labels, const std::int64_t size[3], const PromptSettings& settings,
                            std::mt19937_64& rng) {
-  std::vector<std::vector<std::int64_t>> voxelsOf(65536);
-  std::set<std::int64_t> present;
-  for (std::size_t i = 0; i < labels.size(); ++i) present.insert(labels[i]);
+  // Runs once per training step over the whole patch: a flag per id, not a set insert per voxel.
+  std::vector<char> present(65536, 0);
+  for (const auto l : labels) present[l] = 1;
   const std::set<std::int64_t> labelSet(settings.labelSet.begin(), settings.labelSet.end());
   std::vector<std::int64_t> foreground, background;
   for (const auto id : labelSet) {
-    if (present.count(id) && (id != 0 || settings.includeBackground)) foreground.push_back(id);
+    const bool here = id >= 0 && id < 65536 && present[static_cast<std::size_t>(id)];
+    if (here && (id != 0 || settings.includeBackground)) foreground.push_back(id);
     else background.push_back(id);
   }
   auto limit = [&](std::vector<std::int64_t>& v, int max) {
@@ -40,11 +41,12 @@ VistaPrompts samplePrompts(const std::vector<std::uint16_t>& labels, const std::
   }
   VistaPrompts prompts;
   if (foreground.empty() && background.empty()) return prompts;
-  // Voxels of each foreground class (positive points) in one pass.
-  std::vector<char> wanted(65536, 0);
-  for (const auto id : foreground) wanted[static_cast<std::size_t>(id)] = 1;
+  // Voxels of each foreground class (positive points) in one pass; slot[id] indexes voxelsOf.
+  std::vector<int> slot(65536, -1);
+  std::vector<std::vector<std::int64_t>> voxelsOf(foreground.size());
+  for (std::size_t k = 0; k < foreground.size(); ++k) slot[static_cast<std::size_t>(foreground[k])] = static_cast<int>(k);
   for (std::size_t i = 0; i < labels.size(); ++i)
-    if (wanted[labels[i]]) voxelsOf[labels[i]].push_back(static_cast<std::int64_t>(i));
+    if (slot[labels[i]] >= 0) voxelsOf[static_cast<std::size_t>(slot[labels[i]])].push_back(static_cast<std::int64_t>(i));
   const int sigma = settings.maxPoint / 2;
   std::normal_distribution<double> gauss(0.0, std::max(1e-9, static_cast<double>(sigma)));
   const int positives = std::min(settings.maxPoint, static_cast<int>(std::fabs(sigma > 0 ? gauss(rng) : 0.0)) + 1);
@@ -59,7 +61,7 @@ VistaPrompts samplePrompts(const std::vector<std::uint16_t>& labels, const std::
   };
   for (const auto id : foreground) {
     const int neg = isSpecialClass(id) ? 2 : 0, pos = isSpecialClass(id) ? 3 : 1;
-    const auto& mine = voxelsOf[static_cast<std::size_t>(id)];
+    const auto& mine = voxelsOf[static_cast<std::size_t>(slot[static_cast<std::size_t>(id)])];
     const std::int64_t others = total - static_cast<std::int64_t>(mine.size());
     const int p = static_cast<int>(std::min<std::int64_t>(positives, static_cast<std::int64_t>(mine.size())));
     const int n = static_cast<int>(std::min<std::int64_t>(negatives, others));

@@ -346,18 +346,9 @@ const SegResNetDSConfig& TrainableModel::segResNetDSConfig() const { return m_im
 std::string TrainableModel::device() const { return m_impl->device.str(); }
 
 core::Status TrainableModel::setDevice(const std::string& device, Precision precision) {
-  torch::Device target(torch::kCPU);
-  try {
-    target = torch::Device(device);
-  } catch (const c10::Error&) {
-    return core::makeError(core::ErrorCode::InvalidArgument, device, "not a device (cpu, cuda or cuda:N)");
-  }
-  if (target.is_cuda() && !vista3d::cudaAvailable())
-    return core::makeError(core::ErrorCode::Unsupported, device, "LibTorch sees no CUDA device in this build or machine");
-  if (!target.is_cuda() && !target.is_cpu())
-    return core::makeError(core::ErrorCode::Unsupported, device, "only cpu and cuda devices are supported");
-  if (target.is_cpu() && precision == Precision::Float16)
-    return core::makeError(core::ErrorCode::Unsupported, device, "fp16 needs CUDA (use bf16 on the CPU)");
+  auto parsed = parseDevice(device, precision);
+  if (!parsed) return parsed.error();
+  const torch::Device target = *parsed;
   return guarded("moving the network to " + device, [&]() -> core::Status {
     for (auto* m : m_impl->modules()) m->to(target);
     for (auto& [name, m] : m_impl->moments) {

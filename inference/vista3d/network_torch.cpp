@@ -126,22 +126,9 @@ void Vista3dModel::setCpuThreads(int threads) {
 }
 
 core::Status Vista3dModel::setDevice(const std::string& device, Precision precision) {
-  torch::Device target(torch::kCPU);
-  try {
-    target = torch::Device(device);
-  } catch (const c10::Error&) {
-    return core::makeError(core::ErrorCode::InvalidArgument, device, "not a device (cpu, cuda or cuda:N)");
-  }
-  if (target.is_cuda()) {
-    if (!cudaAvailable())
-      return core::makeError(core::ErrorCode::Unsupported, device, "LibTorch sees no CUDA device in this build or machine");
-    if (target.has_index() && target.index() >= static_cast<int>(torch::cuda::device_count()))
-      return core::makeError(core::ErrorCode::InvalidArgument, device, "no such CUDA device");
-  } else if (!target.is_cpu()) {
-    return core::makeError(core::ErrorCode::Unsupported, device, "only cpu and cuda devices are supported");
-  } else if (precision == Precision::Float16) {
-    return core::makeError(core::ErrorCode::Unsupported, device, "fp16 autocast needs CUDA (use bf16 on the CPU)");
-  }
+  auto parsed = parseDevice(device, precision);
+  if (!parsed) return parsed.error();
+  const torch::Device target = *parsed;
   const core::Status moved = guarded("moving the network to " + device, [&]() -> core::Status {
     m_impl->encoder->to(target);
     m_impl->head->to(target);

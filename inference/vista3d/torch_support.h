@@ -137,6 +137,28 @@ auto guarded(const std::string& what, Body&& body) -> decltype(body()) {
 }
 
 
+// `device` ("cpu", "cuda", "cuda:N") checked for a pass at `precision`: an unknown device, no CUDA (or no such CUDA
+// device), another device type, fp16 on the CPU are errors naming it.
+inline core::Result<torch::Device> parseDevice(const std::string& device, Precision precision) {
+  torch::Device target(torch::kCPU);
+  try {
+    target = torch::Device(device);
+  } catch (const c10::Error&) {
+    return core::makeError(core::ErrorCode::InvalidArgument, device, "not a device (cpu, cuda or cuda:N)");
+  }
+  if (target.is_cuda()) {
+    if (!cudaAvailable())
+      return core::makeError(core::ErrorCode::Unsupported, device, "LibTorch sees no CUDA device in this build or machine");
+    if (target.has_index() && target.index() >= static_cast<int>(torch::cuda::device_count()))
+      return core::makeError(core::ErrorCode::InvalidArgument, device, "no such CUDA device");
+  } else if (!target.is_cpu()) {
+    return core::makeError(core::ErrorCode::Unsupported, device, "only cpu and cuda devices are supported");
+  } else if (precision == Precision::Float16) {
+    return core::makeError(core::ErrorCode::Unsupported, device, "fp16 autocast needs CUDA (use bf16 on the CPU)");
+  }
+  return target;
+}
+
 // The three parts of a VISTA-3D network from a checkpoint that passed the key check (older key names load under
 // today's), through one open of the file.
 inline core::Status loadVista3dWeights(const Checkpoint& checkpoint, ImageEncoderImpl& encoder, ClassHeadImpl& head,
