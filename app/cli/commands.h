@@ -44,6 +44,7 @@ struct SegmentOptions {
   std::string image, output;
   DicomInput dicom;
   std::string engine = "classic";
+  std::string device = "auto";  // a checkpoint engine's device
   std::vector<core::Label> classes;
 };
 

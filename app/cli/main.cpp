@@ -167,7 +167,12 @@ class Program {
     positional(segmentCommand, "IMAGE", m_segment.image, "the image to segment (a volume file, or a DICOM folder or file)");
     dicomInputOptions(segmentCommand, m_segment.dicom);
     positional(segmentCommand, "OUTPUT", m_segment.output, "the label file to write");
-    value(segmentCommand, "--engine", m_segment.engine, "ID", "the engine (default classic)");
+    value(segmentCommand, "--engine", m_segment.engine, "ID",
+          "the engine: classic (default), classic.threshold, or a trained checkpoint (delineate-train's .pt with its "
+          ".json sidecar: an atlas network or a fine-tuned VISTA-3D; a plain VISTA-3D checkpoint) as a file or as "
+          "share:ROOT#MODEL[@REV] from a share's checkpoints");
+    value(segmentCommand, "--device", m_segment.device, "auto|cpu|cuda",
+          "where a checkpoint engine runs (default auto: CUDA when there; VISTA-3D runs on the CPU only when asked)");
     labelIds(segmentCommand, "--class", m_segment.classes, "a class to produce (default: every class)");
 
     CLI::App* clickEval =

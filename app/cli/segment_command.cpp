@@ -2,6 +2,7 @@
 #include <chrono>
 #include <memory>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -9,13 +10,31 @@
 #include "app/cli/input_checks.h"
 #include "app/cli/segment_output.h"
 #include "inference/engine.h"
+#include "inference/engine_plugin.h"
+#include "io/studies/checkpoint_fetch.h"
 #include "io/volume/image_file.h"
 
 namespace delineate::app::cli {
 
 int runSegment(const SegmentOptions& o) {
-  auto engine = inference::createEngine(o.engine);
-  if (!engine) return usageError("segment", "unknown engine '" + o.engine + "'");
+  // A classic engine by id, or a trained checkpoint (a file, or share:ROOT#MODEL[@REV]) through the LibTorch plugin.
+  std::unique_ptr<inference::SegmentationEngine> engine = inference::createEngine(o.engine);
+  if (!engine) {
+    const bool reference = io::parseCheckpointReference(o.engine).has_value();
+    std::error_code ec;
+    if (!reference && !std::filesystem::exists(o.engine, ec))
+      return usageError("segment", "unknown engine '" + o.engine + "' (classic, classic.threshold, a checkpoint file or "
+                                   "share:ROOT#MODEL[@REV])");
+    auto checkpoint = io::resolveCheckpoint(o.engine);
+    if (!checkpoint) return fileError(checkpoint.error());
+    inference::EngineSelection selection;
+    selection.checkpoint = *checkpoint;
+    selection.vista.device = o.device;
+    auto choice = inference::selectEngineViaPlugin(selection);
+    if (!choice) return fileError(choice.error());
+    std::fprintf(stderr, "%s\n", choice->why.c_str());
+    engine = std::move(choice->engine);
+  }
   inference::SegmentationRequest request;
   request.classes = o.classes;
   auto image = std::make_unique<core::ImageVolume>();

@@ -16,6 +16,7 @@
 #include "app/cli/input_checks.h"
 #include "app/cli/segment_output.h"
 #include "inference/engine.h"
+#include "io/studies/checkpoint_fetch.h"
 #include "io/volume/image_file.h"
 
 using namespace delineate;
@@ -58,8 +59,10 @@ int main(int argc, char** argv) {
         "segments with the best engine here: VISTA-3D when a checkpoint is given (--checkpoint, or the "
         "DELINEATE_VISTA3D_CHECKPOINT environment variable) and a CUDA device is present; on the CPU only with "
         "--device cpu (the official model takes minutes per 128^3 window there; the estimate is printed); otherwise "
-        "the classic engine. No --class: the 117 'everything' classes (2, 20 and 21 expand to the kidneys, lung lobes "
-        "and bones). With clicks (--point) the result is the one object they mark (one --class at most, as its "
+        "the classic engine. A delineate-train checkpoint (its .json sidecar beside it) is an engine of its own: an atlas "
+        "network segments its classes automatically (CPU or CUDA), a fine-tuned VISTA-3D takes and writes the label ids "
+        "it was trained with. No --class: the 117 'everything' classes (2, 20 and 21 expand to the kidneys, lung lobes "
+        "and bones), or a trained model's classes. With clicks (--point) the result is the one object they mark (one --class at most, as its "
         "prompt).");
     using app::cli::checkedBy;
     using app::cli::repeatable;
@@ -67,7 +70,8 @@ int main(int argc, char** argv) {
     segment->add_option("IMAGE", a.image, "the image to segment")->required();
     segment->add_option("OUTPUT", a.output, "the label file to write")->required();
     valueName(segment->add_option("--checkpoint", selection.checkpoint,
-                                  "the VISTA-3D checkpoint (model.pt or .safetensors)"),
+                                  "the checkpoint: VISTA-3D's (model.pt or .safetensors), or delineate-train's (an atlas network or a "
+                                  "fine-tuned VISTA-3D, with its .json sidecar); a file or share:ROOT#MODEL[@REV]"),
               "FILE");
     valueName(segment->add_option("--device", options.device, "where the network runs (default auto)"),
               "auto|cpu|cuda|cuda:N");
@@ -112,6 +116,11 @@ int main(int argc, char** argv) {
     auto image = io::readImageFile(a.image);
     if (!image) return fileError(image.error());
     if (core::Status s = core::requireFiniteVoxels(*image, a.image); !s) return fileError(s.error());
+    if (!selection.checkpoint.empty()) {  // a file, or a share's checkpoint fetched (verified) into the cache
+      auto local = io::resolveCheckpoint(selection.checkpoint);
+      if (!local) return fileError(local.error());
+      selection.checkpoint = *local;
+    }
     auto choice = inference::selectEngine(selection);
     if (!choice) return fileError(choice.error());
     std::fprintf(stderr, "%s\n", choice->why.c_str());

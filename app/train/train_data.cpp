@@ -512,6 +512,8 @@ json sidecarBase(const RunSettings& s, const CaseList& list, const PreparedData&
                    {"rotate90Probability", t.patches.augment.rotate90Probability},
                    {"seed", t.patches.seed},
                    {"validationInterval", t.validationInterval},
+                   {"validationWindow", t.validationWindow},
+                   {"validationOverlap", t.validationOverlap},
                    {"device", s.device},
                    {"precision", s.precision}};
   if (vista)

@@ -63,7 +63,8 @@ double learningRateAt(const TrainerSettings& settings, int iteration) {
 core::Result<std::vector<std::uint16_t>> segmentPrepared(TrainableModel& model, const std::vector<float>& image,
                                                          const std::array<std::int64_t, 3>& size,
                                                          const std::array<std::int64_t, 3>& window, double overlap,
-                                                         const std::vector<std::int64_t>& classes) {
+                                                         const std::vector<std::int64_t>& classes,
+                                                         const std::function<bool(double)>& progress) {
   const bool vista = model.kind() == ModelKind::Vista3d;
   const int channels = vista ? static_cast<int>(classes.size()) : model.segResNetDSConfig().outChannels;
   if (channels < 1) return core::makeError(core::ErrorCode::InvalidArgument, "training", "no class to segment");
@@ -83,9 +84,14 @@ core::Result<std::vector<std::uint16_t>> segmentPrepared(TrainableModel& model, 
     std::vector<float> count(static_cast<std::size_t>(cells), 0.0f);
     const auto w = window;
     std::vector<float> win(static_cast<std::size_t>(w[0] * w[1] * w[2]));
-    for (const auto a : starts(p[0], w[0], overlap))
-      for (const auto b : starts(p[1], w[1], overlap))
-        for (const auto c : starts(p[2], w[2], overlap)) {
+    const auto startsA = starts(p[0], w[0], overlap), startsB = starts(p[1], w[1], overlap), startsC = starts(p[2], w[2], overlap);
+    const double windows = static_cast<double>(startsA.size() * startsB.size() * startsC.size());
+    int done = 0;
+    for (const auto a : startsA)
+      for (const auto b : startsB)
+        for (const auto c : startsC) {
+          if (progress && !progress(done++ / windows))
+            return core::makeError(core::ErrorCode::Cancelled, "segmentation", "cancelled");
           for (std::int64_t i = 0; i < w[0]; ++i)
             for (std::int64_t j = 0; j < w[1]; ++j)
               std::copy_n(padded.data() + ((a + i) * p[1] + b + j) * p[2] + c, w[2], win.data() + (i * w[1] + j) * w[2]);

@@ -112,10 +112,12 @@ core::Result<std::vector<std::pair<std::int64_t, double>>> validateCase(Trainabl
                                                                         const TrainerSettings& settings);
 
 // The network's labels for a whole prepared image [X, Y, Z] (sliding window; SegResNetDS argmax, VISTA-3D the best
-// class above 0 among `classes`).
+// class above 0 among `classes`). `progress` gets the fraction of windows done after each; returning false cancels
+// (ErrorCode::Cancelled).
 core::Result<std::vector<std::uint16_t>> segmentPrepared(TrainableModel& model, const std::vector<float>& image,
                                                          const std::array<std::int64_t, 3>& size,
                                                          const std::array<std::int64_t, 3>& window, double overlap,
-                                                         const std::vector<std::int64_t>& classes);
+                                                         const std::vector<std::int64_t>& classes,
+                                                         const std::function<bool(double)>& progress = {});
 
 }  // namespace delineate::inference::training

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
+#include "inference/checkpoint_engine.h"
 #include "inference/engine.h"
 #include "inference/interactive.h"
 #include "inference/vista3d/checkpoint_reader.h"
@@ -259,6 +261,17 @@ core::Result<EngineChoice> selectEngine(const EngineSelection& selection) {
     choice.why = "classic engine: no VISTA-3D checkpoint is configured";
     return choice;
   }
+  // A delineate-train checkpoint: its sidecar says what it is.
+  auto trained = readCheckpointModel(selection.checkpoint);
+  if (!trained) return trained.error();
+  if (*trained && (*trained)->kind == CheckpointModel::Kind::SegResNetDS) {
+    auto engine = createAtlasEngine(selection.checkpoint, **trained, selection.vista);
+    if (!engine) return engine.error();
+    choice.why = "atlas network " + std::filesystem::path(selection.checkpoint).filename().string() + " (" +
+                 std::to_string((*trained)->classes.size()) + " classes) on " + (*engine)->info().device;
+    choice.engine = std::move(engine).value();
+    return choice;
+  }
   if (device == "auto" && !cuda) {
     choice.engine = createEngine("classic");
     choice.why = "classic engine: no CUDA device for VISTA-3D (ask for the CPU explicitly to run it there, at minutes "
@@ -272,6 +285,10 @@ core::Result<EngineChoice> selectEngine(const EngineSelection& selection) {
   choice.why = "VISTA-3D on " + (*engine)->info().device;
   if (options.device == "cpu") choice.why += ", asked for (the full model takes minutes per 128^3 window on a CPU)";
   choice.engine = std::move(engine).value();
+  if (*trained) {
+    choice.why += ", fine-tuned: " + std::to_string((*trained)->classes.size()) + " classes by the labels it was trained with";
+    choice.engine = withTrainedLabels(std::move(choice.engine), **trained);
+  }
   return choice;
 }
 

@@ -1,0 +1,274 @@
+#include "inference/checkpoint_engine.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "inference/interactive.h"
+#include "inference/training/trainer.h"
+#include "inference/vista3d/checkpoint_reader.h"
+#include "inference/vista3d/network.h"
+
+namespace delineate::inference {
+
+using core::ErrorCode;
+using core::makeError;
+using nlohmann::json;
+
+core::LabelTable CheckpointModel::labelTable() const {
+  core::LabelTable table;
+  for (const auto& c : classes) {
+    core::LabelEntry e;
+    e.id = c.id;
+    e.name = c.name.empty() ? "class " + std::to_string(c.id) : c.name;
+    e.color = core::LabelTable::defaultColor(c.id);
+    table.set(e);
+  }
+  return table;
+}
+
+std::string checkpointSidecarPath(const std::string& checkpointPath) {
+  std::filesystem::path p(checkpointPath);
+  return p.replace_extension(".json").string();
+}
+
+core::Result<CheckpointModel> parseCheckpointModel(const std::string& sidecarJson, const std::string& subject) {
+  const json j = json::parse(sidecarJson, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return makeError(ErrorCode::ParseError, subject, "the checkpoint's sidecar is not a JSON object");
+  try {
+    CheckpointModel m;
+    m.sidecarPath = subject;
+    const std::string arch = j.at("architecture").at("name").get<std::string>();
+    if (arch == "SegResNetDS") {
+      m.kind = CheckpointModel::Kind::SegResNetDS;
+      const json& a = j.at("architecture").at("monai");
+      m.network.initFilters = a.at("init_filters").get<int>();
+      m.network.inChannels = a.at("in_channels").get<int>();
+      m.network.outChannels = a.at("out_channels").get<int>();
+      m.network.blocksDown = a.at("blocks_down").get<std::vector<int>>();
+      m.network.dsdepth = a.value("dsdepth", 1);
+      const json& pre = j.at("preprocessing");
+      const auto spacing = pre.at("spacingMm").get<std::vector<double>>();
+      if (spacing.size() != 3) return makeError(ErrorCode::ParseError, subject, "preprocessing.spacingMm needs three values");
+      for (std::size_t a3 = 0; a3 < 3; ++a3) m.prepare.spacingMm[a3] = spacing[a3];
+      const std::string mode = pre.at("intensity").get<std::string>();
+      m.prepare.intensity = mode == "range"            ? training::IntensityMode::Range
+                            : mode == "zscore-nonzero" ? training::IntensityMode::ZScore
+                            : mode == "none"           ? training::IntensityMode::None
+                                                       : throw std::invalid_argument("preprocessing.intensity '" + mode + "' is not known");
+      const auto range = pre.value("intensityRange", std::vector<double>{0, 1});
+      if (range.size() == 2) {
+        m.prepare.intensityMin = range[0];
+        m.prepare.intensityMax = range[1];
+      }
+      m.prepare.classes = m.network.outChannels;
+    } else if (arch == "VISTA3D") {
+      m.kind = CheckpointModel::Kind::Vista3d;
+    } else {
+      return makeError(ErrorCode::Unsupported, subject, "architecture '" + arch + "' is not one this version runs");
+    }
+    // Segmented as it was validated: validation's window where one was set, else the training patch.
+    const json& t = j.at("training");
+    const auto patch = t.value("patch", std::vector<std::int64_t>{});
+    const auto window = t.value("validationWindow", std::vector<std::int64_t>{});
+    for (std::size_t a3 = 0; a3 < 3; ++a3) {
+      if (patch.size() == 3) m.window[a3] = patch[a3];
+      if (window.size() == 3 && window[a3] > 0) m.window[a3] = window[a3];
+    }
+    m.overlap = std::clamp(t.value("validationOverlap", 0.25), 0.0, 0.9);
+    for (const json& l : j.at("labels")) {
+      CheckpointModel::Class c;
+      const int id = l.at("id").get<int>();
+      const int network = m.kind == CheckpointModel::Kind::SegResNetDS ? l.at("class").get<int>() : l.at("vista3d").get<int>();
+      if (id < 1 || id > 65535) return makeError(ErrorCode::ParseError, subject, "a label id outside 1..65535");
+      if (network < 1 || (m.kind == CheckpointModel::Kind::SegResNetDS ? network >= m.network.outChannels : network > 254))
+        return makeError(ErrorCode::ParseError, subject, "label " + std::to_string(id) + " maps to no output of the network");
+      c.id = static_cast<core::Label>(id);
+      c.networkClass = network;
+      c.name = l.value("name", std::string());
+      m.classes.push_back(std::move(c));
+    }
+    if (m.classes.empty()) return makeError(ErrorCode::ParseError, subject, "the sidecar lists no label");
+    return m;
+  } catch (const std::exception& e) {
+    return makeError(ErrorCode::ParseError, subject, std::string("not a delineate-train sidecar: ") + e.what());
+  }
+}
+
+core::Result<std::optional<CheckpointModel>> readCheckpointModel(const std::string& checkpointPath) {
+  const std::string path = checkpointSidecarPath(checkpointPath);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return std::optional<CheckpointModel>();
+  std::ifstream in(path);
+  if (!in) return makeError(ErrorCode::ReadFailed, path, "cannot open the checkpoint's sidecar");
+  std::stringstream text;
+  text << in.rdbuf();
+  // A sidecar that names no architecture (a checkpoint stored by hand with other notes) leaves a plain VISTA-3D one.
+  const json j = json::parse(text.str(), nullptr, false);
+  if (j.is_object() && !j.contains("architecture")) return std::optional<CheckpointModel>();
+  auto parsed = parseCheckpointModel(text.str(), path);
+  if (!parsed) return parsed.error();
+  return std::optional<CheckpointModel>(std::move(*parsed));
+}
+
+namespace {
+
+class AtlasEngine final : public SegmentationEngine {
+ public:
+  AtlasEngine(std::unique_ptr<training::TrainableModel> model, CheckpointModel info, std::string name)
+      : m_model(std::move(model)), m_info(std::move(info)), m_name(std::move(name)) {}
+
+  EngineInfo info() const override {
+    EngineInfo i;
+    i.id = "atlas";
+    i.modality = "any";
+    i.device = m_model->device();
+    i.supportsPoints = false;
+    i.classes = m_info.labelTable();
+    return i;
+  }
+
+  core::Result<core::LabelPatch> segment(const core::ImageVolume& image, const SegmentationRequest& request,
+                                         core::ProgressSink* progress) override {
+    if (!request.points.empty())
+      return makeError(ErrorCode::Unsupported, m_name, "an atlas network segments automatically; it takes no clicks");
+    // Network class -> the label written (0 for classes not asked for).
+    std::vector<core::Label> lut(static_cast<std::size_t>(m_info.network.outChannels), 0);
+    for (const auto& c : m_info.classes)
+      if (request.classes.empty() || std::find(request.classes.begin(), request.classes.end(), c.id) != request.classes.end())
+        lut[static_cast<std::size_t>(c.networkClass)] = c.id;
+    for (const auto id : request.classes)
+      if (std::none_of(m_info.classes.begin(), m_info.classes.end(), [&](const CheckpointModel::Class& c) { return c.id == id; }))
+        return makeError(ErrorCode::InvalidArgument, m_name, "label " + std::to_string(id) + " is not a class of this model");
+    if (progress) progress->report(0.0, "prepare");
+    core::Geometry grid;
+    auto prepared = training::prepareImage("image", image, m_info.prepare, &grid);
+    if (!prepared) return prepared.error();
+    std::array<std::int64_t, 3> window = m_info.window;
+    const std::int64_t factor = m_info.network.sizeFactor();
+    for (std::size_t a = 0; a < 3; ++a) {  // as validation rounds it: a window the network takes
+      if (window[a] <= 0) window[a] = std::min<std::int64_t>(128, prepared->size[a]);
+      window[a] = (window[a] + factor - 1) / factor * factor;
+    }
+    auto labels = training::segmentPrepared(*m_model, prepared->image, prepared->size, window, m_info.overlap, {}, [&](double f) {
+      if (progress) progress->report(0.05 + 0.9 * f, "infer");
+      return !(progress && progress->cancelled());
+    });
+    if (!labels) return labels.error();
+    if (progress) progress->report(0.95, "resample");
+    // Back onto the image's own grid, nearest: each voxel takes the label of the prepared voxel it falls in.
+    const auto dims = image.geometry().dimensions();
+    core::LabelPatch patch;
+    patch.box = request.region.empty() ? core::IndexBox{{0, 0, 0}, {dims[0] - 1, dims[1] - 1, dims[2] - 1}} : request.region;
+    for (std::size_t a = 0; a < 3; ++a) {
+      patch.box.min[a] = std::max<std::int64_t>(patch.box.min[a], 0);
+      patch.box.max[a] = std::min<std::int64_t>(patch.box.max[a], dims[a] - 1);
+    }
+    if (patch.box.empty()) return makeError(ErrorCode::InvalidArgument, m_name, "the region lies outside the image");
+    patch.voxels.assign(static_cast<std::size_t>(patch.box.voxelCount()), 0);
+    const auto& n = prepared->size;
+    std::size_t out = 0;
+    for (std::int64_t k = patch.box.min[2]; k <= patch.box.max[2]; ++k)
+      for (std::int64_t j = patch.box.min[1]; j <= patch.box.max[1]; ++j)
+        for (std::int64_t i = patch.box.min[0]; i <= patch.box.max[0]; ++i, ++out) {
+          const core::Vec3 p = grid.lpsToIndex(image.geometry().indexToLps(core::Index3{i, j, k}));
+          const std::int64_t x = std::llround(p[0]), y = std::llround(p[1]), z = std::llround(p[2]);
+          if (x < 0 || y < 0 || z < 0 || x >= n[0] || y >= n[1] || z >= n[2]) continue;
+          patch.voxels[out] = lut[(*labels)[static_cast<std::size_t>((x * n[1] + y) * n[2] + z)]];
+        }
+    if (progress) progress->report(1.0, "done");
+    return patch;
+  }
+
+ private:
+  std::unique_ptr<training::TrainableModel> m_model;
+  CheckpointModel m_info;
+  std::string m_name;
+};
+
+class TrainedLabelsEngine final : public SegmentationEngine {
+ public:
+  TrainedLabelsEngine(std::unique_ptr<SegmentationEngine> base, CheckpointModel model)
+      : m_base(std::move(base)), m_model(std::move(model)) {}
+
+  EngineInfo info() const override {
+    EngineInfo i = m_base->info();
+    i.classes = m_model.labelTable();
+    return i;
+  }
+
+  core::Result<core::LabelPatch> segment(const core::ImageVolume& image, const SegmentationRequest& request,
+                                         core::ProgressSink* progress) override {
+    SegmentationRequest mapped = request;
+    mapped.classes.clear();
+    std::map<core::Label, core::Label> toUser;
+    for (const auto& c : m_model.classes) toUser[static_cast<core::Label>(c.networkClass)] = c.id;
+    auto vistaId = [&](core::Label id) -> core::Result<core::Label> {
+      for (const auto& c : m_model.classes)
+        if (c.id == id) return static_cast<core::Label>(c.networkClass);
+      return makeError(ErrorCode::InvalidArgument, m_model.sidecarPath, "label " + std::to_string(id) + " is not a class of this model");
+    };
+    if (request.classes.empty() && request.points.empty()) {
+      for (const auto& c : m_model.classes) mapped.classes.push_back(static_cast<core::Label>(c.networkClass));
+    } else {
+      for (const auto id : request.classes) {
+        auto v = vistaId(id);
+        if (!v) return v.error();
+        mapped.classes.push_back(*v);
+      }
+    }
+    if (!request.points.empty()) {  // the object is written as the label asked for, else its class (the user's id)
+      if (mapped.targetLabel == 0 && !request.classes.empty()) mapped.targetLabel = request.classes.front();
+      return m_base->segment(image, mapped, progress);
+    }
+    auto patch = m_base->segment(image, mapped, progress);
+    if (!patch) return patch.error();
+    for (auto& v : patch->voxels) {
+      if (!v) continue;
+      const auto it = toUser.find(v);
+      v = it == toUser.end() ? 0 : it->second;
+    }
+    return patch;
+  }
+
+  core::Result<std::unique_ptr<InteractiveSession>> beginSession(const core::ImageVolume& image) override {
+    return m_base->beginSession(image);
+  }
+
+ private:
+  std::unique_ptr<SegmentationEngine> m_base;
+  CheckpointModel m_model;
+};
+
+}  // namespace
+
+core::Result<std::unique_ptr<SegmentationEngine>> createAtlasEngine(const std::string& checkpointPath, const CheckpointModel& model,
+                                                                    const Vista3dEngineOptions& options) {
+  if (model.kind != CheckpointModel::Kind::SegResNetDS)
+    return makeError(ErrorCode::InvalidArgument, checkpointPath, "not an atlas network (SegResNetDS) checkpoint");
+  if (!training::trainingAvailable())
+    return makeError(ErrorCode::Unsupported, checkpointPath, "this build has no LibTorch to run the atlas network");
+  auto checkpoint = vista3d::readCheckpoint(checkpointPath);
+  if (!checkpoint) return checkpoint.error();
+  auto network = training::TrainableModel::segResNetDS(model.network, &*checkpoint, 0);
+  if (!network) return makeError(network.error().code, checkpointPath, network.error().detail);
+  vista3d::Vista3dModel::setCpuThreads(options.cpuThreads);
+  const std::string device = options.device == "auto" ? (vista3d::cudaAvailable() ? "cuda" : "cpu") : options.device;
+  const vista3d::Precision precision = options.precision == "bf16"   ? vista3d::Precision::BFloat16
+                                       : options.precision == "fp16" ? vista3d::Precision::Float16
+                                                                     : vista3d::Precision::Float32;
+  if (core::Status s = (*network)->setDevice(device, precision); !s) return s.error();
+  return std::unique_ptr<SegmentationEngine>(
+      new AtlasEngine(std::move(*network), model, std::filesystem::path(checkpointPath).filename().string()));
+}
+
+std::unique_ptr<SegmentationEngine> withTrainedLabels(std::unique_ptr<SegmentationEngine> engine, const CheckpointModel& model) {
+  return std::unique_ptr<SegmentationEngine>(new TrainedLabelsEngine(std::move(engine), model));
+}
+
+}  // namespace delineate::inference

@@ -1,0 +1,75 @@
+#include "io/studies/checkpoint_fetch.h"
+
+#include <filesystem>
+
+#include "io/base/atomic_file.h"
+#include "io/share/share_revisions.h"
+#include "io/studies/study_store.h"
+
+namespace delineate::io {
+
+namespace fs = std::filesystem;
+using core::ErrorCode;
+using core::makeError;
+
+std::optional<CheckpointReference> parseCheckpointReference(const std::string& text) {
+  const std::string prefix = "share:";
+  if (text.rfind(prefix, 0) != 0) return std::nullopt;
+  const auto hash = text.rfind('#');
+  if (hash == std::string::npos || hash <= prefix.size()) return std::nullopt;
+  CheckpointReference r;
+  r.root = text.substr(prefix.size(), hash - prefix.size());
+  r.model = text.substr(hash + 1);
+  if (const auto at = r.model.rfind('@'); at != std::string::npos) {
+    const std::string number = r.model.substr(at + 1);
+    if (number.empty() || number.find_first_not_of("0123456789") != std::string::npos || number.size() > 9) return std::nullopt;
+    r.revision = std::stoi(number);
+    r.model.resize(at);
+  }
+  if (r.model.empty()) return std::nullopt;
+  return r;
+}
+
+std::string formatCheckpointReference(const CheckpointReference& r) {
+  return "share:" + r.root + "#" + r.model + (r.revision > 0 ? "@" + std::to_string(r.revision) : std::string());
+}
+
+core::Result<std::string> fetchCheckpoint(const ShareStore& store, const std::string& model, int revision,
+                                          const std::string& cacheFolder) {
+  auto checkpoints = ModelCheckpoints::open(store, model);
+  if (!checkpoints) return checkpoints.error();
+  auto list = checkpoints->list();
+  if (!list) return list.error();
+  const int number = revision > 0 ? revision : list->latest();
+  const RevisionInfo* info = list->find(number);
+  if (!info)
+    return makeError(ErrorCode::NotFound, store.root() + "/" + checkpoints->folder(),
+                     number == 0 ? "model '" + model + "' has no checkpoint" : "no checkpoint revision " + std::to_string(number));
+  const fs::path folder = cacheFolder.empty() ? fs::path(userCacheFolder()) / "checkpoints" : fs::path(cacheFolder);
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  if (ec) return makeError(ErrorCode::WriteFailed, folder.string(), ec.message());
+  const fs::path weights = folder / (info->sha256 + fs::path(info->content).extension().string());
+  const fs::path sidecar = fs::path(weights).replace_extension(".json");
+  // The sidecar is written after the weights, so a copy with its sidecar is complete (both are atomic renames).
+  if (!(fs::exists(weights, ec) && fs::exists(sidecar, ec) && fs::file_size(weights, ec) == info->bytes)) {
+    auto copied = checkpoints->copyOut(number, weights.string());
+    if (!copied) return copied.error();
+    auto writer = AtomicFileWriter::create(sidecar.string());
+    if (!writer) return writer.error();
+    const std::string text = info->extraJson.empty() ? std::string("{}") : info->extraJson;
+    if (core::Status s = writer->write(text.data(), text.size()); !s) return s.error();
+    if (core::Status s = writer->commit(); !s) return s.error();
+  }
+  return weights.string();
+}
+
+core::Result<std::string> resolveCheckpoint(const std::string& referenceOrPath, const std::string& cacheFolder) {
+  const auto reference = parseCheckpointReference(referenceOrPath);
+  if (!reference) return referenceOrPath;
+  auto store = ShareStore::open(reference->root);
+  if (!store) return store.error();
+  return fetchCheckpoint(*store, reference->model, reference->revision, cacheFolder);
+}
+
+}  // namespace delineate::io

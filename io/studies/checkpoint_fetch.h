@@ -1,0 +1,34 @@
+#pragma once
+// Model checkpoints of the share as local files an engine opens (issue 25: a checkpoint is an engine). A revision is
+// copied out hash-verified into this user's cache, named by its SHA-256 (revisions never change, so a copy there is
+// reused), with its sidecar (the revision's JSON "extra": architecture, labels, preprocessing, metrics) beside it as
+// .json, where inference/checkpoint_engine.h looks for it.
+
+#include <optional>
+#include <string>
+
+#include "core/error.h"
+#include "core/progress.h"
+#include "io/share/share_store.h"
+
+namespace delineate::io {
+
+struct CheckpointReference {
+  std::string root, model;
+  int revision = 0;  // 0: the newest
+};
+
+// "share:ROOT#MODEL" or "share:ROOT#MODEL@REV"; nullopt for anything else (a file path).
+std::optional<CheckpointReference> parseCheckpointReference(const std::string& text);
+std::string formatCheckpointReference(const CheckpointReference& reference);
+
+// The revision's local copy: CACHE/<sha256><suffix> and CACHE/<sha256>.json (CACHE: `cacheFolder`, else
+// userCacheFolder()/checkpoints). Errors: no such model or revision, a damaged revision (naming its file), the cache
+// not writable.
+core::Result<std::string> fetchCheckpoint(const ShareStore& store, const std::string& model, int revision,
+                                          const std::string& cacheFolder = {});
+
+// A reference fetched, or a file path returned as it is.
+core::Result<std::string> resolveCheckpoint(const std::string& referenceOrPath, const std::string& cacheFolder = {});
+
+}  // namespace delineate::io
