@@ -28,7 +28,7 @@ const std::vector<CommandPage> kCliCommands = {
     {"info",
      "info IMAGE",
      {"--series", "--allow-irregular", "--allow-unreadable", "--labels", "--table", "--segment", "--format", "--slices"}},
-    {"segment", "segment IMAGE OUTPUT", {"--series", "--allow-irregular", "--allow-unreadable", "--engine", "--class"}},
+    {"segment", "segment IMAGE OUTPUT", {"--series", "--allow-irregular", "--allow-unreadable", "--engine", "--device", "--class"}},
     {"click-eval", "click-eval IMAGE LABELS",
      {"--series", "--allow-irregular", "--allow-unreadable", "--label", "--clicks", "--first", "--seed", "--json"}},
     {"dicom-index", "dicom-index FOLDER", {"--format", "--threads", "--no-recursive"}},
