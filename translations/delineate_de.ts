@@ -107,7 +107,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="+93"/>
+        <location filename="../app/gui/study_loader.cpp" line="+96"/>
         <source>out of memory</source>
         <translation>nicht genügend Arbeitsspeicher</translation>
     </message>
@@ -123,7 +123,7 @@
     </message>
     <message>
         <location line="+34"/>
-        <location line="+70"/>
+        <location line="+75"/>
         <source>%1 revision %2</source>
         <translation>%1 Revision %2</translation>
     </message>
@@ -294,7 +294,33 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai_panel.cpp" line="+146"/>
+        <location filename="../app/gui/ai_panel.cpp" line="+170"/>
+        <source>Model:</source>
+        <translation>Modell:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The engine&apos;s model: the one set in the preferences, or a trained model from the share&apos;s checkpoints (its newest revision)</source>
+        <translation>Das Modell der Engine: das in den Einstellungen gewählte oder ein trainiertes Modell aus den Checkpoints der Freigabe (seine neueste Revision)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>List the share&apos;s models again</source>
+        <translation>Die Modelle der Freigabe neu auflisten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+80"/>
+        <source>From the preferences</source>
+        <translation>Aus den Einstellungen</translation>
+    </message>
+    <message>
+        <location line="-79"/>
         <source>Segment everything</source>
         <translation>Alles segmentieren</translation>
     </message>
@@ -394,7 +420,37 @@
         <translation>Engine: %1 auf %2</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+58"/>
+        <source>Share models: %1</source>
+        <translation>Modelle der Freigabe: %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 r%2</source>
+        <translation>%1 r%2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>1 class</source>
+        <translation>1 Klasse</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 classes</source>
+        <translation>%1 Klassen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dice %1</source>
+        <translation>Dice %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1, saved by %2 at %3</source>
+        <translation>%1, gespeichert von %2 am %3</translation>
+    </message>
+    <message>
+        <location line="+39"/>
         <source>AI engine: %1</source>
         <translation>KI-Engine: %1</translation>
     </message>
@@ -404,7 +460,7 @@
         <translation>klassische Engine (die konfigurierte ist fehlgeschlagen)</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+36"/>
         <source>Tick the classes to segment first</source>
         <translation>Zuerst die zu segmentierenden Klassen ankreuzen</translation>
     </message>
@@ -2360,7 +2416,7 @@
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="-192"/>
+        <location filename="../app/gui/study_loader.cpp" line="-197"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
@@ -2382,12 +2438,12 @@
         <translation>%1 / %2 r%3 wird geladen</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+40"/>
         <source>Opening %1 from the share</source>
         <translation>%1 wird aus der Freigabe geöffnet</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+75"/>
         <source>  - incomplete: %1 unreadable file(s)</source>
         <translation>  - unvollständig: %1 unlesbare Datei(en)</translation>
     </message>

@@ -107,7 +107,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="+93"/>
+        <location filename="../app/gui/study_loader.cpp" line="+96"/>
         <source>out of memory</source>
         <translation>mémoire insuffisante</translation>
     </message>
@@ -123,7 +123,7 @@
     </message>
     <message>
         <location line="+34"/>
-        <location line="+70"/>
+        <location line="+75"/>
         <source>%1 revision %2</source>
         <translation>%1 révision %2</translation>
     </message>
@@ -294,7 +294,33 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai_panel.cpp" line="+146"/>
+        <location filename="../app/gui/ai_panel.cpp" line="+170"/>
+        <source>Model:</source>
+        <translation>Modèle :</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The engine&apos;s model: the one set in the preferences, or a trained model from the share&apos;s checkpoints (its newest revision)</source>
+        <translation>Le modèle du moteur : celui des préférences, ou un modèle entraîné parmi les points de contrôle du partage (sa révision la plus récente)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Refresh</source>
+        <translation>Actualiser</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>List the share&apos;s models again</source>
+        <translation>Relister les modèles du partage</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+80"/>
+        <source>From the preferences</source>
+        <translation>Selon les préférences</translation>
+    </message>
+    <message>
+        <location line="-79"/>
         <source>Segment everything</source>
         <translation>Tout segmenter</translation>
     </message>
@@ -394,7 +420,37 @@
         <translation>Moteur&#xa0;: %1 sur %2</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+58"/>
+        <source>Share models: %1</source>
+        <translation>Modèles du partage : %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 r%2</source>
+        <translation>%1 r%2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>1 class</source>
+        <translation>1 classe</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 classes</source>
+        <translation>%1 classes</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dice %1</source>
+        <translation>Dice %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1, saved by %2 at %3</source>
+        <translation>%1, enregistré par %2 le %3</translation>
+    </message>
+    <message>
+        <location line="+39"/>
         <source>AI engine: %1</source>
         <translation>Moteur IA&#xa0;: %1</translation>
     </message>
@@ -404,7 +460,7 @@
         <translation>moteur classique (le moteur configuré a échoué)</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+36"/>
         <source>Tick the classes to segment first</source>
         <translation>Cochez d&apos;abord les classes à segmenter</translation>
     </message>
@@ -2360,7 +2416,7 @@
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="-192"/>
+        <location filename="../app/gui/study_loader.cpp" line="-197"/>
         <source>Cancelled</source>
         <translation>Annulé</translation>
     </message>
@@ -2382,12 +2438,12 @@
         <translation>Chargement de %1 / %2 r%3</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+40"/>
         <source>Opening %1 from the share</source>
         <translation>Ouverture de %1 depuis le partage</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+75"/>
         <source>  - incomplete: %1 unreadable file(s)</source>
         <translation>  - incomplète : %1 fichier(s) illisible(s)</translation>
     </message>

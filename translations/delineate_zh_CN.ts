@@ -107,7 +107,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="+93"/>
+        <location filename="../app/gui/study_loader.cpp" line="+96"/>
         <source>out of memory</source>
         <translation>内存不足</translation>
     </message>
@@ -123,7 +123,7 @@
     </message>
     <message>
         <location line="+34"/>
-        <location line="+70"/>
+        <location line="+75"/>
         <source>%1 revision %2</source>
         <translation>%1 修订版 %2</translation>
     </message>
@@ -294,7 +294,33 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai_panel.cpp" line="+146"/>
+        <location filename="../app/gui/ai_panel.cpp" line="+170"/>
+        <source>Model:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The engine&apos;s model: the one set in the preferences, or a trained model from the share&apos;s checkpoints (its newest revision)</source>
+        <translation>引擎的模型：首选项中设置的模型，或共享存储检查点中的已训练模型（其最新修订版）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>List the share&apos;s models again</source>
+        <translation>重新列出共享存储中的模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+80"/>
+        <source>From the preferences</source>
+        <translation>来自首选项</translation>
+    </message>
+    <message>
+        <location line="-79"/>
         <source>Segment everything</source>
         <translation>全部分割</translation>
     </message>
@@ -394,7 +420,37 @@
         <translation>引擎：%1，运行于 %2</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+58"/>
+        <source>Share models: %1</source>
+        <translation>共享存储模型：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 r%2</source>
+        <translation>%1 r%2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>1 class</source>
+        <translation>1 个类别</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 classes</source>
+        <translation>%1 个类别</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dice %1</source>
+        <translation>Dice %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1, saved by %2 at %3</source>
+        <translation>%1，由 %2 于 %3 保存</translation>
+    </message>
+    <message>
+        <location line="+39"/>
         <source>AI engine: %1</source>
         <translation>AI 引擎：%1</translation>
     </message>
@@ -404,7 +460,7 @@
         <translation>经典引擎（所配置的引擎启动失败）</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+36"/>
         <source>Tick the classes to segment first</source>
         <translation>请先勾选要分割的类别</translation>
     </message>
@@ -2349,7 +2405,7 @@
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="-192"/>
+        <location filename="../app/gui/study_loader.cpp" line="-197"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
@@ -2371,12 +2427,12 @@
         <translation>正在加载 %1 / %2 r%3</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+40"/>
         <source>Opening %1 from the share</source>
         <translation>正在从共享打开 %1</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+75"/>
         <source>  - incomplete: %1 unreadable file(s)</source>
         <translation>  - 不完整：%1 个无法读取的文件</translation>
     </message>

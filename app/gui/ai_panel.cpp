@@ -6,6 +6,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QHBoxLayout>
 #include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QLabel>
@@ -27,6 +28,8 @@
 #include "app/gui/workbench.h"
 #include "app/gui/view_panels.h"
 #include "inference/engine_plugin.h"
+#include "io/share/share_store.h"
+#include "io/studies/checkpoint_fetch.h"
 #include "viewer/label_colors.h"
 
 namespace delineate::app::gui {
@@ -50,6 +53,25 @@ AiPanel::AiPanel(StudyDocument& document, Workbench& bench, EditTools& tools, QW
   setObjectName("ai-panel");
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
+  // The model: the preferences' (VISTA-3D or the classic engine), or a trained one from the share's checkpoints.
+  auto* modelRow = new QHBoxLayout;
+  m_modelLabel = new QLabel(this);
+  m_model = new QComboBox(this);
+  m_model->setObjectName("ai-model");
+  m_model->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_modelRefresh = new QPushButton(this);
+  m_modelRefresh->setObjectName("ai-model-refresh");
+  modelRow->addWidget(m_modelLabel);
+  modelRow->addWidget(m_model, 1);
+  modelRow->addWidget(m_modelRefresh);
+  layout->addLayout(modelRow);
+  connect(m_model, QOverload<int>::of(&QComboBox::activated), this, [this](int index) {
+    const QString chosen = m_model->itemData(index).toString();
+    if (chosen == QSettings().value("ai/model").toString()) return;
+    QSettings().setValue("ai/model", chosen);
+    rebuildEngine();
+  });
+  connect(m_modelRefresh, &QPushButton::clicked, this, [this] { refreshModels(); });
   m_engineLabel = new QLabel(this);
   m_engineLabel->setObjectName("ai-engine");
   m_engineLabel->setWordWrap(true);
@@ -134,7 +156,9 @@ AiPanel::AiPanel(StudyDocument& document, Workbench& bench, EditTools& tools, QW
   shortcut(QKeySequence(Qt::Key_Return), [this] { acceptObject(); });
   shortcut(QKeySequence(Qt::Key_Escape), [this] { discardObject(); });
   shortcut(QKeySequence(Qt::Key_Backspace), [this] { undoPoint(); });
+  m_model->addItem(QString(), QString());  // "From the preferences" (retranslate names it) until the share is listed
   retranslate();
+  refreshModels();
 }
 
 AiPanel::~AiPanel() {
@@ -143,6 +167,12 @@ AiPanel::~AiPanel() {
 }
 
 void AiPanel::retranslate() {
+  m_modelLabel->setText(tr("Model:"));
+  m_model->setToolTip(tr("The engine's model: the one set in the preferences, or a trained model from the share's "
+                         "checkpoints (its newest revision)"));
+  m_modelRefresh->setText(tr("Refresh"));
+  m_modelRefresh->setToolTip(tr("List the share's models again"));
+  if (m_model->count() > 0) m_model->setItemText(0, tr("From the preferences"));
   m_everything->setText(tr("Segment everything"));
   m_classesLabel->setText(tr("Classes:"));
   m_selected->setText(tr("Segment selected classes"));
@@ -213,12 +243,60 @@ void AiPanel::rebuildEngine() {
   buildEngine();
 }
 
+void AiPanel::refreshModels() {
+  const QString root = QSettings().value("share/root").toString();
+  const QString current = QSettings().value("ai/model").toString();
+  using Models = std::shared_ptr<core::Result<std::vector<io::CheckpointModelSummary>>>;
+  auto* watcher = new QFutureWatcher<Models>(this);
+  connect(watcher, &QFutureWatcher<Models>::finished, this, [this, watcher, root, current] {
+    Models models = watcher->result();
+    watcher->deleteLater();
+    m_model->clear();
+    m_model->addItem(tr("From the preferences"), QString());
+    if (!*models) {
+      m_status->setText(tr("Share models: %1").arg(fromError(models->error())));
+    } else {
+      for (const auto& m : **models) {
+        io::CheckpointReference reference{root.toStdString(), m.model, m.revision};
+        QString text = tr("%1 r%2").arg(QString::fromStdString(m.model)).arg(m.revision);
+        QStringList details;
+        if (!m.architecture.empty()) details << QString::fromStdString(m.architecture);
+        if (m.classes > 0) details << (m.classes == 1 ? tr("1 class") : tr("%1 classes").arg(m.classes));
+        if (m.bestDice >= 0) details << tr("Dice %1").arg(m.bestDice, 0, 'f', 3);
+        if (!details.isEmpty()) text += " (" + details.join(", ") + ")";
+        m_model->addItem(text, QString::fromStdString(io::formatCheckpointReference(reference)));
+        m_model->setItemData(m_model->count() - 1,
+                             tr("%1, saved by %2 at %3").arg(QString::fromStdString(m.model), QString::fromStdString(m.author),
+                                                            QString::fromStdString(m.time)),
+                             Qt::ToolTipRole);
+      }
+    }
+    // The model in use stays listed (a revision newer than it may have appeared meanwhile).
+    int index = m_model->findData(current);
+    if (index < 0 && !current.isEmpty()) {
+      m_model->addItem(current, current);
+      index = m_model->count() - 1;
+    }
+    m_model->setCurrentIndex(std::max(0, index));
+    Q_EMIT modelsListed();
+  });
+  watcher->setFuture(QtConcurrent::run(&m_bench.workers(), [root] {
+    if (root.isEmpty()) return std::make_shared<core::Result<std::vector<io::CheckpointModelSummary>>>(std::vector<io::CheckpointModelSummary>{});
+    auto store = io::ShareStore::open(root.toStdString());
+    if (!store) return std::make_shared<core::Result<std::vector<io::CheckpointModelSummary>>>(store.error());
+    return std::make_shared<core::Result<std::vector<io::CheckpointModelSummary>>>(io::listCheckpointModels(*store));
+  }));
+}
+
 void AiPanel::buildEngine() {
   m_building = true;
   QSettings settings;
   inference::EngineSelection selection;
   selection.checkpoint = settings.value("ai/checkpoint").toString().toStdString();
   selection.vista.device = settings.value("ai/device", "auto").toString().toStdString();
+  // A model chosen from the share: fetched (verified, into the cache) on the worker, then chosen like a file.
+  const std::string model = settings.value("ai/model").toString().toStdString();
+  if (!model.empty()) selection.checkpoint = model;
   selection.vista.roi = settings.value("ai/roi", 128).toInt();  // the bundle's 128; smaller only for small models
   using Choice = std::shared_ptr<core::Result<inference::EngineChoice>>;
   auto* watcher = new QFutureWatcher<Choice>(this);
@@ -247,7 +325,12 @@ void AiPanel::buildEngine() {
     updateState();
     Q_EMIT engineChanged();
   });
-  watcher->setFuture(QtConcurrent::run(&m_bench.workers(), [selection] {
+  watcher->setFuture(QtConcurrent::run(&m_bench.workers(), [selection]() mutable {
+    if (!selection.checkpoint.empty()) {
+      auto local = io::resolveCheckpoint(selection.checkpoint);
+      if (!local) return std::make_shared<core::Result<inference::EngineChoice>>(local.error());
+      selection.checkpoint = *local;
+    }
     return std::make_shared<core::Result<inference::EngineChoice>>(inference::selectEngineViaPlugin(selection));
   }));
   updateState();

@@ -45,6 +45,9 @@ class AiPanel : public QWidget {
   bool engineReady() const { return m_engine != nullptr; }
   // The preferences changed (checkpoint, device): the engine is chosen again.
   void rebuildEngine();
+  // Lists the share's trained models (share/root) in the model chooser, on a worker; modelsListed() follows.
+  void refreshModels();
+  QComboBox* modelChooser() const { return m_model; }
   QString engineDescription() const;
 
   bool segmentEverything();
@@ -74,6 +77,7 @@ class AiPanel : public QWidget {
 
  Q_SIGNALS:
   void engineChanged();
+  void modelsListed();
   void previewUpdated();              // a click's object is shown
   void segmentationFinished(bool ok); // segment everything / selected classes
   void clickModeChanged(bool on);
@@ -113,6 +117,9 @@ class AiPanel : public QWidget {
   std::size_t m_objectVoxels = 0;       // of the shown object, read when its worker was idle
   double m_engineMs = 0, m_displayMs = 0;
 
+  QLabel* m_modelLabel = nullptr;
+  QComboBox* m_model = nullptr;  // "ai-model": "" (the preferences), then share:ROOT#MODEL@REV of the share's models
+  QPushButton* m_modelRefresh = nullptr;
   QLabel* m_engineLabel = nullptr;
   QLabel* m_status = nullptr;
   QPushButton* m_everything = nullptr;

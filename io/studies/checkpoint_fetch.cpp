@@ -1,5 +1,8 @@
 #include "io/studies/checkpoint_fetch.h"
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <filesystem>
 
 #include "io/base/atomic_file.h"
@@ -49,7 +52,11 @@ core::Result<std::string> fetchCheckpoint(const ShareStore& store, const std::st
   std::error_code ec;
   fs::create_directories(folder, ec);
   if (ec) return makeError(ErrorCode::WriteFailed, folder.string(), ec.message());
-  const fs::path weights = folder / (info->sha256 + fs::path(info->content).extension().string());
+  // Under its hash (a revision never changes), named for people: CACHE/<sha256>/<model>-r<N>.pt.
+  const fs::path weights =
+      folder / info->sha256 / (model + "-r" + std::to_string(number) + fs::path(info->content).extension().string());
+  fs::create_directories(weights.parent_path(), ec);
+  if (ec) return makeError(ErrorCode::WriteFailed, weights.parent_path().string(), ec.message());
   const fs::path sidecar = fs::path(weights).replace_extension(".json");
   // The sidecar is written after the weights, so a copy with its sidecar is complete (both are atomic renames).
   if (!(fs::exists(weights, ec) && fs::exists(sidecar, ec) && fs::file_size(weights, ec) == info->bytes)) {
@@ -62,6 +69,39 @@ core::Result<std::string> fetchCheckpoint(const ShareStore& store, const std::st
     if (core::Status s = writer->commit(); !s) return s.error();
   }
   return weights.string();
+}
+
+core::Result<std::vector<CheckpointModelSummary>> listCheckpointModels(const ShareStore& store) {
+  std::vector<CheckpointModelSummary> out;
+  const fs::path folder = fs::path(store.root()) / "checkpoints";
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec)) return out;
+  std::vector<std::string> names;
+  for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec))
+    if (it->is_directory(ec)) names.push_back(it->path().filename().string());
+  if (ec) return makeError(ErrorCode::ReadFailed, folder.string(), ec.message());
+  std::sort(names.begin(), names.end());
+  for (const auto& name : names) {
+    auto checkpoints = ModelCheckpoints::open(store, name);
+    if (!checkpoints) continue;
+    auto list = checkpoints->list();
+    if (!list || list->revisions.empty()) continue;
+    const RevisionInfo& latest = list->revisions.back();
+    CheckpointModelSummary m;
+    m.model = name;
+    m.revision = latest.number;
+    m.author = latest.author;
+    m.time = latest.time;
+    const nlohmann::json extra = nlohmann::json::parse(latest.extraJson.empty() ? "{}" : latest.extraJson, nullptr, false);
+    if (extra.is_object()) {
+      if (extra.contains("architecture") && extra["architecture"].is_object())
+        m.architecture = extra["architecture"].value("name", std::string());
+      if (extra.contains("labels") && extra["labels"].is_array()) m.classes = static_cast<int>(extra["labels"].size());
+      if (extra.contains("bestDice") && extra["bestDice"].is_number()) m.bestDice = extra["bestDice"].get<double>();
+    }
+    out.push_back(std::move(m));
+  }
+  return out;
 }
 
 core::Result<std::string> resolveCheckpoint(const std::string& referenceOrPath, const std::string& cacheFolder) {

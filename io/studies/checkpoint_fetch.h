@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "core/progress.h"
@@ -22,11 +23,24 @@ struct CheckpointReference {
 std::optional<CheckpointReference> parseCheckpointReference(const std::string& text);
 std::string formatCheckpointReference(const CheckpointReference& reference);
 
-// The revision's local copy: CACHE/<sha256><suffix> and CACHE/<sha256>.json (CACHE: `cacheFolder`, else
-// userCacheFolder()/checkpoints). Errors: no such model or revision, a damaged revision (naming its file), the cache
+// The revision's local copy: CACHE/<sha256>/<model>-r<N><suffix> and its .json beside it (CACHE: `cacheFolder`,
+// else userCacheFolder()/checkpoints). Errors: no such model or revision, a damaged revision (naming its file), the cache
 // not writable.
 core::Result<std::string> fetchCheckpoint(const ShareStore& store, const std::string& model, int revision,
                                           const std::string& cacheFolder = {});
+
+// The models of the share's checkpoints/ folder, each by its newest revision, for a chooser: what its sidecar says
+// (architecture, classes, best validation Dice; empty / 0 / -1 where it says nothing). Sorted by name; a model whose
+// folder cannot be read is left out.
+struct CheckpointModelSummary {
+  std::string model;
+  int revision = 0;
+  std::string architecture;
+  int classes = 0;
+  double bestDice = -1;
+  std::string author, time;
+};
+core::Result<std::vector<CheckpointModelSummary>> listCheckpointModels(const ShareStore& store);
 
 // A reference fetched, or a file path returned as it is.
 core::Result<std::string> resolveCheckpoint(const std::string& referenceOrPath, const std::string& cacheFolder = {});

@@ -1,0 +1,119 @@
+// The AI panel's model chooser (issue 25: a checkpoint is an engine): a model trained by the real delineate-train
+// and published to a share appears in the chooser, becomes the engine, and segments the open study with its own
+// classes and their names.
+#include <catch2/catch.hpp>
+
+#include <QComboBox>
+#include <QLabel>
+#include <QListWidget>
+#include <QSettings>
+#include <QSignalSpy>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "app/gui/ai_panel.h"
+#include "app/gui/main_window.h"
+#include "app/gui/study_document.h"
+#include "io/share/share_store.h"
+#include "tests/common/test_support.h"
+#include "tests/gui/gui_fixtures.h"
+#include "tests/gui_support/gui_app.h"
+
+using namespace delineate;
+using test::QuietWindow;
+using test::waitFor;
+namespace fs = std::filesystem;
+
+TEST_CASE("AI panel: a model trained on the share is chosen in the panel and segments the open study with its classes",
+          "[gui][ai][train]") {
+  test::guiApp();
+  test::ScratchDir dir("gui-ai-model");
+  const char* mouse = "data/mouse/fvb-ncrl-in-vivo";
+  const auto image1 = test::sharedFile(std::string(mouse) + "/template/FVB_NCrl_in_vivo_1.nii.gz");
+  const auto table = test::sharedFile(std::string(mouse) + "/structure_label_list_hemisphere_separated.csv");
+  if (!image1 || !table) return;
+  const fs::path base = image1->parent_path().parent_path();
+  auto subject = [&](const char* kind, int n) { return (base / kind / ("FVB_NCrl_in_vivo_" + std::to_string(n) + ".nii.gz")).string(); };
+
+  // A small atlas network trained by delineate-train on two subjects, published to the share as "mouse-atlas".
+  const fs::path share = dir / "share";
+  fs::create_directories(share);
+  REQUIRE(io::ShareStore::initialize(share.string()).ok());
+  nlohmann::json cases = {{"cases",
+                           {{{"id", "FVB1"}, {"image", subject("template", 1)}, {"labels", subject("label", 1)}, {"split", "train"}},
+                            {{"id", "FVB2"}, {"image", subject("template", 2)}, {"labels", subject("label", 2)}, {"split", "validation"}}}}};
+  std::ofstream(dir / "cases.json") << cases.dump();
+  const nlohmann::json config = {{"cases", (dir / "cases.json").string()}, {"output", (dir / "run").string()}, {"iterations", 8},
+                                 {"initFilters", 4}, {"patch", {32, 32, 32}}, {"validationWindow", {112, 128, 80}},
+                                 {"validationInterval", 4}, {"seed", 7}, {"threads", 1}, {"labels", table->string()},
+                                 {"share", share.string()}, {"modelName", "mouse-atlas"}};
+  std::ofstream(dir / "config.json") << config.dump();
+  const std::string train = std::string(DELINEATE_TRAIN_PATH) + " --config '" + (dir / "config.json").string() + "' > '" +
+                            (dir / "train.log").string() + "' 2>&1";
+  INFO(train);
+  REQUIRE(std::system(train.c_str()) == 0);
+
+  QSettings().setValue("share/root", QString::fromStdString(share.string()));
+  QSettings().remove("ai/model");
+  {
+    QuietWindow window(QSize(1400, 900));
+    app::gui::AiPanel* ai = window.aiPanel();
+    QSignalSpy listed(ai, &app::gui::AiPanel::modelsListed);
+    REQUIRE(waitFor(listed));
+    QComboBox* chooser = ai->modelChooser();
+    REQUIRE(chooser->count() == 2);
+    CHECK(chooser->itemData(0).toString().isEmpty());  // the preferences' engine
+    const QString entry = chooser->itemText(1);
+    INFO(entry.toStdString());
+    CHECK(entry.startsWith("mouse-atlas r"));
+    CHECK(entry.contains("SegResNetDS"));
+    CHECK(entry.contains("37 classes"));
+    CHECK(chooser->itemData(1).toString().startsWith("share:" + QString::fromStdString(share.string()) + "#mouse-atlas@"));
+
+    QSignalSpy loaded(&window, &app::gui::MainWindow::studyLoaded);
+    QSignalSpy engine(ai, &app::gui::AiPanel::engineChanged);
+    REQUIRE(window.loader().openImage(QString::fromStdString(subject("template", 3))));
+    REQUIRE(waitFor(loaded));
+    REQUIRE(waitFor(engine));  // the preferences' engine first (the classic one here)
+    engine.clear();
+    chooser->setCurrentIndex(1);
+    Q_EMIT chooser->activated(1);
+    REQUIRE(waitFor(engine, 120000));
+    CHECK(QSettings().value("ai/model").toString() == chooser->itemData(1).toString());
+    auto* description = ai->findChild<QLabel*>("ai-engine");
+    REQUIRE(description != nullptr);
+    INFO(description->text().toStdString());
+    CHECK(description->text().contains("atlas network"));
+    CHECK(ai->engineDescription().contains("atlas"));
+    CHECK(ai->classList()->count() == 37);  // its classes, by the atlas's ids and names
+
+    QSignalSpy segmented(ai, &app::gui::AiPanel::segmentationFinished);
+    REQUIRE(ai->segmentEverything());
+    REQUIRE(waitFor(segmented, 120000));
+    CHECK(segmented.first().at(0).toBool());
+    const core::AnnotationSession* session = window.document().session();
+    REQUIRE(session != nullptr);
+    std::set<core::Label> present;
+    const core::LabelMap& labels = session->labels();
+    for (std::size_t i = 0; i < labels.size(); ++i)
+      if (labels.data()[i]) present.insert(labels.data()[i]);
+    REQUIRE_FALSE(present.empty());
+    for (const core::Label id : present) {
+      INFO("label " << id);
+      CHECK(((id >= 1 && id <= 21) || (id >= 23 && id <= 29) || (id >= 31 && id <= 36) || (id >= 38 && id <= 40)));
+      const core::LabelEntry* e = session->table().find(id);
+      REQUIRE(e != nullptr);
+      CHECK((e->name.rfind("Left ", 0) == 0 || e->name.rfind("Right ", 0) == 0));  // the atlas table's names
+    }
+    window.screenshot().save(QString::fromStdString((dir / "ai-model.png").string()));
+    if (const char* keep = std::getenv("DELINEATE_KEEP_SCREENSHOTS"))
+      window.screenshot().save(QString(keep) + "/ai-model.png");
+  }
+  QSettings().remove("ai/model");
+  QSettings().remove("share/root");
+}
