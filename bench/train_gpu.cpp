@@ -159,6 +159,17 @@ RawVolume readMetaImage(const std::string& path) {
   return v;
 }
 
+// One fixed batch as the peer's: normal intensities, labels uniform over `classes`.
+void randomBatch(const std::array<std::int64_t, 3>& patch, int classes, std::vector<float>& x, std::vector<std::uint16_t>& y) {
+  const auto n = static_cast<std::size_t>(patch[0] * patch[1] * patch[2]);
+  x.resize(n);
+  y.resize(n);
+  std::mt19937 rng(3);
+  std::normal_distribution<float> normal;
+  for (auto& v : x) v = normal(rng);
+  for (auto& v : y) v = static_cast<std::uint16_t>(rng() % static_cast<unsigned>(classes));
+}
+
 // The best weights of the run, kept in memory (the benchmark writes no files).
 class BestInMemory : public tr::CheckpointSink {
  public:
@@ -263,13 +274,9 @@ int atlas(const std::string& data, const std::map<std::string, std::string>& opt
     auto probe = tr::TrainableModel::segResNetDS(network, nullptr, 99);
     if (!probe || !(*probe)->setDevice(device, precision)) die("probe network");
     (*probe)->setOptimizer(settings.optimizer);
-    const std::int64_t n = patch[0] * patch[1] * patch[2];
-    std::vector<float> x(static_cast<std::size_t>(n));
-    std::vector<std::uint16_t> y(static_cast<std::size_t>(n));
-    std::mt19937 rng(3);
-    std::normal_distribution<float> normal;
-    for (auto& v : x) v = normal(rng);
-    for (auto& v : y) v = static_cast<std::uint16_t>(rng() % static_cast<unsigned>(classes + 1));
+    std::vector<float> x;
+    std::vector<std::uint16_t> y;
+    randomBatch(patch, classes + 1, x, y);
     const std::int64_t size[3] = {patch[0], patch[1], patch[2]};
     for (int i = 0; i < 5; ++i)
       if (!(*probe)->stepSegResNetDS(x, 1, size, y)) die("probe step");
@@ -337,13 +344,9 @@ int throughput(const std::string& kind, const std::map<std::string, std::string>
   const auto patch = parseSides(get("patch", "128,128,128"));
   const int classes = std::atoi(get("classes", "38").c_str());
   const std::int64_t size[3] = {patch[0], patch[1], patch[2]};
-  const std::int64_t n = patch[0] * patch[1] * patch[2];
-  std::vector<float> x(static_cast<std::size_t>(n));
-  std::vector<std::uint16_t> y(static_cast<std::size_t>(n));
-  std::mt19937 rng(3);
-  std::normal_distribution<float> normal;
-  for (auto& v : x) v = normal(rng);
-  for (auto& v : y) v = static_cast<std::uint16_t>(rng() % static_cast<unsigned>(classes));
+  std::vector<float> x;
+  std::vector<std::uint16_t> y;
+  randomBatch(patch, classes, x, y);
   std::optional<inference::vista3d::Checkpoint> checkpoint;
   if (kind == "vista3d") {
     if (!opt.count("checkpoint")) die("vista3d needs --checkpoint");
