@@ -206,6 +206,7 @@ class TrainedLabelsEngine final : public SegmentationEngine {
                                          core::ProgressSink* progress) override {
     SegmentationRequest mapped = request;
     mapped.classes.clear();
+    mapped.expandClassGroups = false;  // 2, 20 and 21 are classes of their own once trained as such
     std::map<core::Label, core::Label> toUser;
     for (const auto& c : m_model.classes) toUser[static_cast<core::Label>(c.networkClass)] = c.id;
     auto vistaId = [&](core::Label id) -> core::Result<core::Label> {

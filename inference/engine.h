@@ -27,6 +27,8 @@ struct SegmentationRequest {
   std::vector<PointPrompt> points;    // click prompts (refinement); empty = automatic
   core::Label targetLabel = 0;        // label written for a click-prompted object
   core::IndexBox region;              // restrict work to this box; empty = whole image
+  bool expandClassGroups = true;      // VISTA-3D: classes 2, 20, 21 stand for their organs (the bundle's); a
+                                      // fine-tuned model's ids are its own (false)
 };
 
 struct EngineInfo {

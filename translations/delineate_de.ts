@@ -315,12 +315,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+80"/>
+        <location line="+82"/>
         <source>From the preferences</source>
         <translation>Aus den Einstellungen</translation>
     </message>
     <message>
-        <location line="-79"/>
+        <location line="-81"/>
         <source>Segment everything</source>
         <translation>Alles segmentieren</translation>
     </message>
@@ -420,7 +420,7 @@
         <translation>Engine: %1 auf %2</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+60"/>
         <source>Share models: %1</source>
         <translation>Modelle der Freigabe: %1</translation>
     </message>

@@ -315,12 +315,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+80"/>
+        <location line="+82"/>
         <source>From the preferences</source>
         <translation>Selon les préférences</translation>
     </message>
     <message>
-        <location line="-79"/>
+        <location line="-81"/>
         <source>Segment everything</source>
         <translation>Tout segmenter</translation>
     </message>
@@ -420,7 +420,7 @@
         <translation>Moteur&#xa0;: %1 sur %2</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+60"/>
         <source>Share models: %1</source>
         <translation>Modèles du partage : %1</translation>
     </message>

@@ -315,12 +315,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+80"/>
+        <location line="+82"/>
         <source>From the preferences</source>
         <translation>来自首选项</translation>
     </message>
     <message>
-        <location line="-79"/>
+        <location line="-81"/>
         <source>Segment everything</source>
         <translation>全部分割</translation>
     </message>
@@ -420,7 +420,7 @@
         <translation>引擎：%1，运行于 %2</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+60"/>
         <source>Share models: %1</source>
         <translation>共享存储模型：%1</translation>
     </message>

@@ -81,8 +81,10 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"auto", "fp32", "fp16", "bf16"}));
     valueName(segment->add_option("--batch", options.batch, "windows per pass (default 4 on CUDA, 1 on the CPU)"), "N")
         ->check(CLI::Range(1, INT_MAX));
-    repeatable(valueName(segment->add_option("--class", a.classes, "a class to segment, 1..254"), "N"))
-        ->check(CLI::Range(1, 254));
+    repeatable(valueName(segment->add_option("--class", a.classes, "a class to segment: VISTA-3D's 1..254, or a trained "
+                                                                   "model's own label ids"),
+                         "N"))
+        ->check(CLI::Range(1, 65535));
     repeatable(valueName(
                    segment->add_option("--point", a.pointTexts, "a click on voxel I,J,K (',-': a negative click)"),
                    "I,J,K[,-]"))
@@ -129,7 +131,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "estimate on this CPU: about %.0f s\n",
                    inference::estimateVista3dCpuSeconds(image->geometry(), !points.empty(), options.roi,
                                                         options.cpuThreads));
-    if (info.id == "vista3d" && !points.empty() && !classes.empty())
+    if (info.id == "vista3d" && info.classes.empty() && !points.empty() && !classes.empty())  // not for a fine-tuned model's own ids
       if (const std::string note = inference::vista3dPromptNote(classes.front()); !note.empty())
         std::fprintf(stderr, "%s\n", note.c_str());
     inference::SegmentationRequest request;

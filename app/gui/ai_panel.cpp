@@ -203,6 +203,8 @@ void AiPanel::updateState() {
   const bool study = m_document.session() != nullptr;
   const bool ready = study && m_engine && !m_running;
   m_everything->setEnabled(ready);
+  m_model->setEnabled(!m_running && !m_building);  // a choice made now would be dropped by rebuildEngine
+  m_modelRefresh->setEnabled(!m_running && !m_building);
   m_selected->setEnabled(ready && m_classes->count() > 0);
   m_clickButton->setEnabled(study && m_engine && m_info.supportsPoints);
   if (m_clickButton->isChecked() != m_clickMode) {
@@ -245,10 +247,10 @@ void AiPanel::rebuildEngine() {
 
 void AiPanel::refreshModels() {
   const QString root = QSettings().value("share/root").toString();
-  const QString current = QSettings().value("ai/model").toString();
   using Models = std::shared_ptr<core::Result<std::vector<io::CheckpointModelSummary>>>;
   auto* watcher = new QFutureWatcher<Models>(this);
-  connect(watcher, &QFutureWatcher<Models>::finished, this, [this, watcher, root, current] {
+  connect(watcher, &QFutureWatcher<Models>::finished, this, [this, watcher, root] {
+    const QString current = QSettings().value("ai/model").toString();  // chosen meanwhile, perhaps
     Models models = watcher->result();
     watcher->deleteLater();
     m_model->clear();

@@ -40,7 +40,9 @@ std::vector<int> expandLabelPrompts(const std::vector<int>& prompts) {
 core::Result<core::LabelMap> segmentWithVista3d(Vista3dModel& model, const core::ImageVolume& image,
                                                 const std::vector<int>& labelPrompts, const SegmentOptions& options,
                                                 core::ProgressSink* progress, SegmentDetails* details) {
-  const std::vector<int> classes = expandLabelPrompts(labelPrompts.empty() ? everythingLabels() : labelPrompts);
+  const std::vector<int> classes = labelPrompts.empty()  ? expandLabelPrompts(everythingLabels())
+                                   : options.expandGroups ? expandLabelPrompts(labelPrompts)
+                                                          : labelPrompts;
   for (const int c : classes)
     if (c < 1 || c > 254) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "label prompts are 1..254");
   auto in = preprocessForVista3d(image);

@@ -32,6 +32,7 @@ bool isTrainingSpecialClass(int classId);
 struct SegmentOptions {
   std::int64_t roi = 128;  // the bundle's window
   int batch = 1;           // windows per network pass (halved on out of memory)
+  bool expandGroups = true;  // 2, 20, 21 stand for the kidneys, lung lobes and bones (the bundle's); false: as given
 };
 
 // What a run took (for reports and benchmarks).

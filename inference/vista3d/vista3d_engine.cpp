@@ -187,6 +187,7 @@ class Vista3dEngine final : public SegmentationEngine {
       vista3d::SegmentOptions options;
       options.roi = m_runner->options.roi;
       options.batch = m_runner->batch;
+      options.expandGroups = request.expandClassGroups;
       vista3d::SegmentDetails details;
       auto r = vista3d::segmentWithVista3d(*m_runner->model, image, prompts, options, progress, &details);
       if (r.ok()) m_runner->batch = details.batch;  // a batch that ran out of memory stays smaller
@@ -272,6 +273,10 @@ core::Result<EngineChoice> selectEngine(const EngineSelection& selection) {
     choice.engine = std::move(engine).value();
     return choice;
   }
+  if (device == "auto" && !cuda && *trained)  // the classic engine would read its label ids as other classes
+    return core::makeError(core::ErrorCode::Unsupported, selection.checkpoint,
+                           "a fine-tuned VISTA-3D needs a CUDA device here, or the CPU asked for (--device cpu; minutes "
+                           "per 128^3 window)");
   if (device == "auto" && !cuda) {
     choice.engine = createEngine("classic");
     choice.why = "classic engine: no CUDA device for VISTA-3D (ask for the CPU explicitly to run it there, at minutes "

@@ -48,6 +48,9 @@ core::Result<std::string> fetchCheckpoint(const ShareStore& store, const std::st
   if (!info)
     return makeError(ErrorCode::NotFound, store.root() + "/" + checkpoints->folder(),
                      number == 0 ? "model '" + model + "' has no checkpoint" : "no checkpoint revision " + std::to_string(number));
+  if (info->sha256.size() != 64 || info->sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
+    return makeError(ErrorCode::Corrupt, store.root() + "/" + checkpoints->folder(),
+                     "revision " + std::to_string(number) + " has no valid SHA-256 in its metadata");
   const fs::path folder = cacheFolder.empty() ? fs::path(userCacheFolder()) / "checkpoints" : fs::path(cacheFolder);
   std::error_code ec;
   fs::create_directories(folder, ec);
@@ -93,11 +96,16 @@ core::Result<std::vector<CheckpointModelSummary>> listCheckpointModels(const Sha
     m.author = latest.author;
     m.time = latest.time;
     const nlohmann::json extra = nlohmann::json::parse(latest.extraJson.empty() ? "{}" : latest.extraJson, nullptr, false);
-    if (extra.is_object()) {
-      if (extra.contains("architecture") && extra["architecture"].is_object())
-        m.architecture = extra["architecture"].value("name", std::string());
-      if (extra.contains("labels") && extra["labels"].is_array()) m.classes = static_cast<int>(extra["labels"].size());
-      if (extra.contains("bestDice") && extra["bestDice"].is_number()) m.bestDice = extra["bestDice"].get<double>();
+    if (extra.is_object()) {  // what it says, where it says it in the expected types (any other note is skipped)
+      const auto architecture = extra.find("architecture");
+      if (architecture != extra.end() && architecture->is_object()) {
+        const auto named = architecture->find("name");
+        if (named != architecture->end() && named->is_string()) m.architecture = named->get<std::string>();
+      }
+      const auto labels = extra.find("labels");
+      if (labels != extra.end() && labels->is_array()) m.classes = static_cast<int>(labels->size());
+      const auto dice = extra.find("bestDice");
+      if (dice != extra.end() && dice->is_number()) m.bestDice = dice->get<double>();
     }
     out.push_back(std::move(m));
   }
