@@ -59,7 +59,7 @@ TEST_CASE("delineate-vista3d refuses bad arguments (2) and bad files (1), naming
   CHECK(runVista3d("segment a.nii b.nii --point 1,2,3,x").exitCode == 2);
   CHECK(runVista3d("segment a.nii b.nii --point 1,2,3 --class 1 --class 2").exitCode == 2);
   CHECK(runVista3d("segment a.nii b.nii --checkpoint x --roi 30").exitCode == 2);
-  CHECK(runVista3d("segment a.nii b.nii --checkpoint x --class 300").exitCode == 2);
+  CHECK(runVista3d("segment a.nii b.nii --checkpoint x --class 70000").exitCode == 2);
   auto ct = test::sharedFile("reference/vista3d/pipeline/input_ct.nii.gz");
   if (!ct) return;
   const auto missing = runVista3d("segment " + q(*ct) + " b.nii --device cpu --checkpoint " + q(dir / "none.pt"));
