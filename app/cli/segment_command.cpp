@@ -25,8 +25,10 @@ int runSegment(const SegmentOptions& o) {
     if (!reference && !std::filesystem::exists(o.engine, ec))
       return usageError("segment", "unknown engine '" + o.engine + "' (classic, classic.threshold, a checkpoint file or "
                                    "share:ROOT#MODEL[@REV])");
-    auto checkpoint = io::resolveCheckpoint(o.engine);
+    std::string note;
+    auto checkpoint = io::resolveCheckpoint(o.engine, {}, &note);
     if (!checkpoint) return fileError(checkpoint.error());
+    if (!note.empty()) std::fprintf(stderr, "warning: %s\n", note.c_str());
     inference::EngineSelection selection;
     selection.checkpoint = *checkpoint;
     selection.vista.device = o.device;

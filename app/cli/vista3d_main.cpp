@@ -119,8 +119,10 @@ int main(int argc, char** argv) {
     if (!image) return fileError(image.error());
     if (core::Status s = core::requireFiniteVoxels(*image, a.image); !s) return fileError(s.error());
     if (!selection.checkpoint.empty()) {  // a file, or a share's checkpoint fetched (verified) into the cache
-      auto local = io::resolveCheckpoint(selection.checkpoint);
+      std::string note;
+      auto local = io::resolveCheckpoint(selection.checkpoint, {}, &note);
       if (!local) return fileError(local.error());
+      if (!note.empty()) std::fprintf(stderr, "warning: %s\n", note.c_str());
       selection.checkpoint = *local;
     }
     auto choice = inference::selectEngine(selection);

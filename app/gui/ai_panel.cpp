@@ -328,12 +328,15 @@ void AiPanel::buildEngine() {
     Q_EMIT engineChanged();
   });
   watcher->setFuture(QtConcurrent::run(&m_bench.workers(), [selection]() mutable {
+    std::string note;  // a share out of reach, its pinned model taken from the cache
     if (!selection.checkpoint.empty()) {
-      auto local = io::resolveCheckpoint(selection.checkpoint);
+      auto local = io::resolveCheckpoint(selection.checkpoint, {}, &note);
       if (!local) return std::make_shared<core::Result<inference::EngineChoice>>(local.error());
       selection.checkpoint = *local;
     }
-    return std::make_shared<core::Result<inference::EngineChoice>>(inference::selectEngineViaPlugin(selection));
+    auto choice = std::make_shared<core::Result<inference::EngineChoice>>(inference::selectEngineViaPlugin(selection));
+    if (*choice && !note.empty()) (*choice)->why += "; " + note;
+    return choice;
   }));
   updateState();
 }

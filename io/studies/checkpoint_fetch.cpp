@@ -112,12 +112,44 @@ core::Result<std::vector<CheckpointModelSummary>> listCheckpointModels(const Sha
   return out;
 }
 
-core::Result<std::string> resolveCheckpoint(const std::string& referenceOrPath, const std::string& cacheFolder) {
+namespace {
+
+// The cached copies of MODEL rREV (with their sidecars) in `folder`.
+std::vector<fs::path> cachedCopies(const fs::path& folder, const std::string& model, int revision) {
+  std::vector<fs::path> out;
+  const std::string stem = model + "-r" + std::to_string(revision);
+  std::error_code ec;
+  for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code inner;
+    for (fs::directory_iterator f(it->path(), inner), fend; !inner && f != fend; f.increment(inner)) {
+      const fs::path p = f->path();
+      if (p.stem().string() == stem && p.extension() != ".json" && fs::exists(fs::path(p).replace_extension(".json"), inner))
+        out.push_back(p);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+core::Result<std::string> resolveCheckpoint(const std::string& referenceOrPath, const std::string& cacheFolder, std::string* note) {
   const auto reference = parseCheckpointReference(referenceOrPath);
   if (!reference) return referenceOrPath;
+  core::Result<std::string> fetched = makeError(ErrorCode::NotFound, reference->root, "not opened");
   auto store = ShareStore::open(reference->root);
-  if (!store) return store.error();
-  return fetchCheckpoint(*store, reference->model, reference->revision, cacheFolder);
+  if (store) fetched = fetchCheckpoint(*store, reference->model, reference->revision, cacheFolder);
+  else fetched = store.error();
+  // The share unreachable (not its answer that the model or revision does not exist): a pinned copy in the cache.
+  if (fetched || reference->revision <= 0 || fetched.error().code == ErrorCode::Corrupt ||
+      (store && fetched.error().code == ErrorCode::NotFound))
+    return fetched;
+  const fs::path folder = cacheFolder.empty() ? fs::path(userCacheFolder()) / "checkpoints" : fs::path(cacheFolder);
+  const auto copies = cachedCopies(folder, reference->model, reference->revision);
+  if (copies.size() != 1) return fetched;
+  if (note)
+    *note = "the share " + reference->root + " cannot be reached (" + fetched.error().describe() + "): using the copy of " +
+            reference->model + " r" + std::to_string(reference->revision) + " cached at " + copies.front().string();
+  return copies.front().string();
 }
 
 }  // namespace delineate::io

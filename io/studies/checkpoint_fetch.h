@@ -42,7 +42,10 @@ struct CheckpointModelSummary {
 };
 core::Result<std::vector<CheckpointModelSummary>> listCheckpointModels(const ShareStore& store);
 
-// A reference fetched, or a file path returned as it is.
-core::Result<std::string> resolveCheckpoint(const std::string& referenceOrPath, const std::string& cacheFolder = {});
+// A reference fetched, or a file path returned as it is. A pinned revision (@REV) whose share cannot be reached (not
+// mounted, not answering with an error) is taken from the cache when one copy of that model and revision is there, and
+// `note` says so; without a pin the newest revision must be asked of the share.
+core::Result<std::string> resolveCheckpoint(const std::string& referenceOrPath, const std::string& cacheFolder = {},
+                                            std::string* note = nullptr);
 
 }  // namespace delineate::io

@@ -591,4 +591,23 @@ TEST_CASE("delineate-train: checkpoints published to the share, and a share fail
                                quoted((dir / "none.nii.gz").string()) + " --engine " + quoted("share:" + root.string() + "#atlas@99") + " 2>&1");
   CHECK(missing.exitCode == 1);
   CHECK(missing.out.find("no checkpoint revision 99") != std::string::npos);
+  // The share gone (unmounted): a pinned revision fetched before still segments from the cache, said on stderr; the
+  // newest revision cannot be known without the share, and that is named.
+  const int latest = revisions.at("revisions").back().at("revision").get<int>();
+  fs::rename(root, dir / "share-gone");
+  const Run offline = runShell(env + quoted(DELINEATE_CLI_PATH) + " segment " + quoted(subject2->string()) + " " +
+                               quoted((dir / "offline-seg.nii.gz").string()) + " --engine " +
+                               quoted("share:" + root.string() + "#atlas@" + std::to_string(latest)) + " --device cpu 2>&1");
+  INFO(offline.out);
+  REQUIRE(offline.exitCode == 0);
+  CHECK(offline.out.find("warning: the share " + root.string() + " cannot be reached") != std::string::npos);
+  CHECK(offline.out.find("atlas-r" + std::to_string(latest) + ".pt") != std::string::npos);
+  auto c = io::readLabelFile((dir / "offline-seg.nii.gz").string());
+  REQUIRE(c.ok());
+  CHECK(std::equal(c->data(), c->data() + c->size(), b->data(), b->data() + b->size()));
+  const Run unpinned = runShell(env + quoted(DELINEATE_CLI_PATH) + " segment " + quoted(subject2->string()) + " " +
+                                quoted((dir / "unpinned.nii.gz").string()) + " --engine " + quoted("share:" + root.string() + "#atlas") + " 2>&1");
+  CHECK(unpinned.exitCode == 1);
+  CHECK(unpinned.out.find(root.string()) != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "unpinned.nii.gz"));
 }
