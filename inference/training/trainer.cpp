@@ -80,14 +80,58 @@ core::Result<std::vector<std::uint16_t>> segmentPrepared(TrainableModel& model, 
     for (std::int64_t x = 0; x < size[0]; ++x)
       for (std::int64_t y = 0; y < size[1]; ++y)
         std::copy_n(image.data() + (x * size[1] + y) * size[2], size[2], padded.data() + (x * p[1] + y) * p[2]);
-    std::vector<float> sum(static_cast<std::size_t>(cells) * static_cast<std::size_t>(channels), 0.0f);
-    std::vector<float> count(static_cast<std::size_t>(cells), 0.0f);
+    // Logits summed over the windows in a slab of one window's X extent: windows run in order of their X start, and
+    // rows before the next start are complete (no later window reaches them), so they are decided and the slab moves
+    // on. The sums take channels x w0 x p1 x p2 floats instead of that for the whole image (an argmax of sums needs
+    // no division by the window count, which is positive).
     const auto w = window;
+    const std::int64_t slabCells = w[0] * p[1] * p[2];
+    std::vector<float> sum(static_cast<std::size_t>(slabCells) * static_cast<std::size_t>(channels), 0.0f);
+    std::vector<std::uint16_t> out(static_cast<std::size_t>(voxels), 0);
+    // Decides slab rows [0, rows) (image rows base..), those inside the image.
+    auto decide = [&](std::int64_t base, std::int64_t rows) {
+      for (std::int64_t r = 0; r < rows; ++r) {
+        const std::int64_t x = base + r;
+        if (x >= size[0]) break;
+        for (std::int64_t y = 0; y < size[1]; ++y)
+          for (std::int64_t z = 0; z < size[2]; ++z) {
+            const auto cell = static_cast<std::size_t>((r * p[1] + y) * p[2] + z);
+            int best = -1;
+            float bestValue = vista ? 0.0f : -std::numeric_limits<float>::infinity();
+            for (int ch = 0; ch < channels; ++ch) {
+              const float v = sum[static_cast<std::size_t>(ch) * static_cast<std::size_t>(slabCells) + cell];
+              if (v > bestValue) {
+                bestValue = v;
+                best = ch;
+              }
+            }
+            std::uint16_t label = 0;
+            if (best >= 0) label = vista ? static_cast<std::uint16_t>(classes[static_cast<std::size_t>(best)]) : static_cast<std::uint16_t>(best);
+            out[static_cast<std::size_t>((x * size[1] + y) * size[2] + z)] = label;
+          }
+      }
+    };
+    // Moves the slab `shift` rows on: the first rows leave, zeros come in at the end.
+    auto advance = [&](std::int64_t shift) {
+      const auto keep = static_cast<std::size_t>(std::max<std::int64_t>(0, w[0] - shift) * p[1] * p[2]);
+      const auto drop = static_cast<std::size_t>(slabCells) - keep;
+      for (int ch = 0; ch < channels; ++ch) {
+        float* plane = sum.data() + static_cast<std::size_t>(ch) * static_cast<std::size_t>(slabCells);
+        std::copy(plane + drop, plane + slabCells, plane);
+        std::fill(plane + keep, plane + slabCells, 0.0f);
+      }
+    };
     std::vector<float> win(static_cast<std::size_t>(w[0] * w[1] * w[2]));
     const auto startsA = starts(p[0], w[0], overlap), startsB = starts(p[1], w[1], overlap), startsC = starts(p[2], w[2], overlap);
     const double windows = static_cast<double>(startsA.size() * startsB.size() * startsC.size());
     int done = 0;
-    for (const auto a : startsA)
+    std::int64_t base = startsA.empty() ? 0 : startsA.front();
+    for (const auto a : startsA) {
+      if (a > base) {  // rows [base, a) are complete
+        decide(base, std::min(a - base, w[0]));
+        advance(a - base);
+        base = a;
+      }
       for (const auto b : startsB)
         for (const auto c : startsC) {
           if (progress && !progress(done++ / windows))
@@ -103,35 +147,14 @@ core::Result<std::vector<std::uint16_t>> segmentPrepared(TrainableModel& model, 
           for (int ch = 0; ch < channels; ++ch)
             for (std::int64_t i = 0; i < w[0]; ++i)
               for (std::int64_t j = 0; j < w[1]; ++j) {
-                float* dst = sum.data() + static_cast<std::size_t>(ch) * static_cast<std::size_t>(cells) +
-                             static_cast<std::size_t>(((a + i) * p[1] + b + j) * p[2] + c);
+                float* dst = sum.data() + static_cast<std::size_t>(ch) * static_cast<std::size_t>(slabCells) +
+                             static_cast<std::size_t>((i * p[1] + b + j) * p[2] + c);
                 const float* src = logits->data() + static_cast<std::size_t>(((ch * w[0] + i) * w[1] + j) * w[2]);
                 for (std::int64_t k = 0; k < w[2]; ++k) dst[k] += src[k];
               }
-          for (std::int64_t i = 0; i < w[0]; ++i)
-            for (std::int64_t j = 0; j < w[1]; ++j) {
-              float* dst = count.data() + ((a + i) * p[1] + b + j) * p[2] + c;
-              for (std::int64_t k = 0; k < w[2]; ++k) dst[k] += 1;
-            }
         }
-    std::vector<std::uint16_t> out(static_cast<std::size_t>(voxels), 0);
-    for (std::int64_t x = 0; x < size[0]; ++x)
-      for (std::int64_t y = 0; y < size[1]; ++y)
-        for (std::int64_t z = 0; z < size[2]; ++z) {
-          const auto cell = static_cast<std::size_t>((x * p[1] + y) * p[2] + z);
-          int best = -1;
-          float bestValue = vista ? 0.0f : -std::numeric_limits<float>::infinity();
-          for (int ch = 0; ch < channels; ++ch) {
-            const float v = sum[static_cast<std::size_t>(ch) * static_cast<std::size_t>(cells) + cell];
-            if (v > bestValue) {
-              bestValue = v;
-              best = ch;
-            }
-          }
-          std::uint16_t label = 0;
-          if (best >= 0) label = vista ? static_cast<std::uint16_t>(classes[static_cast<std::size_t>(best)]) : static_cast<std::uint16_t>(best);
-          out[static_cast<std::size_t>((x * size[1] + y) * size[2] + z)] = label;
-        }
+    }
+    decide(base, w[0]);
     return out;
   } catch (const std::bad_alloc&) {
     return core::makeError(core::ErrorCode::OutOfMemory, "training", "out of memory for the sliding window");

@@ -241,3 +241,70 @@ TEST_CASE("training: warm-up then cosine learning rate", "[training]") {
   s.cosine = false;
   CHECK(learningRateAt(s, 100) == Approx(1e-3));
 }
+
+TEST_CASE("training: the sliding window's slab gives the labels of sums over the whole image", "[training]") {
+  if (!trainingAvailable()) return;
+  // A small SegResNetDS (random weights: the labels vary everywhere) on an image of 3 x 2 x 2 overlapping windows
+  // with uneven steps (the last start is size - window) and padding in Z, against every window's logits summed over
+  // the whole image and decided at the end.
+  SegResNetDSConfig config;
+  config.initFilters = 4;
+  config.outChannels = 5;
+  auto model = TrainableModel::segResNetDS(config, nullptr, 11);
+  REQUIRE(model.ok());
+  const std::array<std::int64_t, 3> size{40, 28, 12}, window{16, 16, 16};
+  std::vector<float> image(static_cast<std::size_t>(size[0] * size[1] * size[2]));
+  std::mt19937 rng(4);
+  std::normal_distribution<float> normal;
+  for (auto& v : image) v = normal(rng);
+  int calls = 0;
+  auto labels = segmentPrepared(**model, image, size, window, 0.25, {}, [&](double f) {
+    CHECK(f >= 0);
+    CHECK(f < 1);
+    ++calls;
+    return true;
+  });
+  REQUIRE(labels.ok());
+  // The same windows: X starts 0, 12, 24 (and the last, 24); Y 0, 12; Z 0 (padded to 16).
+  const std::vector<std::int64_t> xs{0, 12, 24}, ys{0, 12}, zs{0};
+  CHECK(calls == 6);
+  const std::array<std::int64_t, 3> p{40, 28, 16};
+  std::vector<double> sum(static_cast<std::size_t>(5 * p[0] * p[1] * p[2]), 0.0);
+  std::vector<float> win(static_cast<std::size_t>(16 * 16 * 16));
+  for (const auto a : xs)
+    for (const auto b : ys)
+      for (const auto c : zs) {
+        for (std::int64_t i = 0; i < 16; ++i)
+          for (std::int64_t j = 0; j < 16; ++j)
+            for (std::int64_t k = 0; k < 16; ++k) {
+              const std::int64_t x = a + i, y = b + j, z = c + k;
+              win[static_cast<std::size_t>((i * 16 + j) * 16 + k)] =
+                  z < size[2] ? image[static_cast<std::size_t>((x * size[1] + y) * size[2] + z)] : 0.0f;
+            }
+        const std::int64_t roi[3] = {16, 16, 16};
+        auto logits = (*model)->evalLogits(win, roi);
+        REQUIRE(logits.ok());
+        for (std::int64_t ch = 0; ch < 5; ++ch)
+          for (std::int64_t i = 0; i < 16; ++i)
+            for (std::int64_t j = 0; j < 16; ++j)
+              for (std::int64_t k = 0; k < 16; ++k)
+                sum[static_cast<std::size_t>(((ch * p[0] + a + i) * p[1] + b + j) * p[2] + c + k)] +=
+                    (*logits)[static_cast<std::size_t>(((ch * 16 + i) * 16 + j) * 16 + k)];
+      }
+  std::set<std::uint16_t> seen;
+  std::size_t differ = 0;
+  for (std::int64_t x = 0; x < size[0]; ++x)
+    for (std::int64_t y = 0; y < size[1]; ++y)
+      for (std::int64_t z = 0; z < size[2]; ++z) {
+        int best = 0;
+        for (int ch = 1; ch < 5; ++ch)
+          if (sum[static_cast<std::size_t>(((ch * p[0] + x) * p[1] + y) * p[2] + z)] >
+              sum[static_cast<std::size_t>(((best * p[0] + x) * p[1] + y) * p[2] + z)])
+            best = ch;
+        const std::uint16_t got = (*labels)[static_cast<std::size_t>((x * size[1] + y) * size[2] + z)];
+        differ += got != best;
+        seen.insert(got);
+      }
+  CHECK(seen.size() >= 3);
+  CHECK(differ <= 2);  // float vs double sums may tip a near tie
+}
