@@ -31,6 +31,8 @@ PACKAGES=(
   qt6-base-dev libqt6opengl6-dev libvtk9-dev xvfb xauth libgl1-mesa-dri
   # window: translations (lupdate/lrelease through CMake's Qt6LinguistTools) and Qt's own strings in de/fr/zh
   qt6-tools-dev qt6-l10n-tools qt6-translations-l10n
+  # window: the Training dock's plots (Qt Charts)
+  qt6-charts-dev
   # tests: the share-store suite on a real network mount (tests/io/sshfs_share_suite.sh: a private sshd on
   # loopback, sshfs over FUSE 3; the free port is found with bash's /dev/tcp, so no extra tool)
   sshfs openssh-server openssh-client fuse3

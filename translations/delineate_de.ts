@@ -460,7 +460,7 @@
         <translation>klassische Engine (die konfigurierte ist fehlgeschlagen)</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+39"/>
         <source>Tick the classes to segment first</source>
         <translation>Zuerst die zu segmentierenden Klassen ankreuzen</translation>
     </message>
@@ -884,48 +884,54 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+45"/>
-        <location line="+194"/>
+        <location filename="../app/gui/main_window.cpp" line="+46"/>
+        <location line="+203"/>
         <location line="+60"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-211"/>
-        <location line="+91"/>
+        <location line="-220"/>
+        <location line="+98"/>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
     <message>
-        <location line="-55"/>
-        <location line="+52"/>
+        <location line="-62"/>
+        <location line="+59"/>
         <source>Labels</source>
         <translation>Labels</translation>
     </message>
     <message>
-        <location line="-51"/>
-        <location line="+52"/>
+        <location line="-58"/>
+        <location line="+59"/>
         <source>Tools</source>
         <translation>Werkzeuge</translation>
     </message>
     <message>
-        <location line="-51"/>
-        <location line="+52"/>
+        <location line="-58"/>
+        <location line="+59"/>
         <source>AI</source>
         <translation>KI</translation>
     </message>
     <message>
-        <location line="-50"/>
+        <location line="-58"/>
+        <location line="+64"/>
+        <source>Training</source>
+        <translation>Training</translation>
+    </message>
+    <message>
+        <location line="-62"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Öffnen Sie ein Bild (Datei &gt; Bild öffnen) oder einen DICOM-Ordner</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+34"/>
         <source>Import into Share</source>
         <translation>In die Freigabe importieren</translation>
     </message>
     <message>
-        <location line="+90"/>
+        <location line="+92"/>
         <source>Delineate - %1 (share)</source>
         <translation>Delineate - %1 (Freigabe)</translation>
     </message>
@@ -2619,6 +2625,238 @@ Bild: %3</translation>
         <location line="+0"/>
         <source>3D  %1</source>
         <translation>3D  %1</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::TrainingPanel</name>
+    <message>
+        <location filename="../app/gui/training_panel.cpp" line="+164"/>
+        <source>Training: %1</source>
+        <translation>Training: %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Training %1 after %2 iterations; best validation Dice %3</source>
+        <translation>Training %1 nach %2 Iterationen; bester Validierungs-Dice %3</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>ended</source>
+        <translation>beendet</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>done</source>
+        <translation>abgeschlossen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stopped (checkpoint saved)</source>
+        <translation>angehalten (Checkpoint gespeichert)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stopped early</source>
+        <translation>vorzeitig beendet</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>none</source>
+        <translation>keiner</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Training failed: %1</source>
+        <translation>Training fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Data:</source>
+        <translation>Daten:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A case list file (below)</source>
+        <translation>Eine Fallliste (unten)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cases.json: image and label files (or choose a dataset of the share above)</source>
+        <translation>cases.json: Bild- und Labeldateien (oder oben einen Datensatz der Freigabe wählen)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model:</source>
+        <translation>Modell:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>New atlas network (SegResNetDS)</source>
+        <translation>Neues Atlas-Netz (SegResNetDS)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fine-tune VISTA-3D</source>
+        <translation>VISTA-3D feinabstimmen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>VISTA-3D checkpoint to fine-tune (model.pt)</source>
+        <translation>VISTA-3D-Checkpoint zum Feinabstimmen (model.pt)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name:</source>
+        <translation>Name:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the model&apos;s name on the share (checkpoints/&lt;name&gt;/)</source>
+        <translation>Name des Modells auf der Freigabe (checkpoints/&lt;name&gt;/)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>label table (names; optional)</source>
+        <translation>Labeltabelle (Namen; optional)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Iterations:</source>
+        <translation>Iterationen:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Validate every:</source>
+        <translation>Validieren alle:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Device:</source>
+        <translation>Gerät:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Advanced:</source>
+        <translation>Erweitert:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>more delineate-train options, e.g. --patch 96,96,80 --init-filters 16 --learning-rate 1e-3</source>
+        <translation>weitere delineate-train-Optionen, z. B. --patch 96,96,80 --init-filters 16 --learning-rate 1e-3</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Start</source>
+        <translation>Starten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop</source>
+        <translation>Anhalten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save a checkpoint and end the run</source>
+        <translation>Checkpoint speichern und den Lauf beenden</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Resume</source>
+        <translation>Fortsetzen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Continue the run from its newest checkpoint</source>
+        <translation>Den Lauf ab seinem neuesten Checkpoint fortsetzen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Loss</source>
+        <translation>Verlust</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Validation Dice</source>
+        <translation>Validierungs-Dice</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Structure</source>
+        <translation>Struktur</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Dice</source>
+        <translation>Dice</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Choose a dataset of the share or a case list file</source>
+        <translation>Einen Datensatz der Freigabe oder eine Fallliste wählen</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>No share is open to take the dataset from</source>
+        <translation>Keine Freigabe geöffnet, aus der der Datensatz käme</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Fine-tuning VISTA-3D starts from a checkpoint: give its file</source>
+        <translation>Die Feinabstimmung von VISTA-3D beginnt mit einem Checkpoint: Datei angeben</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Training could not start: %1</source>
+        <translation>Training konnte nicht starten: %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Training %1: reading the cases...</source>
+        <translation>Training %1: Fälle werden gelesen...</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Stopping: saving a checkpoint...</source>
+        <translation>Anhalten: Checkpoint wird gespeichert...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>it %1/%2  loss %3  %4 it/s  ETA %5  data wait %6%  %7</source>
+        <translation>It. %1/%2  Verlust %3  %4 It./s  Rest %5  Datenwartezeit %6%  %7</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>  validation Dice %1</source>
+        <translation>  Validierungs-Dice %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>  last %1</source>
+        <translation>  zuletzt %1</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::TrainingRun</name>
+    <message>
+        <location filename="../app/gui/training_run.cpp" line="+19"/>
+        <location line="+70"/>
+        <source>cannot start %1: %2</source>
+        <translation>%1 kann nicht gestartet werden: %2</translation>
+    </message>
+    <message>
+        <location line="-56"/>
+        <source>delineate-train crashed</source>
+        <translation>delineate-train ist abgestürzt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>delineate-train exited with %1</source>
+        <translation>delineate-train endete mit %1</translation>
     </message>
 </context>
 <context>

@@ -460,7 +460,7 @@
         <translation>moteur classique (le moteur configuré a échoué)</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+39"/>
         <source>Tick the classes to segment first</source>
         <translation>Cochez d&apos;abord les classes à segmenter</translation>
     </message>
@@ -884,48 +884,54 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+45"/>
-        <location line="+194"/>
+        <location filename="../app/gui/main_window.cpp" line="+46"/>
+        <location line="+203"/>
         <location line="+60"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-211"/>
-        <location line="+91"/>
+        <location line="-220"/>
+        <location line="+98"/>
         <source>Cancel</source>
         <translation>Annuler</translation>
     </message>
     <message>
-        <location line="-55"/>
-        <location line="+52"/>
+        <location line="-62"/>
+        <location line="+59"/>
         <source>Labels</source>
         <translation>Étiquettes</translation>
     </message>
     <message>
-        <location line="-51"/>
-        <location line="+52"/>
+        <location line="-58"/>
+        <location line="+59"/>
         <source>Tools</source>
         <translation>Outils</translation>
     </message>
     <message>
-        <location line="-51"/>
-        <location line="+52"/>
+        <location line="-58"/>
+        <location line="+59"/>
         <source>AI</source>
         <translation>IA</translation>
     </message>
     <message>
-        <location line="-50"/>
+        <location line="-58"/>
+        <location line="+64"/>
+        <source>Training</source>
+        <translation>Entraînement</translation>
+    </message>
+    <message>
+        <location line="-62"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Ouvrez une image (Fichier &gt; Ouvrir une image) ou un dossier DICOM</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+34"/>
         <source>Import into Share</source>
         <translation>Importer dans le partage</translation>
     </message>
     <message>
-        <location line="+90"/>
+        <location line="+92"/>
         <source>Delineate - %1 (share)</source>
         <translation>Delineate - %1 (partage)</translation>
     </message>
@@ -2619,6 +2625,238 @@ Image : %3</translation>
         <location line="+0"/>
         <source>3D  %1</source>
         <translation>3D  %1</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::TrainingPanel</name>
+    <message>
+        <location filename="../app/gui/training_panel.cpp" line="+164"/>
+        <source>Training: %1</source>
+        <translation>Entraînement : %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Training %1 after %2 iterations; best validation Dice %3</source>
+        <translation>Entraînement %1 après %2 itérations ; meilleur Dice de validation %3</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>ended</source>
+        <translation>fini</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>done</source>
+        <translation>terminé</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stopped (checkpoint saved)</source>
+        <translation>arrêté (point de contrôle enregistré)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stopped early</source>
+        <translation>arrêté tôt</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>none</source>
+        <translation>aucun</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Training failed: %1</source>
+        <translation>Échec de l&apos;entraînement : %1</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Data:</source>
+        <translation>Données :</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A case list file (below)</source>
+        <translation>Une liste de cas (ci-dessous)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cases.json: image and label files (or choose a dataset of the share above)</source>
+        <translation>cases.json : fichiers d&apos;images et d&apos;étiquettes (ou choisir un jeu de données du partage ci-dessus)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model:</source>
+        <translation>Modèle :</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>New atlas network (SegResNetDS)</source>
+        <translation>Nouveau réseau d&apos;atlas (SegResNetDS)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fine-tune VISTA-3D</source>
+        <translation>Affiner VISTA-3D</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>VISTA-3D checkpoint to fine-tune (model.pt)</source>
+        <translation>Point de contrôle VISTA-3D à affiner (model.pt)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name:</source>
+        <translation>Nom&#xa0;:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the model&apos;s name on the share (checkpoints/&lt;name&gt;/)</source>
+        <translation>le nom du modèle sur le partage (checkpoints/&lt;name&gt;/)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>label table (names; optional)</source>
+        <translation>table d&apos;étiquettes (noms ; facultatif)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Iterations:</source>
+        <translation>Itérations :</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Validate every:</source>
+        <translation>Valider tous les :</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Device:</source>
+        <translation>Périphérique :</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Advanced:</source>
+        <translation>Avancé :</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>more delineate-train options, e.g. --patch 96,96,80 --init-filters 16 --learning-rate 1e-3</source>
+        <translation>autres options de delineate-train, p. ex. --patch 96,96,80 --init-filters 16 --learning-rate 1e-3</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Start</source>
+        <translation>Démarrer</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop</source>
+        <translation>Arrêter</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save a checkpoint and end the run</source>
+        <translation>Enregistrer un point de contrôle et terminer l&apos;entraînement</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Resume</source>
+        <translation>Reprendre</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Continue the run from its newest checkpoint</source>
+        <translation>Reprendre l&apos;entraînement depuis son dernier point de contrôle</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Loss</source>
+        <translation>Perte</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Validation Dice</source>
+        <translation>Dice de validation</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Structure</source>
+        <translation>Structure</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Dice</source>
+        <translation>Dice</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Choose a dataset of the share or a case list file</source>
+        <translation>Choisir un jeu de données du partage ou une liste de cas</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>No share is open to take the dataset from</source>
+        <translation>Aucun partage ouvert d&apos;où prendre le jeu de données</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Fine-tuning VISTA-3D starts from a checkpoint: give its file</source>
+        <translation>L&apos;affinage de VISTA-3D part d&apos;un point de contrôle : indiquez son fichier</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Training could not start: %1</source>
+        <translation>L&apos;entraînement n&apos;a pas pu démarrer : %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Training %1: reading the cases...</source>
+        <translation>Entraînement %1 : lecture des cas...</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Stopping: saving a checkpoint...</source>
+        <translation>Arrêt : enregistrement d&apos;un point de contrôle...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>it %1/%2  loss %3  %4 it/s  ETA %5  data wait %6%  %7</source>
+        <translation>it. %1/%2  perte %3  %4 it./s  reste %5  attente des données %6%  %7</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>  validation Dice %1</source>
+        <translation>  Dice de validation %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>  last %1</source>
+        <translation>  dernier %1</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::TrainingRun</name>
+    <message>
+        <location filename="../app/gui/training_run.cpp" line="+19"/>
+        <location line="+70"/>
+        <source>cannot start %1: %2</source>
+        <translation>impossible de démarrer %1 : %2</translation>
+    </message>
+    <message>
+        <location line="-56"/>
+        <source>delineate-train crashed</source>
+        <translation>delineate-train s&apos;est arrêté brutalement</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>delineate-train exited with %1</source>
+        <translation>delineate-train s&apos;est terminé avec le code %1</translation>
     </message>
 </context>
 <context>

@@ -460,7 +460,7 @@
         <translation>经典引擎（所配置的引擎启动失败）</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+39"/>
         <source>Tick the classes to segment first</source>
         <translation>请先勾选要分割的类别</translation>
     </message>
@@ -880,48 +880,54 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+45"/>
-        <location line="+194"/>
+        <location filename="../app/gui/main_window.cpp" line="+46"/>
+        <location line="+203"/>
         <location line="+60"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-211"/>
-        <location line="+91"/>
+        <location line="-220"/>
+        <location line="+98"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location line="-55"/>
-        <location line="+52"/>
+        <location line="-62"/>
+        <location line="+59"/>
         <source>Labels</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location line="-51"/>
-        <location line="+52"/>
+        <location line="-58"/>
+        <location line="+59"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location line="-51"/>
-        <location line="+52"/>
+        <location line="-58"/>
+        <location line="+59"/>
         <source>AI</source>
         <translation>AI</translation>
     </message>
     <message>
-        <location line="-50"/>
+        <location line="-58"/>
+        <location line="+64"/>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <location line="-62"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>请打开图像（文件 &gt; 打开图像）或 DICOM 文件夹</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+34"/>
         <source>Import into Share</source>
         <translation>导入到共享</translation>
     </message>
     <message>
-        <location line="+90"/>
+        <location line="+92"/>
         <source>Delineate - %1 (share)</source>
         <translation>Delineate - %1（共享）</translation>
     </message>
@@ -2605,6 +2611,238 @@ Image: %3</source>
         <location line="+0"/>
         <source>3D  %1</source>
         <translation>3D  %1</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::TrainingPanel</name>
+    <message>
+        <location filename="../app/gui/training_panel.cpp" line="+164"/>
+        <source>Training: %1</source>
+        <translation>训练：%1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Training %1 after %2 iterations; best validation Dice %3</source>
+        <translation>训练在 %2 次迭代后%1；最佳验证 Dice %3</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>ended</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stopped (checkpoint saved)</source>
+        <translation>已停止（检查点已保存）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stopped early</source>
+        <translation>提前停止</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Training failed: %1</source>
+        <translation>训练失败：%1</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Data:</source>
+        <translation>数据：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A case list file (below)</source>
+        <translation>病例列表文件（见下）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cases.json: image and label files (or choose a dataset of the share above)</source>
+        <translation>cases.json：图像与标签文件（或在上方选择共享存储的数据集）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>New atlas network (SegResNetDS)</source>
+        <translation>新的图谱网络（SegResNetDS）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fine-tune VISTA-3D</source>
+        <translation>微调 VISTA-3D</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>VISTA-3D checkpoint to fine-tune (model.pt)</source>
+        <translation>要微调的 VISTA-3D 检查点（model.pt）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the model&apos;s name on the share (checkpoints/&lt;name&gt;/)</source>
+        <translation>模型在共享存储中的名称（checkpoints/&lt;name&gt;/）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>label table (names; optional)</source>
+        <translation>标签表（名称；可选）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Iterations:</source>
+        <translation>迭代次数：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Validate every:</source>
+        <translation>验证间隔：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Device:</source>
+        <translation>设备：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Advanced:</source>
+        <translation>高级：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>more delineate-train options, e.g. --patch 96,96,80 --init-filters 16 --learning-rate 1e-3</source>
+        <translation>更多 delineate-train 选项，例如 --patch 96,96,80 --init-filters 16 --learning-rate 1e-3</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save a checkpoint and end the run</source>
+        <translation>保存检查点并结束训练</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Continue the run from its newest checkpoint</source>
+        <translation>从最新检查点继续训练</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Validation Dice</source>
+        <translation>验证 Dice</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Structure</source>
+        <translation>结构</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Dice</source>
+        <translation>Dice</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Choose a dataset of the share or a case list file</source>
+        <translation>请选择共享存储的数据集或病例列表文件</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>No share is open to take the dataset from</source>
+        <translation>未打开可提供数据集的共享存储</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Fine-tuning VISTA-3D starts from a checkpoint: give its file</source>
+        <translation>微调 VISTA-3D 需要一个检查点：请给出其文件</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Training could not start: %1</source>
+        <translation>训练无法启动：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Training %1: reading the cases...</source>
+        <translation>训练 %1：正在读取病例...</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Stopping: saving a checkpoint...</source>
+        <translation>正在停止：保存检查点...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>it %1/%2  loss %3  %4 it/s  ETA %5  data wait %6%  %7</source>
+        <translation>迭代 %1/%2  损失 %3  %4 次/秒  剩余 %5  数据等待 %6%  %7</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>  validation Dice %1</source>
+        <translation>  验证 Dice %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>  last %1</source>
+        <translation>  最新 %1</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::TrainingRun</name>
+    <message>
+        <location filename="../app/gui/training_run.cpp" line="+19"/>
+        <location line="+70"/>
+        <source>cannot start %1: %2</source>
+        <translation>无法启动 %1：%2</translation>
+    </message>
+    <message>
+        <location line="-56"/>
+        <source>delineate-train crashed</source>
+        <translation>delineate-train 崩溃</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>delineate-train exited with %1</source>
+        <translation>delineate-train 以 %1 退出</translation>
     </message>
 </context>
 <context>

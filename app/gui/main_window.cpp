@@ -21,6 +21,7 @@
 #include <cmath>
 
 #include "app/gui/ai_panel.h"
+#include "app/gui/training_panel.h"
 #include "app/gui/dialog_folders.h"
 #include "app/gui/edit_tools.h"
 #include "app/gui/job.h"
@@ -124,6 +125,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   m_labelsDock->setWindowTitle(tr("Labels"));
   m_toolsDock->setWindowTitle(tr("Tools"));
   m_aiDock->setWindowTitle(tr("AI"));
+  m_trainingDock->setWindowTitle(tr("Training"));
   setViewLayout(ViewLayout::TwoByTwo);
   m_readout->setText(tr("Open an image (File > Open Image) or a DICOM folder"));
 }
@@ -150,6 +152,12 @@ void MainWindow::buildDocks() {
   m_toolsDock = dock(m_tools, "tools-dock", Qt::LeftDockWidgetArea);
   m_ai = new AiPanel(*m_document, *this, *m_tools);
   m_aiDock = dock(m_ai, "ai-dock", Qt::LeftDockWidgetArea);
+  // Training beside the labels (a tab), so the labels keep their room; a finished run's model appears in the AI panel.
+  m_training = new TrainingPanel(*this);
+  m_trainingDock = dock(m_training, "training-dock", Qt::RightDockWidgetArea);
+  tabifyDockWidget(m_labelsDock, m_trainingDock);
+  m_labelsDock->raise();
+  connect(m_training, &TrainingPanel::runFinished, m_ai, [this](bool) { m_ai->refreshModels(); });
   m_files = new SessionFiles(*m_document, *this, this);
   m_importer = new ShareImporter(*this, this);
   connect(m_importer, &ShareImporter::finished, this, [this](bool ok, const QString& summary) {
@@ -180,6 +188,8 @@ void MainWindow::retranslate() {
   m_labels->retranslate();
   m_tools->retranslate();
   m_ai->retranslate();
+  m_training->retranslate();
+  m_trainingDock->setWindowTitle(tr("Training"));
   // Menus are rebuilt: their texts come from tr() at construction. Check states carry over (by object name).
   std::map<QString, bool> checked;
   for (QAction* top : menuBar()->actions())

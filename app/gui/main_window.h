@@ -27,6 +27,7 @@ class QTimer;
 namespace delineate::app::gui {
 
 class AiPanel;
+class TrainingPanel;
 class EditTools;
 class LabelPanel;
 class SessionFiles;
@@ -52,6 +53,7 @@ class MainWindow : public QMainWindow, public Workbench {
   LabelPanel* labelPanel() const { return m_labels; }
   EditTools* editTools() const { return m_tools; }
   AiPanel* aiPanel() const { return m_ai; }
+  TrainingPanel* trainingPanel() const { return m_training; }
   SessionFiles* sessionFiles() const { return m_files; }
   ShareImporter& importer() const { return *m_importer; }
   SurfacePanel* surfacePanel() const { return m_surface; }
@@ -139,6 +141,8 @@ class MainWindow : public QMainWindow, public Workbench {
   LabelPanel* m_labels = nullptr;
   EditTools* m_tools = nullptr;
   AiPanel* m_ai = nullptr;
+  TrainingPanel* m_training = nullptr;
+  QDockWidget* m_trainingDock = nullptr;
   SessionFiles* m_files = nullptr;
   ShareImporter* m_importer = nullptr;
   QDockWidget* m_labelsDock = nullptr;

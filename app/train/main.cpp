@@ -349,7 +349,8 @@ int main(int argc, char** argv) {
                              {"trainCases", trainCount}, {"validationCases", validationCount}, {"skippedCases", data->skipped},
                              {"patch", patch}, {"iterations", settings->trainer.iterations}, {"startIteration", resume.iteration},
                              {"parameters", (*model)->parameterCount()}, {"prepareSeconds", prepareSeconds},
-                             {"cacheResidentBytes", cache.residentBytes()}, {"cacheSpilledBytes", cache.spilledBytes()}}
+                             {"cacheResidentBytes", cache.residentBytes()}, {"cacheSpilledBytes", cache.spilledBytes()},
+                             {"labels", sidecar.at("labels")}}
                             .dump()
                             .c_str());
     std::fflush(stdout);

@@ -1,0 +1,348 @@
+#include "app/gui/training_panel.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QPixmap>
+#include <QProcess>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QValueAxis>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrent>
+
+#include <algorithm>
+
+#include "app/gui/error_text.h"
+#include "app/gui/training_run.h"
+#include "app/gui/workbench.h"
+#include "core/label_table.h"
+#include "io/share/share_datasets.h"
+#include "io/share/share_store.h"
+#include "io/studies/study_store.h"
+
+namespace delineate::app::gui {
+
+namespace {
+
+QString duration(double seconds) {
+  const long s = static_cast<long>(seconds + 0.5);
+  return s >= 3600 ? QString("%1h%2m").arg(s / 3600).arg((s / 60) % 60, 2, 10, QChar('0'))
+                   : QString("%1m%2s").arg(s / 60).arg(s % 60, 2, 10, QChar('0'));
+}
+
+QChart* lineChart(QLineSeries*& series, QValueAxis*& x, QValueAxis*& y) {
+  auto* chart = new QChart;
+  series = new QLineSeries(chart);
+  chart->addSeries(series);
+  x = new QValueAxis(chart);
+  y = new QValueAxis(chart);
+  x->setLabelFormat("%d");
+  y->setLabelFormat("%.2g");
+  y->setTickCount(3);
+  x->setTickCount(5);
+  QFont small = x->labelsFont();
+  small.setPointSizeF(small.pointSizeF() * 0.8);
+  x->setLabelsFont(small);
+  y->setLabelsFont(small);
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  series->attachAxis(x);
+  series->attachAxis(y);
+  chart->legend()->hide();
+  chart->setMargins(QMargins(2, 2, 2, 2));
+  return chart;
+}
+
+}  // namespace
+
+TrainingPanel::TrainingPanel(Workbench& bench, QWidget* parent)
+    : QWidget(parent), m_bench(bench), m_run(std::make_unique<TrainingRun>()) {
+  setObjectName("training-panel");
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  auto* form = new QFormLayout;
+  layout->addLayout(form);
+  auto named = [this](auto* w, const char* name) {
+    w->setObjectName(name);
+    return w;
+  };
+  m_dataset = named(new QComboBox(this), "train-dataset");
+  m_dataset->addItem(QString(), QString());
+  m_cases = named(new QLineEdit(this), "train-cases");
+  auto* source = new QVBoxLayout;
+  source->addWidget(m_dataset);
+  source->addWidget(m_cases);
+  m_sourceLabel = new QLabel(this);
+  form->addRow(m_sourceLabel, source);
+  m_model = named(new QComboBox(this), "train-model");
+  m_model->addItem(QString(), "segresnetds");
+  m_model->addItem(QString(), "vista3d");
+  m_modelLabel = new QLabel(this);
+  form->addRow(m_modelLabel, m_model);
+  m_checkpoint = named(new QLineEdit(this), "train-checkpoint");
+  form->addRow(QString(), m_checkpoint);
+  m_name = named(new QLineEdit(this), "train-name");
+  m_nameLabel = new QLabel(this);
+  form->addRow(m_nameLabel, m_name);
+  m_labels = named(new QLineEdit(this), "train-labels");
+  form->addRow(QString(), m_labels);
+  m_iterations = named(new QSpinBox(this), "train-iterations");
+  m_iterations->setRange(1, 10000000);
+  m_iterations->setValue(1000);
+  m_iterationsLabel = new QLabel(this);
+  form->addRow(m_iterationsLabel, m_iterations);
+  m_validation = named(new QSpinBox(this), "train-validation");
+  m_validation->setRange(1, 10000000);
+  m_validation->setValue(100);
+  m_validationLabel = new QLabel(this);
+  form->addRow(m_validationLabel, m_validation);
+  m_device = named(new QComboBox(this), "train-device");
+  m_device->addItem("cpu", "cpu");
+  m_device->addItem("cuda", "cuda");
+  m_deviceLabel = new QLabel(this);
+  form->addRow(m_deviceLabel, m_device);
+  m_advanced = named(new QLineEdit(this), "train-advanced");
+  m_advancedLabel = new QLabel(this);
+  form->addRow(m_advancedLabel, m_advanced);
+
+  auto* buttons = new QHBoxLayout;
+  m_start = named(new QPushButton(this), "train-start");
+  m_stop = named(new QPushButton(this), "train-stop");
+  m_resume = named(new QPushButton(this), "train-resume");
+  buttons->addWidget(m_start);
+  buttons->addWidget(m_stop);
+  buttons->addWidget(m_resume);
+  layout->addLayout(buttons);
+  m_status = named(new QLabel(this), "train-status");
+  m_status->setWordWrap(true);
+  layout->addWidget(m_status);
+
+  auto* lossView = named(new QChartView(lineChart(m_loss, m_lossX, m_lossY), this), "train-loss-chart");
+  auto* diceView = named(new QChartView(lineChart(m_dice, m_diceX, m_diceY), this), "train-dice-chart");
+  m_lossChart = lossView->chart();
+  m_diceChart = diceView->chart();
+  m_diceY->setRange(0, 1);
+  m_diceY->setLabelFormat("%.1f");
+  for (QChartView* v : {lossView, diceView}) {
+    v->setRenderHint(QPainter::Antialiasing);
+    v->setMinimumHeight(130);
+    layout->addWidget(v);
+  }
+  m_classes = named(new QTableWidget(0, 3, this), "train-classes");
+  m_classes->verticalHeader()->hide();
+  m_classes->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
+  m_classes->setWordWrap(false);
+  m_classes->setShowGrid(false);
+  m_classes->horizontalHeader()->setStretchLastSection(true);
+  m_classes->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  m_classes->setMinimumHeight(120);
+  layout->addWidget(m_classes, 1);
+
+  connect(m_start, &QPushButton::clicked, this, [this] { startRun(false); });
+  connect(m_resume, &QPushButton::clicked, this, [this] { startRun(true); });
+  connect(m_stop, &QPushButton::clicked, this, &TrainingPanel::stopRun);
+  connect(m_model, QOverload<int>::of(&QComboBox::currentIndexChanged), this, [this] { updateState(); });
+  connect(m_dataset, QOverload<int>::of(&QComboBox::currentIndexChanged), this, [this] {
+    if (!m_dataset->currentData().toString().isEmpty() && m_name->text().isEmpty())
+      m_name->setText(m_dataset->currentData().toString() + "-model");
+    updateState();
+  });
+  connect(m_run.get(), &TrainingRun::progressed, this, &TrainingPanel::showProgress);
+  connect(m_run.get(), &TrainingRun::warning, this, [this](const QString& w) { m_bench.showStatus(tr("Training: %1").arg(w), 8000); });
+  connect(m_run.get(), &TrainingRun::finished, this, [this](bool ok) {
+    const TrainingState& s = m_run->state();
+    if (ok) {
+      const QString outcome = s.outcome == "done"            ? tr("done")
+                              : s.outcome == "cancelled"     ? tr("stopped (checkpoint saved)")
+                              : s.outcome == "stopped early" ? tr("stopped early")
+                                                             : tr("ended");
+      m_status->setText(tr("Training %1 after %2 iterations; best validation Dice %3")
+                            .arg(outcome)
+                            .arg(s.iteration)
+                            .arg(s.bestDice >= 0 ? QString::number(s.bestDice, 'f', 4) : tr("none")));
+    } else {
+      m_status->setText(tr("Training failed: %1").arg(m_run->error()));
+      m_bench.reportError(m_status->text());
+    }
+    updateState();
+    Q_EMIT runFinished(ok);
+  });
+  retranslate();
+  refreshDatasets();
+}
+
+TrainingPanel::~TrainingPanel() = default;
+
+void TrainingPanel::retranslate() {
+  m_sourceLabel->setText(tr("Data:"));
+  if (m_dataset->count() > 0) m_dataset->setItemText(0, tr("A case list file (below)"));
+  m_cases->setPlaceholderText(tr("cases.json: image and label files (or choose a dataset of the share above)"));
+  m_modelLabel->setText(tr("Model:"));
+  m_model->setItemText(0, tr("New atlas network (SegResNetDS)"));
+  m_model->setItemText(1, tr("Fine-tune VISTA-3D"));
+  m_checkpoint->setPlaceholderText(tr("VISTA-3D checkpoint to fine-tune (model.pt)"));
+  m_nameLabel->setText(tr("Name:"));
+  m_name->setPlaceholderText(tr("the model's name on the share (checkpoints/<name>/)"));
+  m_labels->setPlaceholderText(tr("label table (names; optional)"));
+  m_iterationsLabel->setText(tr("Iterations:"));
+  m_validationLabel->setText(tr("Validate every:"));
+  m_deviceLabel->setText(tr("Device:"));
+  m_advancedLabel->setText(tr("Advanced:"));
+  m_advanced->setPlaceholderText(tr("more delineate-train options, e.g. --patch 96,96,80 --init-filters 16 --learning-rate 1e-3"));
+  m_start->setText(tr("Start"));
+  m_stop->setText(tr("Stop"));
+  m_stop->setToolTip(tr("Save a checkpoint and end the run"));
+  m_resume->setText(tr("Resume"));
+  m_resume->setToolTip(tr("Continue the run from its newest checkpoint"));
+  m_lossChart->setTitle(tr("Loss"));
+  m_diceChart->setTitle(tr("Validation Dice"));
+  m_classes->setHorizontalHeaderLabels({tr("Id"), tr("Structure"), tr("Dice")});
+  updateState();
+}
+
+void TrainingPanel::refreshDatasets() {
+  const QString root = QSettings().value("share/root").toString();
+  using Names = std::shared_ptr<core::Result<std::vector<std::string>>>;
+  auto* watcher = new QFutureWatcher<Names>(this);
+  connect(watcher, &QFutureWatcher<Names>::finished, this, [this, watcher] {
+    Names names = watcher->result();
+    watcher->deleteLater();
+    const QString current = m_dataset->currentData().toString();
+    while (m_dataset->count() > 1) m_dataset->removeItem(1);
+    if (*names)
+      for (const auto& n : **names) m_dataset->addItem(QString::fromStdString(n), QString::fromStdString(n));
+    m_dataset->setCurrentIndex(std::max(0, m_dataset->findData(current)));
+    Q_EMIT datasetsListed();
+  });
+  watcher->setFuture(QtConcurrent::run(&m_bench.workers(), [root] {
+    if (root.isEmpty()) return std::make_shared<core::Result<std::vector<std::string>>>(std::vector<std::string>{});
+    auto store = io::ShareStore::open(root.toStdString());
+    if (!store) return std::make_shared<core::Result<std::vector<std::string>>>(store.error());
+    return std::make_shared<core::Result<std::vector<std::string>>>(io::listDatasets(*store));
+  }));
+}
+
+bool TrainingPanel::startRun(bool resume) {
+  if (m_run->running()) return false;
+  TrainingRequest r;
+  const QString root = QSettings().value("share/root").toString();
+  r.dataset = m_dataset->currentData().toString();
+  r.cases = r.dataset.isEmpty() ? m_cases->text().trimmed() : QString();
+  if (r.dataset.isEmpty() && r.cases.isEmpty()) {
+    m_status->setText(tr("Choose a dataset of the share or a case list file"));
+    return false;
+  }
+  r.modelName = m_name->text().trimmed();
+  if (r.modelName.isEmpty()) r.modelName = r.dataset.isEmpty() ? QFileInfo(r.cases).dir().dirName() + "-model" : r.dataset + "-model";
+  if (!root.isEmpty()) r.share = root;
+  else if (!r.dataset.isEmpty()) {
+    m_status->setText(tr("No share is open to take the dataset from"));
+    return false;
+  }
+  r.model = m_model->currentData().toString();
+  r.checkpoint = m_checkpoint->text().trimmed();
+  if (r.model == "vista3d" && r.checkpoint.isEmpty()) {
+    m_status->setText(tr("Fine-tuning VISTA-3D starts from a checkpoint: give its file"));
+    return false;
+  }
+  r.labels = m_labels->text().trimmed();
+  r.device = m_device->currentData().toString();
+  r.iterations = m_iterations->value();
+  r.extra = QProcess::splitCommand(m_advanced->text());
+  r.validationInterval = m_validation->value();
+  // The run's folder on local disk, one per model name, so Resume finds its checkpoints.
+  r.output = QString::fromStdString(io::userCacheFolder()) + "/training/" + r.modelName;
+  QDir().mkpath(r.output);
+  m_loss->clear();
+  m_dice->clear();
+  m_classes->setRowCount(0);
+  if (!m_run->start(r, resume)) {
+    m_status->setText(tr("Training could not start: %1").arg(m_run->error()));
+    updateState();
+    return false;
+  }
+  m_status->setText(tr("Training %1: reading the cases...").arg(r.modelName));
+  updateState();
+  return true;
+}
+
+void TrainingPanel::stopRun() {
+  if (!m_run->running()) return;
+  m_run->stop();
+  m_status->setText(tr("Stopping: saving a checkpoint..."));
+}
+
+void TrainingPanel::showProgress() {
+  const TrainingState& s = m_run->state();
+  QString text = tr("it %1/%2  loss %3  %4 it/s  ETA %5  data wait %6%  %7")
+                     .arg(s.iteration)
+                     .arg(s.iterations)
+                     .arg(s.loss, 0, 'f', 4)
+                     .arg(s.iterationsPerSecond, 0, 'f', 2)
+                     .arg(duration(s.etaSeconds))
+                     .arg(100 * s.dataWaitFraction, 0, 'f', 1)
+                     .arg(s.device);
+  if (!s.validations.empty()) text += tr("  validation Dice %1").arg(s.validations.back().second, 0, 'f', 4);
+  if (!s.lastCheckpoint.isEmpty()) text += tr("  last %1").arg(QFileInfo(s.lastCheckpoint).fileName());
+  m_status->setText(text);
+  // The plots: every report's loss, every validation's mean Dice.
+  m_loss->clear();
+  double top = 0;
+  for (const auto& [it, loss] : s.losses) {
+    m_loss->append(it, loss);
+    top = std::max(top, loss);
+  }
+  m_lossX->setRange(0, std::max(1, s.iterations));
+  m_lossY->setRange(0, top > 0 ? top * 1.05 : 1);
+  m_dice->clear();
+  for (const auto& [it, dice] : s.validations) m_dice->append(it, dice);
+  m_diceX->setRange(0, std::max(1, s.iterations));
+  if (!s.perClass.empty()) {
+    m_classes->setRowCount(static_cast<int>(s.perClass.size()));
+    int row = 0;
+    for (const auto& [id, dice] : s.perClass) {
+      QString name;
+      for (const auto& l : s.labels)
+        if (l.id == id) name = l.name;
+      const core::Rgba c = core::LabelTable::defaultColor(static_cast<core::Label>(id));
+      QPixmap swatch(12, 12);
+      swatch.fill(QColor(c.r, c.g, c.b));
+      auto* idItem = new QTableWidgetItem(QIcon(swatch), QString::number(id));
+      m_classes->setItem(row, 0, idItem);
+      m_classes->setItem(row, 1, new QTableWidgetItem(name));
+      m_classes->setItem(row, 2, new QTableWidgetItem(QString::number(dice, 'f', 3)));
+      ++row;
+    }
+    m_classes->resizeColumnToContents(0);
+    m_classes->resizeColumnToContents(1);
+  }
+}
+
+void TrainingPanel::updateState() {
+  const bool running = m_run->running();
+  m_start->setEnabled(!running);
+  m_resume->setEnabled(!running);
+  m_stop->setEnabled(running);
+  m_checkpoint->setVisible(m_model->currentData().toString() == "vista3d");
+  m_cases->setVisible(m_dataset->currentData().toString().isEmpty());
+  for (QWidget* w : {static_cast<QWidget*>(m_dataset), static_cast<QWidget*>(m_cases), static_cast<QWidget*>(m_model),
+                     static_cast<QWidget*>(m_checkpoint), static_cast<QWidget*>(m_name), static_cast<QWidget*>(m_labels),
+                     static_cast<QWidget*>(m_iterations), static_cast<QWidget*>(m_validation), static_cast<QWidget*>(m_device),
+                     static_cast<QWidget*>(m_advanced)})
+    w->setEnabled(!running);
+}
+
+}  // namespace delineate::app::gui

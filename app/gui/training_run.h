@@ -1,0 +1,89 @@
+#pragma once
+// A training run of the window (issue 26): delineate-train in a child process, so that the window never freezes and a
+// crash or a GPU out of memory never takes the annotation session with it. Its --json lines are read into the run's
+// state (loss and validation Dice over the iterations, the last validation's per-class Dice, speed, ETA, device,
+// the last checkpoint) and announced by signals. Stop asks the program to save a checkpoint and end (SIGTERM); Resume
+// starts it again with --resume from its newest checkpoint.
+
+#include <QObject>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+#include <utility>
+#include <vector>
+
+namespace delineate::app::gui {
+
+struct TrainingRequest {
+  QString cases;          // a cases.json (a JSON list of image/label files) ...
+  QString share, dataset; // ... or a dataset of this share (fetched by the program)
+  QString output;         // the run's folder (checkpoints, fetched data)
+  QString model = "segresnetds";  // or "vista3d"
+  QString checkpoint;     // VISTA-3D: the base
+  QString modelName;      // the share's checkpoints/<name>/ (with `share`)
+  QString labels;         // a label table (names)
+  QString device = "cpu";
+  int iterations = 1000;
+  int validationInterval = 100;
+  QStringList extra;      // further delineate-train flags (the "advanced" settings)
+};
+
+struct TrainingState {
+  bool running = false;
+  int iteration = 0, iterations = 0;
+  double loss = 0, iterationsPerSecond = 0, etaSeconds = 0, dataWaitFraction = 0, elapsedSeconds = 0;
+  QString device, precision, lastCheckpoint;
+  long long parameters = 0;
+  std::vector<std::pair<int, double>> losses;       // (iteration, mean loss since the previous report)
+  std::vector<std::pair<int, double>> validations;  // (iteration, mean Dice)
+  struct Label {
+    int networkClass = 0;  // the validation's key: SegResNetDS's channel, VISTA-3D's id
+    int id = 0;            // the label id in the cases
+    QString name;
+  };
+  std::vector<Label> labels;                        // from the program's start line
+  std::vector<std::pair<int, double>> perClass;     // the last validation: (label id, Dice)
+  double bestDice = -1;
+  QString outcome;  // "", "done", "stopped early", "cancelled", or the error
+};
+
+class TrainingRun : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit TrainingRun(QObject* parent = nullptr);
+  ~TrainingRun() override;
+
+  // Where delineate-train is: $DELINEATE_TRAIN, beside this program, the build tree's.
+  static QString programPath();
+  static QStringList arguments(const TrainingRequest& request, bool resume);
+
+  // Starts the program (false: one is running, or it cannot start: error() says why).
+  bool start(const TrainingRequest& request, bool resume = false);
+  // Asks it to save and end (SIGTERM); finished() follows.
+  void stop();
+  bool running() const { return m_process.state() != QProcess::NotRunning; }
+  const TrainingState& state() const { return m_state; }
+  const TrainingRequest& request() const { return m_request; }
+  QString error() const { return m_error; }
+
+ Q_SIGNALS:
+  void started();
+  void progressed();  // state() has a new iteration (and perhaps a validation)
+  void warning(const QString& message);
+  void finished(bool ok);  // ok: done, stopped early or cancelled with its checkpoint; else error() says why
+
+ private:
+  void readLines();
+  void handle(const QByteArray& line);
+
+  QProcess m_process;
+  TrainingRequest m_request;
+  TrainingState m_state;
+  QString m_error;
+  QByteArray m_pending;
+  QByteArray m_stderr;
+};
+
+}  // namespace delineate::app::gui
