@@ -6,6 +6,9 @@
 #include <QSignalSpy>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <optional>
 #include <string>
 
 #include "app/gui/main_window.h"
@@ -15,6 +18,7 @@
 #include "core/volume.h"
 #include "inference/engine.h"
 #include "io/labels/label_table_io.h"
+#include "io/share/share_store.h"
 #include "io/volume/image_file.h"
 #include "tests/common/test_support.h"
 
@@ -66,5 +70,29 @@ inline int changedPixels(const QImage& a, const QImage& b) {
   return n;
 }
 
+
+// Two mouse subjects of ../shared/data/mouse for training from the window (FVB1 trains, FVB2 validates) in
+// DIR/cases.json, a new share store at DIR/share, and the atlas's label table; nullopt without the data.
+struct MouseTraining {
+  std::filesystem::path share, cases, table, base;
+  std::string subject(const char* kind, int n) const {
+    return (base / kind / ("FVB_NCrl_in_vivo_" + std::to_string(n) + ".nii.gz")).string();
+  }
+};
+inline std::optional<MouseTraining> mouseTraining(const std::filesystem::path& dir) {
+  const char* mouse = "data/mouse/fvb-ncrl-in-vivo";
+  const auto image1 = sharedFile(std::string(mouse) + "/template/FVB_NCrl_in_vivo_1.nii.gz");
+  const auto table = sharedFile(std::string(mouse) + "/structure_label_list_hemisphere_separated.csv");
+  if (!image1 || !table) return std::nullopt;
+  MouseTraining m{dir / "share", dir / "cases.json", *table, image1->parent_path().parent_path()};
+  std::filesystem::create_directories(m.share);
+  REQUIRE(io::ShareStore::initialize(m.share.string()).ok());
+  std::string json = "{\"cases\": [";
+  for (int i = 1; i <= 2; ++i)
+    json += std::string(i > 1 ? ", " : "") + "{\"id\": \"FVB" + std::to_string(i) + "\", \"image\": \"" + m.subject("template", i) +
+            "\", \"labels\": \"" + m.subject("label", i) + "\", \"split\": \"" + (i == 1 ? "train" : "validation") + "\"}";
+  std::ofstream(m.cases) << json << "]}";
+  return m;
+}
 
 }  // namespace delineate::test

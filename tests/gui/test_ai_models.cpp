@@ -33,21 +33,13 @@ TEST_CASE("AI panel: a model trained on the share is chosen in the panel and seg
           "[gui][ai][train]") {
   test::guiApp();
   test::ScratchDir dir("gui-ai-model");
-  const char* mouse = "data/mouse/fvb-ncrl-in-vivo";
-  const auto image1 = test::sharedFile(std::string(mouse) + "/template/FVB_NCrl_in_vivo_1.nii.gz");
-  const auto table = test::sharedFile(std::string(mouse) + "/structure_label_list_hemisphere_separated.csv");
-  if (!image1 || !table) return;
-  const fs::path base = image1->parent_path().parent_path();
-  auto subject = [&](const char* kind, int n) { return (base / kind / ("FVB_NCrl_in_vivo_" + std::to_string(n) + ".nii.gz")).string(); };
+  const auto data = test::mouseTraining(dir.path());
+  if (!data) return;
+  const fs::path share = data->share;
+  const auto table = std::optional<fs::path>(data->table);
+  auto subject = [&](const char* kind, int n) { return data->subject(kind, n); };
 
   // A small atlas network trained by delineate-train on two subjects, published to the share as "mouse-atlas".
-  const fs::path share = dir / "share";
-  fs::create_directories(share);
-  REQUIRE(io::ShareStore::initialize(share.string()).ok());
-  nlohmann::json cases = {{"cases",
-                           {{{"id", "FVB1"}, {"image", subject("template", 1)}, {"labels", subject("label", 1)}, {"split", "train"}},
-                            {{"id", "FVB2"}, {"image", subject("template", 2)}, {"labels", subject("label", 2)}, {"split", "validation"}}}}};
-  std::ofstream(dir / "cases.json") << cases.dump();
   const nlohmann::json config = {{"cases", (dir / "cases.json").string()}, {"output", (dir / "run").string()}, {"iterations", 8},
                                  {"initFilters", 4}, {"patch", {32, 32, 32}}, {"validationWindow", {112, 128, 80}},
                                  {"validationInterval", 4}, {"seed", 7}, {"threads", 1}, {"labels", table->string()},

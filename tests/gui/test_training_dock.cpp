@@ -52,19 +52,10 @@ TEST_CASE("Training dock: an atlas run from the dock with live progress and plot
           "Stop and Resume", "[gui][train]") {
   test::guiApp();
   test::ScratchDir dir("gui-training");
-  const char* mouse = "data/mouse/fvb-ncrl-in-vivo";
-  const auto image1 = test::sharedFile(std::string(mouse) + "/template/FVB_NCrl_in_vivo_1.nii.gz");
-  const auto table = test::sharedFile(std::string(mouse) + "/structure_label_list_hemisphere_separated.csv");
-  if (!image1 || !table) return;
-  const fs::path base = image1->parent_path().parent_path();
-  auto subject = [&](const char* kind, int n) { return (base / kind / ("FVB_NCrl_in_vivo_" + std::to_string(n) + ".nii.gz")).string(); };
-  const fs::path share = dir / "share";
-  fs::create_directories(share);
-  REQUIRE(io::ShareStore::initialize(share.string()).ok());
-  nlohmann::json cases = {{"cases",
-                           {{{"id", "FVB1"}, {"image", subject("template", 1)}, {"labels", subject("label", 1)}, {"split", "train"}},
-                            {{"id", "FVB2"}, {"image", subject("template", 2)}, {"labels", subject("label", 2)}, {"split", "validation"}}}}};
-  std::ofstream(dir / "cases.json") << cases.dump();
+  const auto data = test::mouseTraining(dir.path());
+  if (!data) return;
+  const fs::path share = data->share;
+  const auto table = std::optional<fs::path>(data->table);
   QSettings().setValue("share/root", QString::fromStdString(share.string()));
   QSettings().remove("ai/model");
   {
