@@ -884,7 +884,7 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+46"/>
+        <location filename="../app/gui/main_window.cpp" line="+47"/>
         <location line="+203"/>
         <location line="+60"/>
         <source>Delineate</source>
@@ -917,11 +917,12 @@
     <message>
         <location line="-58"/>
         <location line="+64"/>
+        <location line="+370"/>
         <source>Training</source>
         <translation>Training</translation>
     </message>
     <message>
-        <location line="-62"/>
+        <location line="-432"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Öffnen Sie ein Bild (Datei &gt; Bild öffnen) oder einen DICOM-Ordner</translation>
     </message>
@@ -1021,6 +1022,11 @@
         <translation>Ein Speichern in die Freigabe läuft: abbrechen oder warten, bevor Sie schließen</translation>
     </message>
     <message>
+        <location line="+12"/>
+        <source>A training run (%1) is going on. Keep it running after the window closes? The window follows it again when it opens; No stops it with its checkpoint saved.</source>
+        <translation>Ein Trainingslauf (%1) läuft. Soll er nach dem Schließen des Fensters weiterlaufen? Das Fenster verfolgt ihn beim nächsten Öffnen wieder; Nein hält ihn an und speichert seinen Checkpoint.</translation>
+    </message>
+    <message>
         <location filename="../app/gui/main_window_menus.cpp" line="+41"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
@@ -1101,7 +1107,7 @@
         <translation>Labels aus &amp;Freigabe öffnen...</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="-64"/>
+        <location filename="../app/gui/main_window.cpp" line="-76"/>
         <location filename="../app/gui/main_window_menus.cpp" line="+1"/>
         <source>Share Folder</source>
         <translation>Freigabeordner</translation>
@@ -2670,7 +2676,12 @@ Bild: %3</translation>
         <translation>Training fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+12"/>
+        <source>Following the run %1 started earlier</source>
+        <translation>Der früher gestartete Lauf %1 wird verfolgt</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Data:</source>
         <translation>Daten:</translation>
     </message>
@@ -2843,20 +2854,14 @@ Bild: %3</translation>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training_run.cpp" line="+19"/>
-        <location line="+70"/>
+        <location filename="../app/gui/training_run.cpp" line="+97"/>
         <source>cannot start %1: %2</source>
         <translation>%1 kann nicht gestartet werden: %2</translation>
     </message>
     <message>
-        <location line="-56"/>
-        <source>delineate-train crashed</source>
-        <translation>delineate-train ist abgestürzt</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>delineate-train exited with %1</source>
-        <translation>delineate-train endete mit %1</translation>
+        <location line="+92"/>
+        <source>delineate-train ended without a result (see %1)</source>
+        <translation>delineate-train endete ohne Ergebnis (siehe %1)</translation>
     </message>
 </context>
 <context>

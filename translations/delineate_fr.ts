@@ -884,7 +884,7 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+46"/>
+        <location filename="../app/gui/main_window.cpp" line="+47"/>
         <location line="+203"/>
         <location line="+60"/>
         <source>Delineate</source>
@@ -917,11 +917,12 @@
     <message>
         <location line="-58"/>
         <location line="+64"/>
+        <location line="+370"/>
         <source>Training</source>
         <translation>Entraînement</translation>
     </message>
     <message>
-        <location line="-62"/>
+        <location line="-432"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Ouvrez une image (Fichier &gt; Ouvrir une image) ou un dossier DICOM</translation>
     </message>
@@ -1021,6 +1022,11 @@
         <translation>Un enregistrement vers le partage est en cours : annulez-le ou attendez avant de fermer</translation>
     </message>
     <message>
+        <location line="+12"/>
+        <source>A training run (%1) is going on. Keep it running after the window closes? The window follows it again when it opens; No stops it with its checkpoint saved.</source>
+        <translation>Un entraînement (%1) est en cours. Le laisser continuer après la fermeture de la fenêtre ? La fenêtre le suivra de nouveau à sa prochaine ouverture ; Non l&apos;arrête en enregistrant son point de contrôle.</translation>
+    </message>
+    <message>
         <location filename="../app/gui/main_window_menus.cpp" line="+41"/>
         <source>&amp;File</source>
         <translation>&amp;Fichier</translation>
@@ -1101,7 +1107,7 @@
         <translation>Ouvrir des étiquettes depuis le pa&amp;rtage...</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="-64"/>
+        <location filename="../app/gui/main_window.cpp" line="-76"/>
         <location filename="../app/gui/main_window_menus.cpp" line="+1"/>
         <source>Share Folder</source>
         <translation>Dossier partagé</translation>
@@ -2670,7 +2676,12 @@ Image : %3</translation>
         <translation>Échec de l&apos;entraînement : %1</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+12"/>
+        <source>Following the run %1 started earlier</source>
+        <translation>Suivi de l&apos;entraînement %1 lancé plus tôt</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Data:</source>
         <translation>Données :</translation>
     </message>
@@ -2843,20 +2854,14 @@ Image : %3</translation>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training_run.cpp" line="+19"/>
-        <location line="+70"/>
+        <location filename="../app/gui/training_run.cpp" line="+97"/>
         <source>cannot start %1: %2</source>
         <translation>impossible de démarrer %1 : %2</translation>
     </message>
     <message>
-        <location line="-56"/>
-        <source>delineate-train crashed</source>
-        <translation>delineate-train s&apos;est arrêté brutalement</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>delineate-train exited with %1</source>
-        <translation>delineate-train s&apos;est terminé avec le code %1</translation>
+        <location line="+92"/>
+        <source>delineate-train ended without a result (see %1)</source>
+        <translation>delineate-train s&apos;est terminé sans résultat (voir %1)</translation>
     </message>
 </context>
 <context>

@@ -880,7 +880,7 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+46"/>
+        <location filename="../app/gui/main_window.cpp" line="+47"/>
         <location line="+203"/>
         <location line="+60"/>
         <source>Delineate</source>
@@ -913,11 +913,12 @@
     <message>
         <location line="-58"/>
         <location line="+64"/>
+        <location line="+370"/>
         <source>Training</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location line="-62"/>
+        <location line="-432"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>请打开图像（文件 &gt; 打开图像）或 DICOM 文件夹</translation>
     </message>
@@ -1017,6 +1018,11 @@
         <translation>正在保存到共享：请先取消或等待完成再关闭</translation>
     </message>
     <message>
+        <location line="+12"/>
+        <source>A training run (%1) is going on. Keep it running after the window closes? The window follows it again when it opens; No stops it with its checkpoint saved.</source>
+        <translation>训练（%1）正在进行。关闭窗口后是否让它继续运行？窗口再次打开时会继续跟踪它；选择“否”将停止训练并保存检查点。</translation>
+    </message>
+    <message>
         <location filename="../app/gui/main_window_menus.cpp" line="+41"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
@@ -1097,7 +1103,7 @@
         <translation>从共享目录打开标签(&amp;H)...</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="-64"/>
+        <location filename="../app/gui/main_window.cpp" line="-76"/>
         <location filename="../app/gui/main_window_menus.cpp" line="+1"/>
         <source>Share Folder</source>
         <translation>共享文件夹</translation>
@@ -2656,7 +2662,12 @@ Image: %3</source>
         <translation>训练失败：%1</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+12"/>
+        <source>Following the run %1 started earlier</source>
+        <translation>正在跟踪先前启动的训练 %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Data:</source>
         <translation>数据：</translation>
     </message>
@@ -2829,20 +2840,14 @@ Image: %3</source>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training_run.cpp" line="+19"/>
-        <location line="+70"/>
+        <location filename="../app/gui/training_run.cpp" line="+97"/>
         <source>cannot start %1: %2</source>
         <translation>无法启动 %1：%2</translation>
     </message>
     <message>
-        <location line="-56"/>
-        <source>delineate-train crashed</source>
-        <translation>delineate-train 崩溃</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>delineate-train exited with %1</source>
-        <translation>delineate-train 以 %1 退出</translation>
+        <location line="+92"/>
+        <source>delineate-train ended without a result (see %1)</source>
+        <translation>delineate-train 未给出结果即结束（见 %1）</translation>
     </message>
 </context>
 <context>

@@ -22,6 +22,7 @@
 
 #include "app/gui/ai_panel.h"
 #include "app/gui/training_panel.h"
+#include "app/gui/training_run.h"
 #include "app/gui/dialog_folders.h"
 #include "app/gui/edit_tools.h"
 #include "app/gui/job.h"
@@ -555,6 +556,20 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   if (!m_files->maybeFinishSession()) {
     event->ignore();
     return;
+  }
+  if (m_training->run().running() && dialogsEnabled()) {
+    // The run is a process of its own: it may go on without the window, which follows it again when it opens.
+    const auto answer = QMessageBox::question(
+        this, tr("Training"),
+        tr("A training run (%1) is going on. Keep it running after the window closes? The window follows it again "
+           "when it opens; No stops it with its checkpoint saved.")
+            .arg(m_training->run().request().modelName),
+        QMessageBox::Yes | QMessageBox::No | QMessageBox::Cancel, QMessageBox::Yes);
+    if (answer == QMessageBox::Cancel) {
+      event->ignore();
+      return;
+    }
+    m_training->run().setKeepOnClose(answer == QMessageBox::Yes);
   }
   m_files->windowClosing();
   if (m_job) m_job->cancel();

@@ -182,6 +182,13 @@ TrainingPanel::TrainingPanel(Workbench& bench, QWidget* parent)
   });
   retranslate();
   refreshDatasets();
+  // A run this user started from an earlier window and kept going: followed again, its log replayed.
+  const QStringList runs = TrainingRun::runningRuns();
+  if (!runs.isEmpty() && m_run->attach(runs.front())) {
+    m_name->setText(m_run->request().modelName);
+    if (!m_run->state().iterations) m_status->setText(tr("Following the run %1 started earlier").arg(m_run->request().modelName));
+    updateState();
+  }
 }
 
 TrainingPanel::~TrainingPanel() = default;

@@ -1,49 +1,51 @@
 #include "app/gui/training_run.h"
 
+#include "io/studies/study_store.h"
+
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcessEnvironment>
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QThread>
+#include <QTimer>
+
+#include <signal.h>
 
 #include <algorithm>
 
 namespace delineate::app::gui {
 
-TrainingRun::TrainingRun(QObject* parent) : QObject(parent) {
-  connect(&m_process, &QProcess::readyReadStandardOutput, this, &TrainingRun::readLines);
-  connect(&m_process, &QProcess::readyReadStandardError, this, [this] { m_stderr += m_process.readAllStandardError(); });
-  connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
-    if (e != QProcess::FailedToStart) return;
-    m_error = tr("cannot start %1: %2").arg(programPath(), m_process.errorString());
-    m_state.running = false;
-    m_state.outcome = m_error;
-    Q_EMIT finished(false);
-  });
-  connect(&m_process, QOverload<int, QProcess::ExitStatus>::of(&QProcess::finished), this,
-          [this](int code, QProcess::ExitStatus status) {
-            readLines();
-            m_state.running = false;
-            const bool ok = status == QProcess::NormalExit && code == 0;
-            if (!ok && m_error.isEmpty()) {
-              // The program names the case or setting on stderr ("error: <subject>: <reason>").
-              const QString text = QString::fromUtf8(m_stderr).trimmed();
-              const qsizetype at = text.lastIndexOf("error: ");
-              m_error = status == QProcess::CrashExit ? tr("delineate-train crashed")
-                        : at >= 0                     ? text.mid(at + 7).section('\n', 0, 0)
-                                                      : tr("delineate-train exited with %1").arg(code);
-            }
-            if (!ok) m_state.outcome = m_error;
-            Q_EMIT finished(ok);
-          });
+namespace {
+
+// Whether `pid` is a delineate-train process still running (not a zombie, not a reused number).
+bool aliveTraining(qint64 pid) {
+  if (pid <= 0) return false;
+  QFile stat(QString("/proc/%1/stat").arg(pid));
+  if (!stat.open(QIODevice::ReadOnly)) return false;
+  const QByteArray text = stat.readAll();
+  const qsizetype close = text.lastIndexOf(')');
+  if (close < 0 || close + 2 >= text.size() || text.at(close + 2) == 'Z') return false;
+  return text.mid(text.indexOf('(') + 1, close - text.indexOf('(') - 1).startsWith("delineate-train");
+}
+
+QString trainingFolder() { return QString::fromStdString(io::userCacheFolder()) + "/training"; }
+
+}  // namespace
+
+TrainingRun::TrainingRun(QObject* parent) : QObject(parent), m_timer(new QTimer(this)) {
+  m_timer->setInterval(200);
+  connect(m_timer, &QTimer::timeout, this, &TrainingRun::poll);
 }
 
 TrainingRun::~TrainingRun() {
-  if (m_process.state() != QProcess::NotRunning) {
-    // A run the window does not keep is stopped with its checkpoint saved (the window asks first).
-    m_process.terminate();
-    if (!m_process.waitForFinished(30000)) m_process.kill();
+  if (m_pid > 0 && !m_keepOnClose && aliveTraining(m_pid)) {
+    // A run the window does not keep is stopped with its checkpoint saved.
+    ::kill(static_cast<pid_t>(m_pid), SIGTERM);
+    for (int i = 0; i < 300 && aliveTraining(m_pid); ++i) QThread::msleep(100);
   }
 }
 
@@ -77,33 +79,117 @@ bool TrainingRun::start(const TrainingRequest& request, bool resume) {
   if (running()) return false;
   m_request = request;
   m_state = TrainingState{};
-  m_state.running = true;
   m_error.clear();
   m_pending.clear();
-  m_stderr.clear();
-  m_process.setProgram(programPath());
-  m_process.setArguments(arguments(request, resume));
-  m_process.start();
-  if (!m_process.waitForStarted(10000)) {
-    m_state.running = false;
-    if (m_error.isEmpty()) m_error = tr("cannot start %1: %2").arg(programPath(), m_process.errorString());
+  m_offset = 0;
+  m_sawEnd = false;
+  QDir().mkpath(request.output);
+  m_log = request.output + "/run.jsonl";
+  QFile::remove(m_log);
+  QProcess process;
+  process.setProgram(programPath());
+  process.setArguments(arguments(request, resume));
+  process.setStandardOutputFile(m_log);
+  process.setStandardErrorFile(request.output + "/run.log");
+  process.setStandardInputFile(QProcess::nullDevice());
+  qint64 pid = 0;
+  if (!process.startDetached(&pid) || pid <= 0) {
+    m_error = tr("cannot start %1: %2").arg(programPath(), process.errorString());
     return false;
   }
+  m_pid = pid;
+  m_state.running = true;
+  // What a later window needs to follow it.
+  QJsonObject info{{"pid", pid}, {"program", programPath()}, {"arguments", QJsonArray::fromStringList(arguments(request, resume))},
+                   {"modelName", request.modelName}, {"model", request.model}, {"output", request.output}};
+  QFile meta(request.output + "/run.json");
+  if (meta.open(QIODevice::WriteOnly | QIODevice::Truncate)) meta.write(QJsonDocument(info).toJson());
+  m_timer->start();
   Q_EMIT started();
   return true;
 }
 
-void TrainingRun::stop() {
-  if (running()) m_process.terminate();
+bool TrainingRun::attach(const QString& output) {
+  if (running()) return false;
+  QFile meta(output + "/run.json");
+  if (!meta.open(QIODevice::ReadOnly)) return false;
+  const QJsonObject info = QJsonDocument::fromJson(meta.readAll()).object();
+  const qint64 pid = static_cast<qint64>(info.value("pid").toDouble());
+  if (!aliveTraining(pid)) return false;
+  m_request = TrainingRequest{};
+  m_request.output = output;
+  m_request.modelName = info.value("modelName").toString();
+  m_request.model = info.value("model").toString();
+  m_state = TrainingState{};
+  m_state.running = true;
+  m_error.clear();
+  m_pending.clear();
+  m_offset = 0;
+  m_sawEnd = false;
+  m_log = output + "/run.jsonl";
+  m_pid = pid;
+  poll();  // the log so far
+  m_timer->start();
+  Q_EMIT started();
+  return true;
 }
 
-void TrainingRun::readLines() {
-  m_pending += m_process.readAllStandardOutput();
-  for (qsizetype end; (end = m_pending.indexOf('\n')) >= 0;) {
-    const QByteArray line = m_pending.left(end).trimmed();
-    m_pending.remove(0, end + 1);
-    if (line.startsWith('{')) handle(line);
+QStringList TrainingRun::runningRuns() {
+  QStringList out;
+  const QDir folder(trainingFolder());
+  for (const QString& name : folder.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+    QFile meta(folder.filePath(name) + "/run.json");
+    if (!meta.open(QIODevice::ReadOnly)) continue;
+    const QJsonObject info = QJsonDocument::fromJson(meta.readAll()).object();
+    if (aliveTraining(static_cast<qint64>(info.value("pid").toDouble()))) out << folder.filePath(name);
   }
+  return out;
+}
+
+void TrainingRun::stop() {
+  if (m_pid > 0 && aliveTraining(m_pid)) ::kill(static_cast<pid_t>(m_pid), SIGTERM);
+}
+
+void TrainingRun::poll() {
+  QFile log(m_log);
+  if (log.open(QIODevice::ReadOnly) && log.size() > m_offset) {
+    log.seek(m_offset);
+    const QByteArray fresh = log.readAll();
+    m_offset += fresh.size();
+    m_pending += fresh;
+    for (qsizetype end; (end = m_pending.indexOf('\n')) >= 0;) {
+      const QByteArray line = m_pending.left(end).trimmed();
+      m_pending.remove(0, end + 1);
+      if (line.startsWith('{')) handle(line);
+    }
+  }
+  if (m_pid > 0 && !aliveTraining(m_pid)) ended();
+}
+
+void TrainingRun::ended() {
+  m_timer->stop();
+  // The last lines, written before it ended.
+  QFile log(m_log);
+  if (log.open(QIODevice::ReadOnly) && log.size() > m_offset) {
+    log.seek(m_offset);
+    m_pending += log.readAll();
+    m_offset = log.size();
+    for (const QByteArray& line : m_pending.split('\n'))
+      if (line.trimmed().startsWith('{')) handle(line.trimmed());
+    m_pending.clear();
+  }
+  m_pid = 0;
+  m_state.running = false;
+  const bool ok = m_error.isEmpty() && !m_state.outcome.isEmpty();
+  if (!ok && m_error.isEmpty()) {
+    // No result line: the program's stderr says why (killed, crashed).
+    QFile err(m_request.output + "/run.log");
+    QString text = err.open(QIODevice::ReadOnly) ? QString::fromUtf8(err.readAll()).trimmed() : QString();
+    const qsizetype at = text.lastIndexOf("error: ");
+    m_error = at >= 0 ? text.mid(at + 7).section('\n', 0, 0) : tr("delineate-train ended without a result (see %1)").arg(err.fileName());
+  }
+  if (!ok) m_state.outcome = m_error;
+  Q_EMIT finished(ok);
 }
 
 void TrainingRun::handle(const QByteArray& line) {

@@ -6,9 +6,10 @@
 // starts it again with --resume from its newest checkpoint.
 
 #include <QObject>
-#include <QProcess>
 #include <QString>
 #include <QStringList>
+
+class QTimer;
 
 #include <utility>
 #include <vector>
@@ -59,11 +60,20 @@ class TrainingRun : public QObject {
   static QString programPath();
   static QStringList arguments(const TrainingRequest& request, bool resume);
 
-  // Starts the program (false: one is running, or it cannot start: error() says why).
+  // Starts the program in a process of its own (it outlives the window when asked to: keepOnClose), its JSON lines
+  // going to OUTPUT/run.jsonl, which this object follows, and OUTPUT/run.json naming the process and the request
+  // (false: one is running, or it cannot start: error() says why).
   bool start(const TrainingRequest& request, bool resume = false);
+  // Follows a run started earlier (by this or another window) from its folder: true when its process is still running
+  // (its log so far is read first), false when it is not (nothing is attached).
+  bool attach(const QString& output);
+  // The runs of this user's training folder whose process is still running.
+  static QStringList runningRuns();
   // Asks it to save and end (SIGTERM); finished() follows.
   void stop();
-  bool running() const { return m_process.state() != QProcess::NotRunning; }
+  // Whether destroying this object leaves the run going (default: it is stopped with its checkpoint saved).
+  void setKeepOnClose(bool keep) { m_keepOnClose = keep; }
+  bool running() const { return m_pid > 0; }
   const TrainingState& state() const { return m_state; }
   const TrainingRequest& request() const { return m_request; }
   QString error() const { return m_error; }
@@ -75,15 +85,20 @@ class TrainingRun : public QObject {
   void finished(bool ok);  // ok: done, stopped early or cancelled with its checkpoint; else error() says why
 
  private:
-  void readLines();
+  void poll();
   void handle(const QByteArray& line);
+  void ended();
 
-  QProcess m_process;
   TrainingRequest m_request;
   TrainingState m_state;
   QString m_error;
-  QByteArray m_pending;
-  QByteArray m_stderr;
+  QString m_log;         // OUTPUT/run.jsonl
+  qint64 m_offset = 0;   // bytes of it read
+  QByteArray m_pending;  // a line not complete yet
+  qint64 m_pid = 0;
+  bool m_keepOnClose = false;
+  bool m_sawEnd = false;  // a done or error line
+  QTimer* m_timer = nullptr;
 };
 
 }  // namespace delineate::app::gui

@@ -128,9 +128,29 @@ TEST_CASE("Training dock: an atlas run from the dock with live progress and plot
     REQUIRE(panel->startRun(true));
     REQUIRE(waitFor(progressed, 120000));
     CHECK(panel->run().state().iteration > stoppedAt);  // from the saved checkpoint, not from 0
+    // The window closes and the run is kept: a process of its own, it goes on.
+    panel->run().setKeepOnClose(true);
+  }
+  {
+    // A new window follows it again: its log so far replayed, new progress read, and Stop still reaches it.
+    QuietWindow window(QSize(1500, 950));
+    app::gui::TrainingPanel* panel = window.trainingPanel();
+    REQUIRE(panel->run().running());
+    CHECK(panel->run().request().modelName == "mouse-atlas-long");
+    CHECK(panel->findChild<QLineEdit*>("train-name")->text() == "mouse-atlas-long");
+    CHECK_FALSE(panel->findChild<QPushButton*>("train-start")->isEnabled());
+    QSignalSpy progressed(&panel->run(), &app::gui::TrainingRun::progressed);
+    QSignalSpy finished(panel, &app::gui::TrainingPanel::runFinished);
+    REQUIRE(waitFor(progressed, 120000));
+    CHECK(panel->run().state().iterations == 2000);
+    CHECK(panel->run().state().losses.size() >= 2);
     panel->stopRun();
     REQUIRE(waitFor(finished, 120000));
+    CHECK(finished.first().at(0).toBool());
+    CHECK(panel->run().state().outcome == "cancelled");
+    CHECK_FALSE(panel->run().running());
   }
+  CHECK(app::gui::TrainingRun::runningRuns().isEmpty());
   QSettings().remove("ai/model");
   QSettings().remove("share/root");
 }
