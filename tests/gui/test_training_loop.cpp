@@ -1,0 +1,169 @@
+// Issue 26's loop with the real programs, in one window: two mouse subjects' labels approved on a share, a dataset of
+// them, a short atlas training started from the Training dock on that dataset, its model chosen in the AI panel, a
+// third subject opened from the share and segmented with it, a correction painted, and the result saved as that
+// subject's new label revision.
+#include <catch2/catch.hpp>
+
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include "app/gui/ai_panel.h"
+#include "app/gui/edit_tools.h"
+#include "app/gui/main_window.h"
+#include "app/gui/session_files.h"
+#include "app/gui/study_document.h"
+#include "app/gui/study_loader.h"
+#include "app/gui/training_panel.h"
+#include "app/gui/training_run.h"
+#include "core/label_patch.h"
+#include "io/share/share_revisions.h"
+#include "io/share/share_store.h"
+#include "tests/common/test_support.h"
+#include "tests/gui/gui_fixtures.h"
+#include "tests/gui_support/gui_app.h"
+
+using namespace delineate;
+using test::QuietWindow;
+using test::waitFor;
+namespace fs = std::filesystem;
+
+namespace {
+
+// delineate-cli with `args`: its exit code and stdout.
+std::pair<int, std::string> cli(const std::string& args) {
+  const std::string command = std::string(DELINEATE_CLI_PATH) + " " + args + " 2>&1";
+  std::FILE* pipe = ::popen(command.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  for (std::size_t n; pipe && (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, n);
+  const int status = pipe ? ::pclose(pipe) : -1;
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::string q(const std::string& s) { return "'" + s + "'"; }
+
+}  // namespace
+
+TEST_CASE("Training loop in the window: approved labels, a dataset, training from the dock, the model segments a new "
+          "subject, a correction saved as its next revision", "[gui][train][share]") {
+  test::guiApp();
+  test::ScratchDir dir("gui-training-loop");
+  const auto data = test::mouseTraining(dir.path());
+  if (!data) return;
+  const std::string root = data->share.string();
+  // The share: three subjects imported as studies, the first two with labels submitted by ann and approved by bob.
+  for (int i = 1; i <= 3; ++i) {
+    const auto r = cli("study import " + q(root) + " " + q(data->subject("template", i)) + " --study mouse" + std::to_string(i) +
+                       " --modality MR");
+    INFO(r.second);
+    REQUIRE(r.first == 0);
+  }
+  for (int i = 1; i <= 2; ++i) {
+    const std::string study = "mouse" + std::to_string(i);
+    for (const std::string& args : {"share save " + q(root) + " " + study + " atlas " + q(data->subject("label", i)) + " --author ann",
+                                    "review submit " + q(root) + " " + study + " atlas 1 --user ann",
+                                    "review approve " + q(root) + " " + study + " atlas 1 --user bob"}) {
+      const auto r = cli(args);
+      INFO(args << "\n" << r.second);
+      REQUIRE(r.first == 0);
+    }
+  }
+  const auto created = cli("dataset create " + q(root) + " mice --from-approved atlas --split 50:50:0");
+  INFO(created.second);
+  REQUIRE(created.first == 0);
+  const auto shown = cli("study show " + q(root) + " mouse3 --json");
+  REQUIRE(shown.first == 0);
+  const std::string series3 = nlohmann::json::parse(shown.second).at("series").at(0).at("series").get<std::string>();
+
+  QSettings().setValue("share/root", QString::fromStdString(root));
+  QSettings().remove("ai/model");
+  {
+    QuietWindow window(QSize(1500, 950));
+    app::gui::TrainingPanel* panel = window.trainingPanel();
+    QSignalSpy datasets(panel, &app::gui::TrainingPanel::datasetsListed);
+    REQUIRE(waitFor(datasets));
+    auto* dataset = panel->findChild<QComboBox*>("train-dataset");
+    const int mice = dataset->findData("mice");
+    REQUIRE(mice > 0);
+    dataset->setCurrentIndex(mice);
+    CHECK(panel->findChild<QLineEdit*>("train-name")->text() == "mice-model");  // named after the dataset
+    panel->findChild<QLineEdit*>("train-labels")->setText(QString::fromStdString(data->table.string()));
+    panel->findChild<QSpinBox*>("train-iterations")->setValue(8);
+    panel->findChild<QSpinBox*>("train-validation")->setValue(4);
+    panel->findChild<QLineEdit*>("train-advanced")->setText("--init-filters 4 --patch 32,32,32 --threads 1 --seed 7");
+    QSignalSpy trained(panel, &app::gui::TrainingPanel::runFinished);
+    QSignalSpy listed(window.aiPanel(), &app::gui::AiPanel::modelsListed);
+    REQUIRE(panel->startRun());
+    REQUIRE(waitFor(trained, 180000));
+    INFO(panel->findChild<QLabel*>("train-status")->text().toStdString());
+    REQUIRE(trained.first().at(0).toBool());
+    CHECK(panel->run().state().validations.size() == 2);  // on the dataset's validation case
+
+    // The model in the AI panel's chooser, chosen as the engine.
+    listed.clear();
+    REQUIRE(waitFor(listed));
+    QComboBox* chooser = window.aiPanel()->modelChooser();
+    int model = -1;
+    for (int i = 0; i < chooser->count(); ++i)
+      if (chooser->itemText(i).startsWith("mice-model r")) model = i;
+    REQUIRE(model > 0);
+
+    // The third subject from the share, segmented by the new model.
+    QSignalSpy loaded(&window, &app::gui::MainWindow::studyLoaded);
+    QSignalSpy engine(window.aiPanel(), &app::gui::AiPanel::engineChanged);
+    REQUIRE(window.loader().openShareStudy(QString::fromStdString(root), "mouse3", QString::fromStdString(series3), "atlas"));
+    REQUIRE(waitFor(loaded, 120000));
+    REQUIRE(waitFor(engine));
+    engine.clear();
+    chooser->setCurrentIndex(model);
+    Q_EMIT chooser->activated(model);
+    REQUIRE(waitFor(engine, 120000));
+    CHECK(window.aiPanel()->engineDescription().contains("atlas"));
+    QSignalSpy segmented(window.aiPanel(), &app::gui::AiPanel::segmentationFinished);
+    REQUIRE(window.aiPanel()->segmentEverything());
+    REQUIRE(waitFor(segmented, 120000));
+    REQUIRE(segmented.first().at(0).toBool());
+
+    // A correction painted into the hippocampus (label 1): one undo step, as a brush stroke is.
+    core::LabelPatch stroke;
+    stroke.box = core::IndexBox{{50, 60, 36}, {57, 67, 39}};
+    stroke.voxels.assign(static_cast<std::size_t>(stroke.box.voxelCount()), 1);
+    REQUIRE(window.editTools()->applyPatch(stroke, "brush", false));
+    REQUIRE(window.document().session()->isDirty());
+    const core::LabelMap labels = window.document().session()->labels();
+
+    // Saved as mouse3's next label revision, and read back from the share as it was in the window.
+    REQUIRE(window.sessionFiles()->saveToShareAs(
+        app::gui::ShareTarget{QString::fromStdString(root), "mouse3", "atlas", 0, QString::fromStdString(series3)}, "atlas model, corrected"));
+    CHECK_FALSE(window.document().session()->isDirty());
+    auto store = io::ShareStore::open(root);
+    REQUIRE(store.ok());
+    auto set = io::LabelSetRevisions::open(*store, "mouse3", "atlas");
+    REQUIRE(set.ok());
+    auto list = set->list();
+    REQUIRE(list.ok());
+    REQUIRE(list->revisions.size() == 1);
+    CHECK(list->revisions.front().message == "atlas model, corrected");
+    auto saved = set->loadLabels(1);
+    REQUIRE(saved.ok());
+    REQUIRE(saved->size() == labels.size());
+    CHECK(std::equal(saved->data(), saved->data() + saved->size(), labels.data()));
+    std::set<core::Label> ids(saved->data(), saved->data() + saved->size());
+    CHECK(ids.size() > 2);  // the model's structures and the correction
+    CHECK(saved->at({53, 63, 37}) == 1);
+    if (const char* keep = std::getenv("DELINEATE_KEEP_SCREENSHOTS")) window.screenshot().save(QString(keep) + "/training-loop.png");
+  }
+  QSettings().remove("ai/model");
+  QSettings().remove("share/root");
+}
