@@ -294,7 +294,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai_panel.cpp" line="+170"/>
+        <location filename="../app/gui/ai_panel.cpp" line="+171"/>
         <source>Model:</source>
         <translation>Modèle :</translation>
     </message>
@@ -425,7 +425,12 @@
         <translation>Modèles du partage : %1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
+        <source>%1 (being trained by %2)</source>
+        <translation>%1 (en cours d&apos;entraînement par %2)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>%1 r%2</source>
         <translation>%1 r%2</translation>
     </message>
@@ -443,6 +448,11 @@
         <location line="+1"/>
         <source>Dice %1</source>
         <translation>Dice %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>being trained by %1</source>
+        <translation>en cours d&apos;entraînement par %1</translation>
     </message>
     <message>
         <location line="+4"/>

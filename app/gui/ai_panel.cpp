@@ -13,6 +13,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QSettings>
+#include <QStandardItemModel>
 #include <QStatusBar>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrent>
@@ -259,12 +260,20 @@ void AiPanel::refreshModels() {
       m_status->setText(tr("Share models: %1").arg(fromError(models->error())));
     } else {
       for (const auto& m : **models) {
+        const QString training = QString::fromStdString(m.trainingBy);
+        if (m.revision == 0) {  // a first run still going: shown, nothing to choose yet
+          m_model->addItem(tr("%1 (being trained by %2)").arg(QString::fromStdString(m.model), training), QString());
+          if (auto* items = qobject_cast<QStandardItemModel*>(m_model->model()))
+            items->item(m_model->count() - 1)->setEnabled(false);
+          continue;
+        }
         io::CheckpointReference reference{root.toStdString(), m.model, m.revision};
         QString text = tr("%1 r%2").arg(QString::fromStdString(m.model)).arg(m.revision);
         QStringList details;
         if (!m.architecture.empty()) details << QString::fromStdString(m.architecture);
         if (m.classes > 0) details << (m.classes == 1 ? tr("1 class") : tr("%1 classes").arg(m.classes));
         if (m.bestDice >= 0) details << tr("Dice %1").arg(m.bestDice, 0, 'f', 3);
+        if (!training.isEmpty()) details << tr("being trained by %1").arg(training);
         if (!details.isEmpty()) text += " (" + details.join(", ") + ")";
         m_model->addItem(text, QString::fromStdString(io::formatCheckpointReference(reference)));
         m_model->setItemData(m_model->count() - 1,

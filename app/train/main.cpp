@@ -6,7 +6,11 @@
 // ("error: <subject>: <reason>"), 2 a usage error.
 #include <nlohmann/json.hpp>
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -27,6 +31,7 @@
 #include "inference/training/trainer.h"
 #include "inference/vista3d/checkpoint_reader.h"
 #include "io/base/process_info.h"
+#include "io/share/share_lease.h"
 #include "io/share/share_revisions.h"
 #include "io/share/share_store.h"
 #include "io/studies/dataset_fetch.h"
@@ -321,9 +326,38 @@ int main(int argc, char** argv) {
   // Checkpoints: local files by a background thread, the best and the last published to the share.
   tr::PublishFn publish;
   const std::string author = io::processUserName();
+  // The run's lease on the model's folder: another run publishing to the same model is refused, naming who trains
+  // it, and other users see the run (checkpoint list, the window's model chooser). Renewed with the progress reports,
+  // given up when the run ends; a crashed run's lease runs out on its own.
+  std::optional<io::ShareLease> lease;
+  struct Release {
+    std::optional<io::ShareLease>& lease;
+    ~Release() {
+      if (lease) (void)lease->release();
+    }
+  } releaseLease{lease};
   if (store && !settings->modelName.empty()) {
     auto checkpoints = io::ModelCheckpoints::open(*store, settings->modelName);
     if (!checkpoints) return fail(checkpoints.error(), f.jsonLines);
+    std::error_code mkdirError;
+    fs::create_directories(fs::path(store->root()) / checkpoints->folder(), mkdirError);
+    auto prepared = io::ShareLease::prepare(*store, checkpoints->folder(), author);
+    if (!prepared) return fail(prepared.error(), f.jsonLines);
+    auto taken = prepared->acquire();
+    if (!taken) return fail(taken.error(), f.jsonLines);
+    if (taken->outcome == io::LeaseOutcome::HeldByOther) {
+      const io::LeaseHolder holder = taken->holder.value_or(io::LeaseHolder{});
+      std::string detail = "model '" + settings->modelName + "' is being trained by " + holder.user + " on " + holder.host +
+                           " (process " + std::to_string(holder.pid) + ", since " + holder.acquiredIso + ")";
+      char host[256] = {0};
+      if (::gethostname(host, sizeof host - 1) == 0 && holder.host == host && holder.pid > 0 &&
+          ::kill(static_cast<pid_t>(holder.pid), 0) != 0 && errno == ESRCH)
+        detail += "; that process has ended without giving the lease up (killed): it runs out " +
+                  std::to_string(holder.ttlSeconds + io::LeasePolicy{}.skewGraceSeconds) +
+                  " s after its last sign of life, then this run can start";
+      return fail(core::makeError(core::ErrorCode::InvalidArgument, store->root() + "/" + checkpoints->folder(), detail), f.jsonLines);
+    }
+    lease = std::move(*prepared);
     publish = [&, checkpoints = *checkpoints](const tr::SavedCheckpoint& c) -> core::Status {
       if (!c.best && !c.final) return core::Status::success();
       std::ifstream in(c.sidecar);
@@ -368,8 +402,16 @@ int main(int argc, char** argv) {
   std::signal(SIGINT, onSignal);
   std::signal(SIGTERM, onSignal);
   std::vector<double> stalls;
+  auto lastBeat = std::chrono::steady_clock::now();
   auto report = [&](const tr::Progress& p) {
     stalls.push_back(p.lastSaveStallSeconds);
+    if (lease && lease->held() && std::chrono::steady_clock::now() - lastBeat > std::chrono::seconds(io::LeasePolicy{}.heartbeatSeconds)) {
+      lastBeat = std::chrono::steady_clock::now();
+      if (core::Status s = lease->heartbeat(); !s) {
+        std::fprintf(stderr, "warning: %s\n", s.error().describe().c_str());
+        if (f.jsonLines) std::printf("%s\n", json{{"event", "warning"}, {"message", s.error().describe()}}.dump().c_str());
+      }
+    }
     for (const auto& w : saver.takeWarnings()) {
       std::fprintf(stderr, "warning: %s\n", w.c_str());
       if (f.jsonLines) std::printf("%s\n", json{{"event", "warning"}, {"message", w}}.dump().c_str());

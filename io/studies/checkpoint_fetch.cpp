@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "io/base/atomic_file.h"
+#include "io/share/share_lease.h"
 #include "io/share/share_revisions.h"
 #include "io/studies/study_store.h"
 
@@ -88,10 +89,19 @@ core::Result<std::vector<CheckpointModelSummary>> listCheckpointModels(const Sha
     auto checkpoints = ModelCheckpoints::open(store, name);
     if (!checkpoints) continue;
     auto list = checkpoints->list();
-    if (!list || list->revisions.empty()) continue;
-    const RevisionInfo& latest = list->revisions.back();
+    std::string trainingBy;
+    if (auto lease = ShareLease::prepare(store, checkpoints->folder(), {}); lease)
+      if (auto holder = lease->current(); holder && *holder && !(*holder)->expired)
+        trainingBy = (*holder)->user + " on " + (*holder)->host;
+    if (!list || (list->revisions.empty() && trainingBy.empty())) continue;
     CheckpointModelSummary m;
     m.model = name;
+    m.trainingBy = trainingBy;
+    if (list->revisions.empty()) {  // a first run still going: listed, nothing to choose yet
+      out.push_back(std::move(m));
+      continue;
+    }
+    const RevisionInfo& latest = list->revisions.back();
     m.revision = latest.number;
     m.author = latest.author;
     m.time = latest.time;

@@ -39,6 +39,7 @@ struct CheckpointModelSummary {
   int classes = 0;
   double bestDice = -1;
   std::string author, time;
+  std::string trainingBy;  // "user on host" while a run holds the model's lease, else ""
 };
 core::Result<std::vector<CheckpointModelSummary>> listCheckpointModels(const ShareStore& store);
 

@@ -27,6 +27,8 @@
 
 #include "inference/vista3d/checkpoint_reader.h"
 #include "io/base/sha256.h"
+#include "io/studies/checkpoint_fetch.h"
+#include "io/share/share_store.h"
 #include "io/volume/image_file.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/cli/share_fixture.h"
@@ -610,4 +612,56 @@ TEST_CASE("delineate-train: checkpoints published to the share, and a share fail
   CHECK(unpinned.exitCode == 1);
   CHECK(unpinned.out.find(root.string()) != std::string::npos);
   CHECK_FALSE(fs::exists(dir / "unpinned.nii.gz"));
+}
+
+TEST_CASE("delineate-train: a run holds its model's lease on the share; a second run on that model is refused, "
+          "naming the first", "[cli][train][data]") {
+  ScratchDir dir("train-lease");
+  const auto cases = mouseCases(dir, {1, 2}, 1);
+  if (!cases || labelTable().empty()) return;
+  const fs::path root = initCliShare(dir);
+  auto config = smallConfig(*cases, dir / "run", 60);
+  config["share"] = root.string();
+  config["modelName"] = "atlas";
+  auto second = config;
+  second["output"] = (dir / "run2").string();
+  const fs::path secondConfig = writeConfig(dir, "second.json", second);
+  bool refusedWhileRunning = false, listedAsTraining = false;
+  std::string refusal, all;
+  const int status = runWatching({DELINEATE_TRAIN_PATH, "--config", writeConfig(dir, "first.json", config).string(), "--json"}, {},
+                                 [&](const std::string& line) {
+                                   const json j = json::parse(line, nullptr, false);
+                                   if (!j.is_object() || j.value("event", "") != "start" || refusedWhileRunning) return true;
+                                   const Run r = runProgram(DELINEATE_TRAIN_PATH, "--config " + quoted(secondConfig.string()));
+                                   refusal = r.out;
+                                   refusedWhileRunning = r.exitCode == 1;
+                                   auto store = io::ShareStore::open(root.string());
+                                   REQUIRE(store.ok());
+                                   auto models = io::listCheckpointModels(*store);
+                                   REQUIRE(models.ok());
+                                   listedAsTraining = models->size() == 1 && models->front().model == "atlas" &&
+                                                      !models->front().trainingBy.empty();
+                                   return true;
+                                 },
+                                 &all);
+  INFO(all);
+  INFO(refusal);
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  CHECK(refusedWhileRunning);
+  CHECK(refusal.find("model 'atlas' is being trained by ") != std::string::npos);
+  CHECK(listedAsTraining);
+  CHECK_FALSE(fs::exists(dir / "run2" / "checkpoints" / "it0000060.pt"));
+  // Ended, the run gave its lease up: the model is listed without it, and another run may train it.
+  auto store = io::ShareStore::open(root.string());
+  REQUIRE(store.ok());
+  auto models = io::listCheckpointModels(*store);
+  REQUIRE(models.ok());
+  REQUIRE(models->size() == 1);
+  CHECK(models->front().trainingBy.empty());
+  CHECK(models->front().revision >= 1);
+  second["iterations"] = 4;
+  const Run again = runProgram(DELINEATE_TRAIN_PATH, "--config " + quoted(writeConfig(dir, "again.json", second).string()));
+  INFO(again.out);
+  CHECK(again.exitCode == 0);
 }
