@@ -614,7 +614,7 @@ TEST_CASE("delineate-train: checkpoints published to the share, and a share fail
   CHECK_FALSE(fs::exists(dir / "unpinned.nii.gz"));
 }
 
-TEST_CASE("delineate-train: a run holds its model's lease on the share; a second run on that model is refused, "
+TEST_CASE("delineate-train: a run holds its model's lease on the share: a second run on that model is refused, "
           "naming the first", "[cli][train][data]") {
   ScratchDir dir("train-lease");
   const auto cases = mouseCases(dir, {1, 2}, 1);
