@@ -326,6 +326,12 @@ int openCheckpoints(const std::string& root, const std::string& model, Checkpoin
 int runCheckpointList(const CheckpointListOptions& o) {
   CheckpointArgs c;
   if (int rc = openCheckpoints(o.root, o.model, c)) return rc;
+  // A training run publishing to this model holds its lease (delineate-train): said before the list (stderr with
+  // --json, so the JSON stays one document).
+  if (auto lease = ShareLease::prepare(*c.store, c.checkpoints->folder(), {}); lease)
+    if (auto holder = lease->current(); holder && holder->has_value() && !(*holder)->expired)
+      std::fprintf(o.json ? stderr : stdout, "being trained by %s@%s (pid %lld) since %s\n", (*holder)->user.c_str(),
+                   (*holder)->host.c_str(), static_cast<long long>((*holder)->pid), (*holder)->acquiredIso.c_str());
   return printList(*c.checkpoints, o.json);
 }
 

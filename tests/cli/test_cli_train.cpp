@@ -641,6 +641,8 @@ TEST_CASE("delineate-train: a run holds its model's lease on the share: a second
                                    REQUIRE(models.ok());
                                    listedAsTraining = models->size() == 1 && models->front().model == "atlas" &&
                                                       !models->front().trainingBy.empty();
+                                   const Run list = runCli("checkpoint list " + quoted(root.string()) + " atlas");
+                                   listedAsTraining = listedAsTraining && list.out.find("being trained by ") == 0;
                                    return true;
                                  },
                                  &all);
@@ -660,6 +662,7 @@ TEST_CASE("delineate-train: a run holds its model's lease on the share: a second
   REQUIRE(models->size() == 1);
   CHECK(models->front().trainingBy.empty());
   CHECK(models->front().revision >= 1);
+  CHECK(runCli("checkpoint list " + quoted(root.string()) + " atlas").out.find("being trained by") == std::string::npos);
   second["iterations"] = 4;
   const Run again = runProgram(DELINEATE_TRAIN_PATH, "--config " + quoted(writeConfig(dir, "again.json", second).string()));
   INFO(again.out);
