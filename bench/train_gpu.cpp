@@ -65,10 +65,9 @@ double peakRssMb() {
 }
 
 Precision precisionOf(const std::string& p) {
-  if (p == "fp32") return Precision::Float32;
-  if (p == "bf16") return Precision::BFloat16;
-  if (p == "fp16") return Precision::Float16;
-  die("precision must be fp32, bf16 or fp16, not " + p);
+  auto parsed = inference::vista3d::parsePrecision(p);
+  if (!parsed) die(parsed.error().describe());
+  return *parsed;
 }
 
 std::vector<std::string> split(const std::string& s, char sep) {

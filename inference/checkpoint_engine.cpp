@@ -37,9 +37,10 @@ std::string checkpointSidecarPath(const std::string& checkpointPath) {
   return p.replace_extension(".json").string();
 }
 
-core::Result<CheckpointModel> parseCheckpointModel(const std::string& sidecarJson, const std::string& subject) {
-  const json j = json::parse(sidecarJson, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return makeError(ErrorCode::ParseError, subject, "the checkpoint's sidecar is not a JSON object");
+namespace {
+
+core::Result<CheckpointModel> modelFromSidecar(const json& j, const std::string& subject) {
+  if (!j.is_object()) return makeError(ErrorCode::ParseError, subject, "the checkpoint's sidecar is not a JSON object");
   try {
     CheckpointModel m;
     m.sidecarPath = subject;
@@ -100,6 +101,12 @@ core::Result<CheckpointModel> parseCheckpointModel(const std::string& sidecarJso
   }
 }
 
+}  // namespace
+
+core::Result<CheckpointModel> parseCheckpointModel(const std::string& sidecarJson, const std::string& subject) {
+  return modelFromSidecar(json::parse(sidecarJson, nullptr, false), subject);
+}
+
 core::Result<std::optional<CheckpointModel>> readCheckpointModel(const std::string& checkpointPath) {
   const std::string path = checkpointSidecarPath(checkpointPath);
   std::error_code ec;
@@ -111,7 +118,7 @@ core::Result<std::optional<CheckpointModel>> readCheckpointModel(const std::stri
   // A sidecar that names no architecture (a checkpoint stored by hand with other notes) leaves a plain VISTA-3D one.
   const json j = json::parse(text.str(), nullptr, false);
   if (j.is_object() && !j.contains("architecture")) return std::optional<CheckpointModel>();
-  auto parsed = parseCheckpointModel(text.str(), path);
+  auto parsed = modelFromSidecar(j, path);
   if (!parsed) return parsed.error();
   return std::optional<CheckpointModel>(std::move(*parsed));
 }
@@ -260,10 +267,9 @@ core::Result<std::unique_ptr<SegmentationEngine>> createAtlasEngine(const std::s
   if (!network) return makeError(network.error().code, checkpointPath, network.error().detail);
   vista3d::Vista3dModel::setCpuThreads(options.cpuThreads);
   const std::string device = options.device == "auto" ? (vista3d::cudaAvailable() ? "cuda" : "cpu") : options.device;
-  const vista3d::Precision precision = options.precision == "bf16"   ? vista3d::Precision::BFloat16
-                                       : options.precision == "fp16" ? vista3d::Precision::Float16
-                                                                     : vista3d::Precision::Float32;
-  if (core::Status s = (*network)->setDevice(device, precision); !s) return s.error();
+  const auto precision = vista3d::parsePrecision(options.precision);  // auto: fp32 (a small network)
+  if (!precision) return precision.error();
+  if (core::Status s = (*network)->setDevice(device, *precision); !s) return s.error();
   return std::unique_ptr<SegmentationEngine>(
       new AtlasEngine(std::move(*network), model, std::filesystem::path(checkpointPath).filename().string()));
 }

@@ -5,12 +5,7 @@
 # whole process's wall time and peak RSS on this machine, the validation Dice over time, the device's wait for data.
 # Usage: scripts/bench_train_atlas.sh [BUILD_DIR]   (ITERATIONS=1000 DEVICE=cpu INIT_FILTERS= PATCH=96,96,80 OUT=dir)
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-build="${1:-$here/../build}"
-shared="${DELINEATE_SHARED_DIR:-$here/../../shared}"
-data="$shared/data/mouse/fvb-ncrl-in-vivo"
-train="$build/app/train/delineate-train"
-[ -x "$train" ] || { echo "bench_train_atlas: build delineate-train first ($train)" >&2; exit 1; }
+source "$(dirname "$0")/bench_train_lib.sh"
 [ -d "$data" ] || { echo "bench_train_atlas: no mouse data at $data" >&2; exit 1; }
 out="${OUT:-$(mktemp -d /tmp/delineate-atlas-XXXXXX)}"
 mkdir -p "$out"

@@ -5,10 +5,7 @@
 # of the whole process (/usr/bin/time), what stayed in memory and what spilled, and the speed of both runs.
 # Usage: scripts/bench_train_memory.sh [BUILD_DIR]   (CASES=20 SIZE=192 ITERATIONS=20)
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-build="${1:-$here/../build}"
-train="$build/app/train/delineate-train"
-[ -x "$train" ] || { echo "bench_train_memory: build delineate-train first" >&2; exit 1; }
+source "$(dirname "$0")/bench_train_lib.sh"
 cases="${CASES:-20}"; size="${SIZE:-192}"; iterations="${ITERATIONS:-20}"
 work="$(mktemp -d /tmp/delineate-memory-XXXXXX)"
 trap 'rm -rf "$work"' EXIT

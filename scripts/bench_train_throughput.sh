@@ -6,12 +6,7 @@
 # (bench/peers/monai_train_loop.py; it never waits for data). Same network, patch, batch and thread count.
 # Usage: scripts/bench_train_throughput.sh [BUILD_DIR]   (THREADS=2 ITERATIONS=12 PATCH=96,96,80 FILTERS=16 VISTA=0)
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-build="${1:-$here/../build}"
-shared="${DELINEATE_SHARED_DIR:-$here/../../shared}"
-data="$shared/data/mouse/fvb-ncrl-in-vivo"
-train="$build/app/train/delineate-train"
-[ -x "$train" ] || { echo "bench_train_throughput: build delineate-train first" >&2; exit 1; }
+source "$(dirname "$0")/bench_train_lib.sh"
 threads="${THREADS:-2}"; iterations="${ITERATIONS:-12}"; patch="${PATCH:-96,96,80}"; filters="${FILTERS:-16}"
 work="$(mktemp -d /tmp/delineate-throughput-XXXXXX)"
 trap 'rm -rf "$work"' EXIT

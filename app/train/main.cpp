@@ -24,6 +24,7 @@
 
 #include "app/cli/command_parser.h"
 #include "app/train/train_data.h"
+#include "inference/checkpoint_engine.h"
 #include "inference/training/case_cache.h"
 #include "inference/training/checkpoint_file.h"
 #include "inference/training/checkpoint_saver.h"
@@ -230,10 +231,9 @@ int main(int argc, char** argv) {
   if (!model) return fail(model.error(), f.jsonLines);
   if (!settings->freeze.empty())
     if (core::Status s = (*model)->freeze(settings->freeze); !s) return fail(s.error(), f.jsonLines);
-  const auto precision = settings->precision == "bf16"   ? inference::vista3d::Precision::BFloat16
-                         : settings->precision == "fp16" ? inference::vista3d::Precision::Float16
-                                                         : inference::vista3d::Precision::Float32;
-  if (core::Status s = (*model)->setDevice(settings->device, precision); !s) return fail(s.error(), f.jsonLines);
+  const auto precision = inference::vista3d::parsePrecision(settings->precision);
+  if (!precision) return fail(precision.error(), f.jsonLines);
+  if (core::Status s = (*model)->setDevice(settings->device, *precision); !s) return fail(s.error(), f.jsonLines);
   (*model)->setOptimizer(settings->trainer.optimizer);
 
   const json sidecar = app::train::sidecarBase(*settings, *list, *data, (*model)->parameterCount());
@@ -251,11 +251,7 @@ int main(int argc, char** argv) {
     return core::Status::success();
   };
   if (!f.evaluate.empty()) {
-    const std::string evaluatedSidecar = f.evaluate.size() > 3 && f.evaluate.compare(f.evaluate.size() - 3, 3, ".pt") == 0
-                                             ? f.evaluate.substr(0, f.evaluate.size() - 3) + ".json"
-                                             : std::string();
-    if (!evaluatedSidecar.empty())
-      if (core::Status s = sameLabels(evaluatedSidecar); !s) return fail(s.error(), f.jsonLines);
+    if (core::Status s = sameLabels(inference::checkpointSidecarPath(f.evaluate)); !s) return fail(s.error(), f.jsonLines);
     auto weights = tr::readStateDict(f.evaluate);
     if (!weights) return fail(weights.error(), f.jsonLines);
     if (core::Status s = (*model)->loadStateDict(*weights); !s)

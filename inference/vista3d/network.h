@@ -43,6 +43,14 @@ bool cpuConvolutionShortcuts();
 // products with reductions kept in fp32.
 enum class Precision { Float32, Float16, BFloat16 };
 const char* precisionName(Precision p);
+// "fp32", "fp16", "bf16", or "auto" (`autoChoice`); an unknown name is an error naming it.
+inline core::Result<Precision> parsePrecision(const std::string& name, Precision autoChoice = Precision::Float32) {
+  if (name == "auto") return autoChoice;
+  if (name == "fp32") return Precision::Float32;
+  if (name == "fp16") return Precision::Float16;
+  if (name == "bf16") return Precision::BFloat16;
+  return core::makeError(core::ErrorCode::InvalidArgument, name, "not a precision (auto, fp32, fp16, bf16)");
+}
 
 // Runs the encoder of a checkpoint of width `widthOf(checkpoint)` on one [H, W, D] volume (each a multiple of 16),
 // on the CPU in fp32. Errors: a checkpoint that fails the key check, a bad size, no LibTorch in this build.

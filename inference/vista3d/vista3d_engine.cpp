@@ -20,14 +20,6 @@ namespace {
 
 using vista3d::Precision;
 
-core::Result<Precision> parsePrecision(const std::string& name, bool cuda) {
-  if (name == "auto") return cuda ? Precision::Float16 : Precision::Float32;
-  if (name == "fp32") return Precision::Float32;
-  if (name == "fp16") return Precision::Float16;
-  if (name == "bf16") return Precision::BFloat16;
-  return core::makeError(core::ErrorCode::InvalidArgument, name, "not a precision (auto, fp32, fp16, bf16)");
-}
-
 // The model and where it runs, shared by the engine and its sessions. A run out of GPU memory at one window moves
 // the model to the CPU (fp32) and runs again there; the caller's data is untouched either way.
 struct Vista3dRunner {
@@ -218,7 +210,7 @@ core::Result<std::unique_ptr<SegmentationEngine>> createVista3dEngine(const std:
     return core::makeError(core::ErrorCode::Unsupported, checkpointPath, "this build has no LibTorch (install libtorch-dev)");
   const std::string device = options.device == "auto" ? (vista3d::cudaAvailable() ? "cuda" : "cpu") : options.device;
   const bool cuda = device.rfind("cuda", 0) == 0;
-  auto precision = parsePrecision(options.precision, cuda);
+  auto precision = vista3d::parsePrecision(options.precision, cuda ? Precision::Float16 : Precision::Float32);
   if (!precision) return precision.error();
   auto ck = vista3d::readCheckpoint(checkpointPath);
   if (!ck) return ck.error();
