@@ -152,20 +152,9 @@ class AtlasEngine final : public SegmentationEngine {
     for (const auto id : request.classes)
       if (std::none_of(m_info.classes.begin(), m_info.classes.end(), [&](const CheckpointModel::Class& c) { return c.id == id; }))
         return makeError(ErrorCode::InvalidArgument, m_name, "label " + std::to_string(id) + " is not a class of this model");
-    if (progress) progress->report(0.0, "prepare");
     core::Geometry grid;
-    auto prepared = training::prepareImage("image", image, m_info.prepare, &grid);
-    if (!prepared) return prepared.error();
-    std::array<std::int64_t, 3> window = m_info.window;
-    const std::int64_t factor = m_info.network.sizeFactor();
-    for (std::size_t a = 0; a < 3; ++a) {  // as validation rounds it: a window the network takes
-      if (window[a] <= 0) window[a] = std::min<std::int64_t>(128, prepared->size[a]);
-      window[a] = (window[a] + factor - 1) / factor * factor;
-    }
-    auto labels = training::segmentPrepared(*m_model, prepared->image, prepared->size, window, m_info.overlap, {}, [&](double f) {
-      if (progress) progress->report(0.05 + 0.9 * f, "infer");
-      return !(progress && progress->cancelled());
-    });
+    std::array<std::int64_t, 3> preparedSize{};
+    auto labels = run(image, progress, &grid, &preparedSize, nullptr);
     if (!labels) return labels.error();
     if (progress) progress->report(0.95, "resample");
     // Back onto the image's own grid, nearest: each voxel takes the label of the prepared voxel it falls in.
@@ -178,7 +167,7 @@ class AtlasEngine final : public SegmentationEngine {
     }
     if (patch.box.empty()) return makeError(ErrorCode::InvalidArgument, m_name, "the region lies outside the image");
     patch.voxels.assign(static_cast<std::size_t>(patch.box.voxelCount()), 0);
-    const auto& n = prepared->size;
+    const auto& n = preparedSize;
     std::size_t out = 0;
     for (std::int64_t k = patch.box.min[2]; k <= patch.box.max[2]; ++k)
       for (std::int64_t j = patch.box.min[1]; j <= patch.box.max[1]; ++j)
@@ -192,7 +181,39 @@ class AtlasEngine final : public SegmentationEngine {
     return patch;
   }
 
+  core::Result<training::UncertaintyStats> uncertainty(const core::ImageVolume& image, core::ProgressSink* progress) {
+    training::UncertaintyStats stats;
+    core::Geometry grid;
+    std::array<std::int64_t, 3> size{};
+    auto labels = run(image, progress, &grid, &size, &stats);
+    if (!labels) return labels.error();
+    if (progress) progress->report(1.0, "done");
+    return stats;
+  }
+
  private:
+  // The network's labels on the image prepared as in training (`grid`, `size`: that grid).
+  core::Result<std::vector<std::uint16_t>> run(const core::ImageVolume& image, core::ProgressSink* progress, core::Geometry* grid,
+                                               std::array<std::int64_t, 3>* size, training::UncertaintyStats* stats) {
+    if (progress) progress->report(0.0, "prepare");
+    auto prepared = training::prepareImage("image", image, m_info.prepare, grid);
+    if (!prepared) return prepared.error();
+    *size = prepared->size;
+    std::array<std::int64_t, 3> window = m_info.window;
+    const std::int64_t factor = m_info.network.sizeFactor();
+    for (std::size_t a = 0; a < 3; ++a) {  // as validation rounds it: a window the network takes
+      if (window[a] <= 0) window[a] = std::min<std::int64_t>(128, prepared->size[a]);
+      window[a] = (window[a] + factor - 1) / factor * factor;
+    }
+    return training::segmentPrepared(
+        *m_model, prepared->image, prepared->size, window, m_info.overlap, {},
+        [&](double f) {
+          if (progress) progress->report(0.05 + 0.9 * f, "infer");
+          return !(progress && progress->cancelled());
+        },
+        stats);
+  }
+
   std::unique_ptr<training::TrainableModel> m_model;
   CheckpointModel m_info;
   std::string m_name;
@@ -276,6 +297,15 @@ core::Result<std::unique_ptr<SegmentationEngine>> createAtlasEngine(const std::s
 
 std::unique_ptr<SegmentationEngine> withTrainedLabels(std::unique_ptr<SegmentationEngine> engine, const CheckpointModel& model) {
   return std::unique_ptr<SegmentationEngine>(new TrainedLabelsEngine(std::move(engine), model));
+}
+
+core::Result<training::UncertaintyStats> measureUncertainty(SegmentationEngine& engine, const core::ImageVolume& image,
+                                                            core::ProgressSink* progress) {
+  auto* atlas = dynamic_cast<AtlasEngine*>(&engine);
+  if (!atlas)
+    return makeError(ErrorCode::Unsupported, engine.info().id,
+                     "ranking by uncertainty takes an atlas network (SegResNetDS); this engine gives no probabilities");
+  return atlas->uncertainty(image, progress);
 }
 
 }  // namespace delineate::inference

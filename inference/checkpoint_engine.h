@@ -19,6 +19,7 @@
 #include "core/error.h"
 #include "inference/engine.h"
 #include "inference/training/prepared_case.h"
+#include "inference/training/trainer.h"
 #include "inference/training/trainable.h"
 
 namespace delineate::inference {
@@ -56,5 +57,10 @@ core::Result<std::unique_ptr<SegmentationEngine>> createAtlasEngine(const std::s
 
 // `engine` (VISTA-3D) speaking the fine-tuned model's label ids.
 std::unique_ptr<SegmentationEngine> withTrainedLabels(std::unique_ptr<SegmentationEngine> engine, const CheckpointModel& model);
+
+// How unsure an atlas engine (createAtlasEngine's) is of `image`: its segmentation's per-voxel entropy on the prepared
+// grid (training::UncertaintyStats), what "next case" ranks studies by. Unsupported for any other engine.
+core::Result<training::UncertaintyStats> measureUncertainty(SegmentationEngine& engine, const core::ImageVolume& image,
+                                                            core::ProgressSink* progress = nullptr);
 
 }  // namespace delineate::inference

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "app/cli/command_parser.h"
+#include "app/train/rank.h"
 #include "app/train/train_data.h"
 #include "inference/checkpoint_engine.h"
 #include "inference/training/case_cache.h"
@@ -71,6 +72,8 @@ struct Flags {
   std::vector<std::int64_t> patch;
   bool resume = false, jsonLines = false, stopOnBadCase = false;
   std::string evaluate;
+  std::string rank, labelSet;
+  std::vector<std::string> studies;
 };
 
 json mergedConfig(const Flags& f, json config) {
@@ -158,8 +161,33 @@ int main(int argc, char** argv) {
                                                      "every case (all splits) and the per-structure Dice is printed as "
                                                      "JSON"),
             "FILE");
+  valueName(app.add_option("--rank", f.rank, "no training: rank the share's (--share) studies without an approved revision of "
+                                             "--label-set by how unsure this atlas network (a file or share:ROOT#MODEL[@REV]) "
+                                             "is of them, most uncertain first (active learning's next case)"),
+            "MODEL");
+  valueName(app.add_option("--label-set", f.labelSet, "with --rank: the label set whose approved revisions make a study "
+                                                      "labelled (default: any label set)"),
+            "SET");
+  valueName(app.add_option("--studies", f.studies, "with --rank: only these studies")->delimiter(','), "A,B,...");
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (const std::optional<int> done = app::cli::parseCommandLine(app, args)) return *done;
+  if (!f.rank.empty()) {
+    if (f.share.empty()) {
+      std::fprintf(stderr, "error: --rank needs --share (see 'delineate-train --help')\n");
+      return 2;
+    }
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+    app::train::RankOptions rank;
+    rank.model = f.rank;
+    rank.share = f.share;
+    rank.labelSet = f.labelSet;
+    rank.studies = f.studies;
+    rank.device = f.device.empty() ? "auto" : f.device;
+    rank.threads = f.threads.value_or(0);
+    rank.jsonLines = f.jsonLines;
+    return app::train::runRanking(rank, g_cancel);
+  }
 
   json config = json::object();
   if (!f.config.empty()) {

@@ -52,21 +52,6 @@ core::Result<std::string> contentSha256(const std::string& path) {
   return io::sha256OfFile(path);
 }
 
-// A volume file, or the one image series of a DICOM folder.
-core::Result<core::ImageVolume> readImage(const std::string& path) {
-  if (io::imageFileFormatFromPath(path) != io::ImageFileFormat::Unknown) return io::readImageFile(path);
-  auto index = io::indexDicomFolder(path);
-  if (!index) return index.error();
-  std::vector<const io::DicomSeries*> images;
-  for (const auto* s : index->allSeries())
-    if (s->isImage) images.push_back(s);
-  if (images.empty()) return makeError(ErrorCode::NotFound, path, "no image file and no DICOM image series");
-  if (images.size() > 1) return makeError(ErrorCode::InvalidArgument, path, "holds " + std::to_string(images.size()) + " image series; name one file or folder per case");
-  auto loaded = io::loadDicomSeries(*images.front());
-  if (!loaded) return loaded.error();
-  return std::move(loaded->image);
-}
-
 template <class T>
 core::Result<T> get(const json& j, const char* key, T fallback) {
   if (!j.contains(key) || j.at(key).is_null()) return fallback;
@@ -84,6 +69,20 @@ core::Status requireRange(const char* key, double v, double lo, double hi) {
 }
 
 }  // namespace
+
+core::Result<core::ImageVolume> readImage(const std::string& path) {
+  if (io::imageFileFormatFromPath(path) != io::ImageFileFormat::Unknown) return io::readImageFile(path);
+  auto index = io::indexDicomFolder(path);
+  if (!index) return index.error();
+  std::vector<const io::DicomSeries*> images;
+  for (const auto* s : index->allSeries())
+    if (s->isImage) images.push_back(s);
+  if (images.empty()) return makeError(ErrorCode::NotFound, path, "no image file and no DICOM image series");
+  if (images.size() > 1) return makeError(ErrorCode::InvalidArgument, path, "holds " + std::to_string(images.size()) + " image series; name one file or folder per case");
+  auto loaded = io::loadDicomSeries(*images.front());
+  if (!loaded) return loaded.error();
+  return std::move(loaded->image);
+}
 
 core::Result<CaseList> readCaseList(const std::string& path) {
   std::ifstream in(path);

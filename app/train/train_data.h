@@ -34,6 +34,9 @@ struct CaseList {
 // array of such objects. Relative paths are relative to the file's folder.
 core::Result<CaseList> readCaseList(const std::string& path);
 
+// A volume file, or the one image series of a DICOM folder (errors name the path).
+core::Result<core::ImageVolume> readImage(const std::string& path);
+
 // The run's settings: every key of the configuration (docs: README "Training"), flags already merged in.
 struct RunSettings {
   std::string model = "segresnetds";  // or "vista3d"

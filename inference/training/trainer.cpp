@@ -64,7 +64,8 @@ core::Result<std::vector<std::uint16_t>> segmentPrepared(TrainableModel& model, 
                                                          const std::array<std::int64_t, 3>& size,
                                                          const std::array<std::int64_t, 3>& window, double overlap,
                                                          const std::vector<std::int64_t>& classes,
-                                                         const std::function<bool(double)>& progress) {
+                                                         const std::function<bool(double)>& progress,
+                                                         UncertaintyStats* uncertainty) {
   const bool vista = model.kind() == ModelKind::Vista3d;
   const int channels = vista ? static_cast<int>(classes.size()) : model.segResNetDSConfig().outChannels;
   if (channels < 1) return core::makeError(core::ErrorCode::InvalidArgument, "training", "no class to segment");
@@ -88,6 +89,52 @@ core::Result<std::vector<std::uint16_t>> segmentPrepared(TrainableModel& model, 
     const std::int64_t slabCells = w[0] * p[1] * p[2];
     std::vector<float> sum(static_cast<std::size_t>(slabCells) * static_cast<std::size_t>(channels), 0.0f);
     std::vector<std::uint16_t> out(static_cast<std::size_t>(voxels), 0);
+    const auto startsA = starts(p[0], w[0], overlap), startsB = starts(p[1], w[1], overlap), startsC = starts(p[2], w[2], overlap);
+    // How many windows cover each row, column and plane (their product: a voxel's), to average the logits for the
+    // uncertainty.
+    auto coverage = [](const std::vector<std::int64_t>& s, std::int64_t extent, std::int64_t side) {
+      std::vector<float> n(static_cast<std::size_t>(extent), 0.0f);
+      for (const auto a : s)
+        for (std::int64_t i = a; i < a + side && i < extent; ++i) n[static_cast<std::size_t>(i)] += 1.0f;
+      return n;
+    };
+    std::vector<float> coverA, coverB, coverC, meanLogits;
+    if (uncertainty) {
+      *uncertainty = UncertaintyStats{};
+      coverA = coverage(startsA, p[0], w[0]);
+      coverB = coverage(startsB, p[1], w[1]);
+      coverC = coverage(startsC, p[2], w[2]);
+      meanLogits.resize(static_cast<std::size_t>(channels));
+    }
+    const double entropyScale = vista ? 1.0 / std::log(2.0) : (channels > 1 ? 1.0 / std::log(static_cast<double>(channels)) : 0.0);
+    // The normalised entropy of a voxel whose summed logits are `cell` (strided by the slab) over `windows` windows.
+    auto entropyOf = [&](std::size_t cell, float windowCount) {
+      double h = 0;
+      if (vista) {
+        for (int ch = 0; ch < channels; ++ch) {
+          const double v = sum[static_cast<std::size_t>(ch) * static_cast<std::size_t>(slabCells) + cell] / windowCount;
+          const double q = 1.0 / (1.0 + std::exp(-v));
+          double b = 0;
+          if (q > 0 && q < 1) b = -(q * std::log(q) + (1 - q) * std::log(1 - q));
+          h = std::max(h, b);
+        }
+      } else {
+        double top = -std::numeric_limits<double>::infinity();
+        for (int ch = 0; ch < channels; ++ch) {
+          meanLogits[static_cast<std::size_t>(ch)] = sum[static_cast<std::size_t>(ch) * static_cast<std::size_t>(slabCells) + cell] / windowCount;
+          top = std::max(top, static_cast<double>(meanLogits[static_cast<std::size_t>(ch)]));
+        }
+        double z = 0, weighted = 0;
+        for (int ch = 0; ch < channels; ++ch) {
+          const double d = meanLogits[static_cast<std::size_t>(ch)] - top;
+          const double e = std::exp(d);
+          z += e;
+          weighted += e * d;
+        }
+        h = std::log(z) - weighted / z;  // -sum p log p with p = e^d / z
+      }
+      return std::clamp(h * entropyScale, 0.0, 1.0);
+    };
     // Decides slab rows [0, rows) (image rows base..), those inside the image.
     auto decide = [&](std::int64_t base, std::int64_t rows) {
       for (std::int64_t r = 0; r < rows; ++r) {
@@ -108,6 +155,17 @@ core::Result<std::vector<std::uint16_t>> segmentPrepared(TrainableModel& model, 
             std::uint16_t label = 0;
             if (best >= 0) label = vista ? static_cast<std::uint16_t>(classes[static_cast<std::size_t>(best)]) : static_cast<std::uint16_t>(best);
             out[static_cast<std::size_t>((x * size[1] + y) * size[2] + z)] = label;
+            if (uncertainty) {
+              const double h = entropyOf(cell, coverA[static_cast<std::size_t>(x)] * coverB[static_cast<std::size_t>(y)] *
+                                                   coverC[static_cast<std::size_t>(z)]);
+              ++uncertainty->voxels;
+              uncertainty->entropySum += h;
+              if (label != 0) ++uncertainty->foregroundVoxels;
+              if (label != 0 || h > 0.5) {
+                ++uncertainty->consideredVoxels;
+                uncertainty->consideredEntropySum += h;
+              }
+            }
           }
       }
     };
@@ -122,7 +180,6 @@ core::Result<std::vector<std::uint16_t>> segmentPrepared(TrainableModel& model, 
       }
     };
     std::vector<float> win(static_cast<std::size_t>(w[0] * w[1] * w[2]));
-    const auto startsA = starts(p[0], w[0], overlap), startsB = starts(p[1], w[1], overlap), startsC = starts(p[2], w[2], overlap);
     const double windows = static_cast<double>(startsA.size() * startsB.size() * startsC.size());
     int done = 0;
     std::int64_t base = startsA.empty() ? 0 : startsA.front();

@@ -111,13 +111,29 @@ core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, c
 core::Result<std::vector<std::pair<std::int64_t, double>>> validateCase(TrainableModel& model, const CaseCache& cache, std::size_t k,
                                                                         const TrainerSettings& settings);
 
+// How sure the network was of a whole image (issue 26's "next case"): per voxel the normalised entropy (0: certain,
+// 1: no preference) of its probabilities, the windows' logits averaged: SegResNetDS the softmax over its classes
+// divided by log(classes); VISTA-3D the largest binary entropy of its classes' sigmoids divided by log 2.
+struct UncertaintyStats {
+  std::int64_t voxels = 0;
+  std::int64_t foregroundVoxels = 0;  // labelled as a structure (not background)
+  std::int64_t consideredVoxels = 0;  // labelled as a structure, or with an entropy above 0.5 (the model hesitates)
+  double entropySum = 0;              // over all voxels
+  double consideredEntropySum = 0;    // over the considered voxels
+  // The mean entropy of the considered voxels: what the model claims or hesitates about, not the certain background
+  // whose extent depends on the field of view. 0 when it considered nothing.
+  double score() const { return consideredVoxels > 0 ? consideredEntropySum / static_cast<double>(consideredVoxels) : 0.0; }
+  double meanEntropy() const { return voxels > 0 ? entropySum / static_cast<double>(voxels) : 0.0; }
+};
+
 // The network's labels for a whole prepared image [X, Y, Z] (sliding window; SegResNetDS argmax, VISTA-3D the best
 // class above 0 among `classes`). `progress` gets the fraction of windows done after each; returning false cancels
-// (ErrorCode::Cancelled).
+// (ErrorCode::Cancelled). With `uncertainty`, its figures over the image.
 core::Result<std::vector<std::uint16_t>> segmentPrepared(TrainableModel& model, const std::vector<float>& image,
                                                          const std::array<std::int64_t, 3>& size,
                                                          const std::array<std::int64_t, 3>& window, double overlap,
                                                          const std::vector<std::int64_t>& classes,
-                                                         const std::function<bool(double)>& progress = {});
+                                                         const std::function<bool(double)>& progress = {},
+                                                         UncertaintyStats* uncertainty = nullptr);
 
 }  // namespace delineate::inference::training

@@ -32,7 +32,12 @@ std::string fetchedCasesJson(const FetchedDataset& fetched) {
 }
 
 core::Result<FetchedDataset> fetchDataset(const ShareStore& store, const std::string& name, int revision,
-                                          const std::string& folder, bool stopOnBadCase, core::ProgressSink* progress) {
+                                          const std::string& folderGiven, bool stopOnBadCase, core::ProgressSink* progress) {
+  // cases.json names its files by absolute paths: readers resolve relative ones against cases.json's own folder, where a
+  // relative `folder` (taken against the working directory) would be doubled.
+  std::error_code absoluteError;
+  const fs::path absolute = fs::absolute(folderGiven, absoluteError);
+  const std::string folder = absoluteError ? folderGiven : absolute.lexically_normal().string();
   auto set = DatasetRevisions::open(store, name);
   if (!set) return set.error();
   auto list = set->list();

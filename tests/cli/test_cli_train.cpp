@@ -668,3 +668,81 @@ TEST_CASE("delineate-train: a run holds its model's lease on the share: a second
   INFO(again.out);
   CHECK(again.exitCode == 0);
 }
+
+TEST_CASE("delineate-train --rank: the share's studies without approved labels, most uncertain first, scores that do "
+          "not depend on the others or the thread count", "[cli][train][data]") {
+  ScratchDir dir("train-rank");
+  const auto cases = mouseCases(dir, {1, 2}, 1);
+  if (!cases || labelTable().empty()) return;
+  const fs::path base = fs::path(labelTable()).parent_path();
+  const fs::path root = initCliShare(dir);
+  for (int i = 1; i <= 4; ++i) {
+    const std::string n = std::to_string(i);
+    const Run r = runCli("study import " + quoted(root.string()) + " " +
+                         quoted((base / "template" / ("FVB_NCrl_in_vivo_" + n + ".nii.gz")).string()) + " --study mouse" + n);
+    INFO(r.out);
+    REQUIRE(r.exitCode == 0);
+  }
+  // mouse1 approved (labelled), mouse3 with a draft only (still to label), mouse2 and mouse4 without labels.
+  const std::string labels1 = (base / "label" / "FVB_NCrl_in_vivo_1.nii.gz").string(),
+                    labels3 = (base / "label" / "FVB_NCrl_in_vivo_3.nii.gz").string();
+  for (const std::string& args : {"share save " + quoted(root.string()) + " mouse1 atlas " + quoted(labels1) + " --author ann",
+                                  "review submit " + quoted(root.string()) + " mouse1 atlas 1 --user ann",
+                                  "review approve " + quoted(root.string()) + " mouse1 atlas 1 --user bob",
+                                  "share save " + quoted(root.string()) + " mouse3 atlas " + quoted(labels3) + " --author ann"}) {
+    const Run r = runCli(args);
+    INFO(args << "\n" << r.out);
+    REQUIRE(r.exitCode == 0);
+  }
+  const Run trained = runProgram(DELINEATE_TRAIN_PATH, "--config " + quoted(writeConfig(dir, "c.json", smallConfig(*cases, dir / "run", 8)).string()));
+  INFO(trained.out);
+  REQUIRE(trained.exitCode == 0);
+  const std::string checkpoint = (dir / "run" / "checkpoints" / "it0000008.pt").string();
+  REQUIRE(fs::exists(checkpoint));
+
+  const std::string common = "--share " + quoted(root.string()) + " --label-set atlas --json --device cpu";
+  const Run all = runProgram(DELINEATE_TRAIN_PATH, "--rank " + quoted(checkpoint) + " " + common + " --threads 2");
+  INFO(all.out);
+  REQUIRE(all.exitCode == 0);
+  const auto events = jsonLines(all.out);
+  REQUIRE(events.front().at("event") == "start");
+  CHECK(events.front().at("candidates") == 3);
+  REQUIRE(events.back().at("event") == "ranking");
+  const json ranking = events.back().at("cases");
+  REQUIRE(ranking.size() == 3);
+  std::map<std::string, double> score;
+  double previous = 2;
+  for (const auto& c : ranking) {
+    const std::string study = c.at("study").get<std::string>();
+    score[study] = c.at("score").get<double>();
+    CHECK(score[study] > 0);
+    CHECK(score[study] <= 1);
+    CHECK(score[study] <= previous);  // most uncertain first
+    previous = score[study];
+    CHECK(c.at("labels") == (study == "mouse3" ? "r1 not approved" : "none"));
+    CHECK(c.at("foregroundFraction").get<double>() > 0);
+  }
+  CHECK(score.count("mouse2") == 1);
+  CHECK(score.count("mouse3") == 1);
+  CHECK(score.count("mouse4") == 1);
+  CHECK(score.count("mouse1") == 0);  // approved: labelled
+  // One study alone, on one thread: the score it had among the others (no dependence on order or threads).
+  const Run alone = runProgram(DELINEATE_TRAIN_PATH, "--rank " + quoted(checkpoint) + " " + common + " --threads 1 --studies mouse4");
+  INFO(alone.out);
+  REQUIRE(alone.exitCode == 0);
+  const json single = jsonLines(alone.out).back().at("cases");
+  REQUIRE(single.size() == 1);
+  CHECK(single.at(0).at("score").get<double>() == Approx(score["mouse4"]).epsilon(1e-5));
+  // Named refusals: a labelled study asked for, a VISTA-3D (no sidecar) checkpoint, a missing file, no share.
+  const Run labelled = runProgram(DELINEATE_TRAIN_PATH, "--rank " + quoted(checkpoint) + " " + common + " --studies mouse1");
+  CHECK(labelled.exitCode == 1);
+  CHECK(labelled.out.find("has an approved revision of label set 'atlas'") != std::string::npos);
+  fs::copy_file(checkpoint, dir / "plain.pt");
+  const Run plain = runProgram(DELINEATE_TRAIN_PATH, "--rank " + quoted((dir / "plain.pt").string()) + " " + common);
+  CHECK(plain.exitCode == 1);
+  CHECK(plain.out.find("takes an atlas network") != std::string::npos);
+  const Run missing = runProgram(DELINEATE_TRAIN_PATH, "--rank " + quoted((dir / "none.pt").string()) + " " + common);
+  CHECK(missing.exitCode == 1);
+  CHECK(missing.out.find("none.pt") != std::string::npos);
+  CHECK(runProgram(DELINEATE_TRAIN_PATH, "--rank " + quoted(checkpoint)).exitCode == 2);
+}

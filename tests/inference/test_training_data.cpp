@@ -3,6 +3,7 @@
 // VISTA-3D prompts as the bundle samples them, the learning-rate schedule.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <set>
@@ -242,7 +243,7 @@ TEST_CASE("training: warm-up then cosine learning rate", "[training]") {
   CHECK(learningRateAt(s, 100) == Approx(1e-3));
 }
 
-TEST_CASE("training: the sliding window's slab gives the labels of sums over the whole image", "[training]") {
+TEST_CASE("training: the sliding window's slab gives the labels of sums over the whole image, and their uncertainty", "[training]") {
   if (!trainingAvailable()) return;
   // A small SegResNetDS (random weights: the labels vary everywhere) on an image of 3 x 2 x 2 overlapping windows
   // with uneven steps (the last start is size - window) and padding in Z, against every window's logits summed over
@@ -258,12 +259,16 @@ TEST_CASE("training: the sliding window's slab gives the labels of sums over the
   std::normal_distribution<float> normal;
   for (auto& v : image) v = normal(rng);
   int calls = 0;
-  auto labels = segmentPrepared(**model, image, size, window, 0.25, {}, [&](double f) {
-    CHECK(f >= 0);
-    CHECK(f < 1);
-    ++calls;
-    return true;
-  });
+  UncertaintyStats stats;
+  auto labels = segmentPrepared(
+      **model, image, size, window, 0.25, {},
+      [&](double f) {
+        CHECK(f >= 0);
+        CHECK(f < 1);
+        ++calls;
+        return true;
+      },
+      &stats);
   REQUIRE(labels.ok());
   // The same windows: X starts 0, 12, 24 (and the last, 24); Y 0, 12; Z 0 (padded to 16).
   const std::vector<std::int64_t> xs{0, 12, 24}, ys{0, 12}, zs{0};
@@ -293,6 +298,13 @@ TEST_CASE("training: the sliding window's slab gives the labels of sums over the
       }
   std::set<std::uint16_t> seen;
   std::size_t differ = 0;
+  // The uncertainty from the same sums: each voxel's logits averaged over the windows covering it (counted here from
+  // the starts), softmax, entropy over log 5.
+  auto covering = [](const std::vector<std::int64_t>& starts, std::int64_t v) {
+    return static_cast<double>(std::count_if(starts.begin(), starts.end(), [&](std::int64_t s) { return v >= s && v < s + 16; }));
+  };
+  double entropySum = 0, consideredSum = 0;
+  std::int64_t foreground = 0, considered = 0;
   for (std::int64_t x = 0; x < size[0]; ++x)
     for (std::int64_t y = 0; y < size[1]; ++y)
       for (std::int64_t z = 0; z < size[2]; ++z) {
@@ -304,7 +316,27 @@ TEST_CASE("training: the sliding window's slab gives the labels of sums over the
         const std::uint16_t got = (*labels)[static_cast<std::size_t>((x * size[1] + y) * size[2] + z)];
         differ += got != best;
         seen.insert(got);
+        const double n = covering(xs, x) * covering(ys, y) * covering(zs, z);
+        double z0 = 0, probabilities[5];
+        for (int ch = 0; ch < 5; ++ch) z0 += probabilities[ch] = std::exp(sum[static_cast<std::size_t>(((ch * p[0] + x) * p[1] + y) * p[2] + z)] / n);
+        double h = 0;
+        for (const double q : probabilities) h -= q / z0 * std::log(q / z0);
+        h /= std::log(5.0);
+        entropySum += h;
+        if (best != 0) ++foreground;
+        if (best != 0 || h > 0.5) {
+          ++considered;
+          consideredSum += h;
+        }
       }
   CHECK(seen.size() >= 3);
   CHECK(differ <= 2);  // float vs double sums may tip a near tie
+  CHECK(stats.voxels == size[0] * size[1] * size[2]);
+  CHECK(std::abs(stats.foregroundVoxels - foreground) <= 2);
+  CHECK(std::abs(stats.consideredVoxels - considered) <= 4);
+  CHECK(stats.entropySum == Approx(entropySum).epsilon(1e-4));
+  CHECK(stats.score() == Approx(consideredSum / static_cast<double>(considered)).epsilon(1e-3));
+  CHECK(stats.score() > 0.1);  // random weights hesitate
+  CHECK(stats.score() <= 1.0);
+  CHECK(stats.meanEntropy() == Approx(entropySum / static_cast<double>(stats.voxels)).epsilon(1e-4));
 }

@@ -766,6 +766,22 @@ TEST_CASE("datasets: fetched to local disk, each case's labels and image verifie
   const std::string listing = test::readTextFile(fetched->casesJson);
   CHECK(listing.find("\"split\": \"train\"") != std::string::npos);
   CHECK(listing.find("\"skipped\"") != std::string::npos);
+  // A folder given relative to the working directory: cases.json names absolute paths, so a reader resolving its
+  // relative paths against cases.json's folder does not double the folder (delineate-train --out run --dataset ...).
+  {
+    const fs::path before = fs::current_path();
+    fs::current_path(dir.path());
+    auto relative = io::fetchDataset(store, "atlas-set", 0, "relative/cases");
+    fs::current_path(before);
+    REQUIRE(relative.ok());
+    REQUIRE(relative->cases.size() == 2);
+    CHECK(fs::path(relative->casesJson) == dir.path() / "relative" / "cases" / "cases.json");
+    for (const auto& c : relative->cases) {
+      CHECK(fs::path(c.labels).is_absolute());
+      CHECK(fs::exists(c.labels));
+      CHECK(fs::path(c.image).is_absolute());
+    }
+  }
   // Asked to stop at a bad case: an error naming it, and nothing listed as fetched.
   auto strict = io::fetchDataset(store, "atlas-set", 0, (dir.path() / "strict").string(), true);
   REQUIRE_FALSE(strict.ok());
