@@ -3,7 +3,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
+#include <map>
 
 #include "io/base/atomic_file.h"
 #include "io/share/share_lease.h"
@@ -75,17 +77,142 @@ core::Result<std::string> fetchCheckpoint(const ShareStore& store, const std::st
   return weights.string();
 }
 
-core::Result<std::vector<CheckpointModelSummary>> listCheckpointModels(const ShareStore& store) {
-  std::vector<CheckpointModelSummary> out;
+namespace {
+
+// The model folders under checkpoints/, sorted.
+core::Result<std::vector<std::string>> modelNames(const ShareStore& store) {
+  std::vector<std::string> names;
   const fs::path folder = fs::path(store.root()) / "checkpoints";
   std::error_code ec;
-  if (!fs::is_directory(folder, ec)) return out;
-  std::vector<std::string> names;
+  if (!fs::is_directory(folder, ec)) return names;
   for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec))
     if (it->is_directory(ec)) names.push_back(it->path().filename().string());
   if (ec) return makeError(ErrorCode::ReadFailed, folder.string(), ec.message());
   std::sort(names.begin(), names.end());
+  return names;
+}
+
+void fromRevision(const RevisionInfo& info, const std::string& model, CheckpointRevisionSummary& m) {
+  m.model = model;
+  m.revision = info.number;
+  m.author = info.author;
+  m.time = info.time;
+  m.message = info.message;
+  readCheckpointSidecarSummary(info.extraJson, m);
+}
+
+}  // namespace
+
+void readCheckpointSidecarSummary(const std::string& extraJson, CheckpointRevisionSummary& m) {
+  using nlohmann::json;
+  const json extra = json::parse(extraJson.empty() ? "{}" : extraJson, nullptr, false);
+  if (!extra.is_object()) return;
+  // What it says, where it says it in the expected types.
+  auto object = [](const json& j, const char* key) -> const json* {
+    const auto it = j.find(key);
+    return it != j.end() && it->is_object() ? &*it : nullptr;
+  };
+  auto text = [](const json* j, const char* key, std::string& out) {
+    if (!j) return;
+    const auto it = j->find(key);
+    if (it != j->end() && it->is_string()) out = it->get<std::string>();
+  };
+  auto integer = [](const json* j, const char* key, int& out) {
+    if (!j) return;
+    const auto it = j->find(key);
+    if (it != j->end() && it->is_number_integer()) out = it->get<int>();
+  };
+  text(object(extra, "architecture"), "name", m.architecture);
+  const bool vista = m.architecture == "VISTA3D";
+  // The network's classes (SegResNetDS: its output channel; VISTA-3D: its id) -> the user's id and name.
+  std::map<long long, std::pair<int, std::string>> byNetwork;
+  if (const auto labels = extra.find("labels"); labels != extra.end() && labels->is_array()) {
+    m.classes = static_cast<int>(labels->size());
+    for (const auto& l : *labels) {
+      if (!l.is_object()) continue;
+      const auto id = l.find("id"), network = l.find(vista ? "vista3d" : "class"), name = l.find("name");
+      if (id == l.end() || !id->is_number_integer() || network == l.end() || !network->is_number_integer()) continue;
+      byNetwork[network->get<long long>()] = {id->get<int>(), name != l.end() && name->is_string() ? name->get<std::string>() : std::string()};
+    }
+  }
+  if (const auto dice = extra.find("bestDice"); dice != extra.end() && dice->is_number()) m.bestDice = dice->get<double>();
+  integer(&extra, "iteration", m.iteration);
+  const json* training = object(extra, "training");
+  integer(training, "iterations", m.iterations);
+  text(training, "device", m.device);
+  text(training, "precision", m.precision);
+  if (const json* data = object(extra, "data")) {
+    text(data, "dataset", m.dataset);
+    integer(data, "datasetRevision", m.datasetRevision);
+    if (const auto cases = data->find("cases"); cases != data->end() && cases->is_array())
+      for (const auto& c : *cases)
+        if (c.is_object()) {
+          const auto split = c.find("split");
+          if (split == c.end() || !split->is_string()) continue;
+          if (*split == "train") ++m.trainCases;
+          else if (*split == "validation") ++m.validationCases;
+        }
+  }
+  // The best validation (the highest mean Dice; the earliest of equals), its Dice per structure by the user's ids.
+  const json* best = nullptr;
+  if (const auto validations = extra.find("validations"); validations != extra.end() && validations->is_array())
+    for (const auto& v : *validations) {
+      if (!v.is_object()) continue;
+      const auto mean = v.find("meanDice");
+      if (mean == v.end() || !mean->is_number()) continue;
+      if (!best || mean->get<double>() > best->at("meanDice").get<double>()) best = &v;
+    }
+  if (const json* perClass = best ? object(*best, "perClass") : nullptr)
+    for (const auto& [key, dice] : perClass->items()) {
+      if (!dice.is_number()) continue;
+      char* end = nullptr;
+      const long long network = std::strtoll(key.c_str(), &end, 10);
+      if (end == key.c_str() || *end != 0) continue;
+      const auto known = byNetwork.find(network);
+      CheckpointClassDice d;
+      d.id = known != byNetwork.end() ? known->second.first : static_cast<int>(network);
+      d.name = known != byNetwork.end() ? known->second.second : std::string();
+      d.dice = dice.get<double>();
+      m.perClass.push_back(std::move(d));
+    }
+  std::sort(m.perClass.begin(), m.perClass.end(), [](const CheckpointClassDice& a, const CheckpointClassDice& b) { return a.id < b.id; });
+}
+
+core::Result<std::vector<CheckpointRevisionSummary>> listCheckpointRevisions(const ShareStore& store, const std::string& model) {
+  std::vector<std::string> names;
+  if (model.empty()) {
+    auto all = modelNames(store);
+    if (!all) return all.error();
+    names = std::move(*all);
+  } else {
+    names.push_back(model);
+  }
+  std::vector<CheckpointRevisionSummary> out;
   for (const auto& name : names) {
+    auto checkpoints = ModelCheckpoints::open(store, name);
+    if (!checkpoints) {
+      if (!model.empty()) return checkpoints.error();
+      continue;
+    }
+    auto list = checkpoints->list();
+    if (!list) {
+      if (!model.empty()) return list.error();
+      continue;
+    }
+    for (const auto& info : list->revisions) {
+      CheckpointRevisionSummary m;
+      fromRevision(info, name, m);
+      out.push_back(std::move(m));
+    }
+  }
+  return out;
+}
+
+core::Result<std::vector<CheckpointModelSummary>> listCheckpointModels(const ShareStore& store) {
+  std::vector<CheckpointModelSummary> out;
+  auto names = modelNames(store);
+  if (!names) return names.error();
+  for (const auto& name : *names) {
     auto checkpoints = ModelCheckpoints::open(store, name);
     if (!checkpoints) continue;
     auto list = checkpoints->list();
@@ -97,26 +224,7 @@ core::Result<std::vector<CheckpointModelSummary>> listCheckpointModels(const Sha
     CheckpointModelSummary m;
     m.model = name;
     m.trainingBy = trainingBy;
-    if (list->revisions.empty()) {  // a first run still going: listed, nothing to choose yet
-      out.push_back(std::move(m));
-      continue;
-    }
-    const RevisionInfo& latest = list->revisions.back();
-    m.revision = latest.number;
-    m.author = latest.author;
-    m.time = latest.time;
-    const nlohmann::json extra = nlohmann::json::parse(latest.extraJson.empty() ? "{}" : latest.extraJson, nullptr, false);
-    if (extra.is_object()) {  // what it says, where it says it in the expected types (any other note is skipped)
-      const auto architecture = extra.find("architecture");
-      if (architecture != extra.end() && architecture->is_object()) {
-        const auto named = architecture->find("name");
-        if (named != architecture->end() && named->is_string()) m.architecture = named->get<std::string>();
-      }
-      const auto labels = extra.find("labels");
-      if (labels != extra.end() && labels->is_array()) m.classes = static_cast<int>(labels->size());
-      const auto dice = extra.find("bestDice");
-      if (dice != extra.end() && dice->is_number()) m.bestDice = dice->get<double>();
-    }
+    if (!list->revisions.empty()) fromRevision(list->revisions.back(), name, m);  // else a first run still going: listed, nothing to choose yet
     out.push_back(std::move(m));
   }
   return out;

@@ -29,16 +29,38 @@ std::string formatCheckpointReference(const CheckpointReference& reference);
 core::Result<std::string> fetchCheckpoint(const ShareStore& store, const std::string& model, int revision,
                                           const std::string& cacheFolder = {});
 
-// The models of the share's checkpoints/ folder, each by its newest revision, for a chooser: what its sidecar says
-// (architecture, classes, best validation Dice; empty / 0 / -1 where it says nothing). Sorted by name; a model whose
-// folder cannot be read is left out.
-struct CheckpointModelSummary {
+// What a checkpoint revision's sidecar says, for the model registry (empty / 0 / -1 where it says nothing, or says it
+// in another type: a note this version does not know is skipped, never an error).
+struct CheckpointClassDice {
+  int id = 0;  // the label id in the user's maps
+  std::string name;
+  double dice = 0;
+};
+struct CheckpointRevisionSummary {
   std::string model;
   int revision = 0;
   std::string architecture;
   int classes = 0;
   double bestDice = -1;
-  std::string author, time;
+  int iteration = 0;                 // the training iteration the weights are from
+  int iterations = 0;                // the run's planned iterations
+  std::string dataset;               // the dataset it learnt from ("" : a case list file)
+  int datasetRevision = 0;
+  int trainCases = 0, validationCases = 0;
+  std::string device, precision;
+  std::string author, time, message;
+  std::vector<CheckpointClassDice> perClass;  // the best validation's Dice per structure, by id
+};
+// Fills `summary`'s sidecar fields from a revision's extra JSON.
+void readCheckpointSidecarSummary(const std::string& extraJson, CheckpointRevisionSummary& summary);
+
+// Every revision of `model` (every model when empty), by model name then revision, newest last. A model whose folder
+// cannot be read is left out.
+core::Result<std::vector<CheckpointRevisionSummary>> listCheckpointRevisions(const ShareStore& store, const std::string& model = {});
+
+// The models of the share's checkpoints/ folder, each by its newest revision, for a chooser. Sorted by name; a model
+// whose folder cannot be read is left out.
+struct CheckpointModelSummary : CheckpointRevisionSummary {
   std::string trainingBy;  // "user on host" while a run holds the model's lease, else ""
 };
 core::Result<std::vector<CheckpointModelSummary>> listCheckpointModels(const ShareStore& store);

@@ -1,0 +1,121 @@
+// The model registry's reading of checkpoint revisions (io/studies/checkpoint_fetch.h): what each revision's sidecar
+// says (architecture, the dataset it learnt from, the best validation's Dice per structure under the user's label ids),
+// every revision of every model, and a sidecar with notes in unexpected types read for what it does say.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+#include "io/share/share_revisions.h"
+#include "io/share/share_store.h"
+#include "io/studies/checkpoint_fetch.h"
+#include "tests/common/test_support.h"
+
+using namespace delineate;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+json atlasSidecar(int iteration, double best, const json& validations) {
+  return {{"architecture", {{"name", "SegResNetDS"}}},
+          {"labels", json::array({{{"class", 1}, {"id", 11}, {"name", "hippocampus"}}, {{"class", 2}, {"id", 40}, {"name", "cortex"}}})},
+          {"bestDice", best},
+          {"iteration", iteration},
+          {"training", {{"iterations", 500}, {"device", "cuda"}, {"precision", "bf16"}}},
+          {"data", {{"dataset", "mice"}, {"datasetRevision", 3},
+                    {"cases", json::array({{{"split", "train"}}, {{"split", "train"}}, {{"split", "validation"}}})}}},
+          {"validations", validations}};
+}
+
+}  // namespace
+
+TEST_CASE("checkpoint registry: each revision's metrics, dataset and author, by the user's label ids", "[share][train]") {
+  test::ScratchDir dir("checkpoint-registry");
+  fs::create_directories(dir.path() / "share");
+  auto store = io::ShareStore::initialize((dir.path() / "share").string());
+  REQUIRE(store.ok());
+  test::writeTextFile(dir.path() / "w.pt", "weights");
+  auto models = io::ModelCheckpoints::open(*store, "mice-model");
+  REQUIRE(models.ok());
+  // Two revisions of one model: the best of the first validations, then the final one whose best stays the first.
+  const json v100{{"iteration", 100}, {"meanDice", 0.70}, {"perClass", {{"1", 0.8}, {"2", 0.6}}}};
+  const json v200{{"iteration", 200}, {"meanDice", 0.65}, {"perClass", {{"1", 0.75}, {"2", 0.55}}}};
+  REQUIRE(models->saveFile((dir.path() / "w.pt").string(), io::SaveRequest{"ann", 0, "iteration 100 (best so far)", atlasSidecar(100, 0.70, json::array({v100})).dump()}, ".pt").ok());
+  REQUIRE(models->saveFile((dir.path() / "w.pt").string(), io::SaveRequest{"ann", 1, "iteration 200 (final)", atlasSidecar(200, 0.70, json::array({v100, v200})).dump()}, ".pt").ok());
+  // A VISTA-3D fine-tune: its per-class keys are VISTA-3D ids, mapped back to the user's.
+  auto vista = io::ModelCheckpoints::open(*store, "ct-organs");
+  REQUIRE(vista.ok());
+  const json vistaSidecar{{"architecture", {{"name", "VISTA3D"}}},
+                          {"labels", json::array({{{"id", 7}, {"vista3d", 3}, {"name", "spleen"}}, {{"id", 300}, {"vista3d", 133}, {"name", "lesion"}}})},
+                          {"bestDice", 0.5},
+                          {"validations", json::array({{{"meanDice", 0.5}, {"perClass", {{"3", 0.9}, {"133", 0.1}}}}})}};
+  REQUIRE(vista->saveFile((dir.path() / "w.pt").string(), io::SaveRequest{"bob", 0, "", vistaSidecar.dump()}, ".pt").ok());
+  // A sidecar with notes in other types: read for what it says in the expected ones, never an error.
+  auto odd = io::ModelCheckpoints::open(*store, "odd");
+  REQUIRE(odd.ok());
+  const json oddSidecar{{"architecture", "SegResNetDS"}, {"bestDice", "high"}, {"labels", json::array({1, 2})},
+                        {"validations", json::array({{{"meanDice", 0.3}, {"perClass", {{"x", 0.5}, {"1", "good"}, {"2", 0.25}}}}})}};
+  REQUIRE(odd->saveFile((dir.path() / "w.pt").string(), io::SaveRequest{"eve", 0, "", oddSidecar.dump()}, ".pt").ok());
+
+  auto all = io::listCheckpointRevisions(*store);
+  REQUIRE(all.ok());
+  REQUIRE(all->size() == 4);
+  const auto& ct = (*all)[0];
+  CHECK(ct.model == "ct-organs");
+  CHECK(ct.architecture == "VISTA3D");
+  CHECK(ct.author == "bob");
+  REQUIRE(ct.perClass.size() == 2);
+  CHECK(ct.perClass[0].id == 7);
+  CHECK(ct.perClass[0].name == "spleen");
+  CHECK(ct.perClass[0].dice == Approx(0.9));
+  CHECK(ct.perClass[1].id == 300);
+  CHECK(ct.perClass[1].dice == Approx(0.1));
+  const auto& first = (*all)[1];
+  const auto& final = (*all)[2];
+  CHECK(first.model == "mice-model");
+  CHECK(first.revision == 1);
+  CHECK(final.revision == 2);
+  CHECK(final.message == "iteration 200 (final)");
+  CHECK(final.iteration == 200);
+  CHECK(final.iterations == 500);
+  CHECK(final.dataset == "mice");
+  CHECK(final.datasetRevision == 3);
+  CHECK(final.trainCases == 2);
+  CHECK(final.validationCases == 1);
+  CHECK(final.device == "cuda");
+  CHECK(final.precision == "bf16");
+  CHECK(final.classes == 2);
+  CHECK(final.bestDice == Approx(0.70));
+  // The best validation's structures (iteration 100's), under the label ids the cases use.
+  REQUIRE(final.perClass.size() == 2);
+  CHECK(final.perClass[0].id == 11);
+  CHECK(final.perClass[0].name == "hippocampus");
+  CHECK(final.perClass[0].dice == Approx(0.8));
+  CHECK(final.perClass[1].id == 40);
+  CHECK(final.perClass[1].dice == Approx(0.6));
+  const auto& strange = (*all)[3];
+  CHECK(strange.model == "odd");
+  CHECK(strange.architecture.empty());
+  CHECK(strange.bestDice == -1);
+  CHECK(strange.classes == 2);
+  REQUIRE(strange.perClass.size() == 1);  // "x" is no class, "good" no Dice
+  CHECK(strange.perClass[0].id == 2);
+  CHECK(strange.perClass[0].name.empty());
+
+  // One model's revisions; the models by their newest.
+  auto one = io::listCheckpointRevisions(*store, "mice-model");
+  REQUIRE(one.ok());
+  CHECK(one->size() == 2);
+  auto none = io::listCheckpointRevisions(*store, "no-such-model");
+  REQUIRE(none.ok());  // a model not trained yet has no revision
+  CHECK(none->empty());
+  auto newest = io::listCheckpointModels(*store);
+  REQUIRE(newest.ok());
+  REQUIRE(newest->size() == 3);
+  CHECK((*newest)[1].model == "mice-model");
+  CHECK((*newest)[1].revision == 2);
+  CHECK((*newest)[1].dataset == "mice");
+  CHECK((*newest)[1].perClass.size() == 2);
+}
