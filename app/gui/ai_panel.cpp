@@ -236,6 +236,23 @@ void AiPanel::studyChanged() {
   updateState();
 }
 
+bool AiPanel::useModel(const QString& reference) {
+  if (m_running || m_building) {
+    m_bench.showStatus(tr("The engine is busy: choose the model when it is done"), 5000);
+    return false;
+  }
+  int index = m_model->findData(reference);
+  if (index < 0) {  // a revision other than the newest: listed while it is in use
+    m_model->addItem(reference, reference);
+    index = m_model->count() - 1;
+  }
+  m_model->setCurrentIndex(index);
+  if (reference == QSettings().value("ai/model").toString() && m_engine) return true;
+  QSettings().setValue("ai/model", reference);
+  rebuildEngine();
+  return true;
+}
+
 void AiPanel::rebuildEngine() {
   if (m_running || m_building) return;
   discardObject();
@@ -272,7 +289,7 @@ void AiPanel::refreshModels() {
         QStringList details;
         if (!m.architecture.empty()) details << QString::fromStdString(m.architecture);
         if (m.classes > 0) details << (m.classes == 1 ? tr("1 class") : tr("%1 classes").arg(m.classes));
-        if (m.bestDice >= 0) details << tr("Dice %1").arg(m.bestDice, 0, 'f', 3);
+        if (m.dice >= 0) details << tr("Dice %1").arg(m.dice, 0, 'f', 3);
         if (!training.isEmpty()) details << tr("being trained by %1").arg(training);
         if (!details.isEmpty()) text += " (" + details.join(", ") + ")";
         m_model->addItem(text, QString::fromStdString(io::formatCheckpointReference(reference)));

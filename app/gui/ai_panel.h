@@ -48,6 +48,9 @@ class AiPanel : public QWidget {
   // Lists the share's trained models (share/root) in the model chooser, on a worker; modelsListed() follows.
   void refreshModels();
   QComboBox* modelChooser() const { return m_model; }
+  // Makes `reference` (share:ROOT#MODEL@REV, or a checkpoint file) the engine's model, built now when a study is open
+  // (engineChanged follows); false while an engine builds or segments (nothing changes then).
+  bool useModel(const QString& reference);
   QString engineDescription() const;
 
   bool segmentEverything();

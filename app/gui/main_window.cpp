@@ -21,6 +21,7 @@
 #include <cmath>
 
 #include "app/gui/ai_panel.h"
+#include "app/gui/model_registry.h"
 #include "app/gui/training_panel.h"
 #include "app/gui/training_run.h"
 #include "app/gui/dialog_folders.h"
@@ -158,7 +159,16 @@ void MainWindow::buildDocks() {
   m_trainingDock = dock(m_training, "training-dock", Qt::RightDockWidgetArea);
   tabifyDockWidget(m_labelsDock, m_trainingDock);
   m_labelsDock->raise();
-  connect(m_training, &TrainingPanel::runFinished, m_ai, [this](bool) { m_ai->refreshModels(); });
+  connect(m_training, &TrainingPanel::runFinished, m_ai, [this](bool) {
+    m_ai->refreshModels();
+    if (m_registry) m_registry->refresh();
+  });
+  connect(m_training, &TrainingPanel::registryRequested, this, [this] { showModelRegistry(); });
+  connect(m_training, &TrainingPanel::openStudyRequested, this,
+          [this](const QString& root, const QString& study, const QString& series, const QString& labelSet) {
+            if (!m_files->maybeFinishSession()) return;
+            m_loader->openShareStudy(root, study, series, labelSet);
+          });
   m_files = new SessionFiles(*m_document, *this, this);
   m_importer = new ShareImporter(*this, this);
   connect(m_importer, &ShareImporter::finished, this, [this](bool ok, const QString& summary) {
@@ -190,6 +200,7 @@ void MainWindow::retranslate() {
   m_tools->retranslate();
   m_ai->retranslate();
   m_training->retranslate();
+  if (m_registry) m_registry->retranslate();
   m_trainingDock->setWindowTitle(tr("Training"));
   // Menus are rebuilt: their texts come from tr() at construction. Check states carry over (by object name).
   std::map<QString, bool> checked;
@@ -481,9 +492,30 @@ void MainWindow::refreshViews() {
 
 QImage MainWindow::screenshot() { return grab().toImage(); }
 
+ModelRegistryDialog* MainWindow::showModelRegistry() {
+  if (!m_registry) {
+    m_registry = new ModelRegistryDialog(*this, this);
+    connect(m_registry, &ModelRegistryDialog::modelChosen, this, [this](const QString& reference) {
+      if (m_ai->useModel(reference)) {
+        m_aiDock->raise();
+        showStatus(tr("AI engine: %1").arg(reference), 5000);
+      }
+    });
+  } else {
+    m_registry->refresh();
+  }
+  m_registry->show();
+  m_registry->raise();
+  return m_registry;
+}
+
 void MainWindow::openFromShare() {
   QString root = QSettings().value("share/root").toString();
   StudyBrowserDialog dialog(this);
+  connect(&dialog, &StudyBrowserDialog::datasetSaved, m_training, [this](const QString& name, int revision) {
+    showStatus(tr("Dataset %1 version %2 saved: choose it in the Training dock").arg(name).arg(revision), 8000);
+    m_training->refreshDatasets();
+  });
   if (root.isEmpty() || !dialog.setRoot(root)) {
     root = QFileDialog::getExistingDirectory(this, tr("Share Folder"), lastShareFolder());
     if (root.isEmpty()) return;

@@ -28,6 +28,7 @@ namespace delineate::app::gui {
 
 class AiPanel;
 class TrainingPanel;
+class ModelRegistryDialog;
 class EditTools;
 class LabelPanel;
 class SessionFiles;
@@ -54,6 +55,8 @@ class MainWindow : public QMainWindow, public Workbench {
   EditTools* editTools() const { return m_tools; }
   AiPanel* aiPanel() const { return m_ai; }
   TrainingPanel* trainingPanel() const { return m_training; }
+  // AI > Model Registry: the share's trained models (made when first shown, then raised).
+  ModelRegistryDialog* showModelRegistry();
   SessionFiles* sessionFiles() const { return m_files; }
   ShareImporter& importer() const { return *m_importer; }
   SurfacePanel* surfacePanel() const { return m_surface; }
@@ -143,6 +146,7 @@ class MainWindow : public QMainWindow, public Workbench {
   AiPanel* m_ai = nullptr;
   TrainingPanel* m_training = nullptr;
   QDockWidget* m_trainingDock = nullptr;
+  ModelRegistryDialog* m_registry = nullptr;
   SessionFiles* m_files = nullptr;
   ShareImporter* m_importer = nullptr;
   QDockWidget* m_labelsDock = nullptr;

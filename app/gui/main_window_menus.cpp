@@ -149,6 +149,8 @@ void MainWindow::buildMenus() {
   ai->addAction(tr("Segment &Everything"), this, [this] { m_ai->segmentEverything(); });
   ai->addAction(tr("Segment &Selected Classes"), this, [this] { m_ai->segmentClasses(); });
   for (QAction* a : m_ai->actions()) ai->addAction(a);
+  ai->addSeparator();
+  ai->addAction(tr("Model &Registry..."), this, [this] { showModelRegistry(); })->setObjectName("action-model-registry");
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   QMenu* layouts = view->addMenu(tr("Layout"));

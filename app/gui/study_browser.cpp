@@ -1,5 +1,6 @@
 #include "app/gui/study_browser.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QEventLoop>
@@ -11,14 +12,19 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrent>
 
+#include <map>
 #include <vector>
 
 #include "app/gui/error_text.h"
+#include "io/base/process_info.h"
+#include "io/share/share_datasets.h"
 #include "io/share/share_lease.h"
 #include "io/share/share_reviews.h"
 #include "io/share/share_revisions.h"
@@ -140,6 +146,9 @@ struct StudyBrowserDialog::Impl {
   QComboBox* revision = nullptr;
   QLabel* detail = nullptr;
   QPushButton* open = nullptr;
+  QPushButton* makeDataset = nullptr;
+  bool saving = false;
+  QString datasetMessage;
   QTimer poll;
   bool refreshing = false;
   int sortColumn = 2;  // date
@@ -193,7 +202,7 @@ StudyBrowserDialog::StudyBrowserDialog(QWidget* parent) : QDialog(parent), d(std
   for (const Column& c : kColumns) headers << tr(c.title);
   d->table->setHorizontalHeaderLabels(headers);
   d->table->setSelectionBehavior(QAbstractItemView::SelectRows);
-  d->table->setSelectionMode(QAbstractItemView::SingleSelection);
+  d->table->setSelectionMode(QAbstractItemView::ExtendedSelection);  // several: a dataset of them
   d->table->setEditTriggers(QAbstractItemView::NoEditTriggers);
   d->table->verticalHeader()->hide();
   d->table->horizontalHeader()->setSectionsClickable(true);
@@ -217,6 +226,11 @@ StudyBrowserDialog::StudyBrowserDialog(QWidget* parent) : QDialog(parent), d(std
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, this);
   d->open = buttons->button(QDialogButtonBox::Open);
   d->open->setEnabled(false);
+  d->makeDataset = buttons->addButton(tr("Make Dataset..."), QDialogButtonBox::ActionRole);
+  d->makeDataset->setObjectName("browser-make-dataset");
+  d->makeDataset->setToolTip(tr("A training dataset of the chosen studies' labels (choose several with Ctrl or Shift)"));
+  d->makeDataset->setEnabled(false);
+  connect(d->makeDataset, &QPushButton::clicked, this, [this] { askDataset(); });
   layout->addWidget(buttons);
 
   connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -231,7 +245,10 @@ StudyBrowserDialog::StudyBrowserDialog(QWidget* parent) : QDialog(parent), d(std
   connect(d->dateFrom, &QLineEdit::textChanged, this, [this] { fillTable(); });
   connect(d->dateTo, &QLineEdit::textChanged, this, [this] { fillTable(); });
   connect(d->table->horizontalHeader(), &QHeaderView::sectionClicked, this, [this](int c) { sortBy(c); });
-  connect(d->table, &QTableWidget::itemSelectionChanged, this, [this] { studyChosen(); });
+  connect(d->table, &QTableWidget::itemSelectionChanged, this, [this] {
+    d->makeDataset->setEnabled(!selectedStudies().isEmpty() && !d->saving);
+    studyChosen();
+  });
   connect(d->table, &QTableWidget::cellDoubleClicked, this, [this] {
     if (d->open->isEnabled()) accept();
   });
@@ -289,6 +306,136 @@ bool StudyBrowserDialog::setRoot(const QString& root) {
   fillTable();  // what the index already knows, at once
   startRefresh();
   d->poll.start();
+  return true;
+}
+
+QStringList StudyBrowserDialog::selectedStudies() const {
+  QStringList out;
+  for (const auto& index : d->table->selectionModel()->selectedRows())
+    if (auto* item = d->table->item(index.row(), kColumnCount - 1)) out << item->text();
+  out.sort();
+  return out;
+}
+
+QPushButton* StudyBrowserDialog::makeDatasetButton() const { return d->makeDataset; }
+QString StudyBrowserDialog::datasetMessage() const { return d->datasetMessage; }
+
+void StudyBrowserDialog::askDataset() {
+  const QStringList studies = selectedStudies();
+  if (studies.isEmpty()) return;
+  // The label sets the chosen studies hold (the table's column), the most common first.
+  std::map<QString, int> sets;
+  for (const auto& index : d->table->selectionModel()->selectedRows())
+    if (auto* item = d->table->item(index.row(), 5))
+      for (const QString& set : item->text().split(QRegularExpression("[,\\s]+"), Qt::SkipEmptyParts)) ++sets[set];
+  QStringList names;
+  for (const auto& [name, count] : sets) names << name;
+  std::stable_sort(names.begin(), names.end(), [&](const QString& a, const QString& b) { return sets[a] > sets[b]; });
+  QDialog ask(this);
+  ask.setWindowTitle(tr("Make Dataset"));
+  auto* form = new QFormLayout(&ask);
+  auto* name = new QLineEdit(&ask);
+  name->setObjectName("dataset-name");
+  auto* labelSet = new QComboBox(&ask);
+  labelSet->setEditable(true);
+  labelSet->addItems(names);
+  auto* approved = new QCheckBox(tr("Approved revisions only"), &ask);
+  approved->setChecked(true);
+  auto* validation = new QSpinBox(&ask);
+  validation->setRange(0, 90);
+  validation->setValue(20);
+  validation->setSuffix(" %");
+  name->setText(labelSet->currentText().isEmpty() ? QString("dataset") : labelSet->currentText() + "-set");
+  form->addRow(tr("Studies (%1):").arg(studies.size()), new QLabel(studies.join(", ").left(200), &ask));
+  form->addRow(tr("Name:"), name);
+  form->addRow(tr("Label set:"), labelSet);
+  form->addRow(QString(), approved);
+  form->addRow(tr("Validation:"), validation);
+  auto* box = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, &ask);
+  form->addRow(box);
+  connect(box, &QDialogButtonBox::accepted, &ask, &QDialog::accept);
+  connect(box, &QDialogButtonBox::rejected, &ask, &QDialog::reject);
+  if (ask.exec() != QDialog::Accepted) return;
+  makeDataset(name->text().trimmed(), labelSet->currentText().trimmed(), approved->isChecked(), validation->value());
+}
+
+bool StudyBrowserDialog::makeDataset(const QString& name, const QString& labelSet, bool approvedOnly, int validationPercent) {
+  if (d->saving || !d->store) return false;
+  const QStringList studies = selectedStudies();
+  if (studies.isEmpty() || name.isEmpty() || labelSet.isEmpty()) {
+    d->datasetMessage = tr("A dataset needs chosen studies, a name and a label set");
+    d->summary->setText(d->datasetMessage);
+    return false;
+  }
+  d->saving = true;
+  d->makeDataset->setEnabled(false);
+  d->summary->setText(tr("Saving dataset %1...").arg(name));
+  struct Saved {
+    QString message;
+    bool ok = false;
+    int revision = 0;
+  };
+  std::vector<std::string> chosen;
+  for (const QString& s : studies) chosen.push_back(s.toStdString());
+  auto* watcher = new QFutureWatcher<std::shared_ptr<Saved>>(this);
+  connect(watcher, &QFutureWatcher<std::shared_ptr<Saved>>::finished, this, [this, watcher, name] {
+    const auto saved = watcher->result();
+    watcher->deleteLater();
+    d->saving = false;
+    d->makeDataset->setEnabled(!selectedStudies().isEmpty());
+    d->datasetMessage = saved->message;
+    d->summary->setText(saved->message);
+    if (saved->ok) Q_EMIT datasetSaved(name, saved->revision);
+    else Q_EMIT datasetFailed(saved->message);
+  });
+  watcher->setFuture(QtConcurrent::run([store = *d->store, chosen, n = name.toStdString(), set = labelSet.toStdString(),
+                                        approvedOnly, validationPercent] {
+    auto out = std::make_shared<Saved>();
+    auto fail = [&](const core::Error& e) {
+      out->message = tr("Dataset %1 not saved: %2").arg(QString::fromStdString(n), fromError(e));
+      return out;
+    };
+    auto datasets = io::DatasetRevisions::open(store, n);
+    if (!datasets) return fail(datasets.error());
+    std::vector<std::string> skipped;
+    auto entries = io::revisionsOfStudies(store, set, chosen, approvedOnly, &skipped);
+    if (!entries) return fail(entries.error());
+    if (entries->empty())
+      return fail(core::makeError(core::ErrorCode::NotFound, set,
+                                  approvedOnly ? "none of the chosen studies has an approved revision of it"
+                                               : "none of the chosen studies has a revision of it"));
+    const double v = validationPercent / 100.0;
+    const double fractions[3] = {1.0 - v, v, 0.0};
+    io::assignSplits(*entries, fractions, n);
+    io::Dataset dataset;
+    dataset.name = n;
+    dataset.source = (approvedOnly ? "newest approved revisions of label set " : "newest revisions of label set ") + set +
+                     " in studies chosen in the study browser, validation " + std::to_string(validationPercent) + "% keyed by '" + n + "'";
+    dataset.entries = std::move(*entries);
+    auto list = datasets->list();
+    if (!list) return fail(list.error());
+    io::SaveRequest request;
+    request.author = io::processUserName();
+    request.baseRevision = list->latest();
+    auto info = datasets->saveDataset(dataset, request);
+    if (!info) return fail(info.error());
+    int validation = 0;
+    for (const auto& e : dataset.entries) validation += e.split == "validation";
+    out->ok = true;
+    out->revision = info->number;
+    out->message = tr("Saved dataset %1 version %2: %3 entries (%4 train, %5 validation)")
+                       .arg(QString::fromStdString(n))
+                       .arg(info->number)
+                       .arg(dataset.entries.size())
+                       .arg(static_cast<int>(dataset.entries.size()) - validation)
+                       .arg(validation);
+    if (!skipped.empty()) {
+      QStringList lines;
+      for (const auto& s : skipped) lines << QString::fromStdString(s);
+      out->message += "; " + tr("skipped %1").arg(lines.join("; "));
+    }
+    return out;
+  }));
   return true;
 }
 
@@ -385,6 +532,7 @@ void StudyBrowserDialog::fillTable() {
       d->table->currentRow() >= 0 && d->table->item(d->table->currentRow(), kColumnCount - 1)
           ? d->table->item(d->table->currentRow(), kColumnCount - 1)->text()
           : QString();
+  const QStringList chosen = selectedStudies();  // every chosen study stays chosen (a dataset is made of them)
   const QSignalBlocker block(d->table);
   d->table->setRowCount(int(rows->size()));
   int reselect = -1;
@@ -405,8 +553,11 @@ void StudyBrowserDialog::fillTable() {
     }
     if (qs(s.study) == selected) reselect = r;
   }
-  if (reselect >= 0) d->table->selectRow(reselect);
-  else d->table->clearSelection();
+  d->table->clearSelection();
+  if (reselect >= 0) d->table->setCurrentCell(reselect, 0, QItemSelectionModel::Select | QItemSelectionModel::Rows);
+  for (int r = 0; r < d->table->rowCount(); ++r)
+    if (r != reselect && chosen.contains(d->table->item(r, kColumnCount - 1)->text()))
+      d->table->selectionModel()->select(d->table->model()->index(r, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
   d->shown = int(rows->size());
   d->matching = *total;
   d->summary->setText(d->matching > d->shown ? tr("%1 of %2 studies shown: search to narrow them").arg(d->shown).arg(d->matching)

@@ -9,6 +9,7 @@
 
 #include <QDialog>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <optional>
@@ -52,11 +53,23 @@ class StudyBrowserDialog : public QDialog {
   QLabel* studyDetail() const;
   QPushButton* openButton() const;
   int shownRows() const;
+  // The studies chosen in the table (several with Ctrl or Shift), sorted.
+  QStringList selectedStudies() const;
+  // "Make Dataset...": the chosen studies' revisions of `labelSet` (the newest approved one in each, or with
+  // approvedOnly false the newest whatever its review) saved on a worker as the next version of dataset `name`, split
+  // by a keyed hash of each study (validationPercent to validation, the rest to training); datasetSaved or
+  // datasetFailed follows, and datasetMessage() says what was saved and which studies were skipped. False when it
+  // cannot start (nothing chosen, no name or label set, a save running).
+  bool makeDataset(const QString& name, const QString& labelSet, bool approvedOnly, int validationPercent);
+  QPushButton* makeDatasetButton() const;
+  QString datasetMessage() const;
   int matchingStudies() const;  // all matches, shown or not
 
  Q_SIGNALS:
   void refreshed();     // the index caught up with the share and the table was filled again
   void studyDetailsRead();  // the chosen study's series and revisions are in the boxes
+  void datasetSaved(const QString& name, int revision);
+  void datasetFailed(const QString& message);
 
  private:
   struct Impl;
@@ -64,6 +77,7 @@ class StudyBrowserDialog : public QDialog {
   void fillTable();
   void studyChosen();
   void sortBy(int column);
+  void askDataset();
   std::unique_ptr<Impl> d;
 };
 

@@ -12,6 +12,9 @@
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
@@ -31,6 +34,7 @@
 #include "core/label_table.h"
 #include "io/share/share_datasets.h"
 #include "io/share/share_store.h"
+#include "io/studies/checkpoint_fetch.h"
 #include "io/studies/study_store.h"
 
 namespace delineate::app::gui {
@@ -126,6 +130,12 @@ TrainingPanel::TrainingPanel(Workbench& bench, QWidget* parent)
   buttons->addWidget(m_stop);
   buttons->addWidget(m_resume);
   layout->addLayout(buttons);
+  auto* after = new QHBoxLayout;
+  m_models = named(new QPushButton(this), "train-models");
+  m_next = named(new QPushButton(this), "train-next-case");
+  after->addWidget(m_models);
+  after->addWidget(m_next);
+  layout->addLayout(after);
   m_status = named(new QLabel(this), "train-status");
   m_status->setWordWrap(true);
   layout->addWidget(m_status);
@@ -150,6 +160,21 @@ TrainingPanel::TrainingPanel(Workbench& bench, QWidget* parent)
   m_classes->setEditTriggers(QAbstractItemView::NoEditTriggers);
   m_classes->setMinimumHeight(120);
   layout->addWidget(m_classes, 1);
+  m_ranking = named(new QTableWidget(0, 3, this), "train-ranking");
+  m_ranking->verticalHeader()->hide();
+  m_ranking->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
+  m_ranking->setWordWrap(false);
+  m_ranking->setShowGrid(false);
+  m_ranking->setSelectionBehavior(QAbstractItemView::SelectRows);
+  m_ranking->setSelectionMode(QAbstractItemView::SingleSelection);
+  m_ranking->horizontalHeader()->setStretchLastSection(true);
+  m_ranking->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  m_ranking->setMinimumHeight(90);
+  m_ranking->hide();  // until a ranking
+  layout->addWidget(m_ranking, 1);
+  connect(m_ranking, &QTableWidget::cellDoubleClicked, this, [this](int row, int) { openRanked(row); });
+  connect(m_models, &QPushButton::clicked, this, &TrainingPanel::registryRequested);
+  connect(m_next, &QPushButton::clicked, this, [this] { rankNextCase(); });
 
   connect(m_start, &QPushButton::clicked, this, [this] { startRun(false); });
   connect(m_resume, &QPushButton::clicked, this, [this] { startRun(true); });
@@ -165,10 +190,7 @@ TrainingPanel::TrainingPanel(Workbench& bench, QWidget* parent)
   connect(m_run.get(), &TrainingRun::finished, this, [this](bool ok) {
     const TrainingState& s = m_run->state();
     if (ok) {
-      const QString outcome = s.outcome == "done"            ? tr("done")
-                              : s.outcome == "cancelled"     ? tr("stopped (checkpoint saved)")
-                              : s.outcome == "stopped early" ? tr("stopped early")
-                                                             : tr("ended");
+      const QString outcome = outcomeText(s.outcome);
       m_status->setText(tr("Training %1 after %2 iterations; best validation Dice %3")
                             .arg(outcome)
                             .arg(s.iteration)
@@ -188,10 +210,35 @@ TrainingPanel::TrainingPanel(Workbench& bench, QWidget* parent)
     m_name->setText(m_run->request().modelName);
     if (!m_run->state().iterations) m_status->setText(tr("Following the run %1 started earlier").arg(m_run->request().modelName));
     updateState();
+  } else if (const QString last = TrainingRun::latestRun(); !last.isEmpty() && m_run->replay(last)) {
+    // The last run, ended while no window followed it (or in an earlier session): its plots and outcome.
+    const TrainingState& st = m_run->state();
+    m_name->setText(m_run->request().modelName);
+    showProgress();
+    m_status->setText(tr("Last run %1: %2 after %3 iterations; best validation Dice %4")
+                          .arg(m_run->request().modelName, st.outcome == "done" || st.outcome == "cancelled" || st.outcome == "stopped early"
+                                                               ? outcomeText(st.outcome)
+                                                               : st.outcome)
+                          .arg(st.iteration)
+                          .arg(st.bestDice >= 0 ? QString::number(st.bestDice, 'f', 4) : tr("none")));
+    updateState();
   }
 }
 
-TrainingPanel::~TrainingPanel() = default;
+QString TrainingPanel::outcomeText(const QString& outcome) {
+  return outcome == "done"            ? tr("done")
+         : outcome == "cancelled"     ? tr("stopped (checkpoint saved)")
+         : outcome == "stopped early" ? tr("stopped early")
+                                      : tr("ended");
+}
+
+TrainingPanel::~TrainingPanel() {
+  if (m_ranker) {  // a ranking only reads: it ends with the window
+    m_ranker->disconnect(this);
+    m_ranker->kill();
+    m_ranker->waitForFinished(3000);
+  }
+}
 
 void TrainingPanel::retranslate() {
   m_sourceLabel->setText(tr("Data:"));
@@ -214,6 +261,12 @@ void TrainingPanel::retranslate() {
   m_stop->setToolTip(tr("Save a checkpoint and end the run"));
   m_resume->setText(tr("Resume"));
   m_resume->setToolTip(tr("Continue the run from its newest checkpoint"));
+  m_models->setText(tr("Models..."));
+  m_models->setToolTip(tr("The share's trained models: metrics, datasets, comparison; choose the AI engine"));
+  m_next->setText(tr("Next Case"));
+  m_next->setToolTip(tr("Rank the share's studies without approved labels by this model's uncertainty and open the "
+                        "most uncertain one"));
+  m_ranking->setHorizontalHeaderLabels({tr("Study"), tr("Uncertainty"), tr("Labels")});
   m_lossChart->setTitle(tr("Loss"));
   m_diceChart->setTitle(tr("Validation Dice"));
   m_classes->setHorizontalHeaderLabels({tr("Id"), tr("Structure"), tr("Dice")});
@@ -303,6 +356,8 @@ void TrainingPanel::showProgress() {
                      .arg(100 * s.dataWaitFraction, 0, 'f', 1)
                      .arg(s.device);
   if (!s.validations.empty()) text += tr("  validation Dice %1").arg(s.validations.back().second, 0, 'f', 4);
+  if (s.residentBytes > 0) text += tr("  memory %1 GB").arg(s.residentBytes / 1073741824.0, 0, 'f', 2);
+  if (s.deviceUsedBytes > 0) text += tr("  GPU memory in use %1 GB").arg(s.deviceUsedBytes / 1073741824.0, 0, 'f', 2);
   if (!s.lastCheckpoint.isEmpty()) text += tr("  last %1").arg(QFileInfo(s.lastCheckpoint).fileName());
   m_status->setText(text);
   // The plots: every report's loss, every validation's mean Dice.
@@ -338,8 +393,128 @@ void TrainingPanel::showProgress() {
   }
 }
 
+bool TrainingPanel::rankNextCase() {
+  if (m_ranker) return false;
+  const QString root = QSettings().value("share/root").toString();
+  if (root.isEmpty()) {
+    m_status->setText(tr("No share is open to rank its studies"));
+    return false;
+  }
+  const QString dataset = m_dataset->currentData().toString();
+  QString name = m_name->text().trimmed();
+  if (name.isEmpty() && !dataset.isEmpty()) name = dataset + "-model";
+  if (name.isEmpty()) {
+    m_status->setText(tr("Name the model that ranks the studies (Name:)"));
+    return false;
+  }
+  QStringList args{"--rank", QString::fromStdString(io::formatCheckpointReference({root.toStdString(), name.toStdString(), 0})),
+                   "--share", root, "--json", "--device", m_device->currentData().toString()};
+  if (!dataset.isEmpty()) args << "--dataset" << dataset;
+  m_ranker = new QProcess(this);
+  m_ranker->setProcessChannelMode(QProcess::SeparateChannels);
+  m_rankerPending.clear();
+  m_rankerError.clear();
+  m_rankRoot = root;
+  m_rankLabelSet.clear();
+  m_ranked.clear();
+  m_ranking->setRowCount(0);
+  connect(m_ranker, &QProcess::readyReadStandardOutput, this, &TrainingPanel::rankerOutput);
+  connect(m_ranker, QOverload<int, QProcess::ExitStatus>::of(&QProcess::finished), this, &TrainingPanel::rankerEnded);
+  connect(m_ranker, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
+    if (e == QProcess::FailedToStart) {
+      m_rankerError = tr("cannot start %1: %2").arg(TrainingRun::programPath(), m_ranker->errorString());
+      rankerEnded();
+    }
+  });
+  m_status->setText(tr("Ranking the studies without approved labels by %1...").arg(name));
+  m_ranker->start(TrainingRun::programPath(), args);
+  updateState();
+  return true;
+}
+
+void TrainingPanel::rankerOutput() {
+  if (!m_ranker) return;
+  m_rankerPending += m_ranker->readAllStandardOutput();
+  for (qsizetype end; (end = m_rankerPending.indexOf('\n')) >= 0;) {
+    const QByteArray line = m_rankerPending.left(end).trimmed();
+    m_rankerPending.remove(0, end + 1);
+    if (!line.startsWith('{')) continue;
+    const QJsonObject e = QJsonDocument::fromJson(line).object();
+    const QString event = e.value("event").toString();
+    if (event == "start") {
+      m_rankLabelSet = e.value("labelSet").toString();
+      const int candidates = e.value("candidates").toInt();
+      m_status->setText(candidates == 1 ? tr("Ranking 1 study on %1...").arg(e.value("device").toString())
+                                        : tr("Ranking %1 studies on %2...").arg(candidates).arg(e.value("device").toString()));
+    } else if (event == "case") {
+      m_status->setText(tr("Ranked %1 of %2: %3 (uncertainty %4)")
+                            .arg(e.value("index").toInt())
+                            .arg(e.value("of").toInt())
+                            .arg(e.value("study").toString())
+                            .arg(e.value("score").toDouble(), 0, 'f', 4));
+    } else if (event == "skipped") {
+      m_bench.showStatus(tr("Not ranked: %1: %2").arg(e.value("study").toString(), e.value("reason").toString()), 8000);
+    } else if (event == "ranking") {
+      m_ranked.clear();
+      for (const QJsonValue& v : e.value("cases").toArray()) {
+        const QJsonObject c = v.toObject();
+        m_ranked.push_back({c.value("study").toString(), c.value("series").toString(), c.value("labels").toString(), c.value("score").toDouble()});
+      }
+    } else if (event == "error") {
+      m_rankerError = e.value("subject").toString() + ": " + e.value("reason").toString();
+    }
+  }
+}
+
+void TrainingPanel::rankerEnded() {
+  if (!m_ranker) return;
+  rankerOutput();
+  const bool ok = m_rankerError.isEmpty() && m_ranker->exitStatus() == QProcess::NormalExit && m_ranker->exitCode() == 0;
+  if (!ok && m_rankerError.isEmpty()) {
+    const QString err = QString::fromUtf8(m_ranker->readAllStandardError()).trimmed();
+    m_rankerError = err.isEmpty() ? tr("delineate-train ended without a ranking") : err.section('\n', -1);
+  }
+  m_ranker->deleteLater();
+  m_ranker = nullptr;
+  m_ranking->setRowCount(static_cast<int>(m_ranked.size()));
+  int row = 0;
+  for (const auto& c : m_ranked) {
+    m_ranking->setItem(row, 0, new QTableWidgetItem(c.study));
+    auto* score = new QTableWidgetItem(QString::number(c.score, 'f', 4));
+    score->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_ranking->setItem(row, 1, score);
+    m_ranking->setItem(row, 2, new QTableWidgetItem(c.labels == "none" ? tr("none") : c.labels));
+    ++row;
+  }
+  m_ranking->resizeColumnToContents(0);
+  m_ranking->setVisible(ok);
+  if (!ok) {
+    m_status->setText(tr("Ranking failed: %1").arg(m_rankerError));
+    m_bench.reportError(m_status->text());
+  } else if (m_ranked.empty()) {
+    m_status->setText(tr("Every study of the share with an image has approved labels: nothing to rank"));
+  } else {
+    const QString study = m_ranked.front().study, score = QString::number(m_ranked.front().score, 'f', 4);
+    m_status->setText(m_ranked.size() == 1 ? tr("Next case: %1 (uncertainty %2), the only study to label").arg(study, score)
+                                           : tr("Next case: %1 (uncertainty %2), the most uncertain of %3 studies")
+                                                 .arg(study, score)
+                                                 .arg(m_ranked.size()));
+  }
+  updateState();
+  Q_EMIT ranked(ok);
+  if (ok && !m_ranked.empty()) openRanked(0);
+}
+
+void TrainingPanel::openRanked(int row) {
+  if (row < 0 || row >= static_cast<int>(m_ranked.size())) return;
+  m_ranking->selectRow(row);
+  const RankedCase& c = m_ranked[static_cast<std::size_t>(row)];
+  Q_EMIT openStudyRequested(m_rankRoot, c.study, c.series, c.labels == "none" ? QString() : m_rankLabelSet);
+}
+
 void TrainingPanel::updateState() {
   const bool running = m_run->running();
+  m_next->setEnabled(m_ranker == nullptr);
   m_start->setEnabled(!running);
   m_resume->setEnabled(!running);
   m_stop->setEnabled(running);

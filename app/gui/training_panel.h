@@ -4,8 +4,11 @@
 // spacing) and the few a person sets (iterations, validation interval, device, the model's name); Start, Stop,
 // Resume. The run is delineate-train in a child process (TrainingRun); the dock plots its loss and validation Dice
 // over the iterations (Qt Charts), shows the last validation's Dice per structure with the label colours, speed, ETA,
-// device and the last checkpoint. A finished run's checkpoints are on the share's checkpoints/<name>/, which the AI
-// panel's model chooser lists.
+// device, memory and the last checkpoint. A finished run's checkpoints are on the share's checkpoints/<name>/, which the
+// AI panel's model chooser and the model registry list. A new window follows a run still going, or shows the last one.
+// "Next case" (active learning): the model ranks the share's studies that have no approved revision of the dataset's
+// label set by its uncertainty (delineate-train --rank, another child process), lists them and opens the most
+// uncertain one; double-clicking the list opens another.
 
 #include <QWidget>
 
@@ -18,6 +21,7 @@ class QLineEdit;
 class QLineSeries;
 class QPushButton;
 class QSpinBox;
+class QProcess;
 class QTableWidget;
 class QValueAxis;
 
@@ -39,15 +43,33 @@ class TrainingPanel : public QWidget {
   // Starts (or, with resume, continues) a run from the dock's settings; false when it cannot (said in the status).
   bool startRun(bool resume = false);
   void stopRun();
+  // Ranks the share's unlabelled studies by the dock's model (its name's newest revision on the share); ranked()
+  // follows, then openStudyRequested for the first. False when it cannot start (said in the status).
+  bool rankNextCase();
+  bool ranking() const { return m_ranker != nullptr; }
+  // The last ranking, most uncertain first.
+  struct RankedCase {
+    QString study, series, labels;
+    double score = 0;
+  };
+  const std::vector<RankedCase>& rankedCases() const { return m_ranked; }
   void retranslate();
 
  Q_SIGNALS:
   void datasetsListed();
   void runFinished(bool ok);  // and its checkpoints published, when it had a share and a name
+  void ranked(bool ok);
+  void registryRequested();
+  // Open this study of the share with the newest revision of `labelSet` (if it has one).
+  void openStudyRequested(const QString& root, const QString& study, const QString& series, const QString& labelSet);
 
  private:
   void updateState();
   void showProgress();
+  void rankerOutput();
+  void rankerEnded();
+  void openRanked(int row);
+  static QString outcomeText(const QString& outcome);  // done, cancelled, stopped early: for people
 
   Workbench& m_bench;
   std::unique_ptr<TrainingRun> m_run;
@@ -81,6 +103,13 @@ class TrainingPanel : public QWidget {
   QValueAxis* m_diceX = nullptr;
   QValueAxis* m_diceY = nullptr;
   QTableWidget* m_classes = nullptr;  // "train-classes": colour and id, name, Dice
+  QPushButton* m_models = nullptr;    // "train-models": the model registry
+  QPushButton* m_next = nullptr;      // "train-next-case"
+  QTableWidget* m_ranking = nullptr;  // "train-ranking": study, uncertainty, labels
+  QProcess* m_ranker = nullptr;
+  QByteArray m_rankerPending;
+  QString m_rankerError, m_rankRoot, m_rankLabelSet;
+  std::vector<RankedCase> m_ranked;
 };
 
 }  // namespace delineate::app::gui

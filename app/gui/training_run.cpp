@@ -3,6 +3,7 @@
 #include "io/studies/study_store.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -134,6 +135,46 @@ bool TrainingRun::attach(const QString& output) {
   return true;
 }
 
+bool TrainingRun::replay(const QString& output) {
+  if (running()) return false;
+  QFile meta(output + "/run.json");
+  if (!meta.open(QIODevice::ReadOnly)) return false;
+  const QJsonObject info = QJsonDocument::fromJson(meta.readAll()).object();
+  if (aliveTraining(static_cast<qint64>(info.value("pid").toDouble()))) return false;
+  m_request = TrainingRequest{};
+  m_request.output = output;
+  m_request.modelName = info.value("modelName").toString();
+  m_request.model = info.value("model").toString();
+  m_state = TrainingState{};
+  m_error.clear();
+  m_pending.clear();
+  m_offset = 0;
+  m_sawEnd = false;
+  m_log = output + "/run.jsonl";
+  QFile log(m_log);
+  if (!log.open(QIODevice::ReadOnly)) return false;
+  for (const QByteArray& line : log.readAll().split('\n'))
+    if (line.trimmed().startsWith('{')) handle(line.trimmed());
+  m_offset = log.size();
+  if (!m_error.isEmpty()) m_state.outcome = m_error;
+  else if (m_state.outcome.isEmpty()) m_state.outcome = tr("ended without a result (see %1)").arg(output + "/run.log");
+  return true;
+}
+
+QString TrainingRun::latestRun() {
+  const QDir folder(trainingFolder());
+  QString newest;
+  QDateTime when;
+  for (const QString& name : folder.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+    const QFileInfo meta(folder.filePath(name) + "/run.json");
+    if (meta.exists() && (newest.isEmpty() || meta.lastModified() > when)) {
+      newest = folder.filePath(name);
+      when = meta.lastModified();
+    }
+  }
+  return newest;
+}
+
 QStringList TrainingRun::runningRuns() {
   QStringList out;
   const QDir folder(trainingFolder());
@@ -218,6 +259,8 @@ void TrainingRun::handle(const QByteArray& line) {
     m_state.elapsedSeconds = e.value("elapsedSeconds").toDouble();
     m_state.dataWaitFraction = e.value("dataWaitFraction").toDouble();
     m_state.lastCheckpoint = e.value("lastCheckpoint").toString();
+    m_state.residentBytes = e.value("residentBytes").toDouble();
+    m_state.deviceUsedBytes = e.value("deviceUsedBytes").toDouble();
     m_state.losses.emplace_back(m_state.iteration, m_state.loss);
     if (e.contains("validation")) {
       const QJsonObject v = e.value("validation").toObject();

@@ -34,6 +34,8 @@ struct TrainingState {
   bool running = false;
   int iteration = 0, iterations = 0;
   double loss = 0, iterationsPerSecond = 0, etaSeconds = 0, dataWaitFraction = 0, elapsedSeconds = 0;
+  double residentBytes = 0;    // the training process's memory (RSS)
+  double deviceUsedBytes = 0;  // CUDA: the device's memory in use (all processes); 0 on the CPU
   QString device, precision, lastCheckpoint;
   long long parameters = 0;
   std::vector<std::pair<int, double>> losses;       // (iteration, mean loss since the previous report)
@@ -67,8 +69,13 @@ class TrainingRun : public QObject {
   // Follows a run started earlier (by this or another window) from its folder: true when its process is still running
   // (its log so far is read first), false when it is not (nothing is attached).
   bool attach(const QString& output);
+  // Reads a run that has ended (from this or an earlier window) from its folder: its log's progress, validations and
+  // outcome in state(), nothing followed; false when the folder holds no run or its process still runs (attach it).
+  bool replay(const QString& output);
   // The runs of this user's training folder whose process is still running.
   static QStringList runningRuns();
+  // The run folder started most recently (by its run.json), running or not; "" when there is none.
+  static QString latestRun();
   // Asks it to save and end (SIGTERM); finished() follows.
   void stop();
   // Whether destroying this object leaves the run going (default: it is stopped with its checkpoint saved).

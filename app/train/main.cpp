@@ -6,6 +6,7 @@
 // ("error: <subject>: <reason>"), 2 a usage error.
 #include <nlohmann/json.hpp>
 
+#include <dlfcn.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -63,6 +64,27 @@ std::string duration(double seconds) {
 }
 
 json validationJson(const tr::Validation& v) { return json::parse(tr::validationJsonText(v)); }
+
+// This process's resident memory (bytes), from /proc/self/statm; 0 where it cannot be read.
+double residentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  long long pages = 0, resident = 0;
+  if (!(statm >> pages >> resident)) return 0;
+  return static_cast<double>(resident) * static_cast<double>(::sysconf(_SC_PAGESIZE));
+}
+
+// The CUDA device's memory in use (bytes, every process's), through the driver (cuMemGetInfo on this thread's
+// context, which LibTorch made current); 0 without a driver or a context.
+double deviceUsedBytes() {
+  using MemGetInfo = int (*)(std::size_t*, std::size_t*);
+  static const MemGetInfo info = [] {
+    void* lib = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    return lib ? reinterpret_cast<MemGetInfo>(::dlsym(lib, "cuMemGetInfo_v2")) : nullptr;
+  }();
+  std::size_t freeBytes = 0, total = 0;
+  if (!info || info(&freeBytes, &total) != 0) return 0;
+  return static_cast<double>(total - freeBytes);
+}
 
 // Merges the flags given into the configuration (flags win).
 struct Flags {
@@ -166,7 +188,7 @@ int main(int argc, char** argv) {
                                              "is of them, most uncertain first (active learning's next case)"),
             "MODEL");
   valueName(app.add_option("--label-set", f.labelSet, "with --rank: the label set whose approved revisions make a study "
-                                                      "labelled (default: any label set)"),
+                                                      "labelled (default: --dataset's, else any label set)"),
             "SET");
   valueName(app.add_option("--studies", f.studies, "with --rank: only these studies")->delimiter(','), "A,B,...");
   const std::vector<std::string> args(argv + 1, argv + argc);
@@ -182,6 +204,7 @@ int main(int argc, char** argv) {
     rank.model = f.rank;
     rank.share = f.share;
     rank.labelSet = f.labelSet;
+    rank.dataset = f.dataset;
     rank.studies = f.studies;
     rank.device = f.device.empty() ? "auto" : f.device;
     rank.threads = f.threads.value_or(0);
@@ -427,6 +450,7 @@ int main(int argc, char** argv) {
   std::signal(SIGTERM, onSignal);
   std::vector<double> stalls;
   auto lastBeat = std::chrono::steady_clock::now();
+  const bool onCuda = (*model)->device().rfind("cuda", 0) == 0;
   auto report = [&](const tr::Progress& p) {
     stalls.push_back(p.lastSaveStallSeconds);
     if (lease && lease->held() && std::chrono::steady_clock::now() - lastBeat > std::chrono::seconds(io::LeasePolicy{}.heartbeatSeconds)) {
@@ -444,7 +468,9 @@ int main(int argc, char** argv) {
       json j{{"event", "progress"}, {"iteration", p.iteration}, {"iterations", p.iterations}, {"loss", p.loss},
              {"learningRate", p.learningRate}, {"iterationsPerSecond", p.iterationsPerSecond}, {"elapsedSeconds", p.elapsedSeconds},
              {"etaSeconds", p.etaSeconds},
-             {"dataWaitFraction", p.dataWaitFraction}, {"lastCheckpoint", p.lastCheckpoint}, {"skippedSteps", p.skippedSteps}};
+             {"dataWaitFraction", p.dataWaitFraction}, {"lastCheckpoint", p.lastCheckpoint}, {"skippedSteps", p.skippedSteps},
+             {"residentBytes", residentBytes()}};
+      if (onCuda) j["deviceUsedBytes"] = deviceUsedBytes();
       if (p.validation) j["validation"] = validationJson(*p.validation);
       std::printf("%s\n", j.dump().c_str());
     } else {

@@ -122,17 +122,34 @@ int runRanking(const RankOptions& options, const std::atomic<bool>& cancel) {
   auto engine = inference::createAtlasEngine(*path, **model, engineOptions);
   if (!engine) return fail(engine.error(), options.jsonLines);
 
+  std::string labelSet = options.labelSet;
+  if (labelSet.empty() && !options.dataset.empty()) {  // the dataset's label set: what its entries are revisions of
+    auto datasets = io::DatasetRevisions::open(*store, options.dataset);
+    if (!datasets) return fail(datasets.error(), options.jsonLines);
+    auto versions = datasets->list();
+    if (!versions) return fail(versions.error(), options.jsonLines);
+    if (versions->latest() == 0)
+      return fail(core::makeError(core::ErrorCode::NotFound, store->root() + "/" + datasets->folder(), "the dataset has no version yet"), options.jsonLines);
+    auto dataset = datasets->loadDataset(versions->latest());
+    if (!dataset) return fail(dataset.error(), options.jsonLines);
+    std::map<std::string, int> sets;
+    for (const auto& e : dataset->entries) ++sets[e.labelSet];
+    for (const auto& [name, count] : sets)
+      if (labelSet.empty() || count > sets[labelSet]) labelSet = name;
+    if (labelSet.empty())
+      return fail(core::makeError(core::ErrorCode::InvalidArgument, store->root() + "/" + datasets->folder(), "the dataset has no entry"), options.jsonLines);
+  }
   std::vector<std::string> skipped;
-  auto list = candidates(*store, options.labelSet, options.studies, skipped);
+  auto list = candidates(*store, labelSet, options.studies, skipped);
   if (!list) return fail(list.error(), options.jsonLines);
   if (options.jsonLines) {
     std::printf("%s\n", json{{"event", "start"}, {"model", options.model}, {"device", (*engine)->info().device},
-                             {"labelSet", options.labelSet}, {"candidates", list->size()}}
+                             {"labelSet", labelSet}, {"candidates", list->size()}}
                             .dump()
                             .c_str());
   } else {
     std::printf("%zu stud%s without an approved '%s' revision, ranked by %s on %s\n", list->size(), list->size() == 1 ? "y" : "ies",
-                options.labelSet.c_str(), options.model.c_str(), (*engine)->info().device.c_str());
+                labelSet.c_str(), options.model.c_str(), (*engine)->info().device.c_str());
   }
   std::fflush(stdout);
 

@@ -16,6 +16,7 @@ struct RankOptions {
   std::string model;      // a checkpoint file or a share reference (share:ROOT#MODEL[@REV])
   std::string share;      // the share whose studies are ranked
   std::string labelSet;   // what "labelled" means: an approved revision of this set ("" : any label set at all)
+  std::string dataset;    // without labelSet: the label set of this dataset's entries (the most common one)
   std::vector<std::string> studies;  // only these (default: every candidate)
   std::string device = "auto";
   int threads = 0;

@@ -137,6 +137,50 @@ core::Result<std::vector<DatasetEntry>> newestApprovedRevisions(const ShareStore
   return out;
 }
 
+core::Result<std::vector<DatasetEntry>> revisionsOfStudies(const ShareStore& store, const std::string& labelSet,
+                                                           const std::vector<std::string>& studies, bool approvedOnly,
+                                                           std::vector<std::string>* skipped) {
+  if (!isValidShareName(labelSet)) return makeError(ErrorCode::InvalidArgument, labelSet, "not a valid label-set name");
+  std::vector<std::string> names = studies;
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  std::vector<DatasetEntry> out;
+  for (const std::string& study : names) {
+    auto folder = store.resolve("studies/" + study + "/labelsets/" + labelSet);
+    std::error_code ec;
+    if (!folder || !fs::is_directory(*folder, ec)) {
+      if (skipped) skipped->push_back(study + ": has no label set " + labelSet);
+      continue;
+    }
+    auto set = LabelSetRevisions::open(store, study, labelSet);
+    if (!set) return set.error();
+    auto list = set->list();
+    if (!list) {
+      if (skipped) skipped->push_back(study + ": " + list.error().describe());
+      continue;
+    }
+    const RevisionInfo* chosen = nullptr;
+    if (approvedOnly) {
+      auto reviews = LabelSetReviews(*set).all();
+      if (!reviews) {
+        if (skipped) skipped->push_back(study + ": " + reviews.error().describe());
+        continue;
+      }
+      for (const auto& r : *reviews)
+        if (r.state == ReviewState::Approved)
+          if (const RevisionInfo* info = list->find(r.revision); info && (!chosen || info->number > chosen->number)) chosen = info;
+    } else if (!list->revisions.empty()) {
+      chosen = &list->revisions.back();
+    }
+    if (!chosen) {
+      if (skipped) skipped->push_back(study + (approvedOnly ? ": no approved revision of " : ": no revision of ") + labelSet);
+      continue;
+    }
+    out.push_back({study, labelSet, chosen->number, chosen->sha256, "train"});
+  }
+  return out;
+}
+
 void assignSplits(std::vector<DatasetEntry>& entries, const double (&fractions)[3], const std::string& seed) {
   for (DatasetEntry& e : entries) {
     const std::string key = seed + "\n" + e.study;

@@ -65,6 +65,13 @@ core::Result<std::vector<std::string>> listDatasets(const ShareStore& store);
 core::Result<std::vector<DatasetEntry>> newestApprovedRevisions(const ShareStore& store, const std::string& labelSet,
                                                                 std::vector<std::string>* skipped = nullptr);
 
+// The chosen studies' revisions of `labelSet` (a dataset built from a selection, e.g. in the study browser): in each
+// study its newest approved revision (`approvedOnly`), or its newest revision whatever its review; sorted by study.
+// `skipped` gets one line per study without one ("<study>: no approved revision of <set>", "... has no label set ...").
+core::Result<std::vector<DatasetEntry>> revisionsOfStudies(const ShareStore& store, const std::string& labelSet,
+                                                           const std::vector<std::string>& studies, bool approvedOnly,
+                                                           std::vector<std::string>* skipped = nullptr);
+
 // Assigns each entry's split from `fractions` (train, validation, test; summing to 1) and `seed`: the study's name and
 // the seed, hashed, place it in [0, 1).
 void assignSplits(std::vector<DatasetEntry>& entries, const double (&fractions)[3], const std::string& seed);

@@ -153,15 +153,21 @@ void readCheckpointSidecarSummary(const std::string& extraJson, CheckpointRevisi
           else if (*split == "validation") ++m.validationCases;
         }
   }
-  // The best validation (the highest mean Dice; the earliest of equals), its Dice per structure by the user's ids.
+  // The validation of these weights: the one at their iteration (a final checkpoint's last validation), else the best
+  // (the highest mean Dice; the earliest of equals); its Dice per structure by the user's ids.
   const json* best = nullptr;
+  const json* own = nullptr;
   if (const auto validations = extra.find("validations"); validations != extra.end() && validations->is_array())
     for (const auto& v : *validations) {
       if (!v.is_object()) continue;
       const auto mean = v.find("meanDice");
       if (mean == v.end() || !mean->is_number()) continue;
       if (!best || mean->get<double>() > best->at("meanDice").get<double>()) best = &v;
+      const auto at = v.find("iteration");
+      if (m.iteration > 0 && at != v.end() && at->is_number_integer() && at->get<int>() == m.iteration) own = &v;
     }
+  if (own) best = own;
+  if (best) m.dice = best->at("meanDice").get<double>();
   if (const json* perClass = best ? object(*best, "perClass") : nullptr)
     for (const auto& [key, dice] : perClass->items()) {
       if (!dice.is_number()) continue;

@@ -41,7 +41,8 @@ struct CheckpointRevisionSummary {
   int revision = 0;
   std::string architecture;
   int classes = 0;
-  double bestDice = -1;
+  double bestDice = -1;              // the run's best validation up to these weights
+  double dice = -1;                  // the validation of these weights (at their iteration; else the best)
   int iteration = 0;                 // the training iteration the weights are from
   int iterations = 0;                // the run's planned iterations
   std::string dataset;               // the dataset it learnt from ("" : a case list file)
@@ -49,7 +50,7 @@ struct CheckpointRevisionSummary {
   int trainCases = 0, validationCases = 0;
   std::string device, precision;
   std::string author, time, message;
-  std::vector<CheckpointClassDice> perClass;  // the best validation's Dice per structure, by id
+  std::vector<CheckpointClassDice> perClass;  // that validation's Dice per structure, by id
 };
 // Fills `summary`'s sidecar fields from a revision's extra JSON.
 void readCheckpointSidecarSummary(const std::string& extraJson, CheckpointRevisionSummary& summary);

@@ -151,6 +151,21 @@ TEST_CASE("Training dock: an atlas run from the dock with live progress and plot
     CHECK_FALSE(panel->run().running());
   }
   CHECK(app::gui::TrainingRun::runningRuns().isEmpty());
+  {
+    // Ended while no window followed it: a new window shows that last run, its plots and outcome, nothing running.
+    QuietWindow window(QSize(1500, 950));
+    app::gui::TrainingPanel* panel = window.trainingPanel();
+    CHECK_FALSE(panel->run().running());
+    CHECK(panel->run().request().modelName == "mouse-atlas-long");
+    CHECK(panel->run().state().outcome == "cancelled");
+    CHECK(panel->run().state().iterations == 2000);
+    CHECK(panel->findChild<QLabel*>("train-status")->text().startsWith("Last run mouse-atlas-long: stopped (checkpoint saved) after "));
+    CHECK(seriesOf(panel, "train-loss-chart")->count() == static_cast<int>(panel->run().state().losses.size()));
+    CHECK(seriesOf(panel, "train-loss-chart")->count() >= 2);
+    CHECK(panel->run().state().residentBytes > 10e6);  // the training process's memory, reported with its progress
+    CHECK(panel->run().state().deviceUsedBytes == 0);  // on the CPU
+    CHECK(panel->findChild<QPushButton*>("train-start")->isEnabled());
+  }
   QSettings().remove("ai/model");
   QSettings().remove("share/root");
 }

@@ -5,11 +5,15 @@
 #include <catch2/catch.hpp>
 
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QPushButton>
 #include <QSpinBox>
+#include <QTableWidget>
 
 #include <nlohmann/json.hpp>
 
@@ -21,6 +25,8 @@
 #include "app/gui/ai_panel.h"
 #include "app/gui/edit_tools.h"
 #include "app/gui/main_window.h"
+#include "app/gui/model_registry.h"
+#include "app/gui/study_browser.h"
 #include "app/gui/session_files.h"
 #include "app/gui/study_document.h"
 #include "app/gui/study_loader.h"
@@ -28,6 +34,7 @@
 #include "app/gui/training_run.h"
 #include "core/label_patch.h"
 #include "io/share/share_revisions.h"
+#include "io/base/process_info.h"
 #include "io/share/share_store.h"
 #include "tests/common/test_support.h"
 #include "tests/gui/gui_fixtures.h"
@@ -79,9 +86,6 @@ TEST_CASE("Training loop in the window: approved labels, a dataset, training fro
       REQUIRE(r.first == 0);
     }
   }
-  const auto created = cli("dataset create " + q(root) + " mice --from-approved atlas --split 50:50:0");
-  INFO(created.second);
-  REQUIRE(created.first == 0);
   const auto shown = cli("study show " + q(root) + " mouse3 --json");
   REQUIRE(shown.first == 0);
   const std::string series3 = nlohmann::json::parse(shown.second).at("series").at(0).at("series").get<std::string>();
@@ -93,6 +97,41 @@ TEST_CASE("Training loop in the window: approved labels, a dataset, training fro
     app::gui::TrainingPanel* panel = window.trainingPanel();
     QSignalSpy datasets(panel, &app::gui::TrainingPanel::datasetsListed);
     REQUIRE(waitFor(datasets));
+    panel->findChild<QLineEdit*>("train-name")->clear();  // not the last run's (another test's, in one process)
+
+    // The dataset from the study browser: all three subjects chosen, approved revisions only (mouse3 has none).
+    {
+      app::gui::StudyBrowserDialog browser(&window);
+      QSignalSpy refreshed(&browser, &app::gui::StudyBrowserDialog::refreshed);
+      REQUIRE(browser.setRoot(QString::fromStdString(root)));
+      REQUIRE(waitFor(refreshed, 30000));
+      while (browser.shownRows() < 3 && refreshed.wait(10000)) {
+      }
+      REQUIRE(browser.shownRows() == 3);
+      CHECK_FALSE(browser.makeDatasetButton()->isEnabled());
+      browser.table()->selectAll();
+      CHECK(browser.selectedStudies() == QStringList({"mouse1", "mouse2", "mouse3"}));
+      CHECK(browser.makeDatasetButton()->isEnabled());
+      QSignalSpy saved(&browser, &app::gui::StudyBrowserDialog::datasetSaved);
+      QSignalSpy listedAgain(panel, &app::gui::TrainingPanel::datasetsListed);
+      QObject::connect(&browser, &app::gui::StudyBrowserDialog::datasetSaved, panel, [panel] { panel->refreshDatasets(); });
+      REQUIRE(browser.makeDataset("mice", "atlas", true, 50));
+      REQUIRE(waitFor(saved, 30000));
+      INFO(browser.datasetMessage().toStdString());
+      CHECK(saved.first().at(1).toInt() == 1);
+      CHECK(browser.datasetMessage().contains("2 entries (1 train, 1 validation)"));
+      CHECK(browser.datasetMessage().contains("mouse3: has no label set atlas"));
+      REQUIRE(waitFor(listedAgain));
+    }
+    // Saved as `dataset create --from-approved atlas --split 50:50:0` would have: the same entries and splits.
+    const auto described = cli("dataset show " + q(root) + " mice --json");
+    INFO(described.second);
+    REQUIRE(described.first == 0);
+    const auto entries = nlohmann::json::parse(described.second).at("entries");
+    REQUIRE(entries.size() == 2);
+    CHECK(entries.at(0).at("study") == "mouse1");
+    CHECK(entries.at(1).at("study") == "mouse2");
+    CHECK(entries.at(0).at("split") != entries.at(1).at("split"));
     auto* dataset = panel->findChild<QComboBox*>("train-dataset");
     const int mice = dataset->findData("mice");
     REQUIRE(mice > 0);
@@ -110,7 +149,7 @@ TEST_CASE("Training loop in the window: approved labels, a dataset, training fro
     REQUIRE(trained.first().at(0).toBool());
     CHECK(panel->run().state().validations.size() == 2);  // on the dataset's validation case
 
-    // The model in the AI panel's chooser, chosen as the engine.
+    // The model in the AI panel's chooser and in the registry, with its metrics and the dataset it learnt from.
     listed.clear();
     REQUIRE(waitFor(listed));
     QComboBox* chooser = window.aiPanel()->modelChooser();
@@ -118,18 +157,51 @@ TEST_CASE("Training loop in the window: approved labels, a dataset, training fro
     for (int i = 0; i < chooser->count(); ++i)
       if (chooser->itemText(i).startsWith("mice-model r")) model = i;
     REQUIRE(model > 0);
+    app::gui::ModelRegistryDialog* registry = window.showModelRegistry();
+    QSignalSpy registryListed(registry, &app::gui::ModelRegistryDialog::listed);
+    REQUIRE(waitFor(registryListed, 30000));
+    QTableWidget* models = registry->models();
+    REQUIRE(models->rowCount() >= 2);  // the best so far and the final revision, at least
+    CHECK(models->item(0, 0)->text() == "mice-model");
+    CHECK(models->item(0, 2)->text().startsWith("SegResNetDS (cpu"));
+    CHECK(models->item(0, 5)->text() == "mice v1 (1 train, 1 validation)");
+    CHECK(models->item(0, 7)->text() == QString::fromStdString(io::processUserName()));
+    models->selectRow(0);
+    CHECK(registry->compare()->rowCount() == 37);  // the best validation's structures
+    CHECK(registry->summary()->text().startsWith("mice-model r"));
+    // Two revisions compared structure by structure.
+    models->setRangeSelected(QTableWidgetSelectionRange(0, 0, 1, models->columnCount() - 1), true);
+    CHECK(registry->compare()->columnCount() == 5);
+    CHECK(registry->summary()->text().startsWith("mice-model r2 against mice-model r1: "));
+    CHECK(registry->compare()->horizontalHeaderItem(2)->text() == "mice-model r1");
+    CHECK(registry->summary()->text().contains("structures better: "));
+    CHECK_FALSE(registry->useButton()->isEnabled());  // one at a time
 
-    // The third subject from the share, segmented by the new model.
+    // Next case: the model ranks the subjects without approved labels (mouse3 only) and the window opens it.
     QSignalSpy loaded(&window, &app::gui::MainWindow::studyLoaded);
     QSignalSpy engine(window.aiPanel(), &app::gui::AiPanel::engineChanged);
-    REQUIRE(window.loader().openShareStudy(QString::fromStdString(root), "mouse3", QString::fromStdString(series3), "atlas"));
+    QSignalSpy ranked(panel, &app::gui::TrainingPanel::ranked);
+    REQUIRE(panel->rankNextCase());
+    REQUIRE(waitFor(ranked, 120000));
+    INFO(panel->findChild<QLabel*>("train-status")->text().toStdString());
+    REQUIRE(ranked.first().at(0).toBool());
+    REQUIRE(panel->rankedCases().size() == 1);
+    CHECK(panel->rankedCases().front().study == "mouse3");
+    CHECK(panel->rankedCases().front().score > 0);
+    CHECK(panel->findChild<QTableWidget*>("train-ranking")->rowCount() == 1);
     REQUIRE(waitFor(loaded, 120000));
+    CHECK(window.document().shareTarget().study == "mouse3");
     REQUIRE(waitFor(engine));
+    // The newest revision chosen in the registry as the engine.
     engine.clear();
-    chooser->setCurrentIndex(model);
-    Q_EMIT chooser->activated(model);
+    models->clearSelection();
+    models->selectRow(0);
+    REQUIRE(registry->useButton()->isEnabled());
+    registry->useButton()->click();
     REQUIRE(waitFor(engine, 120000));
     CHECK(window.aiPanel()->engineDescription().contains("atlas"));
+    CHECK(chooser->currentData().toString() == registry->reference(0));
+    registry->close();
     QSignalSpy segmented(window.aiPanel(), &app::gui::AiPanel::segmentationFinished);
     REQUIRE(window.aiPanel()->segmentEverything());
     REQUIRE(waitFor(segmented, 120000));
@@ -162,7 +234,16 @@ TEST_CASE("Training loop in the window: approved labels, a dataset, training fro
     std::set<core::Label> ids(saved->data(), saved->data() + saved->size());
     CHECK(ids.size() > 2);  // the model's structures and the correction
     CHECK(saved->at({53, 63, 37}) == 1);
-    if (const char* keep = std::getenv("DELINEATE_KEEP_SCREENSHOTS")) window.screenshot().save(QString(keep) + "/training-loop.png");
+    if (const char* keep = std::getenv("DELINEATE_KEEP_SCREENSHOTS")) {
+      window.screenshot().save(QString(keep) + "/training-loop.png");
+      registry->show();
+      models->setRangeSelected(QTableWidgetSelectionRange(0, 0, 1, models->columnCount() - 1), true);
+      QCoreApplication::processEvents();
+      registry->grab().save(QString(keep) + "/model-registry.png");
+      if (auto* dock = qobject_cast<QDockWidget*>(panel->parentWidget())) dock->raise();
+      QCoreApplication::processEvents();
+      panel->grab().save(QString(keep) + "/training-dock-next-case.png");
+    }
   }
   QSettings().remove("ai/model");
   QSettings().remove("share/root");

@@ -67,6 +67,7 @@ TEST_CASE("checkpoint registry: each revision's metrics, dataset and author, by 
   CHECK(ct.architecture == "VISTA3D");
   CHECK(ct.author == "bob");
   REQUIRE(ct.perClass.size() == 2);
+  CHECK(ct.dice == Approx(0.5));
   CHECK(ct.perClass[0].id == 7);
   CHECK(ct.perClass[0].name == "spleen");
   CHECK(ct.perClass[0].dice == Approx(0.9));
@@ -88,18 +89,23 @@ TEST_CASE("checkpoint registry: each revision's metrics, dataset and author, by 
   CHECK(final.precision == "bf16");
   CHECK(final.classes == 2);
   CHECK(final.bestDice == Approx(0.70));
-  // The best validation's structures (iteration 100's), under the label ids the cases use.
+  // The validation of its own weights (iteration 200's, not the run's best), under the label ids the cases use.
+  CHECK(final.dice == Approx(0.65));
   REQUIRE(final.perClass.size() == 2);
   CHECK(final.perClass[0].id == 11);
   CHECK(final.perClass[0].name == "hippocampus");
-  CHECK(final.perClass[0].dice == Approx(0.8));
+  CHECK(final.perClass[0].dice == Approx(0.75));
   CHECK(final.perClass[1].id == 40);
-  CHECK(final.perClass[1].dice == Approx(0.6));
+  CHECK(final.perClass[1].dice == Approx(0.55));
+  CHECK(first.dice == Approx(0.70));
+  REQUIRE(first.perClass.size() == 2);
+  CHECK(first.perClass[0].dice == Approx(0.8));
   const auto& strange = (*all)[3];
   CHECK(strange.model == "odd");
   CHECK(strange.architecture.empty());
   CHECK(strange.bestDice == -1);
   CHECK(strange.classes == 2);
+  CHECK(strange.dice == Approx(0.3));  // no iteration: its best
   REQUIRE(strange.perClass.size() == 1);  // "x" is no class, "good" no Dice
   CHECK(strange.perClass[0].id == 2);
   CHECK(strange.perClass[0].name.empty());
