@@ -315,12 +315,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+82"/>
+        <location line="+99"/>
         <source>From the preferences</source>
         <translation>Aus den Einstellungen</translation>
     </message>
     <message>
-        <location line="-81"/>
+        <location line="-98"/>
         <source>Segment everything</source>
         <translation>Alles segmentieren</translation>
     </message>
@@ -420,7 +420,12 @@
         <translation>Engine: %1 auf %2</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+41"/>
+        <source>The engine is busy: choose the model when it is done</source>
+        <translation>Die Engine ist beschäftigt: Modell wählen, wenn sie fertig ist</translation>
+    </message>
+    <message>
+        <location line="+36"/>
         <source>Share models: %1</source>
         <translation>Modelle der Freigabe: %1</translation>
     </message>
@@ -894,55 +899,55 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+47"/>
-        <location line="+203"/>
+        <location filename="../app/gui/main_window.cpp" line="+48"/>
+        <location line="+213"/>
         <location line="+60"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-220"/>
-        <location line="+98"/>
+        <location line="-230"/>
+        <location line="+107"/>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
     <message>
-        <location line="-62"/>
-        <location line="+59"/>
+        <location line="-71"/>
+        <location line="+68"/>
         <source>Labels</source>
         <translation>Labels</translation>
     </message>
     <message>
-        <location line="-58"/>
-        <location line="+59"/>
+        <location line="-67"/>
+        <location line="+68"/>
         <source>Tools</source>
         <translation>Werkzeuge</translation>
     </message>
     <message>
-        <location line="-58"/>
-        <location line="+59"/>
+        <location line="-67"/>
+        <location line="+68"/>
         <source>AI</source>
         <translation>KI</translation>
     </message>
     <message>
-        <location line="-58"/>
-        <location line="+64"/>
-        <location line="+370"/>
+        <location line="-67"/>
+        <location line="+74"/>
+        <location line="+391"/>
         <source>Training</source>
         <translation>Training</translation>
     </message>
     <message>
-        <location line="-432"/>
+        <location line="-463"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Öffnen Sie ein Bild (Datei &gt; Bild öffnen) oder einen DICOM-Ordner</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+43"/>
         <source>Import into Share</source>
         <translation>In die Freigabe importieren</translation>
     </message>
     <message>
-        <location line="+92"/>
+        <location line="+93"/>
         <source>Delineate - %1 (share)</source>
         <translation>Delineate - %1 (Freigabe)</translation>
     </message>
@@ -1012,7 +1017,17 @@
         <translation>   außerhalb des Bildes</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+17"/>
+        <source>AI engine: %1</source>
+        <translation>KI-Engine: %1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Dataset %1 version %2 saved: choose it in the Training dock</source>
+        <translation>Datensatz %1 Version %2 gespeichert: im Training-Dock auswählen</translation>
+    </message>
+    <message>
+        <location line="+42"/>
         <source>%1 (share %2)</source>
         <translation>%1 (Freigabe %2)</translation>
     </message>
@@ -1229,6 +1244,11 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>Model &amp;Registry...</source>
+        <translation>Modell&amp;verzeichnis...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
@@ -1326,6 +1346,184 @@
         <location line="+1"/>
         <source>Brain</source>
         <translation>Gehirn</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::ModelRegistryDialog</name>
+    <message>
+        <location filename="../app/gui/model_registry.cpp" line="+130"/>
+        <source>Model Registry</source>
+        <translation>Modellverzeichnis</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The share&apos;s trained models, every checkpoint revision. Choose one to see its Dice per structure, two to compare them; &quot;Use as AI engine&quot; segments with the chosen one.</source>
+        <translation>Die trainierten Modelle der Freigabe, jede Checkpoint-Revision. Eine wählen, um ihren Dice je Struktur zu sehen, zwei zum Vergleichen; „Als KI-Engine verwenden“ segmentiert mit der gewählten.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Revision</source>
+        <translation>Revision</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Architecture</source>
+        <translation>Architektur</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Classes</source>
+        <translation>Klassen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Validation Dice</source>
+        <translation>Validierungs-Dice</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dataset</source>
+        <translation>Datensatz</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Iteration</source>
+        <translation>Iteration</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Saved by</source>
+        <translation>Gespeichert von</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Saved</source>
+        <translation>Gespeichert</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Use as AI engine</source>
+        <translation>Als KI-Engine verwenden</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>No share is open: open a study from a share first (File &gt; Open from Share)</source>
+        <translation>Keine Freigabe geöffnet: zuerst eine Studie aus einer Freigabe öffnen (Datei &gt; Aus Freigabe öffnen)</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>The run&apos;s best validation Dice up to these weights: %1</source>
+        <translation>Bester Validierungs-Dice des Laufs bis zu diesen Gewichten: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 v%2</source>
+        <translation>%1 v%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>case list</source>
+        <translation>Fallliste</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(%1 train, %2 validation)</source>
+        <translation>(%1 Training, %2 Validierung)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>being trained by %1</source>
+        <translation>wird von %1 trainiert</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>The share has no trained model yet: train one in the Training dock</source>
+        <translation>Die Freigabe hat noch kein trainiertes Modell: eines im Training-Dock trainieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Checkpoint revisions: %1. Choose one, or two to compare</source>
+        <translation>Checkpoint-Revisionen: %1. Eine wählen, oder zwei zum Vergleichen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+18"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="-18"/>
+        <location line="+18"/>
+        <source>Structure</source>
+        <translation>Struktur</translation>
+    </message>
+    <message>
+        <location line="-18"/>
+        <location line="+18"/>
+        <source>Dice</source>
+        <translation>Dice</translation>
+    </message>
+    <message>
+        <location line="-14"/>
+        <source>Choose one revision, or two to compare</source>
+        <translation>Eine Revision wählen, oder zwei zum Vergleichen</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Difference</source>
+        <translation>Differenz</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>%1: validation Dice %2 (structures: %3)</source>
+        <translation>%1: Validierungs-Dice %2 (Strukturen: %3)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+10"/>
+        <location line="+1"/>
+        <source>none</source>
+        <translation>keiner</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <source>at iteration %1</source>
+        <translation>bei Iteration %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>learnt from dataset %1 version %2</source>
+        <translation>gelernt aus Datensatz %1 Version %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>saved by %1</source>
+        <translation>gespeichert von %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 against %2: validation Dice %3 and %4; structures better: %5, worse: %6</source>
+        <translation>%1 gegen %2: Validierungs-Dice %3 und %4; Strukturen besser: %5, schlechter: %6</translation>
     </message>
 </context>
 <context>
@@ -1989,7 +2187,7 @@
 <context>
     <name>delineate::app::gui::StudyBrowserDialog</name>
     <message>
-        <location filename="../app/gui/study_browser.cpp" line="+43"/>
+        <location filename="../app/gui/study_browser.cpp" line="+49"/>
         <source>Patient ID</source>
         <translation>Patienten-ID</translation>
     </message>
@@ -2039,7 +2237,7 @@
         <translation>Studie</translation>
     </message>
     <message>
-        <location line="+101"/>
+        <location line="+104"/>
         <source>Open from Share</source>
         <translation>Aus der Freigabe öffnen</translation>
     </message>
@@ -2109,12 +2307,22 @@
         <translation>Labels:</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+7"/>
+        <source>Make Dataset...</source>
+        <translation>Datensatz erstellen...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A training dataset of the chosen studies&apos; labels (choose several with Ctrl or Shift)</source>
+        <translation>Ein Trainingsdatensatz aus den Labels der gewählten Studien (mehrere mit Strg oder Shift wählen)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Share Folder</source>
         <translation>Freigabeordner</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+51"/>
         <source>%1: the share does not answer (a hung network mount?)</source>
         <translation>%1: die Freigabe antwortet nicht (eine hängende Netzwerkeinbindung?)</translation>
     </message>
@@ -2124,7 +2332,62 @@
         <translation>Freigabe: %1</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+31"/>
+        <source>Make Dataset</source>
+        <translation>Datensatz erstellen</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Approved revisions only</source>
+        <translation>Nur freigegebene Revisionen</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Studies (%1):</source>
+        <translation>Studien (%1):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name:</source>
+        <translation>Name:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label set:</source>
+        <translation>Labelsatz:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Validation:</source>
+        <translation>Validierung:</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>A dataset needs chosen studies, a name and a label set</source>
+        <translation>Ein Datensatz braucht gewählte Studien, einen Namen und einen Labelsatz</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Saving dataset %1...</source>
+        <translation>Datensatz %1 wird gespeichert...</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Dataset %1 not saved: %2</source>
+        <translation>Datensatz %1 nicht gespeichert: %2</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Saved dataset %1 version %2: %3 entries (%4 train, %5 validation)</source>
+        <translation>Datensatz %1 Version %2 gespeichert: %3 Einträge (%4 Training, %5 Validierung)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>skipped %1</source>
+        <translation>übersprungen: %1</translation>
+    </message>
+    <message>
+        <location line="+25"/>
         <source>Reading the share&apos;s catalogue...</source>
         <translation>Der Katalog der Freigabe wird gelesen...</translation>
     </message>
@@ -2142,30 +2405,30 @@
         </translation>
     </message>
     <message>
-        <location line="+67"/>
-        <location line="+63"/>
+        <location line="+68"/>
+        <location line="+66"/>
         <source>approved</source>
         <translation>freigegeben</translation>
     </message>
     <message>
-        <location line="-62"/>
-        <location line="+63"/>
+        <location line="-65"/>
+        <location line="+66"/>
         <source>submitted</source>
         <translation>eingereicht</translation>
     </message>
     <message>
-        <location line="-62"/>
-        <location line="+63"/>
+        <location line="-65"/>
+        <location line="+66"/>
         <source>sent back</source>
         <translation>zurückgegeben</translation>
     </message>
     <message>
-        <location line="-62"/>
+        <location line="-65"/>
         <source>not reviewed</source>
         <translation>nicht geprüft</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+17"/>
         <source>%1 of %2 studies shown: search to narrow them</source>
         <translation>%1 von %2 Studien angezeigt: suchen Sie, um sie einzugrenzen</translation>
     </message>
@@ -2646,17 +2909,17 @@ Bild: %3</translation>
 <context>
     <name>delineate::app::gui::TrainingPanel</name>
     <message>
-        <location filename="../app/gui/training_panel.cpp" line="+164"/>
+        <location filename="../app/gui/training_panel.cpp" line="+189"/>
         <source>Training: %1</source>
         <translation>Training: %1</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+5"/>
         <source>Training %1 after %2 iterations; best validation Dice %3</source>
         <translation>Training %1 nach %2 Iterationen; bester Validierungs-Dice %3</translation>
     </message>
     <message>
-        <location line="-1"/>
+        <location line="+38"/>
         <source>ended</source>
         <translation>beendet</translation>
     </message>
@@ -2676,12 +2939,14 @@ Bild: %3</translation>
         <translation>vorzeitig beendet</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-34"/>
+        <location line="+26"/>
+        <location line="+263"/>
         <source>none</source>
         <translation>keiner</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-287"/>
         <source>Training failed: %1</source>
         <translation>Training fehlgeschlagen: %1</translation>
     </message>
@@ -2691,7 +2956,12 @@ Bild: %3</translation>
         <translation>Der früher gestartete Lauf %1 wird verfolgt</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
+        <source>Last run %1: %2 after %3 iterations; best validation Dice %4</source>
+        <translation>Letzter Lauf %1: %2 nach %3 Iterationen; bester Validierungs-Dice %4</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>Data:</source>
         <translation>Daten:</translation>
     </message>
@@ -2792,6 +3062,41 @@ Bild: %3</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>Models...</source>
+        <translation>Modelle...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The share&apos;s trained models: metrics, datasets, comparison; choose the AI engine</source>
+        <translation>Die trainierten Modelle der Freigabe: Metriken, Datensätze, Vergleich; die KI-Engine wählen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Next Case</source>
+        <translation>Nächster Fall</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rank the share&apos;s studies without approved labels by this model&apos;s uncertainty and open the most uncertain one</source>
+        <translation>Die Studien der Freigabe ohne freigegebene Labels nach der Unsicherheit dieses Modells ordnen und die unsicherste öffnen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Study</source>
+        <translation>Studie</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Uncertainty</source>
+        <translation>Unsicherheit</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Labels</source>
+        <translation>Labels</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Loss</source>
         <translation>Verlust</translation>
     </message>
@@ -2857,19 +3162,99 @@ Bild: %3</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>  memory %1 GB</source>
+        <translation>  Speicher %1 GB</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>  GPU memory in use %1 GB</source>
+        <translation>  GPU-Speicher belegt %1 GB</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>  last %1</source>
         <translation>  zuletzt %1</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>No share is open to rank its studies</source>
+        <translation>Keine Freigabe geöffnet, deren Studien zu ordnen wären</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Name the model that ranks the studies (Name:)</source>
+        <translation>Das Modell benennen, das die Studien ordnet (Name:)</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>cannot start %1: %2</source>
+        <translation>%1 kann nicht gestartet werden: %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Ranking the studies without approved labels by %1...</source>
+        <translation>Studien ohne freigegebene Labels werden nach %1 geordnet...</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Ranking 1 study on %1...</source>
+        <translation>1 Studie wird auf %1 eingeordnet...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ranking %1 studies on %2...</source>
+        <translation>%1 Studien werden auf %2 geordnet...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ranked %1 of %2: %3 (uncertainty %4)</source>
+        <translation>%1 von %2 eingeordnet: %3 (Unsicherheit %4)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Not ranked: %1: %2</source>
+        <translation>Nicht eingeordnet: %1: %2</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>delineate-train ended without a ranking</source>
+        <translation>delineate-train endete ohne Rangfolge</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Ranking failed: %1</source>
+        <translation>Einordnung fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Every study of the share with an image has approved labels: nothing to rank</source>
+        <translation>Jede Studie der Freigabe mit Bild hat freigegebene Labels: nichts zu ordnen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Next case: %1 (uncertainty %2), the only study to label</source>
+        <translation>Nächster Fall: %1 (Unsicherheit %2), die einzige zu labelnde Studie</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Next case: %1 (uncertainty %2), the most uncertain of %3 studies</source>
+        <translation>Nächster Fall: %1 (Unsicherheit %2), die unsicherste von %3 Studien</translation>
     </message>
 </context>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training_run.cpp" line="+97"/>
+        <location filename="../app/gui/training_run.cpp" line="+98"/>
         <source>cannot start %1: %2</source>
         <translation>%1 kann nicht gestartet werden: %2</translation>
     </message>
     <message>
-        <location line="+92"/>
+        <location line="+62"/>
+        <source>ended without a result (see %1)</source>
+        <translation>ohne Ergebnis beendet (siehe %1)</translation>
+    </message>
+    <message>
+        <location line="+70"/>
         <source>delineate-train ended without a result (see %1)</source>
         <translation>delineate-train endete ohne Ergebnis (siehe %1)</translation>
     </message>

@@ -315,12 +315,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+82"/>
+        <location line="+99"/>
         <source>From the preferences</source>
         <translation>Selon les préférences</translation>
     </message>
     <message>
-        <location line="-81"/>
+        <location line="-98"/>
         <source>Segment everything</source>
         <translation>Tout segmenter</translation>
     </message>
@@ -420,7 +420,12 @@
         <translation>Moteur&#xa0;: %1 sur %2</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+41"/>
+        <source>The engine is busy: choose the model when it is done</source>
+        <translation>Le moteur est occupé : choisissez le modèle quand il aura fini</translation>
+    </message>
+    <message>
+        <location line="+36"/>
         <source>Share models: %1</source>
         <translation>Modèles du partage : %1</translation>
     </message>
@@ -894,55 +899,55 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+47"/>
-        <location line="+203"/>
+        <location filename="../app/gui/main_window.cpp" line="+48"/>
+        <location line="+213"/>
         <location line="+60"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-220"/>
-        <location line="+98"/>
+        <location line="-230"/>
+        <location line="+107"/>
         <source>Cancel</source>
         <translation>Annuler</translation>
     </message>
     <message>
-        <location line="-62"/>
-        <location line="+59"/>
+        <location line="-71"/>
+        <location line="+68"/>
         <source>Labels</source>
         <translation>Étiquettes</translation>
     </message>
     <message>
-        <location line="-58"/>
-        <location line="+59"/>
+        <location line="-67"/>
+        <location line="+68"/>
         <source>Tools</source>
         <translation>Outils</translation>
     </message>
     <message>
-        <location line="-58"/>
-        <location line="+59"/>
+        <location line="-67"/>
+        <location line="+68"/>
         <source>AI</source>
         <translation>IA</translation>
     </message>
     <message>
-        <location line="-58"/>
-        <location line="+64"/>
-        <location line="+370"/>
+        <location line="-67"/>
+        <location line="+74"/>
+        <location line="+391"/>
         <source>Training</source>
         <translation>Entraînement</translation>
     </message>
     <message>
-        <location line="-432"/>
+        <location line="-463"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Ouvrez une image (Fichier &gt; Ouvrir une image) ou un dossier DICOM</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+43"/>
         <source>Import into Share</source>
         <translation>Importer dans le partage</translation>
     </message>
     <message>
-        <location line="+92"/>
+        <location line="+93"/>
         <source>Delineate - %1 (share)</source>
         <translation>Delineate - %1 (partage)</translation>
     </message>
@@ -1012,7 +1017,17 @@
         <translation>   hors de l&apos;image</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+17"/>
+        <source>AI engine: %1</source>
+        <translation>Moteur IA : %1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Dataset %1 version %2 saved: choose it in the Training dock</source>
+        <translation>Jeu de données %1 version %2 enregistré : choisissez-le dans le panneau Entraînement</translation>
+    </message>
+    <message>
+        <location line="+42"/>
         <source>%1 (share %2)</source>
         <translation>%1 (partage %2)</translation>
     </message>
@@ -1229,6 +1244,11 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>Model &amp;Registry...</source>
+        <translation>&amp;Registre des modèles...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;View</source>
         <translation>Affic&amp;hage</translation>
     </message>
@@ -1326,6 +1346,184 @@
         <location line="+1"/>
         <source>Brain</source>
         <translation>Cerveau</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::ModelRegistryDialog</name>
+    <message>
+        <location filename="../app/gui/model_registry.cpp" line="+130"/>
+        <source>Model Registry</source>
+        <translation>Registre des modèles</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The share&apos;s trained models, every checkpoint revision. Choose one to see its Dice per structure, two to compare them; &quot;Use as AI engine&quot; segments with the chosen one.</source>
+        <translation>Les modèles entraînés du partage, chaque révision de checkpoint. Choisissez-en une pour voir son Dice par structure, deux pour les comparer ; « Utiliser comme moteur IA » segmente avec celle choisie.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Model</source>
+        <translation>Modèle</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Revision</source>
+        <translation>Révision</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Architecture</source>
+        <translation>Architecture</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Classes</source>
+        <translation>Classes</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Validation Dice</source>
+        <translation>Dice de validation</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dataset</source>
+        <translation>Jeu de données</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Iteration</source>
+        <translation>Itération</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Saved by</source>
+        <translation>Enregistré par</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Saved</source>
+        <translation>Enregistré</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Status</source>
+        <translation>État</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Refresh</source>
+        <translation>Actualiser</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Use as AI engine</source>
+        <translation>Utiliser comme moteur IA</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Close</source>
+        <translation>Fermer</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>No share is open: open a study from a share first (File &gt; Open from Share)</source>
+        <translation>Aucun partage ouvert : ouvrez d&apos;abord une étude d&apos;un partage (Fichier &gt; Ouvrir depuis le partage)</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>The run&apos;s best validation Dice up to these weights: %1</source>
+        <translation>Meilleur Dice de validation de l&apos;exécution jusqu&apos;à ces poids : %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 v%2</source>
+        <translation>%1 v%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>case list</source>
+        <translation>liste de cas</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(%1 train, %2 validation)</source>
+        <translation>(%1 entraînement, %2 validation)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>being trained by %1</source>
+        <translation>en cours d&apos;entraînement par %1</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>The share has no trained model yet: train one in the Training dock</source>
+        <translation>Le partage n&apos;a pas encore de modèle entraîné : entraînez-en un dans le panneau Entraînement</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Checkpoint revisions: %1. Choose one, or two to compare</source>
+        <translation>Révisions de checkpoint : %1. Choisissez-en une, ou deux pour comparer</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+18"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="-18"/>
+        <location line="+18"/>
+        <source>Structure</source>
+        <translation>Structure</translation>
+    </message>
+    <message>
+        <location line="-18"/>
+        <location line="+18"/>
+        <source>Dice</source>
+        <translation>Dice</translation>
+    </message>
+    <message>
+        <location line="-14"/>
+        <source>Choose one revision, or two to compare</source>
+        <translation>Choisissez une révision, ou deux pour comparer</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Difference</source>
+        <translation>Différence</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>%1: validation Dice %2 (structures: %3)</source>
+        <translation>%1 : Dice de validation %2 (structures : %3)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+10"/>
+        <location line="+1"/>
+        <source>none</source>
+        <translation>aucun</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <source>at iteration %1</source>
+        <translation>à l&apos;itération %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>learnt from dataset %1 version %2</source>
+        <translation>appris du jeu de données %1 version %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>saved by %1</source>
+        <translation>enregistré par %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 against %2: validation Dice %3 and %4; structures better: %5, worse: %6</source>
+        <translation>%1 contre %2 : Dice de validation %3 et %4 ; structures meilleures : %5, moins bonnes : %6</translation>
     </message>
 </context>
 <context>
@@ -1989,7 +2187,7 @@
 <context>
     <name>delineate::app::gui::StudyBrowserDialog</name>
     <message>
-        <location filename="../app/gui/study_browser.cpp" line="+43"/>
+        <location filename="../app/gui/study_browser.cpp" line="+49"/>
         <source>Patient ID</source>
         <translation>ID patient</translation>
     </message>
@@ -2039,7 +2237,7 @@
         <translation>Étude</translation>
     </message>
     <message>
-        <location line="+101"/>
+        <location line="+104"/>
         <source>Open from Share</source>
         <translation>Ouvrir depuis le partage</translation>
     </message>
@@ -2109,12 +2307,22 @@
         <translation>Étiquettes :</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+7"/>
+        <source>Make Dataset...</source>
+        <translation>Créer un jeu de données...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A training dataset of the chosen studies&apos; labels (choose several with Ctrl or Shift)</source>
+        <translation>Un jeu de données d&apos;entraînement des labels des études choisies (choisissez-en plusieurs avec Ctrl ou Maj)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Share Folder</source>
         <translation>Dossier du partage</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+51"/>
         <source>%1: the share does not answer (a hung network mount?)</source>
         <translation>%1 : le partage ne répond pas (un montage réseau bloqué ?)</translation>
     </message>
@@ -2124,7 +2332,62 @@
         <translation>Partage : %1</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+31"/>
+        <source>Make Dataset</source>
+        <translation>Créer un jeu de données</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Approved revisions only</source>
+        <translation>Révisions approuvées uniquement</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Studies (%1):</source>
+        <translation>Études (%1) :</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name:</source>
+        <translation>Nom :</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label set:</source>
+        <translation>Jeu de labels :</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Validation:</source>
+        <translation>Validation :</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>A dataset needs chosen studies, a name and a label set</source>
+        <translation>Un jeu de données demande des études choisies, un nom et un jeu de labels</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Saving dataset %1...</source>
+        <translation>Enregistrement du jeu de données %1...</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Dataset %1 not saved: %2</source>
+        <translation>Jeu de données %1 non enregistré : %2</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Saved dataset %1 version %2: %3 entries (%4 train, %5 validation)</source>
+        <translation>Jeu de données %1 version %2 enregistré : %3 entrées (%4 entraînement, %5 validation)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>skipped %1</source>
+        <translation>ignorés : %1</translation>
+    </message>
+    <message>
+        <location line="+25"/>
         <source>Reading the share&apos;s catalogue...</source>
         <translation>Lecture du catalogue du partage...</translation>
     </message>
@@ -2142,30 +2405,30 @@
         </translation>
     </message>
     <message>
-        <location line="+67"/>
-        <location line="+63"/>
+        <location line="+68"/>
+        <location line="+66"/>
         <source>approved</source>
         <translation>approuvé</translation>
     </message>
     <message>
-        <location line="-62"/>
-        <location line="+63"/>
+        <location line="-65"/>
+        <location line="+66"/>
         <source>submitted</source>
         <translation>soumis</translation>
     </message>
     <message>
-        <location line="-62"/>
-        <location line="+63"/>
+        <location line="-65"/>
+        <location line="+66"/>
         <source>sent back</source>
         <translation>renvoyé</translation>
     </message>
     <message>
-        <location line="-62"/>
+        <location line="-65"/>
         <source>not reviewed</source>
         <translation>non relu</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+17"/>
         <source>%1 of %2 studies shown: search to narrow them</source>
         <translation>%1 études sur %2 affichées : recherchez pour les restreindre</translation>
     </message>
@@ -2646,17 +2909,17 @@ Image : %3</translation>
 <context>
     <name>delineate::app::gui::TrainingPanel</name>
     <message>
-        <location filename="../app/gui/training_panel.cpp" line="+164"/>
+        <location filename="../app/gui/training_panel.cpp" line="+189"/>
         <source>Training: %1</source>
         <translation>Entraînement : %1</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+5"/>
         <source>Training %1 after %2 iterations; best validation Dice %3</source>
         <translation>Entraînement %1 après %2 itérations ; meilleur Dice de validation %3</translation>
     </message>
     <message>
-        <location line="-1"/>
+        <location line="+38"/>
         <source>ended</source>
         <translation>fini</translation>
     </message>
@@ -2676,12 +2939,14 @@ Image : %3</translation>
         <translation>arrêté tôt</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-34"/>
+        <location line="+26"/>
+        <location line="+263"/>
         <source>none</source>
         <translation>aucun</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-287"/>
         <source>Training failed: %1</source>
         <translation>Échec de l&apos;entraînement : %1</translation>
     </message>
@@ -2691,7 +2956,12 @@ Image : %3</translation>
         <translation>Suivi de l&apos;entraînement %1 lancé plus tôt</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
+        <source>Last run %1: %2 after %3 iterations; best validation Dice %4</source>
+        <translation>Dernière exécution %1 : %2 après %3 itérations ; meilleur Dice de validation %4</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>Data:</source>
         <translation>Données :</translation>
     </message>
@@ -2792,6 +3062,41 @@ Image : %3</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>Models...</source>
+        <translation>Modèles...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The share&apos;s trained models: metrics, datasets, comparison; choose the AI engine</source>
+        <translation>Les modèles entraînés du partage : métriques, jeux de données, comparaison ; choisir le moteur IA</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Next Case</source>
+        <translation>Cas suivant</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rank the share&apos;s studies without approved labels by this model&apos;s uncertainty and open the most uncertain one</source>
+        <translation>Classer les études du partage sans labels approuvés selon l&apos;incertitude de ce modèle et ouvrir la plus incertaine</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Study</source>
+        <translation>Étude</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Uncertainty</source>
+        <translation>Incertitude</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Labels</source>
+        <translation>Labels</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Loss</source>
         <translation>Perte</translation>
     </message>
@@ -2857,19 +3162,99 @@ Image : %3</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>  memory %1 GB</source>
+        <translation>  mémoire %1 Go</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>  GPU memory in use %1 GB</source>
+        <translation>  mémoire GPU utilisée %1 Go</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>  last %1</source>
         <translation>  dernier %1</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>No share is open to rank its studies</source>
+        <translation>Aucun partage ouvert dont classer les études</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Name the model that ranks the studies (Name:)</source>
+        <translation>Nommez le modèle qui classe les études (Nom :)</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>cannot start %1: %2</source>
+        <translation>impossible de démarrer %1 : %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Ranking the studies without approved labels by %1...</source>
+        <translation>Classement des études sans labels approuvés par %1...</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Ranking 1 study on %1...</source>
+        <translation>Classement d&apos;1 étude sur %1...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ranking %1 studies on %2...</source>
+        <translation>Classement de %1 études sur %2...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ranked %1 of %2: %3 (uncertainty %4)</source>
+        <translation>%1 sur %2 classées : %3 (incertitude %4)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Not ranked: %1: %2</source>
+        <translation>Non classée : %1 : %2</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>delineate-train ended without a ranking</source>
+        <translation>delineate-train s&apos;est terminé sans classement</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Ranking failed: %1</source>
+        <translation>Échec du classement : %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Every study of the share with an image has approved labels: nothing to rank</source>
+        <translation>Chaque étude du partage avec une image a des labels approuvés : rien à classer</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Next case: %1 (uncertainty %2), the only study to label</source>
+        <translation>Cas suivant : %1 (incertitude %2), la seule étude à annoter</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Next case: %1 (uncertainty %2), the most uncertain of %3 studies</source>
+        <translation>Cas suivant : %1 (incertitude %2), la plus incertaine de %3 études</translation>
     </message>
 </context>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training_run.cpp" line="+97"/>
+        <location filename="../app/gui/training_run.cpp" line="+98"/>
         <source>cannot start %1: %2</source>
         <translation>impossible de démarrer %1 : %2</translation>
     </message>
     <message>
-        <location line="+92"/>
+        <location line="+62"/>
+        <source>ended without a result (see %1)</source>
+        <translation>terminé sans résultat (voir %1)</translation>
+    </message>
+    <message>
+        <location line="+70"/>
         <source>delineate-train ended without a result (see %1)</source>
         <translation>delineate-train s&apos;est terminé sans résultat (voir %1)</translation>
     </message>

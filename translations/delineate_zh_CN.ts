@@ -315,12 +315,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+82"/>
+        <location line="+99"/>
         <source>From the preferences</source>
         <translation>来自首选项</translation>
     </message>
     <message>
-        <location line="-81"/>
+        <location line="-98"/>
         <source>Segment everything</source>
         <translation>全部分割</translation>
     </message>
@@ -420,7 +420,12 @@
         <translation>引擎：%1，运行于 %2</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+41"/>
+        <source>The engine is busy: choose the model when it is done</source>
+        <translation>引擎正忙：请在其完成后再选择模型</translation>
+    </message>
+    <message>
+        <location line="+36"/>
         <source>Share models: %1</source>
         <translation>共享存储模型：%1</translation>
     </message>
@@ -890,55 +895,55 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+47"/>
-        <location line="+203"/>
+        <location filename="../app/gui/main_window.cpp" line="+48"/>
+        <location line="+213"/>
         <location line="+60"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-220"/>
-        <location line="+98"/>
+        <location line="-230"/>
+        <location line="+107"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location line="-62"/>
-        <location line="+59"/>
+        <location line="-71"/>
+        <location line="+68"/>
         <source>Labels</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location line="-58"/>
-        <location line="+59"/>
+        <location line="-67"/>
+        <location line="+68"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location line="-58"/>
-        <location line="+59"/>
+        <location line="-67"/>
+        <location line="+68"/>
         <source>AI</source>
         <translation>AI</translation>
     </message>
     <message>
-        <location line="-58"/>
-        <location line="+64"/>
-        <location line="+370"/>
+        <location line="-67"/>
+        <location line="+74"/>
+        <location line="+391"/>
         <source>Training</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location line="-432"/>
+        <location line="-463"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>请打开图像（文件 &gt; 打开图像）或 DICOM 文件夹</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+43"/>
         <source>Import into Share</source>
         <translation>导入到共享</translation>
     </message>
     <message>
-        <location line="+92"/>
+        <location line="+93"/>
         <source>Delineate - %1 (share)</source>
         <translation>Delineate - %1（共享）</translation>
     </message>
@@ -1008,7 +1013,17 @@
         <translation>   图像外</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+17"/>
+        <source>AI engine: %1</source>
+        <translation>AI 引擎：%1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Dataset %1 version %2 saved: choose it in the Training dock</source>
+        <translation>数据集 %1 版本 %2 已保存：请在训练面板中选择</translation>
+    </message>
+    <message>
+        <location line="+42"/>
         <source>%1 (share %2)</source>
         <translation>%1（共享 %2）</translation>
     </message>
@@ -1225,6 +1240,11 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>Model &amp;Registry...</source>
+        <translation>模型注册表(&amp;R)...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -1322,6 +1342,184 @@
         <location line="+1"/>
         <source>Brain</source>
         <translation>脑窗</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::ModelRegistryDialog</name>
+    <message>
+        <location filename="../app/gui/model_registry.cpp" line="+130"/>
+        <source>Model Registry</source>
+        <translation>模型注册表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The share&apos;s trained models, every checkpoint revision. Choose one to see its Dice per structure, two to compare them; &quot;Use as AI engine&quot; segments with the chosen one.</source>
+        <translation>共享中已训练的模型，每个检查点修订版。选择一个以查看其各结构的 Dice，选择两个进行比较；“用作 AI 引擎”将使用所选模型进行分割。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Revision</source>
+        <translation>修订版</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Architecture</source>
+        <translation>架构</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Classes</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Validation Dice</source>
+        <translation>验证 Dice</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dataset</source>
+        <translation>数据集</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Saved by</source>
+        <translation>保存者</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Saved</source>
+        <translation>保存时间</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Use as AI engine</source>
+        <translation>用作 AI 引擎</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>No share is open: open a study from a share first (File &gt; Open from Share)</source>
+        <translation>未打开共享：请先从共享打开一个检查（文件 &gt; 从共享打开）</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>The run&apos;s best validation Dice up to these weights: %1</source>
+        <translation>截至这些权重时该次训练的最佳验证 Dice：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 v%2</source>
+        <translation>%1 v%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>case list</source>
+        <translation>病例列表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(%1 train, %2 validation)</source>
+        <translation>（%1 训练，%2 验证）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>being trained by %1</source>
+        <translation>正由 %1 训练</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>The share has no trained model yet: train one in the Training dock</source>
+        <translation>共享中还没有已训练的模型：请在训练面板中训练一个</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Checkpoint revisions: %1. Choose one, or two to compare</source>
+        <translation>检查点修订版：%1。选择一个，或选择两个进行比较</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+18"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="-18"/>
+        <location line="+18"/>
+        <source>Structure</source>
+        <translation>结构</translation>
+    </message>
+    <message>
+        <location line="-18"/>
+        <location line="+18"/>
+        <source>Dice</source>
+        <translation>Dice</translation>
+    </message>
+    <message>
+        <location line="-14"/>
+        <source>Choose one revision, or two to compare</source>
+        <translation>选择一个修订版，或选择两个进行比较</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Difference</source>
+        <translation>差值</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>%1: validation Dice %2 (structures: %3)</source>
+        <translation>%1：验证 Dice %2（结构：%3）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+10"/>
+        <location line="+1"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <source>at iteration %1</source>
+        <translation>于第 %1 次迭代</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>learnt from dataset %1 version %2</source>
+        <translation>学习自数据集 %1 版本 %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>saved by %1</source>
+        <translation>保存者 %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 against %2: validation Dice %3 and %4; structures better: %5, worse: %6</source>
+        <translation>%1 对比 %2：验证 Dice %3 和 %4；更好的结构：%5，更差的：%6</translation>
     </message>
 </context>
 <context>
@@ -1984,7 +2182,7 @@
 <context>
     <name>delineate::app::gui::StudyBrowserDialog</name>
     <message>
-        <location filename="../app/gui/study_browser.cpp" line="+43"/>
+        <location filename="../app/gui/study_browser.cpp" line="+49"/>
         <source>Patient ID</source>
         <translation>患者 ID</translation>
     </message>
@@ -2034,7 +2232,7 @@
         <translation>检查</translation>
     </message>
     <message>
-        <location line="+101"/>
+        <location line="+104"/>
         <source>Open from Share</source>
         <translation>从共享打开</translation>
     </message>
@@ -2104,12 +2302,22 @@
         <translation>标签：</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+7"/>
+        <source>Make Dataset...</source>
+        <translation>创建数据集...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A training dataset of the chosen studies&apos; labels (choose several with Ctrl or Shift)</source>
+        <translation>由所选检查的标签组成的训练数据集（按 Ctrl 或 Shift 选择多个）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Share Folder</source>
         <translation>共享文件夹</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+51"/>
         <source>%1: the share does not answer (a hung network mount?)</source>
         <translation>%1：共享没有响应（网络挂载卡住了？）</translation>
     </message>
@@ -2119,7 +2327,62 @@
         <translation>共享：%1</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+31"/>
+        <source>Make Dataset</source>
+        <translation>创建数据集</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Approved revisions only</source>
+        <translation>仅已批准的修订版</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Studies (%1):</source>
+        <translation>检查（%1）：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label set:</source>
+        <translation>标签集：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Validation:</source>
+        <translation>验证：</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>A dataset needs chosen studies, a name and a label set</source>
+        <translation>数据集需要所选检查、名称和标签集</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Saving dataset %1...</source>
+        <translation>正在保存数据集 %1...</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Dataset %1 not saved: %2</source>
+        <translation>数据集 %1 未保存：%2</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Saved dataset %1 version %2: %3 entries (%4 train, %5 validation)</source>
+        <translation>已保存数据集 %1 版本 %2：%3 个条目（%4 训练，%5 验证）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>skipped %1</source>
+        <translation>已跳过 %1</translation>
+    </message>
+    <message>
+        <location line="+25"/>
         <source>Reading the share&apos;s catalogue...</source>
         <translation>正在读取共享的目录...</translation>
     </message>
@@ -2136,30 +2399,30 @@
         </translation>
     </message>
     <message>
-        <location line="+67"/>
-        <location line="+63"/>
+        <location line="+68"/>
+        <location line="+66"/>
         <source>approved</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location line="-62"/>
-        <location line="+63"/>
+        <location line="-65"/>
+        <location line="+66"/>
         <source>submitted</source>
         <translation>已提交</translation>
     </message>
     <message>
-        <location line="-62"/>
-        <location line="+63"/>
+        <location line="-65"/>
+        <location line="+66"/>
         <source>sent back</source>
         <translation>已退回</translation>
     </message>
     <message>
-        <location line="-62"/>
+        <location line="-65"/>
         <source>not reviewed</source>
         <translation>未审核</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+17"/>
         <source>%1 of %2 studies shown: search to narrow them</source>
         <translation>显示 %2 个检查中的 %1 个：请搜索以缩小范围</translation>
     </message>
@@ -2632,17 +2895,17 @@ Image: %3</source>
 <context>
     <name>delineate::app::gui::TrainingPanel</name>
     <message>
-        <location filename="../app/gui/training_panel.cpp" line="+164"/>
+        <location filename="../app/gui/training_panel.cpp" line="+189"/>
         <source>Training: %1</source>
         <translation>训练：%1</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+5"/>
         <source>Training %1 after %2 iterations; best validation Dice %3</source>
         <translation>训练在 %2 次迭代后%1；最佳验证 Dice %3</translation>
     </message>
     <message>
-        <location line="-1"/>
+        <location line="+38"/>
         <source>ended</source>
         <translation>结束</translation>
     </message>
@@ -2662,12 +2925,14 @@ Image: %3</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-34"/>
+        <location line="+26"/>
+        <location line="+263"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-287"/>
         <source>Training failed: %1</source>
         <translation>训练失败：%1</translation>
     </message>
@@ -2677,7 +2942,12 @@ Image: %3</source>
         <translation>正在跟踪先前启动的训练 %1</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
+        <source>Last run %1: %2 after %3 iterations; best validation Dice %4</source>
+        <translation>上次训练 %1：%3 次迭代后%2；最佳验证 Dice %4</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>Data:</source>
         <translation>数据：</translation>
     </message>
@@ -2778,6 +3048,41 @@ Image: %3</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>Models...</source>
+        <translation>模型...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The share&apos;s trained models: metrics, datasets, comparison; choose the AI engine</source>
+        <translation>共享中已训练的模型：指标、数据集、比较；选择 AI 引擎</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Next Case</source>
+        <translation>下一个病例</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rank the share&apos;s studies without approved labels by this model&apos;s uncertainty and open the most uncertain one</source>
+        <translation>按此模型的不确定性对共享中没有已批准标签的检查排序，并打开最不确定的一个</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Study</source>
+        <translation>检查</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Uncertainty</source>
+        <translation>不确定性</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Labels</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
@@ -2843,19 +3148,99 @@ Image: %3</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>  memory %1 GB</source>
+        <translation>  内存 %1 GB</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>  GPU memory in use %1 GB</source>
+        <translation>  GPU 已用显存 %1 GB</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>  last %1</source>
         <translation>  最新 %1</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>No share is open to rank its studies</source>
+        <translation>未打开可排序其检查的共享</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Name the model that ranks the studies (Name:)</source>
+        <translation>请命名用于排序检查的模型（名称：）</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>cannot start %1: %2</source>
+        <translation>无法启动 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Ranking the studies without approved labels by %1...</source>
+        <translation>正在用 %1 对没有已批准标签的检查排序...</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Ranking 1 study on %1...</source>
+        <translation>正在 %1 上对 1 个检查排序...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ranking %1 studies on %2...</source>
+        <translation>正在 %2 上对 %1 个检查排序...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ranked %1 of %2: %3 (uncertainty %4)</source>
+        <translation>已排序 %1/%2：%3（不确定性 %4）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Not ranked: %1: %2</source>
+        <translation>未排序：%1：%2</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>delineate-train ended without a ranking</source>
+        <translation>delineate-train 结束但未给出排序</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Ranking failed: %1</source>
+        <translation>排序失败：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Every study of the share with an image has approved labels: nothing to rank</source>
+        <translation>共享中每个有图像的检查都已有批准的标签：无需排序</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Next case: %1 (uncertainty %2), the only study to label</source>
+        <translation>下一个病例：%1（不确定性 %2），唯一待标注的检查</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Next case: %1 (uncertainty %2), the most uncertain of %3 studies</source>
+        <translation>下一个病例：%1（不确定性 %2），%3 个检查中最不确定的</translation>
     </message>
 </context>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training_run.cpp" line="+97"/>
+        <location filename="../app/gui/training_run.cpp" line="+98"/>
         <source>cannot start %1: %2</source>
         <translation>无法启动 %1：%2</translation>
     </message>
     <message>
-        <location line="+92"/>
+        <location line="+62"/>
+        <source>ended without a result (see %1)</source>
+        <translation>结束但没有结果（见 %1）</translation>
+    </message>
+    <message>
+        <location line="+70"/>
         <source>delineate-train ended without a result (see %1)</source>
         <translation>delineate-train 未给出结果即结束（见 %1）</translation>
     </message>
