@@ -1426,12 +1426,12 @@
         <translation>Schließen</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+23"/>
         <source>No share is open: open a study from a share first (File &gt; Open from Share)</source>
         <translation>Keine Freigabe geöffnet: zuerst eine Studie aus einer Freigabe öffnen (Datei &gt; Aus Freigabe öffnen)</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+51"/>
         <source>The run&apos;s best validation Dice up to these weights: %1</source>
         <translation>Bester Validierungs-Dice des Laufs bis zu diesen Gewichten: %1</translation>
     </message>
@@ -1456,7 +1456,7 @@
         <translation>wird von %1 trainiert</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+29"/>
         <source>The share has no trained model yet: train one in the Training dock</source>
         <translation>Die Freigabe hat noch kein trainiertes Modell: eines im Training-Dock trainieren</translation>
     </message>
@@ -2237,7 +2237,7 @@
         <translation>Studie</translation>
     </message>
     <message>
-        <location line="+104"/>
+        <location line="+105"/>
         <source>Open from Share</source>
         <translation>Aus der Freigabe öffnen</translation>
     </message>
@@ -2297,7 +2297,7 @@
         <translation>bis JJJJ-MM-TT</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+34"/>
         <source>Series:</source>
         <translation>Serie:</translation>
     </message>
@@ -2362,17 +2362,17 @@
         <translation>Validierung:</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+20"/>
         <source>A dataset needs chosen studies, a name and a label set</source>
         <translation>Ein Datensatz braucht gewählte Studien, einen Namen und einen Labelsatz</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Saving dataset %1...</source>
         <translation>Datensatz %1 wird gespeichert...</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>Dataset %1 not saved: %2</source>
         <translation>Datensatz %1 nicht gespeichert: %2</translation>
     </message>
@@ -2405,7 +2405,7 @@
         </translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+70"/>
         <location line="+66"/>
         <source>approved</source>
         <translation>freigegeben</translation>
@@ -2941,12 +2941,12 @@ Bild: %3</translation>
     <message>
         <location line="-34"/>
         <location line="+26"/>
-        <location line="+263"/>
+        <location line="+265"/>
         <source>none</source>
         <translation>keiner</translation>
     </message>
     <message>
-        <location line="-287"/>
+        <location line="-289"/>
         <source>Training failed: %1</source>
         <translation>Training fehlgeschlagen: %1</translation>
     </message>
@@ -3216,7 +3216,12 @@ Bild: %3</translation>
         <translation>Nicht eingeordnet: %1: %2</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+10"/>
+        <source>the ranking was stopped</source>
+        <translation>die Einordnung wurde angehalten</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>delineate-train ended without a ranking</source>
         <translation>delineate-train endete ohne Rangfolge</translation>
     </message>
@@ -3244,12 +3249,12 @@ Bild: %3</translation>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training_run.cpp" line="+98"/>
+        <location filename="../app/gui/training_run.cpp" line="+99"/>
         <source>cannot start %1: %2</source>
         <translation>%1 kann nicht gestartet werden: %2</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+66"/>
         <source>ended without a result (see %1)</source>
         <translation>ohne Ergebnis beendet (siehe %1)</translation>
     </message>

@@ -1426,12 +1426,12 @@
         <translation>Fermer</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+23"/>
         <source>No share is open: open a study from a share first (File &gt; Open from Share)</source>
         <translation>Aucun partage ouvert : ouvrez d&apos;abord une étude d&apos;un partage (Fichier &gt; Ouvrir depuis le partage)</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+51"/>
         <source>The run&apos;s best validation Dice up to these weights: %1</source>
         <translation>Meilleur Dice de validation de l&apos;exécution jusqu&apos;à ces poids : %1</translation>
     </message>
@@ -1456,7 +1456,7 @@
         <translation>en cours d&apos;entraînement par %1</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+29"/>
         <source>The share has no trained model yet: train one in the Training dock</source>
         <translation>Le partage n&apos;a pas encore de modèle entraîné : entraînez-en un dans le panneau Entraînement</translation>
     </message>
@@ -2237,7 +2237,7 @@
         <translation>Étude</translation>
     </message>
     <message>
-        <location line="+104"/>
+        <location line="+105"/>
         <source>Open from Share</source>
         <translation>Ouvrir depuis le partage</translation>
     </message>
@@ -2297,7 +2297,7 @@
         <translation>au AAAA-MM-JJ</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+34"/>
         <source>Series:</source>
         <translation>Série :</translation>
     </message>
@@ -2362,17 +2362,17 @@
         <translation>Validation :</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+20"/>
         <source>A dataset needs chosen studies, a name and a label set</source>
         <translation>Un jeu de données demande des études choisies, un nom et un jeu de labels</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Saving dataset %1...</source>
         <translation>Enregistrement du jeu de données %1...</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>Dataset %1 not saved: %2</source>
         <translation>Jeu de données %1 non enregistré : %2</translation>
     </message>
@@ -2405,7 +2405,7 @@
         </translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+70"/>
         <location line="+66"/>
         <source>approved</source>
         <translation>approuvé</translation>
@@ -2941,12 +2941,12 @@ Image : %3</translation>
     <message>
         <location line="-34"/>
         <location line="+26"/>
-        <location line="+263"/>
+        <location line="+265"/>
         <source>none</source>
         <translation>aucun</translation>
     </message>
     <message>
-        <location line="-287"/>
+        <location line="-289"/>
         <source>Training failed: %1</source>
         <translation>Échec de l&apos;entraînement : %1</translation>
     </message>
@@ -3216,7 +3216,12 @@ Image : %3</translation>
         <translation>Non classée : %1 : %2</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+10"/>
+        <source>the ranking was stopped</source>
+        <translation>le classement a été arrêté</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>delineate-train ended without a ranking</source>
         <translation>delineate-train s&apos;est terminé sans classement</translation>
     </message>
@@ -3244,12 +3249,12 @@ Image : %3</translation>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training_run.cpp" line="+98"/>
+        <location filename="../app/gui/training_run.cpp" line="+99"/>
         <source>cannot start %1: %2</source>
         <translation>impossible de démarrer %1 : %2</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+66"/>
         <source>ended without a result (see %1)</source>
         <translation>terminé sans résultat (voir %1)</translation>
     </message>

@@ -1422,12 +1422,12 @@
         <translation>关闭</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+23"/>
         <source>No share is open: open a study from a share first (File &gt; Open from Share)</source>
         <translation>未打开共享：请先从共享打开一个检查（文件 &gt; 从共享打开）</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+51"/>
         <source>The run&apos;s best validation Dice up to these weights: %1</source>
         <translation>截至这些权重时该次训练的最佳验证 Dice：%1</translation>
     </message>
@@ -1452,7 +1452,7 @@
         <translation>正由 %1 训练</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+29"/>
         <source>The share has no trained model yet: train one in the Training dock</source>
         <translation>共享中还没有已训练的模型：请在训练面板中训练一个</translation>
     </message>
@@ -2232,7 +2232,7 @@
         <translation>检查</translation>
     </message>
     <message>
-        <location line="+104"/>
+        <location line="+105"/>
         <source>Open from Share</source>
         <translation>从共享打开</translation>
     </message>
@@ -2292,7 +2292,7 @@
         <translation>止 YYYY-MM-DD</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+34"/>
         <source>Series:</source>
         <translation>序列：</translation>
     </message>
@@ -2357,17 +2357,17 @@
         <translation>验证：</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+20"/>
         <source>A dataset needs chosen studies, a name and a label set</source>
         <translation>数据集需要所选检查、名称和标签集</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Saving dataset %1...</source>
         <translation>正在保存数据集 %1...</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>Dataset %1 not saved: %2</source>
         <translation>数据集 %1 未保存：%2</translation>
     </message>
@@ -2399,7 +2399,7 @@
         </translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+70"/>
         <location line="+66"/>
         <source>approved</source>
         <translation>已批准</translation>
@@ -2927,12 +2927,12 @@ Image: %3</source>
     <message>
         <location line="-34"/>
         <location line="+26"/>
-        <location line="+263"/>
+        <location line="+265"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location line="-287"/>
+        <location line="-289"/>
         <source>Training failed: %1</source>
         <translation>训练失败：%1</translation>
     </message>
@@ -3202,7 +3202,12 @@ Image: %3</source>
         <translation>未排序：%1：%2</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+10"/>
+        <source>the ranking was stopped</source>
+        <translation>排序已停止</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>delineate-train ended without a ranking</source>
         <translation>delineate-train 结束但未给出排序</translation>
     </message>
@@ -3230,12 +3235,12 @@ Image: %3</source>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training_run.cpp" line="+98"/>
+        <location filename="../app/gui/training_run.cpp" line="+99"/>
         <source>cannot start %1: %2</source>
         <translation>无法启动 %1：%2</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+66"/>
         <source>ended without a result (see %1)</source>
         <translation>结束但没有结果（见 %1）</translation>
     </message>

@@ -59,7 +59,7 @@ struct ModelRegistryDialog::Impl {
   QPushButton* refresh = nullptr;
   QPushButton* use = nullptr;
   QPushButton* close = nullptr;
-  bool listing = false;
+  bool listing = false, again = false;
   explicit Impl(Workbench& b) : bench(b) {}
 };
 
@@ -139,8 +139,12 @@ void ModelRegistryDialog::retranslate() {
 }
 
 void ModelRegistryDialog::refresh() {
-  if (d->listing) return;
+  if (d->listing) {  // listed again when the one running ends (a run may have published meanwhile)
+    d->again = true;
+    return;
+  }
   d->listing = true;
+  d->again = false;
   d->refresh->setEnabled(false);
   const QString root = QSettings().value("share/root").toString();
   using Result = std::shared_ptr<Listing>;
@@ -159,6 +163,7 @@ void ModelRegistryDialog::refresh() {
     d->trainingBy = std::move(r->trainingBy);
     fill();
     Q_EMIT listed();
+    if (d->again) refresh();
   });
   watcher->setFuture(QtConcurrent::run(&d->bench.workers(), [root] {
     auto r = std::make_shared<Listing>();
@@ -221,7 +226,8 @@ void ModelRegistryDialog::fill() {
   }
   d->models->resizeColumnsToContents();
   for (int r = 0; r < d->models->rowCount(); ++r)
-    if (chosen.contains(reference(r))) d->models->selectRow(r);
+    if (chosen.contains(reference(r)))
+      d->models->selectionModel()->select(d->models->model()->index(r, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
   showChoice();
 }
 

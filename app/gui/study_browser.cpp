@@ -147,6 +147,7 @@ struct StudyBrowserDialog::Impl {
   QLabel* detail = nullptr;
   QPushButton* open = nullptr;
   QPushButton* makeDataset = nullptr;
+  QLabel* datasetStatus = nullptr;
   bool saving = false;
   QString datasetMessage;
   QTimer poll;
@@ -212,6 +213,10 @@ StudyBrowserDialog::StudyBrowserDialog(QWidget* parent) : QDialog(parent), d(std
   layout->addWidget(d->table, 1);
   d->summary = new QLabel(this);
   layout->addWidget(d->summary);
+  d->datasetStatus = new QLabel(this);  // what Make Dataset saved (kept while the table refills)
+  d->datasetStatus->setObjectName("browser-dataset-status");
+  d->datasetStatus->setWordWrap(true);
+  layout->addWidget(d->datasetStatus);
 
   auto* chooser = new QFormLayout;
   d->series = new QComboBox(this);
@@ -356,20 +361,28 @@ void StudyBrowserDialog::askDataset() {
   connect(box, &QDialogButtonBox::accepted, &ask, &QDialog::accept);
   connect(box, &QDialogButtonBox::rejected, &ask, &QDialog::reject);
   if (ask.exec() != QDialog::Accepted) return;
-  makeDataset(name->text().trimmed(), labelSet->currentText().trimmed(), approved->isChecked(), validation->value());
+  // The studies the dialog named (the table may have been refilled while it was open).
+  makeDataset(name->text().trimmed(), labelSet->currentText().trimmed(), approved->isChecked(), validation->value(), studies);
 }
 
-bool StudyBrowserDialog::makeDataset(const QString& name, const QString& labelSet, bool approvedOnly, int validationPercent) {
+void StudyBrowserDialog::done(int result) {
+  if (d->saving) return;  // a dataset being saved: its outcome is said here, then the dialog may close
+  QDialog::done(result);
+}
+
+bool StudyBrowserDialog::makeDataset(const QString& name, const QString& labelSet, bool approvedOnly, int validationPercent,
+                                     QStringList studies) {
   if (d->saving || !d->store) return false;
-  const QStringList studies = selectedStudies();
+  if (studies.isEmpty()) studies = selectedStudies();
   if (studies.isEmpty() || name.isEmpty() || labelSet.isEmpty()) {
     d->datasetMessage = tr("A dataset needs chosen studies, a name and a label set");
-    d->summary->setText(d->datasetMessage);
+    d->datasetStatus->setText(d->datasetMessage);
     return false;
   }
   d->saving = true;
   d->makeDataset->setEnabled(false);
-  d->summary->setText(tr("Saving dataset %1...").arg(name));
+  d->open->setEnabled(false);
+  d->datasetStatus->setText(tr("Saving dataset %1...").arg(name));
   struct Saved {
     QString message;
     bool ok = false;
@@ -384,7 +397,8 @@ bool StudyBrowserDialog::makeDataset(const QString& name, const QString& labelSe
     d->saving = false;
     d->makeDataset->setEnabled(!selectedStudies().isEmpty());
     d->datasetMessage = saved->message;
-    d->summary->setText(saved->message);
+    d->datasetStatus->setText(saved->message);
+    d->open->setEnabled(d->series->currentIndex() >= 0);
     if (saved->ok) Q_EMIT datasetSaved(name, saved->revision);
     else Q_EMIT datasetFailed(saved->message);
   });
@@ -528,10 +542,12 @@ void StudyBrowserDialog::fillTable() {
     d->summary->setText(fromError(rows ? total.error() : rows.error()));
     return;
   }
-  const QString selected =
-      d->table->currentRow() >= 0 && d->table->item(d->table->currentRow(), kColumnCount - 1)
-          ? d->table->item(d->table->currentRow(), kColumnCount - 1)->text()
-          : QString();
+  // The current row counts only while it is chosen (Ctrl+click leaves a row current but no longer chosen).
+  const int current = d->table->currentRow();
+  const QString selected = current >= 0 && d->table->item(current, kColumnCount - 1) &&
+                                   d->table->selectionModel()->isRowSelected(current, QModelIndex())
+                               ? d->table->item(current, kColumnCount - 1)->text()
+                               : QString();
   const QStringList chosen = selectedStudies();  // every chosen study stays chosen (a dataset is made of them)
   const QSignalBlocker block(d->table);
   d->table->setRowCount(int(rows->size()));
@@ -567,7 +583,7 @@ void StudyBrowserDialog::fillTable() {
 
 void StudyBrowserDialog::studyChosen() {
   const int row = d->table->currentRow();
-  const bool selected = row >= 0 && !d->table->selectedItems().isEmpty();
+  const bool selected = row >= 0 && d->table->selectionModel()->isRowSelected(row, QModelIndex());
   d->series->clear();
   d->revision->clear();
   d->open->setEnabled(false);

@@ -60,7 +60,10 @@ class StudyBrowserDialog : public QDialog {
   // by a keyed hash of each study (validationPercent to validation, the rest to training); datasetSaved or
   // datasetFailed follows, and datasetMessage() says what was saved and which studies were skipped. False when it
   // cannot start (nothing chosen, no name or label set, a save running).
-  bool makeDataset(const QString& name, const QString& labelSet, bool approvedOnly, int validationPercent);
+  // `studies`: these instead of the chosen ones. The dialog does not close while the save runs.
+  bool makeDataset(const QString& name, const QString& labelSet, bool approvedOnly, int validationPercent,
+                   QStringList studies = {});
+  void done(int result) override;
   QPushButton* makeDatasetButton() const;
   QString datasetMessage() const;
   int matchingStudies() const;  // all matches, shown or not

@@ -462,6 +462,8 @@ void TrainingPanel::rankerOutput() {
       }
     } else if (event == "error") {
       m_rankerError = e.value("subject").toString() + ": " + e.value("reason").toString();
+    } else if (event == "cancelled") {
+      m_rankerError = tr("the ranking was stopped");
     }
   }
 }

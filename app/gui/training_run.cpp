@@ -11,6 +11,7 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QSignalBlocker>
 #include <QThread>
 #include <QTimer>
 
@@ -153,8 +154,12 @@ bool TrainingRun::replay(const QString& output) {
   m_log = output + "/run.jsonl";
   QFile log(m_log);
   if (!log.open(QIODevice::ReadOnly)) return false;
-  for (const QByteArray& line : log.readAll().split('\n'))
-    if (line.trimmed().startsWith('{')) handle(line.trimmed());
+  {
+    // Read, not relived: no progress or warning signal per old line (the caller shows the state once).
+    const QSignalBlocker quiet(this);
+    for (const QByteArray& line : log.readAll().split('\n'))
+      if (line.trimmed().startsWith('{')) handle(line.trimmed());
+  }
   m_offset = log.size();
   if (!m_error.isEmpty()) m_state.outcome = m_error;
   else if (m_state.outcome.isEmpty()) m_state.outcome = tr("ended without a result (see %1)").arg(output + "/run.log");

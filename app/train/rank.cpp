@@ -78,12 +78,12 @@ core::Result<std::vector<Candidate>> candidates(const io::ShareStore& store, con
       skipped.push_back(study + ": " + listing.error().describe());
       continue;
     }
+    // The image series with the most voxels (a CT rather than its scout), the first by name of equals: not the
+    // manifests' order.
     const io::SeriesManifest* image = nullptr;
+    auto voxels = [](const io::SeriesManifest& s) { return s.geometry->voxelCount(); };
     for (const auto& s : listing->series)
-      if (s.geometry) {
-        image = &s;
-        break;
-      }
+      if (s.geometry && (!image || voxels(s) > voxels(*image) || (voxels(s) == voxels(*image) && s.series < image->series))) image = &s;
     const std::string why = approved.count(study)        ? "has an approved revision of label set '" + labelSet + "'"
                             : !image                     ? "holds no image series"
                             : labelSet.empty() && !listing->labelSets.empty() ? "has label sets"
@@ -174,6 +174,9 @@ int runRanking(const RankOptions& options, const std::atomic<bool>& cancel) {
       if (!image) stats = image.error();
       else stats = inference::measureUncertainty(**engine, *image, &progress);
     }
+    if (stats && stats->nonFiniteVoxels > 0)
+      stats = core::makeError(core::ErrorCode::InvalidArgument, c.study,
+                              "the network gave non-finite values on " + std::to_string(stats->nonFiniteVoxels) + " voxels");
     if (!stats) {
       if (stats.error().code == core::ErrorCode::Cancelled) break;
       const std::string why = c.study + ": " + stats.error().describe();

@@ -2,7 +2,8 @@
 // delineate-train --rank (issue 26, "next case"): the share's studies that still need labels, ranked by how unsure a
 // trained atlas network is of them, so an annotator labels the most useful one next (active learning). A study is a
 // candidate when it has an image series and no approved revision of the label set (a draft or a rejected revision
-// still counts as unlabelled; its newest revision is named). Each candidate's series is fetched (verified, into the
+// still counts as unlabelled; its newest revision is named). Each candidate's image series (the one with the most
+// voxels) is fetched (verified, into the
 // series cache), segmented by the network, and scored by the mean normalised entropy of the voxels the network labels
 // or hesitates about (inference::training::UncertaintyStats); the most uncertain first, ties by study name.
 

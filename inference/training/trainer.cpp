@@ -106,33 +106,27 @@ core::Result<std::vector<std::uint16_t>> segmentPrepared(TrainableModel& model, 
       coverC = coverage(startsC, p[2], w[2]);
       meanLogits.resize(static_cast<std::size_t>(channels));
     }
-    const double entropyScale = vista ? 1.0 / std::log(2.0) : (channels > 1 ? 1.0 / std::log(static_cast<double>(channels)) : 0.0);
-    // The normalised entropy of a voxel whose summed logits are `cell` (strided by the slab) over `windows` windows.
+    if (uncertainty && vista)
+      return core::makeError(core::ErrorCode::Unsupported, "training", "the uncertainty is measured for SegResNetDS (softmax) networks");
+    const double entropyScale = channels > 1 ? 1.0 / std::log(static_cast<double>(channels)) : 0.0;
+    // The normalised entropy of the softmax of a voxel's logits averaged over the windows covering it (`cell` in the
+    // slab); NaN when a logit is not finite.
     auto entropyOf = [&](std::size_t cell, float windowCount) {
-      double h = 0;
-      if (vista) {
-        for (int ch = 0; ch < channels; ++ch) {
-          const double v = sum[static_cast<std::size_t>(ch) * static_cast<std::size_t>(slabCells) + cell] / windowCount;
-          const double q = 1.0 / (1.0 + std::exp(-v));
-          double b = 0;
-          if (q > 0 && q < 1) b = -(q * std::log(q) + (1 - q) * std::log(1 - q));
-          h = std::max(h, b);
-        }
-      } else {
-        double top = -std::numeric_limits<double>::infinity();
-        for (int ch = 0; ch < channels; ++ch) {
-          meanLogits[static_cast<std::size_t>(ch)] = sum[static_cast<std::size_t>(ch) * static_cast<std::size_t>(slabCells) + cell] / windowCount;
-          top = std::max(top, static_cast<double>(meanLogits[static_cast<std::size_t>(ch)]));
-        }
-        double z = 0, weighted = 0;
-        for (int ch = 0; ch < channels; ++ch) {
-          const double d = meanLogits[static_cast<std::size_t>(ch)] - top;
-          const double e = std::exp(d);
-          z += e;
-          weighted += e * d;
-        }
-        h = std::log(z) - weighted / z;  // -sum p log p with p = e^d / z
+      double top = -std::numeric_limits<double>::infinity();
+      for (int ch = 0; ch < channels; ++ch) {
+        const float v = sum[static_cast<std::size_t>(ch) * static_cast<std::size_t>(slabCells) + cell] / windowCount;
+        if (!std::isfinite(v)) return std::numeric_limits<double>::quiet_NaN();
+        meanLogits[static_cast<std::size_t>(ch)] = v;
+        top = std::max(top, static_cast<double>(v));
       }
+      double z = 0, weighted = 0;
+      for (int ch = 0; ch < channels; ++ch) {
+        const double d = meanLogits[static_cast<std::size_t>(ch)] - top;
+        const double e = std::exp(d);
+        z += e;
+        weighted += e * d;
+      }
+      const double h = std::log(z) - weighted / z;  // -sum p log p with p = e^d / z
       return std::clamp(h * entropyScale, 0.0, 1.0);
     };
     // Decides slab rows [0, rows) (image rows base..), those inside the image.
@@ -158,6 +152,10 @@ core::Result<std::vector<std::uint16_t>> segmentPrepared(TrainableModel& model, 
             if (uncertainty) {
               const double h = entropyOf(cell, coverA[static_cast<std::size_t>(x)] * coverB[static_cast<std::size_t>(y)] *
                                                    coverC[static_cast<std::size_t>(z)]);
+              if (std::isnan(h)) {
+                ++uncertainty->nonFiniteVoxels;
+                continue;
+              }
               ++uncertainty->voxels;
               uncertainty->entropySum += h;
               if (label != 0) ++uncertainty->foregroundVoxels;

@@ -111,11 +111,12 @@ core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, c
 core::Result<std::vector<std::pair<std::int64_t, double>>> validateCase(TrainableModel& model, const CaseCache& cache, std::size_t k,
                                                                         const TrainerSettings& settings);
 
-// How sure the network was of a whole image (issue 26's "next case"): per voxel the normalised entropy (0: certain,
-// 1: no preference) of its probabilities, the windows' logits averaged: SegResNetDS the softmax over its classes
-// divided by log(classes); VISTA-3D the largest binary entropy of its classes' sigmoids divided by log 2.
+// How sure a SegResNetDS network was of a whole image (issue 26's "next case"): per voxel the normalised entropy (0:
+// certain, 1: no preference) of the softmax of its logits averaged over the windows covering it, divided by
+// log(classes). A voxel with a non-finite logit is counted apart and in nothing else.
 struct UncertaintyStats {
   std::int64_t voxels = 0;
+  std::int64_t nonFiniteVoxels = 0;
   std::int64_t foregroundVoxels = 0;  // labelled as a structure (not background)
   std::int64_t consideredVoxels = 0;  // labelled as a structure, or with an entropy above 0.5 (the model hesitates)
   double entropySum = 0;              // over all voxels
@@ -128,7 +129,7 @@ struct UncertaintyStats {
 
 // The network's labels for a whole prepared image [X, Y, Z] (sliding window; SegResNetDS argmax, VISTA-3D the best
 // class above 0 among `classes`). `progress` gets the fraction of windows done after each; returning false cancels
-// (ErrorCode::Cancelled). With `uncertainty`, its figures over the image.
+// (ErrorCode::Cancelled). With `uncertainty`, its figures over the image (SegResNetDS only: Unsupported for VISTA-3D).
 core::Result<std::vector<std::uint16_t>> segmentPrepared(TrainableModel& model, const std::vector<float>& image,
                                                          const std::array<std::int64_t, 3>& size,
                                                          const std::array<std::int64_t, 3>& window, double overlap,

@@ -115,6 +115,12 @@ TEST_CASE("Model registry: every revision with its metrics, Dice per structure, 
   CHECK(compare->item(0, 4)->foreground().color() == QColor(0, 140, 0));
   CHECK(compare->item(1, 4)->foreground().color() == QColor(200, 0, 0));
   CHECK(registry->summary()->text() == "organs r2 against organs r1: validation Dice 0.625 and 0.650; structures better: 1, worse: 1");
+  // Listed again (as when a run publishes): both stay chosen.
+  listed.clear();
+  registry->refresh();
+  REQUIRE(waitFor(listed, 30000));
+  CHECK(models->selectionModel()->selectedRows().size() == 2);
+  CHECK(compare->columnCount() == 5);
   CHECK_FALSE(registry->useButton()->isEnabled());
   // Three: one or two, it says.
   models->selectAll();

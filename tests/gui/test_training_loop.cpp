@@ -122,6 +122,19 @@ TEST_CASE("Training loop in the window: approved labels, a dataset, training fro
       CHECK(browser.datasetMessage().contains("2 entries (1 train, 1 validation)"));
       CHECK(browser.datasetMessage().contains("mouse3: has no label set atlas"));
       REQUIRE(waitFor(listedAgain));
+      // A study taken out of the choice with Ctrl+click stays current but not chosen: the next refill keeps it out.
+      int row3 = -1;
+      const int studyColumn = browser.table()->columnCount() - 1;
+      for (int r = 0; r < browser.table()->rowCount(); ++r)
+        if (browser.table()->item(r, studyColumn)->text() == "mouse3") row3 = r;
+      REQUIRE(row3 >= 0);
+      const QModelIndex third = browser.table()->model()->index(row3, 0);
+      browser.table()->selectionModel()->setCurrentIndex(third, QItemSelectionModel::NoUpdate);
+      browser.table()->selectionModel()->select(third, QItemSelectionModel::Deselect | QItemSelectionModel::Rows);
+      CHECK(browser.selectedStudies() == QStringList({"mouse1", "mouse2"}));
+      refreshed.clear();
+      REQUIRE(waitFor(refreshed, 30000));
+      CHECK(browser.selectedStudies() == QStringList({"mouse1", "mouse2"}));
     }
     // Saved as `dataset create --from-approved atlas --split 50:50:0` would have: the same entries and splits.
     const auto described = cli("dataset show " + q(root) + " mice --json");
