@@ -2909,7 +2909,7 @@ Bild: %3</translation>
 <context>
     <name>delineate::app::gui::TrainingPanel</name>
     <message>
-        <location filename="../app/gui/training_panel.cpp" line="+189"/>
+        <location filename="../app/gui/training_panel.cpp" line="+190"/>
         <source>Training: %1</source>
         <translation>Training: %1</translation>
     </message>
@@ -2992,8 +2992,8 @@ Bild: %3</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>VISTA-3D checkpoint to fine-tune (model.pt)</source>
-        <translation>VISTA-3D-Checkpoint zum Feinabstimmen (model.pt)</translation>
+        <source>VISTA-3D checkpoint to fine-tune: a file (model.pt) or share:ROOT#MODEL</source>
+        <translation>VISTA-3D-Checkpoint zum Feinabstimmen: eine Datei (model.pt) oder share:ROOT#MODEL</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -2909,7 +2909,7 @@ Image : %3</translation>
 <context>
     <name>delineate::app::gui::TrainingPanel</name>
     <message>
-        <location filename="../app/gui/training_panel.cpp" line="+189"/>
+        <location filename="../app/gui/training_panel.cpp" line="+190"/>
         <source>Training: %1</source>
         <translation>Entraînement : %1</translation>
     </message>
@@ -2992,8 +2992,8 @@ Image : %3</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>VISTA-3D checkpoint to fine-tune (model.pt)</source>
-        <translation>Point de contrôle VISTA-3D à affiner (model.pt)</translation>
+        <source>VISTA-3D checkpoint to fine-tune: a file (model.pt) or share:ROOT#MODEL</source>
+        <translation>Checkpoint VISTA-3D à affiner : un fichier (model.pt) ou share:ROOT#MODEL</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -2895,7 +2895,7 @@ Image: %3</source>
 <context>
     <name>delineate::app::gui::TrainingPanel</name>
     <message>
-        <location filename="../app/gui/training_panel.cpp" line="+189"/>
+        <location filename="../app/gui/training_panel.cpp" line="+190"/>
         <source>Training: %1</source>
         <translation>训练：%1</translation>
     </message>
@@ -2978,8 +2978,8 @@ Image: %3</source>
     </message>
     <message>
         <location line="+1"/>
-        <source>VISTA-3D checkpoint to fine-tune (model.pt)</source>
-        <translation>要微调的 VISTA-3D 检查点（model.pt）</translation>
+        <source>VISTA-3D checkpoint to fine-tune: a file (model.pt) or share:ROOT#MODEL</source>
+        <translation>要微调的 VISTA-3D 检查点：文件（model.pt）或 share:ROOT#MODEL</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -97,6 +97,7 @@ TrainingPanel::TrainingPanel(Workbench& bench, QWidget* parent)
   m_modelLabel = new QLabel(this);
   form->addRow(m_modelLabel, m_model);
   m_checkpoint = named(new QLineEdit(this), "train-checkpoint");
+  m_checkpoint->setText(QSettings().value("ai/checkpoint").toString());  // the engine's VISTA-3D, to start from
   form->addRow(QString(), m_checkpoint);
   m_name = named(new QLineEdit(this), "train-name");
   m_nameLabel = new QLabel(this);
@@ -247,7 +248,7 @@ void TrainingPanel::retranslate() {
   m_modelLabel->setText(tr("Model:"));
   m_model->setItemText(0, tr("New atlas network (SegResNetDS)"));
   m_model->setItemText(1, tr("Fine-tune VISTA-3D"));
-  m_checkpoint->setPlaceholderText(tr("VISTA-3D checkpoint to fine-tune (model.pt)"));
+  m_checkpoint->setPlaceholderText(tr("VISTA-3D checkpoint to fine-tune: a file (model.pt) or share:ROOT#MODEL"));
   m_nameLabel->setText(tr("Name:"));
   m_name->setPlaceholderText(tr("the model's name on the share (checkpoints/<name>/)"));
   m_labels->setPlaceholderText(tr("label table (names; optional)"));
@@ -313,7 +314,7 @@ bool TrainingPanel::startRun(bool resume) {
     return false;
   }
   r.model = m_model->currentData().toString();
-  r.checkpoint = m_checkpoint->text().trimmed();
+  r.checkpoint = r.model == "vista3d" ? m_checkpoint->text().trimmed() : QString();  // the field shows for VISTA-3D only
   if (r.model == "vista3d" && r.checkpoint.isEmpty()) {
     m_status->setText(tr("Fine-tuning VISTA-3D starts from a checkpoint: give its file"));
     return false;

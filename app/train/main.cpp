@@ -37,6 +37,7 @@
 #include "io/share/share_lease.h"
 #include "io/share/share_revisions.h"
 #include "io/share/share_store.h"
+#include "io/studies/checkpoint_fetch.h"
 #include "io/studies/dataset_fetch.h"
 
 using namespace delineate;
@@ -150,7 +151,7 @@ int main(int argc, char** argv) {
                 ->check(CLI::IsMember({"segresnetds", "vista3d"})),
             "KIND");
   valueName(app.add_option("--checkpoint", f.checkpoint, "VISTA-3D: the checkpoint to fine-tune; SegResNetDS: initial "
-                                                         "weights"),
+                                                         "weights (a file or share:ROOT#MODEL[@REV])"),
             "FILE");
   valueName(app.add_option("--labels", f.labels, "a label table (names, and for SegResNetDS the classes trained)"), "FILE");
   valueName(app.add_option("--iterations", f.iterations, "optimizer steps (default 1000)")->check(CLI::Range(1, 100000000)), "N");
@@ -273,7 +274,12 @@ int main(int argc, char** argv) {
   core::Result<std::unique_ptr<tr::TrainableModel>> model = core::makeError(core::ErrorCode::InvalidArgument, "model", "none");
   std::optional<inference::vista3d::Checkpoint> base;
   if (!settings->checkpoint.empty()) {
-    auto ck = inference::vista3d::readCheckpoint(settings->checkpoint);
+    // A file, or a model of the share (share:ROOT#MODEL[@REV]) fetched verified into the cache first.
+    std::string note;
+    auto file = io::resolveCheckpoint(settings->checkpoint, {}, &note);
+    if (!file) return fail(file.error(), f.jsonLines);
+    if (!note.empty()) std::fprintf(stderr, "%s\n", note.c_str());
+    auto ck = inference::vista3d::readCheckpoint(*file);
     if (!ck) return fail(ck.error(), f.jsonLines);
     base = std::move(*ck);
   }

@@ -667,6 +667,19 @@ TEST_CASE("delineate-train: a run holds its model's lease on the share: a second
   const Run again = runProgram(DELINEATE_TRAIN_PATH, "--config " + quoted(writeConfig(dir, "again.json", second).string()));
   INFO(again.out);
   CHECK(again.exitCode == 0);
+  // A model of the share as the starting weights (fetched verified into the cache), and one that is not there, named.
+  auto fromShare = smallConfig(*cases, dir / "run3", 2);
+  fromShare["checkpoint"] = "share:" + root.string() + "#atlas";
+  const std::string env = "XDG_CACHE_HOME=" + quoted((dir / "cache").string()) + " ";
+  const Run started = runShell(env + quoted(DELINEATE_TRAIN_PATH) + " --config " + quoted(writeConfig(dir, "from-share.json", fromShare).string()) + " 2>&1");
+  INFO(started.out);
+  CHECK(started.exitCode == 0);
+  CHECK(fs::exists(dir / "run3" / "checkpoints" / "it0000002.pt"));
+  fromShare["checkpoint"] = "share:" + root.string() + "#nosuch";
+  fromShare["output"] = (dir / "run4").string();
+  const Run missing = runShell(env + quoted(DELINEATE_TRAIN_PATH) + " --config " + quoted(writeConfig(dir, "missing.json", fromShare).string()) + " 2>&1");
+  CHECK(missing.exitCode == 1);
+  CHECK(missing.out.find("nosuch") != std::string::npos);
 }
 
 TEST_CASE("delineate-train --rank: the share's studies without approved labels, most uncertain first, scores that do "
