@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrent>
 
+#include <cmath>
 #include <map>
 
 #include "app/gui/error_text.h"
@@ -288,7 +289,9 @@ void ModelRegistryDialog::showChoice() {
       d->compare->setItem(row, 3, number(entry.second[1], 3));
       if (entry.second[0] >= 0 && entry.second[1] >= 0) {
         const double delta = entry.second[1] - entry.second[0];
-        auto* diff = item(QString("%1%2").arg(delta > 0 ? "+" : "").arg(delta, 0, 'f', 3));
+        // Within the shown precision: no change (not "-0.000").
+        const QString shown = std::abs(delta) < 0.0005 ? QString::number(0.0, 'f', 3) : QString("%1%2").arg(delta > 0 ? "+" : "").arg(delta, 0, 'f', 3);
+        auto* diff = item(shown);
         diff->setData(Qt::UserRole, delta);
         diff->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         if (delta > 0.0005) {

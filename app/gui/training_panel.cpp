@@ -27,6 +27,7 @@
 #include <QtConcurrent/QtConcurrent>
 
 #include <algorithm>
+#include <cmath>
 
 #include "app/gui/error_text.h"
 #include "app/gui/training_run.h"
@@ -369,6 +370,17 @@ void TrainingPanel::showProgress() {
     top = std::max(top, loss);
   }
   m_lossX->setRange(0, std::max(1, s.iterations));
+  // Ticks at round iterations (1, 2 or 5 times a power of ten; four to ten of them), not at fifths of the run.
+  const int n = std::max(1, s.iterations);
+  double step = std::pow(10.0, std::floor(std::log10(static_cast<double>(n))));
+  if (n / step < 2) step /= 5;
+  else if (n / step < 4) step /= 2;
+  step = std::max(1.0, step);
+  for (QValueAxis* axis : {m_lossX, m_diceX}) {
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0);
+    axis->setTickInterval(step);
+  }
   m_lossY->setRange(0, top > 0 ? top * 1.05 : 1);
   m_dice->clear();
   for (const auto& [it, dice] : s.validations) m_dice->append(it, dice);
