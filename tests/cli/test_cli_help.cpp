@@ -154,7 +154,7 @@ TEST_CASE("cli help: every command's --help prints its usage and options on stdo
                               "--checkpoint", "--labels", "--iterations", "--validation-interval", "--patch", "--batch",
                               "--init-filters", "--learning-rate", "--device", "--precision", "--threads", "--workers",
                               "--seed", "--hold-out", "--memory-budget-mb", "--share", "--model-name", "--resume",
-                              "--stop-on-bad-case", "--json", "--evaluate"});
+                              "--stop-on-bad-case", "--json", "--evaluate", "--rank", "--label-set", "--studies"});
   // Usage errors: exit 2 and one line naming the problem.
   const SplitRun noOut = runProgramSplit(DELINEATE_TRAIN_PATH, "--cases x.json");
   CHECK(noOut.exitCode == 2);
