@@ -21,6 +21,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QTableWidget>
 #include <QValueAxis>
 #include <QVBoxLayout>
@@ -148,10 +149,14 @@ TrainingPanel::TrainingPanel(Workbench& bench, QWidget* parent)
   m_diceChart = diceView->chart();
   m_diceY->setRange(0, 1);
   m_diceY->setLabelFormat("%.1f");
+  // Plots, structures and the ranking share the dock's height in a splitter the user can move.
+  auto* parts = named(new QSplitter(Qt::Vertical, this), "train-parts");
+  parts->setChildrenCollapsible(false);
+  layout->addWidget(parts, 1);
   for (QChartView* v : {lossView, diceView}) {
     v->setRenderHint(QPainter::Antialiasing);
-    v->setMinimumHeight(130);
-    layout->addWidget(v);
+    v->setMinimumHeight(110);
+    parts->addWidget(v);
   }
   m_classes = named(new QTableWidget(0, 3, this), "train-classes");
   m_classes->verticalHeader()->hide();
@@ -160,8 +165,8 @@ TrainingPanel::TrainingPanel(Workbench& bench, QWidget* parent)
   m_classes->setShowGrid(false);
   m_classes->horizontalHeader()->setStretchLastSection(true);
   m_classes->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  m_classes->setMinimumHeight(120);
-  layout->addWidget(m_classes, 1);
+  m_classes->setMinimumHeight(80);
+  parts->addWidget(m_classes);
   m_ranking = named(new QTableWidget(0, 3, this), "train-ranking");
   m_ranking->verticalHeader()->hide();
   m_ranking->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
@@ -171,9 +176,9 @@ TrainingPanel::TrainingPanel(Workbench& bench, QWidget* parent)
   m_ranking->setSelectionMode(QAbstractItemView::SingleSelection);
   m_ranking->horizontalHeader()->setStretchLastSection(true);
   m_ranking->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  m_ranking->setMinimumHeight(90);
+  m_ranking->setMinimumHeight(70);
   m_ranking->hide();  // until a ranking
-  layout->addWidget(m_ranking, 1);
+  parts->addWidget(m_ranking);
   connect(m_ranking, &QTableWidget::cellDoubleClicked, this, [this](int row, int) { openRanked(row); });
   connect(m_models, &QPushButton::clicked, this, &TrainingPanel::registryRequested);
   connect(m_next, &QPushButton::clicked, this, [this] { rankNextCase(); });
