@@ -211,12 +211,21 @@ int chooseImageSeries(const io::DicomIndex& index, const std::string& input, con
   return 2;
 }
 
-int readInputImage(const std::string& input, const std::string& series, bool allowIrregular, bool allowUnreadable,
-                   int threads, ImageVolume& image) {
+namespace {
+
+// The image of a volume file or a DICOM series: float32 into `image`, or in its own type into `typed` (given instead).
+int readInput(const std::string& input, const std::string& series, bool allowIrregular, bool allowUnreadable, int threads,
+              ImageVolume* image, core::ScalarImage* typed) {
   if (io::imageFileFormatFromPath(input) != io::ImageFileFormat::Unknown) {
     auto read = io::readImageFile(input);
     if (!read) return fileError(read.error());
-    image = std::move(*read);
+    if (typed) {
+      auto narrowed = core::ScalarImage::narrowed(std::move(*read), input);
+      if (!narrowed) return fileError(narrowed.error());
+      *typed = std::move(*narrowed);
+    } else {
+      *image = std::move(*read);
+    }
     return 0;
   }
   TerminalProgress progress;
@@ -248,12 +257,29 @@ int readInputImage(const std::string& input, const std::string& series, bool all
   load.allowIrregular = allowIrregular;
   load.allowUnreadable = allowUnreadable;
   load.progress = &progress;
+  auto report = [&](const std::vector<SeriesIssue>& issues) {
+    for (const auto& i : issues)
+      std::fprintf(stderr, "warning: %s: %s: %s\n", chosen->key().c_str(), seriesIssueName(i.kind), i.detail.c_str());
+  };
+  if (typed) {
+    auto loaded = io::loadDicomSeriesTyped(*chosen, load);
+    if (!loaded) return fileError(loaded.error());
+    report(loaded->issues);
+    *typed = std::move(loaded->image);
+    return 0;
+  }
   auto loaded = io::loadDicomSeries(*chosen, load);
   if (!loaded) return fileError(loaded.error());
-  for (const auto& i : loaded->issues)
-    std::fprintf(stderr, "warning: %s: %s: %s\n", chosen->key().c_str(), seriesIssueName(i.kind), i.detail.c_str());
-  image = std::move(loaded->image);
+  report(loaded->issues);
+  *image = std::move(loaded->image);
   return 0;
+}
+
+}  // namespace
+
+int readInputImage(const std::string& input, const std::string& series, bool allowIrregular, bool allowUnreadable,
+                   int threads, ImageVolume& image) {
+  return readInput(input, series, allowIrregular, allowUnreadable, threads, &image, nullptr);
 }
 
 int runConvert(const ConvertOptions& o) {
@@ -262,16 +288,15 @@ int runConvert(const ConvertOptions& o) {
   if (!io::imageFileFormatWritable(io::imageFileFormatFromPath(output)))
     return usageError("convert", std::string("OUTPUT must end in ") + io::writableImageExtensions() + ": " + output);
 
-  ImageVolume image;
-  if (int code = readInputImage(input, o.series, o.allowIrregular, o.allowUnreadable, o.threads, image); code != 0)
+  // In the type the values need, never through float32 when they are whole numbers (issue 27): a DICOM series is
+  // decoded straight into it, a volume file narrowed to the smallest exact type (CT in HU: int16, half of float32).
+  core::ScalarImage image;
+  if (int code = readInput(input, o.series, o.allowIrregular, o.allowUnreadable, o.threads, nullptr, &image); code != 0)
     return code;
-  // CT and most MR values are whole numbers: store int16 when that is lossless (half the size of float32).
-  io::ImageFileWriteOptions write;
-  write.int16WhenExact = true;
-  if (Status s = io::writeImageFile(output, image, write); !s) return fileError(s.error());
+  if (Status s = io::writeImageFile(output, image); !s) return fileError(s.error());
   const auto& d = image.geometry().dimensions();
-  std::printf("wrote %s (%lld x %lld x %lld, %s)\n", output.c_str(), (long long)d[0], (long long)d[1], (long long)d[2],
-              image.geometry().orientationCode().c_str());
+  std::printf("wrote %s (%lld x %lld x %lld, %s, %s)\n", output.c_str(), (long long)d[0], (long long)d[1], (long long)d[2],
+              image.geometry().orientationCode().c_str(), core::scalarTypeName(image.type()));
   return 0;
 }
 

@@ -70,6 +70,7 @@
 
 #include "core/error.h"
 #include "core/geometry.h"
+#include "core/scalar_image.h"
 #include "core/progress.h"
 #include "core/volume.h"
 
@@ -247,6 +248,20 @@ struct LoadedDicomSeries {
 };
 
 core::Result<LoadedDicomSeries> loadDicomSeries(const DicomSeries& series, const DicomLoadOptions& options = {});
+
+// The same series in the type its values need (issue 27), decoded straight into it: uint8, int16 or uint16 when every
+// slice's rescale is a whole-number shift and the stored bits plus the intercepts fit (int16 is tried for 16 stored
+// bits shifted beyond it, a signed CT with intercept -1024, and the series is read again as int32 only when a value
+// does not fit), int32 for wider whole numbers, float32 when a slope or a fractional intercept needs it.
+struct LoadedTypedDicomSeries {
+  core::ScalarImage image;  // rescaled values (HU for CT)
+  std::vector<SeriesIssue> issues;
+  bool regular = true;
+  bool complete = true;
+};
+core::Result<LoadedTypedDicomSeries> loadDicomSeriesTyped(const DicomSeries& series, const DicomLoadOptions& options = {});
+// The type loadDicomSeriesTyped tries first for `series`.
+core::ScalarType storedSeriesType(const DicomSeries& series);
 
 // Every frame of one instance, decoded but not rescaled: stored bits extracted and sign-extended, 1-bit data (SEG)
 // unpacked to 0/1 (native 1-bit frames need not start on a byte boundary). For SEG and other objects the series

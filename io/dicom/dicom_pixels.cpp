@@ -1,6 +1,7 @@
 // Pixel data: frame decoding (DCMTK for native, deflate, RLE, JPEG and JPEG-LS; OpenJPEG for JPEG 2000) and the
 // parallel series loader.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -477,10 +478,14 @@ core::Status decodeFrames(const std::string& path, const DicomPixelFormat& forma
 
 }  // namespace dicom_detail
 
-core::Result<LoadedDicomSeries> loadDicomSeries(const DicomSeries& series, const DicomLoadOptions& options) {
+namespace {
+
+// The refusals every load of a series makes before decoding (what it is, its grid, its unreadable files); fills the
+// issues and flags of `out`.
+core::Status checkLoadable(const DicomSeries& series, const DicomLoadOptions& options, const std::string& subject,
+                           std::vector<SeriesIssue>& issues, bool& regular, bool& complete) {
   using core::ErrorCode;
   using core::makeError;
-  const std::string subject = series.slices.empty() ? series.key() : series.slices.front().path;
   if (!series.isImage)
     return makeError(ErrorCode::Unsupported, subject,
                      "series " + series.key() + " (" + series.modality + ") holds no image volume");
@@ -506,11 +511,10 @@ core::Result<LoadedDicomSeries> loadDicomSeries(const DicomSeries& series, const
                          " file(s) of it or beside it cannot be read (" + files +
                          "); load the rest with allowUnreadable (CLI: --allow-unreadable)");
   }
-  LoadedDicomSeries out;
-  out.issues = series.issues;
-  out.regular = series.isRegular();
-  out.complete = series.unreadable.empty();
-  if (!out.regular && !options.allowIrregular) {
+  issues = series.issues;
+  regular = series.isRegular();
+  complete = series.unreadable.empty();
+  if (!regular && !options.allowIrregular) {
     std::string what;
     for (const auto& i : series.issues)
       if (breaksRegularGrid(i.kind)) what += std::string(what.empty() ? "" : "; ") + seriesIssueName(i.kind) + ": " + i.detail;
@@ -521,16 +525,34 @@ core::Result<LoadedDicomSeries> loadDicomSeries(const DicomSeries& series, const
                      "series " + series.key() + " is not a regular grid (" + what +
                          "); load it with allowIrregular (CLI: --allow-irregular) to accept approximate geometry");
   }
+  return core::Status::success();
+}
 
+// Whether every slice's rescale is a whole-number shift (slope 1, an integer intercept) that cannot overflow int32.
+bool integerRescale(const DicomSeries& series) {
+  if (series.format.bitsStored > 24) return false;
+  for (const DicomSlice& s : series.slices)
+    if (!(s.rescaleSlope == 1.0 && s.rescaleIntercept == std::floor(s.rescaleIntercept) && std::abs(s.rescaleIntercept) < 1e6))
+      return false;
+  return true;
+}
+
+// The series decoded and rescaled into voxels of type T. An integer T takes only the integer path (integerRescale);
+// a rescaled value outside T's range sets `overflow` (the caller loads again in a wider type), the voxel clamped.
+template <class T>
+core::Result<core::Volume<T>> decodeSeries(const DicomSeries& series, const DicomLoadOptions& options,
+                                           const std::string& subject, bool* overflow) {
+  using core::ErrorCode;
+  using core::makeError;
   const core::Geometry& g = *series.geometry;
   const std::size_t plane = std::size_t(g.dimensions()[0]) * std::size_t(g.dimensions()[1]);
   const std::int64_t depth = g.dimensions()[2];
-  core::ImageVolume::UninitBuffer data;
+  typename core::Volume<T>::UninitBuffer data;
   try {
     data.resize(std::size_t(g.voxelCount()));
   } catch (const std::bad_alloc&) {
     return makeError(ErrorCode::OutOfMemory, subject,
-                     "cannot allocate " + std::to_string(g.voxelCount() * 4) + " bytes for the volume");
+                     "cannot allocate " + std::to_string(g.voxelCount() * std::int64_t(sizeof(T))) + " bytes for the volume");
   }
 
   // Work per file: (frame, k, slope, intercept) for each slice that lands in the grid.
@@ -551,6 +573,7 @@ core::Result<LoadedDicomSeries> loadDicomSeries(const DicomSeries& series, const
 
   std::mutex mutex;
   std::optional<core::Error> failure;
+  std::atomic<bool> outOfRange{false};
   std::size_t slicesDone = 0;
   const std::size_t slicesTotal = series.slices.size();
   const int threads = dicom_detail::resolveThreads(options.threads);
@@ -568,10 +591,21 @@ core::Result<LoadedDicomSeries> loadDicomSeries(const DicomSeries& series, const
     // Each decoded frame goes straight into its slice of the volume (rescaled), so no per-file buffer exists.
     const core::Status s = dicom_detail::decodeFrames(
         path, series.format, frameNumbers, [&](std::size_t j, const std::int32_t* src) {
-          float* dst = data.data() + std::size_t(sorted[j].k) * plane;
+          T* dst = data.data() + std::size_t(sorted[j].k) * plane;
           const double slope = sorted[j].slope, intercept = sorted[j].intercept;
-          if (slope == 1.0 && intercept == std::floor(intercept) && std::abs(intercept) < 1e6 &&
-              series.format.bitsStored <= 24) {  // integer path: no overflow with <= 24 stored bits
+          if constexpr (std::is_integral_v<T>) {
+            // integerRescale held: a whole-number shift of <= 24 stored bits, exact in int32.
+            const std::int32_t offset = std::int32_t(intercept), lo = std::numeric_limits<T>::min(),
+                               hi = std::numeric_limits<T>::max();
+            bool out = false;
+            for (std::size_t v = 0; v < plane; ++v) {
+              const std::int32_t x = src[v] + offset;
+              out |= x < lo || x > hi;
+              dst[v] = T(std::clamp(x, lo, hi));
+            }
+            if (out) outOfRange.store(true, std::memory_order_relaxed);
+          } else if (slope == 1.0 && intercept == std::floor(intercept) && std::abs(intercept) < 1e6 &&
+                     series.format.bitsStored <= 24) {  // integer path: no overflow with <= 24 stored bits
             const std::int32_t offset = std::int32_t(intercept);
             for (std::size_t v = 0; v < plane; ++v) dst[v] = float(src[v] + offset);
           } else {
@@ -592,19 +626,81 @@ core::Result<LoadedDicomSeries> loadDicomSeries(const DicomSeries& series, const
   });
   if (!thrown.empty()) return makeError(ErrorCode::OutOfMemory, subject, "loading failed: " + thrown);
   if (failure) return *failure;
+  if (overflow) *overflow = outOfRange.load();
 
   // Missing slices (allowIrregular only): the series' lowest value, so gaps show as gaps.
   if (std::find(filled.begin(), filled.end(), 0) != filled.end()) {
-    float lowest = std::numeric_limits<float>::max();
+    T lowest = std::numeric_limits<T>::max();
     for (std::int64_t k = 0; k < depth; ++k)
       if (filled[std::size_t(k)])
         for (std::size_t v = 0; v < plane; ++v) lowest = std::min(lowest, data[std::size_t(k) * plane + v]);
     for (std::int64_t k = 0; k < depth; ++k)
       if (!filled[std::size_t(k)]) std::fill_n(data.data() + std::size_t(k) * plane, plane, lowest);
   }
-  auto volume = core::ImageVolume::adopt(g, std::move(data), subject);
+  return core::Volume<T>::adopt(g, std::move(data), subject);
+}
+
+}  // namespace
+
+core::Result<LoadedDicomSeries> loadDicomSeries(const DicomSeries& series, const DicomLoadOptions& options) {
+  const std::string subject = series.slices.empty() ? series.key() : series.slices.front().path;
+  LoadedDicomSeries out;
+  if (core::Status s = checkLoadable(series, options, subject, out.issues, out.regular, out.complete); !s) return s.error();
+  auto volume = decodeSeries<float>(series, options, subject, nullptr);
   if (!volume) return volume.error();
   out.image = std::move(*volume);
+  return out;
+}
+
+core::ScalarType storedSeriesType(const DicomSeries& series) {
+  if (!integerRescale(series)) return core::ScalarType::Float32;
+  // The values the stored bits and the intercepts can make (bits beyond 24 were refused by integerRescale).
+  const int bits = std::max(1, series.format.bitsStored);
+  const bool isSigned = series.format.pixelRepresentation == 1;
+  const double storedLo = isSigned ? -std::ldexp(1.0, bits - 1) : 0.0;
+  const double storedHi = isSigned ? std::ldexp(1.0, bits - 1) - 1 : std::ldexp(1.0, bits) - 1;
+  double lo = storedLo, hi = storedHi;
+  bool first = true;
+  for (const DicomSlice& s : series.slices) {
+    const double a = storedLo + s.rescaleIntercept, b = storedHi + s.rescaleIntercept;
+    lo = first ? a : std::min(lo, a);
+    hi = first ? b : std::max(hi, b);
+    first = false;
+  }
+  if (lo >= 0 && hi <= 255) return core::ScalarType::UInt8;
+  if (lo >= -32768 && hi <= 32767) return core::ScalarType::Int16;
+  if (lo >= 0 && hi <= 65535) return core::ScalarType::UInt16;
+  // 16 stored bits shifted by an intercept (a signed CT with -1024) may still hold only int16 values: tried first.
+  if (bits <= 16) return core::ScalarType::Int16;
+  return core::ScalarType::Int32;
+}
+
+core::Result<LoadedTypedDicomSeries> loadDicomSeriesTyped(const DicomSeries& series, const DicomLoadOptions& options) {
+  const std::string subject = series.slices.empty() ? series.key() : series.slices.front().path;
+  LoadedTypedDicomSeries out;
+  if (core::Status s = checkLoadable(series, options, subject, out.issues, out.regular, out.complete); !s) return s.error();
+  bool wider = false;  // a value did not fit the type tried
+  auto load = [&](auto tag) -> core::Status {
+    using T = decltype(tag);
+    auto volume = decodeSeries<T>(series, options, subject, &wider);
+    if (!volume) return volume.error();
+    if (!wider) out.image = core::ScalarImage(std::move(*volume));
+    return core::Status::success();
+  };
+  core::Status s = core::Status::success();
+  switch (storedSeriesType(series)) {
+    case core::ScalarType::UInt8: s = load(std::uint8_t{}); break;
+    case core::ScalarType::Int16: s = load(std::int16_t{}); break;
+    case core::ScalarType::UInt16: s = load(std::uint16_t{}); break;
+    case core::ScalarType::Int32: s = load(std::int32_t{}); break;
+    case core::ScalarType::Float32: s = load(float{}); break;
+  }
+  // A value outside the type tried (only when the declared range did not fit it): the series again, in int32.
+  if (s && wider) {
+    wider = false;
+    s = load(std::int32_t{});
+  }
+  if (!s) return s.error();
   return out;
 }
 

@@ -160,6 +160,18 @@ core::Status writeImageFile(const std::string& path, const core::ImageVolume& im
   return notWritable(path, format);
 }
 
+core::Status writeImageFile(const std::string& path, const core::ScalarImage& image,
+                            const ImageFileWriteOptions& options) {
+  const ImageFileFormat format = imageFileFormatFromPath(path);
+  switch (format) {
+    case ImageFileFormat::Nifti: return writeNiftiImage(path, image, niftiOptions(options));
+    case ImageFileFormat::Nrrd: return writeNrrdImage(path, image, nrrdOptions(options));
+    case ImageFileFormat::MetaImage: return writeMetaImage(path, image, metaOptions(options));
+    default: break;
+  }
+  return notWritable(path, format);
+}
+
 core::Status writeLabelFile(const std::string& path, const core::LabelMap& labels,
                             const ImageFileWriteOptions& options) {
   const ImageFileFormat format = imageFileFormatFromPath(path);

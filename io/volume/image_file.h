@@ -28,6 +28,7 @@
 
 #include "core/error.h"
 #include "core/label_map.h"
+#include "core/scalar_image.h"
 #include "core/volume.h"
 
 namespace delineate::io {
@@ -77,6 +78,10 @@ core::Result<core::LabelMap> readLabelFile(const std::string& path);
 // more than half the voxels are non-zero. An empty map passes: whether nothing labelled is an error is the caller's.
 core::Status checkLooksLikeLabelMap(const core::LabelMap& labels, const std::string& path);
 core::Status writeImageFile(const std::string& path, const core::ImageVolume& image,
+                            const ImageFileWriteOptions& options = {});
+// The image in its own type (no float round trip): NIfTI, NRRD and MetaImage store uint8, int16, uint16, int32 and
+// float32 as they are.
+core::Status writeImageFile(const std::string& path, const core::ScalarImage& image,
                             const ImageFileWriteOptions& options = {});
 core::Status writeLabelFile(const std::string& path, const core::LabelMap& labels,
                             const ImageFileWriteOptions& options = {});

@@ -635,6 +635,20 @@ StoredVoxels imageVoxels(const core::ImageVolume& image, bool int16WhenExact) {
   return v;
 }
 
+StoredVoxels imageVoxels(const core::ScalarImage& image) {
+  StoredVoxels v;
+  switch (image.type()) {
+    case core::ScalarType::UInt8: v.type = ScalarType::UInt8; break;
+    case core::ScalarType::Int16: v.type = ScalarType::Int16; break;
+    case core::ScalarType::UInt16: v.type = ScalarType::UInt16; break;
+    case core::ScalarType::Int32: v.type = ScalarType::Int32; break;
+    case core::ScalarType::Float32: v.type = ScalarType::Float32; break;
+  }
+  v.data = image.data();
+  v.count = image.size();
+  return v;
+}
+
 StoredVoxels labelVoxels(const core::LabelMap& labels) {
   StoredVoxels v;
   v.type = ScalarType::UInt16;

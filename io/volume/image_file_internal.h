@@ -22,6 +22,7 @@
 
 #include "core/error.h"
 #include "core/geometry.h"
+#include "core/scalar_image.h"
 #include "core/label_map.h"
 #include "core/volume.h"
 
@@ -167,6 +168,8 @@ struct StoredVoxels {
 // Images are float32; with `int16WhenExact`, int16 when every voxel is a whole number in -32768..32767 (CT in HU),
 // which loses nothing and halves the file.
 StoredVoxels imageVoxels(const core::ImageVolume& image, bool int16WhenExact);
+// A typed image's buffer as it is (not copied).
+StoredVoxels imageVoxels(const core::ScalarImage& image);
 StoredVoxels labelVoxels(const core::LabelMap& labels);
 
 // The stored bytes, little-endian, compressed when `encoding` is Gzip or Zlib. Raw data on a little-endian host are

@@ -335,7 +335,12 @@ std::string headerFor(const Geometry& g, ScalarType type, bool compressed, std::
   h += "ElementSpacing = " + joined(g.spacingMm().data(), 3) + "\n";
   h += "DimSize = " + std::to_string(d[0]) + " " + std::to_string(d[1]) + " " + std::to_string(d[2]) + "\n";
   h += std::string("ElementType = ") +
-       (type == ScalarType::UInt16 ? "MET_USHORT" : type == ScalarType::Int16 ? "MET_SHORT" : "MET_FLOAT") + "\n";
+       (type == ScalarType::UInt8    ? "MET_UCHAR"
+        : type == ScalarType::UInt16 ? "MET_USHORT"
+        : type == ScalarType::Int16  ? "MET_SHORT"
+        : type == ScalarType::Int32  ? "MET_INT"
+                                     : "MET_FLOAT") +
+       "\n";
   h += "ElementDataFile = " + dataFile + "\n";
   return h;
 }
@@ -386,6 +391,10 @@ core::Result<core::LabelMap> readMetaImageLabels(const std::string& path) {
 core::Status writeMetaImage(const std::string& path, const core::ImageVolume& image,
                             const MetaImageWriteOptions& options) {
   return writeMeta(path, image.geometry(), imageVoxels(image, options.int16WhenExact), options);
+}
+
+core::Status writeMetaImage(const std::string& path, const core::ScalarImage& image, const MetaImageWriteOptions& options) {
+  return writeMeta(path, image.geometry(), imageVoxels(image), options);
 }
 
 core::Status writeMetaImageLabels(const std::string& path, const core::LabelMap& labels,

@@ -49,6 +49,7 @@
 
 #include "core/error.h"
 #include "core/geometry.h"
+#include "core/scalar_image.h"
 #include "core/label_map.h"
 #include "core/volume.h"
 
@@ -88,6 +89,8 @@ struct MetaImageWriteOptions {
 
 core::Status writeMetaImage(const std::string& path, const core::ImageVolume& image,
                             const MetaImageWriteOptions& options = {});
+// The image in its own type, its buffer written as it is.
+core::Status writeMetaImage(const std::string& path, const core::ScalarImage& image, const MetaImageWriteOptions& options = {});
 core::Status writeMetaImageLabels(const std::string& path, const core::LabelMap& labels,
                                   const MetaImageWriteOptions& options = {});
 

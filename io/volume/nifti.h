@@ -45,6 +45,7 @@
 
 #include "core/error.h"
 #include "core/geometry.h"
+#include "core/scalar_image.h"
 #include "core/label_map.h"
 #include "core/volume.h"
 
@@ -111,6 +112,8 @@ struct NiftiWriteOptions {
 
 core::Status writeNiftiImage(const std::string& path, const core::ImageVolume& image,
                              const NiftiWriteOptions& options = {});
+// The image in its own type (uint8, int16, uint16, int32, float32), its buffer written as it is.
+core::Status writeNiftiImage(const std::string& path, const core::ScalarImage& image, const NiftiWriteOptions& options = {});
 core::Status writeNiftiLabels(const std::string& path, const core::LabelMap& labels,
                               const NiftiWriteOptions& options = {});
 // The bytes of the .nii.gz file writeNiftiLabels would write (options.gzipLevel applies; `subject` names it in

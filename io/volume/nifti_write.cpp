@@ -244,6 +244,18 @@ Status writeNiftiImage(const std::string& path, const core::ImageVolume& image, 
   return writeNifti(path, image.geometry(), NiftiDatatype::Float32, image.data(), image.size(), 0, options);
 }
 
+Status writeNiftiImage(const std::string& path, const core::ScalarImage& image, const NiftiWriteOptions& options) {
+  NiftiDatatype type = NiftiDatatype::Float32;
+  switch (image.type()) {
+    case core::ScalarType::UInt8: type = NiftiDatatype::UInt8; break;
+    case core::ScalarType::Int16: type = NiftiDatatype::Int16; break;
+    case core::ScalarType::UInt16: type = NiftiDatatype::UInt16; break;
+    case core::ScalarType::Int32: type = NiftiDatatype::Int32; break;
+    case core::ScalarType::Float32: type = NiftiDatatype::Float32; break;
+  }
+  return writeNifti(path, image.geometry(), type, image.data(), image.size(), 0, options);
+}
+
 Status writeNiftiLabels(const std::string& path, const core::LabelMap& labels, const NiftiWriteOptions& options) {
   return writeNifti(path, labels.geometry(), NiftiDatatype::UInt16, labels.data(), labels.size(), kIntentLabel,
                     options);

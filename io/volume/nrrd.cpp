@@ -694,7 +694,12 @@ std::string headerFor(const Geometry& g, ScalarType type, bool gzip, const std::
   const Mat3& dir = g.direction();
   std::string h = "NRRD0004\n# Complete NRRD file format specification at:\n# http://teem.sourceforge.net/nrrd/format.html\n";
   h += std::string("type: ") +
-       (type == ScalarType::UInt16 ? "unsigned short" : type == ScalarType::Int16 ? "short" : "float") + "\n";
+       (type == ScalarType::UInt8    ? "unsigned char"
+        : type == ScalarType::UInt16 ? "unsigned short"
+        : type == ScalarType::Int16  ? "short"
+        : type == ScalarType::Int32  ? "int"
+                                     : "float") +
+       "\n";
   h += "dimension: 3\nspace: left-posterior-superior\n";
   h += "sizes: " + std::to_string(d[0]) + " " + std::to_string(d[1]) + " " + std::to_string(d[2]) + "\n";
   h += "space directions:";
@@ -756,6 +761,10 @@ core::Result<core::LabelMap> readNrrdLabels(const std::string& path) {
 
 core::Status writeNrrdImage(const std::string& path, const core::ImageVolume& image, const NrrdWriteOptions& options) {
   return writeNrrd(path, image.geometry(), imageVoxels(image, options.int16WhenExact), options);
+}
+
+core::Status writeNrrdImage(const std::string& path, const core::ScalarImage& image, const NrrdWriteOptions& options) {
+  return writeNrrd(path, image.geometry(), imageVoxels(image), options);
 }
 
 core::Status writeNrrdLabels(const std::string& path, const core::LabelMap& labels, const NrrdWriteOptions& options) {

@@ -51,6 +51,7 @@
 
 #include "core/error.h"
 #include "core/geometry.h"
+#include "core/scalar_image.h"
 #include "core/label_map.h"
 #include "core/volume.h"
 
@@ -94,6 +95,8 @@ struct NrrdWriteOptions {
 
 core::Status writeNrrdImage(const std::string& path, const core::ImageVolume& image,
                             const NrrdWriteOptions& options = {});
+// The image in its own type, its buffer written as it is.
+core::Status writeNrrdImage(const std::string& path, const core::ScalarImage& image, const NrrdWriteOptions& options = {});
 core::Status writeNrrdLabels(const std::string& path, const core::LabelMap& labels,
                              const NrrdWriteOptions& options = {});
 

@@ -74,6 +74,16 @@ TEST_CASE("convert writes a DICOM series as NIfTI with its geometry and HU as in
   REQUIRE(loaded.ok());
   CHECK(written->geometry().isCloseTo(loaded->image.geometry()));
   CHECK(written->buffer() == loaded->image.buffer());
+  CHECK(r.out.find(", LPS, int16)") != std::string::npos);  // decoded into int16, never float32 (issue 27)
+  // A volume file converted again keeps its type: NRRD "short", the same values.
+  const fs::path nrrd = scratch / "ct.nrrd";
+  const Run again = runCli("convert " + quoted(out.string()) + " " + quoted(nrrd.string()));
+  INFO(again.out);
+  REQUIRE(again.exitCode == 0);
+  CHECK(readTextFile(nrrd).find("type: short\n") != std::string::npos);
+  auto reread = io::readImageFile(nrrd.string());
+  REQUIRE(reread.ok());
+  CHECK(reread->buffer() == loaded->image.buffer());
 }
 
 TEST_CASE("convert refuses a series with a missing slice unless told, and then says what it did", "[cli]") {

@@ -1,0 +1,122 @@
+#include "core/scalar_image.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <new>
+
+namespace delineate::core {
+
+const char* scalarTypeName(ScalarType type) {
+  switch (type) {
+    case ScalarType::UInt8: return "uint8";
+    case ScalarType::Int16: return "int16";
+    case ScalarType::UInt16: return "uint16";
+    case ScalarType::Int32: return "int32";
+    case ScalarType::Float32: return "float32";
+  }
+  return "?";
+}
+
+std::size_t scalarTypeBytes(ScalarType type) {
+  switch (type) {
+    case ScalarType::UInt8: return 1;
+    case ScalarType::Int16:
+    case ScalarType::UInt16: return 2;
+    case ScalarType::Int32:
+    case ScalarType::Float32: return 4;
+  }
+  return 0;
+}
+
+namespace {
+
+template <class T>
+constexpr ScalarType typeOf() {
+  if constexpr (std::is_same_v<T, std::uint8_t>) return ScalarType::UInt8;
+  else if constexpr (std::is_same_v<T, std::int16_t>) return ScalarType::Int16;
+  else if constexpr (std::is_same_v<T, std::uint16_t>) return ScalarType::UInt16;
+  else if constexpr (std::is_same_v<T, std::int32_t>) return ScalarType::Int32;
+  else return ScalarType::Float32;
+}
+
+}  // namespace
+
+ScalarType ScalarImage::type() const {
+  return visit([](const auto& v) { return typeOf<typename std::decay_t<decltype(v)>::value_type>(); });
+}
+
+const Geometry& ScalarImage::geometry() const {
+  return visit([](const auto& v) -> const Geometry& { return v.geometry(); });
+}
+
+std::size_t ScalarImage::size() const {
+  return visit([](const auto& v) { return v.size(); });
+}
+
+std::size_t ScalarImage::byteSize() const {
+  return visit([](const auto& v) { return v.byteSize(); });
+}
+
+const void* ScalarImage::data() const {
+  return visit([](const auto& v) { return static_cast<const void*>(v.data()); });
+}
+
+double ScalarImage::value(std::size_t i) const {
+  return visit([i](const auto& v) { return static_cast<double>(v[i]); });
+}
+
+Result<ImageVolume> ScalarImage::toFloat(const std::string& subject) && {
+  if (auto* f = std::get_if<Volume<float>>(&m_volume)) return std::move(*f);
+  return static_cast<const ScalarImage&>(*this).toFloat(subject);
+}
+
+Result<ImageVolume> ScalarImage::toFloat(const std::string& subject) const& {
+  return visit([&](const auto& v) -> Result<ImageVolume> {
+    ImageVolume::UninitBuffer out;
+    try {
+      out.resize(v.size());
+    } catch (const std::bad_alloc&) {
+      return makeError(ErrorCode::OutOfMemory, subject, "cannot allocate " + std::to_string(v.size() * 4) + " bytes");
+    }
+    std::transform(v.data(), v.data() + v.size(), out.data(), [](auto x) { return static_cast<float>(x); });
+    return ImageVolume::adopt(v.geometry(), std::move(out), subject);
+  });
+}
+
+namespace {
+
+template <class T>
+Result<ScalarImage> narrowTo(const ImageVolume& image, const std::string& subject) {
+  typename Volume<T>::UninitBuffer out;
+  try {
+    out.resize(image.size());
+  } catch (const std::bad_alloc&) {
+    return makeError(ErrorCode::OutOfMemory, subject, "cannot allocate " + std::to_string(image.size() * sizeof(T)) + " bytes");
+  }
+  std::transform(image.data(), image.data() + image.size(), out.data(), [](float x) { return static_cast<T>(x); });
+  auto v = Volume<T>::adopt(image.geometry(), std::move(out), subject);
+  if (!v) return v.error();
+  return ScalarImage(std::move(*v));
+}
+
+}  // namespace
+
+Result<ScalarImage> ScalarImage::narrowed(ImageVolume image, const std::string& subject) {
+  float lo = std::numeric_limits<float>::max(), hi = std::numeric_limits<float>::lowest();
+  bool whole = !image.empty();
+  for (const float x : image.buffer()) {
+    if (!(x == std::floor(x))) {  // NaN and infinities too (floor(inf) == inf, but inf is out of every range below)
+      whole = false;
+      break;
+    }
+    lo = std::min(lo, x);
+    hi = std::max(hi, x);
+  }
+  if (whole && lo >= 0 && hi <= 255) return narrowTo<std::uint8_t>(image, subject);
+  if (whole && lo >= -32768 && hi <= 32767) return narrowTo<std::int16_t>(image, subject);
+  if (whole && lo >= 0 && hi <= 65535) return narrowTo<std::uint16_t>(image, subject);
+  return ScalarImage(std::move(image));
+}
+
+}  // namespace delineate::core

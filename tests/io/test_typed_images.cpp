@@ -1,0 +1,158 @@
+// Images in their own type (issue 27, first part): a DICOM series decoded straight into the type its values need,
+// equal voxel for voxel to the float32 load; the int32 retry when a value leaves the type tried; NIfTI, NRRD and
+// MetaImage written in the image's type and read back equal; volume files narrowed to the smallest exact type.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+
+#include "core/scalar_image.h"
+#include "io/dicom/dicom.h"
+#include "io/volume/image_file.h"
+#include "tests/common/dicom_builder.h"
+#include "tests/common/test_support.h"
+
+using namespace delineate;
+namespace fs = std::filesystem;
+using test::ScratchDir;
+
+namespace {
+
+const io::DicomSeries& onlySeries(const io::DicomIndex& index) {
+  const auto all = index.allSeries();
+  REQUIRE(all.size() == 1);
+  return *all.front();
+}
+
+// The typed load and the float load of `dir`'s one series: the same grid, every voxel the same number.
+core::ScalarType typedEqualsFloat(const fs::path& dir) {
+  auto index = io::indexDicomFolder(dir.string());
+  REQUIRE(index.ok());
+  const io::DicomSeries& s = onlySeries(*index);
+  auto typed = io::loadDicomSeriesTyped(s);
+  REQUIRE(typed.ok());
+  auto floats = io::loadDicomSeries(s);
+  REQUIRE(floats.ok());
+  REQUIRE(typed->image.geometry().dimensions() == floats->image.geometry().dimensions());
+  CHECK(typed->image.geometry().originLps() == floats->image.geometry().originLps());
+  REQUIRE(typed->image.size() == floats->image.size());
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < floats->image.size(); ++i) differ += typed->image.value(i) != double(floats->image[i]);
+  CHECK(differ == 0);
+  CHECK(typed->image.byteSize() == typed->image.size() * core::scalarTypeBytes(typed->image.type()));
+  return typed->image.type();
+}
+
+void writeSlices(const fs::path& dir, test::CtSliceParams base, int count, const std::function<int(int, int, int)>& pixel) {
+  fs::create_directories(dir);
+  for (int k = 0; k < count; ++k) {
+    test::CtSliceParams p = base;
+    p.instanceNumber = k + 1;
+    p.positionLps = {-10, 20, 2.0 * k};
+    p.pixel = [k, pixel](int i, int j) { return pixel(i, j, k); };
+    test::makeCtSlice(p).write(dir / ("s" + std::to_string(k + 1) + ".dcm"));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("typed images: a real CT series loads as int16 HU, equal to the float32 load, at half its memory", "[dicom]") {
+  auto dir = test::sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!dir) return;
+  CHECK(typedEqualsFloat(*dir) == core::ScalarType::Int16);
+}
+
+TEST_CASE("typed images: the rescale decides the type, and a value outside the type tried loads as int32", "[dicom]") {
+  ScratchDir dir("typed-dicom");
+  test::CtSliceParams base;  // signed 16-bit stored values, intercept -1024: int16 is tried
+  writeSlices(dir / "ct", base, 3, [](int i, int j, int k) { return 100 * k + 10 * j + i - 500; });
+  CHECK(typedEqualsFloat(dir / "ct") == core::ScalarType::Int16);
+  // A stored -32000 shifted by -1024 does not fit int16: read again as int32, every value exact.
+  writeSlices(dir / "wide", base, 3, [](int i, int j, int k) { return k == 1 && i == 2 && j == 1 ? -32000 : 10 * j + i; });
+  CHECK(typedEqualsFloat(dir / "wide") == core::ScalarType::Int32);
+  // A fractional slope needs float32.
+  base.rescaleSlope = 2.5;
+  writeSlices(dir / "slope", base, 3, [](int i, int j, int k) { return 7 * k + j - i; });
+  CHECK(typedEqualsFloat(dir / "slope") == core::ScalarType::Float32);
+  // A fractional intercept too.
+  base.rescaleSlope = 1;
+  base.rescaleIntercept = 0.5;
+  writeSlices(dir / "half", base, 3, [](int i, int j, int k) { return k + j + i; });
+  CHECK(typedEqualsFloat(dir / "half") == core::ScalarType::Float32);
+}
+
+TEST_CASE("typed images: narrowed to the smallest exact type, float32 kept where values need it", "[volume]") {
+  core::Geometry g({3, 2, 2}, {1, 1, 1}, {0, 0, 0});
+  auto make = [&](std::vector<float> values) {
+    auto v = core::ImageVolume::create(g);
+    REQUIRE(v.ok());
+    std::copy(values.begin(), values.end(), v->data());
+    return std::move(*v);
+  };
+  struct Case {
+    std::vector<float> values;
+    core::ScalarType type;
+  };
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  const std::vector<Case> cases = {
+      {{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 255}, core::ScalarType::UInt8},
+      {{0, -1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 255}, core::ScalarType::Int16},
+      {{-1024, 3071, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32767}, core::ScalarType::Int16},
+      {{0, 40000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 65535}, core::ScalarType::UInt16},
+      {{0, 70000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, core::ScalarType::Float32},
+      {{0, 0.5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, core::ScalarType::Float32},
+      {{0, nan, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, core::ScalarType::Float32},
+      {{0, inf, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, core::ScalarType::Float32},
+      {{-40000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, core::ScalarType::Float32},
+  };
+  for (const Case& c : cases) {
+    auto narrowed = core::ScalarImage::narrowed(make(c.values));
+    REQUIRE(narrowed.ok());
+    CHECK(narrowed->type() == c.type);
+    auto back = std::move(*narrowed).toFloat();
+    REQUIRE(back.ok());
+    for (std::size_t i = 0; i < c.values.size(); ++i) {
+      INFO(i);
+      if (std::isnan(c.values[i])) CHECK(std::isnan((*back)[i]));
+      else CHECK((*back)[i] == c.values[i]);
+    }
+  }
+}
+
+TEST_CASE("typed images: NIfTI, NRRD and MetaImage store the image's type and read back its values", "[volume]") {
+  ScratchDir dir("typed-write");
+  core::Geometry g({4, 3, 2}, {0.5, 0.75, 2}, {-3, 4, 5});
+  auto fill = [&](auto tag, double first, double step) {
+    using T = decltype(tag);
+    auto v = core::Volume<T>::create(g);
+    REQUIRE(v.ok());
+    for (std::size_t i = 0; i < v->size(); ++i) (*v)[i] = static_cast<T>(first + step * double(i));
+    return core::ScalarImage(std::move(*v));
+  };
+  const std::vector<core::ScalarImage> images = {fill(std::uint8_t{}, 3, 10), fill(std::int16_t{}, -1024, 130),
+                                                 fill(std::uint16_t{}, 40000, 1000), fill(std::int32_t{}, -70000, 9000),
+                                                 fill(float{}, -1.25, 0.5)};
+  // The element type each format names, and its size in the file: the data are the image's bytes, not float32's.
+  for (const auto& image : images) {
+    for (const char* ext : {".nii", ".nii.gz", ".nrrd", ".mha"}) {
+      const fs::path path = dir / (std::string(core::scalarTypeName(image.type())) + ext);
+      REQUIRE(io::writeImageFile(path.string(), image).ok());
+      auto back = io::readImageFile(path.string());
+      REQUIRE(back.ok());
+      CHECK(back->geometry().dimensions() == g.dimensions());
+      CHECK(back->geometry().originLps()[0] == Approx(-3));
+      for (std::size_t i = 0; i < image.size(); ++i) {
+        INFO(path.string() << " voxel " << i);
+        CHECK(double((*back)[i]) == image.value(i));
+      }
+      if (std::string(ext) == ".nii") CHECK(fs::file_size(path) == 352 + image.byteSize());
+    }
+  }
+  const std::string nrrd = test::readTextFile(dir / "uint16.nrrd");
+  CHECK(nrrd.find("type: unsigned short\n") != std::string::npos);
+  CHECK(test::readTextFile(dir / "uint8.nrrd").find("type: unsigned char\n") != std::string::npos);
+  CHECK(test::readTextFile(dir / "int32.mha").find("ElementType = MET_INT\n") != std::string::npos);
+  CHECK(test::readTextFile(dir / "uint8.mha").find("ElementType = MET_UCHAR\n") != std::string::npos);
+}
