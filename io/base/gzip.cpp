@@ -257,8 +257,8 @@ core::Result<GunzipResult> gunzipInto(const std::uint8_t* in, std::size_t inSize
   return gunzipStreaming(in, inSize, out, capacity, subject);
 }
 
-core::Result<std::vector<std::uint8_t>> gzipCompress(const void* head, std::size_t headSize, const void* body,
-                                                     std::size_t bodySize, int level, const std::string& subject) {
+core::Status gzipCompressTo(const void* head, std::size_t headSize, const void* body, std::size_t bodySize, int level,
+                            const std::string& subject, const GzipSink& sink) {
   if (level < 0 || level > 12)
     return makeError(ErrorCode::InvalidArgument, subject,
                      "gzip level " + std::to_string(level) + " is outside 0..12");
@@ -272,71 +272,90 @@ core::Result<std::vector<std::uint8_t>> gzipCompress(const void* head, std::size
     std::unique_ptr<std::uint8_t[]> bytes;
     std::size_t size = 0;
   };
-  try {
-    // Each member compressed on its own (in parallel) into its own buffer, then concatenated.
-    std::vector<Part> parts(count);
-    std::atomic<bool> allocFailed{false};
-    const bool ok = runParallel(count, [&](std::size_t i) {
-      try {
-        std::unique_ptr<libdeflate_compressor, LibdeflateCompressorDeleter> c(libdeflate_alloc_compressor(level));
-        if (!c) return false;
-        const std::size_t begin = i * kMemberBytes;
-        const std::size_t n = std::min(kMemberBytes, size - std::min(size, begin));
-        // The member's input: straight from the body, or (only where it overlaps the head) assembled here.
-        const std::uint8_t* in = nullptr;
-        std::unique_ptr<std::uint8_t[]> assembled;
-        if (begin >= headSize) {
-          in = bodyBytes + (begin - headSize);
-        } else {
-          assembled.reset(new std::uint8_t[n]);
-          const std::size_t fromHead = std::min(n, headSize - begin);
-          std::memcpy(assembled.get(), headBytes + begin, fromHead);
-          if (n > fromHead) std::memcpy(assembled.get() + fromHead, bodyBytes, n - fromHead);
-          in = assembled.get();
-        }
-        const std::size_t capacity = kIndexedHeaderBytes + libdeflate_deflate_compress_bound(c.get(), n) + 8;
-        Part& part = parts[i];
-        part.bytes.reset(new std::uint8_t[capacity]);
-        std::uint8_t* h = part.bytes.get();
-        const std::size_t z =
-            libdeflate_deflate_compress(c.get(), in, n, h + kIndexedHeaderBytes, capacity - kIndexedHeaderBytes - 8);
-        if (z == 0 && n > 0) return false;
-        const std::size_t memberSize = kIndexedHeaderBytes + z + 8;
-        if (memberSize > 0xffffffffu) return false;
-        const std::uint8_t fixed[12] = {0x1f, 0x8b, 8, 0x04, 0, 0, 0, 0, 0, 0xff /* OS unknown */, 12, 0};
-        std::memcpy(h, fixed, sizeof fixed);
-        h[12] = 'D';
-        h[13] = 'L';
-        h[14] = 8;
-        h[15] = 0;
-        putLe32(h + 16, std::uint32_t(memberSize));
-        putLe32(h + 20, std::uint32_t(n));
-        putLe32(h + kIndexedHeaderBytes + z, libdeflate_crc32(0, in, n));
-        putLe32(h + kIndexedHeaderBytes + z + 4, std::uint32_t(n));
-        part.size = memberSize;
-        return true;
-      } catch (const std::bad_alloc&) {
-        allocFailed.store(true);
-        return false;
-      }
-    });
-    if (allocFailed.load())
-      return makeError(ErrorCode::OutOfMemory, subject,
-                       "cannot allocate the gzip output buffer for " + std::to_string(size) + " bytes");
-    if (!ok) return makeError(ErrorCode::WriteFailed, subject, "gzip compression failed");
-    std::size_t total = 0;
-    for (const auto& p : parts) total += p.size;
-    std::vector<std::uint8_t> out;
-    out.reserve(total);
-    for (auto& p : parts) {
-      out.insert(out.end(), p.bytes.get(), p.bytes.get() + p.size);
-      p.bytes.reset();
+  auto compressMember = [&](std::size_t i, Part& part) {
+    std::unique_ptr<libdeflate_compressor, LibdeflateCompressorDeleter> c(libdeflate_alloc_compressor(level));
+    if (!c) return false;
+    const std::size_t begin = i * kMemberBytes;
+    const std::size_t n = std::min(kMemberBytes, size - std::min(size, begin));
+    // The member's input: straight from the body, or (only where it overlaps the head) assembled here.
+    const std::uint8_t* in = nullptr;
+    std::unique_ptr<std::uint8_t[]> assembled;
+    if (begin >= headSize) {
+      in = bodyBytes + (begin - headSize);
+    } else {
+      assembled.reset(new std::uint8_t[n]);
+      const std::size_t fromHead = std::min(n, headSize - begin);
+      std::memcpy(assembled.get(), headBytes + begin, fromHead);
+      if (n > fromHead) std::memcpy(assembled.get() + fromHead, bodyBytes, n - fromHead);
+      in = assembled.get();
     }
-    return out;
+    const std::size_t capacity = kIndexedHeaderBytes + libdeflate_deflate_compress_bound(c.get(), n) + 8;
+    part.bytes.reset(new std::uint8_t[capacity]);
+    std::uint8_t* h = part.bytes.get();
+    const std::size_t z =
+        libdeflate_deflate_compress(c.get(), in, n, h + kIndexedHeaderBytes, capacity - kIndexedHeaderBytes - 8);
+    if (z == 0 && n > 0) return false;
+    const std::size_t memberSize = kIndexedHeaderBytes + z + 8;
+    if (memberSize > 0xffffffffu) return false;
+    const std::uint8_t fixed[12] = {0x1f, 0x8b, 8, 0x04, 0, 0, 0, 0, 0, 0xff /* OS unknown */, 12, 0};
+    std::memcpy(h, fixed, sizeof fixed);
+    h[12] = 'D';
+    h[13] = 'L';
+    h[14] = 8;
+    h[15] = 0;
+    putLe32(h + 16, std::uint32_t(memberSize));
+    putLe32(h + 20, std::uint32_t(n));
+    putLe32(h + kIndexedHeaderBytes + z, libdeflate_crc32(0, in, n));
+    putLe32(h + kIndexedHeaderBytes + z + 4, std::uint32_t(n));
+    part.size = memberSize;
+    return true;
+  };
+  try {
+    // Members compressed in parallel a batch at a time (two per worker), handed to the sink in order and released:
+    // what is held is one batch, not the whole compressed file.
+    const std::size_t batch = std::max<std::size_t>(1, 2 * std::size_t(workerCount(count)));
+    for (std::size_t first = 0; first < count; first += batch) {
+      const std::size_t n = std::min(batch, count - first);
+      std::vector<Part> parts(n);
+      std::atomic<bool> allocFailed{false};
+      const bool ok = runParallel(n, [&](std::size_t j) {
+        try {
+          return compressMember(first + j, parts[j]);
+        } catch (const std::bad_alloc&) {
+          allocFailed.store(true);
+          return false;
+        }
+      });
+      if (allocFailed.load())
+        return makeError(ErrorCode::OutOfMemory, subject,
+                         "cannot allocate the gzip output buffer for " + std::to_string(size) + " bytes");
+      if (!ok) return makeError(ErrorCode::WriteFailed, subject, "gzip compression failed");
+      for (auto& p : parts) {
+        if (core::Status s = sink(p.bytes.get(), p.size); !s) return s;
+        p.bytes.reset();
+      }
+    }
+    return core::Status::success();
   } catch (const std::bad_alloc&) {
     return makeError(ErrorCode::OutOfMemory, subject,
                      "cannot allocate the gzip output buffer for " + std::to_string(size) + " bytes");
   }
+}
+
+core::Result<std::vector<std::uint8_t>> gzipCompress(const void* head, std::size_t headSize, const void* body,
+                                                     std::size_t bodySize, int level, const std::string& subject) {
+  std::vector<std::uint8_t> out;
+  try {
+    core::Status s = gzipCompressTo(head, headSize, body, bodySize, level, subject, [&](const std::uint8_t* bytes, std::size_t n) {
+      out.insert(out.end(), bytes, bytes + n);
+      return core::Status::success();
+    });
+    if (!s) return s.error();
+  } catch (const std::bad_alloc&) {
+    return makeError(ErrorCode::OutOfMemory, subject,
+                     "cannot allocate the gzip output buffer for " + std::to_string(headSize + bodySize) + " bytes");
+  }
+  return out;
 }
 
 core::Result<std::vector<std::uint8_t>> gzipCompress(const void* data, std::size_t size, int level,

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -52,5 +53,11 @@ core::Result<std::vector<std::uint8_t>> gzipCompress(const void* data, std::size
 // compressed straight from it, only the first one is assembled.
 core::Result<std::vector<std::uint8_t>> gzipCompress(const void* head, std::size_t headSize, const void* body,
                                                      std::size_t bodySize, int level, const std::string& subject);
+
+// The same members handed to `sink` in order as they are made, a few at a time (two per worker thread), so a large
+// file is written without holding its compressed bytes whole. A sink error ends it and is returned.
+using GzipSink = std::function<core::Status(const std::uint8_t* bytes, std::size_t size)>;
+core::Status gzipCompressTo(const void* head, std::size_t headSize, const void* body, std::size_t bodySize, int level,
+                            const std::string& subject, const GzipSink& sink);
 
 }  // namespace delineate::io

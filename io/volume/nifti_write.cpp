@@ -193,7 +193,27 @@ Status writeNifti(const std::string& path, const Geometry& g, NiftiDatatype type
   const bool gz = endsWith(path, ".nii.gz");
   if (!gz && !endsWith(path, ".nii"))
     return makeError(ErrorCode::InvalidArgument, path, "a NIfTI file name must end in .nii or .nii.gz");
-  if (gz) {
+  if (gz && (hostIsLittleEndian() || bytesPerVoxel(static_cast<int>(type)) == 1)) {
+    // Members compressed straight from the voxels and written as they come: the compressed file is never held whole
+    // (a 512-slice CT: 111 MB less at the peak).
+    auto version = checkWrite(path, g, count, options, true);
+    if (!version) return version.error();
+    const auto elementSize = static_cast<std::size_t>(bytesPerVoxel(static_cast<int>(type)));
+    try {
+      const std::vector<std::uint8_t> header = buildHeader(g, *version, type, intentCode);
+      auto writer = AtomicFileWriter::create(path);
+      if (!writer) return writer.error();
+      if (Status s = gzipCompressTo(header.data(), header.size(), data, count * elementSize, options.gzipLevel, path,
+                                    [&](const std::uint8_t* bytes, std::size_t n) { return writer->write(bytes, n); });
+          !s)
+        return s;
+      return writer->commit();
+    } catch (const std::bad_alloc&) {
+      return makeError(ErrorCode::OutOfMemory, path, "cannot allocate buffers to compress " +
+                                                         std::to_string(count * elementSize) + " bytes of voxel data");
+    }
+  }
+  if (gz) {  // a big-endian host: the little-endian copy, compressed whole
     auto compressed = encodeGz(path, g, type, data, count, intentCode, options);
     if (!compressed) return compressed.error();
     return writeFileAtomically(path, compressed->data(), compressed->size());
