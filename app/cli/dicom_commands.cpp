@@ -217,15 +217,15 @@ namespace {
 int readInput(const std::string& input, const std::string& series, bool allowIrregular, bool allowUnreadable, int threads,
               ImageVolume* image, core::ScalarImage* typed) {
   if (io::imageFileFormatFromPath(input) != io::ImageFileFormat::Unknown) {
+    if (typed) {
+      auto read = io::readImageFileTyped(input);
+      if (!read) return fileError(read.error());
+      *typed = std::move(*read);
+      return 0;
+    }
     auto read = io::readImageFile(input);
     if (!read) return fileError(read.error());
-    if (typed) {
-      auto narrowed = core::ScalarImage::narrowed(std::move(*read), input);
-      if (!narrowed) return fileError(narrowed.error());
-      *typed = std::move(*narrowed);
-    } else {
-      *image = std::move(*read);
-    }
+    *image = std::move(*read);
     return 0;
   }
   TerminalProgress progress;

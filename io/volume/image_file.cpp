@@ -160,6 +160,13 @@ core::Status writeImageFile(const std::string& path, const core::ImageVolume& im
   return notWritable(path, format);
 }
 
+core::Result<core::ScalarImage> readImageFileTyped(const std::string& path) {
+  if (imageFileFormatFromPath(path) == ImageFileFormat::Nifti) return readNiftiImageTyped(path);
+  auto image = readImageFile(path);
+  if (!image) return image.error();
+  return core::ScalarImage::narrowed(std::move(*image), path);
+}
+
 core::Status writeImageFile(const std::string& path, const core::ScalarImage& image,
                             const ImageFileWriteOptions& options) {
   const ImageFileFormat format = imageFileFormatFromPath(path);

@@ -68,6 +68,9 @@ core::Error labelValueRefused(const std::string& path, const core::Geometry& geo
 inline constexpr std::size_t kMaxLabelsOfMostlyLabelledMap = 1000;
 
 core::Result<core::ImageVolume> readImageFile(const std::string& path);
+// The image in its own type: NIfTI read in its stored type; the other formats read as float32, then narrowed to the
+// smallest exact type.
+core::Result<core::ScalarImage> readImageFileTyped(const std::string& path);
 
 // Every label map a user names comes through here (CLI, the window's Open Label Map, the share store), so each gets
 // the same refusals: a value that is no label (a fraction, a negative, above 65535) and, after reading, a map that

@@ -602,6 +602,42 @@ Result<core::ImageVolume> readNiftiImage(const std::string& path) {
   return core::ImageVolume::adopt(info->geometry, std::move(voxels).value(), path);
 }
 
+Result<core::ScalarImage> readNiftiImageTyped(const std::string& path) {
+  auto loaded = openForVoxels(path);
+  if (!loaded) return loaded.error();
+  const Source* src = &loaded->source;
+  const NiftiHeaderInfo* info = &loaded->info;
+  const Scaling sc = scalingOf(*info);
+  // Stored as one of ours and not scaled: read in that type, no conversion (in place, as the float path does).
+  auto as = [&](auto tag, NiftiDatatype code) -> Result<core::ScalarImage> {
+    using T = decltype(tag);
+    auto identity = [](std::size_t, auto v, T& out) {
+      out = static_cast<T>(v);
+      return true;
+    };
+    bool rejected = false;
+    auto voxels = loadConverted<T>(*src, *info, identity, true, static_cast<int>(code), rejected);
+    if (!voxels) return voxels.error();
+    auto volume = core::Volume<T>::adopt(info->geometry, std::move(voxels).value(), path);
+    if (!volume) return volume.error();
+    return core::ScalarImage(std::move(*volume));
+  };
+  if (!sc.apply) switch (static_cast<NiftiDatatype>(info->datatype)) {
+      case NiftiDatatype::UInt8: return as(std::uint8_t{}, NiftiDatatype::UInt8);
+      case NiftiDatatype::Int8:
+      case NiftiDatatype::Int16: return as(std::int16_t{}, NiftiDatatype::Int16);
+      case NiftiDatatype::UInt16: return as(std::uint16_t{}, NiftiDatatype::UInt16);
+      case NiftiDatatype::Int32: return as(std::int32_t{}, NiftiDatatype::Int32);
+      case NiftiDatatype::Float32: return as(float{}, NiftiDatatype::Float32);
+      default: break;
+    }
+  // Scaled, or a type of none of ours (uint32, 64-bit, float64): the float32 values, narrowed where they are whole.
+  loaded = Result<LoadedNifti>(core::makeError(core::ErrorCode::InvalidArgument, path, "released"));
+  auto image = readNiftiImage(path);
+  if (!image) return image.error();
+  return core::ScalarImage::narrowed(std::move(*image), path);
+}
+
 namespace {
 
 Result<core::LabelMap> labelsFrom(Result<LoadedNifti> loaded) {

@@ -94,6 +94,9 @@ core::Result<NiftiHeaderInfo> readNiftiHeader(const std::string& path);
 
 // float32 voxels; scl_slope/scl_inter applied (in double) unless slope is 0 or not finite.
 core::Result<core::ImageVolume> readNiftiImage(const std::string& path);
+// The image in the type it is stored in (uint8, int16 (int8 widened), uint16, int32, float32) when unscaled; scaled or
+// other types (uint32, 64-bit, float64) come as float32 narrowed to the smallest exact type (ScalarImage::narrowed).
+core::Result<core::ScalarImage> readNiftiImageTyped(const std::string& path);
 
 // uint16 labels (any integer or float storage). A voxel that after scaling is not a whole number in 0..65535 is a
 // ParseError naming the file, the voxel index and its value.
