@@ -176,9 +176,9 @@ void ModelRegistryDialog::refresh() {
       return r;
     }
     r->revisions = io::listCheckpointRevisions(*store);
-    if (auto models = io::listCheckpointModels(*store))
-      for (const auto& m : *models)
-        if (!m.trainingBy.empty()) r->trainingBy[m.model] = m.trainingBy;
+    if (r->revisions)  // each listed model's lease, once (not its revisions again)
+      for (const auto& revision : *r->revisions)
+        if (!r->trainingBy.count(revision.model)) r->trainingBy[revision.model] = io::checkpointTrainingBy(*store, revision.model);
     return r;
   }));
 }
@@ -221,7 +221,7 @@ void ModelRegistryDialog::fill() {
     d->models->setItem(row, SavedBy, item(QString::fromStdString(r->author)));
     d->models->setItem(row, Saved, item(QString::fromStdString(r->time).left(16).replace('T', ' ')));
     const auto training = d->trainingBy.find(r->model);
-    d->models->setItem(row, Status, item(training != d->trainingBy.end() ? tr("being trained by %1").arg(QString::fromStdString(training->second))
+    d->models->setItem(row, Status, item(training != d->trainingBy.end() && !training->second.empty() ? tr("being trained by %1").arg(QString::fromStdString(training->second))
                                                                           : QString()));
     ++row;
   }

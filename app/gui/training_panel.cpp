@@ -158,27 +158,24 @@ TrainingPanel::TrainingPanel(Workbench& bench, QWidget* parent)
     v->setMinimumHeight(110);
     parts->addWidget(v);
   }
-  m_classes = named(new QTableWidget(0, 3, this), "train-classes");
-  m_classes->verticalHeader()->hide();
-  m_classes->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
-  m_classes->setWordWrap(false);
-  m_classes->setShowGrid(false);
-  m_classes->horizontalHeader()->setStretchLastSection(true);
-  m_classes->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  m_classes->setMinimumHeight(80);
-  parts->addWidget(m_classes);
-  m_ranking = named(new QTableWidget(0, 3, this), "train-ranking");
-  m_ranking->verticalHeader()->hide();
-  m_ranking->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
-  m_ranking->setWordWrap(false);
-  m_ranking->setShowGrid(false);
+  // A compact read-only list of three columns, one text line a row.
+  auto list = [&](const char* name, int minimumHeight) {
+    auto* t = named(new QTableWidget(0, 3, this), name);
+    t->verticalHeader()->hide();
+    t->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
+    t->setWordWrap(false);
+    t->setShowGrid(false);
+    t->horizontalHeader()->setStretchLastSection(true);
+    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    t->setMinimumHeight(minimumHeight);
+    parts->addWidget(t);
+    return t;
+  };
+  m_classes = list("train-classes", 80);
+  m_ranking = list("train-ranking", 70);
   m_ranking->setSelectionBehavior(QAbstractItemView::SelectRows);
   m_ranking->setSelectionMode(QAbstractItemView::SingleSelection);
-  m_ranking->horizontalHeader()->setStretchLastSection(true);
-  m_ranking->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  m_ranking->setMinimumHeight(70);
   m_ranking->hide();  // until a ranking
-  parts->addWidget(m_ranking);
   connect(m_ranking, &QTableWidget::cellDoubleClicked, this, [this](int row, int) { openRanked(row); });
   connect(m_models, &QPushButton::clicked, this, &TrainingPanel::registryRequested);
   connect(m_next, &QPushButton::clicked, this, [this] { rankNextCase(); });

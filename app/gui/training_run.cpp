@@ -111,25 +111,30 @@ bool TrainingRun::start(const TrainingRequest& request, bool resume) {
   return true;
 }
 
-bool TrainingRun::attach(const QString& output) {
+bool TrainingRun::adopt(const QString& output, bool wantRunning) {
   if (running()) return false;
   QFile meta(output + "/run.json");
   if (!meta.open(QIODevice::ReadOnly)) return false;
   const QJsonObject info = QJsonDocument::fromJson(meta.readAll()).object();
   const qint64 pid = static_cast<qint64>(info.value("pid").toDouble());
-  if (!aliveTraining(pid)) return false;
+  if (aliveTraining(pid) != wantRunning) return false;
   m_request = TrainingRequest{};
   m_request.output = output;
   m_request.modelName = info.value("modelName").toString();
   m_request.model = info.value("model").toString();
   m_state = TrainingState{};
-  m_state.running = true;
+  m_state.running = wantRunning;
   m_error.clear();
   m_pending.clear();
   m_offset = 0;
   m_sawEnd = false;
   m_log = output + "/run.jsonl";
-  m_pid = pid;
+  if (wantRunning) m_pid = pid;
+  return true;
+}
+
+bool TrainingRun::attach(const QString& output) {
+  if (!adopt(output, true)) return false;
   poll();  // the log so far
   m_timer->start();
   Q_EMIT started();
@@ -137,21 +142,7 @@ bool TrainingRun::attach(const QString& output) {
 }
 
 bool TrainingRun::replay(const QString& output) {
-  if (running()) return false;
-  QFile meta(output + "/run.json");
-  if (!meta.open(QIODevice::ReadOnly)) return false;
-  const QJsonObject info = QJsonDocument::fromJson(meta.readAll()).object();
-  if (aliveTraining(static_cast<qint64>(info.value("pid").toDouble()))) return false;
-  m_request = TrainingRequest{};
-  m_request.output = output;
-  m_request.modelName = info.value("modelName").toString();
-  m_request.model = info.value("model").toString();
-  m_state = TrainingState{};
-  m_error.clear();
-  m_pending.clear();
-  m_offset = 0;
-  m_sawEnd = false;
-  m_log = output + "/run.jsonl";
+  if (!adopt(output, false)) return false;
   QFile log(m_log);
   if (!log.open(QIODevice::ReadOnly)) return false;
   {

@@ -92,6 +92,9 @@ class TrainingRun : public QObject {
   void finished(bool ok);  // ok: done, stopped early or cancelled with its checkpoint; else error() says why
 
  private:
+  // Takes the run of `output` (its run.json) as this object's when its process is (wantRunning) or is not running:
+  // the request and a fresh state, its log not read yet.
+  bool adopt(const QString& output, bool wantRunning);
   void poll();
   void handle(const QByteArray& line);
   void ended();

@@ -44,17 +44,12 @@ using namespace delineate;
 using nlohmann::json;
 namespace fs = std::filesystem;
 namespace tr = inference::training;
+using app::train::failRun;
 
 namespace {
 
 std::atomic<bool> g_cancel{false};
 void onSignal(int) { g_cancel.store(true); }
-
-int fail(const core::Error& e, bool jsonLines) {
-  if (jsonLines) std::printf("%s\n", json{{"event", "error"}, {"subject", e.subject}, {"reason", e.detail}}.dump().c_str());
-  std::fprintf(stderr, "error: %s\n", e.describe().c_str());
-  return 1;
-}
 
 std::string duration(double seconds) {
   char buf[32];
@@ -216,30 +211,30 @@ int main(int argc, char** argv) {
   json config = json::object();
   if (!f.config.empty()) {
     std::ifstream in(f.config);
-    if (!in) return fail(core::makeError(core::ErrorCode::NotFound, f.config, "cannot open the configuration"), f.jsonLines);
+    if (!in) return failRun(core::makeError(core::ErrorCode::NotFound, f.config, "cannot open the configuration"), f.jsonLines);
     std::stringstream text;
     text << in.rdbuf();
     config = json::parse(text.str(), nullptr, false);
     if (config.is_discarded() || !config.is_object())
-      return fail(core::makeError(core::ErrorCode::ParseError, f.config, "the configuration must be a JSON object"), f.jsonLines);
+      return failRun(core::makeError(core::ErrorCode::ParseError, f.config, "the configuration must be a JSON object"), f.jsonLines);
   }
   config = mergedConfig(f, config);
   auto settings = app::train::readRunSettings(config);
-  if (!settings) return fail(settings.error(), f.jsonLines);
+  if (!settings) return failRun(settings.error(), f.jsonLines);
   if (settings->output.empty()) {
     std::fprintf(stderr, "error: no output folder (--out) (see 'delineate-train --help')\n");
     return 2;
   }
-  if (!tr::trainingAvailable()) return fail(core::makeError(core::ErrorCode::Unsupported, "delineate-train", "this build has no LibTorch"), f.jsonLines);
+  if (!tr::trainingAvailable()) return failRun(core::makeError(core::ErrorCode::Unsupported, "delineate-train", "this build has no LibTorch"), f.jsonLines);
   std::error_code ec;
   fs::create_directories(settings->output, ec);
-  if (ec) return fail(core::makeError(core::ErrorCode::WriteFailed, settings->output, ec.message()), f.jsonLines);
+  if (ec) return failRun(core::makeError(core::ErrorCode::WriteFailed, settings->output, ec.message()), f.jsonLines);
 
   // The cases: a case list, or a dataset of the share fetched first.
   std::optional<io::ShareStore> store;
   if (!settings->share.empty()) {
     auto opened = io::ShareStore::open(settings->share);
-    if (!opened) return fail(opened.error(), f.jsonLines);
+    if (!opened) return failRun(opened.error(), f.jsonLines);
     store = std::move(*opened);
   }
   std::string casesPath = config.value("cases", std::string());
@@ -250,7 +245,7 @@ int main(int argc, char** argv) {
     }
     auto fetched = io::fetchDataset(*store, f.dataset, f.datasetRevision.value_or(0), (fs::path(settings->output) / "data").string(),
                                     settings->stopOnBadCase);
-    if (!fetched) return fail(fetched.error(), f.jsonLines);
+    if (!fetched) return failRun(fetched.error(), f.jsonLines);
     for (const auto& s : fetched->skipped) std::fprintf(stderr, "warning: case skipped: %s\n", s.c_str());
     casesPath = fetched->casesJson;
   }
@@ -259,12 +254,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   auto list = app::train::readCaseList(casesPath);
-  if (!list) return fail(list.error(), f.jsonLines);
+  if (!list) return failRun(list.error(), f.jsonLines);
 
   const auto t0 = std::chrono::steady_clock::now();
   tr::CaseCache cache(settings->memoryBudgetBytes, (fs::path(settings->output) / "spill").string());
   auto data = app::train::loadCases(*list, *settings, cache, false);
-  if (!data) return fail(data.error(), f.jsonLines);
+  if (!data) return failRun(data.error(), f.jsonLines);
   const double prepareSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   // The network.
@@ -277,20 +272,20 @@ int main(int argc, char** argv) {
     // A file, or a model of the share (share:ROOT#MODEL[@REV]) fetched verified into the cache first.
     std::string note;
     auto file = io::resolveCheckpoint(settings->checkpoint, {}, &note);
-    if (!file) return fail(file.error(), f.jsonLines);
+    if (!file) return failRun(file.error(), f.jsonLines);
     if (!note.empty()) std::fprintf(stderr, "%s\n", note.c_str());
     auto ck = inference::vista3d::readCheckpoint(*file);
-    if (!ck) return fail(ck.error(), f.jsonLines);
+    if (!ck) return failRun(ck.error(), f.jsonLines);
     base = std::move(*ck);
   }
   if (settings->model == "vista3d") model = tr::TrainableModel::vista3d(*base);
   else model = tr::TrainableModel::segResNetDS(settings->network, base ? &*base : nullptr, settings->trainer.patches.seed);
-  if (!model) return fail(model.error(), f.jsonLines);
+  if (!model) return failRun(model.error(), f.jsonLines);
   if (!settings->freeze.empty())
-    if (core::Status s = (*model)->freeze(settings->freeze); !s) return fail(s.error(), f.jsonLines);
+    if (core::Status s = (*model)->freeze(settings->freeze); !s) return failRun(s.error(), f.jsonLines);
   const auto precision = inference::vista3d::parsePrecision(settings->precision);
-  if (!precision) return fail(precision.error(), f.jsonLines);
-  if (core::Status s = (*model)->setDevice(settings->device, *precision); !s) return fail(s.error(), f.jsonLines);
+  if (!precision) return failRun(precision.error(), f.jsonLines);
+  if (core::Status s = (*model)->setDevice(settings->device, *precision); !s) return failRun(s.error(), f.jsonLines);
   (*model)->setOptimizer(settings->trainer.optimizer);
 
   const json sidecar = app::train::sidecarBase(*settings, *list, *data, (*model)->parameterCount());
@@ -308,17 +303,17 @@ int main(int argc, char** argv) {
     return core::Status::success();
   };
   if (!f.evaluate.empty()) {
-    if (core::Status s = sameLabels(inference::checkpointSidecarPath(f.evaluate)); !s) return fail(s.error(), f.jsonLines);
+    if (core::Status s = sameLabels(inference::checkpointSidecarPath(f.evaluate)); !s) return failRun(s.error(), f.jsonLines);
     auto weights = tr::readStateDict(f.evaluate);
-    if (!weights) return fail(weights.error(), f.jsonLines);
+    if (!weights) return failRun(weights.error(), f.jsonLines);
     if (core::Status s = (*model)->loadStateDict(*weights); !s)
-      return fail(core::makeError(core::ErrorCode::ParseError, f.evaluate, "does not fit this configuration's network: " + s.error().describe()), f.jsonLines);
+      return failRun(core::makeError(core::ErrorCode::ParseError, f.evaluate, "does not fit this configuration's network: " + s.error().describe()), f.jsonLines);
     json cases = json::object();
     std::map<std::int64_t, std::pair<double, int>> perClass;
     const auto start = std::chrono::steady_clock::now();
     for (std::size_t k = 0; k < cache.size(); ++k) {
       auto dice = tr::validateCase(**model, cache, k, settings->trainer);
-      if (!dice) return fail(dice.error(), f.jsonLines);
+      if (!dice) return failRun(dice.error(), f.jsonLines);
       json c = json::object();
       double sum = 0;
       for (const auto& [cls, d] : *dice) {
@@ -352,18 +347,18 @@ int main(int argc, char** argv) {
   std::vector<tr::SavedCheckpoint> earlier;
   if (f.resume) {
     auto found = tr::findCheckpoints(checkpointFolder);
-    if (!found) return fail(found.error(), f.jsonLines);
+    if (!found) return failRun(found.error(), f.jsonLines);
     const auto initial = (*model)->stateDict();  // put back if a checkpoint fails halfway through loading
     bool resumed = false;
     for (const auto& c : *found) {
-      if (core::Status s = sameLabels(c.files.sidecar); !s) return fail(s.error(), f.jsonLines);
+      if (core::Status s = sameLabels(c.files.sidecar); !s) return failRun(s.error(), f.jsonLines);
       auto weights = tr::readStateDict(c.files.weights);
       auto optimizer = weights ? tr::readStateDict(c.files.optimizer) : core::Result<std::vector<tr::NamedTensor>>(weights.error());
       core::Status loaded = !weights ? core::Status(weights.error()) : !optimizer ? core::Status(optimizer.error()) : (*model)->loadStateDict(*weights);
       if (loaded) loaded = (*model)->loadOptimizerState(*optimizer);
       if (!loaded) {  // a damaged or foreign checkpoint: say so and try the one before
         std::fprintf(stderr, "warning: cannot resume from %s: %s\n", c.files.weights.c_str(), loaded.error().describe().c_str());
-        if (core::Status s = (*model)->loadStateDict(initial); !s) return fail(s.error(), f.jsonLines);
+        if (core::Status s = (*model)->loadStateDict(initial); !s) return failRun(s.error(), f.jsonLines);
         (*model)->setOptimizer(settings->trainer.optimizer);
         continue;
       }
@@ -391,13 +386,13 @@ int main(int argc, char** argv) {
   } releaseLease{lease};
   if (store && !settings->modelName.empty()) {
     auto checkpoints = io::ModelCheckpoints::open(*store, settings->modelName);
-    if (!checkpoints) return fail(checkpoints.error(), f.jsonLines);
+    if (!checkpoints) return failRun(checkpoints.error(), f.jsonLines);
     std::error_code mkdirError;
     fs::create_directories(fs::path(store->root()) / checkpoints->folder(), mkdirError);
     auto prepared = io::ShareLease::prepare(*store, checkpoints->folder(), author);
-    if (!prepared) return fail(prepared.error(), f.jsonLines);
+    if (!prepared) return failRun(prepared.error(), f.jsonLines);
     auto taken = prepared->acquire();
-    if (!taken) return fail(taken.error(), f.jsonLines);
+    if (!taken) return failRun(taken.error(), f.jsonLines);
     if (taken->outcome == io::LeaseOutcome::HeldByOther) {
       const io::LeaseHolder holder = taken->holder.value_or(io::LeaseHolder{});
       std::string detail = "model '" + settings->modelName + "' is being trained by " + holder.user + " on " + holder.host +
@@ -408,7 +403,7 @@ int main(int argc, char** argv) {
         detail += "; that process has ended without giving the lease up (killed): it runs out " +
                   std::to_string(holder.ttlSeconds + io::LeasePolicy{}.skewGraceSeconds) +
                   " s after its last sign of life, then this run can start";
-      return fail(core::makeError(core::ErrorCode::InvalidArgument, store->root() + "/" + checkpoints->folder(), detail), f.jsonLines);
+      return failRun(core::makeError(core::ErrorCode::InvalidArgument, store->root() + "/" + checkpoints->folder(), detail), f.jsonLines);
     }
     lease = std::move(*prepared);
     publish = [&, checkpoints = *checkpoints](const tr::SavedCheckpoint& c) -> core::Status {
@@ -491,7 +486,7 @@ int main(int argc, char** argv) {
   auto result = tr::train(**model, cache, data->train, data->validation, settings->trainer, report, &saver, &g_cancel, resume);
   saver.flush();
   for (const auto& w : saver.takeWarnings()) std::fprintf(stderr, "warning: %s\n", w.c_str());
-  if (!result) return fail(result.error(), f.jsonLines);
+  if (!result) return failRun(result.error(), f.jsonLines);
   const auto saved = saver.saved();
   json summary{{"event", "done"}, {"iterations", result->iterations}, {"bestDice", result->bestDice},
                {"earlyStopped", result->earlyStopped}, {"cancelled", result->cancelled},

@@ -34,12 +34,6 @@ struct Scored {
   double seconds = 0;
 };
 
-int fail(const core::Error& e, bool jsonLines) {
-  if (jsonLines) std::printf("%s\n", json{{"event", "error"}, {"subject", e.subject}, {"reason", e.detail}}.dump().c_str());
-  std::fprintf(stderr, "error: %s\n", e.describe().c_str());
-  return 1;
-}
-
 json caseJson(const Scored& s) {
   const auto& u = s.stats;
   return {{"study", s.candidate.study},
@@ -105,43 +99,43 @@ core::Result<std::vector<Candidate>> candidates(const io::ShareStore& store, con
 int runRanking(const RankOptions& options, const std::atomic<bool>& cancel) {
   const auto start = Clock::now();
   auto store = io::ShareStore::open(options.share);
-  if (!store) return fail(store.error(), options.jsonLines);
+  if (!store) return failRun(store.error(), options.jsonLines);
   std::string note;
   auto path = io::resolveCheckpoint(options.model, {}, &note);
-  if (!path) return fail(path.error(), options.jsonLines);
+  if (!path) return failRun(path.error(), options.jsonLines);
   if (!note.empty()) std::fprintf(stderr, "%s\n", note.c_str());
   auto model = inference::readCheckpointModel(*path);
-  if (!model) return fail(model.error(), options.jsonLines);
+  if (!model) return failRun(model.error(), options.jsonLines);
   if (!*model || (*model)->kind != inference::CheckpointModel::Kind::SegResNetDS)
-    return fail(core::makeError(core::ErrorCode::Unsupported, options.model,
+    return failRun(core::makeError(core::ErrorCode::Unsupported, options.model,
                                 "ranking by uncertainty takes an atlas network (SegResNetDS); this checkpoint is VISTA-3D"),
                 options.jsonLines);
   inference::Vista3dEngineOptions engineOptions;
   engineOptions.device = options.device.empty() ? "auto" : options.device;
   engineOptions.cpuThreads = options.threads;
   auto engine = inference::createAtlasEngine(*path, **model, engineOptions);
-  if (!engine) return fail(engine.error(), options.jsonLines);
+  if (!engine) return failRun(engine.error(), options.jsonLines);
 
   std::string labelSet = options.labelSet;
   if (labelSet.empty() && !options.dataset.empty()) {  // the dataset's label set: what its entries are revisions of
     auto datasets = io::DatasetRevisions::open(*store, options.dataset);
-    if (!datasets) return fail(datasets.error(), options.jsonLines);
+    if (!datasets) return failRun(datasets.error(), options.jsonLines);
     auto versions = datasets->list();
-    if (!versions) return fail(versions.error(), options.jsonLines);
+    if (!versions) return failRun(versions.error(), options.jsonLines);
     if (versions->latest() == 0)
-      return fail(core::makeError(core::ErrorCode::NotFound, store->root() + "/" + datasets->folder(), "the dataset has no version yet"), options.jsonLines);
+      return failRun(core::makeError(core::ErrorCode::NotFound, store->root() + "/" + datasets->folder(), "the dataset has no version yet"), options.jsonLines);
     auto dataset = datasets->loadDataset(versions->latest());
-    if (!dataset) return fail(dataset.error(), options.jsonLines);
+    if (!dataset) return failRun(dataset.error(), options.jsonLines);
     std::map<std::string, int> sets;
     for (const auto& e : dataset->entries) ++sets[e.labelSet];
     for (const auto& [name, count] : sets)
       if (labelSet.empty() || count > sets[labelSet]) labelSet = name;
     if (labelSet.empty())
-      return fail(core::makeError(core::ErrorCode::InvalidArgument, store->root() + "/" + datasets->folder(), "the dataset has no entry"), options.jsonLines);
+      return failRun(core::makeError(core::ErrorCode::InvalidArgument, store->root() + "/" + datasets->folder(), "the dataset has no entry"), options.jsonLines);
   }
   std::vector<std::string> skipped;
   auto list = candidates(*store, labelSet, options.studies, skipped);
-  if (!list) return fail(list.error(), options.jsonLines);
+  if (!list) return failRun(list.error(), options.jsonLines);
   if (options.jsonLines) {
     std::printf("%s\n", json{{"event", "start"}, {"model", options.model}, {"device", (*engine)->info().device},
                              {"labelSet", labelSet}, {"candidates", list->size()}}

@@ -70,6 +70,12 @@ core::Status requireRange(const char* key, double v, double lo, double hi) {
 
 }  // namespace
 
+int failRun(const core::Error& e, bool jsonLines) {
+  if (jsonLines) std::printf("%s\n", json{{"event", "error"}, {"subject", e.subject}, {"reason", e.detail}}.dump().c_str());
+  std::fprintf(stderr, "error: %s\n", e.describe().c_str());
+  return 1;
+}
+
 core::Result<core::ImageVolume> readImage(const std::string& path) {
   if (io::imageFileFormatFromPath(path) != io::ImageFileFormat::Unknown) return io::readImageFile(path);
   auto index = io::indexDicomFolder(path);

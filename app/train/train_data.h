@@ -34,6 +34,9 @@ struct CaseList {
 // array of such objects. Relative paths are relative to the file's folder.
 core::Result<CaseList> readCaseList(const std::string& path);
 
+// A run's error: a JSON "error" line on stdout (with --json) and "error: ..." on stderr; returns the exit code 1.
+int failRun(const core::Error& e, bool jsonLines);
+
 // A volume file, or the one image series of a DICOM folder (errors name the path).
 core::Result<core::ImageVolume> readImage(const std::string& path);
 

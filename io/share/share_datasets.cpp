@@ -112,29 +112,8 @@ core::Result<std::vector<DatasetEntry>> newestApprovedRevisions(const ShareStore
         names.push_back(study);
     }
   if (ec) return makeError(ErrorCode::ReadFailed, *studies, "cannot list the studies: " + ec.message());
-  std::sort(names.begin(), names.end());
-  std::vector<DatasetEntry> out;
-  for (const std::string& study : names) {
-    auto set = LabelSetRevisions::open(store, study, labelSet);
-    if (!set) return set.error();
-    auto list = set->list();
-    auto reviews = LabelSetReviews(*set).all();
-    if (!list || !reviews) {
-      if (skipped) skipped->push_back(study + ": " + (!list ? list.error() : reviews.error()).describe());
-      continue;
-    }
-    const RevisionInfo* newest = nullptr;
-    for (const auto& r : *reviews)
-      if (r.state == ReviewState::Approved)
-        if (const RevisionInfo* info = list->find(r.revision); info && (!newest || info->number > newest->number))
-          newest = info;
-    if (!newest) {
-      if (skipped) skipped->push_back(study + ": no approved revision of " + labelSet);
-      continue;
-    }
-    out.push_back({study, labelSet, newest->number, newest->sha256, "train"});
-  }
-  return out;
+  // Every study holding the set has it: the selection's path, approved revisions only.
+  return revisionsOfStudies(store, labelSet, names, true, skipped);
 }
 
 core::Result<std::vector<DatasetEntry>> revisionsOfStudies(const ShareStore& store, const std::string& labelSet,

@@ -214,6 +214,14 @@ core::Result<std::vector<CheckpointRevisionSummary>> listCheckpointRevisions(con
   return out;
 }
 
+std::string checkpointTrainingBy(const ShareStore& store, const std::string& model) {
+  auto checkpoints = ModelCheckpoints::open(store, model);
+  if (!checkpoints) return {};
+  if (auto lease = ShareLease::prepare(store, checkpoints->folder(), {}); lease)
+    if (auto holder = lease->current(); holder && *holder && !(*holder)->expired) return (*holder)->user + " on " + (*holder)->host;
+  return {};
+}
+
 core::Result<std::vector<CheckpointModelSummary>> listCheckpointModels(const ShareStore& store) {
   std::vector<CheckpointModelSummary> out;
   auto names = modelNames(store);
@@ -222,10 +230,7 @@ core::Result<std::vector<CheckpointModelSummary>> listCheckpointModels(const Sha
     auto checkpoints = ModelCheckpoints::open(store, name);
     if (!checkpoints) continue;
     auto list = checkpoints->list();
-    std::string trainingBy;
-    if (auto lease = ShareLease::prepare(store, checkpoints->folder(), {}); lease)
-      if (auto holder = lease->current(); holder && *holder && !(*holder)->expired)
-        trainingBy = (*holder)->user + " on " + (*holder)->host;
+    const std::string trainingBy = checkpointTrainingBy(store, name);
     if (!list || (list->revisions.empty() && trainingBy.empty())) continue;
     CheckpointModelSummary m;
     m.model = name;

@@ -59,6 +59,9 @@ void readCheckpointSidecarSummary(const std::string& extraJson, CheckpointRevisi
 // cannot be read is left out.
 core::Result<std::vector<CheckpointRevisionSummary>> listCheckpointRevisions(const ShareStore& store, const std::string& model = {});
 
+// "user on host" while a training run holds `model`'s lease (checkpoints/<model>/), else "".
+std::string checkpointTrainingBy(const ShareStore& store, const std::string& model);
+
 // The models of the share's checkpoints/ folder, each by its newest revision, for a chooser. Sorted by name; a model
 // whose folder cannot be read is left out.
 struct CheckpointModelSummary : CheckpointRevisionSummary {

@@ -148,8 +148,11 @@ core::Status checkLooksLikeLabelMap(const core::LabelMap& labels, const std::str
   return core::Status::success();
 }
 
-core::Status writeImageFile(const std::string& path, const core::ImageVolume& image,
-                            const ImageFileWriteOptions& options) {
+namespace {
+
+// The format's image writer for `image` (float32 or in its own type), by the file name.
+template <class Image>
+core::Status writeImageAs(const std::string& path, const Image& image, const ImageFileWriteOptions& options) {
   const ImageFileFormat format = imageFileFormatFromPath(path);
   switch (format) {
     case ImageFileFormat::Nifti: return writeNiftiImage(path, image, niftiOptions(options));
@@ -158,6 +161,13 @@ core::Status writeImageFile(const std::string& path, const core::ImageVolume& im
     default: break;
   }
   return notWritable(path, format);
+}
+
+}  // namespace
+
+core::Status writeImageFile(const std::string& path, const core::ImageVolume& image,
+                            const ImageFileWriteOptions& options) {
+  return writeImageAs(path, image, options);
 }
 
 core::Result<core::ScalarImage> readImageFileTyped(const std::string& path) {
@@ -169,14 +179,7 @@ core::Result<core::ScalarImage> readImageFileTyped(const std::string& path) {
 
 core::Status writeImageFile(const std::string& path, const core::ScalarImage& image,
                             const ImageFileWriteOptions& options) {
-  const ImageFileFormat format = imageFileFormatFromPath(path);
-  switch (format) {
-    case ImageFileFormat::Nifti: return writeNiftiImage(path, image, niftiOptions(options));
-    case ImageFileFormat::Nrrd: return writeNrrdImage(path, image, nrrdOptions(options));
-    case ImageFileFormat::MetaImage: return writeMetaImage(path, image, metaOptions(options));
-    default: break;
-  }
-  return notWritable(path, format);
+  return writeImageAs(path, image, options);
 }
 
 core::Status writeLabelFile(const std::string& path, const core::LabelMap& labels,

@@ -585,11 +585,12 @@ Result<NiftiHeaderInfo> readNiftiHeader(const std::string& path) {
   return openAndParse(*src, false);
 }
 
-Result<core::ImageVolume> readNiftiImage(const std::string& path) {
-  auto loaded = openForVoxels(path);
-  if (!loaded) return loaded.error();
-  const Source* src = &loaded->source;
-  const NiftiHeaderInfo* info = &loaded->info;
+namespace {
+
+// The voxels of an opened file as float32 values (scaled when the header says so).
+Result<core::ImageVolume> floatImageFrom(const LoadedNifti& loaded, const std::string& path) {
+  const Source* src = &loaded.source;
+  const NiftiHeaderInfo* info = &loaded.info;
   const Scaling sc = scalingOf(*info);
   auto convert = [&sc](std::size_t, auto v, float& out) {
     out = sc.apply ? static_cast<float>(static_cast<double>(v) * sc.slope + sc.inter) : static_cast<float>(v);
@@ -600,6 +601,14 @@ Result<core::ImageVolume> readNiftiImage(const std::string& path) {
       loadConverted<float>(*src, *info, convert, !sc.apply, static_cast<int>(NiftiDatatype::Float32), rejected);
   if (!voxels) return voxels.error();
   return core::ImageVolume::adopt(info->geometry, std::move(voxels).value(), path);
+}
+
+}  // namespace
+
+Result<core::ImageVolume> readNiftiImage(const std::string& path) {
+  auto loaded = openForVoxels(path);
+  if (!loaded) return loaded.error();
+  return floatImageFrom(*loaded, path);
 }
 
 Result<core::ScalarImage> readNiftiImageTyped(const std::string& path) {
@@ -632,8 +641,8 @@ Result<core::ScalarImage> readNiftiImageTyped(const std::string& path) {
       default: break;
     }
   // Scaled, or a type of none of ours (uint32, 64-bit, float64): the float32 values, narrowed where they are whole.
-  loaded = Result<LoadedNifti>(core::makeError(core::ErrorCode::InvalidArgument, path, "released"));
-  auto image = readNiftiImage(path);
+  auto image = floatImageFrom(*loaded, path);
+  loaded = core::makeError(core::ErrorCode::Cancelled, path, "released");  // a .nii.gz's compressed bytes go now
   if (!image) return image.error();
   return core::ScalarImage::narrowed(std::move(*image), path);
 }
