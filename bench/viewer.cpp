@@ -144,7 +144,7 @@ int main(int argc, char** argv) {
               firstImage, ioOnly);
 
   // 1. Slice render at 512 x 512, ours beside VTK's classic 2D pipeline.
-  const core::ImageVolume& image = window.document().session()->image();
+  const core::ScalarImage& image = window.document().session()->image();
   const core::LabelMap& labels = window.document().session()->labels();
   viewer::VtkView view;
   view.resize(512, 512);

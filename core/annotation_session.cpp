@@ -5,19 +5,19 @@
 
 namespace delineate::core {
 
-AnnotationSession::AnnotationSession(ImageVolume image, LabelMap labels, LabelTable table, std::size_t budget)
+AnnotationSession::AnnotationSession(ScalarImage image, LabelMap labels, LabelTable table, std::size_t budget)
     : m_image(std::move(image)), m_labels(std::move(labels)), m_table(std::move(table)), m_history(budget) {
   m_history.reset(m_labels.contentRevision());
   m_savedSerial = m_history.stateSerial();
 }
 
-Result<AnnotationSession> AnnotationSession::create(ImageVolume image, LabelTable table, std::size_t budget) {
+Result<AnnotationSession> AnnotationSession::create(ScalarImage image, LabelTable table, std::size_t budget) {
   auto labels = LabelMap::create(image.geometry());
   if (!labels) return labels.error();
   return AnnotationSession(std::move(image), std::move(labels).value(), std::move(table), budget);
 }
 
-Result<AnnotationSession> AnnotationSession::create(ImageVolume image, LabelMap labels, LabelTable table,
+Result<AnnotationSession> AnnotationSession::create(ScalarImage image, LabelMap labels, LabelTable table,
                                                     std::size_t budget) {
   if (Status s = image.geometry().validate(); !s) return s.error();
   if (!labels.geometry().isCloseTo(image.geometry()))
@@ -98,6 +98,15 @@ bool AnnotationSession::markSaved(std::string revision) {
   m_tableDirty = false;
   m_baseRevision = std::move(revision);
   return true;
+}
+
+Result<AnnotationSession> AnnotationSession::create(ImageVolume image, LabelTable table, std::size_t budget) {
+  return create(ScalarImage(std::move(image)), std::move(table), budget);
+}
+
+Result<AnnotationSession> AnnotationSession::create(ImageVolume image, LabelMap labels, LabelTable table,
+                                                    std::size_t budget) {
+  return create(ScalarImage(std::move(image)), std::move(labels), std::move(table), budget);
 }
 
 }  // namespace delineate::core

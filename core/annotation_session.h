@@ -9,6 +9,7 @@
 #include "core/edit_transaction.h"
 #include "core/label_map.h"
 #include "core/label_table.h"
+#include "core/scalar_image.h"
 #include "core/undo_history.h"
 #include "core/volume.h"
 
@@ -16,13 +17,17 @@ namespace delineate::core {
 
 class AnnotationSession {
  public:
-  // Starts with empty labels, or with `labels` (grid must match the image).
+  // Starts with empty labels, or with `labels` (grid must match the image). The image keeps its stored type.
+  static Result<AnnotationSession> create(ScalarImage image, LabelTable table,
+                                          std::size_t undoBudgetBytes = UndoHistory::kDefaultBudgetBytes);
+  static Result<AnnotationSession> create(ScalarImage image, LabelMap labels, LabelTable table,
+                                          std::size_t undoBudgetBytes = UndoHistory::kDefaultBudgetBytes);
   static Result<AnnotationSession> create(ImageVolume image, LabelTable table,
                                           std::size_t undoBudgetBytes = UndoHistory::kDefaultBudgetBytes);
   static Result<AnnotationSession> create(ImageVolume image, LabelMap labels, LabelTable table,
                                           std::size_t undoBudgetBytes = UndoHistory::kDefaultBudgetBytes);
 
-  const ImageVolume& image() const { return m_image; }
+  const ScalarImage& image() const { return m_image; }
   const LabelMap& labels() const { return m_labels; }
   const LabelTable& table() const { return m_table; }
   const UndoHistory& history() const { return m_history; }
@@ -64,9 +69,9 @@ class AnnotationSession {
   const std::string& baseRevision() const { return m_baseRevision; }
 
  private:
-  AnnotationSession(ImageVolume image, LabelMap labels, LabelTable table, std::size_t budget);
+  AnnotationSession(ScalarImage image, LabelMap labels, LabelTable table, std::size_t budget);
 
-  ImageVolume m_image;
+  ScalarImage m_image;
   LabelMap m_labels;
   LabelTable m_table;
   UndoHistory m_history;

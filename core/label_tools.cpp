@@ -23,9 +23,8 @@ Status checkCleanup(const EditTransaction& t, const LabelMap& map, Label label) 
   return Status::success();
 }
 
-bool imageFits(const ImageVolume* image, const Geometry& g) {
-  return image != nullptr && image->size() == static_cast<std::size_t>(g.voxelCount()) &&
-         image->geometry().isCloseTo(g);
+bool imageFits(ImageView image, const Geometry& g) {
+  return image && image.size() == static_cast<std::size_t>(g.voxelCount()) && image.geometry().isCloseTo(g);
 }
 
 bool finite(const Vec3& v) { return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]); }
@@ -112,7 +111,7 @@ void forEachDabVoxel(const Dab& d, const Geometry& g, F&& f) {
   }
 }
 
-bool brushUsable(const EditTransaction& t, const BrushOptions& o, const ImageVolume* image) {
+bool brushUsable(const EditTransaction& t, const BrushOptions& o, ImageView image) {
   if (!t.isOpen() || !std::isfinite(o.radiusMm) || o.radiusMm < 0) return false;
   if (!o.sphere && (o.axis < 0 || o.axis > 2)) return false;
   if (o.intensity && !imageFits(image, t.geometry())) return false;
@@ -229,21 +228,21 @@ int sliceAxisFor(const Geometry& g, const Vec3& normalLps) {
 }
 
 std::size_t paintBrush(EditTransaction& t, const Vec3& centerLps, Label label, const BrushOptions& options,
-                       const ImageVolume* image) {
+                       ImageView image) {
   if (!brushUsable(t, options, image) || !finite(centerLps)) return 0;
   const Geometry& g = t.geometry();
   const Dab dab = makeDab(g, g.lpsToIndex(centerLps), options);
   std::size_t written = 0;
   const std::optional<IntensityRange>& range = options.intensity;
   forEachDabVoxel(dab, g, [&](const Index3& p) {
-    if (range && !range->contains(image->at(p))) return;
+    if (range && !range->contains(image.at(p))) return;
     if (t.set(p, label)) ++written;
   });
   return written;
 }
 
 std::size_t paintStroke(EditTransaction& t, const Vec3& fromLps, const Vec3& toLps, Label label,
-                        const BrushOptions& options, const ImageVolume* image) {
+                        const BrushOptions& options, ImageView image) {
   if (!brushUsable(t, options, image) || !finite(fromLps) || !finite(toLps)) return 0;
   const Geometry& g = t.geometry();
   const Vec3& sp = g.spacingMm();
@@ -296,7 +295,7 @@ std::size_t paintStroke(EditTransaction& t, const Vec3& fromLps, const Vec3& toL
     forEachDabVoxel(dab, g, [&](const Index3& p) {
       for (const Dab& earlier : recent)
         if (inDab(earlier, p, sp)) return;
-      if (range && !range->contains(image->at(p))) return;
+      if (range && !range->contains(image.at(p))) return;
       if (t.set(p, label)) ++written;
     });
     recent.push_back(dab);
@@ -306,19 +305,19 @@ std::size_t paintStroke(EditTransaction& t, const Vec3& fromLps, const Vec3& toL
 }
 
 Result<std::size_t> floodFill(EditTransaction& t, const LabelMap& map, const Index3& seed, Label label,
-                              const FloodOptions& options, const ImageVolume* image) {
+                              const FloodOptions& options, ImageView image) {
   if (Status s = checkTarget(t, map); !s) return s.error();
   const Geometry& g = map.geometry();
   if (!g.contains(seed)) return makeError(ErrorCode::InvalidArgument, {}, "the seed lies outside the image grid");
   if (!options.threeD && (options.axis < 0 || options.axis > 2))
     return makeError(ErrorCode::InvalidArgument, {}, "the slice axis must be 0, 1 or 2");
   if (options.intensity) {
-    if (image == nullptr) return makeError(ErrorCode::InvalidArgument, {}, "an intensity range needs the image");
+    if (!image) return makeError(ErrorCode::InvalidArgument, {}, "an intensity range needs the image");
     if (!imageFits(image, g)) return makeError(ErrorCode::GeometryMismatch, {}, "the image is not on the label grid");
   }
   const Label from = map.at(seed);
   const std::optional<IntensityRange>& range = options.intensity;
-  auto fillable = [&](const Index3& p) { return map.at(p) == from && (!range || range->contains(image->at(p))); };
+  auto fillable = [&](const Index3& p) { return map.at(p) == from && (!range || range->contains(image.at(p))); };
   if (from == label || !fillable(seed)) return std::size_t{0};
   // Locks and the policy judge a voxel by its current value, which the whole region shares: if the seed is refused,
   // every voxel is, and once it is written the rest will be.

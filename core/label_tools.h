@@ -15,6 +15,7 @@
 #include "core/error.h"
 #include "core/geometry.h"
 #include "core/label_map.h"
+#include "core/scalar_image.h"
 #include "core/volume.h"
 
 namespace delineate::core {
@@ -26,7 +27,7 @@ int sliceAxisFor(const Geometry& g, const Vec3& normalLps);
 struct IntensityRange {
   float low;
   float high;
-  bool contains(float v) const { return v >= low && v <= high; }  // NaN is never inside
+  bool contains(double v) const { return v >= low && v <= high; }  // NaN is never inside
 };
 
 struct BrushOptions {
@@ -44,7 +45,7 @@ struct BrushOptions {
 // negative radius, an axis outside 0..2 for a disc, a closed transaction, or an intensity range without an image on
 // the map's grid.
 std::size_t paintBrush(EditTransaction& t, const Vec3& centerLps, Label label, const BrushOptions& options,
-                       const ImageVolume* image = nullptr);
+                       ImageView image = {});
 // Same, along the segment from `fromLps` to `toLps` (a mouse drag between two events): dabs spaced at most
 // radius/2 apart (at least the end point), no gaps however fast the mouse moves.
 // `fromLps` is the previous event's point, which that event painted: the dabs are the points (i/n) along the
@@ -53,7 +54,7 @@ std::size_t paintBrush(EditTransaction& t, const Vec3& centerLps, Label label, c
 // quarter of the smallest voxel apart instead (the brush is then its centre voxel and closer dabs add nothing).
 // Dabs wholly outside the grid are skipped, so a wild segment costs only its part over the grid.
 std::size_t paintStroke(EditTransaction& t, const Vec3& fromLps, const Vec3& toLps, Label label,
-                        const BrushOptions& options, const ImageVolume* image = nullptr);
+                        const BrushOptions& options, ImageView image = {});
 
 struct FloodOptions {
   bool threeD = false;  // false: within the voxel slice across `axis` through the seed
@@ -68,7 +69,7 @@ struct FloodOptions {
 // policy: they refuse every voxel of the region alike). Needs no buffer beyond the scanline stack: written voxels
 // no longer hold the seed's label, which is the visited mark.
 Result<std::size_t> floodFill(EditTransaction& t, const LabelMap& map, const Index3& seed, Label label,
-                              const FloodOptions& options, const ImageVolume* image = nullptr);
+                              const FloodOptions& options, ImageView image = {});
 
 // What a clean-up tool worked on, for callers (and tests) that check it stays local: the box it read and wrote
 // (beyond the one allocation-free scan that finds the label; it may reach past the grid where the tool pads), and the

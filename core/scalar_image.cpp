@@ -119,4 +119,70 @@ Result<ScalarImage> ScalarImage::narrowed(ImageVolume image, const std::string& 
   return ScalarImage(std::move(image));
 }
 
+Status requireFiniteVoxels(const ScalarImage& image, const std::string& source) {
+  if (const auto* f = image.visit([](const auto& v) -> const ImageVolume* {
+        if constexpr (std::is_same_v<std::decay_t<decltype(v)>, ImageVolume>) return &v;
+        else return nullptr;
+      }))
+    return requireFiniteVoxels(*f, source);
+  return Status::success();
+}
+
+ImageView::ImageView(const ScalarImage& image) {
+  image.visit([this](const auto& v) { m_ptr = &v; });
+}
+
+ImageView::ImageView(const ScalarImage* image) {
+  if (image) image->visit([this](const auto& v) { m_ptr = &v; });
+}
+
+const ImageVolume& ImageView::emptyVolume() {
+  static const ImageVolume empty;
+  return empty;
+}
+
+ScalarType ImageView::type() const {
+  return visit([](const auto& v) { return typeOf<typename std::decay_t<decltype(v)>::value_type>(); });
+}
+
+const Geometry& ImageView::geometry() const {
+  return visit([](const auto& v) -> const Geometry& { return v.geometry(); });
+}
+
+std::size_t ImageView::size() const {
+  return visit([](const auto& v) { return v.size(); });
+}
+
+const void* ImageView::data() const {
+  return visit([](const auto& v) { return static_cast<const void*>(v.data()); });
+}
+
+double ImageView::value(std::size_t i) const {
+  return visit([i](const auto& v) { return static_cast<double>(v[i]); });
+}
+
+const ImageVolume* ImageView::floatImage() const {
+  auto* p = std::get_if<const Volume<float>*>(&m_ptr);
+  return p ? *p : nullptr;
+}
+
+Result<const ImageVolume*> floatVolume(ImageView image, std::optional<ImageVolume>& storage,
+                                       const std::string& subject) {
+  if (const ImageVolume* f = image.floatImage()) return f;
+  if (!image) return makeError(ErrorCode::InvalidArgument, subject, "no image");
+  return image.visit([&](const auto& v) -> Result<const ImageVolume*> {
+    ImageVolume::UninitBuffer out;
+    try {
+      out.resize(v.size());
+    } catch (const std::bad_alloc&) {
+      return makeError(ErrorCode::OutOfMemory, subject, "cannot allocate " + std::to_string(v.size() * 4) + " bytes");
+    }
+    std::transform(v.data(), v.data() + v.size(), out.data(), [](auto x) { return static_cast<float>(x); });
+    auto f = ImageVolume::adopt(v.geometry(), std::move(out), subject);
+    if (!f) return f.error();
+    storage = std::move(*f);
+    return &*storage;
+  });
+}
+
 }  // namespace delineate::core

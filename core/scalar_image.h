@@ -1,12 +1,16 @@
 #pragma once
 // An image in the type it was stored in (issue 27): uint8, int16, uint16, int32 or float32 voxels on a Geometry, so a
 // 16-bit CT costs 16 bits a voxel instead of float32's 32. Code reads its voxels as numbers whatever the type through
-// visit() (the typed buffer, for loops the compiler can vectorise) or value(i) (one voxel as a double). The window,
-// statistics and engines still take core::ImageVolume (float32): toFloat() is their copy until they read the typed
-// image themselves.
+// visit() (the typed buffer, for loops the compiler can vectorise) or value(i) (one voxel as a double).
+// ImageView is how code that only reads an image takes it: a pointer to a ScalarImage or to any Volume<T> of those
+// types, so a float32 ImageVolume and a typed image both pass without a copy. floatVolume() gives the float32 volume a
+// whole-volume float consumer (an engine's preprocessing) needs: the image itself when it is float32, else a copy.
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <variant>
 
 #include "core/error.h"
@@ -47,6 +51,8 @@ class ScalarImage {
   }
 
   // A float32 copy (the same volume when it is float32 already: then moved out). OutOfMemory names `subject`.
+  double at(const Index3& ijk) const { return value(geometry().linearIndex(ijk)); }
+
   Result<ImageVolume> toFloat(const std::string& subject = {}) &&;
   Result<ImageVolume> toFloat(const std::string& subject = {}) const&;
   // `image` in the smallest of uint8, int16, uint16 that holds every voxel exactly (whole numbers in range), else as
@@ -56,5 +62,65 @@ class ScalarImage {
  private:
   Storage m_volume;
 };
+
+// A non-owning view of an image in any of the stored types; empty (false) when made from nullptr or nothing. What it
+// points at must outlive it, and it must not be made from a temporary.
+class ImageView {
+ public:
+  using Pointer = std::variant<std::monostate, const Volume<float>*, const Volume<std::uint8_t>*,
+                               const Volume<std::int16_t>*, const Volume<std::uint16_t>*, const Volume<std::int32_t>*>;
+
+  ImageView() = default;
+  ImageView(std::nullptr_t) {}  // NOLINT(implicit): "no image" where a pointer was taken
+  template <class T>
+  ImageView(const Volume<T>& volume) : m_ptr(&volume) {}  // NOLINT(implicit)
+  template <class T>
+  ImageView(const Volume<T>* volume) {  // NOLINT(implicit)
+    if (volume) m_ptr = volume;
+  }
+  ImageView(const ScalarImage& image);  // NOLINT(implicit)
+  ImageView(const ScalarImage* image);  // NOLINT(implicit)
+
+  explicit operator bool() const { return m_ptr.index() != 0; }
+  // Empty views: type Float32, an empty geometry, size 0.
+  ScalarType type() const;
+  const Geometry& geometry() const;
+  std::size_t size() const;
+  std::size_t byteSize() const { return size() * scalarTypeBytes(type()); }
+  const void* data() const;
+  double value(std::size_t i) const;
+  double at(const Index3& ijk) const { return value(geometry().linearIndex(ijk)); }
+  // The float32 volume when the view is of one, else nullptr.
+  const ImageVolume* floatImage() const;
+  // f(const Volume<T>&) with the stored type (an empty float32 volume for an empty view).
+  template <class F>
+  decltype(auto) visit(F&& f) const {
+    return std::visit(
+        [&](auto p) -> decltype(auto) {
+          if constexpr (std::is_same_v<decltype(p), std::monostate>) {
+            return f(emptyVolume());
+          } else {
+            return f(*p);
+          }
+        },
+        m_ptr);
+  }
+  // The same voxels (the same buffer).
+  bool operator==(const ImageView& other) const { return data() == other.data() && size() == other.size(); }
+  bool operator!=(const ImageView& other) const { return !(*this == other); }
+
+ private:
+  static const ImageVolume& emptyVolume();
+  Pointer m_ptr;
+};
+
+// InvalidArgument naming `source` when a float32 image has no finite voxel (see the ImageVolume overload); images of
+// whole-number types always pass.
+Status requireFiniteVoxels(const ScalarImage& image, const std::string& source);
+
+// The view as float32: the viewed volume itself when it is float32 (nothing copied), else a copy made into `storage`.
+// OutOfMemory names `subject`; an empty view is InvalidArgument.
+Result<const ImageVolume*> floatVolume(ImageView image, std::optional<ImageVolume>& storage,
+                                       const std::string& subject = {});
 
 }  // namespace delineate::core

@@ -42,10 +42,31 @@ Result<IndexBox> sliceRangeBox(const Geometry& grid, const SliceRange& range) {
   return box;
 }
 
-Result<std::vector<LabelStatistics>> computeLabelStatistics(const LabelMap& labels, const ImageVolume* image,
+namespace {
+
+// The intensity summary of voxels [x, end) of a row of the image (its stored type; non-finite values skipped).
+template <class T>
+void addIntensities(Accumulator& a, const T* v, std::int64_t x, std::int64_t end) {
+  for (std::int64_t t = x; t < end; ++t) {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (!std::isfinite(v[t])) continue;
+    }
+    const double value = static_cast<double>(v[t]);
+    ++a.intensityCount;
+    const double delta = value - a.mean;
+    a.mean += delta / double(a.intensityCount);
+    a.m2 += delta * (value - a.mean);
+    if (value < a.min) a.min = value;
+    if (value > a.max) a.max = value;
+  }
+}
+
+}  // namespace
+
+Result<std::vector<LabelStatistics>> computeLabelStatistics(const LabelMap& labels, ImageView image,
                                                             const StatisticsOptions& options) {
   const Geometry& g = labels.geometry();
-  if (image && !image->geometry().isCloseTo(g))
+  if (image && !image.geometry().isCloseTo(g))
     return makeError(ErrorCode::GeometryMismatch, {}, "label map and image grids differ");
   IndexBox region = g.fullBox();
   if (options.slices) {
@@ -60,7 +81,7 @@ Result<std::vector<LabelStatistics>> computeLabelStatistics(const LabelMap& labe
   std::vector<std::size_t> inRow;  // slots seen in the current row (diameter only)
   const Size3& d = g.dimensions();
   const Label* lab = labels.data();
-  const float* img = image ? image->data() : nullptr;
+  const bool img = static_cast<bool>(image);
   const std::int64_t width = region.empty() ? 0 : region.max[0] - region.min[0] + 1;
   std::int64_t rowId = 0;
   for (std::int64_t k = region.min[2]; k <= region.max[2]; ++k) {
@@ -97,19 +118,7 @@ Result<std::vector<LabelStatistics>> computeLabelStatistics(const LabelMap& labe
           if (j > a.box.max[1]) a.box.max[1] = j;
           a.box.max[2] = k;  // k never decreases in this scan order, so min[2] is the first k seen
         }
-        if (img) {
-          const float* v = img + rowStart;
-          for (std::int64_t t = x; t < end; ++t) {
-            if (!std::isfinite(v[t])) continue;
-            const double value = v[t];
-            ++a.intensityCount;
-            const double delta = value - a.mean;
-            a.mean += delta / double(a.intensityCount);
-            a.m2 += delta * (value - a.mean);
-            if (value < a.min) a.min = value;
-            if (value > a.max) a.max = value;
-          }
-        }
+        if (img) image.visit([&](const auto& volume) { addIntensities(a, volume.data() + rowStart, x, end); });
         if (options.diameter) {
           if (a.row != rowId) {
             a.row = rowId;
@@ -133,12 +142,12 @@ Result<std::vector<LabelStatistics>> computeLabelStatistics(const LabelMap& labe
       const Accumulator& a = acc[s];
       requests[s].finiteCount = a.intensityCount;
       if (a.intensityCount > 0) {
-        requests[s].min = static_cast<float>(a.min);  // came from floats: exact
+        requests[s].min = static_cast<float>(a.min);  // came from floats or integers below 2^24: exact
         requests[s].max = static_cast<float>(a.max);
       }
       requests[s].box = a.box;
     }
-    medians = detail::labelMedians(labels, *image, slotOf, requests);
+    medians = detail::labelMedians(labels, image, slotOf, requests);
   }
 
   std::vector<LabelStatistics> out;

@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "core/label_map.h"
+#include "core/scalar_image.h"
 #include "core/volume.h"
 
 namespace delineate::core {
@@ -57,9 +58,9 @@ struct StatisticsOptions {
 // slices are not first <= last inside the grid (after resolving last = -1).
 Result<IndexBox> sliceRangeBox(const Geometry& grid, const SliceRange& range);
 
-// One entry per label present (in the slices, when given), sorted by label. `image` may be null; when given its grid
-// must match the map's.
-Result<std::vector<LabelStatistics>> computeLabelStatistics(const LabelMap& labels, const ImageVolume* image,
+// One entry per label present (in the slices, when given), sorted by label. `image` (any stored type) may be null;
+// when given its grid must match the map's.
+Result<std::vector<LabelStatistics>> computeLabelStatistics(const LabelMap& labels, ImageView image,
                                                             const StatisticsOptions& options = {});
 
 // How a volume is written for people (the window's labels dock and PDF, the CLI's text tables): in mL from 1 mL up

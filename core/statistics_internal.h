@@ -8,6 +8,7 @@
 
 #include "core/geometry.h"
 #include "core/label_map.h"
+#include "core/scalar_image.h"
 #include "core/volume.h"
 
 namespace delineate::core::detail {
@@ -31,7 +32,7 @@ struct MedianTuning {
 // bin holding the lower middle rank, or collects the interval's values once few enough and selects among them; the
 // upper middle rank comes with it, or is the smallest key above the interval (tracked in the same pass). `passes`
 // receives the number of passes over the voxels.
-std::vector<double> labelMedians(const LabelMap& labels, const ImageVolume& image,
+std::vector<double> labelMedians(const LabelMap& labels, ImageView image,
                                  const std::vector<std::int32_t>& slotOf, const std::vector<MedianRequest>& requests,
                                  const MedianTuning& tuning = {}, int* passes = nullptr);
 

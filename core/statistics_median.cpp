@@ -130,7 +130,7 @@ void settle(Task& t) {
 
 }  // namespace
 
-std::vector<double> labelMedians(const LabelMap& labels, const ImageVolume& image,
+std::vector<double> labelMedians(const LabelMap& labels, ImageView image,
                                  const std::vector<std::int32_t>& slotOf, const std::vector<MedianRequest>& requests,
                                  const MedianTuning& tuning, int* passes) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -163,7 +163,6 @@ std::vector<double> labelMedians(const LabelMap& labels, const ImageVolume& imag
   const Geometry& g = labels.geometry();
   const Size3& d = g.dimensions();
   const Label* lab = labels.data();
-  const float* img = image.data();
   int passCount = 0;
   for (;;) {
     IndexBox region;
@@ -179,25 +178,28 @@ std::vector<double> labelMedians(const LabelMap& labels, const ImageVolume& imag
       if (!(tasks[t].haveA && tasks[t].haveB)) taskOf[labelOfSlot[slotOfTask[t]]] = static_cast<std::int32_t>(t);
     plan(tasks, tuning);
     ++passCount;
-    for (std::int64_t k = region.min[2]; k <= region.max[2]; ++k)
-      for (std::int64_t j = region.min[1]; j <= region.max[1]; ++j) {
-        const std::size_t rowStart = static_cast<std::size_t>(d[0] * (j + d[1] * k));
-        for (std::int64_t i = region.min[0]; i <= region.max[0]; ++i) {
-          const std::int32_t ti = taskOf[lab[rowStart + static_cast<std::size_t>(i)]];
-          if (ti < 0) continue;
-          const float v = img[rowStart + static_cast<std::size_t>(i)];
-          if (!std::isfinite(v)) continue;
-          Task& t = tasks[static_cast<std::size_t>(ti)];
-          const std::uint32_t key = floatKey(v);
-          if (key > t.hi) {
-            if (key < t.minAbove) t.minAbove = key;
-            t.anyAbove = true;
-          } else if (!t.haveA && key >= t.lo) {
-            if (t.histogram.empty()) t.values.push_back(v);
-            else ++t.histogram[(key - t.lo) >> t.shift];
+    image.visit([&](const auto& volume) {  // the image in its stored type; each voxel as float (exact up to 2^24)
+      const auto* img = volume.data();
+      for (std::int64_t k = region.min[2]; k <= region.max[2]; ++k)
+        for (std::int64_t j = region.min[1]; j <= region.max[1]; ++j) {
+          const std::size_t rowStart = static_cast<std::size_t>(d[0] * (j + d[1] * k));
+          for (std::int64_t i = region.min[0]; i <= region.max[0]; ++i) {
+            const std::int32_t ti = taskOf[lab[rowStart + static_cast<std::size_t>(i)]];
+            if (ti < 0) continue;
+            const float v = static_cast<float>(img[rowStart + static_cast<std::size_t>(i)]);
+            if (!std::isfinite(v)) continue;
+            Task& t = tasks[static_cast<std::size_t>(ti)];
+            const std::uint32_t key = floatKey(v);
+            if (key > t.hi) {
+              if (key < t.minAbove) t.minAbove = key;
+              t.anyAbove = true;
+            } else if (!t.haveA && key >= t.lo) {
+              if (t.histogram.empty()) t.values.push_back(v);
+              else ++t.histogram[(key - t.lo) >> t.shift];
+            }
           }
         }
-      }
+    });
     for (Task& t : tasks)
       if (!(t.haveA && t.haveB)) settle(t);
   }

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "inference/interactive.h"
@@ -140,7 +141,7 @@ class AtlasEngine final : public SegmentationEngine {
     return i;
   }
 
-  core::Result<core::LabelPatch> segment(const core::ImageVolume& image, const SegmentationRequest& request,
+  core::Result<core::LabelPatch> segment(core::ImageView image, const SegmentationRequest& request,
                                          core::ProgressSink* progress) override {
     if (!request.points.empty())
       return makeError(ErrorCode::Unsupported, m_name, "an atlas network segments automatically; it takes no clicks");
@@ -181,7 +182,7 @@ class AtlasEngine final : public SegmentationEngine {
     return patch;
   }
 
-  core::Result<training::UncertaintyStats> uncertainty(const core::ImageVolume& image, core::ProgressSink* progress) {
+  core::Result<training::UncertaintyStats> uncertainty(core::ImageView image, core::ProgressSink* progress) {
     training::UncertaintyStats stats;
     core::Geometry grid;
     std::array<std::int64_t, 3> size{};
@@ -193,10 +194,14 @@ class AtlasEngine final : public SegmentationEngine {
 
  private:
   // The network's labels on the image prepared as in training (`grid`, `size`: that grid).
-  core::Result<std::vector<std::uint16_t>> run(const core::ImageVolume& image, core::ProgressSink* progress, core::Geometry* grid,
+  core::Result<std::vector<std::uint16_t>> run(core::ImageView image, core::ProgressSink* progress, core::Geometry* grid,
                                                std::array<std::int64_t, 3>* size, training::UncertaintyStats* stats) {
     if (progress) progress->report(0.0, "prepare");
-    auto prepared = training::prepareImage("image", image, m_info.prepare, grid);
+    std::optional<core::ImageVolume> converted;  // a typed image as float32 for the preparation only
+    auto floatImage = core::floatVolume(image, converted, m_name);
+    if (!floatImage) return floatImage.error();
+    auto prepared = training::prepareImage("image", **floatImage, m_info.prepare, grid);
+    converted.reset();
     if (!prepared) return prepared.error();
     *size = prepared->size;
     std::array<std::int64_t, 3> window = m_info.window;
@@ -230,7 +235,7 @@ class TrainedLabelsEngine final : public SegmentationEngine {
     return i;
   }
 
-  core::Result<core::LabelPatch> segment(const core::ImageVolume& image, const SegmentationRequest& request,
+  core::Result<core::LabelPatch> segment(core::ImageView image, const SegmentationRequest& request,
                                          core::ProgressSink* progress) override {
     SegmentationRequest mapped = request;
     mapped.classes.clear();
@@ -265,7 +270,7 @@ class TrainedLabelsEngine final : public SegmentationEngine {
     return patch;
   }
 
-  core::Result<std::unique_ptr<InteractiveSession>> beginSession(const core::ImageVolume& image) override {
+  core::Result<std::unique_ptr<InteractiveSession>> beginSession(core::ImageView image) override {
     return m_base->beginSession(image);
   }
 
@@ -299,7 +304,7 @@ std::unique_ptr<SegmentationEngine> withTrainedLabels(std::unique_ptr<Segmentati
   return std::unique_ptr<SegmentationEngine>(new TrainedLabelsEngine(std::move(engine), model));
 }
 
-core::Result<training::UncertaintyStats> measureUncertainty(SegmentationEngine& engine, const core::ImageVolume& image,
+core::Result<training::UncertaintyStats> measureUncertainty(SegmentationEngine& engine, core::ImageView image,
                                                             core::ProgressSink* progress) {
   auto* atlas = dynamic_cast<AtlasEngine*>(&engine);
   if (!atlas)

@@ -60,7 +60,7 @@ std::unique_ptr<SegmentationEngine> withTrainedLabels(std::unique_ptr<Segmentati
 
 // How unsure an atlas engine (createAtlasEngine's) is of `image`: its segmentation's per-voxel entropy on the prepared
 // grid (training::UncertaintyStats), what "next case" ranks studies by. Unsupported for any other engine.
-core::Result<training::UncertaintyStats> measureUncertainty(SegmentationEngine& engine, const core::ImageVolume& image,
+core::Result<training::UncertaintyStats> measureUncertainty(SegmentationEngine& engine, core::ImageView image,
                                                             core::ProgressSink* progress = nullptr);
 
 }  // namespace delineate::inference

@@ -6,7 +6,7 @@
 
 namespace delineate::inference {
 
-core::Result<std::unique_ptr<InteractiveSession>> SegmentationEngine::beginSession(const core::ImageVolume&) {
+core::Result<std::unique_ptr<InteractiveSession>> SegmentationEngine::beginSession(core::ImageView) {
   return core::makeError(core::ErrorCode::Unsupported, info().id, "this engine does not take click prompts");
 }
 

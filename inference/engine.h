@@ -11,6 +11,7 @@
 #include "core/label_patch.h"
 #include "core/label_table.h"
 #include "core/progress.h"
+#include "core/scalar_image.h"
 #include "core/volume.h"
 
 namespace delineate::inference {
@@ -44,11 +45,12 @@ class SegmentationEngine {
   virtual ~SegmentationEngine() = default;
   virtual EngineInfo info() const = 0;
   // Runs on the caller's thread (app/ moves it off the GUI thread); polls `progress` for cancellation.
-  virtual core::Result<core::LabelPatch> segment(const core::ImageVolume& image, const SegmentationRequest& request,
+  // `image` in its stored type (an engine that needs float32 for the whole volume converts: core::floatVolume).
+  virtual core::Result<core::LabelPatch> segment(core::ImageView image, const SegmentationRequest& request,
                                                  core::ProgressSink* progress) = 0;
   // An interactive click session on `image` (which must outlive it), for engines with supportsPoints; the others
   // answer Unsupported.
-  virtual core::Result<std::unique_ptr<InteractiveSession>> beginSession(const core::ImageVolume& image);
+  virtual core::Result<std::unique_ptr<InteractiveSession>> beginSession(core::ImageView image);
 };
 
 // Engines known by id: "classic" (automatic CT/MR classes and click sessions on the CPU, the default) and

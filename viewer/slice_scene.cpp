@@ -229,7 +229,7 @@ SliceScene::~SliceScene() {
   for (auto& t : m_markers) m_renderer->RemoveActor2D(t);
 }
 
-void SliceScene::setImage(const core::ImageVolume* image) {
+void SliceScene::setImage(core::ImageView image) {
   m_renderer->RemoveViewProp(m_imageSlice);
   m_image = image;
   m_labelData = nullptr;
@@ -239,7 +239,7 @@ void SliceScene::setImage(const core::ImageVolume* image) {
   m_brushActor->VisibilityOff();
   m_clickPoints.clear();
   updateClickPoints();
-  const bool shown = image && image->size() > 0;
+  const bool shown = image && image.size() > 0;
   for (auto& t : m_markers) t->SetVisibility(shown);
   m_crosshairA->SetVisibility(shown);
   m_crosshairB->SetVisibility(shown);
@@ -247,18 +247,18 @@ void SliceScene::setImage(const core::ImageVolume* image) {
     m_imageData = nullptr;
     return;
   }
-  m_imageData = wrapImage(*image);
+  m_imageData = wrapImage(image);
   m_imageMapper->SetInputData(m_imageData);
-  m_imageSlice->SetUserMatrix(localToLps(image->geometry()));
+  m_imageSlice->SetUserMatrix(localToLps(image.geometry()));
   m_renderer->AddViewProp(m_imageSlice);
-  const auto& d = image->geometry().dimensions();
+  const auto& d = image.geometry().dimensions();
   // The middle voxel (a voxel centre: a plane between two slices would show a blend of both).
-  m_cursor = image->geometry().indexToLps(core::Index3{(d[0] - 1) / 2, (d[1] - 1) / 2, (d[2] - 1) / 2});
+  m_cursor = image.geometry().indexToLps(core::Index3{(d[0] - 1) / 2, (d[1] - 1) / 2, (d[2] - 1) / 2});
   placeCamera(true);
 }
 
 void SliceScene::setLabels(const core::LabelMap* labels) {
-  if (!labels || !m_image || !labels->geometry().isCloseTo(m_image->geometry())) {
+  if (!labels || !m_image || !labels->geometry().isCloseTo(m_image.geometry())) {
     m_labelData = nullptr;
     m_overlayActor->VisibilityOff();
     return;
@@ -302,8 +302,8 @@ void SliceScene::updateOverlay(bool force) {
   const double offset = dot(m_cursor, m_normal);
   if (!force && offset == m_overlayOffset) return;
   m_overlayOffset = offset;
-  const auto& dims = m_image->geometry().dimensions();
-  const Vec3 middle = m_image->geometry().indexToLps(core::Index3{(dims[0] - 1) / 2, (dims[1] - 1) / 2, (dims[2] - 1) / 2});
+  const auto& dims = m_image.geometry().dimensions();
+  const Vec3 middle = m_image.geometry().indexToLps(core::Index3{(dims[0] - 1) / 2, (dims[1] - 1) / 2, (dims[2] - 1) / 2});
   const Vec3 origin = add(middle, m_normal, offset - dot(middle, m_normal));
   if (m_labelData) {
     reslicePlane(m_labelReslice, origin);
@@ -355,7 +355,7 @@ void SliceScene::updateOverlay(bool force) {
 void SliceScene::reslicePlane(vtkImageReslice* reslice, const Vec3& origin) {
   // The view's plane through the cursor, in the labels' local frame (index x spacing): columns right, up, normal
   // and the cursor, each taken through the transposed direction.
-  const core::Geometry& g = m_image->geometry();
+  const core::Geometry& g = m_image.geometry();
   const auto& d = g.direction();
   const auto& o = g.originLps();
   auto toLocal = [&](const Vec3& v, bool point) {
@@ -388,7 +388,7 @@ void SliceScene::setPreview(const core::IndexBox& box, const std::uint8_t* voxel
     m_previewActor->VisibilityOff();
     return;
   }
-  const auto& sp = m_image->geometry().spacingMm();
+  const auto& sp = m_image.geometry().spacingMm();
   m_previewData = vtkSmartPointer<vtkImageData>::New();
   const int nx = static_cast<int>(box.max[0] - box.min[0] + 1), ny = static_cast<int>(box.max[1] - box.min[1] + 1),
             nz = static_cast<int>(box.max[2] - box.min[2] + 1);
@@ -491,7 +491,7 @@ void SliceScene::setCrosshairVisible(bool visible) {
 
 int SliceScene::normalAxis() const {
   if (!m_image) return 2;
-  const auto& g = m_image->geometry();
+  const auto& g = m_image.geometry();
   int best = 0;
   double bestDot = -1;
   for (int a = 0; a < 3; ++a) {
@@ -504,12 +504,12 @@ int SliceScene::normalAxis() const {
 
 double SliceScene::sliceStep() const {
   if (!m_image) return 1.0;
-  return m_image->geometry().spacingMm()[static_cast<std::size_t>(normalAxis())];
+  return m_image.geometry().spacingMm()[static_cast<std::size_t>(normalAxis())];
 }
 
 void SliceScene::scroll(int steps) {
   if (!m_image) return;
-  const auto [lo, hi] = extentAlong(m_image->geometry(), m_normal);
+  const auto [lo, hi] = extentAlong(m_image.geometry(), m_normal);
   const double now = dot(m_cursor, m_normal);
   const double target = std::clamp(now + steps * sliceStep(), lo, hi);
   m_cursor = add(m_cursor, m_normal, target - now);
@@ -518,7 +518,7 @@ void SliceScene::scroll(int steps) {
 
 std::pair<std::int64_t, std::int64_t> SliceScene::sliceIndex() const {
   if (!m_image) return {0, 0};
-  const auto [lo, hi] = extentAlong(m_image->geometry(), m_normal);
+  const auto [lo, hi] = extentAlong(m_image.geometry(), m_normal);
   const double step = sliceStep();
   return {static_cast<std::int64_t>(std::llround((dot(m_cursor, m_normal) - lo) / step)),
           static_cast<std::int64_t>(std::llround((hi - lo) / step)) + 1};
@@ -526,7 +526,7 @@ std::pair<std::int64_t, std::int64_t> SliceScene::sliceIndex() const {
 
 std::pair<int, std::int64_t> SliceScene::voxelSlice(std::int64_t slice) const {
   if (!m_image) return {2, 0};
-  const auto& g = m_image->geometry();
+  const auto& g = m_image.geometry();
   const int axis = normalAxis();
   const double lo = extentAlong(g, m_normal).first;
   const double along = lo + double(slice) * sliceStep() - dot(m_cursor, m_normal);
@@ -570,7 +570,7 @@ void SliceScene::placeCamera(bool fit) {
     focal = add(old, m_normal, dot(m_cursor, m_normal) - dot(old, m_normal));
   } else if (m_image) {
     // Centre on the image's middle in the screen plane, the cursor's plane along the normal.
-    const auto cs = corners(m_image->geometry());
+    const auto cs = corners(m_image.geometry());
     Vec3 mid{0, 0, 0};
     for (const auto& c : cs) mid = add(mid, c, 1.0 / 8);
     focal = add(mid, m_normal, dot(m_cursor, m_normal) - dot(mid, m_normal));
@@ -581,8 +581,8 @@ void SliceScene::placeCamera(bool fit) {
   camera->SetViewUp(m_up[0], m_up[1], m_up[2]);
   camera->SetClippingRange(distance - 1000.0, distance + 1000.0);
   if (fit && m_image) {
-    const auto [w0, w1] = extentAlong(m_image->geometry(), m_right);
-    const auto [h0, h1] = extentAlong(m_image->geometry(), m_up);
+    const auto [w0, w1] = extentAlong(m_image.geometry(), m_right);
+    const auto [h0, h1] = extentAlong(m_image.geometry(), m_up);
     const int* size = m_renderer->GetSize();
     const double aspect = size[1] > 0 ? double(size[0]) / double(size[1]) : 1.0;
     const double halfH = (h1 - h0) / 2 + sliceStep(), halfW = (w1 - w0) / 2 + sliceStep();

@@ -14,6 +14,7 @@
 
 #include "core/geometry.h"
 #include "core/label_map.h"
+#include "core/scalar_image.h"
 #include "core/label_table.h"
 #include "core/volume.h"
 
@@ -45,7 +46,7 @@ class SliceScene {
   SliceOrientation orientation() const { return m_orientation; }
   // The image to show (must outlive the scene or be replaced); nullptr clears. Resets the camera and the cursor to
   // the image's centre.
-  void setImage(const core::ImageVolume* image);
+  void setImage(core::ImageView image);
   // The label map over the same grid (nullptr: none), drawn with `opacity` in the table's colours, `hidden` not.
   void setLabels(const core::LabelMap* labels);
   void setLabelColors(const core::LabelTable& table, const std::set<core::Label>& hidden);
@@ -113,7 +114,7 @@ class SliceScene {
   vtkRenderer* m_renderer;
   SliceOrientation m_orientation;
   core::Vec3 m_right{}, m_up{}, m_normal{};  // screen right, screen up, view direction (into the screen), LPS
-  const core::ImageVolume* m_image = nullptr;
+  core::ImageView m_image;
   core::Vec3 m_cursor{0, 0, 0};
   vtkSmartPointer<vtkImageData> m_imageData, m_labelData;
   vtkSmartPointer<vtkImageResliceMapper> m_imageMapper;

@@ -236,20 +236,20 @@ void SurfaceScene::setBounds(const core::Geometry& geometry) {
   resetCamera();
 }
 
-void SurfaceScene::setImage(const core::ImageVolume* image) {
+void SurfaceScene::setImage(core::ImageView image) {
   for (auto& slice : m_slices) m_renderer->RemoveViewProp(slice);
   m_imageData = nullptr;
-  if (!image || image->size() == 0) return;
-  m_imageData = wrapImage(*image);
+  if (!image || image.size() == 0) return;
+  m_imageData = wrapImage(image);
   for (auto& slice : m_slices) {
     static_cast<vtkImageResliceMapper*>(slice->GetMapper())->SetInputData(m_imageData);
     // The plane is in world (LPS) coordinates; the mapper takes it through the prop's matrix.
-    slice->SetUserMatrix(localToLps(image->geometry()));
+    slice->SetUserMatrix(localToLps(image.geometry()));
     slice->SetVisibility(m_slicesVisible);
     m_renderer->AddViewProp(slice);
   }
-  const auto& d = image->geometry().dimensions();
-  setCursor(image->geometry().indexToLps(core::Index3{(d[0] - 1) / 2, (d[1] - 1) / 2, (d[2] - 1) / 2}));
+  const auto& d = image.geometry().dimensions();
+  setCursor(image.geometry().indexToLps(core::Index3{(d[0] - 1) / 2, (d[1] - 1) / 2, (d[2] - 1) / 2}));
 }
 
 void SurfaceScene::setCursor(const core::Vec3& lps) {

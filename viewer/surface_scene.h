@@ -13,6 +13,7 @@
 
 #include "core/geometry.h"
 #include "core/label_map.h"
+#include "core/scalar_image.h"
 #include "core/label_table.h"
 #include "core/progress.h"
 #include "core/volume.h"
@@ -52,7 +53,7 @@ class SurfaceScene {
   std::map<core::Label, vtkSmartPointer<vtkPolyData>> surfaces() const;
   void setLabelColors(const core::LabelTable& table, const std::set<core::Label>& hidden);
   // The three orthogonal slices through the cursor shown in 3D (the image must outlive the scene; nullptr: none).
-  void setImage(const core::ImageVolume* image);
+  void setImage(core::ImageView image);
   void setCursor(const core::Vec3& lps);
   void setWindowLevel(double window, double level);
   void setSlicesVisible(bool visible);

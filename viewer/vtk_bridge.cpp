@@ -1,10 +1,16 @@
 #include "viewer/vtk_bridge.h"
 
 #include <vtkFloatArray.h>
+#include <vtkIntArray.h>
+#include <vtkShortArray.h>
+#include <vtkUnsignedCharArray.h>
 #include <vtkImageData.h>
 #include <vtkMatrix4x4.h>
 #include <vtkPointData.h>
 #include <vtkUnsignedShortArray.h>
+
+#include <cstdint>
+#include <type_traits>
 
 namespace delineate::viewer {
 namespace {
@@ -27,8 +33,15 @@ vtkSmartPointer<vtkImageData> wrap(const core::Geometry& g, const T* data, std::
 
 }  // namespace
 
-vtkSmartPointer<vtkImageData> wrapImage(const core::ImageVolume& image) {
-  return wrap<vtkFloatArray>(image.geometry(), image.data(), image.size());
+vtkSmartPointer<vtkImageData> wrapImage(core::ImageView image) {
+  return image.visit([](const auto& v) -> vtkSmartPointer<vtkImageData> {
+    using T = typename std::decay_t<decltype(v)>::value_type;
+    if constexpr (std::is_same_v<T, float>) return wrap<vtkFloatArray>(v.geometry(), v.data(), v.size());
+    else if constexpr (std::is_same_v<T, std::uint8_t>) return wrap<vtkUnsignedCharArray>(v.geometry(), v.data(), v.size());
+    else if constexpr (std::is_same_v<T, std::int16_t>) return wrap<vtkShortArray>(v.geometry(), v.data(), v.size());
+    else if constexpr (std::is_same_v<T, std::uint16_t>) return wrap<vtkUnsignedShortArray>(v.geometry(), v.data(), v.size());
+    else return wrap<vtkIntArray>(v.geometry(), v.data(), v.size());
+  });
 }
 
 vtkSmartPointer<vtkImageData> wrapLabels(const core::LabelMap& labels) {

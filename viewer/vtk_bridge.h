@@ -7,6 +7,7 @@
 
 #include "core/geometry.h"
 #include "core/label_map.h"
+#include "core/scalar_image.h"
 #include "core/volume.h"
 
 class vtkImageData;
@@ -14,7 +15,8 @@ class vtkMatrix4x4;
 
 namespace delineate::viewer {
 
-vtkSmartPointer<vtkImageData> wrapImage(const core::ImageVolume& image);
+// In the image's stored type (uint8, int16, uint16, int32 or float32 arrays), no copy.
+vtkSmartPointer<vtkImageData> wrapImage(core::ImageView image);
 vtkSmartPointer<vtkImageData> wrapLabels(const core::LabelMap& labels);
 // [direction | origin]: local (index x spacing) -> LPS.
 vtkSmartPointer<vtkMatrix4x4> localToLps(const core::Geometry& geometry);

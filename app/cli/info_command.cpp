@@ -23,7 +23,7 @@ using namespace delineate::core;
 // Direction cosines such as -0.0 print as "-0.0000", which reads like a flipped axis.
 double unsigned0(double v) { return v == 0.0 ? 0.0 : v; }
 
-void printText(const InfoOptions& o, const ImageVolume& image, const std::string& labelSource,
+void printText(const InfoOptions& o, ImageView image, const std::string& labelSource,
                const LabelTable& table, const std::vector<LabelStatistics>* stats) {
   const Geometry& g = image.geometry();
   const auto& d = g.dimensions();
@@ -66,7 +66,7 @@ void printCsv(const LabelTable& table, const std::vector<LabelStatistics>& stats
   std::fputs(io::statisticsCsv(stats, table).c_str(), stdout);
 }
 
-void printJson(const InfoOptions& o, const ImageVolume& image, const std::string& labelSource,
+void printJson(const InfoOptions& o, ImageView image, const std::string& labelSource,
                const LabelTable& table, const std::vector<LabelStatistics>* stats) {
   io::StatisticsReportInfo info;
   info.image = o.image;

@@ -389,7 +389,7 @@ bool AiPanel::runSegmentation(std::vector<core::Label> classes, const char* step
   inference::SegmentationRequest request;
   request.classes = std::move(classes);
   auto engine = m_engine;
-  const core::ImageVolume* image = &session->image();
+  const core::ImageView image = session->image();
   const std::uint64_t generation = m_studyGeneration;  // Escape (a click object's discard) does not drop it
   QElapsedTimer clock;
   clock.start();
@@ -424,7 +424,7 @@ bool AiPanel::runSegmentation(std::vector<core::Label> classes, const char* step
   });
   watcher->setFuture(QtConcurrent::run(&m_bench.workers(), [engine, image, request, progress] {
     try {
-      return std::make_shared<core::Result<core::LabelPatch>>(engine->segment(*image, request, progress.get()));
+      return std::make_shared<core::Result<core::LabelPatch>>(engine->segment(image, request, progress.get()));
     } catch (const std::bad_alloc&) {
       return std::make_shared<core::Result<core::LabelPatch>>(
           core::Error{core::ErrorCode::OutOfMemory, "segmentation", "out of memory"});
@@ -471,7 +471,7 @@ void AiPanel::runNextPoint() {
   m_running = true;
   auto engine = m_engine;
   auto clickSession = m_session;
-  const core::ImageVolume* image = &session->image();
+  const core::ImageView image = session->image();
   const std::uint64_t generation = m_generation;
   struct Outcome {
     std::shared_ptr<inference::InteractiveSession> session;
@@ -509,7 +509,7 @@ void AiPanel::runNextPoint() {
     try {
       out->session = clickSession;
       if (!out->session) {
-        auto begun = engine->beginSession(*image);
+        auto begun = engine->beginSession(image);
         if (!begun) {
           out->status = begun.error();
           return out;

@@ -333,7 +333,7 @@ void MainWindow::studyReplaced() {
   const QString source = doc.source();
   updateTitle();
   setWindowFilePath(source);  // what the study came from
-  const core::ImageVolume& img = doc.session()->image();
+  const core::ScalarImage& img = doc.session()->image();
   for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) {
     p->scene().setImage(&img);
     p->scene().setLabels(&doc.session()->labels());
@@ -473,7 +473,7 @@ void MainWindow::updateReadout(const core::Vec3& lps) {
   const core::Index3 ijk = g.lpsToNearestIndex(lps);
   QString text = tr("LPS (%1, %2, %3) mm").arg(lps[0], 0, 'f', 1).arg(lps[1], 0, 'f', 1).arg(lps[2], 0, 'f', 1);
   if (g.contains(ijk)) {
-    const float value = session->image().at(ijk);
+    const double value = session->image().at(ijk);
     const core::Label label = session->labels().at(ijk);
     const core::LabelEntry* e = session->table().find(label);
     text += tr("   voxel (%1, %2, %3)   %4 %5").arg(ijk[0]).arg(ijk[1]).arg(ijk[2])

@@ -31,13 +31,17 @@ struct Window {
 // Soft tissue for CT; else the 1st..99th percentile of (at most about a million) finite voxels.
 Window reportWindow(const PdfReportInput& input) {
   if (input.isCt) return {40 - 200, 40 + 200};
-  if (input.image == nullptr || input.image->empty()) return {0, 1};
-  const core::ImageVolume& image = *input.image;
+  if (!input.image || input.image.size() == 0) return {0, 1};
+  const core::ImageView image = input.image;
   const std::size_t stride = std::max<std::size_t>(1, image.size() / 1000000);
   std::vector<float> values;
   values.reserve(image.size() / stride + 1);
-  for (std::size_t i = 0; i < image.size(); i += stride)
-    if (std::isfinite(image[i])) values.push_back(image[i]);
+  image.visit([&](const auto& volume) {
+    for (std::size_t i = 0; i < volume.size(); i += stride) {
+      const auto x = static_cast<float>(volume[i]);
+      if (std::isfinite(x)) values.push_back(x);
+    }
+  });
   if (values.empty()) return {0, 1};
   const auto at = [&](double q) {
     const auto k = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1));
@@ -140,8 +144,8 @@ QImage renderKey(const PdfReportInput& input, const Window& window, core::Label 
   const core::LabelStatistics* stats = findStats(input, label);
   if (stats == nullptr) return {};
   const core::Geometry& g = input.labels->geometry();
-  const core::ImageVolume* image =
-      input.image != nullptr && input.image->geometry().dimensions() == g.dimensions() ? input.image : nullptr;
+  const core::ImageView image =
+      input.image && input.image.geometry().dimensions() == g.dimensions() ? input.image : core::ImageView{};
   const AxisMap map = axisMap(g);
   // Patient axes (0 x: left, 1 y: posterior, 2 z: superior) across, horizontal and vertical per orientation.
   static constexpr std::array<std::array<int, 3>, 3> kAxes{{{2, 0, 1}, {1, 0, 2}, {0, 1, 2}}};
@@ -177,8 +181,8 @@ QImage renderKey(const PdfReportInput& input, const Window& window, core::Label 
       ijk[static_cast<std::size_t>(h)] = flipH ? nh - 1 - col : col;
       const std::size_t at = g.linearIndex(ijk);
       double grey = 0;
-      if (image != nullptr) {
-        const float value = (*image)[at];
+      if (image) {
+        const double value = image.value(at);
         grey = std::isfinite(value) ? std::clamp((value - window.low) * scale, 0.0, 255.0) : 0.0;
       }
       double r = grey, gr = grey, b = grey;
@@ -258,9 +262,9 @@ class ReportPainter {
       text(y, 5, tr("Report date: %1").arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")))),
           y += 5;
     }
-    if (const core::ImageVolume* image = m_in.image != nullptr ? m_in.image : nullptr; image != nullptr) {
-      const core::Size3& d = image->geometry().dimensions();
-      const core::Vec3& s = image->geometry().spacingMm();
+    if (const core::ImageView image = m_in.image) {
+      const core::Size3& d = image.geometry().dimensions();
+      const core::Vec3& s = image.geometry().spacingMm();
       text(y, 5, tr("Image: %1 \u00d7 %2 \u00d7 %3 voxels of %4 \u00d7 %5 \u00d7 %6 mm%7")
                      .arg(d[0]).arg(d[1]).arg(d[2])
                      .arg(s[0], 0, 'g', 4).arg(s[1], 0, 'g', 4).arg(s[2], 0, 'g', 4)
@@ -420,8 +424,8 @@ QImage renderKeyImage(const PdfReportInput& input, core::Label label, int orient
 }
 
 core::Status writePdfReport(const QString& path, const PdfReportInput& input) {
-  if (input.labels != nullptr && input.image != nullptr &&
-      input.labels->geometry().dimensions() != input.image->geometry().dimensions())
+  if (input.labels != nullptr && input.image &&
+      input.labels->geometry().dimensions() != input.image.geometry().dimensions())
     return fileError(core::ErrorCode::GeometryMismatch, path, QStringLiteral("the label map and the image differ in size"));
 
   QBuffer buffer;

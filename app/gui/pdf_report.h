@@ -12,13 +12,14 @@
 #include "core/error.h"
 #include "core/label_map.h"
 #include "core/label_table.h"
+#include "core/scalar_image.h"
 #include "core/statistics.h"
 #include "core/volume.h"
 
 namespace delineate::app::gui {
 
 struct PdfReportInput {
-  const core::ImageVolume* image = nullptr;  // may be null: key images then show the labels alone
+  core::ImageView image;                     // may be empty: key images then show the labels alone
   const core::LabelMap* labels = nullptr;    // required for key images; same grid as the image
   const core::LabelTable* table = nullptr;   // may be null: names "label N", colours LabelTable::defaultColor
   std::vector<core::LabelStatistics> stats;  // as computed by core (with the image); one table row and key-image row each

@@ -27,7 +27,7 @@ namespace delineate::app::gui {
 
 // What a background job hands back to the window (built on the worker, read on the GUI thread).
 struct StudyLoader::Loaded {
-  std::optional<core::ImageVolume> image;
+  std::optional<core::ScalarImage> image;  // in its stored type (int16 for most CT)
   std::optional<core::LabelMap> labels;
   // The labels are on another grid than the image: told with both grids, resampled only when the user says so.
   bool offGrid = false;
@@ -107,7 +107,7 @@ bool StudyLoader::openImage(const QString& imagePath, const QString& labelsPath)
     auto r = std::make_shared<Loaded>();
     r->source = imagePath;
     progress.report(0.05, "read");
-    auto img = io::readImageFile(image);
+    auto img = io::readImageFileTyped(image);
     if (!img) {
       r->error = fromError(img.error());
       return r;
@@ -267,7 +267,7 @@ bool StudyLoader::openShareStudy(const QString& root, const QString& study, cons
     if (!fetched) return fail(fetched.error());
     io::pruneSeriesCache(io::userCacheFolder() + "/studies", cacheBudget, cacheFolder);
     if (fetched->manifest.kind == "volume") {
-      auto image = io::readImageFile(fetched->openPath);
+      auto image = io::readImageFileTyped(fetched->openPath);
       if (!image) return fail(image.error());
       result->image = std::move(image).value();
       result->source = QString::fromStdString(fetched->openPath);
@@ -288,7 +288,7 @@ bool StudyLoader::openShareStudy(const QString& root, const QString& study, cons
       }
       io::DicomLoadOptions options;
       options.progress = &progress;
-      auto loaded = io::loadDicomSeries(*images.front(), options);
+      auto loaded = io::loadDicomSeriesTyped(*images.front(), options);
       if (!loaded) return fail(loaded.error());
       result->image = std::move(loaded->image);
       result->dicomSeries = *images.front();
@@ -394,7 +394,7 @@ void StudyLoader::loadSeries(const Loaded& index) {
              options.progress = &progress;
              options.allowIrregular = allowIrregular;
              options.allowUnreadable = allowUnreadable;
-             auto loaded = io::loadDicomSeries(picked, options);
+             auto loaded = io::loadDicomSeriesTyped(picked, options);
              if (!loaded) {
                r->error = fromError(loaded.error());
                return r;

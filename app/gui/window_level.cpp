@@ -8,13 +8,17 @@
 namespace delineate::app::gui {
 namespace {
 
-std::vector<float> sample(const core::ImageVolume& image) {
+std::vector<float> sample(core::ImageView image) {
   const std::size_t n = image.size();
   const std::size_t stride = std::max<std::size_t>(1, n / 1000000);
   std::vector<float> values;
   values.reserve(n / stride + 1);
-  for (std::size_t i = 0; i < n; i += stride)
-    if (std::isfinite(image[i])) values.push_back(image[i]);
+  image.visit([&](const auto& v) {
+    for (std::size_t i = 0; i < n; i += stride) {
+      const auto x = static_cast<float>(v[i]);
+      if (std::isfinite(x)) values.push_back(x);
+    }
+  });
   return values;
 }
 
@@ -30,7 +34,7 @@ const std::vector<WindowLevelPreset>& ctPresets() {
   return presets;
 }
 
-WindowLevel automaticWindowLevel(const core::ImageVolume& image) {
+WindowLevel automaticWindowLevel(core::ImageView image) {
   std::vector<float> values = sample(image);
   if (values.empty()) return {1, 0};
   const auto at = [&](double q) {
@@ -43,7 +47,7 @@ WindowLevel automaticWindowLevel(const core::ImageVolume& image) {
   return {hi - lo, (hi + lo) / 2};
 }
 
-bool looksLikeCt(const core::ImageVolume& image) {
+bool looksLikeCt(core::ImageView image) {
   // Air (about -1000 HU) in at least 1% of the voxels, and nothing beyond the range CT scanners write (-3024 marks
   // voxels outside the field of view on some scanners).
   const std::vector<float> values = sample(image);

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/scalar_image.h"
 #include "core/volume.h"
 
 namespace delineate::app::gui {
@@ -22,9 +23,9 @@ const std::vector<WindowLevelPreset>& ctPresets();
 
 // The 0.5th to 99.5th percentile of the image's values (sampled, at most about a million voxels), for MR and
 // anything without a fixed scale; a flat image gets window 1 around its value.
-WindowLevel automaticWindowLevel(const core::ImageVolume& image);
+WindowLevel automaticWindowLevel(core::ImageView image);
 
 // Whether the image looks like CT in Hounsfield units: air near -1000 present and nothing far below it.
-bool looksLikeCt(const core::ImageVolume& image);
+bool looksLikeCt(core::ImageView image);
 
 }  // namespace delineate::app::gui

@@ -2,6 +2,8 @@
 
 #include "inference/classic/auto_segmenter.h"
 
+#include <optional>
+
 namespace delineate::inference::classic {
 
 EngineInfo ClassicEngine::info() const {
@@ -14,7 +16,7 @@ EngineInfo ClassicEngine::info() const {
   return i;
 }
 
-core::Result<core::LabelPatch> ClassicEngine::segment(const core::ImageVolume& image, const SegmentationRequest& request,
+core::Result<core::LabelPatch> ClassicEngine::segment(core::ImageView image, const SegmentationRequest& request,
                                                       core::ProgressSink* progress) {
   if (!request.points.empty()) {
     if (request.targetLabel == 0)
@@ -25,7 +27,12 @@ core::Result<core::LabelPatch> ClassicEngine::segment(const core::ImageVolume& i
       if (core::Status s = (*session)->addPoint(p, progress); !s) return s.error();
     return (*session)->accept(request.targetLabel);
   }
-  auto result = segmentAutomatically(image, request.classes, progress);
+  // The automatic pipeline reads float32: a typed image is converted for the run (freed when it ends).
+  std::optional<core::ImageVolume> converted;
+  auto floatImage = core::floatVolume(image, converted, "classic");
+  if (!floatImage) return floatImage.error();
+  auto result = segmentAutomatically(**floatImage, request.classes, progress);
+  converted.reset();
   if (!result) return result.error();
   const auto dims = image.geometry().dimensions();
   core::IndexBox box{{0, 0, 0}, {dims[0] - 1, dims[1] - 1, dims[2] - 1}};
@@ -45,7 +52,7 @@ core::Result<core::LabelPatch> ClassicEngine::segment(const core::ImageVolume& i
   return patch;
 }
 
-core::Result<std::unique_ptr<InteractiveSession>> ClassicEngine::beginSession(const core::ImageVolume& image) {
+core::Result<std::unique_ptr<InteractiveSession>> ClassicEngine::beginSession(core::ImageView image) {
   auto s = ClickSession::begin(image, m_clickOptions);
   if (!s) return s.error();
   return std::unique_ptr<InteractiveSession>(std::move(s).value());

@@ -16,9 +16,9 @@ class ClassicEngine final : public SegmentationEngine {
   // No points: the automatic classes (request.classes, empty = all for the modality), computed on the whole image
   // (body and lungs need all of it) and returned for request.region when it is set. Points: the object they prompt,
   // written as request.targetLabel (required).
-  core::Result<core::LabelPatch> segment(const core::ImageVolume& image, const SegmentationRequest& request,
+  core::Result<core::LabelPatch> segment(core::ImageView image, const SegmentationRequest& request,
                                          core::ProgressSink* progress) override;
-  core::Result<std::unique_ptr<InteractiveSession>> beginSession(const core::ImageVolume& image) override;
+  core::Result<std::unique_ptr<InteractiveSession>> beginSession(core::ImageView image) override;
 
  private:
   ClickOptions m_clickOptions;

@@ -5,6 +5,7 @@
 #include "inference/classic/working_grid.h"
 
 #include <algorithm>
+#include <type_traits>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -229,8 +230,8 @@ bool touchesInnerFace(const std::vector<std::uint8_t>& object, const WorkingGrid
 
 }  // namespace
 
-ClickSession::ClickSession(const core::ImageVolume& image, const ClickOptions& options)
-    : m_image(&image),
+ClickSession::ClickSession(core::ImageView image, const ClickOptions& options)
+    : m_image(image),
       m_options(options),
       m_order(core::canonicalAxisOrder(image.geometry())),
       m_canonical(m_order.isIdentity() ? image.geometry() : core::reorderedGeometry(image.geometry(), m_order)) {}
@@ -276,7 +277,7 @@ ObjectMask combined(const ObjectMask& mask, const ObjectMask& other, bool add) {
 
 }  // namespace
 
-core::Result<std::unique_ptr<ClickSession>> ClickSession::begin(const core::ImageVolume& image,
+core::Result<std::unique_ptr<ClickSession>> ClickSession::begin(core::ImageView image,
                                                                 const ClickOptions& options) {
   if (image.geometry().voxelCount() <= 0)
     return core::makeError(core::ErrorCode::InvalidArgument, "click session", "the image is empty");
@@ -311,7 +312,7 @@ core::Status ClickSession::addPoint(const PointPrompt& point, core::ProgressSink
   PackedMask before;
   ObjectMask shown;
   try {
-    if (!m_order.isIdentity()) shown = toImageOrder(*mask, m_image->geometry().dimensions(), m_order);
+    if (!m_order.isIdentity()) shown = toImageOrder(*mask, m_image.geometry().dimensions(), m_order);
     if (!m_points.empty()) {
       before = packMask(m_current);
       m_history.reserve(m_history.size() + 1);
@@ -338,7 +339,7 @@ bool ClickSession::undoPoint() {
   if (!m_history.empty()) {
     try {
       previous = unpackMask(m_history.back());
-      if (!m_order.isIdentity()) shown = toImageOrder(previous, m_image->geometry().dimensions(), m_order);
+      if (!m_order.isIdentity()) shown = toImageOrder(previous, m_image.geometry().dimensions(), m_order);
     } catch (const std::bad_alloc&) {
       return false;  // the session stays as it is
     }
@@ -358,27 +359,32 @@ std::shared_ptr<const WorkingGrid> ClickSession::gridFor(const IndexBox& box) co
     m_grid.reset();  // the old grid's memory goes before the new one is built
     if (m_order.isIdentity()) {
       m_grid = std::make_shared<const WorkingGrid>(
-          buildWorkingGrid(*m_image, box, m_options.maxWorkingVoxels, m_options.smoothingPasses));
+          buildWorkingGrid(m_image, box, m_options.maxWorkingVoxels, m_options.smoothingPasses));
     } else {
       // Each row of the box in canonical order is gathered from the image as it is stored (one row per thread, not
       // a copy of the region), so the grid is the one of an image stored in canonical order.
-      const core::Size3& dims = m_image->geometry().dimensions();
-      const float* data = m_image->data();
+      const core::Size3& dims = m_image.geometry().dimensions();
       const core::AxisOrder order = m_order;
       const std::int64_t len = box.max[0] - box.min[0] + 1;
       const core::Index3 step0 = core::sourceIndexOf(core::Index3{1, 0, 0}, dims, order);
       const core::Index3 base0 = core::sourceIndexOf(core::Index3{0, 0, 0}, dims, order);
       const std::int64_t stride = ((step0[2] - base0[2]) * dims[1] + (step0[1] - base0[1])) * dims[0] + (step0[0] - base0[0]);
-      auto rowAt = [&, len, stride](std::int64_t y, std::int64_t z, std::vector<float>& scratch) -> const float* {
-        const core::Index3 s0 = core::sourceIndexOf(core::Index3{box.min[0], y, z}, dims, order);
-        const float* p = data + ((s0[2] * dims[1] + s0[1]) * dims[0] + s0[0]);
-        if (stride == 1) return p;
-        scratch.resize(static_cast<std::size_t>(len));
-        for (std::int64_t x = 0; x < len; ++x) scratch[static_cast<std::size_t>(x)] = p[x * stride];
-        return scratch.data();
-      };
-      WorkingGrid grid = buildWorkingGrid(rowAt, m_canonical.spacingMm(), box, m_options.maxWorkingVoxels,
-                                          m_options.smoothingPasses);
+      WorkingGrid grid = m_image.visit([&](const auto& volume) {
+        using T = typename std::decay_t<decltype(volume)>::value_type;
+        const T* data = volume.data();
+        auto rowAt = [&, len, stride](std::int64_t y, std::int64_t z, std::vector<float>& scratch) -> const float* {
+          const core::Index3 s0 = core::sourceIndexOf(core::Index3{box.min[0], y, z}, dims, order);
+          const T* p = data + ((s0[2] * dims[1] + s0[1]) * dims[0] + s0[0]);
+          if constexpr (std::is_same_v<T, float>) {
+            if (stride == 1) return p;
+          }
+          scratch.resize(static_cast<std::size_t>(len));
+          for (std::int64_t x = 0; x < len; ++x) scratch[static_cast<std::size_t>(x)] = static_cast<float>(p[x * stride]);
+          return scratch.data();
+        };
+        return buildWorkingGrid(rowAt, m_canonical.spacingMm(), box, m_options.maxWorkingVoxels,
+                                m_options.smoothingPasses);
+      });
       m_grid = std::make_shared<const WorkingGrid>(std::move(grid));
     }
   }

@@ -49,6 +49,7 @@
 #include <vector>
 
 #include "core/axis_order.h"
+#include "core/scalar_image.h"
 #include "inference/interactive.h"
 
 namespace delineate::inference::classic {
@@ -83,7 +84,7 @@ struct ClickOptions {
 class ClickSession final : public InteractiveSession {
  public:
   // The image must outlive the session.
-  static core::Result<std::unique_ptr<ClickSession>> begin(const core::ImageVolume& image, const ClickOptions& options = {});
+  static core::Result<std::unique_ptr<ClickSession>> begin(core::ImageView image, const ClickOptions& options = {});
 
   core::Status addPoint(const PointPrompt& point, core::ProgressSink* progress = nullptr) override;
   bool undoPoint() override;
@@ -91,7 +92,7 @@ class ClickSession final : public InteractiveSession {
   const ObjectMask& mask() const override { return m_order.isIdentity() ? m_current : m_shown; }
 
  private:
-  ClickSession(const core::ImageVolume& image, const ClickOptions& options);
+  ClickSession(core::ImageView image, const ClickOptions& options);
   // The object of these clicks; `reach` gets the reach of clicks that have none yet (NaN), `margin` (mm around
   // the clicks) grows where the object needs a larger region.
   core::Result<ObjectMask> compute(const std::vector<core::Index3>& seeds, const std::vector<bool>& positive,
@@ -100,7 +101,7 @@ class ClickSession final : public InteractiveSession {
   // The working grid of `box`: the cached one when it covers the same box, else a new one (which replaces it).
   std::shared_ptr<const WorkingGrid> gridFor(const core::IndexBox& box) const;
 
-  const core::ImageVolume* m_image;
+  core::ImageView m_image;
   ClickOptions m_options;
   core::AxisOrder m_order;  // the canonical order of the image's storage axes
   core::Geometry m_canonical;   // the image's grid in that order; seeds, boxes and objects below are on it

@@ -28,7 +28,7 @@ EngineInfo ThresholdEngine::info() const {
   return info;
 }
 
-core::Result<core::LabelPatch> ThresholdEngine::segment(const core::ImageVolume& image,
+core::Result<core::LabelPatch> ThresholdEngine::segment(core::ImageView image,
                                                         const SegmentationRequest& request,
                                                         core::ProgressSink* progress) {
   const core::Geometry& g = image.geometry();
@@ -47,28 +47,30 @@ core::Result<core::LabelPatch> ThresholdEngine::segment(const core::ImageVolume&
   patch.box = box;
   patch.voxels.assign(static_cast<std::size_t>(box.voxelCount()), 0);
   const core::Size3& d = g.dimensions();
-  const float* src = image.data();
   std::size_t out = 0;
-  for (std::int64_t k = box.min[2]; k <= box.max[2]; ++k) {
-    if (progress) {
-      if (progress->cancelled())
-        return core::makeError(core::ErrorCode::Cancelled, "classic.threshold", "cancelled by the user");
-      progress->report(double(k - box.min[2]) / double(box.max[2] - box.min[2] + 1), "classify");
-    }
-    for (std::int64_t j = box.min[1]; j <= box.max[1]; ++j) {
-      const float* row = src + d[0] * (j + d[1] * k);
-      for (std::int64_t i = box.min[0]; i <= box.max[0]; ++i, ++out) {
-        const double v = row[i];
-        for (const IntensityClass& c : active)
-          if (v >= c.low && v < c.high) {
-            patch.voxels[out] = c.label;
-            break;
-          }
+  return image.visit([&](const auto& volume) -> core::Result<core::LabelPatch> {
+    const auto* src = volume.data();
+    for (std::int64_t k = box.min[2]; k <= box.max[2]; ++k) {
+      if (progress) {
+        if (progress->cancelled())
+          return core::makeError(core::ErrorCode::Cancelled, "classic.threshold", "cancelled by the user");
+        progress->report(double(k - box.min[2]) / double(box.max[2] - box.min[2] + 1), "classify");
+      }
+      for (std::int64_t j = box.min[1]; j <= box.max[1]; ++j) {
+        const auto* row = src + d[0] * (j + d[1] * k);
+        for (std::int64_t i = box.min[0]; i <= box.max[0]; ++i, ++out) {
+          const auto v = static_cast<double>(row[i]);
+          for (const IntensityClass& c : active)
+            if (v >= c.low && v < c.high) {
+              patch.voxels[out] = c.label;
+              break;
+            }
+        }
       }
     }
-  }
-  if (progress) progress->report(1.0, "classify");
-  return patch;
+    if (progress) progress->report(1.0, "classify");
+    return patch;
+  });
 }
 
 }  // namespace delineate::inference::classic

@@ -27,7 +27,7 @@ class ThresholdEngine final : public SegmentationEngine {
   static ThresholdEngine ctTissuePreset();
 
   EngineInfo info() const override;  // classes: one entry per intensity window, default colours
-  core::Result<core::LabelPatch> segment(const core::ImageVolume& image, const SegmentationRequest& request,
+  core::Result<core::LabelPatch> segment(core::ImageView image, const SegmentationRequest& request,
                                          core::ProgressSink* progress) override;
 
   const std::vector<IntensityClass>& classes() const { return m_classes; }

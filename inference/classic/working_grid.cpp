@@ -3,6 +3,7 @@
 #include "inference/classic/parallel.h"
 
 #include <algorithm>
+#include <type_traits>
 #include <cmath>
 
 namespace delineate::inference::classic {
@@ -119,13 +120,26 @@ void chooseFactors(const IndexBox& box, const core::Vec3& spacingMm, std::int64_
   }
 }
 
-WorkingGrid buildWorkingGrid(const core::ImageVolume& image, const IndexBox& box, std::int64_t maxVoxels,
+WorkingGrid buildWorkingGrid(core::ImageView image, const IndexBox& box, std::int64_t maxVoxels,
                              int smoothingPasses) {
   const auto dims = image.geometry().dimensions();
-  const float* data = image.data();
-  return buildWorkingGrid(
-      [&](std::int64_t y, std::int64_t z, std::vector<float>&) { return data + ((z * dims[1] + y) * dims[0] + box.min[0]); },
-      image.geometry().spacingMm(), box, maxVoxels, smoothingPasses);
+  return image.visit([&](const auto& volume) {
+    using T = typename std::decay_t<decltype(volume)>::value_type;
+    const T* data = volume.data();
+    const auto len = static_cast<std::size_t>(box.max[0] - box.min[0] + 1);
+    return buildWorkingGrid(
+        [&, len](std::int64_t y, std::int64_t z, std::vector<float>& scratch) -> const float* {
+          const T* row = data + ((z * dims[1] + y) * dims[0] + box.min[0]);
+          if constexpr (std::is_same_v<T, float>) {
+            return row;
+          } else {  // a typed image's row as float, in the reader's scratch
+            scratch.resize(len);
+            std::transform(row, row + len, scratch.begin(), [](T v) { return static_cast<float>(v); });
+            return scratch.data();
+          }
+        },
+        image.geometry().spacingMm(), box, maxVoxels, smoothingPasses);
+  });
 }
 
 WorkingGrid buildWorkingGrid(const RowReader& rowAt, const core::Vec3& sp, const IndexBox& box, std::int64_t maxVoxels,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/geometry.h"
+#include "core/scalar_image.h"
 #include "core/volume.h"
 #include "inference/interactive.h"
 
@@ -36,10 +37,10 @@ struct WorkingGrid {
 // factors so far) is coarsened first, so blocks tend towards cubes.
 void chooseFactors(const core::IndexBox& box, const core::Vec3& spacingMm, std::int64_t maxVoxels, std::int64_t factor[3]);
 
-// Averages `box` of the image into blocks, smooths (`smoothingPasses` of [1 2 1]/4 along each axis that was not
+// Averages `box` of the image (any stored type, read as float) into blocks, smooths (`smoothingPasses` of [1 2 1]/4 along each axis that was not
 // averaged and whose spacing is at most twice the finest, so thick slices are not blurred into each other) and
 // estimates the noise level from neighbour differences (exact repeats, such as a masked background, left out).
-WorkingGrid buildWorkingGrid(const core::ImageVolume& image, const core::IndexBox& box, std::int64_t maxVoxels,
+WorkingGrid buildWorkingGrid(core::ImageView image, const core::IndexBox& box, std::int64_t maxVoxels,
                              int smoothingPasses);
 // The same from rows supplied by `rowAt(y, z, scratch)`: a pointer to the box's voxels x = box.min[0]..box.max[0]
 // at (y, z) of a grid with `spacingMm` (the reader may fill `scratch`, one per thread, and point into it). A click

@@ -82,7 +82,7 @@ Vista3dGrid orientationOf(const core::Geometry& g) {
 
 }  // namespace
 
-core::Result<Vista3dInput> preprocessForVista3d(const core::ImageVolume& image, bool keepStages) {
+core::Result<Vista3dInput> preprocessForVista3d(core::ImageView image, bool keepStages) {
   const auto& g = image.geometry();
   const Size3 n = g.dimensions();
   if (g.voxelCount() <= 0) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "the image is empty");
@@ -114,15 +114,16 @@ core::Result<Vista3dInput> preprocessForVista3d(const core::ImageVolume& image, 
     if (count > static_cast<double>(core::Geometry::kMaxVoxels))
       return core::makeError(core::ErrorCode::SizeLimit, "vista3d", "the image at 1.5 mm would have too many voxels");
     std::vector<float> v(image.size());
-    {
-      const float* src = image.data();
+    image.visit([&](const auto& volume) {  // the stored type read as float in the oriented copy
+      const auto* src = volume.data();
       std::size_t o = 0;
       for (std::int64_t k = 0; k < rn[2]; ++k)
         for (std::int64_t j = 0; j < rn[1]; ++j) {
           const std::int64_t base = from[2][static_cast<std::size_t>(k)] + from[1][static_cast<std::size_t>(j)];
-          for (std::int64_t i = 0; i < rn[0]; ++i, ++o) v[o] = src[base + from[0][static_cast<std::size_t>(i)]];
+          for (std::int64_t i = 0; i < rn[0]; ++i, ++o)
+            v[o] = static_cast<float>(src[base + from[0][static_cast<std::size_t>(i)]]);
         }
-    }
+    });
     Size3 cur = rn;
     for (int a = 0; a < 3; ++a) {
       const auto s = static_cast<std::size_t>(a);

@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "core/error.h"
+#include "core/scalar_image.h"
 #include "core/volume.h"
 
 namespace delineate::inference::vista3d {
@@ -42,6 +43,6 @@ struct Vista3dInput {
 core::Size3 spacedDimensions(const core::Geometry& geometry);
 
 // Errors: an empty image, or one whose 1.5 mm grid would exceed core::Geometry::kMaxVoxels.
-core::Result<Vista3dInput> preprocessForVista3d(const core::ImageVolume& image, bool keepStages = false);
+core::Result<Vista3dInput> preprocessForVista3d(core::ImageView image, bool keepStages = false);
 
 }  // namespace delineate::inference::vista3d

@@ -37,7 +37,7 @@ std::vector<int> expandLabelPrompts(const std::vector<int>& prompts) {
   return out;
 }
 
-core::Result<core::LabelMap> segmentWithVista3d(Vista3dModel& model, const core::ImageVolume& image,
+core::Result<core::LabelMap> segmentWithVista3d(Vista3dModel& model, core::ImageView image,
                                                 const std::vector<int>& labelPrompts, const SegmentOptions& options,
                                                 core::ProgressSink* progress, SegmentDetails* details) {
   const std::vector<int> classes = labelPrompts.empty()  ? expandLabelPrompts(everythingLabels())
@@ -70,7 +70,7 @@ core::Result<core::LabelMap> segmentWithVista3d(Vista3dModel& model, const core:
   return core::LabelMap(std::move(voxels).value());
 }
 
-core::Result<ClickLogits> clickLogitsWithVista3d(Vista3dModel& model, const core::ImageVolume& image,
+core::Result<ClickLogits> clickLogitsWithVista3d(Vista3dModel& model, core::ImageView image,
                                                  const std::vector<ClickPrompt>& clicks, int classPrompt, std::int64_t roi,
                                                  core::ProgressSink* progress, std::shared_ptr<const Vista3dInput> input) {
   if (clicks.empty()) return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "no click");
@@ -114,7 +114,7 @@ core::Result<ClickLogits> clickLogitsWithVista3d(Vista3dModel& model, const core
   return ClickLogits{std::move(input), std::move(logits).value(), std::move(modelPoints)};
 }
 
-core::Result<core::Volume<std::uint8_t>> segmentClicksWithVista3d(Vista3dModel& model, const core::ImageVolume& image,
+core::Result<core::Volume<std::uint8_t>> segmentClicksWithVista3d(Vista3dModel& model, core::ImageView image,
                                                                   const std::vector<ClickPrompt>& clicks, int classPrompt,
                                                                   std::int64_t roi, core::ProgressSink* progress,
                                                                   std::shared_ptr<const Vista3dInput> input) {

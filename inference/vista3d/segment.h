@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/label_map.h"
 #include "core/progress.h"
+#include "core/scalar_image.h"
 #include "core/volume.h"
 #include "inference/vista3d/network.h"
 #include "inference/vista3d/postprocess.h"
@@ -44,7 +45,7 @@ struct SegmentDetails {
 // Labels on the image's grid. The windows' sums stream through slabs on the model's device (slidingWindowWinners):
 // the same labels as averaging every logit, in a fraction of the memory. Errors: class ids outside 1..254, the
 // model's (OutOfMemory once a single window does not fit).
-core::Result<core::LabelMap> segmentWithVista3d(Vista3dModel& model, const core::ImageVolume& image,
+core::Result<core::LabelMap> segmentWithVista3d(Vista3dModel& model, core::ImageView image,
                                                 const std::vector<int>& labelPrompts, const SegmentOptions& options = {},
                                                 core::ProgressSink* progress = nullptr, SegmentDetails* details = nullptr);
 
@@ -65,11 +66,11 @@ struct ClickLogits {
   std::vector<float> logits;
   std::vector<ModelPoint> points;
 };
-core::Result<ClickLogits> clickLogitsWithVista3d(Vista3dModel& model, const core::ImageVolume& image,
+core::Result<ClickLogits> clickLogitsWithVista3d(Vista3dModel& model, core::ImageView image,
                                                  const std::vector<ClickPrompt>& clicks, int classPrompt = 0,
                                                  std::int64_t roi = 128, core::ProgressSink* progress = nullptr,
                                                  std::shared_ptr<const Vista3dInput> input = nullptr);
-core::Result<core::Volume<std::uint8_t>> segmentClicksWithVista3d(Vista3dModel& model, const core::ImageVolume& image,
+core::Result<core::Volume<std::uint8_t>> segmentClicksWithVista3d(Vista3dModel& model, core::ImageView image,
                                                                   const std::vector<ClickPrompt>& clicks, int classPrompt = 0,
                                                                   std::int64_t roi = 128,
                                                                   core::ProgressSink* progress = nullptr,

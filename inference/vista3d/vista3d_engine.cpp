@@ -41,7 +41,7 @@ struct Vista3dRunner {
   }
 };
 
-core::Result<std::vector<vista3d::ClickPrompt>> clicksOnGrid(const core::ImageVolume& image,
+core::Result<std::vector<vista3d::ClickPrompt>> clicksOnGrid(core::ImageView image,
                                                               const std::vector<PointPrompt>& points) {
   const auto dims = image.geometry().dimensions();
   std::vector<vista3d::ClickPrompt> clicks;
@@ -83,7 +83,7 @@ ObjectMask objectOf(const core::Volume<std::uint8_t>& labels) {
 
 class Vista3dSession final : public InteractiveSession {
  public:
-  Vista3dSession(std::shared_ptr<Vista3dRunner> runner, const core::ImageVolume& image)
+  Vista3dSession(std::shared_ptr<Vista3dRunner> runner, core::ImageView image)
       : m_runner(std::move(runner)), m_image(image) {}
 
   core::Status addPoint(const PointPrompt& point, core::ProgressSink* progress) override {
@@ -132,7 +132,7 @@ class Vista3dSession final : public InteractiveSession {
 
  private:
   std::shared_ptr<Vista3dRunner> m_runner;
-  const core::ImageVolume& m_image;
+  core::ImageView m_image;
   std::shared_ptr<const vista3d::Vista3dInput> m_input;  // the preprocessed image, from the first click on
   std::vector<PointPrompt> m_points;
   ObjectMask m_mask;
@@ -152,7 +152,7 @@ class Vista3dEngine final : public SegmentationEngine {
     return i;
   }
 
-  core::Result<core::LabelPatch> segment(const core::ImageVolume& image, const SegmentationRequest& request,
+  core::Result<core::LabelPatch> segment(core::ImageView image, const SegmentationRequest& request,
                                          core::ProgressSink* progress) override {
     const auto dims = image.geometry().dimensions();
     core::LabelPatch patch;
@@ -191,7 +191,7 @@ class Vista3dEngine final : public SegmentationEngine {
     return patch;
   }
 
-  core::Result<std::unique_ptr<InteractiveSession>> beginSession(const core::ImageVolume& image) override {
+  core::Result<std::unique_ptr<InteractiveSession>> beginSession(core::ImageView image) override {
     return std::unique_ptr<InteractiveSession>(new Vista3dSession(m_runner, image));
   }
 
