@@ -113,6 +113,7 @@ int main(int argc, char** argv) {
   const auto voxels = static_cast<double>(dims[0] * dims[1] * dims[2]);
 
   const std::size_t peakImage = statusBytes("VmHWM:");
+  if (std::getenv("BENCH_STOP_AFTER_IMAGE")) return 0;
   window.loader().openLabels(QString::fromStdString(labelsPath));
   while (labelsLoaded.isEmpty() && failed.isEmpty()) labelsLoaded.wait(100);
   if (!failed.isEmpty()) die(failed.front().at(0).toString().toStdString());

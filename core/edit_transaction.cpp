@@ -11,7 +11,7 @@ EditTransaction::EditTransaction(LabelMap& map, std::string name, const LabelTab
   if (map.m_transactionOpen) return;  // starts closed
   const Size3& d = map.geometry().dimensions();
   try {
-    m_rowSlot.assign(static_cast<std::size_t>(d[1] * d[2]), -1);
+    m_rowSlot.assign(static_cast<std::size_t>(d[1] * d[2]), kUntouched);
     if (table && policy.respectLocks) {
       for (const LabelEntry& e : table->entries()) {
         if (!e.locked) continue;
@@ -59,10 +59,14 @@ void EditTransaction::close() {
 
 void EditTransaction::rememberRow(std::int64_t row) {
   std::int64_t& slot = m_rowSlot[static_cast<std::size_t>(row)];
-  if (slot >= 0) return;
+  if (slot != kUntouched) return;
   const std::int64_t nx = m_map->geometry().dimensions()[0];
   const std::size_t start = m_originalRows.size();
   const Label* src = m_map->data() + row * nx;
+  if (std::all_of(src, src + nx, [](Label l) { return l == 0; })) {
+    slot = kZeroRow;
+    return;
+  }
   // Copy first: if the copy throws (bad_alloc), the slot still says "untouched" and nothing is inconsistent.
   m_originalRows.insert(m_originalRows.end(), src, src + nx);
   slot = static_cast<std::int64_t>(start / static_cast<std::size_t>(nx));
@@ -145,8 +149,14 @@ Result<std::size_t> EditTransaction::assignAll(const Volume<Label>& labels) {
   if (!m_open || !mapIntact()) return makeError(ErrorCode::InvalidArgument, {}, "transaction already finished");
   const Size3& d = g.dimensions();
   const Label* src = labels.data();
-  // Every row may change: reserve the originals at once instead of doubling towards a whole copy of the map.
-  m_originalRows.reserve(m_map->size());
+  // Every row may change: reserve the originals of the rows holding a label at once (rows of background keep no
+  // copy) instead of doubling towards a whole copy of the map.
+  std::size_t labelledRows = 0;
+  for (std::int64_t row = 0; row < d[1] * d[2]; ++row) {
+    const Label* r = m_map->data() + row * d[0];
+    labelledRows += std::any_of(r, r + d[0], [](Label l) { return l != 0; });
+  }
+  m_originalRows.reserve(labelledRows * static_cast<std::size_t>(d[0]));
   std::size_t written = 0;
   IndexBox changed;
   for (std::int64_t row = 0; row < d[1] * d[2]; ++row) {
@@ -218,12 +228,19 @@ std::optional<EditStep> EditTransaction::commit() {
     for (std::int64_t j = m_box.min[1]; j <= m_box.max[1]; ++j) {
       const std::int64_t row = j + d[1] * k;
       const std::int64_t slot = m_rowSlot[static_cast<std::size_t>(row)];
-      if (slot < 0) {  // untouched row: before == after
+      if (slot == kUntouched) {  // before == after
         push(0, static_cast<std::uint64_t>(bx));
         continue;
       }
-      const Label* before = m_originalRows.data() + slot * nx + m_box.min[0];
       const Label* after = data + row * nx + m_box.min[0];
+      if (slot == kZeroRow) {  // before was background: the change is the row itself
+        for (std::int64_t i = 0; i < bx; ++i) {
+          if (after[i] != 0) ++changed;
+          push(after[i], 1);
+        }
+        continue;
+      }
+      const Label* before = m_originalRows.data() + slot * nx + m_box.min[0];
       for (std::int64_t i = 0; i < bx; ++i) {
         const Label x = static_cast<Label>(before[i] ^ after[i]);
         if (x != 0) ++changed;
@@ -248,8 +265,9 @@ void EditTransaction::rollback() {
   Label* data = m_map->mutableData();
   for (std::size_t row = 0; row < m_rowSlot.size(); ++row) {
     const std::int64_t slot = m_rowSlot[row];
-    if (slot < 0) continue;
-    std::copy_n(m_originalRows.data() + slot * nx, nx, data + static_cast<std::int64_t>(row) * nx);
+    if (slot == kUntouched) continue;
+    if (slot == kZeroRow) std::fill_n(data + static_cast<std::int64_t>(row) * nx, nx, Label{0});
+    else std::copy_n(m_originalRows.data() + slot * nx, nx, data + static_cast<std::int64_t>(row) * nx);
   }
   if (m_writes > 0) m_map->bumpRevision();  // views drawing the abandoned stroke must redraw
   close();

@@ -76,8 +76,11 @@ class EditTransaction {
   std::uint64_t m_startRevision = 0;
   std::uint64_t m_lineage = 0;  // the map's lineage at the start: a map replaced under us is left alone
 
-  std::vector<std::int64_t> m_rowSlot;  // per (y,z) row: index into m_originalRows or -1
-  std::vector<Label> m_originalRows;    // copies of touched rows, nx each
+  // Per (y,z) row: index into m_originalRows, kUntouched, or kZeroRow (a touched row that held only background: no
+  // copy kept, so labels opened or segmented onto an empty map cost no second map for their undo step).
+  static constexpr std::int64_t kUntouched = -1, kZeroRow = -2;
+  std::vector<std::int64_t> m_rowSlot;
+  std::vector<Label> m_originalRows;    // copies of touched rows that held a label, nx each
   IndexBox m_box;
   std::size_t m_writes = 0;
 };

@@ -7,6 +7,7 @@
 #include <vtkCamera.h>
 #include <vtkDataArray.h>
 #include <vtkDiscreteFlyingEdges3D.h>
+#include <vtkCellArray.h>
 #include <vtkImageData.h>
 #include <vtkImageProperty.h>
 #include <vtkImageResliceMapper.h>
@@ -141,6 +142,9 @@ std::map<core::Label, vtkSmartPointer<vtkPolyData>> buildLabelSurfaces(const cor
     normals->AutoOrientNormalsOff();
     normals->Update();
     vtkSmartPointer<vtkPolyData> mesh = normals->GetOutput();
+    // Triangles as 32-bit ids (VTK keeps 64-bit offsets and connectivity): a whole-body surface's cells in half the
+    // memory. Left 64-bit when the mesh is too large for that.
+    mesh->GetPolys()->ConvertTo32BitStorage();
     if (mesh->GetNumberOfPolys() > 0) {
       placeInLps(mesh, g);
       out[id] = mesh;

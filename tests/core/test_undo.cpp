@@ -608,3 +608,41 @@ TEST_CASE("table edits are undo steps, alone or with the voxels they name", "[se
   CHECK(s.table() == more);
   CHECK(s.labels().voxels().at({1, 1, 1}) == 8);
 }
+
+TEST_CASE("a whole-map replace over rows of background and rows of labels undoes, redoes and rolls back exactly",
+          "[undo]") {
+  // Rows that held only background keep no copy in the transaction (issue 27); rows with a label keep theirs.
+  LabelMap map = makeMap({7, 5, 4});
+  {
+    EditTransaction tx(map, "seed");
+    for (std::int64_t x = 0; x < 7; ++x) tx.set({x, 1, 2}, 3);  // one full row
+    tx.set({4, 3, 0}, 9);                                       // one voxel of another row
+    REQUIRE(tx.commit());
+  }
+  const std::vector<Label> before = snapshot(map);
+  std::mt19937 rng(27);
+  std::uniform_int_distribution<int> label(0, 4);
+  auto replacement = Volume<Label>::create(map.geometry()).value();
+  for (std::size_t i = 0; i < replacement.size(); ++i) replacement[i] = static_cast<Label>(label(rng) == 0 ? 0 : label(rng));
+  const std::vector<Label> after(replacement.data(), replacement.data() + replacement.size());
+
+  {  // rolled back: every voxel as before, background rows included
+    EditTransaction tx(map, "replace");
+    REQUIRE(tx.assignAll(replacement).value() > 0);
+    CHECK(snapshot(map) == after);
+    tx.rollback();
+    CHECK(snapshot(map) == before);
+  }
+  UndoHistory history;
+  history.reset(map.contentRevision());
+  EditTransaction tx(map, "replace");
+  REQUIRE(tx.assignAll(replacement));
+  auto step = tx.commit();
+  REQUIRE(step);
+  history.push(std::move(*step));
+  CHECK(snapshot(map) == after);
+  REQUIRE(history.undo(map));
+  CHECK(snapshot(map) == before);
+  REQUIRE(history.redo(map));
+  CHECK(snapshot(map) == after);
+}
