@@ -33,7 +33,10 @@
 #include "app/gui/share_browser.h"
 #include "app/gui/view_panels.h"
 #include "inference/engine.h"
+#include "io/dicom/dicom.h"
 #include "io/volume/image_file.h"
+#include "core/statistics.h"
+#include "core/edit_transaction.h"
 #include "io/share/share_revisions.h"
 #include "io/share/share_store.h"
 #include "tests/cli/cli_runner.h"
@@ -603,4 +606,59 @@ TEST_CASE("main window: the window/level values are shown and the preset in use 
   CHECK(ticked().isEmpty());
   window.applyPreset("Automatic");
   CHECK(ticked() == QStringList{"Automatic"});
+}
+
+TEST_CASE("main window: a CT series is held as int16 HU, shown, read out and measured as the float32 load would be",
+          "[gui][typed]") {
+  // Issue 27: the window keeps the image in its stored type (half of float32 for CT).
+  auto ct = test::sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!ct) return;
+  test::guiApp();
+  QuietWindow window;
+  QSignalSpy loaded(&window, &MainWindow::studyLoaded);
+  REQUIRE(window.loader().openDicomFolder(QString::fromStdString(ct->string())));
+  REQUIRE(waitFor(loaded));
+  const core::ScalarImage& image = window.document().session()->image();
+  CHECK(image.type() == core::ScalarType::Int16);
+  CHECK(image.byteSize() == image.size() * 2);
+
+  // The same series as float32, read by io alone: the readout shows its value at the cursor's voxel.
+  auto index = io::indexDicomFolder(ct->string());
+  REQUIRE(index.ok());
+  auto floats = io::loadDicomSeries(*index->allSeries().front());
+  REQUIRE(floats.ok());
+  const core::Index3 ijk = image.geometry().lpsToNearestIndex(window.cursor());
+  CHECK(window.readout().contains(QString("HU %1").arg(double(floats->image.at(ijk)), 0, 'f', 1)));
+
+  // The axial view draws the int16 voxels: body and air differ on screen.
+  auto* axial = window.slicePanel(SliceOrientation::Axial);
+  const QImage frame = axial->view().capture();
+  REQUIRE_FALSE(frame.isNull());
+  int darkest = 255, brightest = 0;
+  for (int y = 0; y < frame.height(); y += 4)
+    for (int x = 0; x < frame.width(); x += 4) {
+      const int g = qGray(frame.pixel(x, y));
+      darkest = std::min(darkest, g);
+      brightest = std::max(brightest, g);
+    }
+  CHECK(brightest - darkest > 100);
+
+  // Statistics of a labelled region are those of the float32 image.
+  auto map = core::LabelMap::create(image.geometry()).value();
+  {
+    core::EditTransaction tx(map, "box");
+    tx.fillBox(core::IndexBox{{200, 200, 10}, {300, 300, 30}}, 4);
+    REQUIRE(tx.commit());
+  }
+  REQUIRE(window.document().replaceLabels(map, "box").ok());
+  const core::AnnotationSession* session = window.document().session();
+  auto typedStats = core::computeLabelStatistics(session->labels(), session->image());  // as the labels dock and reports
+  auto floatStats = core::computeLabelStatistics(session->labels(), floats->image);
+  REQUIRE(typedStats.ok());
+  REQUIRE(floatStats.ok());
+  REQUIRE(typedStats->size() == 1);
+  REQUIRE(floatStats->size() == 1);
+  CHECK(typedStats->front().mean == floatStats->front().mean);
+  CHECK(typedStats->front().median == floatStats->front().median);
+  CHECK(typedStats->front().max == floatStats->front().max);
 }
