@@ -1328,7 +1328,7 @@
         <translation>Delineate %1: Segmentierung und Annotation medizinischer 3D-Bilder.</translation>
     </message>
     <message>
-        <location filename="../app/gui/window_level.cpp" line="+26"/>
+        <location filename="../app/gui/window_level.cpp" line="+30"/>
         <source>Soft tissue</source>
         <translation>Weichteil</translation>
     </message>
@@ -1351,7 +1351,7 @@
 <context>
     <name>delineate::app::gui::ModelRegistryDialog</name>
     <message>
-        <location filename="../app/gui/model_registry.cpp" line="+130"/>
+        <location filename="../app/gui/model_registry.cpp" line="+131"/>
         <source>Model Registry</source>
         <translation>Modellverzeichnis</translation>
     </message>
@@ -1494,7 +1494,7 @@
         <translation>Differenz</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+37"/>
         <source>%1: validation Dice %2 (structures: %3)</source>
         <translation>%1: Validierungs-Dice %2 (Strukturen: %3)</translation>
     </message>
@@ -1529,7 +1529,7 @@
 <context>
     <name>delineate::app::gui::PdfReport</name>
     <message>
-        <location filename="../app/gui/pdf_report.cpp" line="+61"/>
+        <location filename="../app/gui/pdf_report.cpp" line="+65"/>
         <source>label %1</source>
         <translation>Label %1</translation>
     </message>
@@ -2879,12 +2879,17 @@ Bild: %3</translation>
 <context>
     <name>delineate::app::gui::SurfaceBuilder</name>
     <message>
-        <location filename="../app/gui/surface_builder.cpp" line="+67"/>
+        <location filename="../app/gui/surface_builder.cpp" line="+108"/>
         <source>building surfaces...</source>
         <translation>Oberflächen werden erstellt...</translation>
     </message>
+    <message>
+        <location line="+9"/>
+        <source>not enough memory to rebuild the surfaces</source>
+        <translation>nicht genug Speicher, um die Oberflächen neu zu erstellen</translation>
+    </message>
     <message numerus="yes">
-        <location line="+18"/>
+        <location line="+16"/>
         <source>%n surface(s)</source>
         <translation>
             <numerusform>%n Oberfläche</numerusform>
@@ -2909,7 +2914,7 @@ Bild: %3</translation>
 <context>
     <name>delineate::app::gui::TrainingPanel</name>
     <message>
-        <location filename="../app/gui/training_panel.cpp" line="+190"/>
+        <location filename="../app/gui/training_panel.cpp" line="+193"/>
         <source>Training: %1</source>
         <translation>Training: %1</translation>
     </message>
@@ -2941,12 +2946,12 @@ Bild: %3</translation>
     <message>
         <location line="-34"/>
         <location line="+26"/>
-        <location line="+265"/>
+        <location line="+276"/>
         <source>none</source>
         <translation>keiner</translation>
     </message>
     <message>
-        <location line="-289"/>
+        <location line="-300"/>
         <source>Training failed: %1</source>
         <translation>Training fehlgeschlagen: %1</translation>
     </message>
@@ -3176,7 +3181,7 @@ Bild: %3</translation>
         <translation>  zuletzt %1</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+50"/>
         <source>No share is open to rank its studies</source>
         <translation>Keine Freigabe geöffnet, deren Studien zu ordnen wären</translation>
     </message>
@@ -3254,7 +3259,7 @@ Bild: %3</translation>
         <translation>%1 kann nicht gestartet werden: %2</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+57"/>
         <source>ended without a result (see %1)</source>
         <translation>ohne Ergebnis beendet (siehe %1)</translation>
     </message>

@@ -1328,7 +1328,7 @@
         <translation>Delineate %1&#xa0;: segmentation et annotation d&apos;images médicales 3D.</translation>
     </message>
     <message>
-        <location filename="../app/gui/window_level.cpp" line="+26"/>
+        <location filename="../app/gui/window_level.cpp" line="+30"/>
         <source>Soft tissue</source>
         <translation>Tissus mous</translation>
     </message>
@@ -1351,7 +1351,7 @@
 <context>
     <name>delineate::app::gui::ModelRegistryDialog</name>
     <message>
-        <location filename="../app/gui/model_registry.cpp" line="+130"/>
+        <location filename="../app/gui/model_registry.cpp" line="+131"/>
         <source>Model Registry</source>
         <translation>Registre des modèles</translation>
     </message>
@@ -1494,7 +1494,7 @@
         <translation>Différence</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+37"/>
         <source>%1: validation Dice %2 (structures: %3)</source>
         <translation>%1 : Dice de validation %2 (structures : %3)</translation>
     </message>
@@ -1529,7 +1529,7 @@
 <context>
     <name>delineate::app::gui::PdfReport</name>
     <message>
-        <location filename="../app/gui/pdf_report.cpp" line="+61"/>
+        <location filename="../app/gui/pdf_report.cpp" line="+65"/>
         <source>label %1</source>
         <translation>étiquette %1</translation>
     </message>
@@ -2879,12 +2879,17 @@ Image : %3</translation>
 <context>
     <name>delineate::app::gui::SurfaceBuilder</name>
     <message>
-        <location filename="../app/gui/surface_builder.cpp" line="+67"/>
+        <location filename="../app/gui/surface_builder.cpp" line="+108"/>
         <source>building surfaces...</source>
         <translation>construction des surfaces...</translation>
     </message>
+    <message>
+        <location line="+9"/>
+        <source>not enough memory to rebuild the surfaces</source>
+        <translation>pas assez de mémoire pour reconstruire les surfaces</translation>
+    </message>
     <message numerus="yes">
-        <location line="+18"/>
+        <location line="+16"/>
         <source>%n surface(s)</source>
         <translation>
             <numerusform>%n surface</numerusform>
@@ -2909,7 +2914,7 @@ Image : %3</translation>
 <context>
     <name>delineate::app::gui::TrainingPanel</name>
     <message>
-        <location filename="../app/gui/training_panel.cpp" line="+190"/>
+        <location filename="../app/gui/training_panel.cpp" line="+193"/>
         <source>Training: %1</source>
         <translation>Entraînement : %1</translation>
     </message>
@@ -2941,12 +2946,12 @@ Image : %3</translation>
     <message>
         <location line="-34"/>
         <location line="+26"/>
-        <location line="+265"/>
+        <location line="+276"/>
         <source>none</source>
         <translation>aucun</translation>
     </message>
     <message>
-        <location line="-289"/>
+        <location line="-300"/>
         <source>Training failed: %1</source>
         <translation>Échec de l&apos;entraînement : %1</translation>
     </message>
@@ -3176,7 +3181,7 @@ Image : %3</translation>
         <translation>  dernier %1</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+50"/>
         <source>No share is open to rank its studies</source>
         <translation>Aucun partage ouvert dont classer les études</translation>
     </message>
@@ -3254,7 +3259,7 @@ Image : %3</translation>
         <translation>impossible de démarrer %1 : %2</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+57"/>
         <source>ended without a result (see %1)</source>
         <translation>terminé sans résultat (voir %1)</translation>
     </message>

@@ -1324,7 +1324,7 @@
         <translation>Delineate %1：3D 医学图像分割与标注。</translation>
     </message>
     <message>
-        <location filename="../app/gui/window_level.cpp" line="+26"/>
+        <location filename="../app/gui/window_level.cpp" line="+30"/>
         <source>Soft tissue</source>
         <translation>软组织窗</translation>
     </message>
@@ -1347,7 +1347,7 @@
 <context>
     <name>delineate::app::gui::ModelRegistryDialog</name>
     <message>
-        <location filename="../app/gui/model_registry.cpp" line="+130"/>
+        <location filename="../app/gui/model_registry.cpp" line="+131"/>
         <source>Model Registry</source>
         <translation>模型注册表</translation>
     </message>
@@ -1490,7 +1490,7 @@
         <translation>差值</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+37"/>
         <source>%1: validation Dice %2 (structures: %3)</source>
         <translation>%1：验证 Dice %2（结构：%3）</translation>
     </message>
@@ -1525,7 +1525,7 @@
 <context>
     <name>delineate::app::gui::PdfReport</name>
     <message>
-        <location filename="../app/gui/pdf_report.cpp" line="+61"/>
+        <location filename="../app/gui/pdf_report.cpp" line="+65"/>
         <source>label %1</source>
         <translation>标签 %1</translation>
     </message>
@@ -2866,12 +2866,17 @@ Image: %3</source>
 <context>
     <name>delineate::app::gui::SurfaceBuilder</name>
     <message>
-        <location filename="../app/gui/surface_builder.cpp" line="+67"/>
+        <location filename="../app/gui/surface_builder.cpp" line="+108"/>
         <source>building surfaces...</source>
         <translation>正在生成表面...</translation>
     </message>
+    <message>
+        <location line="+9"/>
+        <source>not enough memory to rebuild the surfaces</source>
+        <translation>内存不足，无法重建表面</translation>
+    </message>
     <message numerus="yes">
-        <location line="+18"/>
+        <location line="+16"/>
         <source>%n surface(s)</source>
         <translation>
             <numerusform>%n 个表面</numerusform>
@@ -2895,7 +2900,7 @@ Image: %3</source>
 <context>
     <name>delineate::app::gui::TrainingPanel</name>
     <message>
-        <location filename="../app/gui/training_panel.cpp" line="+190"/>
+        <location filename="../app/gui/training_panel.cpp" line="+193"/>
         <source>Training: %1</source>
         <translation>训练：%1</translation>
     </message>
@@ -2927,12 +2932,12 @@ Image: %3</source>
     <message>
         <location line="-34"/>
         <location line="+26"/>
-        <location line="+265"/>
+        <location line="+276"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location line="-289"/>
+        <location line="-300"/>
         <source>Training failed: %1</source>
         <translation>训练失败：%1</translation>
     </message>
@@ -3162,7 +3167,7 @@ Image: %3</source>
         <translation>  最新 %1</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+50"/>
         <source>No share is open to rank its studies</source>
         <translation>未打开可排序其检查的共享</translation>
     </message>
@@ -3240,7 +3245,7 @@ Image: %3</source>
         <translation>无法启动 %1：%2</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+57"/>
         <source>ended without a result (see %1)</source>
         <translation>结束但没有结果（见 %1）</translation>
     </message>

@@ -6,6 +6,8 @@
 
 #include <map>
 #include <optional>
+#include <set>
+#include <vector>
 
 #include "app/gui/job.h"
 #include "app/gui/study_document.h"
@@ -13,6 +15,45 @@
 #include "viewer/surface_scene.h"
 
 namespace delineate::app::gui {
+namespace {
+
+// The part of `map` that holds `labels` (their common bounding box), as a map of its own placed where that box lies:
+// what an incremental rebuild meshes, instead of a copy of the whole map per edit (issue 27). One read of the map on
+// the GUI thread, a copy of the box only; a 1-voxel background map when none of the labels is left.
+std::shared_ptr<const core::LabelMap> labelsAround(const core::LabelMap& map, const std::set<core::Label>& labels) {
+  std::vector<bool> wanted(65536, false);
+  for (const core::Label l : labels) wanted[l] = true;
+  wanted[0] = false;
+  const core::Geometry& g = map.geometry();
+  const core::Size3& d = g.dimensions();
+  core::IndexBox box;
+  const core::Label* data = map.data();
+  for (std::int64_t z = 0; z < d[2]; ++z)
+    for (std::int64_t y = 0; y < d[1]; ++y) {
+      const core::Label* row = data + (z * d[1] + y) * d[0];
+      std::int64_t first = -1, last = -1;
+      for (std::int64_t x = 0; x < d[0]; ++x)
+        if (wanted[row[x]]) {
+          if (first < 0) first = x;
+          last = x;
+        }
+      if (first >= 0) box.include(core::IndexBox{{first, y, z}, {last, y, z}});
+    }
+  if (box.empty()) box = core::IndexBox{{0, 0, 0}, {0, 0, 0}};
+  const core::Size3 size{box.max[0] - box.min[0] + 1, box.max[1] - box.min[1] + 1, box.max[2] - box.min[2] + 1};
+  const core::Geometry part(size, g.spacingMm(), g.indexToLps(box.min), g.direction());
+  auto voxels = core::Volume<core::Label>::create(part);
+  if (!voxels) return nullptr;
+  for (std::int64_t z = 0; z < size[2]; ++z)
+    for (std::int64_t y = 0; y < size[1]; ++y) {
+      const core::Label* from = data + ((z + box.min[2]) * d[1] + y + box.min[1]) * d[0] + box.min[0];
+      core::Label* to = voxels->data() + (z * size[1] + y) * size[0];
+      for (std::int64_t x = 0; x < size[0]; ++x) to[x] = wanted[from[x]] ? from[x] : core::Label{0};
+    }
+  return std::make_shared<const core::LabelMap>(std::move(voxels).value());
+}
+
+}  // namespace
 
 SurfaceBuilder::SurfaceBuilder(StudyDocument& document, SurfacePanel& panel, QThreadPool& workers, QObject* parent)
     : QObject(parent), m_document(document), m_panel(panel), m_workers(workers) {
@@ -67,9 +108,16 @@ void SurfaceBuilder::rebuild(const std::set<core::Label>* changed, std::shared_p
   m_panel.setStatus(tr("building surfaces..."));
   auto job = std::make_shared<JobProgress>();
   m_job = job;
-  // The worker's own map: edits go on meanwhile.
+  // The worker's own map, as edits go on meanwhile: for some labels, only the box holding them.
   std::shared_ptr<const core::LabelMap> labels =
-      source ? std::move(source) : std::make_shared<const core::LabelMap>(session->labels());
+      source ? std::move(source)
+      : only ? labelsAround(session->labels(), *only)
+             : std::make_shared<const core::LabelMap>(session->labels());
+  if (!labels) {  // no memory for the copy: the surfaces stay as they are, said in the panel
+    m_panel.setStatus(tr("not enough memory to rebuild the surfaces"));
+    m_job.reset();
+    return;
+  }
   using Surfaces = std::map<core::Label, vtkSmartPointer<vtkPolyData>>;
   auto* watcher = new QFutureWatcher<Surfaces>(this);
   connect(watcher, &QFutureWatcher<Surfaces>::finished, this, [this, watcher, generation, job, only] {

@@ -22,6 +22,7 @@
 #include <QWheelEvent>
 
 #include <filesystem>
+#include <set>
 
 #include <sys/stat.h>
 
@@ -32,6 +33,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/share_browser.h"
 #include "app/gui/view_panels.h"
+#include "viewer/surface_scene.h"
 #include "inference/engine.h"
 #include "io/dicom/dicom.h"
 #include "io/volume/image_file.h"
@@ -166,6 +168,31 @@ TEST_CASE("main window: open the sample with labels, scroll, window/level, toggl
   CHECK(window.surfacePanel()->scene().surface(21) == boneMesh);  // untouched
   CHECK(window.surfacePanel()->scene().surfaceCount() == 3);
   CHECK(presentLabels(list) == 3);
+
+  // A new label painted off the centre: its surface is meshed from the box holding it (not a copy of the whole map)
+  // and lies where the whole map's mesh of it lies.
+  {
+    core::AnnotationSession* session = window.document().editableSession();
+    auto edit = session->beginEdit("block");
+    const auto& d = session->labels().geometry().dimensions();
+    const core::IndexBox block{{d[0] / 5, d[1] / 4, d[2] / 3}, {d[0] / 5 + 12, d[1] / 4 + 9, d[2] / 3 + 7}};
+    REQUIRE(edit.fillBox(block, 7) > 0);
+    REQUIRE(session->commit(edit));
+  }
+  surfaces.clear();
+  window.document().labelsEdited({7});
+  REQUIRE(waitFor(surfaces));
+  vtkPolyData* blockMesh = window.surfacePanel()->scene().surface(7);
+  REQUIRE(blockMesh);
+  CHECK(window.surfacePanel()->scene().surface(21) == boneMesh);
+  const std::set<core::Label> onlyBlock{7};
+  auto whole = viewer::buildLabelSurfaces(window.document().session()->labels(), 15, nullptr, &onlyBlock);
+  REQUIRE(whole.count(7));
+  CHECK(blockMesh->GetNumberOfPoints() == whole[7]->GetNumberOfPoints());
+  double a[6], b[6];
+  blockMesh->GetBounds(a);
+  whole[7]->GetBounds(b);
+  for (int i = 0; i < 6; ++i) CHECK(a[i] == Approx(b[i]).margin(1e-3));
 
   // Layouts.
   window.setViewLayout(app::gui::ViewLayout::OneByOne);
