@@ -61,29 +61,32 @@ void placeInLps(vtkPolyData* mesh, const core::Geometry& g) {
 
 }  // namespace
 
-std::map<core::Label, vtkSmartPointer<vtkPolyData>> buildLabelSurfaces(const core::LabelMap& labels, int smoothingIterations,
-                                                                       core::ProgressSink* progress,
-                                                                       const std::set<core::Label>* only) {
+namespace {
+
+// The surfaces of a map read row by row: forRuns(y, z, f) calls f(x0, x1, label) for each run of one label other than
+// background in row (y, z), x in [x0, x1).
+template <class ForRuns>
+std::map<core::Label, vtkSmartPointer<vtkPolyData>> buildSurfaces(const core::Geometry& g, const ForRuns& forRuns,
+                                                                  int smoothingIterations, core::ProgressSink* progress,
+                                                                  const std::set<core::Label>* only) {
   std::map<core::Label, vtkSmartPointer<vtkPolyData>> out;
-  const core::Geometry& g = labels.geometry();
   const auto& d = g.dimensions();
   const auto& sp = g.spacingMm();
   // One pass: each label's bounding box.
   std::vector<LabelBox> boxes(65536);
-  std::size_t i = 0;
   for (std::int64_t z = 0; z < d[2]; ++z)
     for (std::int64_t y = 0; y < d[1]; ++y)
-      for (std::int64_t x = 0; x < d[0]; ++x, ++i) {
-        const core::Label l = labels[i];
-        if (!l) continue;
+      forRuns(y, z, [&](std::int64_t x0, std::int64_t x1, core::Label l) {  // x in [x0, x1)
         LabelBox& b = boxes[l];
-        if (b.count++ == 0) {
-          b.lo = b.hi = {x, y, z};
+        if (b.count == 0) {
+          b.lo = {x0, y, z};
+          b.hi = {x1 - 1, y, z};
         } else {
-          b.lo = {std::min(b.lo[0], x), std::min(b.lo[1], y), std::min(b.lo[2], z)};
-          b.hi = {std::max(b.hi[0], x), std::max(b.hi[1], y), std::max(b.hi[2], z)};
+          b.lo = {std::min(b.lo[0], x0), std::min(b.lo[1], y), std::min(b.lo[2], z)};
+          b.hi = {std::max(b.hi[0], x1 - 1), std::max(b.hi[1], y), std::max(b.hi[2], z)};
         }
-      }
+        b.count += static_cast<std::size_t>(x1 - x0);
+      });
   std::vector<core::Label> ids;
   for (int id = 1; id < 65536; ++id)
     if (boxes[static_cast<std::size_t>(id)].count && (!only || only->count(static_cast<core::Label>(id))))
@@ -111,11 +114,12 @@ std::map<core::Label, vtkSmartPointer<vtkPolyData>> buildLabelSurfaces(const cor
     std::fill(m, m + n[0] * n[1] * n[2], 0);
     for (std::int64_t z = b.lo[2]; z <= b.hi[2]; ++z)
       for (std::int64_t y = b.lo[1]; y <= b.hi[1]; ++y) {
-        const core::Label* row = labels.data() + g.linearIndex({0, y, z});
         const std::int64_t mz = (z - b.lo[2]) / s + 1, my = (y - b.lo[1]) / s + 1;
         unsigned char* mrow = m + (mz * n[1] + my) * n[0];
-        for (std::int64_t x = b.lo[0]; x <= b.hi[0]; ++x)
-          if (row[x] == id) mrow[(x - b.lo[0]) / s + 1] = 1;
+        forRuns(y, z, [&](std::int64_t x0, std::int64_t x1, core::Label l) {
+          if (l != id) return;
+          for (std::int64_t x = x0; x < x1; ++x) mrow[(x - b.lo[0]) / s + 1] = 1;
+        });
       }
     auto contour = vtkSmartPointer<vtkDiscreteFlyingEdges3D>::New();
     contour->SetInputData(mask);
@@ -152,6 +156,35 @@ std::map<core::Label, vtkSmartPointer<vtkPolyData>> buildLabelSurfaces(const cor
     if (progress) progress->report(static_cast<double>(++done) / static_cast<double>(ids.size()), "surfaces");
   }
   return out;
+}
+
+}  // namespace
+
+std::map<core::Label, vtkSmartPointer<vtkPolyData>> buildLabelSurfaces(const core::LabelMap& labels, int smoothingIterations,
+                                                                       core::ProgressSink* progress,
+                                                                       const std::set<core::Label>* only) {
+  const core::Size3& d = labels.geometry().dimensions();
+  auto forRuns = [&](std::int64_t y, std::int64_t z, const auto& f) {
+    const core::Label* row = labels.data() + (z * d[1] + y) * d[0];
+    for (std::int64_t x = 0; x < d[0];) {
+      const core::Label v = row[x];
+      std::int64_t end = x + 1;
+      while (end < d[0] && row[end] == v) ++end;
+      if (v != 0) f(x, end, v);
+      x = end;
+    }
+  };
+  return buildSurfaces(labels.geometry(), forRuns, smoothingIterations, progress, only);
+}
+
+std::map<core::Label, vtkSmartPointer<vtkPolyData>> buildLabelSurfaces(const core::LabelRuns& labels, int smoothingIterations,
+                                                                       core::ProgressSink* progress,
+                                                                       const std::set<core::Label>* only) {
+  auto forRuns = [&](std::int64_t y, std::int64_t z, const auto& f) {
+    const auto [first, last] = labels.row(y, z);
+    for (const core::LabelRuns::Run* r = first; r != last; ++r) f(r->begin, r->end, r->value);
+  };
+  return buildSurfaces(labels.geometry(), forRuns, smoothingIterations, progress, only);
 }
 
 SurfaceScene::SurfaceScene(vtkRenderer* renderer) : m_renderer(renderer) {

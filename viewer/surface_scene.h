@@ -13,6 +13,7 @@
 
 #include "core/geometry.h"
 #include "core/label_map.h"
+#include "core/label_runs.h"
 #include "core/scalar_image.h"
 #include "core/label_table.h"
 #include "core/progress.h"
@@ -31,6 +32,11 @@ namespace delineate::viewer {
 // Surfaces of `labels` (every id present but 0, or only those in `only`) in LPS, by label id. Cancelled through
 // `progress` (empty result).
 std::map<core::Label, vtkSmartPointer<vtkPolyData>> buildLabelSurfaces(const core::LabelMap& labels,
+                                                                       int smoothingIterations = 15,
+                                                                       core::ProgressSink* progress = nullptr,
+                                                                       const std::set<core::Label>* only = nullptr);
+// The same from a run snapshot of the map (the window's worker copy): the same surfaces.
+std::map<core::Label, vtkSmartPointer<vtkPolyData>> buildLabelSurfaces(const core::LabelRuns& labels,
                                                                        int smoothingIterations = 15,
                                                                        core::ProgressSink* progress = nullptr,
                                                                        const std::set<core::Label>* only = nullptr);

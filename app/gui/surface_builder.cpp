@@ -5,6 +5,7 @@
 #include <QtConcurrent/QtConcurrent>
 
 #include <map>
+#include <new>
 #include <optional>
 #include <set>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "app/gui/job.h"
 #include "app/gui/study_document.h"
 #include "app/gui/view_panels.h"
+#include "core/label_runs.h"
 #include "viewer/surface_scene.h"
 
 namespace delineate::app::gui {
@@ -108,12 +110,29 @@ void SurfaceBuilder::rebuild(const std::set<core::Label>* changed, std::shared_p
   m_panel.setStatus(tr("building surfaces..."));
   auto job = std::make_shared<JobProgress>();
   m_job = job;
-  // The worker's own map, as edits go on meanwhile: for some labels, only the box holding them.
-  std::shared_ptr<const core::LabelMap> labels =
-      source ? std::move(source)
-      : only ? labelsAround(session->labels(), *only)
-             : std::make_shared<const core::LabelMap>(session->labels());
-  if (!labels) {  // no memory for the copy: the surfaces stay as they are, said in the panel
+  // The worker's own copy of the labels, as edits go on meanwhile: the runs of the map (a few MB for a segmentation)
+  // for a full rebuild, the box holding the changed labels for an incremental one, a copy of the whole map only for a
+  // map whose runs would take more than half its size (noise).
+  struct Snapshot {
+    std::optional<core::LabelRuns> runs;
+    std::shared_ptr<const core::LabelMap> map;
+  };
+  auto labels = std::make_shared<Snapshot>();
+  if (only && !source) {
+    labels->map = labelsAround(session->labels(), *only);
+  } else {
+    const core::LabelMap& from = source ? *source : session->labels();
+    labels->runs = core::LabelRuns::encode(from, from.size() * sizeof(core::Label) / 2);
+    if (!labels->runs) {
+      try {
+        labels->map = source ? std::move(source) : std::make_shared<const core::LabelMap>(session->labels());
+      } catch (const std::bad_alloc&) {
+        labels->map = nullptr;
+      }
+    }
+  }
+  source.reset();  // the replaced map's voxels go now, not when the surfaces are built
+  if (!labels->runs && !labels->map) {  // no memory for the copy: the surfaces stay as they are, said in the panel
     m_panel.setStatus(tr("not enough memory to rebuild the surfaces"));
     m_job.reset();
     return;
@@ -135,7 +154,9 @@ void SurfaceBuilder::rebuild(const std::set<core::Label>* changed, std::shared_p
     Q_EMIT ready();
   });
   watcher->setFuture(QtConcurrent::run(&m_workers, [labels, job, only] {
-    return viewer::buildLabelSurfaces(*labels, 15, job.get(), only ? &*only : nullptr);
+    const std::set<core::Label>* which = only ? &*only : nullptr;
+    return labels->runs ? viewer::buildLabelSurfaces(*labels->runs, 15, job.get(), which)
+                        : viewer::buildLabelSurfaces(*labels->map, 15, job.get(), which);
   }));
 }
 

@@ -689,3 +689,30 @@ TEST_CASE("main window: a CT series is held as int16 HU, shown, read out and mea
   CHECK(typedStats->front().median == floatStats->front().median);
   CHECK(typedStats->front().max == floatStats->front().max);
 }
+
+TEST_CASE("surfaces from the run snapshot the window meshes are those of the map, on a real multi-organ segmentation",
+          "[gui][surfaces]") {
+  // Issue 27: the window's worker meshes the map's runs (a few MB) instead of a copy of the map.
+  auto path = test::sharedFile("data/ct/totalseg-example/example_seg.nii.gz");
+  if (!path) return;
+  auto labels = io::readLabelFile(path->string());
+  REQUIRE(labels.ok());
+  auto runs = core::LabelRuns::encode(*labels, labels->size() * sizeof(core::Label) / 2);
+  REQUIRE(runs);
+  CHECK(runs->byteSize() * 4 < labels->size() * sizeof(core::Label));
+  const auto fromMap = viewer::buildLabelSurfaces(*labels);
+  const auto fromRuns = viewer::buildLabelSurfaces(*runs);
+  REQUIRE(fromMap.size() >= 10);
+  REQUIRE(fromRuns.size() == fromMap.size());
+  for (const auto& [label, mesh] : fromMap) {
+    INFO("label " << label);
+    REQUIRE(fromRuns.count(label));
+    const auto& other = fromRuns.at(label);
+    CHECK(other->GetNumberOfPoints() == mesh->GetNumberOfPoints());
+    CHECK(other->GetNumberOfPolys() == mesh->GetNumberOfPolys());
+    double a[6], b[6];
+    mesh->GetBounds(a);
+    other->GetBounds(b);
+    for (int i = 0; i < 6; ++i) CHECK(a[i] == b[i]);
+  }
+}

@@ -1,0 +1,43 @@
+#include "core/label_runs.h"
+
+#include <limits>
+#include <new>
+
+namespace delineate::core {
+
+std::optional<LabelRuns> LabelRuns::encode(const LabelMap& map, std::size_t maxBytes) {
+  const Geometry& g = map.geometry();
+  const Size3& d = g.dimensions();
+  if (d[0] > std::numeric_limits<std::int32_t>::max()) return std::nullopt;
+  const auto rows = static_cast<std::size_t>(d[1] * d[2]);
+  LabelRuns out;
+  out.m_geometry = g;
+  try {
+    if ((rows + 1) * sizeof(std::uint64_t) > maxBytes) return std::nullopt;
+    out.m_rowStart.reserve(rows + 1);
+    const std::size_t maxRuns = (maxBytes - (rows + 1) * sizeof(std::uint64_t)) / sizeof(Run);
+    const Label* data = map.data();
+    const auto nx = static_cast<std::int32_t>(d[0]);
+    for (std::size_t r = 0; r < rows; ++r) {
+      out.m_rowStart.push_back(out.m_runs.size());
+      const Label* row = data + r * static_cast<std::size_t>(nx);
+      for (std::int32_t x = 0; x < nx;) {
+        const Label v = row[x];
+        std::int32_t end = x + 1;
+        while (end < nx && row[end] == v) ++end;
+        if (v != 0) {
+          if (out.m_runs.size() >= maxRuns) return std::nullopt;
+          out.m_runs.push_back(Run{x, end, v});
+        }
+        x = end;
+      }
+    }
+    out.m_rowStart.push_back(out.m_runs.size());
+    out.m_runs.shrink_to_fit();
+  } catch (const std::bad_alloc&) {
+    return std::nullopt;
+  }
+  return out;
+}
+
+}  // namespace delineate::core
