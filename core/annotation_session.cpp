@@ -66,18 +66,35 @@ std::optional<std::string> AnnotationSession::redo() {
   return name;
 }
 
-Status AnnotationSession::replaceLabels(const Volume<Label>& labels, const std::string& stepName,
-                                       std::optional<LabelTable> table) {
-  EditTransaction tx = beginEdit(stepName, EditPolicy{false, std::nullopt});
+namespace {
+
+// One undoable step that replaces every voxel through `assign(transaction)`.
+template <class Assign>
+Status replaceThrough(AnnotationSession& session, const std::string& stepName, std::optional<LabelTable> table,
+                      Assign&& assign) {
+  EditTransaction tx = session.beginEdit(stepName, EditPolicy{false, std::nullopt});
   if (!tx.isOpen()) return makeError(ErrorCode::InvalidArgument, {}, "another edit is in progress");
   try {
-    Result<std::size_t> r = tx.assignAll(labels);
+    Result<std::size_t> r = assign(tx);
     if (!r) return r.error();  // tx rolls back in its destructor
   } catch (const std::bad_alloc&) {
     return makeError(ErrorCode::OutOfMemory, {}, "not enough memory to record the replaced labels for undo");
   }
-  commit(tx, std::move(table));
+  session.commit(tx, std::move(table));
   return Status::success();
+}
+
+}  // namespace
+
+Status AnnotationSession::replaceLabels(const Volume<Label>& labels, const std::string& stepName,
+                                       std::optional<LabelTable> table) {
+  return replaceThrough(*this, stepName, std::move(table), [&](EditTransaction& tx) { return tx.assignAll(labels); });
+}
+
+Status AnnotationSession::replaceLabels(Volume<Label>&& labels, const std::string& stepName,
+                                       std::optional<LabelTable> table) {
+  return replaceThrough(*this, stepName, std::move(table),
+                        [&](EditTransaction& tx) { return tx.assignAll(std::move(labels)); });
 }
 
 void AnnotationSession::setLabelEntry(LabelEntry entry) {

@@ -49,6 +49,8 @@ class AnnotationSession {
   // replaces the session's in the same step.
   Status replaceLabels(const Volume<Label>& labels, const std::string& stepName,
                        std::optional<LabelTable> table = std::nullopt);
+  // The same; onto a map of background only, `labels`' buffer is taken over instead of copied.
+  Status replaceLabels(Volume<Label>&& labels, const std::string& stepName, std::optional<LabelTable> table = std::nullopt);
 
   // A table edit as an undo step of its own (a new label, a rename, an imported table: they change what voxels
   // mean). False when `table` equals the current one (nothing recorded).

@@ -172,6 +172,42 @@ Result<std::size_t> EditTransaction::assignAll(const Volume<Label>& labels) {
   return written;
 }
 
+Result<std::size_t> EditTransaction::assignAll(Volume<Label>&& labels) {
+  const Geometry& g = m_map->geometry();
+  if (!labels.geometry().isCloseTo(g))
+    return makeError(ErrorCode::GeometryMismatch, {}, "labels are not on the image grid");
+  if (!m_open || !mapIntact()) return makeError(ErrorCode::InvalidArgument, {}, "transaction already finished");
+  const bool policyAllows = (!m_policy.overwriteOnly || *m_policy.overwriteOnly == 0) && (m_locked.empty() || !m_locked[0]);
+  const Label* current = m_map->data();
+  // Reading the zeros of a fresh map maps no memory; the check stops at the first label.
+  if (!policyAllows || m_writes != 0 || labels.size() != m_map->size() ||
+      !std::all_of(current, current + m_map->size(), [](Label l) { return l == 0; }))
+    return assignAll(static_cast<const Volume<Label>&>(labels));
+  m_map->mutableVoxels().buffer().swap(labels.buffer());
+  // Every row that now holds a label was background: its undo is the row itself (kZeroRow), nothing copied.
+  const Size3& d = g.dimensions();
+  const Label* data = m_map->data();
+  std::size_t written = 0;
+  IndexBox changed;
+  for (std::int64_t row = 0; row < d[1] * d[2]; ++row) {
+    const Label* r = data + row * d[0];
+    std::int64_t first = -1, last = -1;
+    for (std::int64_t i = 0; i < d[0]; ++i)
+      if (r[i] != 0) {
+        if (first < 0) first = i;
+        last = i;
+        ++written;
+      }
+    if (first < 0) continue;
+    m_rowSlot[static_cast<std::size_t>(row)] = kZeroRow;
+    changed.include(IndexBox{{first, row % d[1], row / d[1]}, {last, row % d[1], row / d[1]}});
+  }
+  m_writes += written;
+  if (written > 0) m_map->bumpRevision();
+  m_box.include(changed);
+  return written;
+}
+
 Result<std::size_t> EditTransaction::applyPatch(const LabelPatch& patch, bool keepBackground) {
   const Geometry& g = m_map->geometry();
   // Containment first: it bounds the box, so the voxel count in valid() cannot overflow.

@@ -46,6 +46,9 @@ class EditTransaction {
   std::size_t fillBox(const IndexBox& box, Label label);
   // Sets the whole map to `labels` (imports, engine results). Grids must match.
   Result<std::size_t> assignAll(const Volume<Label>& labels);
+  // The same, and when the map holds only background (a study's first labels) and nothing is locked, the map takes
+  // over `labels`' buffer instead of copying it: one map in memory, not two; `labels` is left with the old zeros.
+  Result<std::size_t> assignAll(Volume<Label>&& labels);
 
   // Writes an engine result. With `keepBackground`, patch voxels equal to 0 leave the map as it is (an organ added to
   // existing labels); without, the box is replaced. Fails when the patch is malformed or leaves the grid.

@@ -57,6 +57,13 @@ class LabelMap {
 
   const Geometry& geometry() const { return m_voxels.geometry(); }
   const Volume<Label>& voxels() const { return m_voxels; }
+  // The voxels moved out (to be adopted by another map: AnnotationSession::replaceLabels); this map is left empty.
+  Volume<Label> release() && {
+    Volume<Label> out = std::move(m_voxels);
+    m_voxels = Volume<Label>();
+    replaced();
+    return out;
+  }
   const Label* data() const { return m_voxels.data(); }
   std::size_t size() const { return m_voxels.size(); }
   Label at(const Index3& ijk) const { return m_voxels.at(ijk); }

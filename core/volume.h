@@ -3,6 +3,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <string>
@@ -17,9 +19,12 @@ namespace delineate::core {
 
 // Leaves elements default-initialised (for numbers: untouched) on resize, so a reader can size a buffer and fill
 // it from a file without first writing zeros over every page; a damaged file that declares gigabytes then costs only
-// the pages actually inflated before the error.
+// the pages actually inflated before the error. The memory comes from calloc, so it reads as zeros: a large buffer is
+// the system's fresh zero pages, which cost nothing until written (an empty label map of a 1 GB study holds no
+// memory until labels are painted or opened into it).
 template <class T>
 struct UninitAllocator : std::allocator<T> {
+  using value_type = T;
   template <class U>
   struct rebind {
     using other = UninitAllocator<U>;
@@ -27,6 +32,13 @@ struct UninitAllocator : std::allocator<T> {
   UninitAllocator() = default;
   template <class U>
   UninitAllocator(const UninitAllocator<U>&) noexcept {}  // NOLINT(implicit)
+  T* allocate(std::size_t n) {
+    if (n > std::size_t(-1) / sizeof(T)) throw std::bad_alloc();
+    void* p = std::calloc(n == 0 ? 1 : n, sizeof(T));
+    if (!p) throw std::bad_alloc();
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, std::size_t) noexcept { std::free(p); }
   template <class U>
   void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
     ::new (static_cast<void*>(p)) U;
@@ -53,7 +65,10 @@ class Volume {
     try {
       Volume v;
       v.m_geometry = geometry;
-      v.m_data.assign(static_cast<std::size_t>(geometry.voxelCount()), fill);
+      const T zero{};
+      if (std::memcmp(&fill, &zero, sizeof(T)) == 0)  // all-zero bytes (not -0.0): calloc's zeros, left unwritten
+        v.m_data.resize(static_cast<std::size_t>(geometry.voxelCount()));
+      else v.m_data.assign(static_cast<std::size_t>(geometry.voxelCount()), fill);
       return v;
     } catch (const std::bad_alloc&) {
       return makeError(ErrorCode::OutOfMemory, subject,

@@ -233,6 +233,8 @@ void SliceScene::setImage(core::ImageView image) {
   m_renderer->RemoveViewProp(m_imageSlice);
   m_image = image;
   m_labelData = nullptr;
+  m_labels = nullptr;
+  m_wrappedLabels = nullptr;
   m_overlayActor->VisibilityOff();
   m_previewData = nullptr;
   m_previewActor->VisibilityOff();
@@ -258,11 +260,15 @@ void SliceScene::setImage(core::ImageView image) {
 }
 
 void SliceScene::setLabels(const core::LabelMap* labels) {
+  m_labels = nullptr;
+  m_wrappedLabels = nullptr;
   if (!labels || !m_image || !labels->geometry().isCloseTo(m_image.geometry())) {
     m_labelData = nullptr;
     m_overlayActor->VisibilityOff();
     return;
   }
+  m_labels = labels;
+  m_wrappedLabels = labels->data();
   m_labelData = wrapLabels(*labels);
   m_labelReslice->SetInputData(m_labelData);
   setLabelColors(m_table, m_hidden);
@@ -290,6 +296,10 @@ void SliceScene::setLabelOutline(bool outline) {
 
 void SliceScene::labelsModified() {
   if (!m_labelData) return;
+  if (m_labels && m_labels->data() != m_wrappedLabels) {  // the map's buffer was replaced: wrap the new one
+    setLabels(m_labels);
+    return;
+  }
   m_labelData->Modified();
   m_labelData->GetPointData()->GetScalars()->Modified();
   updateOverlay(true);
@@ -297,6 +307,10 @@ void SliceScene::labelsModified() {
 
 void SliceScene::updateOverlay(bool force) {
   if ((!m_labelData && !m_previewData) || !m_image) return;
+  if (m_labelData && m_labels && m_labels->data() != m_wrappedLabels) {
+    setLabels(m_labels);  // wraps the map's new buffer, then reslices
+    return;
+  }
   // The overlay depends on the plane only (its origin is the image's middle projected onto it): a cursor move within
   // the plane, as another view's scroll or a click here, leaves it as it is.
   const double offset = dot(m_cursor, m_normal);

@@ -117,6 +117,10 @@ class SliceScene {
   core::ImageView m_image;
   core::Vec3 m_cursor{0, 0, 0};
   vtkSmartPointer<vtkImageData> m_imageData, m_labelData;
+  // The map shown and the buffer m_labelData wraps: a map that took over another buffer (labels opened onto an empty
+  // map) is wrapped again before the overlay is resliced, never read through the old pointer.
+  const core::LabelMap* m_labels = nullptr;
+  const core::Label* m_wrappedLabels = nullptr;
   vtkSmartPointer<vtkImageResliceMapper> m_imageMapper;
   vtkSmartPointer<vtkImageSlice> m_imageSlice;
   // The overlay: the labels resliced on the view's plane (nearest), outlined if asked, coloured, as an image actor.

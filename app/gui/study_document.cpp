@@ -34,9 +34,10 @@ core::Status StudyDocument::replaceLabels(core::LabelMap labels, core::LabelTabl
   if (!m_session) return core::makeError(core::ErrorCode::InvalidArgument, "", "no study is open");
   Q_EMIT aboutToChange();
   const bool newTable = table != m_session->table();
-  if (core::Status s = m_session->replaceLabels(labels.voxels(), stepName, std::move(table)); !s) return s;
+  // The map's buffer is taken over where the session's map is background only (a study's first labels).
+  if (core::Status s = m_session->replaceLabels(std::move(labels).release(), stepName, std::move(table)); !s) return s;
   recount();
-  Q_EMIT labelsReplaced(std::make_shared<const core::LabelMap>(std::move(labels)));
+  Q_EMIT labelsReplaced();
   if (newTable) Q_EMIT tableChanged();
   noteDirty();
   return core::Status::success();

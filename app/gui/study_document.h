@@ -92,8 +92,8 @@ class StudyDocument : public QObject {
   void aboutToChange();
   void aboutToReplaceStudy();
   void studyReplaced();
-  // Every voxel may have changed; `sameMap` equals the session's map now and may be kept (saves an observer a copy).
-  void labelsReplaced(std::shared_ptr<const core::LabelMap> sameMap);
+  // Every voxel may have changed.
+  void labelsReplaced();
   void edited(std::set<core::Label> changed);  // a finished edit, undo or redo; the labels whose voxels changed
   void modifiedInPlace(QObject* origin);       // during a stroke
   void labelEntryChanged(core::LabelEntry entry);

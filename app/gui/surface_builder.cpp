@@ -68,8 +68,7 @@ SurfaceBuilder::SurfaceBuilder(StudyDocument& document, SurfacePanel& panel, QTh
     rebuild(&labels);
   });
   connect(&m_document, &StudyDocument::studyReplaced, this, [this] { rebuild(); });
-  connect(&m_document, &StudyDocument::labelsReplaced, this,
-          [this](std::shared_ptr<const core::LabelMap> sameMap) { rebuild(nullptr, std::move(sameMap)); });
+  connect(&m_document, &StudyDocument::labelsReplaced, this, [this] { rebuild(); });
   connect(&m_document, &StudyDocument::edited, this, [this](const std::set<core::Label>& changed) {
     if (changed.empty()) return;
     m_backlog.insert(changed.begin(), changed.end());
@@ -81,7 +80,7 @@ void SurfaceBuilder::cancel() {
   if (m_job) m_job->cancel();
 }
 
-void SurfaceBuilder::rebuild(const std::set<core::Label>* changed, std::shared_ptr<const core::LabelMap> source) {
+void SurfaceBuilder::rebuild(const std::set<core::Label>* changed) {
   if (!changed) {  // everything: a gathered incremental rebuild is part of it
     m_timer->stop();
     m_backlog.clear();
@@ -118,20 +117,19 @@ void SurfaceBuilder::rebuild(const std::set<core::Label>* changed, std::shared_p
     std::shared_ptr<const core::LabelMap> map;
   };
   auto labels = std::make_shared<Snapshot>();
-  if (only && !source) {
+  if (only) {
     labels->map = labelsAround(session->labels(), *only);
   } else {
-    const core::LabelMap& from = source ? *source : session->labels();
+    const core::LabelMap& from = session->labels();
     labels->runs = core::LabelRuns::encode(from, from.size() * sizeof(core::Label) / 2);
     if (!labels->runs) {
       try {
-        labels->map = source ? std::move(source) : std::make_shared<const core::LabelMap>(session->labels());
+        labels->map = std::make_shared<const core::LabelMap>(from);
       } catch (const std::bad_alloc&) {
         labels->map = nullptr;
       }
     }
   }
-  source.reset();  // the replaced map's voxels go now, not when the surfaces are built
   if (!labels->runs && !labels->map) {  // no memory for the copy: the surfaces stay as they are, said in the panel
     m_panel.setStatus(tr("not enough memory to rebuild the surfaces"));
     m_job.reset();

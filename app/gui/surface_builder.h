@@ -29,7 +29,7 @@ class SurfaceBuilder : public QObject {
 
   // Every label's surface, or (incremental) only those of `changed`. `source`: a map equal to the session's that
   // the worker may keep (saves it a copy), else it copies the session's.
-  void rebuild(const std::set<core::Label>* changed = nullptr, std::shared_ptr<const core::LabelMap> source = nullptr);
+  void rebuild(const std::set<core::Label>* changed = nullptr);
   // Stops a running rebuild (the window closes).
   void cancel();
 

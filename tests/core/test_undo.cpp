@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <random>
 #include <set>
@@ -645,4 +647,44 @@ TEST_CASE("a whole-map replace over rows of background and rows of labels undoes
   CHECK(snapshot(map) == before);
   REQUIRE(history.redo(map));
   CHECK(snapshot(map) == after);
+}
+
+TEST_CASE("labels replacing an empty map are taken over, not copied, and undo back to background", "[session]") {
+  AnnotationSession session = makeSession(12);
+  auto labels = Volume<Label>::create(session.labels().geometry()).value();
+  for (std::size_t i = 0; i < labels.size(); i += 3) labels[i] = static_cast<Label>(1 + i % 5);
+  const std::vector<Label> wanted(labels.data(), labels.data() + labels.size());
+  const Label* buffer = labels.data();
+  REQUIRE(session.replaceLabels(std::move(labels), "Open label map"));
+  CHECK(session.labels().data() == buffer);  // the same memory: one map, not two
+  CHECK(snapshot(session.labels()) == wanted);
+  REQUIRE(session.undo());
+  CHECK(snapshot(session.labels()) == std::vector<Label>(wanted.size(), 0));
+  REQUIRE(session.redo());
+  CHECK(snapshot(session.labels()) == wanted);
+
+  // Onto labels already there: copied through the transaction, and undone to them.
+  auto second = Volume<Label>::create(session.labels().geometry(), 7).value();
+  const Label* secondBuffer = second.data();
+  REQUIRE(session.replaceLabels(std::move(second), "Open another"));
+  CHECK(session.labels().data() != secondBuffer);
+  CHECK(snapshot(session.labels()) == std::vector<Label>(wanted.size(), 7));
+  REQUIRE(session.undo());
+  CHECK(snapshot(session.labels()) == wanted);
+}
+
+TEST_CASE("a volume created with zeros reads as zeros, and one with a fill holds the fill", "[volume]") {
+  // Zero-filled volumes come from calloc unwritten (issue 27); every element must still read 0.
+  for (int round = 0; round < 3; ++round) {
+    {  // leave freed memory of ones behind for the next allocation to reuse
+      auto ones = Volume<Label>::create(Geometry({64, 64, 64}, {1, 1, 1}, {0, 0, 0}), 1).value();
+      CHECK(ones[ones.size() - 1] == 1);
+    }
+    auto zeros = Volume<Label>::create(Geometry({64, 64, 64}, {1, 1, 1}, {0, 0, 0})).value();
+    CHECK(std::all_of(zeros.data(), zeros.data() + zeros.size(), [](Label l) { return l == 0; }));
+    auto small = Volume<float>::create(Geometry({3, 2, 1}, {1, 1, 1}, {0, 0, 0})).value();
+    CHECK(std::all_of(small.data(), small.data() + small.size(), [](float v) { return v == 0.0f; }));
+    auto negative = Volume<float>::create(Geometry({3, 2, 1}, {1, 1, 1}, {0, 0, 0}), -0.0f).value();
+    CHECK(std::signbit(negative[5]));
+  }
 }
