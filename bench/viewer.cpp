@@ -122,6 +122,11 @@ int main(int argc, char** argv) {
   QApplication::processEvents();
   window.screenshot();
   const std::size_t peak = statusBytes("VmHWM:");
+  if (std::getenv("BENCH_STOP_AFTER_SURFACES")) {
+    std::printf("peak RSS by stage: image open %.0f MB, labels open %.0f MB, surfaces built %.0f MB\n", static_cast<double>(peakImage) / 1e6,
+                static_cast<double>(peakLabels) / 1e6, static_cast<double>(peak) / 1e6);
+    return 0;
+  }
   const double raw = voxels * (2 + 1);
   std::printf("study: %ld x %ld x %ld (%.0f M voxels) from %s\n", static_cast<long>(dims[0]), static_cast<long>(dims[1]),
               static_cast<long>(dims[2]), voxels / 1e6, dicom.c_str());
