@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "app/gui/edit_tools.h"
+#include "bench/bench_support.h"
 #include "app/gui/label_panel.h"
 #include "app/gui/main_window.h"
 #include "app/gui/session_files.h"
@@ -43,23 +44,8 @@ namespace {
   std::exit(1);
 }
 
-std::size_t statusBytes(const char* key) {
-  std::ifstream f("/proc/self/status");
-  std::string line;
-  const std::string k = key;
-  while (std::getline(f, line))
-    if (line.rfind(k, 0) == 0) return static_cast<std::size_t>(std::atoll(line.c_str() + k.size())) * 1024;
-  return 0;
-}
-
-double pct(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1))];
-}
-
 void row(const char* what, const std::vector<double>& v) {
-  std::printf("  %-40s p50 %8.2f   p95 %8.2f   max %8.2f ms\n", what, pct(v, 0.5), pct(v, 0.95), pct(v, 1.0));
+  std::printf("  %-40s p50 %8.2f   p95 %8.2f   max %8.2f ms\n", what, bench::percentile(v, 0.5), bench::percentile(v, 0.95), bench::percentile(v, 1.0));
 }
 
 double msSince(const QElapsedTimer& t) { return static_cast<double>(t.nsecsElapsed()) / 1e6; }
@@ -132,7 +118,7 @@ int main(int argc, char** argv) {
   QApplication app(argc, argv);
   QApplication::setOrganizationName("DelineateBench");
   QApplication::setApplicationName("DelineateBench");
-  const std::size_t rssBefore = statusBytes("VmRSS:");
+  const std::size_t rssBefore = bench::statusBytes("VmRSS:");
   app::gui::MainWindow window;
   window.setDialogsEnabled(false);
   window.resize(1400, 900);
@@ -154,7 +140,7 @@ int main(int argc, char** argv) {
   const double voxels = static_cast<double>(g.voxelCount());
   const double raw = voxels * (2 + 2);  // 16-bit image + 16-bit labels
   QTest::qWait(300);
-  const std::size_t rssOpen = statusBytes("VmRSS:");
+  const std::size_t rssOpen = bench::statusBytes("VmRSS:");
   std::printf("study: %lld x %lld x %lld %s voxels (%.0f M), %s\n", static_cast<long long>(g.dimensions()[0]),
               static_cast<long long>(g.dimensions()[1]), static_cast<long long>(g.dimensions()[2]),
               core::scalarTypeName(image.type()), voxels / 1e6, openPath.c_str());
@@ -247,7 +233,7 @@ int main(int argc, char** argv) {
   const double saveS = msSince(clock) / 1000;
   std::printf("  %-40s %8.2f s\n", "save to the share (new revision)", saveS);
 
-  const std::size_t peak = statusBytes("VmHWM:");
+  const std::size_t peak = bench::statusBytes("VmHWM:");
   std::printf("\npeak RSS over the run: %.0f MB; raw data (16-bit image + 16-bit labels) %.0f MB; ratio %.2f "
               "(goal < 1.5 for a CT with labels and surfaces)\n",
               static_cast<double>(peak) / 1e6, raw / 1e6, static_cast<double>(peak) / raw);

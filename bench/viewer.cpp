@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "app/gui/main_window.h"
+#include "bench/bench_support.h"
 #include "app/gui/study_document.h"
 #include "app/gui/study_loader.h"
 #include "app/gui/view_panels.h"
@@ -54,23 +55,9 @@ namespace {
   std::exit(1);
 }
 
-std::size_t statusBytes(const char* key) {
-  std::ifstream f("/proc/self/status");
-  std::string line;
-  const std::string k = key;
-  while (std::getline(f, line))
-    if (line.rfind(k, 0) == 0) return static_cast<std::size_t>(std::atoll(line.c_str() + k.size())) * 1024;
-  return 0;
-}
-
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : v[v.size() / 2];
-}
-
-double percentile(std::vector<double> v, double q) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1))];
 }
 
 }  // namespace
@@ -93,7 +80,7 @@ int main(int argc, char** argv) {
   QApplication::setApplicationName("DelineateBench");
 
   // 3 and 2 first, on a fresh process: the window opens the series and the labels.
-  const std::size_t rssBefore = statusBytes("VmRSS:");
+  const std::size_t rssBefore = bench::statusBytes("VmRSS:");
   app::gui::MainWindow window;
   window.setDialogsEnabled(false);
   window.resize(1400, 900);
@@ -112,16 +99,16 @@ int main(int argc, char** argv) {
   const auto dims = window.document().session()->image().geometry().dimensions();
   const auto voxels = static_cast<double>(dims[0] * dims[1] * dims[2]);
 
-  const std::size_t peakImage = statusBytes("VmHWM:");
+  const std::size_t peakImage = bench::statusBytes("VmHWM:");
   if (std::getenv("BENCH_STOP_AFTER_IMAGE")) return 0;
   window.loader().openLabels(QString::fromStdString(labelsPath));
   while (labelsLoaded.isEmpty() && failed.isEmpty()) labelsLoaded.wait(100);
   if (!failed.isEmpty()) die(failed.front().at(0).toString().toStdString());
-  const std::size_t peakLabels = statusBytes("VmHWM:");
+  const std::size_t peakLabels = bench::statusBytes("VmHWM:");
   while (surfaces.size() < 2) surfaces.wait(100);  // the image's (none) and the labels' surfaces
   QApplication::processEvents();
   window.screenshot();
-  const std::size_t peak = statusBytes("VmHWM:");
+  const std::size_t peak = bench::statusBytes("VmHWM:");
   if (std::getenv("BENCH_STOP_AFTER_SURFACES")) {
     std::printf("peak RSS by stage: image open %.0f MB, labels open %.0f MB, surfaces built %.0f MB\n", static_cast<double>(peakImage) / 1e6,
                 static_cast<double>(peakLabels) / 1e6, static_cast<double>(peak) / 1e6);
@@ -242,12 +229,12 @@ int main(int argc, char** argv) {
   }
   std::printf("\nslice render with overlay, 512 x 512 px, %d frames scrolling, each frame read back (ms per frame, Mesa "
               "llvmpipe):\n", frames);
-  std::printf("  %-44s p50 %7.2f   p95 %7.2f\n", ("ours (VtkView + SliceScene, resliced, " + std::string(core::scalarTypeName(image.type())) + ")").c_str(), median(ours), percentile(ours, 0.95));
+  std::printf("  %-44s p50 %7.2f   p95 %7.2f\n", ("ours (VtkView + SliceScene, resliced, " + std::string(core::scalarTypeName(image.type())) + ")").c_str(), median(ours), bench::percentile(ours, 0.95));
   std::printf("  %-44s p50 %7.2f   p95 %7.2f\n", "ours, paint alone (render + blit, finished)", median(oursPaint),
-              percentile(oursPaint, 0.95));
+              bench::percentile(oursPaint, 0.95));
   std::printf("  %-44s p50 %7.2f   p95 %7.2f\n", ("ours, the image as float32 (not " + std::string(core::scalarTypeName(image.type())) + ")").c_str(),
-              median(oursFloat), percentile(oursFloat, 0.95));
+              median(oursFloat), bench::percentile(oursFloat, 0.95));
   std::printf("  %-44s p50 %7.2f   p95 %7.2f\n", "VTK classic 2D (vtkImageActor x 2, own window)", median(peer),
-              percentile(peer, 0.95));
+              bench::percentile(peer, 0.95));
   return 0;
 }

@@ -42,37 +42,24 @@ constexpr ScalarType typeOf() {
 
 }  // namespace
 
-ScalarType ScalarImage::type() const {
-  return visit([](const auto& v) { return typeOf<typename std::decay_t<decltype(v)>::value_type>(); });
-}
-
-const Geometry& ScalarImage::geometry() const {
-  return visit([](const auto& v) -> const Geometry& { return v.geometry(); });
-}
-
-std::size_t ScalarImage::size() const {
-  return visit([](const auto& v) { return v.size(); });
-}
-
-std::size_t ScalarImage::byteSize() const {
-  return visit([](const auto& v) { return v.byteSize(); });
-}
-
-const void* ScalarImage::data() const {
-  return visit([](const auto& v) { return static_cast<const void*>(v.data()); });
-}
-
-double ScalarImage::value(std::size_t i) const {
-  return visit([i](const auto& v) { return static_cast<double>(v[i]); });
-}
+// The accessors are the view's: one definition for both.
+ScalarType ScalarImage::type() const { return ImageView(*this).type(); }
+const Geometry& ScalarImage::geometry() const { return ImageView(*this).geometry(); }
+std::size_t ScalarImage::size() const { return ImageView(*this).size(); }
+std::size_t ScalarImage::byteSize() const { return ImageView(*this).byteSize(); }
+const void* ScalarImage::data() const { return ImageView(*this).data(); }
+double ScalarImage::value(std::size_t i) const { return ImageView(*this).value(i); }
 
 Result<ImageVolume> ScalarImage::toFloat(const std::string& subject) && {
   if (auto* f = std::get_if<Volume<float>>(&m_volume)) return std::move(*f);
   return static_cast<const ScalarImage&>(*this).toFloat(subject);
 }
 
-Result<ImageVolume> ScalarImage::toFloat(const std::string& subject) const& {
-  return visit([&](const auto& v) -> Result<ImageVolume> {
+namespace {
+
+// A float32 copy of the viewed voxels.
+Result<ImageVolume> floatCopy(ImageView image, const std::string& subject) {
+  return image.visit([&](const auto& v) -> Result<ImageVolume> {
     ImageVolume::UninitBuffer out;
     try {
       out.resize(v.size());
@@ -83,6 +70,10 @@ Result<ImageVolume> ScalarImage::toFloat(const std::string& subject) const& {
     return ImageVolume::adopt(v.geometry(), std::move(out), subject);
   });
 }
+
+}  // namespace
+
+Result<ImageVolume> ScalarImage::toFloat(const std::string& subject) const& { return floatCopy(*this, subject); }
 
 namespace {
 
@@ -170,19 +161,10 @@ Result<const ImageVolume*> floatVolume(ImageView image, std::optional<ImageVolum
                                        const std::string& subject) {
   if (const ImageVolume* f = image.floatImage()) return f;
   if (!image) return makeError(ErrorCode::InvalidArgument, subject, "no image");
-  return image.visit([&](const auto& v) -> Result<const ImageVolume*> {
-    ImageVolume::UninitBuffer out;
-    try {
-      out.resize(v.size());
-    } catch (const std::bad_alloc&) {
-      return makeError(ErrorCode::OutOfMemory, subject, "cannot allocate " + std::to_string(v.size() * 4) + " bytes");
-    }
-    std::transform(v.data(), v.data() + v.size(), out.data(), [](auto x) { return static_cast<float>(x); });
-    auto f = ImageVolume::adopt(v.geometry(), std::move(out), subject);
-    if (!f) return f.error();
-    storage = std::move(*f);
-    return &*storage;
-  });
+  auto f = floatCopy(image, subject);
+  if (!f) return f.error();
+  storage = std::move(*f);
+  return &*storage;
 }
 
 }  // namespace delineate::core

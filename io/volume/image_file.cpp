@@ -171,7 +171,12 @@ core::Status writeImageFile(const std::string& path, const core::ImageVolume& im
 }
 
 core::Result<core::ScalarImage> readImageFileTyped(const std::string& path) {
-  if (imageFileFormatFromPath(path) == ImageFileFormat::Nifti) return readNiftiImageTyped(path);
+  switch (imageFileFormatFromPath(path)) {
+    case ImageFileFormat::Nifti: return readNiftiImageTyped(path);
+    case ImageFileFormat::Nrrd: return readNrrdImageTyped(path);
+    case ImageFileFormat::MetaImage: return readMetaImageTyped(path);
+    default: break;
+  }
   auto image = readImageFile(path);
   if (!image) return image.error();
   return core::ScalarImage::narrowed(std::move(*image), path);

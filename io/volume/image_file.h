@@ -68,8 +68,9 @@ core::Error labelValueRefused(const std::string& path, const core::Geometry& geo
 inline constexpr std::size_t kMaxLabelsOfMostlyLabelledMap = 1000;
 
 core::Result<core::ImageVolume> readImageFile(const std::string& path);
-// The image in its own type: NIfTI read in its stored type; the other formats read as float32, then narrowed to the
-// smallest exact type.
+// The image in its own type: NIfTI, NRRD and MetaImage read in their stored type (uint8, int16 with int8 widened,
+// uint16, int32, float32; other types and scaled NIfTI as float32 narrowed to the smallest exact type); the formats
+// read through ITK as float32, then narrowed.
 core::Result<core::ScalarImage> readImageFileTyped(const std::string& path);
 
 // Every label map a user names comes through here (CLI, the window's Open Label Map, the share store), so each gets

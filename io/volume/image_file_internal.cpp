@@ -595,6 +595,36 @@ Result<core::ImageVolume> loadImage(const VoxelSource& source, const Geometry& g
   return core::ImageVolume::adopt(geometry, std::move(voxels).value(), source.subject);
 }
 
+Result<core::ScalarImage> loadImageTyped(const VoxelSource& source, const Geometry& geometry) {
+  auto as = [&](auto tag, ScalarType stored) -> Result<core::ScalarImage> {
+    using T = decltype(tag);
+    auto convert = [](std::size_t, auto v, T& out) {
+      out = static_cast<T>(v);
+      return true;
+    };
+    std::size_t badIndex = 0;
+    bool rejected = false;
+    auto voxels =
+        loadConverted<T>(source, static_cast<std::size_t>(geometry.voxelCount()), stored, convert, badIndex, rejected);
+    if (!voxels) return voxels.error();
+    auto volume = core::Volume<T>::adopt(geometry, std::move(voxels).value(), source.subject);
+    if (!volume) return volume.error();
+    return core::ScalarImage(std::move(*volume));
+  };
+  switch (source.type) {
+    case ScalarType::UInt8: return as(std::uint8_t{}, ScalarType::UInt8);
+    case ScalarType::Int8:
+    case ScalarType::Int16: return as(std::int16_t{}, ScalarType::Int16);
+    case ScalarType::UInt16: return as(std::uint16_t{}, ScalarType::UInt16);
+    case ScalarType::Int32: return as(std::int32_t{}, ScalarType::Int32);
+    case ScalarType::Float32: return as(float{}, ScalarType::Float32);
+    default: break;
+  }
+  auto image = loadImage(source, geometry);
+  if (!image) return image.error();
+  return core::ScalarImage::narrowed(std::move(*image), source.subject);
+}
+
 Result<core::LabelMap> loadLabels(const VoxelSource& source, const Geometry& geometry) {
   double badValue = 0;
   auto convert = [&badValue](std::size_t, auto v, core::Label& out) {

@@ -141,6 +141,9 @@ struct VoxelSource {
 
 // float voxels on `geometry` (already validated by the caller). Text data must hold whole numbers for integer types.
 Result<core::ImageVolume> loadImage(const VoxelSource& source, const Geometry& geometry);
+// The voxels in their stored type where it is one of core::ScalarType's (read in place, no float buffer; int8 widened
+// to int16); other types (uint32, 64-bit, float64) as float32, then narrowed to the smallest exact type.
+Result<core::ScalarImage> loadImageTyped(const VoxelSource& source, const Geometry& geometry);
 // uint16 labels; a value that is not a whole number in 0..65535 is a ParseError naming the file, voxel and value.
 Result<core::LabelMap> loadLabels(const VoxelSource& source, const Geometry& geometry);
 

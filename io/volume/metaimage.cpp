@@ -382,6 +382,12 @@ core::Result<core::ImageVolume> readMetaImage(const std::string& path) {
   return loadImage(parsed->source, parsed->info.geometry);
 }
 
+core::Result<core::ScalarImage> readMetaImageTyped(const std::string& path) {
+  auto parsed = parseMetaImage(path);
+  if (!parsed) return parsed.error();
+  return loadImageTyped(parsed->source, parsed->info.geometry);
+}
+
 core::Result<core::LabelMap> readMetaImageLabels(const std::string& path) {
   auto parsed = parseMetaImage(path);
   if (!parsed) return parsed.error();

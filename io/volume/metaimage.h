@@ -77,6 +77,8 @@ struct MetaImageHeaderInfo {
 core::Result<MetaImageHeaderInfo> readMetaImageHeader(const std::string& path);
 
 core::Result<core::ImageVolume> readMetaImage(const std::string& path);
+// In its stored type, as readNrrdImageTyped.
+core::Result<core::ScalarImage> readMetaImageTyped(const std::string& path);
 
 // uint16 labels. A voxel that is not a whole number in 0..65535 is a ParseError naming the file, voxel and value.
 core::Result<core::LabelMap> readMetaImageLabels(const std::string& path);

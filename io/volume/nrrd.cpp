@@ -753,6 +753,12 @@ core::Result<core::ImageVolume> readNrrdImage(const std::string& path) {
   return loadImage(parsed->source, parsed->info.geometry);
 }
 
+core::Result<core::ScalarImage> readNrrdImageTyped(const std::string& path) {
+  auto parsed = parseNrrd(path);
+  if (!parsed) return parsed.error();
+  return loadImageTyped(parsed->source, parsed->info.geometry);
+}
+
 core::Result<core::LabelMap> readNrrdLabels(const std::string& path) {
   auto parsed = parseNrrd(path);
   if (!parsed) return parsed.error();

@@ -83,6 +83,8 @@ core::Result<NrrdHeaderInfo> readNrrdHeader(const std::string& path);
 
 // float32 voxels; integer types above 2^24 lose precision as float does.
 core::Result<core::ImageVolume> readNrrdImage(const std::string& path);
+// In its stored type (see loadImageTyped): uint8, int16 (int8 widened), uint16, int32, float32 in place.
+core::Result<core::ScalarImage> readNrrdImageTyped(const std::string& path);
 
 // uint16 labels. A voxel that is not a whole number in 0..65535 is a ParseError naming the file, voxel and value.
 core::Result<core::LabelMap> readNrrdLabels(const std::string& path);
