@@ -25,7 +25,7 @@ int runClickEval(const ClickEvalOptions& o) {
   const int clicks = o.clicks;
   const bool json = o.json;
   std::vector<core::Label> labels = o.labelIds;
-  auto image = std::make_unique<core::ImageVolume>();
+  auto image = std::make_unique<core::ScalarImage>();  // in its stored type: the click session reads any
   if (int code = readInputImage(o.image, o.dicom.series, o.dicom.allowIrregular, o.dicom.allowUnreadable, 0, *image);
       code != 0)
     return code;

@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "core/label_map.h"
+#include "core/scalar_image.h"
 #include "core/statistics.h"
 
 namespace delineate::io {
@@ -244,6 +245,10 @@ int chooseImageSeries(const io::DicomIndex& index, const std::string& input, con
 // unless allowUnreadable; the issues of what was loaded are printed as warnings. 0, or the exit code.
 int readInputImage(const std::string& input, const std::string& series, bool allowIrregular, bool allowUnreadable,
                    int threads, core::ImageVolume& image);
+// The same in the image's stored type (a DICOM series decoded straight into it, a volume file read in its type): for
+// commands whose every reader takes a core::ImageView.
+int readInputImage(const std::string& input, const std::string& series, bool allowIrregular, bool allowUnreadable,
+                   int threads, core::ScalarImage& image);
 
 // A usage error found after parsing (one that needs more than one option to see): exit code 2 with a one-line
 // "error: <message>" and where the help of `command` (e.g. "info", "share report") is.

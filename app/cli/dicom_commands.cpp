@@ -282,6 +282,11 @@ int readInputImage(const std::string& input, const std::string& series, bool all
   return readInput(input, series, allowIrregular, allowUnreadable, threads, &image, nullptr);
 }
 
+int readInputImage(const std::string& input, const std::string& series, bool allowIrregular, bool allowUnreadable,
+                   int threads, core::ScalarImage& image) {
+  return readInput(input, series, allowIrregular, allowUnreadable, threads, nullptr, &image);
+}
+
 int runConvert(const ConvertOptions& o) {
   const std::string& input = o.input;
   const std::string& output = o.output;

@@ -101,7 +101,8 @@ std::optional<SliceRange> parseSliceRange(const std::string& text) {
 
 int runInfo(const InfoOptions& o) {
 
-  Result<ImageVolume> image = ImageVolume();
+  // In its stored type: statistics and the engines read any (a CT costs int16, not float32).
+  Result<ScalarImage> image = ScalarImage();
   if (int code = readInputImage(o.image, o.series, o.allowIrregular, o.allowUnreadable, 0, *image); code != 0)
     return code;
   // The geometry of an all-NaN image is still worth printing; statistics or a segmentation of it are not.
