@@ -127,6 +127,8 @@ std::map<core::Label, vtkSmartPointer<vtkPolyData>> buildSurfaces(const core::Ge
     contour->ComputeScalarsOff();
     contour->ComputeNormalsOff();
     contour->ComputeGradientsOff();
+    // Each stage's mesh is released once the next has read it: one intermediate copy of a large surface at a time.
+    contour->ReleaseDataFlagOn();
     vtkSmartPointer<vtkAlgorithm> last = contour;
     if (smoothingIterations > 0) {
       auto smooth = vtkSmartPointer<vtkWindowedSincPolyDataFilter>::New();
@@ -137,6 +139,7 @@ std::map<core::Label, vtkSmartPointer<vtkPolyData>> buildSurfaces(const core::Ge
       smooth->FeatureEdgeSmoothingOff();
       smooth->NonManifoldSmoothingOn();
       smooth->NormalizeCoordinatesOn();
+      smooth->ReleaseDataFlagOn();
       last = smooth;
     }
     auto normals = vtkSmartPointer<vtkPolyDataNormals>::New();
