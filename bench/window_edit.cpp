@@ -181,6 +181,34 @@ int main(int argc, char** argv) {
   row("  of which display (3 views)", displayMs, {}, "");
   std::printf("(%zu clicks, each a new object; the window adds its queueing, the worker hand-off and the redraw)\n",
               points.size());
+
+  // 3. The engines on the image as the window holds it (its stored type) beside a float32 copy (what it held before
+  // issue 27): the same clicks, and one automatic segmentation each.
+  const core::ScalarImage& held = window.document().session()->image();
+  auto asFloat = held.toFloat();
+  if (!asFloat) die(asFloat.error().describe());
+  std::vector<double> clickTyped, clickFloat;
+  for (const core::Vec3& p : points)
+    for (int which = 0; which < 2; ++which) {
+      QElapsedTimer t;
+      t.start();
+      auto session = which == 0 ? engine->beginSession(held) : engine->beginSession(*asFloat);
+      if (!session || !(*session)->addPoint({p, true})) die("engine alone failed");
+      (which == 0 ? clickTyped : clickFloat).push_back(msSince(t));
+    }
+  double autoMs[2] = {0, 0};
+  for (int which = 0; which < 2; ++which) {
+    QElapsedTimer t;
+    t.start();
+    auto patch = which == 0 ? engine->segment(held, {}, nullptr) : engine->segment(*asFloat, {}, nullptr);
+    if (!patch) die(patch.error().describe());
+    autoMs[which] = msSince(t);
+  }
+  std::printf("\nengines on the window's image (%s) beside a float32 copy of it, ms  p50      p95      max\n",
+              core::scalarTypeName(held.type()));
+  row("click (classic, new object)", clickTyped, clickFloat, "float32 image");
+  std::printf("automatic segmentation (classic, every class): %.0f ms from %s, %.0f ms from float32\n", autoMs[0],
+              core::scalarTypeName(held.type()), autoMs[1]);
   window.close();
   return 0;
 }

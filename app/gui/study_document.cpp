@@ -45,13 +45,17 @@ core::Status StudyDocument::replaceLabels(core::LabelMap labels, core::LabelTabl
 
 void StudyDocument::recount() {
   m_counts.clear();
+  m_boxes.clear();
   if (!m_session) return;
   // Counts come from core's statistics (no image: no intensity pass); edits then keep them from their steps.
   core::StatisticsOptions countsOnly;
   countsOnly.median = false;
   countsOnly.diameter = false;
   if (auto stats = core::computeLabelStatistics(m_session->labels(), nullptr, countsOnly))
-    for (const core::LabelStatistics& st : *stats) m_counts[st.label] = st.voxelCount;
+    for (const core::LabelStatistics& st : *stats) {
+      m_counts[st.label] = st.voxelCount;
+      m_boxes[st.label] = st.box;
+    }
 }
 
 void StudyDocument::noteDirty() {
@@ -74,8 +78,13 @@ void StudyDocument::labelsEdited(const core::EditStep& step) {
   for (const auto& [label, delta] : changes.delta) {
     if (label == 0) continue;
     const std::int64_t now = static_cast<std::int64_t>(m_counts[label]) + delta;
-    if (now > 0) m_counts[label] = static_cast<std::uint64_t>(now);
-    else m_counts.erase(label);
+    if (now > 0) {
+      m_counts[label] = static_cast<std::uint64_t>(now);
+      m_boxes[label].include(step.box());  // a label that grew lies within its old box and the step's
+    } else {
+      m_counts.erase(label);
+      m_boxes.erase(label);
+    }
   }
   Q_EMIT edited(changes.involved);
   if (step.tableChange()) Q_EMIT tableChanged();  // the step added, renamed or restored names

@@ -74,6 +74,9 @@ class StudyDocument : public QObject {
   const std::set<core::Label>& hiddenLabels() const { return m_hidden; }
   // Voxels per label present in the map (background left out), kept across edits.
   const Counts& voxelCounts() const { return m_counts; }
+  // A box holding each label present: exact after a recount, grown by each edit step that wrote the label (a label
+  // that shrank keeps its larger box), so a whole-map scan is needed only when the map is replaced.
+  const std::map<core::Label, core::IndexBox>& labelBoxes() const { return m_boxes; }
 
   bool isDirty() const { return m_session && m_session->isDirty(); }
   // The labels were saved as `revision` (e.g. "study/set/r3"): the session counts as clean at it.
@@ -113,6 +116,7 @@ class StudyDocument : public QObject {
   ShareTarget m_shareTarget;
   std::set<core::Label> m_hidden;
   Counts m_counts;
+  std::map<core::Label, core::IndexBox> m_boxes;
   bool m_isCt = false;
   bool m_dirty = false;  // as last announced
 };

@@ -19,33 +19,29 @@
 namespace delineate::app::gui {
 namespace {
 
-// The part of `map` that holds `labels` (their common bounding box), as a map of its own placed where that box lies:
-// what an incremental rebuild meshes, instead of a copy of the whole map per edit (issue 27). One read of the map on
-// the GUI thread, a copy of the box only; a 1-voxel background map when none of the labels is left.
-std::shared_ptr<const core::LabelMap> labelsAround(const core::LabelMap& map, const std::set<core::Label>& labels) {
-  std::vector<bool> wanted(65536, false);
-  for (const core::Label l : labels) wanted[l] = true;
-  wanted[0] = false;
-  const core::Geometry& g = map.geometry();
-  const core::Size3& d = g.dimensions();
+// The part of `map` that holds `labels`, as a map of its own placed where that part lies: what an incremental rebuild
+// meshes, instead of a copy of the whole map per edit (issue 27). The part is the union of the labels' boxes as the
+// document keeps them (no scan of the map), other labels in it cleared; a 1-voxel background map when none of the
+// labels is left.
+std::shared_ptr<const core::LabelMap> labelsAround(const core::LabelMap& map, const std::set<core::Label>& labels,
+                                                   const std::map<core::Label, core::IndexBox>& boxes) {
+  std::vector<std::uint8_t> wanted(65536, 0);
   core::IndexBox box;
-  const core::Label* data = map.data();
-  for (std::int64_t z = 0; z < d[2]; ++z)
-    for (std::int64_t y = 0; y < d[1]; ++y) {
-      const core::Label* row = data + (z * d[1] + y) * d[0];
-      std::int64_t first = -1, last = -1;
-      for (std::int64_t x = 0; x < d[0]; ++x)
-        if (wanted[row[x]]) {
-          if (first < 0) first = x;
-          last = x;
-        }
-      if (first >= 0) box.include(core::IndexBox{{first, y, z}, {last, y, z}});
-    }
+  for (const core::Label l : labels) {
+    const auto it = boxes.find(l);
+    if (l == 0 || it == boxes.end()) continue;
+    wanted[l] = 1;
+    box.include(it->second);
+  }
+  const core::Geometry& g = map.geometry();
+  box = box.intersected(g.fullBox());
   if (box.empty()) box = core::IndexBox{{0, 0, 0}, {0, 0, 0}};
+  const core::Size3& d = g.dimensions();
   const core::Size3 size{box.max[0] - box.min[0] + 1, box.max[1] - box.min[1] + 1, box.max[2] - box.min[2] + 1};
   const core::Geometry part(size, g.spacingMm(), g.indexToLps(box.min), g.direction());
   auto voxels = core::Volume<core::Label>::create(part);
   if (!voxels) return nullptr;
+  const core::Label* data = map.data();
   for (std::int64_t z = 0; z < size[2]; ++z)
     for (std::int64_t y = 0; y < size[1]; ++y) {
       const core::Label* from = data + ((z + box.min[2]) * d[1] + y + box.min[1]) * d[0] + box.min[0];
@@ -118,7 +114,7 @@ void SurfaceBuilder::rebuild(const std::set<core::Label>* changed) {
   };
   auto labels = std::make_shared<Snapshot>();
   if (only) {
-    labels->map = labelsAround(session->labels(), *only);
+    labels->map = labelsAround(session->labels(), *only, m_document.labelBoxes());
   } else {
     const core::LabelMap& from = session->labels();
     labels->runs = core::LabelRuns::encode(from, from.size() * sizeof(core::Label) / 2);

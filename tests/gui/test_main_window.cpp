@@ -28,6 +28,7 @@
 
 #include <vtkPolyData.h>
 
+#include "app/gui/edit_tools.h"
 #include "app/gui/label_panel.h"
 #include "app/gui/session_files.h"
 #include "app/gui/main_window.h"
@@ -192,6 +193,29 @@ TEST_CASE("main window: open the sample with labels, scroll, window/level, toggl
   double a[6], b[6];
   blockMesh->GetBounds(a);
   whole[7]->GetBounds(b);
+  for (int i = 0; i < 6; ++i) CHECK(a[i] == Approx(b[i]).margin(1e-3));
+
+  // The label grown by an edit step (the document's box for it grows with the step; no recount): the rebuilt surface
+  // still lies where the whole map's does.
+  {
+    core::AnnotationSession* session = window.document().editableSession();
+    const auto& d = session->labels().geometry().dimensions();
+    auto edit = session->beginEdit("grow");
+    // In a corner (air: background only), so label 7 is the only label the step involves.
+    REQUIRE(edit.fillBox(core::IndexBox{{1, 1, d[2] / 2}, {7, 7, d[2] / 2 + 4}}, 7) > 0);
+    REQUIRE(session->commit(edit));
+    surfaces.clear();
+    REQUIRE(session->history().nextUndo()->labelChanges(session->labels().voxels()).involved == std::set<core::Label>{0, 7});
+    window.document().labelsEdited(*session->history().nextUndo());  // as the edit tools report a step
+    REQUIRE(waitFor(surfaces));
+  }
+  blockMesh = window.surfacePanel()->scene().surface(7);
+  REQUIRE(blockMesh);
+  auto grown = viewer::buildLabelSurfaces(window.document().session()->labels(), 15, nullptr, &onlyBlock);
+  REQUIRE(grown.count(7));
+  CHECK(blockMesh->GetNumberOfPoints() == grown[7]->GetNumberOfPoints());
+  blockMesh->GetBounds(a);
+  grown[7]->GetBounds(b);
   for (int i = 0; i < 6; ++i) CHECK(a[i] == Approx(b[i]).margin(1e-3));
 
   // Layouts.
