@@ -20,17 +20,12 @@ std::optional<LabelRuns> LabelRuns::encode(const LabelMap& map, std::size_t maxB
     const auto nx = static_cast<std::int32_t>(d[0]);
     for (std::size_t r = 0; r < rows; ++r) {
       out.m_rowStart.push_back(out.m_runs.size());
-      const Label* row = data + r * static_cast<std::size_t>(nx);
-      for (std::int32_t x = 0; x < nx;) {
-        const Label v = row[x];
-        std::int32_t end = x + 1;
-        while (end < nx && row[end] == v) ++end;
-        if (v != 0) {
-          if (out.m_runs.size() >= maxRuns) return std::nullopt;
-          out.m_runs.push_back(Run{x, end, v});
-        }
-        x = end;
-      }
+      bool full = false;
+      forEachLabelRun(data + r * static_cast<std::size_t>(nx), nx, [&](std::int64_t x0, std::int64_t x1, Label v) {
+        if (out.m_runs.size() >= maxRuns) full = true;
+        else out.m_runs.push_back(Run{static_cast<std::int32_t>(x0), static_cast<std::int32_t>(x1), v});
+      });
+      if (full) return std::nullopt;
     }
     out.m_rowStart.push_back(out.m_runs.size());
     out.m_runs.shrink_to_fit();

@@ -14,6 +14,19 @@
 
 namespace delineate::core {
 
+// f(x0, x1, label) for each run of one label other than background in `row` of `n` voxels, x in [x0, x1), left to
+// right.
+template <class F>
+void forEachLabelRun(const Label* row, std::int64_t n, F&& f) {
+  for (std::int64_t x = 0; x < n;) {
+    const Label v = row[x];
+    std::int64_t end = x + 1;
+    while (end < n && row[end] == v) ++end;
+    if (v != 0) f(x, end, v);
+    x = end;
+  }
+}
+
 class LabelRuns {
  public:
   struct Run {

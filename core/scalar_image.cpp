@@ -111,11 +111,7 @@ Result<ScalarImage> ScalarImage::narrowed(ImageVolume image, const std::string& 
 }
 
 Status requireFiniteVoxels(const ScalarImage& image, const std::string& source) {
-  if (const auto* f = image.visit([](const auto& v) -> const ImageVolume* {
-        if constexpr (std::is_same_v<std::decay_t<decltype(v)>, ImageVolume>) return &v;
-        else return nullptr;
-      }))
-    return requireFiniteVoxels(*f, source);
+  if (const ImageVolume* f = ImageView(image).floatImage()) return requireFiniteVoxels(*f, source);
   return Status::success();
 }
 

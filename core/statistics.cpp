@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "core/statistics_internal.h"
 
@@ -61,6 +62,13 @@ void addIntensities(Accumulator& a, const T* v, std::int64_t x, std::int64_t end
   }
 }
 
+// addIntensities for the image's type, chosen once per call rather than per run: `row` is the image's row start.
+using AddRow = void (*)(Accumulator&, const void* row, std::int64_t x, std::int64_t end);
+template <class T>
+void addRow(Accumulator& a, const void* row, std::int64_t x, std::int64_t end) {
+  addIntensities(a, static_cast<const T*>(row), x, end);
+}
+
 }  // namespace
 
 Result<std::vector<LabelStatistics>> computeLabelStatistics(const LabelMap& labels, ImageView image,
@@ -82,6 +90,10 @@ Result<std::vector<LabelStatistics>> computeLabelStatistics(const LabelMap& labe
   const Size3& d = g.dimensions();
   const Label* lab = labels.data();
   const bool img = static_cast<bool>(image);
+  AddRow add = nullptr;
+  if (img) image.visit([&](const auto& v) { add = &addRow<typename std::decay_t<decltype(v)>::value_type>; });
+  const auto* imageBytes = static_cast<const char*>(image.data());
+  const std::size_t voxelBytes = scalarTypeBytes(image.type());
   const std::int64_t width = region.empty() ? 0 : region.max[0] - region.min[0] + 1;
   std::int64_t rowId = 0;
   for (std::int64_t k = region.min[2]; k <= region.max[2]; ++k) {
@@ -118,7 +130,7 @@ Result<std::vector<LabelStatistics>> computeLabelStatistics(const LabelMap& labe
           if (j > a.box.max[1]) a.box.max[1] = j;
           a.box.max[2] = k;  // k never decreases in this scan order, so min[2] is the first k seen
         }
-        if (img) image.visit([&](const auto& volume) { addIntensities(a, volume.data() + rowStart, x, end); });
+        if (add) add(a, imageBytes + rowStart * voxelBytes, x, end);
         if (options.diameter) {
           if (a.row != rowId) {
             a.row = rowId;

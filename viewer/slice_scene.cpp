@@ -296,10 +296,6 @@ void SliceScene::setLabelOutline(bool outline) {
 
 void SliceScene::labelsModified() {
   if (!m_labelData) return;
-  if (m_labels && m_labels->data() != m_wrappedLabels) {  // the map's buffer was replaced: wrap the new one
-    setLabels(m_labels);
-    return;
-  }
   m_labelData->Modified();
   m_labelData->GetPointData()->GetScalars()->Modified();
   updateOverlay(true);

@@ -168,14 +168,7 @@ std::map<core::Label, vtkSmartPointer<vtkPolyData>> buildLabelSurfaces(const cor
                                                                        const std::set<core::Label>* only) {
   const core::Size3& d = labels.geometry().dimensions();
   auto forRuns = [&](std::int64_t y, std::int64_t z, const auto& f) {
-    const core::Label* row = labels.data() + (z * d[1] + y) * d[0];
-    for (std::int64_t x = 0; x < d[0];) {
-      const core::Label v = row[x];
-      std::int64_t end = x + 1;
-      while (end < d[0] && row[end] == v) ++end;
-      if (v != 0) f(x, end, v);
-      x = end;
-    }
+    core::forEachLabelRun(labels.data() + (z * d[1] + y) * d[0], d[0], f);
   };
   return buildSurfaces(labels.geometry(), forRuns, smoothingIterations, progress, only);
 }

@@ -1,4 +1,6 @@
 #include "app/gui/pdf_report.h"
+
+#include "app/gui/window_level.h"
 #include "app/gui/volume_text.h"
 
 #include <QBuffer>
@@ -32,23 +34,9 @@ struct Window {
 Window reportWindow(const PdfReportInput& input) {
   if (input.isCt) return {40 - 200, 40 + 200};
   if (!input.image || input.image.size() == 0) return {0, 1};
-  const core::ImageView image = input.image;
-  const std::size_t stride = std::max<std::size_t>(1, image.size() / 1000000);
-  std::vector<float> values;
-  values.reserve(image.size() / stride + 1);
-  image.visit([&](const auto& volume) {
-    for (std::size_t i = 0; i < volume.size(); i += stride) {
-      const auto x = static_cast<float>(volume[i]);
-      if (std::isfinite(x)) values.push_back(x);
-    }
-  });
+  std::vector<float> values = sampleValues(input.image);
   if (values.empty()) return {0, 1};
-  const auto at = [&](double q) {
-    const auto k = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1));
-    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k), values.end());
-    return static_cast<double>(values[k]);
-  };
-  Window w{at(0.01), at(0.99)};
+  Window w{sampledQuantile(values, 0.01), sampledQuantile(values, 0.99)};
   if (!(w.high > w.low)) w = {w.low - 0.5, w.low + 0.5};
   return w;
 }

@@ -6,9 +6,7 @@
 #include <cmath>
 
 namespace delineate::app::gui {
-namespace {
-
-std::vector<float> sample(core::ImageView image) {
+std::vector<float> sampleValues(core::ImageView image) {
   const std::size_t n = image.size();
   const std::size_t stride = std::max<std::size_t>(1, n / 1000000);
   std::vector<float> values;
@@ -22,7 +20,11 @@ std::vector<float> sample(core::ImageView image) {
   return values;
 }
 
-}  // namespace
+double sampledQuantile(std::vector<float>& values, double q) {
+  const auto k = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1));
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k), values.end());
+  return static_cast<double>(values[k]);
+}
 
 const std::vector<WindowLevelPreset>& ctPresets() {
   static const std::vector<WindowLevelPreset> presets = {
@@ -35,14 +37,9 @@ const std::vector<WindowLevelPreset>& ctPresets() {
 }
 
 WindowLevel automaticWindowLevel(core::ImageView image) {
-  std::vector<float> values = sample(image);
+  std::vector<float> values = sampleValues(image);
   if (values.empty()) return {1, 0};
-  const auto at = [&](double q) {
-    const auto k = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1));
-    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k), values.end());
-    return static_cast<double>(values[k]);
-  };
-  const double lo = at(0.005), hi = at(0.995);
+  const double lo = sampledQuantile(values, 0.005), hi = sampledQuantile(values, 0.995);
   if (hi - lo <= 0) return {1, lo};
   return {hi - lo, (hi + lo) / 2};
 }
@@ -50,7 +47,7 @@ WindowLevel automaticWindowLevel(core::ImageView image) {
 bool looksLikeCt(core::ImageView image) {
   // Air (about -1000 HU) in at least 1% of the voxels, and nothing beyond the range CT scanners write (-3024 marks
   // voxels outside the field of view on some scanners).
-  const std::vector<float> values = sample(image);
+  const std::vector<float> values = sampleValues(image);
   if (values.empty()) return false;
   std::size_t air = 0, outside = 0;
   for (const float v : values) {

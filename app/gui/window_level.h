@@ -25,6 +25,11 @@ const std::vector<WindowLevelPreset>& ctPresets();
 // anything without a fixed scale; a flat image gets window 1 around its value.
 WindowLevel automaticWindowLevel(core::ImageView image);
 
+// The finite values of evenly spaced voxels of the image (at most about a million), for percentiles.
+std::vector<float> sampleValues(core::ImageView image);
+// The q-quantile (0..1) of non-empty `values` (reorders them).
+double sampledQuantile(std::vector<float>& values, double q);
+
 // Whether the image looks like CT in Hounsfield units: air near -1000 present and nothing far below it.
 bool looksLikeCt(core::ImageView image);
 
