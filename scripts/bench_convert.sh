@@ -6,7 +6,8 @@
 #
 # Usage: bash scripts/bench_convert.sh
 # Environment: SLICES (512), REPEATS (5), LEVEL (6: dcm2niix's gzip level; ours is libdeflate level 6), BENCH_BUILD_DIR (build-bench),
-#              BENCH_TMP (parent of the work folder; default ${TMPDIR:-/tmp}), KEEP=1 keeps the work folder.
+#              BENCH_TMP (parent of the work folder; default ${TMPDIR:-/tmp}), KEEP=1 keeps the work folder,
+#              BASELINE_CLI (another delineate-cli, e.g. an earlier commit's build: its rows are printed beside ours).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -62,7 +63,13 @@ run() {  # LABEL OUTPUT (a .nii/.nii.gz file, or dcm2niix's folder) then the com
 echo
 echo "median of $REPEATS runs, whole process"
 run "delineate-cli convert -> .nii" "$work/ours.nii" "$cli" convert "$work/series" "$work/ours.nii"
+if [ -n "${BASELINE_CLI:-}" ]; then
+  run "baseline delineate-cli -> .nii" "$work/base.nii" "$BASELINE_CLI" convert "$work/series" "$work/base.nii"
+fi
 run "dcm2niix -z n -> .nii" "$work/d2n" dcm2niix -z n -b n -f out -o "$work/d2n" "$work/series"
 run "delineate-cli convert -> .nii.gz (level 6)" "$work/ours.nii.gz" "$cli" convert "$work/series" "$work/ours.nii.gz"
+if [ -n "${BASELINE_CLI:-}" ]; then
+  run "baseline delineate-cli -> .nii.gz (level 6)" "$work/base.nii.gz" "$BASELINE_CLI" convert "$work/series" "$work/base.nii.gz"
+fi
 run "dcm2niix -z y (pigz, level $LEVEL) -> .nii.gz" "$work/d2nz" dcm2niix -z y -$LEVEL -b n -f out -o "$work/d2nz" "$work/series"
 run "dcm2niix -z i (internal, level $LEVEL) -> .nii.gz" "$work/d2ni" dcm2niix -z i -$LEVEL -b n -f out -o "$work/d2ni" "$work/series"

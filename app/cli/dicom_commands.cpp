@@ -1,7 +1,9 @@
 // dicom-index: list the patients/studies/series of a folder. convert: a DICOM series or a volume file -> a volume file.
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "app/cli/commands.h"
 #include "io/dicom/dicom.h"
 #include "io/volume/image_file.h"
+#include "io/volume/nifti.h"
 
 namespace delineate::app::cli {
 namespace {
@@ -213,9 +216,16 @@ int chooseImageSeries(const io::DicomIndex& index, const std::string& input, con
 
 namespace {
 
-// The image of a volume file or a DICOM series: float32 into `image`, or in its own type into `typed` (given instead).
+// Takes over a chosen and checked DICOM series instead of the whole-volume load (convert streams it to its file): an
+// exit code, or nothing to have it loaded as usual. `report` prints the series' issues as warnings.
+using SeriesConsumer = std::function<std::optional<int>(
+    const DicomSeries& series, const DicomLoadOptions& load,
+    const std::function<void(const std::vector<SeriesIssue>&)>& report)>;
+
+// The image of a volume file or a DICOM series: float32 into `image`, or in its own type into `typed` (given instead);
+// a DICOM series goes to `consume` first when it is given.
 int readInput(const std::string& input, const std::string& series, bool allowIrregular, bool allowUnreadable, int threads,
-              ImageVolume* image, core::ScalarImage* typed) {
+              ImageVolume* image, core::ScalarImage* typed, const SeriesConsumer& consume = {}) {
   if (io::imageFileFormatFromPath(input) != io::ImageFileFormat::Unknown) {
     if (typed) {
       auto read = io::readImageFileTyped(input);
@@ -261,6 +271,8 @@ int readInput(const std::string& input, const std::string& series, bool allowIrr
     for (const auto& i : issues)
       std::fprintf(stderr, "warning: %s: %s: %s\n", chosen->key().c_str(), seriesIssueName(i.kind), i.detail.c_str());
   };
+  if (consume)
+    if (std::optional<int> code = consume(*chosen, load, report)) return *code;
   if (typed) {
     auto loaded = io::loadDicomSeriesTyped(*chosen, load);
     if (!loaded) return fileError(loaded.error());
@@ -295,13 +307,46 @@ int runConvert(const ConvertOptions& o) {
 
   // In the type the values need, never through float32 when they are whole numbers (issue 27): a DICOM series is
   // decoded straight into it, a volume file narrowed to the smallest exact type (CT in HU: int16, half of float32).
+  // A series bound for NIfTI is streamed: each slab of slices is written as it is decoded, so the volume is never held
+  // (a series with missing slices loads whole: their fill value is known only at the end).
+  std::optional<io::NiftiStreamWriter> writer;
+  std::optional<core::Geometry> streamedGeometry;
+  core::ScalarType streamedType = core::ScalarType::Float32;
+  const bool toNifti = io::imageFileFormatFromPath(output) == io::ImageFileFormat::Nifti;
+  const SeriesConsumer stream = [&](const DicomSeries& chosen, const DicomLoadOptions& load,
+                                    const std::function<void(const std::vector<SeriesIssue>&)>& report)
+      -> std::optional<int> {
+    if (!toNifti || !io::dicomSeriesStreamable(chosen)) return std::nullopt;
+    io::DicomSlabSink sink;
+    sink.begin = [&](const core::Geometry& g, core::ScalarType type) -> Status {
+      writer.reset();  // a restart in a wider type drops the file begun
+      auto created = io::NiftiStreamWriter::create(output, g, type);
+      if (!created) return created.error();
+      writer.emplace(std::move(*created));
+      streamedGeometry = g;
+      streamedType = type;
+      return Status::success();
+    };
+    sink.slab = [&](std::int64_t, std::int64_t slices, const void* voxels) {
+      const auto& d = streamedGeometry->dimensions();
+      return writer->append(voxels, std::size_t(slices) * std::size_t(d[0]) * std::size_t(d[1]));
+    };
+    auto streamed = io::streamDicomSeriesTyped(chosen, load, sink);
+    if (!streamed) return fileError(streamed.error());
+    report(streamed->issues);
+    if (Status s = writer->commit(); !s) return fileError(s.error());
+    return 0;
+  };
   core::ScalarImage image;
-  if (int code = readInput(input, o.series, o.allowIrregular, o.allowUnreadable, o.threads, nullptr, &image); code != 0)
+  if (int code = readInput(input, o.series, o.allowIrregular, o.allowUnreadable, o.threads, nullptr, &image, stream);
+      code != 0)
     return code;
-  if (Status s = io::writeImageFile(output, image); !s) return fileError(s.error());
-  const auto& d = image.geometry().dimensions();
+  if (!streamedGeometry)
+    if (Status s = io::writeImageFile(output, image); !s) return fileError(s.error());
+  const core::Geometry& g = streamedGeometry ? *streamedGeometry : image.geometry();
+  const auto& d = g.dimensions();
   std::printf("wrote %s (%lld x %lld x %lld, %s, %s)\n", output.c_str(), (long long)d[0], (long long)d[1], (long long)d[2],
-              image.geometry().orientationCode().c_str(), core::scalarTypeName(image.type()));
+              g.orientationCode().c_str(), core::scalarTypeName(streamedGeometry ? streamedType : image.type()));
   return 0;
 }
 

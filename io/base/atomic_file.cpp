@@ -101,6 +101,8 @@ AtomicFileWriter::AtomicFileWriter(AtomicFileWriter&& other) noexcept
       m_temp(std::move(other.m_temp)),
       m_fd(other.m_fd),
       m_done(other.m_done),
+      m_written(other.m_written),
+      m_writebackStarted(other.m_writebackStarted),
       m_options(other.m_options),
       m_hash(std::move(other.m_hash)),
       m_hashHex(std::move(other.m_hashHex)) {
@@ -115,6 +117,8 @@ AtomicFileWriter& AtomicFileWriter::operator=(AtomicFileWriter&& other) noexcept
     m_temp = std::move(other.m_temp);
     m_fd = other.m_fd;
     m_done = other.m_done;
+    m_written = other.m_written;
+    m_writebackStarted = other.m_writebackStarted;
     m_options = other.m_options;
     m_hash = std::move(other.m_hash);
     m_hashHex = std::move(other.m_hashHex);
@@ -157,7 +161,19 @@ core::Status AtomicFileWriter::write(const void* data, std::size_t size) {
     if (n == 0) return fail("cannot write the temporary file", EIO);
     p += n;
     size -= static_cast<std::size_t>(n);
+    m_written += static_cast<std::uint64_t>(n);
   }
+#ifdef __linux__
+  // Every 8 MiB the kernel is asked to start writing what came so far (without waiting for it), so a large file
+  // goes to disk while the writer is still producing it and commit()'s fsync finds little left: a 257 MB NIfTI's
+  // fsync took 0.12 s of a 0.38 s convert. A file system that cannot (FUSE, some NFS) answers an error, ignored:
+  // fsync still makes the file durable.
+  constexpr std::uint64_t kWritebackStep = std::uint64_t(8) << 20;
+  if (m_written - m_writebackStarted >= kWritebackStep) {
+    ::sync_file_range(m_fd, off64_t(m_writebackStarted), off64_t(m_written - m_writebackStarted), SYNC_FILE_RANGE_WRITE);
+    m_writebackStarted = m_written;
+  }
+#endif
   return core::Status::success();
 }
 

@@ -94,6 +94,8 @@ class AtomicFileWriter {
   std::string m_temp;
   int m_fd = -1;
   bool m_done = false;  // committed or discarded
+  // Bytes written, and up to where the kernel was asked to start writing them to disk (see write()).
+  std::uint64_t m_written = 0, m_writebackStarted = 0;
   AtomicWriteOptions m_options;
   std::unique_ptr<Sha256> m_hash;  // when verifyReadBack
   std::string m_hashHex;

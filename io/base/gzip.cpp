@@ -257,89 +257,174 @@ core::Result<GunzipResult> gunzipInto(const std::uint8_t* in, std::size_t inSize
   return gunzipStreaming(in, inSize, out, capacity, subject);
 }
 
+namespace {
+
+// One compressed member of the indexed stream. `bytes` is default-initialised (new[] without ()), so only the pages
+// the compressor writes are ever touched: zero-filling worst-case bounds cost more than compressing a label map.
+struct GzipPart {
+  std::unique_ptr<std::uint8_t[]> bytes;
+  std::size_t size = 0;
+};
+
+bool compressMember(int level, const std::uint8_t* in, std::size_t n, GzipPart& part) {
+  std::unique_ptr<libdeflate_compressor, LibdeflateCompressorDeleter> c(libdeflate_alloc_compressor(level));
+  if (!c) return false;
+  const std::size_t capacity = kIndexedHeaderBytes + libdeflate_deflate_compress_bound(c.get(), n) + 8;
+  part.bytes.reset(new std::uint8_t[capacity]);
+  std::uint8_t* h = part.bytes.get();
+  const std::size_t z =
+      libdeflate_deflate_compress(c.get(), in, n, h + kIndexedHeaderBytes, capacity - kIndexedHeaderBytes - 8);
+  if (z == 0 && n > 0) return false;
+  const std::size_t memberSize = kIndexedHeaderBytes + z + 8;
+  if (memberSize > 0xffffffffu) return false;
+  const std::uint8_t fixed[12] = {0x1f, 0x8b, 8, 0x04, 0, 0, 0, 0, 0, 0xff /* OS unknown */, 12, 0};
+  std::memcpy(h, fixed, sizeof fixed);
+  h[12] = 'D';
+  h[13] = 'L';
+  h[14] = 8;
+  h[15] = 0;
+  putLe32(h + 16, std::uint32_t(memberSize));
+  putLe32(h + 20, std::uint32_t(n));
+  putLe32(h + kIndexedHeaderBytes + z, libdeflate_crc32(0, in, n));
+  putLe32(h + kIndexedHeaderBytes + z + 4, std::uint32_t(n));
+  part.size = memberSize;
+  return true;
+}
+
+struct MemberInput {
+  const std::uint8_t* data = nullptr;
+  std::size_t size = 0;
+};
+
+// Compresses one batch of member inputs in parallel and hands the members to `sink` in order, each released once
+// written. `total` only words the out-of-memory error.
+core::Status compressBatch(const std::vector<MemberInput>& inputs, int level, const std::string& subject,
+                           std::size_t total, const GzipSink& sink) {
+  const auto outOfMemory = [&] {
+    return makeError(ErrorCode::OutOfMemory, subject,
+                     "cannot allocate the gzip output buffer for " + std::to_string(total) + " bytes");
+  };
+  try {
+    std::vector<GzipPart> parts(inputs.size());
+    std::atomic<bool> allocFailed{false};
+    const bool ok = runParallel(inputs.size(), [&](std::size_t j) {
+      try {
+        return compressMember(level, inputs[j].data, inputs[j].size, parts[j]);
+      } catch (const std::bad_alloc&) {
+        allocFailed.store(true);
+        return false;
+      }
+    });
+    if (allocFailed.load()) return outOfMemory();
+    if (!ok) return makeError(ErrorCode::WriteFailed, subject, "gzip compression failed");
+    for (auto& p : parts) {
+      if (core::Status s = sink(p.bytes.get(), p.size); !s) return s;
+      p.bytes.reset();
+    }
+    return core::Status::success();
+  } catch (const std::bad_alloc&) {
+    return outOfMemory();
+  }
+}
+
+core::Status checkLevel(int level, const std::string& subject) {
+  if (level < 0 || level > 12)
+    return makeError(ErrorCode::InvalidArgument, subject, "gzip level " + std::to_string(level) + " is outside 0..12");
+  return core::Status::success();
+}
+
+}  // namespace
+
 core::Status gzipCompressTo(const void* head, std::size_t headSize, const void* body, std::size_t bodySize, int level,
                             const std::string& subject, const GzipSink& sink) {
-  if (level < 0 || level > 12)
-    return makeError(ErrorCode::InvalidArgument, subject,
-                     "gzip level " + std::to_string(level) + " is outside 0..12");
+  if (core::Status s = checkLevel(level, subject); !s) return s;
   const auto* headBytes = static_cast<const std::uint8_t*>(head);
   const auto* bodyBytes = static_cast<const std::uint8_t*>(body);
   const std::size_t size = headSize + bodySize;
   const std::size_t count = std::max<std::size_t>(1, (size + kMemberBytes - 1) / kMemberBytes);
-  // One compressed member; `bytes` is default-initialised (new[] without ()), so only the pages the compressor
-  // writes are ever touched: zero-filling worst-case bounds cost more than compressing a label map (page faults).
-  struct Part {
-    std::unique_ptr<std::uint8_t[]> bytes;
-    std::size_t size = 0;
-  };
-  auto compressMember = [&](std::size_t i, Part& part) {
-    std::unique_ptr<libdeflate_compressor, LibdeflateCompressorDeleter> c(libdeflate_alloc_compressor(level));
-    if (!c) return false;
-    const std::size_t begin = i * kMemberBytes;
-    const std::size_t n = std::min(kMemberBytes, size - std::min(size, begin));
-    // The member's input: straight from the body, or (only where it overlaps the head) assembled here.
-    const std::uint8_t* in = nullptr;
-    std::unique_ptr<std::uint8_t[]> assembled;
-    if (begin >= headSize) {
-      in = bodyBytes + (begin - headSize);
-    } else {
-      assembled.reset(new std::uint8_t[n]);
-      const std::size_t fromHead = std::min(n, headSize - begin);
-      std::memcpy(assembled.get(), headBytes + begin, fromHead);
-      if (n > fromHead) std::memcpy(assembled.get() + fromHead, bodyBytes, n - fromHead);
-      in = assembled.get();
-    }
-    const std::size_t capacity = kIndexedHeaderBytes + libdeflate_deflate_compress_bound(c.get(), n) + 8;
-    part.bytes.reset(new std::uint8_t[capacity]);
-    std::uint8_t* h = part.bytes.get();
-    const std::size_t z =
-        libdeflate_deflate_compress(c.get(), in, n, h + kIndexedHeaderBytes, capacity - kIndexedHeaderBytes - 8);
-    if (z == 0 && n > 0) return false;
-    const std::size_t memberSize = kIndexedHeaderBytes + z + 8;
-    if (memberSize > 0xffffffffu) return false;
-    const std::uint8_t fixed[12] = {0x1f, 0x8b, 8, 0x04, 0, 0, 0, 0, 0, 0xff /* OS unknown */, 12, 0};
-    std::memcpy(h, fixed, sizeof fixed);
-    h[12] = 'D';
-    h[13] = 'L';
-    h[14] = 8;
-    h[15] = 0;
-    putLe32(h + 16, std::uint32_t(memberSize));
-    putLe32(h + 20, std::uint32_t(n));
-    putLe32(h + kIndexedHeaderBytes + z, libdeflate_crc32(0, in, n));
-    putLe32(h + kIndexedHeaderBytes + z + 4, std::uint32_t(n));
-    part.size = memberSize;
-    return true;
-  };
   try {
     // Members compressed in parallel a batch at a time (two per worker), handed to the sink in order and released:
-    // what is held is one batch, not the whole compressed file.
+    // what is held is one batch, not the whole compressed file. A member's input comes straight from the body, or
+    // (only where it overlaps the head) is assembled here.
     const std::size_t batch = std::max<std::size_t>(1, 2 * std::size_t(workerCount(count)));
     for (std::size_t first = 0; first < count; first += batch) {
-      const std::size_t n = std::min(batch, count - first);
-      std::vector<Part> parts(n);
-      std::atomic<bool> allocFailed{false};
-      const bool ok = runParallel(n, [&](std::size_t j) {
-        try {
-          return compressMember(first + j, parts[j]);
-        } catch (const std::bad_alloc&) {
-          allocFailed.store(true);
-          return false;
+      std::vector<MemberInput> inputs;
+      std::vector<std::unique_ptr<std::uint8_t[]>> assembled;  // members of this batch that overlap the head
+      for (std::size_t i = first; i < std::min(count, first + batch); ++i) {
+        const std::size_t begin = i * kMemberBytes;
+        const std::size_t n = std::min(kMemberBytes, size - std::min(size, begin));
+        if (begin >= headSize) {
+          inputs.push_back({bodyBytes + (begin - headSize), n});
+        } else {
+          std::uint8_t* joined = assembled.emplace_back(new std::uint8_t[n]).get();
+          const std::size_t fromHead = std::min(n, headSize - begin);
+          std::memcpy(joined, headBytes + begin, fromHead);
+          if (n > fromHead) std::memcpy(joined + fromHead, bodyBytes, n - fromHead);
+          inputs.push_back({joined, n});
         }
-      });
-      if (allocFailed.load())
-        return makeError(ErrorCode::OutOfMemory, subject,
-                         "cannot allocate the gzip output buffer for " + std::to_string(size) + " bytes");
-      if (!ok) return makeError(ErrorCode::WriteFailed, subject, "gzip compression failed");
-      for (auto& p : parts) {
-        if (core::Status s = sink(p.bytes.get(), p.size); !s) return s;
-        p.bytes.reset();
       }
+      if (core::Status s = compressBatch(inputs, level, subject, size, sink); !s) return s;
     }
     return core::Status::success();
   } catch (const std::bad_alloc&) {
     return makeError(ErrorCode::OutOfMemory, subject,
                      "cannot allocate the gzip output buffer for " + std::to_string(size) + " bytes");
   }
+}
+
+GzipStream::GzipStream(int level, std::string subject, GzipSink sink)
+    : level_(level), subject_(std::move(subject)), sink_(std::move(sink)) {}
+
+GzipStream::~GzipStream() = default;
+
+core::Status GzipStream::flushMembers(bool last) {
+  std::vector<MemberInput> inputs;
+  for (std::size_t at = 0; at < filled_; at += kMemberBytes)
+    inputs.push_back({staging_.get() + at, std::min(kMemberBytes, filled_ - at)});
+  if (inputs.empty() && last && !wroteMember_) inputs.push_back({staging_.get(), 0});  // an empty stream: one member
+  if (inputs.empty()) return core::Status::success();
+  wroteMember_ = true;
+  core::Status s = compressBatch(inputs, level_, subject_, consumed_, sink_);
+  filled_ = 0;
+  return s;
+}
+
+core::Status GzipStream::append(const void* data, std::size_t size) {
+  if (failed_) return failed_->error();
+  const auto fail = [&](core::Status s) {
+    if (!s) failed_ = s;
+    return s;
+  };
+  if (!staging_) {
+    if (core::Status s = checkLevel(level_, subject_); !s) return fail(s);
+    // One member per worker, as many as the machine compresses at once (at most 4: 32 MiB of input held).
+    capacity_ = std::size_t(std::min(4u, workerCount(64))) * kMemberBytes;
+    try {
+      staging_.reset(new std::uint8_t[capacity_]);
+    } catch (const std::bad_alloc&) {
+      return fail(makeError(ErrorCode::OutOfMemory, subject_,
+                            "cannot allocate " + std::to_string(capacity_) + " bytes to stage gzip members"));
+    }
+  }
+  const auto* bytes = static_cast<const std::uint8_t*>(data);
+  while (size > 0) {
+    const std::size_t n = std::min(size, capacity_ - filled_);
+    std::memcpy(staging_.get() + filled_, bytes, n);
+    filled_ += n;
+    consumed_ += n;
+    bytes += n;
+    size -= n;
+    if (filled_ == capacity_)
+      if (core::Status s = flushMembers(false); !s) return fail(s);
+  }
+  return core::Status::success();
+}
+
+core::Status GzipStream::finish() {
+  if (core::Status s = append(nullptr, 0); !s) return s;  // allocates and checks the level for an empty stream
+  core::Status s = flushMembers(true);
+  if (!s) failed_ = s;
+  return s;
 }
 
 core::Result<std::vector<std::uint8_t>> gzipCompress(const void* head, std::size_t headSize, const void* body,

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,5 +61,34 @@ core::Result<std::vector<std::uint8_t>> gzipCompress(const void* head, std::size
 using GzipSink = std::function<core::Status(const std::uint8_t* bytes, std::size_t size)>;
 core::Status gzipCompressTo(const void* head, std::size_t headSize, const void* body, std::size_t bodySize, int level,
                             const std::string& subject, const GzipSink& sink);
+
+// The same indexed members made from bytes that arrive in pieces (a volume decoded slab by slab, never held whole):
+// every 8 MiB of what is appended becomes a member at the same place as gzipCompressTo of the whole would put it, so
+// the two streams are byte-identical. Members are compressed in parallel a batch at a time (one per worker, at most
+// four: 32 MiB of input staged) and handed to `sink` in order. After an error every later call returns it.
+class GzipStream {
+ public:
+  GzipStream(int level, std::string subject, GzipSink sink);
+  ~GzipStream();
+  GzipStream(const GzipStream&) = delete;
+  GzipStream& operator=(const GzipStream&) = delete;
+
+  core::Status append(const void* data, std::size_t size);
+  // Compresses what is staged; a stream with nothing appended still gets its one (empty) member, as gzipCompressTo.
+  core::Status finish();
+  // Bytes appended so far.
+  std::size_t consumed() const { return consumed_; }
+
+ private:
+  core::Status flushMembers(bool last);
+
+  int level_;
+  std::string subject_;
+  GzipSink sink_;
+  std::unique_ptr<std::uint8_t[]> staging_;
+  std::size_t capacity_ = 0, filled_ = 0, consumed_ = 0;
+  bool wroteMember_ = false;
+  std::optional<core::Status> failed_;
+};
 
 }  // namespace delineate::io

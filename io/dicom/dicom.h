@@ -64,6 +64,7 @@
 //   are Unsupported.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -262,6 +263,28 @@ struct LoadedTypedDicomSeries {
 core::Result<LoadedTypedDicomSeries> loadDicomSeriesTyped(const DicomSeries& series, const DicomLoadOptions& options = {});
 // The type loadDicomSeriesTyped tries first for `series`.
 core::ScalarType storedSeriesType(const DicomSeries& series);
+
+// The series decoded slab by slab (a few consecutive slices at a time, slice 0 first), never held whole: what a
+// conversion to a file needs (delineate-cli convert writes each slab as it comes). Values and type are those of
+// loadDicomSeriesTyped. `begin` names the geometry and type before the first slab; when a value does not fit the type
+// tried first (a 16-bit series shifted beyond int16), the stream starts again from slice 0 in int32 and `begin` is
+// called again, so a sink drops what it had. The same refusals as a load; a series with missing slices (allowIrregular
+// fills them with its lowest value, known only at the end) is Unsupported here: dicomSeriesStreamable says so first.
+struct DicomSlabSink {
+  std::function<core::Status(const core::Geometry& geometry, core::ScalarType type)> begin;
+  // `sliceCount` slices from `firstSlice` on, x fastest, in the type `begin` named.
+  std::function<core::Status(std::int64_t firstSlice, std::int64_t sliceCount, const void* voxels)> slab;
+};
+struct DicomStreamResult {
+  core::ScalarType type = core::ScalarType::Float32;  // of the slabs delivered last
+  std::vector<SeriesIssue> issues;
+  bool regular = true;
+  bool complete = true;
+};
+bool dicomSeriesStreamable(const DicomSeries& series);
+core::Result<DicomStreamResult> streamDicomSeriesTyped(const DicomSeries& series, const DicomLoadOptions& options,
+                                                        const DicomSlabSink& sink,
+                                                        std::size_t slabBytes = std::size_t(16) << 20);
 
 // Every frame of one instance, decoded but not rescaled: stored bits extracted and sign-extended, 1-bit data (SEG)
 // unpacked to 0/1 (native 1-bit frames need not start on a byte boundary). For SEG and other objects the series

@@ -537,44 +537,53 @@ bool integerRescale(const DicomSeries& series) {
   return true;
 }
 
-// The series decoded and rescaled into voxels of type T. An integer T takes only the integer path (integerRescale);
-// a rescaled value outside T's range sets `overflow` (the caller loads again in a wider type), the voxel clamped.
+// The state one load of a series shares across its slabs: which grid slices were filled, progress, and whether a
+// rescaled value fell outside the type tried.
+struct DecodeRun {
+  const DicomSeries& series;
+  const DicomLoadOptions& options;
+  std::size_t plane = 0;
+  std::int64_t depth = 0;
+  std::vector<char> filled;
+  std::size_t slicesDone = 0;
+  std::atomic<bool> outOfRange{false};
+
+  DecodeRun(const DicomSeries& s, const DicomLoadOptions& o) : series(s), options(o) {
+    const core::Geometry& g = *s.geometry;
+    plane = std::size_t(g.dimensions()[0]) * std::size_t(g.dimensions()[1]);
+    depth = g.dimensions()[2];
+    filled.assign(std::size_t(depth), 0);
+  }
+};
+
+// Slices k0 <= k < k1 of the series decoded and rescaled into `dst` (slice k0 first) as voxels of type T, the files
+// read in parallel. An integer T takes only the integer path (integerRescale); a rescaled value outside T's range sets
+// run.outOfRange (the caller loads again in a wider type), the voxel clamped.
 template <class T>
-core::Result<core::Volume<T>> decodeSeries(const DicomSeries& series, const DicomLoadOptions& options,
-                                           const std::string& subject, bool* overflow) {
+core::Status decodeSlab(DecodeRun& run, std::int64_t k0, std::int64_t k1, T* dst) {
   using core::ErrorCode;
   using core::makeError;
-  const core::Geometry& g = *series.geometry;
-  const std::size_t plane = std::size_t(g.dimensions()[0]) * std::size_t(g.dimensions()[1]);
-  const std::int64_t depth = g.dimensions()[2];
-  typename core::Volume<T>::UninitBuffer data;
-  try {
-    data.resize(std::size_t(g.voxelCount()));
-  } catch (const std::bad_alloc&) {
-    return makeError(ErrorCode::OutOfMemory, subject,
-                     "cannot allocate " + std::to_string(g.voxelCount() * std::int64_t(sizeof(T))) + " bytes for the volume");
-  }
+  const DicomSeries& series = run.series;
+  const DicomLoadOptions& options = run.options;
+  const std::size_t plane = run.plane;
 
-  // Work per file: (frame, k, slope, intercept) for each slice that lands in the grid.
+  // Work per file: (frame, k, slope, intercept) for each slice that lands in the slab.
   struct Job {
     int frame;
     std::int64_t k;
     double slope, intercept;
   };
   std::map<std::string, std::vector<Job>> byFile;
-  std::vector<char> filled(std::size_t(depth), 0);
   for (const DicomSlice& s : series.slices) {
-    if (s.gridIndex < 0 || s.gridIndex >= depth) continue;
+    if (s.gridIndex < k0 || s.gridIndex >= k1) continue;
     byFile[s.path].push_back(Job{s.frame, s.gridIndex, s.rescaleSlope, s.rescaleIntercept});
-    filled[std::size_t(s.gridIndex)] = 1;
+    run.filled[std::size_t(s.gridIndex)] = 1;
   }
   std::vector<const std::pair<const std::string, std::vector<Job>>*> files;
   for (const auto& entry : byFile) files.push_back(&entry);
 
   std::mutex mutex;
   std::optional<core::Error> failure;
-  std::atomic<bool> outOfRange{false};
-  std::size_t slicesDone = 0;
   const std::size_t slicesTotal = series.slices.size();
   const int threads = dicom_detail::resolveThreads(options.threads);
   const std::string thrown = dicom_detail::parallelFor(files.size(), threads, [&](std::size_t fi, int) {
@@ -591,25 +600,25 @@ core::Result<core::Volume<T>> decodeSeries(const DicomSeries& series, const Dico
     // Each decoded frame goes straight into its slice of the volume (rescaled), so no per-file buffer exists.
     const core::Status s = dicom_detail::decodeFrames(
         path, series.format, frameNumbers, [&](std::size_t j, const std::int32_t* src) {
-          T* dst = data.data() + std::size_t(sorted[j].k) * plane;
+          T* out = dst + std::size_t(sorted[j].k - k0) * plane;
           const double slope = sorted[j].slope, intercept = sorted[j].intercept;
           if constexpr (std::is_integral_v<T>) {
             // integerRescale held: a whole-number shift of <= 24 stored bits, exact in int32.
             const std::int32_t offset = std::int32_t(intercept), lo = std::numeric_limits<T>::min(),
                                hi = std::numeric_limits<T>::max();
-            bool out = false;
+            bool outside = false;
             for (std::size_t v = 0; v < plane; ++v) {
               const std::int32_t x = src[v] + offset;
-              out |= x < lo || x > hi;
-              dst[v] = T(std::clamp(x, lo, hi));
+              outside |= x < lo || x > hi;
+              out[v] = T(std::clamp(x, lo, hi));
             }
-            if (out) outOfRange.store(true, std::memory_order_relaxed);
+            if (outside) run.outOfRange.store(true, std::memory_order_relaxed);
           } else if (slope == 1.0 && intercept == std::floor(intercept) && std::abs(intercept) < 1e6 &&
                      series.format.bitsStored <= 24) {  // integer path: no overflow with <= 24 stored bits
             const std::int32_t offset = std::int32_t(intercept);
-            for (std::size_t v = 0; v < plane; ++v) dst[v] = float(src[v] + offset);
+            for (std::size_t v = 0; v < plane; ++v) out[v] = float(src[v] + offset);
           } else {
-            for (std::size_t v = 0; v < plane; ++v) dst[v] = float(double(src[v]) * slope + intercept);
+            for (std::size_t v = 0; v < plane; ++v) out[v] = float(double(src[v]) * slope + intercept);
           }
         });
     if (!s) {
@@ -619,22 +628,43 @@ core::Result<core::Volume<T>> decodeSeries(const DicomSeries& series, const Dico
     }
     if (options.progress) {
       std::lock_guard<std::mutex> lock(mutex);
-      slicesDone += sorted.size();
-      options.progress->report(double(slicesDone) / double(std::max<std::size_t>(1, slicesTotal)), "read");
+      run.slicesDone += sorted.size();
+      options.progress->report(double(run.slicesDone) / double(std::max<std::size_t>(1, slicesTotal)), "read");
     }
     return true;
   });
-  if (!thrown.empty()) return makeError(ErrorCode::OutOfMemory, subject, "loading failed: " + thrown);
+  if (!thrown.empty()) return makeError(ErrorCode::OutOfMemory, series.key(), "loading failed: " + thrown);
   if (failure) return *failure;
-  if (overflow) *overflow = outOfRange.load();
+  return core::Status::success();
+}
+
+// The whole series decoded into voxels of type T (decodeSlab over every slice); `overflow` as run.outOfRange.
+template <class T>
+core::Result<core::Volume<T>> decodeSeries(const DicomSeries& series, const DicomLoadOptions& options,
+                                           const std::string& subject, bool* overflow) {
+  using core::ErrorCode;
+  using core::makeError;
+  const core::Geometry& g = *series.geometry;
+  DecodeRun run(series, options);
+  typename core::Volume<T>::UninitBuffer data;
+  try {
+    data.resize(std::size_t(g.voxelCount()));
+  } catch (const std::bad_alloc&) {
+    return makeError(ErrorCode::OutOfMemory, subject,
+                     "cannot allocate " + std::to_string(g.voxelCount() * std::int64_t(sizeof(T))) + " bytes for the volume");
+  }
+  if (core::Status s = decodeSlab<T>(run, 0, run.depth, data.data()); !s) return s.error();
+  if (overflow) *overflow = run.outOfRange.load();
 
   // Missing slices (allowIrregular only): the series' lowest value, so gaps show as gaps.
+  const std::size_t plane = run.plane;
+  const auto& filled = run.filled;
   if (std::find(filled.begin(), filled.end(), 0) != filled.end()) {
     T lowest = std::numeric_limits<T>::max();
-    for (std::int64_t k = 0; k < depth; ++k)
+    for (std::int64_t k = 0; k < run.depth; ++k)
       if (filled[std::size_t(k)])
         for (std::size_t v = 0; v < plane; ++v) lowest = std::min(lowest, data[std::size_t(k) * plane + v]);
-    for (std::int64_t k = 0; k < depth; ++k)
+    for (std::int64_t k = 0; k < run.depth; ++k)
       if (!filled[std::size_t(k)]) std::fill_n(data.data() + std::size_t(k) * plane, plane, lowest);
   }
   return core::Volume<T>::adopt(g, std::move(data), subject);
@@ -699,6 +729,69 @@ core::Result<LoadedTypedDicomSeries> loadDicomSeriesTyped(const DicomSeries& ser
   if (s && wider) {
     wider = false;
     s = load(std::int32_t{});
+  }
+  if (!s) return s.error();
+  return out;
+}
+
+bool dicomSeriesStreamable(const DicomSeries& series) {
+  if (!series.geometry) return false;
+  std::vector<char> filled(std::size_t(std::max<std::int64_t>(0, series.geometry->dimensions()[2])), 0);
+  for (const DicomSlice& s : series.slices)
+    if (s.gridIndex >= 0 && std::size_t(s.gridIndex) < filled.size()) filled[std::size_t(s.gridIndex)] = 1;
+  return std::find(filled.begin(), filled.end(), 0) == filled.end();
+}
+
+core::Result<DicomStreamResult> streamDicomSeriesTyped(const DicomSeries& series, const DicomLoadOptions& options,
+                                                        const DicomSlabSink& sink, std::size_t slabBytes) {
+  using core::ErrorCode;
+  using core::makeError;
+  const std::string subject = series.slices.empty() ? series.key() : series.slices.front().path;
+  DicomStreamResult out;
+  if (core::Status s = checkLoadable(series, options, subject, out.issues, out.regular, out.complete); !s) return s.error();
+  if (!dicomSeriesStreamable(series))
+    return makeError(ErrorCode::Unsupported, series.folder.empty() ? subject : series.folder,
+                     "series " + series.key() + " has missing slices, which are filled with its lowest value: "
+                     "it loads whole, not slab by slab");
+  const core::Geometry& g = *series.geometry;
+  // A pass over the series in type T; `wider` when a value did not fit it (the pass stops at that slab).
+  auto pass = [&](auto tag, core::ScalarType type, bool& wider) -> core::Status {
+    using T = decltype(tag);
+    DecodeRun run(series, options);
+    const std::int64_t perSlab =
+        std::max<std::int64_t>(1, std::int64_t(slabBytes / std::max<std::size_t>(1, run.plane * sizeof(T))));
+    std::vector<T> slab;
+    try {
+      slab.resize(std::size_t(std::min(perSlab, run.depth)) * run.plane);
+    } catch (const std::bad_alloc&) {
+      return makeError(ErrorCode::OutOfMemory, subject, "cannot allocate a slab of " + std::to_string(perSlab) + " slices");
+    }
+    if (core::Status s = sink.begin(g, type); !s) return s;
+    for (std::int64_t k0 = 0; k0 < run.depth; k0 += perSlab) {
+      const std::int64_t k1 = std::min(run.depth, k0 + perSlab);
+      if (core::Status s = decodeSlab<T>(run, k0, k1, slab.data()); !s) return s;
+      if (run.outOfRange.load()) {
+        wider = true;
+        return core::Status::success();
+      }
+      if (core::Status s = sink.slab(k0, k1 - k0, slab.data()); !s) return s;
+    }
+    out.type = type;
+    return core::Status::success();
+  };
+  bool wider = false;
+  core::Status s = core::Status::success();
+  const core::ScalarType first = storedSeriesType(series);
+  switch (first) {
+    case core::ScalarType::UInt8: s = pass(std::uint8_t{}, first, wider); break;
+    case core::ScalarType::Int16: s = pass(std::int16_t{}, first, wider); break;
+    case core::ScalarType::UInt16: s = pass(std::uint16_t{}, first, wider); break;
+    case core::ScalarType::Int32: s = pass(std::int32_t{}, first, wider); break;
+    case core::ScalarType::Float32: s = pass(float{}, first, wider); break;
+  }
+  if (s && wider) {  // as loadDicomSeriesTyped: the series again, in int32, from its first slice
+    wider = false;
+    s = pass(std::int32_t{}, core::ScalarType::Int32, wider);
   }
   if (!s) return s.error();
   return out;

@@ -9,6 +9,7 @@
 #include "io/volume/image_file.h"
 #include "io/volume/nifti.h"
 #include "tests/cli/cli_runner.h"
+#include "tests/common/byte_support.h"
 #include "tests/common/dicom_builder.h"
 #include "tests/common/test_support.h"
 
@@ -86,6 +87,40 @@ TEST_CASE("convert writes a DICOM series as NIfTI with its geometry and HU as in
   CHECK(reread->buffer() == loaded->image.buffer());
 }
 
+TEST_CASE("convert streams a series into NIfTI: the whole image's bytes, and a failed write keeps the old file", "[cli]") {
+  auto dir = sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!dir) return;
+  ScratchDir scratch("cli-convert-stream");
+  auto index = io::indexDicomFolder(dir->string());
+  REQUIRE(index.ok());
+  auto typed = io::loadDicomSeriesTyped(*index->allSeries().front());
+  REQUIRE(typed.ok());
+  for (const std::string name : {"ct.nii", "ct.nii.gz"}) {
+    INFO(name);
+    REQUIRE(io::writeImageFile((scratch / ("whole-" + name)).string(), typed->image).ok());
+    const Run r = runCli("convert " + quoted(dir->string()) + " " + quoted((scratch / name).string()));
+    INFO(r.out);
+    REQUIRE(r.exitCode == 0);
+    CHECK(r.out.find("(512 x 512 x 41, LPS, int16)") != std::string::npos);
+    CHECK(readBytes(scratch / name) == readBytes(scratch / ("whole-" + name)));
+  }
+  // The file system refuses the write after 1 MiB (a full disk): the error names the output, the file written before
+  // is unchanged and no temporary file is left beside it.
+  const fs::path out = scratch / "ct.nii";
+  const auto before = readBytes(out);
+  const auto entries = std::distance(fs::directory_iterator(scratch.path()), fs::directory_iterator{});
+  for (const std::string name : {"ct.nii", "ct.nii.gz"}) {
+    INFO(name);
+    const Run r = runShell("ulimit -f 2048; trap '' XFSZ; exec '" + std::string(DELINEATE_CLI_PATH) + "' convert " +
+                           quoted(dir->string()) + " " + quoted((scratch / name).string()) + " 2>&1");
+    INFO(r.out);
+    CHECK(r.exitCode == 1);
+    CHECK(r.out.find((scratch / name).string()) != std::string::npos);
+    CHECK(std::distance(fs::directory_iterator(scratch.path()), fs::directory_iterator{}) == entries);
+  }
+  CHECK(readBytes(out) == before);
+}
+
 TEST_CASE("convert refuses a series with a missing slice unless told, and then says what it did", "[cli]") {
   auto dir = sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
   if (!dir) return;
@@ -118,6 +153,13 @@ TEST_CASE("convert refuses a series with a missing slice unless told, and then s
   const float lowest = *std::min_element(gap->buffer().begin(), gap->buffer().end());
   CHECK(std::all_of(gap->data() + 20 * plane, gap->data() + 21 * plane, [&](float v) { return v == lowest; }));
   CHECK(!std::all_of(gap->data() + 19 * plane, gap->data() + 20 * plane, [&](float v) { return v == lowest; }));
+  // To NIfTI, which is otherwise written slab by slab: the series loads whole for its fill value, the same voxels.
+  r = runCli("convert " + quoted(series.string()) + " " + quoted((scratch / "gap.nii").string()) + " --allow-irregular");
+  INFO(r.out);
+  REQUIRE(r.exitCode == 0);
+  auto gapNifti = io::readImageFile((scratch / "gap.nii").string());
+  REQUIRE(gapNifti.ok());
+  CHECK(gapNifti->buffer() == gap->buffer());
 }
 
 TEST_CASE("convert asks which series when a folder holds several, and takes --series", "[cli]") {

@@ -934,6 +934,64 @@ TEST_CASE("gzip streamed to a sink in batches gives the same file as the whole b
   CHECK(calls == 3);
 }
 
+TEST_CASE("gzip of bytes appended in pieces gives the whole buffer's file, wherever the pieces end", "[gzip]") {
+  // 41 MiB + 3 again: more than one staging batch on any machine (at most four members are staged).
+  std::vector<std::uint8_t> data((std::size_t(41) << 20) + 3);
+  std::uint32_t x = 99;
+  for (auto& b : data) {
+    x = x * 1103515245u + 12345u;
+    b = static_cast<std::uint8_t>((x >> 23) & 0x3f);
+  }
+  auto whole = io::gzipCompress(data.data(), data.size(), 2, "t");
+  REQUIRE(whole.ok());
+  const std::size_t mib = std::size_t(1) << 20;
+  // Pieces of one byte, of a header's 352, ending exactly on and just past member boundaries, and larger than a batch.
+  const std::vector<std::vector<std::size_t>> cuts = {
+      {352, 8 * mib - 352, 1, 1, 8 * mib - 2, 25 * mib + 3}, {1, 36 * mib, 5 * mib + 2}, {data.size()}};
+  for (const auto& pieces : cuts) {
+    std::vector<std::uint8_t> streamed;
+    int members = 0;
+    io::GzipStream gz(2, "t", [&](const std::uint8_t* bytes, std::size_t n) {
+      ++members;
+      streamed.insert(streamed.end(), bytes, bytes + n);
+      return core::Status::success();
+    });
+    std::size_t at = 0;
+    for (std::size_t n : pieces) {
+      REQUIRE(gz.append(data.data() + at, n).ok());
+      at += n;
+    }
+    REQUIRE(at == data.size());
+    REQUIRE(gz.finish().ok());
+    CHECK(members == 6);
+    CHECK(gz.consumed() == data.size());
+    CHECK(streamed == *whole);
+  }
+  // Nothing appended: the one empty member of the whole-buffer call.
+  std::vector<std::uint8_t> empty;
+  io::GzipStream none(6, "t", [&](const std::uint8_t* bytes, std::size_t n) {
+    empty.insert(empty.end(), bytes, bytes + n);
+    return core::Status::success();
+  });
+  REQUIRE(none.finish().ok());
+  CHECK(empty == io::gzipCompress(nullptr, 0, 6, "t").value());
+  // A bad level, and a sink that fails (a full disk): the error, then the same error for every later call.
+  io::GzipStream bad(13, "subject", [](const std::uint8_t*, std::size_t) { return core::Status::success(); });
+  CHECK(bad.append(data.data(), 10).error().code == core::ErrorCode::InvalidArgument);
+  CHECK(bad.finish().error().code == core::ErrorCode::InvalidArgument);
+  int calls = 0;
+  io::GzipStream full(1, "disk", [&](const std::uint8_t*, std::size_t) {
+    ++calls;
+    return core::Status(core::makeError(core::ErrorCode::WriteFailed, "disk", "no space left"));
+  });
+  core::Status s = full.append(data.data(), data.size());
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().detail == "no space left");
+  CHECK(full.append(data.data(), 1).error().detail == "no space left");
+  CHECK(full.finish().error().detail == "no space left");
+  CHECK(calls == 1);
+}
+
 TEST_CASE("large buffers gzip into indexed members that inflate in parallel, and damage is still caught", "[gzip]") {
   // 20 MiB + 5 bytes: three members (8 + 8 + 4 MiB and a bit).
   std::vector<std::uint8_t> data((std::size_t(20) << 20) + 5);

@@ -3,6 +3,7 @@
 // MetaImage written in the image's type and read back equal; volume files narrowed to the smallest exact type.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -11,6 +12,8 @@
 #include "core/scalar_image.h"
 #include "io/dicom/dicom.h"
 #include "io/volume/image_file.h"
+#include "io/volume/nifti.h"
+#include "tests/common/byte_support.h"
 #include "tests/common/dicom_builder.h"
 #include "tests/common/test_support.h"
 
@@ -161,4 +164,173 @@ TEST_CASE("typed images: NIfTI, NRRD and MetaImage store the image's type and re
   CHECK(test::readTextFile(dir / "uint8.nrrd").find("type: unsigned char\n") != std::string::npos);
   CHECK(test::readTextFile(dir / "int32.mha").find("ElementType = MET_INT\n") != std::string::npos);
   CHECK(test::readTextFile(dir / "uint8.mha").find("ElementType = MET_UCHAR\n") != std::string::npos);
+}
+
+namespace {
+
+// A series streamed slab by slab, put back together: the begin calls' types, and the slabs in the order they came.
+struct Streamed {
+  std::vector<core::ScalarType> begins;
+  std::vector<std::int64_t> firstSlices;
+  std::vector<std::uint8_t> bytes;  // of the last pass
+};
+
+core::Result<io::DicomStreamResult> streamSeries(const io::DicomSeries& s, Streamed& got, std::size_t slabBytes,
+                                                 int failAtSlab = -1, const io::DicomLoadOptions& options = {}) {
+  std::size_t sliceBytes = 0;
+  io::DicomSlabSink sink;
+  sink.begin = [&](const core::Geometry& g, core::ScalarType type) {
+    got.begins.push_back(type);
+    got.firstSlices.clear();
+    got.bytes.clear();
+    sliceBytes = std::size_t(g.dimensions()[0] * g.dimensions()[1]) * core::scalarTypeBytes(type);
+    return core::Status::success();
+  };
+  sink.slab = [&](std::int64_t first, std::int64_t count, const void* voxels) {
+    if (int(got.firstSlices.size()) == failAtSlab)
+      return core::Status(core::makeError(core::ErrorCode::WriteFailed, "out.nii", "no space left"));
+    got.firstSlices.push_back(first);
+    const auto* p = static_cast<const std::uint8_t*>(voxels);
+    got.bytes.insert(got.bytes.end(), p, p + std::size_t(count) * sliceBytes);
+    return core::Status::success();
+  };
+  return io::streamDicomSeriesTyped(s, options, sink, slabBytes);
+}
+
+}  // namespace
+
+TEST_CASE("typed images: a series streamed slab by slab holds the typed load's voxels, and a sink error ends it", "[dicom]") {
+  auto dir = test::sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!dir) return;
+  auto index = io::indexDicomFolder(dir->string());
+  REQUIRE(index.ok());
+  const io::DicomSeries& s = onlySeries(*index);
+  auto typed = io::loadDicomSeriesTyped(s);
+  REQUIRE(typed.ok());
+  const auto* whole = static_cast<const std::uint8_t*>(typed->image.data());
+  const std::vector<std::uint8_t> expected(whole, whole + typed->image.byteSize());
+  CHECK(io::dicomSeriesStreamable(s));
+  // Slabs of 3 slices (41 is not a multiple), of one slice, and of the whole series.
+  const std::size_t slice = 512 * 512 * 2;
+  for (const auto& [slabBytes, slabs] : std::vector<std::pair<std::size_t, std::size_t>>{
+           {3 * slice + 7, 14}, {slice - 1, 41}, {100 * slice, 1}}) {
+    INFO("slab bytes " << slabBytes);
+    Streamed got;
+    auto r = streamSeries(s, got, slabBytes);
+    REQUIRE(r.ok());
+    CHECK(r->type == core::ScalarType::Int16);
+    CHECK(r->regular);
+    CHECK(got.begins == std::vector<core::ScalarType>{core::ScalarType::Int16});
+    REQUIRE(got.firstSlices.size() == slabs);
+    CHECK(std::is_sorted(got.firstSlices.begin(), got.firstSlices.end()));
+    CHECK(got.firstSlices.front() == 0);
+    CHECK(got.bytes == expected);
+  }
+  // The sink refuses the third slab (a full disk): its error, and no slab after it.
+  Streamed failed;
+  auto r = streamSeries(s, failed, 3 * slice, 2);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().detail == "no space left");
+  CHECK(failed.firstSlices.size() == 2);
+}
+
+TEST_CASE("typed images: a stream restarts in int32 when a value leaves int16, and a series with a gap loads whole", "[dicom]") {
+  ScratchDir dir("typed-stream");
+  test::CtSliceParams base;
+  // The value beyond int16 lies in the last slice, so the int16 pass has already delivered slabs when it is found.
+  writeSlices(dir / "wide", base, 5, [](int i, int j, int k) { return k == 4 && i == 2 && j == 1 ? -32000 : 10 * j + i + k; });
+  auto index = io::indexDicomFolder((dir / "wide").string());
+  REQUIRE(index.ok());
+  const io::DicomSeries& wide = onlySeries(*index);
+  auto typed = io::loadDicomSeriesTyped(wide);
+  REQUIRE(typed.ok());
+  REQUIRE(typed->image.type() == core::ScalarType::Int32);
+  Streamed got;
+  const std::size_t oneSlice = std::size_t(base.columns * base.rows) * 2;
+  auto r = streamSeries(wide, got, oneSlice);
+  REQUIRE(r.ok());
+  CHECK(r->type == core::ScalarType::Int32);
+  CHECK(got.begins == std::vector<core::ScalarType>{core::ScalarType::Int16, core::ScalarType::Int32});
+  const auto* p = static_cast<const std::uint8_t*>(typed->image.data());
+  CHECK(got.bytes == std::vector<std::uint8_t>(p, p + typed->image.byteSize()));
+
+  // A missing middle slice: refused by the stream (allowIrregular fills it with the lowest value, known at the end).
+  fs::remove(dir / "wide" / "s3.dcm");
+  auto gap = io::indexDicomFolder((dir / "wide").string());
+  REQUIRE(gap.ok());
+  CHECK_FALSE(io::dicomSeriesStreamable(onlySeries(*gap)));
+  io::DicomLoadOptions irregular;
+  irregular.allowIrregular = true;
+  Streamed none;
+  auto refused = streamSeries(onlySeries(*gap), none, oneSlice, -1, irregular);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().code == core::ErrorCode::Unsupported);
+  CHECK(none.begins.empty());
+  // Without allowIrregular the load's own refusal comes first.
+  auto notRegular = streamSeries(onlySeries(*gap), none, oneSlice);
+  REQUIRE_FALSE(notRegular.ok());
+  CHECK(notRegular.error().code == core::ErrorCode::InvalidGeometry);
+}
+
+TEST_CASE("typed images: NIfTI written as its voxels arrive equals the whole image's file, and publishes only when complete", "[volume]") {
+  ScratchDir dir("nifti-stream");
+  core::Geometry g({37, 23, 11}, {0.5, 0.75, 2}, {-3, 4, 5});
+  auto fill = [&](auto tag, double first, double step) {
+    using T = decltype(tag);
+    auto v = core::Volume<T>::create(g);
+    REQUIRE(v.ok());
+    for (std::size_t i = 0; i < v->size(); ++i) (*v)[i] = static_cast<T>(first + step * double(i % 977));
+    return core::ScalarImage(std::move(*v));
+  };
+  const std::vector<core::ScalarImage> images = {fill(std::uint8_t{}, 3, 0.25), fill(std::int16_t{}, -1024, 3),
+                                                 fill(std::uint16_t{}, 40000, 7), fill(std::int32_t{}, -70000, 90),
+                                                 fill(float{}, -1.25, 0.5)};
+  for (const auto& image : images)
+    for (const char* ext : {".nii", ".nii.gz"}) {
+      const std::string name = std::string(core::scalarTypeName(image.type())) + ext;
+      INFO(name);
+      REQUIRE(io::writeImageFile((dir / ("whole-" + name)).string(), image).ok());
+      auto w = io::NiftiStreamWriter::create((dir / name).string(), g, image.type());
+      REQUIRE(w.ok());
+      const std::size_t bytes = core::scalarTypeBytes(image.type());
+      const auto* p = static_cast<const std::uint8_t*>(image.data());
+      // Uneven pieces: 1 voxel, part of a row, 2 slices, the rest.
+      std::size_t at = 0;
+      for (std::size_t n : {std::size_t(1), std::size_t(30), std::size_t(2 * 37 * 23), image.size() - 31 - 2 * 37 * 23}) {
+        REQUIRE(w->append(p + at * bytes, n).ok());
+        at += n;
+      }
+      CHECK_FALSE(fs::exists(dir / name));  // nothing visible before commit
+      REQUIRE(w->commit().ok());
+      CHECK(test::readBytes(dir / name) == test::readBytes(dir / ("whole-" + name)));
+    }
+  // Too few voxels: refused at commit, the existing file unchanged and no temporary left; too many: refused at once.
+  const core::ScalarImage& int16 = images[1];
+  const fs::path keep = dir / "int16.nii.gz";
+  const auto before = test::readBytes(keep);
+  const auto entries = std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator{});
+  auto shortWriter = io::NiftiStreamWriter::create(keep.string(), g, core::ScalarType::Int16);
+  REQUIRE(shortWriter.ok());
+  REQUIRE(shortWriter->append(int16.data(), int16.size() - 1).ok());
+  const core::Status s = shortWriter->commit();
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().subject == keep.string());
+  CHECK(s.error().detail.find("nothing was saved") != std::string::npos);
+  CHECK(test::readBytes(keep) == before);
+  CHECK(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator{}) == entries);
+  auto longWriter = io::NiftiStreamWriter::create(keep.string(), g, core::ScalarType::Int16);
+  REQUIRE(longWriter.ok());
+  REQUIRE(longWriter->append(int16.data(), int16.size()).ok());
+  CHECK(longWriter->append(int16.data(), 1).error().code == core::ErrorCode::InvalidArgument);
+  CHECK_FALSE(longWriter->commit().ok());
+  CHECK(test::readBytes(keep) == before);
+  {  // dropped before commit
+    auto dropped = io::NiftiStreamWriter::create(keep.string(), g, core::ScalarType::Int16);
+    REQUIRE(dropped.ok());
+    REQUIRE(dropped->append(int16.data(), int16.size()).ok());
+  }
+  CHECK(test::readBytes(keep) == before);
+  CHECK(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator{}) == entries);
+  CHECK(io::NiftiStreamWriter::create((dir / "x.nrrd").string(), g, core::ScalarType::Int16).error().code ==
+        core::ErrorCode::InvalidArgument);
 }
