@@ -23,6 +23,7 @@
 #include <vtkImageMapper3D.h>
 #include <vtkImageProperty.h>
 #include <vtkLookupTable.h>
+#include <vtkPolyData.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
@@ -42,6 +43,7 @@
 #include "io/dicom/dicom.h"
 #include "io/volume/image_file.h"
 #include "viewer/label_colors.h"
+#include "viewer/surface_scene.h"
 #include "viewer/slice_scene.h"
 #include "viewer/vtk_bridge.h"
 #include "viewer/vtk_view.h"
@@ -100,15 +102,32 @@ int main(int argc, char** argv) {
   const auto voxels = static_cast<double>(dims[0] * dims[1] * dims[2]);
 
   const std::size_t peakImage = bench::statusBytes("VmHWM:");
-  if (std::getenv("BENCH_STOP_AFTER_IMAGE")) return 0;
+  if (std::getenv("BENCH_STOP_AFTER_IMAGE")) {
+    std::printf("process before the window %.0f MB; peak RSS with the image open %.0f MB (%.0f M voxels)\n",
+                static_cast<double>(rssBefore) / 1e6, static_cast<double>(peakImage) / 1e6, voxels / 1e6);
+    return 0;
+  }
   window.loader().openLabels(QString::fromStdString(labelsPath));
   while (labelsLoaded.isEmpty() && failed.isEmpty()) labelsLoaded.wait(100);
   if (!failed.isEmpty()) die(failed.front().at(0).toString().toStdString());
   const std::size_t peakLabels = bench::statusBytes("VmHWM:");
   while (surfaces.size() < 2) surfaces.wait(100);  // the image's (none) and the labels' surfaces
   QApplication::processEvents();
-  window.screenshot();
+  {
+    const QImage shot = window.screenshot();
+    if (const char* path = std::getenv("BENCH_SCREENSHOT")) shot.save(QString::fromUtf8(path));
+  }
   const std::size_t peak = bench::statusBytes("VmHWM:");
+  {
+    vtkIdType triangles = 0, points = 0;
+    const auto meshes = window.surfacePanel()->scene().surfaces();
+    for (const auto& [label, mesh] : meshes) {
+      triangles += mesh->GetNumberOfPolys();
+      points += mesh->GetNumberOfPoints();
+    }
+    std::printf("surfaces: %zu labels, %.2f M triangles, %.2f M points\n", meshes.size(), double(triangles) / 1e6,
+                double(points) / 1e6);
+  }
   if (std::getenv("BENCH_STOP_AFTER_SURFACES")) {
     std::printf("peak RSS by stage: image open %.0f MB, labels open %.0f MB, surfaces built %.0f MB\n", static_cast<double>(peakImage) / 1e6,
                 static_cast<double>(peakLabels) / 1e6, static_cast<double>(peak) / 1e6);
