@@ -197,11 +197,7 @@ class AtlasEngine final : public SegmentationEngine {
   core::Result<std::vector<std::uint16_t>> run(core::ImageView image, core::ProgressSink* progress, core::Geometry* grid,
                                                std::array<std::int64_t, 3>* size, training::UncertaintyStats* stats) {
     if (progress) progress->report(0.0, "prepare");
-    std::optional<core::ImageVolume> converted;  // a typed image as float32 for the preparation only
-    auto floatImage = core::floatVolume(image, converted, m_name);
-    if (!floatImage) return floatImage.error();
-    auto prepared = training::prepareImage("image", **floatImage, m_info.prepare, grid);
-    converted.reset();
+    auto prepared = training::prepareImage("image", image, m_info.prepare, grid);  // read in the image's own type
     if (!prepared) return prepared.error();
     *size = prepared->size;
     std::array<std::int64_t, 3> window = m_info.window;

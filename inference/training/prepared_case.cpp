@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <type_traits>
 
 #include "core/axis_order.h"
 #include "core/resample.h"
@@ -35,7 +37,8 @@ core::Result<Grid> targetGrid(const core::Geometry& g, const PrepareSettings& se
 
 // Linear (image) and nearest (labels) resampling of the reordered volume onto the target grid, written in torch
 // order. Voxel 0 stays in place.
-void resampleImage(const core::ImageVolume& source, const Grid& grid, std::vector<float>& out) {
+template <class T>
+void resampleImage(const core::Volume<T>& source, const Grid& grid, std::vector<float>& out) {
   const auto& n = grid.source;
   const auto& m = grid.target;
   out.assign(static_cast<std::size_t>(m[0] * m[1] * m[2]), 0.0f);
@@ -46,7 +49,7 @@ void resampleImage(const core::ImageVolume& source, const Grid& grid, std::vecto
     i1 = std::min<std::int64_t>(i0 + 1, last);
     w = std::clamp(f - static_cast<double>(i0), 0.0, 1.0);
   };
-  const float* v = source.data();
+  const T* v = source.data();
   auto at = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
     return static_cast<double>(v[static_cast<std::size_t>((z * n[1] + y) * n[0] + x)]);
   };
@@ -120,38 +123,44 @@ core::Status normalise(std::vector<float>& image, const PrepareSettings& setting
   return core::Status::success();
 }
 
-core::Result<core::ImageVolume> canonicalImage(const core::ImageVolume& image, const std::string& id) {
-  if (core::Status s = core::requireFiniteVoxels(image, id); !s) return s.error();
-  const core::AxisOrder order = core::canonicalAxisOrder(image.geometry());
-  if (order.isIdentity()) return image;
-  return core::reorderedVolume(image, order);
-}
-
 }  // namespace
 
-core::Result<PreparedCase> prepareImage(const std::string& id, const core::ImageVolume& image, const PrepareSettings& settings,
+core::Result<PreparedCase> prepareImage(const std::string& id, core::ImageView image, const PrepareSettings& settings,
                                         core::Geometry* preparedGeometry) {
-  auto canonical = canonicalImage(image, id);
-  if (!canonical) return canonical.error();
-  auto grid = targetGrid(canonical->geometry(), settings, id);
-  if (!grid) return grid.error();
-  try {
-    PreparedCase c;
-    c.id = id;
-    c.size = grid->target;
-    c.spacingMm = grid->spacing;
-    resampleImage(*canonical, *grid, c.image);
-    if (core::Status s = normalise(c.image, settings, id); !s) return s.error();
-    if (preparedGeometry) {
-      const auto& g = canonical->geometry();
-      *preparedGeometry = core::Geometry(core::Size3{grid->target[0], grid->target[1], grid->target[2]},
-                                         core::Vec3{grid->spacing[0], grid->spacing[1], grid->spacing[2]}, g.originLps(),
-                                         g.direction());
+  // Read in the stored type (issue 27): the image itself when its axes are already canonical, else one reordered copy
+  // in that type; never a float32 copy of the whole volume (the prepared grid is float32).
+  return image.visit([&](const auto& stored) -> core::Result<PreparedCase> {
+    using T = typename std::decay_t<decltype(stored)>::value_type;
+    if constexpr (std::is_floating_point_v<T>)
+      if (core::Status s = core::requireFiniteVoxels(stored, id); !s) return s.error();
+    const core::AxisOrder order = core::canonicalAxisOrder(stored.geometry());
+    std::optional<core::Volume<T>> reordered;
+    if (!order.isIdentity()) {
+      auto r = core::reorderedVolume(stored, order);
+      if (!r) return r.error();
+      reordered = std::move(*r);
     }
-    return c;
-  } catch (const std::bad_alloc&) {
-    return core::makeError(core::ErrorCode::OutOfMemory, id, "out of memory preparing the image");
-  }
+    const core::Volume<T>& canonical = reordered ? *reordered : stored;
+    auto grid = targetGrid(canonical.geometry(), settings, id);
+    if (!grid) return grid.error();
+    try {
+      PreparedCase c;
+      c.id = id;
+      c.size = grid->target;
+      c.spacingMm = grid->spacing;
+      resampleImage(canonical, *grid, c.image);
+      if (core::Status s = normalise(c.image, settings, id); !s) return s.error();
+      if (preparedGeometry) {
+        const auto& g = canonical.geometry();
+        *preparedGeometry = core::Geometry(core::Size3{grid->target[0], grid->target[1], grid->target[2]},
+                                           core::Vec3{grid->spacing[0], grid->spacing[1], grid->spacing[2]}, g.originLps(),
+                                           g.direction());
+      }
+      return c;
+    } catch (const std::bad_alloc&) {
+      return core::makeError(core::ErrorCode::OutOfMemory, id, "out of memory preparing the image");
+    }
+  });
 }
 
 namespace {

@@ -13,6 +13,7 @@
 
 #include "core/error.h"
 #include "core/label_map.h"
+#include "core/scalar_image.h"
 #include "core/volume.h"
 
 namespace delineate::inference::training {
@@ -58,8 +59,9 @@ core::Result<PreparedCase> prepareVista3dCase(const std::string& id, const core:
                                               const PrepareSettings& settings);
 
 // The image alone, as prepareCase makes it (for inference with a trained network): also the canonical grid's
-// geometry, to map a result back.
-core::Result<PreparedCase> prepareImage(const std::string& id, const core::ImageVolume& image, const PrepareSettings& settings,
+// geometry, to map a result back. Read in its stored type: no float32 copy of the whole volume, and no copy at all
+// when its axes are already in canonical order.
+core::Result<PreparedCase> prepareImage(const std::string& id, core::ImageView image, const PrepareSettings& settings,
                                         core::Geometry* preparedGeometry = nullptr);
 
 }  // namespace delineate::inference::training

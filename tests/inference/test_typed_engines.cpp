@@ -2,6 +2,8 @@
 // and as float32, every result is the same, and only a whole-volume float consumer makes a float copy.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <limits>
 #include <optional>
 
 #include "core/annotation_session.h"
@@ -11,6 +13,7 @@
 #include "core/statistics.h"
 #include "inference/classic/click_session.h"
 #include "inference/classic/threshold_engine.h"
+#include "inference/training/prepared_case.h"
 #include "inference/vista3d/preprocess.h"
 #include "io/dicom/dicom.h"
 #include "tests/common/test_support.h"
@@ -133,4 +136,48 @@ TEST_CASE("typed images: threshold classes, statistics, brush ranges, click obje
   REQUIRE(inFloat.ok());
   CHECK(inTyped->image.geometry().dimensions() == inFloat->image.geometry().dimensions());
   CHECK(inTyped->image.buffer() == inFloat->image.buffer());
+}
+
+TEST_CASE("typed images: a trained network's input is the same from int16 and float32, in canonical and reordered axes", "[typed]") {
+  inference::training::PrepareSettings range;
+  range.spacingMm = {1.5, 1.5, 2.0};
+  range.intensity = inference::training::IntensityMode::Range;
+  range.intensityMin = -200;
+  range.intensityMax = 300;
+  inference::training::PrepareSettings zscore;
+  zscore.spacingMm = {0.9, 1.1, 3.0};
+  auto same = [](core::ImageView a, core::ImageView b, const inference::training::PrepareSettings& settings) {
+    core::Geometry ga, gb;
+    auto pa = inference::training::prepareImage("a", a, settings, &ga);
+    auto pb = inference::training::prepareImage("b", b, settings, &gb);
+    REQUIRE(pa.ok());
+    REQUIRE(pb.ok());
+    CHECK(pa->size == pb->size);
+    CHECK(ga.isCloseTo(gb));
+    CHECK(pa->image == pb->image);  // bit for bit: the same doubles from the same whole numbers
+    return pa->voxels();
+  };
+  if (auto ct = loadCt()) {
+    CHECK(same(ct->typed, ct->floats, range) > 0);
+    CHECK(same(ct->typed, ct->floats, zscore) > 0);
+  }
+  // Axes that are not in canonical order (x and y swapped, z reversed): reordered in the stored type first.
+  core::Mat3 swapped;
+  swapped.m = {0, 1, 0, 1, 0, 0, 0, 0, -1};
+  const core::Geometry g({23, 17, 9}, {0.8, 1.2, 2.5}, {10, -20, 30}, swapped);
+  auto ints = core::Volume<std::int16_t>::create(g);
+  auto floats = core::ImageVolume::create(g);
+  REQUIRE(ints.ok());
+  REQUIRE(floats.ok());
+  for (std::size_t i = 0; i < ints->size(); ++i) {
+    (*ints)[i] = static_cast<std::int16_t>(int(i * 37 % 1001) - 400);
+    (*floats)[i] = float((*ints)[i]);
+  }
+  CHECK(same(*ints, *floats, range) > 0);
+  CHECK(same(*ints, *floats, zscore) > 0);
+  // The float32 path still refuses an image without a finite voxel, naming it.
+  std::fill(floats->buffer().begin(), floats->buffer().end(), std::numeric_limits<float>::quiet_NaN());
+  auto refused = inference::training::prepareImage("scan.nii", *floats, range);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().subject == "scan.nii");
 }
