@@ -31,7 +31,8 @@ struct Grid {
   double voxelMl = 0;
 };
 
-Grid gridOf(const core::ImageVolume& image) {
+template <class T>
+Grid gridOf(const core::Volume<T>& image) {
   Grid g;
   const auto& geo = image.geometry();
   g.n = geo.dimensions();
@@ -111,8 +112,9 @@ void fillSmallSliceHoles(Mask& m, const Grid& g, int axis, double maxAreaMm2) {
       }
 }
 
-Mask segmentBody(const core::ImageVolume& image, const Grid& g, const AutoOptions& o) {
-  const float* v = image.data();
+template <class T>
+Mask segmentBody(const core::Volume<T>& image, const Grid& g, const AutoOptions& o) {
+  const T* v = image.data();
   Mask tissue(g.count);
   for (std::size_t i = 0; i < g.count; ++i) tissue[i] = v[i] > o.bodyHu ? 1 : 0;
   // Detach the table: erode, keep the largest piece, grow it back inside the tissue.
@@ -132,11 +134,12 @@ Mask segmentBody(const core::ImageVolume& image, const Grid& g, const AutoOption
 
 // The trachea's cross-section in the top slices that have body: a round air region of 1-8 cm^2 near the body's
 // left-right centre. Returns the seed voxels (empty when the scan does not reach the trachea).
-std::vector<std::size_t> findTracheaSeed(const core::ImageVolume& image, const Grid& g, const Mask& body) {
+template <class T>
+std::vector<std::size_t> findTracheaSeed(const core::Volume<T>& image, const Grid& g, const Mask& body) {
   const int ax = g.axial, u = ax == 0 ? 1 : 0, w = ax == 2 ? 1 : 2;
   const std::int64_t stride[3] = {1, g.n[0], g.n[0] * g.n[1]};
   const double pixelMm2 = g.sp[static_cast<std::size_t>(u)] * g.sp[static_cast<std::size_t>(w)];
-  const float* v = image.data();
+  const T* v = image.data();
   // Slices from the top down.
   std::vector<std::int64_t> slices;
   for (std::int64_t s = 0; s < g.n[ax]; ++s) slices.push_back(g.upIsSuperior ? g.n[ax] - 1 - s : s);
@@ -203,7 +206,8 @@ std::vector<std::size_t> findTracheaSeed(const core::ImageVolume& image, const G
 }
 
 // Voxels below `threshold` connected to the seed inside the body; stops counting past `limit` voxels.
-std::size_t growBelow(const float* v, const Grid& g, const Mask& body, const std::vector<std::size_t>& seed,
+template <class T>
+std::size_t growBelow(const T* v, const Grid& g, const Mask& body, const std::vector<std::size_t>& seed,
                       float threshold, std::size_t limit, Mask& out) {
   std::fill(out.begin(), out.end(), 0);
   const std::int64_t stride[3] = {1, g.n[0], g.n[0] * g.n[1]};
@@ -223,7 +227,7 @@ std::size_t growBelow(const float* v, const Grid& g, const Mask& body, const std
       for (int d = -1; d <= 1; d += 2) {
         if (p[a] + d < 0 || p[a] + d >= g.n[a]) continue;
         const auto j = static_cast<std::size_t>(i + d * stride[a]);
-        if (!out[j] && body[j] && v[j] < threshold) {
+        if (!out[j] && body[j] && static_cast<float>(v[j]) < threshold) {
           out[j] = 1;
           stack.push_back(static_cast<std::int64_t>(j));
         }
@@ -232,7 +236,8 @@ std::size_t growBelow(const float* v, const Grid& g, const Mask& body, const std
   return count;
 }
 
-Mask segmentAirways(const core::ImageVolume& image, const Grid& g, const Mask& body) {
+template <class T>
+Mask segmentAirways(const core::Volume<T>& image, const Grid& g, const Mask& body) {
   Mask best(g.count, 0);
   const auto seed = findTracheaSeed(image, g, body);
   if (seed.empty()) return best;
@@ -295,9 +300,10 @@ bool splitInTwo(const Mask& m, const Grid& g, std::vector<std::int8_t>& side) {
 }
 
 // Lungs: returns 0 outside, 1 left, 2 right.
-std::vector<std::uint8_t> segmentLungs(const core::ImageVolume& image, const Grid& g, const Mask& body,
+template <class T>
+std::vector<std::uint8_t> segmentLungs(const core::Volume<T>& image, const Grid& g, const Mask& body,
                                        const Mask& airways, const AutoOptions& o) {
-  const float* v = image.data();
+  const T* v = image.data();
   Mask air(g.count);
   for (std::size_t i = 0; i < g.count; ++i) air[i] = body[i] && !airways[i] && v[i] < o.lungHu ? 1 : 0;
   const Components c = connectedComponents(air, g.n);
@@ -307,7 +313,7 @@ std::vector<std::uint8_t> segmentLungs(const core::ImageVolume& image, const Gri
   std::vector<std::vector<float>> samples(c.size.size());
   for (std::size_t i = 0; i < g.count; ++i)
     if (c.id[i] >= 0 && c.size[static_cast<std::size_t>(c.id[i])] >= minVoxels && (i % 7) == 0)
-      samples[static_cast<std::size_t>(c.id[i])].push_back(v[i]);
+      samples[static_cast<std::size_t>(c.id[i])].push_back(static_cast<float>(v[i]));
   Mask lungs(g.count, 0);
   std::vector<std::uint8_t> keep(c.size.size(), 0);
   for (std::size_t k = 0; k < c.size.size(); ++k) {
@@ -401,7 +407,8 @@ Mask reachWithin(const Mask& seeds, const Mask& through, const Mask& slowly, dou
   return out;
 }
 
-Mask segmentBone(const core::ImageVolume& image, const Grid& g, const Mask& body, const AutoOptions& o) {
+template <class T>
+Mask segmentBone(const core::Volume<T>& image, const Grid& g, const Mask& body, const AutoOptions& o) {
   // Cortex (above corticalHu) seeds the skeleton; bone grows from it along paths above boneHu, at most boneReachMm
   // long, a step through voxels below shellHu (trabecular bone, or soft tissue) counting trabecularCost times its
   // length; marrow enclosed by that shell in a slice is then filled. Enhanced organs and vessels (liver near 130 HU,
@@ -409,13 +416,13 @@ Mask segmentBone(const core::ImageVolume& image, const Grid& g, const Mask& body
   // so plain hysteresis (everything above boneHu connected to cortex) took the liver, kidneys and vessels with the
   // bone; a vertebral body's trabecular interior (100-150 HU at 3 mm) is no brighter than an enhanced liver and comes
   // in by its enclosure, not its intensity.
-  const float* v = image.data();
+  const T* v = image.data();
   // The shell's threshold follows the scan's enhancement: shellPerTissue times the upper quartile of the body's soft
   // tissue (0-300 HU; about 50 HU without contrast, 120 on a portal-venous CT where the liver is near 130, so 150 and
   // 305 HU), at least shellHu.
   std::vector<float> tissue;
   for (std::size_t i = 0; i < g.count; i += 3)
-    if (body[i] && v[i] > 0 && v[i] <= 300) tissue.push_back(v[i]);
+    if (body[i] && v[i] > 0 && v[i] <= 300) tissue.push_back(static_cast<float>(v[i]));
   double shellHu = o.shellHu;
   if (!tissue.empty()) {
     auto q = tissue.begin() + static_cast<std::ptrdiff_t>(tissue.size() * 3 / 4);
@@ -446,10 +453,11 @@ Mask segmentBone(const core::ImageVolume& image, const Grid& g, const Mask& body
 }
 
 // Otsu's threshold over a 256-bin histogram between the minimum and the 99.5th percentile.
-Mask segmentForeground(const core::ImageVolume& image, const Grid& g) {
-  const float* v = image.data();
+template <class T>
+Mask segmentForeground(const core::Volume<T>& image, const Grid& g) {
+  const T* v = image.data();
   std::vector<float> sample;
-  for (std::size_t i = 0; i < g.count; i += std::max<std::size_t>(1, g.count / 200000)) sample.push_back(v[i]);
+  for (std::size_t i = 0; i < g.count; i += std::max<std::size_t>(1, g.count / 200000)) sample.push_back(static_cast<float>(v[i]));
   std::sort(sample.begin(), sample.end());
   const float lo = sample.front();
   const float hi = sample[std::min(sample.size() - 1, sample.size() * 995 / 1000)];
@@ -474,7 +482,7 @@ Mask segmentForeground(const core::ImageVolume& image, const Grid& g) {
     }
   }
   const float t = lo + (static_cast<float>(bestBin) + 1.0f) / 255.0f * (hi - lo);
-  for (std::size_t i = 0; i < g.count; ++i) fg[i] = v[i] > t ? 1 : 0;
+  for (std::size_t i = 0; i < g.count; ++i) fg[i] = static_cast<float>(v[i]) > t ? 1 : 0;
   const Components c = connectedComponents(fg, g.n);
   fg = keepComponent(c, c.largest());
   fillHoles(fg, g.n, g.axial);
@@ -488,18 +496,20 @@ bool wanted(const std::vector<core::Label>& classes, core::Label l) {
 
 }  // namespace
 
-bool looksLikeCt(const core::ImageVolume& image) {
-  const std::size_t count = image.size();
-  if (count == 0) return false;
-  const std::size_t step = std::max<std::size_t>(1, count / 500000);
-  std::size_t below = 0, seen = 0;
-  float lowest = 0;
-  for (std::size_t i = 0; i < count; i += step, ++seen) {
-    const float x = image.data()[i];
-    below += x < -500 ? 1 : 0;
-    lowest = std::min(lowest, x);
-  }
-  return lowest < -900 && below * 100 >= seen;
+bool looksLikeCt(core::ImageView image) {
+  return image.visit([](const auto& stored) {
+    const std::size_t count = stored.size();
+    if (count == 0) return false;
+    const std::size_t step = std::max<std::size_t>(1, count / 500000);
+    std::size_t below = 0, seen = 0;
+    float lowest = 0;
+    for (std::size_t i = 0; i < count; i += step, ++seen) {
+      const auto x = static_cast<float>(stored.data()[i]);
+      below += x < -500 ? 1 : 0;
+      lowest = std::min(lowest, x);
+    }
+    return lowest < -900 && below * 100 >= seen;
+  });
 }
 
 core::LabelTable autoLabelTable() {
@@ -528,12 +538,13 @@ core::LabelTable autoLabelTable() {
 }
 
 namespace {
-core::Result<AutoResult> segmentInStorageOrder(const core::ImageVolume& image, const std::vector<core::Label>& classes,
+template <class T>
+core::Result<AutoResult> segmentInStorageOrder(const core::Volume<T>& image, const std::vector<core::Label>& classes,
                                                core::ProgressSink* progress, const AutoOptions& options);
-}  // namespace
 
-core::Result<AutoResult> segmentAutomatically(const core::ImageVolume& image, const std::vector<core::Label>& classes,
-                                              core::ProgressSink* progress, const AutoOptions& options) {
+template <class T>
+core::Result<AutoResult> segmentStored(const core::Volume<T>& image, const std::vector<core::Label>& classes,
+                                       core::ProgressSink* progress, const AutoOptions& options) {
   // The steps follow storage axes (the axial axis's slices for hole filling and the trachea search, 6-neighbour
   // flood orders, the lungs' split by breadth-first growth, component tie-breaks), so they run on the canonical
   // storage order (core/axis_order.h, an exact voxel permutation) and the labels are mapped back: the same scan
@@ -552,9 +563,18 @@ core::Result<AutoResult> segmentAutomatically(const core::ImageVolume& image, co
     return core::makeError(core::ErrorCode::OutOfMemory, "automatic segmentation", "out of memory");
   }
 }
+}  // namespace
+
+core::Result<AutoResult> segmentAutomatically(core::ImageView image, const std::vector<core::Label>& classes,
+                                              core::ProgressSink* progress, const AutoOptions& options) {
+  // In the stored type (issue 27): every step compares voxels with thresholds or collects them as float, which is
+  // exact for the integer types, so an int16 CT gives the labels of its float32 copy without that copy.
+  return image.visit([&](const auto& stored) { return segmentStored(stored, classes, progress, options); });
+}
 
 namespace {
-core::Result<AutoResult> segmentInStorageOrder(const core::ImageVolume& image, const std::vector<core::Label>& classes,
+template <class T>
+core::Result<AutoResult> segmentInStorageOrder(const core::Volume<T>& image, const std::vector<core::Label>& classes,
                                                core::ProgressSink* progress, const AutoOptions& options) {
   const auto table = autoLabelTable();
   for (const auto l : classes)

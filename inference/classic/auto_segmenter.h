@@ -30,6 +30,7 @@
 #include "core/label_map.h"
 #include "core/label_table.h"
 #include "core/progress.h"
+#include "core/scalar_image.h"
 #include "core/volume.h"
 
 namespace delineate::inference::classic {
@@ -62,14 +63,15 @@ struct AutoResult {
 };
 
 // True when the image looks like CT in Hounsfield units (see above).
-bool looksLikeCt(const core::ImageVolume& image);
+bool looksLikeCt(core::ImageView image);
 
 // The classes this segmenter produces, with names and colours (the VISTA-3D colours where it has the class).
 core::LabelTable autoLabelTable();
 
 // Segments `classes` (empty = all it can for the modality). Later classes overwrite earlier ones in this order: body,
 // lungs, airways, skeleton. Cancelled and OutOfMemory errors as the engine interface describes.
-core::Result<AutoResult> segmentAutomatically(const core::ImageVolume& image, const std::vector<core::Label>& classes,
+// Reads the image in its stored type (no float32 copy).
+core::Result<AutoResult> segmentAutomatically(core::ImageView image, const std::vector<core::Label>& classes,
                                               core::ProgressSink* progress, const AutoOptions& options = {});
 
 }  // namespace delineate::inference::classic

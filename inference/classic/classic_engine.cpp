@@ -27,12 +27,7 @@ core::Result<core::LabelPatch> ClassicEngine::segment(core::ImageView image, con
       if (core::Status s = (*session)->addPoint(p, progress); !s) return s.error();
     return (*session)->accept(request.targetLabel);
   }
-  // The automatic pipeline reads float32: a typed image is converted for the run (freed when it ends).
-  std::optional<core::ImageVolume> converted;
-  auto floatImage = core::floatVolume(image, converted, "classic");
-  if (!floatImage) return floatImage.error();
-  auto result = segmentAutomatically(**floatImage, request.classes, progress);
-  converted.reset();
+  auto result = segmentAutomatically(image, request.classes, progress);  // in the image's own type
   if (!result) return result.error();
   const auto dims = image.geometry().dimensions();
   core::IndexBox box{{0, 0, 0}, {dims[0] - 1, dims[1] - 1, dims[2] - 1}};

@@ -5,12 +5,15 @@
 #include <algorithm>
 #include <limits>
 #include <optional>
+#include <set>
 
 #include "core/annotation_session.h"
 #include "core/edit_transaction.h"
 #include "core/label_tools.h"
 #include "core/scalar_image.h"
 #include "core/statistics.h"
+#include "inference/classic/auto_segmenter.h"
+#include "inference/classic/classic_engine.h"
 #include "inference/classic/click_session.h"
 #include "inference/classic/threshold_engine.h"
 #include "inference/training/prepared_case.h"
@@ -180,4 +183,22 @@ TEST_CASE("typed images: a trained network's input is the same from int16 and fl
   auto refused = inference::training::prepareImage("scan.nii", *floats, range);
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.error().subject == "scan.nii");
+}
+
+TEST_CASE("typed images: the classic automatic segmentation gives the same labels from int16 as from float32", "[typed]") {
+  auto ct = loadCt();
+  if (!ct) return;
+  CHECK(inference::classic::looksLikeCt(ct->typed));
+  inference::classic::ClassicEngine engine;
+  auto fromTyped = engine.segment(ct->typed, {}, nullptr);
+  auto fromFloat = engine.segment(ct->floats, {}, nullptr);
+  REQUIRE(fromTyped.ok());
+  REQUIRE(fromFloat.ok());
+  CHECK(fromTyped->box == fromFloat->box);
+  REQUIRE(fromTyped->voxels.size() == fromFloat->voxels.size());
+  CHECK(fromTyped->voxels == fromFloat->voxels);
+  // More than the body: lungs and bone were found, so the thresholds below the body's were compared too.
+  std::set<core::Label> found(fromTyped->voxels.begin(), fromTyped->voxels.end());
+  CHECK(found.count(inference::classic::kBoneLabel) == 1);
+  CHECK(found.size() >= 4);
 }
