@@ -39,7 +39,8 @@ int runSegment(const SegmentOptions& o) {
   }
   inference::SegmentationRequest request;
   request.classes = o.classes;
-  auto image = std::make_unique<core::ImageVolume>();
+  // In its stored type: every engine reads it (an int16 CT is half the memory of its float32 copy).
+  auto image = std::make_unique<core::ScalarImage>();
   if (int code = readInputImage(o.image, o.dicom.series, o.dicom.allowIrregular, o.dicom.allowUnreadable, 0, *image);
       code != 0)
     return code;

@@ -15,7 +15,7 @@ core::LabelTable engineLabelTable(const inference::EngineInfo& engine, const cor
   return table;
 }
 
-int writeSegmentation(const std::string& output, const core::ImageVolume& image, const core::LabelPatch& patch,
+int writeSegmentation(const std::string& output, core::ImageView image, const core::LabelPatch& patch,
                       const inference::EngineInfo& engine, double seconds) {
   const core::Geometry& g = image.geometry();
   if (!patch.valid() || !g.contains(patch.box.min) || !g.contains(patch.box.max))

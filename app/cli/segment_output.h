@@ -5,6 +5,7 @@
 
 #include "core/label_patch.h"
 #include "core/label_table.h"
+#include "core/scalar_image.h"
 #include "core/volume.h"
 #include "inference/engine.h"
 
@@ -17,7 +18,7 @@ namespace delineate::app::cli {
 core::LabelTable engineLabelTable(const inference::EngineInfo& engine, const core::LabelTable& given = {});
 
 // Returns the exit code: 0, or 1 with "error: <file>: <reason>" when the labels cannot be written.
-int writeSegmentation(const std::string& output, const core::ImageVolume& image, const core::LabelPatch& patch,
+int writeSegmentation(const std::string& output, core::ImageView image, const core::LabelPatch& patch,
                       const inference::EngineInfo& engine, double seconds);
 
 }  // namespace delineate::app::cli
