@@ -175,7 +175,10 @@ core::Result<core::ScalarImage> readImageFileTyped(const std::string& path) {
     case ImageFileFormat::Nifti: return readNiftiImageTyped(path);
     case ImageFileFormat::Nrrd: return readNrrdImageTyped(path);
     case ImageFileFormat::MetaImage: return readMetaImageTyped(path);
-    default: break;
+    case ImageFileFormat::Gipl: return readItkFormatImageTyped(path, ItkReadFormat::Gipl);
+    case ImageFileFormat::Analyze: return readItkFormatImageTyped(path, ItkReadFormat::Analyze);
+    case ImageFileFormat::VtkLegacy: return readItkFormatImageTyped(path, ItkReadFormat::VtkLegacy);
+    case ImageFileFormat::Unknown: break;
   }
   auto image = readImageFile(path);
   if (!image) return image.error();

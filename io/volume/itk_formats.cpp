@@ -559,31 +559,51 @@ Result<Opened> open(const std::string& path, ItkReadFormat format, std::optional
   return o;
 }
 
-template <class Out, class Convert>
-Result<core::Volume<Out>> readConverted(const std::string& path, ItkReadFormat format, Convert&& convert) {
+// ITK 5.2's NiftiImageIO::ReadImageInformation keeps a function-static string of the last file name: two threads
+// reading Analyze at once (the window loads in the background) would race on it. One lock for every reader here (a
+// static inside the reading template would be one lock per instantiation, images and labels apart).
+std::mutex& analyzeMutex() {
+  static std::mutex m;
+  return m;
+}
+
+// Opens `path` and hands the opened file to `read` under what ITK needs around it (the C locale, the Analyze lock, a
+// GIPL name ITK accepts); ITK's exceptions and out-of-memory become errors naming the file.
+template <class R, class Read>
+Result<R> withOpened(const std::string& path, ItkReadFormat format, Read&& read) {
   CLocaleScope cLocale;
   std::optional<AnalyzeFiles> analyze;
   LowerCaseGiplName giplName;  // outlives the ImageIO, which reads through it
-  // ITK 5.2's NiftiImageIO::ReadImageInformation keeps a function-static string of the last file name: two threads
-  // reading Analyze at once (the window loads in the background) would race on it.
-  static std::mutex analyzeMutex;
-  std::unique_lock<std::mutex> analyzeLock(analyzeMutex, std::defer_lock);
+  std::unique_lock<std::mutex> analyzeLock(analyzeMutex(), std::defer_lock);
   if (format == ItkReadFormat::Analyze) analyzeLock.lock();
   try {
     auto opened = open(path, format, analyze, giplName);
     if (!opened) return opened.error();
-    const Header& h = opened->header;
+    return read(*opened);
+  } catch (const std::bad_alloc&) {
+    return makeError(ErrorCode::OutOfMemory, path, "cannot allocate memory for the voxel data");
+  } catch (const itk::ExceptionObject& e) {
+    return makeError(ErrorCode::ReadFailed, path, std::string("ITK: ") + itkWords(e));
+  } catch (const std::exception& e) {
+    return makeError(ErrorCode::ReadFailed, path, std::string("ITK: ") + e.what());
+  }
+}
+
+template <class Out, class Convert>
+Result<core::Volume<Out>> readConverted(const std::string& path, ItkReadFormat format, Convert&& convert) {
+  return withOpened<core::Volume<Out>>(path, format, [&](Opened& opened) -> Result<core::Volume<Out>> {
+    const Header& h = opened.header;
     const auto count = static_cast<std::size_t>(h.voxels);
     typename core::Volume<Out>::UninitBuffer out(count);
     // ITK writes straight into the result when it stores what we keep; otherwise through one staging buffer.
     const bool direct = (std::is_same_v<Out, float> && h.component == Component::FLOAT) ||
                         (std::is_same_v<Out, std::uint16_t> && h.component == Component::USHORT);
     if (direct) {
-      if (Status s = readVoxels(*opened->io, out.data(), path, format); !s) return s.error();
+      if (Status s = readVoxels(*opened.io, out.data(), path, format); !s) return s.error();
       return core::Volume<Out>::adopt(h.geometry, std::move(out), path);
     }
     core::Volume<std::uint8_t>::UninitBuffer raw(static_cast<std::size_t>(h.voxels * h.componentBytes));
-    if (Status s = readVoxels(*opened->io, raw.data(), path, format); !s) return s.error();
+    if (Status s = readVoxels(*opened.io, raw.data(), path, format); !s) return s.error();
     std::optional<core::Error> refused;
     visitComponent(h.component, [&](auto tag) {
       using Src = decltype(tag);
@@ -596,13 +616,7 @@ Result<core::Volume<Out>> readConverted(const std::string& path, ItkReadFormat f
     });
     if (refused) return *refused;
     return core::Volume<Out>::adopt(h.geometry, std::move(out), path);
-  } catch (const std::bad_alloc&) {
-    return makeError(ErrorCode::OutOfMemory, path, "cannot allocate memory for the voxel data");
-  } catch (const itk::ExceptionObject& e) {
-    return makeError(ErrorCode::ReadFailed, path, std::string("ITK: ") + itkWords(e));
-  } catch (const std::exception& e) {
-    return makeError(ErrorCode::ReadFailed, path, std::string("ITK: ") + e.what());
-  }
+  });
 }
 
 struct ToFloat {
@@ -639,6 +653,36 @@ struct ToLabel {
 
 Result<core::ImageVolume> readItkFormatImage(const std::string& path, ItkReadFormat format) {
   return readConverted<float>(path, format, ToFloat{});
+}
+
+Result<core::ScalarImage> readItkFormatImageTyped(const std::string& path, ItkReadFormat format) {
+  // ITK reads straight into a volume of the stored type when we keep that type (uchar, short, ushort, int, float):
+  // no staging buffer and no float32 copy. Other types go through float32 and are narrowed.
+  auto stored = withOpened<std::optional<core::ScalarImage>>(
+      path, format, [&](Opened& opened) -> Result<std::optional<core::ScalarImage>> {
+        const Header& h = opened.header;
+        auto direct = [&](auto tag) -> Result<std::optional<core::ScalarImage>> {
+          using T = decltype(tag);
+          typename core::Volume<T>::UninitBuffer out(static_cast<std::size_t>(h.voxels));
+          if (Status s = readVoxels(*opened.io, out.data(), path, format); !s) return s.error();
+          auto volume = core::Volume<T>::adopt(h.geometry, std::move(out), path);
+          if (!volume) return volume.error();
+          return std::optional<core::ScalarImage>(core::ScalarImage(std::move(*volume)));
+        };
+        switch (h.component) {
+          case Component::UCHAR: return direct(std::uint8_t{});
+          case Component::SHORT: return direct(std::int16_t{});
+          case Component::USHORT: return direct(std::uint16_t{});
+          case Component::INT: return direct(std::int32_t{});
+          case Component::FLOAT: return direct(float{});
+          default: return std::optional<core::ScalarImage>();
+        }
+      });
+  if (!stored) return stored.error();
+  if (*stored) return std::move(**stored);
+  auto floats = readItkFormatImage(path, format);
+  if (!floats) return floats.error();
+  return core::ScalarImage::narrowed(std::move(*floats), path);
 }
 
 Result<core::LabelMap> readItkFormatLabels(const std::string& path, ItkReadFormat format) {

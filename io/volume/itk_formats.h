@@ -18,7 +18,7 @@
 //   core::Geometry::kMaxVoxels, and the voxel bytes against what the data file holds (for gzip, against what its
 //   compressed bytes can inflate to, then by inflating it once without keeping the output, since ITK's GIPL reader
 //   does not notice a short stream).
-// - Images become float32; label maps uint16, refusing any value that is not a whole number in 0..65535 (ParseError
+// - Images become float32 (or stay in their stored type: readItkFormatImageTyped); label maps uint16, refusing any value that is not a whole number in 0..65535 (ParseError
 //   naming the voxel). Multi-component pixels (RGB, vectors, tensors, complex) are Unsupported.
 // - Errors name the file and the reason; no ITK exception leaves this file.
 
@@ -26,6 +26,7 @@
 
 #include "core/error.h"
 #include "core/label_map.h"
+#include "core/scalar_image.h"
 #include "core/volume.h"
 
 namespace delineate::io {
@@ -34,6 +35,9 @@ enum class ItkReadFormat { Gipl, Analyze, VtkLegacy };
 
 // `path` may name either file of an Analyze pair; the other is looked for beside it.
 core::Result<core::ImageVolume> readItkFormatImage(const std::string& path, ItkReadFormat format);
+// In the stored type: uint8, int16, uint16, int32 and float32 are read by ITK straight into the result; other types
+// come as float32 narrowed to the smallest exact type (ScalarImage::narrowed).
+core::Result<core::ScalarImage> readItkFormatImageTyped(const std::string& path, ItkReadFormat format);
 core::Result<core::LabelMap> readItkFormatLabels(const std::string& path, ItkReadFormat format);
 
 }  // namespace delineate::io

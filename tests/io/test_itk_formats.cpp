@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "core/scalar_image.h"
+
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -121,6 +123,22 @@ void checkValues(const V& volume, const std::vector<std::int16_t>& expected) {
   }
 }
 
+// Read in its stored type (issue 27): `type`, the same grid and values as the float32 read.
+void checkTyped(const std::string& path, core::ScalarType type, const std::vector<std::int16_t>& expected) {
+  auto typed = io::readImageFileTyped(path);
+  INFO((typed ? std::string() : typed.error().describe()));
+  REQUIRE(typed.ok());
+  CHECK(typed->type() == type);
+  auto floats = io::readImageFile(path);
+  REQUIRE(floats.ok());
+  CHECK(typed->geometry().isCloseTo(floats->geometry()));
+  REQUIRE(typed->size() == expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    INFO("voxel " << i);
+    CHECK(typed->value(i) == static_cast<double>(expected[i]));
+  }
+}
+
 void checkError(const core::Error& e, ErrorCode code, const std::string& subject, const std::string& words) {
   INFO(e.describe());
   CHECK(e.code == code);
@@ -180,6 +198,7 @@ TEST_CASE("itk formats: GIPL int16 reads with its spacing, origin and values", "
     checkGrid(image->geometry(), g);
     checkOrigin(image->geometry(), g.origin);  // GIPL's origin field, taken as ITK takes it (LPS, no flip)
     checkValues(*image, values);
+    checkTyped(p, core::ScalarType::Int16, values);
     // Negative values are not labels: the refusal names the voxel and the value.
     auto labels = io::readLabelFile(p);
     REQUIRE_FALSE(labels.ok());
@@ -230,6 +249,7 @@ TEST_CASE("itk formats: Analyze 7.5 reads from either file of the pair", "[image
     checkGrid(image->geometry(), g);
     checkOrigin(image->geometry(), {0, 0, 0});
     checkValues(*image, values);
+    checkTyped(p, core::ScalarType::Int16, values);
   }
   // uint8 labels; an .img.gz beside the header is found as niftilib finds it.
   std::vector<std::uint8_t> labels;
@@ -240,6 +260,11 @@ TEST_CASE("itk formats: Analyze 7.5 reads from either file of the pair", "[image
   INFO((map ? std::string() : map.error().describe()));
   REQUIRE(map.ok());
   for (std::size_t i = 0; i < 12; ++i) CHECK(map->voxels().buffer()[i] == labels[i]);
+  // As an image: uint8, read by ITK straight into the result.
+  auto typed = io::readImageFileTyped((dir / "seg.hdr").string());
+  REQUIRE(typed.ok());
+  CHECK(typed->type() == core::ScalarType::UInt8);
+  for (std::size_t i = 0; i < 12; ++i) CHECK(typed->value(i) == double(labels[i]));
 }
 
 TEST_CASE("itk formats: an Analyze negative pixdim is a flipped axis with positive spacing", "[image_file][itk_formats]") {
@@ -278,6 +303,8 @@ TEST_CASE("itk formats: VTK legacy structured points, binary and ASCII", "[image
     checkGrid(image->geometry(), g);
     checkOrigin(image->geometry(), g.origin);
     checkValues(*image, values);
+    // Binary "short" stays int16; ASCII "float" stays float32, as a float32 NIfTI does.
+    checkTyped(p, p == bin ? core::ScalarType::Int16 : core::ScalarType::Float32, values);
   }
   std::vector<std::uint16_t> labels;
   for (int i = 0; i < 12; ++i) labels.push_back(static_cast<std::uint16_t>(i == 5 ? 65535 : i));
