@@ -138,6 +138,18 @@ void patchInt16(const fs::path& p, std::size_t offset, std::int16_t value) {
   writeBytes(p, bytes);
 }
 
+// Pseudo-random bytes, the same every run: bits (x >> shift) & mask of a linear congruential sequence from `seed`
+// (compressible but not trivially, as voxel data is).
+std::vector<std::uint8_t> lcgBytes(std::size_t size, std::uint32_t seed, int shift, std::uint32_t mask) {
+  std::vector<std::uint8_t> out(size);
+  std::uint32_t x = seed;
+  for (auto& b : out) {
+    x = x * 1103515245u + 12345u;
+    b = static_cast<std::uint8_t>((x >> shift) & mask);
+  }
+  return out;
+}
+
 }  // namespace
 
 // Expected values below were computed independently with Python's gzip + struct modules from the same files.
@@ -871,12 +883,7 @@ TEST_CASE("gunzipInto caps output and reports truncation", "[nifti][gzip]") {
 }
 
 TEST_CASE("gzip of a head and a body gives the bytes of their concatenation, wherever the head ends", "[gzip]") {
-  std::vector<std::uint8_t> whole((std::size_t(17) << 20) + 99);
-  std::uint32_t x = 777;
-  for (auto& b : whole) {
-    x = x * 1664525u + 1013904223u;
-    b = static_cast<std::uint8_t>((x >> 25) & 0x1f);
-  }
+  const std::vector<std::uint8_t> whole = lcgBytes((std::size_t(17) << 20) + 99, 777, 25, 0x1f);
   const std::size_t mib = std::size_t(1) << 20;
   // Heads that end inside the first member, exactly on a member boundary, inside the second member, and the whole
   // buffer as head (empty body); none (plain call).
@@ -901,12 +908,7 @@ TEST_CASE("gzip of a head and a body gives the bytes of their concatenation, whe
 TEST_CASE("gzip streamed to a sink in batches gives the same file as the whole buffer, and a sink error ends it", "[gzip]") {
   // 41 MiB + 3: six members, more than one batch (two per worker thread) where there are fewer than three workers;
   // everywhere, the comparison checks that members come out in order.
-  std::vector<std::uint8_t> data((std::size_t(41) << 20) + 3);
-  std::uint32_t x = 4242;
-  for (auto& b : data) {
-    x = x * 1103515245u + 12345u;
-    b = static_cast<std::uint8_t>((x >> 23) & 0x3f);
-  }
+  const std::vector<std::uint8_t> data = lcgBytes((std::size_t(41) << 20) + 3, 4242, 23, 0x3f);
   auto whole = io::gzipCompress(data.data(), 352, data.data() + 352, data.size() - 352, 4, "t");
   REQUIRE(whole.ok());
   std::vector<std::uint8_t> streamed;
@@ -936,12 +938,7 @@ TEST_CASE("gzip streamed to a sink in batches gives the same file as the whole b
 
 TEST_CASE("gzip of bytes appended in pieces gives the whole buffer's file, wherever the pieces end", "[gzip]") {
   // 41 MiB + 3 again: more than one staging batch on any machine (at most four members are staged).
-  std::vector<std::uint8_t> data((std::size_t(41) << 20) + 3);
-  std::uint32_t x = 99;
-  for (auto& b : data) {
-    x = x * 1103515245u + 12345u;
-    b = static_cast<std::uint8_t>((x >> 23) & 0x3f);
-  }
+  const std::vector<std::uint8_t> data = lcgBytes((std::size_t(41) << 20) + 3, 99, 23, 0x3f);
   auto whole = io::gzipCompress(data.data(), data.size(), 2, "t");
   REQUIRE(whole.ok());
   const std::size_t mib = std::size_t(1) << 20;
@@ -994,12 +991,7 @@ TEST_CASE("gzip of bytes appended in pieces gives the whole buffer's file, where
 
 TEST_CASE("large buffers gzip into indexed members that inflate in parallel, and damage is still caught", "[gzip]") {
   // 20 MiB + 5 bytes: three members (8 + 8 + 4 MiB and a bit).
-  std::vector<std::uint8_t> data((std::size_t(20) << 20) + 5);
-  std::uint32_t x = 12345;
-  for (auto& b : data) {
-    x = x * 1103515245u + 12345u;
-    b = static_cast<std::uint8_t>((x >> 24) & 0x0f);  // compressible but not trivial
-  }
+  const std::vector<std::uint8_t> data = lcgBytes((std::size_t(20) << 20) + 5, 12345, 24, 0x0f);  // compressible but not trivial
   auto packed = io::gzipCompress(data.data(), data.size(), 6, "t");
   REQUIRE(packed.ok());
   // Three gzip members, each with the "DL" extra field.

@@ -48,6 +48,15 @@ core::ScalarType typedEqualsFloat(const fs::path& dir) {
   return typed->image.type();
 }
 
+// An image of type T on `g`: first + step * (i % period) at voxel i.
+template <class T>
+core::ScalarImage rampImage(const core::Geometry& g, T, double first, double step, std::size_t period = 0) {
+  auto v = core::Volume<T>::create(g);
+  REQUIRE(v.ok());
+  for (std::size_t i = 0; i < v->size(); ++i) (*v)[i] = static_cast<T>(first + step * double(period ? i % period : i));
+  return core::ScalarImage(std::move(*v));
+}
+
 void writeSlices(const fs::path& dir, test::CtSliceParams base, int count, const std::function<int(int, int, int)>& pixel) {
   fs::create_directories(dir);
   for (int k = 0; k < count; ++k) {
@@ -127,13 +136,7 @@ TEST_CASE("typed images: narrowed to the smallest exact type, float32 kept where
 TEST_CASE("typed images: NIfTI, NRRD and MetaImage store the image's type and read back its values and type", "[volume]") {
   ScratchDir dir("typed-write");
   core::Geometry g({4, 3, 2}, {0.5, 0.75, 2}, {-3, 4, 5});
-  auto fill = [&](auto tag, double first, double step) {
-    using T = decltype(tag);
-    auto v = core::Volume<T>::create(g);
-    REQUIRE(v.ok());
-    for (std::size_t i = 0; i < v->size(); ++i) (*v)[i] = static_cast<T>(first + step * double(i));
-    return core::ScalarImage(std::move(*v));
-  };
+  auto fill = [&](auto tag, double first, double step) { return rampImage(g, tag, first, step); };
   const std::vector<core::ScalarImage> images = {fill(std::uint8_t{}, 3, 10), fill(std::int16_t{}, -1024, 130),
                                                  fill(std::uint16_t{}, 40000, 1000), fill(std::int32_t{}, -70000, 9000),
                                                  fill(float{}, -1.25, 0.5)};
@@ -275,13 +278,7 @@ TEST_CASE("typed images: a stream restarts in int32 when a value leaves int16, a
 TEST_CASE("typed images: NIfTI written as its voxels arrive equals the whole image's file, and publishes only when complete", "[volume]") {
   ScratchDir dir("nifti-stream");
   core::Geometry g({37, 23, 11}, {0.5, 0.75, 2}, {-3, 4, 5});
-  auto fill = [&](auto tag, double first, double step) {
-    using T = decltype(tag);
-    auto v = core::Volume<T>::create(g);
-    REQUIRE(v.ok());
-    for (std::size_t i = 0; i < v->size(); ++i) (*v)[i] = static_cast<T>(first + step * double(i % 977));
-    return core::ScalarImage(std::move(*v));
-  };
+  auto fill = [&](auto tag, double first, double step) { return rampImage(g, tag, first, step, 977); };
   const std::vector<core::ScalarImage> images = {fill(std::uint8_t{}, 3, 0.25), fill(std::int16_t{}, -1024, 3),
                                                  fill(std::uint16_t{}, 40000, 7), fill(std::int32_t{}, -70000, 90),
                                                  fill(float{}, -1.25, 0.5)};
