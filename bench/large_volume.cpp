@@ -24,6 +24,7 @@
 
 #include "app/gui/edit_tools.h"
 #include "bench/bench_support.h"
+#include "bench/bench_window_support.h"
 #include "app/gui/label_panel.h"
 #include "app/gui/main_window.h"
 #include "app/gui/session_files.h"
@@ -39,6 +40,9 @@ using namespace delineate;
 
 namespace {
 
+using bench::msSince;
+using bench::widgetPoint;
+
 [[noreturn]] void die(const std::string& m) {
   std::fprintf(stderr, "bench_large_volume: %s\n", m.c_str());
   std::exit(1);
@@ -48,18 +52,9 @@ void row(const char* what, const std::vector<double>& v) {
   std::printf("  %-40s p50 %8.2f   p95 %8.2f   max %8.2f ms\n", what, bench::percentile(v, 0.5), bench::percentile(v, 0.95), bench::percentile(v, 1.0));
 }
 
-double msSince(const QElapsedTimer& t) { return static_cast<double>(t.nsecsElapsed()) / 1e6; }
-
-// The view drawn now and read back (a widget's repaint() need not draw under Xvfb): every latency below includes
-// its frame.
+// The view drawn now and read back: every latency below includes its frame.
 void drawn(app::gui::SlicePanel* panel) {
-  if (panel->view().capture().isNull()) die("no frame");
-}
-
-QPoint widgetPoint(app::gui::SlicePanel* panel, const core::Vec3& lps) {
-  const auto d = panel->scene().displayPoint(lps);
-  const double dpr = panel->view().devicePixelRatioF();
-  return QPoint(static_cast<int>(std::lround(d[0] / dpr)), panel->view().height() - static_cast<int>(std::lround(d[1] / dpr)));
+  if (!bench::drawFrame(panel)) die("no frame");
 }
 
 // A mouse-like phantom on an n^3 grid of 25 um voxels: air ~ 0, an ellipsoid body ~ 1000, a spine and ribs ~ 3000,
@@ -163,30 +158,16 @@ int main(int argc, char** argv) {
   const core::Label label = window.labelPanel()->addLabel("bench");
   window.editTools()->setTool(app::gui::EditTools::Tool::Brush);
   window.editTools()->setBrushRadius(0.5);
-  std::vector<double> press, move, release, undo;
+  bench::StrokeTimes stroke;
+  std::vector<double> undo;
   std::mt19937 rng(5);
   for (int s = 0; s < strokes; ++s) {
     const QPoint at = widgetPoint(axial, window.cursor()) +
                       QPoint(static_cast<int>(rng() % 80) - 40, static_cast<int>(rng() % 80) - 40);
+    if (!bench::timeStroke(axial, at, stroke)) die("no frame");
     QElapsedTimer t;
-    t.start();
-    QTest::mousePress(&axial->view(), Qt::LeftButton, Qt::NoModifier, at);
-    drawn(axial);
-    press.push_back(msSince(t));
-    for (int m = 1; m <= 10; ++m) {
-      const QPoint p = at + QPoint(4 * m, 2 * m);
-      QMouseEvent ev(QEvent::MouseMove, QPointF(p), axial->view().mapToGlobal(QPointF(p)), Qt::NoButton, Qt::LeftButton,
-                     Qt::NoModifier);
-      t.restart();
-      QApplication::sendEvent(&axial->view(), &ev);
-      drawn(axial);
-      move.push_back(msSince(t));
-    }
-    t.restart();
-    QTest::mouseRelease(&axial->view(), Qt::LeftButton, Qt::NoModifier, at + QPoint(40, 20));
-    release.push_back(msSince(t));
     if (s % 2 == 1) {  // every other stroke undone: the step back and the views redrawn
-      t.restart();
+      t.start();
       if (!window.editTools()->undo()) die("undo refused");
       drawn(axial);
       undo.push_back(msSince(t));
@@ -199,9 +180,9 @@ int main(int argc, char** argv) {
               "back (Mesa llvmpipe, 2 cores)\n",
               strokes);
   row("scroll one slice", scroll);
-  row("brush press (dab)", press);
-  row("brush drag move (dabs)", move);
-  row("brush release (commit, undo step; no frame)", release);
+  row("brush press (dab)", stroke.press);
+  row("brush drag move (dabs)", stroke.move);
+  row("brush release (commit, undo step; no frame)", stroke.release);
   row("undo of a stroke", undo);
 
   // A whole-map import (a box of the label over a quarter of the volume) over the painted strokes: the map is not

@@ -31,6 +31,7 @@
 #include "app/gui/study_document.h"
 #include "app/gui/study_loader.h"
 #include "app/gui/view_panels.h"
+#include "bench/bench_window_support.h"
 #include "inference/engine.h"
 #include "inference/interactive.h"
 #include "viewer/vtk_view.h"
@@ -38,6 +39,9 @@
 using namespace delineate;
 
 namespace {
+
+using bench::msSince;
+using bench::widgetPoint;
 
 [[noreturn]] void die(const std::string& m) {
   std::fprintf(stderr, "bench_window_edit: %s\n", m.c_str());
@@ -57,15 +61,6 @@ void row(const char* what, const std::vector<double>& ours, const std::vector<do
                 pct(peer, 0.5) / std::max(1e-9, pct(ours, 0.5)));
   std::printf("\n");
 }
-
-// Widget pixels (top-left origin) from the scene's display pixels (device, bottom-left origin).
-QPoint widgetPoint(app::gui::SlicePanel* panel, const core::Vec3& lps) {
-  const auto d = panel->scene().displayPoint(lps);
-  const double dpr = panel->view().devicePixelRatioF();
-  return QPoint(static_cast<int>(std::lround(d[0] / dpr)), panel->view().height() - static_cast<int>(std::lround(d[1] / dpr)));
-}
-
-double msSince(const QElapsedTimer& t) { return static_cast<double>(t.nsecsElapsed()) / 1e6; }
 
 }  // namespace
 
@@ -103,28 +98,16 @@ int main(int argc, char** argv) {
   const core::Label label = window.labelPanel()->addLabel("bench");
   window.editTools()->setTool(app::gui::EditTools::Tool::Brush);
   window.editTools()->setBrushRadius(5);
-  std::vector<double> press, move, release, recount;
+  bench::StrokeTimes stroke;
+  std::vector<double> recount;
   std::mt19937 rng(5);
   for (int s = 0; s < strokes; ++s) {
     const core::Vec3 c = window.cursor();
     const QPoint at = widgetPoint(axial, c) + QPoint(static_cast<int>(rng() % 80) - 40, static_cast<int>(rng() % 80) - 40);
+    if (!bench::timeStroke(axial, at, stroke)) die("no frame");
     QElapsedTimer t;
-    t.start();
-    QTest::mousePress(&axial->view(), Qt::LeftButton, Qt::NoModifier, at);
-    press.push_back(msSince(t));
-    for (int m = 1; m <= 10; ++m) {
-      const QPoint p = at + QPoint(4 * m, 2 * m);
-      QMouseEvent ev(QEvent::MouseMove, QPointF(p), axial->view().mapToGlobal(QPointF(p)), Qt::NoButton, Qt::LeftButton,
-                     Qt::NoModifier);
-      t.restart();
-      QApplication::sendEvent(&axial->view(), &ev);
-      move.push_back(msSince(t));
-    }
-    t.restart();
-    QTest::mouseRelease(&axial->view(), Qt::LeftButton, Qt::NoModifier, at + QPoint(40, 20));
-    release.push_back(msSince(t));
     // The issue-7 refresh of the same edit: every label recounted (no step handed over).
-    t.restart();
+    t.start();
     window.document().labelsEdited({label});
     recount.push_back(msSince(t));
     axial->scene().scroll(1);
@@ -132,9 +115,9 @@ int main(int argc, char** argv) {
     QApplication::processEvents();
   }
   std::printf("\nbrush (disc r = 5 mm), ms per event     p50      p95      max\n");
-  row("press (dab, its view redrawn)", press, {}, "");
-  row("drag move (dabs, its view redrawn)", move, {}, "");
-  row("release (commit, volumes kept)", release, recount, "release, full recount");
+  row("press (dab + frame)", stroke.press, {}, "");
+  row("drag move (dabs + frame)", stroke.move, {}, "");
+  row("release (commit, volumes kept)", stroke.release, recount, "release, full recount");
   std::printf("(peer: the same edit refreshed as the issue-7 window did, by recounting every label of the map)\n");
 
   // 2. Click-to-preview: points on labelled structures of the middle slice, alternating objects.
