@@ -98,6 +98,14 @@ int main(int argc, char** argv) {
   const core::Label label = window.labelPanel()->addLabel("bench");
   window.editTools()->setTool(app::gui::EditTools::Tool::Brush);
   window.editTools()->setBrushRadius(5);
+  // The frame alone, no edit: what each press and move below pays for its view drawn and read back.
+  std::vector<double> frameAlone;
+  for (int f = 0; f < 20; ++f) {
+    QElapsedTimer t;
+    t.start();
+    if (!bench::drawFrame(axial)) die("no frame");
+    frameAlone.push_back(msSince(t));
+  }
   bench::StrokeTimes stroke;
   std::vector<double> recount;
   std::mt19937 rng(5);
@@ -118,6 +126,7 @@ int main(int argc, char** argv) {
   row("press (dab + frame)", stroke.press, {}, "");
   row("drag move (dabs + frame)", stroke.move, {}, "");
   row("release (commit, volumes kept)", stroke.release, recount, "release, full recount");
+  row("the axial frame alone (no edit)", frameAlone, {}, "");
   std::printf("(peer: the same edit refreshed as the issue-7 window did, by recounting every label of the map)\n");
 
   // 2. Click-to-preview: points on labelled structures of the middle slice, alternating objects.
