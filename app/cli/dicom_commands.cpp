@@ -15,7 +15,6 @@
 #include "app/cli/commands.h"
 #include "io/dicom/dicom.h"
 #include "io/volume/image_file.h"
-#include "io/volume/nifti.h"
 
 namespace delineate::app::cli {
 namespace {
@@ -307,20 +306,20 @@ int runConvert(const ConvertOptions& o) {
 
   // In the type the values need, never through float32 when they are whole numbers (issue 27): a DICOM series is
   // decoded straight into it, a volume file narrowed to the smallest exact type (CT in HU: int16, half of float32).
-  // A series bound for NIfTI is streamed: each slab of slices is written as it is decoded, so the volume is never held
-  // (a series with missing slices loads whole: their fill value is known only at the end).
-  std::optional<io::NiftiStreamWriter> writer;
+  // A series bound for NIfTI or NRRD (.nrrd) is streamed: each slab of slices is written as it is decoded, so the
+  // volume is never held (a series with missing slices loads whole: their fill value is known only at the end).
+  std::optional<io::ImageStreamWriter> writer;
   std::optional<core::Geometry> streamedGeometry;
   core::ScalarType streamedType = core::ScalarType::Float32;
-  const bool toNifti = io::imageFileFormatFromPath(output) == io::ImageFileFormat::Nifti;
+  const bool streamable = io::imageStreamWritable(output);
   const SeriesConsumer stream = [&](const DicomSeries& chosen, const DicomLoadOptions& load,
                                     const std::function<void(const std::vector<SeriesIssue>&)>& report)
       -> std::optional<int> {
-    if (!toNifti || !io::dicomSeriesStreamable(chosen)) return std::nullopt;
+    if (!streamable || !io::dicomSeriesStreamable(chosen)) return std::nullopt;
     io::DicomSlabSink sink;
     sink.begin = [&](const core::Geometry& g, core::ScalarType type) -> Status {
       writer.reset();  // a restart in a wider type drops the file begun
-      auto created = io::NiftiStreamWriter::create(output, g, type);
+      auto created = io::ImageStreamWriter::create(output, g, type);
       if (!created) return created.error();
       writer.emplace(std::move(*created));
       streamedGeometry = g;

@@ -1,7 +1,9 @@
 #include "io/volume/image_file.h"
 
+#include <algorithm>
 #include <vector>
 
+#include "io/base/streamed_file.h"
 #include "io/volume/image_file_internal.h"
 #include "io/volume/itk_formats.h"
 #include "io/volume/metaimage.h"
@@ -200,6 +202,84 @@ core::Status writeLabelFile(const std::string& path, const core::LabelMap& label
     default: break;
   }
   return notWritable(path, format);
+}
+
+bool imageStreamWritable(const std::string& path) {
+  const ImageFileFormat format = imageFileFormatFromPath(path);
+  if (format == ImageFileFormat::Nifti) return true;
+  return format == ImageFileFormat::Nrrd && endsWithNoCase(path, ".nrrd");
+}
+
+ImageStreamWriter::ImageStreamWriter() = default;
+ImageStreamWriter::ImageStreamWriter(ImageStreamWriter&&) noexcept = default;
+ImageStreamWriter& ImageStreamWriter::operator=(ImageStreamWriter&&) noexcept = default;
+ImageStreamWriter::~ImageStreamWriter() = default;
+
+core::Result<ImageStreamWriter> ImageStreamWriter::create(const std::string& path, const core::Geometry& geometry,
+                                                          core::ScalarType type, const ImageFileWriteOptions& options) {
+  const ImageFileFormat format = imageFileFormatFromPath(path);
+  if (!imageStreamWritable(path))
+    return core::makeError(core::ErrorCode::Unsupported, path,
+                           "only NIfTI (.nii, .nii.gz) and NRRD (.nrrd) are written as their voxels arrive");
+  ImageStreamWriter w;
+  w.m_expected = static_cast<std::uint64_t>(geometry.voxelCount());
+  w.m_elementSize = core::scalarTypeBytes(type);
+  if (format == ImageFileFormat::Nifti) {
+    // The header is part of the compressed stream in a .nii.gz.
+    const NiftiWriteOptions n = niftiOptions(options);
+    auto header = niftiImageHeader(path, geometry, type, n);
+    if (!header) return header.error();
+    const bool gz = endsWithNoCase(path, ".nii.gz");
+    auto file = StreamedFileWriter::create(path, gz ? n.gzipLevel : StreamedFileWriter::kNoCompression);
+    if (!file) return file.error();
+    w.m_file = std::move(*file);
+    if (core::Status s = w.m_file->writeBody(header->data(), header->size()); !s) return s.error();
+  } else {
+    // NRRD: a plain text header, then the voxels raw or as gzip.
+    const NrrdWriteOptions n = nrrdOptions(options);
+    auto header = nrrdImageHeader(path, geometry, type, n);
+    if (!header) return header.error();
+    auto file = StreamedFileWriter::create(path, n.gzip ? n.gzipLevel : StreamedFileWriter::kNoCompression);
+    if (!file) return file.error();
+    w.m_file = std::move(*file);
+    if (core::Status s = w.m_file->writePlain(header->data(), header->size()); !s) return s.error();
+  }
+  return w;
+}
+
+core::Status ImageStreamWriter::append(const void* voxels, std::size_t count) {
+  if (count > m_expected - m_received)
+    return m_file->fail(core::makeError(core::ErrorCode::InvalidArgument, m_file->path(),
+                                        "more voxels than the geometry holds (" + std::to_string(m_expected) + ")"));
+  const std::uint16_t probe = 1;
+  const bool little = *reinterpret_cast<const std::uint8_t*>(&probe) == 1;
+  core::Status s = core::Status::success();
+  if (little || m_elementSize == 1) {
+    s = m_file->writeBody(voxels, count * m_elementSize);
+  } else {  // every format here stores little-endian
+    try {
+      const auto* p = static_cast<const std::uint8_t*>(voxels);
+      std::vector<std::uint8_t> swapped(p, p + count * m_elementSize);
+      for (std::size_t i = 0; i < count; ++i)
+        std::reverse(swapped.begin() + static_cast<std::ptrdiff_t>(i * m_elementSize),
+                     swapped.begin() + static_cast<std::ptrdiff_t>((i + 1) * m_elementSize));
+      s = m_file->writeBody(swapped.data(), swapped.size());
+    } catch (const std::bad_alloc&) {
+      return m_file->fail(core::makeError(core::ErrorCode::OutOfMemory, m_file->path(),
+                                          "cannot allocate a byte-swapped copy of " +
+                                              std::to_string(count * m_elementSize) + " bytes"));
+    }
+  }
+  if (s) m_received += count;
+  return s;
+}
+
+core::Status ImageStreamWriter::commit() {
+  if (m_received != m_expected)
+    return m_file->fail(core::makeError(core::ErrorCode::InvalidArgument, m_file->path(),
+                                        std::to_string(m_received) + " of the image's " + std::to_string(m_expected) +
+                                            " voxels were written; nothing was saved"));
+  return m_file->commit();
 }
 
 }  // namespace delineate::io

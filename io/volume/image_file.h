@@ -23,6 +23,9 @@
 // voxel is a whole number in int16 range). Writes are atomic: a failed save leaves the previous file byte-identical.
 
 #include <cstddef>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -89,5 +92,32 @@ core::Status writeImageFile(const std::string& path, const core::ScalarImage& im
                             const ImageFileWriteOptions& options = {});
 core::Status writeLabelFile(const std::string& path, const core::LabelMap& labels,
                             const ImageFileWriteOptions& options = {});
+
+// An image written as its voxels arrive, never held whole (delineate-cli convert streams a DICOM series slab by slab,
+// issue 27): NIfTI (.nii, .nii.gz) and NRRD with its data inside (.nrrd, gzip or raw as the options say). The header
+// first, then the voxels in file order (x fastest, then y, then z) as append() hands them over; the file's bytes
+// equal writeImageFile's for the whole image. Nothing is published before commit(), which refuses unless exactly the
+// geometry's voxel count arrived; a failure or a writer dropped before commit leaves the target as it was and no
+// temporary file. Other names are Unsupported: imageStreamWritable says so first, and they are written whole.
+bool imageStreamWritable(const std::string& path);
+class StreamedFileWriter;
+class ImageStreamWriter {
+ public:
+  static core::Result<ImageStreamWriter> create(const std::string& path, const core::Geometry& geometry,
+                                                core::ScalarType type, const ImageFileWriteOptions& options = {});
+  ImageStreamWriter(ImageStreamWriter&&) noexcept;
+  ImageStreamWriter& operator=(ImageStreamWriter&&) noexcept;
+  ~ImageStreamWriter();
+
+  // `count` voxels of the writer's type, in this machine's byte order.
+  core::Status append(const void* voxels, std::size_t count);
+  core::Status commit();
+
+ private:
+  ImageStreamWriter();
+  std::unique_ptr<StreamedFileWriter> m_file;
+  std::uint64_t m_expected = 0, m_received = 0;
+  std::size_t m_elementSize = 0;
+};
 
 }  // namespace delineate::io

@@ -665,15 +665,20 @@ StoredVoxels imageVoxels(const core::ImageVolume& image, bool int16WhenExact) {
   return v;
 }
 
+ScalarType storedType(core::ScalarType type) {
+  switch (type) {
+    case core::ScalarType::UInt8: return ScalarType::UInt8;
+    case core::ScalarType::Int16: return ScalarType::Int16;
+    case core::ScalarType::UInt16: return ScalarType::UInt16;
+    case core::ScalarType::Int32: return ScalarType::Int32;
+    case core::ScalarType::Float32: break;
+  }
+  return ScalarType::Float32;
+}
+
 StoredVoxels imageVoxels(const core::ScalarImage& image) {
   StoredVoxels v;
-  switch (image.type()) {
-    case core::ScalarType::UInt8: v.type = ScalarType::UInt8; break;
-    case core::ScalarType::Int16: v.type = ScalarType::Int16; break;
-    case core::ScalarType::UInt16: v.type = ScalarType::UInt16; break;
-    case core::ScalarType::Int32: v.type = ScalarType::Int32; break;
-    case core::ScalarType::Float32: v.type = ScalarType::Float32; break;
-  }
+  v.type = storedType(image.type());
   v.data = image.data();
   v.count = image.size();
   return v;

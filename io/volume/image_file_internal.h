@@ -173,6 +173,8 @@ struct StoredVoxels {
 StoredVoxels imageVoxels(const core::ImageVolume& image, bool int16WhenExact);
 // A typed image's buffer as it is (not copied).
 StoredVoxels imageVoxels(const core::ScalarImage& image);
+// The file type of an image type (uint8, int16, uint16, int32, float32 map one to one).
+ScalarType storedType(core::ScalarType type);
 StoredVoxels labelVoxels(const core::LabelMap& labels);
 
 // The stored bytes, little-endian, compressed when `encoding` is Gzip or Zlib. Raw data on a little-endian host are

@@ -49,8 +49,6 @@
 #include "core/label_map.h"
 #include "core/volume.h"
 
-#include <memory>
-
 namespace delineate::io {
 
 // NIfTI datatype codes we understand (nifti1.h values).
@@ -126,27 +124,10 @@ core::Status writeNiftiLabels(const std::string& path, const core::LabelMap& lab
 core::Result<std::vector<std::uint8_t>> encodeNiftiLabelsGz(const core::LabelMap& labels, const std::string& subject,
                                                             const NiftiWriteOptions& options = {});
 
-// A NIfTI image written as its voxels arrive, never held whole (a DICOM series converted slab by slab, issue 27):
-// the header first, then the voxels in file order (x fastest, then y, then z) as append() hands them over; .nii goes
-// straight to the atomic file, .nii.gz through GzipStream. The bytes equal writeNiftiImage's of the whole image.
-// Nothing is published before commit(), which refuses unless exactly the geometry's voxel count arrived; a writer
-// dropped or failed before it leaves the target as it was.
-class NiftiStreamWriter {
- public:
-  static core::Result<NiftiStreamWriter> create(const std::string& path, const core::Geometry& geometry,
-                                                core::ScalarType type, const NiftiWriteOptions& options = {});
-  NiftiStreamWriter(NiftiStreamWriter&&) noexcept;
-  NiftiStreamWriter& operator=(NiftiStreamWriter&&) noexcept;
-  ~NiftiStreamWriter();
-
-  // `count` voxels of the writer's type, in this machine's byte order.
-  core::Status append(const void* voxels, std::size_t count);
-  core::Status commit();
-
- private:
-  struct Impl;
-  explicit NiftiStreamWriter(std::unique_ptr<Impl> impl);
-  std::unique_ptr<Impl> m_impl;
-};
+// The header writeNiftiImage writes for an image of `type` on `geometry` (the same checks: the name, the gzip level,
+// the geometry, NIfTI-1 or -2), for a writer that streams the voxels after it (io::ImageStreamWriter). In a .nii.gz
+// the header is compressed with the voxels.
+core::Result<std::vector<std::uint8_t>> niftiImageHeader(const std::string& path, const core::Geometry& geometry,
+                                                         core::ScalarType type, const NiftiWriteOptions& options = {});
 
 }  // namespace delineate::io

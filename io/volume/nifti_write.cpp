@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstring>
 #include <new>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -280,91 +279,18 @@ Status writeNiftiImage(const std::string& path, const core::ScalarImage& image, 
   return writeNifti(path, image.geometry(), niftiTypeOf(image.type()), image.data(), image.size(), 0, options);
 }
 
-struct NiftiStreamWriter::Impl {
-  std::string path;
-  std::uint64_t expected = 0, received = 0;
-  std::size_t elementSize = 0;
-  std::optional<AtomicFileWriter> file;
-  std::unique_ptr<GzipStream> gzip;  // .nii.gz: members go to `file`
-  Status failed = Status::success();
-
-  Status write(const void* bytes, std::size_t n) {
-    return gzip ? gzip->append(bytes, n) : file->write(bytes, n);
-  }
-  // Any failure discards the temporary file at once (the target stays as it was) and is the answer from then on.
-  Status fail(Status s) {
-    file->discard();
-    failed = s;
-    return s;
-  }
-};
-
-NiftiStreamWriter::NiftiStreamWriter(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
-NiftiStreamWriter::NiftiStreamWriter(NiftiStreamWriter&&) noexcept = default;
-NiftiStreamWriter& NiftiStreamWriter::operator=(NiftiStreamWriter&&) noexcept = default;
-NiftiStreamWriter::~NiftiStreamWriter() = default;
-
-Result<NiftiStreamWriter> NiftiStreamWriter::create(const std::string& path, const Geometry& geometry,
-                                                    core::ScalarType type, const NiftiWriteOptions& options) {
+Result<std::vector<std::uint8_t>> niftiImageHeader(const std::string& path, const Geometry& geometry,
+                                                   core::ScalarType type, const NiftiWriteOptions& options) {
   const bool gz = endsWith(path, ".nii.gz");
   if (!gz && !endsWith(path, ".nii"))
     return makeError(ErrorCode::InvalidArgument, path, "a NIfTI file name must end in .nii or .nii.gz");
-  const NiftiDatatype datatype = niftiTypeOf(type);
   auto version = checkWrite(path, geometry, static_cast<std::size_t>(geometry.voxelCount()), options, gz);
   if (!version) return version.error();
-  auto impl = std::make_unique<Impl>();
-  impl->path = path;
-  impl->expected = static_cast<std::uint64_t>(geometry.voxelCount());
-  impl->elementSize = static_cast<std::size_t>(bytesPerVoxel(static_cast<int>(datatype)));
-  auto file = AtomicFileWriter::create(path);
-  if (!file) return file.error();
-  impl->file.emplace(std::move(*file));
-  if (gz) {
-    AtomicFileWriter* target = &*impl->file;  // stays put: Impl lives on the heap
-    impl->gzip = std::make_unique<GzipStream>(options.gzipLevel, path, [target](const std::uint8_t* bytes, std::size_t n) {
-      return target->write(bytes, n);
-    });
+  try {
+    return buildHeader(geometry, *version, niftiTypeOf(type), 0);
+  } catch (const std::bad_alloc&) {
+    return makeError(ErrorCode::OutOfMemory, path, "cannot allocate the header");
   }
-  const std::vector<std::uint8_t> header = buildHeader(geometry, *version, datatype, 0);
-  if (Status s = impl->write(header.data(), header.size()); !s) return s.error();
-  return NiftiStreamWriter(std::move(impl));
-}
-
-Status NiftiStreamWriter::append(const void* voxels, std::size_t count) {
-  Impl& w = *m_impl;
-  if (!w.failed) return w.failed;
-  if (count > w.expected - w.received)
-    return w.fail(makeError(ErrorCode::InvalidArgument, w.path,
-                            "more voxels than the geometry holds (" + std::to_string(w.expected) + ")"));
-  Status s = Status::success();
-  if (hostIsLittleEndian() || w.elementSize == 1) {
-    s = w.write(voxels, count * w.elementSize);
-  } else {
-    try {
-      std::vector<std::uint8_t> le;
-      appendLittleEndian(le, voxels, count, w.elementSize);
-      s = w.write(le.data(), le.size());
-    } catch (const std::bad_alloc&) {
-      s = makeError(ErrorCode::OutOfMemory, w.path, "cannot allocate a byte-swapped copy of " +
-                                                        std::to_string(count * w.elementSize) + " bytes");
-    }
-  }
-  if (!s) return w.fail(s);
-  w.received += count;
-  return s;
-}
-
-Status NiftiStreamWriter::commit() {
-  Impl& w = *m_impl;
-  if (!w.failed) return w.failed;
-  if (w.received != w.expected)
-    return w.fail(makeError(ErrorCode::InvalidArgument, w.path,
-                            std::to_string(w.received) + " of the image's " + std::to_string(w.expected) +
-                                " voxels were written; nothing was saved"));
-  if (w.gzip)
-    if (Status s = w.gzip->finish(); !s) return w.fail(s);
-  if (Status s = w.file->commit(); !s) return w.fail(s);
-  return Status::success();
 }
 
 Status writeNiftiLabels(const std::string& path, const core::LabelMap& labels, const NiftiWriteOptions& options) {

@@ -741,6 +741,18 @@ Status writeNrrd(const std::string& path, const Geometry& g, const StoredVoxels&
 
 }  // namespace
 
+core::Result<std::string> nrrdImageHeader(const std::string& path, const core::Geometry& geometry, core::ScalarType type,
+                                          const NrrdWriteOptions& options) {
+  if (endsWithNoCase(path, ".nhdr"))
+    return makeError(ErrorCode::Unsupported, path, "a detached NRRD header's data file is written whole, not streamed");
+  if (!endsWithNoCase(path, ".nrrd"))
+    return makeError(ErrorCode::InvalidArgument, path, "a NRRD file name must end in .nrrd or .nhdr");
+  if (options.gzip && (options.gzipLevel < 0 || options.gzipLevel > 12))
+    return makeError(ErrorCode::InvalidArgument, path, "gzip level " + std::to_string(options.gzipLevel) + " is outside 0..12");
+  if (Status s = geometry.validate(path); !s) return s.error();
+  return headerFor(geometry, storedType(type), options.gzip, "");
+}
+
 core::Result<NrrdHeaderInfo> readNrrdHeader(const std::string& path) {
   auto parsed = parseNrrd(path);
   if (!parsed) return parsed.error();

@@ -102,4 +102,10 @@ core::Status writeNrrdImage(const std::string& path, const core::ScalarImage& im
 core::Status writeNrrdLabels(const std::string& path, const core::LabelMap& labels,
                              const NrrdWriteOptions& options = {});
 
+// The header writeNrrdImage writes into a .nrrd (the data inside it, raw or gzip as `options` say) for an image of
+// `type` on `geometry`, for a writer that streams the voxels after it (io::ImageStreamWriter). A detached header
+// (.nhdr) is refused: its data file is written whole.
+core::Result<std::string> nrrdImageHeader(const std::string& path, const core::Geometry& geometry, core::ScalarType type,
+                                          const NrrdWriteOptions& options = {});
+
 }  // namespace delineate::io

@@ -87,7 +87,7 @@ TEST_CASE("convert writes a DICOM series as NIfTI with its geometry and HU as in
   CHECK(reread->buffer() == loaded->image.buffer());
 }
 
-TEST_CASE("convert streams a series into NIfTI: the whole image's bytes, and a failed write keeps the old file", "[cli]") {
+TEST_CASE("convert streams a series into NIfTI and NRRD: the whole image's bytes, and a failed write keeps the old file", "[cli]") {
   auto dir = sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
   if (!dir) return;
   ScratchDir scratch("cli-convert-stream");
@@ -95,7 +95,7 @@ TEST_CASE("convert streams a series into NIfTI: the whole image's bytes, and a f
   REQUIRE(index.ok());
   auto typed = io::loadDicomSeriesTyped(*index->allSeries().front());
   REQUIRE(typed.ok());
-  for (const std::string name : {"ct.nii", "ct.nii.gz"}) {
+  for (const std::string name : {"ct.nii", "ct.nii.gz", "ct.nrrd"}) {
     INFO(name);
     REQUIRE(io::writeImageFile((scratch / ("whole-" + name)).string(), typed->image).ok());
     const Run r = runCli("convert " + quoted(dir->string()) + " " + quoted((scratch / name).string()));
@@ -109,7 +109,7 @@ TEST_CASE("convert streams a series into NIfTI: the whole image's bytes, and a f
   const fs::path out = scratch / "ct.nii";
   const auto before = readBytes(out);
   const auto entries = std::distance(fs::directory_iterator(scratch.path()), fs::directory_iterator{});
-  for (const std::string name : {"ct.nii", "ct.nii.gz"}) {
+  for (const std::string name : {"ct.nii", "ct.nii.gz", "ct.nrrd"}) {
     INFO(name);
     const Run r = runShell("ulimit -f 2048; trap '' XFSZ; exec '" + std::string(DELINEATE_CLI_PATH) + "' convert " +
                            quoted(dir->string()) + " " + quoted((scratch / name).string()) + " 2>&1");

@@ -12,7 +12,6 @@
 #include "core/scalar_image.h"
 #include "io/dicom/dicom.h"
 #include "io/volume/image_file.h"
-#include "io/volume/nifti.h"
 #include "tests/common/byte_support.h"
 #include "tests/common/dicom_builder.h"
 #include "tests/common/test_support.h"
@@ -275,7 +274,7 @@ TEST_CASE("typed images: a stream restarts in int32 when a value leaves int16, a
   CHECK(notRegular.error().code == core::ErrorCode::InvalidGeometry);
 }
 
-TEST_CASE("typed images: NIfTI written as its voxels arrive equals the whole image's file, and publishes only when complete", "[volume]") {
+TEST_CASE("typed images: NIfTI and NRRD written as their voxels arrive equal the whole image's file, and publish only when complete", "[volume]") {
   ScratchDir dir("nifti-stream");
   core::Geometry g({37, 23, 11}, {0.5, 0.75, 2}, {-3, 4, 5});
   auto fill = [&](auto tag, double first, double step) { return rampImage(g, tag, first, step, 977); };
@@ -283,11 +282,13 @@ TEST_CASE("typed images: NIfTI written as its voxels arrive equals the whole ima
                                                  fill(std::uint16_t{}, 40000, 7), fill(std::int32_t{}, -70000, 90),
                                                  fill(float{}, -1.25, 0.5)};
   for (const auto& image : images)
-    for (const char* ext : {".nii", ".nii.gz"}) {
+    for (const char* ext : {".nii", ".nii.gz", ".nrrd", ".raw.nrrd"}) {
       const std::string name = std::string(core::scalarTypeName(image.type())) + ext;
       INFO(name);
-      REQUIRE(io::writeImageFile((dir / ("whole-" + name)).string(), image).ok());
-      auto w = io::NiftiStreamWriter::create((dir / name).string(), g, image.type());
+      io::ImageFileWriteOptions options;
+      options.compress = std::string(ext) != ".raw.nrrd";  // NRRD gzip and raw
+      REQUIRE(io::writeImageFile((dir / ("whole-" + name)).string(), image, options).ok());
+      auto w = io::ImageStreamWriter::create((dir / name).string(), g, image.type(), options);
       REQUIRE(w.ok());
       const std::size_t bytes = core::scalarTypeBytes(image.type());
       const auto* p = static_cast<const std::uint8_t*>(image.data());
@@ -306,7 +307,7 @@ TEST_CASE("typed images: NIfTI written as its voxels arrive equals the whole ima
   const fs::path keep = dir / "int16.nii.gz";
   const auto before = test::readBytes(keep);
   const auto entries = std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator{});
-  auto shortWriter = io::NiftiStreamWriter::create(keep.string(), g, core::ScalarType::Int16);
+  auto shortWriter = io::ImageStreamWriter::create(keep.string(), g, core::ScalarType::Int16);
   REQUIRE(shortWriter.ok());
   REQUIRE(shortWriter->append(int16.data(), int16.size() - 1).ok());
   const core::Status s = shortWriter->commit();
@@ -315,19 +316,31 @@ TEST_CASE("typed images: NIfTI written as its voxels arrive equals the whole ima
   CHECK(s.error().detail.find("nothing was saved") != std::string::npos);
   CHECK(test::readBytes(keep) == before);
   CHECK(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator{}) == entries);
-  auto longWriter = io::NiftiStreamWriter::create(keep.string(), g, core::ScalarType::Int16);
+  auto longWriter = io::ImageStreamWriter::create(keep.string(), g, core::ScalarType::Int16);
   REQUIRE(longWriter.ok());
   REQUIRE(longWriter->append(int16.data(), int16.size()).ok());
   CHECK(longWriter->append(int16.data(), 1).error().code == core::ErrorCode::InvalidArgument);
   CHECK_FALSE(longWriter->commit().ok());
   CHECK(test::readBytes(keep) == before);
   {  // dropped before commit
-    auto dropped = io::NiftiStreamWriter::create(keep.string(), g, core::ScalarType::Int16);
+    auto dropped = io::ImageStreamWriter::create(keep.string(), g, core::ScalarType::Int16);
     REQUIRE(dropped.ok());
     REQUIRE(dropped->append(int16.data(), int16.size()).ok());
   }
   CHECK(test::readBytes(keep) == before);
   CHECK(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator{}) == entries);
-  CHECK(io::NiftiStreamWriter::create((dir / "x.nrrd").string(), g, core::ScalarType::Int16).error().code ==
+  // Names that are written whole: a detached NRRD header, MetaImage; and a bad level before anything is created.
+  CHECK_FALSE(io::imageStreamWritable((dir / "x.nhdr").string()));
+  CHECK_FALSE(io::imageStreamWritable((dir / "x.mha").string()));
+  CHECK(io::imageStreamWritable((dir / "X.NII.GZ").string()));
+  CHECK(io::ImageStreamWriter::create((dir / "x.nhdr").string(), g, core::ScalarType::Int16).error().code ==
+        core::ErrorCode::Unsupported);
+  CHECK(io::ImageStreamWriter::create((dir / "x.mha").string(), g, core::ScalarType::Int16).error().code ==
+        core::ErrorCode::Unsupported);
+  io::ImageFileWriteOptions badLevel;
+  badLevel.compressionLevel = 13;
+  CHECK(io::ImageStreamWriter::create((dir / "x.nrrd").string(), g, core::ScalarType::Int16, badLevel).error().code ==
         core::ErrorCode::InvalidArgument);
+  CHECK_FALSE(fs::exists(dir / "x.nrrd"));
+  CHECK(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator{}) == entries);
 }
