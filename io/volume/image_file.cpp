@@ -1,6 +1,5 @@
 #include "io/volume/image_file.h"
 
-#include <algorithm>
 #include <vector>
 
 #include "io/base/streamed_file.h"
@@ -251,27 +250,17 @@ core::Status ImageStreamWriter::append(const void* voxels, std::size_t count) {
   if (count > m_expected - m_received)
     return m_file->fail(core::makeError(core::ErrorCode::InvalidArgument, m_file->path(),
                                         "more voxels than the geometry holds (" + std::to_string(m_expected) + ")"));
-  const std::uint16_t probe = 1;
-  const bool little = *reinterpret_cast<const std::uint8_t*>(&probe) == 1;
-  core::Status s = core::Status::success();
-  if (little || m_elementSize == 1) {
-    s = m_file->writeBody(voxels, count * m_elementSize);
-  } else {  // every format here stores little-endian
-    try {
-      const auto* p = static_cast<const std::uint8_t*>(voxels);
-      std::vector<std::uint8_t> swapped(p, p + count * m_elementSize);
-      for (std::size_t i = 0; i < count; ++i)
-        std::reverse(swapped.begin() + static_cast<std::ptrdiff_t>(i * m_elementSize),
-                     swapped.begin() + static_cast<std::ptrdiff_t>((i + 1) * m_elementSize));
-      s = m_file->writeBody(swapped.data(), swapped.size());
-    } catch (const std::bad_alloc&) {
-      return m_file->fail(core::makeError(core::ErrorCode::OutOfMemory, m_file->path(),
-                                          "cannot allocate a byte-swapped copy of " +
-                                              std::to_string(count * m_elementSize) + " bytes"));
-    }
+  try {
+    std::vector<std::uint8_t> swapped;  // only on a big-endian host: every format here stores little-endian
+    const core::Status s = m_file->writeBody(image_file_detail::littleEndianBytes(voxels, count, m_elementSize, swapped),
+                                             count * m_elementSize);
+    if (s) m_received += count;
+    return s;
+  } catch (const std::bad_alloc&) {
+    return m_file->fail(core::makeError(core::ErrorCode::OutOfMemory, m_file->path(),
+                                        "cannot allocate a byte-swapped copy of " +
+                                            std::to_string(count * m_elementSize) + " bytes"));
   }
-  if (s) m_received += count;
-  return s;
 }
 
 core::Status ImageStreamWriter::commit() {

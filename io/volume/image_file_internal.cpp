@@ -692,21 +692,25 @@ StoredVoxels labelVoxels(const core::LabelMap& labels) {
   return v;
 }
 
+const std::uint8_t* littleEndianBytes(const void* data, std::size_t count, std::size_t elementSize,
+                                      std::vector<std::uint8_t>& storage) {
+  const auto* bytes = static_cast<const std::uint8_t*>(data);
+  if (hostIsLittleEndian() || elementSize == 1) return bytes;
+  storage.assign(bytes, bytes + count * elementSize);
+  for (std::size_t i = 0; i < count; ++i)
+    std::reverse(storage.begin() + static_cast<std::ptrdiff_t>(i * elementSize),
+                 storage.begin() + static_cast<std::ptrdiff_t>((i + 1) * elementSize));
+  return storage.data();
+}
+
 Result<EncodedVoxels> encodeVoxels(const StoredVoxels& voxels, Encoding encoding, int level,
                                    const std::string& subject) {
   const auto elementSize = static_cast<std::size_t>(scalarBytes(voxels.type));
   const std::size_t bytes = voxels.count * elementSize;
   EncodedVoxels out;
   try {
-    const auto* src = static_cast<const std::uint8_t*>(voxels.data);
     std::vector<std::uint8_t> little;
-    if (!hostIsLittleEndian() && elementSize > 1) {
-      little.assign(src, src + bytes);
-      for (std::size_t i = 0; i < voxels.count; ++i)
-        std::reverse(little.begin() + static_cast<std::ptrdiff_t>(i * elementSize),
-                     little.begin() + static_cast<std::ptrdiff_t>((i + 1) * elementSize));
-      src = little.data();
-    }
+    const std::uint8_t* src = littleEndianBytes(voxels.data, voxels.count, elementSize, little);
     if (encoding == Encoding::Raw) {
       out.owned = std::move(little);
       out.bytes = out.owned.empty() ? src : out.owned.data();

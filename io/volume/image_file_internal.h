@@ -184,6 +184,10 @@ struct EncodedVoxels {
   const std::uint8_t* bytes = nullptr;
   std::size_t size = 0;
 };
+// `count` elements of `elementSize` bytes as the little-endian bytes every format here stores: `data` itself on a
+// little-endian host (nothing copied), else a byte-swapped copy held in `storage`. May throw std::bad_alloc.
+const std::uint8_t* littleEndianBytes(const void* data, std::size_t count, std::size_t elementSize,
+                                      std::vector<std::uint8_t>& storage);
 Result<EncodedVoxels> encodeVoxels(const StoredVoxels& voxels, Encoding encoding, int level,
                                    const std::string& subject);
 
