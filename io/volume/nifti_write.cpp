@@ -199,19 +199,38 @@ Result<std::vector<std::uint8_t>> encodeGz(const std::string& path, const Geomet
   }
 }
 
+// What every NIfTI file write starts with: the name (.nii or .nii.gz), the checks, and the header.
+struct CheckedHeader {
+  bool gz = false;
+  std::vector<std::uint8_t> bytes;
+};
+
+Result<CheckedHeader> checkedHeader(const std::string& path, const Geometry& g, std::size_t count, NiftiDatatype type,
+                                    int intentCode, const NiftiWriteOptions& options) {
+  CheckedHeader h;
+  h.gz = endsWith(path, ".nii.gz");
+  if (!h.gz && !endsWith(path, ".nii"))
+    return makeError(ErrorCode::InvalidArgument, path, "a NIfTI file name must end in .nii or .nii.gz");
+  auto version = checkWrite(path, g, count, options, h.gz);
+  if (!version) return version.error();
+  try {
+    h.bytes = buildHeader(g, *version, type, intentCode);
+  } catch (const std::bad_alloc&) {
+    return makeError(ErrorCode::OutOfMemory, path, "cannot allocate the header");
+  }
+  return h;
+}
+
 Status writeNifti(const std::string& path, const Geometry& g, NiftiDatatype type, const void* data, std::size_t count,
                   int intentCode, const NiftiWriteOptions& options) {
-  const bool gz = endsWith(path, ".nii.gz");
-  if (!gz && !endsWith(path, ".nii"))
-    return makeError(ErrorCode::InvalidArgument, path, "a NIfTI file name must end in .nii or .nii.gz");
-  if (gz && (hostIsLittleEndian() || bytesPerVoxel(static_cast<int>(type)) == 1)) {
+  auto checked = checkedHeader(path, g, count, type, intentCode, options);
+  if (!checked) return checked.error();
+  const std::vector<std::uint8_t>& header = checked->bytes;
+  const auto elementSize = static_cast<std::size_t>(bytesPerVoxel(static_cast<int>(type)));
+  if (checked->gz && (hostIsLittleEndian() || elementSize == 1)) {
     // Members compressed straight from the voxels and written as they come: the compressed file is never held whole
     // (a 512-slice CT: 111 MB less at the peak).
-    auto version = checkWrite(path, g, count, options, true);
-    if (!version) return version.error();
-    const auto elementSize = static_cast<std::size_t>(bytesPerVoxel(static_cast<int>(type)));
     try {
-      const std::vector<std::uint8_t> header = buildHeader(g, *version, type, intentCode);
       auto writer = AtomicFileWriter::create(path);
       if (!writer) return writer.error();
       if (Status s = gzipCompressTo(header.data(), header.size(), data, count * elementSize, options.gzipLevel, path,
@@ -224,18 +243,12 @@ Status writeNifti(const std::string& path, const Geometry& g, NiftiDatatype type
                                                          std::to_string(count * elementSize) + " bytes of voxel data");
     }
   }
-  if (gz) {  // a big-endian host: the little-endian copy, compressed whole
+  if (checked->gz) {  // a big-endian host: the little-endian copy, compressed whole
     auto compressed = encodeGz(path, g, type, data, count, intentCode, options);
     if (!compressed) return compressed.error();
     return writeFileAtomically(path, compressed->data(), compressed->size());
   }
-  auto checked = checkWrite(path, g, count, options, false);
-  if (!checked) return checked.error();
-  const int version = *checked;
-  const auto elementSize = static_cast<std::size_t>(bytesPerVoxel(static_cast<int>(type)));
-
   try {
-    std::vector<std::uint8_t> header = buildHeader(g, version, type, intentCode);
     auto writer = AtomicFileWriter::create(path);
     if (!writer) return writer.error();
     if (Status s = writer->write(header.data(), header.size()); !s) return s;
@@ -281,16 +294,10 @@ Status writeNiftiImage(const std::string& path, const core::ScalarImage& image, 
 
 Result<std::vector<std::uint8_t>> niftiImageHeader(const std::string& path, const Geometry& geometry,
                                                    core::ScalarType type, const NiftiWriteOptions& options) {
-  const bool gz = endsWith(path, ".nii.gz");
-  if (!gz && !endsWith(path, ".nii"))
-    return makeError(ErrorCode::InvalidArgument, path, "a NIfTI file name must end in .nii or .nii.gz");
-  auto version = checkWrite(path, geometry, static_cast<std::size_t>(geometry.voxelCount()), options, gz);
-  if (!version) return version.error();
-  try {
-    return buildHeader(geometry, *version, niftiTypeOf(type), 0);
-  } catch (const std::bad_alloc&) {
-    return makeError(ErrorCode::OutOfMemory, path, "cannot allocate the header");
-  }
+  auto checked = checkedHeader(path, geometry, static_cast<std::size_t>(geometry.voxelCount()), niftiTypeOf(type), 0,
+                               options);
+  if (!checked) return checked.error();
+  return std::move(checked->bytes);
 }
 
 Status writeNiftiLabels(const std::string& path, const core::LabelMap& labels, const NiftiWriteOptions& options) {
