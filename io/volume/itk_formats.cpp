@@ -589,33 +589,39 @@ Result<R> withOpened(const std::string& path, ItkReadFormat format, Read&& read)
   }
 }
 
+// The voxels of an opened file as Out, each through `convert` (which may refuse one).
+template <class Out, class Convert>
+Result<core::Volume<Out>> convertOpened(Opened& opened, const std::string& path, ItkReadFormat format, Convert&& convert) {
+  const Header& h = opened.header;
+  const auto count = static_cast<std::size_t>(h.voxels);
+  typename core::Volume<Out>::UninitBuffer out(count);
+  // ITK writes straight into the result when it stores what we keep; otherwise through one staging buffer.
+  const bool direct = (std::is_same_v<Out, float> && h.component == Component::FLOAT) ||
+                      (std::is_same_v<Out, std::uint16_t> && h.component == Component::USHORT);
+  if (direct) {
+    if (Status s = readVoxels(*opened.io, out.data(), path, format); !s) return s.error();
+    return core::Volume<Out>::adopt(h.geometry, std::move(out), path);
+  }
+  core::Volume<std::uint8_t>::UninitBuffer raw(static_cast<std::size_t>(h.voxels * h.componentBytes));
+  if (Status s = readVoxels(*opened.io, raw.data(), path, format); !s) return s.error();
+  std::optional<core::Error> refused;
+  visitComponent(h.component, [&](auto tag) {
+    using Src = decltype(tag);
+    const auto* src = reinterpret_cast<const Src*>(raw.data());
+    for (std::size_t i = 0; i < count; ++i)
+      if (!convert(src[i], out[i])) {
+        refused = convert.refusal(i, static_cast<double>(src[i]), h.geometry, path);
+        return;
+      }
+  });
+  if (refused) return *refused;
+  return core::Volume<Out>::adopt(h.geometry, std::move(out), path);
+}
+
 template <class Out, class Convert>
 Result<core::Volume<Out>> readConverted(const std::string& path, ItkReadFormat format, Convert&& convert) {
-  return withOpened<core::Volume<Out>>(path, format, [&](Opened& opened) -> Result<core::Volume<Out>> {
-    const Header& h = opened.header;
-    const auto count = static_cast<std::size_t>(h.voxels);
-    typename core::Volume<Out>::UninitBuffer out(count);
-    // ITK writes straight into the result when it stores what we keep; otherwise through one staging buffer.
-    const bool direct = (std::is_same_v<Out, float> && h.component == Component::FLOAT) ||
-                        (std::is_same_v<Out, std::uint16_t> && h.component == Component::USHORT);
-    if (direct) {
-      if (Status s = readVoxels(*opened.io, out.data(), path, format); !s) return s.error();
-      return core::Volume<Out>::adopt(h.geometry, std::move(out), path);
-    }
-    core::Volume<std::uint8_t>::UninitBuffer raw(static_cast<std::size_t>(h.voxels * h.componentBytes));
-    if (Status s = readVoxels(*opened.io, raw.data(), path, format); !s) return s.error();
-    std::optional<core::Error> refused;
-    visitComponent(h.component, [&](auto tag) {
-      using Src = decltype(tag);
-      const auto* src = reinterpret_cast<const Src*>(raw.data());
-      for (std::size_t i = 0; i < count; ++i)
-        if (!convert(src[i], out[i])) {
-          refused = convert.refusal(i, static_cast<double>(src[i]), h.geometry, path);
-          return;
-        }
-    });
-    if (refused) return *refused;
-    return core::Volume<Out>::adopt(h.geometry, std::move(out), path);
+  return withOpened<core::Volume<Out>>(path, format, [&](Opened& opened) {
+    return convertOpened<Out>(opened, path, format, std::forward<Convert>(convert));
   });
 }
 
@@ -657,32 +663,30 @@ Result<core::ImageVolume> readItkFormatImage(const std::string& path, ItkReadFor
 
 Result<core::ScalarImage> readItkFormatImageTyped(const std::string& path, ItkReadFormat format) {
   // ITK reads straight into a volume of the stored type when we keep that type (uchar, short, ushort, int, float):
-  // no staging buffer and no float32 copy. Other types go through float32 and are narrowed.
-  auto stored = withOpened<std::optional<core::ScalarImage>>(
-      path, format, [&](Opened& opened) -> Result<std::optional<core::ScalarImage>> {
-        const Header& h = opened.header;
-        auto direct = [&](auto tag) -> Result<std::optional<core::ScalarImage>> {
-          using T = decltype(tag);
-          typename core::Volume<T>::UninitBuffer out(static_cast<std::size_t>(h.voxels));
-          if (Status s = readVoxels(*opened.io, out.data(), path, format); !s) return s.error();
-          auto volume = core::Volume<T>::adopt(h.geometry, std::move(out), path);
-          if (!volume) return volume.error();
-          return std::optional<core::ScalarImage>(core::ScalarImage(std::move(*volume)));
-        };
-        switch (h.component) {
-          case Component::UCHAR: return direct(std::uint8_t{});
-          case Component::SHORT: return direct(std::int16_t{});
-          case Component::USHORT: return direct(std::uint16_t{});
-          case Component::INT: return direct(std::int32_t{});
-          case Component::FLOAT: return direct(float{});
-          default: return std::optional<core::ScalarImage>();
-        }
-      });
-  if (!stored) return stored.error();
-  if (*stored) return std::move(**stored);
-  auto floats = readItkFormatImage(path, format);
-  if (!floats) return floats.error();
-  return core::ScalarImage::narrowed(std::move(*floats), path);
+  // no staging buffer and no float32 copy. Other types are converted to float32 from the same open file, then
+  // narrowed.
+  return withOpened<core::ScalarImage>(path, format, [&](Opened& opened) -> Result<core::ScalarImage> {
+    const Header& h = opened.header;
+    auto direct = [&](auto tag) -> Result<core::ScalarImage> {
+      using T = decltype(tag);
+      typename core::Volume<T>::UninitBuffer out(static_cast<std::size_t>(h.voxels));
+      if (Status s = readVoxels(*opened.io, out.data(), path, format); !s) return s.error();
+      auto volume = core::Volume<T>::adopt(h.geometry, std::move(out), path);
+      if (!volume) return volume.error();
+      return core::ScalarImage(std::move(*volume));
+    };
+    switch (h.component) {
+      case Component::UCHAR: return direct(std::uint8_t{});
+      case Component::SHORT: return direct(std::int16_t{});
+      case Component::USHORT: return direct(std::uint16_t{});
+      case Component::INT: return direct(std::int32_t{});
+      case Component::FLOAT: return direct(float{});
+      default: break;
+    }
+    auto floats = convertOpened<float>(opened, path, format, ToFloat{});
+    if (!floats) return floats.error();
+    return core::ScalarImage::narrowed(std::move(*floats), path);
+  });
 }
 
 Result<core::LabelMap> readItkFormatLabels(const std::string& path, ItkReadFormat format) {

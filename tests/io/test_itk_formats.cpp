@@ -306,6 +306,12 @@ TEST_CASE("itk formats: VTK legacy structured points, binary and ASCII", "[image
     // Binary "short" stays int16; ASCII "float" stays float32, as a float32 NIfTI does.
     checkTyped(p, p == bin ? core::ScalarType::Int16 : core::ScalarType::Float32, values);
   }
+  // "double" is no type we keep: converted from the same open file, then narrowed to the smallest exact type.
+  std::string doubles = vtkHeader(g, "ASCII", "double");
+  for (std::size_t i = 0; i < values.size(); ++i) doubles += std::to_string(values[i]) + (i % 4 == 3 ? "\n" : " ");
+  const std::string wide = (dir / "wide.vtk").string();
+  test::writeTextFile(wide, doubles);
+  checkTyped(wide, core::ScalarType::Int16, values);
   std::vector<std::uint16_t> labels;
   for (int i = 0; i < 12; ++i) labels.push_back(static_cast<std::uint16_t>(i == 5 ? 65535 : i));
   const std::string seg = (dir / "seg.vtk").string();
