@@ -390,7 +390,7 @@ core::Status GzipStream::flushMembers(bool last) {
 }
 
 core::Status GzipStream::append(const void* data, std::size_t size) {
-  if (failed_) return failed_->error();
+  if (!failed_) return failed_;
   const auto fail = [&](core::Status s) {
     if (!s) failed_ = s;
     return s;

@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -88,7 +87,7 @@ class GzipStream {
   std::unique_ptr<std::uint8_t[]> staging_;
   std::size_t capacity_ = 0, filled_ = 0, consumed_ = 0;
   bool wroteMember_ = false;
-  std::optional<core::Status> failed_;
+  core::Status failed_ = core::Status::success();  // the first error, the answer from then on
 };
 
 }  // namespace delineate::io
