@@ -308,44 +308,47 @@ int runConvert(const ConvertOptions& o) {
   // decoded straight into it, a volume file narrowed to the smallest exact type (CT in HU: int16, half of float32).
   // A series bound for NIfTI or NRRD (.nrrd) is streamed: each slab of slices is written as it is decoded, so the
   // volume is never held (a series with missing slices loads whole: their fill value is known only at the end).
-  std::optional<io::ImageStreamWriter> writer;
-  std::optional<core::Geometry> streamedGeometry;
-  core::ScalarType streamedType = core::ScalarType::Float32;
+  struct Written {
+    core::Geometry geometry;
+    core::ScalarType type;
+  };
+  std::optional<Written> streamed;  // set once a stream was committed
   const bool streamable = io::imageStreamWritable(output);
   const SeriesConsumer stream = [&](const DicomSeries& chosen, const DicomLoadOptions& load,
                                     const std::function<void(const std::vector<SeriesIssue>&)>& report)
       -> std::optional<int> {
     if (!streamable || !io::dicomSeriesStreamable(chosen)) return std::nullopt;
+    const core::Geometry& g = *chosen.geometry;
+    const std::size_t plane = std::size_t(g.dimensions()[0]) * std::size_t(g.dimensions()[1]);
+    std::optional<io::ImageStreamWriter> writer;
     io::DicomSlabSink sink;
-    sink.begin = [&](const core::Geometry& g, core::ScalarType type) -> Status {
+    sink.begin = [&](const core::Geometry& geometry, core::ScalarType type) -> Status {
       writer.reset();  // a restart in a wider type drops the file begun
-      auto created = io::ImageStreamWriter::create(output, g, type);
+      auto created = io::ImageStreamWriter::create(output, geometry, type);
       if (!created) return created.error();
       writer.emplace(std::move(*created));
-      streamedGeometry = g;
-      streamedType = type;
       return Status::success();
     };
     sink.slab = [&](std::int64_t, std::int64_t slices, const void* voxels) {
-      const auto& d = streamedGeometry->dimensions();
-      return writer->append(voxels, std::size_t(slices) * std::size_t(d[0]) * std::size_t(d[1]));
+      return writer->append(voxels, std::size_t(slices) * plane);
     };
-    auto streamed = io::streamDicomSeriesTyped(chosen, load, sink);
-    if (!streamed) return fileError(streamed.error());
-    report(streamed->issues);
+    auto result = io::streamDicomSeriesTyped(chosen, load, sink);
+    if (!result) return fileError(result.error());
+    report(result->issues);
     if (Status s = writer->commit(); !s) return fileError(s.error());
+    streamed = Written{g, result->type};
     return 0;
   };
   core::ScalarImage image;
   if (int code = readInput(input, o.series, o.allowIrregular, o.allowUnreadable, o.threads, nullptr, &image, stream);
       code != 0)
     return code;
-  if (!streamedGeometry)
+  if (!streamed)
     if (Status s = io::writeImageFile(output, image); !s) return fileError(s.error());
-  const core::Geometry& g = streamedGeometry ? *streamedGeometry : image.geometry();
+  const core::Geometry& g = streamed ? streamed->geometry : image.geometry();
   const auto& d = g.dimensions();
   std::printf("wrote %s (%lld x %lld x %lld, %s, %s)\n", output.c_str(), (long long)d[0], (long long)d[1], (long long)d[2],
-              g.orientationCode().c_str(), core::scalarTypeName(streamedGeometry ? streamedType : image.type()));
+              g.orientationCode().c_str(), core::scalarTypeName(streamed ? streamed->type : image.type()));
   return 0;
 }
 
