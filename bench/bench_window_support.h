@@ -12,11 +12,25 @@
 #include <cmath>
 #include <vector>
 
+#include "app/gui/main_window.h"
 #include "app/gui/view_panels.h"
 #include "core/geometry.h"
 #include "viewer/vtk_view.h"
 
 namespace delineate::bench {
+
+// The window every benchmark measures: its settings under their own name (a user's are not touched), no dialogs
+// (errors come back as signals), 1400 x 900, shown and laid out.
+inline void nameBenchApplication() {
+  QApplication::setOrganizationName("DelineateBench");
+  QApplication::setApplicationName("DelineateBench");
+}
+inline void showBenchWindow(app::gui::MainWindow& window) {
+  window.setDialogsEnabled(false);
+  window.resize(1400, 900);
+  window.show();
+  QApplication::processEvents();
+}
 
 inline double msSince(const QElapsedTimer& t) { return static_cast<double>(t.nsecsElapsed()) / 1e6; }
 

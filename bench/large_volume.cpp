@@ -111,14 +111,10 @@ int main(int argc, char** argv) {
 
   viewer::VtkView::setDefaultSurfaceFormat();
   QApplication app(argc, argv);
-  QApplication::setOrganizationName("DelineateBench");
-  QApplication::setApplicationName("DelineateBench");
+  bench::nameBenchApplication();
   const std::size_t rssBefore = bench::statusBytes("VmRSS:");
   app::gui::MainWindow window;
-  window.setDialogsEnabled(false);
-  window.resize(1400, 900);
-  window.show();
-  QApplication::processEvents();
+  bench::showBenchWindow(window);
 
   // Time to first image: Open Image until the axial view has drawn the study.
   QSignalSpy loaded(&window, &app::gui::MainWindow::studyLoaded), failed(&window, &app::gui::MainWindow::loadFailed);

@@ -37,6 +37,7 @@
 
 #include "app/gui/main_window.h"
 #include "bench/bench_support.h"
+#include "bench/bench_window_support.h"
 #include "app/gui/study_document.h"
 #include "app/gui/study_loader.h"
 #include "app/gui/view_panels.h"
@@ -78,16 +79,12 @@ int main(int argc, char** argv) {
   if (dicom.empty() || labelsPath.empty()) die("usage: bench_viewer --dicom DIR --labels LABELS.nii.gz [--frames N]");
   viewer::VtkView::setDefaultSurfaceFormat();
   QApplication app(argc, argv);
-  QApplication::setOrganizationName("DelineateBench");
-  QApplication::setApplicationName("DelineateBench");
+  bench::nameBenchApplication();
 
   // 3 and 2 first, on a fresh process: the window opens the series and the labels.
   const std::size_t rssBefore = bench::statusBytes("VmRSS:");
   app::gui::MainWindow window;
-  window.setDialogsEnabled(false);
-  window.resize(1400, 900);
-  window.show();
-  QApplication::processEvents();
+  bench::showBenchWindow(window);
   QSignalSpy loaded(&window, &app::gui::MainWindow::studyLoaded), failed(&window, &app::gui::MainWindow::loadFailed),
       labelsLoaded(&window, &app::gui::MainWindow::labelsLoaded), surfaces(&window, &app::gui::MainWindow::surfacesReady);
   QElapsedTimer clock;

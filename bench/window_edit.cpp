@@ -31,6 +31,7 @@
 #include "app/gui/study_document.h"
 #include "app/gui/study_loader.h"
 #include "app/gui/view_panels.h"
+#include "bench/bench_support.h"
 #include "bench/bench_window_support.h"
 #include "inference/engine.h"
 #include "inference/interactive.h"
@@ -48,17 +49,13 @@ using bench::widgetPoint;
   std::exit(1);
 }
 
-double pct(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1))];
-}
+using bench::percentile;
 
 void row(const char* what, const std::vector<double>& ours, const std::vector<double>& peer, const char* peerName) {
-  std::printf("%-34s %8.2f %8.2f %8.2f", what, pct(ours, 0.5), pct(ours, 0.95), pct(ours, 1.0));
+  std::printf("%-34s %8.2f %8.2f %8.2f", what, percentile(ours, 0.5), percentile(ours, 0.95), percentile(ours, 1.0));
   if (!peer.empty())
-    std::printf("   %-22s %8.2f %8.2f %8.2f   %5.2fx", peerName, pct(peer, 0.5), pct(peer, 0.95), pct(peer, 1.0),
-                pct(peer, 0.5) / std::max(1e-9, pct(ours, 0.5)));
+    std::printf("   %-22s %8.2f %8.2f %8.2f   %5.2fx", peerName, percentile(peer, 0.5), percentile(peer, 0.95), percentile(peer, 1.0),
+                percentile(peer, 0.5) / std::max(1e-9, percentile(ours, 0.5)));
   std::printf("\n");
 }
 
@@ -76,11 +73,9 @@ int main(int argc, char** argv) {
   }
   viewer::VtkView::setDefaultSurfaceFormat();
   QApplication app(argc, argv);
-  QApplication::setOrganizationName("DelineateBench");
+  bench::nameBenchApplication();
   app::gui::MainWindow window;
-  window.setDialogsEnabled(false);
-  window.resize(1400, 900);
-  window.show();
+  bench::showBenchWindow(window);
   QSignalSpy loaded(&window, &app::gui::MainWindow::studyLoaded);
   QSignalSpy failed(&window, &app::gui::MainWindow::loadFailed);
   window.loader().openImage(image, labels);
