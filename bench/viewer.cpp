@@ -7,12 +7,15 @@
 //   2. time to first image for a DICOM series: the window from "open folder" to the first frame of the study, beside
 //      reading the same series with io alone (no window);
 //   3. peak memory with the CT and its label map open in the window (surfaces built), beside the raw data size
-//      (the series' 16-bit pixels + a 16-bit label map, as issue 27 counts it: atlases exceed 255 labels).
+//      (the series' 16-bit pixels + a 16-bit label map, as issue 27 counts it: atlases exceed 255 labels);
+//   4. the surfaces: build time after the labels open, triangles, and a 3D frame (turned a step, drawn and read
+//      back) at the detail BENCH_SURFACE_DETAIL asks for (full, reduced or auto, the preference's values).
 // Usage (scripts/bench_viewer.sh prepares the inputs): bench_viewer --dicom DIR --labels LABELS.nii.gz [--frames N]
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTimer>
 
@@ -40,6 +43,7 @@
 #include "bench/bench_window_support.h"
 #include "app/gui/study_document.h"
 #include "app/gui/study_loader.h"
+#include "app/gui/surface_builder.h"
 #include "app/gui/view_panels.h"
 #include "io/dicom/dicom.h"
 #include "io/volume/image_file.h"
@@ -80,6 +84,7 @@ int main(int argc, char** argv) {
   viewer::VtkView::setDefaultSurfaceFormat();
   QApplication app(argc, argv);
   bench::nameBenchApplication();
+  QSettings().setValue("view/surfaceDetail", QString::fromUtf8(std::getenv("BENCH_SURFACE_DETAIL") ? std::getenv("BENCH_SURFACE_DETAIL") : "auto"));
 
   // 3 and 2 first, on a fresh process: the window opens the series and the labels.
   const std::size_t rssBefore = bench::statusBytes("VmRSS:");
@@ -108,7 +113,9 @@ int main(int argc, char** argv) {
   while (labelsLoaded.isEmpty() && failed.isEmpty()) labelsLoaded.wait(100);
   if (!failed.isEmpty()) die(failed.front().at(0).toString().toStdString());
   const std::size_t peakLabels = bench::statusBytes("VmHWM:");
-  while (surfaces.size() < 2) surfaces.wait(100);  // the image's (none) and the labels' surfaces
+  clock.restart();
+  while (surfaces.size() < 2) surfaces.wait(20);  // the image's (none) and the labels' surfaces
+  const double surfaceSeconds = static_cast<double>(clock.nsecsElapsed()) / 1e9;
   QApplication::processEvents();
   {
     const QImage shot = window.screenshot();
@@ -122,15 +129,31 @@ int main(int argc, char** argv) {
       triangles += mesh->GetNumberOfPolys();
       points += mesh->GetNumberOfPoints();
     }
-    std::printf("surfaces: %zu labels, %.2f M triangles, %.2f M points\n", meshes.size(), double(triangles) / 1e6,
-                double(points) / 1e6);
-  }
-  if (std::getenv("BENCH_STOP_AFTER_SURFACES")) {
-    std::printf("peak RSS by stage: image open %.0f MB, labels open %.0f MB, surfaces built %.0f MB\n", static_cast<double>(peakImage) / 1e6,
-                static_cast<double>(peakLabels) / 1e6, static_cast<double>(peak) / 1e6);
-    return 0;
+    std::printf("surfaces: %zu labels, %.2f M triangles, %.2f M points, %s detail (renderer %s), built %.2f s after the "
+                "labels opened\n",
+                meshes.size(), double(triangles) / 1e6, double(points) / 1e6,
+                window.surfaceBuilder().detail() == viewer::SurfaceDetail::Full ? "full" : "reduced",
+                viewer::VtkView::openGlRenderer().toStdString().c_str(), surfaceSeconds);
+    // The 3D view turned a step at a time, each frame drawn and read back.
+    std::vector<double> frames3d;
+    auto* view3d = window.surfacePanel();
+    for (int i = 0; i < 20; ++i) {
+      QElapsedTimer t;
+      t.start();
+      view3d->scene().rotate(12, 0);
+      if (view3d->view().capture().isNull()) die("no 3D frame");
+      frames3d.push_back(bench::msSince(t));
+    }
+    std::printf("3D view %dx%d px, turned and drawn (ms per frame): p50 %.1f  p95 %.1f\n", view3d->view().pixelSize().width(),
+                view3d->view().pixelSize().height(), median(frames3d), bench::percentile(frames3d, 0.95));
   }
   const double raw = voxels * (2 + 2);
+  if (std::getenv("BENCH_STOP_AFTER_SURFACES")) {
+    std::printf("peak RSS by stage: image open %.0f MB, labels open %.0f MB, surfaces built %.0f MB (%.2fx raw %.0f MB)\n",
+                static_cast<double>(peakImage) / 1e6, static_cast<double>(peakLabels) / 1e6,
+                static_cast<double>(peak) / 1e6, static_cast<double>(peak) / raw, raw / 1e6);
+    return 0;
+  }
   std::printf("study: %ld x %ld x %ld (%.0f M voxels) from %s\n", static_cast<long>(dims[0]), static_cast<long>(dims[1]),
               static_cast<long>(dims[2]), voxels / 1e6, dicom.c_str());
   std::printf("\npeak RSS with the CT and labels open, surfaces built: %.0f MB (process before the window: %.0f MB)\n",

@@ -16,5 +16,11 @@ if [ -n "$small" ]; then
   BENCH_STOP_AFTER_IMAGE=1 xvfb-run -a -s "-screen 0 1600x1000x24" build/bench/bench_viewer --dicom "$small" \
     --labels none 2>/dev/null | tail -1
 fi
-xvfb-run -a -s "-screen 0 1600x1000x24" build/bench/bench_viewer --dicom "$work/ct$slices" \
+# The surfaces at reduced detail first (what "auto" gives on a software renderer such as this Xvfb's llvmpipe), in a
+# process of its own, up to the peak; then the whole benchmark at full detail.
+printf '\nsurfaces at reduced detail:\n'
+BENCH_SURFACE_DETAIL=reduced BENCH_STOP_AFTER_SURFACES=1 xvfb-run -a -s "-screen 0 1600x1000x24" build/bench/bench_viewer \
+  --dicom "$work/ct$slices" --labels "$work/labels$slices.nii.gz" "$@"
+printf '\nsurfaces at full detail:\n'
+BENCH_SURFACE_DETAIL=full xvfb-run -a -s "-screen 0 1600x1000x24" build/bench/bench_viewer --dicom "$work/ct$slices" \
   --labels "$work/labels$slices.nii.gz" "$@"

@@ -136,7 +136,7 @@
 <context>
     <name>Shortcuts</name>
     <message>
-        <location filename="../app/gui/preferences.cpp" line="+151"/>
+        <location filename="../app/gui/preferences.cpp" line="+162"/>
         <source>Move the crosshair</source>
         <translation>Fadenkreuz bewegen</translation>
     </message>
@@ -1052,7 +1052,7 @@
         <translation>Ein Trainingslauf (%1) läuft. Soll er nach dem Schließen des Fensters weiterlaufen? Das Fenster verfolgt ihn beim nächsten Öffnen wieder; Nein hält ihn an und speichert seinen Checkpoint.</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+41"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+42"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
@@ -1218,7 +1218,7 @@
         <translation>&amp;Einstellungen...</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
@@ -1328,7 +1328,7 @@
         <translation>Delineate %1: Segmentierung und Annotation medizinischer 3D-Bilder.</translation>
     </message>
     <message>
-        <location filename="../app/gui/window_level.cpp" line="+30"/>
+        <location filename="../app/gui/window_level.cpp" line="+32"/>
         <source>Soft tissue</source>
         <translation>Weichteil</translation>
     </message>
@@ -1529,7 +1529,7 @@
 <context>
     <name>delineate::app::gui::PdfReport</name>
     <message>
-        <location filename="../app/gui/pdf_report.cpp" line="+65"/>
+        <location filename="../app/gui/pdf_report.cpp" line="+53"/>
         <source>label %1</source>
         <translation>Label %1</translation>
     </message>
@@ -1694,7 +1694,7 @@
 <context>
     <name>delineate::app::gui::PreferencesDialog</name>
     <message>
-        <location filename="../app/gui/preferences.cpp" line="-95"/>
+        <location filename="../app/gui/preferences.cpp" line="-106"/>
         <source>Preferences</source>
         <translation>Einstellungen</translation>
     </message>
@@ -1742,6 +1742,31 @@
         <location line="+4"/>
         <source>AI device:</source>
         <translation>KI-Gerät:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Automatic (reduced on software OpenGL)</source>
+        <translation>Automatisch (reduziert bei Software-OpenGL)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Full</source>
+        <translation>Voll</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reduced</source>
+        <translation>Reduziert</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>How finely the 3D view meshes large labels. Exported surface files are always meshed at full detail.</source>
+        <translation>Wie fein die 3D-Ansicht große Labels vernetzt. Exportierte Oberflächendateien werden immer in voller Detailstufe vernetzt.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>3D surface detail:</source>
+        <translation>3D-Oberflächendetail:</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -2126,7 +2151,7 @@
 <context>
     <name>delineate::app::gui::SlicePanel</name>
     <message>
-        <location filename="../app/gui/view_panels.cpp" line="+22"/>
+        <location filename="../app/gui/view_panels.cpp" line="+24"/>
         <source>Axial</source>
         <translation>Axial</translation>
     </message>
@@ -2553,9 +2578,14 @@
         <translation> (der Audit-Eintrag wurde nicht geschrieben: %1)</translation>
     </message>
     <message>
-        <location line="+32"/>
-        <source>No label surfaces to export (the map holds no labels, or they are still being built)</source>
-        <translation>Keine Label-Oberflächen zum Exportieren (die Labelmap enthält keine Labels, oder sie werden noch berechnet)</translation>
+        <location line="+39"/>
+        <source>Not enough memory to mesh the label surfaces for export</source>
+        <translation>Nicht genug Speicher, um die Label-Oberflächen für den Export zu vernetzen</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>No label surfaces to export: the map holds no labels</source>
+        <translation>Keine Label-Oberflächen zu exportieren: die Karte enthält keine Labels</translation>
     </message>
     <message numerus="yes">
         <location line="+8"/>
@@ -2879,29 +2909,47 @@ Bild: %3</translation>
 <context>
     <name>delineate::app::gui::SurfaceBuilder</name>
     <message>
-        <location filename="../app/gui/surface_builder.cpp" line="+108"/>
+        <location filename="../app/gui/surface_builder.cpp" line="+123"/>
         <source>building surfaces...</source>
         <translation>Oberflächen werden erstellt...</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+25"/>
         <source>not enough memory to rebuild the surfaces</source>
         <translation>nicht genug Speicher, um die Oberflächen neu zu erstellen</translation>
     </message>
     <message numerus="yes">
-        <location line="+16"/>
+        <location line="+25"/>
         <source>%n surface(s)</source>
         <translation>
             <numerusform>%n Oberfläche</numerusform>
             <numerusform>%n Oberflächen</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n surface(s), reduced detail</source>
+        <translation>
+            <numerusform>%n Oberfläche, reduziertes Detail</numerusform>
+            <numerusform>%n Oberflächen, reduziertes Detail</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Large labels are meshed coarser, as the preferences ask (File &gt; Preferences &gt; 3D surface detail). Exported surface files are meshed at full detail.</source>
+        <translation>Große Labels werden gröber vernetzt, wie in den Einstellungen gewählt (Datei &gt; Einstellungen &gt; 3D-Oberflächendetail). Exportierte Oberflächendateien werden in voller Detailstufe vernetzt.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Large labels are meshed coarser: the OpenGL renderer (%1) draws on the CPU, where full detail costs memory and slows every frame. File &gt; Preferences &gt; 3D surface detail can ask for full detail; exported surface files are always full detail.</source>
+        <translation>Große Labels werden gröber vernetzt: der OpenGL-Renderer (%1) zeichnet auf der CPU, wo volles Detail Speicher kostet und jedes Bild verlangsamt. Unter Datei &gt; Einstellungen &gt; 3D-Oberflächendetail lässt sich volles Detail wählen; exportierte Oberflächendateien haben immer volles Detail.</translation>
+    </message>
 </context>
 <context>
     <name>delineate::app::gui::SurfacePanel</name>
     <message>
         <location filename="../app/gui/view_panels.cpp" line="+114"/>
-        <location line="+31"/>
+        <location line="+32"/>
         <source>3D</source>
         <translation>3D</translation>
     </message>

@@ -136,7 +136,7 @@
 <context>
     <name>Shortcuts</name>
     <message>
-        <location filename="../app/gui/preferences.cpp" line="+151"/>
+        <location filename="../app/gui/preferences.cpp" line="+162"/>
         <source>Move the crosshair</source>
         <translation>Déplacer le réticule</translation>
     </message>
@@ -1052,7 +1052,7 @@
         <translation>Un entraînement (%1) est en cours. Le laisser continuer après la fermeture de la fenêtre ? La fenêtre le suivra de nouveau à sa prochaine ouverture ; Non l&apos;arrête en enregistrant son point de contrôle.</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+41"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+42"/>
         <source>&amp;File</source>
         <translation>&amp;Fichier</translation>
     </message>
@@ -1218,7 +1218,7 @@
         <translation>&amp;Préférences...</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>&amp;Quit</source>
         <translation>&amp;Quitter</translation>
     </message>
@@ -1328,7 +1328,7 @@
         <translation>Delineate %1&#xa0;: segmentation et annotation d&apos;images médicales 3D.</translation>
     </message>
     <message>
-        <location filename="../app/gui/window_level.cpp" line="+30"/>
+        <location filename="../app/gui/window_level.cpp" line="+32"/>
         <source>Soft tissue</source>
         <translation>Tissus mous</translation>
     </message>
@@ -1529,7 +1529,7 @@
 <context>
     <name>delineate::app::gui::PdfReport</name>
     <message>
-        <location filename="../app/gui/pdf_report.cpp" line="+65"/>
+        <location filename="../app/gui/pdf_report.cpp" line="+53"/>
         <source>label %1</source>
         <translation>étiquette %1</translation>
     </message>
@@ -1694,7 +1694,7 @@
 <context>
     <name>delineate::app::gui::PreferencesDialog</name>
     <message>
-        <location filename="../app/gui/preferences.cpp" line="-95"/>
+        <location filename="../app/gui/preferences.cpp" line="-106"/>
         <source>Preferences</source>
         <translation>Préférences</translation>
     </message>
@@ -1742,6 +1742,31 @@
         <location line="+4"/>
         <source>AI device:</source>
         <translation>Périphérique IA&#xa0;:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Automatic (reduced on software OpenGL)</source>
+        <translation>Automatique (réduit en OpenGL logiciel)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Full</source>
+        <translation>Complet</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reduced</source>
+        <translation>Réduit</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>How finely the 3D view meshes large labels. Exported surface files are always meshed at full detail.</source>
+        <translation>Finesse du maillage des grands labels dans la vue 3D. Les fichiers de surfaces exportés sont toujours maillés au détail complet.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>3D surface detail:</source>
+        <translation>Détail des surfaces 3D :</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -2126,7 +2151,7 @@
 <context>
     <name>delineate::app::gui::SlicePanel</name>
     <message>
-        <location filename="../app/gui/view_panels.cpp" line="+22"/>
+        <location filename="../app/gui/view_panels.cpp" line="+24"/>
         <source>Axial</source>
         <translation>Axial</translation>
     </message>
@@ -2553,9 +2578,14 @@
         <translation> (l&apos;entrée d&apos;audit n&apos;a pas été écrite : %1)</translation>
     </message>
     <message>
-        <location line="+32"/>
-        <source>No label surfaces to export (the map holds no labels, or they are still being built)</source>
-        <translation>Aucune surface d’étiquette à exporter (la carte ne contient aucune étiquette, ou elles sont encore en cours de construction)</translation>
+        <location line="+39"/>
+        <source>Not enough memory to mesh the label surfaces for export</source>
+        <translation>Mémoire insuffisante pour mailler les surfaces des labels à exporter</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>No label surfaces to export: the map holds no labels</source>
+        <translation>Aucune surface de label à exporter : la carte ne contient aucun label</translation>
     </message>
     <message numerus="yes">
         <location line="+8"/>
@@ -2879,29 +2909,47 @@ Image : %3</translation>
 <context>
     <name>delineate::app::gui::SurfaceBuilder</name>
     <message>
-        <location filename="../app/gui/surface_builder.cpp" line="+108"/>
+        <location filename="../app/gui/surface_builder.cpp" line="+123"/>
         <source>building surfaces...</source>
         <translation>construction des surfaces...</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+25"/>
         <source>not enough memory to rebuild the surfaces</source>
         <translation>pas assez de mémoire pour reconstruire les surfaces</translation>
     </message>
     <message numerus="yes">
-        <location line="+16"/>
+        <location line="+25"/>
         <source>%n surface(s)</source>
         <translation>
             <numerusform>%n surface</numerusform>
             <numerusform>%n surfaces</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n surface(s), reduced detail</source>
+        <translation>
+            <numerusform>%n surface, détail réduit</numerusform>
+            <numerusform>%n surfaces, détail réduit</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Large labels are meshed coarser, as the preferences ask (File &gt; Preferences &gt; 3D surface detail). Exported surface files are meshed at full detail.</source>
+        <translation>Les grands labels sont maillés plus grossièrement, comme le demandent les préférences (Fichier &gt; Préférences &gt; Détail des surfaces 3D). Les fichiers de surfaces exportés sont maillés au détail complet.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Large labels are meshed coarser: the OpenGL renderer (%1) draws on the CPU, where full detail costs memory and slows every frame. File &gt; Preferences &gt; 3D surface detail can ask for full detail; exported surface files are always full detail.</source>
+        <translation>Les grands labels sont maillés plus grossièrement : le moteur de rendu OpenGL (%1) dessine sur le processeur, où le détail complet coûte de la mémoire et ralentit chaque image. Fichier &gt; Préférences &gt; Détail des surfaces 3D permet de demander le détail complet ; les fichiers de surfaces exportés sont toujours au détail complet.</translation>
+    </message>
 </context>
 <context>
     <name>delineate::app::gui::SurfacePanel</name>
     <message>
         <location filename="../app/gui/view_panels.cpp" line="+114"/>
-        <location line="+31"/>
+        <location line="+32"/>
         <source>3D</source>
         <translation>3D</translation>
     </message>

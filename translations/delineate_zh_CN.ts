@@ -136,7 +136,7 @@
 <context>
     <name>Shortcuts</name>
     <message>
-        <location filename="../app/gui/preferences.cpp" line="+151"/>
+        <location filename="../app/gui/preferences.cpp" line="+162"/>
         <source>Move the crosshair</source>
         <translation>移动十字线</translation>
     </message>
@@ -1048,7 +1048,7 @@
         <translation>训练（%1）正在进行。关闭窗口后是否让它继续运行？窗口再次打开时会继续跟踪它；选择“否”将停止训练并保存检查点。</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+41"/>
+        <location filename="../app/gui/main_window_menus.cpp" line="+42"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1214,7 +1214,7 @@
         <translation>首选项(&amp;P)...</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
@@ -1324,7 +1324,7 @@
         <translation>Delineate %1：3D 医学图像分割与标注。</translation>
     </message>
     <message>
-        <location filename="../app/gui/window_level.cpp" line="+30"/>
+        <location filename="../app/gui/window_level.cpp" line="+32"/>
         <source>Soft tissue</source>
         <translation>软组织窗</translation>
     </message>
@@ -1525,7 +1525,7 @@
 <context>
     <name>delineate::app::gui::PdfReport</name>
     <message>
-        <location filename="../app/gui/pdf_report.cpp" line="+65"/>
+        <location filename="../app/gui/pdf_report.cpp" line="+53"/>
         <source>label %1</source>
         <translation>标签 %1</translation>
     </message>
@@ -1690,7 +1690,7 @@
 <context>
     <name>delineate::app::gui::PreferencesDialog</name>
     <message>
-        <location filename="../app/gui/preferences.cpp" line="-95"/>
+        <location filename="../app/gui/preferences.cpp" line="-106"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>
@@ -1738,6 +1738,31 @@
         <location line="+4"/>
         <source>AI device:</source>
         <translation>AI 设备：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Automatic (reduced on software OpenGL)</source>
+        <translation>自动（软件 OpenGL 时降低）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Full</source>
+        <translation>完整</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reduced</source>
+        <translation>降低</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>How finely the 3D view meshes large labels. Exported surface files are always meshed at full detail.</source>
+        <translation>3D 视图对大标签网格化的精细程度。导出的表面文件始终以完整细节网格化。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>3D surface detail:</source>
+        <translation>3D 表面细节：</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -2121,7 +2146,7 @@
 <context>
     <name>delineate::app::gui::SlicePanel</name>
     <message>
-        <location filename="../app/gui/view_panels.cpp" line="+22"/>
+        <location filename="../app/gui/view_panels.cpp" line="+24"/>
         <source>Axial</source>
         <translation>轴位</translation>
     </message>
@@ -2543,9 +2568,14 @@
         <translation>（审计记录未写入：%1）</translation>
     </message>
     <message>
-        <location line="+32"/>
-        <source>No label surfaces to export (the map holds no labels, or they are still being built)</source>
-        <translation>没有可导出的标签表面（标签图中没有标签，或表面仍在生成中）</translation>
+        <location line="+39"/>
+        <source>Not enough memory to mesh the label surfaces for export</source>
+        <translation>内存不足，无法为导出网格化标签表面</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>No label surfaces to export: the map holds no labels</source>
+        <translation>没有可导出的标签表面：标签图中没有标签</translation>
     </message>
     <message numerus="yes">
         <location line="+8"/>
@@ -2866,28 +2896,45 @@ Image: %3</source>
 <context>
     <name>delineate::app::gui::SurfaceBuilder</name>
     <message>
-        <location filename="../app/gui/surface_builder.cpp" line="+108"/>
+        <location filename="../app/gui/surface_builder.cpp" line="+123"/>
         <source>building surfaces...</source>
         <translation>正在生成表面...</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+25"/>
         <source>not enough memory to rebuild the surfaces</source>
         <translation>内存不足，无法重建表面</translation>
     </message>
     <message numerus="yes">
-        <location line="+16"/>
+        <location line="+25"/>
         <source>%n surface(s)</source>
         <translation>
             <numerusform>%n 个表面</numerusform>
         </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n surface(s), reduced detail</source>
+        <translation>
+            <numerusform>%n 个表面，细节已降低</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Large labels are meshed coarser, as the preferences ask (File &gt; Preferences &gt; 3D surface detail). Exported surface files are meshed at full detail.</source>
+        <translation>按首选项设置，大标签以较粗的网格显示（文件 &gt; 首选项 &gt; 3D 表面细节）。导出的表面文件始终以完整细节网格化。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Large labels are meshed coarser: the OpenGL renderer (%1) draws on the CPU, where full detail costs memory and slows every frame. File &gt; Preferences &gt; 3D surface detail can ask for full detail; exported surface files are always full detail.</source>
+        <translation>大标签以较粗的网格显示：OpenGL 渲染器（%1）在 CPU 上绘制，完整细节会占用内存并拖慢每一帧。可在 文件 &gt; 首选项 &gt; 3D 表面细节 中选择完整细节；导出的表面文件始终为完整细节。</translation>
     </message>
 </context>
 <context>
     <name>delineate::app::gui::SurfacePanel</name>
     <message>
         <location filename="../app/gui/view_panels.cpp" line="+114"/>
-        <location line="+31"/>
+        <location line="+32"/>
         <source>3D</source>
         <translation>3D</translation>
     </message>

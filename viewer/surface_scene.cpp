@@ -68,7 +68,7 @@ namespace {
 template <class ForRuns>
 std::map<core::Label, vtkSmartPointer<vtkPolyData>> buildSurfaces(const core::Geometry& g, const ForRuns& forRuns,
                                                                   int smoothingIterations, core::ProgressSink* progress,
-                                                                  const std::set<core::Label>* only) {
+                                                                  const std::set<core::Label>* only, SurfaceDetail detail) {
   std::map<core::Label, vtkSmartPointer<vtkPolyData>> out;
   const auto& d = g.dimensions();
   const auto& sp = g.spacingMm();
@@ -96,11 +96,10 @@ std::map<core::Label, vtkSmartPointer<vtkPolyData>> buildSurfaces(const core::Ge
     if (progress && progress->cancelled()) return {};
     const LabelBox& b = boxes[id];
     // A label over a large box is meshed on a coarser grid (blocks of s^3 voxels, inside where any voxel is): at most
-    // about 16 M samples, so a whole-body label's surface takes hundreds of MB, not GBs, and stays smooth.
-    std::int64_t extent[3];
+    // the detail's budget of samples, so a whole-body label's surface takes hundreds of MB, not GBs, and stays smooth.
+    core::Size3 extent;
     for (std::size_t a = 0; a < 3; ++a) extent[a] = b.hi[a] - b.lo[a] + 1;
-    std::int64_t s = 1;
-    while ((extent[0] / s + 1) * (extent[1] / s + 1) * (extent[2] / s + 1) > (std::int64_t(16) << 20)) ++s;
+    const std::int64_t s = surfaceBlockSize(extent, detail);
     const std::int64_t n[3] = {(extent[0] + s - 1) / s + 2, (extent[1] + s - 1) / s + 2, (extent[2] + s - 1) / s + 2};
     auto mask = vtkSmartPointer<vtkImageData>::New();
     mask->SetDimensions(static_cast<int>(n[0]), static_cast<int>(n[1]), static_cast<int>(n[2]));
@@ -163,24 +162,37 @@ std::map<core::Label, vtkSmartPointer<vtkPolyData>> buildSurfaces(const core::Ge
 
 }  // namespace
 
+std::int64_t surfaceSampleBudget(SurfaceDetail detail) {
+  return detail == SurfaceDetail::Full ? std::int64_t(16) << 20 : std::int64_t(2) << 20;
+}
+
+std::int64_t surfaceBlockSize(const core::Size3& extent, SurfaceDetail detail) {
+  const std::int64_t budget = surfaceSampleBudget(detail);
+  std::int64_t s = 1;
+  while ((extent[0] / s + 1) * (extent[1] / s + 1) * (extent[2] / s + 1) > budget) ++s;
+  return s;
+}
+
 std::map<core::Label, vtkSmartPointer<vtkPolyData>> buildLabelSurfaces(const core::LabelMap& labels, int smoothingIterations,
                                                                        core::ProgressSink* progress,
-                                                                       const std::set<core::Label>* only) {
+                                                                       const std::set<core::Label>* only,
+                                                                       SurfaceDetail detail) {
   const core::Size3& d = labels.geometry().dimensions();
   auto forRuns = [&](std::int64_t y, std::int64_t z, const auto& f) {
     core::forEachLabelRun(labels.data() + (z * d[1] + y) * d[0], d[0], f);
   };
-  return buildSurfaces(labels.geometry(), forRuns, smoothingIterations, progress, only);
+  return buildSurfaces(labels.geometry(), forRuns, smoothingIterations, progress, only, detail);
 }
 
 std::map<core::Label, vtkSmartPointer<vtkPolyData>> buildLabelSurfaces(const core::LabelRuns& labels, int smoothingIterations,
                                                                        core::ProgressSink* progress,
-                                                                       const std::set<core::Label>* only) {
+                                                                       const std::set<core::Label>* only,
+                                                                       SurfaceDetail detail) {
   auto forRuns = [&](std::int64_t y, std::int64_t z, const auto& f) {
     const auto [first, last] = labels.row(y, z);
     for (const core::LabelRuns::Run* r = first; r != last; ++r) f(r->begin, r->end, r->value);
   };
-  return buildSurfaces(labels.geometry(), forRuns, smoothingIterations, progress, only);
+  return buildSurfaces(labels.geometry(), forRuns, smoothingIterations, progress, only, detail);
 }
 
 SurfaceScene::SurfaceScene(vtkRenderer* renderer) : m_renderer(renderer) {

@@ -29,17 +29,28 @@ class vtkRenderer;
 
 namespace delineate::viewer {
 
+// How finely a label is meshed. A label is sampled on the voxel grid while its bounding box holds at most the
+// detail's budget of samples; a larger box is meshed on a grid of s x s x s voxel blocks, s as small as the budget
+// allows. Full: 16 M samples (a 512^3 whole-body label on blocks of 3). Reduced: 2 M (blocks of 5), about a third of
+// the triangles, for renderers that draw in RAM (llvmpipe keeps about 100 bytes per triangle while it draws).
+enum class SurfaceDetail { Full, Reduced };
+std::int64_t surfaceSampleBudget(SurfaceDetail detail);
+// The block size s a label whose bounding box spans `extent` voxels is meshed on (1: its own voxels).
+std::int64_t surfaceBlockSize(const core::Size3& extent, SurfaceDetail detail);
+
 // Surfaces of `labels` (every id present but 0, or only those in `only`) in LPS, by label id. Cancelled through
 // `progress` (empty result).
 std::map<core::Label, vtkSmartPointer<vtkPolyData>> buildLabelSurfaces(const core::LabelMap& labels,
                                                                        int smoothingIterations = 15,
                                                                        core::ProgressSink* progress = nullptr,
-                                                                       const std::set<core::Label>* only = nullptr);
+                                                                       const std::set<core::Label>* only = nullptr,
+                                                                       SurfaceDetail detail = SurfaceDetail::Full);
 // The same from a run snapshot of the map (the window's worker copy): the same surfaces.
 std::map<core::Label, vtkSmartPointer<vtkPolyData>> buildLabelSurfaces(const core::LabelRuns& labels,
                                                                        int smoothingIterations = 15,
                                                                        core::ProgressSink* progress = nullptr,
-                                                                       const std::set<core::Label>* only = nullptr);
+                                                                       const std::set<core::Label>* only = nullptr,
+                                                                       SurfaceDetail detail = SurfaceDetail::Full);
 
 class SurfaceScene {
  public:

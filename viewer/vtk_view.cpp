@@ -5,6 +5,7 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
+#include <QOffscreenSurface>
 #include <QOpenGLExtraFunctions>
 #include <QSurfaceFormat>
 #include <QWheelEvent>
@@ -84,6 +85,28 @@ void VtkView::setDefaultSurfaceFormat() {
   format.setStencilBufferSize(8);
   format.setSwapBehavior(QSurfaceFormat::DoubleBuffer);
   QSurfaceFormat::setDefaultFormat(format);
+}
+
+QString VtkView::openGlRenderer() {
+  static const QString name = [] {
+    QOpenGLContext context;
+    QOffscreenSurface surface;
+    surface.create();
+    if (!context.create() || !context.makeCurrent(&surface)) return QString();
+    const auto* text = reinterpret_cast<const char*>(context.functions()->glGetString(GL_RENDERER));
+    QString out = text ? QString::fromUtf8(text) : QString();
+    context.doneCurrent();
+    return out;
+  }();
+  return name;
+}
+
+bool VtkView::softwareRenderer() {
+  const QString name = openGlRenderer();
+  for (const char* software : {"llvmpipe", "softpipe", "swrast", "Software Rasterizer", "Microsoft Basic Render",
+                               "Apple Software Renderer"})
+    if (name.contains(QLatin1String(software), Qt::CaseInsensitive)) return true;
+  return false;
 }
 
 void VtkView::initializeGL() {

@@ -35,6 +35,11 @@ class VtkView : public QOpenGLWidget {
 
   // The default surface format VTK needs (OpenGL 3.2 core, depth and stencil); call before QApplication exists.
   static void setDefaultSurfaceFormat();
+  // The OpenGL renderer the views get (GL_RENDERER of a context in the default format, asked once; GUI thread, after
+  // QApplication exists), and whether it draws on the CPU (Mesa's llvmpipe, softpipe or swrast, Windows' basic
+  // render driver, Apple's software renderer): those keep every drawn triangle's vertices and bins in RAM.
+  static QString openGlRenderer();
+  static bool softwareRenderer();
 
  Q_SIGNALS:
   // Positions in device pixels, origin at the bottom left (VTK's display coordinates).

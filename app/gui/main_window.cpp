@@ -114,7 +114,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   // replacing the labels, say) must find the scenes on the new session's image and map.
   connect(m_document, &StudyDocument::studyReplaced, this, &MainWindow::studyReplaced);
   connect(m_document, &StudyDocument::labelsReplaced, this, &MainWindow::labelsRedrawn);
-  m_exports = new StudyExports(*m_document, *this, *m_surface, this);
+  m_exports = new StudyExports(*m_document, *this, this);
   m_surfaces = new SurfaceBuilder(*m_document, *m_surface, m_workers, this);
   buildDocks();
   observeDocument();  // after the docks: labelsChanged says the whole window has followed an edit

@@ -60,6 +60,8 @@ class MainWindow : public QMainWindow, public Workbench {
   SessionFiles* sessionFiles() const { return m_files; }
   ShareImporter& importer() const { return *m_importer; }
   SurfacePanel* surfacePanel() const { return m_surface; }
+  // What builds the 3D view's surfaces (the detail they are meshed at).
+  SurfaceBuilder& surfaceBuilder() const { return *m_surfaces; }
 
   // For automation and tests: no modal dialogs (errors go to the status bar and loadFailed).
   void setDialogsEnabled(bool enabled) { m_dialogs = enabled; }

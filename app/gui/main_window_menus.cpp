@@ -21,6 +21,7 @@
 #include "app/gui/study_document.h"
 #include "app/gui/study_exports.h"
 #include "app/gui/study_loader.h"
+#include "app/gui/surface_builder.h"
 #include "app/gui/view_panels.h"
 #include "io/studies/study_store.h"
 #include "io/volume/image_file.h"
@@ -134,6 +135,7 @@ void MainWindow::buildMenus() {
       const QSettings after;
       if (after.value("ai/checkpoint").toString() != checkpoint || after.value("ai/device").toString() != device)
         m_ai->rebuildEngine();
+      m_surfaces->settingsChanged();
     }
   });
   file->addSeparator();

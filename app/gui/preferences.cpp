@@ -112,6 +112,16 @@ PreferencesDialog::PreferencesDialog(QWidget* parent) : QDialog(parent) {
   for (const char* d : {"auto", "cuda", "cpu"}) m_device->addItem(d, d);
   m_device->setCurrentIndex(std::max(0, m_device->findData(settings.value("ai/device", "auto").toString())));
   form->addRow(tr("AI device:"), m_device);
+  m_surfaceDetail = new QComboBox(this);
+  m_surfaceDetail->setObjectName("pref-surface-detail");
+  m_surfaceDetail->addItem(tr("Automatic (reduced on software OpenGL)"), "auto");
+  m_surfaceDetail->addItem(tr("Full"), "full");
+  m_surfaceDetail->addItem(tr("Reduced"), "reduced");
+  m_surfaceDetail->setCurrentIndex(
+      std::max(0, m_surfaceDetail->findData(settings.value("view/surfaceDetail", "auto").toString())));
+  m_surfaceDetail->setToolTip(tr("How finely the 3D view meshes large labels. Exported surface files are always "
+                                 "meshed at full detail."));
+  form->addRow(tr("3D surface detail:"), m_surfaceDetail);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
   form->addRow(buttons);
   connect(browse, &QPushButton::clicked, this, [this] {
@@ -135,6 +145,7 @@ void PreferencesDialog::apply() {
   settings.setValue("autosave/seconds", m_autosave->value());
   settings.setValue("ai/checkpoint", m_checkpoint->text().trimmed());
   settings.setValue("ai/device", m_device->currentData().toString());
+  settings.setValue("view/surfaceDetail", m_surfaceDetail->currentData().toString());
   if (languageChanged) installLanguage(language);
 }
 

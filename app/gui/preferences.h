@@ -39,6 +39,7 @@ class PreferencesDialog : public QDialog {
   QSpinBox* m_autosave;
   QLineEdit* m_checkpoint;
   QComboBox* m_device;
+  QComboBox* m_surfaceDetail;
 };
 
 // Help > Keyboard Shortcuts: every action of `window` that has a shortcut, and the mouse gestures.

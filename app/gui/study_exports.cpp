@@ -37,8 +37,8 @@ struct WaitCursor {
 
 }  // namespace
 
-StudyExports::StudyExports(StudyDocument& document, Workbench& bench, SurfacePanel& surfaces, QObject* parent)
-    : QObject(parent), m_document(document), m_bench(bench), m_surfaces(surfaces) {}
+StudyExports::StudyExports(StudyDocument& document, Workbench& bench, QObject* parent)
+    : QObject(parent), m_document(document), m_bench(bench) {}
 
 core::Result<std::vector<core::LabelStatistics>> StudyExports::labelStatistics(
     const std::optional<core::SliceRange>& slices) const {
@@ -243,9 +243,21 @@ std::optional<core::SliceRange> StudyExports::viewSliceRange(viewer::SliceOrient
 
 bool StudyExports::exportSurfaces(const QString& folder, bool obj) {
   if (!m_document.hasStudy()) return false;
-  const auto surfaces = m_surfaces.scene().surfaces();
+  // Meshed here from the labels as they are now, at full detail: not the 3D view's surfaces, which may be a rebuild
+  // behind the last edit or meshed coarser for a software renderer (surfaceDetailSetting).
+  std::map<core::Label, vtkSmartPointer<vtkPolyData>> surfaces;
+  {
+    WaitCursor wait;
+    try {
+      surfaces = viewer::buildLabelSurfaces(m_document.session()->labels(), 15, nullptr, nullptr,
+                                            viewer::SurfaceDetail::Full);
+    } catch (const std::bad_alloc&) {
+      m_bench.reportError(tr("Not enough memory to mesh the label surfaces for export"));
+      return false;
+    }
+  }
   if (surfaces.empty()) {
-    m_bench.reportError(tr("No label surfaces to export (the map holds no labels, or they are still being built)"));
+    m_bench.reportError(tr("No label surfaces to export: the map holds no labels"));
     return false;
   }
   auto paths = viewer::writeMeshes(folder.toStdString(), surfaces, obj ? viewer::MeshFormat::Obj : viewer::MeshFormat::StlBinary);

@@ -18,15 +18,13 @@ class QMenu;
 namespace delineate::app::gui {
 
 class StudyDocument;
-class SurfacePanel;
 class Workbench;
 
 class StudyExports : public QObject {
   Q_OBJECT
 
  public:
-  // `surfaces`: the 3D view whose built surfaces the surface export writes.
-  StudyExports(StudyDocument& document, Workbench& bench, SurfacePanel& surfaces, QObject* parent = nullptr);
+  StudyExports(StudyDocument& document, Workbench& bench, QObject* parent = nullptr);
 
   // Label statistics (with intensities; .csv or .json, de-identified: no file or series names). With `slices`, only
   // the voxels of those slices count (every figure, as delineate-cli info --slices). False (reported) on failure.
@@ -36,7 +34,7 @@ class StudyExports : public QObject {
   // numberings can run opposite ways); nullopt without a study.
   std::optional<core::SliceRange> viewSliceRange(viewer::SliceOrientation view, std::int64_t first,
                                                  std::int64_t last) const;
-  // One surface file per label (STL or OBJ, named label_<id>).
+  // One surface file per label (STL or OBJ, named label_<id>), meshed from the labels as they are, at full detail.
   bool exportSurfaces(const QString& folder, bool obj);
   // A DICOM SEG of the labels, referencing the DICOM series the study was opened from (false, reported, for studies
   // opened from image files: a SEG needs the source instances). BINARY, or LABELMAP (label ids kept as segment
@@ -73,7 +71,6 @@ class StudyExports : public QObject {
 
   StudyDocument& m_document;
   Workbench& m_bench;
-  SurfacePanel& m_surfaces;
 };
 
 }  // namespace delineate::app::gui

@@ -3,6 +3,7 @@
 #include <malloc.h>  // malloc_trim
 
 #include <QFutureWatcher>
+#include <QSettings>
 #include <QTimer>
 #include <QtConcurrent/QtConcurrent>
 
@@ -17,6 +18,7 @@
 #include "app/gui/view_panels.h"
 #include "core/label_runs.h"
 #include "viewer/surface_scene.h"
+#include "viewer/vtk_view.h"
 
 namespace delineate::app::gui {
 namespace {
@@ -55,6 +57,13 @@ std::shared_ptr<const core::LabelMap> labelsAround(const core::LabelMap& map, co
 
 }  // namespace
 
+viewer::SurfaceDetail surfaceDetailSetting() {
+  const QString wanted = QSettings().value("view/surfaceDetail", "auto").toString();
+  if (wanted == "full") return viewer::SurfaceDetail::Full;
+  if (wanted == "reduced") return viewer::SurfaceDetail::Reduced;
+  return viewer::VtkView::softwareRenderer() ? viewer::SurfaceDetail::Reduced : viewer::SurfaceDetail::Full;
+}
+
 SurfaceBuilder::SurfaceBuilder(StudyDocument& document, SurfacePanel& panel, QThreadPool& workers, QObject* parent)
     : QObject(parent), m_document(document), m_panel(panel), m_workers(workers) {
   m_timer = new QTimer(this);
@@ -78,6 +87,10 @@ void SurfaceBuilder::cancel() {
   if (m_job) m_job->cancel();
 }
 
+void SurfaceBuilder::settingsChanged() {
+  if (surfaceDetailSetting() != m_detail) rebuild();
+}
+
 void SurfaceBuilder::rebuild(const std::set<core::Label>* changed) {
   if (!changed) {  // everything: a gathered incremental rebuild is part of it
     m_timer->stop();
@@ -96,6 +109,9 @@ void SurfaceBuilder::rebuild(const std::set<core::Label>* changed) {
   }
   m_pendingAll = !only.has_value();
   m_pending = only ? *only : std::set<core::Label>{};
+  // An incremental rebuild meshes at the detail of the surfaces it joins.
+  if (!only) m_detail = surfaceDetailSetting();
+  const viewer::SurfaceDetail detail = m_detail;
   if (!only && m_document.voxelCounts().empty()) {  // no label in the map: nothing to mesh
     m_panel.scene().setSurfaces({});
     m_panel.setStatus({});
@@ -145,14 +161,32 @@ void SurfaceBuilder::rebuild(const std::set<core::Label>* changed) {
     if (only) m_panel.scene().updateSurfaces(*only, std::move(surfaces));
     else m_panel.scene().setSurfaces(std::move(surfaces));
     m_panel.scene().setLabelColors(m_document.session()->table(), m_document.hiddenLabels());
-    m_panel.setStatus(tr("%n surface(s)", nullptr, static_cast<int>(m_panel.scene().surfaceCount())));
+    const int count = static_cast<int>(m_panel.scene().surfaceCount());
+    // Reduced detail is said where it made a label coarser, and why (the user may ask for full detail).
+    bool coarser = false;
+    if (m_detail != viewer::SurfaceDetail::Full)
+      for (const auto& [label, box] : m_document.labelBoxes()) {
+        const core::Size3 extent{box.max[0] - box.min[0] + 1, box.max[1] - box.min[1] + 1, box.max[2] - box.min[2] + 1};
+        coarser = coarser || (!box.empty() && viewer::surfaceBlockSize(extent, m_detail) !=
+                                                  viewer::surfaceBlockSize(extent, viewer::SurfaceDetail::Full));
+      }
+    if (!coarser) m_panel.setStatus(tr("%n surface(s)", nullptr, count));
+    else
+      m_panel.setStatus(tr("%n surface(s), reduced detail", nullptr, count),
+                        QSettings().value("view/surfaceDetail", "auto").toString() == "reduced"
+                            ? tr("Large labels are meshed coarser, as the preferences ask (File > Preferences > 3D "
+                                 "surface detail). Exported surface files are meshed at full detail.")
+                            : tr("Large labels are meshed coarser: the OpenGL renderer (%1) draws on the CPU, where "
+                                 "full detail costs memory and slows every frame. File > Preferences > 3D surface "
+                                 "detail can ask for full detail; exported surface files are always full detail.")
+                                  .arg(viewer::VtkView::openGlRenderer()));
     m_panel.refresh();
     Q_EMIT ready();
   });
-  watcher->setFuture(QtConcurrent::run(&m_workers, [labels, job, only] {
+  watcher->setFuture(QtConcurrent::run(&m_workers, [labels, job, only, detail] {
     const std::set<core::Label>* which = only ? &*only : nullptr;
-    auto built = labels->runs ? viewer::buildLabelSurfaces(*labels->runs, 15, job.get(), which)
-                              : viewer::buildLabelSurfaces(*labels->map, 15, job.get(), which);
+    auto built = labels->runs ? viewer::buildLabelSurfaces(*labels->runs, 15, job.get(), which, detail)
+                              : viewer::buildLabelSurfaces(*labels->map, 15, job.get(), which, detail);
 #ifdef __GLIBC__
     // The pipeline's intermediate meshes were freed, but glibc keeps their pages in this worker's arena; handing them
     // back before the meshes are drawn (llvmpipe then bins every triangle in RAM) lowered the window's peak with a

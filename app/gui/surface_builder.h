@@ -11,6 +11,7 @@
 #include <set>
 
 #include "core/label_map.h"
+#include "viewer/surface_scene.h"
 
 class QThreadPool;
 class QTimer;
@@ -20,6 +21,12 @@ namespace delineate::app::gui {
 class JobProgress;
 class StudyDocument;
 class SurfacePanel;
+
+// The detail the 3D view's surfaces are meshed at, from the preference "view/surfaceDetail": "full", "reduced", or
+// "auto" (the default): reduced where the OpenGL renderer draws on the CPU, where full detail of a 512^3 study's
+// surfaces costs about 300 MB more at the draw and slows every frame. Surface exports are meshed at full detail
+// whatever this says, so the files do not depend on the graphics driver.
+viewer::SurfaceDetail surfaceDetailSetting();
 
 class SurfaceBuilder : public QObject {
   Q_OBJECT
@@ -32,6 +39,10 @@ class SurfaceBuilder : public QObject {
   void rebuild(const std::set<core::Label>* changed = nullptr);
   // Stops a running rebuild (the window closes).
   void cancel();
+  // The detail of the surfaces shown (or being built); settingsChanged() rebuilds them all when the preference now
+  // asks for another.
+  viewer::SurfaceDetail detail() const { return m_detail; }
+  void settingsChanged();
 
  Q_SIGNALS:
   void ready();  // the surfaces shown are those of the labels now
@@ -46,6 +57,7 @@ class SurfaceBuilder : public QObject {
   std::uint64_t m_generation = 0;
   std::set<core::Label> m_pending;         // labels a running incremental rebuild owes
   bool m_pendingAll = false;               // a full rebuild is running
+  viewer::SurfaceDetail m_detail = viewer::SurfaceDetail::Full;  // chosen at each full rebuild, kept by incremental ones
 };
 
 }  // namespace delineate::app::gui

@@ -14,6 +14,8 @@ namespace {
 QLabel* titleLabel(QWidget* parent) {
   auto* title = new QLabel(parent);
   title->setStyleSheet("QLabel { background: #202228; color: #d8d8d8; padding: 1px 6px; }");
+  // A long title is cut at the view's edge; it never widens its view in a layout.
+  title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   return title;
 }
 
@@ -199,7 +201,10 @@ SurfacePanel::SurfacePanel(QWidget* parent) : QFrame(parent) {
   });
 }
 
-void SurfacePanel::setStatus(const QString& text) { m_title->setText(text.isEmpty() ? tr("3D") : tr("3D  %1").arg(text)); }
+void SurfacePanel::setStatus(const QString& text, const QString& toolTip) {
+  m_title->setText(text.isEmpty() ? tr("3D") : tr("3D  %1").arg(text));
+  m_title->setToolTip(toolTip);
+}
 
 void SurfacePanel::refresh() { m_view->update(); }
 

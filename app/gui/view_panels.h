@@ -75,7 +75,8 @@ class SurfacePanel : public QFrame {
   explicit SurfacePanel(QWidget* parent = nullptr);
   viewer::SurfaceScene& scene() { return *m_scene; }
   viewer::VtkView& view() { return *m_view; }
-  void setStatus(const QString& text);
+  // The title's text after "3D" and its tooltip.
+  void setStatus(const QString& text, const QString& toolTip = {});
   void refresh();
 
  Q_SIGNALS:

@@ -536,3 +536,56 @@ TEST_CASE("viewer: an empty mesh gives valid empty files, lines and vertices are
     }
   CHECK_FALSE(viewer::writeMesh((dir / "n.stl").string(), nullptr, viewer::MeshFormat::StlBinary).ok());
 }
+
+TEST_CASE("viewer: reduced surface detail meshes a large label coarser, encloses the same volume, and leaves a small "
+          "label as it is",
+          "[viewer][surfaces]") {
+  // An ellipsoid whose box (about 2.8 M voxels) is over the reduced budget and under the full one, and a small ball
+  // under both, on an anisotropic grid.
+  const core::Geometry g({180, 170, 160}, {0.7, 0.7, 1.2}, {-60, -50, 10}, test::rotationMatrix(0.1, 0.2, -0.1));
+  auto voxels = core::Volume<core::Label>::create(g, 0).value();
+  std::size_t bigVoxels = 0;
+  for (std::int64_t z = 0; z < 160; ++z)
+    for (std::int64_t y = 0; y < 170; ++y)
+      for (std::int64_t x = 0; x < 180; ++x) {
+        const double a = (double(x) - 88) / 75, b = (double(y) - 84) / 70, c = (double(z) - 78) / 65;
+        const double dx = double(x) - 170, dy = double(y) - 160, dz = double(z) - 150;
+        if (a * a + b * b + c * c < 1) {
+          voxels.at({x, y, z}) = 5;
+          ++bigVoxels;
+        } else if (dx * dx + dy * dy + dz * dz < 36) {
+          voxels.at({x, y, z}) = 9;
+        }
+      }
+  const core::LabelMap labels(std::move(voxels));
+  REQUIRE(viewer::surfaceSampleBudget(viewer::SurfaceDetail::Reduced) < 152 * 142 * 132);
+  REQUIRE(viewer::surfaceSampleBudget(viewer::SurfaceDetail::Full) >= 152 * 142 * 132);
+  const auto full = viewer::buildLabelSurfaces(labels, 15, nullptr, nullptr, viewer::SurfaceDetail::Full);
+  const auto reduced = viewer::buildLabelSurfaces(labels, 15, nullptr, nullptr, viewer::SurfaceDetail::Reduced);
+  REQUIRE(full.size() == 2);
+  REQUIRE(reduced.size() == 2);
+  // The large label: on blocks of 2 voxels, about a quarter of the triangles, the same volume and place.
+  const vtkIdType fullTriangles = full.at(5)->GetNumberOfPolys(), reducedTriangles = reduced.at(5)->GetNumberOfPolys();
+  INFO("full " << fullTriangles << " reduced " << reducedTriangles);
+  CHECK(reducedTriangles < fullTriangles * 4 / 10);
+  CHECK(reducedTriangles > fullTriangles / 8);
+  const double voxelMm3 = double(bigVoxels) * g.voxelVolumeMm3();
+  CHECK(massVolume(full.at(5)) == Approx(voxelMm3).epsilon(0.03));
+  // A block is inside where any of its voxels is (thin structures do not vanish), so the coarser surface lies up to
+  // half a block further out: a few percent more volume here, never less.
+  CHECK(massVolume(reduced.at(5)) == Approx(massVolume(full.at(5))).epsilon(0.05));
+  CHECK(massVolume(reduced.at(5)) > massVolume(full.at(5)));
+  double fb[6], rb[6];
+  full.at(5)->GetBounds(fb);
+  reduced.at(5)->GetBounds(rb);
+  for (int i = 0; i < 6; ++i) CHECK(rb[i] == Approx(fb[i]).margin(2 * 1.2));
+  // The small label is meshed on its own voxels at either detail: the same mesh.
+  REQUIRE(reduced.at(9)->GetNumberOfPolys() == full.at(9)->GetNumberOfPolys());
+  REQUIRE(reduced.at(9)->GetNumberOfPoints() == full.at(9)->GetNumberOfPoints());
+  for (vtkIdType i = 0; i < full.at(9)->GetNumberOfPoints(); ++i) {
+    double p[3], q[3];
+    full.at(9)->GetPoint(i, p);
+    reduced.at(9)->GetPoint(i, q);
+    for (int a = 0; a < 3; ++a) CHECK(q[a] == p[a]);
+  }
+}
