@@ -2909,7 +2909,7 @@ Bild: %3</translation>
 <context>
     <name>delineate::app::gui::SurfaceBuilder</name>
     <message>
-        <location filename="../app/gui/surface_builder.cpp" line="+123"/>
+        <location filename="../app/gui/surface_builder.cpp" line="+145"/>
         <source>building surfaces...</source>
         <translation>Oberflächen werden erstellt...</translation>
     </message>
@@ -2919,7 +2919,7 @@ Bild: %3</translation>
         <translation>nicht genug Speicher, um die Oberflächen neu zu erstellen</translation>
     </message>
     <message numerus="yes">
-        <location line="+25"/>
+        <location line="-66"/>
         <source>%n surface(s)</source>
         <translation>
             <numerusform>%n Oberfläche</numerusform>

@@ -2909,7 +2909,7 @@ Image : %3</translation>
 <context>
     <name>delineate::app::gui::SurfaceBuilder</name>
     <message>
-        <location filename="../app/gui/surface_builder.cpp" line="+123"/>
+        <location filename="../app/gui/surface_builder.cpp" line="+145"/>
         <source>building surfaces...</source>
         <translation>construction des surfaces...</translation>
     </message>
@@ -2919,7 +2919,7 @@ Image : %3</translation>
         <translation>pas assez de mémoire pour reconstruire les surfaces</translation>
     </message>
     <message numerus="yes">
-        <location line="+25"/>
+        <location line="-66"/>
         <source>%n surface(s)</source>
         <translation>
             <numerusform>%n surface</numerusform>

@@ -2896,7 +2896,7 @@ Image: %3</source>
 <context>
     <name>delineate::app::gui::SurfaceBuilder</name>
     <message>
-        <location filename="../app/gui/surface_builder.cpp" line="+123"/>
+        <location filename="../app/gui/surface_builder.cpp" line="+145"/>
         <source>building surfaces...</source>
         <translation>正在生成表面...</translation>
     </message>
@@ -2906,7 +2906,7 @@ Image: %3</source>
         <translation>内存不足，无法重建表面</translation>
     </message>
     <message numerus="yes">
-        <location line="+25"/>
+        <location line="-66"/>
         <source>%n surface(s)</source>
         <translation>
             <numerusform>%n 个表面</numerusform>

@@ -91,6 +91,28 @@ void SurfaceBuilder::settingsChanged() {
   if (surfaceDetailSetting() != m_detail) rebuild();
 }
 
+void SurfaceBuilder::showStatus() {
+  const int count = static_cast<int>(m_panel.scene().surfaceCount());
+  // Reduced detail is said where it made a label coarser, and why (the user may ask for full detail).
+  bool coarser = false;
+  if (m_detail != viewer::SurfaceDetail::Full)
+    for (const auto& [label, box] : m_document.labelBoxes()) {
+      const core::Size3 extent{box.max[0] - box.min[0] + 1, box.max[1] - box.min[1] + 1, box.max[2] - box.min[2] + 1};
+      coarser = coarser || (!box.empty() && viewer::surfaceBlockSize(extent, m_detail) !=
+                                                viewer::surfaceBlockSize(extent, viewer::SurfaceDetail::Full));
+    }
+  if (!coarser) m_panel.setStatus(tr("%n surface(s)", nullptr, count));
+  else
+    m_panel.setStatus(tr("%n surface(s), reduced detail", nullptr, count),
+                      QSettings().value("view/surfaceDetail", "auto").toString() == "reduced"
+                          ? tr("Large labels are meshed coarser, as the preferences ask (File > Preferences > 3D "
+                               "surface detail). Exported surface files are meshed at full detail.")
+                          : tr("Large labels are meshed coarser: the OpenGL renderer (%1) draws on the CPU, where "
+                               "full detail costs memory and slows every frame. File > Preferences > 3D surface "
+                               "detail can ask for full detail; exported surface files are always full detail.")
+                                .arg(viewer::VtkView::openGlRenderer()));
+}
+
 void SurfaceBuilder::rebuild(const std::set<core::Label>* changed) {
   if (!changed) {  // everything: a gathered incremental rebuild is part of it
     m_timer->stop();
@@ -161,25 +183,7 @@ void SurfaceBuilder::rebuild(const std::set<core::Label>* changed) {
     if (only) m_panel.scene().updateSurfaces(*only, std::move(surfaces));
     else m_panel.scene().setSurfaces(std::move(surfaces));
     m_panel.scene().setLabelColors(m_document.session()->table(), m_document.hiddenLabels());
-    const int count = static_cast<int>(m_panel.scene().surfaceCount());
-    // Reduced detail is said where it made a label coarser, and why (the user may ask for full detail).
-    bool coarser = false;
-    if (m_detail != viewer::SurfaceDetail::Full)
-      for (const auto& [label, box] : m_document.labelBoxes()) {
-        const core::Size3 extent{box.max[0] - box.min[0] + 1, box.max[1] - box.min[1] + 1, box.max[2] - box.min[2] + 1};
-        coarser = coarser || (!box.empty() && viewer::surfaceBlockSize(extent, m_detail) !=
-                                                  viewer::surfaceBlockSize(extent, viewer::SurfaceDetail::Full));
-      }
-    if (!coarser) m_panel.setStatus(tr("%n surface(s)", nullptr, count));
-    else
-      m_panel.setStatus(tr("%n surface(s), reduced detail", nullptr, count),
-                        QSettings().value("view/surfaceDetail", "auto").toString() == "reduced"
-                            ? tr("Large labels are meshed coarser, as the preferences ask (File > Preferences > 3D "
-                                 "surface detail). Exported surface files are meshed at full detail.")
-                            : tr("Large labels are meshed coarser: the OpenGL renderer (%1) draws on the CPU, where "
-                                 "full detail costs memory and slows every frame. File > Preferences > 3D surface "
-                                 "detail can ask for full detail; exported surface files are always full detail.")
-                                  .arg(viewer::VtkView::openGlRenderer()));
+    showStatus();
     m_panel.refresh();
     Q_EMIT ready();
   });

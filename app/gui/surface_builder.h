@@ -48,6 +48,9 @@ class SurfaceBuilder : public QObject {
   void ready();  // the surfaces shown are those of the labels now
 
  private:
+  // The panel's title: the number of surfaces, and whether (and why, in its tooltip) a label was meshed coarser.
+  void showStatus();
+
   StudyDocument& m_document;
   SurfacePanel& m_panel;
   QThreadPool& m_workers;
