@@ -23,9 +23,10 @@ void MainWindow::observeDocument() {
 }
 
 void MainWindow::labelsRedrawn() {
-  // The document wrote into the map the scenes already show.
+  // The document wrote into the map the scenes already show (or replaced it): the label under the cursor may differ.
   for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->scene().labelsModified();
   refreshViews();
+  updateReadout(m_cursor);
 }
 
 void MainWindow::afterEdit() {

@@ -421,6 +421,44 @@ TEST_CASE("delineate (the program) opens an image with labels and writes its scr
   CHECK(test::runProgram(DELINEATE_GUI_PATH, "a.nii b.nii").exitCode == 2);
 }
 
+TEST_CASE("delineate --dicom FOLDER --labels MAP opens the labels onto the series before its screenshot, and a missing "
+          "map exits 1 naming it",
+          "[gui][program]") {
+  // Found running the program as a user: --labels was dropped without a word when the study came from --dicom.
+  test::guiApp();
+  const auto ct = test::sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!ct) return;
+  test::ScratchDir dir("gui-program-dicom");
+  auto index = io::indexDicomFolder(ct->string());
+  REQUIRE(index.ok());
+  auto series = io::loadDicomSeriesTyped(*index->allSeries().front());
+  REQUIRE(series.ok());
+  // Label 7 on a central block of every slice: the cursor starts at the study's centre, inside it.
+  const core::Geometry& g = series->image.geometry();
+  auto voxels = core::Volume<core::Label>::create(g, 0);
+  REQUIRE(voxels.ok());
+  const auto& d = g.dimensions();
+  for (std::int64_t z = 0; z < d[2]; ++z)
+    for (std::int64_t y = d[1] / 4; y < d[1] * 3 / 4; ++y)
+      for (std::int64_t x = d[0] / 4; x < d[0] * 3 / 4; ++x) voxels->at({x, y, z}) = 7;
+  const std::string labels = (dir / "block.nii.gz").string();
+  REQUIRE(io::writeLabelFile(labels, core::LabelMap(std::move(voxels).value())).ok());
+  const auto shot = dir / "shot.png";
+  const auto r = test::runProgram(DELINEATE_GUI_PATH, "--dicom " + test::quoted(ct->string()) + " --labels " +
+                                                          test::quoted(labels) + " --screenshot " +
+                                                          test::quoted(shot.string()));
+  INFO(r.out);
+  REQUIRE(r.exitCode == 0);
+  CHECK(r.out.find("label 7") != std::string::npos);  // the readout at the cursor names the label under it
+  QImage image;
+  REQUIRE(image.load(QString::fromStdString(shot.string())));
+  const auto missing = test::runProgram(DELINEATE_GUI_PATH, "--dicom " + test::quoted(ct->string()) + " --labels " +
+                                                                test::quoted((dir / "none.nii.gz").string()) +
+                                                                " --screenshot " + test::quoted(shot.string()));
+  CHECK(missing.exitCode == 1);
+  CHECK(missing.out.find("none.nii.gz") != std::string::npos);
+}
+
 TEST_CASE("delineate on a high-DPI screen (device pixel ratio 2) renders its views at the full device resolution",
           "[gui][program][hidpi]") {
   test::guiApp();
