@@ -2909,7 +2909,8 @@ Bild: %3</translation>
 <context>
     <name>delineate::app::gui::SurfaceBuilder</name>
     <message>
-        <location filename="../app/gui/surface_builder.cpp" line="+145"/>
+        <location filename="../app/gui/surface_builder.cpp" line="+95"/>
+        <location line="+56"/>
         <source>building surfaces...</source>
         <translation>Oberflächen werden erstellt...</translation>
     </message>

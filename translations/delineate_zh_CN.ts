@@ -2896,7 +2896,8 @@ Image: %3</source>
 <context>
     <name>delineate::app::gui::SurfaceBuilder</name>
     <message>
-        <location filename="../app/gui/surface_builder.cpp" line="+145"/>
+        <location filename="../app/gui/surface_builder.cpp" line="+95"/>
+        <location line="+56"/>
         <source>building surfaces...</source>
         <translation>正在生成表面...</translation>
     </message>

@@ -224,7 +224,7 @@ void MainWindow::retranslate() {
   if (m_document->hasStudy()) m_labels->refresh();
   updateReadout(m_cursor);
   for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) p->refresh();
-  m_surface->setStatus({});
+  if (m_surfaces) m_surfaces->retranslate();
 }
 
 void MainWindow::changeEvent(QEvent* event) {

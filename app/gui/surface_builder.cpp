@@ -91,6 +91,12 @@ void SurfaceBuilder::settingsChanged() {
   if (surfaceDetailSetting() != m_detail) rebuild();
 }
 
+void SurfaceBuilder::retranslate() {
+  if (m_job) m_panel.setStatus(tr("building surfaces..."));
+  else if (!m_document.session() || m_panel.scene().surfaceCount() == 0) m_panel.setStatus({});
+  else showStatus();
+}
+
 void SurfaceBuilder::showStatus() {
   const int count = static_cast<int>(m_panel.scene().surfaceCount());
   // Reduced detail is said where it made a label coarser, and why (the user may ask for full detail).

@@ -43,6 +43,8 @@ class SurfaceBuilder : public QObject {
   // asks for another.
   viewer::SurfaceDetail detail() const { return m_detail; }
   void settingsChanged();
+  // The panel's status again in the language now installed.
+  void retranslate();
 
  Q_SIGNALS:
   void ready();  // the surfaces shown are those of the labels now

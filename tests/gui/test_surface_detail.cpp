@@ -3,6 +3,7 @@
 // rebuilds the view, and exported surface files are meshed at full detail from the labels as they are.
 #include <catch2/catch.hpp>
 
+#include <QApplication>
 #include <QLabel>
 #include <QSettings>
 #include <QSignalSpy>
@@ -15,6 +16,7 @@
 
 #include <vtkPolyData.h>
 
+#include "app/gui/preferences.h"
 #include "app/gui/study_exports.h"
 #include "app/gui/surface_builder.h"
 #include "app/gui/view_panels.h"
@@ -117,6 +119,13 @@ TEST_CASE("3D surface detail: the preference meshes large labels coarser or full
   }
   CHECK(panelTitle(window.surfacePanel()).contains("reduced detail"));
   CHECK(panelTitle(window.surfacePanel()).contains("as the preferences ask"));
+  // A language change says it again in the new language (it used to reset the title to "3D").
+  REQUIRE(app::gui::installLanguage("de") == "de");
+  QApplication::processEvents();
+  CHECK(panelTitle(window.surfacePanel()).contains(QString::fromUtf8("reduziertes Detail")));
+  REQUIRE(app::gui::installLanguage("en") == "en");
+  QApplication::processEvents();
+  CHECK(panelTitle(window.surfacePanel()).contains("reduced detail"));
 
   // The export is meshed at full detail from the labels, not taken from the view.
   std::filesystem::create_directories(dir / "meshes");
