@@ -146,6 +146,19 @@ int main(int argc, char** argv) {
     }
     std::printf("3D view %dx%d px, turned and drawn (ms per frame): p50 %.1f  p95 %.1f\n", view3d->view().pixelSize().width(),
                 view3d->view().pixelSize().height(), median(frames3d), bench::percentile(frames3d, 0.95));
+    // The same without the three image planes (View > Slices in 3D off): what the surfaces alone cost a frame.
+    view3d->scene().setSlicesVisible(false);
+    std::vector<double> surfacesOnly;
+    for (int i = 0; i < 20; ++i) {
+      QElapsedTimer t;
+      t.start();
+      view3d->scene().rotate(12, 0);
+      if (view3d->view().capture().isNull()) die("no 3D frame");
+      surfacesOnly.push_back(bench::msSince(t));
+    }
+    view3d->scene().setSlicesVisible(true);
+    std::printf("3D view, surfaces alone (no image planes): p50 %.1f  p95 %.1f\n", median(surfacesOnly),
+                bench::percentile(surfacesOnly, 0.95));
   }
   const double raw = voxels * (2 + 2);
   if (std::getenv("BENCH_STOP_AFTER_SURFACES")) {
