@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <QApplication>
+#include <QComboBox>
 #include <QLabel>
 #include <QSettings>
 #include <QSignalSpy>
@@ -63,6 +64,19 @@ TEST_CASE("3D surface detail: the preference meshes large labels coarser or full
           "surface exports are full detail whatever the view shows",
           "[gui][surfaces]") {
   test::guiApp();
+  // The preferences dialog offers the three details and writes the one chosen.
+  {
+    const DetailSetting setting("auto");
+    app::gui::PreferencesDialog prefs;
+    auto* box = prefs.findChild<QComboBox*>("pref-surface-detail");
+    REQUIRE(box);
+    REQUIRE(box->count() == 3);
+    CHECK(box->currentData().toString() == "auto");
+    box->setCurrentIndex(box->findData("full"));
+    prefs.apply();
+    CHECK(QSettings().value("view/surfaceDetail").toString() == "full");
+    CHECK(app::gui::surfaceDetailSetting() == viewer::SurfaceDetail::Full);
+  }
   // "auto" follows the renderer the views get (under Xvfb, Mesa's llvmpipe: software).
   {
     const DetailSetting setting("auto");
