@@ -8,7 +8,6 @@
 #include <QTimer>
 
 #include <cstdio>
-#include <memory>
 
 #include "app/gui/main_window.h"
 #include "app/gui/study_loader.h"
@@ -72,15 +71,9 @@ int main(int argc, char** argv) {
   if (!shotPath.isEmpty()) window.setDialogsEnabled(false);
   window.show();
   int exitCode = 0;
-  // A DICOM folder's labels open once the series has loaded (openDicomFolder takes none); until then the study's
-  // first surfaces (none) are not the screenshot's.
-  const bool dicomLabels = images.isEmpty() && parser.isSet(dicom) && !parser.value(labels).isEmpty();
-  bool labelsPending = dicomLabels;
   if (!shotPath.isEmpty()) {
-    QObject::connect(&window, &app::gui::MainWindow::labelsLoaded, &app, [&] { labelsPending = false; });
     // The study's surfaces are the last thing a load reports (at once when it has no labels).
     QObject::connect(&window, &app::gui::MainWindow::surfacesReady, &app, [&] {
-      if (labelsPending) return;
       QTimer::singleShot(200, &window, [&] {
         const bool ok = window.screenshot().save(shotPath);
         if (!ok) std::fprintf(stderr, "error: %s: cannot write the screenshot\n", qPrintable(shotPath));
@@ -101,14 +94,7 @@ int main(int argc, char** argv) {
   } else if (!images.isEmpty()) {
     window.loader().openImage(images.front(), parser.value(labels));
   } else if (parser.isSet(dicom)) {
-    if (dicomLabels) {
-      auto once = std::make_shared<QMetaObject::Connection>();
-      *once = QObject::connect(&window, &app::gui::MainWindow::studyLoaded, &app, [&window, once, path = parser.value(labels)] {
-        QObject::disconnect(*once);
-        window.loader().openLabels(path);
-      });
-    }
-    window.loader().openDicomFolder(parser.value(dicom));
+    window.loader().openDicomFolder(parser.value(dicom), parser.value(labels));
   }
   const int rc = app.exec();
   return exitCode ? exitCode : rc;

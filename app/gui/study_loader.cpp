@@ -49,6 +49,7 @@ struct StudyLoader::Loaded {
   // A DICOM folder's index: the window picks the series, then loads it.
   std::vector<io::DicomSeries> series;
   QString folder;
+  std::string labelsWithSeries;  // a label map to open with the series picked (openDicomFolder's)
 };
 
 
@@ -66,6 +67,19 @@ void readTableBeside(const std::string& labelMap, std::optional<core::LabelTable
 }
 
 }  // namespace
+
+bool StudyLoader::readLabelsWithImage(const std::string& labels, const core::Geometry& image, Loaded& r) {
+  auto lab = io::readLabelFile(labels);
+  if (!lab) {
+    r.error = fromError(lab.error());
+    return false;
+  }
+  r.offGrid = !lab->geometry().isCloseTo(image);
+  r.labelsName = QString::fromStdString(labels);
+  r.labels = std::move(lab).value();
+  readTableBeside(labels, r.mapTable, r.tableProblem);
+  return true;
+}
 
 StudyLoader::StudyLoader(StudyDocument& document, Workbench& bench, QObject* parent)
     : QObject(parent), m_document(document), m_bench(bench) {}
@@ -118,18 +132,7 @@ bool StudyLoader::openImage(const QString& imagePath, const QString& labelsPath)
       return r;
     }
     progress.report(labels.empty() ? 1.0 : 0.7, "read");
-    if (!labels.empty()) {
-      auto lab = io::readLabelFile(labels);
-      if (!lab) {
-        r->error = fromError(lab.error());
-        return r;
-      }
-      // On another grid the image opens all the same; the label map is then offered for resampling.
-      r->offGrid = !lab->geometry().isCloseTo(img->geometry());
-      r->labelsName = QString::fromStdString(labels);
-      r->labels = std::move(lab).value();
-      readTableBeside(labels, r->mapTable, r->tableProblem);
-    }
+    if (!labels.empty() && !readLabelsWithImage(labels, img->geometry(), *r)) return r;
     r->image = std::move(img).value();
     return r;
   });
@@ -184,12 +187,13 @@ bool StudyLoader::openDicomSeg(const QString& segPath, bool allowOverlap) {
   return true;
 }
 
-bool StudyLoader::openDicomFolder(const QString& folder) {
+bool StudyLoader::openDicomFolder(const QString& folder, const QString& labelsPath) {
   if (m_bench.busy()) return false;
-  const std::string path = folder.toStdString();
-  startJob(tr("Indexing %1").arg(folder), [path, folder](JobProgress& progress) {
+  const std::string path = folder.toStdString(), labels = labelsPath.toStdString();
+  startJob(tr("Indexing %1").arg(folder), [path, folder, labels](JobProgress& progress) {
     auto r = std::make_shared<Loaded>();
     r->folder = folder;
+    r->labelsWithSeries = labels;
     io::DicomScanOptions options;
     options.progress = &progress;
     auto index = io::indexDicomFolder(path, options);
@@ -387,7 +391,7 @@ void StudyLoader::loadSeries(const Loaded& index) {
   }
   const QString source = index.folder + " #" + QString::fromStdString(picked.seriesNumber);
   startJob(tr("Loading series %1").arg(QString::fromStdString(picked.seriesNumber)),
-           [picked, allowIrregular, allowUnreadable, source](JobProgress& progress) {
+           [picked, allowIrregular, allowUnreadable, source, labels = index.labelsWithSeries](JobProgress& progress) {
              auto r = std::make_shared<Loaded>();
              r->source = source;
              io::DicomLoadOptions options;
@@ -403,6 +407,7 @@ void StudyLoader::loadSeries(const Loaded& index) {
                r->error = fromError(s.error());
                return r;
              }
+             if (!labels.empty() && !readLabelsWithImage(labels, loaded->image.geometry(), *r)) return r;
              r->image = std::move(loaded->image);
              r->dicomSeries = picked;
              return r;

@@ -37,7 +37,9 @@ class StudyLoader : public QObject {
   // codes) as one undo step. Overlapping segments are refused (never silently flattened) unless `allowOverlap`,
   // then the highest-numbered segment wins where they overlap and the window says how many voxels that took.
   bool openDicomSeg(const QString& segPath, bool allowOverlap = false);
-  bool openDicomFolder(const QString& folder);
+  // A DICOM folder: the window picks the series (asking when there are several), then loads it, with `labelsPath`
+  // as openImage opens its labels.
+  bool openDicomFolder(const QString& folder, const QString& labelsPath = {});
   // A label set revision from a share store (the session then counts as saved at that revision).
   bool openShareRevision(const QString& root, const QString& study, const QString& labelSet, int revision);
   // A study from a share store (File > Open from Share, a recent share study): the series is fetched into the local
@@ -59,6 +61,9 @@ class StudyLoader : public QObject {
   void startJob(const QString& what, std::function<std::shared_ptr<Loaded>(JobProgress&)> work);
   void finishJob(std::shared_ptr<Loaded> result);
   void loadSeries(const Loaded& index);
+  // The label map opened with a new study's image (openImage, openDicomFolder): read with its table; on another grid
+  // the image opens all the same and the map is offered for resampling. False (the reason in `r.error`) when unreadable.
+  static bool readLabelsWithImage(const std::string& labels, const core::Geometry& image, Loaded& r);
   void finishLabels(Loaded& result);
   void finishShareStudy(std::shared_ptr<Loaded> result);
   // A label map on another grid: both grids named; resampled onto the image's (one undo step) when it covers the

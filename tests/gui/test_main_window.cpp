@@ -421,7 +421,7 @@ TEST_CASE("delineate (the program) opens an image with labels and writes its scr
   CHECK(test::runProgram(DELINEATE_GUI_PATH, "a.nii b.nii").exitCode == 2);
 }
 
-TEST_CASE("delineate --dicom FOLDER --labels MAP opens the labels onto the series before its screenshot, and a missing "
+TEST_CASE("delineate --dicom FOLDER --labels MAP opens the labels with the series before its screenshot, and a missing "
           "map exits 1 naming it",
           "[gui][program]") {
   // Found running the program as a user: --labels was dropped without a word when the study came from --dicom.

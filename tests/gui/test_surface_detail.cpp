@@ -118,6 +118,10 @@ TEST_CASE("3D surface detail: the preference meshes large labels coarser or full
   REQUIRE(window.loader().openLabels(QString::fromStdString(labelsPath)));
   REQUIRE(waitFor(labelsLoaded));
   REQUIRE(waitFor(surfaces));
+  // The readout follows the map opened under the cursor (it used to wait for the mouse to move).
+  const core::Label underCursor = map.at(map.geometry().lpsToNearestIndex(window.cursor()));
+  REQUIRE(underCursor != 0);
+  CHECK(window.readout().contains(QString("label %1").arg(underCursor)));
 
   const auto full = viewer::buildLabelSurfaces(map, 15, nullptr, nullptr, viewer::SurfaceDetail::Full);
   const auto reduced = viewer::buildLabelSurfaces(map, 15, nullptr, nullptr, viewer::SurfaceDetail::Reduced);
