@@ -8,7 +8,6 @@
 //        bench_large_volume --open PATH --share DIR [--strokes N]
 #include <QApplication>
 #include <QElapsedTimer>
-#include <QMouseEvent>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -161,8 +160,8 @@ int main(int argc, char** argv) {
     const QPoint at = widgetPoint(axial, window.cursor()) +
                       QPoint(static_cast<int>(rng() % 80) - 40, static_cast<int>(rng() % 80) - 40);
     if (!bench::timeStroke(axial, at, stroke)) die("no frame");
-    QElapsedTimer t;
     if (s % 2 == 1) {  // every other stroke undone: the step back and the views redrawn
+      QElapsedTimer t;
       t.start();
       if (!window.editTools()->undo()) die("undo refused");
       drawn(axial);

@@ -84,7 +84,7 @@ int main(int argc, char** argv) {
   viewer::VtkView::setDefaultSurfaceFormat();
   QApplication app(argc, argv);
   bench::nameBenchApplication();
-  QSettings().setValue("view/surfaceDetail", QString::fromUtf8(std::getenv("BENCH_SURFACE_DETAIL") ? std::getenv("BENCH_SURFACE_DETAIL") : "auto"));
+  QSettings().setValue("view/surfaceDetail", qEnvironmentVariable("BENCH_SURFACE_DETAIL", "auto"));
 
   // 3 and 2 first, on a fresh process: the window opens the series and the labels.
   const std::size_t rssBefore = bench::statusBytes("VmRSS:");
@@ -134,47 +134,40 @@ int main(int argc, char** argv) {
                 meshes.size(), double(triangles) / 1e6, double(points) / 1e6,
                 window.surfaceBuilder().detail() == viewer::SurfaceDetail::Full ? "full" : "reduced",
                 viewer::VtkView::openGlRenderer().toStdString().c_str(), surfaceSeconds);
-    // The 3D view turned a step at a time, each frame drawn and read back.
-    std::vector<double> frames3d;
+    // The 3D view turned a step at a time, each frame drawn and read back; then without the three image planes
+    // (View > Slices in 3D off): what the surfaces alone cost a frame.
     auto* view3d = window.surfacePanel();
-    for (int i = 0; i < 20; ++i) {
-      QElapsedTimer t;
-      t.start();
-      view3d->scene().rotate(12, 0);
-      if (view3d->view().capture().isNull()) die("no 3D frame");
-      frames3d.push_back(bench::msSince(t));
-    }
-    std::printf("3D view %dx%d px, turned and drawn (ms per frame): p50 %.1f  p95 %.1f\n", view3d->view().pixelSize().width(),
-                view3d->view().pixelSize().height(), median(frames3d), bench::percentile(frames3d, 0.95));
-    // The same without the three image planes (View > Slices in 3D off): what the surfaces alone cost a frame.
+    auto turn = [&] {
+      std::vector<double> ms;
+      for (int i = 0; i < 20; ++i) {
+        QElapsedTimer t;
+        t.start();
+        view3d->scene().rotate(12, 0);
+        if (view3d->view().capture().isNull()) die("no 3D frame");
+        ms.push_back(bench::msSince(t));
+      }
+      return ms;
+    };
+    const std::vector<double> frames3d = turn();
     view3d->scene().setSlicesVisible(false);
-    std::vector<double> surfacesOnly;
-    for (int i = 0; i < 20; ++i) {
-      QElapsedTimer t;
-      t.start();
-      view3d->scene().rotate(12, 0);
-      if (view3d->view().capture().isNull()) die("no 3D frame");
-      surfacesOnly.push_back(bench::msSince(t));
-    }
+    const std::vector<double> surfacesOnly = turn();
     view3d->scene().setSlicesVisible(true);
-    std::printf("3D view, surfaces alone (no image planes): p50 %.1f  p95 %.1f\n", median(surfacesOnly),
+    std::printf("3D view %dx%d px, turned and drawn (ms per frame): p50 %.1f  p95 %.1f\n", view3d->view().pixelSize().width(),
+                view3d->view().pixelSize().height(), bench::percentile(frames3d, 0.5), bench::percentile(frames3d, 0.95));
+    std::printf("3D view, surfaces alone (no image planes): p50 %.1f  p95 %.1f\n", bench::percentile(surfacesOnly, 0.5),
                 bench::percentile(surfacesOnly, 0.95));
   }
   const double raw = voxels * (2 + 2);
-  if (std::getenv("BENCH_STOP_AFTER_SURFACES")) {
-    std::printf("peak RSS by stage: image open %.0f MB, labels open %.0f MB, surfaces built %.0f MB (%.2fx raw %.0f MB)\n",
-                static_cast<double>(peakImage) / 1e6, static_cast<double>(peakLabels) / 1e6,
-                static_cast<double>(peak) / 1e6, static_cast<double>(peak) / raw, raw / 1e6);
-    return 0;
-  }
+  std::printf("peak RSS by stage: image open %.0f MB, labels open %.0f MB, surfaces built %.0f MB (%.2fx raw %.0f MB)\n",
+              static_cast<double>(peakImage) / 1e6, static_cast<double>(peakLabels) / 1e6,
+              static_cast<double>(peak) / 1e6, static_cast<double>(peak) / raw, raw / 1e6);
+  if (std::getenv("BENCH_STOP_AFTER_SURFACES")) return 0;
   std::printf("study: %ld x %ld x %ld (%.0f M voxels) from %s\n", static_cast<long>(dims[0]), static_cast<long>(dims[1]),
               static_cast<long>(dims[2]), voxels / 1e6, dicom.c_str());
   std::printf("\npeak RSS with the CT and labels open, surfaces built: %.0f MB (process before the window: %.0f MB)\n",
               static_cast<double>(peak) / 1e6, static_cast<double>(rssBefore) / 1e6);
   std::printf("raw data (16-bit CT + 16-bit labels): %.0f MB; ratio %.2f (goal < 1.5)\n", raw / 1e6,
               static_cast<double>(peak) / raw);
-  std::printf("peak RSS by stage: image open %.0f MB, labels open %.0f MB, surfaces built %.0f MB\n",
-              static_cast<double>(peakImage) / 1e6, static_cast<double>(peakLabels) / 1e6, static_cast<double>(peak) / 1e6);
 
   // The same series read by io alone.
   clock.restart();

@@ -10,7 +10,7 @@ slices="${SLICES:-512}"
 source scripts/bench_ct_inputs.sh
 # The window's fixed cost first, in its own process: the same window with the 41-slice series it was made from
 # (21 MB of int16), so the large study's peak can be read as baseline + what the data adds.
-small="$(cd "$root/../shared/data/ct/tcia-crlm-ct-series/CRLM-CT-1004" 2>/dev/null && pwd || true)"
+small="$(cd "${SHARED:-$root/../shared}/data/ct/tcia-crlm-ct-series/CRLM-CT-1004" 2>/dev/null && pwd || true)"
 if [ -n "$small" ]; then
   printf 'window baseline (41-slice CT): '
   BENCH_STOP_AFTER_IMAGE=1 xvfb-run -a -s "-screen 0 1600x1000x24" build/bench/bench_viewer --dicom "$small" \
