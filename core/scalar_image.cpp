@@ -110,8 +110,8 @@ Result<ScalarImage> ScalarImage::narrowed(ImageVolume image, const std::string& 
   return ScalarImage(std::move(image));
 }
 
-Status requireFiniteVoxels(const ScalarImage& image, const std::string& source) {
-  if (const ImageVolume* f = ImageView(image).floatImage()) return requireFiniteVoxels(*f, source);
+Status requireFiniteVoxels(ImageView image, const std::string& source) {
+  if (const ImageVolume* f = image.floatImage()) return requireFiniteVoxels(*f, source);
   return Status::success();
 }
 

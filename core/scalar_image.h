@@ -3,8 +3,9 @@
 // 16-bit CT costs 16 bits a voxel instead of float32's 32. Code reads its voxels as numbers whatever the type through
 // visit() (the typed buffer, for loops the compiler can vectorise) or value(i) (one voxel as a double).
 // ImageView is how code that only reads an image takes it: a pointer to a ScalarImage or to any Volume<T> of those
-// types, so a float32 ImageVolume and a typed image both pass without a copy. floatVolume() gives the float32 volume a
-// whole-volume float consumer (an engine's preprocessing) needs: the image itself when it is float32, else a copy.
+// types, so a float32 ImageVolume and a typed image both pass without a copy. floatVolume() gives a float32 volume: the
+// image itself when it is float32, else a copy. Since the engines read the stored type (issue 27) no product code
+// calls it; it stays for a float consumer that cannot take a view.
 
 #include <cstddef>
 #include <cstdint>
@@ -116,7 +117,7 @@ class ImageView {
 
 // InvalidArgument naming `source` when a float32 image has no finite voxel (see the ImageVolume overload); images of
 // whole-number types always pass.
-Status requireFiniteVoxels(const ScalarImage& image, const std::string& source);
+Status requireFiniteVoxels(ImageView image, const std::string& source);
 
 // The view as float32: the viewed volume itself when it is float32 (nothing copied), else a copy made into `storage`.
 // OutOfMemory names `subject`; an empty view is InvalidArgument.

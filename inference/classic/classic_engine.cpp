@@ -2,7 +2,6 @@
 
 #include "inference/classic/auto_segmenter.h"
 
-#include <optional>
 
 namespace delineate::inference::classic {
 

@@ -129,10 +129,9 @@ core::Result<PreparedCase> prepareImage(const std::string& id, core::ImageView i
                                         core::Geometry* preparedGeometry) {
   // Read in the stored type (issue 27): the image itself when its axes are already canonical, else one reordered copy
   // in that type; never a float32 copy of the whole volume (the prepared grid is float32).
+  if (core::Status s = core::requireFiniteVoxels(image, id); !s) return s.error();
   return image.visit([&](const auto& stored) -> core::Result<PreparedCase> {
     using T = typename std::decay_t<decltype(stored)>::value_type;
-    if constexpr (std::is_floating_point_v<T>)
-      if (core::Status s = core::requireFiniteVoxels(stored, id); !s) return s.error();
     const core::AxisOrder order = core::canonicalAxisOrder(stored.geometry());
     std::optional<core::Volume<T>> reordered;
     if (!order.isIdentity()) {
