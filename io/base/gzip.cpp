@@ -327,17 +327,17 @@ core::Status compressBatch(const std::vector<MemberInput>& inputs, int level, co
   }
 }
 
-core::Status checkLevel(int level, const std::string& subject) {
+}  // namespace
+
+core::Status checkGzipLevel(int level, const std::string& subject) {
   if (level < 0 || level > 12)
     return makeError(ErrorCode::InvalidArgument, subject, "gzip level " + std::to_string(level) + " is outside 0..12");
   return core::Status::success();
 }
 
-}  // namespace
-
 core::Status gzipCompressTo(const void* head, std::size_t headSize, const void* body, std::size_t bodySize, int level,
                             const std::string& subject, const GzipSink& sink) {
-  if (core::Status s = checkLevel(level, subject); !s) return s;
+  if (core::Status s = checkGzipLevel(level, subject); !s) return s;
   const auto* headBytes = static_cast<const std::uint8_t*>(head);
   const auto* bodyBytes = static_cast<const std::uint8_t*>(body);
   const std::size_t size = headSize + bodySize;
@@ -373,7 +373,7 @@ core::Status gzipCompressTo(const void* head, std::size_t headSize, const void* 
 }
 
 GzipStream::GzipStream(int level, std::string subject, GzipSink sink)
-    : level_(level), subject_(std::move(subject)), sink_(std::move(sink)) {}
+    : level_(level), subject_(std::move(subject)), sink_(std::move(sink)), failed_(checkGzipLevel(level_, subject_)) {}
 
 GzipStream::~GzipStream() = default;
 
@@ -381,7 +381,8 @@ core::Status GzipStream::flushMembers(bool last) {
   std::vector<MemberInput> inputs;
   for (std::size_t at = 0; at < filled_; at += kMemberBytes)
     inputs.push_back({staging_.get() + at, std::min(kMemberBytes, filled_ - at)});
-  if (inputs.empty() && last && !wroteMember_) inputs.push_back({staging_.get(), 0});  // an empty stream: one member
+  static const std::uint8_t kNothing = 0;
+  if (inputs.empty() && last && !wroteMember_) inputs.push_back({&kNothing, 0});  // an empty stream: one member
   if (inputs.empty()) return core::Status::success();
   wroteMember_ = true;
   core::Status s = compressBatch(inputs, level_, subject_, consumed_, sink_);
@@ -396,7 +397,6 @@ core::Status GzipStream::append(const void* data, std::size_t size) {
     return s;
   };
   if (!staging_) {
-    if (core::Status s = checkLevel(level_, subject_); !s) return fail(s);
     // One member per worker, as many as the machine compresses at once (at most 4: 32 MiB of input held).
     capacity_ = std::size_t(std::min(4u, workerCount(64))) * kMemberBytes;
     try {
@@ -421,7 +421,7 @@ core::Status GzipStream::append(const void* data, std::size_t size) {
 }
 
 core::Status GzipStream::finish() {
-  if (core::Status s = append(nullptr, 0); !s) return s;  // allocates and checks the level for an empty stream
+  if (!failed_) return failed_;
   core::Status s = flushMembers(true);
   if (!s) failed_ = s;
   return s;

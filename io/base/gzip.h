@@ -43,6 +43,8 @@ bool gunzipIndexed(const std::uint8_t* in, std::size_t inSize, std::uint8_t* out
 
 // libdeflate levels: 0 (stored) .. 12 (slowest, smallest). 6 matches gzip(1)'s default trade-off.
 constexpr int kDefaultGzipLevel = 6;
+// InvalidArgument naming `subject` for a level outside 0..12.
+core::Status checkGzipLevel(int level, const std::string& subject);
 
 // gzip of `size` bytes as consecutive members of 8 MiB, compressed in parallel, each with an extra field ("DL": the
 // member's size in the file and uncompressed) so gunzipInto can find the members without inflating and inflate them

@@ -10,9 +10,8 @@ namespace delineate::io {
 StreamedFileWriter::~StreamedFileWriter() = default;  // m_file's destructor discards an uncommitted temporary file
 
 core::Result<std::unique_ptr<StreamedFileWriter>> StreamedFileWriter::create(const std::string& path, int gzipLevel) {
-  if (gzipLevel != kNoCompression && (gzipLevel < 0 || gzipLevel > 12))
-    return core::makeError(core::ErrorCode::InvalidArgument, path,
-                           "gzip level " + std::to_string(gzipLevel) + " is outside 0..12");
+  if (gzipLevel != kNoCompression)
+    if (core::Status s = checkGzipLevel(gzipLevel, path); !s) return s.error();
   auto file = AtomicFileWriter::create(path);
   if (!file) return file.error();
   std::unique_ptr<StreamedFileWriter> w(new StreamedFileWriter());
@@ -35,7 +34,7 @@ core::Status StreamedFileWriter::fail(core::Status why) {
 
 core::Status StreamedFileWriter::writePlain(const void* data, std::size_t size) {
   if (!m_failed) return m_failed;
-  if (m_body > 0)
+  if (m_bodyBegun)
     return fail(core::makeError(core::ErrorCode::InvalidArgument, m_path, "a header written after the voxels began"));
   if (core::Status s = m_file->write(data, size); !s) return fail(s);
   return core::Status::success();
@@ -45,7 +44,7 @@ core::Status StreamedFileWriter::writeBody(const void* data, std::size_t size) {
   if (!m_failed) return m_failed;
   core::Status s = m_gzip ? m_gzip->append(data, size) : m_file->write(data, size);
   if (!s) return fail(s);
-  m_body += size;
+  m_bodyBegun = m_bodyBegun || size > 0;
   return s;
 }
 

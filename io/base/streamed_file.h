@@ -32,7 +32,6 @@ class StreamedFileWriter {
   core::Status commit();
   // Discards the temporary file, recording `why` as the answer from now on (a caller's own refusal).
   core::Status fail(core::Status why);
-  std::uint64_t bodyBytes() const { return m_body; }
   const std::string& path() const { return m_path; }
 
  private:
@@ -41,7 +40,7 @@ class StreamedFileWriter {
   std::string m_path;
   std::unique_ptr<AtomicFileWriter> m_file;
   std::unique_ptr<GzipStream> m_gzip;
-  std::uint64_t m_body = 0;
+  bool m_bodyBegun = false;  // writePlain is refused once a body byte came
   core::Status m_failed = core::Status::success();
 };
 

@@ -23,7 +23,6 @@
 // voxel is a whole number in int16 range). Writes are atomic: a failed save leaves the previous file byte-identical.
 
 #include <cstddef>
-#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "io/base/atomic_file.h"
+#include "io/base/gzip.h"
 #include "io/volume/image_file_internal.h"
 
 namespace delineate::io {
@@ -719,13 +720,18 @@ std::string headerFor(const Geometry& g, ScalarType type, bool gzip, const std::
   return h;
 }
 
+// What every NRRD write checks before a byte is written: the name, the gzip level, the geometry.
+Status checkNrrdWrite(const std::string& path, const Geometry& g, const NrrdWriteOptions& options) {
+  if (!endsWithNoCase(path, ".nhdr") && !endsWithNoCase(path, ".nrrd"))
+    return makeError(ErrorCode::InvalidArgument, path, "a NRRD file name must end in .nrrd or .nhdr");
+  if (options.gzip)
+    if (Status s = checkGzipLevel(options.gzipLevel, path); !s) return s;
+  return g.validate(path);
+}
+
 Status writeNrrd(const std::string& path, const Geometry& g, const StoredVoxels& voxels, const NrrdWriteOptions& options) {
   const bool detached = endsWithNoCase(path, ".nhdr");
-  if (!detached && !endsWithNoCase(path, ".nrrd"))
-    return makeError(ErrorCode::InvalidArgument, path, "a NRRD file name must end in .nrrd or .nhdr");
-  if (options.gzip && (options.gzipLevel < 0 || options.gzipLevel > 12))
-    return makeError(ErrorCode::InvalidArgument, path, "gzip level " + std::to_string(options.gzipLevel) + " is outside 0..12");
-  if (Status s = g.validate(path); !s) return s;
+  if (Status s = checkNrrdWrite(path, g, options); !s) return s;
   if (voxels.count != static_cast<std::size_t>(g.voxelCount()))
     return makeError(ErrorCode::InvalidArgument, path, "voxel buffer does not match the geometry");
   auto data = encodeVoxels(voxels, options.gzip ? Encoding::Gzip : Encoding::Raw, options.gzipLevel, path);
@@ -745,11 +751,7 @@ core::Result<std::string> nrrdImageHeader(const std::string& path, const core::G
                                           const NrrdWriteOptions& options) {
   if (endsWithNoCase(path, ".nhdr"))
     return makeError(ErrorCode::Unsupported, path, "a detached NRRD header's data file is written whole, not streamed");
-  if (!endsWithNoCase(path, ".nrrd"))
-    return makeError(ErrorCode::InvalidArgument, path, "a NRRD file name must end in .nrrd or .nhdr");
-  if (options.gzip && (options.gzipLevel < 0 || options.gzipLevel > 12))
-    return makeError(ErrorCode::InvalidArgument, path, "gzip level " + std::to_string(options.gzipLevel) + " is outside 0..12");
-  if (Status s = geometry.validate(path); !s) return s.error();
+  if (Status s = checkNrrdWrite(path, geometry, options); !s) return s.error();
   return headerFor(geometry, storedType(type), options.gzip, "");
 }
 
