@@ -14,6 +14,7 @@
 #include "io/base/atomic_file.h"
 #include "io/base/gzip.h"
 #include "io/volume/nifti.h"
+#include "io/volume/image_file_internal.h"
 #include "io/volume/nifti_internal.h"
 
 namespace delineate::io {
@@ -141,16 +142,6 @@ std::vector<std::uint8_t> buildHeader(const Geometry& g, int version, NiftiDatat
   return h;
 }
 
-// Appends `count` elements of `size` bytes as little-endian.
-void appendLittleEndian(std::vector<std::uint8_t>& out, const void* data, std::size_t count, std::size_t size) {
-  const auto* p = static_cast<const std::uint8_t*>(data);
-  const std::size_t start = out.size();
-  out.insert(out.end(), p, p + count * size);
-  if (!hostIsLittleEndian() && size > 1)
-    for (std::size_t i = 0; i < count; ++i) std::reverse(out.begin() + static_cast<std::ptrdiff_t>(start + i * size),
-                                                          out.begin() + static_cast<std::ptrdiff_t>(start + (i + 1) * size));
-}
-
 NiftiDatatype niftiTypeOf(core::ScalarType type) {
   switch (type) {
     case core::ScalarType::UInt8: return NiftiDatatype::UInt8;
@@ -188,11 +179,9 @@ Result<std::vector<std::uint8_t>> encodeGz(const std::string& path, const Geomet
     std::vector<std::uint8_t> whole = buildHeader(g, *version, type, intentCode);
     // Little-endian hosts store the voxels as they are: compress them in place behind the header, no copy of a
     // volume that may be gigabytes.
-    if (hostIsLittleEndian() || elementSize == 1)
-      return gzipCompress(whole.data(), whole.size(), data, count * elementSize, options.gzipLevel, path);
-    whole.reserve(whole.size() + count * elementSize);
-    appendLittleEndian(whole, data, count, elementSize);
-    return gzipCompress(whole.data(), whole.size(), options.gzipLevel, path);
+    std::vector<std::uint8_t> swapped;
+    const std::uint8_t* voxels = image_file_detail::littleEndianBytes(data, count, elementSize, swapped);
+    return gzipCompress(whole.data(), whole.size(), voxels, count * elementSize, options.gzipLevel, path);
   } catch (const std::bad_alloc&) {
     return makeError(ErrorCode::OutOfMemory, path, "cannot allocate buffers to compress " +
                                                        std::to_string(count * elementSize) + " bytes of voxel data");
@@ -227,42 +216,27 @@ Status writeNifti(const std::string& path, const Geometry& g, NiftiDatatype type
   if (!checked) return checked.error();
   const std::vector<std::uint8_t>& header = checked->bytes;
   const auto elementSize = static_cast<std::size_t>(bytesPerVoxel(static_cast<int>(type)));
-  if (checked->gz && (hostIsLittleEndian() || elementSize == 1)) {
-    // Members compressed straight from the voxels and written as they come: the compressed file is never held whole
-    // (a 512-slice CT: 111 MB less at the peak).
-    try {
-      auto writer = AtomicFileWriter::create(path);
-      if (!writer) return writer.error();
-      if (Status s = gzipCompressTo(header.data(), header.size(), data, count * elementSize, options.gzipLevel, path,
-                                    [&](const std::uint8_t* bytes, std::size_t n) { return writer->write(bytes, n); });
-          !s)
-        return s;
-      return writer->commit();
-    } catch (const std::bad_alloc&) {
-      return makeError(ErrorCode::OutOfMemory, path, "cannot allocate buffers to compress " +
-                                                         std::to_string(count * elementSize) + " bytes of voxel data");
-    }
-  }
-  if (checked->gz) {  // a big-endian host: the little-endian copy, compressed whole
-    auto compressed = encodeGz(path, g, type, data, count, intentCode, options);
-    if (!compressed) return compressed.error();
-    return writeFileAtomically(path, compressed->data(), compressed->size());
-  }
+  const std::size_t bytes = count * elementSize;
   try {
+    std::vector<std::uint8_t> swapped;  // a big-endian host's little-endian copy (none on a little-endian host)
+    const std::uint8_t* voxels = image_file_detail::littleEndianBytes(data, count, elementSize, swapped);
     auto writer = AtomicFileWriter::create(path);
     if (!writer) return writer.error();
-    if (Status s = writer->write(header.data(), header.size()); !s) return s;
-    if (hostIsLittleEndian()) {
-      if (Status s = writer->write(data, count * elementSize); !s) return s;
+    if (checked->gz) {
+      // Members compressed straight from the voxels and written as they come: the compressed file is never held
+      // whole (a 512-slice CT: 111 MB less at the peak).
+      if (Status s = gzipCompressTo(header.data(), header.size(), voxels, bytes, options.gzipLevel, path,
+                                    [&](const std::uint8_t* b, std::size_t n) { return writer->write(b, n); });
+          !s)
+        return s;
     } else {
-      std::vector<std::uint8_t> le;
-      appendLittleEndian(le, data, count, elementSize);
-      if (Status s = writer->write(le.data(), le.size()); !s) return s;
+      if (Status s = writer->write(header.data(), header.size()); !s) return s;
+      if (Status s = writer->write(voxels, bytes); !s) return s;
     }
     return writer->commit();
   } catch (const std::bad_alloc&) {
-    return makeError(ErrorCode::OutOfMemory, path, "cannot allocate buffers to write " +
-                                                       std::to_string(count * elementSize) + " bytes of voxel data");
+    return makeError(ErrorCode::OutOfMemory, path,
+                     "cannot allocate buffers to write " + std::to_string(bytes) + " bytes of voxel data");
   }
 }
 
