@@ -537,22 +537,29 @@ bool integerRescale(const DicomSeries& series) {
   return true;
 }
 
-// The state one load of a series shares across its slabs: which grid slices were filled, progress, and whether a
-// rescaled value fell outside the type tried.
+// Which slices of the series' grid a file fills (1) and which are missing (0, allowIrregular only).
+std::vector<char> filledSlices(const DicomSeries& series) {
+  std::vector<char> filled(std::size_t(std::max<std::int64_t>(0, series.geometry->dimensions()[2])), 0);
+  for (const DicomSlice& s : series.slices)
+    if (s.gridIndex >= 0 && std::size_t(s.gridIndex) < filled.size()) filled[std::size_t(s.gridIndex)] = 1;
+  return filled;
+}
+
+// The state one load of a series shares across its slabs: progress, and whether a rescaled value fell outside the
+// type tried. `subject` names the series in errors (its first file).
 struct DecodeRun {
   const DicomSeries& series;
   const DicomLoadOptions& options;
+  const std::string& subject;
   std::size_t plane = 0;
   std::int64_t depth = 0;
-  std::vector<char> filled;
   std::size_t slicesDone = 0;
   std::atomic<bool> outOfRange{false};
 
-  DecodeRun(const DicomSeries& s, const DicomLoadOptions& o) : series(s), options(o) {
+  DecodeRun(const DicomSeries& s, const DicomLoadOptions& o, const std::string& subj) : series(s), options(o), subject(subj) {
     const core::Geometry& g = *s.geometry;
     plane = std::size_t(g.dimensions()[0]) * std::size_t(g.dimensions()[1]);
     depth = g.dimensions()[2];
-    filled.assign(std::size_t(depth), 0);
   }
 };
 
@@ -577,7 +584,6 @@ core::Status decodeSlab(DecodeRun& run, std::int64_t k0, std::int64_t k1, T* dst
   for (const DicomSlice& s : series.slices) {
     if (s.gridIndex < k0 || s.gridIndex >= k1) continue;
     byFile[s.path].push_back(Job{s.frame, s.gridIndex, s.rescaleSlope, s.rescaleIntercept});
-    run.filled[std::size_t(s.gridIndex)] = 1;
   }
   std::vector<const std::pair<const std::string, std::vector<Job>>*> files;
   for (const auto& entry : byFile) files.push_back(&entry);
@@ -633,7 +639,7 @@ core::Status decodeSlab(DecodeRun& run, std::int64_t k0, std::int64_t k1, T* dst
     }
     return true;
   });
-  if (!thrown.empty()) return makeError(ErrorCode::OutOfMemory, series.key(), "loading failed: " + thrown);
+  if (!thrown.empty()) return makeError(ErrorCode::OutOfMemory, run.subject, "loading failed: " + thrown);
   if (failure) return *failure;
   return core::Status::success();
 }
@@ -645,7 +651,7 @@ core::Result<core::Volume<T>> decodeSeries(const DicomSeries& series, const Dico
   using core::ErrorCode;
   using core::makeError;
   const core::Geometry& g = *series.geometry;
-  DecodeRun run(series, options);
+  DecodeRun run(series, options, subject);
   typename core::Volume<T>::UninitBuffer data;
   try {
     data.resize(std::size_t(g.voxelCount()));
@@ -658,7 +664,7 @@ core::Result<core::Volume<T>> decodeSeries(const DicomSeries& series, const Dico
 
   // Missing slices (allowIrregular only): the series' lowest value, so gaps show as gaps.
   const std::size_t plane = run.plane;
-  const auto& filled = run.filled;
+  const std::vector<char> filled = filledSlices(series);
   if (std::find(filled.begin(), filled.end(), 0) != filled.end()) {
     T lowest = std::numeric_limits<T>::max();
     for (std::int64_t k = 0; k < run.depth; ++k)
@@ -736,9 +742,7 @@ core::Result<LoadedTypedDicomSeries> loadDicomSeriesTyped(const DicomSeries& ser
 
 bool dicomSeriesStreamable(const DicomSeries& series) {
   if (!series.geometry) return false;
-  std::vector<char> filled(std::size_t(std::max<std::int64_t>(0, series.geometry->dimensions()[2])), 0);
-  for (const DicomSlice& s : series.slices)
-    if (s.gridIndex >= 0 && std::size_t(s.gridIndex) < filled.size()) filled[std::size_t(s.gridIndex)] = 1;
+  const std::vector<char> filled = filledSlices(series);
   return std::find(filled.begin(), filled.end(), 0) == filled.end();
 }
 
@@ -757,7 +761,7 @@ core::Result<DicomStreamResult> streamDicomSeriesTyped(const DicomSeries& series
   // A pass over the series in type T; `wider` when a value did not fit it (the pass stops at that slab).
   auto pass = [&](auto tag, core::ScalarType type, bool& wider) -> core::Status {
     using T = decltype(tag);
-    DecodeRun run(series, options);
+    DecodeRun run(series, options, subject);
     const std::int64_t perSlab =
         std::max<std::int64_t>(1, std::int64_t(slabBytes / std::max<std::size_t>(1, run.plane * sizeof(T))));
     std::vector<T> slab;
