@@ -49,7 +49,7 @@ int runSegment(const SegmentOptions& o) {
   auto patch = engine->segment(*image, request, nullptr);
   if (!patch) return fileError(core::makeError(patch.error().code, o.image, patch.error().detail));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return writeSegmentation(o.output, *image, *patch, engine->info(), seconds);
+  return writeSegmentation(o.output, image->geometry(), *patch, engine->info(), seconds);
 }
 
 }  // namespace delineate::app::cli

@@ -15,15 +15,14 @@ core::LabelTable engineLabelTable(const inference::EngineInfo& engine, const cor
   return table;
 }
 
-int writeSegmentation(const std::string& output, core::ImageView image, const core::LabelPatch& patch,
+int writeSegmentation(const std::string& output, const core::Geometry& g, const core::LabelPatch& patch,
                       const inference::EngineInfo& engine, double seconds) {
-  const core::Geometry& g = image.geometry();
   if (!patch.valid() || !g.contains(patch.box.min) || !g.contains(patch.box.max))
     return fileError(core::makeError(core::ErrorCode::InvalidArgument, engine.id,
                                      "the engine returned labels that do not fit the image"));
   auto voxels = core::Volume<core::Label>::create(g, 0);
   if (!voxels) return fileError(voxels.error());
-  const auto dims = image.geometry().dimensions();
+  const auto& dims = g.dimensions();
   std::size_t o = 0;
   for (std::int64_t z = patch.box.min[2]; z <= patch.box.max[2]; ++z)
     for (std::int64_t y = patch.box.min[1]; y <= patch.box.max[1]; ++y)

@@ -5,7 +5,7 @@
 
 #include "core/label_patch.h"
 #include "core/label_table.h"
-#include "core/scalar_image.h"
+#include "core/geometry.h"
 #include "core/volume.h"
 #include "inference/engine.h"
 
@@ -17,8 +17,9 @@ namespace delineate::app::cli {
 // io::labelDisplayName, which says 'label N' only for an id neither knows.
 core::LabelTable engineLabelTable(const inference::EngineInfo& engine, const core::LabelTable& given = {});
 
-// Returns the exit code: 0, or 1 with "error: <file>: <reason>" when the labels cannot be written.
-int writeSegmentation(const std::string& output, core::ImageView image, const core::LabelPatch& patch,
+// The labels on the grid `g` of the image segmented. Returns the exit code: 0, or 1 with "error: <file>: <reason>"
+// when the labels cannot be written.
+int writeSegmentation(const std::string& output, const core::Geometry& g, const core::LabelPatch& patch,
                       const inference::EngineInfo& engine, double seconds);
 
 }  // namespace delineate::app::cli

@@ -146,7 +146,7 @@ int main(int argc, char** argv) {
     auto patch = choice->engine->segment(*image, request, nullptr);
     if (!patch) return fileError(core::makeError(patch.error().code, a.image, patch.error().detail));
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return app::cli::writeSegmentation(a.output, *image, *patch, info, seconds);
+    return app::cli::writeSegmentation(a.output, image->geometry(), *patch, info, seconds);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;
