@@ -57,8 +57,15 @@ std::shared_ptr<const core::LabelMap> labelsAround(const core::LabelMap& map, co
 
 }  // namespace
 
+namespace {
+
+// The preference as set: "auto", "full" or "reduced".
+QString surfaceDetailPreference() { return QSettings().value("view/surfaceDetail", "auto").toString(); }
+
+}  // namespace
+
 viewer::SurfaceDetail surfaceDetailSetting() {
-  const QString wanted = QSettings().value("view/surfaceDetail", "auto").toString();
+  const QString wanted = surfaceDetailPreference();
   if (wanted == "full") return viewer::SurfaceDetail::Full;
   if (wanted == "reduced") return viewer::SurfaceDetail::Reduced;
   return viewer::VtkView::softwareRenderer() ? viewer::SurfaceDetail::Reduced : viewer::SurfaceDetail::Full;
@@ -110,7 +117,7 @@ void SurfaceBuilder::showStatus() {
   if (!coarser) m_panel.setStatus(tr("%n surface(s)", nullptr, count));
   else
     m_panel.setStatus(tr("%n surface(s), reduced detail", nullptr, count),
-                      QSettings().value("view/surfaceDetail", "auto").toString() == "reduced"
+                      surfaceDetailPreference() == "reduced"
                           ? tr("Large labels are meshed coarser, as the preferences ask (File > Preferences > 3D "
                                "surface detail). Exported surface files are meshed at full detail.")
                           : tr("Large labels are meshed coarser: the OpenGL renderer (%1) draws on the CPU, where "
