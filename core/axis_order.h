@@ -61,6 +61,13 @@ std::vector<T> restoreBox(const SrcBuf& reordered, const IndexBox& reorderedBox,
 template <class T>
 Result<Volume<T>> reorderedVolume(const Volume<T>& source, const AxisOrder& order);
 
+// Calls `f(const Volume<T>&)` with `source` in axis order `order` and returns what f returns (a Result): the source
+// itself when the order is the identity (most CT: no copy), else a reordered copy that lives for the call; the
+// copy's error (out of memory) is returned instead of calling f. The one way engines and training "reorder the axes
+// or keep the volume".
+template <class T, class F>
+auto withAxisOrder(const Volume<T>& source, const AxisOrder& order, F&& f) -> decltype(f(source));
+
 // ---- implementation ----
 
 namespace axis_order_detail {
@@ -126,6 +133,14 @@ Result<Volume<T>> reorderedVolume(const Volume<T>& source, const AxisOrder& orde
   axis_order_detail::walk(reorderedBoxOf(full, g.dimensions(), order), full, g.dimensions(), order,
                           [&](std::size_t o, std::size_t s) { buf[o] = source[s]; });
   return Volume<T>::adopt(reorderedGeometry(g, order), std::move(buf), "reorder");
+}
+
+template <class T, class F>
+auto withAxisOrder(const Volume<T>& source, const AxisOrder& order, F&& f) -> decltype(f(source)) {
+  if (order.isIdentity()) return f(source);
+  Result<Volume<T>> reordered = reorderedVolume(source, order);
+  if (!reordered) return reordered.error();
+  return f(*reordered);
 }
 
 }  // namespace delineate::core

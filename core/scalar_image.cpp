@@ -29,19 +29,6 @@ std::size_t scalarTypeBytes(ScalarType type) {
   return 0;
 }
 
-namespace {
-
-template <class T>
-constexpr ScalarType typeOf() {
-  if constexpr (std::is_same_v<T, std::uint8_t>) return ScalarType::UInt8;
-  else if constexpr (std::is_same_v<T, std::int16_t>) return ScalarType::Int16;
-  else if constexpr (std::is_same_v<T, std::uint16_t>) return ScalarType::UInt16;
-  else if constexpr (std::is_same_v<T, std::int32_t>) return ScalarType::Int32;
-  else return ScalarType::Float32;
-}
-
-}  // namespace
-
 // The accessors are the view's: one definition for both.
 ScalarType ScalarImage::type() const { return ImageView(*this).type(); }
 const Geometry& ScalarImage::geometry() const { return ImageView(*this).geometry(); }
@@ -129,7 +116,7 @@ const ImageVolume& ImageView::emptyVolume() {
 }
 
 ScalarType ImageView::type() const {
-  return visit([](const auto& v) { return typeOf<typename std::decay_t<decltype(v)>::value_type>(); });
+  return visit([](const auto& v) { return scalarTypeOf<typename std::decay_t<decltype(v)>::value_type>(); });
 }
 
 const Geometry& ImageView::geometry() const {

@@ -23,6 +23,18 @@ namespace delineate::core {
 enum class ScalarType : std::uint8_t { UInt8, Int16, UInt16, Int32, Float32 };
 const char* scalarTypeName(ScalarType type);  // "uint8", "int16", "uint16", "int32", "float32"
 std::size_t scalarTypeBytes(ScalarType type);
+// The ScalarType of a voxel type ScalarImage keeps.
+template <class T>
+constexpr ScalarType scalarTypeOf() {
+  static_assert(std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::int16_t> ||
+                    std::is_same_v<T, std::uint16_t> || std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>,
+                "not a type ScalarImage keeps");
+  if constexpr (std::is_same_v<T, std::uint8_t>) return ScalarType::UInt8;
+  else if constexpr (std::is_same_v<T, std::int16_t>) return ScalarType::Int16;
+  else if constexpr (std::is_same_v<T, std::uint16_t>) return ScalarType::UInt16;
+  else if constexpr (std::is_same_v<T, std::int32_t>) return ScalarType::Int32;
+  else return ScalarType::Float32;
+}
 
 class ScalarImage {
  public:

@@ -549,19 +549,19 @@ core::Result<AutoResult> segmentStored(const core::Volume<T>& image, const std::
   // flood orders, the lungs' split by breadth-first growth, component tie-breaks), so they run on the canonical
   // storage order (core/axis_order.h, an exact voxel permutation) and the labels are mapped back: the same scan
   // stored with other axes gets the same labels. An image already in that order (most CT) is not copied.
-  const core::AxisOrder order = core::canonicalAxisOrder(image.geometry());
-  if (order.isIdentity() || image.size() == 0) return segmentInStorageOrder(image, classes, progress, options);
-  try {
-    auto canonical = core::reorderedVolume(image, order);
-    if (!canonical) return canonical.error();
-    auto r = segmentInStorageOrder(*canonical, classes, progress, options);
-    if (!r) return r.error();
-    const core::Geometry& cg = canonical->geometry();
-    r->voxels = core::restoreBox<core::Label>(r->voxels, cg.fullBox(), image.geometry().dimensions(), order);
-    return r;
-  } catch (const std::bad_alloc&) {
-    return core::makeError(core::ErrorCode::OutOfMemory, "automatic segmentation", "out of memory");
-  }
+  const core::AxisOrder order = image.size() == 0 ? core::AxisOrder{} : core::canonicalAxisOrder(image.geometry());
+  return core::withAxisOrder(image, order, [&](const core::Volume<T>& canonical) -> core::Result<AutoResult> {
+    if (order.isIdentity()) return segmentInStorageOrder(canonical, classes, progress, options);
+    try {
+      auto r = segmentInStorageOrder(canonical, classes, progress, options);
+      if (!r) return r;
+      r->voxels = core::restoreBox<core::Label>(r->voxels, canonical.geometry().fullBox(), image.geometry().dimensions(),
+                                                order);
+      return r;
+    } catch (const std::bad_alloc&) {
+      return core::makeError(core::ErrorCode::OutOfMemory, "automatic segmentation", "out of memory");
+    }
+  });
 }
 }  // namespace
 

@@ -132,33 +132,28 @@ core::Result<PreparedCase> prepareImage(const std::string& id, core::ImageView i
   if (core::Status s = core::requireFiniteVoxels(image, id); !s) return s.error();
   return image.visit([&](const auto& stored) -> core::Result<PreparedCase> {
     using T = typename std::decay_t<decltype(stored)>::value_type;
-    const core::AxisOrder order = core::canonicalAxisOrder(stored.geometry());
-    std::optional<core::Volume<T>> reordered;
-    if (!order.isIdentity()) {
-      auto r = core::reorderedVolume(stored, order);
-      if (!r) return r.error();
-      reordered = std::move(*r);
-    }
-    const core::Volume<T>& canonical = reordered ? *reordered : stored;
-    auto grid = targetGrid(canonical.geometry(), settings, id);
-    if (!grid) return grid.error();
-    try {
-      PreparedCase c;
-      c.id = id;
-      c.size = grid->target;
-      c.spacingMm = grid->spacing;
-      resampleImage(canonical, *grid, c.image);
-      if (core::Status s = normalise(c.image, settings, id); !s) return s.error();
-      if (preparedGeometry) {
-        const auto& g = canonical.geometry();
-        *preparedGeometry = core::Geometry(core::Size3{grid->target[0], grid->target[1], grid->target[2]},
-                                           core::Vec3{grid->spacing[0], grid->spacing[1], grid->spacing[2]}, g.originLps(),
-                                           g.direction());
+    const auto prepare = [&](const core::Volume<T>& canonical) -> core::Result<PreparedCase> {
+      auto grid = targetGrid(canonical.geometry(), settings, id);
+      if (!grid) return grid.error();
+      try {
+        PreparedCase c;
+        c.id = id;
+        c.size = grid->target;
+        c.spacingMm = grid->spacing;
+        resampleImage(canonical, *grid, c.image);
+        if (core::Status s = normalise(c.image, settings, id); !s) return s.error();
+        if (preparedGeometry) {
+          const auto& g = canonical.geometry();
+          *preparedGeometry = core::Geometry(core::Size3{grid->target[0], grid->target[1], grid->target[2]},
+                                             core::Vec3{grid->spacing[0], grid->spacing[1], grid->spacing[2]},
+                                             g.originLps(), g.direction());
+        }
+        return c;
+      } catch (const std::bad_alloc&) {
+        return core::makeError(core::ErrorCode::OutOfMemory, id, "out of memory preparing the image");
       }
-      return c;
-    } catch (const std::bad_alloc&) {
-      return core::makeError(core::ErrorCode::OutOfMemory, id, "out of memory preparing the image");
-    }
+    };
+    return core::withAxisOrder(stored, core::canonicalAxisOrder(stored.geometry()), prepare);
   });
 }
 
@@ -214,29 +209,25 @@ core::Result<PreparedCase> prepareCase(const std::string& id, const core::ImageV
   if (!lut) return lut.error();
   auto prepared = prepareImage(id, image, settings, nullptr);
   if (!prepared) return prepared.error();
-  try {
-    const core::AxisOrder order = core::canonicalAxisOrder(image.geometry());
-    core::Volume<core::Label> canonical;
-    if (order.isIdentity()) {
-      canonical = labels.voxels();
-    } else {
-      auto r = core::reorderedVolume(labels.voxels(), order);
-      if (!r) return r.error();
-      canonical = std::move(*r);
+  // The labels in the image's canonical order: the map itself when that is its storage order (no copy).
+  const core::AxisOrder order = core::canonicalAxisOrder(image.geometry());
+  return core::withAxisOrder(labels.voxels(), order, [&](const core::Volume<core::Label>& canonical)
+                                                         -> core::Result<PreparedCase> {
+    try {
+      // The image's grid (the labels' own geometry may differ from it within the tolerance, and a rounding there
+      // must not give the labels another size).
+      auto grid = targetGrid(core::reorderedGeometry(image.geometry(), order), settings, id);
+      if (!grid) return grid.error();
+      resampleLabels(canonical, *grid, *lut, prepared->labels);
+      if (prepared->labels.size() != prepared->image.size())
+        return core::makeError(core::ErrorCode::GeometryMismatch, id,
+                               "the labels and the image prepared to different sizes");
+      collectClassVoxels(*prepared, settings);
+      return std::move(prepared);
+    } catch (const std::bad_alloc&) {
+      return core::makeError(core::ErrorCode::OutOfMemory, id, "out of memory preparing the labels");
     }
-    // The image's grid (the labels' own geometry may differ from it within the tolerance, and a rounding there must
-    // not give the labels another size).
-    auto canonicalImageGeometry = core::reorderedGeometry(image.geometry(), order);
-    auto grid = targetGrid(canonicalImageGeometry, settings, id);
-    if (!grid) return grid.error();
-    resampleLabels(canonical, *grid, *lut, prepared->labels);
-    if (prepared->labels.size() != prepared->image.size())
-      return core::makeError(core::ErrorCode::GeometryMismatch, id, "the labels and the image prepared to different sizes");
-    collectClassVoxels(*prepared, settings);
-    return prepared;
-  } catch (const std::bad_alloc&) {
-    return core::makeError(core::ErrorCode::OutOfMemory, id, "out of memory preparing the labels");
-  }
+  });
 }
 
 core::Result<PreparedCase> prepareVista3dCase(const std::string& id, const core::ImageVolume& image, const core::LabelMap& labels,

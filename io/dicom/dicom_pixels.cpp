@@ -711,31 +711,41 @@ core::ScalarType storedSeriesType(const DicomSeries& series) {
   return core::ScalarType::Int32;
 }
 
+namespace {
+// The one choice of type for a typed load or stream: `attempt(T{})` in the type storedSeriesType names, and once
+// more in int32 when it comes back with `wider` set (a value did not fit the type tried, only possible when the
+// declared range did not fit it).
+template <class Attempt>
+core::Status inSeriesType(const DicomSeries& series, bool& wider, Attempt&& attempt) {
+  core::Status s = core::Status::success();
+  wider = false;
+  switch (storedSeriesType(series)) {
+    case core::ScalarType::UInt8: s = attempt(std::uint8_t{}); break;
+    case core::ScalarType::Int16: s = attempt(std::int16_t{}); break;
+    case core::ScalarType::UInt16: s = attempt(std::uint16_t{}); break;
+    case core::ScalarType::Int32: s = attempt(std::int32_t{}); break;
+    case core::ScalarType::Float32: s = attempt(float{}); break;
+  }
+  if (s && wider) {
+    wider = false;
+    s = attempt(std::int32_t{});
+  }
+  return s;
+}
+}  // namespace
+
 core::Result<LoadedTypedDicomSeries> loadDicomSeriesTyped(const DicomSeries& series, const DicomLoadOptions& options) {
   const std::string subject = series.slices.empty() ? series.key() : series.slices.front().path;
   LoadedTypedDicomSeries out;
   if (core::Status s = checkLoadable(series, options, subject, out.issues, out.regular, out.complete); !s) return s.error();
   bool wider = false;  // a value did not fit the type tried
-  auto load = [&](auto tag) -> core::Status {
+  const core::Status s = inSeriesType(series, wider, [&](auto tag) -> core::Status {
     using T = decltype(tag);
     auto volume = decodeSeries<T>(series, options, subject, &wider);
     if (!volume) return volume.error();
     if (!wider) out.image = core::ScalarImage(std::move(*volume));
     return core::Status::success();
-  };
-  core::Status s = core::Status::success();
-  switch (storedSeriesType(series)) {
-    case core::ScalarType::UInt8: s = load(std::uint8_t{}); break;
-    case core::ScalarType::Int16: s = load(std::int16_t{}); break;
-    case core::ScalarType::UInt16: s = load(std::uint16_t{}); break;
-    case core::ScalarType::Int32: s = load(std::int32_t{}); break;
-    case core::ScalarType::Float32: s = load(float{}); break;
-  }
-  // A value outside the type tried (only when the declared range did not fit it): the series again, in int32.
-  if (s && wider) {
-    wider = false;
-    s = load(std::int32_t{});
-  }
+  });
   if (!s) return s.error();
   return out;
 }
@@ -758,9 +768,12 @@ core::Result<DicomStreamResult> streamDicomSeriesTyped(const DicomSeries& series
                      "series " + series.key() + " has missing slices, which are filled with its lowest value: "
                      "it loads whole, not slab by slab");
   const core::Geometry& g = *series.geometry;
-  // A pass over the series in type T; `wider` when a value did not fit it (the pass stops at that slab).
-  auto pass = [&](auto tag, core::ScalarType type, bool& wider) -> core::Status {
+  // A pass over the series in type T; `wider` when a value did not fit it (the pass stops at that slab, and the
+  // sink's begin is called again for the pass in int32).
+  bool wider = false;
+  const core::Status status = inSeriesType(series, wider, [&](auto tag) -> core::Status {
     using T = decltype(tag);
+    constexpr core::ScalarType type = core::scalarTypeOf<T>();
     DecodeRun run(series, options, subject);
     const std::int64_t perSlab =
         std::max<std::int64_t>(1, std::int64_t(slabBytes / std::max<std::size_t>(1, run.plane * sizeof(T))));
@@ -782,22 +795,8 @@ core::Result<DicomStreamResult> streamDicomSeriesTyped(const DicomSeries& series
     }
     out.type = type;
     return core::Status::success();
-  };
-  bool wider = false;
-  core::Status s = core::Status::success();
-  const core::ScalarType first = storedSeriesType(series);
-  switch (first) {
-    case core::ScalarType::UInt8: s = pass(std::uint8_t{}, first, wider); break;
-    case core::ScalarType::Int16: s = pass(std::int16_t{}, first, wider); break;
-    case core::ScalarType::UInt16: s = pass(std::uint16_t{}, first, wider); break;
-    case core::ScalarType::Int32: s = pass(std::int32_t{}, first, wider); break;
-    case core::ScalarType::Float32: s = pass(float{}, first, wider); break;
-  }
-  if (s && wider) {  // as loadDicomSeriesTyped: the series again, in int32, from its first slice
-    wider = false;
-    s = pass(std::int32_t{}, core::ScalarType::Int32, wider);
-  }
-  if (!s) return s.error();
+  });
+  if (!status) return status.error();
   return out;
 }
 

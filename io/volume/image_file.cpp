@@ -216,33 +216,42 @@ ImageStreamWriter::~ImageStreamWriter() = default;
 
 core::Result<ImageStreamWriter> ImageStreamWriter::create(const std::string& path, const core::Geometry& geometry,
                                                           core::ScalarType type, const ImageFileWriteOptions& options) {
-  const ImageFileFormat format = imageFileFormatFromPath(path);
-  if (!imageStreamWritable(path))
-    return core::makeError(core::ErrorCode::Unsupported, path,
-                           "only NIfTI (.nii, .nii.gz) and NRRD (.nrrd) are written as their voxels arrive");
+  // The format's own header function checks the name and options and says whether the voxels are compressed: the
+  // choice is made there once, as for a whole write.
+  std::vector<std::uint8_t> header;
+  bool headerInStream = false;  // NIfTI's header is part of a .nii.gz's gzip stream; NRRD's text header stays plain
+  int level = StreamedFileWriter::kNoCompression;
+  switch (imageFileFormatFromPath(path)) {
+    case ImageFileFormat::Nifti: {
+      const NiftiWriteOptions n = niftiOptions(options);
+      auto h = niftiImageHeader(path, geometry, type, n);
+      if (!h) return h.error();
+      header = std::move(h->bytes);
+      headerInStream = true;
+      if (h->gzip) level = n.gzipLevel;
+      break;
+    }
+    case ImageFileFormat::Nrrd: {
+      const NrrdWriteOptions n = nrrdOptions(options);
+      auto h = nrrdImageHeader(path, geometry, type, n);  // refuses a detached header (.nhdr)
+      if (!h) return h.error();
+      header.assign(h->begin(), h->end());
+      if (n.gzip) level = n.gzipLevel;
+      break;
+    }
+    default:
+      return core::makeError(core::ErrorCode::Unsupported, path,
+                             "only NIfTI (.nii, .nii.gz) and NRRD (.nrrd) are written as their voxels arrive");
+  }
   ImageStreamWriter w;
   w.m_expected = static_cast<std::uint64_t>(geometry.voxelCount());
   w.m_elementSize = core::scalarTypeBytes(type);
-  if (format == ImageFileFormat::Nifti) {
-    // The header is part of the compressed stream in a .nii.gz.
-    const NiftiWriteOptions n = niftiOptions(options);
-    auto header = niftiImageHeader(path, geometry, type, n);
-    if (!header) return header.error();
-    const bool gz = endsWithNoCase(path, ".nii.gz");
-    auto file = StreamedFileWriter::create(path, gz ? n.gzipLevel : StreamedFileWriter::kNoCompression);
-    if (!file) return file.error();
-    w.m_file = std::move(*file);
-    if (core::Status s = w.m_file->writeBody(header->data(), header->size()); !s) return s.error();
-  } else {
-    // NRRD: a plain text header, then the voxels raw or as gzip.
-    const NrrdWriteOptions n = nrrdOptions(options);
-    auto header = nrrdImageHeader(path, geometry, type, n);
-    if (!header) return header.error();
-    auto file = StreamedFileWriter::create(path, n.gzip ? n.gzipLevel : StreamedFileWriter::kNoCompression);
-    if (!file) return file.error();
-    w.m_file = std::move(*file);
-    if (core::Status s = w.m_file->writePlain(header->data(), header->size()); !s) return s.error();
-  }
+  auto file = StreamedFileWriter::create(path, level);
+  if (!file) return file.error();
+  w.m_file = std::move(*file);
+  const core::Status s = headerInStream ? w.m_file->writeBody(header.data(), header.size())
+                                        : w.m_file->writePlain(header.data(), header.size());
+  if (!s) return s.error();
   return w;
 }
 

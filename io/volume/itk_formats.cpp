@@ -309,6 +309,14 @@ void visitComponent(Component c, Fn&& fn) {
   }
 }
 
+// Whether ITK's component `c` is exactly T, so that ITK reads straight into a Volume<T> with no staging buffer.
+template <class T>
+bool storedAs(Component c) {
+  bool same = false;
+  visitComponent(c, [&](auto tag) { same = std::is_same_v<decltype(tag), T>; });
+  return same;
+}
+
 // ITK's geometry (any number of dimensions) as a validated core::Geometry.
 Result<Header> headerFrom(itk::ImageIOBase& io, ItkReadFormat format, const std::string& path) {
   const std::string what = formatName(format);
@@ -596,9 +604,7 @@ Result<core::Volume<Out>> convertOpened(Opened& opened, const std::string& path,
   const auto count = static_cast<std::size_t>(h.voxels);
   typename core::Volume<Out>::UninitBuffer out(count);
   // ITK writes straight into the result when it stores what we keep; otherwise through one staging buffer.
-  const bool direct = (std::is_same_v<Out, float> && h.component == Component::FLOAT) ||
-                      (std::is_same_v<Out, std::uint16_t> && h.component == Component::USHORT);
-  if (direct) {
+  if (storedAs<Out>(h.component)) {
     if (Status s = readVoxels(*opened.io, out.data(), path, format); !s) return s.error();
     return core::Volume<Out>::adopt(h.geometry, std::move(out), path);
   }
@@ -637,6 +643,18 @@ struct ToFloat {
   }
 };
 
+// The stored type itself (convertOpened reads it straight in and never calls this; it must compile).
+struct Exact {
+  template <class T, class Out>
+  bool operator()(T v, Out& out) const {
+    out = static_cast<Out>(v);
+    return true;
+  }
+  core::Error refusal(std::size_t, double, const Geometry&, const std::string& path) const {
+    return makeError(ErrorCode::ParseError, path, "voxel value refused");
+  }
+};
+
 struct ToLabel {
   template <class T>
   bool operator()(T v, std::uint16_t& out) const {
@@ -663,26 +681,21 @@ Result<core::ImageVolume> readItkFormatImage(const std::string& path, ItkReadFor
 
 Result<core::ScalarImage> readItkFormatImageTyped(const std::string& path, ItkReadFormat format) {
   // ITK reads straight into a volume of the stored type when we keep that type (uchar, short, ushort, int, float):
-  // no staging buffer and no float32 copy. Other types are converted to float32 from the same open file, then
-  // narrowed.
+  // no staging buffer and no float32 copy (convertOpened decides that, for every caller). Other types are converted
+  // to float32 from the same open file, then narrowed.
   return withOpened<core::ScalarImage>(path, format, [&](Opened& opened) -> Result<core::ScalarImage> {
-    const Header& h = opened.header;
-    auto direct = [&](auto tag) -> Result<core::ScalarImage> {
+    // A type ScalarImage keeps is read as it is (convertOpened reads it straight into the volume).
+    std::optional<Result<core::ScalarImage>> kept;
+    visitComponent(opened.header.component, [&](auto tag) {
       using T = decltype(tag);
-      typename core::Volume<T>::UninitBuffer out(static_cast<std::size_t>(h.voxels));
-      if (Status s = readVoxels(*opened.io, out.data(), path, format); !s) return s.error();
-      auto volume = core::Volume<T>::adopt(h.geometry, std::move(out), path);
-      if (!volume) return volume.error();
-      return core::ScalarImage(std::move(*volume));
-    };
-    switch (h.component) {
-      case Component::UCHAR: return direct(std::uint8_t{});
-      case Component::SHORT: return direct(std::int16_t{});
-      case Component::USHORT: return direct(std::uint16_t{});
-      case Component::INT: return direct(std::int32_t{});
-      case Component::FLOAT: return direct(float{});
-      default: break;
-    }
+      if constexpr (std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::int16_t> ||
+                    std::is_same_v<T, std::uint16_t> || std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>) {
+        auto volume = convertOpened<T>(opened, path, format, Exact{});
+        if (volume) kept = core::ScalarImage(std::move(*volume));
+        else kept = volume.error();
+      }
+    });
+    if (kept) return std::move(*kept);
     auto floats = convertOpened<float>(opened, path, format, ToFloat{});
     if (!floats) return floats.error();
     return core::ScalarImage::narrowed(std::move(*floats), path);

@@ -127,7 +127,12 @@ core::Result<std::vector<std::uint8_t>> encodeNiftiLabelsGz(const core::LabelMap
 // The header writeNiftiImage writes for an image of `type` on `geometry` (the same checks: the name, the gzip level,
 // the geometry, NIfTI-1 or -2), for a writer that streams the voxels after it (io::ImageStreamWriter). In a .nii.gz
 // the header is compressed with the voxels.
-core::Result<std::vector<std::uint8_t>> niftiImageHeader(const std::string& path, const core::Geometry& geometry,
-                                                         core::ScalarType type, const NiftiWriteOptions& options = {});
+// `gzip`: the name asks for a .nii.gz (the header and voxels are then one gzip stream at options.gzipLevel).
+struct NiftiStreamHeader {
+  std::vector<std::uint8_t> bytes;
+  bool gzip = false;
+};
+core::Result<NiftiStreamHeader> niftiImageHeader(const std::string& path, const core::Geometry& geometry,
+                                                 core::ScalarType type, const NiftiWriteOptions& options = {});
 
 }  // namespace delineate::io

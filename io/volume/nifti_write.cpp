@@ -266,12 +266,12 @@ Status writeNiftiImage(const std::string& path, const core::ScalarImage& image, 
   return writeNifti(path, image.geometry(), niftiTypeOf(image.type()), image.data(), image.size(), 0, options);
 }
 
-Result<std::vector<std::uint8_t>> niftiImageHeader(const std::string& path, const Geometry& geometry,
-                                                   core::ScalarType type, const NiftiWriteOptions& options) {
+Result<NiftiStreamHeader> niftiImageHeader(const std::string& path, const Geometry& geometry, core::ScalarType type,
+                                           const NiftiWriteOptions& options) {
   auto checked = checkedHeader(path, geometry, static_cast<std::size_t>(geometry.voxelCount()), niftiTypeOf(type), 0,
                                options);
   if (!checked) return checked.error();
-  return std::move(checked->bytes);
+  return NiftiStreamHeader{std::move(checked->bytes), checked->gz};
 }
 
 Status writeNiftiLabels(const std::string& path, const core::LabelMap& labels, const NiftiWriteOptions& options) {
