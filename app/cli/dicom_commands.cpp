@@ -3,7 +3,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <functional>
+#include <type_traits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -215,74 +215,96 @@ int chooseImageSeries(const io::DicomIndex& index, const std::string& input, con
 
 namespace {
 
-// Takes over a chosen and checked DICOM series instead of the whole-volume load (convert streams it to its file): an
-// exit code, or nothing to have it loaded as usual. `report` prints the series' issues as warnings.
-using SeriesConsumer = std::function<std::optional<int>(
-    const DicomSeries& series, const DicomLoadOptions& load,
-    const std::function<void(const std::vector<SeriesIssue>&)>& report)>;
-
-// The image of a volume file or a DICOM series: float32 into `image`, or in its own type into `typed` (given instead);
-// a DICOM series goes to `consume` first when it is given.
-int readInput(const std::string& input, const std::string& series, bool allowIrregular, bool allowUnreadable, int threads,
-              ImageVolume* image, core::ScalarImage* typed, const SeriesConsumer& consume = {}) {
-  if (io::imageFileFormatFromPath(input) != io::ImageFileFormat::Unknown) {
-    if (typed) {
-      auto read = io::readImageFileTyped(input);
-      if (!read) return fileError(read.error());
-      *typed = std::move(*read);
-      return 0;
-    }
-    auto read = io::readImageFile(input);
-    if (!read) return fileError(read.error());
-    *image = std::move(*read);
-    return 0;
-  }
+// A DICOM input on its way to a load or a stream: the folder indexed, one image series chosen, checked for files that
+// cannot be read, and the options it loads with.
+struct OpenedSeries {
   TerminalProgress progress;
+  std::optional<io::DicomIndex> index;
+  const DicomSeries* chosen = nullptr;
+  DicomLoadOptions load;
+
+  // The series' issues as warnings.
+  void report(const std::vector<SeriesIssue>& issues) const {
+    for (const auto& i : issues)
+      std::fprintf(stderr, "warning: %s: %s: %s\n", chosen->key().c_str(), seriesIssueName(i.kind), i.detail.c_str());
+  }
+};
+
+int indexInput(const std::string& input, int threads, OpenedSeries& in) {
   DicomScanOptions scan;
   scan.threads = threads;
-  scan.progress = &progress;
+  scan.progress = &in.progress;
   auto index = io::indexDicomFolder(input, scan);
   if (!index) return fileError(index.error());
-  const DicomSeries* chosen = nullptr;
-  if (int code = chooseImageSeries(*index, input, series, chosen); code != 0) return code;
-  // Unreadable files elsewhere under INPUT are not this series' (their UID says so, or they lie in another folder),
-  // but the user is told they were there.
-  for (const auto& f : index->skipped) {
-    const bool member = std::any_of(chosen->unreadable.begin(), chosen->unreadable.end(),
+  in.index = std::move(*index);
+  return 0;
+}
+
+// Unreadable files elsewhere under INPUT are not the series' (their UID says so, or they lie in another folder), but
+// the user is told they were there; the series' own refuse it unless allowed.
+int checkChosenSeries(const std::string& input, bool allowUnreadable, const OpenedSeries& in) {
+  const DicomSeries& chosen = *in.chosen;
+  for (const auto& f : in.index->skipped) {
+    const bool member = std::any_of(chosen.unreadable.begin(), chosen.unreadable.end(),
                                     [&](const DicomSkippedFile& m) { return m.path == f.path; });
-    if (!member) std::fprintf(stderr, "warning: %s (not part of series %s)\n", f.reason.c_str(), chosen->key().c_str());
+    if (!member) std::fprintf(stderr, "warning: %s (not part of series %s)\n", f.reason.c_str(), chosen.key().c_str());
   }
-  if (!chosen->unreadable.empty() && !allowUnreadable) {
+  if (!chosen.unreadable.empty() && !allowUnreadable) {
     // One line per file, so no file hides behind another in a long message.
-    for (const auto& f : chosen->unreadable) std::fprintf(stderr, "error: %s\n", f.reason.c_str());
+    for (const auto& f : chosen.unreadable) std::fprintf(stderr, "error: %s\n", f.reason.c_str());
     std::fprintf(stderr,
                  "error: %s: series %s is incomplete: %zu file(s) of it or beside it cannot be read (above); "
                  "--allow-unreadable loads the rest\n",
-                 input.c_str(), chosen->key().c_str(), chosen->unreadable.size());
+                 input.c_str(), chosen.key().c_str(), chosen.unreadable.size());
     return 1;
   }
-  DicomLoadOptions load;
-  load.threads = threads;
-  load.allowIrregular = allowIrregular;
-  load.allowUnreadable = allowUnreadable;
-  load.progress = &progress;
-  auto report = [&](const std::vector<SeriesIssue>& issues) {
-    for (const auto& i : issues)
-      std::fprintf(stderr, "warning: %s: %s: %s\n", chosen->key().c_str(), seriesIssueName(i.kind), i.detail.c_str());
-  };
-  if (consume)
-    if (std::optional<int> code = consume(*chosen, load, report)) return *code;
-  if (typed) {
-    auto loaded = io::loadDicomSeriesTyped(*chosen, load);
-    if (!loaded) return fileError(loaded.error());
-    report(loaded->issues);
-    *typed = std::move(loaded->image);
+  return 0;
+}
+
+// Index, choose, check: an exit code on the way, else 0 with `in` ready to load.
+int openDicomInput(const std::string& input, const std::string& series, bool allowIrregular, bool allowUnreadable,
+                   int threads, OpenedSeries& in) {
+  if (int code = indexInput(input, threads, in); code != 0) return code;
+  if (int code = chooseImageSeries(*in.index, input, series, in.chosen); code != 0) return code;
+  if (int code = checkChosenSeries(input, allowUnreadable, in); code != 0) return code;
+  in.load.threads = threads;
+  in.load.allowIrregular = allowIrregular;
+  in.load.allowUnreadable = allowUnreadable;
+  in.load.progress = &in.progress;
+  return 0;
+}
+
+bool isVolumeFile(const std::string& input) {
+  return io::imageFileFormatFromPath(input) != io::ImageFileFormat::Unknown;
+}
+
+}  // namespace
+
+namespace {
+
+// A volume file, or a DICOM series loaded whole: float32 (ImageVolume) or in its own type (ScalarImage).
+template <class Image>
+int readInputAs(const std::string& input, const std::string& series, bool allowIrregular, bool allowUnreadable,
+                int threads, Image& image) {
+  constexpr bool typed = std::is_same_v<Image, core::ScalarImage>;
+  if (isVolumeFile(input)) {
+    auto read = [&] {
+      if constexpr (typed) return io::readImageFileTyped(input);
+      else return io::readImageFile(input);
+    }();
+    if (!read) return fileError(read.error());
+    image = std::move(*read);
     return 0;
   }
-  auto loaded = io::loadDicomSeries(*chosen, load);
+  OpenedSeries in;
+  if (int code = openDicomInput(input, series, allowIrregular, allowUnreadable, threads, in); code != 0) return code;
+  auto loaded = [&] {
+    if constexpr (typed) return io::loadDicomSeriesTyped(*in.chosen, in.load);
+    else return io::loadDicomSeries(*in.chosen, in.load);
+  }();
   if (!loaded) return fileError(loaded.error());
-  report(loaded->issues);
-  *image = std::move(loaded->image);
+  in.report(loaded->issues);
+  image = std::move(loaded->image);
   return 0;
 }
 
@@ -290,13 +312,47 @@ int readInput(const std::string& input, const std::string& series, bool allowIrr
 
 int readInputImage(const std::string& input, const std::string& series, bool allowIrregular, bool allowUnreadable,
                    int threads, ImageVolume& image) {
-  return readInput(input, series, allowIrregular, allowUnreadable, threads, &image, nullptr);
+  return readInputAs(input, series, allowIrregular, allowUnreadable, threads, image);
 }
 
 int readInputImage(const std::string& input, const std::string& series, bool allowIrregular, bool allowUnreadable,
                    int threads, core::ScalarImage& image) {
-  return readInput(input, series, allowIrregular, allowUnreadable, threads, nullptr, &image);
+  return readInputAs(input, series, allowIrregular, allowUnreadable, threads, image);
 }
+
+namespace {
+
+// A checked DICOM series streamed slab by slab into OUTPUT (NIfTI or .nrrd): the volume is never held. Returns the
+// type written.
+Result<ScalarType> streamSeries(const OpenedSeries& in, const std::string& output) {
+  const core::Geometry& g = *in.chosen->geometry;
+  const std::size_t plane = std::size_t(g.dimensions()[0]) * std::size_t(g.dimensions()[1]);
+  std::optional<io::ImageStreamWriter> writer;
+  io::DicomSlabSink sink;
+  sink.begin = [&](const core::Geometry& geometry, core::ScalarType type) -> Status {
+    writer.reset();  // a restart in a wider type drops the file begun
+    auto created = io::ImageStreamWriter::create(output, geometry, type);
+    if (!created) return created.error();
+    writer.emplace(std::move(*created));
+    return Status::success();
+  };
+  sink.slab = [&](std::int64_t, std::int64_t slices, const void* voxels) {
+    return writer->append(voxels, std::size_t(slices) * plane);
+  };
+  auto result = io::streamDicomSeriesTyped(*in.chosen, in.load, sink);
+  if (!result) return result.error();
+  in.report(result->issues);
+  if (Status s = writer->commit(); !s) return s.error();
+  return result->type;
+}
+
+void printWritten(const std::string& output, const core::Geometry& g, ScalarType type) {
+  const auto& d = g.dimensions();
+  std::printf("wrote %s (%lld x %lld x %lld, %s, %s)\n", output.c_str(), (long long)d[0], (long long)d[1], (long long)d[2],
+              g.orientationCode().c_str(), core::scalarTypeName(type));
+}
+
+}  // namespace
 
 int runConvert(const ConvertOptions& o) {
   const std::string& input = o.input;
@@ -308,47 +364,27 @@ int runConvert(const ConvertOptions& o) {
   // decoded straight into it, a volume file narrowed to the smallest exact type (CT in HU: int16, half of float32).
   // A series bound for NIfTI or NRRD (.nrrd) is streamed: each slab of slices is written as it is decoded, so the
   // volume is never held (a series with missing slices loads whole: their fill value is known only at the end).
-  struct Written {
-    core::Geometry geometry;
-    core::ScalarType type;
-  };
-  std::optional<Written> streamed;  // set once a stream was committed
-  const bool streamable = io::imageStreamWritable(output);
-  const SeriesConsumer stream = [&](const DicomSeries& chosen, const DicomLoadOptions& load,
-                                    const std::function<void(const std::vector<SeriesIssue>&)>& report)
-      -> std::optional<int> {
-    if (!streamable || !io::dicomSeriesStreamable(chosen)) return std::nullopt;
-    const core::Geometry& g = *chosen.geometry;
-    const std::size_t plane = std::size_t(g.dimensions()[0]) * std::size_t(g.dimensions()[1]);
-    std::optional<io::ImageStreamWriter> writer;
-    io::DicomSlabSink sink;
-    sink.begin = [&](const core::Geometry& geometry, core::ScalarType type) -> Status {
-      writer.reset();  // a restart in a wider type drops the file begun
-      auto created = io::ImageStreamWriter::create(output, geometry, type);
-      if (!created) return created.error();
-      writer.emplace(std::move(*created));
-      return Status::success();
-    };
-    sink.slab = [&](std::int64_t, std::int64_t slices, const void* voxels) {
-      return writer->append(voxels, std::size_t(slices) * plane);
-    };
-    auto result = io::streamDicomSeriesTyped(chosen, load, sink);
-    if (!result) return fileError(result.error());
-    report(result->issues);
-    if (Status s = writer->commit(); !s) return fileError(s.error());
-    streamed = Written{g, result->type};
-    return 0;
-  };
   core::ScalarImage image;
-  if (int code = readInput(input, o.series, o.allowIrregular, o.allowUnreadable, o.threads, nullptr, &image, stream);
-      code != 0)
+  if (!isVolumeFile(input)) {
+    OpenedSeries in;
+    if (int code = openDicomInput(input, o.series, o.allowIrregular, o.allowUnreadable, o.threads, in); code != 0)
+      return code;
+    if (io::imageStreamWritable(output) && io::dicomSeriesStreamable(*in.chosen)) {
+      auto written = streamSeries(in, output);
+      if (!written) return fileError(written.error());
+      printWritten(output, *in.chosen->geometry, *written);
+      return 0;
+    }
+    auto loaded = io::loadDicomSeriesTyped(*in.chosen, in.load);
+    if (!loaded) return fileError(loaded.error());
+    in.report(loaded->issues);
+    image = std::move(loaded->image);
+  } else if (int code = readInputImage(input, o.series, o.allowIrregular, o.allowUnreadable, o.threads, image);
+             code != 0) {
     return code;
-  if (!streamed)
-    if (Status s = io::writeImageFile(output, image); !s) return fileError(s.error());
-  const core::Geometry& g = streamed ? streamed->geometry : image.geometry();
-  const auto& d = g.dimensions();
-  std::printf("wrote %s (%lld x %lld x %lld, %s, %s)\n", output.c_str(), (long long)d[0], (long long)d[1], (long long)d[2],
-              g.orientationCode().c_str(), core::scalarTypeName(streamed ? streamed->type : image.type()));
+  }
+  if (Status s = io::writeImageFile(output, image); !s) return fileError(s.error());
+  printWritten(output, image.geometry(), image.type());
   return 0;
 }
 

@@ -120,6 +120,7 @@ int runInfo(const InfoOptions& o) {
   Result<AnnotationSession> session = AnnotationSession::create(std::move(image).value(), table);
   if (!session) return fileError(session.error());
   std::string labelSource;
+  std::string namesFrom;  // the table beside the label map, when it names them
   if (!o.labels.empty()) {
     Result<LabelMap> labels = io::readLabelFile(o.labels);
     if (!labels) return fileError(labels.error());
@@ -127,6 +128,16 @@ int runInfo(const InfoOptions& o) {
     Status s = session->replaceLabels(labels->voxels(), "Import labels");
     if (!s) return fileError(makeError(s.error().code, o.labels, s.error().detail));
     labelSource = o.labels;
+    // Without --table, the map's own names: the table beside it (`segment` writes one), as the window reads it.
+    if (o.table.empty())
+      if (const auto beside = io::findLabelTableBeside(o.labels)) {
+        if (Result<LabelTable> t = io::readLabelTableFile(*beside)) {
+          session->setTable(std::move(t).value());
+          namesFrom = beside->string();
+        } else {
+          std::fprintf(stderr, "warning: %s (the labels stay unnamed)\n", t.error().describe().c_str());
+        }
+      }
   } else if (!o.engine.empty()) {
     std::unique_ptr<inference::SegmentationEngine> engine = inference::createEngine(o.engine);
     if (!engine) return usageError("info", "unknown engine '" + o.engine + "'");
@@ -163,7 +174,9 @@ int runInfo(const InfoOptions& o) {
       std::fprintf(stderr, "warning: %s: %zu value(s) that %s does not name: %s\n", o.labels.c_str(), count,
                    o.table.c_str(), unnamed.c_str());
   }
-  if (o.format == "text") printText(o, session->image(), labelSource, session->table(), statsPtr);
+  if (o.format == "text")
+    printText(o, session->image(), namesFrom.empty() ? labelSource : labelSource + " (names: " + namesFrom + ")",
+              session->table(), statsPtr);
   else if (o.format == "json") printJson(o, session->image(), labelSource, session->table(), statsPtr);
   else if (statsPtr) printCsv(session->table(), *statsPtr);
   else return usageError("info", "--format csv prints label statistics: give --labels or --segment");

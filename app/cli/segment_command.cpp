@@ -25,12 +25,9 @@ int runSegment(const SegmentOptions& o) {
     if (!reference && !std::filesystem::exists(o.engine, ec))
       return usageError("segment", "unknown engine '" + o.engine + "' (classic, classic.threshold, a checkpoint file or "
                                    "share:ROOT#MODEL[@REV])");
-    std::string note;
-    auto checkpoint = io::resolveCheckpoint(o.engine, {}, &note);
-    if (!checkpoint) return fileError(checkpoint.error());
-    if (!note.empty()) std::fprintf(stderr, "warning: %s\n", note.c_str());
     inference::EngineSelection selection;
-    selection.checkpoint = *checkpoint;
+    selection.checkpoint = o.engine;
+    if (int code = resolveCheckpointArgument(selection.checkpoint); code != 0) return code;
     selection.vista.device = o.device;
     auto choice = inference::selectEngineViaPlugin(selection);
     if (!choice) return fileError(choice.error());

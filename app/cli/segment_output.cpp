@@ -4,6 +4,8 @@
 #include <vector>
 
 #include "app/cli/commands.h"
+#include "io/labels/label_table_io.h"
+#include "io/studies/checkpoint_fetch.h"
 #include "io/report/statistics_report.h"
 #include "io/volume/image_file.h"
 
@@ -13,6 +15,15 @@ core::LabelTable engineLabelTable(const inference::EngineInfo& engine, const cor
   core::LabelTable table = engine.classes;
   for (const core::LabelEntry& e : given.entries()) table.set(e);
   return table;
+}
+
+int resolveCheckpointArgument(std::string& checkpoint) {
+  std::string note;
+  auto local = io::resolveCheckpoint(checkpoint, {}, &note);
+  if (!local) return fileError(local.error());
+  if (!note.empty()) std::fprintf(stderr, "warning: %s\n", note.c_str());
+  checkpoint = *local;
+  return 0;
 }
 
 int writeSegmentation(const std::string& output, const core::Geometry& g, const core::LabelPatch& patch,
@@ -35,17 +46,25 @@ int writeSegmentation(const std::string& output, const core::Geometry& g, const 
   for (const auto v : patch.voxels) ++counts[v];
   std::printf("%s: %s in %.2f s on %s\n", output.c_str(), engine.id.c_str(), seconds,
               engine.device.empty() ? "cpu" : engine.device.c_str());
+  core::LabelTable present;  // the names of what the file holds, written beside it
   bool any = false;
   for (std::size_t l = 1; l < counts.size(); ++l)
     if (counts[l]) {
       any = true;
-      std::printf("  %5zu  %-20s %10zu voxels\n", l,
-                  io::labelDisplayName(names, static_cast<core::Label>(l)).c_str(), counts[l]);
+      const auto label = static_cast<core::Label>(l);
+      if (const core::LabelEntry* e = names.find(label)) (void)present.add(*e);
+      std::printf("  %5zu  %-20s %10zu voxels\n", l, io::labelDisplayName(names, label).c_str(), counts[l]);
     }
   // An empty result is written (it is the engine's answer) but never silently: a cohort run must be able to tell.
   if (!any) {
     std::printf("  (no labelled voxels)\n");
     std::fprintf(stderr, "warning: %s: %s found nothing: every voxel is background\n", output.c_str(), engine.id.c_str());
+  }
+  // The names go beside the map (`<stem>.label`), so the window and `info --labels` show "bone", not "label 21".
+  if (!present.empty()) {
+    auto beside = io::writeLabelTableBeside(output, present, "engine " + engine.id);
+    if (beside) std::printf("  names in %s\n", beside->string().c_str());
+    else std::fprintf(stderr, "warning: %s\n", beside.error().describe().c_str());
   }
   return 0;
 }

@@ -1,6 +1,7 @@
 #pragma once
-// The end of a headless segmentation, shared by `delineate-cli segment` and `delineate-vista3d segment`: the engine's
-// patch placed on the image grid, written as a label file, and one line per label on stdout.
+// What `delineate-cli segment` and `delineate-vista3d segment` share: the checkpoint an engine is given, resolved to a
+// local file, and the end of a headless segmentation: the engine's patch placed on the image grid, written as a label
+// file with its names beside it, and one line per label on stdout.
 #include <string>
 
 #include "core/label_patch.h"
@@ -16,6 +17,11 @@ namespace delineate::app::cli {
 // ids it has. One table, so one label is never 'bone' in one command and 'label 21' in another; printed through
 // io::labelDisplayName, which says 'label N' only for an id neither knows.
 core::LabelTable engineLabelTable(const inference::EngineInfo& engine, const core::LabelTable& given = {});
+
+// A checkpoint given as a file, or as share:ROOT#MODEL[@REV] (fetched verified into the cache), replaced by the local
+// file to load. A pinned revision taken from the cache because its share cannot be reached is said as a warning.
+// Returns the exit code: 0, or 1 with "error: <file>: <reason>".
+int resolveCheckpointArgument(std::string& checkpoint);
 
 // The labels on the grid `g` of the image segmented. Returns the exit code: 0, or 1 with "error: <file>: <reason>"
 // when the labels cannot be written.

@@ -184,4 +184,38 @@ std::optional<std::filesystem::path> findLabelTableBeside(const std::filesystem:
   return std::nullopt;
 }
 
+namespace {
+// The note that marks a table as one a program wrote for the map beside it (and may write again).
+std::string besideMarker(const std::filesystem::path& labelMap) {
+  return "Label names of " + labelMap.filename().string() + ", written with it by ";
+}
+}  // namespace
+
+core::Result<std::filesystem::path> writeLabelTableBeside(const std::filesystem::path& labelMap,
+                                                          const core::LabelTable& table, const std::string& writer) {
+  std::filesystem::path target = labelMap;
+  if (target.extension() == ".gz" || target.extension() == ".GZ") target.replace_extension();
+  target.replace_extension(".label");
+  if (target == labelMap)
+    return core::makeError(core::ErrorCode::InvalidArgument, labelMap.string(),
+                           "a label map named .label leaves no name for its table");
+  const std::string marker = besideMarker(labelMap);
+  std::error_code ec;
+  if (std::filesystem::symlink_status(target, ec).type() != std::filesystem::file_type::not_found) {
+    // Ours only when it reads as a table whose note says so; anything else there is the user's and stays.
+    bool ours = false;
+    if (std::filesystem::is_regular_file(target, ec))
+      if (auto existing = readItkSnapLabelsFile(target))
+        for (const std::string& note : existing->notes()) ours = ours || note.rfind(marker, 0) == 0;
+    if (!ours)
+      return core::makeError(core::ErrorCode::InvalidArgument, target.string(),
+                             "exists and was not written for " + labelMap.filename().string() +
+                                 ": left as it is, so the labels' names were not written");
+  }
+  core::LabelTable out = table;
+  out.notes().insert(out.notes().begin(), marker + writer);
+  if (core::Status s = writeItkSnapLabelsFile(target, out); !s) return s.error();
+  return target;
+}
+
 }  // namespace delineate::io

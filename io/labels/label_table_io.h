@@ -145,6 +145,14 @@ core::Result<core::LabelTable> readLabelTableFile(const std::filesystem::path& p
 // Nothing when there is none: the map's ids then have no names (never names borrowed from another table).
 std::optional<std::filesystem::path> findLabelTableBeside(const std::filesystem::path& labelMap);
 
+// The label table a program writes beside a label map it made (`delineate-cli segment`, `delineate-vista3d
+// segment`), so that the window, `info` and ITK-SNAP name the labels: `<stem>.label` (ITK-SNAP's format, the first
+// one findLabelTableBeside looks for), its first note saying it was written for that map by `writer`. Such a file
+// is replaced when the program writes the map again; any other file of that name (a user's own table) is never
+// touched: the result is then an error naming it, which callers report as a warning (the map itself is written).
+core::Result<std::filesystem::path> writeLabelTableBeside(const std::filesystem::path& labelMap,
+                                                          const core::LabelTable& table, const std::string& writer);
+
 // Format `Unknown` picks one from the extension: .label ItkSnap, .txt/.ctbl SlicerColorTable, .csv SlicerCsv,
 // .tsv LabelList. SlicerTerminologyContext and TerminologyMap give Unsupported.
 core::Result<std::string> writeLabelTableString(const core::LabelTable& table, LabelTableFormat format);

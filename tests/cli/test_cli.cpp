@@ -21,10 +21,12 @@
 #include <nlohmann/json.hpp>
 
 #include "io/base/gzip.h"
+#include "io/labels/label_table_io.h"
 #include "io/volume/image_file.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate::test;
+namespace fs = std::filesystem;
 
 #include "tests/cli/cli_runner.h"
 
@@ -179,10 +181,35 @@ TEST_CASE("segment writes the classic engine's automatic labels, refusals name t
   std::set<int> ids;
   for (const auto& l : j["labels"]) ids.insert(l["label"].get<int>());
   CHECK(ids == std::set<int>{21, 200, 201, 202});
-  // Only the classes asked for.
+  // The names are written beside the map, so `info --labels` (and the window) name them; no "label 21".
+  const fs::path beside = dir / "auto.label";
+  REQUIRE(fs::exists(beside));
+  std::map<int, std::string> names;
+  for (const auto& l : j["labels"]) names[l["label"].get<int>()] = l["name"].get<std::string>();
+  CHECK(names[21] == "bone");
+  CHECK(names[201] == "left lung");
+  r = runCli("info " + kSample + " --labels " + quoted(out));
+  REQUIRE(r.exitCode == 0);
+  CHECK(r.out.find("right lung") != std::string::npos);
+  CHECK(r.out.find("label 2") == std::string::npos);
+  CHECK(r.out.find("(names: " + beside.string() + ")") != std::string::npos);
   r = runCli("segment " + kSample + " " + quoted(out) + " --class 201");
   REQUIRE(r.exitCode == 0);
   CHECK(r.out.find("body") == std::string::npos);
+  // Written again with the map: it names what the new map holds.
+  auto rewritten = delineate::io::readLabelTableFile(beside);
+  REQUIRE(rewritten.ok());
+  CHECK(rewritten->size() == 1);
+  CHECK(rewritten->contains(201));
+  // A table of the user's own under that name is never replaced: the map is written, a warning names the file.
+  const std::string mine = "0 0 0 0 0 0 0 \"Clear Label\"\n201 10 20 30 1 1 1 \"my lung\"\n";
+  writeTextFile(beside, mine);
+  const SplitRun kept = runProgramSplit(DELINEATE_CLI_PATH, "segment " + kSample + " " + quoted(out) + " --class 202");
+  INFO(kept.err);
+  CHECK(kept.exitCode == 0);
+  CHECK(kept.err.find("warning: " + beside.string() + ": ") != std::string::npos);
+  CHECK(kept.err.find("left as it is") != std::string::npos);
+  CHECK(readTextFile(beside) == mine);
   // An unknown engine is a usage error; a class the engine does not make is an engine error naming the image.
   CHECK(runCli("segment " + kSample + " " + quoted(out) + " --engine nope").exitCode == 2);
   r = runCli("segment " + kSample + " " + quoted(out) + " --class 7");
