@@ -12,11 +12,19 @@
 #include <string>
 #include <vector>
 
-#include "app/cli/command_parser.h"
 #include "app/cli/commands.h"
+#include "app/command_line/command_parser.h"
 
 namespace delineate::app::cli {
 namespace {
+
+using command_line::checkedBy;
+using command_line::commandPath;
+using command_line::configureProgram;
+using command_line::parseCommandLine;
+using command_line::repeatable;
+using command_line::selectedCommand;
+using command_line::valueName;
 
 std::optional<int> parseRevision(const std::string& text) {
   try {
@@ -145,7 +153,8 @@ class Program {
                    "DICOM: load a series without its unreadable files (named as warnings)");
     CLI::Option* labels = value(info, "--labels", m_info.labels, "FILE", "a label map on the image's grid");
     value(info, "--table", m_info.table, "FILE",
-          "label names and colours (ITK-SNAP, Slicer .txt/.ctbl/.csv, CSV/TSV, terminology JSON)");
+          "label names and colours (ITK-SNAP, Slicer .txt/.ctbl/.csv, CSV/TSV, terminology JSON; default for "
+          "--labels: the table beside the map, e.g. segment's OUTPUT.label)");
     CLI::Option* segment =
         value(info, "--segment", m_info.engine, "ENGINE",
               "compute the labels: classic (CT body, lungs, airways, bone; MR body) or classic.threshold (CT tissue "
@@ -162,7 +171,10 @@ class Program {
 
     CLI::App* segmentCommand = command(m_app, "segment",
                                        "automatic segmentation written as a label file (classes by label id: 200 "
-                                       "body, 201 left lung, 202 right lung, 132 airway, 21 bone).",
+                                       "body, 201 left lung, 202 right lung, 132 airway, 21 bone), with the names of "
+                                       "the labels it holds beside it (OUTPUT's name ending in .label, ITK-SNAP's "
+                                       "format), which the window and info --labels read; a .label file of that name "
+                                       "that segment did not write is left as it is, with a warning.",
                                        [this] { return runSegment(m_segment); });
     positional(segmentCommand, "IMAGE", m_segment.image, "the image to segment (a volume file, or a DICOM folder or file)");
     dicomInputOptions(segmentCommand, m_segment.dicom);

@@ -11,12 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "app/cli/command_parser.h"
+#include "app/command_line/command_parser.h"
 #include "app/cli/commands.h"
 #include "app/cli/input_checks.h"
 #include "app/cli/segment_output.h"
 #include "inference/engine.h"
-#include "io/studies/checkpoint_fetch.h"
 #include "io/volume/image_file.h"
 
 using namespace delineate;
@@ -52,7 +51,7 @@ int main(int argc, char** argv) {
 
     CLI::App app("Segmentation with the best engine here (VISTA-3D, or the classic engine), headless.",
                  "delineate-vista3d");
-    app::cli::configureProgram(app);
+    app::command_line::configureProgram(app);
     app.require_subcommand(1);
     CLI::App* segment = app.add_subcommand(
         "segment",
@@ -63,10 +62,10 @@ int main(int argc, char** argv) {
         "network segments its classes automatically (CPU or CUDA), a fine-tuned VISTA-3D takes and writes the label ids "
         "it was trained with. No --class: the 117 'everything' classes (2, 20 and 21 expand to the kidneys, lung lobes "
         "and bones), or a trained model's classes. With clicks (--point) the result is the one object they mark (one --class at most, as its "
-        "prompt).");
-    using app::cli::checkedBy;
-    using app::cli::repeatable;
-    using app::cli::valueName;
+        "prompt). The names of the labels written go beside OUTPUT, as delineate-cli segment writes them.");
+    using app::command_line::checkedBy;
+    using app::command_line::repeatable;
+    using app::command_line::valueName;
     segment->add_option("IMAGE", a.image, "the image to segment")->required();
     segment->add_option("OUTPUT", a.output, "the label file to write")->required();
     valueName(segment->add_option("--checkpoint", selection.checkpoint,
@@ -107,7 +106,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     const std::vector<std::string> args(argv + 1, argv + argc);
-    if (const std::optional<int> done = app::cli::parseCommandLine(app, args)) return *done;
+    if (const std::optional<int> done = app::command_line::parseCommandLine(app, args)) return *done;
     if (!a.pointTexts.empty() && a.classes.size() > 1) {
       std::fprintf(stderr, "error: clicks take at most one --class (see 'delineate-vista3d segment --help')\n");
       return 2;
@@ -118,13 +117,8 @@ int main(int argc, char** argv) {
     auto image = io::readImageFile(a.image);
     if (!image) return fileError(image.error());
     if (core::Status s = core::requireFiniteVoxels(*image, a.image); !s) return fileError(s.error());
-    if (!selection.checkpoint.empty()) {  // a file, or a share's checkpoint fetched (verified) into the cache
-      std::string note;
-      auto local = io::resolveCheckpoint(selection.checkpoint, {}, &note);
-      if (!local) return fileError(local.error());
-      if (!note.empty()) std::fprintf(stderr, "warning: %s\n", note.c_str());
-      selection.checkpoint = *local;
-    }
+    if (!selection.checkpoint.empty())  // a file, or a share's checkpoint fetched (verified) into the cache
+      if (int code = app::cli::resolveCheckpointArgument(selection.checkpoint); code != 0) return code;
     auto choice = inference::selectEngine(selection);
     if (!choice) return fileError(choice.error());
     std::fprintf(stderr, "%s\n", choice->why.c_str());

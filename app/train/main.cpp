@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "app/cli/command_parser.h"
+#include "app/command_line/command_parser.h"
 #include "app/train/rank.h"
 #include "app/train/train_data.h"
 #include "inference/checkpoint_engine.h"
@@ -120,19 +120,9 @@ json mergedConfig(const Flags& f, json config) {
   return config;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  Flags f;
-  CLI::App app(
-      "Trains a segmentation network on labelled cases: an atlas network (MONAI's SegResNetDS) from scratch, or "
-      "VISTA-3D fine-tuned from a checkpoint. Checkpoints (torch.save state_dicts that PyTorch and MONAI load, with "
-      "a JSON sidecar) go to OUTPUT and, with --share and --model-name, to the share's checkpoints/<name>/. Settings "
-      "come from a JSON configuration (README, \"Training\") and the flags below, which override it; what is not "
-      "set is chosen from the data (spacing, intensity normalisation, patch, width).",
-      "delineate-train");
-  app::cli::configureProgram(app);
-  using app::cli::valueName;
+// The program's flags, declared on `app` (the help lists them in this order).
+void declareFlags(CLI::App& app, Flags& f) {
+  using app::command_line::valueName;
   valueName(app.add_option("--config", f.config, "the run's JSON configuration"), "FILE");
   valueName(app.add_option("--cases", f.cases, "cases.json from 'delineate-cli dataset fetch', or a JSON list of "
                                                "{image, labels, split} files"),
@@ -187,226 +177,280 @@ int main(int argc, char** argv) {
                                                       "labelled (default: --dataset's, else any label set)"),
             "SET");
   valueName(app.add_option("--studies", f.studies, "with --rank: only these studies")->delimiter(','), "A,B,...");
-  const std::vector<std::string> args(argv + 1, argv + argc);
-  if (const std::optional<int> done = app::cli::parseCommandLine(app, args)) return *done;
-  if (!f.rank.empty()) {
-    if (f.share.empty()) {
-      std::fprintf(stderr, "error: --rank needs --share (see 'delineate-train --help')\n");
-      return 2;
-    }
+}
+
+// --rank: the share's unlabelled studies ranked by the model's uncertainty; no training.
+int runRank(const Flags& f) {
+  if (f.share.empty()) {
+    std::fprintf(stderr, "error: --rank needs --share (see 'delineate-train --help')\n");
+    return 2;
+  }
+  std::signal(SIGINT, onSignal);
+  std::signal(SIGTERM, onSignal);
+  app::train::RankOptions rank;
+  rank.model = f.rank;
+  rank.share = f.share;
+  rank.labelSet = f.labelSet;
+  rank.dataset = f.dataset;
+  rank.studies = f.studies;
+  rank.device = f.device.empty() ? "auto" : f.device;
+  rank.threads = f.threads.value_or(0);
+  rank.jsonLines = f.jsonLines;
+  return app::train::runRanking(rank, g_cancel);
+}
+
+// One run of training (or of --evaluate), step by step. A step returns the exit code to stop with, or nothing to go
+// on; the run's state lives here between the steps.
+class Run {
+ public:
+  explicit Run(const Flags& flags) : m_f(flags) {}
+  Run(const Run&) = delete;
+  Run& operator=(const Run&) = delete;
+  ~Run() {
+    m_saver.reset();  // its background writes and publishes end before the model's lease is given up
+    if (m_lease) (void)m_lease->release();
+  }
+
+  int exec() {
+    if (Stop s = readSettings()) return *s;
+    if (Stop s = prepareCases()) return *s;
+    if (Stop s = buildModel()) return *s;
+    if (!m_f.evaluate.empty()) return evaluate();
+    if (Stop s = resumeFromCheckpoints()) return *s;
+    if (Stop s = takeModelLease()) return *s;
+    m_saver = std::make_unique<tr::CheckpointSaver>(m_checkpointFolder, m_sidecar.dump(), m_settings->keepLast, m_publish);
+    m_saver->adopt(m_earlier);
+    printStart();
     std::signal(SIGINT, onSignal);
     std::signal(SIGTERM, onSignal);
-    app::train::RankOptions rank;
-    rank.model = f.rank;
-    rank.share = f.share;
-    rank.labelSet = f.labelSet;
-    rank.dataset = f.dataset;
-    rank.studies = f.studies;
-    rank.device = f.device.empty() ? "auto" : f.device;
-    rank.threads = f.threads.value_or(0);
-    rank.jsonLines = f.jsonLines;
-    return app::train::runRanking(rank, g_cancel);
+    m_lastBeat = std::chrono::steady_clock::now();
+    auto result = tr::train(*m_model, *m_cache, m_data->train, m_data->validation, m_settings->trainer,
+                            [this](const tr::Progress& p) { report(p); }, m_saver.get(), &g_cancel, m_resume);
+    m_saver->flush();
+    for (const auto& w : m_saver->takeWarnings()) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    if (!result) return failRun(result.error(), m_f.jsonLines);
+    printSummary(*result);
+    return 0;
   }
 
-  json config = json::object();
-  if (!f.config.empty()) {
-    std::ifstream in(f.config);
-    if (!in) return failRun(core::makeError(core::ErrorCode::NotFound, f.config, "cannot open the configuration"), f.jsonLines);
-    std::stringstream text;
-    text << in.rdbuf();
-    config = json::parse(text.str(), nullptr, false);
-    if (config.is_discarded() || !config.is_object())
-      return failRun(core::makeError(core::ErrorCode::ParseError, f.config, "the configuration must be a JSON object"), f.jsonLines);
-  }
-  config = mergedConfig(f, config);
-  auto settings = app::train::readRunSettings(config);
-  if (!settings) return failRun(settings.error(), f.jsonLines);
-  if (settings->output.empty()) {
-    std::fprintf(stderr, "error: no output folder (--out) (see 'delineate-train --help')\n");
-    return 2;
-  }
-  if (!tr::trainingAvailable()) return failRun(core::makeError(core::ErrorCode::Unsupported, "delineate-train", "this build has no LibTorch"), f.jsonLines);
-  std::error_code ec;
-  fs::create_directories(settings->output, ec);
-  if (ec) return failRun(core::makeError(core::ErrorCode::WriteFailed, settings->output, ec.message()), f.jsonLines);
+ private:
+  using Stop = std::optional<int>;
+  Stop fail(const core::Error& e) const { return failRun(e, m_f.jsonLines); }
 
-  // The cases: a case list, or a dataset of the share fetched first.
-  std::optional<io::ShareStore> store;
-  if (!settings->share.empty()) {
-    auto opened = io::ShareStore::open(settings->share);
-    if (!opened) return failRun(opened.error(), f.jsonLines);
-    store = std::move(*opened);
-  }
-  std::string casesPath = config.value("cases", std::string());
-  if (!f.dataset.empty()) {
-    if (!store) {
-      std::fprintf(stderr, "error: --dataset needs --share (see 'delineate-train --help')\n");
+  // The configuration file merged with the flags (flags win), checked; the output folder; the share, if any.
+  Stop readSettings() {
+    json config = json::object();
+    if (!m_f.config.empty()) {
+      std::ifstream in(m_f.config);
+      if (!in) return fail(core::makeError(core::ErrorCode::NotFound, m_f.config, "cannot open the configuration"));
+      std::stringstream text;
+      text << in.rdbuf();
+      config = json::parse(text.str(), nullptr, false);
+      if (config.is_discarded() || !config.is_object())
+        return fail(core::makeError(core::ErrorCode::ParseError, m_f.config, "the configuration must be a JSON object"));
+    }
+    m_config = mergedConfig(m_f, config);
+    auto settings = app::train::readRunSettings(m_config);
+    if (!settings) return fail(settings.error());
+    m_settings = std::move(*settings);
+    if (m_settings->output.empty()) {
+      std::fprintf(stderr, "error: no output folder (--out) (see 'delineate-train --help')\n");
       return 2;
     }
-    auto fetched = io::fetchDataset(*store, f.dataset, f.datasetRevision.value_or(0), (fs::path(settings->output) / "data").string(),
-                                    settings->stopOnBadCase);
-    if (!fetched) return failRun(fetched.error(), f.jsonLines);
-    for (const auto& s : fetched->skipped) std::fprintf(stderr, "warning: case skipped: %s\n", s.c_str());
-    casesPath = fetched->casesJson;
+    if (!tr::trainingAvailable())
+      return fail(core::makeError(core::ErrorCode::Unsupported, "delineate-train", "this build has no LibTorch"));
+    std::error_code ec;
+    fs::create_directories(m_settings->output, ec);
+    if (ec) return fail(core::makeError(core::ErrorCode::WriteFailed, m_settings->output, ec.message()));
+    if (!m_settings->share.empty()) {
+      auto opened = io::ShareStore::open(m_settings->share);
+      if (!opened) return fail(opened.error());
+      m_store = std::move(*opened);
+    }
+    m_checkpointFolder = (fs::path(m_settings->output) / "checkpoints").string();
+    return std::nullopt;
   }
-  if (casesPath.empty()) {
-    std::fprintf(stderr, "error: no cases (--cases FILE, or --share ROOT --dataset NAME) (see 'delineate-train --help')\n");
-    return 2;
+
+  // The cases: a case list, or a dataset of the share fetched first; read and prepared into the cache.
+  Stop prepareCases() {
+    std::string casesPath = m_config.value("cases", std::string());
+    if (!m_f.dataset.empty()) {
+      if (!m_store) {
+        std::fprintf(stderr, "error: --dataset needs --share (see 'delineate-train --help')\n");
+        return 2;
+      }
+      auto fetched = io::fetchDataset(*m_store, m_f.dataset, m_f.datasetRevision.value_or(0),
+                                      (fs::path(m_settings->output) / "data").string(), m_settings->stopOnBadCase);
+      if (!fetched) return fail(fetched.error());
+      for (const auto& s : fetched->skipped) std::fprintf(stderr, "warning: case skipped: %s\n", s.c_str());
+      casesPath = fetched->casesJson;
+    }
+    if (casesPath.empty()) {
+      std::fprintf(stderr, "error: no cases (--cases FILE, or --share ROOT --dataset NAME) (see 'delineate-train --help')\n");
+      return 2;
+    }
+    auto list = app::train::readCaseList(casesPath);
+    if (!list) return fail(list.error());
+    m_list = std::move(*list);
+    const auto t0 = std::chrono::steady_clock::now();
+    m_cache = std::make_unique<tr::CaseCache>(m_settings->memoryBudgetBytes,
+                                              (fs::path(m_settings->output) / "spill").string());
+    auto data = app::train::loadCases(*m_list, *m_settings, *m_cache, false);
+    if (!data) return fail(data.error());
+    m_data = std::move(*data);
+    m_prepareSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return std::nullopt;
   }
-  auto list = app::train::readCaseList(casesPath);
-  if (!list) return failRun(list.error(), f.jsonLines);
 
-  const auto t0 = std::chrono::steady_clock::now();
-  tr::CaseCache cache(settings->memoryBudgetBytes, (fs::path(settings->output) / "spill").string());
-  auto data = app::train::loadCases(*list, *settings, cache, false);
-  if (!data) return failRun(data.error(), f.jsonLines);
-  const double prepareSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-  // The network.
-  if (settings->threads > 0) inference::vista3d::Vista3dModel::setCpuThreads(settings->threads);
-  else inference::vista3d::Vista3dModel::setCpuThreads(0);
-  tr::seedTorch(settings->trainer.patches.seed);
-  core::Result<std::unique_ptr<tr::TrainableModel>> model = core::makeError(core::ErrorCode::InvalidArgument, "model", "none");
-  std::optional<inference::vista3d::Checkpoint> base;
-  if (!settings->checkpoint.empty()) {
-    // A file, or a model of the share (share:ROOT#MODEL[@REV]) fetched verified into the cache first.
-    std::string note;
-    auto file = io::resolveCheckpoint(settings->checkpoint, {}, &note);
-    if (!file) return failRun(file.error(), f.jsonLines);
-    if (!note.empty()) std::fprintf(stderr, "%s\n", note.c_str());
-    auto ck = inference::vista3d::readCheckpoint(*file);
-    if (!ck) return failRun(ck.error(), f.jsonLines);
-    base = std::move(*ck);
+  // The network: from scratch or from a checkpoint (a file, or share:ROOT#MODEL[@REV] fetched verified into the
+  // cache first), frozen where asked, on its device, with its optimizer; and the sidecar every checkpoint starts from.
+  Stop buildModel() {
+    inference::vista3d::Vista3dModel::setCpuThreads(m_settings->threads > 0 ? m_settings->threads : 0);
+    tr::seedTorch(m_settings->trainer.patches.seed);
+    std::optional<inference::vista3d::Checkpoint> base;
+    if (!m_settings->checkpoint.empty()) {
+      std::string note;
+      auto file = io::resolveCheckpoint(m_settings->checkpoint, {}, &note);
+      if (!file) return fail(file.error());
+      if (!note.empty()) std::fprintf(stderr, "%s\n", note.c_str());
+      auto ck = inference::vista3d::readCheckpoint(*file);
+      if (!ck) return fail(ck.error());
+      base = std::move(*ck);
+    }
+    auto model = m_settings->model == "vista3d"
+                     ? tr::TrainableModel::vista3d(*base)
+                     : tr::TrainableModel::segResNetDS(m_settings->network, base ? &*base : nullptr,
+                                                       m_settings->trainer.patches.seed);
+    if (!model) return fail(model.error());
+    m_model = std::move(*model);
+    if (!m_settings->freeze.empty())
+      if (core::Status s = m_model->freeze(m_settings->freeze); !s) return fail(s.error());
+    const auto precision = inference::vista3d::parsePrecision(m_settings->precision);
+    if (!precision) return fail(precision.error());
+    if (core::Status s = m_model->setDevice(m_settings->device, *precision); !s) return fail(s.error());
+    m_model->setOptimizer(m_settings->trainer.optimizer);
+    m_sidecar = app::train::sidecarBase(*m_settings, *m_list, *m_data, m_model->parameterCount());
+    return std::nullopt;
   }
-  if (settings->model == "vista3d") model = tr::TrainableModel::vista3d(*base);
-  else model = tr::TrainableModel::segResNetDS(settings->network, base ? &*base : nullptr, settings->trainer.patches.seed);
-  if (!model) return failRun(model.error(), f.jsonLines);
-  if (!settings->freeze.empty())
-    if (core::Status s = (*model)->freeze(settings->freeze); !s) return failRun(s.error(), f.jsonLines);
-  const auto precision = inference::vista3d::parsePrecision(settings->precision);
-  if (!precision) return failRun(precision.error(), f.jsonLines);
-  if (core::Status s = (*model)->setDevice(settings->device, *precision); !s) return failRun(s.error(), f.jsonLines);
-  (*model)->setOptimizer(settings->trainer.optimizer);
 
-  const json sidecar = app::train::sidecarBase(*settings, *list, *data, (*model)->parameterCount());
   // A checkpoint is read with the classes it was trained with: its sidecar's labels must be this run's.
-  auto sameLabels = [&](const std::string& sidecarPath) -> core::Status {
+  core::Status sameLabels(const std::string& sidecarPath) const {
     std::ifstream in(sidecarPath);
     if (!in) return core::Status::success();  // a checkpoint without a sidecar: nothing to compare
     std::stringstream text;
     text << in.rdbuf();
     const json other = json::parse(text.str(), nullptr, false);
     if (other.is_discarded() || !other.is_object() || !other.contains("labels")) return core::Status::success();
-    if (other.at("labels") != sidecar.at("labels"))
+    if (other.at("labels") != m_sidecar.at("labels"))
       return core::makeError(core::ErrorCode::InvalidArgument, sidecarPath,
                              "its labels (classes and ids) differ from this run's: the cases or the label table changed");
     return core::Status::success();
-  };
-  if (!f.evaluate.empty()) {
-    if (core::Status s = sameLabels(inference::checkpointSidecarPath(f.evaluate)); !s) return failRun(s.error(), f.jsonLines);
-    auto weights = tr::readStateDict(f.evaluate);
-    if (!weights) return failRun(weights.error(), f.jsonLines);
-    if (core::Status s = (*model)->loadStateDict(*weights); !s)
-      return failRun(core::makeError(core::ErrorCode::ParseError, f.evaluate, "does not fit this configuration's network: " + s.error().describe()), f.jsonLines);
+  }
+
+  // --evaluate: the checkpoint segments every case (all splits); per-case and per-structure Dice as JSON.
+  int evaluate() {
+    if (core::Status s = sameLabels(inference::checkpointSidecarPath(m_f.evaluate)); !s) return *fail(s.error());
+    auto weights = tr::readStateDict(m_f.evaluate);
+    if (!weights) return *fail(weights.error());
+    if (core::Status s = m_model->loadStateDict(*weights); !s)
+      return *fail(core::makeError(core::ErrorCode::ParseError, m_f.evaluate,
+                                   "does not fit this configuration's network: " + s.error().describe()));
     json cases = json::object();
     std::map<std::int64_t, std::pair<double, int>> perClass;
     const auto start = std::chrono::steady_clock::now();
-    for (std::size_t k = 0; k < cache.size(); ++k) {
-      auto dice = tr::validateCase(**model, cache, k, settings->trainer);
-      if (!dice) return failRun(dice.error(), f.jsonLines);
+    for (std::size_t k = 0; k < m_cache->size(); ++k) {
+      auto dice = tr::validateCase(*m_model, *m_cache, k, m_settings->trainer);
+      if (!dice) return *fail(dice.error());
       json c = json::object();
       double sum = 0;
       for (const auto& [cls, d] : *dice) {
         // Reported by the source label id (the class's id in the cases' own labels).
         std::int64_t id = cls;
-        for (const auto& [from, to] : settings->prepare.labelMap)
+        for (const auto& [from, to] : m_settings->prepare.labelMap)
           if (to == cls) id = from;
         c[std::to_string(id)] = d;
         sum += d;
         perClass[id].first += d;
         ++perClass[id].second;
       }
-      cases[cache.info(k).id] = {{"split", cache.info(k).split}, {"meanDice", dice->empty() ? 0.0 : sum / static_cast<double>(dice->size())},
-                                 {"perStructure", c}};
+      cases[m_cache->info(k).id] = {{"split", m_cache->info(k).split},
+                                    {"meanDice", dice->empty() ? 0.0 : sum / static_cast<double>(dice->size())},
+                                    {"perStructure", c}};
     }
     json mean = json::object();
     for (const auto& [id, p] : perClass) {
-      const auto* entry = settings->labelTable.find(static_cast<core::Label>(id));
+      const auto* entry = m_settings->labelTable.find(static_cast<core::Label>(id));
       mean[std::to_string(id)] = {{"name", entry ? entry->name : std::string()}, {"dice", p.first / p.second}};
     }
-    std::printf("%s\n", json{{"checkpoint", f.evaluate}, {"cases", cases}, {"perStructure", mean},
+    std::printf("%s\n", json{{"checkpoint", m_f.evaluate}, {"cases", cases}, {"perStructure", mean},
                              {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()}}
                             .dump(1)
                             .c_str());
     return 0;
   }
 
-  // Resume: weights, optimizer and the trainer's place from the newest complete checkpoint.
-  const std::string checkpointFolder = (fs::path(settings->output) / "checkpoints").string();
-  tr::ResumePoint resume;
-  std::vector<tr::SavedCheckpoint> earlier;
-  if (f.resume) {
-    auto found = tr::findCheckpoints(checkpointFolder);
-    if (!found) return failRun(found.error(), f.jsonLines);
-    const auto initial = (*model)->stateDict();  // put back if a checkpoint fails halfway through loading
+  // --resume: weights, optimizer and the trainer's place from the newest complete checkpoint that loads.
+  Stop resumeFromCheckpoints() {
+    if (!m_f.resume) return std::nullopt;
+    auto found = tr::findCheckpoints(m_checkpointFolder);
+    if (!found) return fail(found.error());
+    const auto initial = m_model->stateDict();  // put back if a checkpoint fails halfway through loading
     bool resumed = false;
     for (const auto& c : *found) {
-      if (core::Status s = sameLabels(c.files.sidecar); !s) return failRun(s.error(), f.jsonLines);
+      if (core::Status s = sameLabels(c.files.sidecar); !s) return fail(s.error());
       auto weights = tr::readStateDict(c.files.weights);
-      auto optimizer = weights ? tr::readStateDict(c.files.optimizer) : core::Result<std::vector<tr::NamedTensor>>(weights.error());
-      core::Status loaded = !weights ? core::Status(weights.error()) : !optimizer ? core::Status(optimizer.error()) : (*model)->loadStateDict(*weights);
-      if (loaded) loaded = (*model)->loadOptimizerState(*optimizer);
+      auto optimizer =
+          weights ? tr::readStateDict(c.files.optimizer) : core::Result<std::vector<tr::NamedTensor>>(weights.error());
+      core::Status loaded = !weights     ? core::Status(weights.error())
+                            : !optimizer ? core::Status(optimizer.error())
+                                         : m_model->loadStateDict(*weights);
+      if (loaded) loaded = m_model->loadOptimizerState(*optimizer);
       if (!loaded) {  // a damaged or foreign checkpoint: say so and try the one before
-        std::fprintf(stderr, "warning: cannot resume from %s: %s\n", c.files.weights.c_str(), loaded.error().describe().c_str());
-        if (core::Status s = (*model)->loadStateDict(initial); !s) return failRun(s.error(), f.jsonLines);
-        (*model)->setOptimizer(settings->trainer.optimizer);
+        std::fprintf(stderr, "warning: cannot resume from %s: %s\n", c.files.weights.c_str(),
+                     loaded.error().describe().c_str());
+        if (core::Status s = m_model->loadStateDict(initial); !s) return fail(s.error());
+        m_model->setOptimizer(m_settings->trainer.optimizer);
         continue;
       }
-      resume = c.resume;
-      std::fprintf(stderr, "resuming from %s (iteration %d)\n", c.files.weights.c_str(), resume.iteration);
+      m_resume = c.resume;
+      std::fprintf(stderr, "resuming from %s (iteration %d)\n", c.files.weights.c_str(), m_resume.iteration);
       resumed = true;
       break;
     }
-    if (!resumed) std::fprintf(stderr, "warning: nothing to resume in %s: starting at iteration 0\n", checkpointFolder.c_str());
-    for (const auto& c : *found) earlier.push_back(c.files);
+    if (!resumed)
+      std::fprintf(stderr, "warning: nothing to resume in %s: starting at iteration 0\n", m_checkpointFolder.c_str());
+    for (const auto& c : *found) m_earlier.push_back(c.files);
+    return std::nullopt;
   }
 
-  // Checkpoints: local files by a background thread, the best and the last published to the share.
-  tr::PublishFn publish;
-  const std::string author = io::processUserName();
-  // The run's lease on the model's folder: another run publishing to the same model is refused, naming who trains
-  // it, and other users see the run (checkpoint list, the window's model chooser). Renewed with the progress reports,
-  // given up when the run ends; a crashed run's lease runs out on its own.
-  std::optional<io::ShareLease> lease;
-  struct Release {
-    std::optional<io::ShareLease>& lease;
-    ~Release() {
-      if (lease) (void)lease->release();
-    }
-  } releaseLease{lease};
-  if (store && !settings->modelName.empty()) {
-    auto checkpoints = io::ModelCheckpoints::open(*store, settings->modelName);
-    if (!checkpoints) return failRun(checkpoints.error(), f.jsonLines);
+  // With --share and --model-name: the run's lease on the model's folder (another run publishing to the same model
+  // is refused, naming who trains it, and other users see the run: checkpoint list, the window's model chooser),
+  // renewed with the progress reports and given up when the run ends (a crashed run's lease runs out on its own);
+  // and the publisher of the best and the last checkpoints.
+  Stop takeModelLease() {
+    if (!m_store || m_settings->modelName.empty()) return std::nullopt;
+    auto checkpoints = io::ModelCheckpoints::open(*m_store, m_settings->modelName);
+    if (!checkpoints) return fail(checkpoints.error());
     std::error_code mkdirError;
-    fs::create_directories(fs::path(store->root()) / checkpoints->folder(), mkdirError);
-    auto prepared = io::ShareLease::prepare(*store, checkpoints->folder(), author);
-    if (!prepared) return failRun(prepared.error(), f.jsonLines);
+    fs::create_directories(fs::path(m_store->root()) / checkpoints->folder(), mkdirError);
+    auto prepared = io::ShareLease::prepare(*m_store, checkpoints->folder(), m_author);
+    if (!prepared) return fail(prepared.error());
     auto taken = prepared->acquire();
-    if (!taken) return failRun(taken.error(), f.jsonLines);
+    if (!taken) return fail(taken.error());
     if (taken->outcome == io::LeaseOutcome::HeldByOther) {
       const io::LeaseHolder holder = taken->holder.value_or(io::LeaseHolder{});
-      std::string detail = "model '" + settings->modelName + "' is being trained by " + holder.user + " on " + holder.host +
-                           " (process " + std::to_string(holder.pid) + ", since " + holder.acquiredIso + ")";
+      std::string detail = "model '" + m_settings->modelName + "' is being trained by " + holder.user + " on " +
+                           holder.host + " (process " + std::to_string(holder.pid) + ", since " + holder.acquiredIso + ")";
       char host[256] = {0};
       if (::gethostname(host, sizeof host - 1) == 0 && holder.host == host && holder.pid > 0 &&
           ::kill(static_cast<pid_t>(holder.pid), 0) != 0 && errno == ESRCH)
         detail += "; that process has ended without giving the lease up (killed): it runs out " +
                   std::to_string(holder.ttlSeconds + io::LeasePolicy{}.skewGraceSeconds) +
                   " s after its last sign of life, then this run can start";
-      return failRun(core::makeError(core::ErrorCode::InvalidArgument, store->root() + "/" + checkpoints->folder(), detail), f.jsonLines);
+      return fail(core::makeError(core::ErrorCode::InvalidArgument, m_store->root() + "/" + checkpoints->folder(), detail));
     }
-    lease = std::move(*prepared);
-    publish = [&, checkpoints = *checkpoints](const tr::SavedCheckpoint& c) -> core::Status {
+    m_lease = std::move(*prepared);
+    m_publish = [this, checkpoints = *checkpoints](const tr::SavedCheckpoint& c) -> core::Status {
       if (!c.best && !c.final) return core::Status::success();
       std::ifstream in(c.sidecar);
       std::stringstream text;
@@ -415,63 +459,65 @@ int main(int argc, char** argv) {
       if (extra.is_discarded()) return core::makeError(core::ErrorCode::ParseError, c.sidecar, "not JSON");
       auto revisions = checkpoints.list();
       if (!revisions) return revisions.error();
-      const std::string message = "iteration " + std::to_string(c.iteration) + (c.best ? " (best so far)" : "") + (c.final ? " (final)" : "");
-      auto saved = checkpoints.saveFile(c.weights, io::SaveRequest{author, revisions->latest(), message, extra.dump()}, ".pt");
+      const std::string message = "iteration " + std::to_string(c.iteration) + (c.best ? " (best so far)" : "") +
+                                  (c.final ? " (final)" : "");
+      auto saved = checkpoints.saveFile(c.weights, io::SaveRequest{m_author, revisions->latest(), message, extra.dump()},
+                                        ".pt");
       if (!saved) return saved.error();
       return core::Status::success();
     };
-  }
-  tr::CheckpointSaver saver(checkpointFolder, sidecar.dump(), settings->keepLast, publish);
-  saver.adopt(earlier);
-
-  const int trainCount = static_cast<int>(data->train.size()), validationCount = static_cast<int>(data->validation.size());
-  const auto& patch = settings->trainer.patches.patch;
-  if (f.jsonLines) {
-    std::printf("%s\n", json{{"event", "start"}, {"model", settings->model}, {"device", (*model)->device()}, {"precision", settings->precision},
-                             {"trainCases", trainCount}, {"validationCases", validationCount}, {"skippedCases", data->skipped},
-                             {"patch", patch}, {"iterations", settings->trainer.iterations}, {"startIteration", resume.iteration},
-                             {"parameters", (*model)->parameterCount()}, {"prepareSeconds", prepareSeconds},
-                             {"cacheResidentBytes", cache.residentBytes()}, {"cacheSpilledBytes", cache.spilledBytes()},
-                             {"labels", sidecar.at("labels")}}
-                            .dump()
-                            .c_str());
-    std::fflush(stdout);
-  } else {
-    std::printf("%s: %d training and %d validation case(s)%s, prepared in %.1f s (%.0f MB in memory, %.0f MB spilled), "
-                "patch %lldx%lldx%lld, %lld parameters, %s %s\n",
-                settings->model.c_str(), trainCount, validationCount,
-                data->skipped.empty() ? "" : (", " + std::to_string(data->skipped.size()) + " skipped").c_str(), prepareSeconds,
-                static_cast<double>(cache.residentBytes()) / 1048576.0, static_cast<double>(cache.spilledBytes()) / 1048576.0,
-                static_cast<long long>(patch[0]), static_cast<long long>(patch[1]), static_cast<long long>(patch[2]),
-                static_cast<long long>((*model)->parameterCount()), (*model)->device().c_str(), settings->precision.c_str());
-    std::fflush(stdout);
+    return std::nullopt;
   }
 
-  std::signal(SIGINT, onSignal);
-  std::signal(SIGTERM, onSignal);
-  std::vector<double> stalls;
-  auto lastBeat = std::chrono::steady_clock::now();
-  const bool onCuda = (*model)->device().rfind("cuda", 0) == 0;
-  auto report = [&](const tr::Progress& p) {
-    stalls.push_back(p.lastSaveStallSeconds);
-    if (lease && lease->held() && std::chrono::steady_clock::now() - lastBeat > std::chrono::seconds(io::LeasePolicy{}.heartbeatSeconds)) {
-      lastBeat = std::chrono::steady_clock::now();
-      if (core::Status s = lease->heartbeat(); !s) {
-        std::fprintf(stderr, "warning: %s\n", s.error().describe().c_str());
-        if (f.jsonLines) std::printf("%s\n", json{{"event", "warning"}, {"message", s.error().describe()}}.dump().c_str());
-      }
+  void printStart() const {
+    const int trainCount = static_cast<int>(m_data->train.size());
+    const int validationCount = static_cast<int>(m_data->validation.size());
+    const auto& patch = m_settings->trainer.patches.patch;
+    if (m_f.jsonLines) {
+      std::printf("%s\n", json{{"event", "start"}, {"model", m_settings->model}, {"device", m_model->device()},
+                               {"precision", m_settings->precision}, {"trainCases", trainCount},
+                               {"validationCases", validationCount}, {"skippedCases", m_data->skipped},
+                               {"patch", patch}, {"iterations", m_settings->trainer.iterations},
+                               {"startIteration", m_resume.iteration}, {"parameters", m_model->parameterCount()},
+                               {"prepareSeconds", m_prepareSeconds}, {"cacheResidentBytes", m_cache->residentBytes()},
+                               {"cacheSpilledBytes", m_cache->spilledBytes()}, {"labels", m_sidecar.at("labels")}}
+                              .dump()
+                              .c_str());
+    } else {
+      std::printf("%s: %d training and %d validation case(s)%s, prepared in %.1f s (%.0f MB in memory, %.0f MB "
+                  "spilled), patch %lldx%lldx%lld, %lld parameters, %s %s\n",
+                  m_settings->model.c_str(), trainCount, validationCount,
+                  m_data->skipped.empty() ? "" : (", " + std::to_string(m_data->skipped.size()) + " skipped").c_str(),
+                  m_prepareSeconds, static_cast<double>(m_cache->residentBytes()) / 1048576.0,
+                  static_cast<double>(m_cache->spilledBytes()) / 1048576.0, static_cast<long long>(patch[0]),
+                  static_cast<long long>(patch[1]), static_cast<long long>(patch[2]),
+                  static_cast<long long>(m_model->parameterCount()), m_model->device().c_str(),
+                  m_settings->precision.c_str());
     }
-    for (const auto& w : saver.takeWarnings()) {
-      std::fprintf(stderr, "warning: %s\n", w.c_str());
-      if (f.jsonLines) std::printf("%s\n", json{{"event", "warning"}, {"message", w}}.dump().c_str());
+    std::fflush(stdout);
+  }
+
+  // A warning on stderr, and as a JSON line for the window.
+  void warn(const std::string& message) const {
+    std::fprintf(stderr, "warning: %s\n", message.c_str());
+    if (m_f.jsonLines) std::printf("%s\n", json{{"event", "warning"}, {"message", message}}.dump().c_str());
+  }
+
+  // Each progress report: the lease renewed, the saver's warnings, a line (or a JSON line).
+  void report(const tr::Progress& p) {
+    if (m_lease && m_lease->held() &&
+        std::chrono::steady_clock::now() - m_lastBeat > std::chrono::seconds(io::LeasePolicy{}.heartbeatSeconds)) {
+      m_lastBeat = std::chrono::steady_clock::now();
+      if (core::Status s = m_lease->heartbeat(); !s) warn(s.error().describe());
     }
-    if (f.jsonLines) {
+    for (const auto& w : m_saver->takeWarnings()) warn(w);
+    if (m_f.jsonLines) {
       json j{{"event", "progress"}, {"iteration", p.iteration}, {"iterations", p.iterations}, {"loss", p.loss},
-             {"learningRate", p.learningRate}, {"iterationsPerSecond", p.iterationsPerSecond}, {"elapsedSeconds", p.elapsedSeconds},
-             {"etaSeconds", p.etaSeconds},
-             {"dataWaitFraction", p.dataWaitFraction}, {"lastCheckpoint", p.lastCheckpoint}, {"skippedSteps", p.skippedSteps},
-             {"residentBytes", residentBytes()}};
-      if (onCuda) j["deviceUsedBytes"] = deviceUsedBytes();
+             {"learningRate", p.learningRate}, {"iterationsPerSecond", p.iterationsPerSecond},
+             {"elapsedSeconds", p.elapsedSeconds}, {"etaSeconds", p.etaSeconds},
+             {"dataWaitFraction", p.dataWaitFraction}, {"lastCheckpoint", p.lastCheckpoint},
+             {"skippedSteps", p.skippedSteps}, {"residentBytes", residentBytes()}};
+      if (m_model->device().rfind("cuda", 0) == 0) j["deviceUsedBytes"] = deviceUsedBytes();
       if (p.validation) j["validation"] = validationJson(*p.validation);
       std::printf("%s\n", j.dump().c_str());
     } else {
@@ -482,31 +528,71 @@ int main(int argc, char** argv) {
       std::printf("\n");
     }
     std::fflush(stdout);
-  };
-  auto result = tr::train(**model, cache, data->train, data->validation, settings->trainer, report, &saver, &g_cancel, resume);
-  saver.flush();
-  for (const auto& w : saver.takeWarnings()) std::fprintf(stderr, "warning: %s\n", w.c_str());
-  if (!result) return failRun(result.error(), f.jsonLines);
-  const auto saved = saver.saved();
-  json summary{{"event", "done"}, {"iterations", result->iterations}, {"bestDice", result->bestDice},
-               {"earlyStopped", result->earlyStopped}, {"cancelled", result->cancelled},
-               {"wallSeconds", result->wallSeconds}, {"dataWaitSeconds", result->dataWaitSeconds},
-               {"unpublished", saver.pendingPublishes()}};
-  json files = json::array();
-  for (const auto& c : saved)
-    files.push_back({{"iteration", c.iteration}, {"best", c.best}, {"weights", c.weights}, {"writeSeconds", c.writeSeconds}});
-  summary["checkpoints"] = files;
-  if (!result->validations.empty()) summary["lastValidation"] = validationJson(result->validations.back());
-  if (f.jsonLines) {
-    std::printf("%s\n", summary.dump().c_str());
-  } else {
-    const std::string best = result->validations.empty() ? "no validation case" : "best validation Dice " + std::to_string(result->bestDice).substr(0, 6);
-    std::printf("%s after %d iteration(s) in %s; %s; the device waited for data %.1f%% of the time\n",
-                result->cancelled ? "cancelled" : result->earlyStopped ? "stopped early" : "done", result->iterations,
-                duration(result->wallSeconds).c_str(), best.c_str(),
-                result->wallSeconds > 0 ? 100 * result->dataWaitSeconds / result->wallSeconds : 0.0);
-    for (const auto& c : saved) std::printf("checkpoint %s%s\n", c.weights.c_str(), c.best ? " (best)" : "");
-    if (saver.pendingPublishes()) std::printf("warning: %zu checkpoint(s) not published to the share\n", saver.pendingPublishes());
   }
-  return 0;
+
+  void printSummary(const tr::TrainResult& result) const {
+    const auto saved = m_saver->saved();
+    json summary{{"event", "done"}, {"iterations", result.iterations}, {"bestDice", result.bestDice},
+                 {"earlyStopped", result.earlyStopped}, {"cancelled", result.cancelled},
+                 {"wallSeconds", result.wallSeconds}, {"dataWaitSeconds", result.dataWaitSeconds},
+                 {"unpublished", m_saver->pendingPublishes()}};
+    json files = json::array();
+    for (const auto& c : saved)
+      files.push_back({{"iteration", c.iteration}, {"best", c.best}, {"weights", c.weights}, {"writeSeconds", c.writeSeconds}});
+    summary["checkpoints"] = files;
+    if (!result.validations.empty()) summary["lastValidation"] = validationJson(result.validations.back());
+    if (m_f.jsonLines) {
+      std::printf("%s\n", summary.dump().c_str());
+      return;
+    }
+    const std::string best = result.validations.empty()
+                                 ? "no validation case"
+                                 : "best validation Dice " + std::to_string(result.bestDice).substr(0, 6);
+    std::printf("%s after %d iteration(s) in %s; %s; the device waited for data %.1f%% of the time\n",
+                result.cancelled ? "cancelled" : result.earlyStopped ? "stopped early" : "done", result.iterations,
+                duration(result.wallSeconds).c_str(), best.c_str(),
+                result.wallSeconds > 0 ? 100 * result.dataWaitSeconds / result.wallSeconds : 0.0);
+    for (const auto& c : saved) std::printf("checkpoint %s%s\n", c.weights.c_str(), c.best ? " (best)" : "");
+    if (m_saver->pendingPublishes())
+      std::printf("warning: %zu checkpoint(s) not published to the share\n", m_saver->pendingPublishes());
+  }
+
+  const Flags& m_f;
+  json m_config;
+  std::optional<app::train::RunSettings> m_settings;
+  std::optional<io::ShareStore> m_store;  // before the lease, which points at it
+  std::optional<app::train::CaseList> m_list;
+  std::unique_ptr<tr::CaseCache> m_cache;
+  std::optional<app::train::PreparedData> m_data;
+  double m_prepareSeconds = 0;
+  std::unique_ptr<tr::TrainableModel> m_model;
+  json m_sidecar;
+  std::string m_checkpointFolder;
+  tr::ResumePoint m_resume;
+  std::vector<tr::SavedCheckpoint> m_earlier;
+  const std::string m_author = io::processUserName();
+  std::optional<io::ShareLease> m_lease;
+  tr::PublishFn m_publish;
+  std::unique_ptr<tr::CheckpointSaver> m_saver;
+  std::chrono::steady_clock::time_point m_lastBeat;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Flags f;
+  CLI::App app(
+      "Trains a segmentation network on labelled cases: an atlas network (MONAI's SegResNetDS) from scratch, or "
+      "VISTA-3D fine-tuned from a checkpoint. Checkpoints (torch.save state_dicts that PyTorch and MONAI load, with "
+      "a JSON sidecar) go to OUTPUT and, with --share and --model-name, to the share's checkpoints/<name>/. Settings "
+      "come from a JSON configuration (README, \"Training\") and the flags below, which override it; what is not "
+      "set is chosen from the data (spacing, intensity normalisation, patch, width).",
+      "delineate-train");
+  app::command_line::configureProgram(app);
+  declareFlags(app, f);
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (const std::optional<int> done = app::command_line::parseCommandLine(app, args)) return *done;
+  if (!f.rank.empty()) return runRank(f);
+  Run run(f);
+  return run.exec();
 }

@@ -1,9 +1,9 @@
-#include "app/cli/command_parser.h"
+#include "app/command_line/command_parser.h"
 
 #include <cctype>
 #include <cstdio>
 
-namespace delineate::app::cli {
+namespace delineate::app::command_line {
 namespace {
 
 constexpr std::size_t kWidth = 100;        // help lines wrap here
@@ -266,4 +266,4 @@ std::optional<int> parseCommandLine(CLI::App& app, const std::vector<std::string
   }
 }
 
-}  // namespace delineate::app::cli
+}  // namespace delineate::app::command_line

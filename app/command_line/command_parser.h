@@ -9,7 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
-namespace delineate::app::cli {
+namespace delineate::app::command_line {
 
 // Help pages laid out for reading and for tests to check against the README: "usage: PROGRAM COMMAND SYNOPSIS",
 // the description, then "arguments:", "options:" and "commands:" sections, one entry per line at two spaces' indent.
@@ -46,4 +46,4 @@ std::optional<int> parseCommandLine(CLI::App& app, const std::vector<std::string
 const CLI::App& selectedCommand(const CLI::App& app);
 std::string commandPath(const CLI::App& command);
 
-}  // namespace delineate::app::cli
+}  // namespace delineate::app::command_line
