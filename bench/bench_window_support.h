@@ -12,8 +12,8 @@
 #include <cmath>
 #include <vector>
 
-#include "app/gui/main_window.h"
-#include "app/gui/view_panels.h"
+#include "app/gui/shell/main_window.h"
+#include "app/gui/views/view_panels.h"
 #include "core/geometry.h"
 #include "viewer/vtk_view.h"
 

@@ -21,15 +21,15 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/edit_tools.h"
+#include "app/gui/editing/edit_tools.h"
+#include "app/gui/editing/label_panel.h"
+#include "app/gui/shell/main_window.h"
+#include "app/gui/study/session_files.h"
+#include "app/gui/study/study_document.h"
+#include "app/gui/study/study_loader.h"
+#include "app/gui/views/view_panels.h"
 #include "bench/bench_support.h"
 #include "bench/bench_window_support.h"
-#include "app/gui/label_panel.h"
-#include "app/gui/main_window.h"
-#include "app/gui/session_files.h"
-#include "app/gui/study_document.h"
-#include "app/gui/study_loader.h"
-#include "app/gui/view_panels.h"
 #include "core/scalar_image.h"
 #include "io/share/share_store.h"
 #include "io/volume/image_file.h"

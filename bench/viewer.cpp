@@ -38,18 +38,18 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/main_window.h"
+#include "app/gui/shell/main_window.h"
+#include "app/gui/study/study_document.h"
+#include "app/gui/study/study_loader.h"
+#include "app/gui/views/surface_builder.h"
+#include "app/gui/views/view_panels.h"
 #include "bench/bench_support.h"
 #include "bench/bench_window_support.h"
-#include "app/gui/study_document.h"
-#include "app/gui/study_loader.h"
-#include "app/gui/surface_builder.h"
-#include "app/gui/view_panels.h"
 #include "io/dicom/dicom.h"
 #include "io/volume/image_file.h"
 #include "viewer/label_colors.h"
-#include "viewer/surface_scene.h"
 #include "viewer/slice_scene.h"
+#include "viewer/surface_scene.h"
 #include "viewer/vtk_bridge.h"
 #include "viewer/vtk_view.h"
 

@@ -24,13 +24,13 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/ai_panel.h"
-#include "app/gui/edit_tools.h"
-#include "app/gui/label_panel.h"
-#include "app/gui/main_window.h"
-#include "app/gui/study_document.h"
-#include "app/gui/study_loader.h"
-#include "app/gui/view_panels.h"
+#include "app/gui/ai/ai_panel.h"
+#include "app/gui/editing/edit_tools.h"
+#include "app/gui/editing/label_panel.h"
+#include "app/gui/shell/main_window.h"
+#include "app/gui/study/study_document.h"
+#include "app/gui/study/study_loader.h"
+#include "app/gui/views/view_panels.h"
 #include "bench/bench_support.h"
 #include "bench/bench_window_support.h"
 #include "inference/engine.h"

@@ -8,6 +8,6 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 lupdate=/usr/lib/qt6/bin/lupdate
 [ -x "$lupdate" ] || { echo "update_translations: $lupdate missing (bash scripts/setup.sh installs qt6-l10n-tools)" >&2; exit 1; }
-"$lupdate" -no-obsolete -locations relative -I "$root" app/gui/*.cpp app/gui/*.h \
+"$lupdate" -no-obsolete -locations relative -I "$root" app/gui/*/*.cpp app/gui/*/*.h \
   -ts translations/delineate_de.ts translations/delineate_fr.ts translations/delineate_zh_CN.ts
 grep -c 'type="unfinished"' translations/*.ts || true

@@ -4,7 +4,7 @@
 <context>
     <name>EditStep</name>
     <message>
-        <location filename="../app/gui/edit_tools.cpp" line="+34"/>
+        <location filename="../app/gui/editing/edit_tools.cpp" line="+34"/>
         <source>Paint</source>
         <translation>Malen</translation>
     </message>
@@ -107,17 +107,17 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="+96"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="+110"/>
         <source>out of memory</source>
         <translation>nicht genügend Arbeitsspeicher</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+69"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <source>%1: no image series found</source>
         <translation>%1: keine Bildserie gefunden</translation>
     </message>
@@ -136,7 +136,7 @@
 <context>
     <name>Shortcuts</name>
     <message>
-        <location filename="../app/gui/preferences.cpp" line="+162"/>
+        <location filename="../app/gui/shell/preferences.cpp" line="+162"/>
         <source>Move the crosshair</source>
         <translation>Fadenkreuz bewegen</translation>
     </message>
@@ -294,7 +294,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai_panel.cpp" line="+171"/>
+        <location filename="../app/gui/ai/ai_panel.cpp" line="+172"/>
         <source>Model:</source>
         <translation>Modell:</translation>
     </message>
@@ -315,12 +315,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+99"/>
+        <location line="+96"/>
         <source>From the preferences</source>
         <translation>Aus den Einstellungen</translation>
     </message>
     <message>
-        <location line="-98"/>
+        <location line="-95"/>
         <source>Segment everything</source>
         <translation>Alles segmentieren</translation>
     </message>
@@ -425,7 +425,7 @@
         <translation>Die Engine ist beschäftigt: Modell wählen, wenn sie fertig ist</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+33"/>
         <source>Share models: %1</source>
         <translation>Modelle der Freigabe: %1</translation>
     </message>
@@ -465,7 +465,7 @@
         <translation>%1, gespeichert von %2 am %3</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+33"/>
         <source>AI engine: %1</source>
         <translation>KI-Engine: %1</translation>
     </message>
@@ -554,7 +554,7 @@
 <context>
     <name>delineate::app::gui::EditTools</name>
     <message>
-        <location filename="../app/gui/edit_tools.cpp" line="+158"/>
+        <location filename="../app/gui/editing/edit_tools.cpp" line="+158"/>
         <source>Navigate</source>
         <translation>Navigieren</translation>
     </message>
@@ -779,7 +779,7 @@
 <context>
     <name>delineate::app::gui::LabelPanel</name>
     <message>
-        <location filename="../app/gui/label_panel.cpp" line="+49"/>
+        <location filename="../app/gui/editing/label_panel.cpp" line="+49"/>
         <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
         <translation>Labeltabellen (*.label *.txt *.ctbl *.csv *.tsv *.json);;Alle Dateien (*)</translation>
     </message>
@@ -899,7 +899,7 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+48"/>
+        <location filename="../app/gui/shell/main_window.cpp" line="+48"/>
         <location line="+213"/>
         <location line="+60"/>
         <source>Delineate</source>
@@ -1052,7 +1052,7 @@
         <translation>Ein Trainingslauf (%1) läuft. Soll er nach dem Schließen des Fensters weiterlaufen? Das Fenster verfolgt ihn beim nächsten Öffnen wieder; Nein hält ihn an und speichert seinen Checkpoint.</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+42"/>
+        <location filename="../app/gui/shell/main_window_menus.cpp" line="+42"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
@@ -1132,13 +1132,13 @@
         <translation>Labels aus &amp;Freigabe öffnen...</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="-76"/>
-        <location filename="../app/gui/main_window_menus.cpp" line="+1"/>
+        <location filename="../app/gui/shell/main_window.cpp" line="-76"/>
+        <location filename="../app/gui/shell/main_window_menus.cpp" line="+1"/>
         <source>Share Folder</source>
         <translation>Freigabeordner</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+9"/>
+        <location filename="../app/gui/shell/main_window_menus.cpp" line="+9"/>
         <source>%1: the share holds no label set revision</source>
         <translation>%1: Die Freigabe enthält keine Revision eines Labelsatzes</translation>
     </message>
@@ -1328,7 +1328,7 @@
         <translation>Delineate %1: Segmentierung und Annotation medizinischer 3D-Bilder.</translation>
     </message>
     <message>
-        <location filename="../app/gui/window_level.cpp" line="+32"/>
+        <location filename="../app/gui/base/window_level.cpp" line="+32"/>
         <source>Soft tissue</source>
         <translation>Weichteil</translation>
     </message>
@@ -1351,7 +1351,7 @@
 <context>
     <name>delineate::app::gui::ModelRegistryDialog</name>
     <message>
-        <location filename="../app/gui/model_registry.cpp" line="+131"/>
+        <location filename="../app/gui/ai/model_registry.cpp" line="+131"/>
         <source>Model Registry</source>
         <translation>Modellverzeichnis</translation>
     </message>
@@ -1529,7 +1529,7 @@
 <context>
     <name>delineate::app::gui::PdfReport</name>
     <message>
-        <location filename="../app/gui/pdf_report.cpp" line="+53"/>
+        <location filename="../app/gui/reports/pdf_report.cpp" line="+53"/>
         <source>label %1</source>
         <translation>Label %1</translation>
     </message>
@@ -1694,7 +1694,7 @@
 <context>
     <name>delineate::app::gui::PreferencesDialog</name>
     <message>
-        <location filename="../app/gui/preferences.cpp" line="-106"/>
+        <location filename="../app/gui/shell/preferences.cpp" line="-106"/>
         <source>Preferences</source>
         <translation>Einstellungen</translation>
     </message>
@@ -1782,7 +1782,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+145"/>
+        <location filename="../app/gui/study/session_files.cpp" line="+145"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Die wiederhergestellten Labels passen nicht zum Raster von %1</translation>
     </message>
@@ -1892,7 +1892,7 @@
         <translation>Keine Freigabe zum Speichern: „In Freigabe speichern unter“ verwenden</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+95"/>
         <source>Finish the stroke before saving</source>
         <translation>Vor dem Speichern den Pinselstrich beenden</translation>
     </message>
@@ -1907,7 +1907,7 @@
         <translation>Warten Sie, bis der laufende Vorgang fertig ist (oder brechen Sie ihn ab), bevor Sie speichern</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+15"/>
         <source>Not saved: out of memory copying the labels for the save</source>
         <translation>Nicht gespeichert: kein Speicher frei, um die Labels für das Speichern zu kopieren</translation>
     </message>
@@ -1917,7 +1917,7 @@
         <translation>Speichern in die Freigabe</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+65"/>
         <source>The cancelled save finished when the share answered: %1 / %2 revision %3 (the labels in the window are still marked unsaved)</source>
         <translation>Das abgebrochene Speichern wurde beendet, als die Freigabe antwortete: %1 / %2 Revision %3 (die Labels im Fenster gelten weiter als ungespeichert)</translation>
     </message>
@@ -1927,28 +1927,28 @@
         <translation>Speichern abgebrochen: die Freigabe hat nicht geantwortet. Die Labels bleiben ungespeichert (und im Autosave-Journal). Antwortet die Freigabe, bevor die Revision angelegt ist, wird keine angelegt.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="-57"/>
         <source>Save cancelled; no revision was made</source>
         <translation>Speichern abgebrochen; es wurde keine Revision angelegt</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+65"/>
+        <location line="+119"/>
         <source>Not saved: %1</source>
         <translation>Nicht gespeichert: %1</translation>
     </message>
     <message>
-        <location line="-125"/>
+        <location line="-180"/>
         <source>The audit record was not written: %1</source>
         <translation>Der Audit-Eintrag wurde nicht geschrieben: %1</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+133"/>
         <source>%1 on %2 is editing this label set too (since %3).</source>
         <translation>%1 auf %2 bearbeitet diesen Labelsatz ebenfalls (seit %3).</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+15"/>
         <source>Saved %1 / %2 revision %3</source>
         <translation>%1 / %2 als Revision %3 gespeichert</translation>
     </message>
@@ -1968,7 +1968,7 @@
         <translation>Als Konfliktrevision gespeichert</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+20"/>
         <source>Labels written to %1</source>
         <translation>Labels nach %1 geschrieben</translation>
     </message>
@@ -2001,7 +2001,7 @@
 <context>
     <name>delineate::app::gui::ShareImportDialog</name>
     <message>
-        <location filename="../app/gui/share_import.cpp" line="+27"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+27"/>
         <source>Import into Share</source>
         <translation>In die Freigabe importieren</translation>
     </message>
@@ -2151,7 +2151,7 @@
 <context>
     <name>delineate::app::gui::SlicePanel</name>
     <message>
-        <location filename="../app/gui/view_panels.cpp" line="+24"/>
+        <location filename="../app/gui/views/view_panels.cpp" line="+24"/>
         <source>Axial</source>
         <translation>Axial</translation>
     </message>
@@ -2174,7 +2174,7 @@
 <context>
     <name>delineate::app::gui::SliceRangeDialog</name>
     <message>
-        <location filename="../app/gui/slice_range_dialog.cpp" line="+17"/>
+        <location filename="../app/gui/reports/slice_range_dialog.cpp" line="+17"/>
         <source>Statistics of a Slice Range</source>
         <translation>Statistik eines Schichtbereichs</translation>
     </message>
@@ -2212,7 +2212,7 @@
 <context>
     <name>delineate::app::gui::StudyBrowserDialog</name>
     <message>
-        <location filename="../app/gui/study_browser.cpp" line="+49"/>
+        <location filename="../app/gui/study/study_browser.cpp" line="+49"/>
         <source>Patient ID</source>
         <translation>Patienten-ID</translation>
     </message>
@@ -2520,7 +2520,7 @@
 <context>
     <name>delineate::app::gui::StudyExports</name>
     <message numerus="yes">
-        <location filename="../app/gui/study_exports.cpp" line="+104"/>
+        <location filename="../app/gui/reports/study_exports.cpp" line="+104"/>
         <source>Statistics of %n label(s) written to %1</source>
         <translation>
             <numerusform>Statistik von %n Label nach %1 geschrieben</numerusform>
@@ -2596,7 +2596,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/study_exports_menu.cpp" line="+41"/>
+        <location filename="../app/gui/reports/study_exports_menu.cpp" line="+41"/>
         <source>Label &amp;Statistics (CSV, JSON)...</source>
         <translation>Label-&amp;Statistik (CSV, JSON)...</translation>
     </message>
@@ -2731,13 +2731,13 @@
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="-197"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="-187"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
     <message>
         <location line="+20"/>
-        <location line="+37"/>
+        <location line="+26"/>
         <location line="+22"/>
         <source>Loading %1</source>
         <translation>%1 wird geladen</translation>
@@ -2748,7 +2748,7 @@
         <translation>%1 wird indiziert</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <source>Loading %1 / %2 r%3</source>
         <translation>%1 / %2 r%3 wird geladen</translation>
     </message>
@@ -2820,7 +2820,7 @@ Trotzdem laden?</translation>
         <translation>Serie %1 wird geladen</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+54"/>
         <source>Opened %1</source>
         <translation>%1 geöffnet</translation>
     </message>
@@ -2909,7 +2909,7 @@ Bild: %3</translation>
 <context>
     <name>delineate::app::gui::SurfaceBuilder</name>
     <message>
-        <location filename="../app/gui/surface_builder.cpp" line="+95"/>
+        <location filename="../app/gui/views/surface_builder.cpp" line="+102"/>
         <location line="+56"/>
         <source>building surfaces...</source>
         <translation>Oberflächen werden erstellt...</translation>
@@ -2949,7 +2949,7 @@ Bild: %3</translation>
 <context>
     <name>delineate::app::gui::SurfacePanel</name>
     <message>
-        <location filename="../app/gui/view_panels.cpp" line="+114"/>
+        <location filename="../app/gui/views/view_panels.cpp" line="+114"/>
         <location line="+32"/>
         <source>3D</source>
         <translation>3D</translation>
@@ -2963,7 +2963,7 @@ Bild: %3</translation>
 <context>
     <name>delineate::app::gui::TrainingPanel</name>
     <message>
-        <location filename="../app/gui/training_panel.cpp" line="+193"/>
+        <location filename="../app/gui/training/training_panel.cpp" line="+192"/>
         <source>Training: %1</source>
         <translation>Training: %1</translation>
     </message>
@@ -2995,12 +2995,12 @@ Bild: %3</translation>
     <message>
         <location line="-34"/>
         <location line="+26"/>
-        <location line="+276"/>
+        <location line="+267"/>
         <source>none</source>
         <translation>keiner</translation>
     </message>
     <message>
-        <location line="-300"/>
+        <location line="-291"/>
         <source>Training failed: %1</source>
         <translation>Training fehlgeschlagen: %1</translation>
     </message>
@@ -3175,7 +3175,7 @@ Bild: %3</translation>
         <translation>Dice</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+24"/>
         <source>Choose a dataset of the share or a case list file</source>
         <translation>Einen Datensatz der Freigabe oder eine Fallliste wählen</translation>
     </message>
@@ -3303,7 +3303,7 @@ Bild: %3</translation>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training_run.cpp" line="+99"/>
+        <location filename="../app/gui/training/training_run.cpp" line="+99"/>
         <source>cannot start %1: %2</source>
         <translation>%1 kann nicht gestartet werden: %2</translation>
     </message>
@@ -3321,7 +3321,7 @@ Bild: %3</translation>
 <context>
     <name>delineate::app::gui::VolumeText</name>
     <message>
-        <location filename="../app/gui/volume_text.cpp" line="+20"/>
+        <location filename="../app/gui/base/volume_text.cpp" line="+20"/>
         <source>%1 mL</source>
         <translation>%1 mL</translation>
     </message>

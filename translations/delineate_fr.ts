@@ -4,7 +4,7 @@
 <context>
     <name>EditStep</name>
     <message>
-        <location filename="../app/gui/edit_tools.cpp" line="+34"/>
+        <location filename="../app/gui/editing/edit_tools.cpp" line="+34"/>
         <source>Paint</source>
         <translation>Peindre</translation>
     </message>
@@ -107,17 +107,17 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="+96"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="+110"/>
         <source>out of memory</source>
         <translation>mémoire insuffisante</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+69"/>
         <source>%1: %2</source>
         <translation>%1&#xa0;: %2</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <source>%1: no image series found</source>
         <translation>%1&#xa0;: aucune série d&apos;images trouvée</translation>
     </message>
@@ -136,7 +136,7 @@
 <context>
     <name>Shortcuts</name>
     <message>
-        <location filename="../app/gui/preferences.cpp" line="+162"/>
+        <location filename="../app/gui/shell/preferences.cpp" line="+162"/>
         <source>Move the crosshair</source>
         <translation>Déplacer le réticule</translation>
     </message>
@@ -294,7 +294,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai_panel.cpp" line="+171"/>
+        <location filename="../app/gui/ai/ai_panel.cpp" line="+172"/>
         <source>Model:</source>
         <translation>Modèle :</translation>
     </message>
@@ -315,12 +315,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+99"/>
+        <location line="+96"/>
         <source>From the preferences</source>
         <translation>Selon les préférences</translation>
     </message>
     <message>
-        <location line="-98"/>
+        <location line="-95"/>
         <source>Segment everything</source>
         <translation>Tout segmenter</translation>
     </message>
@@ -425,7 +425,7 @@
         <translation>Le moteur est occupé : choisissez le modèle quand il aura fini</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+33"/>
         <source>Share models: %1</source>
         <translation>Modèles du partage : %1</translation>
     </message>
@@ -465,7 +465,7 @@
         <translation>%1, enregistré par %2 le %3</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+33"/>
         <source>AI engine: %1</source>
         <translation>Moteur IA&#xa0;: %1</translation>
     </message>
@@ -554,7 +554,7 @@
 <context>
     <name>delineate::app::gui::EditTools</name>
     <message>
-        <location filename="../app/gui/edit_tools.cpp" line="+158"/>
+        <location filename="../app/gui/editing/edit_tools.cpp" line="+158"/>
         <source>Navigate</source>
         <translation>Naviguer</translation>
     </message>
@@ -779,7 +779,7 @@
 <context>
     <name>delineate::app::gui::LabelPanel</name>
     <message>
-        <location filename="../app/gui/label_panel.cpp" line="+49"/>
+        <location filename="../app/gui/editing/label_panel.cpp" line="+49"/>
         <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
         <translation>Tables d&apos;étiquettes (*.label *.txt *.ctbl *.csv *.tsv *.json);;Tous les fichiers (*)</translation>
     </message>
@@ -899,7 +899,7 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+48"/>
+        <location filename="../app/gui/shell/main_window.cpp" line="+48"/>
         <location line="+213"/>
         <location line="+60"/>
         <source>Delineate</source>
@@ -1052,7 +1052,7 @@
         <translation>Un entraînement (%1) est en cours. Le laisser continuer après la fermeture de la fenêtre ? La fenêtre le suivra de nouveau à sa prochaine ouverture ; Non l&apos;arrête en enregistrant son point de contrôle.</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+42"/>
+        <location filename="../app/gui/shell/main_window_menus.cpp" line="+42"/>
         <source>&amp;File</source>
         <translation>&amp;Fichier</translation>
     </message>
@@ -1132,13 +1132,13 @@
         <translation>Ouvrir des étiquettes depuis le pa&amp;rtage...</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="-76"/>
-        <location filename="../app/gui/main_window_menus.cpp" line="+1"/>
+        <location filename="../app/gui/shell/main_window.cpp" line="-76"/>
+        <location filename="../app/gui/shell/main_window_menus.cpp" line="+1"/>
         <source>Share Folder</source>
         <translation>Dossier partagé</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+9"/>
+        <location filename="../app/gui/shell/main_window_menus.cpp" line="+9"/>
         <source>%1: the share holds no label set revision</source>
         <translation>%1&#xa0;: le partage ne contient aucune révision de jeu d&apos;étiquettes</translation>
     </message>
@@ -1328,7 +1328,7 @@
         <translation>Delineate %1&#xa0;: segmentation et annotation d&apos;images médicales 3D.</translation>
     </message>
     <message>
-        <location filename="../app/gui/window_level.cpp" line="+32"/>
+        <location filename="../app/gui/base/window_level.cpp" line="+32"/>
         <source>Soft tissue</source>
         <translation>Tissus mous</translation>
     </message>
@@ -1351,7 +1351,7 @@
 <context>
     <name>delineate::app::gui::ModelRegistryDialog</name>
     <message>
-        <location filename="../app/gui/model_registry.cpp" line="+131"/>
+        <location filename="../app/gui/ai/model_registry.cpp" line="+131"/>
         <source>Model Registry</source>
         <translation>Registre des modèles</translation>
     </message>
@@ -1529,7 +1529,7 @@
 <context>
     <name>delineate::app::gui::PdfReport</name>
     <message>
-        <location filename="../app/gui/pdf_report.cpp" line="+53"/>
+        <location filename="../app/gui/reports/pdf_report.cpp" line="+53"/>
         <source>label %1</source>
         <translation>étiquette %1</translation>
     </message>
@@ -1694,7 +1694,7 @@
 <context>
     <name>delineate::app::gui::PreferencesDialog</name>
     <message>
-        <location filename="../app/gui/preferences.cpp" line="-106"/>
+        <location filename="../app/gui/shell/preferences.cpp" line="-106"/>
         <source>Preferences</source>
         <translation>Préférences</translation>
     </message>
@@ -1782,7 +1782,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+145"/>
+        <location filename="../app/gui/study/session_files.cpp" line="+145"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Les étiquettes récupérées ne correspondent pas à la grille de %1</translation>
     </message>
@@ -1892,7 +1892,7 @@
         <translation>Aucun partage où enregistrer&#xa0;: utilisez «&#xa0;Enregistrer sur le partage sous&#xa0;»</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+95"/>
         <source>Finish the stroke before saving</source>
         <translation>Terminez le trait avant d&apos;enregistrer</translation>
     </message>
@@ -1907,7 +1907,7 @@
         <translation>Attendez la fin de la tâche en cours (ou annulez-la) avant d’enregistrer</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+15"/>
         <source>Not saved: out of memory copying the labels for the save</source>
         <translation>Non enregistré : mémoire insuffisante pour copier les étiquettes</translation>
     </message>
@@ -1917,7 +1917,7 @@
         <translation>Enregistrement vers le partage</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+65"/>
         <source>The cancelled save finished when the share answered: %1 / %2 revision %3 (the labels in the window are still marked unsaved)</source>
         <translation>L’enregistrement annulé s’est terminé quand le partage a répondu : %1 / %2 révision %3 (les étiquettes de la fenêtre restent marquées non enregistrées)</translation>
     </message>
@@ -1927,28 +1927,28 @@
         <translation>Enregistrement annulé : le partage n’a pas répondu. Les étiquettes restent non enregistrées (et dans le journal de sauvegarde automatique). Si le partage répond avant que la révision soit créée, aucune n’est créée.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="-57"/>
         <source>Save cancelled; no revision was made</source>
         <translation>Enregistrement annulé ; aucune révision n’a été créée</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+65"/>
+        <location line="+119"/>
         <source>Not saved: %1</source>
         <translation>Non enregistré&#xa0;: %1</translation>
     </message>
     <message>
-        <location line="-125"/>
+        <location line="-180"/>
         <source>The audit record was not written: %1</source>
         <translation>L&apos;entrée d&apos;audit n&apos;a pas été écrite : %1</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+133"/>
         <source>%1 on %2 is editing this label set too (since %3).</source>
         <translation>%1 sur %2 modifie aussi ce jeu d&apos;étiquettes (depuis %3).</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+15"/>
         <source>Saved %1 / %2 revision %3</source>
         <translation>%1 / %2 enregistré&#xa0;: révision %3</translation>
     </message>
@@ -1968,7 +1968,7 @@
         <translation>Enregistré comme révision en conflit</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+20"/>
         <source>Labels written to %1</source>
         <translation>Étiquettes écrites dans %1</translation>
     </message>
@@ -2001,7 +2001,7 @@
 <context>
     <name>delineate::app::gui::ShareImportDialog</name>
     <message>
-        <location filename="../app/gui/share_import.cpp" line="+27"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+27"/>
         <source>Import into Share</source>
         <translation>Importer dans le partage</translation>
     </message>
@@ -2151,7 +2151,7 @@
 <context>
     <name>delineate::app::gui::SlicePanel</name>
     <message>
-        <location filename="../app/gui/view_panels.cpp" line="+24"/>
+        <location filename="../app/gui/views/view_panels.cpp" line="+24"/>
         <source>Axial</source>
         <translation>Axial</translation>
     </message>
@@ -2174,7 +2174,7 @@
 <context>
     <name>delineate::app::gui::SliceRangeDialog</name>
     <message>
-        <location filename="../app/gui/slice_range_dialog.cpp" line="+17"/>
+        <location filename="../app/gui/reports/slice_range_dialog.cpp" line="+17"/>
         <source>Statistics of a Slice Range</source>
         <translation>Statistiques d&apos;une plage de coupes</translation>
     </message>
@@ -2212,7 +2212,7 @@
 <context>
     <name>delineate::app::gui::StudyBrowserDialog</name>
     <message>
-        <location filename="../app/gui/study_browser.cpp" line="+49"/>
+        <location filename="../app/gui/study/study_browser.cpp" line="+49"/>
         <source>Patient ID</source>
         <translation>ID patient</translation>
     </message>
@@ -2520,7 +2520,7 @@
 <context>
     <name>delineate::app::gui::StudyExports</name>
     <message numerus="yes">
-        <location filename="../app/gui/study_exports.cpp" line="+104"/>
+        <location filename="../app/gui/reports/study_exports.cpp" line="+104"/>
         <source>Statistics of %n label(s) written to %1</source>
         <translation>
             <numerusform>Statistiques de %n étiquette écrites dans %1</numerusform>
@@ -2596,7 +2596,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/study_exports_menu.cpp" line="+41"/>
+        <location filename="../app/gui/reports/study_exports_menu.cpp" line="+41"/>
         <source>Label &amp;Statistics (CSV, JSON)...</source>
         <translation>&amp;Statistiques des étiquettes (CSV, JSON)...</translation>
     </message>
@@ -2731,13 +2731,13 @@
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="-197"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="-187"/>
         <source>Cancelled</source>
         <translation>Annulé</translation>
     </message>
     <message>
         <location line="+20"/>
-        <location line="+37"/>
+        <location line="+26"/>
         <location line="+22"/>
         <source>Loading %1</source>
         <translation>Chargement de %1</translation>
@@ -2748,7 +2748,7 @@
         <translation>Indexation de %1</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <source>Loading %1 / %2 r%3</source>
         <translation>Chargement de %1 / %2 r%3</translation>
     </message>
@@ -2820,7 +2820,7 @@ La charger quand même&#xa0;?</translation>
         <translation>Chargement de la série %1</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+54"/>
         <source>Opened %1</source>
         <translation>%1 ouvert</translation>
     </message>
@@ -2909,7 +2909,7 @@ Image : %3</translation>
 <context>
     <name>delineate::app::gui::SurfaceBuilder</name>
     <message>
-        <location filename="../app/gui/surface_builder.cpp" line="+95"/>
+        <location filename="../app/gui/views/surface_builder.cpp" line="+102"/>
         <location line="+56"/>
         <source>building surfaces...</source>
         <translation>construction des surfaces...</translation>
@@ -2949,7 +2949,7 @@ Image : %3</translation>
 <context>
     <name>delineate::app::gui::SurfacePanel</name>
     <message>
-        <location filename="../app/gui/view_panels.cpp" line="+114"/>
+        <location filename="../app/gui/views/view_panels.cpp" line="+114"/>
         <location line="+32"/>
         <source>3D</source>
         <translation>3D</translation>
@@ -2963,7 +2963,7 @@ Image : %3</translation>
 <context>
     <name>delineate::app::gui::TrainingPanel</name>
     <message>
-        <location filename="../app/gui/training_panel.cpp" line="+193"/>
+        <location filename="../app/gui/training/training_panel.cpp" line="+192"/>
         <source>Training: %1</source>
         <translation>Entraînement : %1</translation>
     </message>
@@ -2995,12 +2995,12 @@ Image : %3</translation>
     <message>
         <location line="-34"/>
         <location line="+26"/>
-        <location line="+276"/>
+        <location line="+267"/>
         <source>none</source>
         <translation>aucun</translation>
     </message>
     <message>
-        <location line="-300"/>
+        <location line="-291"/>
         <source>Training failed: %1</source>
         <translation>Échec de l&apos;entraînement : %1</translation>
     </message>
@@ -3175,7 +3175,7 @@ Image : %3</translation>
         <translation>Dice</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+24"/>
         <source>Choose a dataset of the share or a case list file</source>
         <translation>Choisir un jeu de données du partage ou une liste de cas</translation>
     </message>
@@ -3303,7 +3303,7 @@ Image : %3</translation>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training_run.cpp" line="+99"/>
+        <location filename="../app/gui/training/training_run.cpp" line="+99"/>
         <source>cannot start %1: %2</source>
         <translation>impossible de démarrer %1 : %2</translation>
     </message>
@@ -3321,7 +3321,7 @@ Image : %3</translation>
 <context>
     <name>delineate::app::gui::VolumeText</name>
     <message>
-        <location filename="../app/gui/volume_text.cpp" line="+20"/>
+        <location filename="../app/gui/base/volume_text.cpp" line="+20"/>
         <source>%1 mL</source>
         <translation>%1 mL</translation>
     </message>

@@ -4,7 +4,7 @@
 <context>
     <name>EditStep</name>
     <message>
-        <location filename="../app/gui/edit_tools.cpp" line="+34"/>
+        <location filename="../app/gui/editing/edit_tools.cpp" line="+34"/>
         <source>Paint</source>
         <translation>绘制</translation>
     </message>
@@ -107,17 +107,17 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="+96"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="+110"/>
         <source>out of memory</source>
         <translation>内存不足</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+69"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <source>%1: no image series found</source>
         <translation>%1：未找到图像序列</translation>
     </message>
@@ -136,7 +136,7 @@
 <context>
     <name>Shortcuts</name>
     <message>
-        <location filename="../app/gui/preferences.cpp" line="+162"/>
+        <location filename="../app/gui/shell/preferences.cpp" line="+162"/>
         <source>Move the crosshair</source>
         <translation>移动十字线</translation>
     </message>
@@ -294,7 +294,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai_panel.cpp" line="+171"/>
+        <location filename="../app/gui/ai/ai_panel.cpp" line="+172"/>
         <source>Model:</source>
         <translation>模型：</translation>
     </message>
@@ -315,12 +315,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+99"/>
+        <location line="+96"/>
         <source>From the preferences</source>
         <translation>来自首选项</translation>
     </message>
     <message>
-        <location line="-98"/>
+        <location line="-95"/>
         <source>Segment everything</source>
         <translation>全部分割</translation>
     </message>
@@ -425,7 +425,7 @@
         <translation>引擎正忙：请在其完成后再选择模型</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+33"/>
         <source>Share models: %1</source>
         <translation>共享存储模型：%1</translation>
     </message>
@@ -465,7 +465,7 @@
         <translation>%1，由 %2 于 %3 保存</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+33"/>
         <source>AI engine: %1</source>
         <translation>AI 引擎：%1</translation>
     </message>
@@ -552,7 +552,7 @@
 <context>
     <name>delineate::app::gui::EditTools</name>
     <message>
-        <location filename="../app/gui/edit_tools.cpp" line="+158"/>
+        <location filename="../app/gui/editing/edit_tools.cpp" line="+158"/>
         <source>Navigate</source>
         <translation>导航</translation>
     </message>
@@ -775,7 +775,7 @@
 <context>
     <name>delineate::app::gui::LabelPanel</name>
     <message>
-        <location filename="../app/gui/label_panel.cpp" line="+49"/>
+        <location filename="../app/gui/editing/label_panel.cpp" line="+49"/>
         <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
         <translation>标签表 (*.label *.txt *.ctbl *.csv *.tsv *.json);;所有文件 (*)</translation>
     </message>
@@ -895,7 +895,7 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="+48"/>
+        <location filename="../app/gui/shell/main_window.cpp" line="+48"/>
         <location line="+213"/>
         <location line="+60"/>
         <source>Delineate</source>
@@ -1048,7 +1048,7 @@
         <translation>训练（%1）正在进行。关闭窗口后是否让它继续运行？窗口再次打开时会继续跟踪它；选择“否”将停止训练并保存检查点。</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+42"/>
+        <location filename="../app/gui/shell/main_window_menus.cpp" line="+42"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1128,13 +1128,13 @@
         <translation>从共享目录打开标签(&amp;H)...</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window.cpp" line="-76"/>
-        <location filename="../app/gui/main_window_menus.cpp" line="+1"/>
+        <location filename="../app/gui/shell/main_window.cpp" line="-76"/>
+        <location filename="../app/gui/shell/main_window_menus.cpp" line="+1"/>
         <source>Share Folder</source>
         <translation>共享文件夹</translation>
     </message>
     <message>
-        <location filename="../app/gui/main_window_menus.cpp" line="+9"/>
+        <location filename="../app/gui/shell/main_window_menus.cpp" line="+9"/>
         <source>%1: the share holds no label set revision</source>
         <translation>%1：共享目录中没有任何标签集修订版本</translation>
     </message>
@@ -1324,7 +1324,7 @@
         <translation>Delineate %1：3D 医学图像分割与标注。</translation>
     </message>
     <message>
-        <location filename="../app/gui/window_level.cpp" line="+32"/>
+        <location filename="../app/gui/base/window_level.cpp" line="+32"/>
         <source>Soft tissue</source>
         <translation>软组织窗</translation>
     </message>
@@ -1347,7 +1347,7 @@
 <context>
     <name>delineate::app::gui::ModelRegistryDialog</name>
     <message>
-        <location filename="../app/gui/model_registry.cpp" line="+131"/>
+        <location filename="../app/gui/ai/model_registry.cpp" line="+131"/>
         <source>Model Registry</source>
         <translation>模型注册表</translation>
     </message>
@@ -1525,7 +1525,7 @@
 <context>
     <name>delineate::app::gui::PdfReport</name>
     <message>
-        <location filename="../app/gui/pdf_report.cpp" line="+53"/>
+        <location filename="../app/gui/reports/pdf_report.cpp" line="+53"/>
         <source>label %1</source>
         <translation>标签 %1</translation>
     </message>
@@ -1690,7 +1690,7 @@
 <context>
     <name>delineate::app::gui::PreferencesDialog</name>
     <message>
-        <location filename="../app/gui/preferences.cpp" line="-106"/>
+        <location filename="../app/gui/shell/preferences.cpp" line="-106"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>
@@ -1778,7 +1778,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/session_files.cpp" line="+145"/>
+        <location filename="../app/gui/study/session_files.cpp" line="+145"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>恢复的标签与 %1 的网格不匹配</translation>
     </message>
@@ -1888,7 +1888,7 @@
         <translation>没有可保存到的共享目录：请使用“另存到共享目录”</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+95"/>
         <source>Finish the stroke before saving</source>
         <translation>保存前请先完成当前笔画</translation>
     </message>
@@ -1903,7 +1903,7 @@
         <translation>请等待当前任务完成（或取消它）后再保存</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+15"/>
         <source>Not saved: out of memory copying the labels for the save</source>
         <translation>未保存：复制标签用于保存时内存不足</translation>
     </message>
@@ -1913,7 +1913,7 @@
         <translation>正在保存到共享</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+65"/>
         <source>The cancelled save finished when the share answered: %1 / %2 revision %3 (the labels in the window are still marked unsaved)</source>
         <translation>已取消的保存在共享恢复响应后完成：%1 / %2 修订版 %3（窗口中的标签仍标记为未保存）</translation>
     </message>
@@ -1923,28 +1923,28 @@
         <translation>保存已取消：共享未响应。标签仍未保存（并保留在自动保存日志中）。如果共享在创建修订版之前恢复响应，则不会创建修订版。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="-57"/>
         <source>Save cancelled; no revision was made</source>
         <translation>保存已取消；未创建修订版</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+65"/>
+        <location line="+119"/>
         <source>Not saved: %1</source>
         <translation>未保存：%1</translation>
     </message>
     <message>
-        <location line="-125"/>
+        <location line="-180"/>
         <source>The audit record was not written: %1</source>
         <translation>审计记录未写入：%1</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+133"/>
         <source>%1 on %2 is editing this label set too (since %3).</source>
         <translation>%1（在 %2 上）也在编辑此标签集（自 %3 起）。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+15"/>
         <source>Saved %1 / %2 revision %3</source>
         <translation>已保存 %1 / %2，修订版本 %3</translation>
     </message>
@@ -1964,7 +1964,7 @@
         <translation>已保存为冲突修订版本</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+20"/>
         <source>Labels written to %1</source>
         <translation>标签已写入 %1</translation>
     </message>
@@ -1997,7 +1997,7 @@
 <context>
     <name>delineate::app::gui::ShareImportDialog</name>
     <message>
-        <location filename="../app/gui/share_import.cpp" line="+27"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+27"/>
         <source>Import into Share</source>
         <translation>导入到共享</translation>
     </message>
@@ -2146,7 +2146,7 @@
 <context>
     <name>delineate::app::gui::SlicePanel</name>
     <message>
-        <location filename="../app/gui/view_panels.cpp" line="+24"/>
+        <location filename="../app/gui/views/view_panels.cpp" line="+24"/>
         <source>Axial</source>
         <translation>轴位</translation>
     </message>
@@ -2169,7 +2169,7 @@
 <context>
     <name>delineate::app::gui::SliceRangeDialog</name>
     <message>
-        <location filename="../app/gui/slice_range_dialog.cpp" line="+17"/>
+        <location filename="../app/gui/reports/slice_range_dialog.cpp" line="+17"/>
         <source>Statistics of a Slice Range</source>
         <translation>切片范围的统计</translation>
     </message>
@@ -2207,7 +2207,7 @@
 <context>
     <name>delineate::app::gui::StudyBrowserDialog</name>
     <message>
-        <location filename="../app/gui/study_browser.cpp" line="+49"/>
+        <location filename="../app/gui/study/study_browser.cpp" line="+49"/>
         <source>Patient ID</source>
         <translation>患者 ID</translation>
     </message>
@@ -2511,7 +2511,7 @@
 <context>
     <name>delineate::app::gui::StudyExports</name>
     <message numerus="yes">
-        <location filename="../app/gui/study_exports.cpp" line="+104"/>
+        <location filename="../app/gui/reports/study_exports.cpp" line="+104"/>
         <source>Statistics of %n label(s) written to %1</source>
         <translation>
             <numerusform>已将 %n 个标签的统计数据写入 %1</numerusform>
@@ -2585,7 +2585,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/study_exports_menu.cpp" line="+41"/>
+        <location filename="../app/gui/reports/study_exports_menu.cpp" line="+41"/>
         <source>Label &amp;Statistics (CSV, JSON)...</source>
         <translation>标签统计(&amp;S) (CSV, JSON)...</translation>
     </message>
@@ -2720,13 +2720,13 @@
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study_loader.cpp" line="-197"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="-187"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
         <location line="+20"/>
-        <location line="+37"/>
+        <location line="+26"/>
         <location line="+22"/>
         <source>Loading %1</source>
         <translation>正在加载 %1</translation>
@@ -2737,7 +2737,7 @@
         <translation>正在索引 %1</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <source>Loading %1 / %2 r%3</source>
         <translation>正在加载 %1 / %2 r%3</translation>
     </message>
@@ -2809,7 +2809,7 @@ Load it anyway?</source>
         <translation>正在加载序列 %1</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+54"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
@@ -2896,7 +2896,7 @@ Image: %3</source>
 <context>
     <name>delineate::app::gui::SurfaceBuilder</name>
     <message>
-        <location filename="../app/gui/surface_builder.cpp" line="+95"/>
+        <location filename="../app/gui/views/surface_builder.cpp" line="+102"/>
         <location line="+56"/>
         <source>building surfaces...</source>
         <translation>正在生成表面...</translation>
@@ -2934,7 +2934,7 @@ Image: %3</source>
 <context>
     <name>delineate::app::gui::SurfacePanel</name>
     <message>
-        <location filename="../app/gui/view_panels.cpp" line="+114"/>
+        <location filename="../app/gui/views/view_panels.cpp" line="+114"/>
         <location line="+32"/>
         <source>3D</source>
         <translation>3D</translation>
@@ -2948,7 +2948,7 @@ Image: %3</source>
 <context>
     <name>delineate::app::gui::TrainingPanel</name>
     <message>
-        <location filename="../app/gui/training_panel.cpp" line="+193"/>
+        <location filename="../app/gui/training/training_panel.cpp" line="+192"/>
         <source>Training: %1</source>
         <translation>训练：%1</translation>
     </message>
@@ -2980,12 +2980,12 @@ Image: %3</source>
     <message>
         <location line="-34"/>
         <location line="+26"/>
-        <location line="+276"/>
+        <location line="+267"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location line="-300"/>
+        <location line="-291"/>
         <source>Training failed: %1</source>
         <translation>训练失败：%1</translation>
     </message>
@@ -3160,7 +3160,7 @@ Image: %3</source>
         <translation>Dice</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+24"/>
         <source>Choose a dataset of the share or a case list file</source>
         <translation>请选择共享存储的数据集或病例列表文件</translation>
     </message>
@@ -3288,7 +3288,7 @@ Image: %3</source>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training_run.cpp" line="+99"/>
+        <location filename="../app/gui/training/training_run.cpp" line="+99"/>
         <source>cannot start %1: %2</source>
         <translation>无法启动 %1：%2</translation>
     </message>
@@ -3306,7 +3306,7 @@ Image: %3</source>
 <context>
     <name>delineate::app::gui::VolumeText</name>
     <message>
-        <location filename="../app/gui/volume_text.cpp" line="+20"/>
+        <location filename="../app/gui/base/volume_text.cpp" line="+20"/>
         <source>%1 mL</source>
         <translation>%1 mL</translation>
     </message>

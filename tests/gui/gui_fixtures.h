@@ -11,10 +11,10 @@
 #include <optional>
 #include <string>
 
-#include "app/gui/main_window.h"
-#include "app/gui/study_document.h"
-#include "app/gui/study_exports.h"
-#include "app/gui/study_loader.h"
+#include "app/gui/reports/study_exports.h"
+#include "app/gui/shell/main_window.h"
+#include "app/gui/study/study_document.h"
+#include "app/gui/study/study_loader.h"
 #include "core/volume.h"
 #include "inference/engine.h"
 #include "io/labels/label_table_io.h"

@@ -16,9 +16,9 @@
 #include <fstream>
 #include <set>
 
-#include "app/gui/ai_panel.h"
-#include "app/gui/main_window.h"
-#include "app/gui/study_document.h"
+#include "app/gui/ai/ai_panel.h"
+#include "app/gui/shell/main_window.h"
+#include "app/gui/study/study_document.h"
 #include "io/share/share_store.h"
 #include "tests/common/test_support.h"
 #include "tests/gui/gui_fixtures.h"

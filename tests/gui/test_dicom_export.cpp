@@ -12,14 +12,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/gui/dialog_folders.h"
-#include "app/gui/main_window.h"
+#include "app/gui/base/dialog_folders.h"
+#include "app/gui/shell/main_window.h"
 #include "core/statistics.h"
 #include "io/dicom/dicom_seg.h"
 #include "io/dicom/dicom_sr.h"
-#include "io/volume/image_file.h"
 #include "io/share/share_reports.h"
 #include "io/share/share_revisions.h"
+#include "io/volume/image_file.h"
 #include "tests/gui/gui_fixtures.h"
 #include "tests/gui_support/gui_app.h"
 

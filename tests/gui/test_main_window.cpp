@@ -28,24 +28,24 @@
 
 #include <vtkPolyData.h>
 
-#include "app/gui/edit_tools.h"
-#include "app/gui/label_panel.h"
-#include "app/gui/session_files.h"
-#include "app/gui/main_window.h"
-#include "app/gui/share_browser.h"
-#include "app/gui/view_panels.h"
-#include "viewer/surface_scene.h"
+#include "app/gui/editing/edit_tools.h"
+#include "app/gui/editing/label_panel.h"
+#include "app/gui/shell/main_window.h"
+#include "app/gui/study/session_files.h"
+#include "app/gui/study/share_browser.h"
+#include "app/gui/views/view_panels.h"
+#include "core/edit_transaction.h"
+#include "core/statistics.h"
 #include "inference/engine.h"
 #include "io/dicom/dicom.h"
-#include "io/volume/image_file.h"
-#include "core/statistics.h"
-#include "core/edit_transaction.h"
 #include "io/share/share_revisions.h"
 #include "io/share/share_store.h"
+#include "io/volume/image_file.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/common/test_support.h"
 #include "tests/gui/gui_fixtures.h"
 #include "tests/gui_support/gui_app.h"
+#include "viewer/surface_scene.h"
 
 using namespace delineate;
 using app::gui::MainWindow;

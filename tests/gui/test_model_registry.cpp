@@ -15,9 +15,9 @@
 
 #include <filesystem>
 
-#include "app/gui/ai_panel.h"
-#include "app/gui/main_window.h"
-#include "app/gui/model_registry.h"
+#include "app/gui/ai/ai_panel.h"
+#include "app/gui/ai/model_registry.h"
+#include "app/gui/shell/main_window.h"
 #include "io/share/share_revisions.h"
 #include "io/share/share_store.h"
 #include "tests/common/test_support.h"

@@ -14,8 +14,8 @@
 
 #include <unistd.h>
 
-#include "app/gui/pdf_report.h"
-#include "app/gui/volume_text.h"
+#include "app/gui/base/volume_text.h"
+#include "app/gui/reports/pdf_report.h"
 #include "core/statistics.h"
 #include "inference/engine.h"
 #include "io/volume/image_file.h"

@@ -6,6 +6,7 @@
 
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTest>
 #include <QStatusBar>
 #include <QElapsedTimer>
 #include <QTimer>
@@ -15,13 +16,14 @@
 #include <cstdint>
 #include <filesystem>
 
-#include "app/gui/main_window.h"
-#include "app/gui/session_files.h"
-#include "app/gui/edit_tools.h"
+#include "app/gui/editing/edit_tools.h"
+#include "app/gui/shell/main_window.h"
+#include "app/gui/study/session_files.h"
+#include "app/gui/views/surface_builder.h"
 #include "core/label_patch.h"
 #include "io/share/share_revisions.h"
-#include "io/volume/image_file.h"
 #include "io/share/share_store.h"
+#include "io/volume/image_file.h"
 #include "tests/gui/gui_fixtures.h"
 #include "tests/gui_support/gui_app.h"
 
@@ -54,6 +56,9 @@ TEST_CASE("a save to a share that hangs keeps the window live and Cancel leaves 
   QSignalSpy loaded(&window, &MainWindow::studyLoaded);
   REQUIRE(window.loader().openImage(QString::fromStdString(test::kSampleCt)));
   REQUIRE(waitFor(loaded));
+  // The edit's own work (the surfaces rebuilt, the views redrawn: about a second of llvmpipe on two cores) is done
+  // before the share hangs, so the ticks below count the save's wait alone.
+  QSignalSpy surfaces(&window.surfaceBuilder(), &app::gui::SurfaceBuilder::ready);
   {  // an edit to save
     core::LabelPatch patch;
     patch.box = core::IndexBox{{10, 10, 2}, {30, 30, 8}};
@@ -61,6 +66,8 @@ TEST_CASE("a save to a share that hangs keeps the window live and Cancel leaves 
     REQUIRE(window.editTools()->applyPatch(patch, "paint", true));
   }
   REQUIRE(window.document().session()->isDirty());
+  REQUIRE(waitFor(surfaces));
+  QTest::qWait(300);
   const app::gui::ShareTarget target{QString::fromStdString(root.string()), "hung", "labels", 0, {}};
 
   Resume resume{sshfs};

@@ -14,9 +14,9 @@
 
 #include <filesystem>
 
-#include "app/gui/session_files.h"
-#include "app/gui/share_import.h"
-#include "app/gui/study_browser.h"
+#include "app/gui/study/session_files.h"
+#include "app/gui/study/share_import.h"
+#include "app/gui/study/study_browser.h"
 #include "io/share/share_lease.h"
 #include "io/share/share_reviews.h"
 #include "io/share/share_revisions.h"

@@ -15,12 +15,12 @@
 #include <QTreeWidget>
 #include <QWidget>
 
-#include "app/gui/edit_tools.h"
-#include "app/gui/job.h"
-#include "app/gui/label_panel.h"
-#include "app/gui/study_document.h"
-#include "app/gui/study_loader.h"
-#include "app/gui/workbench.h"
+#include "app/gui/base/job.h"
+#include "app/gui/base/workbench.h"
+#include "app/gui/editing/edit_tools.h"
+#include "app/gui/editing/label_panel.h"
+#include "app/gui/study/study_document.h"
+#include "app/gui/study/study_loader.h"
 #include "core/annotation_session.h"
 #include "inference/engine.h"
 #include "io/report/statistics_report.h"

@@ -17,10 +17,10 @@
 
 #include <vtkPolyData.h>
 
-#include "app/gui/preferences.h"
-#include "app/gui/study_exports.h"
-#include "app/gui/surface_builder.h"
-#include "app/gui/view_panels.h"
+#include "app/gui/reports/study_exports.h"
+#include "app/gui/shell/preferences.h"
+#include "app/gui/views/surface_builder.h"
+#include "app/gui/views/view_panels.h"
 #include "core/label_map.h"
 #include "io/volume/image_file.h"
 #include "tests/common/test_support.h"

@@ -23,10 +23,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/gui/ai_panel.h"
-#include "app/gui/main_window.h"
-#include "app/gui/training_panel.h"
-#include "app/gui/training_run.h"
+#include "app/gui/ai/ai_panel.h"
+#include "app/gui/shell/main_window.h"
+#include "app/gui/training/training_panel.h"
+#include "app/gui/training/training_run.h"
 #include "io/share/share_store.h"
 #include "tests/common/test_support.h"
 #include "tests/gui/gui_fixtures.h"

@@ -12,12 +12,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "app/gui/ai_panel.h"
-#include "app/gui/edit_tools.h"
-#include "app/gui/label_panel.h"
-#include "app/gui/main_window.h"
-#include "app/gui/view_panels.h"
-#include "app/gui/volume_text.h"
+#include "app/gui/ai/ai_panel.h"
+#include "app/gui/base/volume_text.h"
+#include "app/gui/editing/edit_tools.h"
+#include "app/gui/editing/label_panel.h"
+#include "app/gui/shell/main_window.h"
+#include "app/gui/views/view_panels.h"
 #include "tests/gui/gui_fixtures.h"
 #include "tests/gui_support/gui_app.h"
 #include "viewer/label_colors.h"

@@ -97,41 +97,69 @@ LayerRules rulesFor(const std::string& folder) {
   return {{qt, qtw, vtk, itk, dicom, torch, infT, viewer}};
 }
 
-// io/ is one library in rooms (io/README.md): each room may include the rooms listed here, and no others, so that
-// e.g. a volume format never reaches the share store. A room not listed may use only io/base until its rules are
-// written here.
-const std::vector<std::pair<std::string, std::vector<std::string>>>& ioRooms() {
-  static const std::vector<std::pair<std::string, std::vector<std::string>>> rooms = {
-      {"base", {}},
-      {"volume", {"base"}},
-      {"dicom", {"base"}},
-      {"labels", {"base"}},
-      {"report", {"base"}},
-      {"share", {"base", "volume"}},
-      {"autosave", {"base", "volume"}},
-      {"studies", {"base", "volume", "dicom", "share"}},
-  };
+// A folder in rooms: each room may include the rooms its rule lists and no others; a room without a rule may use
+// only `base` until one is written here.
+struct Rooms {
+  std::string prefix;  // "io/", "app/gui/"
+  std::vector<std::pair<std::string, std::vector<std::string>>> uses;
+};
+
+// io/ is one library in rooms (io/README.md), so that e.g. a volume format never reaches the share store.
+const Rooms& ioRooms() {
+  static const Rooms rooms{"io/",
+                           {
+                               {"base", {}},
+                               {"volume", {"base"}},
+                               {"dicom", {"base"}},
+                               {"labels", {"base"}},
+                               {"report", {"base"}},
+                               {"share", {"base", "volume"}},
+                               {"autosave", {"base", "volume"}},
+                               {"studies", {"base", "volume", "dicom", "share"}},
+                           }};
   return rooms;
 }
 
-// "io/share/x.h" -> "share"; "io/x.h" (no room) -> "".
-std::string ioRoomOf(const std::string& path) {
-  if (path.rfind("io/", 0) != 0) return {};
-  const std::size_t slash = path.find('/', 3);
-  return slash == std::string::npos ? std::string() : path.substr(3, slash - 3);
+// app/gui is in rooms too (app/gui/README.md), ordered from the bottom. The window (shell/) composes the rest and
+// nothing includes it: docks observe the StudyDocument (study/) and reach the window only through base/workbench.h,
+// so a new dock adds a file and no method on the window.
+const Rooms& guiRooms() {
+  static const Rooms rooms{"app/gui/",
+                           {
+                               {"base", {}},
+                               {"study", {"base"}},
+                               {"views", {"base", "study"}},
+                               {"editing", {"base", "study", "views"}},
+                               {"ai", {"base", "study", "views", "editing"}},
+                               {"training", {"base"}},
+                               {"reports", {"base", "study", "views"}},
+                               {"shell", {"base", "study", "views", "editing", "ai", "training", "reports"}},
+                           }};
+  return rooms;
 }
 
-// Why an include from io room `from` of io header `inc` is refused, or empty when it is allowed.
-std::string ioRoomViolation(const std::string& from, const std::string& inc) {
-  const std::string to = ioRoomOf(inc);
-  if (to.empty()) return "io headers live in rooms (io/<room>/, see io/README.md)";
+// "io/share/x.h" -> "share"; "io/x.h" (no room) or a path outside the folder -> "".
+std::string roomOf(const Rooms& rooms, const std::string& path) {
+  if (path.rfind(rooms.prefix, 0) != 0) return {};
+  const std::size_t slash = path.find('/', rooms.prefix.size());
+  return slash == std::string::npos ? std::string() : path.substr(rooms.prefix.size(), slash - rooms.prefix.size());
+}
+
+// Why an include from room `from` of header `inc` (in the same folder) is refused, or empty when it is allowed.
+std::string roomViolation(const Rooms& rooms, const std::string& from, const std::string& inc) {
+  const std::string folder = rooms.prefix.substr(0, rooms.prefix.size() - 1);
+  const std::string to = roomOf(rooms, inc);
+  if (to.empty()) return folder + " headers live in rooms (" + folder + "/<room>/, see " + folder + "/README.md)";
   if (to == from) return {};
   std::vector<std::string> allowed = {"base"};
-  for (const auto& [room, uses] : ioRooms())
+  for (const auto& [room, uses] : rooms.uses)
     if (room == from) allowed = uses;
   for (const std::string& a : allowed)
     if (a == to) return {};
-  return "io/" + from + " may not use io/" + to + " (io/README.md lists what each room may use)";
+  if (&rooms == &guiRooms() && to == "shell")
+    return "only the window's own files include app/gui/shell: docks use the StudyDocument and app/gui/base/workbench.h";
+  return folder + "/" + from + " may not use " + folder + "/" + to + " (" + folder +
+         "/README.md lists what each room may use)";
 }
 
 // A room's *_internal.h headers are its own: other rooms and layers use its public headers.
@@ -142,12 +170,21 @@ bool isForeignInternal(const std::string& rel, const std::string& inc) {
   return fs::path(inc).parent_path() != fs::path(rel).parent_path();
 }
 
-// The window composes views and docks; docks observe the StudyDocument and reach the window only through
-// app/gui/workbench.h, so a new dock adds a file and no method on the window. Only the window's own files and main()
-// include its header.
-bool mayIncludeMainWindow(const std::string& rel) {
-  const std::string name = fs::path(rel).filename().string();
-  return name == "main.cpp" || name.rfind("main_window", 0) == 0;
+// "app/cli/x.h" -> "cli".
+std::string appFolderOf(const std::string& path) {
+  const std::size_t slash = path.find('/', 4);
+  return path.rfind("app/", 0) != 0 || slash == std::string::npos ? std::string() : path.substr(4, slash - 4);
+}
+
+// The programs under app/ share code only through app/command_line (the headless programs' command lines): one
+// program never reaches into another's folder (delineate-train into delineate-cli's, say), and app/command_line
+// uses no program's code. The window's rooms are judged by roomViolation.
+std::string appFolderViolation(const std::string& rel, const std::string& inc) {
+  const std::string from = appFolderOf(rel), to = appFolderOf(inc);
+  if (from == to) return {};
+  if (to == "command_line" && from != "gui") return {};
+  if (to.empty()) return "app/ headers live in a program's folder";
+  return "app/" + from + " may not use app/" + to + ": programs share code through app/command_line";
 }
 
 std::string folderOf(const std::string& rel) {
@@ -241,9 +278,14 @@ LayeringReport checkLayering(const fs::path& root) {
       const std::string relText = rel.generic_string();
       const LayerRules rules = rulesFor(folderOf(relText));
       const bool inIo = relText.rfind("io/", 0) == 0;
-      const std::string room = inIo ? ioRoomOf(relText) : std::string();
+      const std::string room = inIo ? roomOf(ioRooms(), relText) : std::string();
       if (inIo && room.empty())
         report.violations.push_back(LayerViolation{rel, 0, "", "io sources live in rooms (io/<room>/, see io/README.md)"});
+      const bool inGui = relText.rfind("app/gui/", 0) == 0;
+      const std::string guiRoom = inGui ? roomOf(guiRooms(), relText) : std::string();
+      if (inGui && guiRoom.empty())
+        report.violations.push_back(
+            LayerViolation{rel, 0, "", "app/gui sources live in rooms (app/gui/<room>/, see app/gui/README.md)"});
       std::ifstream in(entry.path(), std::ios::binary);
       std::stringstream buffer;
       buffer << in.rdbuf();
@@ -289,14 +331,21 @@ LayeringReport checkLayering(const fs::path& root) {
           report.violations.push_back(LayerViolation{rel, number, inc, "another folder's internal header"});
           continue;
         }
-        if (inc == "app/gui/main_window.h" && relText.rfind("app/", 0) == 0 && !mayIncludeMainWindow(relText)) {
-          report.violations.push_back(
-              LayerViolation{rel, number, inc, "docks use the StudyDocument and app/gui/workbench.h, not the window"});
-          continue;
+        if (f == Family::App && relText.rfind("app/", 0) == 0) {
+          std::string why;
+          if (inc.rfind("app/gui/", 0) == 0)
+            why = inGui ? roomViolation(guiRooms(), guiRoom, inc)
+                        : std::string("app/gui is the window's: other programs may not include it");
+          else
+            why = appFolderViolation(relText, inc);
+          if (!why.empty()) {
+            report.violations.push_back(LayerViolation{rel, number, inc, why});
+            continue;
+          }
         }
         if (inIo && !room.empty()) {
           if (f == Family::Io) {
-            if (const std::string why = ioRoomViolation(room, inc); !why.empty()) {
+            if (const std::string why = roomViolation(ioRooms(), room, inc); !why.empty()) {
               report.violations.push_back(LayerViolation{rel, number, inc, why});
               continue;
             }

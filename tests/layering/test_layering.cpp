@@ -55,8 +55,8 @@ TEST_CASE("the checker catches each planted forbidden include", "[layering]") {
       {"viewer/a.cpp", "#include <dcmtk/dcmdata/dctk.h>"},
       {"viewer/b.cpp", "#include <" "c10/core/Device.h>"},
       {"viewer/c.cpp", "#include <gdcmReader.h>"},
-      {"app/gui/a.cpp", "#include <" "torch/torch.h>"},
-      {"app/gui/b.cpp", "#include \"inference/vista3d/network.h\""},
+      {"app/gui/ai/t.cpp", "#include <" "torch/torch.h>"},
+      {"app/gui/ai/u.cpp", "#include \"inference/vista3d/network.h\""},
       {"app/cli/a.cpp", "#include <QCoreApplication>"},
       {"app/cli/b.cpp", "#include <vtkSmartPointer.h>"},
       {"app/cli/c.cpp", "#include <itkImage.h>"},
@@ -85,15 +85,34 @@ TEST_CASE("the checker catches each planted forbidden include", "[layering]") {
       {"io/share/f.cpp", "#include \"io/nifti.h\""},  // a header outside the rooms
       {"io/share/g.cpp", "#include \"../volume/nifti_internal.h\""},  // another room's internal header
       {"app/cli/f.cpp", "#include \"io/dicom/dicom_internal.h\""},
-      // Docks observe the study document and reach the window through app/gui/workbench.h.
-      {"app/gui/label_panel.cpp", "#include \"app/gui/main_window.h\""},
-      {"app/gui/training_dock.h", "#include \"app/gui/main_window.h\""},
+      // app/gui's rooms (app/gui/README.md). Docks observe the study document and reach the window through
+      // app/gui/base/workbench.h: nothing outside shell/ includes the window.
+      {"app/gui/editing/label_panel.cpp", "#include \"app/gui/shell/main_window.h\""},
+      {"app/gui/training/training_dock.h", "#include \"app/gui/shell/main_window.h\""},
+      {"app/gui/views/a.cpp", "#include \"../shell/main_window.h\""},  // judged where it really is
+      {"app/gui/base/job.h", "#include \"app/gui/study/study_document.h\""},  // base/ uses no other room
+      {"app/gui/study/a.cpp", "#include \"app/gui/views/view_panels.h\""},  // the document lies below the views
+      {"app/gui/views/b.cpp", "#include \"app/gui/editing/edit_tools.h\""},
+      {"app/gui/editing/a.cpp", "#include \"app/gui/ai/ai_panel.h\""},
+      {"app/gui/training/a.cpp", "#include \"app/gui/study/study_document.h\""},
+      {"app/gui/reports/a.cpp", "#include \"app/gui/editing/edit_tools.h\""},
+      {"app/gui/ai/a.cpp", "#include \"app/gui/reports/study_exports.h\""},
+      {"app/gui/pacs/a.cpp", "#include \"app/gui/study/study_document.h\""},  // a new room uses base/ until its rules exist
+      {"app/gui/study/b.cpp", "#include \"app/gui/workbench.h\""},  // a header outside the rooms
+      {"app/cli/g.cpp", "#include \"app/gui/study/study_document.h\""},  // the window's code is the window's
+      // Programs share code only through app/command_line, which uses none of theirs.
+      {"app/train/c.cpp", "#include \"app/cli/command_parser.h\""},
+      {"app/cli/h.cpp", "#include \"app/train/rank.h\""},
+      {"app/command_line/a.cpp", "#include \"app/cli/commands.h\""},
+      {"app/gui/shell/a.cpp", "#include \"app/cli/commands.h\""},
+      {"app/gui/study/c.cpp", "#include \"app/command_line/command_parser.h\""},
   };
   for (const Case& c : forbidden) {
     ScratchDir dir("layering");
     // Headers that exist, so the relative cases resolve like real ones: one inside the tree, one beside it.
     plant(dir, "repo/io/volume/nifti.h", "#pragma once\n");
     plant(dir, "repo/io/volume/nifti_internal.h", "#pragma once\n");
+    plant(dir, "repo/app/gui/shell/main_window.h", "#pragma once\n");
     plant(dir, "outside.h", "#pragma once\n");
     plant(dir, std::string("repo/") + c.file, std::string("#pragma once\n#include <vector>\n") + c.include + "\n");
     const auto report = checkLayering(dir.path() / "repo");
@@ -125,15 +144,19 @@ TEST_CASE("the checker accepts what each layer may use, and ignores commented-ou
   plant(dir, "inference/classic/a.cpp", "#include <itkImage.h>\n#include \"core/volume.h\"\n");
   plant(dir, "inference/vista3d/a.cpp", "#include <" "torch/torch.h>\n#include \"inference/engine.h\"\n");
   plant(dir, "viewer/a.cpp", "#include <vtkImageData.h>\n#include <QOpenGLWidget>\n#include \"core/volume.h\"\n");
-  plant(dir, "app/gui/a.cpp", "#include <QMainWindow>\n#include \"inference/engine.h\"\n#include \"viewer/x.h\"\n");
-  plant(dir, "app/gui/main_window_menus.cpp", "#include \"app/gui/main_window.h\"\n#include \"app/gui/workbench.h\"\n");
+  plant(dir, "app/gui/views/a.cpp", "#include <QMainWindow>\n#include \"inference/engine.h\"\n#include \"viewer/x.h\"\n");
+  plant(dir, "app/gui/shell/main_window_menus.cpp",
+        "#include \"app/gui/shell/main_window.h\"\n#include \"app/gui/base/workbench.h\"\n");
+  plant(dir, "app/gui/ai/a.cpp", "#include \"app/gui/editing/edit_tools.h\"\n#include \"app/gui/study/study_document.h\"\n"
+                                 "#include \"app/gui/ai/ai_panel.h\"\n");
   plant(dir, "app/cli/a.cpp", "#include \"io/volume/nifti.h\"\n#include \"inference/engine.h\"\n#include <nlohmann/json.hpp>\n");
-  plant(dir, "app/train/a.cpp", "#include \"inference/training/trainer.h\"\n#include \"io/share/share_store.h\"\n");
+  plant(dir, "app/train/a.cpp", "#include \"inference/training/trainer.h\"\n#include \"io/share/share_store.h\"\n"
+                                "#include \"app/command_line/command_parser.h\"\n#include \"app/train/rank.h\"\n");
   const auto report = checkLayering(dir.path());
   for (const auto& x : report.violations) UNSCOPED_INFO(describe(x));
   REQUIRE(report.violations.empty());
-  REQUIRE(report.filesScanned == 12);
-  REQUIRE(report.includesChecked == 31);  // 3+0+6+2+3+2+2+3+2+3+3+2: none from the comments
+  REQUIRE(report.filesScanned == 13);
+  REQUIRE(report.includesChecked == 36);  // 3+0+6+2+3+2+2+3+2+3+3+3+4: none from the comments
 }
 
 TEST_CASE("an io source outside the rooms is refused", "[layering]") {
@@ -145,16 +168,36 @@ TEST_CASE("an io source outside the rooms is refused", "[layering]") {
   REQUIRE(report.violations[0].rule.find("rooms") != std::string::npos);
 }
 
-TEST_CASE("the real io tree: every room exists and none is empty", "[layering]") {
-  // The rules name these rooms; a renamed or emptied folder would leave a rule guarding nothing.
-  for (const char* room : {"base", "volume", "dicom", "labels", "report", "share", "autosave"}) {
-    INFO(room);
-    const fs::path folder = fs::path(DELINEATE_SOURCE_DIR) / "io" / room;
-    REQUIRE(fs::is_directory(folder));
-    REQUIRE(fs::exists(folder / "README.md"));
+TEST_CASE("an app/gui source outside the rooms is refused", "[layering]") {
+  ScratchDir dir("layering-gui-room");
+  plant(dir, "app/gui/loose_dock.cpp", "#include <vector>\n");
+  const auto report = checkLayering(dir.path());
+  REQUIRE(report.violations.size() == 1);
+  REQUIRE(report.violations[0].file.generic_string() == "app/gui/loose_dock.cpp");
+  REQUIRE(report.violations[0].rule.find("rooms") != std::string::npos);
+}
+
+namespace {
+// The rules name these rooms; a renamed or emptied folder would leave a rule guarding nothing.
+void requireRooms(const fs::path& folder, std::initializer_list<const char*> rooms) {
+  for (const char* room : rooms) {
+    INFO(folder / room);
+    REQUIRE(fs::is_directory(folder / room));
+    REQUIRE(fs::exists(folder / room / "README.md"));
     std::size_t sources = 0;
-    for (const auto& e : fs::directory_iterator(folder))
-      if (e.path().extension() == ".cpp") ++sources;
+    for (const auto& e : fs::directory_iterator(folder / room))
+      if (e.path().extension() == ".cpp" || e.path().extension() == ".h") ++sources;
     REQUIRE(sources > 0);
   }
+}
+}  // namespace
+
+TEST_CASE("the real app/gui tree: every room exists, has its README and sources", "[layering]") {
+  requireRooms(fs::path(DELINEATE_SOURCE_DIR) / "app" / "gui",
+               {"base", "study", "views", "editing", "ai", "training", "reports", "shell"});
+}
+
+TEST_CASE("the real io tree: every room exists and none is empty", "[layering]") {
+  requireRooms(fs::path(DELINEATE_SOURCE_DIR) / "io",
+               {"base", "volume", "dicom", "labels", "report", "share", "autosave", "studies"});
 }

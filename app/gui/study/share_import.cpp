@@ -1,0 +1,201 @@
+#include "app/gui/study/share_import.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QtConcurrent/QtConcurrent>
+
+#include <memory>
+
+#include "app/gui/base/dialog_folders.h"
+#include "app/gui/base/error_text.h"
+#include "app/gui/base/job.h"
+#include "app/gui/base/workbench.h"
+#include "io/share/audit_log.h"
+#include "io/share/share_store.h"
+#include "io/studies/study_import.h"
+
+namespace delineate::app::gui {
+
+ShareImportDialog::ShareImportDialog(QWidget* parent) : QDialog(parent) {
+  setWindowTitle(tr("Import into Share"));
+  setObjectName("share-import-dialog");
+  auto* form = new QFormLayout(this);
+  m_inputs = new QLineEdit(this);
+  m_inputs->setPlaceholderText(tr("DICOM folders or image files; several separated by ;"));
+  m_inputs->setMinimumWidth(420);
+  auto* folder = new QPushButton(tr("Folder..."), this);
+  auto* files = new QPushButton(tr("Files..."), this);
+  auto* inputRow = new QHBoxLayout;
+  inputRow->addWidget(m_inputs, 1);
+  inputRow->addWidget(folder);
+  inputRow->addWidget(files);
+  form->addRow(tr("Import:"), inputRow);
+  m_root = new QLineEdit(QSettings().value("share/root").toString(), this);
+  auto* share = new QPushButton(tr("Browse..."), this);
+  auto* rootRow = new QHBoxLayout;
+  rootRow->addWidget(m_root, 1);
+  rootRow->addWidget(share);
+  form->addRow(tr("Into share:"), rootRow);
+  m_study = new QLineEdit(this);
+  m_study->setPlaceholderText(tr("from the files (a DICOM study's UID, a volume file's name)"));
+  form->addRow(tr("Study name:"), m_study);
+  m_deidentify = new QCheckBox(tr("De-identify DICOM (PS3.15 basic profile; pseudonyms from a key kept off the share)"), this);
+  form->addRow(QString(), m_deidentify);
+  m_key = new QLineEdit(this);
+  m_key->setPlaceholderText(tr("key file (16+ bytes), not on the share"));
+  m_key->setEnabled(false);
+  auto* key = new QPushButton(tr("Browse..."), this);
+  key->setEnabled(false);
+  auto* keyRow = new QHBoxLayout;
+  keyRow->addWidget(m_key, 1);
+  keyRow->addWidget(key);
+  form->addRow(tr("Key:"), keyRow);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+  buttons->button(QDialogButtonBox::Ok)->setText(tr("Import"));
+  form->addRow(buttons);
+
+  const auto append = [this](const QStringList& paths) {
+    QStringList all = m_inputs->text().isEmpty() ? QStringList() : m_inputs->text().split(';');
+    all << paths;
+    m_inputs->setText(all.join(';'));
+  };
+  connect(folder, &QPushButton::clicked, this, [this, append] {
+    const QString f = rememberOpenFolder(QFileDialog::getExistingDirectory(this, tr("Import Folder"), lastOpenFolder()));
+    if (!f.isEmpty()) append({f});
+  });
+  connect(files, &QPushButton::clicked, this, [this, append] {
+    const QStringList f = QFileDialog::getOpenFileNames(this, tr("Import Files"), lastOpenFolder());
+    if (!f.isEmpty()) {
+      rememberOpenFolder(f.front());
+      append(f);
+    }
+  });
+  connect(share, &QPushButton::clicked, this, [this] {
+    const QString f = QFileDialog::getExistingDirectory(this, tr("Share Folder"), lastShareFolder());
+    if (!f.isEmpty()) m_root->setText(f);
+  });
+  connect(key, &QPushButton::clicked, this, [this] {
+    const QString f = QFileDialog::getOpenFileName(this, tr("De-identification Key"), lastOpenFolder());
+    if (!f.isEmpty()) m_key->setText(f);
+  });
+  connect(m_deidentify, &QCheckBox::toggled, this, [this, key](bool on) {
+    m_key->setEnabled(on);
+    key->setEnabled(on);
+  });
+  connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+}
+
+ShareImportRequest ShareImportDialog::request() const {
+  ShareImportRequest r;
+  for (const QString& p : m_inputs->text().split(';', Qt::SkipEmptyParts))
+    if (!p.trimmed().isEmpty()) r.inputs << p.trimmed();
+  r.root = m_root->text().trimmed();
+  r.study = m_study->text().trimmed();
+  r.deidentify = m_deidentify->isChecked();
+  r.keyFile = m_key->text().trimmed();
+  return r;
+}
+
+ShareImporter::ShareImporter(Workbench& bench, QObject* parent) : QObject(parent), m_bench(bench) {}
+
+bool ShareImporter::start(const ShareImportRequest& request) {
+  const auto refuse = [this](const QString& why) {
+    m_bench.reportError(why);
+    Q_EMIT finished(false, why);
+    return false;
+  };
+  if (m_running) return refuse(tr("An import is already running"));
+  if (request.inputs.isEmpty()) return refuse(tr("Nothing to import: choose DICOM folders or image files"));
+  if (request.root.isEmpty()) return refuse(tr("Choose the share to import into"));
+  if (request.deidentify && request.keyFile.isEmpty())
+    return refuse(tr("De-identification needs a key file (kept off the share)"));
+  // Everything that reads the share (its sentinel, where the key lies against it) happens on the worker: a hung
+  // mount never freezes the window.
+  io::StudyImportOptions options;
+  options.study = request.study.toStdString();
+  const std::string keyFile = request.deidentify ? request.keyFile.toStdString() : std::string();
+  QSettings().setValue("share/root", request.root);
+  std::vector<std::string> inputs;
+  for (const QString& p : request.inputs) inputs.push_back(p.toStdString());
+  auto job = m_bench.startProgress(tr("Importing into %1").arg(request.root));
+  options.progress = job.get();
+  m_running = true;
+  struct Outcome {
+    core::Result<io::StudyImportReport> report;
+    std::string auditWarning;
+  };
+  auto* watcher = new QFutureWatcher<std::shared_ptr<Outcome>>(this);
+  connect(watcher, &QFutureWatcher<std::shared_ptr<Outcome>>::finished, this, [this, watcher, job] {
+    const std::shared_ptr<Outcome> result = watcher->result();
+    const core::Result<io::StudyImportReport>* outcome = &result->report;
+    watcher->deleteLater();
+    m_running = false;
+    m_bench.finishProgress(job);
+    if (!*outcome) {
+      const QString why = outcome->error().code == core::ErrorCode::Cancelled
+                              ? tr("Import cancelled: what was copied stays, importing again finishes it")
+                              : tr("Import failed: %1").arg(fromError(outcome->error()));
+      m_bench.reportError(why);
+      Q_EMIT finished(false, why);
+      return;
+    }
+    const io::StudyImportReport& report = **outcome;
+    int copied = 0, there = 0;
+    for (const auto& s : report.series) {
+      copied += s.copied;
+      there += s.alreadyThere;
+    }
+    QString summary = tr("%n series imported: %1 files copied, %2 already on the share", nullptr, int(report.series.size()))
+                          .arg(copied)
+                          .arg(there);
+    if (!report.skipped.empty())
+      summary += "\n" + tr("Not imported: %1").arg(QString::fromStdString(report.skipped.front())) +
+                 (report.skipped.size() > 1 ? tr(" (and %1 more)").arg(report.skipped.size() - 1) : QString());
+    for (const auto& w : report.warnings) summary += "\n" + QString::fromStdString(w);
+    if (!result->auditWarning.empty())
+      summary += "\n" + tr("The audit record was not written: %1").arg(QString::fromStdString(result->auditWarning));
+    m_bench.showStatus(summary.section('\n', 0, 0), 15000);
+    Q_EMIT finished(true, summary);
+  });
+  const std::string root = request.root.toStdString();
+  watcher->setFuture(QtConcurrent::run(&m_bench.workers(), [root, inputs, options, keyFile]() mutable {
+    auto out = std::make_shared<Outcome>(
+        Outcome{core::makeError(core::ErrorCode::ReadFailed, root, "not imported"), std::string()});
+    auto share = io::ShareStore::open(root);
+    if (!share) {
+      out->report = share.error();
+      return out;
+    }
+    if (!keyFile.empty()) {
+      auto key = io::readImportKey(*share, keyFile);
+      if (!key) {
+        out->report = key.error();
+        return out;
+      }
+      options.deidentify = std::move(key).value();
+    }
+    out->report = io::importStudies(*share, inputs, options);
+    if (out->report)
+      for (const auto& s : out->report->series) {
+        io::AuditRecord record;
+        record.action = "import";
+        record.study = s.study;
+        record.detail = "from the window: series " + s.series + ", " + std::to_string(s.files) + " files (" +
+                        std::to_string(s.copied) + " copied)";
+        if (core::Status audited = io::appendStoreAudit(share->root(), record); !audited)
+          out->auditWarning = audited.error().describe();
+      }
+    return out;
+  }));
+  return true;
+}
+
+}  // namespace delineate::app::gui
