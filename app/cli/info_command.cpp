@@ -129,15 +129,15 @@ int runInfo(const InfoOptions& o) {
     if (!s) return fileError(makeError(s.error().code, o.labels, s.error().detail));
     labelSource = o.labels;
     // Without --table, the map's own names: the table beside it (`segment` writes one), as the window reads it.
-    if (o.table.empty())
-      if (const auto beside = io::findLabelTableBeside(o.labels)) {
-        if (Result<LabelTable> t = io::readLabelTableFile(*beside)) {
-          session->setTable(std::move(t).value());
-          namesFrom = beside->string();
-        } else {
-          std::fprintf(stderr, "warning: %s (the labels stay unnamed)\n", t.error().describe().c_str());
-        }
+    if (o.table.empty()) {
+      auto beside = io::readLabelTableBeside(o.labels);
+      if (!beside) {
+        std::fprintf(stderr, "warning: %s (the labels stay unnamed)\n", beside.error().describe().c_str());
+      } else if (*beside) {
+        namesFrom = (*beside)->path.string();
+        session->setTable(std::move((*beside)->table));
       }
+    }
   } else if (!o.engine.empty()) {
     std::unique_ptr<inference::SegmentationEngine> engine = inference::createEngine(o.engine);
     if (!engine) return usageError("info", "unknown engine '" + o.engine + "'");

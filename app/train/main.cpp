@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -305,7 +306,7 @@ class Run {
   // The network: from scratch or from a checkpoint (a file, or share:ROOT#MODEL[@REV] fetched verified into the
   // cache first), frozen where asked, on its device, with its optimizer; and the sidecar every checkpoint starts from.
   Stop buildModel() {
-    inference::vista3d::Vista3dModel::setCpuThreads(m_settings->threads > 0 ? m_settings->threads : 0);
+    inference::vista3d::Vista3dModel::setCpuThreads(std::max(0, m_settings->threads));  // 0: every core
     tr::seedTorch(m_settings->trainer.patches.seed);
     std::optional<inference::vista3d::Checkpoint> base;
     if (!m_settings->checkpoint.empty()) {

@@ -184,6 +184,14 @@ std::optional<std::filesystem::path> findLabelTableBeside(const std::filesystem:
   return std::nullopt;
 }
 
+core::Result<std::optional<LabelTableBeside>> readLabelTableBeside(const std::filesystem::path& labelMap) {
+  const auto path = findLabelTableBeside(labelMap);
+  if (!path) return std::optional<LabelTableBeside>();
+  auto table = readLabelTableFile(*path);
+  if (!table) return table.error();
+  return std::optional<LabelTableBeside>(LabelTableBeside{*path, std::move(table).value()});
+}
+
 namespace {
 // The note that marks a table as one a program wrote for the map beside it (and may write again).
 std::string besideMarker(const std::filesystem::path& labelMap) {

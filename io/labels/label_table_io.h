@@ -144,6 +144,12 @@ core::Result<core::LabelTable> readLabelTableFile(const std::filesystem::path& p
 // image's (`atlas.nii.gz` -> `atlas.label`, `atlas.txt`, `atlas.ctbl`, `atlas.csv`, `atlas.tsv`, in that order).
 // Nothing when there is none: the map's ids then have no names (never names borrowed from another table).
 std::optional<std::filesystem::path> findLabelTableBeside(const std::filesystem::path& labelMap);
+// That table, read: nothing when there is none, an error naming it when it cannot be read.
+struct LabelTableBeside {
+  std::filesystem::path path;
+  core::LabelTable table;
+};
+core::Result<std::optional<LabelTableBeside>> readLabelTableBeside(const std::filesystem::path& labelMap);
 
 // The label table a program writes beside a label map it made (`delineate-cli segment`, `delineate-vista3d
 // segment`), so that the window, `info` and ITK-SNAP name the labels: `<stem>.label` (ITK-SNAP's format, the first

@@ -597,17 +597,22 @@ Result<R> withOpened(const std::string& path, ItkReadFormat format, Read&& read)
   }
 }
 
+// The voxels of an opened file that stores exactly T, read by ITK straight into the volume (no staging buffer).
+template <class T>
+Result<core::Volume<T>> readStored(Opened& opened, const std::string& path, ItkReadFormat format) {
+  typename core::Volume<T>::UninitBuffer out(static_cast<std::size_t>(opened.header.voxels));
+  if (Status s = readVoxels(*opened.io, out.data(), path, format); !s) return s.error();
+  return core::Volume<T>::adopt(opened.header.geometry, std::move(out), path);
+}
+
 // The voxels of an opened file as Out, each through `convert` (which may refuse one).
 template <class Out, class Convert>
 Result<core::Volume<Out>> convertOpened(Opened& opened, const std::string& path, ItkReadFormat format, Convert&& convert) {
   const Header& h = opened.header;
+  // ITK writes straight into the result when it stores what we keep; otherwise through one staging buffer.
+  if (storedAs<Out>(h.component)) return readStored<Out>(opened, path, format);
   const auto count = static_cast<std::size_t>(h.voxels);
   typename core::Volume<Out>::UninitBuffer out(count);
-  // ITK writes straight into the result when it stores what we keep; otherwise through one staging buffer.
-  if (storedAs<Out>(h.component)) {
-    if (Status s = readVoxels(*opened.io, out.data(), path, format); !s) return s.error();
-    return core::Volume<Out>::adopt(h.geometry, std::move(out), path);
-  }
   core::Volume<std::uint8_t>::UninitBuffer raw(static_cast<std::size_t>(h.voxels * h.componentBytes));
   if (Status s = readVoxels(*opened.io, raw.data(), path, format); !s) return s.error();
   std::optional<core::Error> refused;
@@ -643,18 +648,6 @@ struct ToFloat {
   }
 };
 
-// The stored type itself (convertOpened reads it straight in and never calls this; it must compile).
-struct Exact {
-  template <class T, class Out>
-  bool operator()(T v, Out& out) const {
-    out = static_cast<Out>(v);
-    return true;
-  }
-  core::Error refusal(std::size_t, double, const Geometry&, const std::string& path) const {
-    return makeError(ErrorCode::ParseError, path, "voxel value refused");
-  }
-};
-
 struct ToLabel {
   template <class T>
   bool operator()(T v, std::uint16_t& out) const {
@@ -681,16 +674,16 @@ Result<core::ImageVolume> readItkFormatImage(const std::string& path, ItkReadFor
 
 Result<core::ScalarImage> readItkFormatImageTyped(const std::string& path, ItkReadFormat format) {
   // ITK reads straight into a volume of the stored type when we keep that type (uchar, short, ushort, int, float):
-  // no staging buffer and no float32 copy (convertOpened decides that, for every caller). Other types are converted
-  // to float32 from the same open file, then narrowed.
+  // no staging buffer and no float32 copy. Other types are converted to float32 from the same open file, then
+  // narrowed.
   return withOpened<core::ScalarImage>(path, format, [&](Opened& opened) -> Result<core::ScalarImage> {
-    // A type ScalarImage keeps is read as it is (convertOpened reads it straight into the volume).
+    // A type ScalarImage keeps is read as it is.
     std::optional<Result<core::ScalarImage>> kept;
     visitComponent(opened.header.component, [&](auto tag) {
       using T = decltype(tag);
       if constexpr (std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::int16_t> ||
                     std::is_same_v<T, std::uint16_t> || std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>) {
-        auto volume = convertOpened<T>(opened, path, format, Exact{});
+        auto volume = readStored<T>(opened, path, format);
         if (volume) kept = core::ScalarImage(std::move(*volume));
         else kept = volume.error();
       }

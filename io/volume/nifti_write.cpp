@@ -25,12 +25,7 @@ using namespace nifti_detail;
 // ---------------------------------------------------------------------------------------------------------------
 // Writing
 
-bool endsWith(const std::string& s, const std::string& suffix) {
-  if (s.size() < suffix.size()) return false;
-  for (std::size_t i = 0; i < suffix.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(s[s.size() - suffix.size() + i])) != suffix[i]) return false;
-  return true;
-}
+using image_file_detail::endsWithNoCase;
 
 // Nearest rotation to a nearly orthonormal matrix (polar decomposition by Newton iteration); exact input stays put.
 Mat3 nearestRotation(Mat3 r) {
@@ -197,8 +192,8 @@ struct CheckedHeader {
 Result<CheckedHeader> checkedHeader(const std::string& path, const Geometry& g, std::size_t count, NiftiDatatype type,
                                     int intentCode, const NiftiWriteOptions& options) {
   CheckedHeader h;
-  h.gz = endsWith(path, ".nii.gz");
-  if (!h.gz && !endsWith(path, ".nii"))
+  h.gz = endsWithNoCase(path, ".nii.gz");
+  if (!h.gz && !endsWithNoCase(path, ".nii"))
     return makeError(ErrorCode::InvalidArgument, path, "a NIfTI file name must end in .nii or .nii.gz");
   auto version = checkWrite(path, g, count, options, h.gz);
   if (!version) return version.error();

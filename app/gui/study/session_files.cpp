@@ -340,7 +340,7 @@ io::SaveRequest saveRequest(const core::AnnotationSession& session, const ShareT
 }  // namespace
 
 struct SaveOutcome {
-  core::Result<io::RevisionInfo> info = core::Error{core::ErrorCode::WriteFailed, "", "not saved"};
+  core::Result<io::RevisionInfo> info;
   std::optional<io::ShareStore> store;  // as the worker opened it: the GUI thread does not touch the share again
   QString auditWarning;
 };
@@ -351,8 +351,8 @@ namespace {
 // record (the revision is saved either way; a missing record or catalogue entry is told).
 std::shared_ptr<SaveOutcome> saveOnWorker(const core::LabelMap& labels, const io::SaveRequest& request,
                                           const SaveWhere& where) {
-  auto out = std::make_shared<SaveOutcome>();
-  out->info = core::Error{core::ErrorCode::WriteFailed, where.root, "not saved"};
+  auto out = std::make_shared<SaveOutcome>(
+      SaveOutcome{core::Error{core::ErrorCode::WriteFailed, where.root, "not saved"}, {}, {}});
   try {
     auto store = io::ShareStore::open(where.root);
     if (!store) {

@@ -59,11 +59,9 @@ namespace {
 // A label map file's own names: the table file beside it, if any (io::findLabelTableBeside). Names are never
 // borrowed from another table (issue 23: the CT engine's classes named a mouse atlas's structures).
 void readTableBeside(const std::string& labelMap, std::optional<core::LabelTable>& table, QString& problem) {
-  const auto path = io::findLabelTableBeside(labelMap);
-  if (!path) return;
-  auto read = io::readLabelTableFile(*path);
-  if (read) table = std::move(read).value();
-  else problem = fromError(read.error());
+  auto beside = io::readLabelTableBeside(labelMap);
+  if (!beside) problem = fromError(beside.error());
+  else if (*beside) table = std::move((*beside)->table);
 }
 
 }  // namespace
