@@ -10,6 +10,9 @@ PACKAGES=(
   # tests
   catch2
   dicom3tools  # tests: dciodvfy validates the DICOM SEGs io writes (tests/io/test_dicom_seg_write.cpp)
+  # tests: GDCM's gdcmanon is the peer the de-identification is compared with; openssl makes the certificate it needs
+  # (tests/io/test_dicom_deidentify.cpp)
+  libgdcm-tools openssl
   poppler-utils  # tests: pdftoppm, pdftotext and pdfinfo read back the PDF report (tests/gui/test_pdf_report.cpp)
   # io: gzip (zlib streaming, libdeflate whole-buffer), JSON label dictionaries
   zlib1g-dev libdeflate-dev nlohmann-json3-dev

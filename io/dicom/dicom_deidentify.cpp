@@ -3,12 +3,14 @@
 #include <dcmtk/config/osconfig.h>
 #include <dcmtk/dcmdata/dctk.h>
 
+#include <algorithm>
 #include <ctime>
 #include <set>
 #include <vector>
 
 #include "io/base/file_read.h"
 #include "io/base/sha256.h"
+#include "io/dicom/confidentiality_profile.h"
 #include "io/dicom/dicom_internal.h"
 
 namespace delineate::io {
@@ -27,37 +29,16 @@ std::string hex(const std::array<std::uint8_t, 32>& d, std::size_t bytes) {
   return out;
 }
 
-// Attributes the Basic Profile removes (X) or empties (Z) that are not caught by the generic rules (every private
-// attribute and every person name other than the patient's goes anyway).
-const DcmTagKey kRemove[] = {
-    DCM_PatientBirthTime, DCM_RETIRED_OtherPatientIDs, DCM_OtherPatientNames, DCM_OtherPatientIDsSequence,
-    DCM_PatientBirthName, DCM_PatientAge, DCM_PatientSize, DCM_PatientWeight, DCM_PatientAddress,
-    DCM_PatientMotherBirthName, DCM_MilitaryRank, DCM_BranchOfService, DCM_RETIRED_MedicalRecordLocator, DCM_MedicalAlerts,
-    DCM_Allergies, DCM_CountryOfResidence, DCM_RegionOfResidence, DCM_PatientTelephoneNumbers, DCM_EthnicGroup,
-    DCM_Occupation, DCM_AdditionalPatientHistory, DCM_PatientComments, DCM_InstitutionName, DCM_InstitutionAddress,
-    DCM_InstitutionCodeSequence, DCM_InstitutionalDepartmentName, DCM_StationName, DCM_ReferringPhysicianAddress,
-    DCM_ReferringPhysicianTelephoneNumbers, DCM_StudyDescription, DCM_SeriesDescription, DCM_DeviceSerialNumber,
-    DCM_ProtocolName, DCM_RequestAttributesSequence, DCM_PerformedProcedureStepID,
-    DCM_PerformedProcedureStepDescription, DCM_ImageComments, DCM_AdmittingDiagnosesDescription,
-    DCM_ReferencedPatientSequence, DCM_PerformedStationName, DCM_PerformedLocation, DCM_ScheduledProcedureStepDescription,
-    DCM_RequestedProcedureDescription, DCM_RETIRED_ReasonForStudy, DCM_DerivationDescription, DCM_RETIRED_AcquisitionComments,
-    DCM_RETIRED_TextComments, DCM_AdmissionID, DCM_IssuerOfPatientID, DCM_RETIRED_InsurancePlanIdentification,
-    DCM_PatientInsurancePlanCodeSequence, DCM_PatientState, DCM_PregnancyStatus, DCM_SmokingStatus,
-    DCM_LastMenstrualDate, DCM_ResponsibleOrganization, DCM_ResponsiblePerson, DCM_CurrentPatientLocation,
-    DCM_VisitComments, DCM_ServiceEpisodeDescription, DCM_RETIRED_StudyComments, DCM_PatientReligiousPreference,
-    DCM_PatientTelecomInformation, DCM_PatientInstitutionResidence, DCM_PatientPrimaryLanguageCodeSequence,
-    DCM_IssuerOfPatientIDQualifiersSequence, DCM_RequestedProcedureID, DCM_PlacerOrderNumberImagingServiceRequest,
-    DCM_FillerOrderNumberImagingServiceRequest, DCM_ScheduledProcedureStepID, DCM_RequestingService,
-    DCM_RequestedProcedureComments, DCM_ImagingServiceRequestComments, DCM_CommentsOnThePerformedProcedureStep,
-    DCM_PerformedStationAETitle, DCM_StationAETitle, DCM_ScheduledStationAETitle,
-    DCM_ReferringPhysicianIdentificationSequence, DCM_PerformingPhysicianIdentificationSequence,
-    DCM_OperatorIdentificationSequence, DCM_PhysiciansOfRecordIdentificationSequence,
-    DCM_PhysiciansReadingStudyIdentificationSequence, DCM_DetectorID, DCM_GeneratorID, DCM_CassetteID, DCM_PlateID,
-    DCM_IssuerOfAccessionNumberSequence, DCM_OrderEntererLocation, DCM_OrderCallbackPhoneNumber,
-    DCM_ReferencedPatientPhotoSequence,
-    // Structured-report content and free text can name anyone: not kept.
-    DCM_ContentSequence, DCM_TextValue};
-// Inside sequences (where the profile's "empty" would leave a second copy of an identifier): removed.
+// Beyond PS3.15 Table E.1-1 (confidentiality_profile.h), removed as well because they identify in practice: the
+// issuers of the patient's and the accession's identifiers (they name the hospital), the software versions (with the
+// manufacturer and model they narrow a scan to a site's scanner), the procedure codes (their meanings repeat the study
+// description the profile removes), free text of structured reports (it can name anyone), and the patient's dates in an
+// alternative calendar with the calendar's name (a birth date in another form; the 2024b table does not list them).
+const DcmTagKey kBeyondTable[] = {DCM_IssuerOfPatientIDQualifiersSequence, DCM_IssuerOfAccessionNumberSequence,
+                                  DCM_SoftwareVersions, DCM_ProcedureCodeSequence, DCM_TextValue,
+                                  DCM_PatientBirthDateInAlternativeCalendar, DCM_PatientDeathDateInAlternativeCalendar,
+                                  DCM_PatientAlternativeCalendar};
+// Inside sequences (where the profile's "empty" or "dummy" would leave a second copy of an identifier): removed.
 const DcmTagKey kRemoveNested[] = {DCM_PatientID, DCM_PatientName, DCM_AccessionNumber, DCM_StudyID, DCM_PatientBirthDate,
                                    DCM_PatientSex, DCM_IssuerOfPatientID};
 // The file meta header: who sent it and private data.
@@ -69,8 +50,6 @@ const DcmTagKey kRemoveMeta[] = {DCM_SourceApplicationEntityTitle, DCM_SendingAp
 bool picturesOfText(const std::string& sopClass) {
   return sopClass.rfind("1.2.840.10008.5.1.4.1.1.7", 0) == 0 || sopClass.rfind("1.2.840.10008.5.1.4.1.1.104.", 0) == 0;
 }
-const DcmTagKey kEmpty[] = {DCM_PatientBirthDate, DCM_PatientSex, DCM_AccessionNumber, DCM_StudyID,
-                            DCM_ReferringPhysicianName};
 
 bool isStandardUid(const std::string& uid) { return uid.rfind("1.2.840.10008.", 0) == 0; }
 
@@ -115,74 +94,195 @@ std::string shiftDate(const std::string& date, int days) {
 }
 
 // 1..365 days, per patient and key.
-int dateShiftDays(const DeidentifyKey& key, const std::string& patientId) {
-  const auto h = hmacSha256(key.secret, "date-shift:" + patientId);
+int dateShiftDays(const DeidentifyKey& key, const std::string& patientKey) {
+  const auto h = hmacSha256(key.secret, "date-shift:" + patientKey);
   return 1 + int(((std::uint32_t(h[0]) << 8) | h[1]) % 365);
+}
+
+bool listed(const DcmTagKey& tag, const DcmTagKey* begin, const DcmTagKey* end) {
+  return std::find(begin, end, tag) != end;
+}
+
+std::string trimmed(std::string text) {
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\0')) text.pop_back();
+  return text;
+}
+
+// A dummy value of a VR (the profile's D: non-empty, meaningless); empty where none can be made up (binary values
+// of unknown meaning, attribute tags).
+const char* dummyText(DcmEVR vr) {
+  switch (vr) {
+    case EVR_AE: case EVR_CS: case EVR_LO: case EVR_LT: case EVR_SH: case EVR_ST: case EVR_UC: case EVR_UT:
+    case EVR_PN:
+      return "ANONYMIZED";
+    case EVR_UR: return "urn:anonymized";
+    case EVR_DA: return "19000101";
+    case EVR_DT: return "19000101000000";
+    case EVR_TM: return "000000";
+    case EVR_AS: return "000D";
+    case EVR_DS: case EVR_IS: case EVR_US: case EVR_SS: case EVR_UL: case EVR_SL: case EVR_FL: case EVR_FD:
+    case EVR_SV: case EVR_UV:
+      return "0";
+    default: return nullptr;
+  }
 }
 
 class Deidentifier {
  public:
-  Deidentifier(const DeidentifyKey& key, const std::string& patientId)
-      : m_key(key), m_days(dateShiftDays(key, patientId)) {}
+  Deidentifier(const DeidentifyKey& key, const std::string& patientKey)
+      : m_key(key), m_days(dateShiftDays(key, patientKey)) {}
 
-  // Applies the generic rules to `item` and its sequences; `top` is the dataset itself.
+  // Applies PS3.15 Table E.1-1 and the rules beyond it to `item` and its sequences at any depth; `top` is the dataset
+  // itself. Rows are found by tag, whatever the VR the file stored the element with: an element of a known tag stored
+  // as UN was already read with its dictionary VR (ensureDcmtkReady), and one the dictionary does not know is handled
+  // as bytes (a UID mapped, anything else removed or emptied).
   OFCondition clean(DcmItem* item, bool top) {
     std::vector<DcmTagKey> remove;
+    std::vector<DcmElement*> replacements;
     for (unsigned long i = 0; i < item->card(); ++i) {
       DcmElement* e = item->getElement(i);
       const DcmTag& tag = e->getTag();
-      if (tag.isPrivate()) {
-        remove.push_back(tag);
-        continue;
-      }
-      // Overlay data and comments (60xx,3000) and (60xx,4000): annotations drawn on the image.
-      if ((tag.getGroup() & 0xFF00) == 0x6000 && (tag.getElement() == 0x3000 || tag.getElement() == 0x4000)) {
-        remove.push_back(tag);
-        continue;
-      }
       const DcmEVR vr = e->ident();
-      if (vr == EVR_SQ) {
-        auto* seq = static_cast<DcmSequenceOfItems*>(e);
-        for (unsigned long j = 0; j < seq->card(); ++j)
-          if (OFCondition c = clean(seq->getItem(j), false); c.bad()) return c;
-      } else if (vr == EVR_PN) {
-        if (!(top && tag == DCM_PatientName)) remove.push_back(tag);
-      } else if (vr == EVR_UI) {
-        OFString value;
-        e->getOFStringArray(value);
-        std::string mapped, part;
-        const std::string text = value.c_str();
-        std::size_t start = 0;
-        while (start <= text.size()) {
-          std::size_t end = text.find('\\', start);
-          if (end == std::string::npos) end = text.size();
-          part = text.substr(start, end - start);
-          while (!part.empty() && (part.back() == ' ' || part.back() == '\0')) part.pop_back();
-          if (!mapped.empty() || start > 0) mapped += '\\';
-          mapped += part.empty() || isStandardUid(part) ? part : pseudonymUid(m_key, part);
-          start = end + 1;
-        }
-        if (OFCondition c = e->putOFStringArray(mapped.c_str()); c.bad()) return c;
-      } else if (vr == EVR_DA || vr == EVR_DT) {
-        OFString value;
-        e->getOFStringArray(value);
-        if (value.empty()) continue;
-        const std::string shifted = shiftDates(value.c_str(), m_days);
-        if (shifted.empty()) remove.push_back(tag);  // a range or a damaged value: not kept as it was
-        else if (OFCondition c = e->putOFStringArray(shifted.c_str()); c.bad()) return c;
+      if (!top && listed(tag, std::begin(kRemoveNested), std::end(kRemoveNested))) {
+        remove.push_back(tag);
+        continue;
       }
+      if (listed(tag, std::begin(kBeyondTable), std::end(kBeyondTable))) {
+        remove.push_back(tag);
+        continue;
+      }
+      if (const ConfidentialityProfileRow* row = confidentialityProfileRow(tag.getGroup(), tag.getElement())) {
+        OFCondition c = applyRow(item, e, profileStep(*row, DcmVR(vr).getValidVRName()), remove, replacements);
+        if (c.bad()) return c;
+        continue;
+      }
+      if (OFCondition c = applyGeneric(item, e, top, remove, replacements); c.bad()) return c;
     }
-    for (const DcmTagKey& k : kRemove) remove.push_back(k);
-    if (!top)
-      for (const DcmTagKey& k : kRemoveNested) remove.push_back(k);
     for (const DcmTagKey& k : remove) item->findAndDeleteElement(k, OFFalse, OFFalse);
-    if (top)
-      for (const DcmTagKey& k : kEmpty)
-        if (item->tagExists(k)) item->putAndInsertString(k, "");
+    for (DcmElement* e : replacements)
+      if (OFCondition c = item->insert(e, OFTrue); c.bad()) return c;
     return EC_Normal;
   }
 
  private:
+  OFCondition applyRow(DcmItem* item, DcmElement* e, ProfileStep step, std::vector<DcmTagKey>& remove,
+                       std::vector<DcmElement*>& replacements) {
+    const DcmEVR vr = e->ident();
+    switch (step) {
+      case ProfileStep::Remove:
+        remove.push_back(e->getTag());
+        return EC_Normal;
+      case ProfileStep::Empty:
+        return empty(e);
+      case ProfileStep::Dummy: {
+        if (vr == EVR_UI) return mapUids(e);
+        const char* dummy = dummyText(vr);
+        if (!dummy) return empty(e);  // a sequence, binary data, a VR the dictionary does not know
+        return e->putString(dummy);
+      }
+      case ProfileStep::MapUids:
+        if (vr == EVR_UI) return mapUids(e);
+        if (vr == EVR_UN || vr == EVR_OB) return uidFromBytes(e, replacements, remove);
+        remove.push_back(e->getTag());  // a UID row stored as something that cannot hold one
+        return EC_Normal;
+      case ProfileStep::CleanSequence:
+        if (vr == EVR_SQ) return cleanItems(e);
+        remove.push_back(e->getTag());
+        return EC_Normal;
+      case ProfileStep::ShiftDates:
+        if (vr == EVR_TM) return EC_Normal;  // times are kept: the option moves whole days
+        return shiftDatesOf(e);
+    }
+    (void)item;
+    return EC_Normal;
+  }
+
+  // Attributes the table does not name: private ones go (the table's own row catches them; this is the guard),
+  // sequences are cleaned inside, every person name but the patient's goes, UIDs are mapped, dates moved, and a
+  // public attribute whose VR nobody knows (stored as UN, absent from the dictionary) goes, as its content cannot be
+  // judged.
+  OFCondition applyGeneric(DcmItem* item, DcmElement* e, bool top, std::vector<DcmTagKey>& remove,
+                           std::vector<DcmElement*>& replacements) {
+    (void)item;
+    (void)replacements;
+    const DcmTag& tag = e->getTag();
+    switch (e->ident()) {
+      case EVR_SQ: return cleanItems(e);
+      case EVR_PN:
+        if (!(top && tag == DCM_PatientName)) remove.push_back(tag);
+        return EC_Normal;
+      case EVR_UI: return mapUids(e);
+      case EVR_DA: case EVR_DT: return shiftDatesOf(e);
+      case EVR_UN: case EVR_UNKNOWN: case EVR_UNKNOWN2B:
+        remove.push_back(tag);
+        return EC_Normal;
+      default:
+        if (tag.isPrivate()) remove.push_back(tag);
+        return EC_Normal;
+    }
+  }
+
+  OFCondition cleanItems(DcmElement* e) {
+    auto* seq = static_cast<DcmSequenceOfItems*>(e);
+    for (unsigned long j = 0; j < seq->card(); ++j)
+      if (OFCondition c = clean(seq->getItem(j), false); c.bad()) return c;
+    return EC_Normal;
+  }
+
+  static OFCondition empty(DcmElement* e) {
+    if (e->ident() == EVR_SQ) {
+      auto* seq = static_cast<DcmSequenceOfItems*>(e);
+      while (seq->card() > 0) delete seq->remove(seq->card() - 1);
+      return EC_Normal;
+    }
+    return e->clear();
+  }
+
+  std::string mappedUids(const std::string& text) const {
+    std::string mapped;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+      std::size_t end = text.find('\\', start);
+      if (end == std::string::npos) end = text.size();
+      const std::string part = trimmed(text.substr(start, end - start));
+      if (start > 0) mapped += '\\';
+      mapped += part.empty() || isStandardUid(part) ? part : pseudonymUid(m_key, part);
+      start = end + 1;
+    }
+    return mapped;
+  }
+
+  OFCondition mapUids(DcmElement* e) {
+    OFString value;
+    e->getOFStringArray(value);
+    return e->putOFStringArray(mappedUids(value.c_str()).c_str());
+  }
+
+  // A UID row the file stored as UN (a tag this DCMTK's dictionary does not know): the bytes are the UID's text;
+  // written back as UI, mapped.
+  OFCondition uidFromBytes(DcmElement* e, std::vector<DcmElement*>& replacements, std::vector<DcmTagKey>& remove) {
+    Uint8* bytes = nullptr;
+    e->getUint8Array(bytes);
+    const std::string text = bytes ? std::string(reinterpret_cast<const char*>(bytes), e->getLength()) : std::string();
+    auto* ui = new DcmUniqueIdentifier(DcmTag(e->getTag(), EVR_UI));
+    if (OFCondition c = ui->putOFStringArray(mappedUids(text).c_str()); c.bad()) {
+      delete ui;
+      return c;
+    }
+    remove.push_back(e->getTag());
+    replacements.push_back(ui);
+    return EC_Normal;
+  }
+
+  OFCondition shiftDatesOf(DcmElement* e) {
+    OFString value;
+    e->getOFStringArray(value);
+    if (value.empty()) return EC_Normal;
+    const std::string shifted = shiftDates(value.c_str(), m_days);
+    if (shifted.empty()) return e->clear();  // a range or a damaged value: not kept as it was
+    return e->putOFStringArray(shifted.c_str());
+  }
+
   const DeidentifyKey& m_key;
   int m_days = 1;
 };
@@ -199,12 +299,19 @@ core::Result<DeidentifyKey> readDeidentifyKey(const std::string& path) {
   return DeidentifyKey{std::move(text).value()};
 }
 
-std::string pseudonymFor(const DeidentifyKey& key, const std::string& patientId) {
-  return "ANON-" + hex(hmacSha256(key.secret, "patient:" + patientId), 6);
+std::string patientKeyOf(const std::string& patientId, const std::string& studyInstanceUid) {
+  if (!patientId.empty()) return patientId;
+  if (studyInstanceUid.empty()) return {};
+  // A Patient ID (LO) cannot hold a control character, so no real ID can take this key.
+  return "\x1fstudy:" + studyInstanceUid;
 }
 
-std::string shiftedDate(const DeidentifyKey& key, const std::string& patientId, const std::string& date) {
-  return shiftDate(date, dateShiftDays(key, patientId));
+std::string pseudonymFor(const DeidentifyKey& key, const std::string& patientKey) {
+  return "ANON-" + hex(hmacSha256(key.secret, "patient:" + patientKey), 6);
+}
+
+std::string shiftedDate(const DeidentifyKey& key, const std::string& patientKey, const std::string& date) {
+  return shiftDate(date, dateShiftDays(key, patientKey));
 }
 
 std::string pseudonymUid(const DeidentifyKey& key, const std::string& uid) {
@@ -222,10 +329,22 @@ std::string pseudonymUid(const DeidentifyKey& key, const std::string& uid) {
 
 core::Status deidentifyDicomFile(const std::string& inputPath, const std::string& outputPath, const DeidentifyKey& key) {
   dicom_detail::ensureDcmtkReady();
+  auto prescan = dicom_detail::prescanDicomFile(inputPath);
+  if (!prescan) return prescan.error();
   DcmFileFormat ff;
   if (OFCondition c = ff.loadFile(inputPath.c_str()); c.bad())
     return makeError(ErrorCode::ReadFailed, inputPath, std::string("cannot read as DICOM: ") + c.text());
   DcmDataset* ds = ff.getDataset();
+  // The study, series and instance UIDs as stored (DCMTK's input correction removes spaces inside them), so two
+  // UIDs that differ only there get pseudonyms of their own, as the series index tells them apart.
+  std::vector<std::pair<DcmTagKey, std::string>> storedUids;
+  for (const auto& [group, element] : {std::pair{0x0020, 0x000D}, std::pair{0x0020, 0x000E}, std::pair{0x0008, 0x0018}}) {
+    const DcmTagKey tag{std::uint16_t(group), std::uint16_t(element)};
+    OFString parsed;
+    if (ds->findAndGetOFStringArray(tag, parsed).bad()) continue;
+    const std::string stored = dicom_detail::storedUid(*prescan, tag.getGroup(), tag.getElement(), parsed.c_str());
+    if (stored != parsed.c_str()) storedUids.emplace_back(tag, stored);
+  }
   OFString burned, sopClass;
   ds->findAndGetOFString(DCM_BurnedInAnnotation, burned);
   ds->findAndGetOFString(DCM_SOPClassUID, sopClass);
@@ -237,18 +356,27 @@ core::Status deidentifyDicomFile(const std::string& inputPath, const std::string
     return makeError(ErrorCode::Unsupported, inputPath,
                      "a secondary capture or encapsulated document (" + std::string(sopClass.c_str()) +
                          ") without Burned In Annotation NO: its pixels may show names; not imported");
-  // The patient ID as the series index reads it (every value, blanks trimmed), so the files and the manifest get the
-  // same pseudonym and date shift.
-  OFString idValue;
-  ds->findAndGetOFStringArray(DCM_PatientID, idValue);
-  std::string patientId = idValue.c_str();
+  // The patient ID and study as the series index reads them (every value, blanks trimmed), so the files and the
+  // manifest get the same pseudonym and date shift.
   const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\0'; };
-  while (!patientId.empty() && blank(patientId.back())) patientId.pop_back();
-  while (!patientId.empty() && blank(patientId.front())) patientId.erase(patientId.begin());
-  Deidentifier d(key, patientId);
+  const auto read = [&](const DcmTagKey& tag) {
+    OFString value;
+    ds->findAndGetOFStringArray(tag, value);
+    std::string text = value.c_str();
+    while (!text.empty() && blank(text.back())) text.pop_back();
+    while (!text.empty() && blank(text.front())) text.erase(text.begin());
+    return text;
+  };
+  const std::string patientKey = patientKeyOf(read(DCM_PatientID), read(DCM_StudyInstanceUID));
+  if (patientKey.empty())
+    return makeError(ErrorCode::Unsupported, inputPath,
+                     "neither a Patient ID nor a Study Instance UID: nothing tells whose it is, so it cannot get a "
+                     "pseudonym of its own; not de-identified");
+  Deidentifier d(key, patientKey);
   if (OFCondition c = d.clean(ds, true); c.bad())
     return makeError(ErrorCode::ReadFailed, inputPath, std::string("cannot de-identify: ") + c.text());
-  const std::string pseudonym = pseudonymFor(key, patientId);
+  for (const auto& [tag, stored] : storedUids) ds->putAndInsertString(tag, pseudonymUid(key, stored).c_str());
+  const std::string pseudonym = pseudonymFor(key, patientKey);
   // The meta header: who sent the file goes; its SOP Instance UID follows the dataset's (below, on writing).
   for (const DcmTagKey& k : kRemoveMeta) ff.getMetaInfo()->findAndDeleteElement(k);
   ds->putAndInsertString(DCM_PatientID, pseudonym.c_str());

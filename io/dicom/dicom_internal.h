@@ -39,7 +39,12 @@ struct PrescanResult {
   int rows = -1, columns = -1, bitsAllocated = -1, bitsStored = -1, highBit = -1, pixelRepresentation = -1;
   std::int64_t pixelItems = 0;         // items in encapsulated pixel data (the offset table and the fragments)
   bool floatPixelDataPresent = false;  // (7FE0,0008) or (7FE0,0009): parametric maps
+  // The top-level Study, Series and SOP Instance UIDs as the file stores them (trailing padding removed): DCMTK's
+  // input correction removes spaces inside a UID, which would make "1.2 3.4" and "1.23.4" one study (issue 40).
+  std::string storedStudyUid, storedSeriesUid, storedSopInstanceUid;
 };
+// The UID `tag` as stored when the pre-scan saw it, else `parsed` (DCMTK's value).
+std::string storedUid(const PrescanResult& pre, std::uint16_t group, std::uint16_t element, const std::string& parsed);
 
 // Walks every element of `path` (iteratively, with values skipped) and checks lengths against the file size and
 // the nesting depth. NotFound/ReadFailed for I/O, Corrupt for truncation, SizeLimit for lengths and depth,

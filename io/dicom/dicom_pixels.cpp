@@ -137,6 +137,10 @@ void ensureDcmtkReady() {
   static std::once_flag once;
   std::call_once(once, [] {
     OFLog::configure(OFLogger::FATAL_LOG_LEVEL);
+    // An element of a known tag that a file stored with VR UN (as many real files do, after passing through a system
+    // that did not know the tag) is read with its dictionary VR: a Frame of Reference UID stored as UN is a UID to the
+    // series index and to de-identification alike.
+    dcmEnableUnknownVRConversion.set(OFTrue);
     DJDecoderRegistration::registerCodecs();
     DJLSDecoderRegistration::registerCodecs();
     // Deregistered at exit, before DCMTK's own static codec list goes: otherwise its entries outlive the list and

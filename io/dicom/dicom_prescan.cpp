@@ -279,6 +279,16 @@ struct Walker {
             out.pixelDataOffset = valuePos;
             out.pixelDataLength = len;
             out.pixelDataElementOffset = pos;
+          } else if (stack.empty() && len <= 128 &&
+                     ((group == 0x0020 && (element == 0x000D || element == 0x000E)) ||
+                      (group == 0x0008 && element == 0x0018))) {
+            std::string value(len, '\0');
+            if (len > 0 && !src.read(valuePos, len, reinterpret_cast<std::uint8_t*>(value.data())))
+              return makeError(ErrorCode::ReadFailed, path, std::strerror(errno));
+            while (!value.empty() && (value.back() == ' ' || value.back() == '\0')) value.pop_back();
+            (group == 0x0008 ? out.storedSopInstanceUid
+             : element == 0x000D ? out.storedStudyUid
+                                 : out.storedSeriesUid) = value;
           } else if (stack.empty() && group == 0x7FE0 && (element == 0x0008 || element == 0x0009)) {
             out.floatPixelDataPresent = true;
           } else if (stack.empty() && group == 0x0028 && len == 2 &&
@@ -342,6 +352,16 @@ core::Result<std::vector<std::uint8_t>> inflateDataset(Source& src, std::int64_t
 }
 
 }  // namespace
+
+std::string storedUid(const PrescanResult& pre, std::uint16_t group, std::uint16_t element, const std::string& parsed) {
+  const std::string& stored = group == 0x0008 && element == 0x0018   ? pre.storedSopInstanceUid
+                              : group == 0x0020 && element == 0x000D ? pre.storedStudyUid
+                              : group == 0x0020 && element == 0x000E ? pre.storedSeriesUid
+                                                                     : parsed;
+  std::size_t start = 0;
+  while (start < stored.size() && stored[start] == ' ') ++start;
+  return stored.empty() ? parsed : stored.substr(start);
+}
 
 bool isJpeg2000Syntax(const std::string& uid) {
   return uid == "1.2.840.10008.1.2.4.90" || uid == "1.2.840.10008.1.2.4.91" || uid == "1.2.840.10008.1.2.4.92" ||

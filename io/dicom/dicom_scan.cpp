@@ -162,10 +162,10 @@ core::Result<FileHeader> readDicomFileHeader(const std::string& path) {
   FileHeader h;
   h.patientId = str(ds, DCM_PatientID);
   h.patientName = str(ds, DCM_PatientName);
-  h.studyInstanceUid = str(ds, DCM_StudyInstanceUID);
+  h.studyInstanceUid = storedUid(prescan, 0x0020, 0x000D, str(ds, DCM_StudyInstanceUID));
   h.studyDate = str(ds, DCM_StudyDate);
   h.studyDescription = str(ds, DCM_StudyDescription);
-  h.seriesInstanceUid = str(ds, DCM_SeriesInstanceUID);
+  h.seriesInstanceUid = storedUid(prescan, 0x0020, 0x000E, str(ds, DCM_SeriesInstanceUID));
   h.seriesNumber = str(ds, DCM_SeriesNumber);
   h.seriesDescription = str(ds, DCM_SeriesDescription);
   h.modality = str(ds, DCM_Modality);
@@ -189,7 +189,7 @@ core::Result<FileHeader> readDicomFileHeader(const std::string& path) {
   if (!h.isImage) {
     DicomSlice s;
     s.path = path;
-    s.sopInstanceUid = str(ds, DCM_SOPInstanceUID);
+    s.sopInstanceUid = storedUid(prescan, 0x0008, 0x0018, str(ds, DCM_SOPInstanceUID));
     h.slices.push_back(std::move(s));
     return h;
   }
@@ -255,7 +255,7 @@ core::Result<FileHeader> readDicomFileHeader(const std::string& path) {
   ds->findAndGetSequenceItem(DCM_SharedFunctionalGroupsSequence, shared, 0);
   DcmSequenceOfItems* perFrame = nullptr;
   ds->findAndGetSequence(DCM_PerFrameFunctionalGroupsSequence, perFrame);
-  const std::string sop = str(ds, DCM_SOPInstanceUID);
+  const std::string sop = storedUid(prescan, 0x0008, 0x0018, str(ds, DCM_SOPInstanceUID));
   const int instance = int32(ds, DCM_InstanceNumber, 0);
   const int echo = int32(ds, DCM_EchoNumbers, 0);
   const int acquisition = int32(ds, DCM_AcquisitionNumber, 0);

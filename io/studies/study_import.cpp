@@ -139,6 +139,15 @@ std::string shareNameFrom(const std::string& text) {
   return out;
 }
 
+std::string shareNameFromUid(const std::string& uid) {
+  const bool plain = !uid.empty() && uid.size() <= 64 && uid[0] >= '0' && uid[0] <= '9' &&
+                     uid.find_first_not_of("0123456789.") == std::string::npos;
+  if (plain) return uid;
+  std::string name = shareNameFrom(uid);
+  if (name.size() > 111) name.resize(111);
+  return name + "-" + shortHash(uid);
+}
+
 core::Result<StudyImportReport> importStudies(const ShareStore& store, const std::vector<std::string>& inputs,
                                               const StudyImportOptions& options) {
   if (core::Status s = store.checkMounted(); !s) return s.error();
@@ -188,7 +197,17 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
       // Without UIDs, names come from what every importer of the same files sees alike (never from a path).
       // De-identified, a study and series are named by the UIDs the files will carry (pseudonyms).
       const DeidentifyKey* deid = options.deidentify ? &*options.deidentify : nullptr;
-      const auto uidName = [&](const std::string& uid) { return shareNameFrom(deid ? pseudonymUid(*deid, uid) : uid); };
+      const auto uidName = [&](const std::string& uid) {
+        return shareNameFromUid(deid ? pseudonymUid(*deid, uid) : uid);
+      };
+      // De-identified, a series whose files name neither a patient nor a study cannot get a pseudonym of its own.
+      const std::string patientKey = patientKeyOf(s->patientId, studyUid);
+      if (deid && patientKey.empty()) {
+        report.skipped.push_back((s->slices.empty() ? seriesUid : s->slices.front().path) +
+                                 ": neither a Patient ID nor a Study Instance UID: nothing tells whose it is; not "
+                                 "imported de-identified");
+        continue;
+      }
       // Names from hashes are keyed too when de-identifying: a plain hash of a patient's data could be guessed.
       const auto hashName = [&](const std::string& text) {
         return deid ? toHex(hmacSha256(deid->secret, "name:" + text)).substr(0, 16) : shortHash(text);
@@ -221,8 +240,8 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
           m.deidentified = true;
           m.studyInstanceUid = studyUid.empty() ? "" : pseudonymUid(*deid, studyUid);
           m.seriesInstanceUid = seriesUid.empty() ? "" : pseudonymUid(*deid, seriesUid);
-          m.patientId = m.patientName = pseudonymFor(*deid, s->patientId);
-          m.studyDate = shiftedDate(*deid, s->patientId, s->studyDate);
+          m.patientId = m.patientName = pseudonymFor(*deid, patientKey);
+          m.studyDate = shiftedDate(*deid, patientKey, s->studyDate);
           m.studyDescription.clear();
           m.seriesDescription.clear();
         }

@@ -64,5 +64,10 @@ core::Result<DeidentifyKey> readImportKey(const ShareStore& store, const std::st
 
 // A name usable as a study or series name from any text: characters outside [A-Za-z0-9._-] become '-', cut to 128.
 std::string shareNameFrom(const std::string& text);
+// A study or series name from a UID. A plain UID (a digit, then digits and dots, at most 64) is its own name, as shares
+// have always stored it; any other text (a damaged or hostile UID: spaces, slashes, too long) becomes shareNameFrom's
+// form cut to 111 characters, '-' and 16 hex digits of the SHA-256 of the whole text. Two UIDs never get one name: a
+// plain UID has no '-', and two suffixed names that are equal have equal hashes of their texts.
+std::string shareNameFromUid(const std::string& uid);
 
 }  // namespace delineate::io
