@@ -84,6 +84,9 @@ int runExportDicom(const ExportDicomOptions& o) {
               o.labelmap ? "LABELMAP" : "BINARY", result->segments, series->key().c_str());
   if (!o.sr.empty())
     std::printf("wrote %s (TID 1500 measurement report, %zu measurement groups)\n", o.sr.c_str(), result->groups);
+  if (!o.sr.empty() && o.deidentify && !o.observer.empty())
+    std::fprintf(stderr, "note: the observer \"%s\" is not in %s: a de-identified report names no person (its observer is "
+                         "the device)\n", o.observer.c_str(), o.sr.c_str());
   return 0;
 }
 

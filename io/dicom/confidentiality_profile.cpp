@@ -33,8 +33,8 @@ const ConfidentialityProfileRow* confidentialityProfileRow(std::uint16_t group, 
   return nullptr;
 }
 
-ProfileStep profileStep(const ConfidentialityProfileRow& row, const std::string& vr) {
-  if (std::strcmp(row.option(ProfileOption::RetainLongitudinalModifiedDates), "C") == 0 &&
+ProfileStep profileStep(const ConfidentialityProfileRow& row, const std::string& vr, bool modifiedDates) {
+  if (modifiedDates && std::strcmp(row.option(ProfileOption::RetainLongitudinalModifiedDates), "C") == 0 &&
       (vr == "DA" || vr == "DT" || vr == "TM"))
     return ProfileStep::ShiftDates;
   const std::string basic = row.basic;

@@ -57,9 +57,10 @@ enum class ProfileStep : std::uint8_t {
   ShiftDates,     // C under Retain Longitudinal Temporal Information with Modified Dates (DA, DT; TM kept)
 };
 
-// The step for a row, with the one option claimed; `vr` is the attribute's VR as read ("DA", "SQ", ...; "UN" or ""
-// when unknown), as a date option applies only to dates and times.
-ProfileStep profileStep(const ConfidentialityProfileRow& row, const std::string& vr);
+// The step for a row; `vr` is the attribute's VR as read ("DA", "SQ", ...; "UN" or "" when unknown), as the date
+// option applies only to dates and times. `modifiedDates`: whether Retain Longitudinal Temporal Information with
+// Modified Dates is claimed (imports claim it; exports of objects built now do not).
+ProfileStep profileStep(const ConfidentialityProfileRow& row, const std::string& vr, bool modifiedDates = true);
 const char* profileStepName(ProfileStep step);
 
 const ConfidentialityProfileRow* confidentialityProfileRows();

@@ -129,8 +129,12 @@ const char* dummyText(DcmEVR vr) {
 
 class Deidentifier {
  public:
+  // Received instances: UIDs mapped with the key, dates shifted by the patient's days (the Modified Dates option).
   Deidentifier(const DeidentifyKey& key, const std::string& patientKey)
-      : m_key(key), m_days(dateShiftDays(key, patientKey)) {}
+      : m_key(&key), m_days(dateShiftDays(key, patientKey)), m_modifiedDates(true) {}
+  // Objects this program built for export: their UIDs are fresh already and stay, no date option is claimed (dates
+  // and times take the basic action), and `keep` (top-level attributes) are left as they are.
+  explicit Deidentifier(std::vector<DcmTagKey> keep) : m_keep(std::move(keep)) {}
 
   // Applies PS3.15 Table E.1-1 and the rules beyond it to `item` and its sequences at any depth; `top` is the dataset
   // itself. Rows are found by tag, whatever the VR the file stored the element with: an element of a known tag stored
@@ -143,6 +147,9 @@ class Deidentifier {
       DcmElement* e = item->getElement(i);
       const DcmTag& tag = e->getTag();
       const DcmEVR vr = e->ident();
+      // The patient's pseudonym is the caller's to write (the table would empty the name).
+      if (top && (tag == DCM_PatientID || tag == DCM_PatientName)) continue;
+      if (top && std::find(m_keep.begin(), m_keep.end(), DcmTagKey(tag)) != m_keep.end()) continue;
       if (!top && listed(tag, std::begin(kRemoveNested), std::end(kRemoveNested))) {
         remove.push_back(tag);
         continue;
@@ -152,7 +159,7 @@ class Deidentifier {
         continue;
       }
       if (const ConfidentialityProfileRow* row = confidentialityProfileRow(tag.getGroup(), tag.getElement())) {
-        OFCondition c = applyRow(item, e, profileStep(*row, DcmVR(vr).getValidVRName()), remove, replacements);
+        OFCondition c = applyRow(item, e, profileStep(*row, DcmVR(vr).getValidVRName(), m_modifiedDates), remove, replacements);
         if (c.bad()) return c;
         continue;
       }
@@ -246,7 +253,7 @@ class Deidentifier {
       if (end == std::string::npos) end = text.size();
       const std::string part = trimmed(text.substr(start, end - start));
       if (start > 0) mapped += '\\';
-      mapped += part.empty() || isStandardUid(part) ? part : pseudonymUid(m_key, part);
+      mapped += part.empty() || isStandardUid(part) || !m_key ? part : pseudonymUid(*m_key, part);
       start = end + 1;
     }
     return mapped;
@@ -275,6 +282,7 @@ class Deidentifier {
   }
 
   OFCondition shiftDatesOf(DcmElement* e) {
+    if (!m_modifiedDates) return EC_Normal;  // dates outside the table, in an object built now: kept
     OFString value;
     e->getOFStringArray(value);
     if (value.empty()) return EC_Normal;
@@ -283,11 +291,25 @@ class Deidentifier {
     return e->putOFStringArray(shifted.c_str());
   }
 
-  const DeidentifyKey& m_key;
+  const DeidentifyKey* m_key = nullptr;
   int m_days = 1;
+  bool m_modifiedDates = false;
+  std::vector<DcmTagKey> m_keep;
 };
 
 }  // namespace
+
+namespace dicom_detail {
+
+core::Status applyConfidentialityProfileToExport(DcmItem* dataset, const std::vector<DcmTagKey>& keep,
+                                                 const std::string& path) {
+  Deidentifier d(keep);
+  if (OFCondition c = d.clean(dataset, true); c.bad())
+    return makeError(ErrorCode::WriteFailed, path, std::string("cannot apply the confidentiality profile: ") + c.text());
+  return core::Status::success();
+}
+
+}  // namespace dicom_detail
 
 core::Result<DeidentifyKey> readDeidentifyKey(const std::string& path) {
   auto text = readWholeFile(path, 1 << 20, "de-identification key");

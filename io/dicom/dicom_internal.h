@@ -43,6 +43,13 @@ struct PrescanResult {
   // input correction removes spaces inside a UID, which would make "1.2 3.4" and "1.23.4" one study (issue 40).
   std::string storedStudyUid, storedSeriesUid, storedSopInstanceUid;
 };
+// PS3.15 Table E.1-1 applied to a dataset this program built for export with a de-identification claim (a SEG, an
+// SR): its UIDs are fresh already and stay, no date option is claimed (dates and times take the basic action), the
+// top-level Patient ID and Name are the caller's dummies, and `keep` (top-level attributes: the SR's content tree,
+// clean by construction) are left as they are. Errors name `path`. Defined in dicom_deidentify.cpp.
+core::Status applyConfidentialityProfileToExport(DcmItem* dataset, const std::vector<DcmTagKey>& keep,
+                                                 const std::string& path);
+
 // The UID `tag` as stored when the pre-scan saw it, else `parsed` (DCMTK's value).
 std::string storedUid(const PrescanResult& pre, std::uint16_t group, std::uint16_t element, const std::string& parsed);
 

@@ -608,6 +608,12 @@ core::Status writeDicomSeg(const std::string& path, const core::LabelMap& labels
       }
     }
 
+    // A de-identified SEG claims the basic profile (113100): every row of PS3.15 Table E.1-1 is applied to what was
+    // built (the creation dates become dummies, the series description goes), not only to the patient's attributes.
+    // The Software Versions are Delineate's own and Type 1 here.
+    if (b.status.good() && options.deidentify)
+      if (core::Status s = applyConfidentialityProfileToExport(d, {DCM_SoftwareVersions}, path); !s) return s;
+
     // The frames, filled in place in the Pixel Data element in one pass over the label map.
     Uint8* bytes = nullptr;
     Uint16* words = nullptr;

@@ -234,6 +234,13 @@ core::Status writeDicomSr(const std::string& path, const std::string& segPath,
     auto fail = [&](const char* what, const OFCondition& c) {
       return makeError(ErrorCode::WriteFailed, path, std::string("cannot build the report (") + what + "): " + c.text());
     };
+    OFString removed;
+    segFile.getDataset()->findAndGetOFString(DCM_PatientIdentityRemoved, removed);
+    const bool segDeidentified = removed == "YES";
+    if (segDeidentified && !options.observerName.empty())
+      return makeError(ErrorCode::InvalidArgument, path,
+                       "a report on a de-identified SEG cannot name its observer (\"" + options.observerName +
+                           "\"): the confidentiality profile it claims removes person names; leave the observer out");
     OFCondition c;
     TID1500_MeasurementReport report(CMR_CID7021::ImagingMeasurementReport);
     c = report.setLanguage(CID5000_Languages(CID5000_Languages::English_US));
@@ -338,6 +345,14 @@ core::Status writeDicomSr(const std::string& path, const std::string& segPath,
     if (c.bad()) return fail("attributes from the SEG", c);
     if (usesScheme(segments, *seg, kLocalScheme)) c = declareLocalScheme(*d);
     if (c.bad()) return fail("coding scheme identification", c);
+    // On a de-identified SEG the report carries the SEG's claim (113100), so every row of PS3.15 Table E.1-1 is
+    // applied to its header too; its content tree holds codes, numbers and fresh UIDs only (no observer name: refused
+    // above) and is kept.
+    if (segDeidentified)
+      if (core::Status s = applyConfidentialityProfileToExport(
+              d, {DCM_ContentSequence, DCM_SoftwareVersions, DCM_CurrentRequestedProcedureEvidenceSequence}, path);
+          !s)
+        return s;
 
     const E_TransferSyntax xfer = EXS_LittleEndianExplicit;
     c = out.validateMetaInfo(xfer);

@@ -69,6 +69,7 @@ TEST_CASE("export-dicom writes a SEG and a measurement report that sr-show reads
   REQUIRE(report.ok());
   CHECK(report->observerType == "Device");
   CHECK(report->patientName != "JANCT000");
+  CHECK(r.out.find("the observer \"X\" is not in") != std::string::npos);  // said, not dropped silently
 }
 
 TEST_CASE("export-dicom and sr-show refuse bad input with the file and the reason", "[cli][dicom-sr]") {

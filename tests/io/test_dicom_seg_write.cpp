@@ -493,6 +493,21 @@ TEST_CASE("dicom-seg-write: deidentify replaces patient name and ID, and the ori
   if (!doc) FAIL(doc.error().describe());
   requireSameLabels(*doc, labels, {5});
   requireValidIod(out);
+  // It claims the basic profile (113100), so the profile's rows apply to what the SEG itself says too: the dates it
+  // was made become dummies, the series description (free text) goes, the device serial number is a dummy.
+  {
+    DcmFileFormat ff;
+    REQUIRE(ff.loadFile(out.c_str()).good());
+    DcmDataset* d = ff.getDataset();
+    OFString v;
+    CHECK(d->findAndGetOFString(DCM_InstanceCreationDate, v).good());
+    CHECK(v == "19000101");
+    CHECK(d->findAndGetOFString(DCM_ContentDate, v).good());
+    CHECK(v == "19000101");
+    CHECK_FALSE(d->tagExists(DCM_SeriesDescription));
+    CHECK(d->findAndGetOFString(DCM_DeviceSerialNumber, v).good());
+    CHECK(v == "ANONYMIZED");
+  }
   // Without deidentify the patient is copied.
   REQUIRE(io::writeDicomSeg(out.string(), labels, core::LabelTable{}, src.series).ok());
   CHECK(test::readFileBytes(out).find(name) != std::string::npos);
