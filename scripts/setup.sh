@@ -48,17 +48,34 @@ for p in "${PACKAGES[@]}"; do
   fi
 done
 
+SUDO=""
+if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null; then SUDO=sudo; fi
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#PACKAGES[@]} packages already installed"
-  exit 0
+else
+  if [ "$(id -u)" -ne 0 ] && [ -z "$SUDO" ]; then
+    echo "setup: need root or sudo to install: ${missing[*]}" >&2
+    exit 1
+  fi
+  echo "setup: installing ${#missing[@]} package(s): ${missing[*]}"
+  $SUDO apt-get update -q
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+  echo "setup: installed ${missing[*]}"
 fi
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-  command -v sudo >/dev/null || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
-  SUDO=sudo
+# tests: who may read patient data (issue 40; tests/common/other_user.h). A second, non-root account that must not
+# read what we write, and a group standing for a share's group (the account is no member of it). System entries, no
+# home, no login; created once.
+if [ "$(id -u)" -ne 0 ] && [ -z "$SUDO" ]; then
+  echo "setup: no root or sudo: the test account delineate-test-other is not created (permission tests skip)" >&2
+  exit 0
 fi
-echo "setup: installing ${#missing[@]} package(s): ${missing[*]}"
-$SUDO apt-get update -q
-$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
-echo "setup: installed ${missing[*]}"
+if ! getent group delineate-test-share >/dev/null; then
+  $SUDO groupadd --system delineate-test-share
+  echo "setup: created group delineate-test-share"
+fi
+if ! getent passwd delineate-test-other >/dev/null; then
+  $SUDO useradd --system --no-create-home --user-group --shell /usr/sbin/nologin delineate-test-other
+  echo "setup: created account delineate-test-other"
+fi

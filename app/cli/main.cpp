@@ -288,7 +288,8 @@ class Program {
                      "DICOM de-identified on the way in (PS3.15 basic profile, dates shifted per patient, consistent "
                      "pseudonyms keyed by --key-file)");
     value(import, "--key-file", m_studyImport.keyFile, "FILE",
-          "the pseudonym key (16+ bytes, kept off the share: the same key gives the same pseudonyms)");
+          "the pseudonym key (16+ bytes, readable by its owner alone and kept off the share: the same key gives the "
+          "same pseudonyms)");
     json(import, m_studyImport.json);
 
     const auto listing = [&](CLI::App* c, StudyOptions& o) {

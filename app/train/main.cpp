@@ -34,6 +34,7 @@
 #include "inference/training/trainable.h"
 #include "inference/training/trainer.h"
 #include "inference/vista3d/checkpoint_reader.h"
+#include "io/base/file_modes.h"
 #include "io/base/process_info.h"
 #include "io/share/share_lease.h"
 #include "io/share/share_revisions.h"
@@ -260,9 +261,9 @@ class Run {
     }
     if (!tr::trainingAvailable())
       return fail(core::makeError(core::ErrorCode::Unsupported, "delineate-train", "this build has no LibTorch"));
-    std::error_code ec;
-    fs::create_directories(m_settings->output, ec);
-    if (ec) return fail(core::makeError(core::ErrorCode::WriteFailed, m_settings->output, ec.message()));
+    // A run folder holds what was learnt from patient data and the cases' paths: the user's alone (0700 when this
+    // run creates it; io/base/file_modes.h).
+    if (core::Status s = io::createFolders(m_settings->output, io::FileAccess::Private); !s) return fail(s.error());
     if (!m_settings->share.empty()) {
       auto opened = io::ShareStore::open(m_settings->share);
       if (!opened) return fail(opened.error());
@@ -432,8 +433,7 @@ class Run {
     if (!m_store || m_settings->modelName.empty()) return std::nullopt;
     auto checkpoints = io::ModelCheckpoints::open(*m_store, m_settings->modelName);
     if (!checkpoints) return fail(checkpoints.error());
-    std::error_code mkdirError;
-    fs::create_directories(fs::path(m_store->root()) / checkpoints->folder(), mkdirError);
+    (void)m_store->makeFolder(checkpoints->folder());  // the lease below reports a folder that cannot be made
     auto prepared = io::ShareLease::prepare(*m_store, checkpoints->folder(), m_author);
     if (!prepared) return fail(prepared.error());
     auto taken = prepared->acquire();

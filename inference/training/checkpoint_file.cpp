@@ -1,5 +1,6 @@
 #include "inference/training/checkpoint_file.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -117,7 +118,7 @@ struct Entry {
 
 class ZipWriter {
  public:
-  explicit ZipWriter(const std::string& path) : m_path(path), m_file(std::fopen(path.c_str(), "wb")) {}
+  explicit ZipWriter(const std::string& path) : m_path(path), m_file(createTrainingFile(path)) {}
   ~ZipWriter() {
     if (m_file) std::fclose(m_file);
   }
@@ -241,6 +242,18 @@ float halfToFloat(std::uint16_t h) {
 }
 
 }  // namespace
+
+std::FILE* createTrainingFile(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
+  if (fd < 0) return nullptr;
+  std::FILE* file = ::fdopen(fd, "wb");
+  if (!file) {
+    const int e = errno;
+    ::close(fd);
+    errno = e;
+  }
+  return file;
+}
 
 core::Status writeTorchStateDict(const std::string& path, const std::vector<NamedTensor>& tensors) {
   for (const auto& t : tensors) {

@@ -7,6 +7,7 @@
 // torch.FloatStorage: what torch.load's weights_only mode accepts). Storages are 64-byte aligned inside the zip, as
 // torch aligns them, so a reader may map them. Files up to 4 GiB (no ZIP64).
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,11 @@ namespace delineate::inference::training {
 // Writes `tensors` (float32) to `path`, replacing it. Not atomic by itself: callers write a temporary name and
 // rename. Errors name the path: cannot create, disk full, over 4 GiB.
 core::Status writeTorchStateDict(const std::string& path, const std::vector<NamedTensor>& tensors);
+
+// fopen(path, "wb") for the files a training run writes (checkpoints, sidecars, optimizer state), but created 0640
+// narrowed by the umask instead of 0666: what was learnt from patient data is never readable by others (the rule of
+// io/base/file_modes.h for files at a path the user chose; inference does not reach io). nullptr and errno on failure.
+std::FILE* createTrainingFile(const std::string& path);
 
 // Every tensor of a torch.save state_dict (any float type converted to float32).
 core::Result<std::vector<NamedTensor>> readStateDict(const std::string& path);

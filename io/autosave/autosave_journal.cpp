@@ -122,7 +122,9 @@ Status writeJsonFile(const std::string& path, const Json& j) {
   } catch (const Json::exception& e) {
     return makeError(ErrorCode::InvalidArgument, path, std::string("cannot encode the record: ") + e.what());
   }
-  return writeFileAtomically(path, text.data(), text.size());
+  AtomicWriteOptions options;
+  options.access = FileAccess::Private;  // the journal is one user's local copy of patient data
+  return writeFileAtomically(path, text.data(), text.size(), options);
 }
 
 // Paths on Linux are bytes, JSON strings are UTF-8: text that is not valid UTF-8 is kept losslessly as hex under
@@ -463,8 +465,8 @@ Result<AutosaveJournal> AutosaveJournal::create(const std::string& root, const A
     return makeError(ErrorCode::InvalidArgument, root, "autosave policy needs an interval >= 0 and a bound > 0");
   try {
     std::error_code ec;
-    fs::create_directories(root, ec);
-    if (ec) return makeError(ErrorCode::WriteFailed, root, "cannot create the autosave folder: " + ec.message());
+    if (Status s = createFolders(root, FileAccess::Private); !s)
+      return makeError(ErrorCode::WriteFailed, root, "cannot create the autosave folder: " + s.error().detail);
     if (!fs::is_directory(root, ec)) return makeError(ErrorCode::WriteFailed, root, "the autosave root is not a folder");
     removeLeftovers(root);
 
@@ -579,6 +581,7 @@ Status AutosaveJournal::snapshot(const core::LabelMap& labels, std::chrono::stea
     NiftiWriteOptions options;
     options.gzipLevel = 1;  // fast; label maps are mostly runs of zeros
     options.format = NiftiFormat::Nifti2;  // doubles in the header
+    options.access = FileAccess::Private;  // the user's own local copy of patient data
     if (Status s = writeNiftiLabels(file, labels, options); !s) return fail(s.error());
     std::error_code ec;
     const auto bytes = fs::file_size(file, ec);

@@ -74,17 +74,21 @@ core::Result<AtomicFileWriter> AtomicFileWriter::create(const std::string& targe
   if (options.verifyReadBack) w.m_hash = std::make_unique<Sha256>();
   for (int attempt = 0; attempt < 16; ++attempt) {
     std::string temp = (folder == "/" ? "" : folder) + "/." + name + ".tmp-" + randomHex(8);
-    // 0666 lets the process umask decide, as for any newly created file.
-    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    // Never readable by others (io/base/file_modes.h): a Personal file is 0640 narrowed by the umask; an exact
+    // mode starts at 0600 and is set by fchmod before a byte is written, so no umask widens it.
+    const FileAccess access = options.access;
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+                          modeIsExact(access) ? mode_t(0600) : fileModeFor(access));
     if (fd >= 0) {
       w.m_fd = fd;
       w.m_temp = std::move(temp);
-      if (targetExists) {
-        // Best effort, like the mode: on a shared folder the group decides who else may read the labels. Order
-        // matters: chown may clear set-id bits, so the mode goes last.
-        (void)::fchown(fd, static_cast<uid_t>(-1), targetStat.st_gid);
+      // Best effort, like the mode: on a shared folder the group decides who else may read the labels. Order
+      // matters: chown may clear set-id bits, so the mode goes last.
+      if (targetExists && access != FileAccess::Private) (void)::fchown(fd, static_cast<uid_t>(-1), targetStat.st_gid);
+      if (targetExists && access == FileAccess::Personal)
         (void)::fchmod(fd, targetStat.st_mode & 07777);  // some shares ignore modes
-      }
+      else
+        applyFileMode(fd, access);
       return w;
     }
     if (errno != EEXIST) {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "io/base/file_modes.h"
 
 namespace delineate::io {
 
@@ -50,6 +51,9 @@ struct AtomicWriteOptions {
   std::string expectedSha256;
   // When set, each phase's time is added here (not thread-safe: one writer at a time per WritePhaseTimes).
   WritePhaseTimes* times = nullptr;
+  // Who may read the file (io/base/file_modes.h): a path the user chose (0640 narrowed by the umask; a replaced
+  // file keeps its mode and group), the share store (0640 exactly, the folder's group) or a local cache (0600).
+  FileAccess access = FileAccess::Personal;
 };
 
 // Whether a file name is one of AtomicFileWriter's temporary files (".<name>.tmp-<random>"): what a writer killed
@@ -59,8 +63,9 @@ bool isAtomicTempFileName(const std::string& fileName);
 class AtomicFileWriter {
  public:
   // Creates "<folder>/.<name>.tmp-<random>" beside `targetPath`. The folder must exist; it is not created, so a
-  // typo in a path cannot scatter folders across a share. When the target exists its permission bits are copied,
-  // so replacing a file does not silently change who may read it.
+  // typo in a path cannot scatter folders across a share. The file's mode is options.access's (never readable by
+  // others); a Personal target that exists has its permission bits copied, so replacing a file does not silently
+  // change who may read it.
   static core::Result<AtomicFileWriter> create(const std::string& targetPath, const AtomicWriteOptions& options = {});
 
   AtomicFileWriter(AtomicFileWriter&& other) noexcept;

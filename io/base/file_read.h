@@ -23,4 +23,10 @@ core::Result<std::string> readWholeFile(const std::string& path, std::uintmax_t 
 core::Result<std::optional<std::string>> readWholeFileIfPresent(const std::string& path, std::uintmax_t maxBytes,
                                                                 std::string_view what);
 
+// A secret (a de-identification key): readWholeFile's rules, and InvalidArgument naming the file unless it is a
+// regular file that neither its group nor others may access at all (mode & 077 == 0; the error says which chmod
+// fixes it). The mode is checked on the descriptor that is read, so a file swapped between the check and the read
+// is not read.
+core::Result<std::string> readSecretFile(const std::string& path, std::uintmax_t maxBytes, std::string_view what);
+
 }  // namespace delineate::io

@@ -312,7 +312,7 @@ core::Status applyConfidentialityProfileToExport(DcmItem* dataset, const std::ve
 }  // namespace dicom_detail
 
 core::Result<DeidentifyKey> readDeidentifyKey(const std::string& path) {
-  auto text = readWholeFile(path, 1 << 20, "de-identification key");
+  auto text = readSecretFile(path, 1 << 20, "de-identification key");  // refused where others may read it
   if (!text) return text.error();
   if (text->size() < kMinDeidentifyKeyBytes)
     return makeError(ErrorCode::InvalidArgument, path,

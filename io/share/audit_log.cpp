@@ -1,5 +1,6 @@
 #include "io/share/audit_log.h"
 
+#include "io/base/file_modes.h"
 #include "io/base/posix_util.h"
 #include "io/base/process_info.h"
 #include "io/base/sha256.h"
@@ -237,7 +238,9 @@ core::Status AuditLog::append(AuditRecord record, AuditRecord* written) const {
   record.time = utcNowIso();
   if (auto trial = formatLine(record); !trial) return makeError(trial.error().code, m_path, trial.error().detail);
 
-  const int fd = ::open(m_path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+  // The share's append mode (io/base/file_modes.h): the umask may narrow it at creation, so it is set again before
+  // the first line; never readable by others, as the log names patients' studies.
+  const int fd = ::open(m_path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, kShareAppendFileMode);
   if (fd < 0) {
     const int e = errno;
     return makeError(ErrorCode::WriteFailed, m_path, "cannot open the audit log: " + errnoText(e));
@@ -260,6 +263,8 @@ core::Status AuditLog::append(AuditRecord record, AuditRecord* written) const {
   }
   const bool fresh = st.st_size == 0;
   if (fresh) {
+    // Best effort (the creator may be another user of this host, and some shares ignore modes).
+    if (st.st_uid == ::geteuid()) (void)::fchmod(fd, kShareAppendFileMode);
     record.seq = 1;
     record.prev = kZeroHash;
   } else {

@@ -243,9 +243,7 @@ core::Result<RevisionInfo> RevisionFolder::saveFile(const std::string& sourcePat
   if (core::Status s = m_store->checkMounted(); !s) return s.error();
   auto folder = m_store->resolve(m_folder);
   if (!folder) return folder.error();
-  std::error_code ec;
-  fs::create_directories(*folder, ec);
-  if (ec) return makeError(ErrorCode::WriteFailed, *folder, "cannot create the folder: " + ec.message());
+  if (core::Status s = m_store->makeFolder(m_folder); !s) return s.error();
 
   // Stage: the verified write path hashes while it writes and reads the file back before it becomes visible.
   const std::string staged = *folder + "/" + kStagingPrefix + detail::randomHex(8) + suffix;
@@ -253,6 +251,7 @@ core::Result<RevisionInfo> RevisionFolder::saveFile(const std::string& sourcePat
   options.verifyReadBack = true;
   options.noReplace = true;
   options.times = m_store->writeTimes();
+  options.access = FileAccess::Share;
   auto writer = AtomicFileWriter::create(staged, options);
   if (!writer) return writer.error();
   std::uint64_t bytes = 0;
@@ -321,11 +320,14 @@ core::Result<std::vector<std::uint8_t>> RevisionFolder::load(int revision) const
   return bytes;
 }
 
-core::Result<RevisionInfo> RevisionFolder::copyOut(int revision, const std::string& targetPath) const {
+core::Result<RevisionInfo> RevisionFolder::copyOut(int revision, const std::string& targetPath,
+                                                   FileAccess access) const {
   std::string content;
   auto r = info(revision, &content);
   if (!r) return r.error();
-  auto writer = AtomicFileWriter::create(targetPath);
+  AtomicWriteOptions options;
+  options.access = access;
+  auto writer = AtomicFileWriter::create(targetPath, options);
   if (!writer) return writer.error();
   Sha256 hash;
   core::Status s = streamFileBlocks(content, r->bytes, [&](const std::uint8_t* p, std::size_t n) {

@@ -92,7 +92,9 @@ class RevisionFolder {
   // The verified content in memory (sizes are checked against the metadata before allocating).
   core::Result<std::vector<std::uint8_t>> load(int revision) const;
   // The verified content streamed to a local file (atomically: a damaged revision leaves `targetPath` untouched).
-  core::Result<RevisionInfo> copyOut(int revision, const std::string& targetPath) const;
+  // `access`: who may read the copy (io/base/file_modes.h): a path the user chose, or a local cache (Private).
+  core::Result<RevisionInfo> copyOut(int revision, const std::string& targetPath,
+                                     FileAccess access = FileAccess::Personal) const;
   // Re-hashes the content without keeping it.
   core::Result<RevisionInfo> verify(int revision) const;
 

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/base/atomic_file.h"
+#include "io/base/file_modes.h"
 #include "io/base/file_read.h"
 #include "io/base/posix_util.h"
 #include "io/base/sha256.h"
@@ -63,15 +64,14 @@ core::Result<ShareStore> ShareStore::initialize(const std::string& root) {
   std::error_code ec;
   if (!fs::is_directory(root, ec)) return makeError(ErrorCode::NotFound, root, "no such folder");
   if (auto existing = readSentinel(root); existing) return ShareStore(root, *existing);
-  for (const char* f : kFolders) {
-    fs::create_directories(fs::path(root) / f, ec);
-    if (ec) return makeError(ErrorCode::WriteFailed, (fs::path(root) / f).string(), "cannot create: " + ec.message());
-  }
+  for (const char* f : kFolders)
+    if (core::Status s = createFolders((fs::path(root) / f).string(), FileAccess::Share); !s) return s.error();
   const std::string id = newStoreId();
   const std::string text = nlohmann::json{{"format", 1}, {"id", id}}.dump() + "\n";
   AtomicWriteOptions options;
   options.verifyReadBack = true;
   options.noReplace = true;  // two initialisations at once: one sentinel wins, the other opens it
+  options.access = FileAccess::Share;
   const std::string sentinel = (fs::path(root) / kSentinel).string();
   if (core::Status s = writeFileAtomically(sentinel, text.data(), text.size(), options); !s) {
     if (auto raced = readSentinel(root); raced) return ShareStore(root, *raced);
@@ -116,16 +116,20 @@ core::Result<AtomicFileWriter> ShareStore::startWrite(const std::string& relativ
   auto path = resolve(relativePath);
   if (!path) return path.error();
   if (core::Status s = checkMounted(); !s) return s.error();
-  std::error_code ec;
-  const fs::path folder = fs::path(*path).parent_path();
-  fs::create_directories(folder, ec);
-  if (ec) return makeError(ErrorCode::WriteFailed, folder.string(), "cannot create the folder: " + ec.message());
+  if (core::Status s = createFolders(fs::path(*path).parent_path().string(), FileAccess::Share); !s) return s.error();
   AtomicWriteOptions options;
+  options.access = FileAccess::Share;
   options.verifyReadBack = true;
   options.noReplace = mustBeNew;
   options.expectedSha256 = expectedSha256;
   options.times = m_times;
   return AtomicFileWriter::create(*path, options);
+}
+
+core::Status ShareStore::makeFolder(const std::string& relativePath) const {
+  auto path = resolve(relativePath);
+  if (!path) return path.error();
+  return createFolders(*path, FileAccess::Share);
 }
 
 core::Result<std::string> ShareStore::writeFile(const std::string& relativePath, const void* data, std::size_t size,
@@ -192,10 +196,12 @@ core::Result<std::string> ShareStore::copyFileIn(const std::string& relativePath
 }
 
 core::Status ShareStore::copyFileOut(const std::string& relativePath, const std::string& sha256, std::uint64_t bytes,
-                                     const std::string& targetPath) const {
+                                     const std::string& targetPath, FileAccess access) const {
   auto path = resolve(relativePath);
   if (!path) return path.error();
-  auto writer = AtomicFileWriter::create(targetPath);
+  AtomicWriteOptions options;
+  options.access = access;
+  auto writer = AtomicFileWriter::create(targetPath, options);
   if (!writer) return writer.error();
   Sha256 hash;
   core::Status s = streamFileBlocks(*path, bytes, [&](const std::uint8_t* p, std::size_t n) {

@@ -69,8 +69,14 @@ class ShareStore {
                                        bool mustBeNew = false, const std::string& expectedSha256 = {}) const;
   // A file of the store streamed to a local file (atomically): refused, naming the file, when its size or SHA-256
   // differs from what its record says (bit rot, truncation, tampering); then `targetPath` is left untouched.
+  // `access`: who may read the copy (io/base/file_modes.h): a path the user chose, or a local cache (Private).
   core::Status copyFileOut(const std::string& relativePath, const std::string& sha256, std::uint64_t bytes,
-                           const std::string& targetPath) const;
+                           const std::string& targetPath, FileAccess access = FileAccess::Personal) const;
+
+  // Creates `relativePath` and its missing parents as the store's folders: 02770, the group inherited (setgid), so
+  // the share's group and nobody else may read what is put there (io/base/file_modes.h). Every folder of the
+  // store is made here or by the write path, which calls it.
+  core::Status makeFolder(const std::string& relativePath) const;
 
   // writeFile(mustBeNew) that tells a name another writer created first (Taken) from a failure (an error).
   core::Result<Claim> createExclusive(const std::string& relativePath, const void* data, std::size_t size) const;

@@ -55,20 +55,21 @@ core::Result<std::string> fetchCheckpoint(const ShareStore& store, const std::st
     return makeError(ErrorCode::Corrupt, store.root() + "/" + checkpoints->folder(),
                      "revision " + std::to_string(number) + " has no valid SHA-256 in its metadata");
   const fs::path folder = cacheFolder.empty() ? fs::path(userCacheFolder()) / "checkpoints" : fs::path(cacheFolder);
-  std::error_code ec;
-  fs::create_directories(folder, ec);
-  if (ec) return makeError(ErrorCode::WriteFailed, folder.string(), ec.message());
+  // The checkpoint cache is one user's local copy: owner-only (io/base/file_modes.h).
+  if (core::Status s = createFolders(folder.string(), FileAccess::Private); !s) return s.error();
   // Under its hash (a revision never changes), named for people: CACHE/<sha256>/<model>-r<N>.pt.
   const fs::path weights =
       folder / info->sha256 / (model + "-r" + std::to_string(number) + fs::path(info->content).extension().string());
-  fs::create_directories(weights.parent_path(), ec);
-  if (ec) return makeError(ErrorCode::WriteFailed, weights.parent_path().string(), ec.message());
+  if (core::Status s = createFolders(weights.parent_path().string(), FileAccess::Private); !s) return s.error();
+  std::error_code ec;
   const fs::path sidecar = fs::path(weights).replace_extension(".json");
   // The sidecar is written after the weights, so a copy with its sidecar is complete (both are atomic renames).
   if (!(fs::exists(weights, ec) && fs::exists(sidecar, ec) && fs::file_size(weights, ec) == info->bytes)) {
-    auto copied = checkpoints->copyOut(number, weights.string());
+    auto copied = checkpoints->copyOut(number, weights.string(), FileAccess::Private);
     if (!copied) return copied.error();
-    auto writer = AtomicFileWriter::create(sidecar.string());
+    AtomicWriteOptions options;
+    options.access = FileAccess::Private;
+    auto writer = AtomicFileWriter::create(sidecar.string(), options);
     if (!writer) return writer.error();
     const std::string text = info->extraJson.empty() ? std::string("{}") : info->extraJson;
     if (core::Status s = writer->write(text.data(), text.size()); !s) return s.error();

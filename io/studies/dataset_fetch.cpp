@@ -46,9 +46,8 @@ core::Result<FetchedDataset> fetchDataset(const ShareStore& store, const std::st
   if (number == 0) return makeError(ErrorCode::NotFound, set->folder(), "the dataset has no version yet");
   auto dataset = set->loadDataset(number);
   if (!dataset) return dataset.error();
-  std::error_code ec;
-  fs::create_directories(folder, ec);
-  if (ec) return makeError(ErrorCode::WriteFailed, folder, "cannot create the folder: " + ec.message());
+  // The fetched cases are one user's local copy of patient data: owner-only (io/base/file_modes.h).
+  if (core::Status s = createFolders(folder, FileAccess::Private); !s) return s.error();
 
   FetchedDataset out;
   out.name = name;
@@ -83,11 +82,11 @@ core::Result<FetchedDataset> fetchDataset(const ShareStore& store, const std::st
     }
     // The revision copied out once, verified against its hash, and its grid read from that local copy.
     const fs::path caseFolder = fs::path(folder) / e.study;
-    fs::create_directories(caseFolder, ec);
+    if (core::Status s = createFolders(caseFolder.string(), FileAccess::Private); !s) return s.error();
     const fs::path labelPath = caseFolder / (e.labelSet + ".r" + std::to_string(e.revision) + ".nii.gz");
     auto here = sha256OfFile(labelPath.string());
     if (!here || *here != e.sha256) {
-      auto copied = labels->copyOut(e.revision, labelPath.string());
+      auto copied = labels->copyOut(e.revision, labelPath.string(), FileAccess::Private);
       if (!copied) return copied.error();
     }
     auto map = readLabelFile(labelPath.string());
@@ -104,7 +103,9 @@ core::Result<FetchedDataset> fetchDataset(const ShareStore& store, const std::st
   }
   out.casesJson = (fs::path(folder) / "cases.json").string();
   const std::string text = fetchedCasesJson(out);
-  if (core::Status s = writeFileAtomically(out.casesJson, text.data(), text.size()); !s) return s.error();
+  AtomicWriteOptions options;
+  options.access = FileAccess::Private;
+  if (core::Status s = writeFileAtomically(out.casesJson, text.data(), text.size(), options); !s) return s.error();
   return out;
 }
 

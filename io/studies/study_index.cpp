@@ -2,6 +2,10 @@
 
 #include <sqlite3.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <functional>
@@ -15,7 +19,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/base/file_modes.h"
 #include "io/base/parallel.h"
+#include "io/base/posix_util.h"
 #include "io/share/share_catalogue.h"
 #include "io/share/share_revisions.h"
 #include "io/studies/study_store.h"
@@ -308,12 +314,33 @@ std::string StudyIndex::defaultIndexPath(const ShareStore& store) {
 
 namespace {
 
+// The index holds patients' names and ids: owner-only (io/base/file_modes.h) whatever the umask. SQLite creates its
+// files 0644 narrowed by the umask and gives the -wal and -shm files the database file's mode, so the database file
+// is created (or, when an older version left it readable by others, narrowed) before SQLite opens it. Best effort:
+// where the file cannot be opened here SQLite reports why.
+void makeIndexOwnerOnly(const std::string& path) {
+  const mode_t mode = fileModeFor(FileAccess::Private);
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, mode);
+  if (fd < 0) return;
+  detail::FdGuard closer(fd);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) return;
+  if ((st.st_mode & 07777) != mode) (void)::fchmod(fd, mode);
+  for (const char* suffix : {"-wal", "-shm"}) {
+    const std::string companion = path + suffix;
+    if (::stat(companion.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid() &&
+        (st.st_mode & 07777) != mode)
+      (void)::chmod(companion.c_str(), mode);
+  }
+}
+
 // One attempt at opening the index file: the schema created, the store checked.
 core::Result<std::unique_ptr<StudyIndex::Impl>> openIndexFile(const ShareStore& store, const std::string& path,
                                                               bool* damaged) {
   auto impl = std::make_unique<StudyIndex::Impl>(store);
   impl->path = path;
   *damaged = false;
+  makeIndexOwnerOnly(path);
   if (sqlite3_open_v2(path.c_str(), &impl->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
                       nullptr) != SQLITE_OK)
     return impl->sqlError("cannot open the study index");
@@ -352,9 +379,8 @@ core::Result<std::unique_ptr<StudyIndex::Impl>> openIndexFile(const ShareStore& 
 
 core::Result<StudyIndex> StudyIndex::open(const ShareStore& store, const std::string& indexPath) {
   const std::string path = indexPath.empty() ? defaultIndexPath(store) : indexPath;
+  if (core::Status s = createFolders(fs::path(path).parent_path().string(), FileAccess::Private); !s) return s.error();
   std::error_code ec;
-  fs::create_directories(fs::path(path).parent_path(), ec);
-  if (ec) return makeError(ErrorCode::WriteFailed, fs::path(path).parent_path().string(), "cannot create the folder: " + ec.message());
   bool damaged = false;
   auto impl = openIndexFile(store, path, &damaged);
   if (!impl && damaged) {

@@ -245,9 +245,9 @@ core::Result<FetchedSeries> fetchSeries(const ShareStore& store, const std::stri
                                         const std::string& localFolder, core::ProgressSink* progress) {
   auto manifest = readSeriesManifest(store, study, series);
   if (!manifest) return manifest.error();
+  // A fetched series is one user's local copy of patient data: owner-only (io/base/file_modes.h).
+  if (core::Status s = createFolders(localFolder, FileAccess::Private); !s) return s.error();
   std::error_code ec;
-  fs::create_directories(localFolder, ec);
-  if (ec) return makeError(ErrorCode::WriteFailed, localFolder, "cannot create the folder: " + ec.message());
   FetchedSeries out;
   out.manifest = std::move(*manifest);
   const auto& files = out.manifest.files;
@@ -278,7 +278,8 @@ core::Result<FetchedSeries> fetchSeries(const ShareStore& store, const std::stri
     std::error_code e;
     // Files here were written atomically after their hash was checked, under their hash's name.
     const bool reuse = fs::is_regular_file(target, e) && fs::file_size(target, e) == f.bytes && !e;
-    core::Status s = reuse ? core::Status::success() : store.copyFileOut(folderRel + f.name, f.sha256, f.bytes, target.string());
+    core::Status s = reuse ? core::Status::success() : store.copyFileOut(folderRel + f.name, f.sha256, f.bytes, target.string(),
+                                                                                  FileAccess::Private);
     std::lock_guard<std::mutex> lock(mutex);
     if (!s) {
       if (!failure) failure = s.error();

@@ -48,6 +48,7 @@
 #include "core/scalar_image.h"
 #include "core/label_map.h"
 #include "core/volume.h"
+#include "io/base/file_modes.h"
 
 namespace delineate::io {
 
@@ -111,6 +112,7 @@ struct NiftiWriteOptions {
   int gzipLevel = 6;                     // libdeflate level 0..12, used for .nii.gz only
   NiftiFormat format = NiftiFormat::Auto;  // Auto: NIfTI-1 unless a dimension exceeds 32767
   bool int16WhenExact = false;             // images only: int16 when lossless, float32 otherwise
+  FileAccess access = FileAccess::Personal;  // who may read the file (io/base/file_modes.h)
 };
 
 core::Status writeNiftiImage(const std::string& path, const core::ImageVolume& image,

@@ -215,7 +215,9 @@ Status writeNifti(const std::string& path, const Geometry& g, NiftiDatatype type
   try {
     std::vector<std::uint8_t> swapped;  // a big-endian host's little-endian copy (none on a little-endian host)
     const std::uint8_t* voxels = image_file_detail::littleEndianBytes(data, count, elementSize, swapped);
-    auto writer = AtomicFileWriter::create(path);
+    AtomicWriteOptions writeOptions;
+    writeOptions.access = options.access;
+    auto writer = AtomicFileWriter::create(path, writeOptions);
     if (!writer) return writer.error();
     if (checked->gz) {
       // Members compressed straight from the voxels and written as they come: the compressed file is never held

@@ -184,6 +184,9 @@ TEST_CASE("study import --deidentify: pseudonyms in the catalogue, and a key on 
   writeTextFile(dir / "share" / "key", "0123456789abcdef0123456789abcdef");
   writeTextFile(dir / "short-key", "tiny");
   writeTextFile(dir / "key", "0123456789abcdef0123456789abcdef");
+  // Keys are secrets: readable by their owner alone, or refused (tests/cli/test_cli_file_modes.cpp).
+  fs::permissions(dir / "short-key", fs::perms::owner_read | fs::perms::owner_write);
+  fs::permissions(dir / "key", fs::perms::owner_read | fs::perms::owner_write);
   const std::string input = quoted(ct->string());
 
   const SplitRun onShare = cli(dir, "study import " + root + " " + input + " --deidentify --key-file " +

@@ -32,6 +32,7 @@
 #include "io/volume/image_file.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/cli/share_fixture.h"
+#include "tests/common/other_user.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate;
@@ -409,6 +410,7 @@ TEST_CASE("delineate-train: bad cases are named and skipped, or stop the run", "
 
 TEST_CASE("delineate-train: a NaN loss stops the run at its iteration and keeps the last good checkpoint",
           "[cli][train][data]") {
+  const UmaskScope umask(022);  // the run's files are checked for who may read them (issue 40)
   ScratchDir dir("train-nan");
   const auto cases = mouseCases(dir, {1, 2}, 2);
   if (!cases || labelTable().empty()) return;
@@ -440,6 +442,12 @@ TEST_CASE("delineate-train: a NaN loss stops the run at its iteration and keeps 
   }
   std::snprintf(stem, sizeof stem, "it%07d.pt", iteration);
   CHECK_FALSE(fs::exists(dir / "run" / "checkpoints" / stem));
+  // What was learnt from patient data: the run folder it made is the user's alone, its files never others'.
+  CHECK(modeOf(dir / "run") == 0700);
+  for (const auto& p : everythingBelow(dir / "run")) {
+    INFO(p.string());
+    if (fs::is_regular_file(p)) CHECK((modeOf(p) & 007) == 0);
+  }
 }
 
 TEST_CASE("delineate-train: VISTA-3D fine-tuned with its labels mapped to new ids, and the engine loads the result",

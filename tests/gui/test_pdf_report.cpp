@@ -19,6 +19,7 @@
 #include "core/statistics.h"
 #include "inference/engine.h"
 #include "io/volume/image_file.h"
+#include "tests/common/other_user.h"
 #include "tests/gui/gui_fixtures.h"
 #include "tests/gui_support/gui_app.h"
 
@@ -216,6 +217,27 @@ TEST_CASE("PDF report table continues over pages", "[gui][pdf]") {
   CHECK(text.contains(QStringLiteral("Page 2 of 17")));
   CHECK(text.contains(QStringLiteral("Page 17 of 17")));
   CHECK(text.contains(QStringLiteral("label 1040")));  // ids the table lacks get a name
+}
+
+TEST_CASE("A new PDF report is 0640 under umask 022: others cannot read it, a replaced one keeps its mode",
+          "[gui][pdf][modes]") {
+  test::guiApp();
+  const test::UmaskScope umask(022);
+  test::ScratchDir dir("pdf_report_mode");
+  const Sample sample = loadSample(dir);
+  const PdfReportInput in = reportInput(sample);
+  const std::filesystem::path pdf = dir / "report.pdf";
+  REQUIRE(app::gui::writePdfReport(QString::fromStdString(pdf.string()), in).ok());
+  CHECK(test::modeOf(pdf) == 0640);
+  REQUIRE(::chmod(pdf.c_str(), 0600) == 0);
+  REQUIRE(app::gui::writePdfReport(QString::fromStdString(pdf.string()), in).ok());
+  CHECK(test::modeOf(pdf) == 0600);
+  auto other = test::otherUser();
+  if (!other) return;
+  test::openToOthers(dir.path());
+  std::filesystem::remove(pdf);
+  REQUIRE(app::gui::writePdfReport(QString::fromStdString(pdf.string()), in).ok());
+  CHECK_FALSE(test::canRead(*other, pdf));
 }
 
 TEST_CASE("De-identified PDF report names no patient, file or date", "[gui][pdf]") {

@@ -471,12 +471,18 @@ core::Status writePdfReport(const QString& path, const PdfReportInput& input) {
   QByteArray pdf = buffer.data();
   if (input.deidentified) blankInfoEntry(pdf, QByteArrayLiteral("/CreationDate"));
 
+  const bool replacing = QFileInfo::exists(path);
   QSaveFile file(path);
   if (!file.open(QIODevice::WriteOnly)) {
     const QFileInfo dir(QFileInfo(path).absolutePath());
     return fileError(dir.isDir() ? core::ErrorCode::WriteFailed : core::ErrorCode::NotFound, path,
                      dir.isDir() ? file.errorString() : QStringLiteral("the folder does not exist"));
   }
+  // The report names the patient: a new file is 0640 narrowed by the umask, as io writes files at a path the user
+  // chose (io/base/file_modes.h); QSaveFile would make it 0666 narrowed by the umask. A replaced file keeps its mode.
+  if (!replacing)
+    file.setPermissions(file.permissions() & (QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadUser |
+                                              QFileDevice::WriteUser | QFileDevice::ReadGroup));
   if (file.write(pdf) != pdf.size() || !file.commit())
     return fileError(core::ErrorCode::WriteFailed, path, file.errorString());
   return core::Status::success();

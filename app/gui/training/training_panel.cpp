@@ -33,6 +33,7 @@
 #include "app/gui/base/workbench.h"
 #include "app/gui/training/training_run.h"
 #include "core/label_table.h"
+#include "io/base/file_modes.h"
 #include "io/share/share_datasets.h"
 #include "io/share/share_store.h"
 #include "io/studies/checkpoint_fetch.h"
@@ -319,7 +320,8 @@ bool TrainingPanel::startRun(bool resume) {
   r.validationInterval = m_validation->value();
   // The run's folder on local disk, one per model name, so Resume finds its checkpoints.
   r.output = QString::fromStdString(io::userCacheFolder()) + "/training/" + r.modelName;
-  QDir().mkpath(r.output);
+  // Local and the user's alone (io/base/file_modes.h): the run learns from patient data.
+  (void)io::createFolders(r.output.toStdString(), io::FileAccess::Private);  // the run reports a folder it cannot use
   m_loss->clear();
   m_dice->clear();
   m_classes->setRowCount(0);

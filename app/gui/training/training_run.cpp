@@ -1,5 +1,6 @@
 #include "app/gui/training/training_run.h"
 
+#include "io/base/file_modes.h"
 #include "io/studies/study_store.h"
 
 #include <QCoreApplication>
@@ -85,7 +86,7 @@ bool TrainingRun::start(const TrainingRequest& request, bool resume) {
   m_pending.clear();
   m_offset = 0;
   m_sawEnd = false;
-  QDir().mkpath(request.output);
+  (void)io::createFolders(request.output.toStdString(), io::FileAccess::Private);  // 0700 where it is made
   m_log = request.output + "/run.jsonl";
   QFile::remove(m_log);
   QProcess process;
