@@ -210,3 +210,54 @@ TEST_CASE("study import --deidentify: pseudonyms in the catalogue, and a key on 
   CHECK(list["studies"][0]["description"] == "");
   CHECK(jsonOf(cli(dir, "study search " + root + " CRLM --json"))["studies"].empty());
 }
+
+// Issue 40: two files with one SOP Instance UID. Byte-identical: a copy, stored once and counted. Different bytes:
+// which one is the instance cannot be told, so the series is refused (import, convert), naming both files.
+TEST_CASE("study import and convert: a repeated instance is counted when identical, refuses its series when not",
+          "[cli][share]") {
+  auto ct = sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!ct) return;
+  ScratchDir dir("cli-study-dup");
+  const fs::path input = dir / "in";
+  fs::copy(*ct, input, fs::copy_options::recursive);
+  fs::copy_file(input / "1-10.dcm", input / "copy-of-10.dcm");
+  const std::string root = quoted((dir / "share").string());
+  fs::create_directories(dir / "share");
+  REQUIRE(cli(dir, "share init " + root).exitCode == 0);
+
+  auto copies = jsonOf(cli(dir, "study import " + root + " " + quoted(input.string()) + " --json"));
+  REQUIRE(copies["series"].size() == 1);
+  CHECK(copies["series"][0]["files"] == 41);
+  CHECK(copies["series"][0]["duplicates"] == 1);
+  const SplitRun index = cli(dir, "dicom-index " + quoted(input.string()));
+  CHECK(index.out.find((input / "copy-of-10.dcm").string() + " (a copy of " + (input / "1-10.dcm").string() + ")") !=
+        std::string::npos);
+
+  // One byte of slice 11's pixels changed in a second file of the same instance.
+  std::string bytes = readTextFile(input / "1-11.dcm");
+  bytes[bytes.size() - 100] = static_cast<char>(bytes[bytes.size() - 100] ^ 0xff);
+  writeTextFile(input / "changed-11.dcm", bytes);
+  const fs::path share2 = dir / "share2";
+  fs::create_directories(share2);
+  REQUIRE(cli(dir, "share init " + quoted(share2.string())).exitCode == 0);
+  const SplitRun refused = cli(dir, "study import " + quoted(share2.string()) + " " + quoted(input.string()));
+  INFO(refused.out << refused.err);
+  CHECK(refused.exitCode == 1);
+  const std::string pair = (input / "1-11.dcm").string() + " and " + (input / "changed-11.dcm").string() +
+                           " carry SOPInstanceUID ";
+  CHECK(refused.err.find(pair) != std::string::npos);
+  CHECK(refused.err.find("with different bytes") != std::string::npos);
+  CHECK_FALSE(fs::exists(share2 / "studies" / kStudy / "series" / kSeries));
+  CHECK_FALSE(fs::exists(share2 / "studies" / kStudy / "series" / (kSeries + ".json")));
+
+  const SplitRun conflict = cli(dir, "dicom-index " + quoted(input.string()));
+  CHECK(conflict.out.find("conflicting instances") != std::string::npos);
+  CHECK(conflict.out.find(pair) != std::string::npos);
+  const SplitRun convert = cli(dir, "convert " + quoted(input.string()) + " " + quoted((dir / "ct.nii").string()) +
+                                        " --allow-irregular --allow-unreadable");
+  INFO(convert.err);
+  CHECK(convert.exitCode == 1);
+  CHECK(convert.err.find("error: " + (input / "1-11.dcm").string() + ": ") != std::string::npos);
+  CHECK(convert.err.find(pair) != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "ct.nii"));
+}
