@@ -35,6 +35,8 @@ using core::makeError;
 // folder named by hashes could not keep beside it).
 const char* const kVolumeSuffixes[] = {".nii.gz", ".nii", ".nrrd", ".mha"};
 
+constexpr auto kStaleImportTemp = std::chrono::hours(1);
+
 std::string volumeSuffix(const std::string& path) {
   std::string lower = fs::path(path).filename().string();
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
@@ -307,6 +309,23 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
       return makeError(ErrorCode::InvalidArgument, inputs.front(), "nothing was imported: " + why);
     return makeError(ErrorCode::NotFound, inputs.empty() ? std::string("(no input)") : inputs.front(),
                      "nothing to import: no readable DICOM series or volume file" + (why.empty() ? std::string() : " (" + why + ")"));
+  }
+
+  // Temporary files a killed import left in a series folder (".<hash>.dcm.tmp-..."): never read as series files
+  // (a manifest names its files), and removed by the next import of the series once an hour old (a younger one may
+  // be the copy of an importer running now, on this or another machine; `study show` lists them meanwhile).
+  for (const PlannedSeries& p : plan) {
+    auto folder = store.resolve("studies/" + p.manifest.study + "/series/" + p.manifest.series);
+    if (!folder) continue;
+    std::error_code ec;
+    const auto checkedAt = fs::file_time_type::clock::now();
+    for (fs::directory_iterator it(*folder, ec), end; !ec && it != end; it.increment(ec)) {
+      std::error_code e;
+      if (!isAtomicTempFileName(it->path().filename().string())) continue;
+      const auto time = fs::last_write_time(it->path(), e);
+      if (!e && checkedAt - time > kStaleImportTemp && fs::remove(it->path(), e))
+        report.warnings.push_back("removed " + it->path().string() + ", a temporary file an interrupted import left");
+    }
   }
 
   // 2. Copy every file (in parallel over all series), then each series' manifest once its last file is in.

@@ -3,8 +3,10 @@
 // and a share written before studies held images, reindexed.
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -260,4 +262,84 @@ TEST_CASE("study import and convert: a repeated instance is counted when identic
   CHECK(convert.err.find("error: " + (input / "1-11.dcm").string() + ": ") != std::string::npos);
   CHECK(convert.err.find(pair) != std::string::npos);
   CHECK_FALSE(fs::exists(dir / "ct.nii"));
+}
+
+namespace {
+
+// The temporary files (".<name>.tmp-...") under `folder`, at any depth.
+std::vector<fs::path> temporaryFiles(const fs::path& folder) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() > 1 && name[0] == '.' && name.find(".tmp-") != std::string::npos) out.push_back(it->path());
+  }
+  return out;
+}
+
+}  // namespace
+
+// Issue 40: an import or a `study get` interrupted (Ctrl-C, SIGTERM) stops, leaves no temporary file, and `study get`
+// no part of a series; a SIGKILLed one's temporary files are removed by the next run (an import's once an hour old,
+// as another importer may be writing; a fetch's at once, as it holds the folder's lock).
+TEST_CASE("study import and study get interrupted leave no temporary or partial files", "[cli][share][faults]") {
+  auto ct = sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!ct) return;
+  ScratchDir dir("cli-study-interrupt");
+  const fs::path share = dir / "share";
+  const std::string root = quoted(share.string());
+  fs::create_directories(share);
+  REQUIRE(cli(dir, "share init " + root).exitCode == 0);
+  const std::string shim = "LD_PRELOAD='" DELINEATE_FS_FAULTS_PATH "' ";
+  const fs::path seriesFolder = share / "studies" / kStudy / "series" / kSeries;
+
+  // Interrupted while the first instance is being written: stops between files, no temporary file, nothing listed;
+  // the files it finished stay for the next run to reuse.
+  for (const char* signal : {"INT", "TERM"}) {
+    const SplitRun stopped = cli(dir, "study import " + root + " " + quoted(ct->string()),
+                                 shim + "DELINEATE_FAULT_KILL=before:fsync:.dcm.tmp- DELINEATE_FAULT_KILL_SIGNAL=" + signal);
+    INFO(signal << ": " << stopped.out << stopped.err);
+    CHECK(stopped.exitCode == (std::string(signal) == "INT" ? 130 : 143));
+    CHECK(stopped.err.find("cancelled") != std::string::npos);
+    CHECK(temporaryFiles(share).empty());
+    CHECK_FALSE(fs::exists(share / "studies" / kStudy / "series" / (kSeries + ".json")));
+  }
+  // SIGKILLed: its temporary file stays (it could not clean up); an hour later the next import removes it, says so,
+  // and finishes the series.
+  const SplitRun killed = cli(dir, "study import " + root + " " + quoted(ct->string()),
+                              shim + "DELINEATE_FAULT_KILL=before:fsync:.dcm.tmp-");
+  CHECK(killed.exitCode != 0);
+  const auto left = temporaryFiles(share);
+  REQUIRE_FALSE(left.empty());
+  for (const fs::path& p : left) fs::last_write_time(p, fs::file_time_type::clock::now() - std::chrono::hours(2));
+  const SplitRun resumed = cli(dir, "study import " + root + " " + quoted(ct->string()));
+  INFO(resumed.err);
+  REQUIRE(resumed.exitCode == 0);
+  CHECK(resumed.err.find("warning: removed " + left.front().string() + ", a temporary file an interrupted import left") !=
+        std::string::npos);
+  CHECK(temporaryFiles(share).empty());
+
+  // `study get` interrupted: the folder it made is gone (no part of a series to open as if whole), no temporary file.
+  const fs::path out = dir / "out";
+  for (const char* signal : {"INT", "TERM"}) {
+    const SplitRun stopped = cli(dir, "study get " + root + " " + kStudy + " " + kSeries + " " + quoted(out.string()),
+                                 shim + "DELINEATE_FAULT_KILL=before:fsync:.dcm.tmp- DELINEATE_FAULT_KILL_SIGNAL=" + signal);
+    INFO(signal << ": " << stopped.out << stopped.err);
+    CHECK(stopped.exitCode == (std::string(signal) == "INT" ? 130 : 143));
+    CHECK_FALSE(fs::exists(out));
+  }
+  // Run again to its end, it fetches the whole series.
+  REQUIRE(cli(dir, "study get " + root + " " + kStudy + " " + kSeries + " " + quoted(out.string())).exitCode == 0);
+  // SIGKILLed into a new folder: the next fetch into it removes the temporary file and completes the series.
+  const fs::path out2 = dir / "out2";
+  const SplitRun killedGet = cli(dir, "study get " + root + " " + kStudy + " " + kSeries + " " + quoted(out2.string()),
+                                 shim + "DELINEATE_FAULT_KILL=before:fsync:.dcm.tmp-");
+  CHECK(killedGet.exitCode != 0);
+  CHECK_FALSE(temporaryFiles(out2).empty());
+  const SplitRun again = cli(dir, "study get " + root + " " + kStudy + " " + kSeries + " " + quoted(out2.string()));
+  INFO(again.err);
+  CHECK(again.exitCode == 0);
+  CHECK(again.out.find("41 files verified") != std::string::npos);
+  CHECK(temporaryFiles(out2).empty());
+  CHECK(cli(dir, "info " + quoted(out2.string())).exitCode == 0);
 }

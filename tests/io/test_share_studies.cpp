@@ -176,6 +176,16 @@ TEST_CASE("studies: a DICOM folder is imported bit-exact under its hashes, its m
   REQUIRE_FALSE(damaged.ok());
   CHECK(damaged.error().code == core::ErrorCode::Corrupt);
   CHECK(damaged.error().subject == stored.string());
+  // Issue 40: a failed fetch takes back what it wrote (here the folder it made): no part of a series is left to be
+  // opened as if whole.
+  CHECK_FALSE(fs::exists(dir.path() / "other"));
+  // A temporary file a killed fetch left in the folder is removed by the next fetch into it (it holds the folder's
+  // lock, so no other fetch is writing there); the files already fetched stay.
+  test::writeFileBytes(dir.path() / "local" / ("." + manifest->files[0].name + ".tmp-0123abcd"), "half a file");
+  auto afterKill = io::fetchSeries(store, s.study, s.series, (dir.path() / "local").string());
+  REQUIRE(afterKill.ok());
+  CHECK(afterKill->reused == 3);
+  CHECK_FALSE(fs::exists(dir.path() / "local" / ("." + manifest->files[0].name + ".tmp-0123abcd")));
 
   // Imported again: nothing copied, the same manifest.
   auto second = io::importStudies(store, {input.string()});
