@@ -343,3 +343,40 @@ TEST_CASE("study import and study get interrupted leave no temporary or partial 
   CHECK(temporaryFiles(out2).empty());
   CHECK(cli(dir, "info " + quoted(out2.string())).exitCode == 0);
 }
+
+// Issue 40: the catalogue lists only studies the share holds. A forged series record (a study with no folder, or a
+// manifest other than the one on the share) is named as skipped and listed nowhere; the real study stays.
+TEST_CASE("study list: a forged catalogue record of a study that does not exist is named and skipped", "[cli][share]") {
+  auto ct = sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!ct) return;
+  ScratchDir dir("cli-study-forged");
+  const fs::path share = dir / "share";
+  const std::string root = quoted(share.string());
+  fs::create_directories(share);
+  REQUIRE(cli(dir, "share init " + root).exitCode == 0);
+  REQUIRE(cli(dir, "study import " + root + " " + quoted(ct->string())).exitCode == 0);
+  // Records as an importer writes them, one segment of the catalogue's log: a study that was never imported, and the
+  // real series with a manifest hash that is not its manifest's.
+  const std::string forged =
+      R"({"kind":"series","study":"2.25.666","series":"2.25.666.1","manifest":"studies/2.25.666/series/2.25.666.1.json",)"
+      R"("manifestSha256":")" + std::string(64, 'a') + R"(","patientId":"FORGED","modality":"CT","time":"2026-11-27T00:00:00Z"})";
+  const std::string wrongHash =
+      R"({"kind":"series","study":")" + kStudy + R"(","series":")" + kSeries + R"(","manifest":"studies/)" + kStudy +
+      "/series/" + kSeries + R"(.json","manifestSha256":")" + std::string(64, 'b') + R"(","patientId":"CHANGED"})";
+  const fs::path day = share / "catalogue" / "log" / "20261127";
+  fs::create_directories(day);
+  writeTextFile(day / "1790000000000-forger-1-deadbeef.jsonl", forged + "\n" + wrongHash + "\n");
+
+  const SplitRun listed = cli(dir, "study list " + root + " --json");
+  INFO(listed.out << listed.err);
+  REQUIRE(listed.exitCode == 0);
+  const auto studies = nlohmann::json::parse(listed.out)["studies"];
+  REQUIRE(studies.size() == 1);
+  CHECK(studies[0]["study"] == kStudy);
+  CHECK(studies[0]["patientId"] == "CRLM-CT-1004");
+  CHECK(listed.err.find("warning: skipped: catalogue/log/20261127/1790000000000-forger-1-deadbeef.jsonl:1: a series "
+                        "record of study 2.25.666 whose manifest ") != std::string::npos);
+  CHECK(listed.err.find("does not exist on the share") != std::string::npos);
+  CHECK(listed.err.find("1790000000000-forger-1-deadbeef.jsonl:2: a series record whose manifest ") != std::string::npos);
+  CHECK(jsonOf(cli(dir, "study search " + root + " FORGED --json"))["studies"].empty());
+}

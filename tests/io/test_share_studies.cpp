@@ -77,6 +77,20 @@ io::ShareStore makeStore(const ScratchDir& dir) {
   return std::move(store).value();
 }
 
+// A catalogue record of a series whose manifest is on the share (written here, with `patientId`): the refresh checks
+// series records against the manifests they name.
+std::string seriesRecord(const io::ShareStore& store, const std::string& study, const std::string& series,
+                         const std::string& patientId = {}) {
+  io::SeriesManifest m;
+  m.study = study;
+  m.series = series;
+  m.kind = "dicom";
+  m.patientId = patientId;
+  const std::string text = io::seriesManifestJson(m);
+  REQUIRE(store.writeFile(m.path(), text.data(), text.size(), true).ok());
+  return io::catalogueSeriesRecord(m, io::sha256Hex(text.data(), text.size()));
+}
+
 // A cancel flag that trips after `n` reports of the copy stage (files copied).
 class CancelAfter final : public core::ProgressSink {
  public:
@@ -420,9 +434,7 @@ TEST_CASE("catalogue: a new client reads the newest snapshot and only the segmen
   ScratchDir dir("catalogue-snapshot");
   const io::ShareStore store = makeStore(dir);
   for (int i = 0; i < 30; ++i)
-    REQUIRE(io::appendCatalogue(store, {R"({"kind":"series","study":"s)" + std::to_string(i) +
-                                        R"(","series":"x","patientId":"P)" + std::to_string(i) + R"("})"})
-                .ok());
+    REQUIRE(io::appendCatalogue(store, {seriesRecord(store, "s" + std::to_string(i), "x", "P" + std::to_string(i))}).ok());
   auto first = io::StudyIndex::open(store, (dir.path() / "first.sqlite").string());
   REQUIRE(first.ok());
   auto r1 = first->refresh();
@@ -431,7 +443,7 @@ TEST_CASE("catalogue: a new client reads the newest snapshot and only the segmen
   CHECK(first->studyCount().value() == 30);
   auto snapshot = first->compact();
   REQUIRE(snapshot.ok());
-  REQUIRE(io::appendCatalogue(store, {R"({"kind":"series","study":"late","series":"x"})"}).ok());
+  REQUIRE(io::appendCatalogue(store, {seriesRecord(store, "late", "x")}).ok());
 
   auto fresh = io::StudyIndex::open(store, (dir.path() / "fresh.sqlite").string());
   REQUIRE(fresh.ok());
@@ -690,11 +702,11 @@ TEST_CASE("catalogue: a day folder is listed again until a listing is known comp
   const io::ShareStore store = makeStore(dir);
   auto index = io::StudyIndex::open(store, (dir.path() / "index.sqlite").string());
   REQUIRE(index.ok());
-  REQUIRE(io::appendCatalogue(store, {R"({"kind":"series","study":"a","series":"x"})"}).ok());
+  REQUIRE(io::appendCatalogue(store, {seriesRecord(store, "a", "x")}).ok());
   auto first = index->refresh();
   REQUIRE(first.ok());
   CHECK(first->daysListed == 1);
-  REQUIRE(io::appendCatalogue(store, {R"({"kind":"series","study":"b","series":"x"})"}).ok());  // the same second, likely
+  REQUIRE(io::appendCatalogue(store, {seriesRecord(store, "b", "x")}).ok());  // the same second, likely
   auto second = index->refresh();
   REQUIRE(second.ok());
   CHECK(second->daysListed == 1);
@@ -706,13 +718,13 @@ TEST_CASE("catalogue: a day folder is listed again until a listing is known comp
   auto fourth = index->refresh();
   REQUIRE(fourth.ok());
   CHECK(fourth->daysListed == 0);  // unchanged and known complete: only its time is read
-  REQUIRE(io::appendCatalogue(store, {R"({"kind":"series","study":"c","series":"x"})"}).ok());
+  REQUIRE(io::appendCatalogue(store, {seriesRecord(store, "c", "x")}).ok());
   auto fifth = index->refresh();
   REQUIRE(fifth.ok());
   CHECK(index->studyCount().value() == 3);
 
   // A folder of a day long past (a writer whose clock was behind): listed once, complete at once.
-  const std::string old = R"({"kind":"series","study":"d","series":"x"})";
+  const std::string old = seriesRecord(store, "d", "x");
   REQUIRE(store.writeFile("catalogue/log/20200101/0000000000001-late-1-00000001.jsonl", old.data(), old.size(), true).ok());
   auto sixth = index->refresh();
   REQUIRE(sixth.ok());
