@@ -42,6 +42,10 @@ struct CheckpointModel {
   core::LabelTable labelTable() const;  // the classes with their names and default colours
 };
 
+// Whether `path` is a checkpoint the engines' reader takes (a torch.save state_dict zip or a safetensors file, with at
+// least one tensor), read as far as its tensor list (cheap: no tensor data). Errors name the file and say it is none.
+core::Status checkCheckpointFile(const std::string& path);
+
 // `<checkpoint without .pt/.safetensors>.json`.
 std::string checkpointSidecarPath(const std::string& checkpointPath);
 

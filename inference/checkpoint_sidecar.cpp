@@ -1,5 +1,5 @@
-// The sidecars of delineate-train's checkpoints, read without LibTorch (the CLI checks one before it is stored on a
-// share, and names one it cannot read before a plugin is loaded); the engines they describe are checkpoint_engine.cpp.
+// The sidecars of delineate-train's checkpoints, and whether a file is a checkpoint at all, read without LibTorch (the
+// CLI checks both before a checkpoint is stored on a share or a plugin is loaded); the engines are checkpoint_engine.cpp.
 #include "inference/checkpoint_engine.h"
 
 #include <nlohmann/json.hpp>
@@ -9,6 +9,8 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+
+#include "inference/vista3d/checkpoint_reader.h"
 
 namespace delineate::inference {
 
@@ -116,6 +118,15 @@ core::Result<std::optional<CheckpointModel>> readCheckpointModel(const std::stri
   auto parsed = modelFromSidecar(j, path);
   if (!parsed) return parsed.error();
   return std::optional<CheckpointModel>(std::move(*parsed));
+}
+
+core::Status checkCheckpointFile(const std::string& path) {
+  auto checkpoint = vista3d::readCheckpoint(path);
+  if (!checkpoint)
+    return makeError(ErrorCode::ParseError, path,
+                     "not a checkpoint (a torch.save state_dict or safetensors file): " + checkpoint.error().detail);
+  if (checkpoint->tensors.empty()) return makeError(ErrorCode::ParseError, path, "a checkpoint without a tensor");
+  return core::Status::success();
 }
 
 }  // namespace delineate::inference

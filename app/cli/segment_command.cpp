@@ -12,7 +12,6 @@
 #include "inference/checkpoint_engine.h"
 #include "inference/engine.h"
 #include "inference/engine_plugin.h"
-#include "inference/vista3d/checkpoint_reader.h"
 #include "io/studies/checkpoint_fetch.h"
 #include "io/volume/image_file.h"
 
@@ -42,10 +41,8 @@ int runSegment(const SegmentOptions& o) {
                            "plain VISTA-3D checkpoint\n", sidecar.c_str());
     // Read as a checkpoint (its zip directory and pickle, or safetensors header: cheap) before LibTorch is loaded, so
     // a file that is none is named as such whatever device would have run it.
-    if (auto readable = inference::vista3d::readCheckpoint(selection.checkpoint); !readable)
-      return fileError(core::makeError(readable.error().code, selection.checkpoint,
-                                       "not a checkpoint (a torch.save state_dict or safetensors file): " +
-                                           readable.error().detail));
+    if (core::Status readable = inference::checkCheckpointFile(selection.checkpoint); !readable)
+      return fileError(readable.error());
     auto choice = inference::selectEngineViaPlugin(selection);
     if (!choice) return fileError(choice.error());
     // The engine asked for is the engine used, or nothing is: a batch run must never write another engine's labels

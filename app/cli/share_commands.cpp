@@ -15,7 +15,6 @@
 
 #include "app/cli/commands.h"
 #include "inference/checkpoint_engine.h"
-#include "inference/vista3d/checkpoint_reader.h"
 #include "io/base/regular_file.h"
 #include "io/share/audit_log.h"
 #include "io/volume/image_file.h"
@@ -360,11 +359,7 @@ int runCheckpointPut(const CheckpointPutOptions& o) {
   // Only checkpoints go on the share as checkpoints: a file our reader takes (torch.save zip with a state_dict
   // pickle, or safetensors) with at least one tensor; anything else is refused naming the file, before it is stored.
   if (core::Status regular = io::checkRegularFile(file, "checkpoint"); !regular) return fileError(regular.error());
-  if (auto checkpoint = inference::vista3d::readCheckpoint(file); !checkpoint)
-    return fileError(makeError(ErrorCode::ParseError, file,
-                               "not a checkpoint (a torch.save state_dict or safetensors file): " + checkpoint.error().detail));
-  else if (checkpoint->tensors.empty())
-    return fileError(makeError(ErrorCode::ParseError, file, "a checkpoint without a tensor"));
+  if (core::Status checkpoint = inference::checkCheckpointFile(file); !checkpoint) return fileError(checkpoint.error());
   const auto dot = file.find_last_of('.');
   const std::string suffix =
       dot != std::string::npos && file.find('/', dot) == std::string::npos ? file.substr(dot) : "";
