@@ -6,8 +6,9 @@
 //   the classes written as the label ids of the cases it learnt from, back on the image's own grid (nearest);
 // - a fine-tuned VISTA-3D: the VISTA-3D engine with the run's label table: classes asked for and produced by the
 //   user's ids (mapped to and from VISTA-3D's), automatic segmentation of the classes it was trained on.
-// A checkpoint without a sidecar is a plain VISTA-3D checkpoint (engine.h). Torch-free; the engines are defined in
-// delineate_inference_torch (without LibTorch they answer Unsupported).
+// A checkpoint without a sidecar is a plain VISTA-3D checkpoint (engine.h). Torch-free; the sidecar readers are in
+// delineate_inference (checkpoint_sidecar.cpp), the engines in delineate_inference_torch (without LibTorch they answer
+// Unsupported).
 
 #include <array>
 #include <cstdint>
@@ -40,6 +41,10 @@ struct CheckpointModel {
   std::vector<Class> classes;
   core::LabelTable labelTable() const;  // the classes with their names and default colours
 };
+
+// Whether `path` is a checkpoint the engines' reader takes (a torch.save state_dict zip or a safetensors file, with at
+// least one tensor), read as far as its tensor list (cheap: no tensor data). Errors name the file and say it is none.
+core::Status checkCheckpointFile(const std::string& path);
 
 // `<checkpoint without .pt/.safetensors>.json`.
 std::string checkpointSidecarPath(const std::string& checkpointPath);

@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "core/label_map.h"
+#include "core/progress.h"
 #include "core/scalar_image.h"
 #include "core/statistics.h"
 
@@ -263,5 +264,19 @@ inline int fileError(const core::Error& error) {
   std::fprintf(stderr, "error: %s\n", error.describe().c_str());
   return 1;
 }
+
+// SIGINT and SIGTERM as a cancel request (study_commands.cpp): while one lives, the first such signal cancels the
+// work it is given to (which stops between files and removes what it had not finished), a second ends the process
+// as the signal would. interrupted(): whether a signal came; exitCode(): 128 + that signal (130 for Ctrl-C).
+class InterruptSink final : public core::ProgressSink {
+ public:
+  InterruptSink();
+  ~InterruptSink() override;
+  InterruptSink(const InterruptSink&) = delete;
+  InterruptSink& operator=(const InterruptSink&) = delete;
+  void report(double, const std::string&) override {}
+  bool cancelled() const override;
+  int exitCode() const;
+};
 
 }  // namespace delineate::app::cli

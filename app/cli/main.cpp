@@ -522,7 +522,9 @@ class Program {
   void addCheckpointCommands() {
     CLI::App* checkpoint = group("checkpoint", "model checkpoints on a share store: streamed, hash verified, with a "
                                                "JSON sidecar.");
-    CLI::App* put = command(*checkpoint, "put", "store a model checkpoint as a new revision (streamed).",
+    CLI::App* put = command(*checkpoint, "put",
+                            "store a model checkpoint (a torch.save state_dict or safetensors file, checked) as a new "
+                            "revision (streamed).",
                             [this] { return runCheckpointPut(m_checkpointPut); });
     positional(put, "ROOT", m_checkpointPut.root, "the share store");
     positional(put, "MODEL", m_checkpointPut.model, "the model's name in the store");

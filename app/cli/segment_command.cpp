@@ -9,6 +9,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/input_checks.h"
 #include "app/cli/segment_output.h"
+#include "inference/checkpoint_engine.h"
 #include "inference/engine.h"
 #include "inference/engine_plugin.h"
 #include "io/studies/checkpoint_fetch.h"
@@ -29,8 +30,28 @@ int runSegment(const SegmentOptions& o) {
     selection.checkpoint = o.engine;
     if (int code = resolveCheckpointArgument(selection.checkpoint); code != 0) return code;
     selection.vista.device = o.device;
+    // A sidecar beside it that is not one of ours (no architecture) leaves a plain VISTA-3D checkpoint: said, not
+    // silent; one that names an architecture but cannot be read is an error naming it (readCheckpointModel).
+    auto model = inference::readCheckpointModel(selection.checkpoint);
+    if (!model) return fileError(model.error());
+    const std::string sidecar = inference::checkpointSidecarPath(selection.checkpoint);
+    std::error_code sidecarError;
+    if (!*model && std::filesystem::exists(sidecar, sidecarError))
+      std::fprintf(stderr, "warning: %s: names no architecture (not a Delineate sidecar): the checkpoint is read as a "
+                           "plain VISTA-3D checkpoint\n", sidecar.c_str());
+    // Read as a checkpoint (its zip directory and pickle, or safetensors header: cheap) before LibTorch is loaded, so
+    // a file that is none is named as such whatever device would have run it.
+    if (core::Status readable = inference::checkCheckpointFile(selection.checkpoint); !readable)
+      return fileError(readable.error());
     auto choice = inference::selectEngineViaPlugin(selection);
     if (!choice) return fileError(choice.error());
+    // The engine asked for is the engine used, or nothing is: a batch run must never write another engine's labels
+    // with exit 0 (the window may fall back to the classic engine; it says so on screen).
+    if (choice->engine && choice->engine->info().id.rfind("classic", 0) == 0)
+      return fileError(core::makeError(core::ErrorCode::Unsupported, o.engine,
+                                       "the checkpoint cannot be used here: " + choice->why +
+                                           "; nothing was segmented (--device cpu runs it on the CPU; --engine classic "
+                                           "asks for the classic engine)"));
     std::fprintf(stderr, "%s\n", choice->why.c_str());
     engine = std::move(choice->engine);
   }

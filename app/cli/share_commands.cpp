@@ -14,6 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands.h"
+#include "inference/checkpoint_engine.h"
+#include "io/base/regular_file.h"
 #include "io/share/audit_log.h"
 #include "io/volume/image_file.h"
 #include "io/share/share_lease.h"
@@ -349,8 +351,15 @@ int runCheckpointPut(const CheckpointPutOptions& o) {
     if (j.is_discarded() || !j.is_object())
       return fileError(makeError(ErrorCode::ParseError, o.sidecar, "the sidecar must be a JSON object"));
     sidecar = j.dump();
+    // A sidecar that names an architecture is what engines will read the weights by: it must be one they can read.
+    if (j.contains("architecture"))
+      if (auto model = inference::parseCheckpointModel(sidecar, o.sidecar); !model) return fileError(model.error());
   }
   const std::string& file = o.file;
+  // Only checkpoints go on the share as checkpoints: a file our reader takes (torch.save zip with a state_dict
+  // pickle, or safetensors) with at least one tensor; anything else is refused naming the file, before it is stored.
+  if (core::Status regular = io::checkRegularFile(file, "checkpoint"); !regular) return fileError(regular.error());
+  if (core::Status checkpoint = inference::checkCheckpointFile(file); !checkpoint) return fileError(checkpoint.error());
   const auto dot = file.find_last_of('.');
   const std::string suffix =
       dot != std::string::npos && file.find('/', dot) == std::string::npos ? file.substr(dot) : "";

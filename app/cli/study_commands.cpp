@@ -1,4 +1,5 @@
 // study import | list | search | show | get | reindex: studies on the share (io/studies/).
+#include <csignal>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -105,7 +106,28 @@ int printStudies(const io::StudyIndex& index, const io::StudyQuery& query, bool 
   return 0;
 }
 
+volatile std::sig_atomic_t g_signal = 0;
+
+extern "C" void onInterrupt(int signal) {
+  g_signal = signal;
+  std::signal(signal, SIG_DFL);  // a second one ends the process as it would have
+}
+
 }  // namespace
+
+InterruptSink::InterruptSink() {
+  g_signal = 0;
+  std::signal(SIGINT, onInterrupt);
+  std::signal(SIGTERM, onInterrupt);
+}
+
+InterruptSink::~InterruptSink() {
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+}
+
+bool InterruptSink::cancelled() const { return g_signal != 0; }
+int InterruptSink::exitCode() const { return 128 + static_cast<int>(g_signal); }
 
 int runStudyImport(const StudyOptions& o) {
   auto store = io::ShareStore::open(o.root);
@@ -123,8 +145,13 @@ int runStudyImport(const StudyOptions& o) {
     if (!secret) return fileError(secret.error());
     options.deidentify = std::move(secret).value();
   }
+  InterruptSink interrupt;  // Ctrl-C or SIGTERM: stops between files, no temporary file left (run again to finish)
+  options.progress = &interrupt;
   auto report = io::importStudies(*store, o.inputs, options);
-  if (!report) return fileError(report.error());
+  if (!report) {
+    fileError(report.error());
+    return interrupt.cancelled() ? interrupt.exitCode() : 1;
+  }
   for (const auto& s : report->skipped) std::fprintf(stderr, "warning: not imported: %s\n", s.c_str());
   for (const auto& w : report->warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   int copied = 0, there = 0;
@@ -266,8 +293,12 @@ int runStudyShow(const StudyOptions& o) {
 int runStudyGet(const StudyOptions& o) {
   auto store = io::ShareStore::open(o.root);
   if (!store) return fileError(store.error());
-  auto fetched = io::fetchSeries(*store, o.study, o.series, o.output);
-  if (!fetched) return fileError(fetched.error());
+  InterruptSink interrupt;  // Ctrl-C or SIGTERM: stops, and the files this run wrote are removed
+  auto fetched = io::fetchSeries(*store, o.study, o.series, o.output, &interrupt);
+  if (!fetched) {
+    fileError(fetched.error());
+    return interrupt.cancelled() ? interrupt.exitCode() : 1;
+  }
   if (o.json)
     std::printf("%s\n", json{{"open", fetched->openPath}, {"files", fetched->manifest.files.size()},
                              {"copied", fetched->copied}, {"reused", fetched->reused}}

@@ -270,6 +270,24 @@ class Run {
       m_store = std::move(*opened);
     }
     m_checkpointFolder = (fs::path(m_settings->output) / "checkpoints").string();
+    // Everything named by the user is checked before a case is read (reading them takes minutes on real data): the
+    // model to publish to and the checkpoint to start from.
+    if (!m_settings->modelName.empty()) {
+      if (!m_store)
+        return fail(core::makeError(core::ErrorCode::InvalidArgument, m_settings->modelName,
+                                    "--model-name publishes to a share: give the share with --share ROOT"));
+      if (auto checkpoints = io::ModelCheckpoints::open(*m_store, m_settings->modelName); !checkpoints)
+        return fail(checkpoints.error());
+    }
+    if (!m_settings->checkpoint.empty()) {
+      std::string note;
+      auto file = io::resolveCheckpoint(m_settings->checkpoint, {}, &note);
+      if (!file) return fail(file.error());
+      if (!note.empty()) std::fprintf(stderr, "%s\n", note.c_str());
+      auto ck = inference::vista3d::readCheckpoint(*file);  // its directory and tensor list: cheap
+      if (!ck) return fail(ck.error());
+      m_base = std::move(*ck);
+    }
     return std::nullopt;
   }
 
@@ -309,16 +327,7 @@ class Run {
   Stop buildModel() {
     inference::vista3d::Vista3dModel::setCpuThreads(std::max(0, m_settings->threads));  // 0: every core
     tr::seedTorch(m_settings->trainer.patches.seed);
-    std::optional<inference::vista3d::Checkpoint> base;
-    if (!m_settings->checkpoint.empty()) {
-      std::string note;
-      auto file = io::resolveCheckpoint(m_settings->checkpoint, {}, &note);
-      if (!file) return fail(file.error());
-      if (!note.empty()) std::fprintf(stderr, "%s\n", note.c_str());
-      auto ck = inference::vista3d::readCheckpoint(*file);
-      if (!ck) return fail(ck.error());
-      base = std::move(*ck);
-    }
+    const std::optional<inference::vista3d::Checkpoint>& base = m_base;  // read by readSettings
     auto model = m_settings->model == "vista3d"
                      ? tr::TrainableModel::vista3d(*base)
                      : tr::TrainableModel::segResNetDS(m_settings->network, base ? &*base : nullptr,
@@ -569,6 +578,7 @@ class Run {
   std::unique_ptr<tr::TrainableModel> m_model;
   json m_sidecar;
   std::string m_checkpointFolder;
+  std::optional<inference::vista3d::Checkpoint> m_base;  // the checkpoint to start from, if any
   tr::ResumePoint m_resume;
   std::vector<tr::SavedCheckpoint> m_earlier;
   const std::string m_author = io::processUserName();

@@ -128,7 +128,8 @@ enum class SeriesIssueKind {
   MissingGeometry,
   MissingSeriesUid,
   Split,  // one SeriesInstanceUID became several series (orientation, size or echo)
-  DuplicateInstances,  // the same SOPInstanceUID in several files: the copies are ignored
+  DuplicateInstances,  // the same SOPInstanceUID in several byte-identical files: the copies are ignored
+  ConflictingInstances,  // the same SOPInstanceUID (and plane) in files with different bytes: the series is refused
   UnreadableFiles,     // files of the series (or beside it) that could not be read: loading needs allowUnreadable
 };
 const char* seriesIssueName(SeriesIssueKind kind);
@@ -149,6 +150,16 @@ struct DicomSkippedFile {
   std::string seriesInstanceUid;
   std::optional<int> instanceNumber;
   std::optional<core::Vec3> positionLps;
+};
+
+// A file that carries an instance already read from another file (same SOPInstanceUID, first plane and frame count).
+// Byte-identical: a copy, counted and ignored. Different bytes: a conflict that no reader can settle (which of the two
+// is the instance?), so the series is refused by loadDicomSeries and left out of imports, naming both files.
+struct DicomDuplicateFile {
+  std::string path;    // the file not read
+  std::string sameAs;  // the file that was read for that instance
+  std::string sopInstanceUid;
+  bool identical = true;
 };
 
 struct DicomSeries {
@@ -185,6 +196,12 @@ struct DicomSeries {
   // readable UID, but could not be read. Non-empty: the series is not complete (see UnreadableFiles).
   std::vector<DicomSkippedFile> unreadable;
   bool isComplete() const { return unreadable.empty(); }
+
+  // Files of its SeriesInstanceUID that repeat an instance (see DicomDuplicateFile), in file order.
+  std::vector<DicomDuplicateFile> duplicates;
+  bool hasConflictingInstances() const;
+  // "<a> and <b> carry SOPInstanceUID <uid> with different bytes" for each conflict, joined by "; ".
+  std::string conflictDescription() const;
 
   // "1.2.3.4" or "1.2.3.4#2" for split series: the key the CLI and the GUI use to pick a series.
   std::string key() const;

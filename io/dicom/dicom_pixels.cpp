@@ -505,6 +505,15 @@ core::Status checkLoadable(const DicomSeries& series, const DicomLoadOptions& op
     return makeError(ErrorCode::Unsupported, subject,
                      "colour or palette image (SamplesPerPixel " + std::to_string(series.format.samplesPerPixel) +
                          ", " + photometric + "): only monochrome images load as volumes");
+  // Two files claim one instance with different bytes: neither can be taken for it, and no option overrides that
+  // (the user removes the wrong file). Named by the file read first.
+  if (series.hasConflictingInstances()) {
+    const auto first = std::find_if(series.duplicates.begin(), series.duplicates.end(),
+                                    [](const DicomDuplicateFile& d) { return !d.identical; });
+    return makeError(ErrorCode::Corrupt, first->sameAs,
+                     "series " + series.key() + " is refused: " + series.conflictDescription() +
+                         " (which file is the instance cannot be told; remove the wrong one)");
+  }
   // Checked before the grid: a lost first or last slice leaves a regular grid, and a lost middle slice should be
   // named as the file it is, not as "missing slices" of the series' first file.
   if (!series.unreadable.empty() && !options.allowUnreadable) {

@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 #include <tuple>
+#include <vector>
 
 #include <dcmtk/config/osconfig.h>
 #include <dcmtk/dcmdata/dcdeftag.h>
@@ -480,6 +481,27 @@ SeriesIssue unreadableIssue(const DicomSeries& series) {
   return SeriesIssue{SeriesIssueKind::UnreadableFiles, detail};
 }
 
+
+// Whether two files hold the same bytes (read in pieces; an unreadable one is "different": never silently equal).
+bool sameFileBytes(const std::string& a, const std::string& b) {
+  std::error_code ec1, ec2;
+  const auto sizeA = std::filesystem::file_size(a, ec1), sizeB = std::filesystem::file_size(b, ec2);
+  if (ec1 || ec2 || sizeA != sizeB) return false;
+  const int fa = ::open(a.c_str(), O_RDONLY | O_CLOEXEC), fb = ::open(b.c_str(), O_RDONLY | O_CLOEXEC);
+  bool same = fa >= 0 && fb >= 0;
+  std::vector<char> bufA(1 << 20), bufB(1 << 20);
+  std::uint64_t left = sizeA;
+  while (same && left > 0) {
+    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(left, bufA.size()));
+    same = ::read(fa, bufA.data(), n) == static_cast<ssize_t>(n) && ::read(fb, bufB.data(), n) == static_cast<ssize_t>(n) &&
+           std::memcmp(bufA.data(), bufB.data(), n) == 0;
+    left -= n;
+  }
+  if (fa >= 0) ::close(fa);
+  if (fb >= 0) ::close(fb);
+  return same;
+}
+
 }  // namespace
 
 core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, const DicomScanOptions& options) {
@@ -519,9 +541,9 @@ core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, 
     DicomSeries proto;
     std::map<std::string, std::vector<DicomSlice>> parts;
     std::map<std::string, DicomPixelFormat> formats;
-    std::set<std::string> sops;
+    std::map<std::string, std::string> sops;  // instance key -> the file read for it
     int instances = 0;
-    int duplicateInstances = 0;
+    std::vector<DicomDuplicateFile> duplicates;
     std::optional<std::pair<std::string, std::string>> nonImageIdentity;  // modality, SOP class
     bool protoFromImage = false;
   };
@@ -577,9 +599,11 @@ core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, 
                                        "no SeriesInstanceUID: grouped by folder, SeriesNumber and Modality"});
     }
     ++g.instances;
-    // The same instance twice (a copied file): keep the first, say so.
+    // The same instance twice: a byte-identical copy is ignored and counted; different bytes are a conflict that
+    // refuses the series (neither file can be taken as the instance), both named.
     // (Same SOPInstanceUID and same first plane: files that reuse a UID for different images are kept.)
-    std::string sop = h.slices.empty() ? std::string() : h.slices.front().sopInstanceUid;
+    const std::string sopUid = h.slices.empty() ? std::string() : h.slices.front().sopInstanceUid;
+    std::string sop = sopUid;
     if (!sop.empty()) {
       const DicomSlice& first = h.slices.front();
       char plane[96];
@@ -587,9 +611,12 @@ core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, 
                     first.positionLps[2]);
       sop += plane + orientationKey(first) + "|" + std::to_string(h.slices.size());
     }
-    if (!sop.empty() && !g.sops.insert(sop).second) {
-      ++g.duplicateInstances;
-      continue;
+    if (!sop.empty()) {
+      const auto [first, isNew] = g.sops.emplace(sop, files[i]);
+      if (!isNew) {
+        g.duplicates.push_back({files[i], first->second, sopUid, sameFileBytes(first->second, files[i])});
+        continue;
+      }
     }
     if (!h.isImage) {
       // Non-image instances sharing a SeriesInstanceUID with images (rare) get a part of their own, named by the
@@ -678,10 +705,26 @@ core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, 
                                            " stacks that differ in " + reason + "; this is part " +
                                            std::to_string(splitIndex)});
       }
-      if (g.duplicateInstances > 0)
+      s.duplicates = g.duplicates;
+      std::string copies;
+      int copyCount = 0, conflictCount = 0;
+      for (const DicomDuplicateFile& d : g.duplicates) {
+        if (!d.identical) {
+          ++conflictCount;
+          continue;
+        }
+        if (++copyCount <= 3) copies += (copies.empty() ? "" : ", ") + d.path + " (a copy of " + d.sameAs + ")";
+      }
+      if (copyCount > 3) copies += ", ...";
+      if (copyCount > 0)
         s.issues.push_back(SeriesIssue{SeriesIssueKind::DuplicateInstances,
-                                       std::to_string(g.duplicateInstances) +
-                                           " file(s) repeat an instance already read (same SOPInstanceUID): ignored"});
+                                       std::to_string(copyCount) + " file(s) repeat an instance already read, byte for "
+                                       "byte (same SOPInstanceUID): ignored: " + copies});
+      if (conflictCount > 0)
+        s.issues.push_back(SeriesIssue{SeriesIssueKind::ConflictingInstances,
+                                       std::to_string(conflictCount) + " file(s) repeat an instance with different "
+                                       "bytes (" + s.conflictDescription() + "): the series is not loaded or imported "
+                                       "until one of each pair is removed"});
       analyzeSeriesGeometry(s);
       if (s.isImage) {
         // Unreadable members: by their salvaged UID, or, when no UID could be read, by lying in one of its folders.

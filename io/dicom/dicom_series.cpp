@@ -45,6 +45,7 @@ const char* seriesIssueName(SeriesIssueKind kind) {
     case SeriesIssueKind::MissingSeriesUid: return "missing SeriesInstanceUID";
     case SeriesIssueKind::Split: return "split series";
     case SeriesIssueKind::DuplicateInstances: return "duplicate instances";
+    case SeriesIssueKind::ConflictingInstances: return "conflicting instances";
     case SeriesIssueKind::UnreadableFiles: return "unreadable files";
   }
   return "issue";
@@ -63,6 +64,19 @@ std::string DicomSeries::key() const {
   std::string k = seriesInstanceUid.empty() ? "noseriesuid:" + folder + ":" + seriesNumber : seriesInstanceUid;
   if (splitIndex > 0) k += "#" + std::to_string(splitIndex);
   return k;
+}
+
+bool DicomSeries::hasConflictingInstances() const {
+  return std::any_of(duplicates.begin(), duplicates.end(), [](const DicomDuplicateFile& d) { return !d.identical; });
+}
+
+std::string DicomSeries::conflictDescription() const {
+  std::string out;
+  for (const DicomDuplicateFile& d : duplicates)
+    if (!d.identical)
+      out += (out.empty() ? "" : "; ") + d.sameAs + " and " + d.path + " carry SOPInstanceUID " + d.sopInstanceUid +
+             " with different bytes";
+  return out;
 }
 
 std::vector<const DicomSeries*> DicomIndex::allSeries() const {

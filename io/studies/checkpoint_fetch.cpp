@@ -8,6 +8,7 @@
 #include <map>
 
 #include "io/base/atomic_file.h"
+#include "io/base/sha256.h"
 #include "io/share/share_lease.h"
 #include "io/share/share_revisions.h"
 #include "io/studies/study_store.h"
@@ -63,8 +64,15 @@ core::Result<std::string> fetchCheckpoint(const ShareStore& store, const std::st
   if (core::Status s = createFolders(weights.parent_path().string(), FileAccess::Private); !s) return s.error();
   std::error_code ec;
   const fs::path sidecar = fs::path(weights).replace_extension(".json");
-  // The sidecar is written after the weights, so a copy with its sidecar is complete (both are atomic renames).
-  if (!(fs::exists(weights, ec) && fs::exists(sidecar, ec) && fs::file_size(weights, ec) == info->bytes)) {
+  // The sidecar is written after the weights, so a copy with its sidecar is complete (both are atomic renames). A
+  // copy is used only while its bytes still hash to the revision's SHA-256 (a cache is a local disk anyone may write
+  // to, and disks fail); a copy that does not is replaced by a verified one.
+  bool cached = fs::exists(weights, ec) && fs::exists(sidecar, ec) && fs::file_size(weights, ec) == info->bytes;
+  if (cached) {
+    auto hash = sha256OfFile(weights.string());
+    cached = hash && *hash == info->sha256;
+  }
+  if (!cached) {
     auto copied = checkpoints->copyOut(number, weights.string(), FileAccess::Private);
     if (!copied) return copied.error();
     AtomicWriteOptions options;
@@ -276,6 +284,17 @@ core::Result<std::string> resolveCheckpoint(const std::string& referenceOrPath, 
   const fs::path folder = cacheFolder.empty() ? fs::path(userCacheFolder()) / "checkpoints" : fs::path(cacheFolder);
   const auto copies = cachedCopies(folder, reference->model, reference->revision);
   if (copies.size() != 1) return fetched;
+  // The cached copy lies in a folder named by the revision's SHA-256 (fetchCheckpoint's, from the revision record):
+  // it is used only when its bytes hash to that name, else it is an error naming it (and it is not used).
+  const std::string expected = copies.front().parent_path().filename().string();
+  auto hash = sha256OfFile(copies.front().string());
+  if (!hash) return hash.error();
+  if (*hash != expected)
+    return makeError(ErrorCode::Corrupt, copies.front().string(),
+                     "the cached copy of " + reference->model + " r" + std::to_string(reference->revision) +
+                         " does not match the revision's SHA-256 (" + expected + ", the copy hashes to " + *hash +
+                         "): not used; the share " + reference->root + " cannot be reached to fetch it again (" +
+                         fetched.error().describe() + ")");
   if (note)
     *note = "the share " + reference->root + " cannot be reached (" + fetched.error().describe() + "): using the copy of " +
             reference->model + " r" + std::to_string(reference->revision) + " cached at " + copies.front().string();

@@ -35,6 +35,8 @@ using core::makeError;
 // folder named by hashes could not keep beside it).
 const char* const kVolumeSuffixes[] = {".nii.gz", ".nii", ".nrrd", ".mha"};
 
+constexpr auto kStaleImportTemp = std::chrono::hours(1);
+
 std::string volumeSuffix(const std::string& path) {
   std::string lower = fs::path(path).filename().string();
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
@@ -57,6 +59,8 @@ struct PlannedSeries {
   SeriesManifest manifest;  // files filled once copied
   std::string suffix;       // ".dcm" or the volume's
   std::vector<SourceFile> sources;
+  std::set<std::string> copies;  // input files that are byte-identical copies of an instance read from another
+  std::string refused;           // why the series is not imported ("" when it is)
 };
 
 // Batches catalogue records: one segment per second at most (and at the end).
@@ -178,6 +182,7 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
   std::sort(volumes.begin(), volumes.end());
 
   std::vector<PlannedSeries> plan;
+  int refusedSeries = 0;  // left out for instances in two files with different bytes
   const std::string user = processUserName(), host = localHostName(), now = utcNowIso();
   if (!dicomCandidates.empty()) {
     DicomScanOptions scan;
@@ -258,6 +263,28 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
         if (seenPaths.insert(slice.path).second) sources.push_back({slice.path, {}, 0});
       for (const DicomSkippedFile& u : s->unreadable)
         report.skipped.push_back(u.reason + " (not imported with series " + seriesName + ")");
+      // One instance in two files: identical copies are stored once and counted; different bytes refuse the series
+      // (which file is the instance cannot be told), naming both files.
+      for (const DicomDuplicateFile& d : s->duplicates)
+        if (d.identical) plan[found->second].copies.insert(d.path);
+      if (s->hasConflictingInstances() && plan[found->second].refused.empty())
+        plan[found->second].refused = s->conflictDescription() +
+                                      ": which file is the instance cannot be told; remove the wrong one and import again";
+    }
+    // Refused series are not copied at all (a partial series on the share would look like the series).
+    for (std::size_t i = 0; i < plan.size();) {
+      if (plan[i].refused.empty()) {
+        ++i;
+        continue;
+      }
+      report.skipped.push_back("series " + plan[i].manifest.series + " of study " + plan[i].manifest.study +
+                               " not imported: " + plan[i].refused);
+      ++refusedSeries;
+      imagePieces.erase(i);
+      std::map<std::size_t, int> shifted;
+      for (const auto& [at, pieces] : imagePieces) shifted[at > i ? at - 1 : at] = pieces;
+      imagePieces = std::move(shifted);
+      plan.erase(plan.begin() + static_cast<std::ptrdiff_t>(i));
     }
     for (const auto& [p, pieces] : imagePieces)
       if (pieces != 1) plan[p].manifest.geometry.reset();
@@ -293,10 +320,32 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
     p.sources.push_back({v, *hash, 0});
     plan.push_back(std::move(p));
   }
-  if (plan.empty())
+  if (plan.empty()) {
+    std::string why;  // every reason, so a refused series names its files here too
+    for (std::size_t i = 0; i < report.skipped.size() && i < 8; ++i) why += (i ? "; " : "") + report.skipped[i];
+    if (report.skipped.size() > 8) why += "; and " + std::to_string(report.skipped.size() - 8) + " more";
+    if (refusedSeries > 0)
+      return makeError(ErrorCode::InvalidArgument, inputs.front(), "nothing was imported: " + why);
     return makeError(ErrorCode::NotFound, inputs.empty() ? std::string("(no input)") : inputs.front(),
-                     "nothing to import: no readable DICOM series or volume file" +
-                         (report.skipped.empty() ? std::string() : " (" + report.skipped.front() + ")"));
+                     "nothing to import: no readable DICOM series or volume file" + (why.empty() ? std::string() : " (" + why + ")"));
+  }
+
+  // Temporary files a killed import left in a series folder (".<hash>.dcm.tmp-..."): never read as series files
+  // (a manifest names its files), and removed by the next import of the series once an hour old (a younger one may
+  // be the copy of an importer running now, on this or another machine; `study show` lists them meanwhile).
+  for (const PlannedSeries& p : plan) {
+    auto folder = store.resolve("studies/" + p.manifest.study + "/series/" + p.manifest.series);
+    if (!folder) continue;
+    std::error_code ec;
+    const auto checkedAt = fs::file_time_type::clock::now();
+    for (fs::directory_iterator it(*folder, ec), end; !ec && it != end; it.increment(ec)) {
+      std::error_code e;
+      if (!isAtomicTempFileName(it->path().filename().string())) continue;
+      const auto time = fs::last_write_time(it->path(), e);
+      if (!e && checkedAt - time > kStaleImportTemp && fs::remove(it->path(), e))
+        report.warnings.push_back("removed " + it->path().string() + ", a temporary file an interrupted import left");
+    }
+  }
 
   // 2. Copy every file (in parallel over all series), then each series' manifest once its last file is in.
   struct Task {
@@ -318,6 +367,7 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
     PlannedSeries& p = plan[s];
     SeriesManifest& m = p.manifest;
     ImportedSeries& r = report.series[s];
+    r.duplicates = static_cast<int>(p.copies.size());
     std::map<std::string, SeriesFile> unique;
     for (const SourceFile& f : p.sources) {
       const std::string name = f.sha256 + p.suffix;

@@ -20,8 +20,10 @@
 #include <nlohmann/json.hpp>
 
 #include "io/base/file_modes.h"
+#include "io/base/file_read.h"
 #include "io/base/parallel.h"
 #include "io/base/posix_util.h"
+#include "io/base/sha256.h"
 #include "io/share/share_catalogue.h"
 #include "io/share/share_revisions.h"
 #include "io/studies/study_store.h"
@@ -44,6 +46,8 @@ constexpr std::size_t kRecentDays = 3;
 constexpr std::int64_t kSweepIntervalNs = std::int64_t(3600) * 1000000000;
 // Requests a refresh keeps in flight on the share (stats, listings, segment reads).
 constexpr int kShareRequestsInFlight = 8;
+// Series records checked in one refresh (a manifest read each) after which the refresh writes a compaction snapshot.
+constexpr std::size_t kCompactAfterChecked = 2000;
 
 const char* const kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -275,11 +279,14 @@ struct StudyIndex::Impl {
     if (st.step() == SQLITE_DONE && sqlite3_changes(db) > 0) out.newProblems.push_back(source + ": " + reason);
   }
 
+  // `rejected(i)`: why line i is refused before it is applied (a series record the share contradicts), or null.
   void applyLines(const std::vector<std::string>& lines, const std::string& source, std::set<std::string>& touched,
-                  CatalogueRefresh& out) {
+                  CatalogueRefresh& out,
+                  const std::function<const std::string*(std::size_t)>& rejected = nullptr) {
     for (std::size_t i = 0; i < lines.size(); ++i) {
       std::string reason;
-      if (apply(lines[i], &reason, touched)) ++out.recordsApplied;
+      if (const std::string* why = rejected ? rejected(i) : nullptr) problem(source + ":" + std::to_string(i + 1), *why, out);
+      else if (apply(lines[i], &reason, touched)) ++out.recordsApplied;
       else problem(source + ":" + std::to_string(i + 1), reason, out);
     }
   }
@@ -406,6 +413,42 @@ bool permanentFailure(const core::Error& e) {
 }
 
 bool isReindexSnapshot(const std::string& name) { return name.find(".compact.") == std::string::npos; }
+
+// A series record of the log checked against the share: its study's manifest of that series exists, at the path the
+// record names, with the SHA-256 it names. "" when it does; else why not (the record is skipped and named: the
+// catalogue never lists a study the folders do not hold). nullopt: the share did not answer (try again later).
+std::optional<std::string> checkSeriesRecord(const ShareStore& store, const std::string& line) {
+  const json j = json::parse(line, nullptr, false);
+  if (!j.is_object() || j.value("kind", json()) != "series") return std::string();
+  const auto text = [&](const char* key) {
+    return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
+  };
+  const std::string study = text("study"), series = text("series");
+  if (study.empty() || series.empty() || !isValidShareName(study) || !isValidShareName(series))
+    return std::string();  // refused by apply() with its own reason
+  SeriesManifest m;
+  m.study = study;
+  m.series = series;
+  const std::string expected = m.path();
+  if (text("manifest") != expected)
+    return "a series record naming manifest '" + text("manifest") + "', not its series' " + expected + ": skipped";
+  auto path = store.resolve(expected);
+  if (!path) return "a series record whose manifest path cannot be used (" + path.error().describe() + "): skipped";
+  auto content = readWholeFileIfPresent(*path, kMaxRecordBytes, "series manifest");
+  if (!content) {
+    if (content.error().code == ErrorCode::SizeLimit || content.error().code == ErrorCode::Corrupt)
+      return "a series record whose manifest cannot be read (" + content.error().describe() + "): skipped";
+    return std::nullopt;
+  }
+  if (!*content)
+    return "a series record of study " + study + " whose manifest " + *path +
+           " does not exist on the share (a study that is not there): skipped";
+  const std::string sha = sha256Hex((*content)->data(), (*content)->size());
+  if (sha != text("manifestSha256"))
+    return "a series record whose manifest " + *path + " differs from the one it names (SHA-256 " + sha + ", the record says " +
+           text("manifestSha256") + "): skipped";
+  return std::string();
+}
 
 }  // namespace
 
@@ -540,6 +583,30 @@ core::Result<CatalogueRefresh> StudyIndex::refresh(core::ProgressSink* progress)
   });
   if (!thrown.empty()) return makeError(ErrorCode::ReadFailed, d.store.root(), "the catalogue refresh failed: " + thrown);
   if (cancelled()) return cancelError();
+  // The log's series records checked against the share's manifests (a read each, 8 at a time, once per client:
+  // segments are read once). Snapshots are not checked again: a compaction holds only what its writer's index took
+  // (checked so when read from the log), a reindex what was read from the folders.
+  struct SeriesCheck {
+    std::size_t segment, line;
+    std::optional<std::string> rejected;
+  };
+  std::vector<SeriesCheck> checks;
+  for (std::size_t k = 0; k < segments.size(); ++k)
+    if (segments[k].lines)
+      for (std::size_t i = 0; i < segments[k].lines->size(); ++i)
+        if ((*segments[k].lines)[i].find("\"series\"") != std::string::npos) checks.push_back({k, i, std::string()});
+  thrown = parallelFor(checks.size(), kShareRequestsInFlight, [&](std::size_t i, int) {
+    checks[i].rejected = checkSeriesRecord(d.store, (*segments[checks[i].segment].lines)[checks[i].line]);
+    return true;
+  });
+  if (!thrown.empty()) return makeError(ErrorCode::ReadFailed, d.store.root(), "the catalogue refresh failed: " + thrown);
+  std::map<std::pair<std::size_t, std::size_t>, std::string> rejected;
+  for (const SeriesCheck& c : checks) {
+    if (!c.rejected)  // the share did not answer: the refresh is tried again later, nothing half-applied
+      return makeError(ErrorCode::ReadFailed, d.store.root(),
+                       "the catalogue refresh could not check a series record against the share: try again");
+    if (!c.rejected->empty()) rejected[{c.segment, c.line}] = *c.rejected;
+  }
 
   // 2. What was read goes into the index in one transaction: records applied in order (snapshots, then segments by
   // day and name, the writers' time), on this thread.
@@ -577,10 +644,14 @@ core::Result<CatalogueRefresh> StudyIndex::refresh(core::ProgressSink* progress)
   }
   Statement seg(d.db, "INSERT OR IGNORE INTO segments VALUES(?, ?, 0)");
   std::set<std::string> incompleteDays;  // a segment of it could not be read this time
-  for (const Segment& segment : segments) {
+  for (std::size_t k = 0; k < segments.size(); ++k) {
+    const Segment& segment = segments[k];
     const std::string source = std::string(kCatalogueLog) + "/" + segment.day + "/" + segment.name;
     if (segment.lines) {
-      d.applyLines(*segment.lines, source, touched, out);
+      d.applyLines(*segment.lines, source, touched, out, [&](std::size_t line) -> const std::string* {
+        const auto found = rejected.find({k, line});
+        return found == rejected.end() ? nullptr : &found->second;
+      });
     } else {
       d.problem(source, segment.lines.error().describe(), out);
       if (!permanentFailure(segment.lines.error())) {
@@ -620,7 +691,10 @@ core::Result<CatalogueRefresh> StudyIndex::refresh(core::ProgressSink* progress)
   if (core::Status st = d.exec("COMMIT"); !st) return fail(st.error());
 
   Statement uncovered(d.db, "SELECT count(*) FROM segments WHERE covered = 0");
-  if (uncovered.step() == SQLITE_ROW && sqlite3_column_int64(uncovered.get(), 0) >= kCompactAfter) {
+  // Also after many series records were checked against the share: the next new client reads them in a snapshot
+  // instead of checking each again.
+  if ((uncovered.step() == SQLITE_ROW && sqlite3_column_int64(uncovered.get(), 0) >= kCompactAfter) ||
+      checks.size() >= kCompactAfterChecked) {
     auto name = compact();
     if (name) out.compactedInto = *name;
     else out.compactWarning = "could not write a catalogue snapshot (" + name.error().describe() +

@@ -1,6 +1,12 @@
 #include "io/studies/study_store.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -245,24 +251,49 @@ core::Result<FetchedSeries> fetchSeries(const ShareStore& store, const std::stri
                                         const std::string& localFolder, core::ProgressSink* progress) {
   auto manifest = readSeriesManifest(store, study, series);
   if (!manifest) return manifest.error();
+  std::error_code ec;
+  const bool existed = fs::exists(localFolder, ec);
   // A fetched series is one user's local copy of patient data: owner-only (io/base/file_modes.h).
   if (core::Status s = createFolders(localFolder, FileAccess::Private); !s) return s.error();
-  std::error_code ec;
+  // One fetch into a folder at a time (an exclusive lock on the folder itself, local disk: a second fetch waits and
+  // then reuses the first one's files). Holding it, a temporary file there (".<name>.tmp-...") is one a killed fetch
+  // left: removed, as the folder is opened as a DICOM folder and would read it as a damaged instance.
+  struct FolderLock {
+    int fd = -1;
+    ~FolderLock() {
+      if (fd >= 0) ::close(fd);  // releases the lock
+    }
+  } folderLock;
+  folderLock.fd = ::open(localFolder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (folderLock.fd < 0 || ::flock(folderLock.fd, LOCK_EX) != 0)
+    return makeError(ErrorCode::WriteFailed, localFolder, std::string("cannot lock the folder: ") + std::strerror(errno));
   FetchedSeries out;
   out.manifest = std::move(*manifest);
   const auto& files = out.manifest.files;
   // The folder is what gets opened (a DICOM folder reader takes every file in it), so it must hold this series
-  // alone: anything else there is refused, never deleted (it may be the user's). Temporary files of a fetch running
-  // beside this one (".<name>.tmp-...") are that fetch's.
+  // alone: anything else there is refused, never deleted (it may be the user's).
+  std::vector<fs::path> stale;
   for (fs::directory_iterator it(localFolder, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (isAtomicTempFileName(name)) continue;
+    if (isAtomicTempFileName(name)) {
+      stale.push_back(it->path());
+      continue;
+    }
     if (std::none_of(files.begin(), files.end(), [&](const SeriesFile& f) { return f.name == name; }))
       return makeError(ErrorCode::InvalidArgument, localFolder,
                        "holds " + name + ", which is not a file of series " + series +
                            ": fetch into an empty folder (nothing was written or removed)");
   }
   if (ec) return makeError(ErrorCode::ReadFailed, localFolder, "cannot list the folder: " + ec.message());
+  for (const fs::path& p : stale) fs::remove(p, ec);
+  // A fetch that fails or is cancelled takes back what it wrote: the folder is left as it was (no part of a series
+  // that a reader could open as if whole), and removed when this fetch made it.
+  std::vector<fs::path> written;
+  const auto takeBack = [&] {
+    std::error_code e;
+    for (const fs::path& p : written) fs::remove(p, e);
+    if (!existed) fs::remove(localFolder, e);  // only when empty
+  };
   std::mutex mutex;
   std::optional<core::Error> failure;
   std::size_t done = 0;
@@ -280,7 +311,8 @@ core::Result<FetchedSeries> fetchSeries(const ShareStore& store, const std::stri
     const bool reuse = fs::is_regular_file(target, e) && fs::file_size(target, e) == f.bytes && !e;
     core::Status s = reuse ? core::Status::success() : store.copyFileOut(folderRel + f.name, f.sha256, f.bytes, target.string(),
                                                                                   FileAccess::Private);
-    std::lock_guard<std::mutex> lock(mutex);
+    std::lock_guard<std::mutex> guard(mutex);
+    if (s && !reuse) written.push_back(target);
     if (!s) {
       if (!failure) failure = s.error();
       return false;
@@ -290,8 +322,14 @@ core::Result<FetchedSeries> fetchSeries(const ShareStore& store, const std::stri
     if (progress) progress->report(double(done) / double(files.size()), "fetch");
     return true;
   });
-  if (!thrown.empty()) return makeError(ErrorCode::ReadFailed, localFolder, "the fetch failed: " + thrown);
-  if (failure) return *failure;
+  if (!thrown.empty()) {
+    takeBack();
+    return makeError(ErrorCode::ReadFailed, localFolder, "the fetch failed: " + thrown);
+  }
+  if (failure) {
+    takeBack();
+    return *failure;
+  }
   // The folder's time says when it was last fetched (the cache's pruning takes the oldest first).
   fs::last_write_time(localFolder, fs::file_time_type::clock::now(), ec);
   out.openPath = out.manifest.kind == "volume" ? (fs::path(localFolder) / files.front().name).string() : localFolder;

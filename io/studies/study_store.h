@@ -82,9 +82,11 @@ core::Result<SeriesManifest> readSeriesManifest(const ShareStore& store, const s
 
 // The series' files copied to `localFolder` (created) and verified against the manifest (size and SHA-256), in
 // parallel; files already there from an earlier fetch (named by their hash, written atomically) are kept. A folder
-// holding anything else is refused (InvalidArgument naming a file): nothing in it is ever removed. Returns
-// what to open: the folder for DICOM, the volume file for a volume. Progress stage "fetch"; cancel ends with
-// Cancelled and leaves only complete files.
+// holding anything else is refused (InvalidArgument naming a file): nothing of the user's in it is ever removed.
+// One fetch into a folder at a time (an exclusive flock on the folder; a second waits): holding it, the temporary
+// files a killed fetch left there are removed. Returns what to open: the folder for DICOM, the volume file for a
+// volume. Progress stage "fetch". A fetch that fails or is cancelled removes the files it wrote (and the folder when
+// it made it): the folder is left as it was, never holding part of a series.
 struct FetchedSeries {
   SeriesManifest manifest;
   std::string openPath;

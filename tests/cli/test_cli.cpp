@@ -217,6 +217,33 @@ TEST_CASE("segment writes the classic engine's automatic labels, refusals name t
   CHECK(r.out.find("example_ct.nii.gz") != std::string::npos);
 }
 
+// Issue 40: `segment --engine CHECKPOINT` uses that checkpoint or fails; it never writes the classic engine's labels
+// with exit 0 (the plugin's selection falls back to the classic engine without CUDA). A sidecar beside it that is not
+// one of ours is named; one that is not JSON at all is an error naming it.
+TEST_CASE("segment --engine with a checkpoint that cannot be used fails, never falls back to the classic engine",
+          "[cli]") {
+  ScratchDir dir("cli-segment-foreign");
+  const fs::path checkpoint = dir / "model.pt", sidecar = dir / "model.json", out = dir / "seg.nii.gz";
+  writeTextFile(checkpoint, "hello world\n");
+  writeTextFile(sidecar, R"({"note":"written by another tool"})");
+  const SplitRun foreign = runProgramSplit(DELINEATE_CLI_PATH, "segment " + kSample + " " + quoted(out.string()) +
+                                                                   " --engine " + quoted(checkpoint.string()));
+  INFO(foreign.out << foreign.err);
+  CHECK(foreign.exitCode == 1);
+  CHECK(foreign.err.find("warning: " + sidecar.string() + ": names no architecture") != std::string::npos);
+  CHECK(foreign.err.find("error: ") != std::string::npos);
+  CHECK(foreign.out.find("classic") == std::string::npos);
+  CHECK_FALSE(fs::exists(out));
+
+  writeTextFile(sidecar, "not json at all");
+  const SplitRun garbage = runProgramSplit(DELINEATE_CLI_PATH, "segment " + kSample + " " + quoted(out.string()) +
+                                                                   " --engine " + quoted(checkpoint.string()));
+  INFO(garbage.err);
+  CHECK(garbage.exitCode == 1);
+  CHECK(garbage.err.find("error: " + sidecar.string()) != std::string::npos);
+  CHECK_FALSE(fs::exists(out));
+}
+
 TEST_CASE("segment reports an empty result instead of saving it silently", "[cli]") {
   // Issue 24 (the save path's untested faults): an engine result with no voxels. A CT-like block of water in air
   // has no lungs: --class 201 finds nothing. The (empty) map is still written, as the engine's answer, and said.

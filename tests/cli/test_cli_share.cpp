@@ -147,12 +147,17 @@ TEST_CASE("cli checkpoint and audit: checkpoints round-trip with their sidecar, 
   fs::create_directories(root);
   const std::string r = quoted(root.string());
   REQUIRE(runCli("share init " + r).exitCode == 0);
+  // A safetensors file of one float32 tensor (300,000 bytes of data).
   const fs::path model = dir / "model.safetensors";
   {
+    const std::string header = R"({"w":{"dtype":"F32","shape":[75000],"data_offsets":[0,300000]}})";
     std::ofstream out(model, std::ios::binary);
+    const std::uint64_t n = header.size();
+    for (int b = 0; b < 8; ++b) out.put(static_cast<char>((n >> (8 * b)) & 0xff));
+    out << header;
     for (int i = 0; i < 300000; ++i) out.put(static_cast<char>(i * 7 + i / 251));
   }
-  writeTextFile(dir / "sidecar.json", R"({"architecture":{"name":"vista3d"},"metrics":{"dice":0.9}})");
+  writeTextFile(dir / "sidecar.json", R"({"notes":"by hand","metrics":{"dice":0.9}})");
   Run put = runCli("checkpoint put " + r + " mouse " + quoted(model.string()) + " --sidecar " +
                    quoted((dir / "sidecar.json").string()) + " --message 'epoch 10'");
   INFO(put.out);
@@ -164,6 +169,21 @@ TEST_CASE("cli checkpoint and audit: checkpoints round-trip with their sidecar, 
   const fs::path got = dir / "got.safetensors";
   REQUIRE(runCli("checkpoint get " + r + " mouse 1 " + quoted(got.string())).exitCode == 0);
   CHECK(readTextFile(got) == readTextFile(model));
+
+  // Issue 40: only checkpoints go on the share. A 12-byte text file is refused naming it, and so is a sidecar that
+  // names an architecture engines cannot read; nothing is stored.
+  writeTextFile(dir / "notes.pt", "hello world\n");
+  Run notes = runCli("checkpoint put " + r + " mouse " + quoted((dir / "notes.pt").string()));
+  INFO(notes.out);
+  CHECK(notes.exitCode == 1);
+  CHECK(notes.out.find("error: " + (dir / "notes.pt").string() + ": parse error: not a checkpoint") != std::string::npos);
+  writeTextFile(dir / "foreign.json", R"({"architecture":{"name":"vista3d"}})");
+  Run foreign = runCli("checkpoint put " + r + " mouse " + quoted(model.string()) + " --sidecar " +
+                       quoted((dir / "foreign.json").string()));
+  INFO(foreign.out);
+  CHECK(foreign.exitCode == 1);
+  CHECK(foreign.out.find("error: " + (dir / "foreign.json").string()) != std::string::npos);
+  CHECK(jsonOf(runCli("checkpoint list " + r + " mouse --json"))["revisions"].size() == 1);
 
   {
     std::fstream f(root / "checkpoints/mouse/r000001.safetensors", std::ios::in | std::ios::out | std::ios::binary);

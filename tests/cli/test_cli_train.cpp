@@ -767,3 +767,39 @@ TEST_CASE("delineate-train --rank: the share's studies without approved labels, 
   CHECK(missing.out.find("none.pt") != std::string::npos);
   CHECK(runProgram(DELINEATE_TRAIN_PATH, "--rank " + quoted(checkpoint)).exitCode == 2);
 }
+
+// Issue 40: a model name (and a checkpoint to start from) is checked before any case is read: reading cases takes
+// minutes on real data, and a run that skips bad cases must not reach the name only at the end (or never, when every
+// case was bad).
+TEST_CASE("delineate-train: --model-name and --checkpoint are checked before a case is read", "[cli][train]") {
+  ScratchDir dir("train-name-first");
+  const fs::path store = initCliShare(dir);
+  const fs::path missing = dir / "nowhere.nii.gz";
+  writeTextFile(dir / "cases.json",
+                json{{"cases", json::array({{{"id", "gone"}, {"image", missing.string()}, {"labels", missing.string()},
+                                             {"split", "train"}}})}}.dump());
+  const std::string common = "--cases " + quoted((dir / "cases.json").string()) + " --iterations 2";
+
+  const SplitRun bad = runProgramSplit(DELINEATE_TRAIN_PATH, common + " --out " + quoted((dir / "a").string()) +
+                                                                 " --share " + quoted(store.string()) + " --model-name 'bad/name'");
+  INFO(bad.err);
+  CHECK(bad.exitCode == 1);
+  CHECK(bad.err.find("error: bad/name: invalid argument: not a valid model name") != std::string::npos);
+  CHECK(bad.err.find(missing.string()) == std::string::npos);  // no case was read
+
+  const SplitRun noShare =
+      runProgramSplit(DELINEATE_TRAIN_PATH, common + " --out " + quoted((dir / "b").string()) + " --model-name atlas");
+  INFO(noShare.err);
+  CHECK(noShare.exitCode == 1);
+  CHECK(noShare.err.find("error: atlas: invalid argument: --model-name publishes to a share") != std::string::npos);
+  CHECK(noShare.err.find(missing.string()) == std::string::npos);
+
+  writeTextFile(dir / "not-a-checkpoint.pt", "twelve bytes");
+  const SplitRun notCheckpoint =
+      runProgramSplit(DELINEATE_TRAIN_PATH, common + " --out " + quoted((dir / "c").string()) + " --checkpoint " +
+                                                quoted((dir / "not-a-checkpoint.pt").string()));
+  INFO(notCheckpoint.err);
+  CHECK(notCheckpoint.exitCode == 1);
+  CHECK(notCheckpoint.err.find("error: " + (dir / "not-a-checkpoint.pt").string()) != std::string::npos);
+  CHECK(notCheckpoint.err.find(missing.string()) == std::string::npos);
+}

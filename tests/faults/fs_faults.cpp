@@ -8,6 +8,8 @@
 //                                          WHEN = before (the call does not happen) or after (it has happened).
 //                                          OP = fsync (the path of the fd; a folder's fsync too), link, rename.
 //                                          For link and rename the path is the new name.
+//   DELINEATE_FAULT_KILL_SIGNAL=INT|TERM   what DELINEATE_FAULT_KILL sends instead of SIGKILL (an interrupt the
+//                                          program may handle: Ctrl-C, a scheduler's SIGTERM)
 //   DELINEATE_FAULT_LIE=OP:MATCH:ERRNO     the first OP (link or rename) whose new name contains MATCH happens, then
 //                                          reports failure with ERRNO (EIO or EEXIST): a reply lost on the network
 //                                          and the retried call failing.
@@ -73,9 +75,12 @@ void killIf(const char* when, const char* op, const std::string& path) {
   Rule& r = killRule();
   if (matches(r, op, path) && r.when == when) {
     r.fired = true;
-    std::fprintf(stderr, "fs_faults: SIGKILL %s %s %s\n", when, op, path.c_str());
+    const char* name = std::getenv("DELINEATE_FAULT_KILL_SIGNAL");
+    const std::string signal = name ? name : "";
+    const int number = signal == "INT" ? SIGINT : signal == "TERM" ? SIGTERM : SIGKILL;
+    std::fprintf(stderr, "fs_faults: SIG%s %s %s %s\n", number == SIGKILL ? "KILL" : signal.c_str(), when, op, path.c_str());
     std::fflush(stderr);
-    ::kill(::getpid(), SIGKILL);
+    ::kill(::getpid(), number);
   }
 }
 

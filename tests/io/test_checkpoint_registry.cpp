@@ -125,3 +125,47 @@ TEST_CASE("checkpoint registry: each revision's metrics, dataset and author, by 
   CHECK((*newest)[1].dataset == "mice");
   CHECK((*newest)[1].perClass.size() == 2);
 }
+
+// Issue 40: a pinned checkpoint's cached copy is used only while it hashes to the revision's SHA-256: with the share
+// offline, a changed copy is an error naming it (never loaded); online, it is replaced by a verified copy.
+TEST_CASE("checkpoint cache: a changed copy is never used, offline an error naming it, online fetched again",
+          "[share][train]") {
+  test::ScratchDir dir("checkpoint-cache-hash");
+  const fs::path share = dir.path() / "share", cache = dir.path() / "cache";
+  fs::create_directories(share);
+  auto store = io::ShareStore::initialize(share.string());
+  REQUIRE(store.ok());
+  test::writeTextFile(dir.path() / "w.pt", std::string(5000, 'w'));
+  auto models = io::ModelCheckpoints::open(*store, "organs");
+  REQUIRE(models.ok());
+  REQUIRE(models->saveFile((dir.path() / "w.pt").string(), io::SaveRequest{"ann", 0, "", "{}"}, ".pt").ok());
+  const std::string pinned = "share:" + share.string() + "#organs@1";
+  auto first = io::resolveCheckpoint(pinned, cache.string());
+  REQUIRE(first.ok());
+  CHECK(test::readTextFile(*first) == std::string(5000, 'w'));
+
+  // Changed in the cache (same size): online, the copy is fetched again from the share.
+  test::writeTextFile(*first, std::string(4999, 'w') + "x");
+  auto again = io::resolveCheckpoint(pinned, cache.string());
+  REQUIRE(again.ok());
+  CHECK(*again == *first);
+  CHECK(test::readTextFile(*again) == std::string(5000, 'w'));
+
+  // Changed again, and the share unreachable: an error naming the copy, not its path to load.
+  test::writeTextFile(*first, std::string(4999, 'w') + "x");
+  fs::rename(share, dir.path() / "share-offline");
+  std::string note;
+  auto offline = io::resolveCheckpoint(pinned, cache.string(), &note);
+  REQUIRE_FALSE(offline.ok());
+  CHECK(offline.error().code == core::ErrorCode::Corrupt);
+  CHECK(offline.error().subject == *first);
+  CHECK(offline.error().detail.find("does not match the revision's SHA-256") != std::string::npos);
+  CHECK(note.empty());
+
+  // An intact copy is still used offline, and said.
+  test::writeTextFile(*first, std::string(5000, 'w'));
+  auto intact = io::resolveCheckpoint(pinned, cache.string(), &note);
+  REQUIRE(intact.ok());
+  CHECK(*intact == *first);
+  CHECK(note.find("cannot be reached") != std::string::npos);
+}

@@ -126,6 +126,33 @@ TEST_CASE("dicom review: a copied file is one instance, not a duplicate position
   CHECK(io::loadDicomSeries(*series[0]).ok());
 }
 
+// Issue 40: one SOPInstanceUID in two files with different bytes (a pixel changed): which is the instance cannot be
+// told, so the series is refused naming both files; never one of them dropped silently.
+TEST_CASE("dicom review: an instance in two files with different bytes refuses the series, naming both", "[dicom]") {
+  ScratchDir dir("dicom-review-conflict");
+  writeAxialSeries(dir / "s", CtSliceParams{}, 4);
+  std::string bytes = readTextFile(dir / "s" / "s2.dcm");
+  bytes[bytes.size() - 1] = static_cast<char>(bytes[bytes.size() - 1] ^ 0x01);
+  writeTextFile(dir / "s" / "t-changed.dcm", bytes);
+  const io::DicomIndex idx = index(dir.path());
+  const auto series = images(idx);
+  REQUIRE(series.size() == 1);
+  CHECK(hasIssue(*series[0], io::SeriesIssueKind::ConflictingInstances));
+  CHECK_FALSE(hasIssue(*series[0], io::SeriesIssueKind::DuplicateInstances));
+  REQUIRE(series[0]->duplicates.size() == 1);
+  CHECK_FALSE(series[0]->duplicates[0].identical);
+  CHECK(series[0]->duplicates[0].sameAs == (dir / "s" / "s2.dcm").string());
+  CHECK(series[0]->duplicates[0].path == (dir / "s" / "t-changed.dcm").string());
+  auto loaded = io::loadDicomSeries(*series[0], io::DicomLoadOptions{});
+  REQUIRE_FALSE(loaded.ok());
+  CHECK(loaded.error().subject == (dir / "s" / "s2.dcm").string());
+  CHECK(loaded.error().detail.find((dir / "s" / "s2.dcm").string() + " and " + (dir / "s" / "t-changed.dcm").string() +
+                                   " carry SOPInstanceUID ") != std::string::npos);
+  io::DicomLoadOptions lenient;
+  lenient.allowIrregular = lenient.allowUnreadable = true;
+  CHECK_FALSE(io::loadDicomSeries(*series[0], lenient).ok());
+}
+
 TEST_CASE("dicom review: a sheared orientation says why the series has no geometry", "[dicom]") {
   ScratchDir dir("dicom-review-shear");
   CtSliceParams p;

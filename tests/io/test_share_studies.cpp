@@ -77,6 +77,20 @@ io::ShareStore makeStore(const ScratchDir& dir) {
   return std::move(store).value();
 }
 
+// A catalogue record of a series whose manifest is on the share (written here, with `patientId`): the refresh checks
+// series records against the manifests they name.
+std::string seriesRecord(const io::ShareStore& store, const std::string& study, const std::string& series,
+                         const std::string& patientId = {}) {
+  io::SeriesManifest m;
+  m.study = study;
+  m.series = series;
+  m.kind = "dicom";
+  m.patientId = patientId;
+  const std::string text = io::seriesManifestJson(m);
+  REQUIRE(store.writeFile(m.path(), text.data(), text.size(), true).ok());
+  return io::catalogueSeriesRecord(m, io::sha256Hex(text.data(), text.size()));
+}
+
 // A cancel flag that trips after `n` reports of the copy stage (files copied).
 class CancelAfter final : public core::ProgressSink {
  public:
@@ -176,6 +190,16 @@ TEST_CASE("studies: a DICOM folder is imported bit-exact under its hashes, its m
   REQUIRE_FALSE(damaged.ok());
   CHECK(damaged.error().code == core::ErrorCode::Corrupt);
   CHECK(damaged.error().subject == stored.string());
+  // Issue 40: a failed fetch takes back what it wrote (here the folder it made): no part of a series is left to be
+  // opened as if whole.
+  CHECK_FALSE(fs::exists(dir.path() / "other"));
+  // A temporary file a killed fetch left in the folder is removed by the next fetch into it (it holds the folder's
+  // lock, so no other fetch is writing there); the files already fetched stay.
+  test::writeFileBytes(dir.path() / "local" / ("." + manifest->files[0].name + ".tmp-0123abcd"), "half a file");
+  auto afterKill = io::fetchSeries(store, s.study, s.series, (dir.path() / "local").string());
+  REQUIRE(afterKill.ok());
+  CHECK(afterKill->reused == 3);
+  CHECK_FALSE(fs::exists(dir.path() / "local" / ("." + manifest->files[0].name + ".tmp-0123abcd")));
 
   // Imported again: nothing copied, the same manifest.
   auto second = io::importStudies(store, {input.string()});
@@ -410,9 +434,7 @@ TEST_CASE("catalogue: a new client reads the newest snapshot and only the segmen
   ScratchDir dir("catalogue-snapshot");
   const io::ShareStore store = makeStore(dir);
   for (int i = 0; i < 30; ++i)
-    REQUIRE(io::appendCatalogue(store, {R"({"kind":"series","study":"s)" + std::to_string(i) +
-                                        R"(","series":"x","patientId":"P)" + std::to_string(i) + R"("})"})
-                .ok());
+    REQUIRE(io::appendCatalogue(store, {seriesRecord(store, "s" + std::to_string(i), "x", "P" + std::to_string(i))}).ok());
   auto first = io::StudyIndex::open(store, (dir.path() / "first.sqlite").string());
   REQUIRE(first.ok());
   auto r1 = first->refresh();
@@ -421,7 +443,7 @@ TEST_CASE("catalogue: a new client reads the newest snapshot and only the segmen
   CHECK(first->studyCount().value() == 30);
   auto snapshot = first->compact();
   REQUIRE(snapshot.ok());
-  REQUIRE(io::appendCatalogue(store, {R"({"kind":"series","study":"late","series":"x"})"}).ok());
+  REQUIRE(io::appendCatalogue(store, {seriesRecord(store, "late", "x")}).ok());
 
   auto fresh = io::StudyIndex::open(store, (dir.path() / "fresh.sqlite").string());
   REQUIRE(fresh.ok());
@@ -680,11 +702,11 @@ TEST_CASE("catalogue: a day folder is listed again until a listing is known comp
   const io::ShareStore store = makeStore(dir);
   auto index = io::StudyIndex::open(store, (dir.path() / "index.sqlite").string());
   REQUIRE(index.ok());
-  REQUIRE(io::appendCatalogue(store, {R"({"kind":"series","study":"a","series":"x"})"}).ok());
+  REQUIRE(io::appendCatalogue(store, {seriesRecord(store, "a", "x")}).ok());
   auto first = index->refresh();
   REQUIRE(first.ok());
   CHECK(first->daysListed == 1);
-  REQUIRE(io::appendCatalogue(store, {R"({"kind":"series","study":"b","series":"x"})"}).ok());  // the same second, likely
+  REQUIRE(io::appendCatalogue(store, {seriesRecord(store, "b", "x")}).ok());  // the same second, likely
   auto second = index->refresh();
   REQUIRE(second.ok());
   CHECK(second->daysListed == 1);
@@ -696,13 +718,13 @@ TEST_CASE("catalogue: a day folder is listed again until a listing is known comp
   auto fourth = index->refresh();
   REQUIRE(fourth.ok());
   CHECK(fourth->daysListed == 0);  // unchanged and known complete: only its time is read
-  REQUIRE(io::appendCatalogue(store, {R"({"kind":"series","study":"c","series":"x"})"}).ok());
+  REQUIRE(io::appendCatalogue(store, {seriesRecord(store, "c", "x")}).ok());
   auto fifth = index->refresh();
   REQUIRE(fifth.ok());
   CHECK(index->studyCount().value() == 3);
 
   // A folder of a day long past (a writer whose clock was behind): listed once, complete at once.
-  const std::string old = R"({"kind":"series","study":"d","series":"x"})";
+  const std::string old = seriesRecord(store, "d", "x");
   REQUIRE(store.writeFile("catalogue/log/20200101/0000000000001-late-1-00000001.jsonl", old.data(), old.size(), true).ok());
   auto sixth = index->refresh();
   REQUIRE(sixth.ok());
