@@ -48,6 +48,8 @@ constexpr std::int64_t kSweepIntervalNs = std::int64_t(3600) * 1000000000;
 constexpr int kShareRequestsInFlight = 8;
 // Series records checked in one refresh (a manifest read each) after which the refresh writes a compaction snapshot.
 constexpr std::size_t kCompactAfterChecked = 2000;
+// Series records a refresh checks one by one (their manifests read); past it, against one listing of studies/.
+constexpr std::size_t kFullCheckLimit = 2000;
 
 const char* const kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -595,10 +597,32 @@ core::Result<CatalogueRefresh> StudyIndex::refresh(core::ProgressSink* progress)
     if (segments[k].lines)
       for (std::size_t i = 0; i < segments[k].lines->size(); ++i)
         if ((*segments[k].lines)[i].find("\"series\"") != std::string::npos) checks.push_back({k, i, std::string()});
-  thrown = parallelFor(checks.size(), kShareRequestsInFlight, [&](std::size_t i, int) {
-    checks[i].rejected = checkSeriesRecord(d.store, (*segments[checks[i].segment].lines)[checks[i].line]);
-    return true;
-  });
+  // A new client catching up on a long log would pay a manifest read per record (282 s for 100,000 over sshfs at
+  // 2 ms RTT, measured): past kFullCheckLimit records the check is one listing of studies/ instead, and a record of
+  // a study the share does not hold is skipped; its manifest hash is then not compared (said in the README).
+  const std::size_t fullCheckLimit = [] {
+    const char* v = std::getenv("DELINEATE_CATALOGUE_FULL_CHECK_LIMIT");  // tests take the bulk path with few records
+    return v && *v ? std::size_t(std::strtoull(v, nullptr, 10)) : kFullCheckLimit;
+  }();
+  if (checks.size() <= fullCheckLimit) {
+    thrown = parallelFor(checks.size(), kShareRequestsInFlight, [&](std::size_t i, int) {
+      checks[i].rejected = checkSeriesRecord(d.store, (*segments[checks[i].segment].lines)[checks[i].line]);
+      return true;
+    });
+  } else {
+    auto studies = listStudyNames(d.store);
+    if (!studies) return studies.error();
+    const std::set<std::string> present(studies->begin(), studies->end());
+    for (SeriesCheck& c : checks) {
+      const json j = json::parse((*segments[c.segment].lines)[c.line], nullptr, false);
+      if (!j.is_object() || j.value("kind", json()) != "series" || !j.contains("study") || !j["study"].is_string())
+        continue;  // refused by apply() with its own reason
+      const std::string study = j["study"].get<std::string>();
+      if (present.count(study) == 0)
+        c.rejected = "a series record of study " + study + ", which the share's studies/ does not hold (a study that "
+                     "is not there): skipped";
+    }
+  }
   if (!thrown.empty()) return makeError(ErrorCode::ReadFailed, d.store.root(), "the catalogue refresh failed: " + thrown);
   std::map<std::pair<std::size_t, std::size_t>, std::string> rejected;
   for (const SeriesCheck& c : checks) {

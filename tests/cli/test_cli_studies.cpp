@@ -382,4 +382,16 @@ TEST_CASE("study list: a forged catalogue record of a study that does not exist 
   CHECK(listed.err.find("does not exist on the share") != std::string::npos);
   CHECK(listed.err.find("1790000000000-forger-1-deadbeef.jsonl:2: a series record whose manifest ") != std::string::npos);
   CHECK(jsonOf(cli(dir, "study search " + root + " FORGED --json"))["studies"].empty());
+
+  // A new client catching up on a long log checks the records against one listing of studies/ (here forced with a
+  // limit of 0): the study that is not there is still named and skipped.
+  fs::remove_all(dir / "cache");
+  const SplitRun bulk = cli(dir, "study list " + root + " --json", "DELINEATE_CATALOGUE_FULL_CHECK_LIMIT=0");
+  INFO(bulk.out << bulk.err);
+  REQUIRE(bulk.exitCode == 0);
+  const auto bulkStudies = nlohmann::json::parse(bulk.out)["studies"];
+  REQUIRE(bulkStudies.size() == 1);
+  CHECK(bulkStudies[0]["study"] == kStudy);
+  CHECK(bulk.err.find("1790000000000-forger-1-deadbeef.jsonl:1: a series record of study 2.25.666, which the share's "
+                      "studies/ does not hold") != std::string::npos);
 }
