@@ -465,8 +465,7 @@ Result<AutosaveJournal> AutosaveJournal::create(const std::string& root, const A
     return makeError(ErrorCode::InvalidArgument, root, "autosave policy needs an interval >= 0 and a bound > 0");
   try {
     std::error_code ec;
-    if (Status s = createFolders(root, FileAccess::Private); !s)
-      return makeError(ErrorCode::WriteFailed, root, "cannot create the autosave folder: " + s.error().detail);
+    if (Status s = createFolders(root, FileAccess::Private); !s) return s.error();
     if (!fs::is_directory(root, ec)) return makeError(ErrorCode::WriteFailed, root, "the autosave root is not a folder");
     removeLeftovers(root);
 

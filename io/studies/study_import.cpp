@@ -271,23 +271,16 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
         plan[found->second].refused = s->conflictDescription() +
                                       ": which file is the instance cannot be told; remove the wrong one and import again";
     }
-    // Refused series are not copied at all (a partial series on the share would look like the series).
-    for (std::size_t i = 0; i < plan.size();) {
-      if (plan[i].refused.empty()) {
-        ++i;
-        continue;
-      }
-      report.skipped.push_back("series " + plan[i].manifest.series + " of study " + plan[i].manifest.study +
-                               " not imported: " + plan[i].refused);
-      ++refusedSeries;
-      imagePieces.erase(i);
-      std::map<std::size_t, int> shifted;
-      for (const auto& [at, pieces] : imagePieces) shifted[at > i ? at - 1 : at] = pieces;
-      imagePieces = std::move(shifted);
-      plan.erase(plan.begin() + static_cast<std::ptrdiff_t>(i));
-    }
     for (const auto& [p, pieces] : imagePieces)
       if (pieces != 1) plan[p].manifest.geometry.reset();
+    // Refused series are not copied at all (a partial series on the share would look like the series).
+    for (const PlannedSeries& p : plan)
+      if (!p.refused.empty())
+        report.skipped.push_back("series " + p.manifest.series + " of study " + p.manifest.study +
+                                 " not imported: " + p.refused);
+    const auto kept = std::remove_if(plan.begin(), plan.end(), [](const PlannedSeries& p) { return !p.refused.empty(); });
+    refusedSeries = static_cast<int>(plan.end() - kept);
+    plan.erase(kept, plan.end());
     std::sort(report.skipped.begin(), report.skipped.end());
     report.skipped.erase(std::unique(report.skipped.begin(), report.skipped.end()), report.skipped.end());
   }

@@ -452,6 +452,59 @@ std::optional<std::string> checkSeriesRecord(const ShareStore& store, const std:
   return std::string();
 }
 
+// Why each series record of the log's segments (null: a segment that could not be read) is refused, keyed by
+// (segment, line): checked against the share's manifests (a read each, 8 at a time, once per client: segments are
+// read once). Snapshots are not checked again: a compaction holds only what its writer's index took (checked so when
+// read from the log), a reindex what was read from the folders. A new client catching up on a long log would pay a
+// manifest read per record (282 s for 100,000 over sshfs at 2 ms RTT, measured): past kFullCheckLimit records the
+// check is one listing of studies/ instead, and a record of a study the share does not hold is refused; its manifest
+// hash is then not compared (said in the README). ReadFailed when the share did not answer (tried again later).
+core::Result<std::map<std::pair<std::size_t, std::size_t>, std::string>> checkSeriesRecords(
+    const ShareStore& store, const std::vector<const std::vector<std::string>*>& segments, std::size_t* checked) {
+  struct SeriesCheck {
+    std::size_t segment, line;
+    std::optional<std::string> rejected;
+  };
+  std::vector<SeriesCheck> checks;
+  for (std::size_t k = 0; k < segments.size(); ++k)
+    if (segments[k])
+      for (std::size_t i = 0; i < segments[k]->size(); ++i)
+        if ((*segments[k])[i].find("\"series\"") != std::string::npos) checks.push_back({k, i, std::string()});
+  *checked = checks.size();
+  const std::size_t fullCheckLimit = [] {
+    const char* v = std::getenv("DELINEATE_CATALOGUE_FULL_CHECK_LIMIT");  // tests take the bulk path with few records
+    return v && *v ? std::size_t(std::strtoull(v, nullptr, 10)) : kFullCheckLimit;
+  }();
+  if (checks.size() <= fullCheckLimit) {
+    const std::string thrown = parallelFor(checks.size(), kShareRequestsInFlight, [&](std::size_t i, int) {
+      checks[i].rejected = checkSeriesRecord(store, (*segments[checks[i].segment])[checks[i].line]);
+      return true;
+    });
+    if (!thrown.empty()) return makeError(ErrorCode::ReadFailed, store.root(), "the catalogue refresh failed: " + thrown);
+  } else {
+    auto studies = listStudyNames(store);
+    if (!studies) return studies.error();
+    const std::set<std::string> present(studies->begin(), studies->end());
+    for (SeriesCheck& c : checks) {
+      const json j = json::parse((*segments[c.segment])[c.line], nullptr, false);
+      if (!j.is_object() || j.value("kind", json()) != "series" || !j.contains("study") || !j["study"].is_string())
+        continue;  // refused by apply() with its own reason
+      const std::string study = j["study"].get<std::string>();
+      if (present.count(study) == 0)
+        c.rejected = "a series record of study " + study + ", which the share's studies/ does not hold (a study that "
+                     "is not there): skipped";
+    }
+  }
+  std::map<std::pair<std::size_t, std::size_t>, std::string> rejected;
+  for (const SeriesCheck& c : checks) {
+    if (!c.rejected)  // the share did not answer: the refresh is tried again later, nothing half-applied
+      return makeError(ErrorCode::ReadFailed, store.root(),
+                       "the catalogue refresh could not check a series record against the share: try again");
+    if (!c.rejected->empty()) rejected[{c.segment, c.line}] = *c.rejected;
+  }
+  return rejected;
+}
+
 }  // namespace
 
 core::Result<CatalogueRefresh> StudyIndex::refresh(core::ProgressSink* progress) {
@@ -585,52 +638,12 @@ core::Result<CatalogueRefresh> StudyIndex::refresh(core::ProgressSink* progress)
   });
   if (!thrown.empty()) return makeError(ErrorCode::ReadFailed, d.store.root(), "the catalogue refresh failed: " + thrown);
   if (cancelled()) return cancelError();
-  // The log's series records checked against the share's manifests (a read each, 8 at a time, once per client:
-  // segments are read once). Snapshots are not checked again: a compaction holds only what its writer's index took
-  // (checked so when read from the log), a reindex what was read from the folders.
-  struct SeriesCheck {
-    std::size_t segment, line;
-    std::optional<std::string> rejected;
-  };
-  std::vector<SeriesCheck> checks;
-  for (std::size_t k = 0; k < segments.size(); ++k)
-    if (segments[k].lines)
-      for (std::size_t i = 0; i < segments[k].lines->size(); ++i)
-        if ((*segments[k].lines)[i].find("\"series\"") != std::string::npos) checks.push_back({k, i, std::string()});
-  // A new client catching up on a long log would pay a manifest read per record (282 s for 100,000 over sshfs at
-  // 2 ms RTT, measured): past kFullCheckLimit records the check is one listing of studies/ instead, and a record of
-  // a study the share does not hold is skipped; its manifest hash is then not compared (said in the README).
-  const std::size_t fullCheckLimit = [] {
-    const char* v = std::getenv("DELINEATE_CATALOGUE_FULL_CHECK_LIMIT");  // tests take the bulk path with few records
-    return v && *v ? std::size_t(std::strtoull(v, nullptr, 10)) : kFullCheckLimit;
-  }();
-  if (checks.size() <= fullCheckLimit) {
-    thrown = parallelFor(checks.size(), kShareRequestsInFlight, [&](std::size_t i, int) {
-      checks[i].rejected = checkSeriesRecord(d.store, (*segments[checks[i].segment].lines)[checks[i].line]);
-      return true;
-    });
-  } else {
-    auto studies = listStudyNames(d.store);
-    if (!studies) return studies.error();
-    const std::set<std::string> present(studies->begin(), studies->end());
-    for (SeriesCheck& c : checks) {
-      const json j = json::parse((*segments[c.segment].lines)[c.line], nullptr, false);
-      if (!j.is_object() || j.value("kind", json()) != "series" || !j.contains("study") || !j["study"].is_string())
-        continue;  // refused by apply() with its own reason
-      const std::string study = j["study"].get<std::string>();
-      if (present.count(study) == 0)
-        c.rejected = "a series record of study " + study + ", which the share's studies/ does not hold (a study that "
-                     "is not there): skipped";
-    }
-  }
-  if (!thrown.empty()) return makeError(ErrorCode::ReadFailed, d.store.root(), "the catalogue refresh failed: " + thrown);
-  std::map<std::pair<std::size_t, std::size_t>, std::string> rejected;
-  for (const SeriesCheck& c : checks) {
-    if (!c.rejected)  // the share did not answer: the refresh is tried again later, nothing half-applied
-      return makeError(ErrorCode::ReadFailed, d.store.root(),
-                       "the catalogue refresh could not check a series record against the share: try again");
-    if (!c.rejected->empty()) rejected[{c.segment, c.line}] = *c.rejected;
-  }
+  std::vector<const std::vector<std::string>*> logLines;
+  for (const Segment& segment : segments) logLines.push_back(segment.lines ? &*segment.lines : nullptr);
+  std::size_t checked = 0;
+  auto rejectedOrError = checkSeriesRecords(d.store, logLines, &checked);
+  if (!rejectedOrError) return rejectedOrError.error();
+  const auto& rejected = *rejectedOrError;
 
   // 2. What was read goes into the index in one transaction: records applied in order (snapshots, then segments by
   // day and name, the writers' time), on this thread.
@@ -718,7 +731,7 @@ core::Result<CatalogueRefresh> StudyIndex::refresh(core::ProgressSink* progress)
   // Also after many series records were checked against the share: the next new client reads them in a snapshot
   // instead of checking each again.
   if ((uncovered.step() == SQLITE_ROW && sqlite3_column_int64(uncovered.get(), 0) >= kCompactAfter) ||
-      checks.size() >= kCompactAfterChecked) {
+      checked >= kCompactAfterChecked) {
     auto name = compact();
     if (name) out.compactedInto = *name;
     else out.compactWarning = "could not write a catalogue snapshot (" + name.error().describe() +
