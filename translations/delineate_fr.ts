@@ -107,7 +107,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="+110"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="+108"/>
         <source>out of memory</source>
         <translation>mémoire insuffisante</translation>
     </message>
@@ -899,55 +899,55 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/shell/main_window.cpp" line="+48"/>
-        <location line="+213"/>
+        <location filename="../app/gui/shell/main_window.cpp" line="+78"/>
+        <location line="+241"/>
         <location line="+60"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-230"/>
-        <location line="+107"/>
+        <location line="-257"/>
+        <location line="+134"/>
         <source>Cancel</source>
         <translation>Annuler</translation>
     </message>
     <message>
-        <location line="-71"/>
-        <location line="+68"/>
+        <location line="-98"/>
+        <location line="+95"/>
         <source>Labels</source>
         <translation>Étiquettes</translation>
     </message>
     <message>
-        <location line="-67"/>
-        <location line="+68"/>
+        <location line="-94"/>
+        <location line="+95"/>
         <source>Tools</source>
         <translation>Outils</translation>
     </message>
     <message>
-        <location line="-67"/>
-        <location line="+68"/>
+        <location line="-94"/>
+        <location line="+95"/>
         <source>AI</source>
         <translation>IA</translation>
     </message>
     <message>
-        <location line="-67"/>
-        <location line="+74"/>
+        <location line="-94"/>
+        <location line="+101"/>
         <location line="+391"/>
         <source>Training</source>
         <translation>Entraînement</translation>
     </message>
     <message>
-        <location line="-463"/>
+        <location line="-490"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Ouvrez une image (Fichier &gt; Ouvrir une image) ou un dossier DICOM</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+51"/>
         <source>Import into Share</source>
         <translation>Importer dans le partage</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+112"/>
         <source>Delineate - %1 (share)</source>
         <translation>Delineate - %1 (partage)</translation>
     </message>
@@ -1052,7 +1052,7 @@
         <translation>Un entraînement (%1) est en cours. Le laisser continuer après la fermeture de la fenêtre ? La fenêtre le suivra de nouveau à sa prochaine ouverture ; Non l&apos;arrête en enregistrant son point de contrôle.</translation>
     </message>
     <message>
-        <location filename="../app/gui/shell/main_window_menus.cpp" line="+42"/>
+        <location filename="../app/gui/shell/main_window_menus.cpp" line="+43"/>
         <source>&amp;File</source>
         <translation>&amp;Fichier</translation>
     </message>
@@ -1273,7 +1273,12 @@
         <translation>1 + 3</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
+        <source>Panels</source>
+        <translation>Panneaux</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Window/Level</source>
         <translation>Fenêtrage</translation>
     </message>
@@ -2963,7 +2968,7 @@ Image : %3</translation>
 <context>
     <name>delineate::app::gui::TrainingPanel</name>
     <message>
-        <location filename="../app/gui/training/training_panel.cpp" line="+192"/>
+        <location filename="../app/gui/training/training_panel.cpp" line="+193"/>
         <source>Training: %1</source>
         <translation>Entraînement : %1</translation>
     </message>
@@ -2995,12 +3000,12 @@ Image : %3</translation>
     <message>
         <location line="-34"/>
         <location line="+26"/>
-        <location line="+267"/>
+        <location line="+268"/>
         <source>none</source>
         <translation>aucun</translation>
     </message>
     <message>
-        <location line="-291"/>
+        <location line="-292"/>
         <source>Training failed: %1</source>
         <translation>Échec de l&apos;entraînement : %1</translation>
     </message>
@@ -3190,7 +3195,7 @@ Image : %3</translation>
         <translation>L&apos;affinage de VISTA-3D part d&apos;un point de contrôle : indiquez son fichier</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Training could not start: %1</source>
         <translation>L&apos;entraînement n&apos;a pas pu démarrer : %1</translation>
     </message>
@@ -3303,7 +3308,7 @@ Image : %3</translation>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training/training_run.cpp" line="+99"/>
+        <location filename="../app/gui/training/training_run.cpp" line="+100"/>
         <source>cannot start %1: %2</source>
         <translation>impossible de démarrer %1 : %2</translation>
     </message>

@@ -107,7 +107,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="+110"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="+108"/>
         <source>out of memory</source>
         <translation>内存不足</translation>
     </message>
@@ -895,55 +895,55 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/shell/main_window.cpp" line="+48"/>
-        <location line="+213"/>
+        <location filename="../app/gui/shell/main_window.cpp" line="+78"/>
+        <location line="+241"/>
         <location line="+60"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-230"/>
-        <location line="+107"/>
+        <location line="-257"/>
+        <location line="+134"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location line="-71"/>
-        <location line="+68"/>
+        <location line="-98"/>
+        <location line="+95"/>
         <source>Labels</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location line="-67"/>
-        <location line="+68"/>
+        <location line="-94"/>
+        <location line="+95"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location line="-67"/>
-        <location line="+68"/>
+        <location line="-94"/>
+        <location line="+95"/>
         <source>AI</source>
         <translation>AI</translation>
     </message>
     <message>
-        <location line="-67"/>
-        <location line="+74"/>
+        <location line="-94"/>
+        <location line="+101"/>
         <location line="+391"/>
         <source>Training</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location line="-463"/>
+        <location line="-490"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>请打开图像（文件 &gt; 打开图像）或 DICOM 文件夹</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+51"/>
         <source>Import into Share</source>
         <translation>导入到共享</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+112"/>
         <source>Delineate - %1 (share)</source>
         <translation>Delineate - %1（共享）</translation>
     </message>
@@ -1048,7 +1048,7 @@
         <translation>训练（%1）正在进行。关闭窗口后是否让它继续运行？窗口再次打开时会继续跟踪它；选择“否”将停止训练并保存检查点。</translation>
     </message>
     <message>
-        <location filename="../app/gui/shell/main_window_menus.cpp" line="+42"/>
+        <location filename="../app/gui/shell/main_window_menus.cpp" line="+43"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1269,7 +1269,12 @@
         <translation>1 + 3</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
+        <source>Panels</source>
+        <translation>面板</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Window/Level</source>
         <translation>窗宽窗位</translation>
     </message>
@@ -2948,7 +2953,7 @@ Image: %3</source>
 <context>
     <name>delineate::app::gui::TrainingPanel</name>
     <message>
-        <location filename="../app/gui/training/training_panel.cpp" line="+192"/>
+        <location filename="../app/gui/training/training_panel.cpp" line="+193"/>
         <source>Training: %1</source>
         <translation>训练：%1</translation>
     </message>
@@ -2980,12 +2985,12 @@ Image: %3</source>
     <message>
         <location line="-34"/>
         <location line="+26"/>
-        <location line="+267"/>
+        <location line="+268"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location line="-291"/>
+        <location line="-292"/>
         <source>Training failed: %1</source>
         <translation>训练失败：%1</translation>
     </message>
@@ -3175,7 +3180,7 @@ Image: %3</source>
         <translation>微调 VISTA-3D 需要一个检查点：请给出其文件</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Training could not start: %1</source>
         <translation>训练无法启动：%1</translation>
     </message>
@@ -3288,7 +3293,7 @@ Image: %3</source>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training/training_run.cpp" line="+99"/>
+        <location filename="../app/gui/training/training_run.cpp" line="+100"/>
         <source>cannot start %1: %2</source>
         <translation>无法启动 %1：%2</translation>
     </message>

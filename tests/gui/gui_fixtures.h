@@ -3,6 +3,7 @@
 // and a wait for a signal.
 #include <catch2/catch.hpp>
 
+#include <QDockWidget>
 #include <QSignalSpy>
 
 #include <algorithm>
@@ -51,6 +52,12 @@ struct QuietWindow : app::gui::MainWindow {
     show();
   }
 };
+
+// The dock a panel is shown in (its content sits in the dock's scroll area).
+inline QDockWidget* enclosingDock(QWidget* w) {
+  while (w && !qobject_cast<QDockWidget*>(w)) w = w->parentWidget();
+  return qobject_cast<QDockWidget*>(w);
+}
 
 inline bool waitFor(QSignalSpy& spy, int timeoutMs = 60000) { return spy.count() > 0 || spy.wait(timeoutMs); }
 

@@ -468,7 +468,9 @@ TEST_CASE("delineate on a high-DPI screen (device pixel ratio 2) renders its vie
     const auto path = dir / ("shot" + std::to_string(scale) + ".png");
     const auto r = test::runProgram("/usr/bin/env", "QT_SCALE_FACTOR=" + std::to_string(scale) + " " +
                                                         test::quoted(DELINEATE_GUI_PATH) + " " + test::quoted(kSampleCt) +
-                                                        " --screenshot " + test::quoted(path.string()));
+                                                        " --screenshot " + test::quoted(path.string()) +
+                                                        " --size 1400x900");  // as large as at scale 1: the window
+                                                                              // otherwise fits the halved screen
     INFO(r.out);
     REQUIRE(r.exitCode == 0);
     REQUIRE(shots[scale - 1].load(QString::fromStdString(path.string())));

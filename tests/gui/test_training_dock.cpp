@@ -102,7 +102,7 @@ TEST_CASE("Training dock: an atlas run from the dock with live progress and plot
     bool found = false;
     for (int i = 0; i < chooser->count(); ++i) found = found || chooser->itemText(i).startsWith("mouse-atlas r");
     CHECK(found);
-    auto* dock = qobject_cast<QDockWidget*>(panel->parentWidget());
+    auto* dock = test::enclosingDock(panel);
     REQUIRE(dock != nullptr);
     dock->raise();
     QCoreApplication::processEvents();

@@ -253,7 +253,7 @@ TEST_CASE("Training loop in the window: approved labels, a dataset, training fro
       models->setRangeSelected(QTableWidgetSelectionRange(0, 0, 1, models->columnCount() - 1), true);
       QCoreApplication::processEvents();
       registry->grab().save(QString(keep) + "/model-registry.png");
-      if (auto* dock = qobject_cast<QDockWidget*>(panel->parentWidget())) dock->raise();
+      if (auto* dock = test::enclosingDock(panel)) dock->raise();
       QCoreApplication::processEvents();
       panel->grab().save(QString(keep) + "/training-dock-next-case.png");
     }

@@ -1,10 +1,11 @@
 // delineate: the workstation window.
-//   delineate [IMAGE] [--labels FILE] [--dicom FOLDER] [--screenshot PNG] [--lang CODE]
+//   delineate [IMAGE] [--labels FILE] [--dicom FOLDER] [--screenshot PNG] [--size WxH] [--lang CODE]
 // --screenshot renders the window once the study (and its surfaces) is loaded, writes the PNG and quits (for
 // scripted checks and the headless smoke run under Xvfb). Exit codes: 0, 1 a file error, 2 a usage error.
 // At start (not with --screenshot) the window offers to recover the unsaved edits of a session that crashed.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QSize>
 #include <QTimer>
 
 #include <cstdio>
@@ -31,7 +32,9 @@ int main(int argc, char** argv) {
   QCommandLineOption screenshot("screenshot", "write the window to this PNG once loaded, then quit", "png");
   QCommandLineOption lang("lang", "user interface language (de, fr, zh_CN, en); default: the preferences', else the "
                           "system's", "code");
-  parser.addOptions({labels, dicom, screenshot, lang});
+  QCommandLineOption size("size", "the window's size in pixels, e.g. 1024x768 (default 1400x900, within the screen)",
+                          "WxH");
+  parser.addOptions({labels, dicom, screenshot, lang, size});
   // Parsed before the application exists: --help, --version and usage errors need no display (Qt aborts the
   // process when it finds none).
   QStringList arguments;
@@ -49,6 +52,18 @@ int main(int argc, char** argv) {
   if (parser.isSet(version)) {
     std::printf("%s %s\n", qPrintable(QApplication::applicationName()), DELINEATE_VERSION);
     return 0;
+  }
+  QSize windowSize;
+  if (parser.isSet(size)) {
+    const QStringList parts = parser.value(size).split('x');
+    bool okW = false, okH = false;
+    if (parts.size() == 2) windowSize = QSize(parts[0].toInt(&okW), parts[1].toInt(&okH));
+    if (!okW || !okH || windowSize.width() < 320 || windowSize.height() < 240 || windowSize.width() > 16384 ||
+        windowSize.height() > 16384) {
+      std::fprintf(stderr, "error: --size %s: expected WIDTHxHEIGHT in pixels, 320x240 to 16384x16384\n",
+                   qPrintable(parser.value(size)));
+      return 2;
+    }
   }
   const QStringList images = parser.positionalArguments();
   if (images.size() > 1) {
@@ -69,6 +84,7 @@ int main(int argc, char** argv) {
   app::gui::MainWindow window;
   const QString shotPath = parser.value(screenshot);
   if (!shotPath.isEmpty()) window.setDialogsEnabled(false);
+  if (windowSize.isValid()) window.resize(windowSize);
   window.show();
   int exitCode = 0;
   if (!shotPath.isEmpty()) {

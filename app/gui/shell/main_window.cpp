@@ -4,6 +4,9 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QtConcurrent/QtConcurrent>
 #include <QFutureWatcher>
 #include <QFileDialog>
@@ -44,11 +47,39 @@ namespace delineate::app::gui {
 
 using viewer::SliceOrientation;
 
+namespace {
+
+// A dock's content in a scroll area that scrolls vertically: the dock is as wide as the content needs (with room
+// for the scroll bar, so nothing scrolls sideways) and may be as short as a few rows; the content keeps its own
+// minimum height and scrolls instead of squeezing its labels over its buttons.
+class DockScrollArea : public QScrollArea {
+ public:
+  using QScrollArea::QScrollArea;
+  QSize minimumSizeHint() const override {
+    const QWidget* content = widget();
+    const int frame = 2 * frameWidth();
+    const int bar = verticalScrollBar()->sizeHint().width();
+    if (!content) return QScrollArea::minimumSizeHint();
+    return {content->minimumSizeHint().width() + bar + frame, std::min(content->minimumSizeHint().height(), 120) + frame};
+  }
+  QSize sizeHint() const override {
+    const QWidget* content = widget();
+    if (!content) return QScrollArea::sizeHint();
+    const int frame = 2 * frameWidth();
+    const int bar = verticalScrollBar()->sizeHint().width();
+    const QSize want = content->sizeHint().expandedTo(content->minimumSizeHint());
+    return {want.width() + bar + frame, want.height() + frame};
+  }
+};
+
+}  // namespace
+
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setWindowTitle(tr("Delineate"));
   m_document = new StudyDocument(this);
   m_loader = new StudyLoader(*m_document, *this, this);
-  resize(1400, 900);
+  // 1400x900, or the screen's room where it is smaller (a 1366x768 laptop): never larger than the screen.
+  resize(screen() ? QSize(1400, 900).boundedTo(screen()->availableGeometry().size()) : QSize(1400, 900));
   m_viewArea = new QWidget(this);
   m_grid = new QGridLayout(m_viewArea);
   m_grid->setContentsMargins(2, 2, 2, 2);
@@ -140,11 +171,19 @@ MainWindow::~MainWindow() {
 }
 
 void MainWindow::buildDocks() {
+  // Every dock scrolls: its content keeps the size it needs and the dock may be shorter (or narrower) than that, so
+  // a small window (1024x768) reaches every control instead of squeezing labels over buttons or growing past the
+  // screen.
   auto dock = [this](QWidget* content, const char* name, Qt::DockWidgetArea area) {
     auto* d = new QDockWidget(this);
     d->setObjectName(name);
-    content->setParent(d);
-    d->setWidget(content);
+    auto* scroll = new DockScrollArea(d);
+    scroll->setObjectName(QString(name) + "-scroll");
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(content);
+    d->setWidget(scroll);
     addDockWidget(area, d);
     return d;
   };
@@ -189,6 +228,25 @@ void MainWindow::buildDocks() {
   connect(m_ai, &AiPanel::objectAccepted, m_labels, &LabelPanel::setActiveLabel);
   connect(m_labels, &LabelPanel::opacityChanged, this, &MainWindow::setLabelOpacity);
   connect(m_loader, &StudyLoader::cancelled, m_files, &SessionFiles::abandonPendingRecovery);
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+  QMainWindow::showEvent(event);
+  if (!m_docksArranged) {
+    m_docksArranged = true;
+    arrangeDocks();
+  }
+}
+
+void MainWindow::arrangeDocks() {
+  const bool shortWindow = height() < 850, narrowWindow = width() < 1100;
+  if (shortWindow || narrowWindow) tabifyDockWidget(m_toolsDock, m_aiDock);
+  if (narrowWindow) {
+    tabifyDockWidget(m_aiDock, m_labelsDock);
+    tabifyDockWidget(m_labelsDock, m_trainingDock);
+  }
+  m_toolsDock->raise();
+  if (!narrowWindow) m_labelsDock->raise();
 }
 
 void MainWindow::retranslate() {

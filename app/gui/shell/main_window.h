@@ -108,10 +108,14 @@ class MainWindow : public QMainWindow, public Workbench {
  protected:
   void closeEvent(QCloseEvent* event) override;
   void changeEvent(QEvent* event) override;
+  void showEvent(QShowEvent* event) override;
 
  private:
   void buildMenus();  // main_window_menus.cpp
   void buildDocks();
+  // At the first show: a window under 850 px high tabs Tools with AI (stacked they would each get a few hundred
+  // pixels); one under 1100 px wide tabs Labels and Training with them too, so the views keep the width.
+  void arrangeDocks();
   void observeDocument();  // main_window_labels.cpp
   void retranslate();
   void studyReplaced();
@@ -166,6 +170,7 @@ class MainWindow : public QMainWindow, public Workbench {
   QActionGroup* m_layoutGroup = nullptr;
   std::shared_ptr<JobProgress> m_job;
   bool m_dialogs = true;
+  bool m_docksArranged = false;
   WindowLevel m_automatic;  // the image's automatic range, computed once per study
   QString m_reviewText;          // " (approved by carol)" for the share revision in the title
   std::uint64_t m_titleGeneration = 0;

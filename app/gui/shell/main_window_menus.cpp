@@ -1,6 +1,7 @@
 // The window's menus (File, Edit, AI, View, Help), built at start and again when the language changes.
 #include <QActionGroup>
 #include <QApplication>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
@@ -165,6 +166,10 @@ void MainWindow::buildMenus() {
     a->setData(static_cast<int>(layout));
     m_layoutGroup->addAction(a);
   }
+  // The docks: a closed one comes back here (each also tabs or floats by its title bar).
+  QMenu* panels = view->addMenu(tr("Panels"));
+  panels->setObjectName("menu-panels");
+  for (QDockWidget* d : {m_toolsDock, m_aiDock, m_labelsDock, m_trainingDock}) panels->addAction(d->toggleViewAction());
   QMenu* presets = view->addMenu(tr("Window/Level"));
   m_presetGroup = new QActionGroup(this);
   m_presetGroup->setExclusive(true);
