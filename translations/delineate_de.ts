@@ -1436,12 +1436,32 @@
         <translation>Keine Freigabe geöffnet: zuerst eine Studie aus einer Freigabe öffnen (Datei &gt; Aus Freigabe öffnen)</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+54"/>
+        <source>not validated</source>
+        <translation>nicht validiert</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>These weights (iteration %1) were not validated; the last validation, at iteration %2, measured earlier weights</source>
+        <translation>Diese Gewichte (Iteration %1) wurden nicht validiert; die letzte Validierung, bei Iteration %2, maß frühere Gewichte</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>These weights (iteration %1) were not validated</source>
+        <translation>Diese Gewichte (Iteration %1) wurden nicht validiert</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Validated at iteration %1</source>
+        <translation>Validiert bei Iteration %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>The run&apos;s best validation Dice up to these weights: %1</source>
         <translation>Bester Validierungs-Dice des Laufs bis zu diesen Gewichten: %1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>%1 v%2</source>
         <translation>%1 v%2</translation>
     </message>
@@ -1499,24 +1519,39 @@
         <translation>Differenz</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+40"/>
+        <source>%1: not validated (iteration %2; the last validation, at iteration %3, measured earlier weights)</source>
+        <translation>%1: nicht validiert (Iteration %2; die letzte Validierung, bei Iteration %3, maß frühere Gewichte)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1: not validated (iteration %2)</source>
+        <translation>%1: nicht validiert (Iteration %2)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>%1: validation Dice %2 (structures: %3)</source>
         <translation>%1: Validierungs-Dice %2 (Strukturen: %3)</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+10"/>
+        <location line="+13"/>
         <location line="+1"/>
         <source>none</source>
         <translation>keiner</translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="-11"/>
+        <source>validated at iteration %1</source>
+        <translation>validiert bei Iteration %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>at iteration %1</source>
         <translation>bei Iteration %1</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>learnt from dataset %1 version %2</source>
         <translation>gelernt aus Datensatz %1 Version %2</translation>
     </message>
@@ -1529,6 +1564,12 @@
         <location line="+4"/>
         <source>%1 against %2: validation Dice %3 and %4; structures better: %5, worse: %6</source>
         <translation>%1 gegen %2: Validierungs-Dice %3 und %4; Strukturen besser: %5, schlechter: %6</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+1"/>
+        <source>none (not validated)</source>
+        <translation>keine (nicht validiert)</translation>
     </message>
 </context>
 <context>
@@ -2006,7 +2047,7 @@
 <context>
     <name>delineate::app::gui::ShareImportDialog</name>
     <message>
-        <location filename="../app/gui/study/share_import.cpp" line="+27"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+28"/>
         <source>Import into Share</source>
         <translation>In die Freigabe importieren</translation>
     </message>
@@ -2115,7 +2156,7 @@
         <translation>Die Anonymisierung braucht eine Schlüsseldatei (außerhalb der Freigabe)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Importing into %1</source>
         <translation>Import nach %1</translation>
     </message>
@@ -2217,7 +2258,7 @@
 <context>
     <name>delineate::app::gui::StudyBrowserDialog</name>
     <message>
-        <location filename="../app/gui/study/study_browser.cpp" line="+49"/>
+        <location filename="../app/gui/study/study_browser.cpp" line="+50"/>
         <source>Patient ID</source>
         <translation>Patienten-ID</translation>
     </message>
@@ -2412,7 +2453,17 @@
         <translation>Datensatz %1 Version %2 gespeichert: %3 Einträge (%4 Training, %5 Validierung)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
+        <source>%1% of %2 studies rounds to none: one study validates so that the model is measured</source>
+        <translation>%1 % von %2 Studien ergibt gerundet keine: eine Studie validiert, damit das Modell gemessen wird</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>warning: no validation study (one study cannot both train and validate): the model will not be validated</source>
+        <translation>Warnung: keine Validierungsstudie (eine Studie kann nicht zugleich trainieren und validieren): das Modell wird nicht validiert</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>skipped %1</source>
         <translation>übersprungen: %1</translation>
     </message>
@@ -2968,12 +3019,12 @@ Bild: %3</translation>
 <context>
     <name>delineate::app::gui::TrainingPanel</name>
     <message>
-        <location filename="../app/gui/training/training_panel.cpp" line="+193"/>
+        <location filename="../app/gui/training/training_panel.cpp" line="+234"/>
         <source>Training: %1</source>
         <translation>Training: %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Training %1 after %2 iterations; best validation Dice %3</source>
         <translation>Training %1 nach %2 Iterationen; bester Validierungs-Dice %3</translation>
     </message>
@@ -3000,12 +3051,12 @@ Bild: %3</translation>
     <message>
         <location line="-34"/>
         <location line="+26"/>
-        <location line="+268"/>
+        <location line="+287"/>
         <source>none</source>
         <translation>keiner</translation>
     </message>
     <message>
-        <location line="-292"/>
+        <location line="-311"/>
         <source>Training failed: %1</source>
         <translation>Training fehlgeschlagen: %1</translation>
     </message>
@@ -3090,24 +3141,39 @@ Bild: %3</translation>
         <translation>Erweitert:</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>more delineate-train options, e.g. --patch 96,96,80 --init-filters 16 --learning-rate 1e-3</source>
-        <translation>weitere delineate-train-Optionen, z. B. --patch 96,96,80 --init-filters 16 --learning-rate 1e-3</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Start</source>
         <translation>Starten</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+84"/>
+        <source>Stopping: validating and saving a checkpoint...</source>
+        <translation>Wird beendet: Validieren und Speichern eines Checkpoints...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>On the CPU the patch defaults to 64x64x64 voxels: smaller patches make training on the CPU feasible (about 0.6 iterations/s on a mouse atlas, against 0.07-0.18 at 96x96x80).</source>
+        <translation>Auf der CPU ist der Patch standardmäßig 64x64x64 Voxel groß: kleinere Patches machen Training auf der CPU machbar (etwa 0,6 Iterationen/s bei einem Mausatlas, gegenüber 0,07-0,18 bei 96x96x80).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>On a GPU the patch defaults to the cases&apos; size, up to 128 voxels a side, and the network to 32 filters.</source>
+        <translation>Auf einer GPU ist der Patch standardmäßig so groß wie die Fälle, bis zu 128 Voxel je Seite, und das Netz hat 32 Filter.</translation>
+    </message>
+    <message>
+        <location line="+194"/>
         <source>Stop</source>
         <translation>Anhalten</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Save a checkpoint and end the run</source>
-        <translation>Checkpoint speichern und den Lauf beenden</translation>
+        <location line="-287"/>
+        <source>more delineate-train options, e.g. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</source>
+        <translation>weitere delineate-train-Optionen, z. B. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Validate the weights reached, save them as a checkpoint and end the run</source>
+        <translation>Die erreichten Gewichte validieren, als Checkpoint speichern und den Lauf beenden</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3195,22 +3261,27 @@ Bild: %3</translation>
         <translation>Die Feinabstimmung von VISTA-3D beginnt mit einem Checkpoint: Datei angeben</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+18"/>
         <source>Training could not start: %1</source>
         <translation>Training konnte nicht starten: %1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
+        <source>Training %1: resuming from its newest checkpoint, reading the cases...</source>
+        <translation>Training %1: Fortsetzen ab dem neuesten Checkpoint, Fälle werden gelesen...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Training %1: reading the cases...</source>
         <translation>Training %1: Fälle werden gelesen...</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>Stopping: saving a checkpoint...</source>
-        <translation>Anhalten: Checkpoint wird gespeichert...</translation>
+        <location line="+212"/>
+        <source>Stopping...</source>
+        <translation>Wird beendet...</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-185"/>
         <source>it %1/%2  loss %3  %4 it/s  ETA %5  data wait %6%  %7</source>
         <translation>It. %1/%2  Verlust %3  %4 It./s  Rest %5  Datenwartezeit %6%  %7</translation>
     </message>
@@ -3255,7 +3326,7 @@ Bild: %3</translation>
         <translation>Studien ohne freigegebene Labels werden nach %1 geordnet...</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>Ranking 1 study on %1...</source>
         <translation>1 Studie wird auf %1 eingeordnet...</translation>
     </message>
@@ -3308,7 +3379,7 @@ Bild: %3</translation>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training/training_run.cpp" line="+100"/>
+        <location filename="../app/gui/training/training_run.cpp" line="+119"/>
         <source>cannot start %1: %2</source>
         <translation>%1 kann nicht gestartet werden: %2</translation>
     </message>

@@ -1436,12 +1436,32 @@
         <translation>Aucun partage ouvert : ouvrez d&apos;abord une étude d&apos;un partage (Fichier &gt; Ouvrir depuis le partage)</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+54"/>
+        <source>not validated</source>
+        <translation>non validé</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>These weights (iteration %1) were not validated; the last validation, at iteration %2, measured earlier weights</source>
+        <translation>Ces poids (itération %1) n’ont pas été validés ; la dernière validation, à l’itération %2, mesurait des poids antérieurs</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>These weights (iteration %1) were not validated</source>
+        <translation>Ces poids (itération %1) n’ont pas été validés</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Validated at iteration %1</source>
+        <translation>Validé à l’itération %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>The run&apos;s best validation Dice up to these weights: %1</source>
         <translation>Meilleur Dice de validation de l&apos;exécution jusqu&apos;à ces poids : %1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>%1 v%2</source>
         <translation>%1 v%2</translation>
     </message>
@@ -1499,24 +1519,39 @@
         <translation>Différence</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+40"/>
+        <source>%1: not validated (iteration %2; the last validation, at iteration %3, measured earlier weights)</source>
+        <translation>%1 : non validé (itération %2 ; la dernière validation, à l’itération %3, mesurait des poids antérieurs)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1: not validated (iteration %2)</source>
+        <translation>%1 : non validé (itération %2)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>%1: validation Dice %2 (structures: %3)</source>
         <translation>%1 : Dice de validation %2 (structures : %3)</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+10"/>
+        <location line="+13"/>
         <location line="+1"/>
         <source>none</source>
         <translation>aucun</translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="-11"/>
+        <source>validated at iteration %1</source>
+        <translation>validé à l’itération %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>at iteration %1</source>
         <translation>à l&apos;itération %1</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>learnt from dataset %1 version %2</source>
         <translation>appris du jeu de données %1 version %2</translation>
     </message>
@@ -1529,6 +1564,12 @@
         <location line="+4"/>
         <source>%1 against %2: validation Dice %3 and %4; structures better: %5, worse: %6</source>
         <translation>%1 contre %2 : Dice de validation %3 et %4 ; structures meilleures : %5, moins bonnes : %6</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+1"/>
+        <source>none (not validated)</source>
+        <translation>aucun (non validé)</translation>
     </message>
 </context>
 <context>
@@ -2006,7 +2047,7 @@
 <context>
     <name>delineate::app::gui::ShareImportDialog</name>
     <message>
-        <location filename="../app/gui/study/share_import.cpp" line="+27"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+28"/>
         <source>Import into Share</source>
         <translation>Importer dans le partage</translation>
     </message>
@@ -2115,7 +2156,7 @@
         <translation>La désidentification nécessite un fichier de clé (gardé hors du partage)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Importing into %1</source>
         <translation>Import dans %1</translation>
     </message>
@@ -2217,7 +2258,7 @@
 <context>
     <name>delineate::app::gui::StudyBrowserDialog</name>
     <message>
-        <location filename="../app/gui/study/study_browser.cpp" line="+49"/>
+        <location filename="../app/gui/study/study_browser.cpp" line="+50"/>
         <source>Patient ID</source>
         <translation>ID patient</translation>
     </message>
@@ -2412,7 +2453,17 @@
         <translation>Jeu de données %1 version %2 enregistré : %3 entrées (%4 entraînement, %5 validation)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
+        <source>%1% of %2 studies rounds to none: one study validates so that the model is measured</source>
+        <translation>%1 % de %2 études s’arrondit à aucune : une étude sert à la validation pour que le modèle soit mesuré</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>warning: no validation study (one study cannot both train and validate): the model will not be validated</source>
+        <translation>avertissement : aucune étude de validation (une étude ne peut pas à la fois entraîner et valider) : le modèle ne sera pas validé</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>skipped %1</source>
         <translation>ignorés : %1</translation>
     </message>
@@ -2968,12 +3019,12 @@ Image : %3</translation>
 <context>
     <name>delineate::app::gui::TrainingPanel</name>
     <message>
-        <location filename="../app/gui/training/training_panel.cpp" line="+193"/>
+        <location filename="../app/gui/training/training_panel.cpp" line="+234"/>
         <source>Training: %1</source>
         <translation>Entraînement : %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Training %1 after %2 iterations; best validation Dice %3</source>
         <translation>Entraînement %1 après %2 itérations ; meilleur Dice de validation %3</translation>
     </message>
@@ -3000,12 +3051,12 @@ Image : %3</translation>
     <message>
         <location line="-34"/>
         <location line="+26"/>
-        <location line="+268"/>
+        <location line="+287"/>
         <source>none</source>
         <translation>aucun</translation>
     </message>
     <message>
-        <location line="-292"/>
+        <location line="-311"/>
         <source>Training failed: %1</source>
         <translation>Échec de l&apos;entraînement : %1</translation>
     </message>
@@ -3090,24 +3141,39 @@ Image : %3</translation>
         <translation>Avancé :</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>more delineate-train options, e.g. --patch 96,96,80 --init-filters 16 --learning-rate 1e-3</source>
-        <translation>autres options de delineate-train, p. ex. --patch 96,96,80 --init-filters 16 --learning-rate 1e-3</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Start</source>
         <translation>Démarrer</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+84"/>
+        <source>Stopping: validating and saving a checkpoint...</source>
+        <translation>Arrêt : validation et enregistrement d’un point de contrôle...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>On the CPU the patch defaults to 64x64x64 voxels: smaller patches make training on the CPU feasible (about 0.6 iterations/s on a mouse atlas, against 0.07-0.18 at 96x96x80).</source>
+        <translation>Sur le CPU, le patch vaut par défaut 64x64x64 voxels : des patchs plus petits rendent l’entraînement sur le CPU faisable (environ 0,6 itération/s sur un atlas de souris, contre 0,07-0,18 à 96x96x80).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>On a GPU the patch defaults to the cases&apos; size, up to 128 voxels a side, and the network to 32 filters.</source>
+        <translation>Sur un GPU, le patch prend par défaut la taille des cas, jusqu’à 128 voxels de côté, et le réseau 32 filtres.</translation>
+    </message>
+    <message>
+        <location line="+194"/>
         <source>Stop</source>
         <translation>Arrêter</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Save a checkpoint and end the run</source>
-        <translation>Enregistrer un point de contrôle et terminer l&apos;entraînement</translation>
+        <location line="-287"/>
+        <source>more delineate-train options, e.g. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</source>
+        <translation>autres options de delineate-train, p. ex. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Validate the weights reached, save them as a checkpoint and end the run</source>
+        <translation>Valider les poids atteints, les enregistrer comme point de contrôle et terminer l’entraînement</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3195,22 +3261,27 @@ Image : %3</translation>
         <translation>L&apos;affinage de VISTA-3D part d&apos;un point de contrôle : indiquez son fichier</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+18"/>
         <source>Training could not start: %1</source>
         <translation>L&apos;entraînement n&apos;a pas pu démarrer : %1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
+        <source>Training %1: resuming from its newest checkpoint, reading the cases...</source>
+        <translation>Entraînement %1 : reprise depuis son point de contrôle le plus récent, lecture des cas...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Training %1: reading the cases...</source>
         <translation>Entraînement %1 : lecture des cas...</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>Stopping: saving a checkpoint...</source>
-        <translation>Arrêt : enregistrement d&apos;un point de contrôle...</translation>
+        <location line="+212"/>
+        <source>Stopping...</source>
+        <translation>Arrêt...</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-185"/>
         <source>it %1/%2  loss %3  %4 it/s  ETA %5  data wait %6%  %7</source>
         <translation>it. %1/%2  perte %3  %4 it./s  reste %5  attente des données %6%  %7</translation>
     </message>
@@ -3255,7 +3326,7 @@ Image : %3</translation>
         <translation>Classement des études sans labels approuvés par %1...</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>Ranking 1 study on %1...</source>
         <translation>Classement d&apos;1 étude sur %1...</translation>
     </message>
@@ -3308,7 +3379,7 @@ Image : %3</translation>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training/training_run.cpp" line="+100"/>
+        <location filename="../app/gui/training/training_run.cpp" line="+119"/>
         <source>cannot start %1: %2</source>
         <translation>impossible de démarrer %1 : %2</translation>
     </message>

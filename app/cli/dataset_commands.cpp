@@ -39,7 +39,7 @@ std::optional<std::array<double, 3>> parseSplit(const std::string& text) {
 // A new dataset version edited from `base` (the newest), by --author or this user, with --message.
 io::SaveRequest saveRequest(const DatasetOptions& o, int base) {
   io::SaveRequest request;
-  request.author = o.author.empty() ? io::processUserName() : o.author;
+  request.author = o.author.empty() ? io::authorName() : o.author;
   request.baseRevision = base;
   request.message = o.message;
   return request;
@@ -84,7 +84,10 @@ int runDatasetCreate(const DatasetOptions& o) {
     return fileError(core::makeError(core::ErrorCode::NotFound, o.root,
                                      "no study has an approved revision of label set '" + o.fromApproved + "'"));
   const double f[3] = {(*fractions)[0], (*fractions)[1], (*fractions)[2]};
-  io::assignSplits(*entries, f, o.seed.empty() ? o.name : o.seed);
+  if (io::assignSplits(*entries, f, o.seed.empty() ? o.name : o.seed))
+    std::fprintf(stderr, "note: the validation share of %zu studies drew none: one study validates (the training study "
+                         "nearest the validation range)\n",
+                 entries->size());
   Dataset d;
   d.source = "newest approved revisions of label set " + o.fromApproved + ", split " + o.split + " keyed by '" +
              (o.seed.empty() ? o.name : o.seed) + "'";

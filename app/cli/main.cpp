@@ -356,7 +356,7 @@ class Program {
     value(create, "--split", m_datasetCreate.split, "T:V:S", "train:validation:test percentages (default 70:15:15)");
     value(create, "--seed", m_datasetCreate.seed, "KEY", "the split's key (default: the dataset's name)");
     value(create, "--message", m_datasetCreate.message, "M", "what this version is for");
-    value(create, "--author", m_datasetCreate.author, "A", "who (default: this user)");
+    value(create, "--author", m_datasetCreate.author, "A", "who (default: $DELINEATE_AUTHOR, else this user)");
     json(create, m_datasetCreate.json);
 
     CLI::App* add = command(*dataset, "add", "a new dataset version with one entry added (or replaced).",
@@ -368,7 +368,7 @@ class Program {
     revision(add, "REV", m_datasetAdd.revision, "the label revision");
     value(add, "--split", m_datasetAdd.entrySplit, "train|validation|test", "where the entry goes")->required();
     value(add, "--message", m_datasetAdd.message, "M", "why");
-    value(add, "--author", m_datasetAdd.author, "A", "who (default: this user)");
+    value(add, "--author", m_datasetAdd.author, "A", "who (default: $DELINEATE_AUTHOR, else this user)");
     json(add, m_datasetAdd.json);
 
     CLI::App* show = command(*dataset, "show", "a dataset version's entries, each label revision's hash verified.",
@@ -415,7 +415,7 @@ class Program {
       CLI::App* c = command(*review, step.name, step.what, [this, &o] { return runReview(o); });
       labelSet(c, o.set);
       revision(c, "REV", o.revision, "the revision number");
-      value(c, "--user", o.user, "U", "who (default: this user)");
+      value(c, "--user", o.user, "U", "who (default: $DELINEATE_AUTHOR, else this user)");
       CLI::Option* comment = value(c, "--comment", o.comment, "C", "a note; required to send a revision back");
       if (step.name[0] == 'r') comment->required();
       json(c, o.json);
@@ -453,7 +453,7 @@ class Program {
             [](const std::string& text) { return text == "latest" || text == "0" || parseRevision(text).has_value(); },
             "takes a revision number, 0 or 'latest'"));
     value(save, "--message", m_shareSave.message, "M", "what changed");
-    value(save, "--author", m_shareSave.author, "A", "who saved (default: this user)");
+    value(save, "--author", m_shareSave.author, "A", "who saved (default: $DELINEATE_AUTHOR, else this user)");
     value(save, "--series", m_shareSave.series, "SERIES",
           "the study's image series the labels belong to (default: the one series on their grid)");
     json(save, m_shareSave.json);
@@ -487,7 +487,7 @@ class Program {
     labelSet(restore, m_shareRestore.set);
     revision(restore, "REV", m_shareRestore.revision, "the revision to restore");
     value(restore, "--message", m_shareRestore.message, "M", "the new revision's message (default: restore of rREV)");
-    value(restore, "--author", m_shareRestore.author, "A", "who restored (default: this user)");
+    value(restore, "--author", m_shareRestore.author, "A", "who restored (default: $DELINEATE_AUTHOR, else this user)");
 
     CLI::App* lease = command(*share, "lease", "who is editing the label set.",
                               [this] { return runShareLease(m_shareLease); });
@@ -510,7 +510,7 @@ class Program {
     report->add_flag("--deidentify", m_shareReport.deidentify, "PS3.15 basic profile: new UIDs, no names");
     value(report, "--observer", m_shareReport.observer, "NAME", "the SR's person observer");
     value(report, "--message", m_shareReport.message, "M", "a note on the publication");
-    value(report, "--author", m_shareReport.author, "A", "who published (default: this user)");
+    value(report, "--author", m_shareReport.author, "A", "who published (default: $DELINEATE_AUTHOR, else this user)");
     json(report, m_shareReport.json);
 
     CLI::App* reports = command(*share, "reports", "the reports published for a label set, incomplete ones apart.",
@@ -531,7 +531,7 @@ class Program {
     positional(put, "FILE", m_checkpointPut.file, "the checkpoint (.pt, .safetensors, ...)");
     value(put, "--sidecar", m_checkpointPut.sidecar, "JSON", "a JSON object kept with it (architecture, metrics, ...)");
     value(put, "--message", m_checkpointPut.message, "M", "a note on the checkpoint");
-    value(put, "--author", m_checkpointPut.author, "A", "who stored it (default: this user)");
+    value(put, "--author", m_checkpointPut.author, "A", "who stored it (default: $DELINEATE_AUTHOR, else this user)");
 
     CLI::App* get = command(*checkpoint, "get", "copy a checkpoint revision out, hash verified.",
                             [this] { return runCheckpointGet(m_checkpointGet); });

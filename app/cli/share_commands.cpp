@@ -155,7 +155,7 @@ int runShareSave(const ShareSaveOptions& o) {
       std::fprintf(stderr, "note: %s@%s is editing this label set (lease since %s)\n", (*holder)->user.c_str(),
                    (*holder)->host.c_str(), (*holder)->acquiredIso.c_str());
   }
-  const std::string author = o.author.empty() ? processUserName() : o.author;
+  const std::string author = o.author.empty() ? authorName() : o.author;
   // Bound to the study's image: the named series, or the one on the labels' grid.
   std::vector<std::string> ambiguous;
   auto image = io::seriesForLabels(*ls.store, ls.set->study(), labels->geometry(), o.series, &ambiguous);
@@ -278,7 +278,7 @@ int runShareRestore(const ShareRestoreOptions& o) {
   auto bytes = ls.set->load(revision);  // verified; restored byte for byte
   if (!bytes) return fileError(bytes.error());
   const std::string message = o.message.empty() ? "restore of r" + std::to_string(revision) : o.message;
-  const std::string author = o.author.empty() ? processUserName() : o.author;
+  const std::string author = o.author.empty() ? authorName() : o.author;
   // The restored revision keeps what the old one carried (its bound image, its label table).
   const RevisionInfo* old = list->find(revision);
   auto saved = ls.set->save(bytes->data(), bytes->size(),
@@ -365,7 +365,7 @@ int runCheckpointPut(const CheckpointPutOptions& o) {
       dot != std::string::npos && file.find('/', dot) == std::string::npos ? file.substr(dot) : "";
   auto list = c.checkpoints->list();
   if (!list) return fileError(list.error());
-  const std::string author = o.author.empty() ? processUserName() : o.author;
+  const std::string author = o.author.empty() ? authorName() : o.author;
   auto saved = c.checkpoints->saveFile(file, SaveRequest{author, list->latest(), o.message, sidecar}, suffix);
   if (!saved) return fileError(saved.error());
   audit(*c.store, "training", "", o.model, saved->number, "checkpoint " + saved->content + " from " + file);

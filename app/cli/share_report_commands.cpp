@@ -122,7 +122,7 @@ int runShareReport(const ShareReportOptions& o) {
   request.study = set->study();
   request.labelSet = set->name();
   request.revision = revision;
-  request.author = o.author.empty() ? io::processUserName() : o.author;
+  request.author = o.author.empty() ? io::authorName() : o.author;
   request.message = o.message;
   request.deidentified = o.deidentify;
   request.files = files;

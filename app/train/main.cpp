@@ -93,6 +93,7 @@ struct Flags {
   bool resume = false, jsonLines = false, stopOnBadCase = false;
   std::string evaluate;
   std::string rank, labelSet;
+  std::string author;
   std::vector<std::string> studies;
 };
 
@@ -162,6 +163,9 @@ void declareFlags(CLI::App& app, Flags& f) {
                                                                    "OUTPUT (default 4096)"),
             "MB");
   valueName(app.add_option("--share", f.share, "a share store: where --dataset comes from and checkpoints go"), "ROOT");
+  valueName(app.add_option("--author", f.author, "who the published checkpoints name as their author (default: "
+                                                 "$DELINEATE_AUTHOR, else this user)"),
+            "NAME");
   valueName(app.add_option("--model-name", f.modelName, "publish checkpoints (the best, and the last) as this model"), "NAME");
   app.add_flag("--resume", f.resume, "continue from the newest checkpoint in OUTPUT (weights, optimizer, schedule, "
                                      "iteration)");
@@ -581,7 +585,7 @@ class Run {
   std::optional<inference::vista3d::Checkpoint> m_base;  // the checkpoint to start from, if any
   tr::ResumePoint m_resume;
   std::vector<tr::SavedCheckpoint> m_earlier;
-  const std::string m_author = io::processUserName();
+  const std::string m_author = m_f.author.empty() ? io::authorName() : m_f.author;
   std::optional<io::ShareLease> m_lease;
   tr::PublishFn m_publish;
   std::unique_ptr<tr::CheckpointSaver> m_saver;

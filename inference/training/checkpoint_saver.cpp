@@ -228,6 +228,11 @@ core::Result<SavedCheckpoint> CheckpointSaver::write(const CheckpointState& stat
   json validations = json::array();
   for (const auto& v : state.validations) validations.push_back(validationJson(v));
   sidecar["validations"] = validations;
+  // Which iteration's weights the newest validation measured: these weights' own ("validatedIteration" equal to
+  // "iteration"), or earlier ones (then these weights have no Dice of their own: a save between validations).
+  const bool own = !state.validations.empty() && state.validations.back().iteration == state.iteration;
+  sidecar["validatedIteration"] = own ? json(state.iteration) : json(nullptr);
+  sidecar["lastValidationIteration"] = state.validations.empty() ? json(nullptr) : json(state.validations.back().iteration);
   sidecar["weights"] = {{"file", fs::path(saved.weights).filename().string()}, {"bytes", fs::file_size(saved.weights, ec)}};
   sidecar["optimizerState"] = {{"file", fs::path(saved.optimizer).filename().string()}, {"bytes", fs::file_size(saved.optimizer, ec)}};
   sidecar["savedAt"] = utcNow();

@@ -260,7 +260,7 @@ core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, c
   loader.start(resume.iteration);
   const auto runStart = Clock::now();
   auto reportStart = Clock::now();
-  double lossSum = 0;
+  double lossSum = 0, lastLoss = 0;
   int lossCount = 0, skipped = 0;
   double lastStall = 0;
   int lastSaved = -1;
@@ -384,6 +384,7 @@ core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, c
       p.lastCheckpoint = sink ? sink->lastSaved() : std::string();
       p.lastSaveStallSeconds = lastStall;
       progress(p);
+      lastLoss = p.loss;
       lossSum = 0;
       lossCount = 0;
       reportStart = Clock::now();
@@ -398,9 +399,34 @@ core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, c
   loader.stop();
   result.dataWaitSeconds = loader.waitedSeconds();
   result.wallSeconds = since(runStart);
-  // A cancelled run keeps its work since the last save; an early stop saved at its last validation.
-  if (result.cancelled && result.iterations > resume.iteration && result.iterations != lastSaved)
-    if (core::Status s = checkpoint(result.iterations, false, true); !s) return s.error();
+  // A cancelled run keeps its work since the last save; an early stop saved at its last validation. The weights saved
+  // when stopping are validated first (unless their last validation was of these very weights), so that the final
+  // checkpoint, which is published, carries a Dice of its own and never an earlier validation's.
+  if (result.cancelled && result.iterations > resume.iteration && result.iterations != lastSaved) {
+    const bool validated = !result.validations.empty() && result.validations.back().iteration == result.iterations;
+    if (!validationCases.empty() && !validated) {
+      if (core::Status s = validate(result.iterations, true); !s) return s.error();
+      if (progress) {
+        Progress p;
+        p.iteration = result.iterations;
+        p.iterations = settings.iterations;
+        p.loss = lossCount ? lossSum / lossCount : lastLoss;
+        p.learningRate = learningRateAt(settings, std::max(0, result.iterations - 1));
+        const double elapsed = since(runStart);
+        p.iterationsPerSecond = elapsed > 0 ? (result.iterations - resume.iteration) / elapsed : 0;
+        p.elapsedSeconds = elapsed;
+        p.dataWaitFraction = elapsed > 0 ? result.dataWaitSeconds / elapsed : 0;
+        p.skippedSteps = skipped;
+        p.validation = &result.validations.back();
+        p.lastCheckpoint = sink ? sink->lastSaved() : std::string();
+        p.lastSaveStallSeconds = lastStall;
+        progress(p);
+      }
+    } else if (core::Status s = checkpoint(result.iterations, false, true); !s) {
+      return s.error();
+    }
+  }
+  result.wallSeconds = since(runStart);
   return result;
 }
 

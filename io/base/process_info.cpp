@@ -22,6 +22,11 @@ std::string processUserName() {
   return "uid-" + std::to_string(::geteuid());
 }
 
+std::string authorName() {
+  if (const char* author = std::getenv("DELINEATE_AUTHOR"); author && author[0] != '\0') return author;
+  return processUserName();
+}
+
 std::string localHostName() {
   char buf[256] = {};
   if (::gethostname(buf, sizeof buf - 1) != 0) return {};

@@ -10,6 +10,10 @@ namespace delineate::io {
 std::string utcNowIso();
 // The login name of this process's effective user (the user database, then $USER, then "uid-N").
 std::string processUserName();
+// The author that revisions, checkpoints, datasets and imports name: $DELINEATE_AUTHOR when it is set (the window
+// sets it for the programs it runs, from its preferences' author name), else processUserName(). Audit records and
+// leases' holders keep the login (who really acted).
+std::string authorName();
 // This machine's hostname; empty when it cannot be read.
 std::string localHostName();
 

@@ -160,14 +160,29 @@ core::Result<std::vector<DatasetEntry>> revisionsOfStudies(const ShareStore& sto
   return out;
 }
 
-void assignSplits(std::vector<DatasetEntry>& entries, const double (&fractions)[3], const std::string& seed) {
-  for (DatasetEntry& e : entries) {
+bool assignSplits(std::vector<DatasetEntry>& entries, const double (&fractions)[3], const std::string& seed) {
+  std::vector<double> at(entries.size());
+  int train = 0, validation = 0;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    DatasetEntry& e = entries[i];
     const std::string key = seed + "\n" + e.study;
     const std::string hex = sha256Hex(key.data(), key.size());
     // The first 13 hex digits (52 bits) as a fraction in [0, 1).
     const double u = static_cast<double>(std::stoull(hex.substr(0, 13), nullptr, 16)) / static_cast<double>(1ULL << 52);
+    at[i] = u;
     e.split = u < fractions[0] ? kSplits[0] : u < fractions[0] + fractions[1] ? kSplits[1] : kSplits[2];
+    train += e.split == kSplits[0];
+    validation += e.split == kSplits[1];
   }
+  if (fractions[1] <= 0 || validation > 0 || train < 2) return false;
+  // The training study nearest the validation range: the highest hash below it (ties, in 52 bits, by name).
+  std::size_t chosen = entries.size();
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    if (entries[i].split == kSplits[0] &&
+        (chosen == entries.size() || at[i] > at[chosen] || (at[i] == at[chosen] && entries[i].study > entries[chosen].study)))
+      chosen = i;
+  entries[chosen].split = kSplits[1];
+  return true;
 }
 
 core::Result<std::vector<std::string>> verifyDataset(const ShareStore& store, const Dataset& dataset) {

@@ -73,8 +73,11 @@ core::Result<std::vector<DatasetEntry>> revisionsOfStudies(const ShareStore& sto
                                                            std::vector<std::string>* skipped = nullptr);
 
 // Assigns each entry's split from `fractions` (train, validation, test; summing to 1) and `seed`: the study's name and
-// the seed, hashed, place it in [0, 1).
-void assignSplits(std::vector<DatasetEntry>& entries, const double (&fractions)[3], const std::string& seed);
+// the seed, hashed, place it in [0, 1). A validation share asked for (fractions[1] > 0) that draws no study while two
+// or more train gets one: the training study whose hash lies nearest the validation range (the highest), so that a
+// small dataset (3 studies at 20%) still validates its model instead of training it blind. Returns whether a study
+// was moved so (callers say it).
+bool assignSplits(std::vector<DatasetEntry>& entries, const double (&fractions)[3], const std::string& seed);
 
 // The entries whose label revision is missing or no longer has the SHA-256 the dataset names, one line each.
 core::Result<std::vector<std::string>> verifyDataset(const ShareStore& store, const Dataset& dataset);

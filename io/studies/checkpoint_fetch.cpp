@@ -162,8 +162,10 @@ void readCheckpointSidecarSummary(const std::string& extraJson, CheckpointRevisi
           else if (*split == "validation") ++m.validationCases;
         }
   }
-  // The validation of these weights: the one at their iteration (a final checkpoint's last validation), else the best
-  // (the highest mean Dice; the earliest of equals); its Dice per structure by the user's ids.
+  // The validation of these weights: the one at their iteration (a final checkpoint's last validation); weights
+  // saved between validations have none (never an earlier validation's Dice: those were other weights). A sidecar
+  // without an iteration (stored by hand) is shown with its best (the highest mean Dice; the earliest of equals).
+  // Its Dice per structure by the user's ids.
   const json* best = nullptr;
   const json* own = nullptr;
   if (const auto validations = extra.find("validations"); validations != extra.end() && validations->is_array())
@@ -173,10 +175,17 @@ void readCheckpointSidecarSummary(const std::string& extraJson, CheckpointRevisi
       if (mean == v.end() || !mean->is_number()) continue;
       if (!best || mean->get<double>() > best->at("meanDice").get<double>()) best = &v;
       const auto at = v.find("iteration");
-      if (m.iteration > 0 && at != v.end() && at->is_number_integer() && at->get<int>() == m.iteration) own = &v;
+      if (at == v.end() || !at->is_number_integer()) continue;
+      if (m.iteration > 0 && at->get<int>() == m.iteration) own = &v;
+      else if (m.iteration > 0 && at->get<int>() < m.iteration)
+        m.lastValidationIteration = std::max(m.lastValidationIteration, at->get<int>());
     }
-  if (own) best = own;
-  if (best) m.dice = best->at("meanDice").get<double>();
+  if (m.iteration > 0) best = own;
+  if (best) {
+    m.dice = best->at("meanDice").get<double>();
+    m.lastValidationIteration = 0;
+    if (const auto at = best->find("iteration"); at != best->end() && at->is_number_integer()) m.validatedIteration = at->get<int>();
+  }
   if (const json* perClass = best ? object(*best, "perClass") : nullptr)
     for (const auto& [key, dice] : perClass->items()) {
       if (!dice.is_number()) continue;

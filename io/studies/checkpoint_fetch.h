@@ -42,7 +42,12 @@ struct CheckpointRevisionSummary {
   std::string architecture;
   int classes = 0;
   double bestDice = -1;              // the run's best validation up to these weights
-  double dice = -1;                  // the validation of these weights (at their iteration; else the best)
+  // The validation of these weights: the one at their iteration. Weights saved between validations (a run stopped
+  // and resumed by an older delineate-train) have none: dice -1, no perClass, and lastValidationIteration names the
+  // earlier weights' validation. Only a sidecar that gives no iteration falls back to the run's best validation.
+  double dice = -1;
+  int validatedIteration = 0;        // the iteration whose validation dice and perClass are (0: none)
+  int lastValidationIteration = 0;   // not validated: the iteration of the newest validation before (0: none)
   int iteration = 0;                 // the training iteration the weights are from
   int iterations = 0;                // the run's planned iterations
   std::string dataset;               // the dataset it learnt from ("" : a case list file)

@@ -183,7 +183,7 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
 
   std::vector<PlannedSeries> plan;
   int refusedSeries = 0;  // left out for instances in two files with different bytes
-  const std::string user = processUserName(), host = localHostName(), now = utcNowIso();
+  const std::string user = options.author.empty() ? authorName() : options.author, host = localHostName(), now = utcNowIso();
   if (!dicomCandidates.empty()) {
     DicomScanOptions scan;
     scan.progress = progress;

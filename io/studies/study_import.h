@@ -29,6 +29,7 @@ struct StudyImportOptions {
   std::string modality;  // for volume files, which carry none ("CT", "MR")
   std::string description;  // for volume files: the study description
   std::string patientId;    // for volume files
+  std::string author;       // who imports (the records' importedBy); empty: io::authorName()
   int jobs = 0;             // parallel copies; 0: as for DICOM reading on shares (4 x cores, 8..32)
   // De-identify DICOM instances before they reach the share (io/dicom/dicom_deidentify.h): studies and series are
   // named by their pseudonym UIDs, manifests hold the pseudonyms and shifted dates, no descriptions or file names.

@@ -60,7 +60,9 @@ TEST_CASE("cli share: save, list, show, diff, restore and get agree with the lab
   INFO(s1.out);
   REQUIRE(s1.exitCode == 0);
   CHECK(s1.out.find("saved revision 1") != std::string::npos);
-  const auto saved2 = jsonOf(runCli("share save " + r + " ct1 organs " + quoted(f1.string()) + " --json"));
+  // Without --author: $DELINEATE_AUTHOR, as the window sets it for the programs it runs (issue 41).
+  const auto saved2 = jsonOf(runShell("DELINEATE_AUTHOR='Ada Lovelace' '" DELINEATE_CLI_PATH "' share save " + r + " ct1 organs " +
+                                      quoted(f1.string()) + " --json"));
   CHECK(saved2["revision"] == 2);
   CHECK(saved2["base"] == 1);
   CHECK(saved2["conflict"] == false);
@@ -69,6 +71,7 @@ TEST_CASE("cli share: save, list, show, diff, restore and get agree with the lab
   REQUIRE(list["revisions"].size() == 2);
   CHECK(list["revisions"][0]["author"] == "ann");
   CHECK(list["revisions"][0]["message"] == "first pass");
+  CHECK(list["revisions"][1]["author"] == "Ada Lovelace");
 
   // diff: computed here voxel by voxel.
   std::map<int, std::pair<std::uint64_t, std::uint64_t>> expected;

@@ -140,3 +140,47 @@ TEST_CASE("Model registry: every revision with its metrics, Dice per structure, 
   QSettings().remove("ai/model");
   QSettings().remove("share/root");
 }
+
+// Issue 41: a revision saved between validations (stopped at 28, validated last at 20, by a delineate-train that did
+// not validate when stopping) is listed as not validated, never with iteration 20's Dice or structures.
+TEST_CASE("Model registry: weights saved between validations are not credited with an earlier validation",
+          "[gui][train][share]") {
+  test::guiApp();
+  test::ScratchDir dir("gui-registry-unvalidated");
+  fs::create_directories(dir.path() / "share");
+  auto store = io::ShareStore::initialize((dir.path() / "share").string());
+  REQUIRE(store.ok());
+  test::writeTextFile(dir.path() / "w.pt", "weights");
+  auto mice = io::ModelCheckpoints::open(*store, "mice");
+  REQUIRE(mice.ok());
+  REQUIRE(mice->saveFile((dir.path() / "w.pt").string(), io::SaveRequest{"ann", 0, "iteration 20 (best so far)", sidecar(20, 0.010, 0.006, "m").dump()}, ".pt").ok());
+  json stopped = sidecar(20, 0.010, 0.006, "m");
+  stopped["iteration"] = 28;
+  stopped["training"]["iterations"] = 60;
+  REQUIRE(mice->saveFile((dir.path() / "w.pt").string(), io::SaveRequest{"ann", 1, "iteration 28 (final)", stopped.dump()}, ".pt").ok());
+  QSettings().setValue("share/root", QString::fromStdString((dir.path() / "share").string()));
+  QuietWindow window(QSize(1400, 900));
+  app::gui::ModelRegistryDialog* registry = window.showModelRegistry();
+  QSignalSpy listed(registry, &app::gui::ModelRegistryDialog::listed);
+  REQUIRE(waitFor(listed, 30000));
+  while (registry->models()->rowCount() < 2 && listed.wait(10000)) {
+  }
+  QTableWidget* models = registry->models();
+  REQUIRE(models->rowCount() == 2);
+  CHECK(models->item(0, 1)->text() == "2");
+  CHECK(models->item(0, 6)->text() == "28/60");
+  CHECK(models->item(0, 4)->text() == "not validated");
+  CHECK(models->item(0, 4)->toolTip().contains("the last validation, at iteration 20, measured earlier weights"));
+  CHECK(models->item(1, 4)->text() == "0.008");  // r1: its own validation
+  CHECK(models->item(1, 4)->toolTip().contains("Validated at iteration 20"));
+  models->selectRow(0);
+  CHECK(registry->compare()->rowCount() == 0);  // no structure table borrowed from r1
+  CHECK(registry->summary()->text() ==
+        "mice r2: not validated (iteration 28; the last validation, at iteration 20, measured earlier weights); learnt "
+        "from dataset m version 2; saved by ann");
+  models->clearSelection();
+  models->setRangeSelected(QTableWidgetSelectionRange(0, 0, 1, models->columnCount() - 1), true);
+  CHECK(registry->summary()->text() == "mice r2 against mice r1: validation Dice none (not validated) and 0.008; structures better: 0, worse: 0");
+  registry->close();
+  QSettings().remove("share/root");
+}

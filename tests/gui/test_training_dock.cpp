@@ -17,16 +17,21 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
+#include <QTest>
 
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 #include "app/gui/ai/ai_panel.h"
+#include "app/gui/ai/model_registry.h"
+#include "app/gui/editing/edit_tools.h"
 #include "app/gui/shell/main_window.h"
 #include "app/gui/training/training_panel.h"
 #include "app/gui/training/training_run.h"
+#include "io/share/share_datasets.h"
 #include "io/share/share_store.h"
 #include "tests/common/test_support.h"
 #include "tests/gui/gui_fixtures.h"
@@ -58,6 +63,8 @@ TEST_CASE("Training dock: an atlas run from the dock with live progress and plot
   const auto table = std::optional<fs::path>(data->table);
   QSettings().setValue("share/root", QString::fromStdString(share.string()));
   QSettings().remove("ai/model");
+  // The preferences' author: what the checkpoints the child process publishes name (issue 41), not the login.
+  QSettings().setValue("user/name", "Ada Lovelace");
   {
     QuietWindow window(QSize(1500, 950));
     app::gui::TrainingPanel* panel = window.trainingPanel();
@@ -71,6 +78,25 @@ TEST_CASE("Training dock: an atlas run from the dock with live progress and plot
     QSignalSpy progressed(&panel->run(), &app::gui::TrainingRun::progressed);
     QSignalSpy finished(panel, &app::gui::TrainingPanel::runFinished);
     QSignalSpy listed(window.aiPanel(), &app::gui::AiPanel::modelsListed);
+    // The first validation alone on the plot is seen: a marker, in the series' colour (a line needs two points).
+    auto* dock = test::enclosingDock(panel);
+    REQUIRE(dock != nullptr);
+    dock->raise();
+    QCoreApplication::processEvents();
+    int singlePointPixels = -1;
+    QObject::connect(&panel->run(), &app::gui::TrainingRun::progressed, panel, [&] {
+      if (singlePointPixels >= 0 || panel->run().state().validations.size() != 1) return;
+      QLineSeries* dice = seriesOf(panel, "train-dice-chart");
+      REQUIRE(dice->count() == 1);
+      const QImage image = panel->findChild<QChartView*>("train-dice-chart")->grab().toImage();
+      const QColor c = dice->color();
+      singlePointPixels = 0;
+      for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) {
+          const QColor p = image.pixelColor(x, y);
+          singlePointPixels += std::abs(p.red() - c.red()) + std::abs(p.green() - c.green()) + std::abs(p.blue() - c.blue()) < 40;
+        }
+    });
     REQUIRE(panel->startRun());
     CHECK_FALSE(panel->findChild<QPushButton*>("train-start")->isEnabled());
     CHECK(panel->findChild<QPushButton*>("train-stop")->isEnabled());
@@ -88,6 +114,7 @@ TEST_CASE("Training dock: an atlas run from the dock with live progress and plot
     CHECK(seriesOf(panel, "train-loss-chart")->count() == static_cast<int>(s.losses.size()));
     CHECK(seriesOf(panel, "train-loss-chart")->count() >= 2);
     CHECK(seriesOf(panel, "train-dice-chart")->count() == 2);
+    CHECK(singlePointPixels > 10);
     auto* classes = panel->findChild<QTableWidget*>("train-classes");
     REQUIRE(classes->rowCount() == 37);
     CHECK(classes->item(0, 0)->text() == "1");
@@ -102,12 +129,68 @@ TEST_CASE("Training dock: an atlas run from the dock with live progress and plot
     bool found = false;
     for (int i = 0; i < chooser->count(); ++i) found = found || chooser->itemText(i).startsWith("mouse-atlas r");
     CHECK(found);
-    auto* dock = test::enclosingDock(panel);
-    REQUIRE(dock != nullptr);
     dock->raise();
     QCoreApplication::processEvents();
     window.screenshot().save(QString::fromStdString((dir / "training-dock.png").string()));
     if (const char* keep = std::getenv("DELINEATE_KEEP_SCREENSHOTS")) window.screenshot().save(QString(keep) + "/training-dock.png");
+
+    // Issue 41: Resume with more iterations continues the plots and the table (its validations at 4 and 8 stay), Stop
+    // says at once that it is stopping, and the weights it stops with, between validations, are validated before they
+    // are saved: the registry credits that revision with its own Dice, under the preferences' author.
+    {
+      const auto before = s.validations;
+      const auto losses = s.losses.size();
+      panel->findChild<QSpinBox*>("train-iterations")->setValue(2000);
+      panel->findChild<QSpinBox*>("train-validation")->setValue(1000);
+      finished.clear();
+      progressed.clear();
+      REQUIRE(panel->startRun(true));
+      CHECK(panel->run().state().validations == before);
+      CHECK(seriesOf(panel, "train-dice-chart")->count() == 2);
+      CHECK(seriesOf(panel, "train-loss-chart")->count() == static_cast<int>(losses));
+      CHECK(classes->rowCount() == 37);
+      REQUIRE(waitFor(progressed, 120000));
+      panel->stopRun();
+      auto* stop = panel->findChild<QPushButton*>("train-stop");
+      CHECK_FALSE(stop->isEnabled());
+      CHECK(stop->text() == "Stopping...");
+      CHECK(panel->findChild<QLabel*>("train-status")->text().startsWith("Stopping"));
+      REQUIRE(waitFor(finished, 120000));
+      REQUIRE(finished.first().at(0).toBool());
+      const app::gui::TrainingState& r = panel->run().state();
+      CHECK(r.outcome == "cancelled");
+      const int stopped = r.iteration;
+      REQUIRE(stopped > 8);
+      REQUIRE(stopped < 1000);
+      REQUIRE(r.validations.size() == 3);
+      CHECK(r.validations[0] == before[0]);
+      CHECK(r.validations[1] == before[1]);
+      CHECK(r.validations[2].first == stopped);  // the stopped weights' own validation
+      CHECK(seriesOf(panel, "train-dice-chart")->count() == 3);
+      CHECK(seriesOf(panel, "train-loss-chart")->count() > static_cast<int>(losses));
+      CHECK(stop->text() == "Stop");
+      // Its sidecar says which weights the validation measured: these.
+      std::ifstream in(panel->run().request().output.toStdString() + "/checkpoints/it" +
+                       QString("%1").arg(stopped, 7, 10, QChar('0')).toStdString() + ".json");
+      REQUIRE(in.good());
+      const auto sidecar = nlohmann::json::parse(in);
+      CHECK(sidecar.at("iteration") == stopped);
+      CHECK(sidecar.at("validatedIteration") == stopped);
+      // The registry: the newest revision is the stopped one, with its own Dice, saved by the preferences' author.
+      app::gui::ModelRegistryDialog* registry = window.showModelRegistry();
+      QSignalSpy registryListed(registry, &app::gui::ModelRegistryDialog::listed);
+      registry->refresh();
+      REQUIRE(waitFor(registryListed, 30000));
+      QTableWidget* models = registry->models();
+      REQUIRE(models->rowCount() >= 2);
+      CHECK(models->item(0, 0)->text() == "mouse-atlas");
+      CHECK(models->item(0, 6)->text() == QString("%1/2000").arg(stopped));
+      CHECK(models->item(0, 4)->text() == QString::number(r.validations[2].second, 'f', 3));
+      CHECK(models->item(0, 7)->text() == "Ada Lovelace");
+      models->selectRow(0);
+      CHECK(registry->compare()->rowCount() == 37);
+      registry->close();
+    }
 
     // Stop saves and ends a longer run; Resume continues it from that checkpoint.
     panel->findChild<QLineEdit*>("train-name")->setText("mouse-atlas-long");
@@ -167,5 +250,101 @@ TEST_CASE("Training dock: an atlas run from the dock with live progress and plot
     CHECK(panel->findChild<QPushButton*>("train-start")->isEnabled());
   }
   QSettings().remove("ai/model");
+  QSettings().remove("share/root");
+  QSettings().remove("user/name");
+}
+
+// Issue 41: the dock's form as a user meets it. Choosing a dataset of the share never moves the fields below under the
+// pointer; the device says what its defaults are (64^3 patches on the CPU, which make CPU training feasible); letters
+// typed into the dock's fields (and every text field and spin box of the window) stay there instead of switching
+// tools (E was the eraser).
+TEST_CASE("Training dock: a stable form, the device's defaults said, typed text kept from the window's shortcuts",
+          "[gui][train]") {
+  test::guiApp();
+  test::ScratchDir dir("gui-training-form");
+  fs::create_directories(dir.path() / "share");
+  auto store = io::ShareStore::initialize((dir.path() / "share").string());
+  REQUIRE(store.ok());
+  {  // A dataset on the share, as Make Dataset saves one.
+    auto set = io::DatasetRevisions::open(*store, "mice");
+    REQUIRE(set.ok());
+    io::Dataset d;
+    d.source = "test";
+    d.entries.push_back({"mouse1", "atlas", 1, std::string(64, 'a'), "train"});
+    io::SaveRequest request;
+    request.author = "ann";
+    REQUIRE(set->saveDataset(d, request).ok());
+  }
+  QSettings().setValue("share/root", QString::fromStdString((dir.path() / "share").string()));
+  QuietWindow window(QSize(1500, 950));
+  app::gui::TrainingPanel* panel = window.trainingPanel();
+  QSignalSpy datasets(panel, &app::gui::TrainingPanel::datasetsListed);
+  REQUIRE(waitFor(datasets));
+  auto* dock = test::enclosingDock(panel);
+  REQUIRE(dock != nullptr);
+  dock->raise();
+  QCoreApplication::processEvents();
+
+  // The fields below the data source keep their place when a dataset replaces the case list file.
+  auto* dataset = panel->findChild<QComboBox*>("train-dataset");
+  const int mice = dataset->findData("mice");
+  REQUIRE(mice > 0);
+  dataset->setCurrentIndex(0);
+  QCoreApplication::processEvents();
+  auto place = [panel](const char* name) { return panel->findChild<QWidget*>(name)->mapTo(panel, QPoint(0, 0)); };
+  const QPoint name = place("train-name"), iterations = place("train-iterations"), start = place("train-start");
+  dataset->setCurrentIndex(mice);
+  QCoreApplication::processEvents();
+  CHECK_FALSE(panel->findChild<QLineEdit*>("train-cases")->isVisible());
+  CHECK(place("train-name") == name);
+  CHECK(place("train-iterations") == iterations);
+  CHECK(place("train-start") == start);
+  // VISTA-3D's checkpoint field shows without moving them either.
+  panel->findChild<QComboBox*>("train-model")->setCurrentIndex(1);
+  QCoreApplication::processEvents();
+  CHECK(panel->findChild<QLineEdit*>("train-checkpoint")->isVisible());
+  CHECK(place("train-iterations") == iterations);
+  panel->findChild<QComboBox*>("train-model")->setCurrentIndex(0);
+  QCoreApplication::processEvents();
+
+  // The device's defaults, said where it is chosen.
+  auto* device = panel->findChild<QComboBox*>("train-device");
+  auto* hint = panel->findChild<QLabel*>("train-device-hint");
+  REQUIRE(hint != nullptr);
+  device->setCurrentIndex(device->findData("cpu"));
+  QCoreApplication::processEvents();
+  CHECK(hint->text().contains("64x64x64"));
+  CHECK(hint->text().contains("smaller patches make training on the CPU feasible"));
+  CHECK(place("train-start") == start);
+  device->setCurrentIndex(device->findData("cuda"));
+  QCoreApplication::processEvents();
+  CHECK(hint->text().contains("128"));
+  CHECK(place("train-start") == start);  // the hint's two lines never push the buttons
+  device->setCurrentIndex(device->findData("cpu"));
+
+  // Letters typed into the dock's fields are text, never the window's one-key shortcuts.
+  window.activateWindow();
+  app::gui::EditTools* tools = window.editTools();
+  tools->setTool(app::gui::EditTools::Tool::Navigate);
+  for (const char* field : {"train-name", "train-advanced", "train-labels"}) {
+    auto* edit = panel->findChild<QLineEdit*>(field);
+    edit->clear();
+    edit->setFocus();
+    QCoreApplication::processEvents();
+    QTest::keyClicks(edit, "Eben");
+    CHECK(edit->text() == "Eben");
+    CHECK(tools->tool() == app::gui::EditTools::Tool::Navigate);
+  }
+  auto* count = panel->findChild<QSpinBox*>("train-iterations");
+  count->setFocus();
+  QCoreApplication::processEvents();
+  QTest::keyClick(count, Qt::Key_E);
+  QTest::keyClick(count, Qt::Key_B);
+  CHECK(tools->tool() == app::gui::EditTools::Tool::Navigate);
+  // The shortcut itself still works where no text is typed.
+  window.setFocus();
+  QTest::keyClick(&window, Qt::Key_E);
+  CHECK(tools->tool() == app::gui::EditTools::Tool::Eraser);
+  tools->setTool(app::gui::EditTools::Tool::Navigate);
   QSettings().remove("share/root");
 }

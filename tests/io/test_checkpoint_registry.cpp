@@ -59,9 +59,22 @@ TEST_CASE("checkpoint registry: each revision's metrics, dataset and author, by 
                         {"validations", json::array({{{"meanDice", 0.3}, {"perClass", {{"x", 0.5}, {"1", "good"}, {"2", 0.25}}}}})}};
   REQUIRE(odd->saveFile((dir.path() / "w.pt").string(), io::SaveRequest{"eve", 0, "", oddSidecar.dump()}, ".pt").ok());
 
+  // Issue 41: weights saved between validations (a run stopped at 280, its last validation at 200, by a
+  // delineate-train that did not validate when stopping): no Dice of its own, never iteration 200's.
+  REQUIRE(models->saveFile((dir.path() / "w.pt").string(), io::SaveRequest{"ann", 2, "iteration 280 (final)", atlasSidecar(280, 0.70, json::array({v100, v200})).dump()}, ".pt").ok());
+
   auto all = io::listCheckpointRevisions(*store);
   REQUIRE(all.ok());
-  REQUIRE(all->size() == 4);
+  REQUIRE(all->size() == 5);
+  const auto& stopped = (*all)[3];
+  CHECK(stopped.revision == 3);
+  CHECK(stopped.iteration == 280);
+  CHECK(stopped.dice == -1);
+  CHECK(stopped.perClass.empty());
+  CHECK(stopped.validatedIteration == 0);
+  CHECK(stopped.lastValidationIteration == 200);
+  CHECK(stopped.bestDice == Approx(0.70));  // the run's best up to these weights, which it says as such
+  all->erase(all->begin() + 3);
   const auto& ct = (*all)[0];
   CHECK(ct.model == "ct-organs");
   CHECK(ct.architecture == "VISTA3D");
@@ -91,6 +104,8 @@ TEST_CASE("checkpoint registry: each revision's metrics, dataset and author, by 
   CHECK(final.bestDice == Approx(0.70));
   // The validation of its own weights (iteration 200's, not the run's best), under the label ids the cases use.
   CHECK(final.dice == Approx(0.65));
+  CHECK(final.validatedIteration == 200);
+  CHECK(final.lastValidationIteration == 0);
   REQUIRE(final.perClass.size() == 2);
   CHECK(final.perClass[0].id == 11);
   CHECK(final.perClass[0].name == "hippocampus");
@@ -113,7 +128,7 @@ TEST_CASE("checkpoint registry: each revision's metrics, dataset and author, by 
   // One model's revisions; the models by their newest.
   auto one = io::listCheckpointRevisions(*store, "mice-model");
   REQUIRE(one.ok());
-  CHECK(one->size() == 2);
+  CHECK(one->size() == 3);
   auto none = io::listCheckpointRevisions(*store, "no-such-model");
   REQUIRE(none.ok());  // a model not trained yet has no revision
   CHECK(none->empty());
@@ -121,9 +136,9 @@ TEST_CASE("checkpoint registry: each revision's metrics, dataset and author, by 
   REQUIRE(newest.ok());
   REQUIRE(newest->size() == 3);
   CHECK((*newest)[1].model == "mice-model");
-  CHECK((*newest)[1].revision == 2);
+  CHECK((*newest)[1].revision == 3);
   CHECK((*newest)[1].dataset == "mice");
-  CHECK((*newest)[1].perClass.size() == 2);
+  CHECK((*newest)[1].perClass.empty());  // r3 was not validated
 }
 
 // Issue 40: a pinned checkpoint's cached copy is used only while it hashes to the revision's SHA-256: with the share

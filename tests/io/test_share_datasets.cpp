@@ -127,3 +127,39 @@ TEST_CASE("datasets: a label revision replaced on the share is found by the hash
   CHECK_FALSE(io::parseDataset("{\"format\": 1, \"entries\": [{\"study\": \"s\"}]}", "x.dataset.json").ok());
   CHECK(io::parseDataset("[]", "x.dataset.json").error().describe().find("x.dataset.json") != std::string::npos);
 }
+
+// Issue 41: three studies at 20% validation drew no validation study (0.8^3 of the time), and the model trained from
+// it was never measured. A validation share that draws none while two or more train gets one: the training study
+// nearest the validation range, the same whatever the order.
+TEST_CASE("datasets: a small dataset whose validation share draws no study still validates one", "[share][share-suite]") {
+  auto entries = [](std::vector<std::string> studies) {
+    std::vector<io::DatasetEntry> out;
+    for (const auto& s : studies) out.push_back({s, "atlas", 1, std::string(64, 'a'), "train"});
+    return out;
+  };
+  const double twenty[3] = {0.8, 0.2, 0.0};
+  // Keyed by "atlas-small", the three hash to 0.09, 0.46 and 0.73: below 0.8, all train by the fractions alone.
+  auto three = entries({"mouse1", "mouse2", "mouse3"});
+  CHECK(io::assignSplits(three, twenty, "atlas-small"));
+  CHECK(three[0].split == "train");
+  CHECK(three[1].split == "train");
+  CHECK(three[2].split == "validation");  // the highest, nearest the validation range
+  auto reversed = entries({"mouse3", "mouse2", "mouse1"});
+  CHECK(io::assignSplits(reversed, twenty, "atlas-small"));
+  CHECK(reversed[0].split == "validation");
+  CHECK(reversed[2].split == "train");
+  // Keyed by "mice", mouse3 draws validation itself: nothing is moved.
+  auto drawn = entries({"mouse1", "mouse2", "mouse3"});
+  CHECK_FALSE(io::assignSplits(drawn, twenty, "mice"));
+  CHECK(drawn[2].split == "validation");
+  CHECK(drawn[0].split == "train");
+  CHECK(drawn[1].split == "train");
+  // One study cannot both train and validate; no validation asked for, none made.
+  auto one = entries({"mouse1"});
+  CHECK_FALSE(io::assignSplits(one, twenty, "atlas-small"));
+  CHECK(one[0].split == "train");
+  const double none[3] = {1.0, 0.0, 0.0};
+  auto all = entries({"mouse1", "mouse2", "mouse3"});
+  CHECK_FALSE(io::assignSplits(all, none, "atlas-small"));
+  for (const auto& e : all) CHECK(e.split == "train");
+}

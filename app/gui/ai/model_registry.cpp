@@ -209,7 +209,21 @@ void ModelRegistryDialog::fill() {
     d->models->setItem(row, Architecture, item(architecture));
     d->models->setItem(row, Classes, number(r->classes > 0 ? r->classes : -1, 0));
     auto* dice = number(r->dice, 3);
-    if (r->bestDice >= 0) dice->setToolTip(tr("The run's best validation Dice up to these weights: %1").arg(r->bestDice, 0, 'f', 3));
+    QStringList tip;
+    if (r->dice < 0 && r->iteration > 0) {
+      // Saved between validations: no Dice of its own, and never an earlier validation's (other weights).
+      dice->setText(tr("not validated"));
+      tip << (r->lastValidationIteration > 0
+                  ? tr("These weights (iteration %1) were not validated; the last validation, at iteration %2, measured "
+                       "earlier weights")
+                        .arg(r->iteration)
+                        .arg(r->lastValidationIteration)
+                  : tr("These weights (iteration %1) were not validated").arg(r->iteration));
+    } else if (r->dice >= 0 && r->validatedIteration > 0) {
+      tip << tr("Validated at iteration %1").arg(r->validatedIteration);
+    }
+    if (r->bestDice >= 0) tip << tr("The run's best validation Dice up to these weights: %1").arg(r->bestDice, 0, 'f', 3);
+    dice->setToolTip(tip.join('\n'));
     d->models->setItem(row, BestDice, dice);
     QString dataset;
     if (!r->dataset.empty()) dataset = tr("%1 v%2").arg(QString::fromStdString(r->dataset)).arg(r->datasetRevision);
@@ -309,10 +323,22 @@ void ModelRegistryDialog::showChoice() {
   d->compare->resizeColumnsToContents();
   const auto* a = chosen[0];
   if (!two) {
-    QString text = tr("%1: validation Dice %2 (structures: %3)")
-                       .arg(label(a), a->dice >= 0 ? QString::number(a->dice, 'f', 3) : tr("none"))
-                       .arg(a->perClass.size());
-    if (a->iteration > 0) text += " " + tr("at iteration %1").arg(a->iteration);
+    QString text;
+    if (a->dice < 0 && a->iteration > 0) {
+      text = a->lastValidationIteration > 0
+                 ? tr("%1: not validated (iteration %2; the last validation, at iteration %3, measured earlier weights)")
+                       .arg(label(a))
+                       .arg(a->iteration)
+                       .arg(a->lastValidationIteration)
+                 : tr("%1: not validated (iteration %2)").arg(label(a)).arg(a->iteration);
+    } else {
+      text = tr("%1: validation Dice %2 (structures: %3)")
+                 .arg(label(a), a->dice >= 0 ? QString::number(a->dice, 'f', 3) : tr("none"))
+                 .arg(a->perClass.size());
+      if (a->validatedIteration > 0 && a->validatedIteration != a->iteration)
+        text += " " + tr("validated at iteration %1").arg(a->validatedIteration);
+      else if (a->iteration > 0) text += " " + tr("at iteration %1").arg(a->iteration);
+    }
     if (!a->dataset.empty()) text += "; " + tr("learnt from dataset %1 version %2").arg(QString::fromStdString(a->dataset)).arg(a->datasetRevision);
     if (!a->author.empty()) text += "; " + tr("saved by %1").arg(QString::fromStdString(a->author));
     d->summary->setText(text);
@@ -320,8 +346,8 @@ void ModelRegistryDialog::showChoice() {
     const auto* b = chosen[1];
     d->summary->setText(tr("%1 against %2: validation Dice %3 and %4; structures better: %5, worse: %6")
                             .arg(label(b), label(a))
-                            .arg(b->dice >= 0 ? QString::number(b->dice, 'f', 3) : tr("none"),
-                                 a->dice >= 0 ? QString::number(a->dice, 'f', 3) : tr("none"))
+                            .arg(b->dice >= 0 ? QString::number(b->dice, 'f', 3) : b->iteration > 0 ? tr("none (not validated)") : tr("none"),
+                                 a->dice >= 0 ? QString::number(a->dice, 'f', 3) : a->iteration > 0 ? tr("none (not validated)") : tr("none"))
                             .arg(better)
                             .arg(worse));
   }

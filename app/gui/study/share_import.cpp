@@ -13,6 +13,7 @@
 
 #include <memory>
 
+#include "app/gui/base/author_name.h"
 #include "app/gui/base/dialog_folders.h"
 #include "app/gui/base/error_text.h"
 #include "app/gui/base/job.h"
@@ -121,6 +122,7 @@ bool ShareImporter::start(const ShareImportRequest& request) {
   // mount never freezes the window.
   io::StudyImportOptions options;
   options.study = request.study.toStdString();
+  options.author = authorName().toStdString();
   const std::string keyFile = request.deidentify ? request.keyFile.toStdString() : std::string();
   QSettings().setValue("share/root", request.root);
   std::vector<std::string> inputs;

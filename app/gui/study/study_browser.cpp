@@ -22,6 +22,7 @@
 #include <map>
 #include <vector>
 
+#include "app/gui/base/author_name.h"
 #include "app/gui/base/error_text.h"
 #include "io/base/process_info.h"
 #include "io/share/share_datasets.h"
@@ -420,7 +421,7 @@ bool StudyBrowserDialog::makeDataset(const QString& name, const QString& labelSe
                                                : "none of the chosen studies has a revision of it"));
     const double v = validationPercent / 100.0;
     const double fractions[3] = {1.0 - v, v, 0.0};
-    io::assignSplits(*entries, fractions, n);
+    const bool movedToValidation = io::assignSplits(*entries, fractions, n);
     io::Dataset dataset;
     dataset.name = n;
     dataset.source = (approvedOnly ? "newest approved revisions of label set " : "newest revisions of label set ") + set +
@@ -429,7 +430,7 @@ bool StudyBrowserDialog::makeDataset(const QString& name, const QString& labelSe
     auto list = datasets->list();
     if (!list) return fail(list.error());
     io::SaveRequest request;
-    request.author = io::processUserName();
+    request.author = authorName().toStdString();
     request.baseRevision = list->latest();
     auto info = datasets->saveDataset(dataset, request);
     if (!info) return fail(info.error());
@@ -443,6 +444,14 @@ bool StudyBrowserDialog::makeDataset(const QString& name, const QString& labelSe
                        .arg(dataset.entries.size())
                        .arg(static_cast<int>(dataset.entries.size()) - validation)
                        .arg(validation);
+    // A small dataset: its validation share drew no study, so one validates (else the model is never measured).
+    if (movedToValidation)
+      out->message += "; " + tr("%1% of %2 studies rounds to none: one study validates so that the model is measured")
+                                 .arg(validationPercent)
+                                 .arg(dataset.entries.size());
+    else if (validation == 0 && validationPercent > 0)
+      out->message += "; " + tr("warning: no validation study (one study cannot both train and validate): the model "
+                                "will not be validated");
     if (!skipped.empty()) {
       QStringList lines;
       for (const auto& s : skipped) lines << QString::fromStdString(s);

@@ -9,6 +9,7 @@
 #include <QProcess>
 #include <QFileDialog>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonArray>
@@ -28,6 +29,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/gui/base/author_name.h"
 #include "app/gui/base/error_text.h"
 #include "app/gui/base/share_listing.h"
 #include "app/gui/base/workbench.h"
@@ -88,7 +90,15 @@ TrainingPanel::TrainingPanel(Workbench& bench, QWidget* parent)
   m_dataset = named(new QComboBox(this), "train-dataset");
   m_dataset->addItem(QString(), QString());
   m_cases = named(new QLineEdit(this), "train-cases");
+  // Fields shown for one choice only keep their place while hidden: choosing a dataset or a model never moves the
+  // fields below under the pointer.
+  for (QWidget* w : {static_cast<QWidget*>(m_cases)}) {
+    QSizePolicy keep = w->sizePolicy();
+    keep.setRetainSizeWhenHidden(true);
+    w->setSizePolicy(keep);
+  }
   auto* source = new QVBoxLayout;
+  source->setContentsMargins(0, 0, 0, 0);
   source->addWidget(m_dataset);
   source->addWidget(m_cases);
   m_sourceLabel = new QLabel(this);
@@ -100,7 +110,15 @@ TrainingPanel::TrainingPanel(Workbench& bench, QWidget* parent)
   form->addRow(m_modelLabel, m_model);
   m_checkpoint = named(new QLineEdit(this), "train-checkpoint");
   m_checkpoint->setText(QSettings().value("ai/checkpoint").toString());  // the engine's VISTA-3D, to start from
-  form->addRow(QString(), m_checkpoint);
+  {
+    QSizePolicy keep = m_checkpoint->sizePolicy();
+    keep.setRetainSizeWhenHidden(true);
+    m_checkpoint->setSizePolicy(keep);
+  }
+  auto* checkpointRow = new QVBoxLayout;  // in a layout of its own: a form row alone would close while hidden
+  checkpointRow->setContentsMargins(0, 0, 0, 0);
+  checkpointRow->addWidget(m_checkpoint);
+  form->addRow(QString(), checkpointRow);
   m_name = named(new QLineEdit(this), "train-name");
   m_nameLabel = new QLabel(this);
   form->addRow(m_nameLabel, m_name);
@@ -119,11 +137,30 @@ TrainingPanel::TrainingPanel(Workbench& bench, QWidget* parent)
   m_device = named(new QComboBox(this), "train-device");
   m_device->addItem("cpu", "cpu");
   m_device->addItem("cuda", "cuda");
+  // The device seen here: CUDA where the NVIDIA driver lists a GPU, else the CPU (delineate-train chooses its patch and
+  // width by the device: 64^3 and 16 filters on the CPU, up to 128^3 and 32 filters on CUDA).
+  if (!QDir("/proc/driver/nvidia/gpus").entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty()) m_device->setCurrentIndex(1);
   m_deviceLabel = new QLabel(this);
   form->addRow(m_deviceLabel, m_device);
   m_advanced = named(new QLineEdit(this), "train-advanced");
   m_advancedLabel = new QLabel(this);
   form->addRow(m_advancedLabel, m_advanced);
+  m_deviceHint = named(new QLabel(this), "train-device-hint");
+  // The other device's hint, hidden in the same place: the place is as high as the longer of the two, so choosing the
+  // device never moves what is below it.
+  m_otherDeviceHint = new QLabel(this);
+  auto* hints = new QGridLayout;
+  hints->setContentsMargins(0, 0, 0, 0);
+  for (QLabel* l : {m_deviceHint, m_otherDeviceHint}) {
+    l->setWordWrap(true);
+    l->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    hints->addWidget(l, 0, 0);
+  }
+  QSizePolicy keep = m_otherDeviceHint->sizePolicy();
+  keep.setRetainSizeWhenHidden(true);
+  m_otherDeviceHint->setSizePolicy(keep);
+  m_otherDeviceHint->hide();
+  form->addRow(QString(), hints);
 
   auto* buttons = new QHBoxLayout;
   m_start = named(new QPushButton(this), "train-start");
@@ -149,6 +186,9 @@ TrainingPanel::TrainingPanel(Workbench& bench, QWidget* parent)
   m_diceChart = diceView->chart();
   m_diceY->setRange(0, 1);
   m_diceY->setLabelFormat("%.1f");
+  // Validations are few: each one a marker, so that a single one (no line yet) is seen too.
+  m_dice->setPointsVisible(true);
+  m_dice->setMarkerSize(7);
   // Plots, structures and the ranking share the dock's height in a splitter the user can move.
   auto* parts = named(new QSplitter(Qt::Vertical, this), "train-parts");
   parts->setChildrenCollapsible(false);
@@ -184,6 +224,7 @@ TrainingPanel::TrainingPanel(Workbench& bench, QWidget* parent)
   connect(m_resume, &QPushButton::clicked, this, [this] { startRun(true); });
   connect(m_stop, &QPushButton::clicked, this, &TrainingPanel::stopRun);
   connect(m_model, QOverload<int>::of(&QComboBox::currentIndexChanged), this, [this] { updateState(); });
+  connect(m_device, QOverload<int>::of(&QComboBox::currentIndexChanged), this, [this] { updateDeviceHint(); });
   connect(m_dataset, QOverload<int>::of(&QComboBox::currentIndexChanged), this, [this] {
     if (!m_dataset->currentData().toString().isEmpty() && m_name->text().isEmpty())
       m_name->setText(m_dataset->currentData().toString() + "-model");
@@ -192,6 +233,7 @@ TrainingPanel::TrainingPanel(Workbench& bench, QWidget* parent)
   connect(m_run.get(), &TrainingRun::progressed, this, &TrainingPanel::showProgress);
   connect(m_run.get(), &TrainingRun::warning, this, [this](const QString& w) { m_bench.showStatus(tr("Training: %1").arg(w), 8000); });
   connect(m_run.get(), &TrainingRun::finished, this, [this](bool ok) {
+    m_stopping = false;
     const TrainingState& s = m_run->state();
     if (ok) {
       const QString outcome = outcomeText(s.outcome);
@@ -259,10 +301,10 @@ void TrainingPanel::retranslate() {
   m_validationLabel->setText(tr("Validate every:"));
   m_deviceLabel->setText(tr("Device:"));
   m_advancedLabel->setText(tr("Advanced:"));
-  m_advanced->setPlaceholderText(tr("more delineate-train options, e.g. --patch 96,96,80 --init-filters 16 --learning-rate 1e-3"));
+  m_advanced->setPlaceholderText(tr("more delineate-train options, e.g. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3"));
+  updateDeviceHint();
   m_start->setText(tr("Start"));
-  m_stop->setText(tr("Stop"));
-  m_stop->setToolTip(tr("Save a checkpoint and end the run"));
+  m_stop->setToolTip(tr("Validate the weights reached, save them as a checkpoint and end the run"));
   m_resume->setText(tr("Resume"));
   m_resume->setToolTip(tr("Continue the run from its newest checkpoint"));
   m_models->setText(tr("Models..."));
@@ -314,6 +356,7 @@ bool TrainingPanel::startRun(bool resume) {
     return false;
   }
   r.labels = m_labels->text().trimmed();
+  r.author = authorName();
   r.device = m_device->currentData().toString();
   r.iterations = m_iterations->value();
   r.extra = QProcess::splitCommand(m_advanced->text());
@@ -325,12 +368,15 @@ bool TrainingPanel::startRun(bool resume) {
   m_loss->clear();
   m_dice->clear();
   m_classes->setRowCount(0);
+  m_stopping = false;
   if (!m_run->start(r, resume)) {
     m_status->setText(tr("Training could not start: %1").arg(m_run->error()));
     updateState();
     return false;
   }
-  m_status->setText(tr("Training %1: reading the cases...").arg(r.modelName));
+  if (resume) showProgress();  // the earlier runs' plots and table, continued by this one
+  m_status->setText(resume ? tr("Training %1: resuming from its newest checkpoint, reading the cases...").arg(r.modelName)
+                           : tr("Training %1: reading the cases...").arg(r.modelName));
   updateState();
   return true;
 }
@@ -338,7 +384,21 @@ bool TrainingPanel::startRun(bool resume) {
 void TrainingPanel::stopRun() {
   if (!m_run->running()) return;
   m_run->stop();
-  m_status->setText(tr("Stopping: saving a checkpoint..."));
+  // Until the program ends (it validates the weights it stops with and saves them: seconds on the CPU), the dock says
+  // so and Stop cannot be pressed again.
+  m_stopping = true;
+  m_status->setText(tr("Stopping: validating and saving a checkpoint..."));
+  updateState();
+}
+
+void TrainingPanel::updateDeviceHint() {
+  const QString cpu = tr("On the CPU the patch defaults to 64x64x64 voxels: smaller patches make training on the CPU "
+                         "feasible (about 0.6 iterations/s on a mouse atlas, against 0.07-0.18 at 96x96x80).");
+  const QString gpu = tr("On a GPU the patch defaults to the cases' size, up to 128 voxels a side, and the network to "
+                         "32 filters.");
+  const bool onCpu = m_device->currentData().toString() == "cpu";
+  m_deviceHint->setText(onCpu ? cpu : gpu);
+  m_otherDeviceHint->setText(onCpu ? gpu : cpu);
 }
 
 void TrainingPanel::showProgress() {
@@ -355,7 +415,7 @@ void TrainingPanel::showProgress() {
   if (s.residentBytes > 0) text += tr("  memory %1 GB").arg(s.residentBytes / 1073741824.0, 0, 'f', 2);
   if (s.deviceUsedBytes > 0) text += tr("  GPU memory in use %1 GB").arg(s.deviceUsedBytes / 1073741824.0, 0, 'f', 2);
   if (!s.lastCheckpoint.isEmpty()) text += tr("  last %1").arg(QFileInfo(s.lastCheckpoint).fileName());
-  m_status->setText(text);
+  if (!m_stopping) m_status->setText(text);  // while stopping, the status says so until the program ends
   // The plots: every report's loss, every validation's mean Dice.
   m_loss->clear();
   double top = 0;
@@ -434,6 +494,7 @@ bool TrainingPanel::rankNextCase() {
     }
   });
   m_status->setText(tr("Ranking the studies without approved labels by %1...").arg(name));
+  m_ranker->setProcessEnvironment(authorEnvironment());
   m_ranker->start(TrainingRun::programPath(), args);
   updateState();
   return true;
@@ -526,7 +587,8 @@ void TrainingPanel::updateState() {
   m_next->setEnabled(m_ranker == nullptr);
   m_start->setEnabled(!running);
   m_resume->setEnabled(!running);
-  m_stop->setEnabled(running);
+  m_stop->setEnabled(running && !m_stopping);
+  m_stop->setText(m_stopping ? tr("Stopping...") : tr("Stop"));
   m_checkpoint->setVisible(m_model->currentData().toString() == "vista3d");
   m_cases->setVisible(m_dataset->currentData().toString().isEmpty());
   for (QWidget* w : {static_cast<QWidget*>(m_dataset), static_cast<QWidget*>(m_cases), static_cast<QWidget*>(m_model),

@@ -65,6 +65,7 @@ class TrainingPanel : public QWidget {
 
  private:
   void updateState();
+  void updateDeviceHint();
   void showProgress();
   void rankerOutput();
   void rankerEnded();
@@ -87,13 +88,16 @@ class TrainingPanel : public QWidget {
   QLabel* m_validationLabel = nullptr;
   QSpinBox* m_validation = nullptr;  // "train-validation"
   QLabel* m_deviceLabel = nullptr;
-  QComboBox* m_device = nullptr;   // "train-device"
+  QComboBox* m_device = nullptr;   // "train-device": the CPU, or CUDA (the default where a GPU is seen)
+  QLabel* m_deviceHint = nullptr;  // "train-device-hint": what the device's defaults are and why
+  QLabel* m_otherDeviceHint = nullptr;  // the other device's, hidden, keeping the place as high as the longer one
   QLabel* m_advancedLabel = nullptr;
   QLineEdit* m_advanced = nullptr;  // "train-advanced": further delineate-train options (--patch, --init-filters, ...)
   QPushButton* m_start = nullptr;
   QPushButton* m_stop = nullptr;
   QPushButton* m_resume = nullptr;
   QLabel* m_status = nullptr;      // "train-status"
+  bool m_stopping = false;         // Stop pressed, the program not ended yet (it validates and saves first)
   QChart* m_lossChart = nullptr;
   QLineSeries* m_loss = nullptr;
   QValueAxis* m_lossX = nullptr;

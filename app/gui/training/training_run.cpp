@@ -1,5 +1,7 @@
 #include "app/gui/training/training_run.h"
 
+#include "app/gui/base/author_name.h"
+
 #include "io/base/file_modes.h"
 #include "io/studies/study_store.h"
 
@@ -73,6 +75,7 @@ QStringList TrainingRun::arguments(const TrainingRequest& r, bool resume) {
   if (!r.modelName.isEmpty()) a << "--model-name" << r.modelName;
   if (!r.checkpoint.isEmpty()) a << "--checkpoint" << r.checkpoint;
   if (!r.labels.isEmpty()) a << "--labels" << r.labels;
+  if (!r.author.isEmpty()) a << "--author" << r.author;
   a << r.extra;
   if (resume) a << "--resume";
   return a;
@@ -88,13 +91,29 @@ bool TrainingRun::start(const TrainingRequest& request, bool resume) {
   m_sawEnd = false;
   (void)io::createFolders(request.output.toStdString(), io::FileAccess::Private);  // 0700 where it is made
   m_log = request.output + "/run.jsonl";
-  QFile::remove(m_log);
+  if (!resume) {
+    QFile::remove(m_log);
+  } else {
+    // A resumed run continues the plots and the table of the runs before it: their lines are read (not relived: no
+    // signal per old line) and the new run's lines are appended to the same log.
+    QFile log(m_log);
+    if (log.open(QIODevice::ReadOnly)) {
+      const QSignalBlocker quiet(this);
+      for (const QByteArray& line : log.readAll().split('\n'))
+        if (line.trimmed().startsWith('{')) handle(line.trimmed());
+      m_offset = log.size();
+    }
+    m_error.clear();
+    m_state.outcome.clear();
+  }
   QProcess process;
   process.setProgram(programPath());
   process.setArguments(arguments(request, resume));
-  process.setStandardOutputFile(m_log);
+  process.setStandardOutputFile(m_log, QIODevice::Append);
   process.setStandardErrorFile(request.output + "/run.log");
   process.setStandardInputFile(QProcess::nullDevice());
+  // The preferences' author for whatever it writes (an explicit --author above too).
+  process.setProcessEnvironment(authorEnvironment());
   qint64 pid = 0;
   if (!process.startDetached(&pid) || pid <= 0) {
     m_error = tr("cannot start %1: %2").arg(programPath(), process.errorString());
@@ -234,6 +253,16 @@ void TrainingRun::handle(const QByteArray& line) {
   const QJsonObject e = QJsonDocument::fromJson(line).object();
   const QString event = e.value("event").toString();
   if (event == "start") {
+    // A run (or a resumed one) begins: what an earlier run in the same log did after the checkpoint this one starts
+    // from is gone (its points are dropped); its error or outcome no longer holds.
+    const int from = e.value("startIteration").toInt();
+    auto after = [from](const std::pair<int, double>& p) { return p.first > from; };
+    m_state.losses.erase(std::remove_if(m_state.losses.begin(), m_state.losses.end(), after), m_state.losses.end());
+    m_state.validations.erase(std::remove_if(m_state.validations.begin(), m_state.validations.end(), after),
+                              m_state.validations.end());
+    m_state.labels.clear();
+    m_state.outcome.clear();
+    m_error.clear();
     m_state.device = e.value("device").toString();
     m_state.precision = e.value("precision").toString();
     m_state.parameters = static_cast<long long>(e.value("parameters").toDouble());

@@ -24,6 +24,7 @@ struct TrainingRequest {
   QString checkpoint;     // VISTA-3D: the base
   QString modelName;      // the share's checkpoints/<name>/ (with `share`)
   QString labels;         // a label table (names)
+  QString author;         // who the published checkpoints name (the preferences' author name)
   QString device = "cpu";
   int iterations = 1000;
   int validationInterval = 100;
