@@ -90,6 +90,7 @@ io::RevisionReview reviewOf(const app::gui::ShareTarget& t, int revision) {
 TEST_CASE("review in the window: submit, approve and send back from the Review menu, with the share's refusals said",
           "[gui][share][review]") {
   test::guiApp();
+  const QVariant previousAuthor = QSettings().value("user/name");
   test::ScratchDir dir("gui-review");
   QSettings().setValue("user/name", "ann");
   QuietWindow window;
@@ -136,17 +137,18 @@ TEST_CASE("review in the window: submit, approve and send back from the Review m
   submit->trigger();
   CHECK(failed.back().at(0).toString().contains("unsaved edits"));
   CHECK(reviewOf(saved, 1).state == io::ReviewState::Rejected);
-  QSettings().remove("user/name");
+  QSettings().setValue("user/name", previousAuthor);
 }
 
 TEST_CASE("the first save asks for an author name (prefilled with the login), stores it and saves under it",
           "[gui][share][author]") {
   test::guiApp();
+  const QVariant previousAuthor = QSettings().value("user/name");
   test::ScratchDir dir("gui-author");
   QSettings().setValue("user/name", "ann");
   QuietWindow window;
   const app::gui::ShareTarget saved = openAndSave(window, dir);
-  QSettings().remove("user/name");
+  QSettings().remove("user/name");  // no author: the save asks for one
   removeLabelOne(window);  // an edit to save
 
   window.setDialogsEnabled(true);
@@ -181,10 +183,10 @@ TEST_CASE("the first save asks for an author name (prefilled with the login), st
   REQUIRE(list.ok());
   REQUIRE(list->latest() == 2);
   CHECK(list->find(2)->author == "Dr Annotator");
-  QSettings().remove("user/name");
+  QSettings().setValue("user/name", previousAuthor);
 }
 
-TEST_CASE("import into share: a failed import keeps the dialog open with its paths and the error; Create Share makes "
+TEST_CASE("import into share: a failed import keeps the dialog open with its paths and the error, and Create Share makes "
           "the share it needs",
           "[gui][share][import]") {
   test::guiApp();
@@ -296,6 +298,7 @@ TEST_CASE("label tables follow the labels: the next subject's map takes the tabl
           "values, and a share revision saved without a table keeps its set's table",
           "[gui][labels][label-tables]") {
   test::guiApp();
+  const QVariant previousAuthor = QSettings().value("user/name");
   test::ScratchDir dir("gui-table-follows");
   QSettings().remove("labels/lastTable");
   QSettings().setValue("user/name", "ann");
@@ -366,12 +369,13 @@ TEST_CASE("label tables follow the labels: the next subject's map takes the tabl
   CHECK(window.document().shareTarget().baseRevision == 2);
   CHECK(window.document().session()->table().size() == atlas.size());
   QSettings().remove("labels/lastTable");
-  QSettings().remove("user/name");
+  QSettings().setValue("user/name", previousAuthor);
 }
 
 TEST_CASE("recent studies reopen a study with the labels last saved with it: a label file, or its share label set",
           "[gui][recent]") {
   test::guiApp();
+  const QVariant previousAuthor = QSettings().value("user/name");
   test::ScratchDir dir("gui-recent-labels");
   QSettings().remove("recentStudies");
   QSettings().remove("recentLabels");
@@ -448,5 +452,5 @@ TEST_CASE("recent studies reopen a study with the labels last saved with it: a l
   CHECK(failed.front().at(0).toString().contains(gone));
   QSettings().remove("recentStudies");
   QSettings().remove("recentLabels");
-  QSettings().remove("user/name");
+  QSettings().setValue("user/name", previousAuthor);
 }
