@@ -107,22 +107,27 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="+108"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="+121"/>
         <source>out of memory</source>
         <translation>nicht genügend Arbeitsspeicher</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+72"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>%1: no image series found</source>
         <translation>%1: keine Bildserie gefunden</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+38"/>
+        <source>%1 / %2 on %3 holds no revision</source>
+        <translation>%1 / %2 auf %3 enthält keine Revision</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <location line="+75"/>
         <source>%1 revision %2</source>
         <translation>%1 Revision %2</translation>
@@ -779,7 +784,7 @@
 <context>
     <name>delineate::app::gui::LabelPanel</name>
     <message>
-        <location filename="../app/gui/editing/label_panel.cpp" line="+49"/>
+        <location filename="../app/gui/editing/label_panel.cpp" line="+51"/>
         <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
         <translation>Labeltabellen (*.label *.txt *.ctbl *.csv *.tsv *.json);;Alle Dateien (*)</translation>
     </message>
@@ -899,7 +904,7 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/shell/main_window.cpp" line="+78"/>
+        <location filename="../app/gui/shell/main_window.cpp" line="+79"/>
         <location line="+241"/>
         <location line="+60"/>
         <source>Delineate</source>
@@ -932,12 +937,12 @@
     <message>
         <location line="-94"/>
         <location line="+101"/>
-        <location line="+391"/>
+        <location line="+402"/>
         <source>Training</source>
         <translation>Training</translation>
     </message>
     <message>
-        <location line="-490"/>
+        <location line="-501"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Öffnen Sie ein Bild (Datei &gt; Bild öffnen) oder einen DICOM-Ordner</translation>
     </message>
@@ -1027,22 +1032,34 @@
         <translation>Datensatz %1 Version %2 gespeichert: im Training-Dock auswählen</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+45"/>
         <source>%1 (share %2)</source>
         <translation>%1 (Freigabe %2)</translation>
     </message>
     <message>
         <location line="+1"/>
+        <location line="+12"/>
         <source>%1, %2 (share %3)</source>
         <translation>%1, %2 (Freigabe %3)</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="-8"/>
         <source>%1 (DICOM series %2)</source>
         <translation>%1 (DICOM-Serie %2)</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+8"/>
+        <location line="+2"/>
+        <source>labels: %1</source>
+        <translation>Labels: %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The labels last saved with this study were written to %1, which is not there any more: the study opens without them</source>
+        <translation>Die zuletzt mit dieser Studie gespeicherten Labels wurden nach %1 geschrieben, das es nicht mehr gibt: die Studie öffnet ohne sie</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>A save to the share is running: cancel it or wait before closing</source>
         <translation>Ein Speichern in die Freigabe läuft: abbrechen oder warten, bevor Sie schließen</translation>
     </message>
@@ -1052,7 +1069,7 @@
         <translation>Ein Trainingslauf (%1) läuft. Soll er nach dem Schließen des Fensters weiterlaufen? Das Fenster verfolgt ihn beim nächsten Öffnen wieder; Nein hält ihn an und speichert seinen Checkpoint.</translation>
     </message>
     <message>
-        <location filename="../app/gui/shell/main_window_menus.cpp" line="+43"/>
+        <location filename="../app/gui/shell/main_window_menus.cpp" line="+44"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
@@ -1132,13 +1149,7 @@
         <translation>Labels aus &amp;Freigabe öffnen...</translation>
     </message>
     <message>
-        <location filename="../app/gui/shell/main_window.cpp" line="-76"/>
-        <location filename="../app/gui/shell/main_window_menus.cpp" line="+1"/>
-        <source>Share Folder</source>
-        <translation>Freigabeordner</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/shell/main_window_menus.cpp" line="+9"/>
+        <location line="+10"/>
         <source>%1: the share holds no label set revision</source>
         <translation>%1: Die Freigabe enthält keine Revision eines Labelsatzes</translation>
     </message>
@@ -1163,7 +1174,7 @@
         <translation>Letzte Studien</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>&amp;Save to Share</source>
         <translation>In Freigabe &amp;speichern</translation>
     </message>
@@ -1246,6 +1257,26 @@
         <location line="+3"/>
         <source>Model &amp;Registry...</source>
         <translation>Modell&amp;verzeichnis...</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Review</source>
+        <translation>&amp;Prüfung</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Submit for Review</source>
+        <translation>Zur Prüfung &amp;einreichen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Approve</source>
+        <translation>&amp;Freigeben</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Send &amp;Back...</source>
+        <translation>&amp;Zurückschicken...</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -1828,7 +1859,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/study/session_files.cpp" line="+145"/>
+        <location filename="../app/gui/study/session_files.cpp" line="+173"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Die wiederhergestellten Labels passen nicht zum Raster von %1</translation>
     </message>
@@ -1864,26 +1895,31 @@
     </message>
     <message>
         <location line="+3"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+50"/>
         <source>a folder on the network share; Create Share makes a new one</source>
         <translation>ein Ordner auf der Netzwerkfreigabe; „Freigabe anlegen“ legt eine neue an</translation>
     </message>
     <message>
         <location line="+3"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+2"/>
         <source>Browse...</source>
         <translation>Durchsuchen...</translation>
     </message>
     <message>
         <location line="+2"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+1"/>
         <source>Create Share</source>
         <translation>Freigabe anlegen</translation>
     </message>
     <message>
         <location line="+2"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+2"/>
         <source>Make this folder a new share store</source>
         <translation>Diesen Ordner zu einer neuen Freigabe machen</translation>
     </message>
     <message>
         <location line="+12"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+5"/>
         <source>Share folder:</source>
         <translation>Freigabeordner:</translation>
     </message>
@@ -1899,41 +1935,46 @@
     </message>
     <message>
         <location line="+4"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+4"/>
+        <location line="+23"/>
         <source>Share Folder</source>
         <translation>Freigabeordner</translation>
     </message>
     <message>
         <location line="+7"/>
+        <location filename="../app/gui/study/share_import.cpp" line="-16"/>
         <source>Folder for the New Share</source>
         <translation>Ordner für die neue Freigabe</translation>
     </message>
     <message>
         <location line="+2"/>
+        <location filename="../app/gui/study/share_import.cpp" line="-40"/>
+        <location line="+68"/>
         <source>Choose a folder first.</source>
         <translation>Zuerst einen Ordner wählen.</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location filename="../app/gui/study/share_import.cpp" line="-66"/>
         <source>%1 is a share already.</source>
         <translation>%1 ist bereits eine Freigabe.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
         <source>%1: the folder cannot be created</source>
         <translation>%1: der Ordner kann nicht angelegt werden</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>No share was created: %1</source>
         <translation>Es wurde keine Freigabe angelegt: %1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Created a share in %1.</source>
         <translation>Freigabe in %1 angelegt.</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location filename="../app/gui/study/session_files.cpp" line="+31"/>
         <source>No share to save to: use Save to Share As</source>
         <translation>Keine Freigabe zum Speichern: „In Freigabe speichern unter“ verwenden</translation>
     </message>
@@ -1979,22 +2020,42 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+119"/>
+        <location line="+123"/>
         <source>Not saved: %1</source>
         <translation>Nicht gespeichert: %1</translation>
     </message>
     <message>
-        <location line="-180"/>
+        <location line="-184"/>
         <source>The audit record was not written: %1</source>
         <translation>Der Audit-Eintrag wurde nicht geschrieben: %1</translation>
     </message>
     <message>
-        <location line="+133"/>
+        <location line="-280"/>
+        <source>No author name: set yours in File &gt; Preferences (it is stored with every revision)</source>
+        <translation>Kein Autorname: tragen Sie Ihren unter Datei &gt; Einstellungen ein (er wird mit jeder Revision gespeichert)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Author Name</source>
+        <translation>Autorname</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Your name, stored with every revision you save and every review step (File &gt; Preferences changes it):</source>
+        <translation>Ihr Name, gespeichert mit jeder Revision, die Sie speichern, und jedem Prüfschritt (Datei &gt; Einstellungen ändert ihn):</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No author name given: nothing was saved or recorded</source>
+        <translation>Kein Autorname angegeben: nichts wurde gespeichert oder vermerkt</translation>
+    </message>
+    <message>
+        <location line="+403"/>
         <source>%1 on %2 is editing this label set too (since %3).</source>
         <translation>%1 auf %2 bearbeitet diesen Labelsatz ebenfalls (seit %3).</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+19"/>
         <source>Saved %1 / %2 revision %3</source>
         <translation>%1 / %2 als Revision %3 gespeichert</translation>
     </message>
@@ -2014,7 +2075,7 @@
         <translation>Als Konfliktrevision gespeichert</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+21"/>
         <source>Labels written to %1</source>
         <translation>Labels nach %1 geschrieben</translation>
     </message>
@@ -2047,7 +2108,7 @@
 <context>
     <name>delineate::app::gui::ShareImportDialog</name>
     <message>
-        <location filename="../app/gui/study/share_import.cpp" line="+28"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+71"/>
         <source>Import into Share</source>
         <translation>In die Freigabe importieren</translation>
     </message>
@@ -2072,18 +2133,12 @@
         <translation>Importieren:</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <location line="+13"/>
+        <location line="+12"/>
         <source>Browse...</source>
         <translation>Durchsuchen...</translation>
     </message>
     <message>
-        <location line="-9"/>
-        <source>Into share:</source>
-        <translation>In Freigabe:</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="-7"/>
         <source>from the files (a DICOM study&apos;s UID, a volume file&apos;s name)</source>
         <translation>aus den Dateien (UID einer DICOM-Studie, Name einer Volumendatei)</translation>
     </message>
@@ -2108,7 +2163,7 @@
         <translation>Schlüssel:</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Import</source>
         <translation>Importieren</translation>
     </message>
@@ -2123,12 +2178,12 @@
         <translation>Dateien importieren</translation>
     </message>
     <message>
-        <location line="+7"/>
-        <source>Share Folder</source>
-        <translation>Freigabeordner</translation>
+        <location line="+31"/>
+        <source>Importing into %1...</source>
+        <translation>Importiere nach %1...</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-24"/>
         <source>De-identification Key</source>
         <translation>Anonymisierungsschlüssel</translation>
     </message>
@@ -2136,7 +2191,7 @@
 <context>
     <name>delineate::app::gui::ShareImporter</name>
     <message>
-        <location line="+30"/>
+        <location line="+57"/>
         <source>An import is already running</source>
         <translation>Ein Import läuft bereits</translation>
     </message>
@@ -2161,7 +2216,7 @@
         <translation>Import nach %1</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>Import cancelled: what was copied stays, importing again finishes it</source>
         <translation>Import abgebrochen: bereits Kopiertes bleibt, ein erneuter Import schließt ihn ab</translation>
     </message>
@@ -2187,6 +2242,84 @@
         <location line="+1"/>
         <source> (and %1 more)</source>
         <translation> (und %1 weitere)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The audit record was not written: %1</source>
+        <translation>Der Audit-Eintrag wurde nicht geschrieben: %1</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::ShareReview</name>
+    <message>
+        <location filename="../app/gui/study/share_review.cpp" line="+69"/>
+        <source>Send Back</source>
+        <translation>Zurückschicken</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What should the author change? (stored with the review)</source>
+        <translation>Was soll der Autor ändern? (wird mit der Prüfung gespeichert)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Not sent back: say what to change in a comment</source>
+        <translation>Nicht zurückgeschickt: sagen Sie in einem Kommentar, was zu ändern ist</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>No share revision to review: open one from the share, or save the labels to the share first</source>
+        <translation>Keine Share-Revision zu prüfen: öffnen Sie eine aus dem Share oder speichern Sie die Labels zuerst im Share</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The labels have unsaved edits: a review is of revision %1 as it is on the share. Save (a new revision) or undo the edits first.</source>
+        <translation>Die Labels haben ungespeicherte Änderungen: eine Prüfung gilt Revision %1, wie sie im Share liegt. Speichern Sie zuerst (eine neue Revision) oder machen Sie die Änderungen rückgängig.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Wait for the running job to finish (or cancel it) first</source>
+        <translation>Warten Sie zuerst, bis der laufende Auftrag endet (oder brechen Sie ihn ab)</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>%1 / %2 revision %3</source>
+        <translation>%1 / %2 Revision %3</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 not recorded: %2</source>
+        <translation>%1 nicht vermerkt: %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Submission</source>
+        <translation>Einreichung</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Approval</source>
+        <translation>Freigabe</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sending back</source>
+        <translation>Zurückschicken</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 submitted for review by %2</source>
+        <translation>%1 von %2 zur Prüfung eingereicht</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 approved by %2</source>
+        <translation>%1 von %2 freigegeben</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 sent back by %2</source>
+        <translation>%1 von %2 zurückgeschickt</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2787,29 +2920,30 @@
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="-187"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="-205"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
     <message>
-        <location line="+20"/>
-        <location line="+26"/>
-        <location line="+22"/>
+        <location line="+21"/>
+        <location line="+27"/>
+        <location line="+23"/>
+        <location line="+55"/>
         <source>Loading %1</source>
         <translation>%1 wird geladen</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="-29"/>
         <source>Indexing %1</source>
         <translation>%1 wird indiziert</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>Loading %1 / %2 r%3</source>
         <translation>%1 / %2 r%3 wird geladen</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+53"/>
         <source>Opening %1 from the share</source>
         <translation>%1 wird aus der Freigabe geöffnet</translation>
     </message>
@@ -2876,23 +3010,28 @@ Trotzdem laden?</translation>
         <translation>Serie %1 wird geladen</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+65"/>
         <source>Opened %1</source>
         <translation>%1 geöffnet</translation>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+120"/>
+        <location line="+183"/>
         <source>The labels&apos; table could not be read, their ids are unnamed: %1</source>
         <translation>Die Labeltabelle konnte nicht gelesen werden, die IDs bleiben unbenannt: %1</translation>
     </message>
     <message>
-        <location line="-100"/>
+        <location line="-180"/>
+        <source>Opened %1; its labels are named by the table last used (%2)</source>
+        <translation>%1 geöffnet; seine Labels sind nach der zuletzt verwendeten Tabelle benannt (%2)</translation>
+    </message>
+    <message>
+        <location line="+57"/>
         <source>Opened %1 from the share</source>
         <translation>%1 aus der Freigabe geöffnet</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+17"/>
         <source>%1 x %2 x %3 voxels, spacing %4 x %5 x %6 mm, origin (%7, %8, %9) mm LPS, axes %10</source>
         <translation>%1 x %2 x %3 Voxel, Abstand %4 x %5 x %6 mm, Ursprung (%7, %8, %9) mm LPS, Achsen %10</translation>
     </message>
@@ -2936,7 +3075,7 @@ Bild: %3</translation>
         <translation>%1: %2</translation>
     </message>
     <message numerus="yes">
-        <location line="+41"/>
+        <location line="+59"/>
         <source>%1 (%n voxel(s))</source>
         <translation>
             <numerusform>%1 (%n Voxel)</numerusform>
@@ -2953,6 +3092,11 @@ Bild: %3</translation>
     </message>
     <message>
         <location line="+4"/>
+        <source>Labels from %1, named by the table last used (%2)</source>
+        <translation>Labels aus %1, benannt nach der zuletzt verwendeten Tabelle (%2)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Labels from %1</source>
         <translation>Labels aus %1 geladen</translation>
     </message>

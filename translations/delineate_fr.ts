@@ -107,22 +107,27 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="+108"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="+121"/>
         <source>out of memory</source>
         <translation>mémoire insuffisante</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+72"/>
         <source>%1: %2</source>
         <translation>%1&#xa0;: %2</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>%1: no image series found</source>
         <translation>%1&#xa0;: aucune série d&apos;images trouvée</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+38"/>
+        <source>%1 / %2 on %3 holds no revision</source>
+        <translation>%1 / %2 sur %3 ne contient aucune révision</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <location line="+75"/>
         <source>%1 revision %2</source>
         <translation>%1 révision %2</translation>
@@ -779,7 +784,7 @@
 <context>
     <name>delineate::app::gui::LabelPanel</name>
     <message>
-        <location filename="../app/gui/editing/label_panel.cpp" line="+49"/>
+        <location filename="../app/gui/editing/label_panel.cpp" line="+51"/>
         <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
         <translation>Tables d&apos;étiquettes (*.label *.txt *.ctbl *.csv *.tsv *.json);;Tous les fichiers (*)</translation>
     </message>
@@ -899,7 +904,7 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/shell/main_window.cpp" line="+78"/>
+        <location filename="../app/gui/shell/main_window.cpp" line="+79"/>
         <location line="+241"/>
         <location line="+60"/>
         <source>Delineate</source>
@@ -932,12 +937,12 @@
     <message>
         <location line="-94"/>
         <location line="+101"/>
-        <location line="+391"/>
+        <location line="+402"/>
         <source>Training</source>
         <translation>Entraînement</translation>
     </message>
     <message>
-        <location line="-490"/>
+        <location line="-501"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Ouvrez une image (Fichier &gt; Ouvrir une image) ou un dossier DICOM</translation>
     </message>
@@ -1027,22 +1032,34 @@
         <translation>Jeu de données %1 version %2 enregistré : choisissez-le dans le panneau Entraînement</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+45"/>
         <source>%1 (share %2)</source>
         <translation>%1 (partage %2)</translation>
     </message>
     <message>
         <location line="+1"/>
+        <location line="+12"/>
         <source>%1, %2 (share %3)</source>
         <translation>%1, %2 (partage %3)</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="-8"/>
         <source>%1 (DICOM series %2)</source>
         <translation>%1 (série DICOM %2)</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+8"/>
+        <location line="+2"/>
+        <source>labels: %1</source>
+        <translation>labels : %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The labels last saved with this study were written to %1, which is not there any more: the study opens without them</source>
+        <translation>Les labels enregistrés en dernier avec cette étude ont été écrits dans %1, qui n&apos;existe plus : l&apos;étude s&apos;ouvre sans eux</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>A save to the share is running: cancel it or wait before closing</source>
         <translation>Un enregistrement vers le partage est en cours : annulez-le ou attendez avant de fermer</translation>
     </message>
@@ -1052,7 +1069,7 @@
         <translation>Un entraînement (%1) est en cours. Le laisser continuer après la fermeture de la fenêtre ? La fenêtre le suivra de nouveau à sa prochaine ouverture ; Non l&apos;arrête en enregistrant son point de contrôle.</translation>
     </message>
     <message>
-        <location filename="../app/gui/shell/main_window_menus.cpp" line="+43"/>
+        <location filename="../app/gui/shell/main_window_menus.cpp" line="+44"/>
         <source>&amp;File</source>
         <translation>&amp;Fichier</translation>
     </message>
@@ -1132,13 +1149,7 @@
         <translation>Ouvrir des étiquettes depuis le pa&amp;rtage...</translation>
     </message>
     <message>
-        <location filename="../app/gui/shell/main_window.cpp" line="-76"/>
-        <location filename="../app/gui/shell/main_window_menus.cpp" line="+1"/>
-        <source>Share Folder</source>
-        <translation>Dossier partagé</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/shell/main_window_menus.cpp" line="+9"/>
+        <location line="+10"/>
         <source>%1: the share holds no label set revision</source>
         <translation>%1&#xa0;: le partage ne contient aucune révision de jeu d&apos;étiquettes</translation>
     </message>
@@ -1163,7 +1174,7 @@
         <translation>Études récentes</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>&amp;Save to Share</source>
         <translation>&amp;Enregistrer sur le partage</translation>
     </message>
@@ -1246,6 +1257,26 @@
         <location line="+3"/>
         <source>Model &amp;Registry...</source>
         <translation>&amp;Registre des modèles...</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Review</source>
+        <translation>&amp;Révision</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Submit for Review</source>
+        <translation>&amp;Soumettre pour révision</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Approve</source>
+        <translation>&amp;Approuver</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Send &amp;Back...</source>
+        <translation>&amp;Renvoyer...</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -1828,7 +1859,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/study/session_files.cpp" line="+145"/>
+        <location filename="../app/gui/study/session_files.cpp" line="+173"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Les étiquettes récupérées ne correspondent pas à la grille de %1</translation>
     </message>
@@ -1864,26 +1895,31 @@
     </message>
     <message>
         <location line="+3"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+50"/>
         <source>a folder on the network share; Create Share makes a new one</source>
         <translation>un dossier du partage réseau ; « Créer un partage » en crée un nouveau</translation>
     </message>
     <message>
         <location line="+3"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+2"/>
         <source>Browse...</source>
         <translation>Parcourir...</translation>
     </message>
     <message>
         <location line="+2"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+1"/>
         <source>Create Share</source>
         <translation>Créer un partage</translation>
     </message>
     <message>
         <location line="+2"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+2"/>
         <source>Make this folder a new share store</source>
         <translation>Faire de ce dossier un nouveau partage</translation>
     </message>
     <message>
         <location line="+12"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+5"/>
         <source>Share folder:</source>
         <translation>Dossier partagé&#xa0;:</translation>
     </message>
@@ -1899,41 +1935,46 @@
     </message>
     <message>
         <location line="+4"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+4"/>
+        <location line="+23"/>
         <source>Share Folder</source>
         <translation>Dossier partagé</translation>
     </message>
     <message>
         <location line="+7"/>
+        <location filename="../app/gui/study/share_import.cpp" line="-16"/>
         <source>Folder for the New Share</source>
         <translation>Dossier du nouveau partage</translation>
     </message>
     <message>
         <location line="+2"/>
+        <location filename="../app/gui/study/share_import.cpp" line="-40"/>
+        <location line="+68"/>
         <source>Choose a folder first.</source>
         <translation>Choisissez d’abord un dossier.</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location filename="../app/gui/study/share_import.cpp" line="-66"/>
         <source>%1 is a share already.</source>
         <translation>%1 est déjà un partage.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
         <source>%1: the folder cannot be created</source>
         <translation>%1 : le dossier ne peut pas être créé</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>No share was created: %1</source>
         <translation>Aucun partage n’a été créé : %1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Created a share in %1.</source>
         <translation>Partage créé dans %1.</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location filename="../app/gui/study/session_files.cpp" line="+31"/>
         <source>No share to save to: use Save to Share As</source>
         <translation>Aucun partage où enregistrer&#xa0;: utilisez «&#xa0;Enregistrer sur le partage sous&#xa0;»</translation>
     </message>
@@ -1979,22 +2020,42 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+119"/>
+        <location line="+123"/>
         <source>Not saved: %1</source>
         <translation>Non enregistré&#xa0;: %1</translation>
     </message>
     <message>
-        <location line="-180"/>
+        <location line="-184"/>
         <source>The audit record was not written: %1</source>
         <translation>L&apos;entrée d&apos;audit n&apos;a pas été écrite : %1</translation>
     </message>
     <message>
-        <location line="+133"/>
+        <location line="-280"/>
+        <source>No author name: set yours in File &gt; Preferences (it is stored with every revision)</source>
+        <translation>Aucun nom d&apos;auteur : indiquez le vôtre dans Fichier &gt; Préférences (il est enregistré avec chaque révision)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Author Name</source>
+        <translation>Nom d&apos;auteur</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Your name, stored with every revision you save and every review step (File &gt; Preferences changes it):</source>
+        <translation>Votre nom, enregistré avec chaque révision que vous sauvegardez et chaque étape de révision (Fichier &gt; Préférences le modifie) :</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No author name given: nothing was saved or recorded</source>
+        <translation>Aucun nom d&apos;auteur donné : rien n&apos;a été enregistré</translation>
+    </message>
+    <message>
+        <location line="+403"/>
         <source>%1 on %2 is editing this label set too (since %3).</source>
         <translation>%1 sur %2 modifie aussi ce jeu d&apos;étiquettes (depuis %3).</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+19"/>
         <source>Saved %1 / %2 revision %3</source>
         <translation>%1 / %2 enregistré&#xa0;: révision %3</translation>
     </message>
@@ -2014,7 +2075,7 @@
         <translation>Enregistré comme révision en conflit</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+21"/>
         <source>Labels written to %1</source>
         <translation>Étiquettes écrites dans %1</translation>
     </message>
@@ -2047,7 +2108,7 @@
 <context>
     <name>delineate::app::gui::ShareImportDialog</name>
     <message>
-        <location filename="../app/gui/study/share_import.cpp" line="+28"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+71"/>
         <source>Import into Share</source>
         <translation>Importer dans le partage</translation>
     </message>
@@ -2072,18 +2133,12 @@
         <translation>Importer :</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <location line="+13"/>
+        <location line="+12"/>
         <source>Browse...</source>
         <translation>Parcourir...</translation>
     </message>
     <message>
-        <location line="-9"/>
-        <source>Into share:</source>
-        <translation>Dans le partage :</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="-7"/>
         <source>from the files (a DICOM study&apos;s UID, a volume file&apos;s name)</source>
         <translation>d’après les fichiers (UID d’une étude DICOM, nom d’un fichier de volume)</translation>
     </message>
@@ -2108,7 +2163,7 @@
         <translation>Clé :</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Import</source>
         <translation>Importer</translation>
     </message>
@@ -2123,12 +2178,12 @@
         <translation>Importer des fichiers</translation>
     </message>
     <message>
-        <location line="+7"/>
-        <source>Share Folder</source>
-        <translation>Dossier du partage</translation>
+        <location line="+31"/>
+        <source>Importing into %1...</source>
+        <translation>Importation dans %1...</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-24"/>
         <source>De-identification Key</source>
         <translation>Clé de désidentification</translation>
     </message>
@@ -2136,7 +2191,7 @@
 <context>
     <name>delineate::app::gui::ShareImporter</name>
     <message>
-        <location line="+30"/>
+        <location line="+57"/>
         <source>An import is already running</source>
         <translation>Un import est déjà en cours</translation>
     </message>
@@ -2161,7 +2216,7 @@
         <translation>Import dans %1</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>Import cancelled: what was copied stays, importing again finishes it</source>
         <translation>Import annulé : ce qui a été copié reste, un nouvel import le termine</translation>
     </message>
@@ -2192,6 +2247,84 @@
         <location line="+3"/>
         <source>The audit record was not written: %1</source>
         <translation>L’enregistrement d’audit n’a pas été écrit : %1</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::ShareReview</name>
+    <message>
+        <location filename="../app/gui/study/share_review.cpp" line="+69"/>
+        <source>Send Back</source>
+        <translation>Renvoyer</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What should the author change? (stored with the review)</source>
+        <translation>Que doit changer l&apos;auteur ? (enregistré avec la révision)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Not sent back: say what to change in a comment</source>
+        <translation>Non renvoyé : indiquez dans un commentaire ce qu&apos;il faut changer</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>No share revision to review: open one from the share, or save the labels to the share first</source>
+        <translation>Aucune révision du partage à réviser : ouvrez-en une depuis le partage, ou enregistrez d&apos;abord les labels sur le partage</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The labels have unsaved edits: a review is of revision %1 as it is on the share. Save (a new revision) or undo the edits first.</source>
+        <translation>Les labels ont des modifications non enregistrées : une révision porte sur la révision %1 telle qu&apos;elle est sur le partage. Enregistrez d&apos;abord (une nouvelle révision) ou annulez les modifications.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Wait for the running job to finish (or cancel it) first</source>
+        <translation>Attendez d&apos;abord la fin de la tâche en cours (ou annulez-la)</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>%1 / %2 revision %3</source>
+        <translation>%1 / %2 révision %3</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 not recorded: %2</source>
+        <translation>%1 non enregistrée : %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Submission</source>
+        <translation>Soumission</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Approval</source>
+        <translation>Approbation</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sending back</source>
+        <translation>Renvoi</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 submitted for review by %2</source>
+        <translation>%1 soumise pour révision par %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 approved by %2</source>
+        <translation>%1 approuvée par %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 sent back by %2</source>
+        <translation>%1 renvoyée par %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The audit record was not written: %1</source>
+        <translation>L&apos;enregistrement d&apos;audit n&apos;a pas été écrit : %1</translation>
     </message>
 </context>
 <context>
@@ -2787,29 +2920,30 @@
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="-187"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="-205"/>
         <source>Cancelled</source>
         <translation>Annulé</translation>
     </message>
     <message>
-        <location line="+20"/>
-        <location line="+26"/>
-        <location line="+22"/>
+        <location line="+21"/>
+        <location line="+27"/>
+        <location line="+23"/>
+        <location line="+55"/>
         <source>Loading %1</source>
         <translation>Chargement de %1</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="-29"/>
         <source>Indexing %1</source>
         <translation>Indexation de %1</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>Loading %1 / %2 r%3</source>
         <translation>Chargement de %1 / %2 r%3</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+53"/>
         <source>Opening %1 from the share</source>
         <translation>Ouverture de %1 depuis le partage</translation>
     </message>
@@ -2876,23 +3010,28 @@ La charger quand même&#xa0;?</translation>
         <translation>Chargement de la série %1</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+65"/>
         <source>Opened %1</source>
         <translation>%1 ouvert</translation>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+120"/>
+        <location line="+183"/>
         <source>The labels&apos; table could not be read, their ids are unnamed: %1</source>
         <translation>La table des étiquettes n’a pas pu être lue, leurs identifiants restent sans nom : %1</translation>
     </message>
     <message>
-        <location line="-100"/>
+        <location line="-180"/>
+        <source>Opened %1; its labels are named by the table last used (%2)</source>
+        <translation>%1 ouvert ; ses labels sont nommés par la dernière table utilisée (%2)</translation>
+    </message>
+    <message>
+        <location line="+57"/>
         <source>Opened %1 from the share</source>
         <translation>%1 ouvert depuis le partage</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+17"/>
         <source>%1 x %2 x %3 voxels, spacing %4 x %5 x %6 mm, origin (%7, %8, %9) mm LPS, axes %10</source>
         <translation>%1 x %2 x %3 voxels, espacement %4 x %5 x %6 mm, origine (%7, %8, %9) mm LPS, axes %10</translation>
     </message>
@@ -2936,7 +3075,7 @@ Image : %3</translation>
         <translation>%1 : %2</translation>
     </message>
     <message numerus="yes">
-        <location line="+41"/>
+        <location line="+59"/>
         <source>%1 (%n voxel(s))</source>
         <translation>
             <numerusform>%1 (%n voxel)</numerusform>
@@ -2953,6 +3092,11 @@ Image : %3</translation>
     </message>
     <message>
         <location line="+4"/>
+        <source>Labels from %1, named by the table last used (%2)</source>
+        <translation>Labels de %1, nommés par la dernière table utilisée (%2)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Labels from %1</source>
         <translation>Étiquettes chargées depuis %1</translation>
     </message>

@@ -107,22 +107,27 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="+108"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="+121"/>
         <source>out of memory</source>
         <translation>内存不足</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+72"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>%1: no image series found</source>
         <translation>%1：未找到图像序列</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+38"/>
+        <source>%1 / %2 on %3 holds no revision</source>
+        <translation>%3 上的 %1 / %2 没有任何修订</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <location line="+75"/>
         <source>%1 revision %2</source>
         <translation>%1 修订版 %2</translation>
@@ -775,7 +780,7 @@
 <context>
     <name>delineate::app::gui::LabelPanel</name>
     <message>
-        <location filename="../app/gui/editing/label_panel.cpp" line="+49"/>
+        <location filename="../app/gui/editing/label_panel.cpp" line="+51"/>
         <source>Label tables (*.label *.txt *.ctbl *.csv *.tsv *.json);;All files (*)</source>
         <translation>标签表 (*.label *.txt *.ctbl *.csv *.tsv *.json);;所有文件 (*)</translation>
     </message>
@@ -895,7 +900,7 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/shell/main_window.cpp" line="+78"/>
+        <location filename="../app/gui/shell/main_window.cpp" line="+79"/>
         <location line="+241"/>
         <location line="+60"/>
         <source>Delineate</source>
@@ -928,12 +933,12 @@
     <message>
         <location line="-94"/>
         <location line="+101"/>
-        <location line="+391"/>
+        <location line="+402"/>
         <source>Training</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location line="-490"/>
+        <location line="-501"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>请打开图像（文件 &gt; 打开图像）或 DICOM 文件夹</translation>
     </message>
@@ -1023,22 +1028,34 @@
         <translation>数据集 %1 版本 %2 已保存：请在训练面板中选择</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+45"/>
         <source>%1 (share %2)</source>
         <translation>%1（共享 %2）</translation>
     </message>
     <message>
         <location line="+1"/>
+        <location line="+12"/>
         <source>%1, %2 (share %3)</source>
         <translation>%1，%2（共享 %3）</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="-8"/>
         <source>%1 (DICOM series %2)</source>
         <translation>%1（DICOM 序列 %2）</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+8"/>
+        <location line="+2"/>
+        <source>labels: %1</source>
+        <translation>标签：%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The labels last saved with this study were written to %1, which is not there any more: the study opens without them</source>
+        <translation>此研究最近保存的标签写入了 %1，该文件已不存在：研究将不带标签打开</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>A save to the share is running: cancel it or wait before closing</source>
         <translation>正在保存到共享：请先取消或等待完成再关闭</translation>
     </message>
@@ -1048,7 +1065,7 @@
         <translation>训练（%1）正在进行。关闭窗口后是否让它继续运行？窗口再次打开时会继续跟踪它；选择“否”将停止训练并保存检查点。</translation>
     </message>
     <message>
-        <location filename="../app/gui/shell/main_window_menus.cpp" line="+43"/>
+        <location filename="../app/gui/shell/main_window_menus.cpp" line="+44"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1128,13 +1145,7 @@
         <translation>从共享目录打开标签(&amp;H)...</translation>
     </message>
     <message>
-        <location filename="../app/gui/shell/main_window.cpp" line="-76"/>
-        <location filename="../app/gui/shell/main_window_menus.cpp" line="+1"/>
-        <source>Share Folder</source>
-        <translation>共享文件夹</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/shell/main_window_menus.cpp" line="+9"/>
+        <location line="+10"/>
         <source>%1: the share holds no label set revision</source>
         <translation>%1：共享目录中没有任何标签集修订版本</translation>
     </message>
@@ -1159,7 +1170,7 @@
         <translation>最近的检查</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>&amp;Save to Share</source>
         <translation>保存到共享目录(&amp;S)</translation>
     </message>
@@ -1242,6 +1253,26 @@
         <location line="+3"/>
         <source>Model &amp;Registry...</source>
         <translation>模型注册表(&amp;R)...</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Review</source>
+        <translation>审阅(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Submit for Review</source>
+        <translation>提交审阅(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Approve</source>
+        <translation>批准(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Send &amp;Back...</source>
+        <translation>退回(&amp;B)...</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -1824,7 +1855,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/study/session_files.cpp" line="+145"/>
+        <location filename="../app/gui/study/session_files.cpp" line="+173"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>恢复的标签与 %1 的网格不匹配</translation>
     </message>
@@ -1860,26 +1891,31 @@
     </message>
     <message>
         <location line="+3"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+50"/>
         <source>a folder on the network share; Create Share makes a new one</source>
         <translation>网络共享上的文件夹；“创建共享”可新建一个</translation>
     </message>
     <message>
         <location line="+3"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+2"/>
         <source>Browse...</source>
         <translation>浏览...</translation>
     </message>
     <message>
         <location line="+2"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+1"/>
         <source>Create Share</source>
         <translation>创建共享</translation>
     </message>
     <message>
         <location line="+2"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+2"/>
         <source>Make this folder a new share store</source>
         <translation>将此文件夹设为新的共享存储</translation>
     </message>
     <message>
         <location line="+12"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+5"/>
         <source>Share folder:</source>
         <translation>共享文件夹：</translation>
     </message>
@@ -1895,41 +1931,46 @@
     </message>
     <message>
         <location line="+4"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+4"/>
+        <location line="+23"/>
         <source>Share Folder</source>
         <translation>共享文件夹</translation>
     </message>
     <message>
         <location line="+7"/>
+        <location filename="../app/gui/study/share_import.cpp" line="-16"/>
         <source>Folder for the New Share</source>
         <translation>新共享的文件夹</translation>
     </message>
     <message>
         <location line="+2"/>
+        <location filename="../app/gui/study/share_import.cpp" line="-40"/>
+        <location line="+68"/>
         <source>Choose a folder first.</source>
         <translation>请先选择一个文件夹。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location filename="../app/gui/study/share_import.cpp" line="-66"/>
         <source>%1 is a share already.</source>
         <translation>%1 已经是共享存储。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
         <source>%1: the folder cannot be created</source>
         <translation>%1：无法创建该文件夹</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>No share was created: %1</source>
         <translation>未创建共享：%1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Created a share in %1.</source>
         <translation>已在 %1 中创建共享。</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location filename="../app/gui/study/session_files.cpp" line="+31"/>
         <source>No share to save to: use Save to Share As</source>
         <translation>没有可保存到的共享目录：请使用“另存到共享目录”</translation>
     </message>
@@ -1975,22 +2016,42 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+119"/>
+        <location line="+123"/>
         <source>Not saved: %1</source>
         <translation>未保存：%1</translation>
     </message>
     <message>
-        <location line="-180"/>
+        <location line="-184"/>
         <source>The audit record was not written: %1</source>
         <translation>审计记录未写入：%1</translation>
     </message>
     <message>
-        <location line="+133"/>
+        <location line="-280"/>
+        <source>No author name: set yours in File &gt; Preferences (it is stored with every revision)</source>
+        <translation>没有作者姓名：请在 文件 &gt; 首选项 中设置（它随每个修订一起保存）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Author Name</source>
+        <translation>作者姓名</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Your name, stored with every revision you save and every review step (File &gt; Preferences changes it):</source>
+        <translation>您的姓名，随您保存的每个修订和每个审阅步骤一起保存（可在 文件 &gt; 首选项 中更改）：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No author name given: nothing was saved or recorded</source>
+        <translation>未提供作者姓名：未保存或记录任何内容</translation>
+    </message>
+    <message>
+        <location line="+403"/>
         <source>%1 on %2 is editing this label set too (since %3).</source>
         <translation>%1（在 %2 上）也在编辑此标签集（自 %3 起）。</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+19"/>
         <source>Saved %1 / %2 revision %3</source>
         <translation>已保存 %1 / %2，修订版本 %3</translation>
     </message>
@@ -2010,7 +2071,7 @@
         <translation>已保存为冲突修订版本</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+21"/>
         <source>Labels written to %1</source>
         <translation>标签已写入 %1</translation>
     </message>
@@ -2043,7 +2104,7 @@
 <context>
     <name>delineate::app::gui::ShareImportDialog</name>
     <message>
-        <location filename="../app/gui/study/share_import.cpp" line="+28"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+71"/>
         <source>Import into Share</source>
         <translation>导入到共享</translation>
     </message>
@@ -2068,18 +2129,12 @@
         <translation>导入：</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <location line="+13"/>
+        <location line="+12"/>
         <source>Browse...</source>
         <translation>浏览...</translation>
     </message>
     <message>
-        <location line="-9"/>
-        <source>Into share:</source>
-        <translation>到共享：</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="-7"/>
         <source>from the files (a DICOM study&apos;s UID, a volume file&apos;s name)</source>
         <translation>取自文件（DICOM 检查的 UID、体数据文件的名称）</translation>
     </message>
@@ -2104,7 +2159,7 @@
         <translation>密钥：</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
@@ -2119,12 +2174,12 @@
         <translation>导入文件</translation>
     </message>
     <message>
-        <location line="+7"/>
-        <source>Share Folder</source>
-        <translation>共享文件夹</translation>
+        <location line="+31"/>
+        <source>Importing into %1...</source>
+        <translation>正在导入到 %1...</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-24"/>
         <source>De-identification Key</source>
         <translation>去标识化密钥</translation>
     </message>
@@ -2132,7 +2187,7 @@
 <context>
     <name>delineate::app::gui::ShareImporter</name>
     <message>
-        <location line="+30"/>
+        <location line="+57"/>
         <source>An import is already running</source>
         <translation>已有导入正在进行</translation>
     </message>
@@ -2157,7 +2212,7 @@
         <translation>正在导入到 %1</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>Import cancelled: what was copied stays, importing again finishes it</source>
         <translation>导入已取消：已复制的内容保留，再次导入即可完成</translation>
     </message>
@@ -2182,6 +2237,84 @@
         <location line="+1"/>
         <source> (and %1 more)</source>
         <translation>（另有 %1 个）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The audit record was not written: %1</source>
+        <translation>审计记录未写入：%1</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::ShareReview</name>
+    <message>
+        <location filename="../app/gui/study/share_review.cpp" line="+69"/>
+        <source>Send Back</source>
+        <translation>退回</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What should the author change? (stored with the review)</source>
+        <translation>作者应修改什么？（随审阅一起保存）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Not sent back: say what to change in a comment</source>
+        <translation>未退回：请在评论中说明需要修改的内容</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>No share revision to review: open one from the share, or save the labels to the share first</source>
+        <translation>没有可审阅的共享修订：请从共享中打开一个，或先将标签保存到共享</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The labels have unsaved edits: a review is of revision %1 as it is on the share. Save (a new revision) or undo the edits first.</source>
+        <translation>标签有未保存的编辑：审阅针对的是共享上的修订 %1。请先保存（新修订）或撤销编辑。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Wait for the running job to finish (or cancel it) first</source>
+        <translation>请先等待正在运行的任务完成（或取消它）</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>%1 / %2 revision %3</source>
+        <translation>%1 / %2 修订 %3</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 not recorded: %2</source>
+        <translation>%1未记录：%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Submission</source>
+        <translation>提交</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Approval</source>
+        <translation>批准</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sending back</source>
+        <translation>退回</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 submitted for review by %2</source>
+        <translation>%1 已由 %2 提交审阅</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 approved by %2</source>
+        <translation>%1 已由 %2 批准</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 sent back by %2</source>
+        <translation>%1 已由 %2 退回</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2776,29 +2909,30 @@
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="-187"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="-205"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location line="+20"/>
-        <location line="+26"/>
-        <location line="+22"/>
+        <location line="+21"/>
+        <location line="+27"/>
+        <location line="+23"/>
+        <location line="+55"/>
         <source>Loading %1</source>
         <translation>正在加载 %1</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="-29"/>
         <source>Indexing %1</source>
         <translation>正在索引 %1</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>Loading %1 / %2 r%3</source>
         <translation>正在加载 %1 / %2 r%3</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+53"/>
         <source>Opening %1 from the share</source>
         <translation>正在从共享打开 %1</translation>
     </message>
@@ -2865,23 +2999,28 @@ Load it anyway?</source>
         <translation>正在加载序列 %1</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+65"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+120"/>
+        <location line="+183"/>
         <source>The labels&apos; table could not be read, their ids are unnamed: %1</source>
         <translation>无法读取标签表，其 ID 未命名：%1</translation>
     </message>
     <message>
-        <location line="-100"/>
+        <location line="-180"/>
+        <source>Opened %1; its labels are named by the table last used (%2)</source>
+        <translation>已打开 %1；其标签由最近使用的表命名（%2）</translation>
+    </message>
+    <message>
+        <location line="+57"/>
         <source>Opened %1 from the share</source>
         <translation>已从共享打开 %1</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+17"/>
         <source>%1 x %2 x %3 voxels, spacing %4 x %5 x %6 mm, origin (%7, %8, %9) mm LPS, axes %10</source>
         <translation>%1 x %2 x %3 体素，间距 %4 x %5 x %6 mm，原点 (%7, %8, %9) mm LPS，轴 %10</translation>
     </message>
@@ -2925,7 +3064,7 @@ Image: %3</source>
         <translation>%1：%2</translation>
     </message>
     <message numerus="yes">
-        <location line="+41"/>
+        <location line="+59"/>
         <source>%1 (%n voxel(s))</source>
         <translation>
             <numerusform>%1（%n 个体素）</numerusform>
@@ -2940,6 +3079,11 @@ Image: %3</source>
     </message>
     <message>
         <location line="+4"/>
+        <source>Labels from %1, named by the table last used (%2)</source>
+        <translation>来自 %1 的标签，由最近使用的表命名（%2）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Labels from %1</source>
         <translation>已加载来自 %1 的标签</translation>
     </message>

@@ -16,6 +16,7 @@
 #include "app/cli/commands.h"
 #include "inference/checkpoint_engine.h"
 #include "io/base/regular_file.h"
+#include "io/labels/label_table_io.h"
 #include "io/share/audit_log.h"
 #include "io/volume/image_file.h"
 #include "io/share/share_lease.h"
@@ -163,7 +164,25 @@ int runShareSave(const ShareSaveOptions& o) {
   if (!*image && ambiguous.size() > 1)
     std::fprintf(stderr, "note: not bound to an image: %zu series of %s share the labels' grid; name one with --series\n",
                  ambiguous.size(), ls.set->study().c_str());
-  const std::string extra = *image ? io::withLabelBinding({}, **image) : std::string();
+  std::string extra = *image ? io::withLabelBinding({}, **image) : std::string();
+  // The label table travels with every revision, as the window saves and reads it ("labelTable", a Slicer CSV colour
+  // table): the one beside the label file, else the one the base revision carried (issue 41).
+  std::string table;
+  auto beside = io::readLabelTableBeside(o.labelFile);
+  if (!beside) std::fprintf(stderr, "warning: label table not read: %s\n", beside.error().describe().c_str());
+  else if (*beside)
+    if (auto csv = io::writeLabelTableString((*beside)->table, io::LabelTableFormat::SlicerCsv)) table = *csv;
+  if (const RevisionInfo* previous = list->find(base); table.empty() && previous) {
+    const auto j = nlohmann::json::parse(previous->extraJson, nullptr, false);
+    if (j.is_object() && j.contains("labelTable") && j["labelTable"].is_string()) table = j["labelTable"].get<std::string>();
+  }
+  if (!table.empty()) {
+    auto j = extra.empty() ? nlohmann::json::object() : nlohmann::json::parse(extra, nullptr, false);
+    if (j.is_object()) {
+      j["labelTable"] = table;
+      extra = j.dump();
+    }
+  }
   auto saved = ls.set->saveLabels(*labels, SaveRequest{author, base, o.message, extra});
   if (!saved) return fileError(saved.error());
   if (!saved->catalogueWarning.empty()) std::fprintf(stderr, "warning: %s\n", saved->catalogueWarning.c_str());

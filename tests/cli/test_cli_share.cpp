@@ -9,6 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/edit_transaction.h"
+#include "io/labels/label_table_io.h"
+#include "io/share/share_revisions.h"
+#include "io/share/share_store.h"
 #include "io/volume/nifti.h"
 #include "tests/common/test_support.h"
 
@@ -213,4 +216,44 @@ TEST_CASE("cli checkpoint and audit: checkpoints round-trip with their sidecar, 
   INFO(tampered.out);
   CHECK(tampered.exitCode == 1);
   CHECK(tampered.out.find("line 1") != std::string::npos);
+}
+
+TEST_CASE("cli share save: the label table travels with every revision, from beside the file or the base revision",
+          "[cli][share][label-tables]") {
+  // Issue 41 item 7: a revision saved by the CLI had no table, so the window opened it unnamed.
+  ScratchDir dir("cli-share-table");
+  const fs::path root = dir / "store";
+  fs::create_directories(root);
+  fs::create_directories(dir / "bare");
+  const std::string r = quoted(root.string());
+  REQUIRE(runCli("share init " + r).exitCode == 0);
+  const fs::path f0 = writeLabels(dir / "v0.nii.gz", makeLabels(0)), f1 = writeLabels(dir / "bare" / "v1.nii.gz", makeLabels(1));
+  core::LabelTable table;
+  for (int id = 1; id <= 3; ++id) {
+    core::LabelEntry e;
+    e.id = static_cast<core::Label>(id);
+    e.name = "structure " + std::to_string(id);
+    e.color = core::LabelTable::defaultColor(e.id);
+    REQUIRE(table.add(e).ok());
+  }
+  REQUIRE(io::writeLabelTableFile(dir / "v0.label", table).ok());
+  REQUIRE(runCli("share save " + r + " ct1 organs " + quoted(f0.string())).exitCode == 0);
+  REQUIRE(runCli("share save " + r + " ct1 organs " + quoted(f1.string())).exitCode == 0);
+  auto store = io::ShareStore::open(root.string());
+  REQUIRE(store.ok());
+  auto set = io::LabelSetRevisions::open(*store, "ct1", "organs");
+  REQUIRE(set.ok());
+  auto list = set->list();
+  REQUIRE(list.ok());
+  REQUIRE(list->latest() == 2);
+  for (int n : {1, 2}) {
+    INFO("revision " << n);
+    const auto extra = nlohmann::json::parse(list->find(n)->extraJson, nullptr, false);
+    REQUIRE(extra.is_object());
+    REQUIRE(extra.contains("labelTable"));
+    auto read = io::readSlicerCsvString(extra["labelTable"].get<std::string>(), "revision table");
+    REQUIRE(read.ok());
+    REQUIRE(read->find(2));
+    CHECK(read->find(2)->name == "structure 2");
+  }
 }

@@ -32,9 +32,10 @@ namespace {
 
 // Restores the export and author settings a test changes.
 struct SettingsGuard {
+  const QVariant author = QSettings().value("user/name");
   ~SettingsGuard() {
     QSettings().remove("export/segLabelmap");
-    QSettings().remove("user/name");
+    QSettings().setValue("user/name", author);
   }
 };
 

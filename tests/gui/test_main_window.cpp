@@ -558,6 +558,7 @@ TEST_CASE("main window: Save to Share As creates a share from the dialog, stays 
   REQUIRE_FALSE(series->patientId.empty());
 
   const QString share = QString::fromStdString((dir / "new-share").string());
+  QSettings().setValue("user/name", "ann");  // the first save would ask for an author otherwise (issue 41)
   window.setDialogsEnabled(true);
   // Drives the dialog: Save into a folder that is no share (refused, reported over the dialog), Create Share, Save.
   // Clicks are queued so that the message box a click opens is answered by a later tick, not inside this one.

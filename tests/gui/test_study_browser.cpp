@@ -201,7 +201,7 @@ TEST_CASE("import into share: the dialog's request runs in the background and th
   const QString root = QString::fromStdString((dir / "share").string());
   QuietWindow window;
 
-  app::gui::ShareImportDialog dialog(&window);
+  app::gui::ShareImportDialog dialog(window.importer(), &window);
   dialog.inputsField()->setText(QString::fromStdString(kSampleCt) + ";");
   dialog.rootField()->setText(root);
   dialog.studyField()->setText("sample-import");

@@ -4,6 +4,7 @@
 
 #include <QColorDialog>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -18,6 +19,7 @@
 
 #include "app/gui/base/volume_text.h"
 #include "app/gui/base/workbench.h"
+#include "app/gui/study/label_table_memory.h"
 #include "app/gui/study/study_document.h"
 #include "io/labels/label_table_io.h"
 
@@ -316,6 +318,7 @@ bool LabelPanel::importTable(const QString& path) {
     m_bench.reportError(tr("%1: the file holds no labels").arg(path));
     return false;
   }
+  rememberLabelTable(*table, QFileInfo(path).absoluteFilePath());  // the next subject's map finds it (issue 41)
   m_document.setLabelTable(std::move(table).value(), "Import label table");
   return true;
 }

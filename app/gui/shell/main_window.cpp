@@ -31,6 +31,7 @@
 #include "app/gui/editing/label_panel.h"
 #include "app/gui/reports/study_exports.h"
 #include "app/gui/study/session_files.h"
+#include "app/gui/study/recent_studies.h"
 #include "app/gui/study/share_import.h"
 #include "app/gui/study/study_browser.h"
 #include "app/gui/study/study_document.h"
@@ -575,7 +576,7 @@ void MainWindow::openFromShare() {
     m_training->refreshDatasets();
   });
   if (root.isEmpty() || !dialog.setRoot(root)) {
-    root = QFileDialog::getExistingDirectory(this, tr("Share Folder"), lastShareFolder());
+    root = chooseShareFolder(this, root);  // where a new share can be made too (issue 41)
     if (root.isEmpty()) return;
     if (!dialog.setRoot(root)) {
       reportError(dialog.error());
@@ -606,32 +607,43 @@ void MainWindow::fillRecentMenu() {
   m_recentMenu->clear();
   const QStringList recent = QSettings().value("recentStudies").toStringList();
   for (const QString& path : recent) {
+    QString text;
+    QString root, study;  // a share study's
     // A share study: "share:ROOT#STUDY/SERIES[/LABELSET]", reopened from the share (with the set's newest revision).
     if (path.startsWith("share:")) {
       const qsizetype hash = path.lastIndexOf('#');
       const QStringList parts = path.mid(hash + 1).split('/');
       if (hash < 0 || parts.size() < 2) continue;
-      const QString root = path.mid(6, hash - 6);
+      root = path.mid(6, hash - 6);
+      study = parts[0];
       const QString labelSet = parts.size() > 2 ? parts[2] : QString();
-      const QString text = labelSet.isEmpty() ? tr("%1 (share %2)").arg(parts[0], root)
-                                              : tr("%1, %2 (share %3)").arg(parts[0], labelSet, root);
-      m_recentMenu->addAction(text, this, [this, root, parts, labelSet] {
-        if (m_files->maybeFinishSession()) m_loader->openShareStudy(root, parts[0], parts[1], labelSet);
-      });
-      continue;
+      text = labelSet.isEmpty() ? tr("%1 (share %2)").arg(parts[0], root)
+                                : tr("%1, %2 (share %3)").arg(parts[0], labelSet, root);
+    } else if (const qsizetype hash = path.lastIndexOf(" #"); hash > 0) {
+      // A DICOM series is recorded as "<folder> #<series number>" and reopens through its folder (the chooser asks
+      // when the folder holds several series).
+      text = tr("%1 (DICOM series %2)").arg(path.left(hash), path.mid(hash + 2));
+    } else {
+      text = path;
     }
-    // A DICOM series is recorded as "<folder> #<series number>" and reopens through its folder (the chooser asks
-    // when the folder holds several series).
-    const qsizetype hash = path.lastIndexOf(" #");
-    if (hash > 0) {
-      const QString folder = path.left(hash);
-      m_recentMenu->addAction(tr("%1 (DICOM series %2)").arg(folder, path.mid(hash + 2)), this, [this, folder] {
-        if (m_files->maybeFinishSession()) m_loader->openDicomFolder(folder);
-      });
-      continue;
-    }
-    m_recentMenu->addAction(path, this, [this, path] {
-      if (m_files->maybeFinishSession()) m_loader->openImage(path);
+    // With the labels last saved (or opened) with it: said in the entry unless it names them already (issue 41).
+    const QString labels = recentLabelsOf(path);
+    const auto share = parseShareLabelSet(labels);
+    if (share && !(share->root == root && share->study == study))
+      text += QString::fromUtf8("  \u2014 ") + tr("labels: %1").arg(tr("%1, %2 (share %3)").arg(share->study, share->labelSet, share->root));
+    else if (!labels.isEmpty() && !share)
+      text += QString::fromUtf8("  \u2014 ") + tr("labels: %1").arg(labels);
+    m_recentMenu->addAction(text, this, [this, path, labels, share] {
+      if (!m_files->maybeFinishSession()) return;
+      QString with = labels;
+      if (!share && !labels.isEmpty() && !QFileInfo::exists(labels)) {
+        // Said, not silently dropped: the study opens, and the user knows where the labels were.
+        reportError(tr("The labels last saved with this study were written to %1, which is not there any more: the "
+                       "study opens without them")
+                        .arg(labels));
+        with.clear();
+      }
+      m_loader->openRecent(path, with);
     });
   }
   m_recentMenu->setEnabled(!m_recentMenu->isEmpty());

@@ -1,4 +1,4 @@
-// The window's menus (File, Edit, AI, View, Help), built at start and again when the language changes.
+// The window's menus (File, Edit, AI, Review, View, Help), built at start and again when the language changes.
 #include <QActionGroup>
 #include <QApplication>
 #include <QDockWidget>
@@ -20,6 +20,7 @@
 #include "app/gui/study/session_files.h"
 #include "app/gui/study/share_browser.h"
 #include "app/gui/study/share_import.h"
+#include "app/gui/study/share_review.h"
 #include "app/gui/study/study_document.h"
 #include "app/gui/study/study_loader.h"
 #include "app/gui/views/surface_builder.h"
@@ -54,8 +55,8 @@ void MainWindow::buildMenus() {
                                       [this] { openFromShare(); });
   fromShare->setObjectName("open-from-share");
   file->addAction(tr("&Import into Share..."), this, [this] {
-    ShareImportDialog dialog(this);
-    if (dialog.exec() == QDialog::Accepted) m_importer->start(dialog.request());
+    ShareImportDialog dialog(*m_importer, this);  // imports itself, and stays open when the import fails
+    dialog.exec();
   })->setObjectName("import-into-share");
   file->addAction(tr("Open &Label Map..."), this, [this] {
     const QString path = rememberOpenFolder(QFileDialog::getOpenFileName(
@@ -73,7 +74,7 @@ void MainWindow::buildMenus() {
     m_loader->openDicomSeg(path, false);
   });
   file->addAction(tr("Open Labels from &Share..."), this, [this] {
-    const QString root = QFileDialog::getExistingDirectory(this, tr("Share Folder"), lastShareFolder());
+    const QString root = chooseShareFolder(this, QSettings().value("share/root").toString());
     if (root.isEmpty()) return;
     auto entries = listShareRevisions(root.toStdString());
     if (!entries) {
@@ -110,6 +111,8 @@ void MainWindow::buildMenus() {
   });
   m_recentMenu = file->addMenu(tr("Recent Studies"));
   fillRecentMenu();
+  // Saves change what an entry reopens with (recent_studies.h): filled again each time it opens.
+  connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
   file->addSeparator();
   QAction* save = file->addAction(tr("&Save to Share"), QKeySequence::Save, this, [this] { m_files->saveToShare(); });
   save->setObjectName("save-share");
@@ -154,6 +157,12 @@ void MainWindow::buildMenus() {
   for (QAction* a : m_ai->actions()) ai->addAction(a);
   ai->addSeparator();
   ai->addAction(tr("Model &Registry..."), this, [this] { showModelRegistry(); })->setObjectName("action-model-registry");
+
+  // Review of the open labels' share revision (the title shows its state).
+  QMenu* review = menuBar()->addMenu(tr("&Review"));
+  review->addAction(tr("&Submit for Review"), this, [this] { m_files->review().submit(); })->setObjectName("review-submit");
+  review->addAction(tr("&Approve"), this, [this] { m_files->review().approve(); })->setObjectName("review-approve");
+  review->addAction(tr("Send &Back..."), this, [this] { m_files->review().sendBack(); })->setObjectName("review-send-back");
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   QMenu* layouts = view->addMenu(tr("Layout"));

@@ -14,6 +14,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -30,6 +31,10 @@
 #include <optional>
 
 #include "app/gui/base/workbench.h"
+#include "app/gui/study/label_table_memory.h"
+#include "app/gui/study/recent_studies.h"
+#include "app/gui/study/share_import.h"
+#include "app/gui/study/share_review.h"
 #include "app/gui/study/study_document.h"
 #include "io/labels/label_table_io.h"
 #include "io/share/audit_log.h"
@@ -80,6 +85,7 @@ QString defaultStudyName(const StudyDocument& document) {
 
 SessionFiles::SessionFiles(StudyDocument& document, Workbench& bench, QObject* parent)
     : QObject(parent), m_document(document), m_bench(bench) {
+  m_review = new ShareReview(document, *this, bench, this);
   // The study that goes: its journal is removed when saved or discarded, else left for recovery.
   connect(&m_document, &StudyDocument::aboutToReplaceStudy, this, [this] {
     if (m_document.hasStudy()) closing(m_discardOnReplace);
@@ -108,6 +114,28 @@ QString SessionFiles::userName() {
   if (!configured.isEmpty()) return configured;
   const QString login = qEnvironmentVariable("USER");
   return login.isEmpty() ? QString("unknown") : login;
+}
+
+bool SessionFiles::ensureAuthor() {
+  if (!QSettings().value("user/name").toString().trimmed().isEmpty()) return true;
+  const QString login = qEnvironmentVariable("USER");
+  if (!m_bench.dialogsEnabled()) {
+    if (!login.isEmpty()) return true;
+    m_bench.reportError(tr("No author name: set yours in File > Preferences (it is stored with every revision)"));
+    return false;
+  }
+  QInputDialog ask(m_bench.widget());
+  ask.setObjectName("author-dialog");
+  ask.setWindowTitle(tr("Author Name"));
+  ask.setLabelText(tr("Your name, stored with every revision you save and every review step (File > Preferences "
+                      "changes it):"));
+  ask.setTextValue(login);
+  if (ask.exec() != QDialog::Accepted || ask.textValue().trimmed().isEmpty()) {
+    m_bench.showStatus(tr("No author name given: nothing was saved or recorded"), 8000);
+    return false;
+  }
+  QSettings().setValue("user/name", ask.textValue().trimmed());
+  return true;
 }
 
 void SessionFiles::studyOpened() {
@@ -269,20 +297,9 @@ bool SessionFiles::saveWithDialog(const QString& message) {
       }
       root->setText(folder);
     }
-    if (io::ShareStore::open(folder.toStdString())) {
-      state->setText(tr("%1 is a share already.").arg(folder));
-      return;
-    }
-    if (!QDir().mkpath(folder)) {
-      m_bench.reportError(tr("%1: the folder cannot be created").arg(folder));
-      return;
-    }
-    auto store = io::ShareStore::initialize(folder.toStdString());
-    if (!store) {
-      m_bench.reportError(tr("No share was created: %1").arg(fromError(store.error())));
-      return;
-    }
-    state->setText(tr("Created a share in %1.").arg(folder));
+    const NewShareOutcome made = createShareIn(folder);  // as Import into Share and the share chooser do
+    if (made.ok) state->setText(made.text);
+    else m_bench.reportError(made.text);
   });
   // The dialog stays open until the save succeeds: a failed save is reported over it, the fields kept for another try.
   bool saved = false;
@@ -418,7 +435,7 @@ bool SessionFiles::canSave(const ShareTarget& target) {
 }
 
 bool SessionFiles::save(const ShareTarget& target, const QString& message) {
-  if (!canSave(target)) return false;
+  if (!canSave(target) || !ensureAuthor()) return false;
   io::SaveRequest request = saveRequest(*m_document.session(), target, message);
   // The worker saves a copy of the labels as they are now; the window stays live (a share can be slow, or hang),
   // edits are locked, and Cancel works until the revision's number is claimed.
@@ -529,6 +546,10 @@ void SessionFiles::announceSaved(const ShareTarget& target, const io::RevisionIn
                                  const QString& leaseWarning, const QString& auditWarning) {
   const std::string revision =
       target.study.toStdString() + "/" + target.labelSet.toStdString() + "/r" + std::to_string(info.number);
+  // Recent Studies reopens the study with this label set (its entry is the study's as it was opened).
+  rememberRecentLabels(m_document, shareLabelSetLocation(target.root, target.study, target.labelSet));
+  if (const core::AnnotationSession* session = m_document.session())  // the table saved with it is the one last used
+    rememberLabelTable(session->table(), QString::fromStdString(revision));
   ShareTarget now = target;
   now.baseRevision = info.number;
   m_document.setShareTarget(now);  // the lease just taken stays
@@ -568,6 +589,7 @@ bool SessionFiles::saveLabelsAs(const QString& path) {
     return false;
   }
   // A local copy, not the share: the session stays dirty for the share, but the journal need not fear a loss.
+  rememberRecentLabels(m_document, QFileInfo(path).absoluteFilePath());  // Recent Studies reopens the study with it
   m_bench.showStatus(tr("Labels written to %1").arg(path), 6000);
   return true;
 }

@@ -23,6 +23,7 @@
 namespace delineate::app::gui {
 
 class JobProgress;
+class ShareReview;
 class Workbench;
 struct SaveOutcome;  // what a save's worker found (session_files.cpp)
 
@@ -85,6 +86,12 @@ class SessionFiles : public QObject {
   static std::optional<core::LabelTable> tableFromRevisionExtra(const std::string& extraJson);
   // The author of saves and reports: the preferences' name, else the login name.
   static QString userName();
+  // Before the first save or review step: with no author name in the preferences, asks for one (prefilled with the
+  // login name) and stores it there; false when the user gave none. With dialogs off the login name serves; with no
+  // login either, false and said. Nothing is ever saved as "unknown".
+  bool ensureAuthor();
+  // Submit, approve and send back the open labels' revision.
+  ShareReview& review() const { return *m_review; }
 
  Q_SIGNALS:
   void saved(QString revision);
@@ -112,6 +119,7 @@ class SessionFiles : public QObject {
 
   StudyDocument& m_document;
   Workbench& m_bench;
+  ShareReview* m_review = nullptr;
   ShareTarget m_leaseTarget;  // the label set m_lease is for
   bool m_discardOnReplace = false;  // the user chose Discard for the edits the next study replaces
   bool m_saving = false;

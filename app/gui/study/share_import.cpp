@@ -5,7 +5,9 @@
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QFutureWatcher>
+#include <QDir>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
@@ -24,7 +26,88 @@
 
 namespace delineate::app::gui {
 
-ShareImportDialog::ShareImportDialog(QWidget* parent) : QDialog(parent) {
+NewShareOutcome createShareIn(const QString& folderIn) {
+  const QString folder = folderIn.trimmed();
+  if (folder.isEmpty()) return {false, QCoreApplication::translate("delineate::app::gui::SessionFiles", "Choose a folder first.")};
+  if (io::ShareStore::open(folder.toStdString()))
+    return {true, QCoreApplication::translate("delineate::app::gui::SessionFiles", "%1 is a share already.").arg(folder)};
+  if (!QDir().mkpath(folder))
+    return {false, QCoreApplication::translate("delineate::app::gui::SessionFiles", "%1: the folder cannot be created").arg(folder)};
+  auto store = io::ShareStore::initialize(folder.toStdString());
+  if (!store)
+    return {false, QCoreApplication::translate("delineate::app::gui::SessionFiles", "No share was created: %1")
+                       .arg(fromError(store.error()))};
+  return {true, QCoreApplication::translate("delineate::app::gui::SessionFiles", "Created a share in %1.").arg(folder)};
+}
+
+namespace {
+
+// The share folder row of the import dialog and of the share chooser: the folder, Browse and Create Share, and a
+// line under it saying what Create Share did; in the words of Save to Share As (one translation for all three).
+QLineEdit* addShareRow(QDialog* dialog, QFormLayout* form, const QString& start, QLabel* state, QPushButton** createOut) {
+  auto* root = new QLineEdit(start, dialog);
+  root->setObjectName("share-root");
+  root->setPlaceholderText(QCoreApplication::translate("delineate::app::gui::SessionFiles", "a folder on the network share; Create Share makes a new one"));
+  root->setMinimumWidth(root->fontMetrics().horizontalAdvance(root->placeholderText()) + 16);
+  auto* browse = new QPushButton(QCoreApplication::translate("delineate::app::gui::SessionFiles", "Browse..."), dialog);
+  auto* create = new QPushButton(QCoreApplication::translate("delineate::app::gui::SessionFiles", "Create Share"), dialog);
+  create->setObjectName("create-share");
+  create->setToolTip(QCoreApplication::translate("delineate::app::gui::SessionFiles", "Make this folder a new share store"));
+  auto* row = new QHBoxLayout;
+  row->addWidget(root, 1);
+  row->addWidget(browse);
+  row->addWidget(create);
+  form->addRow(QCoreApplication::translate("delineate::app::gui::SessionFiles", "Share folder:"), row);
+  state->setWordWrap(true);
+  form->addRow(QString(), state);
+  QObject::connect(browse, &QPushButton::clicked, dialog, [dialog, root] {
+    const QString f = QFileDialog::getExistingDirectory(dialog, QCoreApplication::translate("delineate::app::gui::SessionFiles", "Share Folder"),
+                                                        root->text().isEmpty() ? lastShareFolder() : root->text());
+    if (!f.isEmpty()) root->setText(f);
+  });
+  QObject::connect(create, &QPushButton::clicked, dialog, [dialog, root, state] {
+    if (root->text().trimmed().isEmpty()) {
+      // No folder typed: pick one (the chooser can make a new folder too).
+      const QString f = QFileDialog::getExistingDirectory(dialog, QCoreApplication::translate("delineate::app::gui::SessionFiles", "Folder for the New Share"),
+                                                          lastOpenFolder());
+      if (f.isEmpty()) return;
+      root->setText(f);
+    }
+    state->setText(createShareIn(root->text()).text);
+  });
+  if (createOut) *createOut = create;
+  return root;
+}
+
+}  // namespace
+
+QString chooseShareFolder(QWidget* parent, const QString& start) {
+  QDialog dialog(parent);
+  dialog.setObjectName("share-folder-dialog");
+  dialog.setWindowTitle(QCoreApplication::translate("delineate::app::gui::SessionFiles", "Share Folder"));
+  auto* form = new QFormLayout(&dialog);
+  auto* state = new QLabel(&dialog);
+  state->setObjectName("share-state");
+  QLineEdit* root = addShareRow(&dialog, form, start, state, nullptr);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, &dialog);
+  form->addRow(buttons);
+  QString chosen;
+  QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, [&] {
+    const QString folder = root->text().trimmed();
+    auto store = io::ShareStore::open(folder.toStdString());
+    if (!store) {  // said in the dialog, which stays: another folder, or Create Share
+      state->setText(folder.isEmpty() ? QCoreApplication::translate("delineate::app::gui::SessionFiles", "Choose a folder first.") : fromError(store.error()));
+      return;
+    }
+    chosen = folder;
+    dialog.accept();
+  });
+  QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+  dialog.exec();
+  return chosen;
+}
+
+ShareImportDialog::ShareImportDialog(ShareImporter& importer, QWidget* parent) : QDialog(parent), m_importer(importer) {
   setWindowTitle(tr("Import into Share"));
   setObjectName("share-import-dialog");
   auto* form = new QFormLayout(this);
@@ -38,12 +121,9 @@ ShareImportDialog::ShareImportDialog(QWidget* parent) : QDialog(parent) {
   inputRow->addWidget(folder);
   inputRow->addWidget(files);
   form->addRow(tr("Import:"), inputRow);
-  m_root = new QLineEdit(QSettings().value("share/root").toString(), this);
-  auto* share = new QPushButton(tr("Browse..."), this);
-  auto* rootRow = new QHBoxLayout;
-  rootRow->addWidget(m_root, 1);
-  rootRow->addWidget(share);
-  form->addRow(tr("Into share:"), rootRow);
+  m_state = new QLabel(this);
+  m_state->setObjectName("import-state");
+  m_root = addShareRow(this, form, QSettings().value("share/root").toString(), m_state, &m_create);
   m_study = new QLineEdit(this);
   m_study->setPlaceholderText(tr("from the files (a DICOM study's UID, a volume file's name)"));
   form->addRow(tr("Study name:"), m_study);
@@ -59,7 +139,8 @@ ShareImportDialog::ShareImportDialog(QWidget* parent) : QDialog(parent) {
   keyRow->addWidget(key);
   form->addRow(tr("Key:"), keyRow);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-  buttons->button(QDialogButtonBox::Ok)->setText(tr("Import"));
+  m_import = buttons->button(QDialogButtonBox::Ok);
+  m_import->setText(tr("Import"));
   form->addRow(buttons);
 
   const auto append = [this](const QStringList& paths) {
@@ -78,10 +159,6 @@ ShareImportDialog::ShareImportDialog(QWidget* parent) : QDialog(parent) {
       append(f);
     }
   });
-  connect(share, &QPushButton::clicked, this, [this] {
-    const QString f = QFileDialog::getExistingDirectory(this, tr("Share Folder"), lastShareFolder());
-    if (!f.isEmpty()) m_root->setText(f);
-  });
   connect(key, &QPushButton::clicked, this, [this] {
     const QString f = QFileDialog::getOpenFileName(this, tr("De-identification Key"), lastOpenFolder());
     if (!f.isEmpty()) m_key->setText(f);
@@ -90,8 +167,31 @@ ShareImportDialog::ShareImportDialog(QWidget* parent) : QDialog(parent) {
     m_key->setEnabled(on);
     key->setEnabled(on);
   });
-  connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+  // Import runs with the dialog open: it closes when the import succeeded; a failure is said in it, the fields kept.
+  connect(buttons, &QDialogButtonBox::accepted, this, &ShareImportDialog::startImport);
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  connect(&m_importer, &ShareImporter::finished, this, [this](bool ok, const QString& summary) {
+    if (!m_import->isEnabled() && ok) {
+      accept();
+      return;
+    }
+    m_import->setEnabled(true);
+    m_create->setEnabled(true);
+    if (!ok) m_state->setText(summary);
+  });
+}
+
+void ShareImportDialog::startImport() {
+  m_import->setEnabled(false);
+  m_create->setEnabled(false);
+  m_state->setText(tr("Importing into %1...").arg(m_root->text().trimmed()));
+  m_importer.start(request());  // a refusal comes back through finished, said above
+}
+
+void ShareImportDialog::reject() {
+  // Cancel while importing stops the import (what was copied stays); the dialog closes.
+  if (m_importer.running()) m_importer.cancel();
+  QDialog::reject();
 }
 
 ShareImportRequest ShareImportDialog::request() const {
@@ -106,6 +206,10 @@ ShareImportRequest ShareImportDialog::request() const {
 }
 
 ShareImporter::ShareImporter(Workbench& bench, QObject* parent) : QObject(parent), m_bench(bench) {}
+
+void ShareImporter::cancel() {
+  if (auto job = m_job.lock()) job->cancel();
+}
 
 bool ShareImporter::start(const ShareImportRequest& request) {
   const auto refuse = [this](const QString& why) {
@@ -129,6 +233,7 @@ bool ShareImporter::start(const ShareImportRequest& request) {
   for (const QString& p : request.inputs) inputs.push_back(p.toStdString());
   auto job = m_bench.startProgress(tr("Importing into %1").arg(request.root));
   options.progress = job.get();
+  m_job = job;
   m_running = true;
   struct Outcome {
     core::Result<io::StudyImportReport> report;

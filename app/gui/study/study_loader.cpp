@@ -13,6 +13,8 @@
 #include "app/gui/base/error_text.h"
 #include "app/gui/base/job.h"
 #include "app/gui/base/workbench.h"
+#include "app/gui/study/label_table_memory.h"
+#include "app/gui/study/recent_studies.h"
 #include "app/gui/study/session_files.h"
 #include "app/gui/study/study_document.h"
 #include "core/resample.h"
@@ -64,6 +66,16 @@ void readTableBeside(const std::string& labelMap, std::optional<core::LabelTable
   else if (*beside) table = std::move((*beside)->table);
 }
 
+// The sidecar of revision `number` for its table: a revision saved without one (by the CLI, or before tables travelled
+// with revisions) takes the newest earlier revision's of its label set that has one, so the set keeps its names.
+std::string extraWithTable(const io::RevisionList& list, int number) {
+  const io::RevisionInfo* own = list.find(number);
+  if (own && SessionFiles::tableFromRevisionExtra(own->extraJson)) return own->extraJson;
+  for (auto it = list.revisions.rbegin(); it != list.revisions.rend(); ++it)
+    if (it->number < number && SessionFiles::tableFromRevisionExtra(it->extraJson)) return it->extraJson;
+  return own ? own->extraJson : std::string();
+}
+
 }  // namespace
 
 bool StudyLoader::readLabelsWithImage(const std::string& labels, const core::Geometry& image, Loaded& r) {
@@ -94,6 +106,7 @@ void StudyLoader::startJob(const QString& what, std::function<std::shared_ptr<Lo
     if (!m_bench.finishProgress(job)) return;
     m_loading = false;
     if (job->cancelled()) {
+      m_afterStudy = nullptr;
       Q_EMIT cancelled();
       m_bench.showStatus(tr("Cancelled"), 4000);
       return;
@@ -114,6 +127,7 @@ void StudyLoader::startJob(const QString& what, std::function<std::shared_ptr<Lo
 
 bool StudyLoader::openImage(const QString& imagePath, const QString& labelsPath) {
   if (m_bench.busy()) return false;
+  m_afterStudy = nullptr;
   const std::string image = imagePath.toStdString(), labels = labelsPath.toStdString();
   startJob(tr("Loading %1").arg(QFileInfo(imagePath).fileName()), [image, labels, imagePath](JobProgress& progress) {
     auto r = std::make_shared<Loaded>();
@@ -139,6 +153,7 @@ bool StudyLoader::openImage(const QString& imagePath, const QString& labelsPath)
 
 bool StudyLoader::openLabels(const QString& labelsPath) {
   if (m_bench.busy() || !m_document.hasStudy()) return false;
+  m_afterStudy = nullptr;
   const std::string labels = labelsPath.toStdString();
   const core::Geometry grid = m_document.session()->image().geometry();
   startJob(tr("Loading %1").arg(QFileInfo(labelsPath).fileName()), [labels, grid, labelsPath](JobProgress&) {
@@ -161,6 +176,7 @@ bool StudyLoader::openLabels(const QString& labelsPath) {
 
 bool StudyLoader::openDicomSeg(const QString& segPath, bool allowOverlap) {
   if (m_bench.busy() || !m_document.hasStudy()) return false;
+  m_afterStudy = nullptr;
   const std::string path = segPath.toStdString();
   const core::Geometry grid = m_document.session()->image().geometry();
   startJob(tr("Loading %1").arg(QFileInfo(segPath).fileName()), [path, grid, segPath, allowOverlap](JobProgress&) {
@@ -187,6 +203,7 @@ bool StudyLoader::openDicomSeg(const QString& segPath, bool allowOverlap) {
 
 bool StudyLoader::openDicomFolder(const QString& folder, const QString& labelsPath) {
   if (m_bench.busy()) return false;
+  m_afterStudy = nullptr;
   const std::string path = folder.toStdString(), labels = labelsPath.toStdString();
   startJob(tr("Indexing %1").arg(folder), [path, folder, labels](JobProgress& progress) {
     auto r = std::make_shared<Loaded>();
@@ -209,13 +226,16 @@ bool StudyLoader::openDicomFolder(const QString& folder, const QString& labelsPa
 
 bool StudyLoader::openShareRevision(const QString& root, const QString& study, const QString& labelSet, int revision) {
   if (m_bench.busy() || !m_document.hasStudy()) return false;
+  m_afterStudy = nullptr;
   const std::string r = root.toStdString(), st = study.toStdString(), set = labelSet.toStdString();
   const core::Geometry grid = m_document.session()->image().geometry();
   // Labels of the same study keep knowing the series the open image is.
   const QString series = m_document.shareTarget().root == root && m_document.shareTarget().study == study
                              ? m_document.shareTarget().series
                              : QString();
-  startJob(tr("Loading %1 / %2 r%3").arg(study, labelSet).arg(revision), [r, st, set, revision, grid, series](JobProgress&) {
+  const QString what = revision > 0 ? tr("Loading %1 / %2 r%3").arg(study, labelSet).arg(revision)
+                                    : tr("Loading %1").arg(study + " / " + labelSet);
+  startJob(what, [r, st, set, revision, grid, series](JobProgress&) {
     auto result = std::make_shared<Loaded>();
     result->labelsOnly = true;
     result->source = QString::fromStdString(st + " / " + set + " r" + std::to_string(revision));
@@ -229,19 +249,29 @@ bool StudyLoader::openShareRevision(const QString& root, const QString& study, c
       result->error = fromError(folder.error());
       return result;
     }
-    auto labels = folder->loadLabels(revision);
+    auto list = folder->list();
+    if (!list) {
+      result->error = fromError(list.error());
+      return result;
+    }
+    const int number = revision > 0 ? revision : list->latest();  // 0: the newest
+    if (number == 0) {
+      result->error = QObject::tr("%1 / %2 on %3 holds no revision")
+                          .arg(QString::fromStdString(st), QString::fromStdString(set), QString::fromStdString(r));
+      return result;
+    }
+    auto labels = folder->loadLabels(number);
     if (!labels) {
       result->error = fromError(labels.error());
       return result;
     }
     result->offGrid = !labels->geometry().isCloseTo(grid);
-    result->labelsName = QObject::tr("%1 revision %2").arg(QString::fromStdString(st + "/" + set)).arg(revision);
+    result->labelsName = QObject::tr("%1 revision %2").arg(QString::fromStdString(st + "/" + set)).arg(number);
     result->labels = std::move(labels).value();
-    if (auto list = folder->list())
-      if (const io::RevisionInfo* info = list->find(revision)) result->revisionExtra = info->extraJson;
-    result->shareRevision = st + "/" + set + "/r" + std::to_string(revision);
+    result->revisionExtra = extraWithTable(*list, number);
+    result->shareRevision = st + "/" + set + "/r" + std::to_string(number);
     result->shareTarget = ShareTarget{QString::fromStdString(r), QString::fromStdString(st), QString::fromStdString(set),
-                                      revision, series};
+                                      number, series};
     return result;
   });
   return true;
@@ -250,6 +280,7 @@ bool StudyLoader::openShareRevision(const QString& root, const QString& study, c
 bool StudyLoader::openShareStudy(const QString& root, const QString& study, const QString& series,
                                  const QString& labelSet, int revision) {
   if (m_bench.busy()) return false;
+  m_afterStudy = nullptr;
   const std::string r = root.toStdString(), st = study.toStdString(), se = series.toStdString(),
                     set = labelSet.toStdString();
   // The local copies of share studies stay under this many bytes (Preferences file, "cache/seriesGB"; 20 GB).
@@ -312,7 +343,7 @@ bool StudyLoader::openShareStudy(const QString& root, const QString& study, cons
     result->offGrid = !labels->geometry().isCloseTo(result->image->geometry());
     result->labelsName = QObject::tr("%1 revision %2").arg(QString::fromStdString(st + "/" + set)).arg(number);
     result->labels = std::move(labels).value();
-    if (const io::RevisionInfo* info = list->find(number)) result->revisionExtra = info->extraJson;
+    result->revisionExtra = extraWithTable(*list, number);
     result->shareRevision = st + "/" + set + "/r" + std::to_string(number);
     result->shareTarget.labelSet = QString::fromStdString(set);
     result->shareTarget.baseRevision = number;
@@ -414,6 +445,7 @@ void StudyLoader::loadSeries(const Loaded& index) {
 
 void StudyLoader::finishJob(std::shared_ptr<Loaded> result) {
   if (!result->error.isEmpty()) {
+    m_afterStudy = nullptr;
     m_bench.reportError(result->error);
     return;
   }
@@ -434,6 +466,16 @@ void StudyLoader::finishJob(std::shared_ptr<Loaded> result) {
   // names of the classes it writes when it writes them). A map on another grid comes later, resampled, with its table.
   const bool offGrid = result->labels && result->offGrid;
   core::LabelTable table = result->mapTable && !offGrid ? std::move(*result->mapTable) : core::LabelTable{};
+  // A map without a table of its own takes the one last used when that names all its values (label_table_memory.h).
+  QString tableFrom;
+  if (result->labels && !offGrid) {
+    if (!table.empty()) rememberLabelTable(table, result->labelsName);
+    else if (result->tableProblem.isEmpty())
+      if (auto remembered = rememberedTableFor(*result->labels)) {
+        table = std::move(remembered->table);
+        tableFrom = remembered->from;
+      }
+  }
   auto session = result->labels && !offGrid
                      ? core::AnnotationSession::create(std::move(*result->image), std::move(*result->labels), std::move(table))
                      : core::AnnotationSession::create(std::move(*result->image), std::move(table));
@@ -445,8 +487,48 @@ void StudyLoader::finishJob(std::shared_ptr<Loaded> result) {
   m_bench.showStatus(tr("Opened %1").arg(result->source), 5000);
   if (!result->tableProblem.isEmpty())
     m_bench.showStatus(tr("The labels' table could not be read, their ids are unnamed: %1").arg(result->tableProblem), 10000);
+  if (result->labels && !offGrid) rememberRecentLabels(m_document, result->labelsName);
+  if (!tableFrom.isEmpty())
+    m_bench.showStatus(tr("Opened %1; its labels are named by the table last used (%2)").arg(result->source, tableFrom),
+                       10000);
   Q_EMIT studyLoaded();
   if (offGrid) offerResample(std::move(result));
+  else runAfterStudy();
+}
+
+void StudyLoader::runAfterStudy() {
+  if (auto after = std::exchange(m_afterStudy, nullptr)) after();
+}
+
+bool StudyLoader::openRecent(const QString& entry, const QString& labels) {
+  // How the entry reopens: a share study (with its label set), a DICOM series through its folder, an image file.
+  QString shareRoot, shareStudy, shareSeries, shareSet;
+  if (entry.startsWith("share:")) {
+    const qsizetype hash = entry.lastIndexOf('#');
+    const QStringList parts = entry.mid(hash + 1).split('/');
+    if (hash < 0 || parts.size() < 2) return false;
+    shareRoot = entry.mid(6, hash - 6);
+    shareStudy = parts[0];
+    shareSeries = parts[1];
+    shareSet = parts.size() > 2 ? parts[2] : QString();
+  }
+  const qsizetype dicom = entry.startsWith("share:") ? -1 : entry.lastIndexOf(" #");
+  const auto share = parseShareLabelSet(labels);
+  // Labels in the study's own share label set come with it in one step; a label file with an image or series too.
+  const bool sameShareStudy = share && share->root == shareRoot && share->study == shareStudy;
+  const QString labelFile = !labels.isEmpty() && !share ? labels : QString();
+  bool started = false;
+  if (!shareRoot.isEmpty())
+    started = openShareStudy(shareRoot, shareStudy, shareSeries, sameShareStudy ? share->labelSet : shareSet);
+  else if (dicom > 0)
+    started = openDicomFolder(entry.left(dicom), labelFile);
+  else
+    started = openImage(entry, labelFile);
+  if (!started) return false;
+  // Labels elsewhere (a label set of another share or study) once the study is open.
+  if (share && !sameShareStudy)
+    m_afterStudy = [this, s = *share] { openShareRevision(s.root, s.study, s.labelSet, 0); };
+  return true;
 }
 
 void StudyLoader::finishShareStudy(std::shared_ptr<Loaded> result) {
@@ -467,7 +549,10 @@ void StudyLoader::finishShareStudy(std::shared_ptr<Loaded> result) {
   m_bench.showStatus(tr("Opened %1 from the share").arg(result->shareTarget.study), 5000);
   Q_EMIT shareStudyOpened(result->shareStudyEntry);
   Q_EMIT studyLoaded();
-  if (!result->labels) return;
+  if (!result->labels) {
+    runAfterStudy();
+    return;
+  }
   result->labelsOnly = true;
   result->source = result->labelsName;
   if (result->offGrid) offerResample(std::move(result));
@@ -532,15 +617,33 @@ void StudyLoader::finishLabels(Loaded& result) {
   // The new map's names come with it, in the same undo step: a SEG's segments, the table saved with a share
   // revision (none: unnamed), the table file beside a map file. A map file without one keeps the table the user
   // has (imported or edited for this study); ids it does not name are shown unnamed.
+  // A map with no names of its own on a study with none takes the table last used when it names all its values
+  // (label_table_memory.h); the table of a share revision or beside a map file becomes the one last used.
   core::LabelTable table = m_document.session()->table();
   if (result.segTable) table = std::move(*result.segTable);
   else if (!result.shareRevision.empty()) table = SessionFiles::tableFromRevisionExtra(result.revisionExtra).value_or(core::LabelTable{});
   else if (result.mapTable) table = std::move(*result.mapTable);
+  const bool ownTable = !table.empty() && (result.segTable || !result.shareRevision.empty() || result.mapTable);
+  QString tableFrom;
+  if (ownTable && !result.segTable) {
+    rememberLabelTable(table, result.shareRevision.empty() ? result.labelsName : QString::fromStdString(result.shareRevision));
+  } else if (table.empty() && !result.segTable && result.tableProblem.isEmpty()) {
+    if (auto remembered = rememberedTableFor(*result.labels)) {
+      table = std::move(remembered->table);
+      tableFrom = remembered->from;
+    }
+  }
   // The labels in the window stay when the new ones cannot replace them (reported).
   if (core::Status s = m_document.replaceLabels(std::move(*result.labels), std::move(table), result.stepName); !s) {
     m_bench.reportError(fromError(s.error()));
     return;
   }
+  // Recent Studies reopens the study with these labels: a share revision's label set, a label map file.
+  if (!result.shareRevision.empty())
+    rememberRecentLabels(m_document, shareLabelSetLocation(result.shareTarget.root, result.shareTarget.study,
+                                                           result.shareTarget.labelSet));
+  else if (!result.segTable && QFileInfo(result.labelsName).isFile())
+    rememberRecentLabels(m_document, QFileInfo(result.labelsName).absoluteFilePath());
   if (!result.shareRevision.empty()) {
     m_document.setShareTarget(result.shareTarget);
     // Resampled labels are not the revision's voxels: saving makes a new revision of that label set.
@@ -561,6 +664,8 @@ void StudyLoader::finishLabels(Loaded& result) {
     m_bench.showStatus(tr("Labels from %1; %n value(s) the table does not name: %2", nullptr, static_cast<int>(unnamedCount))
                            .arg(result.source, unnamed.join(", ")),
                        15000);
+  else if (!tableFrom.isEmpty())
+    m_bench.showStatus(tr("Labels from %1, named by the table last used (%2)").arg(result.source, tableFrom), 10000);
   else
     m_bench.showStatus(tr("Labels from %1").arg(result.source), 5000);
   if (!result.tableProblem.isEmpty())

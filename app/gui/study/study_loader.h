@@ -40,13 +40,18 @@ class StudyLoader : public QObject {
   // A DICOM folder: the window picks the series (asking when there are several), then loads it, with `labelsPath`
   // as openImage opens its labels.
   bool openDicomFolder(const QString& folder, const QString& labelsPath = {});
-  // A label set revision from a share store (the session then counts as saved at that revision).
+  // A label set revision from a share store (the session then counts as saved at that revision); `revision` 0: the
+  // set's newest.
   bool openShareRevision(const QString& root, const QString& study, const QString& labelSet, int revision);
   // A study from a share store (File > Open from Share, a recent share study): the series is fetched into the local
   // cache (every file verified, progress and Cancel), opened, and with it the label set's revision (`revision` 0:
   // its newest) when one is named; saving then makes that set's next revision.
   bool openShareStudy(const QString& root, const QString& study, const QString& series, const QString& labelSet = {},
                       int revision = 0);
+  // A Recent Studies entry (recent_studies.h) reopened with `labels`, where its labels were last saved or opened (a
+  // label file, or "share:ROOT#STUDY/SET" at its newest revision): with the study in one step where they belong to it
+  // (a label file, the share study's own label set), else once the study has opened.
+  bool openRecent(const QString& entry, const QString& labels);
   bool loading() const { return m_loading; }  // a study, label map or DICOM index is being read
 
  Q_SIGNALS:
@@ -66,6 +71,8 @@ class StudyLoader : public QObject {
   static bool readLabelsWithImage(const std::string& labels, const core::Geometry& image, Loaded& r);
   void finishLabels(Loaded& result);
   void finishShareStudy(std::shared_ptr<Loaded> result);
+  // What openRecent left to do once its study opened (nothing after a failure, a cancel or another open).
+  void runAfterStudy();
   // A label map on another grid: both grids named; resampled onto the image's (one undo step) when it covers the
   // image's space and the user agrees, else refused.
   void offerResample(std::shared_ptr<Loaded> result);
@@ -75,6 +82,7 @@ class StudyLoader : public QObject {
   StudyDocument& m_document;
   Workbench& m_bench;
   bool m_loading = false;
+  std::function<void()> m_afterStudy;
 };
 
 }  // namespace delineate::app::gui
