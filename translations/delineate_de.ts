@@ -3173,7 +3173,7 @@ Bild: %3</translation>
         <translation>Training %1 nach %2 Iterationen; bester Validierungs-Dice %3</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+43"/>
         <source>ended</source>
         <translation>beendet</translation>
     </message>
@@ -3193,14 +3193,19 @@ Bild: %3</translation>
         <translation>vorzeitig beendet</translation>
     </message>
     <message>
-        <location line="-34"/>
-        <location line="+26"/>
-        <location line="+287"/>
+        <location line="-39"/>
+        <location line="+31"/>
+        <location line="+289"/>
         <source>none</source>
         <translation>keiner</translation>
     </message>
     <message>
-        <location line="-311"/>
+        <location line="-317"/>
+        <source>No share is open, so the model was not published: its checkpoints are in %1 (open or create a share and train again to publish it)</source>
+        <translation>Keine Freigabe geöffnet, daher wurde das Modell nicht veröffentlicht: seine Checkpoints liegen in %1 (eine Freigabe öffnen oder anlegen und erneut trainieren, um es zu veröffentlichen)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Training failed: %1</source>
         <translation>Training fehlgeschlagen: %1</translation>
     </message>
@@ -3290,7 +3295,12 @@ Bild: %3</translation>
         <translation>Starten</translation>
     </message>
     <message>
-        <location line="+84"/>
+        <location line="+75"/>
+        <source>No share is open: the model stays in its run folder, unpublished</source>
+        <translation>Keine Freigabe geöffnet: das Modell bleibt unveröffentlicht in seinem Lauf-Ordner</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Stopping: validating and saving a checkpoint...</source>
         <translation>Wird beendet: Validieren und Speichern eines Checkpoints...</translation>
     </message>
@@ -3310,7 +3320,7 @@ Bild: %3</translation>
         <translation>Anhalten</translation>
     </message>
     <message>
-        <location line="-287"/>
+        <location line="-289"/>
         <source>more delineate-train options, e.g. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</source>
         <translation>weitere delineate-train-Optionen, z. B. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</translation>
     </message>
@@ -3420,7 +3430,7 @@ Bild: %3</translation>
         <translation>Training %1: Fälle werden gelesen...</translation>
     </message>
     <message>
-        <location line="+212"/>
+        <location line="+214"/>
         <source>Stopping...</source>
         <translation>Wird beendet...</translation>
     </message>
@@ -3523,7 +3533,7 @@ Bild: %3</translation>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training/training_run.cpp" line="+119"/>
+        <location filename="../app/gui/training/training_run.cpp" line="+121"/>
         <source>cannot start %1: %2</source>
         <translation>%1 kann nicht gestartet werden: %2</translation>
     </message>

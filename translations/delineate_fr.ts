@@ -3173,7 +3173,7 @@ Image : %3</translation>
         <translation>Entraînement %1 après %2 itérations ; meilleur Dice de validation %3</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+43"/>
         <source>ended</source>
         <translation>fini</translation>
     </message>
@@ -3193,14 +3193,19 @@ Image : %3</translation>
         <translation>arrêté tôt</translation>
     </message>
     <message>
-        <location line="-34"/>
-        <location line="+26"/>
-        <location line="+287"/>
+        <location line="-39"/>
+        <location line="+31"/>
+        <location line="+289"/>
         <source>none</source>
         <translation>aucun</translation>
     </message>
     <message>
-        <location line="-311"/>
+        <location line="-317"/>
+        <source>No share is open, so the model was not published: its checkpoints are in %1 (open or create a share and train again to publish it)</source>
+        <translation>Aucun partage n’est ouvert, le modèle n’a donc pas été publié : ses points de contrôle sont dans %1 (ouvrez ou créez un partage et entraînez à nouveau pour le publier)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Training failed: %1</source>
         <translation>Échec de l&apos;entraînement : %1</translation>
     </message>
@@ -3290,7 +3295,12 @@ Image : %3</translation>
         <translation>Démarrer</translation>
     </message>
     <message>
-        <location line="+84"/>
+        <location line="+75"/>
+        <source>No share is open: the model stays in its run folder, unpublished</source>
+        <translation>Aucun partage n’est ouvert : le modèle reste dans le dossier de son entraînement, non publié</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Stopping: validating and saving a checkpoint...</source>
         <translation>Arrêt : validation et enregistrement d’un point de contrôle...</translation>
     </message>
@@ -3310,7 +3320,7 @@ Image : %3</translation>
         <translation>Arrêter</translation>
     </message>
     <message>
-        <location line="-287"/>
+        <location line="-289"/>
         <source>more delineate-train options, e.g. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</source>
         <translation>autres options de delineate-train, p. ex. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</translation>
     </message>
@@ -3420,7 +3430,7 @@ Image : %3</translation>
         <translation>Entraînement %1 : lecture des cas...</translation>
     </message>
     <message>
-        <location line="+212"/>
+        <location line="+214"/>
         <source>Stopping...</source>
         <translation>Arrêt...</translation>
     </message>
@@ -3523,7 +3533,7 @@ Image : %3</translation>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training/training_run.cpp" line="+119"/>
+        <location filename="../app/gui/training/training_run.cpp" line="+121"/>
         <source>cannot start %1: %2</source>
         <translation>impossible de démarrer %1 : %2</translation>
     </message>

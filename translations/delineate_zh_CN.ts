@@ -3158,7 +3158,7 @@ Image: %3</source>
         <translation>训练在 %2 次迭代后%1；最佳验证 Dice %3</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+43"/>
         <source>ended</source>
         <translation>结束</translation>
     </message>
@@ -3178,14 +3178,19 @@ Image: %3</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location line="-34"/>
-        <location line="+26"/>
-        <location line="+287"/>
+        <location line="-39"/>
+        <location line="+31"/>
+        <location line="+289"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location line="-311"/>
+        <location line="-317"/>
+        <source>No share is open, so the model was not published: its checkpoints are in %1 (open or create a share and train again to publish it)</source>
+        <translation>未打开共享，因此模型未发布：其检查点位于 %1（打开或创建共享后重新训练即可发布）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Training failed: %1</source>
         <translation>训练失败：%1</translation>
     </message>
@@ -3275,7 +3280,12 @@ Image: %3</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location line="+84"/>
+        <location line="+75"/>
+        <source>No share is open: the model stays in its run folder, unpublished</source>
+        <translation>未打开共享：模型保留在其运行文件夹中，未发布</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Stopping: validating and saving a checkpoint...</source>
         <translation>正在停止：验证并保存检查点...</translation>
     </message>
@@ -3295,7 +3305,7 @@ Image: %3</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-287"/>
+        <location line="-289"/>
         <source>more delineate-train options, e.g. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</source>
         <translation>更多 delineate-train 选项，例如 --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</translation>
     </message>
@@ -3405,7 +3415,7 @@ Image: %3</source>
         <translation>训练 %1：正在读取病例...</translation>
     </message>
     <message>
-        <location line="+212"/>
+        <location line="+214"/>
         <source>Stopping...</source>
         <translation>正在停止...</translation>
     </message>
@@ -3508,7 +3518,7 @@ Image: %3</source>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training/training_run.cpp" line="+119"/>
+        <location filename="../app/gui/training/training_run.cpp" line="+121"/>
         <source>cannot start %1: %2</source>
         <translation>无法启动 %1：%2</translation>
     </message>

@@ -348,3 +348,34 @@ TEST_CASE("Training dock: a stable form, the device's defaults said, typed text 
   tools->setTool(app::gui::EditTools::Tool::Navigate);
   QSettings().remove("share/root");
 }
+
+// Issue 41 walk-through: a named model trained from a case list with no share open used to fail at once
+// ("--model-name publishes to a share"); it trains, keeps its checkpoints in its run folder and the dock says so.
+TEST_CASE("Training dock: with no share open a named model trains into its run folder and the dock says it is unpublished",
+          "[gui][train]") {
+  test::guiApp();
+  test::ScratchDir dir("gui-training-noshare");
+  const auto data = test::mouseTraining(dir.path());
+  if (!data) return;
+  QSettings().remove("share/root");
+  QSettings().setValue("user/name", "Ada Lovelace");
+  QuietWindow window(QSize(1500, 950));
+  app::gui::TrainingPanel* panel = window.trainingPanel();
+  panel->findChild<QLineEdit*>("train-cases")->setText(QString::fromStdString(data->cases.string()));
+  panel->findChild<QLineEdit*>("train-name")->setText("no-share-model");
+  panel->findChild<QSpinBox*>("train-iterations")->setValue(2);
+  panel->findChild<QSpinBox*>("train-validation")->setValue(2);
+  panel->findChild<QLineEdit*>("train-advanced")->setText("--init-filters 4 --patch 32,32,32 --threads 1 --seed 7");
+  QSignalSpy finished(panel, &app::gui::TrainingPanel::runFinished);
+  REQUIRE(panel->startRun(false));
+  REQUIRE(test::waitFor(finished, 240000));
+  INFO(panel->findChild<QLabel*>("train-status")->text().toStdString());
+  CHECK(finished.front().front().toBool());
+  const QString status = panel->findChild<QLabel*>("train-status")->text();
+  CHECK(status.contains("not published"));
+  CHECK(status.contains(panel->run().request().output));
+  bool checkpoint = false;
+  for (const auto& e : fs::recursive_directory_iterator(panel->run().request().output.toStdString()))
+    checkpoint = checkpoint || e.path().extension() == ".pt";
+  CHECK(checkpoint);
+}

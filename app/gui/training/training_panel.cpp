@@ -241,6 +241,11 @@ TrainingPanel::TrainingPanel(Workbench& bench, QWidget* parent)
                             .arg(outcome)
                             .arg(s.iteration)
                             .arg(s.bestDice >= 0 ? QString::number(s.bestDice, 'f', 4) : tr("none")));
+      if (m_run->request().share.isEmpty())
+        m_status->setText(m_status->text() + "\n" +
+                          tr("No share is open, so the model was not published: its checkpoints are in %1 (open or "
+                             "create a share and train again to publish it)")
+                              .arg(QDir::toNativeSeparators(m_run->request().output)));
     } else {
       m_status->setText(tr("Training failed: %1").arg(m_run->error()));
       m_bench.reportError(m_status->text());
@@ -377,6 +382,8 @@ bool TrainingPanel::startRun(bool resume) {
   if (resume) showProgress();  // the earlier runs' plots and table, continued by this one
   m_status->setText(resume ? tr("Training %1: resuming from its newest checkpoint, reading the cases...").arg(r.modelName)
                            : tr("Training %1: reading the cases...").arg(r.modelName));
+  if (r.share.isEmpty())
+    m_status->setText(m_status->text() + "\n" + tr("No share is open: the model stays in its run folder, unpublished"));
   updateState();
   return true;
 }

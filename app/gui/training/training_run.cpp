@@ -72,7 +72,9 @@ QStringList TrainingRun::arguments(const TrainingRequest& r, bool resume) {
   if (!r.cases.isEmpty()) a << "--cases" << r.cases;
   if (!r.share.isEmpty()) a << "--share" << r.share;
   if (!r.dataset.isEmpty()) a << "--dataset" << r.dataset;
-  if (!r.modelName.isEmpty()) a << "--model-name" << r.modelName;
+  // The name publishes the checkpoint to the share; without one the run keeps its checkpoints in its folder (named
+  // after the model) and the dock says where.
+  if (!r.modelName.isEmpty() && !r.share.isEmpty()) a << "--model-name" << r.modelName;
   if (!r.checkpoint.isEmpty()) a << "--checkpoint" << r.checkpoint;
   if (!r.labels.isEmpty()) a << "--labels" << r.labels;
   if (!r.author.isEmpty()) a << "--author" << r.author;
