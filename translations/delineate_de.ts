@@ -2,6 +2,29 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>AuthorPrompt</name>
+    <message>
+        <location filename="../app/gui/base/author_name.cpp" line="+21"/>
+        <source>No author name: set yours in File &gt; Preferences (it is stored with every revision)</source>
+        <translation>Kein Autorname: tragen Sie Ihren unter Datei &gt; Einstellungen ein (er wird mit jeder Revision gespeichert)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Author Name</source>
+        <translation>Autorname</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Your name, stored with every revision you save, every review step and every model you train (File &gt; Preferences changes it):</source>
+        <translation>Ihr Name, gespeichert mit jeder Revision, die Sie speichern, jedem Prüfschritt und jedem Modell, das Sie trainieren (Datei &gt; Einstellungen ändert ihn):</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No author name given: nothing was saved or recorded</source>
+        <translation>Kein Autorname angegeben: nichts wurde gespeichert oder vermerkt</translation>
+    </message>
+</context>
+<context>
     <name>EditStep</name>
     <message>
         <location filename="../app/gui/editing/edit_tools.cpp" line="+34"/>
@@ -1859,7 +1882,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/study/session_files.cpp" line="+173"/>
+        <location filename="../app/gui/study/session_files.cpp" line="+155"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Die wiederhergestellten Labels passen nicht zum Raster von %1</translation>
     </message>
@@ -2030,27 +2053,7 @@
         <translation>Der Audit-Eintrag wurde nicht geschrieben: %1</translation>
     </message>
     <message>
-        <location line="-280"/>
-        <source>No author name: set yours in File &gt; Preferences (it is stored with every revision)</source>
-        <translation>Kein Autorname: tragen Sie Ihren unter Datei &gt; Einstellungen ein (er wird mit jeder Revision gespeichert)</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Author Name</source>
-        <translation>Autorname</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Your name, stored with every revision you save and every review step (File &gt; Preferences changes it):</source>
-        <translation>Ihr Name, gespeichert mit jeder Revision, die Sie speichern, und jedem Prüfschritt (Datei &gt; Einstellungen ändert ihn):</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>No author name given: nothing was saved or recorded</source>
-        <translation>Kein Autorname angegeben: nichts wurde gespeichert oder vermerkt</translation>
-    </message>
-    <message>
-        <location line="+403"/>
+        <location line="+133"/>
         <source>%1 on %2 is editing this label set too (since %3).</source>
         <translation>%1 auf %2 bearbeitet diesen Labelsatz ebenfalls (seit %3).</translation>
     </message>
@@ -2209,6 +2212,11 @@
         <location line="+2"/>
         <source>De-identification needs a key file (kept off the share)</source>
         <translation>Die Anonymisierung braucht eine Schlüsseldatei (außerhalb der Freigabe)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No author name: the import was not started</source>
+        <translation>Kein Autorname: der Import wurde nicht gestartet</translation>
     </message>
     <message>
         <location line="+10"/>
@@ -3195,12 +3203,12 @@ Bild: %3</translation>
     <message>
         <location line="-39"/>
         <location line="+31"/>
-        <location line="+289"/>
+        <location line="+291"/>
         <source>none</source>
         <translation>keiner</translation>
     </message>
     <message>
-        <location line="-317"/>
+        <location line="-319"/>
         <source>No share is open, so the model was not published: its checkpoints are in %1 (open or create a share and train again to publish it)</source>
         <translation>Keine Freigabe geöffnet, daher wurde das Modell nicht veröffentlicht: seine Checkpoints liegen in %1 (eine Freigabe öffnen oder anlegen und erneut trainieren, um es zu veröffentlichen)</translation>
     </message>
@@ -3295,7 +3303,7 @@ Bild: %3</translation>
         <translation>Starten</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+77"/>
         <source>No share is open: the model stays in its run folder, unpublished</source>
         <translation>Keine Freigabe geöffnet: das Modell bleibt unveröffentlicht in seinem Lauf-Ordner</translation>
     </message>
@@ -3320,7 +3328,7 @@ Bild: %3</translation>
         <translation>Anhalten</translation>
     </message>
     <message>
-        <location line="-289"/>
+        <location line="-291"/>
         <source>more delineate-train options, e.g. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</source>
         <translation>weitere delineate-train-Optionen, z. B. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</translation>
     </message>
@@ -3415,7 +3423,7 @@ Bild: %3</translation>
         <translation>Die Feinabstimmung von VISTA-3D beginnt mit einem Checkpoint: Datei angeben</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+20"/>
         <source>Training could not start: %1</source>
         <translation>Training konnte nicht starten: %1</translation>
     </message>

@@ -2,6 +2,29 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="fr_FR">
 <context>
+    <name>AuthorPrompt</name>
+    <message>
+        <location filename="../app/gui/base/author_name.cpp" line="+21"/>
+        <source>No author name: set yours in File &gt; Preferences (it is stored with every revision)</source>
+        <translation>Aucun nom d&apos;auteur : indiquez le vôtre dans Fichier &gt; Préférences (il est enregistré avec chaque révision)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Author Name</source>
+        <translation>Nom d&apos;auteur</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Your name, stored with every revision you save, every review step and every model you train (File &gt; Preferences changes it):</source>
+        <translation>Votre nom, enregistré avec chaque révision que vous sauvegardez, chaque étape de relecture et chaque modèle que vous entraînez (Fichier &gt; Préférences le modifie) :</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No author name given: nothing was saved or recorded</source>
+        <translation>Aucun nom d&apos;auteur donné : rien n&apos;a été enregistré</translation>
+    </message>
+</context>
+<context>
     <name>EditStep</name>
     <message>
         <location filename="../app/gui/editing/edit_tools.cpp" line="+34"/>
@@ -1859,7 +1882,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/study/session_files.cpp" line="+173"/>
+        <location filename="../app/gui/study/session_files.cpp" line="+155"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Les étiquettes récupérées ne correspondent pas à la grille de %1</translation>
     </message>
@@ -2030,27 +2053,7 @@
         <translation>L&apos;entrée d&apos;audit n&apos;a pas été écrite : %1</translation>
     </message>
     <message>
-        <location line="-280"/>
-        <source>No author name: set yours in File &gt; Preferences (it is stored with every revision)</source>
-        <translation>Aucun nom d&apos;auteur : indiquez le vôtre dans Fichier &gt; Préférences (il est enregistré avec chaque révision)</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Author Name</source>
-        <translation>Nom d&apos;auteur</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Your name, stored with every revision you save and every review step (File &gt; Preferences changes it):</source>
-        <translation>Votre nom, enregistré avec chaque révision que vous sauvegardez et chaque étape de révision (Fichier &gt; Préférences le modifie) :</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>No author name given: nothing was saved or recorded</source>
-        <translation>Aucun nom d&apos;auteur donné : rien n&apos;a été enregistré</translation>
-    </message>
-    <message>
-        <location line="+403"/>
+        <location line="+133"/>
         <source>%1 on %2 is editing this label set too (since %3).</source>
         <translation>%1 sur %2 modifie aussi ce jeu d&apos;étiquettes (depuis %3).</translation>
     </message>
@@ -2209,6 +2212,11 @@
         <location line="+2"/>
         <source>De-identification needs a key file (kept off the share)</source>
         <translation>La désidentification nécessite un fichier de clé (gardé hors du partage)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No author name: the import was not started</source>
+        <translation>Aucun nom d’auteur : l’importation n’a pas été lancée</translation>
     </message>
     <message>
         <location line="+10"/>
@@ -3195,12 +3203,12 @@ Image : %3</translation>
     <message>
         <location line="-39"/>
         <location line="+31"/>
-        <location line="+289"/>
+        <location line="+291"/>
         <source>none</source>
         <translation>aucun</translation>
     </message>
     <message>
-        <location line="-317"/>
+        <location line="-319"/>
         <source>No share is open, so the model was not published: its checkpoints are in %1 (open or create a share and train again to publish it)</source>
         <translation>Aucun partage n’est ouvert, le modèle n’a donc pas été publié : ses points de contrôle sont dans %1 (ouvrez ou créez un partage et entraînez à nouveau pour le publier)</translation>
     </message>
@@ -3295,7 +3303,7 @@ Image : %3</translation>
         <translation>Démarrer</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+77"/>
         <source>No share is open: the model stays in its run folder, unpublished</source>
         <translation>Aucun partage n’est ouvert : le modèle reste dans le dossier de son entraînement, non publié</translation>
     </message>
@@ -3320,7 +3328,7 @@ Image : %3</translation>
         <translation>Arrêter</translation>
     </message>
     <message>
-        <location line="-289"/>
+        <location line="-291"/>
         <source>more delineate-train options, e.g. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</source>
         <translation>autres options de delineate-train, p. ex. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</translation>
     </message>
@@ -3415,7 +3423,7 @@ Image : %3</translation>
         <translation>L&apos;affinage de VISTA-3D part d&apos;un point de contrôle : indiquez son fichier</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+20"/>
         <source>Training could not start: %1</source>
         <translation>L&apos;entraînement n&apos;a pas pu démarrer : %1</translation>
     </message>

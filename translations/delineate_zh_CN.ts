@@ -2,6 +2,29 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AuthorPrompt</name>
+    <message>
+        <location filename="../app/gui/base/author_name.cpp" line="+21"/>
+        <source>No author name: set yours in File &gt; Preferences (it is stored with every revision)</source>
+        <translation>没有作者姓名：请在 文件 &gt; 首选项 中设置（它随每个修订一起保存）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Author Name</source>
+        <translation>作者姓名</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Your name, stored with every revision you save, every review step and every model you train (File &gt; Preferences changes it):</source>
+        <translation>您的姓名，随您保存的每个修订、每个审阅步骤和您训练的每个模型一起存储（文件 &gt; 首选项中可更改）：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No author name given: nothing was saved or recorded</source>
+        <translation>未提供作者姓名：未保存或记录任何内容</translation>
+    </message>
+</context>
+<context>
     <name>EditStep</name>
     <message>
         <location filename="../app/gui/editing/edit_tools.cpp" line="+34"/>
@@ -1855,7 +1878,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/study/session_files.cpp" line="+173"/>
+        <location filename="../app/gui/study/session_files.cpp" line="+155"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>恢复的标签与 %1 的网格不匹配</translation>
     </message>
@@ -2026,27 +2049,7 @@
         <translation>审计记录未写入：%1</translation>
     </message>
     <message>
-        <location line="-280"/>
-        <source>No author name: set yours in File &gt; Preferences (it is stored with every revision)</source>
-        <translation>没有作者姓名：请在 文件 &gt; 首选项 中设置（它随每个修订一起保存）</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Author Name</source>
-        <translation>作者姓名</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Your name, stored with every revision you save and every review step (File &gt; Preferences changes it):</source>
-        <translation>您的姓名，随您保存的每个修订和每个审阅步骤一起保存（可在 文件 &gt; 首选项 中更改）：</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>No author name given: nothing was saved or recorded</source>
-        <translation>未提供作者姓名：未保存或记录任何内容</translation>
-    </message>
-    <message>
-        <location line="+403"/>
+        <location line="+133"/>
         <source>%1 on %2 is editing this label set too (since %3).</source>
         <translation>%1（在 %2 上）也在编辑此标签集（自 %3 起）。</translation>
     </message>
@@ -2205,6 +2208,11 @@
         <location line="+2"/>
         <source>De-identification needs a key file (kept off the share)</source>
         <translation>去标识化需要一个密钥文件（保存在共享之外）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No author name: the import was not started</source>
+        <translation>没有作者姓名：导入未开始</translation>
     </message>
     <message>
         <location line="+10"/>
@@ -3180,12 +3188,12 @@ Image: %3</source>
     <message>
         <location line="-39"/>
         <location line="+31"/>
-        <location line="+289"/>
+        <location line="+291"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location line="-317"/>
+        <location line="-319"/>
         <source>No share is open, so the model was not published: its checkpoints are in %1 (open or create a share and train again to publish it)</source>
         <translation>未打开共享，因此模型未发布：其检查点位于 %1（打开或创建共享后重新训练即可发布）</translation>
     </message>
@@ -3280,7 +3288,7 @@ Image: %3</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+77"/>
         <source>No share is open: the model stays in its run folder, unpublished</source>
         <translation>未打开共享：模型保留在其运行文件夹中，未发布</translation>
     </message>
@@ -3305,7 +3313,7 @@ Image: %3</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-289"/>
+        <location line="-291"/>
         <source>more delineate-train options, e.g. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</source>
         <translation>更多 delineate-train 选项，例如 --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</translation>
     </message>
@@ -3400,7 +3408,7 @@ Image: %3</source>
         <translation>微调 VISTA-3D 需要一个检查点：请给出其文件</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+20"/>
         <source>Training could not start: %1</source>
         <translation>训练无法启动：%1</translation>
     </message>

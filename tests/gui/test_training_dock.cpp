@@ -18,6 +18,9 @@
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTest>
+#include <QTimer>
+#include <QInputDialog>
+#include <QApplication>
 
 #include <nlohmann/json.hpp>
 
@@ -378,4 +381,51 @@ TEST_CASE("Training dock: with no share open a named model trains into its run f
   for (const auto& e : fs::recursive_directory_iterator(panel->run().request().output.toStdString()))
     checkpoint = checkpoint || e.path().extension() == ".pt";
   CHECK(checkpoint);
+}
+
+// Issue 41 walk-through: a run started with no author name published its checkpoints as "saved by unknown"; like a
+// save, starting a run that publishes to the share asks for the name first, and the run carries it.
+TEST_CASE("Training dock: starting a run that publishes with no author name asks for one and the run carries it",
+          "[gui][train][author]") {
+  test::guiApp();
+  test::ScratchDir dir("gui-training-author");
+  const QVariant previousAuthor = QSettings().value("user/name");
+  const fs::path share = dir / "share";
+  fs::create_directories(share);
+  REQUIRE(io::ShareStore::initialize(share.string()).ok());
+  QSettings().setValue("share/root", QString::fromStdString(share.string()));
+  QSettings().remove("user/name");
+  QuietWindow window(QSize(1500, 950));
+  app::gui::TrainingPanel* panel = window.trainingPanel();
+  panel->findChild<QLineEdit*>("train-cases")->setText(QString::fromStdString((dir / "missing-cases.json").string()));
+  panel->findChild<QLineEdit*>("train-name")->setText("asked-model");
+
+  window.setDialogsEnabled(true);
+  bool asked = false;
+  int answers = 0;
+  QTimer driver;
+  QObject::connect(&driver, &QTimer::timeout, [&] {
+    QWidget* modal = QApplication::activeModalWidget();
+    if (!modal) return;
+    if (auto* ask = qobject_cast<QInputDialog*>(modal); ask && ask->objectName() == "author-dialog") {
+      asked = true;
+      ask->setTextValue(++answers == 1 ? "" : "Dr Trainer");  // an empty name first: refused, nothing started
+      ask->accept();
+      return;
+    }
+    if (auto* dialog = qobject_cast<QDialog*>(modal)) dialog->reject();
+  });
+  driver.start(30);
+  CHECK_FALSE(panel->startRun(false));
+  CHECK(asked);
+  CHECK_FALSE(panel->run().running());
+  CHECK(QSettings().value("user/name").toString().isEmpty());
+  QSignalSpy finished(panel, &app::gui::TrainingPanel::runFinished);
+  REQUIRE(panel->startRun(false));
+  CHECK(panel->run().request().author == "Dr Trainer");
+  CHECK(QSettings().value("user/name").toString() == "Dr Trainer");
+  CHECK(test::waitFor(finished, 60000));  // the missing case list ends the run
+  driver.stop();
+  window.setDialogsEnabled(false);
+  QSettings().setValue("user/name", previousAuthor);
 }

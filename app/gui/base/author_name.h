@@ -10,6 +10,14 @@
 
 namespace delineate::app::gui {
 
+class Workbench;
+
+// Before the first thing written under the author's name (a save, a review step, a training run that publishes its
+// checkpoints): with no name in the preferences, asks for one (prefilled with the login) and stores it; without
+// dialogs (tests, scripted runs) the login serves, and with no login either it is refused with the reason. False:
+// nothing may be written.
+bool ensureAuthor(Workbench& bench);
+
 inline QString authorName() {
   const QString configured = QSettings().value("user/name").toString().trimmed();
   if (!configured.isEmpty()) return configured;

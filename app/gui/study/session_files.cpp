@@ -3,6 +3,8 @@
 #include "app/gui/base/job.h"
 #include "app/gui/study/session_files.h"
 
+#include "app/gui/base/author_name.h"
+
 #include <QApplication>
 #include <QDateTime>
 #include <QDialog>
@@ -116,27 +118,7 @@ QString SessionFiles::userName() {
   return login.isEmpty() ? QString("unknown") : login;
 }
 
-bool SessionFiles::ensureAuthor() {
-  if (!QSettings().value("user/name").toString().trimmed().isEmpty()) return true;
-  const QString login = qEnvironmentVariable("USER");
-  if (!m_bench.dialogsEnabled()) {
-    if (!login.isEmpty()) return true;
-    m_bench.reportError(tr("No author name: set yours in File > Preferences (it is stored with every revision)"));
-    return false;
-  }
-  QInputDialog ask(m_bench.widget());
-  ask.setObjectName("author-dialog");
-  ask.setWindowTitle(tr("Author Name"));
-  ask.setLabelText(tr("Your name, stored with every revision you save and every review step (File > Preferences "
-                      "changes it):"));
-  ask.setTextValue(login);
-  if (ask.exec() != QDialog::Accepted || ask.textValue().trimmed().isEmpty()) {
-    m_bench.showStatus(tr("No author name given: nothing was saved or recorded"), 8000);
-    return false;
-  }
-  QSettings().setValue("user/name", ask.textValue().trimmed());
-  return true;
-}
+bool SessionFiles::ensureAuthor() { return gui::ensureAuthor(m_bench); }
 
 void SessionFiles::studyOpened() {
   const QString source = m_document.source();

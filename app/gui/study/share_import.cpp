@@ -222,6 +222,7 @@ bool ShareImporter::start(const ShareImportRequest& request) {
   if (request.root.isEmpty()) return refuse(tr("Choose the share to import into"));
   if (request.deidentify && request.keyFile.isEmpty())
     return refuse(tr("De-identification needs a key file (kept off the share)"));
+  if (!ensureAuthor(m_bench)) return refuse(tr("No author name: the import was not started"));
   // Everything that reads the share (its sentinel, where the key lies against it) happens on the worker: a hung
   // mount never freezes the window.
   io::StudyImportOptions options;

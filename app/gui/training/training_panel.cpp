@@ -361,6 +361,8 @@ bool TrainingPanel::startRun(bool resume) {
     return false;
   }
   r.labels = m_labels->text().trimmed();
+  // A run publishes its checkpoints under the author's name: asked for now when none is set, as a save asks.
+  if (!r.share.isEmpty() && !ensureAuthor(m_bench)) return false;
   r.author = authorName();
   r.device = m_device->currentData().toString();
   r.iterations = m_iterations->value();
