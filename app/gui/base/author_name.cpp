@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <QInputDialog>
+#include <QLabel>
 
 #include "app/gui/base/workbench.h"
 
@@ -26,6 +27,7 @@ bool ensureAuthor(Workbench& bench) {
   ask.setWindowTitle(AuthorPrompt::tr("Author Name"));
   ask.setLabelText(AuthorPrompt::tr("Your name, stored with every revision you save, every review step and every model "
                                     "you train (File > Preferences changes it):"));
+  if (auto* label = ask.findChild<QLabel*>()) label->setWordWrap(true);  // one long line otherwise
   ask.setTextValue(login);
   if (ask.exec() != QDialog::Accepted || ask.textValue().trimmed().isEmpty()) {
     bench.showStatus(AuthorPrompt::tr("No author name given: nothing was saved or recorded"), 8000);
