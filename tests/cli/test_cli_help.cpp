@@ -153,7 +153,7 @@ TEST_CASE("cli help: every command's --help prints its usage and options on stdo
         std::set<std::string>{"--help", "--config", "--cases", "--dataset", "--dataset-revision", "--out", "--model",
                               "--checkpoint", "--labels", "--iterations", "--validation-interval", "--patch", "--batch",
                               "--init-filters", "--learning-rate", "--device", "--precision", "--threads", "--workers",
-                              "--seed", "--hold-out", "--memory-budget-mb", "--share", "--model-name", "--resume",
+                              "--seed", "--hold-out", "--memory-budget-mb", "--share", "--model-name", "--author", "--resume",
                               "--stop-on-bad-case", "--json", "--evaluate", "--rank", "--label-set", "--studies"});
   // Usage errors: exit 2 and one line naming the problem.
   const SplitRun noOut = runProgramSplit(DELINEATE_TRAIN_PATH, "--cases x.json");
