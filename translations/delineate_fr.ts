@@ -107,7 +107,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="+110"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="+108"/>
         <source>out of memory</source>
         <translation>mémoire insuffisante</translation>
     </message>
@@ -294,7 +294,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai/ai_panel.cpp" line="+172"/>
+        <location filename="../app/gui/ai/ai_panel.cpp" line="+180"/>
         <source>Model:</source>
         <translation>Modèle :</translation>
     </message>
@@ -315,12 +315,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+96"/>
+        <location line="+222"/>
         <source>From the preferences</source>
         <translation>Selon les préférences</translation>
     </message>
     <message>
-        <location line="-95"/>
+        <location line="-221"/>
         <source>Segment everything</source>
         <translation>Tout segmenter</translation>
     </message>
@@ -386,11 +386,12 @@
     </message>
     <message>
         <location line="+1"/>
+        <location line="+386"/>
         <source>AI click mode</source>
         <translation>Mode clic IA</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-386"/>
         <source>Accept AI object</source>
         <translation>Accepter l&apos;objet IA</translation>
     </message>
@@ -420,12 +421,149 @@
         <translation>Moteur&#xa0;: %1 sur %2</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+39"/>
+        <source>classic engine: no VISTA-3D checkpoint is configured</source>
+        <translation>moteur classique : aucun checkpoint VISTA-3D n’est configuré</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>classic engine: no CUDA device for VISTA-3D (choose the CPU in the preferences to run it there, at minutes per window)</source>
+        <translation>moteur classique : aucun périphérique CUDA pour VISTA-3D (choisissez le CPU dans les préférences pour l’y exécuter, à raison de plusieurs minutes par fenêtre)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>atlas network %1 (%n classes) on %2</source>
+        <translation>
+            <numerusform>réseau d’atlas %1 (%n classe) sur %2</numerusform>
+            <numerusform>réseau d’atlas %1 (%n classes) sur %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>VISTA-3D on %1</source>
+        <translation>VISTA-3D sur %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>, asked for (the full model takes minutes per 128^3 window on a CPU)</source>
+        <translation>, comme demandé (le modèle complet prend plusieurs minutes par fenêtre 128^3 sur un CPU)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>, fine-tuned: %n classes by the labels it was trained with</source>
+        <translation>
+            <numerusform>, affiné : %n classe selon les labels de son entraînement</numerusform>
+            <numerusform>, affiné : %n classes selon les labels de son entraînement</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Fit unknown: this model&apos;s sidecar records nothing of its training images (a checkpoint from before they were recorded); check its results on this study with care.</source>
+        <translation>Adéquation inconnue : le fichier annexe de ce modèle ne décrit pas ses images d’entraînement (un checkpoint antérieur à leur enregistrement) ; vérifiez ses résultats sur cette étude avec soin.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 × %2 × %3 mm</source>
+        <translation>%1 × %2 × %3 mm</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>image</source>
+        <translation>image</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>this %1 is %2 mm, %3 × %4 × %5 voxels (%6)</source>
+        <translation>cette %1 est à %2 mm, %3 × %4 × %5 voxels (%6)</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1-%2</source>
+        <translation>%1–%2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n image(s)</source>
+        <translation>
+            <numerusform>%n image</numerusform>
+            <numerusform>%n images</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n %1 image(s)</source>
+        <translation>
+            <numerusform>%n image %1</numerusform>
+            <numerusform>%n images %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model trained on %1 at %2 mm, field of view up to %3; %4</source>
+        <translation>Modèle entraîné sur %1 à %2 mm, champ de vue jusqu’à %3 ; %4</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>field of view %1× larger</source>
+        <translation>champ de vue %1× plus grand</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>field of view %1× smaller</source>
+        <translation>champ de vue %1× plus petit</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>voxels %1× coarser</source>
+        <translation>voxels %1× plus grossiers</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>voxels %1× finer</source>
+        <translation>voxels %1× plus fins</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>another modality</source>
+        <translation>une autre modalité</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no CT intensities (Hounsfield units)</source>
+        <translation>pas d’intensités CT (unités Hounsfield)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>resampled to the model&apos;s grid it would be %1 billion voxels, too large to segment</source>
+        <translation>rééchantillonnée sur la grille du modèle, elle compterait %1 milliards de voxels, trop pour être segmentée</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The model does not fit this study: %1: %2</source>
+        <translation>Le modèle ne convient pas à cette étude : %1 : %2</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Model Does Not Fit the Study</source>
+        <translation>Modèle inadapté à l’étude</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Its result is likely to be wrong. Run it anyway?</source>
+        <translation>Son résultat sera probablement faux. L’exécuter quand même ?</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Run Anyway</source>
+        <translation>Exécuter quand même</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>The engine is busy: choose the model when it is done</source>
         <translation>Le moteur est occupé : choisissez le modèle quand il aura fini</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+38"/>
         <source>Share models: %1</source>
         <translation>Modèles du partage : %1</translation>
     </message>
@@ -465,27 +603,28 @@
         <translation>%1, enregistré par %2 le %3</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+43"/>
         <source>AI engine: %1</source>
         <translation>Moteur IA&#xa0;: %1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-229"/>
         <source>classic engine (the configured one failed)</source>
         <translation>moteur classique (le moteur configuré a échoué)</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+282"/>
         <source>Tick the classes to segment first</source>
         <translation>Cochez d&apos;abord les classes à segmenter</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+30"/>
         <source>Cancelled</source>
         <translation>Annulé</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-218"/>
+        <location line="+220"/>
         <source>%1: %2</source>
         <translation>%1&#xa0;: %2</translation>
     </message>
@@ -500,7 +639,7 @@
         <translation>%1&#xa0;: %2 s</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <source>Wait for the study to finish loading</source>
         <translation>Attendez la fin du chargement de l’étude</translation>
     </message>
@@ -891,7 +1030,7 @@
         <translation>Tous les identifiants d&apos;étiquette sont utilisés</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+21"/>
         <source>%1: the file holds no labels</source>
         <translation>%1&#xa0;: le fichier ne contient aucune étiquette</translation>
     </message>
@@ -1540,18 +1679,23 @@
     </message>
     <message>
         <location line="+8"/>
-        <location line="+183"/>
+        <location line="+194"/>
         <source>De-identified report</source>
         <translation>Rapport anonymisé</translation>
     </message>
     <message>
-        <location line="-183"/>
-        <location line="+192"/>
+        <location line="-194"/>
+        <location line="+203"/>
         <source>Segmentation report</source>
         <translation>Rapport de segmentation</translation>
     </message>
     <message>
-        <location line="-188"/>
+        <location line="-199"/>
+        <source>Patient: %1</source>
+        <translation>Patient : %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Study: %1</source>
         <translation>Étude&#xa0;: %1</translation>
     </message>
@@ -1686,7 +1830,7 @@
         <translation>%1, coupe %2 sur %3</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+90"/>
         <source>Segmentation report: %1</source>
         <translation>Rapport de segmentation&#xa0;: %1</translation>
     </message>
@@ -2519,8 +2663,34 @@
 </context>
 <context>
     <name>delineate::app::gui::StudyExports</name>
+    <message>
+        <location filename="../app/gui/reports/study_exports.cpp" line="+44"/>
+        <source>ID %1</source>
+        <translation>ID %1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1, ID %2</source>
+        <translation>%1, ID %2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>accession %1</source>
+        <translation>n° d’accès %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+12"/>
+        <source>UID %1</source>
+        <translation>UID %1</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>#%1</source>
+        <translation>n° %1</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../app/gui/reports/study_exports.cpp" line="+104"/>
+        <location line="+78"/>
         <source>Statistics of %n label(s) written to %1</source>
         <translation>
             <numerusform>Statistiques de %n étiquette écrites dans %1</numerusform>
@@ -2543,7 +2713,17 @@
         <translation>SEG DICOM écrit dans %1, rapport de mesures dans %2</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
+        <source>Cannot write the measurement report %1: a folder of that name is there; nothing was written</source>
+        <translation>Impossible d’écrire le rapport de mesures %1 : un dossier de ce nom s’y trouve ; rien n’a été écrit</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The measurement report %1 already exists; nothing was written (choose another name for the SEG, or allow replacing the report)</source>
+        <translation>Le rapport de mesures %1 existe déjà ; rien n’a été écrit (choisissez un autre nom pour le SEG ou autorisez le remplacement du rapport)</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>Report written to %1</source>
         <translation>Rapport écrit dans %1</translation>
     </message>
@@ -2596,7 +2776,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/reports/study_exports_menu.cpp" line="+41"/>
+        <location filename="../app/gui/reports/study_exports_menu.cpp" line="+42"/>
         <source>Label &amp;Statistics (CSV, JSON)...</source>
         <translation>&amp;Statistiques des étiquettes (CSV, JSON)...</translation>
     </message>
@@ -2654,30 +2834,38 @@
     <message>
         <location line="+1"/>
         <location line="+4"/>
-        <location line="+5"/>
         <source>Export DICOM SEG</source>
         <translation>Exporter un SEG DICOM</translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="-4"/>
         <location line="+4"/>
-        <location line="+6"/>
-        <location line="+5"/>
+        <location line="+8"/>
         <source>DICOM (*.dcm)</source>
         <translation>DICOM (*.dcm)</translation>
     </message>
     <message>
-        <location line="-12"/>
+        <location line="-9"/>
         <source>DICOM SEG, De-identified...</source>
         <translation>SEG DICOM, anonymisé...</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>Export Measurement Report (DICOM SR)</source>
-        <translation>Exporter le rapport de mesures (SR DICOM)</translation>
+        <location line="+8"/>
+        <source>Export DICOM SEG and Measurement Report (the report is written beside it as NAME_sr.dcm)</source>
+        <translation>Exporter le DICOM SEG et le rapport de mesures (le rapport est écrit à côté sous le nom NOM_sr.dcm)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
+        <source>Replace Measurement Report</source>
+        <translation>Remplacer le rapport de mesures</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The measurement report %1 already exists. Replace it?</source>
+        <translation>Le rapport de mesures %1 existe déjà. Le remplacer ?</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>DICOM SEG and &amp;Measurement Report (SR)...</source>
         <translation>SEG DICOM et rapport de &amp;mesures (SR)...</translation>
     </message>
@@ -2963,7 +3151,7 @@ Image : %3</translation>
 <context>
     <name>delineate::app::gui::TrainingPanel</name>
     <message>
-        <location filename="../app/gui/training/training_panel.cpp" line="+192"/>
+        <location filename="../app/gui/training/training_panel.cpp" line="+193"/>
         <source>Training: %1</source>
         <translation>Entraînement : %1</translation>
     </message>
@@ -2995,12 +3183,12 @@ Image : %3</translation>
     <message>
         <location line="-34"/>
         <location line="+26"/>
-        <location line="+267"/>
+        <location line="+268"/>
         <source>none</source>
         <translation>aucun</translation>
     </message>
     <message>
-        <location line="-291"/>
+        <location line="-292"/>
         <source>Training failed: %1</source>
         <translation>Échec de l&apos;entraînement : %1</translation>
     </message>
@@ -3190,7 +3378,7 @@ Image : %3</translation>
         <translation>L&apos;affinage de VISTA-3D part d&apos;un point de contrôle : indiquez son fichier</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Training could not start: %1</source>
         <translation>L&apos;entraînement n&apos;a pas pu démarrer : %1</translation>
     </message>
@@ -3303,7 +3491,7 @@ Image : %3</translation>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training/training_run.cpp" line="+99"/>
+        <location filename="../app/gui/training/training_run.cpp" line="+100"/>
         <source>cannot start %1: %2</source>
         <translation>impossible de démarrer %1 : %2</translation>
     </message>

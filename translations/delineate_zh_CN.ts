@@ -107,7 +107,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="+110"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="+108"/>
         <source>out of memory</source>
         <translation>内存不足</translation>
     </message>
@@ -294,7 +294,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai/ai_panel.cpp" line="+172"/>
+        <location filename="../app/gui/ai/ai_panel.cpp" line="+180"/>
         <source>Model:</source>
         <translation>模型：</translation>
     </message>
@@ -315,12 +315,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+96"/>
+        <location line="+222"/>
         <source>From the preferences</source>
         <translation>来自首选项</translation>
     </message>
     <message>
-        <location line="-95"/>
+        <location line="-221"/>
         <source>Segment everything</source>
         <translation>全部分割</translation>
     </message>
@@ -386,11 +386,12 @@
     </message>
     <message>
         <location line="+1"/>
+        <location line="+386"/>
         <source>AI click mode</source>
         <translation>AI 点击模式</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-386"/>
         <source>Accept AI object</source>
         <translation>接受 AI 对象</translation>
     </message>
@@ -420,12 +421,145 @@
         <translation>引擎：%1，运行于 %2</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+39"/>
+        <source>classic engine: no VISTA-3D checkpoint is configured</source>
+        <translation>经典引擎：未配置 VISTA-3D 检查点</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>classic engine: no CUDA device for VISTA-3D (choose the CPU in the preferences to run it there, at minutes per window)</source>
+        <translation>经典引擎：没有可供 VISTA-3D 使用的 CUDA 设备（可在首选项中选择 CPU 运行，每个窗口需数分钟）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>atlas network %1 (%n classes) on %2</source>
+        <translation>
+            <numerusform>图谱网络 %1（%n 个类别），运行于 %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>VISTA-3D on %1</source>
+        <translation>VISTA-3D，运行于 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>, asked for (the full model takes minutes per 128^3 window on a CPU)</source>
+        <translation>，按要求（完整模型在 CPU 上每个 128^3 窗口需数分钟）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>, fine-tuned: %n classes by the labels it was trained with</source>
+        <translation>
+            <numerusform>，已微调：%n 个类别，使用其训练时的标签</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Fit unknown: this model&apos;s sidecar records nothing of its training images (a checkpoint from before they were recorded); check its results on this study with care.</source>
+        <translation>适配性未知：此模型的附属文件未记录其训练图像（记录该信息之前的检查点）；请仔细检查它在此研究上的结果。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 × %2 × %3 mm</source>
+        <translation>%1 × %2 × %3 mm</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>image</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>this %1 is %2 mm, %3 × %4 × %5 voxels (%6)</source>
+        <translation>此 %1 为 %2 mm，%3 × %4 × %5 体素（%6）</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1-%2</source>
+        <translation>%1–%2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n image(s)</source>
+        <translation>
+            <numerusform>%n 幅图像</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n %1 image(s)</source>
+        <translation>
+            <numerusform>%n 幅 %1 图像</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model trained on %1 at %2 mm, field of view up to %3; %4</source>
+        <translation>模型在 %1 上训练，体素 %2 mm，视野最大 %3；%4</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>field of view %1× larger</source>
+        <translation>视野大 %1 倍</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>field of view %1× smaller</source>
+        <translation>视野小 %1 倍</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>voxels %1× coarser</source>
+        <translation>体素粗 %1 倍</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>voxels %1× finer</source>
+        <translation>体素细 %1 倍</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>another modality</source>
+        <translation>另一种模态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no CT intensities (Hounsfield units)</source>
+        <translation>没有 CT 强度（亨氏单位）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>resampled to the model&apos;s grid it would be %1 billion voxels, too large to segment</source>
+        <translation>重采样到模型网格后将有 %1 十亿个体素，过大，无法分割</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The model does not fit this study: %1: %2</source>
+        <translation>该模型不适合此研究：%1：%2</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Model Does Not Fit the Study</source>
+        <translation>模型不适合此研究</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Its result is likely to be wrong. Run it anyway?</source>
+        <translation>其结果很可能是错误的。仍要运行吗？</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Run Anyway</source>
+        <translation>仍然运行</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>The engine is busy: choose the model when it is done</source>
         <translation>引擎正忙：请在其完成后再选择模型</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+38"/>
         <source>Share models: %1</source>
         <translation>共享存储模型：%1</translation>
     </message>
@@ -465,27 +599,28 @@
         <translation>%1，由 %2 于 %3 保存</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+43"/>
         <source>AI engine: %1</source>
         <translation>AI 引擎：%1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-229"/>
         <source>classic engine (the configured one failed)</source>
         <translation>经典引擎（所配置的引擎启动失败）</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+282"/>
         <source>Tick the classes to segment first</source>
         <translation>请先勾选要分割的类别</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+30"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-218"/>
+        <location line="+220"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -500,7 +635,7 @@
         <translation>%1：%2 s</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <source>Wait for the study to finish loading</source>
         <translation>请等待检查加载完成</translation>
     </message>
@@ -887,7 +1022,7 @@
         <translation>所有标签 ID 均已占用</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+21"/>
         <source>%1: the file holds no labels</source>
         <translation>%1：文件中没有标签</translation>
     </message>
@@ -1536,18 +1671,23 @@
     </message>
     <message>
         <location line="+8"/>
-        <location line="+183"/>
+        <location line="+194"/>
         <source>De-identified report</source>
         <translation>去标识化报告</translation>
     </message>
     <message>
-        <location line="-183"/>
-        <location line="+192"/>
+        <location line="-194"/>
+        <location line="+203"/>
         <source>Segmentation report</source>
         <translation>分割报告</translation>
     </message>
     <message>
-        <location line="-188"/>
+        <location line="-199"/>
+        <source>Patient: %1</source>
+        <translation>患者：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Study: %1</source>
         <translation>检查：%1</translation>
     </message>
@@ -1682,7 +1822,7 @@
         <translation>%1，第 %2 层，共 %3 层</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+90"/>
         <source>Segmentation report: %1</source>
         <translation>分割报告：%1</translation>
     </message>
@@ -2510,8 +2650,34 @@
 </context>
 <context>
     <name>delineate::app::gui::StudyExports</name>
+    <message>
+        <location filename="../app/gui/reports/study_exports.cpp" line="+44"/>
+        <source>ID %1</source>
+        <translation>ID %1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1, ID %2</source>
+        <translation>%1，ID %2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>accession %1</source>
+        <translation>检查号 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+12"/>
+        <source>UID %1</source>
+        <translation>UID %1</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../app/gui/reports/study_exports.cpp" line="+104"/>
+        <location line="+78"/>
         <source>Statistics of %n label(s) written to %1</source>
         <translation>
             <numerusform>已将 %n 个标签的统计数据写入 %1</numerusform>
@@ -2533,7 +2699,17 @@
         <translation>DICOM SEG 已写入 %1，测量报告已写入 %2</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
+        <source>Cannot write the measurement report %1: a folder of that name is there; nothing was written</source>
+        <translation>无法写入测量报告 %1：该位置已有同名文件夹；未写入任何文件</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The measurement report %1 already exists; nothing was written (choose another name for the SEG, or allow replacing the report)</source>
+        <translation>测量报告 %1 已存在；未写入任何文件（请为 SEG 选择其他名称，或允许替换该报告）</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>Report written to %1</source>
         <translation>报告已写入 %1</translation>
     </message>
@@ -2585,7 +2761,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/reports/study_exports_menu.cpp" line="+41"/>
+        <location filename="../app/gui/reports/study_exports_menu.cpp" line="+42"/>
         <source>Label &amp;Statistics (CSV, JSON)...</source>
         <translation>标签统计(&amp;S) (CSV, JSON)...</translation>
     </message>
@@ -2643,30 +2819,38 @@
     <message>
         <location line="+1"/>
         <location line="+4"/>
-        <location line="+5"/>
         <source>Export DICOM SEG</source>
         <translation>导出 DICOM SEG</translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="-4"/>
         <location line="+4"/>
-        <location line="+6"/>
-        <location line="+5"/>
+        <location line="+8"/>
         <source>DICOM (*.dcm)</source>
         <translation>DICOM (*.dcm)</translation>
     </message>
     <message>
-        <location line="-12"/>
+        <location line="-9"/>
         <source>DICOM SEG, De-identified...</source>
         <translation>DICOM SEG，去标识化...</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>Export Measurement Report (DICOM SR)</source>
-        <translation>导出测量报告 (DICOM SR)</translation>
+        <location line="+8"/>
+        <source>Export DICOM SEG and Measurement Report (the report is written beside it as NAME_sr.dcm)</source>
+        <translation>导出 DICOM SEG 和测量报告（报告以 NAME_sr.dcm 写在其旁边）</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
+        <source>Replace Measurement Report</source>
+        <translation>替换测量报告</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The measurement report %1 already exists. Replace it?</source>
+        <translation>测量报告 %1 已存在。是否替换？</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>DICOM SEG and &amp;Measurement Report (SR)...</source>
         <translation>DICOM SEG 和测量报告 (SR)(&amp;M)...</translation>
     </message>
@@ -2948,7 +3132,7 @@ Image: %3</source>
 <context>
     <name>delineate::app::gui::TrainingPanel</name>
     <message>
-        <location filename="../app/gui/training/training_panel.cpp" line="+192"/>
+        <location filename="../app/gui/training/training_panel.cpp" line="+193"/>
         <source>Training: %1</source>
         <translation>训练：%1</translation>
     </message>
@@ -2980,12 +3164,12 @@ Image: %3</source>
     <message>
         <location line="-34"/>
         <location line="+26"/>
-        <location line="+267"/>
+        <location line="+268"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location line="-291"/>
+        <location line="-292"/>
         <source>Training failed: %1</source>
         <translation>训练失败：%1</translation>
     </message>
@@ -3175,7 +3359,7 @@ Image: %3</source>
         <translation>微调 VISTA-3D 需要一个检查点：请给出其文件</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Training could not start: %1</source>
         <translation>训练无法启动：%1</translation>
     </message>
@@ -3288,7 +3472,7 @@ Image: %3</source>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training/training_run.cpp" line="+99"/>
+        <location filename="../app/gui/training/training_run.cpp" line="+100"/>
         <source>cannot start %1: %2</source>
         <translation>无法启动 %1：%2</translation>
     </message>
