@@ -103,6 +103,19 @@ class LabelTable {
   // A distinct, deterministic colour for label ids that come without one (golden-angle hue walk).
   static Rgba defaultColor(Label id);
 
+  // Colours that stay apart in a table (issue 41: the golden-angle walk gave labels 1 and 14 of the mouse atlas
+  // nearly the same green, 7 CIELAB units apart). A fixed palette of kDistinctColors, chosen farthest-first in
+  // CIELAB among colours light and saturated enough to show over a grey image: any 30 of its first colours are at
+  // least 30 units (CIE76 delta E) apart, 38 at least 25. Past the palette: defaultColor.
+  static constexpr std::size_t kDistinctColors = 64;
+  static Rgba distinctColor(std::size_t index);
+  // Every entry's colour from the palette, in id order, 0 left out (for tables read from files that carry none).
+  void assignDistinctColors();
+  // The palette colour farthest (CIELAB) from every colour in the table: what a label added to it gets.
+  Rgba colorForNewLabel() const;
+  // CIE76 colour difference (Euclidean distance in CIELAB, D65) of two sRGB colours.
+  static double colorDistance(Rgba a, Rgba b);
+
   bool operator==(const LabelTable& o) const { return m_entries == o.m_entries; }
   bool operator!=(const LabelTable& o) const { return !(*this == o); }
 

@@ -26,6 +26,7 @@ core::LabelTable CheckpointModel::labelTable() const {
     e.color = core::LabelTable::defaultColor(c.id);
     table.set(e);
   }
+  table.assignDistinctColors();  // a trained model's classes in colours that stay apart (issue 41)
   return table;
 }
 

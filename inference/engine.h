@@ -83,7 +83,12 @@ struct EngineSelection {
 };
 struct EngineChoice {
   std::unique_ptr<SegmentationEngine> engine;
-  std::string why;
+  std::string why;  // in English, for the command-line tools
+  // Why, for a program that words it in its own language (the window's tr): the case, and the checkpoint's file name
+  // for AtlasNetwork and Vista3d (the engine's info gives the device and the classes).
+  enum class Reason { Other, NoCheckpoint, NoCuda, AtlasNetwork, Vista3d, Vista3dOnCpu };
+  Reason reason = Reason::Other;
+  bool fineTuned = false;  // Vista3d, Vista3dOnCpu: a delineate-train fine-tuned checkpoint with its own label ids
 };
 core::Result<EngineChoice> selectEngine(const EngineSelection& selection);
 

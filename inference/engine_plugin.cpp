@@ -74,6 +74,7 @@ core::Result<EngineChoice> selectEngineViaPlugin(const EngineSelection& selectio
     EngineChoice choice;
     choice.engine = createEngine("classic");
     choice.why = "classic engine: no VISTA-3D checkpoint is configured";
+    choice.reason = EngineChoice::Reason::NoCheckpoint;
     return choice;
   }
   const Loaded& p = plugin();

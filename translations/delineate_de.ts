@@ -4,7 +4,7 @@
 <context>
     <name>AuthorPrompt</name>
     <message>
-        <location filename="../app/gui/base/author_name.cpp" line="+21"/>
+        <location filename="../app/gui/base/author_name.cpp" line="+22"/>
         <source>No author name: set yours in File &gt; Preferences (it is stored with every revision)</source>
         <translation>Kein Autorname: tragen Sie Ihren unter Datei &gt; Einstellungen ein (er wird mit jeder Revision gespeichert)</translation>
     </message>
@@ -19,7 +19,7 @@
         <translation>Ihr Name, gespeichert mit jeder Revision, die Sie speichern, jedem Prüfschritt und jedem Modell, das Sie trainieren (Datei &gt; Einstellungen ändert ihn):</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>No author name given: nothing was saved or recorded</source>
         <translation>Kein Autorname angegeben: nichts wurde gespeichert oder vermerkt</translation>
     </message>
@@ -322,7 +322,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai/ai_panel.cpp" line="+172"/>
+        <location filename="../app/gui/ai/ai_panel.cpp" line="+180"/>
         <source>Model:</source>
         <translation>Modell:</translation>
     </message>
@@ -343,12 +343,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+96"/>
+        <location line="+222"/>
         <source>From the preferences</source>
         <translation>Aus den Einstellungen</translation>
     </message>
     <message>
-        <location line="-95"/>
+        <location line="-221"/>
         <source>Segment everything</source>
         <translation>Alles segmentieren</translation>
     </message>
@@ -414,11 +414,12 @@
     </message>
     <message>
         <location line="+1"/>
+        <location line="+386"/>
         <source>AI click mode</source>
         <translation>KI-Klickmodus</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-386"/>
         <source>Accept AI object</source>
         <translation>KI-Objekt übernehmen</translation>
     </message>
@@ -448,12 +449,149 @@
         <translation>Engine: %1 auf %2</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+39"/>
+        <source>classic engine: no VISTA-3D checkpoint is configured</source>
+        <translation>klassische Engine: kein VISTA-3D-Checkpoint konfiguriert</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>classic engine: no CUDA device for VISTA-3D (choose the CPU in the preferences to run it there, at minutes per window)</source>
+        <translation>klassische Engine: kein CUDA-Gerät für VISTA-3D (wählen Sie in den Einstellungen die CPU, um es dort auszuführen, mit Minuten pro Fenster)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>atlas network %1 (%n classes) on %2</source>
+        <translation>
+            <numerusform>Atlas-Netz %1 (%n Klasse) auf %2</numerusform>
+            <numerusform>Atlas-Netz %1 (%n Klassen) auf %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>VISTA-3D on %1</source>
+        <translation>VISTA-3D auf %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>, asked for (the full model takes minutes per 128^3 window on a CPU)</source>
+        <translation>, so gewünscht (das volle Modell braucht auf einer CPU Minuten pro 128^3-Fenster)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>, fine-tuned: %n classes by the labels it was trained with</source>
+        <translation>
+            <numerusform>, feinabgestimmt: %n Klasse mit den Labels, mit denen es trainiert wurde</numerusform>
+            <numerusform>, feinabgestimmt: %n Klassen mit den Labels, mit denen es trainiert wurde</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Fit unknown: this model&apos;s sidecar records nothing of its training images (a checkpoint from before they were recorded); check its results on this study with care.</source>
+        <translation>Eignung unbekannt: die Begleitdatei dieses Modells verzeichnet nichts über seine Trainingsbilder (ein Checkpoint aus der Zeit, bevor sie verzeichnet wurden); prüfen Sie seine Ergebnisse auf dieser Studie sorgfältig.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 × %2 × %3 mm</source>
+        <translation>%1 × %2 × %3 mm</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>image</source>
+        <translation>Bild</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>this %1 is %2 mm, %3 × %4 × %5 voxels (%6)</source>
+        <translation>dieses %1 hat %2 mm, %3 × %4 × %5 Voxel (%6)</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1-%2</source>
+        <translation>%1–%2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n image(s)</source>
+        <translation>
+            <numerusform>%n Bild</numerusform>
+            <numerusform>%n Bildern</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n %1 image(s)</source>
+        <translation>
+            <numerusform>%n %1-Bild</numerusform>
+            <numerusform>%n %1-Bildern</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model trained on %1 at %2 mm, field of view up to %3; %4</source>
+        <translation>Modell trainiert auf %1 mit %2 mm, Sichtfeld bis %3; %4</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>field of view %1× larger</source>
+        <translation>Sichtfeld %1× größer</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>field of view %1× smaller</source>
+        <translation>Sichtfeld %1× kleiner</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>voxels %1× coarser</source>
+        <translation>Voxel %1× gröber</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>voxels %1× finer</source>
+        <translation>Voxel %1× feiner</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>another modality</source>
+        <translation>eine andere Modalität</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no CT intensities (Hounsfield units)</source>
+        <translation>keine CT-Intensitäten (Hounsfield-Einheiten)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>resampled to the model&apos;s grid it would be %1 billion voxels, too large to segment</source>
+        <translation>auf das Gitter des Modells umgerechnet wären es %1 Milliarden Voxel, zu groß zum Segmentieren</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The model does not fit this study: %1: %2</source>
+        <translation>Das Modell passt nicht zu dieser Studie: %1: %2</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Model Does Not Fit the Study</source>
+        <translation>Modell passt nicht zur Studie</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Its result is likely to be wrong. Run it anyway?</source>
+        <translation>Sein Ergebnis ist wahrscheinlich falsch. Trotzdem ausführen?</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Run Anyway</source>
+        <translation>Trotzdem ausführen</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>The engine is busy: choose the model when it is done</source>
         <translation>Die Engine ist beschäftigt: Modell wählen, wenn sie fertig ist</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+38"/>
         <source>Share models: %1</source>
         <translation>Modelle der Freigabe: %1</translation>
     </message>
@@ -493,27 +631,28 @@
         <translation>%1, gespeichert von %2 am %3</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+43"/>
         <source>AI engine: %1</source>
         <translation>KI-Engine: %1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-229"/>
         <source>classic engine (the configured one failed)</source>
         <translation>klassische Engine (die konfigurierte ist fehlgeschlagen)</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+282"/>
         <source>Tick the classes to segment first</source>
         <translation>Zuerst die zu segmentierenden Klassen ankreuzen</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+30"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-218"/>
+        <location line="+220"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
@@ -528,7 +667,7 @@
         <translation>%1: %2 s</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <source>Wait for the study to finish loading</source>
         <translation>Warten Sie, bis die Studie geladen ist</translation>
     </message>
@@ -919,7 +1058,7 @@
         <translation>Alle Label-IDs sind vergeben</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+21"/>
         <source>%1: the file holds no labels</source>
         <translation>%1: Die Datei enthält keine Labels</translation>
     </message>
@@ -1640,18 +1779,23 @@
     </message>
     <message>
         <location line="+8"/>
-        <location line="+183"/>
+        <location line="+194"/>
         <source>De-identified report</source>
         <translation>Anonymisierter Bericht</translation>
     </message>
     <message>
-        <location line="-183"/>
-        <location line="+192"/>
+        <location line="-194"/>
+        <location line="+203"/>
         <source>Segmentation report</source>
         <translation>Segmentierungsbericht</translation>
     </message>
     <message>
-        <location line="-188"/>
+        <location line="-199"/>
+        <source>Patient: %1</source>
+        <translation>Patient: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Study: %1</source>
         <translation>Studie: %1</translation>
     </message>
@@ -1786,7 +1930,7 @@
         <translation>%1, Schicht %2 von %3</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+90"/>
         <source>Segmentation report: %1</source>
         <translation>Segmentierungsbericht: %1</translation>
     </message>
@@ -2716,8 +2860,34 @@
 </context>
 <context>
     <name>delineate::app::gui::StudyExports</name>
+    <message>
+        <location filename="../app/gui/reports/study_exports.cpp" line="+44"/>
+        <source>ID %1</source>
+        <translation>ID %1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1, ID %2</source>
+        <translation>%1, ID %2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>accession %1</source>
+        <translation>Accession-Nr. %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+12"/>
+        <source>UID %1</source>
+        <translation>UID %1</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../app/gui/reports/study_exports.cpp" line="+104"/>
+        <location line="+78"/>
         <source>Statistics of %n label(s) written to %1</source>
         <translation>
             <numerusform>Statistik von %n Label nach %1 geschrieben</numerusform>
@@ -2740,7 +2910,17 @@
         <translation>DICOM-SEG nach %1 geschrieben, Messbericht nach %2</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
+        <source>Cannot write the measurement report %1: a folder of that name is there; nothing was written</source>
+        <translation>Der Messbericht %1 kann nicht geschrieben werden: dort liegt ein Ordner dieses Namens; nichts wurde geschrieben</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The measurement report %1 already exists; nothing was written (choose another name for the SEG, or allow replacing the report)</source>
+        <translation>Der Messbericht %1 existiert bereits; nichts wurde geschrieben (wählen Sie einen anderen Namen für das SEG oder erlauben Sie das Ersetzen des Berichts)</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>Report written to %1</source>
         <translation>Bericht nach %1 geschrieben</translation>
     </message>
@@ -2793,7 +2973,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/reports/study_exports_menu.cpp" line="+41"/>
+        <location filename="../app/gui/reports/study_exports_menu.cpp" line="+42"/>
         <source>Label &amp;Statistics (CSV, JSON)...</source>
         <translation>Label-&amp;Statistik (CSV, JSON)...</translation>
     </message>
@@ -2851,30 +3031,38 @@
     <message>
         <location line="+1"/>
         <location line="+4"/>
-        <location line="+5"/>
         <source>Export DICOM SEG</source>
         <translation>DICOM-SEG exportieren</translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="-4"/>
         <location line="+4"/>
-        <location line="+6"/>
-        <location line="+5"/>
+        <location line="+8"/>
         <source>DICOM (*.dcm)</source>
         <translation>DICOM (*.dcm)</translation>
     </message>
     <message>
-        <location line="-12"/>
+        <location line="-9"/>
         <source>DICOM SEG, De-identified...</source>
         <translation>DICOM-SEG, anonymisiert...</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>Export Measurement Report (DICOM SR)</source>
-        <translation>Messbericht exportieren (DICOM SR)</translation>
+        <location line="+8"/>
+        <source>Export DICOM SEG and Measurement Report (the report is written beside it as NAME_sr.dcm)</source>
+        <translation>DICOM-SEG und Messbericht exportieren (der Bericht wird daneben als NAME_sr.dcm geschrieben)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
+        <source>Replace Measurement Report</source>
+        <translation>Messbericht ersetzen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The measurement report %1 already exists. Replace it?</source>
+        <translation>Der Messbericht %1 existiert bereits. Ersetzen?</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>DICOM SEG and &amp;Measurement Report (SR)...</source>
         <translation>DICOM-SEG und &amp;Messbericht (SR)...</translation>
     </message>
@@ -3298,12 +3486,27 @@ Bild: %3</translation>
         <translation>Erweitert:</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
+        <source>more delineate-train options, e.g. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</source>
+        <translation>weitere delineate-train-Optionen, z. B. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</translation>
+    </message>
+    <message>
+        <location line="+291"/>
+        <source>Stopping...</source>
+        <translation>Wird beendet...</translation>
+    </message>
+    <message>
+        <location line="-289"/>
         <source>Start</source>
         <translation>Starten</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+1"/>
+        <source>Validate the weights reached, save them as a checkpoint and end the run</source>
+        <translation>Die erreichten Gewichte validieren, als Checkpoint speichern und den Lauf beenden</translation>
+    </message>
+    <message>
+        <location line="+76"/>
         <source>No share is open: the model stays in its run folder, unpublished</source>
         <translation>Keine Freigabe geöffnet: das Modell bleibt unveröffentlicht in seinem Lauf-Ordner</translation>
     </message>
@@ -3328,17 +3531,7 @@ Bild: %3</translation>
         <translation>Anhalten</translation>
     </message>
     <message>
-        <location line="-291"/>
-        <source>more delineate-train options, e.g. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</source>
-        <translation>weitere delineate-train-Optionen, z. B. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Validate the weights reached, save them as a checkpoint and end the run</source>
-        <translation>Die erreichten Gewichte validieren, als Checkpoint speichern und den Lauf beenden</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="-287"/>
         <source>Resume</source>
         <translation>Fortsetzen</translation>
     </message>
@@ -3438,12 +3631,7 @@ Bild: %3</translation>
         <translation>Training %1: Fälle werden gelesen...</translation>
     </message>
     <message>
-        <location line="+214"/>
-        <source>Stopping...</source>
-        <translation>Wird beendet...</translation>
-    </message>
-    <message>
-        <location line="-185"/>
+        <location line="+29"/>
         <source>it %1/%2  loss %3  %4 it/s  ETA %5  data wait %6%  %7</source>
         <translation>It. %1/%2  Verlust %3  %4 It./s  Rest %5  Datenwartezeit %6%  %7</translation>
     </message>

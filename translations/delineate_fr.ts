@@ -4,14 +4,14 @@
 <context>
     <name>AuthorPrompt</name>
     <message>
-        <location filename="../app/gui/base/author_name.cpp" line="+21"/>
+        <location filename="../app/gui/base/author_name.cpp" line="+22"/>
         <source>No author name: set yours in File &gt; Preferences (it is stored with every revision)</source>
-        <translation>Aucun nom d&apos;auteur : indiquez le vôtre dans Fichier &gt; Préférences (il est enregistré avec chaque révision)</translation>
+        <translation>Aucun nom d'auteur : indiquez le vôtre dans Fichier &gt; Préférences (il est enregistré avec chaque révision)</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Author Name</source>
-        <translation>Nom d&apos;auteur</translation>
+        <translation>Nom d'auteur</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -19,9 +19,9 @@
         <translation>Votre nom, enregistré avec chaque révision que vous sauvegardez, chaque étape de relecture et chaque modèle que vous entraînez (Fichier &gt; Préférences le modifie) :</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>No author name given: nothing was saved or recorded</source>
-        <translation>Aucun nom d&apos;auteur donné : rien n&apos;a été enregistré</translation>
+        <translation>Aucun nom d'auteur donné : rien n'a été enregistré</translation>
     </message>
 </context>
 <context>
@@ -322,7 +322,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai/ai_panel.cpp" line="+172"/>
+        <location filename="../app/gui/ai/ai_panel.cpp" line="+180"/>
         <source>Model:</source>
         <translation>Modèle :</translation>
     </message>
@@ -343,12 +343,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+96"/>
+        <location line="+222"/>
         <source>From the preferences</source>
         <translation>Selon les préférences</translation>
     </message>
     <message>
-        <location line="-95"/>
+        <location line="-221"/>
         <source>Segment everything</source>
         <translation>Tout segmenter</translation>
     </message>
@@ -414,11 +414,12 @@
     </message>
     <message>
         <location line="+1"/>
+        <location line="+386"/>
         <source>AI click mode</source>
         <translation>Mode clic IA</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-386"/>
         <source>Accept AI object</source>
         <translation>Accepter l&apos;objet IA</translation>
     </message>
@@ -448,12 +449,149 @@
         <translation>Moteur&#xa0;: %1 sur %2</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+39"/>
+        <source>classic engine: no VISTA-3D checkpoint is configured</source>
+        <translation>moteur classique : aucun checkpoint VISTA-3D n’est configuré</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>classic engine: no CUDA device for VISTA-3D (choose the CPU in the preferences to run it there, at minutes per window)</source>
+        <translation>moteur classique : aucun périphérique CUDA pour VISTA-3D (choisissez le CPU dans les préférences pour l’y exécuter, à raison de plusieurs minutes par fenêtre)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>atlas network %1 (%n classes) on %2</source>
+        <translation>
+            <numerusform>réseau d’atlas %1 (%n classe) sur %2</numerusform>
+            <numerusform>réseau d’atlas %1 (%n classes) sur %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>VISTA-3D on %1</source>
+        <translation>VISTA-3D sur %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>, asked for (the full model takes minutes per 128^3 window on a CPU)</source>
+        <translation>, comme demandé (le modèle complet prend plusieurs minutes par fenêtre 128^3 sur un CPU)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>, fine-tuned: %n classes by the labels it was trained with</source>
+        <translation>
+            <numerusform>, affiné : %n classe selon les labels de son entraînement</numerusform>
+            <numerusform>, affiné : %n classes selon les labels de son entraînement</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Fit unknown: this model&apos;s sidecar records nothing of its training images (a checkpoint from before they were recorded); check its results on this study with care.</source>
+        <translation>Adéquation inconnue : le fichier annexe de ce modèle ne décrit pas ses images d’entraînement (un checkpoint antérieur à leur enregistrement) ; vérifiez ses résultats sur cette étude avec soin.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 × %2 × %3 mm</source>
+        <translation>%1 × %2 × %3 mm</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>image</source>
+        <translation>image</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>this %1 is %2 mm, %3 × %4 × %5 voxels (%6)</source>
+        <translation>cette %1 est à %2 mm, %3 × %4 × %5 voxels (%6)</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1-%2</source>
+        <translation>%1–%2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n image(s)</source>
+        <translation>
+            <numerusform>%n image</numerusform>
+            <numerusform>%n images</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n %1 image(s)</source>
+        <translation>
+            <numerusform>%n image %1</numerusform>
+            <numerusform>%n images %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model trained on %1 at %2 mm, field of view up to %3; %4</source>
+        <translation>Modèle entraîné sur %1 à %2 mm, champ de vue jusqu’à %3 ; %4</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>field of view %1× larger</source>
+        <translation>champ de vue %1× plus grand</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>field of view %1× smaller</source>
+        <translation>champ de vue %1× plus petit</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>voxels %1× coarser</source>
+        <translation>voxels %1× plus grossiers</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>voxels %1× finer</source>
+        <translation>voxels %1× plus fins</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>another modality</source>
+        <translation>une autre modalité</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no CT intensities (Hounsfield units)</source>
+        <translation>pas d’intensités CT (unités Hounsfield)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>resampled to the model&apos;s grid it would be %1 billion voxels, too large to segment</source>
+        <translation>rééchantillonnée sur la grille du modèle, elle compterait %1 milliards de voxels, trop pour être segmentée</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The model does not fit this study: %1: %2</source>
+        <translation>Le modèle ne convient pas à cette étude : %1 : %2</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Model Does Not Fit the Study</source>
+        <translation>Modèle inadapté à l’étude</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Its result is likely to be wrong. Run it anyway?</source>
+        <translation>Son résultat sera probablement faux. L’exécuter quand même ?</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Run Anyway</source>
+        <translation>Exécuter quand même</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>The engine is busy: choose the model when it is done</source>
         <translation>Le moteur est occupé : choisissez le modèle quand il aura fini</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+38"/>
         <source>Share models: %1</source>
         <translation>Modèles du partage : %1</translation>
     </message>
@@ -493,27 +631,28 @@
         <translation>%1, enregistré par %2 le %3</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+43"/>
         <source>AI engine: %1</source>
         <translation>Moteur IA&#xa0;: %1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-229"/>
         <source>classic engine (the configured one failed)</source>
         <translation>moteur classique (le moteur configuré a échoué)</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+282"/>
         <source>Tick the classes to segment first</source>
         <translation>Cochez d&apos;abord les classes à segmenter</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+30"/>
         <source>Cancelled</source>
         <translation>Annulé</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-218"/>
+        <location line="+220"/>
         <source>%1: %2</source>
         <translation>%1&#xa0;: %2</translation>
     </message>
@@ -528,7 +667,7 @@
         <translation>%1&#xa0;: %2 s</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <source>Wait for the study to finish loading</source>
         <translation>Attendez la fin du chargement de l’étude</translation>
     </message>
@@ -919,7 +1058,7 @@
         <translation>Tous les identifiants d&apos;étiquette sont utilisés</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+21"/>
         <source>%1: the file holds no labels</source>
         <translation>%1&#xa0;: le fichier ne contient aucune étiquette</translation>
     </message>
@@ -1079,7 +1218,7 @@
     <message>
         <location line="+6"/>
         <source>The labels last saved with this study were written to %1, which is not there any more: the study opens without them</source>
-        <translation>Les labels enregistrés en dernier avec cette étude ont été écrits dans %1, qui n&apos;existe plus : l&apos;étude s&apos;ouvre sans eux</translation>
+        <translation>Les labels enregistrés en dernier avec cette étude ont été écrits dans %1, qui n'existe plus : l'étude s'ouvre sans eux</translation>
     </message>
     <message>
         <location line="+13"/>
@@ -1640,18 +1779,23 @@
     </message>
     <message>
         <location line="+8"/>
-        <location line="+183"/>
+        <location line="+194"/>
         <source>De-identified report</source>
         <translation>Rapport anonymisé</translation>
     </message>
     <message>
-        <location line="-183"/>
-        <location line="+192"/>
+        <location line="-194"/>
+        <location line="+203"/>
         <source>Segmentation report</source>
         <translation>Rapport de segmentation</translation>
     </message>
     <message>
-        <location line="-188"/>
+        <location line="-199"/>
+        <source>Patient: %1</source>
+        <translation>Patient : %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Study: %1</source>
         <translation>Étude&#xa0;: %1</translation>
     </message>
@@ -1786,7 +1930,7 @@
         <translation>%1, coupe %2 sur %3</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+90"/>
         <source>Segmentation report: %1</source>
         <translation>Rapport de segmentation&#xa0;: %1</translation>
     </message>
@@ -2267,27 +2411,27 @@
     <message>
         <location line="+1"/>
         <source>What should the author change? (stored with the review)</source>
-        <translation>Que doit changer l&apos;auteur ? (enregistré avec la révision)</translation>
+        <translation>Que doit changer l'auteur ? (enregistré avec la révision)</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Not sent back: say what to change in a comment</source>
-        <translation>Non renvoyé : indiquez dans un commentaire ce qu&apos;il faut changer</translation>
+        <translation>Non renvoyé : indiquez dans un commentaire ce qu'il faut changer</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>No share revision to review: open one from the share, or save the labels to the share first</source>
-        <translation>Aucune révision du partage à réviser : ouvrez-en une depuis le partage, ou enregistrez d&apos;abord les labels sur le partage</translation>
+        <translation>Aucune révision du partage à réviser : ouvrez-en une depuis le partage, ou enregistrez d'abord les labels sur le partage</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>The labels have unsaved edits: a review is of revision %1 as it is on the share. Save (a new revision) or undo the edits first.</source>
-        <translation>Les labels ont des modifications non enregistrées : une révision porte sur la révision %1 telle qu&apos;elle est sur le partage. Enregistrez d&apos;abord (une nouvelle révision) ou annulez les modifications.</translation>
+        <translation>Les labels ont des modifications non enregistrées : une révision porte sur la révision %1 telle qu'elle est sur le partage. Enregistrez d'abord (une nouvelle révision) ou annulez les modifications.</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Wait for the running job to finish (or cancel it) first</source>
-        <translation>Attendez d&apos;abord la fin de la tâche en cours (ou annulez-la)</translation>
+        <translation>Attendez d'abord la fin de la tâche en cours (ou annulez-la)</translation>
     </message>
     <message>
         <location line="+15"/>
@@ -2332,7 +2476,7 @@
     <message>
         <location line="+3"/>
         <source>The audit record was not written: %1</source>
-        <translation>L&apos;enregistrement d&apos;audit n&apos;a pas été écrit : %1</translation>
+        <translation>L'enregistrement d'audit n'a pas été écrit : %1</translation>
     </message>
 </context>
 <context>
@@ -2716,8 +2860,34 @@
 </context>
 <context>
     <name>delineate::app::gui::StudyExports</name>
+    <message>
+        <location filename="../app/gui/reports/study_exports.cpp" line="+44"/>
+        <source>ID %1</source>
+        <translation>ID %1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1, ID %2</source>
+        <translation>%1, ID %2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>accession %1</source>
+        <translation>n° d’accès %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+12"/>
+        <source>UID %1</source>
+        <translation>UID %1</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>#%1</source>
+        <translation>n° %1</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../app/gui/reports/study_exports.cpp" line="+104"/>
+        <location line="+78"/>
         <source>Statistics of %n label(s) written to %1</source>
         <translation>
             <numerusform>Statistiques de %n étiquette écrites dans %1</numerusform>
@@ -2740,7 +2910,17 @@
         <translation>SEG DICOM écrit dans %1, rapport de mesures dans %2</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
+        <source>Cannot write the measurement report %1: a folder of that name is there; nothing was written</source>
+        <translation>Impossible d’écrire le rapport de mesures %1 : un dossier de ce nom s’y trouve ; rien n’a été écrit</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The measurement report %1 already exists; nothing was written (choose another name for the SEG, or allow replacing the report)</source>
+        <translation>Le rapport de mesures %1 existe déjà ; rien n’a été écrit (choisissez un autre nom pour le SEG ou autorisez le remplacement du rapport)</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>Report written to %1</source>
         <translation>Rapport écrit dans %1</translation>
     </message>
@@ -2793,7 +2973,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/reports/study_exports_menu.cpp" line="+41"/>
+        <location filename="../app/gui/reports/study_exports_menu.cpp" line="+42"/>
         <source>Label &amp;Statistics (CSV, JSON)...</source>
         <translation>&amp;Statistiques des étiquettes (CSV, JSON)...</translation>
     </message>
@@ -2851,30 +3031,38 @@
     <message>
         <location line="+1"/>
         <location line="+4"/>
-        <location line="+5"/>
         <source>Export DICOM SEG</source>
         <translation>Exporter un SEG DICOM</translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="-4"/>
         <location line="+4"/>
-        <location line="+6"/>
-        <location line="+5"/>
+        <location line="+8"/>
         <source>DICOM (*.dcm)</source>
         <translation>DICOM (*.dcm)</translation>
     </message>
     <message>
-        <location line="-12"/>
+        <location line="-9"/>
         <source>DICOM SEG, De-identified...</source>
         <translation>SEG DICOM, anonymisé...</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>Export Measurement Report (DICOM SR)</source>
-        <translation>Exporter le rapport de mesures (SR DICOM)</translation>
+        <location line="+8"/>
+        <source>Export DICOM SEG and Measurement Report (the report is written beside it as NAME_sr.dcm)</source>
+        <translation>Exporter le DICOM SEG et le rapport de mesures (le rapport est écrit à côté sous le nom NOM_sr.dcm)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
+        <source>Replace Measurement Report</source>
+        <translation>Remplacer le rapport de mesures</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The measurement report %1 already exists. Replace it?</source>
+        <translation>Le rapport de mesures %1 existe déjà. Le remplacer ?</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>DICOM SEG and &amp;Measurement Report (SR)...</source>
         <translation>SEG DICOM et rapport de &amp;mesures (SR)...</translation>
     </message>
@@ -3298,12 +3486,27 @@ Image : %3</translation>
         <translation>Avancé :</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
+        <source>more delineate-train options, e.g. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</source>
+        <translation>autres options de delineate-train, p. ex. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</translation>
+    </message>
+    <message>
+        <location line="+291"/>
+        <source>Stopping...</source>
+        <translation>Arrêt...</translation>
+    </message>
+    <message>
+        <location line="-289"/>
         <source>Start</source>
         <translation>Démarrer</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+1"/>
+        <source>Validate the weights reached, save them as a checkpoint and end the run</source>
+        <translation>Valider les poids atteints, les enregistrer comme point de contrôle et terminer l’entraînement</translation>
+    </message>
+    <message>
+        <location line="+76"/>
         <source>No share is open: the model stays in its run folder, unpublished</source>
         <translation>Aucun partage n’est ouvert : le modèle reste dans le dossier de son entraînement, non publié</translation>
     </message>
@@ -3328,17 +3531,7 @@ Image : %3</translation>
         <translation>Arrêter</translation>
     </message>
     <message>
-        <location line="-291"/>
-        <source>more delineate-train options, e.g. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</source>
-        <translation>autres options de delineate-train, p. ex. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Validate the weights reached, save them as a checkpoint and end the run</source>
-        <translation>Valider les poids atteints, les enregistrer comme point de contrôle et terminer l’entraînement</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="-287"/>
         <source>Resume</source>
         <translation>Reprendre</translation>
     </message>
@@ -3438,12 +3631,7 @@ Image : %3</translation>
         <translation>Entraînement %1 : lecture des cas...</translation>
     </message>
     <message>
-        <location line="+214"/>
-        <source>Stopping...</source>
-        <translation>Arrêt...</translation>
-    </message>
-    <message>
-        <location line="-185"/>
+        <location line="+29"/>
         <source>it %1/%2  loss %3  %4 it/s  ETA %5  data wait %6%  %7</source>
         <translation>it. %1/%2  perte %3  %4 it./s  reste %5  attente des données %6%  %7</translation>
     </message>

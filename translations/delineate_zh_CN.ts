@@ -4,7 +4,7 @@
 <context>
     <name>AuthorPrompt</name>
     <message>
-        <location filename="../app/gui/base/author_name.cpp" line="+21"/>
+        <location filename="../app/gui/base/author_name.cpp" line="+22"/>
         <source>No author name: set yours in File &gt; Preferences (it is stored with every revision)</source>
         <translation>没有作者姓名：请在 文件 &gt; 首选项 中设置（它随每个修订一起保存）</translation>
     </message>
@@ -19,7 +19,7 @@
         <translation>您的姓名，随您保存的每个修订、每个审阅步骤和您训练的每个模型一起存储（文件 &gt; 首选项中可更改）：</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>No author name given: nothing was saved or recorded</source>
         <translation>未提供作者姓名：未保存或记录任何内容</translation>
     </message>
@@ -322,7 +322,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai/ai_panel.cpp" line="+172"/>
+        <location filename="../app/gui/ai/ai_panel.cpp" line="+180"/>
         <source>Model:</source>
         <translation>模型：</translation>
     </message>
@@ -343,12 +343,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+96"/>
+        <location line="+222"/>
         <source>From the preferences</source>
         <translation>来自首选项</translation>
     </message>
     <message>
-        <location line="-95"/>
+        <location line="-221"/>
         <source>Segment everything</source>
         <translation>全部分割</translation>
     </message>
@@ -414,11 +414,12 @@
     </message>
     <message>
         <location line="+1"/>
+        <location line="+386"/>
         <source>AI click mode</source>
         <translation>AI 点击模式</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-386"/>
         <source>Accept AI object</source>
         <translation>接受 AI 对象</translation>
     </message>
@@ -448,12 +449,145 @@
         <translation>引擎：%1，运行于 %2</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+39"/>
+        <source>classic engine: no VISTA-3D checkpoint is configured</source>
+        <translation>经典引擎：未配置 VISTA-3D 检查点</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>classic engine: no CUDA device for VISTA-3D (choose the CPU in the preferences to run it there, at minutes per window)</source>
+        <translation>经典引擎：没有可供 VISTA-3D 使用的 CUDA 设备（可在首选项中选择 CPU 运行，每个窗口需数分钟）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>atlas network %1 (%n classes) on %2</source>
+        <translation>
+            <numerusform>图谱网络 %1（%n 个类别），运行于 %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>VISTA-3D on %1</source>
+        <translation>VISTA-3D，运行于 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>, asked for (the full model takes minutes per 128^3 window on a CPU)</source>
+        <translation>，按要求（完整模型在 CPU 上每个 128^3 窗口需数分钟）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>, fine-tuned: %n classes by the labels it was trained with</source>
+        <translation>
+            <numerusform>，已微调：%n 个类别，使用其训练时的标签</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Fit unknown: this model&apos;s sidecar records nothing of its training images (a checkpoint from before they were recorded); check its results on this study with care.</source>
+        <translation>适配性未知：此模型的附属文件未记录其训练图像（记录该信息之前的检查点）；请仔细检查它在此研究上的结果。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 × %2 × %3 mm</source>
+        <translation>%1 × %2 × %3 mm</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>image</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>this %1 is %2 mm, %3 × %4 × %5 voxels (%6)</source>
+        <translation>此 %1 为 %2 mm，%3 × %4 × %5 体素（%6）</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1-%2</source>
+        <translation>%1–%2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n image(s)</source>
+        <translation>
+            <numerusform>%n 幅图像</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n %1 image(s)</source>
+        <translation>
+            <numerusform>%n 幅 %1 图像</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model trained on %1 at %2 mm, field of view up to %3; %4</source>
+        <translation>模型在 %1 上训练，体素 %2 mm，视野最大 %3；%4</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>field of view %1× larger</source>
+        <translation>视野大 %1 倍</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>field of view %1× smaller</source>
+        <translation>视野小 %1 倍</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>voxels %1× coarser</source>
+        <translation>体素粗 %1 倍</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>voxels %1× finer</source>
+        <translation>体素细 %1 倍</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>another modality</source>
+        <translation>另一种模态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no CT intensities (Hounsfield units)</source>
+        <translation>没有 CT 强度（亨氏单位）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>resampled to the model&apos;s grid it would be %1 billion voxels, too large to segment</source>
+        <translation>重采样到模型网格后将有 %1 十亿个体素，过大，无法分割</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The model does not fit this study: %1: %2</source>
+        <translation>该模型不适合此研究：%1：%2</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Model Does Not Fit the Study</source>
+        <translation>模型不适合此研究</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Its result is likely to be wrong. Run it anyway?</source>
+        <translation>其结果很可能是错误的。仍要运行吗？</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Run Anyway</source>
+        <translation>仍然运行</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>The engine is busy: choose the model when it is done</source>
         <translation>引擎正忙：请在其完成后再选择模型</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+38"/>
         <source>Share models: %1</source>
         <translation>共享存储模型：%1</translation>
     </message>
@@ -493,27 +627,28 @@
         <translation>%1，由 %2 于 %3 保存</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+43"/>
         <source>AI engine: %1</source>
         <translation>AI 引擎：%1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-229"/>
         <source>classic engine (the configured one failed)</source>
         <translation>经典引擎（所配置的引擎启动失败）</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+282"/>
         <source>Tick the classes to segment first</source>
         <translation>请先勾选要分割的类别</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+30"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-218"/>
+        <location line="+220"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -528,7 +663,7 @@
         <translation>%1：%2 s</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <source>Wait for the study to finish loading</source>
         <translation>请等待检查加载完成</translation>
     </message>
@@ -915,7 +1050,7 @@
         <translation>所有标签 ID 均已占用</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+21"/>
         <source>%1: the file holds no labels</source>
         <translation>%1：文件中没有标签</translation>
     </message>
@@ -1636,18 +1771,23 @@
     </message>
     <message>
         <location line="+8"/>
-        <location line="+183"/>
+        <location line="+194"/>
         <source>De-identified report</source>
         <translation>去标识化报告</translation>
     </message>
     <message>
-        <location line="-183"/>
-        <location line="+192"/>
+        <location line="-194"/>
+        <location line="+203"/>
         <source>Segmentation report</source>
         <translation>分割报告</translation>
     </message>
     <message>
-        <location line="-188"/>
+        <location line="-199"/>
+        <source>Patient: %1</source>
+        <translation>患者：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Study: %1</source>
         <translation>检查：%1</translation>
     </message>
@@ -1782,7 +1922,7 @@
         <translation>%1，第 %2 层，共 %3 层</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+90"/>
         <source>Segmentation report: %1</source>
         <translation>分割报告：%1</translation>
     </message>
@@ -2707,8 +2847,34 @@
 </context>
 <context>
     <name>delineate::app::gui::StudyExports</name>
+    <message>
+        <location filename="../app/gui/reports/study_exports.cpp" line="+44"/>
+        <source>ID %1</source>
+        <translation>ID %1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1, ID %2</source>
+        <translation>%1，ID %2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>accession %1</source>
+        <translation>检查号 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+12"/>
+        <source>UID %1</source>
+        <translation>UID %1</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../app/gui/reports/study_exports.cpp" line="+104"/>
+        <location line="+78"/>
         <source>Statistics of %n label(s) written to %1</source>
         <translation>
             <numerusform>已将 %n 个标签的统计数据写入 %1</numerusform>
@@ -2730,7 +2896,17 @@
         <translation>DICOM SEG 已写入 %1，测量报告已写入 %2</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
+        <source>Cannot write the measurement report %1: a folder of that name is there; nothing was written</source>
+        <translation>无法写入测量报告 %1：该位置已有同名文件夹；未写入任何文件</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The measurement report %1 already exists; nothing was written (choose another name for the SEG, or allow replacing the report)</source>
+        <translation>测量报告 %1 已存在；未写入任何文件（请为 SEG 选择其他名称，或允许替换该报告）</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>Report written to %1</source>
         <translation>报告已写入 %1</translation>
     </message>
@@ -2782,7 +2958,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/reports/study_exports_menu.cpp" line="+41"/>
+        <location filename="../app/gui/reports/study_exports_menu.cpp" line="+42"/>
         <source>Label &amp;Statistics (CSV, JSON)...</source>
         <translation>标签统计(&amp;S) (CSV, JSON)...</translation>
     </message>
@@ -2840,30 +3016,38 @@
     <message>
         <location line="+1"/>
         <location line="+4"/>
-        <location line="+5"/>
         <source>Export DICOM SEG</source>
         <translation>导出 DICOM SEG</translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="-4"/>
         <location line="+4"/>
-        <location line="+6"/>
-        <location line="+5"/>
+        <location line="+8"/>
         <source>DICOM (*.dcm)</source>
         <translation>DICOM (*.dcm)</translation>
     </message>
     <message>
-        <location line="-12"/>
+        <location line="-9"/>
         <source>DICOM SEG, De-identified...</source>
         <translation>DICOM SEG，去标识化...</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>Export Measurement Report (DICOM SR)</source>
-        <translation>导出测量报告 (DICOM SR)</translation>
+        <location line="+8"/>
+        <source>Export DICOM SEG and Measurement Report (the report is written beside it as NAME_sr.dcm)</source>
+        <translation>导出 DICOM SEG 和测量报告（报告以 NAME_sr.dcm 写在其旁边）</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
+        <source>Replace Measurement Report</source>
+        <translation>替换测量报告</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The measurement report %1 already exists. Replace it?</source>
+        <translation>测量报告 %1 已存在。是否替换？</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>DICOM SEG and &amp;Measurement Report (SR)...</source>
         <translation>DICOM SEG 和测量报告 (SR)(&amp;M)...</translation>
     </message>
@@ -3283,12 +3467,27 @@ Image: %3</source>
         <translation>高级：</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
+        <source>more delineate-train options, e.g. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</source>
+        <translation>更多 delineate-train 选项，例如 --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</translation>
+    </message>
+    <message>
+        <location line="+291"/>
+        <source>Stopping...</source>
+        <translation>正在停止...</translation>
+    </message>
+    <message>
+        <location line="-289"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+1"/>
+        <source>Validate the weights reached, save them as a checkpoint and end the run</source>
+        <translation>验证当前权重，保存为检查点并结束运行</translation>
+    </message>
+    <message>
+        <location line="+76"/>
         <source>No share is open: the model stays in its run folder, unpublished</source>
         <translation>未打开共享：模型保留在其运行文件夹中，未发布</translation>
     </message>
@@ -3313,17 +3512,7 @@ Image: %3</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-291"/>
-        <source>more delineate-train options, e.g. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</source>
-        <translation>更多 delineate-train 选项，例如 --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Validate the weights reached, save them as a checkpoint and end the run</source>
-        <translation>验证当前权重，保存为检查点并结束运行</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="-287"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
@@ -3423,12 +3612,7 @@ Image: %3</source>
         <translation>训练 %1：正在读取病例...</translation>
     </message>
     <message>
-        <location line="+214"/>
-        <source>Stopping...</source>
-        <translation>正在停止...</translation>
-    </message>
-    <message>
-        <location line="-185"/>
+        <location line="+29"/>
         <source>it %1/%2  loss %3  %4 it/s  ETA %5  data wait %6%  %7</source>
         <translation>迭代 %1/%2  损失 %3  %4 次/秒  剩余 %5  数据等待 %6%  %7</translation>
     </message>

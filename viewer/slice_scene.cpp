@@ -342,7 +342,9 @@ void SliceScene::updateOverlay(bool force) {
   if (m_previewData) {
     reslicePlane(m_previewReslice, origin);
     m_previewReslice->Update();
-    // The object's border within the plane (4-neighbours) becomes 2: drawn opaque, the inside translucent.
+    // Issue 41: a one-voxel rim was hard to see over other labels. The inside is a translucent fill (1), a band
+    // along the object's edge an opaque rim (2) and, just outside it, a dark outline (3) that separates the
+    // rim from whatever label lies around it; both widths grow with the plane so they stay visible zoomed out.
     vtkImageData* plane = m_previewReslice->GetOutput();
     m_previewPlane->DeepCopy(plane);
     int e[6];
@@ -350,9 +352,25 @@ void SliceScene::updateOverlay(bool force) {
     const int nx = e[1] - e[0] + 1, ny = e[3] - e[2] + 1;
     const auto* in = static_cast<const unsigned char*>(plane->GetScalarPointer());
     auto* out = static_cast<unsigned char*>(m_previewPlane->GetScalarPointer());
+    const int rim = previewRimWidth(nx, ny), halo = previewOutlineWidth(nx, ny);
+    int x0 = nx, x1 = -1, y0 = ny, y1 = -1;  // the object's box in the plane
     for (int y = 0; y < ny; ++y)
       for (int x = 0; x < nx; ++x)
-        if (in[y * nx + x]) out[y * nx + x] = onPlaneEdge(in, x, y, nx, ny) ? 2 : 1;
+        if (in[y * nx + x]) x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+    auto inside = [&](int x, int y) { return x >= 0 && y >= 0 && x < nx && y < ny && in[y * nx + x] != 0; };
+    // Whether a pixel within `r` (a square) of (x, y) is `wanted` (inside or not; off the plane counts as outside).
+    auto near = [&](int x, int y, int r, bool wanted) {
+      for (int dy = -r; dy <= r; ++dy)
+        for (int dx = -r; dx <= r; ++dx)
+          if (inside(x + dx, y + dy) == wanted) return true;
+      return false;
+    };
+    for (int y = std::max(0, y0 - halo); y <= std::min(ny - 1, y1 + halo); ++y)
+      for (int x = std::max(0, x0 - halo); x <= std::min(nx - 1, x1 + halo); ++x) {
+        unsigned char& v = out[y * nx + x];
+        if (in[y * nx + x]) v = near(x, y, rim - 1, false) ? 2 : 1;
+        else if (near(x, y, halo, true)) v = 3;
+      }
     m_previewPlane->Modified();
     const Vec3 front = add(origin, m_normal, -0.02 * sliceStep());
     auto placePreview = vtkSmartPointer<vtkMatrix4x4>::New();
@@ -411,11 +429,12 @@ void SliceScene::setPreview(const core::IndexBox& box, const std::uint8_t* voxel
             static_cast<unsigned char*>(m_previewData->GetScalarPointer()));
   m_previewReslice->SetInputData(m_previewData);
   auto lut = vtkSmartPointer<vtkLookupTable>::New();
-  lut->SetNumberOfTableValues(3);
-  lut->SetTableRange(0, 2);
+  lut->SetNumberOfTableValues(4);
+  lut->SetTableRange(0, 3);
   lut->SetTableValue(0, 0, 0, 0, 0);
-  lut->SetTableValue(1, color.r / 255.0, color.g / 255.0, color.b / 255.0, 0.5);
+  lut->SetTableValue(1, color.r / 255.0, color.g / 255.0, color.b / 255.0, kPreviewFillOpacity);
   lut->SetTableValue(2, color.r / 255.0, color.g / 255.0, color.b / 255.0, 1.0);
+  lut->SetTableValue(3, 0, 0, 0, kPreviewOutlineOpacity);
   m_previewColors->SetLookupTable(lut);
   m_previewColor = color;
   m_previewActor->SetOpacity(1.0);

@@ -4,6 +4,7 @@
 // edges. Axial views are seen from the feet (patient right on the screen's left, anterior up), coronal from the
 // front, sagittal from the patient's left (anterior on the screen's left). World coordinates are LPS millimetres.
 
+#include <algorithm>
 #include <array>
 #include <limits>
 #include <optional>
@@ -36,6 +37,14 @@ namespace delineate::viewer {
 enum class SliceOrientation { Axial, Coronal, Sagittal };
 const char* orientationName(SliceOrientation o);
 
+// How a click preview is drawn over the labels (issue 41: a one-voxel rim was hard to see): its inside at this
+// opacity in its colour, an opaque rim along its edge and a dark outline just outside it, their widths in pixels of
+// an nx x ny slice plane (wider planes are shown smaller, so the bands grow with them).
+inline constexpr double kPreviewFillOpacity = 0.6;
+inline constexpr double kPreviewOutlineOpacity = 0.85;
+inline int previewRimWidth(int nx, int ny) { return std::max(2, (std::max(nx, ny) + 128) / 256); }
+inline int previewOutlineWidth(int nx, int ny) { return std::max(1, previewRimWidth(nx, ny) / 2); }
+
 class SliceScene {
  public:
   SliceScene(vtkRenderer* renderer, SliceOrientation orientation);
@@ -61,7 +70,8 @@ class SliceScene {
   void setPreview(const core::IndexBox& box, const std::uint8_t* voxels, core::Rgba color);
   void clearPreview() { setPreview({}, nullptr, {}); }
   bool hasPreview() const { return m_previewData != nullptr; }
-  // The preview's colour (its fill is translucent, its border in the slice opaque so it shows over any label).
+  // The preview's colour (its fill is translucent, a band along its edge in the slice opaque and a dark outline just
+  // outside it, so it shows over any label: previewRimWidth, previewOutlineWidth, in plane pixels).
   core::Rgba previewColor() const { return m_previewColor; }
   // An AI click session's points: a "+" (positive) or "-" (negative) marker where each lies, drawn in the views
   // whose slice holds it (within half a slice), a constant size on the screen. An empty list clears them.

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands.h"
+#include "core/statistics.h"
 #include "inference/checkpoint_engine.h"
 #include "io/base/regular_file.h"
 #include "io/labels/label_table_io.h"
@@ -225,11 +226,17 @@ int runShareShow(const ShareShowOptions& o) {
     return 0;
   }
   if (info) printRevisionLine(*info);
-  std::printf("grid %lldx%lldx%lld, hash verified\nlabel     voxels   volume (mL)\n",
+  std::printf("grid %lldx%lldx%lld, hash verified\nlabel     voxels        volume\n",
               static_cast<long long>(g.dimensions()[0]), static_cast<long long>(g.dimensions()[1]),
               static_cast<long long>(g.dimensions()[2]));
-  for (const auto& [l, n] : counts)
-    if (l) std::printf("%5u %10llu %13.3f\n", l, static_cast<unsigned long long>(n), double(n) * voxelMl);
+  // As delineate-cli info writes volumes: the unit fits the size (mL, or mm3 below 1 mL), three significant digits,
+  // so a mouse structure does not read "0.000"; --json keeps mL at full precision.
+  for (const auto& [l, n] : counts) {
+    if (!l) continue;
+    const core::VolumeText vt = core::volumeText(double(n) * voxelMl * 1000.0);
+    std::printf("%5u %10llu %9.*f %s\n", l, static_cast<unsigned long long>(n), vt.decimals, vt.value,
+                vt.millilitres ? "mL" : "mm3");
+  }
   return 0;
 }
 

@@ -7,10 +7,13 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
+#include <utility>
 
 #include "app/train/train_data.h"
 #include "inference/checkpoint_engine.h"
+#include "inference/model_fit.h"
 #include "io/share/share_datasets.h"
 #include "io/share/share_reviews.h"
 #include "io/share/share_store.h"
@@ -26,6 +29,7 @@ using Clock = std::chrono::steady_clock;
 
 struct Candidate {
   std::string study, series, labels;  // labels: "none", or the label set's newest revision that is not approved
+  inference::StudyFitInput fit;       // the series' grid and modality, checked against the model before it runs
 };
 
 struct Scored {
@@ -86,7 +90,7 @@ core::Result<std::vector<Candidate>> candidates(const io::ShareStore& store, con
       if (!only.empty()) return core::makeError(core::ErrorCode::InvalidArgument, store.root() + "/studies/" + study, why);
       continue;
     }
-    Candidate c{study, image->series, "none"};
+    Candidate c{study, image->series, "none", {*image->geometry, image->modality, std::nullopt}};
     for (const auto& set : listing->labelSets)
       if (set.name == labelSet && set.latestRevision > 0) c.labels = "r" + std::to_string(set.latestRevision) + " not approved";
     out.push_back(std::move(c));
@@ -136,6 +140,28 @@ int runRanking(const RankOptions& options, const std::atomic<bool>& cancel) {
   std::vector<std::string> skipped;
   auto list = candidates(*store, labelSet, options.studies, skipped);
   if (!list) return failRun(list.error(), options.jsonLines);
+  // Only studies the model fits are ranked (issue 41: a mouse model ranked a human CT, both label sets being
+  // "labels"): the others are named with why, before anything is fetched. A model whose sidecar records no training
+  // data profile (older checkpoints) ranks everything, with a warning.
+  auto fitProfile = inference::readModelFitProfile(*path);
+  if (!fitProfile) return failRun(fitProfile.error(), options.jsonLines);
+  const inference::ModelFitProfile profile = fitProfile->value_or(inference::ModelFitProfile{});
+  std::vector<std::pair<std::string, std::string>> unfit;  // study, why
+  bool unknownFit = false;
+  for (auto it = list->begin(); it != list->end();) {
+    const inference::ModelFit fit = inference::checkModelFit(profile, it->fit);
+    if (fit.verdict == inference::ModelFit::Verdict::Unknown) unknownFit = true;
+    if (fit.verdict != inference::ModelFit::Verdict::Mismatch) {
+      ++it;
+      continue;
+    }
+    const std::string why = "does not fit the model: " + inference::describeModelFit(fit, it->fit);
+    if (!options.studies.empty())  // a study asked for by name: an error naming why, as for one that is no candidate
+      return failRun(core::makeError(core::ErrorCode::InvalidArgument, store->root() + "/studies/" + it->study, why), options.jsonLines);
+    unfit.emplace_back(it->study, why);
+    skipped.push_back(it->study + ": " + why);
+    it = list->erase(it);
+  }
   if (options.jsonLines) {
     std::printf("%s\n", json{{"event", "start"}, {"model", options.model}, {"device", (*engine)->info().device},
                              {"labelSet", labelSet}, {"candidates", list->size()}}
@@ -144,6 +170,17 @@ int runRanking(const RankOptions& options, const std::atomic<bool>& cancel) {
   } else {
     std::printf("%zu stud%s without an approved '%s' revision, ranked by %s on %s\n", list->size(), list->size() == 1 ? "y" : "ies",
                 labelSet.c_str(), options.model.c_str(), (*engine)->info().device.c_str());
+  }
+  const std::string unknownWhy =
+      "the model's sidecar records no training data profile (a checkpoint from before it was recorded): whether it fits "
+      "these studies is unknown";
+  if (unknownFit) {
+    if (options.jsonLines) std::printf("%s\n", json{{"event", "warning"}, {"reason", unknownWhy}}.dump().c_str());
+    else std::fprintf(stderr, "warning: %s\n", unknownWhy.c_str());
+  }
+  for (const auto& [study, why] : unfit) {
+    if (options.jsonLines) std::printf("%s\n", json{{"event", "skipped"}, {"study", study}, {"reason", why}}.dump().c_str());
+    else std::fprintf(stderr, "skipped %s: %s\n", study.c_str(), why.c_str());
   }
   std::fflush(stdout);
 

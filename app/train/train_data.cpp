@@ -76,7 +76,7 @@ int failRun(const core::Error& e, bool jsonLines) {
   return 1;
 }
 
-core::Result<core::ImageVolume> readImage(const std::string& path) {
+core::Result<core::ImageVolume> readImage(const std::string& path, std::string* modality) {
   if (io::imageFileFormatFromPath(path) != io::ImageFileFormat::Unknown) return io::readImageFile(path);
   auto index = io::indexDicomFolder(path);
   if (!index) return index.error();
@@ -87,6 +87,7 @@ core::Result<core::ImageVolume> readImage(const std::string& path) {
   if (images.size() > 1) return makeError(ErrorCode::InvalidArgument, path, "holds " + std::to_string(images.size()) + " image series; name one file or folder per case");
   auto loaded = io::loadDicomSeries(*images.front());
   if (!loaded) return loaded.error();
+  if (modality && !images.front()->modality.empty()) *modality = images.front()->modality;
   return std::move(loaded->image);
 }
 
@@ -121,6 +122,7 @@ core::Result<CaseList> readCaseList(const std::string& path) {
     e.study = c.value("study", std::string());
     e.labelSet = c.value("labelSet", std::string());
     e.revision = c.value("revision", 0);
+    e.modality = c.value("modality", std::string());
     e.imageSha256 = c.value("imageSha256", std::string());
     e.labelsSha256 = c.value("labelsSha256", std::string());
     e.id = c.value("id", std::string());
@@ -290,8 +292,9 @@ core::Result<PreparedData> loadCases(const CaseList& list, RunSettings& settings
   std::vector<std::set<core::Label>> caseIds;
   std::vector<core::Vec3> spacings;
   float lowest = 0;
-  auto readPair = [&](const CaseEntry& e, core::ImageVolume& image, core::LabelMap& labels) -> core::Result<bool> {
-    auto i = readImage(e.image);
+  auto readPair = [&](const CaseEntry& e, core::ImageVolume& image, core::LabelMap& labels,
+                      std::string* modality = nullptr) -> core::Result<bool> {
+    auto i = readImage(e.image, modality);
     if (!i) {
       if (core::Status s = bad(e, i.error().describe()); !s) return s.error();
       return false;
@@ -413,12 +416,17 @@ core::Result<PreparedData> loadCases(const CaseList& list, RunSettings& settings
 
   // Pass 2, one case at a time again: read, prepare, into the cache (which keeps its budget).
   std::vector<std::size_t> unmarked;
+  inference::TrainingDataProfileBuilder profile;
   for (const auto& u : usable) {
     core::ImageVolume image;
     core::LabelMap labels;
-    auto ok = readPair(u.entry, image, labels);
+    std::string modality = u.entry.modality;
+    auto ok = readPair(u.entry, image, labels, &modality);
     if (!ok) return ok.error();
     if (!*ok) continue;
+    const core::Geometry imageGeometry = image.geometry();
+    float imageLowest = 0;
+    for (std::size_t i = 0; i < image.size(); ++i) imageLowest = std::min(imageLowest, image[i]);
     auto prepared = vista ? tr::prepareVista3dCase(u.entry.id, image, labels, settings.prepare)
                           : tr::prepareCase(u.entry.id, image, labels, settings.prepare);
     image = core::ImageVolume();
@@ -431,6 +439,7 @@ core::Result<PreparedData> loadCases(const CaseList& list, RunSettings& settings
     std::transform(split.begin(), split.end(), split.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
     prepared->split = split;
     if (core::Status s = cache.add(std::move(*prepared)); !s) return s.error();
+    profile.add(imageGeometry, modality, imageLowest);
     const std::size_t k = cache.size() - 1;
     if (split == "validation" || split == "val") data.validation.push_back(k);
     else if (split == "train" || split == "training") data.train.push_back(k);
@@ -438,6 +447,7 @@ core::Result<PreparedData> loadCases(const CaseList& list, RunSettings& settings
     data.cases.push_back(LoadedCase{u.entry, u.imageSha, u.labelsSha});
   }
   if (data.cases.empty()) return makeError(ErrorCode::InvalidArgument, list.path, "no usable case: every case was skipped (above)");
+  data.trainingDataProfile = profile.profile();
   // Unmarked cases train, except the last `holdOut` by id, which validate.
   std::sort(unmarked.begin(), unmarked.end(), [&](std::size_t a, std::size_t b) { return cache.info(a).id < cache.info(b).id; });
   const auto hold = static_cast<std::size_t>(std::max(0, settings.holdOut));
@@ -534,6 +544,8 @@ json sidecarBase(const RunSettings& s, const CaseList& list, const PreparedData&
   j["data"] = {{"caseList", list.path}, {"dataset", list.dataset}, {"datasetRevision", list.datasetRevision},
                {"cases", cases}, {"skipped", data.skipped}};
   j["config"] = s.config;
+  // What the cases were (issue 41): the window and the ranking check a study against it before the model runs there.
+  j["trainingDataProfile"] = json::parse(inference::trainingDataProfileJson(data.trainingDataProfile));
   return j;
 }
 

@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "core/label_table.h"
+#include "inference/model_fit.h"
 #include "inference/training/case_cache.h"
 #include "inference/training/trainer.h"
 
@@ -21,6 +22,7 @@ struct CaseEntry {
   std::string imageSha256, labelsSha256;  // expected (from cases.json), empty when not given
   std::string study, labelSet;
   int revision = 0;
+  std::string modality;  // optional ("CT", "MR"): cases.json's, else a DICOM image folder's (trainingDataProfile)
 };
 
 struct CaseList {
@@ -37,8 +39,9 @@ core::Result<CaseList> readCaseList(const std::string& path);
 // A run's error: a JSON "error" line on stdout (with --json) and "error: ..." on stderr; returns the exit code 1.
 int failRun(const core::Error& e, bool jsonLines);
 
-// A volume file, or the one image series of a DICOM folder (errors name the path).
-core::Result<core::ImageVolume> readImage(const std::string& path);
+// A volume file, or the one image series of a DICOM folder (errors name the path); `modality`, when given, gets the
+// DICOM series' modality (left as it was for a volume file, which names none).
+core::Result<core::ImageVolume> readImage(const std::string& path, std::string* modality = nullptr);
 
 // The run's settings: every key of the configuration (docs: README "Training"), flags already merged in.
 struct RunSettings {
@@ -81,6 +84,7 @@ struct PreparedData {
   std::vector<std::size_t> train, validation;
   std::vector<std::string> skipped;
   std::vector<std::pair<int, core::Label>> classes;  // SegResNetDS class -> source label id
+  inference::TrainingDataProfile trainingDataProfile;  // what the cases in the cache are (the sidecar's, model_fit.h)
 };
 core::Result<PreparedData> loadCases(const CaseList& list, RunSettings& settings, inference::training::CaseCache& cache,
                                      bool quiet);

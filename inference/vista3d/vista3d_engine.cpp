@@ -252,6 +252,7 @@ core::Result<EngineChoice> selectEngine(const EngineSelection& selection) {
   if (selection.checkpoint.empty()) {
     choice.engine = createEngine("classic");
     choice.why = "classic engine: no VISTA-3D checkpoint is configured";
+    choice.reason = EngineChoice::Reason::NoCheckpoint;
     return choice;
   }
   // A delineate-train checkpoint: its sidecar says what it is.
@@ -262,6 +263,7 @@ core::Result<EngineChoice> selectEngine(const EngineSelection& selection) {
     if (!engine) return engine.error();
     choice.why = "atlas network " + std::filesystem::path(selection.checkpoint).filename().string() + " (" +
                  std::to_string((*trained)->classes.size()) + " classes) on " + (*engine)->info().device;
+    choice.reason = EngineChoice::Reason::AtlasNetwork;
     choice.engine = std::move(engine).value();
     return choice;
   }
@@ -273,6 +275,7 @@ core::Result<EngineChoice> selectEngine(const EngineSelection& selection) {
     choice.engine = createEngine("classic");
     choice.why = "classic engine: no CUDA device for VISTA-3D (ask for the CPU explicitly to run it there, at minutes "
                  "per window)";
+    choice.reason = EngineChoice::Reason::NoCuda;
     return choice;
   }
   Vista3dEngineOptions options = selection.vista;
@@ -280,10 +283,15 @@ core::Result<EngineChoice> selectEngine(const EngineSelection& selection) {
   auto engine = createVista3dEngine(selection.checkpoint, options);
   if (!engine) return engine.error();
   choice.why = "VISTA-3D on " + (*engine)->info().device;
-  if (options.device == "cpu") choice.why += ", asked for (the full model takes minutes per 128^3 window on a CPU)";
+  choice.reason = EngineChoice::Reason::Vista3d;
+  if (options.device == "cpu") {
+    choice.why += ", asked for (the full model takes minutes per 128^3 window on a CPU)";
+    choice.reason = EngineChoice::Reason::Vista3dOnCpu;
+  }
   choice.engine = std::move(engine).value();
   if (*trained) {
     choice.why += ", fine-tuned: " + std::to_string((*trained)->classes.size()) + " classes by the labels it was trained with";
+    choice.fineTuned = true;
     choice.engine = withTrainedLabels(std::move(choice.engine), **trained);
   }
   return choice;

@@ -169,6 +169,7 @@ struct DicomSeries {
   std::string studyInstanceUid;
   std::string studyDate;
   std::string studyDescription;
+  std::string accessionNumber;
   std::string seriesInstanceUid;
   std::string seriesNumber;
   std::string seriesDescription;

@@ -83,7 +83,7 @@ DicomPixelFormat readPixelFormat(DcmDataset* dataset, const PrescanResult& pre);
 
 // One file's header: identification, the pixel format and one DicomSlice per frame.
 struct FileHeader {
-  std::string patientId, patientName, studyInstanceUid, studyDate, studyDescription;
+  std::string patientId, patientName, studyInstanceUid, studyDate, studyDescription, accessionNumber;
   std::string seriesInstanceUid, seriesNumber, seriesDescription, modality, sopClassUid, frameOfReferenceUid;
   bool isImage = false;
   DicomPixelFormat format;

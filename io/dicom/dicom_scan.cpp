@@ -166,6 +166,7 @@ core::Result<FileHeader> readDicomFileHeader(const std::string& path) {
   h.studyInstanceUid = storedUid(prescan, 0x0020, 0x000D, str(ds, DCM_StudyInstanceUID));
   h.studyDate = str(ds, DCM_StudyDate);
   h.studyDescription = str(ds, DCM_StudyDescription);
+  h.accessionNumber = str(ds, DCM_AccessionNumber);
   h.seriesInstanceUid = storedUid(prescan, 0x0020, 0x000E, str(ds, DCM_SeriesInstanceUID));
   h.seriesNumber = str(ds, DCM_SeriesNumber);
   h.seriesDescription = str(ds, DCM_SeriesDescription);
@@ -586,6 +587,7 @@ core::Result<DicomIndex> indexDicomFiles(const std::vector<std::string>& files, 
       p.studyInstanceUid = h.studyInstanceUid;
       p.studyDate = h.studyDate;
       p.studyDescription = h.studyDescription;
+      p.accessionNumber = h.accessionNumber;
       p.seriesInstanceUid = h.seriesInstanceUid;
       p.seriesNumber = h.seriesNumber;
       p.seriesDescription = h.seriesDescription;

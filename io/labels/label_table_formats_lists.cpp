@@ -160,6 +160,7 @@ Result<LabelTable> readLabelListString(std::string_view text, const std::string&
     if (Status s = addEntry(table, std::move(*row.entry), subject, line.number); !s) return s.error();
   }
   while (!table.notes().empty() && table.notes().back().empty()) table.notes().pop_back();
+  table.assignDistinctColors();  // a list names labels only: colours that stay apart in the table (issue 41)
   if (layoutOut) *layoutOut = layout;
   return table;
 }
@@ -238,6 +239,7 @@ Result<LabelTable> readSctInfoLabelString(std::string_view text, const std::stri
     sawRow = true;
   }
   for (; i < lines.size(); ++i) extras.trailer.emplace_back(lines[i].text);
+  table.assignDistinctColors();  // no colours in the file: colours that stay apart in the table (issue 41)
   if (extrasOut) *extrasOut = std::move(extras);
   return table;
 }

@@ -22,9 +22,11 @@ using core::makeError;
 
 std::string fetchedCasesJson(const FetchedDataset& fetched) {
   nlohmann::json cases = nlohmann::json::array();
-  for (const auto& c : fetched.cases)
+  for (const auto& c : fetched.cases) {
     cases.push_back({{"study", c.study}, {"labelSet", c.labelSet}, {"revision", c.revision}, {"split", c.split},
                      {"image", c.image}, {"labels", c.labels}});
+    if (!c.modality.empty()) cases.back()["modality"] = c.modality;
+  }
   return nlohmann::json{{"format", 1}, {"dataset", fetched.name}, {"revision", fetched.revision}, {"cases", cases},
                         {"skipped", fetched.skipped}}
              .dump(2) +
@@ -98,7 +100,7 @@ core::Result<FetchedDataset> fetchDataset(const ShareStore& store, const std::st
     }
     auto image = fetchSeries(store, boundStudy, boundSeries, (caseFolder / ("images-" + boundSeries)).string());
     if (!image) return image.error();
-    out.cases.push_back({e.study, e.labelSet, e.split, e.revision, image->openPath, labelPath.string()});
+    out.cases.push_back({e.study, e.labelSet, e.split, e.revision, image->openPath, labelPath.string(), manifest->modality});
     if (progress) progress->report(double(i + 1) / double(dataset->entries.size()), "fetch");
   }
   out.casesJson = (fs::path(folder) / "cases.json").string();

@@ -3,7 +3,7 @@
 // of a dataset version, its label revision copied out verified against the hash the dataset names, and the image
 // series it is bound to fetched verified (io/studies/study_store.h), then listed in `cases.json`:
 //   {"format": 1, "dataset": NAME, "revision": N, "cases": [{"study", "labelSet", "revision", "split",
-//    "image": path, "labels": path}], "skipped": ["<study> / <set> rN: <reason>"]}
+//    "image": path, "labels": path, "modality"?}], "skipped": ["<study> / <set> rN: <reason>"]}
 // A case is skipped, named with its reason, when its label revision changed since the dataset was made (the hash
 // differs), is not bound to an image (written before studies held images), or is on another grid than its image
 // (the manifest's geometry); `stopOnBadCase` makes the first such case an error instead.
@@ -22,6 +22,7 @@ struct FetchedCase {
   int revision = 0;
   std::string image;   // a DICOM folder or a volume file
   std::string labels;  // the revision's .nii.gz
+  std::string modality;  // the series manifest's ("CT", "MR"; empty when it names none)
 };
 
 struct FetchedDataset {

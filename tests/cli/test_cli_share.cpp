@@ -95,6 +95,28 @@ TEST_CASE("cli share: save, list, show, diff, restore and get agree with the lab
   CHECK(show["labels"][1]["label"] == 2);
   CHECK(show["labels"][1]["voxels"] == 500);
   CHECK(show["labels"][1]["volumeMl"].get<double>() == Approx(500 * 2.0 / 1000.0));
+  // The text: volumes in a unit that fits them, three significant digits (issue 41: "0.000" for mouse structures).
+  const Run shown = runCli("share show " + r + " ct1 organs 2");
+  INFO(shown.out);
+  REQUIRE(shown.exitCode == 0);
+  CHECK(shown.out.find("    1        375       750 mm3") != std::string::npos);  // 375 voxels of 2 mm3
+  CHECK(shown.out.find("    2        500      1.00 mL") != std::string::npos);
+  {
+    // A mouse structure: 12 voxels of 0.1 mm.
+    const core::Geometry mouse({20, 20, 20}, {0.1, 0.1, 0.1}, {0.0, 0.0, 0.0});
+    auto small = core::LabelMap::create(mouse);
+    REQUIRE(small.ok());
+    core::EditTransaction t(*small, "paint");
+    t.fillBox(core::IndexBox{{0, 0, 0}, {3, 2, 0}}, 7);
+    REQUIRE(t.commit().has_value());
+    const fs::path f = writeLabels(dir / "mouse.nii.gz", *small);
+    REQUIRE(runCli("share save " + r + " mouse1 atlas " + quoted(f.string()) + " --author ann").exitCode == 0);
+    const Run mouseShown = runCli("share show " + r + " mouse1 atlas 1");
+    INFO(mouseShown.out);
+    REQUIRE(mouseShown.exitCode == 0);
+    CHECK(mouseShown.out.find("    7         12    0.0120 mm3") != std::string::npos);
+    CHECK(mouseShown.out.find("0.000") == std::string::npos);
+  }
 
   // restore r1 as r3, then get r3: the voxels of v0.
   Run restored = runCli("share restore " + r + " ct1 organs 1");

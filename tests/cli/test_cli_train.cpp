@@ -248,6 +248,18 @@ TEST_CASE("delineate-train: an atlas network on mouse MRI, JSON progress, checkp
   CHECK(sidecar.at("preprocessing").at("intensity") == "zscore-nonzero");
   CHECK(sidecar.at("validations").size() == 2);
   CHECK(sidecar.at("iteration") == 8);
+  // What the cases were, for the fit check before the model runs on a study (issue 41): three mouse MRIs.
+  const json& profile = sidecar.at("trainingDataProfile");
+  CHECK(profile.at("images") == 3);
+  CHECK(profile.at("hounsfield") == false);
+  CHECK(profile.at("modalities").empty());  // NIfTI files name none
+  for (const char* key : {"spacingMm", "fieldOfViewMm"})
+    for (const char* bound : {"min", "max"}) {
+      INFO(key << " " << bound);
+      REQUIRE(profile.at(key).at(bound).size() == 3);
+      CHECK(profile.at(key).at(bound).at(0).get<double>() > 0);
+    }
+  CHECK(profile.at("fieldOfViewMm").at("max").at(0).get<double>() < 100);  // a mouse: centimetres, not a human body
   REQUIRE(sidecar.at("data").at("cases").size() == 3);
   for (const auto& c : sidecar.at("data").at("cases")) {
     auto labels = io::sha256OfFile(c.at("labels").get<std::string>());
@@ -723,6 +735,15 @@ TEST_CASE("delineate-train --rank: the share's studies without approved labels, 
   const std::string checkpoint = (dir / "run" / "checkpoints" / "it0000008.pt").string();
   REQUIRE(fs::exists(checkpoint));
 
+  // A human CT on the same share, its label set unlabelled too: the mouse model does not rank it (issue 41: both
+  // label sets were "labels", and the CT was ranked by the mouse model).
+  {
+    const Run r = runCli("study import " + quoted(root.string()) + " " +
+                         quoted(std::string(DELINEATE_SOURCE_DIR) + "/resources/sample/example_ct.nii.gz") +
+                         " --study human --modality CT");
+    INFO(r.out);
+    REQUIRE(r.exitCode == 0);
+  }
   const std::string common = "--share " + quoted(root.string()) + " --label-set atlas --json --device cpu";
   const Run all = runProgram(DELINEATE_TRAIN_PATH, "--rank " + quoted(checkpoint) + " " + common + " --threads 2");
   INFO(all.out);
@@ -730,6 +751,19 @@ TEST_CASE("delineate-train --rank: the share's studies without approved labels, 
   const auto events = jsonLines(all.out);
   REQUIRE(events.front().at("event") == "start");
   CHECK(events.front().at("candidates") == 3);
+  bool humanSkipped = false;
+  for (const auto& e : events)
+    if (e.at("event") == "skipped" && e.at("study") == "human") {
+      const std::string reason = e.at("reason").get<std::string>();
+      INFO(reason);
+      humanSkipped = true;
+      CHECK(reason.find("does not fit the model") != std::string::npos);
+      CHECK(reason.find("model trained on 2 images") != std::string::npos);
+      CHECK(reason.find("this CT is") != std::string::npos);
+      CHECK(reason.find("field of view") != std::string::npos);
+    }
+  CHECK(humanSkipped);
+  for (const auto& c : events.back().at("cases")) CHECK(c.at("study") != "human");
   REQUIRE(events.back().at("event") == "ranking");
   const json ranking = events.back().at("cases");
   REQUIRE(ranking.size() == 3);
@@ -760,6 +794,27 @@ TEST_CASE("delineate-train --rank: the share's studies without approved labels, 
   const Run labelled = runProgram(DELINEATE_TRAIN_PATH, "--rank " + quoted(checkpoint) + " " + common + " --studies mouse1");
   CHECK(labelled.exitCode == 1);
   CHECK(labelled.out.find("has an approved revision of label set 'atlas'") != std::string::npos);
+  const Run human = runProgram(DELINEATE_TRAIN_PATH, "--rank " + quoted(checkpoint) + " " + common + " --studies human");
+  CHECK(human.exitCode == 1);
+  CHECK(human.out.find("does not fit the model") != std::string::npos);
+  // A checkpoint from before the profile was recorded: ranked all the same, with a warning that the fit is unknown.
+  {
+    const fs::path oldDir = dir / "old";
+    fs::create_directories(oldDir);
+    fs::copy_file(checkpoint, oldDir / "it0000008.pt");
+    json oldSidecar = json::parse(readTextFile(fs::path(checkpoint).replace_extension(".json")));
+    oldSidecar.erase("trainingDataProfile");
+    std::ofstream(oldDir / "it0000008.json") << oldSidecar.dump();
+    const Run unknown = runProgram(DELINEATE_TRAIN_PATH, "--rank " + quoted((oldDir / "it0000008.pt").string()) + " " + common +
+                                                             " --studies mouse4");
+    INFO(unknown.out);
+    REQUIRE(unknown.exitCode == 0);
+    bool warned = false;
+    for (const auto& e : jsonLines(unknown.out))
+      warned |= e.at("event") == "warning" && e.at("reason").get<std::string>().find("unknown") != std::string::npos;
+    CHECK(warned);
+    CHECK(jsonLines(unknown.out).back().at("cases").size() == 1);
+  }
   fs::copy_file(checkpoint, dir / "plain.pt");
   const Run plain = runProgram(DELINEATE_TRAIN_PATH, "--rank " + quoted((dir / "plain.pt").string()) + " " + common);
   CHECK(plain.exitCode == 1);

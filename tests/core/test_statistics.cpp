@@ -200,6 +200,36 @@ TEST_CASE("label tables keep entries sorted and unique", "[labeltable]") {
   for (Label id = 1; id < 200; ++id) REQUIRE(LabelTable::defaultColor(id) != LabelTable::defaultColor(Label(id + 1)));
 }
 
+TEST_CASE("label colours: a table of up to 30 labels, read or grown one by one, keeps every pair apart", "[labels]") {
+  // Issue 41: the golden-angle walk gave ids 1 and 14 nearly the same green (delta E 6.9).
+  CHECK(LabelTable::colorDistance(LabelTable::defaultColor(1), LabelTable::defaultColor(14)) < 10);
+  auto closest = [](const LabelTable& t) {
+    double d = 1e9;
+    for (const LabelEntry& x : t.entries())
+      for (const LabelEntry& y : t.entries())
+        if (y.id > x.id) d = std::min(d, LabelTable::colorDistance(x.color, y.color));
+    return d;
+  };
+  LabelTable read, grown;
+  for (Label id = 1; id <= 30; ++id) {
+    read.set(LabelEntry{id, "structure " + std::to_string(id), Rgba{0, 0, 0, 255}, true, false, true, {}});
+    grown.set(LabelEntry{id, "structure " + std::to_string(id), grown.colorForNewLabel(), true, false, true, {}});
+  }
+  read.assignDistinctColors();
+  CHECK(closest(read) >= 30);
+  CHECK(closest(grown) >= 30);
+  // Bright and saturated enough to show over grey: no palette colour is a grey.
+  for (std::size_t i = 0; i < LabelTable::kDistinctColors; ++i) {
+    const Rgba c = LabelTable::distinctColor(i);
+    CHECK(std::max({c.r, c.g, c.b}) - std::min({c.r, c.g, c.b}) >= 40);
+  }
+  // A label added to a table in the colours of the old walk takes a colour away from all of them.
+  LabelTable old;
+  for (Label id = 1; id <= 20; ++id) old.set(LabelEntry{id, "l", LabelTable::defaultColor(id), true, false, true, {}});
+  const Rgba added = old.colorForNewLabel();
+  for (const LabelEntry& e : old.entries()) CHECK(LabelTable::colorDistance(added, e.color) >= 20);
+}
+
 TEST_CASE("medians are exact against sorting, with ties, signed zeros and non-finite values left out",
           "[statistics]") {
   std::mt19937 rng(20240611);

@@ -3,6 +3,7 @@
 // classes and their names.
 #include <catch2/catch.hpp>
 
+#include <QApplication>
 #include <QComboBox>
 #include <QLabel>
 #include <QListWidget>
@@ -11,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -102,9 +104,42 @@ TEST_CASE("AI panel: a model trained on the share is chosen in the panel and seg
       REQUIRE(e != nullptr);
       CHECK((e->name.rfind("Left ", 0) == 0 || e->name.rfind("Right ", 0) == 0));  // the atlas table's names
     }
+    auto* fitLabel = ai->findChild<QLabel*>("ai-fit");
+    REQUIRE(fitLabel != nullptr);
+    CHECK_FALSE(fitLabel->isVisibleTo(ai));  // an unseen mouse fits the mouse model: nothing to say
     window.screenshot().save(QString::fromStdString((dir / "ai-model.png").string()));
     if (const char* keep = std::getenv("DELINEATE_KEEP_SCREENSHOTS"))
       window.screenshot().save(QString(keep) + "/ai-model.png");
+
+    // Issue 41: the mouse model still chosen, a human CT opened: Segment everything said "out of memory preparing
+    // the image". Now the dock says why the model does not fit, and running it is refused naming why.
+    QSignalSpy failed(&window, &app::gui::MainWindow::loadFailed);
+    loaded.clear();
+    REQUIRE(window.loader().openImage(QString::fromStdString(test::kSampleCt)));
+    REQUIRE(waitFor(loaded));
+    QApplication::processEvents();
+    REQUIRE(ai->engineReady());
+    INFO(fitLabel->text().toStdString());
+    CHECK(fitLabel->isVisibleTo(ai));
+    CHECK(fitLabel->text().contains("The model does not fit this study"));
+    CHECK(fitLabel->text().contains("Model trained on 2 images at"));
+    CHECK(fitLabel->text().contains("field of view"));
+    CHECK(fitLabel->text().contains("larger"));
+    const std::size_t before = std::count_if(window.document().session()->labels().data(),
+                                             window.document().session()->labels().data() + window.document().session()->labels().size(),
+                                             [](core::Label v) { return v != 0; });
+    CHECK_FALSE(ai->segmentEverything());
+    REQUIRE(failed.count() >= 1);
+    const QString refusal = failed.back().at(0).toString();
+    INFO(refusal.toStdString());
+    CHECK(refusal.startsWith("Segment everything: The model does not fit this study"));
+    CHECK_FALSE(refusal.contains("out of memory"));
+    CHECK_FALSE(ai->busy());
+    CHECK(std::count_if(window.document().session()->labels().data(),
+                        window.document().session()->labels().data() + window.document().session()->labels().size(),
+                        [](core::Label v) { return v != 0; }) == static_cast<std::ptrdiff_t>(before));
+    ai->setClickMode(true);
+    CHECK_FALSE(ai->clickMode());  // click mode refused too
   }
   QSettings().remove("ai/model");
   QSettings().remove("share/root");

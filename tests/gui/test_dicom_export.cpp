@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/gui/base/dialog_folders.h"
+#include "app/gui/reports/study_exports.h"
 #include "app/gui/shell/main_window.h"
 #include "core/statistics.h"
 #include "io/dicom/dicom_seg.h"
@@ -106,6 +107,51 @@ TEST_CASE("File > Export > DICOM SEG and Measurement Report: the SR references t
   CHECK(test::readTextFile(srOut.toStdString()) == srBefore);
   for (const auto& e : std::filesystem::directory_iterator(dir.path()))  // no temporary left behind
     CHECK(e.path().filename().string().find(".pair-") == std::string::npos);
+}
+
+TEST_CASE("File > Export > DICOM SEG and Measurement Report: one path, the report beside it, nothing half-written",
+          "[gui][dicom-sr]") {
+  // Issue 41: two look-alike dialogs asked for two paths. One path now: the SEG's; the report is NAME_sr.dcm.
+  test::guiApp();
+  const auto ct = test::sharedFile("data/dicom-seg/dcmqi/segmentations/ct-3slice");
+  const auto seg = test::sharedFile("data/dicom-seg/dcmqi/segmentations/liver.dcm");
+  if (!ct || !seg) return;
+  SettingsGuard guard;
+  QuietWindow window;
+  QSignalSpy failed(&window, &MainWindow::loadFailed);
+  REQUIRE(test::openDicomWithSeg(window, ct->string(), seg->string()));
+  test::ScratchDir dir("gui-seg-sr-one-path");
+  const QString segOut = QString::fromStdString((dir / "liver.dcm").string());
+  const QString srOut = QString::fromStdString((dir / "liver_sr.dcm").string());
+  CHECK(app::gui::StudyExports::reportPathFor(segOut) == srOut);
+  REQUIRE(window.exports().exportDicomSegAndReport(segOut, false));
+  CHECK(failed.count() == 0);
+  const QString status = window.statusBar()->currentMessage();
+  CHECK(status.contains(segOut));
+  CHECK(status.contains(srOut));
+  auto sr = io::readDicomSr(srOut.toStdString());
+  REQUIRE(sr.ok());
+  CHECK(sr->groups.size() == 1);
+
+  // Again, the report there: refused naming it (the SEG's dialog asked about the SEG only), both files untouched.
+  const std::string segBefore = test::readTextFile(segOut.toStdString()), srBefore = test::readTextFile(srOut.toStdString());
+  CHECK_FALSE(window.exports().exportDicomSegAndReport(segOut, false));
+  REQUIRE(failed.count() == 1);
+  CHECK(failed.back().at(0).toString().contains(srOut));
+  CHECK(failed.back().at(0).toString().contains("nothing was written"));
+  CHECK(test::readTextFile(segOut.toStdString()) == segBefore);
+  CHECK(test::readTextFile(srOut.toStdString()) == srBefore);
+  // Replacing it, as the window's question allows: both written again.
+  CHECK(window.exports().exportDicomSegAndReport(segOut, false, true));
+  CHECK(failed.count() == 1);
+
+  // A report path that cannot be written (a folder of its name): an error naming it, and no SEG left behind.
+  std::filesystem::create_directories(dir / "blocked_sr.dcm");
+  const QString blocked = QString::fromStdString((dir / "blocked.dcm").string());
+  CHECK_FALSE(window.exports().exportDicomSegAndReport(blocked, false, true));
+  REQUIRE(failed.count() == 2);
+  CHECK(failed.back().at(0).toString().contains("blocked_sr.dcm"));
+  CHECK_FALSE(std::filesystem::exists(dir / "blocked.dcm"));
 }
 
 TEST_CASE("File > Export > Label Statistics of a Slice Range: view slices become voxel slices, figures of those only",

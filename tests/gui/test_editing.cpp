@@ -859,6 +859,30 @@ TEST_CASE("the language switches to German, French and Chinese and back, menus a
   CHECK(brush);
 }
 
+TEST_CASE("the AI dock says why its engine was chosen in the window's language (issue 41: it stayed English)",
+          "[gui][i18n][ai]") {
+  // The reason came from inference/ in English and was shown as it was; the window now words it itself.
+  test::guiApp();
+  test::ScratchDir dir("gui-engine-why");
+  QSettings().remove("ai");
+  QuietWindow window;
+  app::gui::AiPanel* ai = window.aiPanel();
+  QSignalSpy engine(ai, &app::gui::AiPanel::engineChanged);
+  openSample(window, dir, false);
+  REQUIRE(waitFor(engine));
+  auto* label = ai->findChild<QLabel*>("ai-engine");
+  REQUIRE(label != nullptr);
+  CHECK(label->text().contains("classic engine: no VISTA-3D checkpoint is configured"));
+  REQUIRE(app::gui::installLanguage("de") == "de");
+  QApplication::processEvents();  // LanguageChange reaches the widgets as a posted event
+  INFO(label->text().toStdString());
+  CHECK(label->text().contains(QString::fromUtf8("klassische Engine: kein VISTA-3D-Checkpoint konfiguriert")));
+  CHECK_FALSE(label->text().contains("no VISTA-3D checkpoint"));
+  REQUIRE(app::gui::installLanguage("en") == "en");
+  QApplication::processEvents();
+  CHECK(label->text().contains("classic engine: no VISTA-3D checkpoint is configured"));
+}
+
 TEST_CASE("VISTA-3D reaches the window as a plugin: a checkpoint in the preferences, the engine on the CPU, a click",
           "[gui][ai][vista3d]") {
   test::guiApp();

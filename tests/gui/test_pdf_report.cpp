@@ -5,6 +5,7 @@
 
 #include <QFile>
 #include <QProcess>
+#include <QSignalSpy>
 #include <QStandardPaths>
 
 #include <cmath>
@@ -16,6 +17,10 @@
 
 #include "app/gui/base/volume_text.h"
 #include "app/gui/reports/pdf_report.h"
+#include "app/gui/reports/study_exports.h"
+#include "app/gui/shell/main_window.h"
+#include "app/gui/study/study_document.h"
+#include "app/gui/study/study_loader.h"
 #include "core/statistics.h"
 #include "inference/engine.h"
 #include "io/volume/image_file.h"
@@ -52,7 +57,7 @@ PdfReportInput reportInput(const Sample& s) {
   in.stats = *stats;
   in.isCt = true;
   in.studyTitle = QStringLiteral("Doe^Jane, ID 4711-XYZ, example_ct.nii.gz");
-  in.seriesDescription = QStringLiteral("Thorax 2019-03-14 Doe");
+  in.seriesTitle = QStringLiteral("Thorax 2019-03-14 Doe");
   return in;
 }
 
@@ -425,3 +430,4 @@ TEST_CASE("PDF report writes a small structure's volume in mm3, as the labels do
   // In the table and in the key image's title.
   CHECK(text.count(QString::fromUtf8("20.0 mm\u00b3")) >= 2);
 }
+

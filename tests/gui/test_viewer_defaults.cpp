@@ -121,6 +121,7 @@ TEST_CASE("AI click points show as +/- markers on the views that hold them, the 
   QTest::keyClick(&window, Qt::Key_A);
   REQUIRE(ai->clickMode());
   QSignalSpy preview(ai, &app::gui::AiPanel::previewUpdated);
+  const QImage beforeClick = axial->view().capture().convertToFormat(QImage::Format_RGB32);
   QTest::mouseClick(&axial->view(), Qt::LeftButton, Qt::NoModifier, widgetPoint(axial, g.indexToLps(seed)));
   // Drawn at once, before the engine is done.
   CHECK(axial->scene().shownClickPoints(true) == 1);
@@ -135,6 +136,26 @@ TEST_CASE("AI click points show as +/- markers on the views that hold them, the 
   REQUIRE(axial->scene().hasPreview());
   CHECK(hueDistance(axial->scene().previewColor(), red) >= 90);
   CHECK(axial->scene().previewColor() == coronal->scene().previewColor());
+  {
+    // Issue 41: the preview was a one-voxel rim, hard to see over other labels. In the rendered view now: an opaque
+    // band in its colour along its edge, and around it a dark outline where labels and tissue were bright before.
+    const QImage shown = axial->view().capture().convertToFormat(QImage::Format_RGB32);
+    REQUIRE(shown.size() == beforeClick.size());
+    const core::Rgba c = axial->scene().previewColor();
+    auto luma = [](QRgb p) { return 0.299 * qRed(p) + 0.587 * qGreen(p) + 0.114 * qBlue(p); };
+    int rim = 0, outline = 0;
+    for (int y = 0; y < shown.height(); ++y)
+      for (int x = 0; x < shown.width(); ++x) {
+        const QRgb p = shown.pixel(x, y);
+        rim += std::abs(qRed(p) - c.r) <= 30 && std::abs(qGreen(p) - c.g) <= 30 && std::abs(qBlue(p) - c.b) <= 30;
+        outline += luma(p) < 45 && luma(beforeClick.pixel(x, y)) > 90;
+      }
+    INFO("rim pixels " << rim << ", outline pixels " << outline);
+    CHECK(outline > 40);
+    CHECK(rim > outline);
+    if (const QByteArray shots = qgetenv("DELINEATE_SCREENSHOT_DIR"); !shots.isEmpty())
+      shown.save(QString::fromLocal8Bit(shots) + "/click_preview.png");
+  }
 
   // A negative click elsewhere in the same slice: a "-" there.
   preview.clear();

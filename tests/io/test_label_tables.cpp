@@ -279,6 +279,24 @@ TEST_CASE("Slicer CSV colour tables: values, terminology and exact rewrite", "[l
 
 // ---- plain lists and SCT ----------------------------------------------------------------------------------------
 
+TEST_CASE("Label lists: the mouse atlas's labels get colours that stay apart (issue 41: 1 and 14 in one green)",
+          "[labels][lists]") {
+  auto p = sharedFile("data/labels/structure_label_list_hemisphere_separated.csv");
+  if (!p) return;
+  auto t = readLabelListFile(*p);
+  REQUIRE(t.ok());
+  REQUIRE(t->size() == 41);
+  CHECK(LabelTable::colorDistance(t->find(1)->color, t->find(14)->color) >= 20);
+  double closest = 1e9;
+  core::Label a = 0, b = 0;
+  for (const core::LabelEntry& x : t->entries())
+    for (const core::LabelEntry& y : t->entries())
+      if (x.id != 0 && y.id > x.id && LabelTable::colorDistance(x.color, y.color) < closest)
+        closest = LabelTable::colorDistance(x.color, y.color), a = x.id, b = y.id;
+  INFO("closest: labels " << a << " and " << b << ", delta E " << closest);
+  CHECK(closest >= 20);  // CIE76: about 2.3 is a just noticeable difference; the hue walk gave 6.6
+}
+
 TEST_CASE("Label lists: header detection, default colours, trailing notes", "[labels][lists]") {
   SECTION("structure_label_list.csv keeps its free-text tail as notes") {
     auto p = sharedFile("data/labels/structure_label_list.csv");
@@ -292,7 +310,7 @@ TEST_CASE("Label lists: header detection, default colours, trailing notes", "[la
     REQUIRE(t->size() == 20);
     CHECK(t->find(1)->name == "Hippocampus");
     CHECK(t->find(20)->name == "Fimbria");
-    CHECK(t->find(7)->color == LabelTable::defaultColor(7));
+    CHECK(t->find(7)->color == LabelTable::distinctColor(6));  // the 7th label: colours that stay apart (issue 41)
     REQUIRE(t->notes().size() == 7);
     CHECK(t->notes()[0] == "After left/right seperation,");
     CHECK(t->notes()[1] == "1~20,Right Hemisphere");

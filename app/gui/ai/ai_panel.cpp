@@ -11,6 +11,7 @@
 #include <QFutureWatcher>
 #include <QLabel>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
 #include <QStandardItemModel>
@@ -18,6 +19,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrent>
 
+#include <filesystem>
 #include <set>
 
 #include <QMainWindow>
@@ -30,6 +32,7 @@
 #include "app/gui/study/study_document.h"
 #include "app/gui/views/view_panels.h"
 #include "inference/engine_plugin.h"
+#include "io/dicom/dicom.h"
 #include "io/share/share_store.h"
 #include "io/studies/checkpoint_fetch.h"
 #include "viewer/label_colors.h"
@@ -78,6 +81,11 @@ AiPanel::AiPanel(StudyDocument& document, Workbench& bench, EditTools& tools, QW
   m_engineLabel->setObjectName("ai-engine");
   m_engineLabel->setWordWrap(true);
   layout->addWidget(m_engineLabel);
+  m_fit = new QLabel(this);
+  m_fit->setObjectName("ai-fit");
+  m_fit->setWordWrap(true);
+  m_fit->setVisible(false);
+  layout->addWidget(m_fit);
   auto button = [this, layout](const char* name) {
     auto* b = new QPushButton(this);
     b->setObjectName(name);
@@ -218,8 +226,129 @@ void AiPanel::updateState() {
   m_discard->setEnabled(object || !m_queue.empty());
   m_undoPoint->setEnabled(object && !m_running);
   QString engine = engineDescription();
-  if (!m_engineWhy.isEmpty()) engine += "\n" + m_engineWhy;
+  if (const QString why = engineWhyText(); !why.isEmpty()) engine += "\n" + why;
   m_engineLabel->setText(engine);
+  // Shown before anything runs: why the model does not fit this study, or that nothing says whether it does.
+  const inference::ModelFit fit = modelFit();
+  const QString fitText = study && m_engine ? modelFitText(fit) : QString();
+  m_fit->setText(fitText);
+  m_fit->setStyleSheet(fit.verdict == inference::ModelFit::Verdict::Mismatch ? QStringLiteral("color: #b00020;")
+                                                                            : QString());
+  m_fit->setVisible(!fitText.isEmpty());
+}
+
+QString AiPanel::engineWhyText() const {
+  using Reason = inference::EngineChoice::Reason;
+  if (!m_engine) return {};
+  if (m_engineFellBack) return tr("classic engine (the configured one failed)");
+  QString why;
+  const QString device = QString::fromStdString(m_info.device);
+  const int classes = static_cast<int>(m_info.classes.size());
+  switch (m_engineReason) {
+    case Reason::NoCheckpoint: why = tr("classic engine: no VISTA-3D checkpoint is configured"); break;
+    case Reason::NoCuda:
+      why = tr("classic engine: no CUDA device for VISTA-3D (choose the CPU in the preferences to run it there, at "
+               "minutes per window)");
+      break;
+    case Reason::AtlasNetwork: why = tr("atlas network %1 (%n classes) on %2", nullptr, classes).arg(m_engineCheckpoint, device); break;
+    case Reason::Vista3d:
+    case Reason::Vista3dOnCpu:
+      why = tr("VISTA-3D on %1").arg(device);
+      if (m_engineReason == Reason::Vista3dOnCpu)
+        why += tr(", asked for (the full model takes minutes per 128^3 window on a CPU)");
+      if (m_engineFineTuned) why += tr(", fine-tuned: %n classes by the labels it was trained with", nullptr, classes);
+      break;
+    case Reason::Other: return m_engineWhy;  // a reason this window does not know: as the engine wrote it
+  }
+  // Where the checkpoint came from (a share out of reach, its pinned model taken from the cache): io's own words.
+  if (!m_engineNote.isEmpty()) why += "; " + m_engineNote;
+  return why;
+}
+
+inference::ModelFit AiPanel::modelFit() const {
+  const core::AnnotationSession* session = m_document.session();
+  if (!session || !m_fitProfile) return {};
+  inference::StudyFitInput study;
+  study.geometry = session->image().geometry();
+  if (const io::DicomSeries* dicom = m_document.dicomSource()) study.modality = dicom->modality;
+  study.hounsfield = m_document.isCt();
+  return inference::checkModelFit(*m_fitProfile, study);
+}
+
+QString AiPanel::modelFitText(const inference::ModelFit& fit) const {
+  using Kind = inference::ModelFitIssue::Kind;
+  if (fit.verdict == inference::ModelFit::Verdict::Fits) return {};
+  if (fit.verdict == inference::ModelFit::Verdict::Unknown)
+    return tr("Fit unknown: this model's sidecar records nothing of its training images (a checkpoint from before "
+              "they were recorded); check its results on this study with care.");
+  const core::AnnotationSession* session = m_document.session();
+  if (!session) return {};
+  auto mm = [](double v) { return QString::number(v, 'g', 3); };
+  auto triple = [&](const core::Vec3& v) { return tr("%1 \u00d7 %2 \u00d7 %3 mm").arg(mm(v[0]), mm(v[1]), mm(v[2])); };
+  auto factor = [](double f) { return QString::number(f, 'f', f < 10 ? 1 : 0); };
+  const core::Size3& d = session->image().geometry().dimensions();
+  const io::DicomSeries* dicom = m_document.dicomSource();
+  const QString kind = dicom && !dicom->modality.empty() ? QString::fromStdString(dicom->modality) : tr("image");
+  const QString study = tr("this %1 is %2 mm, %3 \u00d7 %4 \u00d7 %5 voxels (%6)")
+                            .arg(kind, mm(fit.studySpacingMm[0]))
+                            .arg(d[0]).arg(d[1]).arg(d[2])
+                            .arg(triple(fit.studyExtentMm));
+  QString text = study;
+  if (fit.model.images > 0) {
+    const inference::TrainingDataProfile& p = fit.model;
+    QStringList modalities;
+    for (const auto& m : p.modalities) modalities << QString::fromStdString(m);
+    const QString spacing = mm(p.spacingMinMm[0]) == mm(p.spacingMaxMm[0])
+                                ? mm(p.spacingMinMm[0])
+                                : tr("%1-%2").arg(mm(p.spacingMinMm[0]), mm(p.spacingMaxMm[0]));
+    const QString images = modalities.isEmpty() ? tr("%n image(s)", nullptr, p.images)
+                                                : tr("%n %1 image(s)", nullptr, p.images).arg(modalities.join('/'));
+    text = tr("Model trained on %1 at %2 mm, field of view up to %3; %4")
+               .arg(images, spacing, triple(p.extentMaxMm), study);
+  }
+  QStringList why;
+  for (const auto& i : fit.issues) {
+    switch (i.kind) {
+      case Kind::FieldOfViewLarger: why << tr("field of view %1\u00d7 larger").arg(factor(i.factor)); break;
+      case Kind::FieldOfViewSmaller: why << tr("field of view %1\u00d7 smaller").arg(factor(i.factor)); break;
+      case Kind::SpacingCoarser: why << tr("voxels %1\u00d7 coarser").arg(factor(i.factor)); break;
+      case Kind::SpacingFiner: why << tr("voxels %1\u00d7 finer").arg(factor(i.factor)); break;
+      case Kind::Modality: why << tr("another modality"); break;
+      case Kind::NotHounsfield: why << tr("no CT intensities (Hounsfield units)"); break;
+      case Kind::GridTooLarge:
+        why << tr("resampled to the model's grid it would be %1 billion voxels, too large to segment")
+                   .arg(QString::number(i.factor / 1e9, 'g', 3));
+        break;
+    }
+  }
+  return tr("The model does not fit this study: %1: %2").arg(text, why.join(QStringLiteral(", ")));
+}
+
+bool AiPanel::checkModelFit(const QString& what) {
+  const inference::ModelFit fit = modelFit();
+  if (fit.verdict == inference::ModelFit::Verdict::Fits) return true;
+  const QString text = modelFitText(fit);
+  if (fit.verdict == inference::ModelFit::Verdict::Unknown) {
+    m_bench.showStatus(text, 8000);
+    return true;
+  }
+  if (!fit.refused && m_fitConfirmed == m_studyGeneration) return true;
+  if (fit.refused || !m_bench.dialogsEnabled()) {
+    m_bench.reportError(tr("%1: %2").arg(what, text));
+    return false;
+  }
+  // A confirmation, not a refusal: the thresholds are rules of thumb, and a researcher may mean to try a model on a
+  // related animal or another scanner. Asked once per study; No is the default.
+  QMessageBox box(QMessageBox::Warning, tr("Model Does Not Fit the Study"), text + QStringLiteral("\n\n") +
+                      tr("Its result is likely to be wrong. Run it anyway?"),
+                  QMessageBox::NoButton, m_bench.widget());
+  QPushButton* run = box.addButton(tr("Run Anyway"), QMessageBox::AcceptRole);
+  QPushButton* cancel = box.addButton(QMessageBox::Cancel);
+  box.setDefaultButton(cancel);
+  box.exec();
+  if (box.clickedButton() != run) return false;
+  m_fitConfirmed = m_studyGeneration;
+  return true;
 }
 
 void AiPanel::studyChanged() {
@@ -261,6 +390,11 @@ void AiPanel::rebuildEngine() {
   m_engine.reset();
   m_info = {};
   m_engineWhy.clear();
+  m_engineReason = inference::EngineChoice::Reason::Other;
+  m_engineFineTuned = m_engineFellBack = false;
+  m_engineCheckpoint.clear();
+  m_engineNote.clear();
+  m_fitProfile.reset();
   buildEngine();
 }
 
@@ -319,19 +453,34 @@ void AiPanel::buildEngine() {
   if (!model.empty()) selection.checkpoint = model;
   selection.vista.roi = settings.value("ai/roi", 128).toInt();  // the bundle's 128; smaller only for small models
   using Choice = std::shared_ptr<core::Result<inference::EngineChoice>>;
+  // Read with the checkpoint on the worker: the trained model's training data profile (modelFit), the checkpoint's
+  // file name and a note on where it came from (engineWhyText).
+  struct Extras {
+    std::optional<inference::ModelFitProfile> profile;
+    std::string checkpointName, note;
+  };
+  auto extras = std::make_shared<Extras>();
   auto* watcher = new QFutureWatcher<Choice>(this);
-  connect(watcher, &QFutureWatcher<Choice>::finished, this, [this, watcher] {
+  connect(watcher, &QFutureWatcher<Choice>::finished, this, [this, watcher, extras] {
     Choice choice = watcher->result();
     watcher->deleteLater();
     m_building = false;
+    m_fitProfile = *choice ? extras->profile : std::nullopt;
+    m_fitConfirmed.reset();
+    m_engineFellBack = !*choice;
     if (!*choice) {
       m_bench.reportError(tr("AI engine: %1").arg(fromError(choice->error())));
       // The classic engine always works: fall back to it so the tools stay usable.
       m_engine = inference::createEngine("classic");
-      m_engineWhy = tr("classic engine (the configured one failed)");
+      m_engineWhy.clear();
+      m_engineReason = inference::EngineChoice::Reason::Other;
     } else {
       m_engine = std::move((*choice)->engine);
       m_engineWhy = QString::fromStdString((*choice)->why);
+      m_engineReason = (*choice)->reason;
+      m_engineFineTuned = (*choice)->fineTuned;
+      m_engineCheckpoint = QString::fromStdString(extras->checkpointName);
+      m_engineNote = QString::fromStdString(extras->note);
     }
     m_classes->clear();
     m_info = m_engine ? m_engine->info() : inference::EngineInfo{};
@@ -345,12 +494,18 @@ void AiPanel::buildEngine() {
     updateState();
     Q_EMIT engineChanged();
   });
-  watcher->setFuture(QtConcurrent::run(&m_bench.workers(), [selection]() mutable {
+  watcher->setFuture(QtConcurrent::run(&m_bench.workers(), [selection, extras]() mutable {
     std::string note;  // a share out of reach, its pinned model taken from the cache
     if (!selection.checkpoint.empty()) {
       auto local = io::resolveCheckpoint(selection.checkpoint, {}, &note);
       if (!local) return std::make_shared<core::Result<inference::EngineChoice>>(local.error());
       selection.checkpoint = *local;
+      extras->checkpointName = std::filesystem::path(*local).filename().string();
+      extras->note = note;
+      // A sidecar the engine takes but whose profile is malformed: the fit is unknown, not an error of the engine.
+      auto read = inference::readModelFitProfile(selection.checkpoint);
+      if (read) extras->profile = *read;
+      else extras->profile = inference::ModelFitProfile{};
     }
     auto choice = std::make_shared<core::Result<inference::EngineChoice>>(inference::selectEngineViaPlugin(selection));
     if (*choice && !note.empty()) (*choice)->why += "; " + note;
@@ -376,6 +531,7 @@ bool AiPanel::segmentClasses(std::vector<core::Label> classes) {
 bool AiPanel::runSegmentation(std::vector<core::Label> classes, const char* stepName) {
   const core::AnnotationSession* session = m_document.session();
   if (!session || !m_engine || m_running || m_bench.busy()) return false;
+  if (!checkModelFit(editStepName(stepName))) return false;
   m_running = true;
   updateState();
   inference::SegmentationRequest request;
@@ -427,6 +583,7 @@ bool AiPanel::runSegmentation(std::vector<core::Label> classes, const char* step
 
 void AiPanel::setClickMode(bool on) {
   if (on && (!m_document.session() || !m_engine || !m_info.supportsPoints)) on = false;
+  if (on && !m_clickMode && !checkModelFit(tr("AI click mode"))) on = false;
   if (on == m_clickMode) {
     updateState();
     return;
@@ -636,7 +793,7 @@ bool AiPanel::acceptObject() {
     core::LabelEntry entry;
     entry.id = label;
     entry.name = tr("Label %1").arg(label).toStdString();
-    entry.color = core::LabelTable::defaultColor(label);
+    entry.color = m_document.session()->table().colorForNewLabel();
     names.set(entry);
   }
   auto patch = m_session->accept(label);

@@ -21,6 +21,7 @@
 #include "core/label_table.h"
 #include "inference/engine.h"
 #include "inference/interactive.h"
+#include "inference/model_fit.h"
 
 class QAction;
 class QComboBox;
@@ -77,6 +78,13 @@ class AiPanel : public QWidget {
   void setAcceptTarget(core::Label label);
   QList<QAction*> actions() const { return m_actions; }
   void retranslate();
+  // Whether the engine's trained model fits the open study (inference/model_fit.h): Fits for the classic engine and
+  // plain VISTA-3D (nothing recorded to check against), Unknown for a trained model whose sidecar records no training
+  // data profile (older checkpoints: a warning, not a refusal).
+  inference::ModelFit modelFit() const;
+  // The sentence the dock shows and the refusal names: "model trained on ...; this CT is ...: field of view 13x
+  // larger" in the window's language; empty when it fits.
+  QString modelFitText(const inference::ModelFit& fit) const;
 
  Q_SIGNALS:
   void engineChanged();
@@ -98,15 +106,28 @@ class AiPanel : public QWidget {
   void updateState();
   void fillTargets();
   bool runSegmentation(std::vector<core::Label> classes, const char* stepName);
+  // Before the model runs on the study: true when it fits, or fits unknown (a warning shown), or the user confirmed
+  // running it on a study it does not fit (asked once per study and model; without dialogs: refused). A study too
+  // large on the model's grid is refused outright. Refusals are reported naming why.
+  bool checkModelFit(const QString& what);
+  QString engineWhyText() const;
 
   StudyDocument& m_document;
   Workbench& m_bench;
   EditTools& m_tools;
   std::shared_ptr<inference::SegmentationEngine> m_engine;
-  QString m_engineWhy;
+  QString m_engineWhy;  // the engine's own words (English), shown only for a reason the window does not know
+  // Why this engine, worded here in the window's language (engineWhyText), so a language switch re-words it.
+  inference::EngineChoice::Reason m_engineReason = inference::EngineChoice::Reason::Other;
+  bool m_engineFineTuned = false, m_engineFellBack = false;
+  QString m_engineCheckpoint, m_engineNote;
   // The engine's description, read once when it is built; its classes: its own table, or VISTA-3D's from the
   // resources (the engine itself knows ids only).
   inference::EngineInfo m_info;
+  // The trained model's training data profile and grid, read with its sidecar when the engine was built; nullopt for
+  // the classic engine and a plain VISTA-3D checkpoint.
+  std::optional<inference::ModelFitProfile> m_fitProfile;
+  std::optional<std::uint64_t> m_fitConfirmed;  // the study generation the user chose to run a misfit model on
   std::shared_ptr<inference::InteractiveSession> m_session;
   std::deque<inference::PointPrompt> m_queue;
   // The session's points, copied while no job holds it (their count is the object's point count).
@@ -125,6 +146,7 @@ class AiPanel : public QWidget {
   QPushButton* m_modelRefresh = nullptr;
   QLabel* m_engineLabel = nullptr;
   QLabel* m_status = nullptr;
+  QLabel* m_fit = nullptr;  // "ai-fit": why the model does not fit the study, or that its fit is unknown
   QPushButton* m_everything = nullptr;
   QPushButton* m_selected = nullptr;
   QListWidget* m_classes = nullptr;

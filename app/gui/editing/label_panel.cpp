@@ -300,6 +300,8 @@ core::Label LabelPanel::addLabel(const QString& name) {
     return 0;
   }
   core::LabelEntry entry = newEntry(id, name.toStdString());
+  // A colour far from those already in the table, so a new label never looks like another (issue 41).
+  entry.color = m_document.session()->table().colorForNewLabel();
   entry.terminology = knownTerminology(entry.name);
   m_document.setLabelEntry(entry, "Add label");
   setActiveLabel(id);

@@ -245,10 +245,11 @@ class ReportPainter {
     y += 10;
     setFont(10);
     if (!m_in.deidentified) {
-      if (!m_in.studyTitle.isEmpty()) text(y, 5, tr("Study: %1").arg(m_in.studyTitle)), y += 5;
-      if (!m_in.seriesDescription.isEmpty()) text(y, 5, tr("Series: %1").arg(m_in.seriesDescription)), y += 5;
-      text(y, 5, tr("Report date: %1").arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")))),
-          y += 5;
+      if (!m_in.patientTitle.isEmpty()) fittedText(y, 4.5, tr("Patient: %1").arg(m_in.patientTitle)), y += 4.5;
+      if (!m_in.studyTitle.isEmpty()) fittedText(y, 4.5, tr("Study: %1").arg(m_in.studyTitle)), y += 4.5;
+      if (!m_in.seriesTitle.isEmpty()) fittedText(y, 4.5, tr("Series: %1").arg(m_in.seriesTitle)), y += 4.5;
+      text(y, 4.5, tr("Report date: %1").arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")))),
+          y += 4.5;
     }
     if (const core::ImageView image = m_in.image) {
       const core::Size3& d = image.geometry().dimensions();
@@ -370,6 +371,16 @@ class ReportPainter {
   }
   void text(double y, double height, const QString& s) {
     m_p.drawText(QRectF(mm(kMargin), mm(y), mm(kContentW), mm(height)), Qt::AlignLeft | Qt::AlignVCenter, s);
+  }
+  // A line of the header that must be read whole (UIDs): a smaller font, down to 7 pt, where it is wider than the page.
+  void fittedText(double y, double height, const QString& s) {
+    const QFont before = m_p.font();
+    for (double points = before.pointSizeF(); points > 7 && m_p.fontMetrics().horizontalAdvance(s) > mm(kContentW);) {
+      points = std::max(7.0, points - 0.5);
+      setFont(points);
+    }
+    text(y, height, s);
+    m_p.setFont(before);
   }
   void row(double y, double height, const std::array<QString, 11>& cells, int flags) {
     double x = kMargin;

@@ -23,8 +23,12 @@ struct PdfReportInput {
   const core::LabelMap* labels = nullptr;    // required for key images; same grid as the image
   const core::LabelTable* table = nullptr;   // may be null: names "label N", colours LabelTable::defaultColor
   std::vector<core::LabelStatistics> stats;  // as computed by core (with the image); one table row and key-image row each
-  QString studyTitle;         // patient/study/series identification or the file name; left out when de-identified
-  QString seriesDescription;  // left out when de-identified too (descriptions may carry names or dates)
+  // Identification, each on its own header line and left out when empty or de-identified (descriptions may carry
+  // names or dates): the patient (name, ID), the study (description, accession, date, Study Instance UID, or the file
+  // name of a study that is not DICOM) and the series (number, description, modality, Series Instance UID).
+  QString patientTitle;
+  QString studyTitle;
+  QString seriesTitle;
   bool isCt = false;          // HU units and a soft-tissue window (400/40) for key images; else 1st..99th percentile
   bool deidentified = false;  // no names, IDs, file names or dates anywhere in the PDF, metadata included
 };

@@ -37,6 +37,35 @@ struct WaitCursor {
 
 }  // namespace
 
+QString StudyExports::pdfPatientTitle(const io::DicomSeries& series) {
+  const QString name = QString::fromStdString(series.patientName).replace(QLatin1Char('^'), QLatin1Char(' ')).simplified();
+  const QString id = QString::fromStdString(series.patientId).trimmed();
+  if (id.isEmpty()) return name;
+  return name.isEmpty() ? tr("ID %1").arg(id) : tr("%1, ID %2").arg(name, id);
+}
+
+QString StudyExports::pdfStudyTitle(const io::DicomSeries& series) {
+  QStringList parts;
+  if (!series.studyDescription.empty()) parts << QString::fromStdString(series.studyDescription).trimmed();
+  if (!series.accessionNumber.empty()) parts << tr("accession %1").arg(QString::fromStdString(series.accessionNumber).trimmed());
+  const std::string& d = series.studyDate;
+  if (!d.empty()) parts << QString::fromStdString(d.size() == 8 ? d.substr(0, 4) + "-" + d.substr(4, 2) + "-" + d.substr(6, 2) : d);
+  if (!series.studyInstanceUid.empty()) parts << tr("UID %1").arg(QString::fromStdString(series.studyInstanceUid));
+  return parts.join(QStringLiteral(", "));
+}
+
+QString StudyExports::pdfSeriesTitle(const io::DicomSeries& series) {
+  QStringList parts;
+  QString head;
+  if (!series.seriesNumber.empty()) head = tr("#%1").arg(QString::fromStdString(series.seriesNumber).trimmed());
+  if (!series.seriesDescription.empty())
+    head = (head.isEmpty() ? QString() : head + QLatin1Char(' ')) + QString::fromStdString(series.seriesDescription).trimmed();
+  if (!head.isEmpty()) parts << head;
+  if (!series.modality.empty()) parts << QString::fromStdString(series.modality);
+  if (!series.seriesInstanceUid.empty()) parts << tr("UID %1").arg(QString::fromStdString(series.seriesInstanceUid));
+  return parts.join(QStringLiteral(", "));
+}
+
 StudyExports::StudyExports(StudyDocument& document, Workbench& bench, QObject* parent)
     : QObject(parent), m_document(document), m_bench(bench) {}
 
@@ -80,8 +109,13 @@ core::Status StudyExports::writePdf(const QString& path, bool deidentified,
   input.labels = &m_document.session()->labels();
   input.table = &m_document.session()->table();
   input.stats = stats;
-  input.studyTitle = QFileInfo(m_document.source()).fileName();
-  if (m_document.dicomSource()) input.seriesDescription = QString::fromStdString(m_document.dicomSource()->seriesDescription);
+  if (const io::DicomSeries* dicom = m_document.dicomSource()) {
+    input.patientTitle = pdfPatientTitle(*dicom);
+    input.studyTitle = pdfStudyTitle(*dicom);
+    input.seriesTitle = pdfSeriesTitle(*dicom);
+  } else {
+    input.studyTitle = QFileInfo(m_document.source()).fileName();
+  }
   input.isCt = m_document.isCt();
   input.deidentified = deidentified;
   return writePdfReport(path, input);
@@ -130,6 +164,29 @@ bool StudyExports::exportDicomSeg(const QString& path, bool deidentified, const 
   if (srPath.isEmpty()) m_bench.showStatus(tr("DICOM SEG written to %1").arg(path), 6000);
   else m_bench.showStatus(tr("DICOM SEG written to %1, measurement report to %2").arg(path, srPath), 6000);
   return true;
+}
+
+QString StudyExports::reportPathFor(const QString& segPath) {
+  const QFileInfo info(segPath);
+  QString base = info.fileName();
+  if (base.endsWith(QStringLiteral(".dcm"), Qt::CaseInsensitive)) base.chop(4);
+  return info.dir().filePath(base + QStringLiteral("_sr.dcm"));
+}
+
+bool StudyExports::exportDicomSegAndReport(const QString& segPath, bool deidentified, bool replaceReport) {
+  if (!m_document.hasStudy()) return false;
+  const QString srPath = reportPathFor(segPath);
+  const QFileInfo sr(srPath);
+  if (sr.exists() && (sr.isDir() || !replaceReport)) {
+    m_bench.reportError(sr.isDir() ? tr("Cannot write the measurement report %1: a folder of that name is there; "
+                                        "nothing was written")
+                                         .arg(srPath)
+                                   : tr("The measurement report %1 already exists; nothing was written (choose another "
+                                        "name for the SEG, or allow replacing the report)")
+                                         .arg(srPath));
+    return false;
+  }
+  return exportDicomSeg(segPath, deidentified, srPath);
 }
 
 bool StudyExports::exportPdfReport(const QString& path, bool deidentified) {

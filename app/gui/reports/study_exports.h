@@ -15,6 +15,10 @@
 
 class QMenu;
 
+namespace delineate::io {
+struct DicomSeries;
+}
+
 namespace delineate::app::gui {
 
 class StudyDocument;
@@ -42,6 +46,12 @@ class StudyExports : public QObject {
   // TID 1500 measurement report referencing that SEG is written there too (volume and intensity statistics per
   // segment; observer: the author name of the preferences, else the device).
   bool exportDicomSeg(const QString& path, bool deidentified, const QString& srPath = {});
+  // File > Export > DICOM SEG and Measurement Report: one path chosen, the SEG's; the report goes beside it
+  // (reportPathFor). A report file already there is replaced only with `replaceReport` (the SEG's own dialog asked
+  // about the SEG); else refused, naming it, and nothing is written. Both or neither, the status names both.
+  bool exportDicomSegAndReport(const QString& segPath, bool deidentified, bool replaceReport = false);
+  // "<folder>/<seg name without .dcm>_sr.dcm".
+  static QString reportPathFor(const QString& segPath);
   // A PDF report: statistics table, key images through each label, page numbers (de-identified: no names or dates).
   bool exportPdfReport(const QString& path, bool deidentified);
   // Where an export dialog starts: the last export folder (else the home folder) and the study's name with `suffix`
@@ -68,6 +78,10 @@ class StudyExports : public QObject {
   core::Status writeDicomSegAndReport(const QString& path, bool deidentified, const QString& srPath,
                                       const std::vector<core::LabelStatistics>& stats) const;
   core::Status writePdf(const QString& path, bool deidentified, const std::vector<core::LabelStatistics>& stats) const;
+  // The PDF header's identification lines of a DICOM study (PdfReportInput).
+  static QString pdfPatientTitle(const io::DicomSeries& series);
+  static QString pdfStudyTitle(const io::DicomSeries& series);
+  static QString pdfSeriesTitle(const io::DicomSeries& series);
 
   StudyDocument& m_document;
   Workbench& m_bench;

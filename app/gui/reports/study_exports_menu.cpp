@@ -6,6 +6,7 @@
 #include <QInputDialog>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMessageBox>
 #include <QSettings>
 
 #include <array>
@@ -80,16 +81,22 @@ void StudyExports::fillMenu(QMenu* menu) {
     const QString path = remembered(QFileDialog::getSaveFileName(parent, tr("Export DICOM SEG"), suggestedPath("seg.dcm", true), tr("DICOM (*.dcm)")));
     if (!path.isEmpty()) exportDicomSeg(path, true);
   });
-  // The SR references the SEG, so both are written together: the SEG first, then the report beside it.
+  // The SR references the SEG, so both are written together: one dialog for the SEG, the report beside it
+  // (NAME_sr.dcm); the dialog asked about replacing the SEG, a question here about replacing the report.
   auto exportSegAndReport = [this, parent](bool deidentified) {
-    const QString seg = remembered(QFileDialog::getSaveFileName(parent, tr("Export DICOM SEG"), suggestedPath("seg.dcm", deidentified),
-                                                                tr("DICOM (*.dcm)")));
+    const QString seg = remembered(QFileDialog::getSaveFileName(
+        parent, tr("Export DICOM SEG and Measurement Report (the report is written beside it as NAME_sr.dcm)"),
+        suggestedPath("seg.dcm", deidentified), tr("DICOM (*.dcm)")));
     if (seg.isEmpty()) return;
-    const QFileInfo info(seg);
-    const QString sr = remembered(QFileDialog::getSaveFileName(parent, tr("Export Measurement Report (DICOM SR)"),
-                                                    info.dir().filePath(info.completeBaseName() + "_sr.dcm"),
-                                                    tr("DICOM (*.dcm)")));
-    if (!sr.isEmpty()) exportDicomSeg(seg, deidentified, sr);
+    const QString sr = reportPathFor(seg);
+    bool replace = false;
+    if (QFileInfo(sr).isFile() && m_bench.dialogsEnabled()) {
+      if (QMessageBox::question(parent, tr("Replace Measurement Report"),
+                                tr("The measurement report %1 already exists. Replace it?").arg(sr)) != QMessageBox::Yes)
+        return;
+      replace = true;
+    }
+    exportDicomSegAndReport(seg, deidentified, replace);
   };
   menu->addAction(tr("DICOM SEG and &Measurement Report (SR)..."), this, [exportSegAndReport] { exportSegAndReport(false); });
   menu->addAction(tr("DICOM SEG and Measurement Report, De-identified..."), this,
