@@ -122,7 +122,7 @@ TEST_CASE("AI panel: a model trained on the share is chosen in the panel and seg
     INFO(fitLabel->text().toStdString());
     CHECK(fitLabel->isVisibleTo(ai));
     CHECK(fitLabel->text().contains("The model does not fit this study"));
-    CHECK(fitLabel->text().contains("Model trained on 2 images at"));
+    CHECK(fitLabel->text().contains("Model trained on 2 image"));
     CHECK(fitLabel->text().contains("field of view"));
     CHECK(fitLabel->text().contains("larger"));
     const std::size_t before = std::count_if(window.document().session()->labels().data(),

@@ -431,3 +431,35 @@ TEST_CASE("PDF report writes a small structure's volume in mm3, as the labels do
   CHECK(text.count(QString::fromUtf8("20.0 mm\u00b3")) >= 2);
 }
 
+
+// Issue 41: the header's "Study:" line printed the series (its UID and number). A DICOM study opened in the window:
+// the Study line names the Study Instance UID, the Series line the Series Instance UID, neither the other's.
+TEST_CASE("PDF report of a DICOM study: the Study line names the study, the series has its own line", "[gui][pdf]") {
+  const auto folder = test::sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!folder || !havePoppler()) return;
+  test::guiApp();
+  test::ScratchDir dir("gui-pdf-study-line");
+  test::QuietWindow window;
+  QSignalSpy loaded(&window, &app::gui::MainWindow::surfacesReady);
+  REQUIRE(window.loader().openDicomFolder(QString::fromStdString(folder->string())));
+  REQUIRE(test::waitFor(loaded));
+  const io::DicomSeries* series = window.document().dicomSource();
+  REQUIRE(series != nullptr);
+  const QString studyUid = QString::fromStdString(series->studyInstanceUid);
+  const QString seriesUid = QString::fromStdString(series->seriesInstanceUid);
+  REQUIRE(!studyUid.isEmpty());
+  REQUIRE(studyUid != seriesUid);
+  const QString pdf = QString::fromStdString((dir / "report.pdf").string());
+  REQUIRE(window.exports().exportPdfReport(pdf, false));  // no labels yet: the header and an empty table
+  const QStringList lines = run(QStringLiteral("pdftotext"), {QStringLiteral("-l"), QStringLiteral("1"), pdf,
+                                                             QStringLiteral("-")}).split('\n');
+  QString studyLine, seriesLine;
+  for (const QString& line : lines) {
+    if (line.startsWith(QStringLiteral("Study:"))) studyLine = line;
+    if (line.startsWith(QStringLiteral("Series:"))) seriesLine = line;
+  }
+  INFO(lines.join('\n').toStdString());
+  CHECK(studyLine.contains(studyUid));
+  CHECK_FALSE(studyLine.contains(seriesUid));
+  CHECK(seriesLine.contains(seriesUid));
+}

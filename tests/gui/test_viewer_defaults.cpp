@@ -147,10 +147,13 @@ TEST_CASE("AI click points show as +/- markers on the views that hold them, the 
     for (int y = 0; y < shown.height(); ++y)
       for (int x = 0; x < shown.width(); ++x) {
         const QRgb p = shown.pixel(x, y);
-        rim += std::abs(qRed(p) - c.r) <= 30 && std::abs(qGreen(p) - c.g) <= 30 && std::abs(qBlue(p) - c.b) <= 30;
+        // The preview's colour over what was there: nearer its colour than before the click (by a third of the way).
+        const QRgb was = beforeClick.pixel(x, y);
+        auto dist = [&](QRgb q) { return std::abs(qRed(q) - c.r) + std::abs(qGreen(q) - c.g) + std::abs(qBlue(q) - c.b); };
+        rim += dist(p) < dist(was) * 2 / 3;
         outline += luma(p) < 45 && luma(beforeClick.pixel(x, y)) > 90;
       }
-    INFO("rim pixels " << rim << ", outline pixels " << outline);
+    INFO("rim pixels " << rim << ", outline pixels " << outline << ", preview colour " << int(c.r) << "," << int(c.g) << "," << int(c.b));
     CHECK(outline > 40);
     CHECK(rim > outline);
     if (const QByteArray shots = qgetenv("DELINEATE_SCREENSHOT_DIR"); !shots.isEmpty())
