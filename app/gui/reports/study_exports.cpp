@@ -1,5 +1,7 @@
 #include "app/gui/reports/study_exports.h"
 
+#include "app/gui/base/author_name.h"
+
 #include <QApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -222,7 +224,7 @@ bool StudyExports::publishReportsToShare(bool deidentified, const QString& messa
   request.study = target.study.toStdString();
   request.labelSet = target.labelSet.toStdString();
   request.revision = target.baseRevision;
-  request.author = SessionFiles::userName().toStdString();
+  request.author = authorName().toStdString();
   request.message = message.toStdString();
   request.deidentified = deidentified;
   const core::Status prepared = [&]() -> core::Status {

@@ -111,13 +111,6 @@ SessionFiles::~SessionFiles() {
   if (m_journal) (void)m_journal->detach();
 }
 
-QString SessionFiles::userName() {
-  const QString configured = QSettings().value("user/name").toString();
-  if (!configured.isEmpty()) return configured;
-  const QString login = qEnvironmentVariable("USER");
-  return login.isEmpty() ? QString("unknown") : login;
-}
-
 bool SessionFiles::ensureAuthor() { return gui::ensureAuthor(m_bench); }
 
 void SessionFiles::studyOpened() {
@@ -326,7 +319,7 @@ struct SaveWhere {
 // table riding along (names, colours, locks, codes) as a Slicer CSV colour table.
 io::SaveRequest saveRequest(const core::AnnotationSession& session, const ShareTarget& target, const QString& message) {
   io::SaveRequest request;
-  request.author = SessionFiles::userName().toStdString();
+  request.author = authorName().toStdString();
   request.baseRevision = target.baseRevision;
   request.message = message.toStdString();
   auto csv = io::writeLabelTableString(session.table(), io::LabelTableFormat::SlicerCsv);
@@ -510,7 +503,7 @@ QString SessionFiles::takeLease(const ShareTarget& target, const io::ShareStore&
   auto set = io::LabelSetRevisions::open(store, target.study.toStdString(), target.labelSet.toStdString());
   if (!set) return {};
   m_leaseStore.emplace(store);
-  auto lease = io::ShareLease::prepare(*m_leaseStore, set->folder(), userName().toStdString());
+  auto lease = io::ShareLease::prepare(*m_leaseStore, set->folder(), authorName().toStdString());
   if (!lease) return {};
   m_lease.emplace(std::move(lease).value());
   auto got = m_lease->acquire();

@@ -84,8 +84,6 @@ class SessionFiles : public QObject {
   // The label table travels with each share revision (its "extra" JSON, as a Slicer CSV colour table), so names,
   // colours, locks and codes come back with the voxels. Empty when `extraJson` holds none or it does not parse.
   static std::optional<core::LabelTable> tableFromRevisionExtra(const std::string& extraJson);
-  // The author of saves and reports: the preferences' name, else the login name.
-  static QString userName();
   // Before the first save or review step: with no author name in the preferences, asks for one (prefilled with the
   // login name) and stores it there; false when the user gave none. With dialogs off the login name serves; with no
   // login either, false and said. Nothing is ever saved as "unknown".

@@ -1,5 +1,7 @@
 #include "app/gui/study/share_review.h"
 
+#include "app/gui/base/author_name.h"
+
 #include <QEventLoop>
 #include <QFutureWatcher>
 #include <QInputDialog>
@@ -97,7 +99,7 @@ bool ShareReview::record(int actionValue, const QString& comment) {
     return false;
   }
   if (!m_files.ensureAuthor()) return false;
-  const std::string user = SessionFiles::userName().toStdString(), text = comment.toStdString();
+  const std::string user = authorName().toStdString(), text = comment.toStdString();
   QFutureWatcher<std::shared_ptr<ReviewOutcome>> watcher;
   QEventLoop wait;
   connect(&watcher, &QFutureWatcherBase::finished, &wait, &QEventLoop::quit);
