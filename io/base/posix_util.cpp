@@ -1,5 +1,6 @@
 #include "io/base/posix_util.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -10,6 +11,8 @@
 #include <algorithm>
 #include <cstring>
 #include <random>
+#include <thread>
+#include <cerrno>
 
 namespace delineate::io::detail {
 
@@ -20,6 +23,23 @@ void syncFolder(const std::string& folder) {
   if (fd < 0) return;
   (void)::fsync(fd);
   ::close(fd);
+}
+
+bool removeEmptyFolder(const std::string& folder) {
+  for (int attempt = 0;; ++attempt) {
+    if (::rmdir(folder.c_str()) == 0 || errno == ENOENT) return true;
+    if ((errno != ENOTEMPTY && errno != EEXIST) || attempt >= 100) return false;
+    DIR* d = ::opendir(folder.c_str());
+    if (!d) return false;
+    bool onlyHidden = true;
+    while (const dirent* e = ::readdir(d)) {
+      const std::string name = e->d_name;
+      if (name != "." && name != ".." && name.rfind(".fuse_hidden", 0) != 0) onlyHidden = false;
+    }
+    ::closedir(d);
+    if (!onlyHidden) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
 }
 
 namespace {

@@ -15,6 +15,11 @@ std::string errnoText(int e);
 // fsync on folders, and by then the data itself is already on disk.
 void syncFolder(const std::string& folder);
 
+// Removes `folder` when it is empty (rmdir). On a FUSE mount (sshfs) a file unlinked just after its close can be kept
+// for a moment as ".fuse_hidden..." until the close reaches the file system; while those are all the folder holds,
+// this waits for them (up to about two seconds) instead of leaving the folder behind. Returns whether it is gone.
+bool removeEmptyFolder(const std::string& folder);
+
 // `bytes` random bytes as lowercase hex (2 x bytes digits), for temporary names, tokens and ids. Seeded per thread
 // from random_device (with time and pid where it has no entropy), reseeded in a forked child, and mixed with a
 // process-wide counter, so names never repeat within a process; exclusive creation resolves clashes between

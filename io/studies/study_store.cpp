@@ -17,6 +17,7 @@
 #include "io/base/atomic_file.h"
 #include "io/base/file_read.h"
 #include "io/base/parallel.h"
+#include "io/base/posix_util.h"
 #include "io/base/sha256.h"
 #include "io/share/share_catalogue.h"
 #include "io/share/share_reviews.h"
@@ -292,7 +293,7 @@ core::Result<FetchedSeries> fetchSeries(const ShareStore& store, const std::stri
   const auto takeBack = [&] {
     std::error_code e;
     for (const fs::path& p : written) fs::remove(p, e);
-    if (!existed) fs::remove(localFolder, e);  // only when empty
+    if (!existed) detail::removeEmptyFolder(localFolder);  // only when empty
   };
   std::mutex mutex;
   std::optional<core::Error> failure;
