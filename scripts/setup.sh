@@ -39,6 +39,11 @@ PACKAGES=(
   # tests: the share-store suite on a real network mount (tests/io/sshfs_share_suite.sh: a private sshd on
   # loopback, sshfs over FUSE 3; the free port is found with bash's /dev/tcp, so no extra tool)
   sshfs openssh-server openssh-client fuse3
+  # io/pacs: DICOMweb over libcurl (DIMSE is DCMTK's dcmnet/dcmtls, above)
+  libcurl4-openssl-dev
+  # tests: a real PACS on loopback, Orthanc with its DICOMweb plugin (tests/pacs/orthanc_server.h); curl seeds it over
+  # REST, DCMTK's tools (echoscu, getscu, movescu, storescu) are the peers the benchmarks compare with
+  orthanc orthanc-dicomweb curl dcmtk
 )
 
 missing=()

@@ -116,6 +116,7 @@ const Rooms& ioRooms() {
                                {"share", {"base", "volume"}},
                                {"autosave", {"base", "volume"}},
                                {"studies", {"base", "volume", "dicom", "share"}},
+                               {"pacs", {"base", "dicom", "share", "studies"}},
                            }};
   return rooms;
 }
@@ -343,14 +344,21 @@ LayeringReport checkLayering(const fs::path& root) {
             continue;
           }
         }
+        // The network: DCMTK's DIMSE and TLS, and the HTTP client, live in io/pacs alone (io/pacs/README.md).
+        if ((inc.rfind("dcmtk/dcmnet/", 0) == 0 || inc.rfind("dcmtk/dcmtls/", 0) == 0 || inc.rfind("curl/", 0) == 0) &&
+            !(inIo && room == "pacs")) {
+          report.violations.push_back(
+              LayerViolation{rel, number, inc, "DICOM networking and the HTTP client belong in io/pacs"});
+          continue;
+        }
         if (inIo && !room.empty()) {
           if (f == Family::Io) {
             if (const std::string why = roomViolation(ioRooms(), room, inc); !why.empty()) {
               report.violations.push_back(LayerViolation{rel, number, inc, why});
               continue;
             }
-          } else if (f == Family::Dicom && room != "dicom") {
-            report.violations.push_back(LayerViolation{rel, number, inc, "DICOM toolkits belong in io/dicom"});
+          } else if (f == Family::Dicom && room != "dicom" && room != "pacs") {
+            report.violations.push_back(LayerViolation{rel, number, inc, "DICOM toolkits belong in io/dicom and io/pacs"});
             continue;
           } else if (f == Family::Itk && room != "volume") {
             // ITK reads the rare volume formats (io/volume/itk_formats.cpp); no other room needs it.

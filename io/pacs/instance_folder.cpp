@@ -1,0 +1,91 @@
+#include "io/pacs/instance_folder.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "io/base/atomic_file.h"
+#include "io/base/file_modes.h"
+#include "io/pacs/pacs_types.h"
+
+namespace delineate::io {
+namespace {
+namespace fs = std::filesystem;
+using core::ErrorCode;
+using core::makeError;
+
+constexpr const char* kSuffix = ".dcm";
+}  // namespace
+
+InstanceFolder::InstanceFolder(InstanceFolder&& other) noexcept : m_folder(std::move(other.m_folder)) {
+  std::lock_guard<std::mutex> lock(other.m_mutex);
+  m_here = std::move(other.m_here);
+}
+
+core::Result<InstanceFolder> InstanceFolder::open(const std::string& folder) {
+  if (folder.empty()) return makeError(ErrorCode::InvalidArgument, folder, "no folder given for the instances");
+  if (core::Status s = createFolders(folder, FileAccess::Private); !s) return s.error();
+  InstanceFolder out(folder);
+  std::error_code ec;
+  for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (isAtomicTempFileName(name)) {
+      std::error_code e;
+      fs::remove(it->path(), e);
+      continue;
+    }
+    if (name.size() > 4 && name.compare(name.size() - 4, 4, kSuffix) == 0 && it->is_regular_file(ec)) {
+      const std::string uid = name.substr(0, name.size() - 4);
+      if (isDicomUid(uid)) out.m_here.insert(uid);
+    }
+  }
+  if (ec) return makeError(ErrorCode::ReadFailed, folder, "cannot list the folder: " + ec.message());
+  return out;
+}
+
+bool InstanceFolder::has(const std::string& sopInstanceUid) const {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  return m_here.count(sopInstanceUid) != 0;
+}
+
+std::vector<std::string> InstanceFolder::instances() const {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  return {m_here.begin(), m_here.end()};
+}
+
+core::Result<InstanceFolder::Stored> InstanceFolder::store(const std::string& sopInstanceUid, const void* bytes,
+                                                           std::size_t size) {
+  if (!isDicomUid(sopInstanceUid))
+    return makeError(ErrorCode::InvalidArgument, m_folder,
+                     "an instance's SOP Instance UID \"" + sopInstanceUid.substr(0, 80) +
+                         "\" is not a DICOM UID: not stored");
+  const std::string path = pathOf(sopInstanceUid);
+  if (has(sopInstanceUid)) {
+    // Same UID: the same bytes are a duplicate; other bytes are kept out (the first one stays) and reported.
+    std::ifstream in(path, std::ios::binary);
+    std::string existing((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (existing.size() == size && std::equal(existing.begin(), existing.end(), static_cast<const char*>(bytes)))
+      return Stored::SameAlreadyHere;
+    return Stored::DifferentAlreadyHere;
+  }
+  AtomicWriteOptions options;
+  options.access = FileAccess::Private;
+  options.noReplace = true;  // two writers of one UID: the first wins, the second sees it
+  core::Status s = writeFileAtomically(path, bytes, size, options);
+  if (!s) {
+    if (isAlreadyExists(s.error())) {
+      {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_here.insert(sopInstanceUid);
+      }
+      return store(sopInstanceUid, bytes, size);  // compared with what the other writer stored
+    }
+    return s.error();
+  }
+  std::lock_guard<std::mutex> lock(m_mutex);
+  m_here.insert(sopInstanceUid);
+  return Stored::Written;
+}
+
+}  // namespace delineate::io

@@ -1,0 +1,76 @@
+#pragma once
+// Our storage SCP (C-STORE service provider, with C-ECHO): what C-MOVE sends to and what a PACS pushes to. It listens
+// on a port in a thread of its own; every received instance goes to the folder that route() chooses (an
+// InstanceFolder), written atomically, so an association that dies half-way leaves only whole instances.
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "io/pacs/pacs_types.h"
+
+namespace delineate::io {
+
+class InstanceFolder;
+
+struct StorageScpSettings {
+  std::string aeTitle = "DELINEATE";
+  int port = 11112;  // 0: any free port (port() tells which)
+  std::string bindAddress = "0.0.0.0";
+  TlsSettings tls;   // enabled: certificate and key required; caFile: client certificates are required and verified
+  // Calling AE titles accepted; empty: any. An association from another is rejected (and logged).
+  std::vector<std::string> acceptedCallingAeTitles;
+  int acseTimeoutSeconds = 30, dimseTimeoutSeconds = 60;
+};
+
+// One received instance, as the SCP saw it.
+struct ReceivedInstance {
+  std::string callingAeTitle, peerHost;
+  std::string sopClassUid, sopInstanceUid, studyInstanceUid, seriesInstanceUid;
+  std::string path;  // where it was written
+  std::uint64_t bytes = 0;
+  bool duplicate = false;  // the same bytes were there already
+};
+
+// An association's start and end, for the log and the audit trail.
+struct AssociationEvent {
+  std::string callingAeTitle, calledAeTitle, peerHost;
+  bool accepted = false;
+  std::string reason;  // why it was rejected, or how it ended ("released", "aborted", a timeout)
+  int instances = 0;   // received on it (at the end)
+};
+
+class StorageScp {
+ public:
+  struct Handlers {
+    // The folder an instance goes to (e.g. one per series). Called from the SCP's thread. Returning nullptr refuses
+    // the instance (status 0xA700, out of resources).
+    std::function<InstanceFolder*(const std::string& callingAe, const std::string& studyUid,
+                                  const std::string& seriesUid)>
+        route;
+    std::function<void(const ReceivedInstance&)> received;         // after the file is written
+    std::function<void(const AssociationEvent&)> association;     // at the start (accepted or not) and the end
+  };
+
+  // Binds the port and starts listening (a port in use is an error naming it).
+  static core::Result<std::unique_ptr<StorageScp>> start(const StorageScpSettings& settings, Handlers handlers);
+  ~StorageScp();  // stops
+  StorageScp(const StorageScp&) = delete;
+  StorageScp& operator=(const StorageScp&) = delete;
+
+  // Stops listening; an association in progress is ended first (up to its timeout).
+  void stop();
+  int port() const;
+  const std::string& aeTitle() const;
+
+ private:
+  StorageScp() = default;
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace delineate::io
