@@ -147,6 +147,40 @@ struct StudyOptions {  // study import | list | search | show | get | reindex
   bool json = false;
 };
 
+// pacs echo | find | get | move | store | listen (pacs_commands.cpp; DICOMweb in pacs_web_commands.cpp, the listener
+// in pacs_listen_command.cpp).
+struct PacsOptions {
+  // The peer: DIMSE (--peer AE@HOST:PORT) or DICOMweb (--url); find, get and store take either.
+  std::string peer, url;
+  std::string callingAe = "DELINEATE";
+  bool tls = false;                       // DIMSE over TLS (https:// URLs always are)
+  std::string caFile, certFile, tlsKeyFile;  // TLS: the CA the peer must chain to; our certificate and key
+  std::string credentials;                // DICOMweb: a file only its owner can read: "basic USER:PASSWORD" or "bearer TOKEN"
+  int timeout = 60;                       // seconds per DIMSE message or HTTP request; connect and ACSE: min(this, 30)
+  // find
+  std::string level = "study";
+  std::string patientId, patientName, birthDate, studyDate, modality, description, accession, studyUid, seriesUid;
+  int limit = 0;
+  // get, move: what, and where it goes (a folder; --share ROOT imports it into the share's catalogue too)
+  std::string study, series;
+  std::vector<std::string> instances;
+  std::string output, share;
+  int inFlight = 4;
+  bool deidentify = false;
+  std::string pseudonymKeyFile;           // --deidentify: the pseudonym key
+  std::string moveAe;                     // move: our storage SCP's AE title (the PACS must know it)
+  int movePort = 0;                       // move: its port (0: any free one; the PACS must know it)
+  // store
+  std::vector<std::string> files;
+  // listen
+  int port = 11112;
+  std::string bind = "0.0.0.0";
+  std::vector<std::string> acceptAes;
+  int idleSeconds = 30;                   // a series is complete after this long without a new instance
+  std::string spool;                      // where received instances wait (default: under the user's cache)
+  bool json = false;
+};
+
 struct ReviewOptions {  // review submit | approve | reject | show
   LabelSetPath set;
   int revision = 0;  // show: 0 = every reviewed revision
@@ -232,6 +266,16 @@ int runCheckpointPut(const CheckpointPutOptions& options);
 int runCheckpointGet(const CheckpointGetOptions& options);
 int runCheckpointList(const CheckpointListOptions& options);
 int runAuditVerify(const AuditVerifyOptions& options);
+int runPacsEcho(const PacsOptions& options);
+int runPacsFind(const PacsOptions& options);
+int runPacsGet(const PacsOptions& options);
+int runPacsMove(const PacsOptions& options);
+int runPacsStore(const PacsOptions& options);
+int runPacsListen(const PacsOptions& options);
+// The DICOMweb side of find, get and store (pacs_web_commands.cpp), when --url is given.
+int runWebFind(const PacsOptions& options);
+int runWebGet(const PacsOptions& options);
+int runWebStore(const PacsOptions& options);
 
 // "k:10:20" or "2:10:-1" (axis i/j/k or 0/1/2); nullopt when the text is not of that form.
 std::optional<core::SliceRange> parseSliceRange(const std::string& text);

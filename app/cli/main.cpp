@@ -55,6 +55,7 @@ class Program {
     addDatasetCommands();
     addCheckpointCommands();
     addAuditCommands();
+    addPacsCommands();
   }
 
   int run(std::vector<std::string> args) {
@@ -558,6 +559,107 @@ class Program {
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   }
 
+  void addPacsCommands() {
+    CLI::App* pacs = group("pacs", "a PACS over DIMSE (C-ECHO, C-FIND, C-GET, C-MOVE, C-STORE, a storage SCP) or "
+                                   "DICOMweb (QIDO-RS, WADO-RS, STOW-RS).");
+    const auto peer = [&](CLI::App* c, PacsOptions& o, bool web) {
+      value(c, "--peer", o.peer, "AE@HOST:PORT", "the PACS over DIMSE: its AE title, host and port");
+      if (web) {
+        CLI::Option* url = value(c, "--url", o.url, "URL", "the PACS over DICOMweb: its root (https://host/dicom-web)");
+        url->excludes(c->get_option("--peer"));
+        value(c, "--credentials", o.credentials, "FILE",
+              "DICOMweb: 'basic USER:PASSWORD' or 'bearer TOKEN' in a file only its owner can read");
+      }
+      value(c, "--aet", o.callingAe, "AE", "DIMSE: our calling AE title (default DELINEATE)");
+      c->add_flag("--tls", o.tls, "DIMSE over TLS (BCP 195), the peer's certificate verified against --ca");
+      value(c, "--ca", o.caFile, "FILE", "TLS: the certificate authorities (PEM) the peer's certificate must chain to");
+      value(c, "--cert", o.certFile, "FILE", "TLS: our certificate (PEM), when the peer asks for one");
+      value(c, "--key", o.tlsKeyFile, "FILE", "TLS: our private key (PEM)");
+      valueName(c->add_option("--timeout", o.timeout, "seconds to wait for each answer, 1..3600 (default 60)"), "S")
+          ->check(CLI::Range(1, 3600));
+    };
+    const auto what = [&](CLI::App* c, PacsOptions& o) {
+      value(c, "--study", o.study, "UID", "the study's Study Instance UID")->required();
+      value(c, "--series", o.series, "UID", "one series of it (default: the whole study)");
+      repeatable(valueName(c->add_option("--instance", o.instances, "only these instances of the series"), "UID"));
+      value(c, "--out", o.output, "FOLDER", "where the instances go (one owner-only file per instance; a rerun resumes)")
+          ->required();
+      value(c, "--share", o.share, "ROOT", "then import them into this share's study catalogue (verified)");
+      c->add_flag("--deidentify", o.deidentify, "with --share: de-identified on the way in (as study import)");
+      value(c, "--key-file", o.pseudonymKeyFile, "FILE", "with --deidentify: the pseudonym key (as study import)");
+      valueName(c->add_option("--in-flight", o.inFlight, "associations or requests at once, 1..32 (default 4)"), "N")
+          ->check(CLI::Range(1, 32));
+      json(c, o.json);
+    };
+
+    CLI::App* echo = command(*pacs, "echo", "C-ECHO: is the PACS there and does it accept us?",
+                             [this] { return runPacsEcho(m_pacs); });
+    peer(echo, m_pacs, false);
+
+    CLI::App* find = command(*pacs, "find", "C-FIND or QIDO-RS: patients, studies, series or instances that match.",
+                             [this] { return runPacsFind(m_pacs); });
+    peer(find, m_pacs, true);
+    value(find, "--level", m_pacs.level, "LEVEL", "patient, study (default), series or instance")
+        ->check(CLI::IsMember({"patient", "study", "series", "instance"}));
+    value(find, "--patient-id", m_pacs.patientId, "ID", "Patient ID (wildcards * and ?)");
+    value(find, "--patient-name", m_pacs.patientName, "NAME", "Patient's Name (wildcards * and ?)");
+    value(find, "--birth-date", m_pacs.birthDate, "DATE", "YYYYMMDD or a range YYYYMMDD-YYYYMMDD");
+    value(find, "--study-date", m_pacs.studyDate, "DATE", "YYYYMMDD or a range YYYYMMDD-YYYYMMDD (either end open)");
+    value(find, "--modality", m_pacs.modality, "M", "CT, MR, SEG, ...");
+    value(find, "--description", m_pacs.description, "TEXT", "study description (series description at series level)");
+    value(find, "--accession", m_pacs.accession, "A", "Accession Number");
+    value(find, "--study", m_pacs.studyUid, "UID", "within this study (series and instance levels)");
+    value(find, "--series", m_pacs.seriesUid, "UID", "within this series (instance level)");
+    valueName(find->add_option("--limit", m_pacs.limit, "at most N matches (default: all)"), "N")
+        ->check(CLI::Range(1, 10000000));
+    json(find, m_pacs.json);
+
+    CLI::App* get = command(*pacs, "get", "C-GET or WADO-RS: a study, series or instances into a folder.",
+                            [this] { return runPacsGet(m_pacs); });
+    peer(get, m_pacs, true);
+    what(get, m_pacs);
+
+    CLI::App* move = command(*pacs, "move",
+                             "C-MOVE to our own storage SCP, started for the transfer (the PACS must know its AE "
+                             "title, host and port).",
+                             [this] { return runPacsMove(m_pacs); });
+    peer(move, m_pacs, false);
+    what(move, m_pacs);
+    value(move, "--move-aet", m_pacs.moveAe, "AE", "our storage SCP's AE title (default: --aet)");
+    valueName(move->add_option("--port", m_pacs.movePort, "our storage SCP's port (default 11112)"), "PORT")
+        ->check(CLI::Range(1, 65535));
+
+    CLI::App* store = command(*pacs, "store", "C-STORE or STOW-RS: DICOM files (our SEG and SR, or any) to the PACS.",
+                              [this] { return runPacsStore(m_pacs); });
+    peer(store, m_pacs, true);
+    store->add_option("FILE", m_pacs.files, "DICOM files or folders of them")->required();
+    json(store, m_pacs.json);
+
+    CLI::App* listen = command(*pacs, "listen",
+                               "a storage SCP: what a PACS sends is imported into the share's catalogue, a series "
+                               "once complete; runs until interrupted.",
+                               [this] { return runPacsListen(m_pacs); });
+    positional(listen, "ROOT", m_pacs.share, "the share store");
+    value(listen, "--aet", m_pacs.callingAe, "AE", "our AE title (default DELINEATE)");
+    valueName(listen->add_option("--port", m_pacs.port, "the port to listen on (default 11112)"), "PORT")
+        ->check(CLI::Range(1, 65535));
+    value(listen, "--bind", m_pacs.bind, "ADDRESS", "the address to listen on (default 0.0.0.0)");
+    repeatable(valueName(listen->add_option("--accept", m_pacs.acceptAes, "a calling AE title accepted (default: any)"), "AE"));
+    listen->add_flag("--tls", m_pacs.tls, "TLS (BCP 195): needs --cert and --key; --ca: clients must present one");
+    value(listen, "--ca", m_pacs.caFile, "FILE", "TLS: require client certificates chaining to these CAs (PEM)");
+    value(listen, "--cert", m_pacs.certFile, "FILE", "TLS: our certificate (PEM)");
+    value(listen, "--key", m_pacs.tlsKeyFile, "FILE", "TLS: our private key (PEM)");
+    valueName(listen->add_option("--idle", m_pacs.idleSeconds,
+                                 "seconds without a new instance after which a series is complete (default 30)"),
+              "S")
+        ->check(CLI::Range(1, 86400));
+    value(listen, "--spool", m_pacs.spool, "FOLDER", "where instances wait until their series is complete (default: "
+                                                     "the user's cache)");
+    listen->add_flag("--deidentify", m_pacs.deidentify, "de-identified on the way in (as study import)");
+    value(listen, "--key-file", m_pacs.pseudonymKeyFile, "FILE", "with --deidentify: the pseudonym key (as study import)");
+    json(listen, m_pacs.json);
+  }
+
   CLI::App m_app;
   std::map<const CLI::App*, std::function<int()>> m_actions;
   InfoOptions m_info;
@@ -584,6 +686,7 @@ class Program {
   CheckpointGetOptions m_checkpointGet;
   CheckpointListOptions m_checkpointList;
   AuditVerifyOptions m_auditVerify;
+  PacsOptions m_pacs;
 };
 
 }  // namespace

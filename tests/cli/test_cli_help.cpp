@@ -71,6 +71,22 @@ const std::vector<CommandPage> kCliCommands = {
     {"checkpoint get", "checkpoint get ROOT MODEL REV OUTPUT", {}},
     {"checkpoint list", "checkpoint list ROOT MODEL", {"--json"}},
     {"audit verify", "audit verify LOGFILE|ROOT...", {}},
+    {"pacs echo", "pacs echo", {"--peer", "--aet", "--tls", "--ca", "--cert", "--key", "--timeout"}},
+    {"pacs find", "pacs find",
+     {"--peer", "--url", "--credentials", "--aet", "--tls", "--ca", "--cert", "--key", "--timeout", "--level",
+      "--patient-id", "--patient-name", "--birth-date", "--study-date", "--modality", "--description", "--accession",
+      "--study", "--series", "--limit", "--json"}},
+    {"pacs get", "pacs get",
+     {"--peer", "--url", "--credentials", "--aet", "--tls", "--ca", "--cert", "--key", "--timeout", "--study",
+      "--series", "--instance", "--out", "--share", "--deidentify", "--key-file", "--in-flight", "--json"}},
+    {"pacs move", "pacs move",
+     {"--peer", "--aet", "--tls", "--ca", "--cert", "--key", "--timeout", "--study", "--series", "--instance", "--out",
+      "--share", "--deidentify", "--key-file", "--in-flight", "--json", "--move-aet", "--port"}},
+    {"pacs store", "pacs store",
+     {"--peer", "--url", "--credentials", "--aet", "--tls", "--ca", "--cert", "--key", "--timeout", "--json"}},
+    {"pacs listen", "pacs listen ROOT",
+     {"--aet", "--port", "--bind", "--accept", "--tls", "--ca", "--cert", "--key", "--idle", "--spool", "--deidentify",
+      "--key-file", "--json"}},
 };
 
 // The leaf commands a program's help pages list, found by walking them from the program's own page.
