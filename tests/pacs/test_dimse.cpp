@@ -322,7 +322,7 @@ TEST_CASE("dimse: C-GET of a series, bit-exact pixels, owner-only, in one or fou
   CHECK(hostile.error().detail.find("is not a Study Instance UID") != std::string::npos);
 }
 
-TEST_CASE("dimse: a PACS killed mid-retrieve gives a clear error; restarted, the retrieve resumes with nothing twice",
+TEST_CASE("dimse: a PACS killed mid-retrieve gives a clear error, restarted, the retrieve resumes with nothing twice",
           "[pacs][dimse]") {
   if (!haveOrthanc()) return;
   const auto sources = crlmSeriesFiles();
@@ -365,7 +365,7 @@ TEST_CASE("dimse: a PACS killed mid-retrieve gives a clear error; restarted, the
   CHECK(got == expected);
 }
 
-TEST_CASE("dimse: C-STORE of a SEG and an SR reaches the PACS; a file that is not DICOM is named", "[pacs][dimse]") {
+TEST_CASE("dimse: C-STORE of a SEG and an SR reaches the PACS, a file that is not DICOM is named", "[pacs][dimse]") {
   if (!haveOrthanc()) return;
   auto seg = sharedFile("data/dicom-seg/highdicom/seg_image_ct_binary.dcm");
   auto sr = sharedFile("data/dicom-seg/highdicom/sr_document.dcm");

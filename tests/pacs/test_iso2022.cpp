@@ -5,7 +5,7 @@
 
 namespace delineate::test {
 
-TEST_CASE("ISO 2022: the standard's Japanese and Korean person names read as UTF-8; a broken escape is refused",
+TEST_CASE("ISO 2022: the standard's Japanese and Korean person names read as UTF-8, a broken escape is refused",
           "[pacs]") {
   // PS3.5 H.3.1: "\ISO 2022 IR 87", JIS X 0208 runs between ESC $ B and ESC ( B.
   const std::string japanese =
