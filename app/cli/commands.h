@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "core/error.h"
 #include "core/label_map.h"
 #include "core/progress.h"
@@ -249,6 +251,9 @@ int runReview(const ReviewOptions& options);
 void audit(const io::ShareStore& store, const std::string& action, const std::string& study,
            const std::string& labelSet, int revision, const std::string& detail);
 int runStudyImport(const StudyOptions& options);
+// study import's work (study_commands.cpp), for the commands that bring files in (pacs get, move, listen): with
+// jsonOut, the report is put there instead of printed. Audited; the exit code.
+int importIntoShare(const StudyOptions& options, const std::string& command, nlohmann::json* jsonOut);
 int runStudyList(const StudyOptions& options);
 int runStudySearch(const StudyOptions& options);
 int runStudyShow(const StudyOptions& options);

@@ -129,7 +129,7 @@ InterruptSink::~InterruptSink() {
 bool InterruptSink::cancelled() const { return g_signal != 0; }
 int InterruptSink::exitCode() const { return 128 + static_cast<int>(g_signal); }
 
-int runStudyImport(const StudyOptions& o) {
+int importIntoShare(const StudyOptions& o, const std::string& command, nlohmann::json* jsonOut) {
   auto store = io::ShareStore::open(o.root);
   if (!store) return fileError(store.error());
   io::StudyImportOptions options;
@@ -139,7 +139,7 @@ int runStudyImport(const StudyOptions& o) {
   options.patientId = o.patientId;
   options.jobs = o.jobs;
   if (o.deidentify != !o.keyFile.empty())
-    return usageError("study import", "--deidentify and --key-file go together");
+    return usageError(command, "--deidentify and --key-file go together");
   if (o.deidentify) {
     auto secret = io::readImportKey(*store, o.keyFile);
     if (!secret) return fileError(secret.error());
@@ -161,13 +161,13 @@ int runStudyImport(const StudyOptions& o) {
     audit(*store, "import", s.study, {}, 0,
           "series " + s.series + ": " + std::to_string(s.files) + " files (" + std::to_string(s.copied) + " copied)");
   }
-  if (o.json) {
+  if (jsonOut) {
     json a = json::array();
     for (const auto& s : report->series)
       a.push_back({{"study", s.study}, {"series", s.series}, {"kind", s.kind}, {"files", s.files}, {"copied", s.copied},
                    {"alreadyThere", s.alreadyThere}, {"duplicates", s.duplicates}, {"bytes", s.bytes},
                    {"importedBefore", s.manifestExisted}});
-    std::printf("%s\n", json{{"series", a}, {"skipped", report->skipped}, {"warnings", report->warnings}}.dump(2).c_str());
+    *jsonOut = json{{"series", a}, {"skipped", report->skipped}, {"warnings", report->warnings}};
     return 0;
   }
   for (const auto& s : report->series)
@@ -177,6 +177,14 @@ int runStudyImport(const StudyOptions& o) {
                 s.manifestExisted ? " (imported before: same files)" : "");
   std::printf("imported %zu series: %d files copied, %d already there\n", report->series.size(), copied, there);
   return 0;
+}
+
+int runStudyImport(const StudyOptions& o) {
+  if (!o.json) return importIntoShare(o, "study import", nullptr);
+  json out;
+  const int rc = importIntoShare(o, "study import", &out);
+  if (rc == 0) std::printf("%s\n", out.dump(2).c_str());
+  return rc;
 }
 
 int runStudyList(const StudyOptions& o) {
