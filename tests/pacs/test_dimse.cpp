@@ -13,6 +13,7 @@
 #include "io/pacs/instance_folder.h"
 #include "tests/pacs/orthanc_server.h"
 #include "tests/pacs/pacs_test_data.h"
+#include "tests/pacs/test_certificates.h"
 
 namespace delineate::test {
 namespace fs = std::filesystem;
@@ -387,6 +388,59 @@ TEST_CASE("dimse: C-STORE of a SEG and an SR reaches the PACS, a file that is no
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.error().subject == (dir / "notes.txt").string());
   CHECK(refused.error().detail == "not a DICOM file");
+}
+
+}  // namespace delineate::test
+
+namespace delineate::test {
+
+TEST_CASE("dimse: TLS to a PACS whose certificate chains to our CA works, the wrong CA is refused by name",
+          "[pacs][dimse][tls]") {
+  if (!haveOrthanc()) return;
+  const auto sources = crlmSeriesFiles();
+  if (sources.empty()) return;
+  ScratchDir dir("dimse-tls");
+  const TestCertificates certs = makeTestCertificates(dir / "certs");
+  OrthancOptions options = knowsUs();
+  options.dicomTlsCertificate = certs.serverCert.string();
+  options.dicomTlsKey = certs.serverKey.string();
+  options.dicomTlsTrusted = certs.caCert.string();  // the clients it trusts
+  options.dicomTlsRequireClientCertificate = true;
+  OrthancServer orthanc(options);
+  orthanc.start();
+  orthanc.upload({sources.front()});
+  io::DimseNode node = nodeOf(orthanc);
+  node.tls.enabled = true;
+  node.tls.caFile = certs.caCert.string();
+  node.tls.certificateFile = certs.clientCert.string();
+  node.tls.privateKeyFile = certs.clientKey.string();
+  auto echo = io::dimseEcho(node, {});
+  INFO(orthanc.log());
+  REQUIRE(echo.ok());
+  io::QueryKeys keys;
+  auto found = io::dimseFind(node, {}, io::QueryLevel::Study, keys);
+  REQUIRE(found.ok());
+  CHECK(found->size() == 1);
+
+  io::DimseNode wrongCa = node;
+  wrongCa.tls.caFile = certs.otherCaCert.string();
+  auto refused = io::dimseEcho(wrongCa, {});
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().subject == wrongCa.describe());
+  CHECK(refused.error().detail.rfind("TLS:", 0) == 0);
+  CHECK(refused.error().detail.find(certs.otherCaCert.string()) != std::string::npos);
+
+  // Without TLS, a TLS-only PACS does not answer a plain association.
+  io::DimseNode plain = nodeOf(orthanc);
+  plain.acseTimeoutSeconds = 2;
+  CHECK_FALSE(io::dimseEcho(plain, {}).ok());
+
+  // A CA file that is not there is named as such, before any connection.
+  io::DimseNode missing = node;
+  missing.tls.caFile = (dir / "nope.pem").string();
+  auto noFile = io::dimseEcho(missing, {});
+  REQUIRE_FALSE(noFile.ok());
+  CHECK(noFile.error().subject == missing.tls.caFile);
 }
 
 }  // namespace delineate::test
