@@ -6,8 +6,10 @@
 // scrambled 8-hex-digit names without extension, as PACS exports write them, so listing order says nothing about
 // position.
 //
-// Usage: bench_make_ct_series OUT_DIR [--slices N] [--spacing MM] [--missing K]... [--source DIR]
+// Usage: bench_make_ct_series OUT_DIR [--slices N] [--spacing MM] [--missing K]... [--source DIR] [--studies N]
 //   --missing K   leave out slice K (0-based, InstanceNumber K + 1); may be repeated. The series then has a gap.
+//   --studies N   N studies of --slices slices each (PACS query benchmarks): each its own StudyInstanceUID,
+//                 SeriesInstanceUID and PatientID "BENCH-00001", ...
 // Exit codes: 0 success, 1 a file error, 2 a usage error.
 
 #include <dcmtk/config/osconfig.h>
@@ -46,7 +48,8 @@ int usage(const char* msg) {
                "  --slices N    number of slices (default 512)\n"
                "  --spacing MM  slice spacing along z (default 1.25)\n"
                "  --missing K   leave out slice K (0-based); may be repeated\n"
-               "  --source DIR  source series (default %s/data/ct/tcia-crlm-ct-series/CRLM-CT-1004)\n",
+               "  --source DIR  source series (default %s/data/ct/tcia-crlm-ct-series/CRLM-CT-1004)\n"
+               "  --studies N   N studies of N slices each, each its own study, series and patient ID\n",
                DELINEATE_SHARED_DIR);
   return 2;
 }
@@ -95,6 +98,7 @@ std::string newUid() {
 int main(int argc, char** argv) {
   std::string outDir;
   long slices = 512;
+  long studies = 1;
   double spacing = 1.25;
   std::set<long> missing;
   std::string sourceDir = std::string(DELINEATE_SHARED_DIR) + "/data/ct/tcia-crlm-ct-series/CRLM-CT-1004";
@@ -112,6 +116,9 @@ int main(int argc, char** argv) {
       const char* v = next();
       if (!v || !parseInt(v, k) || k < 0) return usage("--missing needs a slice index >= 0");
       missing.insert(k);
+    } else if (a == "--studies") {
+      const char* v = next();
+      if (!v || !parseInt(v, studies) || studies < 1 || studies > 100000) return usage("--studies needs 1..100000");
     } else if (a == "--source") {
       const char* v = next();
       if (!v) return usage("--source needs a folder");
@@ -178,13 +185,25 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  const std::string seriesUid = newUid();
+  std::string seriesUid = newUid();
   const double z0 = source.front().z;
   const long n = static_cast<long>(source.size());
   const long period = n > 1 ? 2 * (n - 1) : 1;
   char description[64];
   std::snprintf(description, sizeof description, "synthetic %ld x %s mm", slices, formatDs(spacing).c_str());
   long written = 0;
+  for (long study = 0; study < studies; ++study) {
+  if (studies > 1) {
+    char patient[32];
+    std::snprintf(patient, sizeof patient, "BENCH-%05ld", study + 1);
+    seriesUid = newUid();
+    const std::string studyUid = newUid();
+    for (SourceSlice& s : source) {
+      s.file->getDataset()->putAndInsertString(DCM_StudyInstanceUID, studyUid.c_str());
+      s.file->getDataset()->putAndInsertString(DCM_PatientID, patient);
+      s.file->getDataset()->putAndInsertString(DCM_PatientName, (std::string("Bench^") + patient).c_str());
+    }
+  }
   for (long k = 0; k < slices; ++k) {
     if (missing.count(k)) continue;
     const long phase = k % period;
@@ -201,7 +220,8 @@ int main(int argc, char** argv) {
     if (c.good()) c = ds->putAndInsertString(DCM_SliceLocation, z.c_str());
     if (c.good()) c = ds->putAndInsertString(DCM_SliceThickness, formatDs(spacing).c_str());
     if (c.good()) c = ds->putAndInsertString(DCM_SeriesDescription, description);
-    const std::string path = (fs::path(outDir) / scrambledName(static_cast<std::uint32_t>(k))).string();
+    const std::string path =
+        (fs::path(outDir) / scrambledName(static_cast<std::uint32_t>(study * slices + k))).string();
     if (c.good()) c = s.file->saveFile(path.c_str(), EXS_LittleEndianExplicit);
     if (c.bad()) {
       std::fprintf(stderr, "error: %s: %s\n", path.c_str(), c.text());
@@ -209,8 +229,9 @@ int main(int argc, char** argv) {
     }
     ++written;
   }
+  }
   std::printf("wrote %ld of %ld slices to %s: series %s, z %s .. %s mm, spacing %s mm, source %ld slices%s\n",
-              written, slices, outDir.c_str(), seriesUid.c_str(), formatDs(z0).c_str(),
+              written, slices * studies, outDir.c_str(), seriesUid.c_str(), formatDs(z0).c_str(),
               formatDs(z0 + double(slices - 1) * spacing).c_str(), formatDs(spacing).c_str(), n,
               missing.empty() ? "" : " (with missing slices)");
   return 0;

@@ -186,7 +186,7 @@ core::Status AtomicFileWriter::commit() {
   WritePhaseTimes* const times = m_options.times;
   {
     const PhaseTimer timer(times ? &times->fsync : nullptr);
-    if (::fsync(m_fd) != 0) return fail("cannot flush the temporary file to disk", errno);
+    if (m_options.sync && ::fsync(m_fd) != 0) return fail("cannot flush the temporary file to disk", errno);
   }
   const int fd = m_fd;
   m_fd = -1;
@@ -216,7 +216,7 @@ core::Status AtomicFileWriter::commit() {
   const PhaseTimer timer(times ? &times->publish : nullptr);
   if (core::Status s = publish(); !s) return s;
   m_done = true;
-  syncFolder(splitPath(m_target).first);
+  if (m_options.sync) syncFolder(splitPath(m_target).first);
   if (times) ++times->files;
   return core::Status::success();
 }

@@ -54,6 +54,10 @@ struct AtomicWriteOptions {
   // Who may read the file (io/base/file_modes.h): a path the user chose (0640 narrowed by the umask; a replaced
   // file keeps its mode and group), the share store (0640 exactly, the folder's group) or a local cache (0600).
   FileAccess access = FileAccess::Personal;
+  // false: no fsync of the file or its folder. Only for a local cache whose reader checks what it finds (io/pacs's
+  // instance folders: a PACS retrieve writes hundreds of files, and an fsync each cost more than the transfer); after
+  // a crash a published file may be empty or short, never a mix of two files.
+  bool sync = true;
 };
 
 // Whether a file name is one of AtomicFileWriter's temporary files (".<name>.tmp-<random>"): what a writer killed

@@ -57,6 +57,10 @@ class DimseAssociation {
   bool m_ended = false;
 };
 
+// Turns Nagle's algorithm off for DCMTK's sockets ($TCP_NODELAY=1 unless set), once per process: every association,
+// ours as a user and our storage SCP's, needs it (see the .cpp for the measured reason).
+void disableNagleForDimse();
+
 // DCMTK's condition text on one line.
 std::string conditionText(const OFCondition& cond);
 

@@ -609,6 +609,7 @@ core::Result<RetrieveResult> dimseGet(const DimseNode& peer, const DimseCaller& 
       result.failed = std::max(shared.failed, static_cast<int>(missing.size()));
     }
   }
+  folder->flush();
   if (!status) return status.error();
   if (shared.cancelled) return makeError(ErrorCode::Cancelled, peer.describe(), "C-GET: cancelled (what arrived is kept; run again to resume)");
   result.received = shared.received;
@@ -697,6 +698,7 @@ core::Result<RetrieveResult> dimseMove(const DimseNode& peer, const DimseCaller&
     if (detail) why = text(*detail, DCM_ErrorComment);
     return a.error("C-MOVE", "the peer answered " + dimseStatusText(rsp.DimseStatus) + (why.empty() ? "" : ": " + why));
   });
+  folder.flush();
   if (!status) return status.error();
   if (cancelled) return makeError(ErrorCode::Cancelled, peer.describe(), "C-MOVE: cancelled (what arrived is kept; run again to resume)");
   result.received = static_cast<int>(folder.instances().size() - before);

@@ -1,5 +1,8 @@
 #include "io/pacs/instance_folder.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -16,7 +19,25 @@ using core::ErrorCode;
 using core::makeError;
 
 constexpr const char* kSuffix = ".dcm";
+
+// A Part 10 file starts with a 128-byte preamble and "DICM"; one cut short by a crash (written without an fsync)
+// is empty or shorter than its meta header says the file is at least.
+bool looksWhole(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  char head[132];
+  if (!in.read(head, sizeof head)) return false;
+  if (std::string(head + 128, 4) != "DICM") return false;
+  in.seekg(0, std::ios::end);
+  return in.tellg() > 140;
+}
 }  // namespace
+
+void InstanceFolder::flush() const {
+  const int fd = ::open(m_folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  (void)::syncfs(fd);
+  ::close(fd);
+}
 
 InstanceFolder::InstanceFolder(InstanceFolder&& other) noexcept : m_folder(std::move(other.m_folder)) {
   std::lock_guard<std::mutex> lock(other.m_mutex);
@@ -37,7 +58,13 @@ core::Result<InstanceFolder> InstanceFolder::open(const std::string& folder) {
     }
     if (name.size() > 4 && name.compare(name.size() - 4, 4, kSuffix) == 0 && it->is_regular_file(ec)) {
       const std::string uid = name.substr(0, name.size() - 4);
-      if (isDicomUid(uid)) out.m_here.insert(uid);
+      if (!isDicomUid(uid)) continue;
+      if (looksWhole(it->path())) {
+        out.m_here.insert(uid);
+      } else {
+        std::error_code e;
+        fs::remove(it->path(), e);
+      }
     }
   }
   if (ec) return makeError(ErrorCode::ReadFailed, folder, "cannot list the folder: " + ec.message());
@@ -72,6 +99,7 @@ core::Result<InstanceFolder::Stored> InstanceFolder::store(const std::string& so
   AtomicWriteOptions options;
   options.access = FileAccess::Private;
   options.noReplace = true;  // two writers of one UID: the first wins, the second sees it
+  options.sync = false;      // flush() once at the end; open() drops a file a crash cut short
   core::Status s = writeFileAtomically(path, bytes, size, options);
   if (!s) {
     if (isAlreadyExists(s.error())) {

@@ -18,7 +18,8 @@ namespace delineate::io {
 class InstanceFolder {
  public:
   // Creates the folder (owner-only) when missing and lists the instances already in it; a leftover temporary file of
-  // an interrupted write is removed.
+  // an interrupted write is removed, and so is a "<uid>.dcm" that is not a whole DICOM file's start (files are
+  // written without an fsync each, see store(): after a crash one may be empty), so it is retrieved again.
   static core::Result<InstanceFolder> open(const std::string& folder);
 
   InstanceFolder(InstanceFolder&& other) noexcept;
@@ -33,9 +34,13 @@ class InstanceFolder {
   std::vector<std::string> instances() const;
 
   enum class Stored { Written, SameAlreadyHere, DifferentAlreadyHere };
-  // Writes one DICOM Part 10 file's bytes as "<uid>.dcm" (thread-safe). The UID must be a DICOM UID (isDicomUid):
-  // anything else is refused by name and nothing is written.
+  // Writes one DICOM Part 10 file's bytes as "<uid>.dcm" (thread-safe), atomically but without an fsync (one per
+  // instance cost more than the transfer: bench_pacs.sh); flush() makes the folder durable at the end. The UID must
+  // be a DICOM UID (isDicomUid): anything else is refused by name and nothing is written.
   core::Result<Stored> store(const std::string& sopInstanceUid, const void* bytes, std::size_t size);
+
+  // Makes everything stored so far durable (syncfs of the folder's file system).
+  void flush() const;
 
   std::string pathOf(const std::string& sopInstanceUid) const { return m_folder + "/" + sopInstanceUid + ".dcm"; }
 

@@ -41,7 +41,9 @@ TEST_CASE("an instance folder keeps one owner-only file per UID, spots a duplica
   const fs::path folder = dir / "received";
   auto f = io::InstanceFolder::open(folder.string());
   REQUIRE(f.ok());
-  auto first = f->store("1.2.3", "abc", 3);
+  const std::string dicm = std::string(128, '\0') + "DICM" + std::string(20, 'x');
+  const std::string other = std::string(128, '\0') + "DICM" + std::string(20, 'y');
+  auto first = f->store("1.2.3", dicm.data(), dicm.size());
   REQUIRE(first.ok());
   CHECK(*first == io::InstanceFolder::Stored::Written);
   struct stat st {};
@@ -49,13 +51,13 @@ TEST_CASE("an instance folder keeps one owner-only file per UID, spots a duplica
   CHECK((st.st_mode & 0777) == 0600);
   REQUIRE(::stat(folder.c_str(), &st) == 0);
   CHECK((st.st_mode & 0777) == 0700);
-  auto same = f->store("1.2.3", "abc", 3);
+  auto same = f->store("1.2.3", dicm.data(), dicm.size());
   REQUIRE(same.ok());
   CHECK(*same == io::InstanceFolder::Stored::SameAlreadyHere);
-  auto other = f->store("1.2.3", "xyz", 3);
-  REQUIRE(other.ok());
-  CHECK(*other == io::InstanceFolder::Stored::DifferentAlreadyHere);
-  CHECK(readTextFile(folder / "1.2.3.dcm") == "abc");
+  auto clash = f->store("1.2.3", other.data(), other.size());
+  REQUIRE(clash.ok());
+  CHECK(*clash == io::InstanceFolder::Stored::DifferentAlreadyHere);
+  CHECK(readTextFile(folder / "1.2.3.dcm") == dicm);
   for (const char* hostile : {"../1.2.4", "1.2/../../x", "..", "/etc/passwd"}) {
     auto refused = f->store(hostile, "x", 1);
     REQUIRE_FALSE(refused.ok());
@@ -63,13 +65,16 @@ TEST_CASE("an instance folder keeps one owner-only file per UID, spots a duplica
     CHECK(refused.error().detail.find("is not a DICOM UID") != std::string::npos);
   }
   CHECK_FALSE(fs::exists(dir / "1.2.4.dcm"));
-  // Reopened (a resumed retrieve), it knows what is there; a temporary file a killed write left is removed.
+  // Reopened (a resumed retrieve), it knows what is there; a temporary file a killed write left is removed, and so
+  // is a file a crash left empty (they are written without an fsync each).
   writeTextFile(folder / ".1.2.5.dcm.tmp-0123abcd", "half");
+  writeTextFile(folder / "1.2.6.dcm", "");
   auto again = io::InstanceFolder::open(folder.string());
   REQUIRE(again.ok());
   CHECK(again->has("1.2.3"));
   CHECK(again->instances() == std::vector<std::string>{"1.2.3"});
   CHECK_FALSE(fs::exists(folder / ".1.2.5.dcm.tmp-0123abcd"));
+  CHECK_FALSE(fs::exists(folder / "1.2.6.dcm"));
   // Many writers at once, some of one UID: each UID once, every writer told.
   std::vector<std::thread> writers;
   std::atomic<int> written{0}, duplicates{0};
@@ -77,7 +82,8 @@ TEST_CASE("an instance folder keeps one owner-only file per UID, spots a duplica
     writers.emplace_back([&, t] {
       for (int i = 0; i < 50; ++i) {
         const std::string uid = "1.9." + std::to_string((i * 7 + t) % 60 + 1);
-        auto r = again->store(uid, uid.data(), uid.size());
+        const std::string bytes = dicm + uid;
+        auto r = again->store(uid, bytes.data(), bytes.size());
         if (r.ok() && *r == io::InstanceFolder::Stored::Written) ++written;
         else if (r.ok() && *r == io::InstanceFolder::Stored::SameAlreadyHere) ++duplicates;
       }
