@@ -16,6 +16,8 @@
 #include "core/statistics.h"
 
 namespace delineate::io {
+struct DeidentifyKey;
+struct StudyImportReport;
 struct DicomIndex;
 struct DicomSeries;
 class ShareStore;
@@ -249,6 +251,12 @@ int runReview(const ReviewOptions& options);
 void audit(const io::ShareStore& store, const std::string& action, const std::string& study,
            const std::string& labelSet, int revision, const std::string& detail);
 int runStudyImport(const StudyOptions& options);
+// --deidentify with --key-file (study import, pacs listen): both or neither (else a usage error naming `command`);
+// the key read and refused when it lies inside the share (io::readImportKey). 0, or the exit code.
+int readDeidentifyOption(const io::ShareStore& store, bool deidentify, const std::string& keyFile,
+                         const std::string& command, std::optional<io::DeidentifyKey>& key);
+// One "import" audit record per imported series (`how`, when not empty, says where the files came from).
+void auditImport(const io::ShareStore& store, const io::StudyImportReport& report, const std::string& how = {});
 int runStudyList(const StudyOptions& options);
 int runStudySearch(const StudyOptions& options);
 int runStudyShow(const StudyOptions& options);

@@ -193,7 +193,15 @@ core::Result<std::unique_ptr<StorageScp>> StorageScp::start(const StorageScpSett
     d.tls = layer;
   }
 
-  std::string pattern = (fs::temp_directory_path() / "delineate-scp-XXXXXX").string();
+  if (!settings.receiveFolder.empty()) {
+    std::error_code ec;
+    fs::create_directories(settings.receiveFolder, ec);
+    fs::permissions(settings.receiveFolder, fs::perms::owner_all, ec);
+  }
+  std::string pattern =
+      ((settings.receiveFolder.empty() ? fs::temp_directory_path() : fs::path(settings.receiveFolder)) /
+       "delineate-scp-XXXXXX")
+          .string();
   if (!::mkdtemp(pattern.data())) {  // mode 0700: received datasets are patient data
     ASC_dropNetwork(&d.network);
     return makeError(ErrorCode::WriteFailed, pattern, std::string("cannot make a temporary folder: ") + std::strerror(errno));
@@ -466,6 +474,7 @@ bool StorageScp::Impl::store(T_ASC_Association* assoc, T_ASC_PresentationContext
     }
     if (!folder) {
       status = STATUS_STORE_Refused_OutOfResources;
+      // (path stays empty: nothing was routed)
       refusal = "no folder to store it in";
     } else {
       std::ifstream in(temp, std::ios::binary);
@@ -473,13 +482,14 @@ bool StorageScp::Impl::store(T_ASC_Association* assoc, T_ASC_PresentationContext
       if (!in.good() && !in.eof()) {
         status = STATUS_STORE_Refused_OutOfResources;
         refusal = "cannot read back the received dataset " + temp;
+        r.path = folder->pathOf(r.sopInstanceUid);  // routed: the receiver counts it as answered
       } else {
         auto stored = folder->store(r.sopInstanceUid, bytes.data(), bytes.size());
+        r.path = folder->pathOf(r.sopInstanceUid);
         if (!stored) {
           status = STATUS_STORE_Refused_OutOfResources;
           refusal = stored.error().describe();
         } else {
-          r.path = folder->pathOf(r.sopInstanceUid);
           r.bytes = bytes.size();
           r.duplicate = *stored != InstanceFolder::Stored::Written;
           if (*stored == InstanceFolder::Stored::DifferentAlreadyHere)

@@ -28,13 +28,16 @@ struct StorageScpSettings {
   // Calling AE titles accepted; empty: any. An association from another is rejected (and logged).
   std::vector<std::string> acceptedCallingAeTitles;
   int acseTimeoutSeconds = 30, dimseTimeoutSeconds = 60;
+  // Where datasets wait while they arrive (a private folder is made in it, removed at stop); empty: the system's
+  // temporary folder. A receiving node puts it beside its spool, so a killed process leaves nothing elsewhere.
+  std::string receiveFolder;
 };
 
 // One received instance, as the SCP saw it.
 struct ReceivedInstance {
   std::string callingAeTitle, peerHost;
   std::string sopClassUid, sopInstanceUid, studyInstanceUid, seriesInstanceUid;
-  std::string path;  // where it was written
+  std::string path;  // where it was written (refused: where it was to go, when route() chose a folder; else empty)
   std::uint64_t bytes = 0;
   bool duplicate = false;  // the same bytes were there already
 };
