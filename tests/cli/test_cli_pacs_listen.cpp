@@ -200,7 +200,7 @@ TEST_CASE("pacs listen: storescu sends the CT, and once idle the series is in th
   CHECK(auditLines(root, "receive") == 2);
 }
 
-TEST_CASE("pacs listen SIGKILLed mid-association publishes no half series; restarted, spool plus resend import it once",
+TEST_CASE("pacs listen SIGKILLed mid-association publishes no half series, and restarted, spool plus resend import it once",
           "[cli][pacs]") {
   auto ct = sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
   if (!ct || !haveStorescu()) return;
