@@ -81,6 +81,10 @@ void onSeries(EventLog& log, const io::SpooledSeriesImport& s) {
     text = "imported " + std::to_string(s.instances) + " instances of series " + s.seriesInstanceUid + " (" +
            std::to_string(copied) + " files copied) into " + where;
     log.auditImport(*s.report, "received over DIMSE");
+  } else if (s.alreadyOnShare) {
+    event["alreadyOnShare"] = true;
+    text = "series " + s.seriesInstanceUid + ": all " + std::to_string(s.instances) +
+           " instances received are on the share already (imported before); removed from the spool";
   } else {
     event["error"] = s.error;
     event["willRetry"] = s.willRetry;

@@ -9,7 +9,10 @@
 #include <cstring>
 #include <filesystem>
 
+#include <set>
+
 #include "io/base/file_modes.h"
+#include "io/base/sha256.h"
 #include "io/pacs/instance_folder.h"
 #include "io/pacs/pacs_types.h"
 #include "io/share/share_store.h"
@@ -180,6 +183,20 @@ int ReceivingNode::importComplete(core::ProgressSink* progress) {
   return imported;
 }
 
+// Whether every file is, byte for byte, in the series the share holds for these UIDs (the names importStudies gives a
+// series that is not de-identified).
+bool ReceivingNode::allOnShare(const Key& key, const std::vector<std::string>& files) const {
+  auto manifest = readSeriesManifest(m_store, shareNameFromUid(key.first), shareNameFromUid(key.second));
+  if (!manifest) return false;
+  std::set<std::string> stored;
+  for (const auto& f : manifest->files) stored.insert(f.sha256);
+  for (const auto& f : files) {
+    auto hash = sha256OfFile(f);
+    if (!hash || !stored.count(*hash)) return false;
+  }
+  return true;
+}
+
 SpooledSeriesImport ReceivingNode::importSeries(const Key& key, core::ProgressSink* progress) {
   SpooledSeriesImport result;
   result.studyInstanceUid = key.first;
@@ -230,6 +247,17 @@ SpooledSeriesImport ReceivingNode::importSeries(const Key& key, core::ProgressSi
   } else if (!report) {
     result.error = report.error().describe();
     refusedByShare = report.error().detail.find("was imported before") != std::string::npos;
+  }
+  if (refusedByShare && !m_settings.deidentify && allOnShare(key, files)) {
+    result.error.clear();
+    result.alreadyOnShare = true;
+    result.report.reset();
+    for (const auto& f : files) {
+      std::error_code ec;
+      fs::remove(f, ec);
+    }
+    finishEmpty();
+    return result;
   }
   if (!result.error.empty()) {
     std::lock_guard<std::mutex> lock(m_mutex);

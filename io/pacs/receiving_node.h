@@ -10,7 +10,10 @@
 //   files that were in its folder at that moment (instances arriving during the import stay for the next one).
 // - After a successful import those files are removed from the spool, and the series' folder once it is empty.
 //   A failed import keeps them: a share that could not be written is tried again after another idle period, a series
-//   the share refuses (imported before with other files) waits for a new instance or the next start.
+//   the share refuses (imported before with other files: a series on the share never changes) waits for a new
+//   instance or the next start. Instances that are all in the series on the share already (a partial resend) are
+//   removed from the spool as done (checked by SHA-256 against its manifest; not when de-identifying, where the
+//   stored bytes are the de-identified ones: such a resend stays in the spool, refused, and is said).
 // - Restart: the series found in the spool are taken as received, their idle clock starting at the start.
 
 #include <chrono>
@@ -48,6 +51,9 @@ struct SpooledSeriesImport {
   std::string studyInstanceUid, seriesInstanceUid;  // as received (the spool's folder names)
   int instances = 0;  // the files the import was given
   bool imported = false;
+  // Not imported because every one of its instances is on the share already, byte for byte, in the series imported
+  // before (a PACS sending part of a series again): removed from the spool, nothing to do.
+  bool alreadyOnShare = false;
   std::optional<StudyImportReport> report;  // when imported: the share's study and series names, files copied
   std::string error;  // when not: why (the files stay in the spool)
   bool willRetry = false;  // not imported: tried again after another idle period (else: after a new instance)
@@ -92,6 +98,7 @@ class ReceivingNode {
   InstanceFolder* route(const std::string& study, const std::string& series);
   void answered(const ReceivedInstance& r, bool routed);
   SpooledSeriesImport importSeries(const Key& key, core::ProgressSink* progress);
+  bool allOnShare(const Key& key, const std::vector<std::string>& files) const;
 
   const ShareStore& m_store;
   ReceivingNodeSettings m_settings;
