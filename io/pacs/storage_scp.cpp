@@ -152,6 +152,9 @@ core::Result<std::unique_ptr<StorageScp>> StorageScp::start(const StorageScpSett
   ::getsockname(listenFd, reinterpret_cast<sockaddr*>(&address), &length);
   d.port = ntohs(address.sin_port);
 
+  // Peers are named by their address: a reverse DNS lookup per association can stall on a hospital's DNS, and the
+  // audit trail wants the address anyway. (A process-wide DCMTK setting; nothing of ours wants host names.)
+  dcmDisableGethostbyaddr.set(OFTrue);
   OFCondition c = ASC_initializeNetwork(NET_ACCEPTOR, 0, settings.acseTimeoutSeconds, &d.network);
   if (c.bad()) {
     ::close(listenFd);

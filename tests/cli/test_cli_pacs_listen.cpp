@@ -174,7 +174,7 @@ TEST_CASE("pacs listen: storescu sends the CT, and once idle the series is in th
   REQUIRE(listener.waitFor("imported 41 instances"));
   const std::string out = listener.output();
   INFO(out);
-  CHECK(out.find("association from \"SCANNER\" at ") != std::string::npos);
+  CHECK(out.find("association from \"SCANNER\" at 127.0.0.1: 41 instances, released") != std::string::npos);
   CHECK(out.find("41 instances, released") != std::string::npos);
 
   auto list = jsonOf(cli(dir, "study list " + quoted(root.string()) + " --json"));
