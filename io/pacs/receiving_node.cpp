@@ -238,17 +238,20 @@ SpooledSeriesImport ReceivingNode::importSeries(const Key& key, core::ProgressSi
   options.jobs = m_settings.importJobs;
   options.progress = progress;
   auto report = importStudies(m_store, files, options);
-  bool refusedByShare = false;
-  if (report && refusedAsImportedBefore(*report)) {
+  // Refused for what the files are (imported before with other files, an instance the de-identification profile
+  // refuses): the same files would be refused again. Anything else (the share not mounted, a write that failed, a
+  // cancel) may pass next time.
+  bool refusedByShare = false, importedBefore = false;
+  if (report && !report->skipped.empty()) {
     refusedByShare = true;
-    result.error = report->skipped.front();
-  } else if (report && !report->skipped.empty()) {
+    importedBefore = refusedAsImportedBefore(*report);
     result.error = report->skipped.front();
   } else if (!report) {
     result.error = report.error().describe();
-    refusedByShare = report.error().detail.find("was imported before") != std::string::npos;
+    refusedByShare = report.error().code == ErrorCode::InvalidArgument;
+    importedBefore = report.error().detail.find("was imported before") != std::string::npos;
   }
-  if (refusedByShare && !m_settings.deidentify && allOnShare(key, files)) {
+  if (importedBefore && !m_settings.deidentify && allOnShare(key, files)) {
     result.error.clear();
     result.alreadyOnShare = true;
     result.report.reset();

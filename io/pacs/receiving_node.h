@@ -10,8 +10,8 @@
 //   files that were in its folder at that moment (instances arriving during the import stay for the next one).
 // - After a successful import those files are removed from the spool, and the series' folder once it is empty.
 //   A failed import keeps them: a share that could not be written is tried again after another idle period, a series
-//   the share refuses (imported before with other files: a series on the share never changes) waits for a new
-//   instance or the next start. Instances that are all in the series on the share already (a partial resend) are
+//   whose files are refused (imported before with other files: a series on the share never changes; an instance the
+//   de-identification profile refuses) waits for a new instance or the next start. Instances that are all in the series on the share already (a partial resend) are
 //   removed from the spool as done (checked by SHA-256 against its manifest; not when de-identifying, where the
 //   stored bytes are the de-identified ones: such a resend stays in the spool, refused, and is said).
 // - Restart: the series found in the spool are taken as received, their idle clock starting at the start.
