@@ -18,6 +18,8 @@
 #include "core/statistics.h"
 
 namespace delineate::io {
+struct DeidentifyKey;
+struct StudyImportReport;
 struct DicomIndex;
 struct DicomSeries;
 class ShareStore;
@@ -254,6 +256,12 @@ int runStudyImport(const StudyOptions& options);
 // study import's work (study_commands.cpp), for the commands that bring files in (pacs get, move, listen): with
 // jsonOut, the report is put there instead of printed. Audited; the exit code.
 int importIntoShare(const StudyOptions& options, const std::string& command, nlohmann::json* jsonOut);
+// --deidentify with --key-file (study import, pacs listen): both or neither (else a usage error naming `command`);
+// the key read and refused when it lies inside the share (io::readImportKey). 0, or the exit code.
+int readDeidentifyOption(const io::ShareStore& store, bool deidentify, const std::string& keyFile,
+                         const std::string& command, std::optional<io::DeidentifyKey>& key);
+// One "import" audit record per imported series (`how`, when not empty, says where the files came from).
+void auditImport(const io::ShareStore& store, const io::StudyImportReport& report, const std::string& how = {});
 int runStudyList(const StudyOptions& options);
 int runStudySearch(const StudyOptions& options);
 int runStudyShow(const StudyOptions& options);

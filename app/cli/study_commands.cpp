@@ -129,6 +129,23 @@ InterruptSink::~InterruptSink() {
 bool InterruptSink::cancelled() const { return g_signal != 0; }
 int InterruptSink::exitCode() const { return 128 + static_cast<int>(g_signal); }
 
+int readDeidentifyOption(const io::ShareStore& store, bool deidentify, const std::string& keyFile,
+                         const std::string& command, std::optional<io::DeidentifyKey>& key) {
+  if (deidentify != !keyFile.empty()) return usageError(command, "--deidentify and --key-file go together");
+  if (!deidentify) return 0;
+  auto secret = io::readImportKey(store, keyFile);
+  if (!secret) return fileError(secret.error());
+  key = std::move(secret).value();
+  return 0;
+}
+
+void auditImport(const io::ShareStore& store, const io::StudyImportReport& report, const std::string& how) {
+  for (const auto& s : report.series)
+    audit(store, "import", s.study, {}, 0,
+          "series " + s.series + ": " + std::to_string(s.files) + " files (" + std::to_string(s.copied) + " copied)" +
+              (how.empty() ? "" : ", " + how));
+}
+
 int importIntoShare(const StudyOptions& o, const std::string& command, nlohmann::json* jsonOut) {
   auto store = io::ShareStore::open(o.root);
   if (!store) return fileError(store.error());
@@ -138,13 +155,7 @@ int importIntoShare(const StudyOptions& o, const std::string& command, nlohmann:
   options.description = o.description;
   options.patientId = o.patientId;
   options.jobs = o.jobs;
-  if (o.deidentify != !o.keyFile.empty())
-    return usageError(command, "--deidentify and --key-file go together");
-  if (o.deidentify) {
-    auto secret = io::readImportKey(*store, o.keyFile);
-    if (!secret) return fileError(secret.error());
-    options.deidentify = std::move(secret).value();
-  }
+  if (int rc = readDeidentifyOption(*store, o.deidentify, o.keyFile, command, options.deidentify)) return rc;
   InterruptSink interrupt;  // Ctrl-C or SIGTERM: stops between files, no temporary file left (run again to finish)
   options.progress = &interrupt;
   auto report = io::importStudies(*store, o.inputs, options);
@@ -158,9 +169,8 @@ int importIntoShare(const StudyOptions& o, const std::string& command, nlohmann:
   for (const auto& s : report->series) {
     copied += s.copied;
     there += s.alreadyThere;
-    audit(*store, "import", s.study, {}, 0,
-          "series " + s.series + ": " + std::to_string(s.files) + " files (" + std::to_string(s.copied) + " copied)");
   }
+  auditImport(*store, *report);
   if (jsonOut) {
     json a = json::array();
     for (const auto& s : report->series)

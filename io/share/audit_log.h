@@ -31,7 +31,8 @@
 namespace delineate::io {
 
 inline constexpr const char* kAuditActions[] = {"open", "save", "export", "inference", "training", "lease-break",
-                                                "restore", "review", "dataset", "import", "reindex"};
+                                                "restore", "review", "dataset", "import", "reindex",
+                                                "receive"};
 inline constexpr std::size_t kMaxAuditLineBytes = 64 * 1024;
 
 bool isAuditAction(const std::string& action);

@@ -218,6 +218,18 @@ std::string OrthancServer::get(const std::string& path) const {
   return out;
 }
 
+std::string OrthancServer::post(const std::string& path, const std::string& body) const {
+  // The body through a file: it may hold anything a shell would read.
+  const fs::path bodyFile = m_dir.path() / "post-body";
+  writeTextFile(bodyFile, body);
+  std::string out;
+  if (runCommand("curl -sS -f" + curlAuthArgs() + " -X POST --data-binary @'" + bodyFile.string() + "' '" + httpUrl() +
+                     path + "'",
+                 &out) != 0)
+    throw std::runtime_error("POST " + path + " failed: " + out + "\n" + log());
+  return out;
+}
+
 std::string OrthancServer::log() const {
   std::string text;
   std::ifstream in(m_dir.path() / "orthanc.log");

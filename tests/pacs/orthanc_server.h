@@ -61,6 +61,8 @@ class OrthancServer {
   void upload(const std::vector<std::filesystem::path>& files) const;
   // GET on the REST API (as the first HTTP user when there are users), the body; throws on a non-2xx answer.
   std::string get(const std::string& path) const;
+  // POST on the REST API with `body` (as get), the answer's body; throws on a non-2xx answer.
+  std::string post(const std::string& path, const std::string& body) const;
   // The log so far (for failure messages).
   std::string log() const;
 

@@ -1,0 +1,286 @@
+// `delineate-cli pacs listen` (issue 42, item 4) as a child process: DCMTK's storescu sends the CRLM CT, the series
+// reaches the share's catalogue once idle; SIGKILLed in the middle of an association it publishes nothing half, and
+// restarted it completes the series from its spool plus a resend, imported once.
+#include <catch2/catch.hpp>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/common/test_support.h"
+
+using namespace delineate;
+using namespace delineate::test;
+namespace fs = std::filesystem;
+
+#include "tests/cli/cli_runner.h"
+
+namespace {
+
+const std::string kStudy = "1.3.6.1.4.1.14519.5.2.1.9203.8273.319461848560755521018609264462";
+const std::string kSeries = "1.3.6.1.4.1.14519.5.2.1.9203.8273.254242588659825836950462054011";
+
+bool haveStorescu() {
+  if (std::system("command -v storescu >/dev/null 2>&1 && command -v dcmodify >/dev/null 2>&1") == 0) return true;
+  if (runningInCi()) FAIL("DCMTK's storescu/dcmodify are not installed (Debian dcmtk)");
+  WARN("DCMTK's storescu/dcmodify are not installed: skipped");
+  return false;
+}
+
+int freePort() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  REQUIRE(fd >= 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+  REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0);
+  ::close(fd);
+  return ntohs(a.sin_port);
+}
+
+// The CLI with its cache in `dir` (never the user's), stdout and stderr apart.
+SplitRun cli(const ScratchDir& dir, const std::string& args) {
+  return runProgramSplit("/usr/bin/env",
+                         "XDG_CACHE_HOME=" + quoted((dir / "cache").string()) + " '" + DELINEATE_CLI_PATH + "' " + args);
+}
+
+nlohmann::json jsonOf(const SplitRun& r) {
+  INFO(r.out << r.err);
+  REQUIRE(r.exitCode == 0);
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  REQUIRE_FALSE(j.is_discarded());
+  return j;
+}
+
+// `pacs listen` in the background: its stdout and stderr in files, read as they grow.
+class Listener {
+ public:
+  Listener(const ScratchDir& dir, const std::string& args, const std::string& name) : m_out(dir / (name + ".out")) {
+    const fs::path err = dir / (name + ".err");
+    const std::string cache = (dir / "cache").string();
+    m_pid = ::fork();
+    REQUIRE(m_pid >= 0);
+    if (m_pid == 0) {
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the test
+      ::setenv("XDG_CACHE_HOME", cache.c_str(), 1);
+      const std::string line = "exec '" + std::string(DELINEATE_CLI_PATH) + "' pacs listen " + args + " >'" +
+                               m_out.string() + "' 2>'" + err.string() + "'";
+      ::execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+  }
+  ~Listener() { kill(SIGKILL); }
+
+  std::string output() const { return readTextFile(m_out); }
+  // Waits (up to `seconds`) for stdout to hold `text`.
+  bool waitFor(const std::string& text, int seconds = 30) const {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+    while (std::chrono::steady_clock::now() < end) {
+      if (fs::exists(m_out) && output().find(text) != std::string::npos) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return false;
+  }
+  // Sends `signal` and waits for the end (SIGKILL after 20 s); the exit code, or 128 + the signal that ended it.
+  int kill(int signal) {
+    if (m_pid <= 0) return -1;
+    ::kill(m_pid, signal);
+    int status = 0;
+    for (int i = 0; i < 400; ++i) {
+      if (::waitpid(m_pid, &status, WNOHANG) == m_pid) {
+        m_pid = -1;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    ::kill(m_pid, SIGKILL);
+    ::waitpid(m_pid, &status, 0);
+    m_pid = -1;
+    return -1;
+  }
+
+ private:
+  fs::path m_out;
+  pid_t m_pid = -1;
+};
+
+std::vector<nlohmann::json> jsonLines(const std::string& text) {
+  std::vector<nlohmann::json> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_discarded()) out.push_back(j);
+  }
+  return out;
+}
+
+int countInstanceFiles(const fs::path& folder) {
+  int n = 0;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec))
+    n += it->path().extension() == ".dcm" ? 1 : 0;
+  return n;
+}
+
+int auditLines(const fs::path& root, const std::string& action) {
+  int n = 0;
+  for (const auto& e : fs::directory_iterator(root / "audit")) {
+    std::istringstream in(readTextFile(e.path()));
+    for (std::string line; std::getline(in, line);) {
+      auto j = nlohmann::json::parse(line, nullptr, false);
+      n += (!j.is_discarded() && j.value("action", "") == action) ? 1 : 0;
+    }
+  }
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("pacs listen: storescu sends the CT, and once idle the series is in the share's catalogue, audited",
+          "[cli][pacs]") {
+  auto ct = sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!ct || !haveStorescu()) return;
+  ScratchDir dir("cli-listen");
+  const fs::path root = dir / "share";
+  fs::create_directories(root);
+  REQUIRE(cli(dir, "share init " + quoted(root.string())).exitCode == 0);
+  const int port = freePort();
+  Listener listener(dir, quoted(root.string()) + " --port " + std::to_string(port) + " --bind 127.0.0.1 --idle 1 --spool " +
+                             quoted((dir / "spool").string()),
+                    "listen");
+  REQUIRE(listener.waitFor("listening as DELINEATE on 127.0.0.1:" + std::to_string(port)));
+
+  const SplitRun sent = runProgramSplit("storescu", "-aet SCANNER -aec DELINEATE 127.0.0.1 " + std::to_string(port) +
+                                                        " +sd " + quoted(ct->string()));
+  INFO(sent.out << sent.err);
+  CHECK(sent.exitCode == 0);
+  REQUIRE(listener.waitFor("imported 41 instances"));
+  const std::string out = listener.output();
+  INFO(out);
+  CHECK(out.find("association from \"SCANNER\" at 127.0.0.1: 41 instances, released") != std::string::npos);
+  CHECK(out.find("41 instances, released") != std::string::npos);
+
+  auto list = jsonOf(cli(dir, "study list " + quoted(root.string()) + " --json"));
+  REQUIRE(list["studies"].size() == 1);
+  CHECK(list["studies"][0]["study"] == kStudy);
+  auto show = jsonOf(cli(dir, "study show " + quoted(root.string()) + " " + kStudy + " --json"));
+  REQUIRE(show["series"].size() == 1);
+  CHECK(show["series"][0]["series"] == kSeries);
+  CHECK(show["series"][0]["files"] == 41);
+  CHECK(auditLines(root, "receive") == 1);
+  CHECK(auditLines(root, "import") == 1);
+  // The spool keeps nothing of an imported series.
+  CHECK(countInstanceFiles(dir / "spool") == 0);
+  CHECK_FALSE(fs::exists(dir / "spool" / kStudy));
+
+  // A wrong called AE title: rejected, said and audited.
+  const SplitRun wrong = runProgramSplit("storescu", "-aet SCANNER -aec NOTUS 127.0.0.1 " + std::to_string(port) + " " +
+                                                         quoted((*ct / "1-01.dcm").string()));
+  CHECK(wrong.exitCode != 0);
+  CHECK(listener.waitFor("rejected: called AE title not recognised"));
+  CHECK(listener.kill(SIGINT) == 0);
+  CHECK(listener.output().find("stopped: 0 series left in the spool") != std::string::npos);
+  CHECK(auditLines(root, "receive") == 2);
+}
+
+TEST_CASE("pacs listen SIGKILLed mid-association publishes no half series, and restarted, spool plus resend import it once",
+          "[cli][pacs]") {
+  auto ct = sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!ct || !haveStorescu()) return;
+  ScratchDir dir("cli-listen-kill");
+  const fs::path root = dir / "share";
+  fs::create_directories(root);
+  REQUIRE(cli(dir, "share init " + quoted(root.string())).exitCode == 0);
+
+  // 328 instances of one series: the CT's 41 files eight times, each copy with a new SOP Instance UID.
+  const fs::path big = dir / "big";
+  fs::create_directories(big);
+  int n = 0;
+  for (int copy = 0; copy < 8; ++copy)
+    for (const auto& e : fs::directory_iterator(*ct))
+      if (e.path().extension() == ".dcm") {
+        const fs::path to = big / (std::to_string(n++) + ".dcm");
+        fs::copy_file(e.path(), to);
+        fs::permissions(to, fs::perms::owner_read | fs::perms::owner_write);
+      }
+  REQUIRE(n == 328);
+  const Run modified = runShell("cd " + quoted(big.string()) + " && dcmodify -nb -gin *.dcm 2>&1");
+  INFO(modified.out);
+  REQUIRE(modified.exitCode == 0);
+
+  const fs::path spool = dir / "spool";
+  const int port = freePort();
+  const std::string args = quoted(root.string()) + " --port " + std::to_string(port) +
+                           " --bind 127.0.0.1 --idle 3 --json --spool " + quoted(spool.string());
+  const std::string send = "storescu -aet SCANNER -aec DELINEATE 127.0.0.1 " + std::to_string(port) + " +sd " +
+                           quoted(big.string());
+  {
+    Listener first(dir, args, "first");
+    REQUIRE(first.waitFor("\"event\":\"listening\""));
+    std::thread sender([&] { runShell(send + " >/dev/null 2>&1"); });
+    // Killed once part of the series is spooled, while storescu is still sending.
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (countInstanceFiles(spool) < 60 && std::chrono::steady_clock::now() < end)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    CHECK(first.kill(SIGKILL) == 128 + SIGKILL);
+    sender.join();
+  }
+  const int spooled = countInstanceFiles(spool);
+  INFO("spooled before the kill: " << spooled);
+  CHECK(spooled >= 60);
+  CHECK(spooled < 328);
+  // Nothing on the share: no study listed, no series folder with a manifest.
+  auto list = jsonOf(cli(dir, "study list " + quoted(root.string()) + " --json"));
+  CHECK(list["studies"].empty());
+  CHECK(auditLines(root, "import") == 0);
+
+  Listener second(dir, args, "second");
+  REQUIRE(second.waitFor("\"event\":\"listening\""));
+  const auto started = jsonLines(second.output());
+  REQUIRE_FALSE(started.empty());
+  CHECK(started[0]["resumedSeries"] == 1);
+  const Run resent = runShell(send + " 2>&1");
+  INFO(resent.out);
+  CHECK(resent.exitCode == 0);
+  REQUIRE(second.waitFor("\"event\":\"series\"", 120));
+  CHECK(second.kill(SIGTERM) == 0);
+  int seriesEvents = 0;
+  for (const auto& e : jsonLines(second.output())) {
+    if (e["event"] == "association") {
+      CHECK(e["accepted"] == true);
+      CHECK(e["instances"] == 328);
+      CHECK(e["reason"] == "released");
+    }
+    if (e["event"] != "series") continue;
+    ++seriesEvents;
+    CHECK(e["imported"] == true);
+    CHECK(e["instances"] == 328);
+    REQUIRE(e["series"].size() == 1);
+    CHECK(e["series"][0]["files"] == 328);
+    CHECK(e["series"][0]["importedBefore"] == false);
+  }
+  CHECK(seriesEvents == 1);
+  auto show = jsonOf(cli(dir, "study show " + quoted(root.string()) + " " + kStudy + " --json"));
+  REQUIRE(show["series"].size() == 1);
+  CHECK(show["series"][0]["files"] == 328);
+  CHECK(auditLines(root, "import") == 1);
+  CHECK(countInstanceFiles(root / "studies" / kStudy) == 328);  // on the share once each
+  CHECK(countInstanceFiles(spool) == 0);
+}
