@@ -696,7 +696,14 @@ core::Result<RetrieveResult> dimseMove(const DimseNode& peer, const DimseCaller&
     }
     std::string why;
     if (detail) why = text(*detail, DCM_ErrorComment);
-    return a.error("C-MOVE", "the peer answered " + dimseStatusText(rsp.DimseStatus) + (why.empty() ? "" : ": " + why));
+    // Some PACS (Orthanc) answer an unknown destination with a plain failure instead of 0xA801: the likeliest cause
+    // of a C-MOVE failing before any instance moved is said with it.
+    const bool nothingMoved = rsp.NumberOfCompletedSubOperations == 0 && rsp.NumberOfWarningSubOperations == 0;
+    return a.error("C-MOVE", "the peer answered " + dimseStatusText(rsp.DimseStatus) + (why.empty() ? "" : ": " + why) +
+                                 (nothingMoved ? " (does it know " + destinationAe +
+                                                     "? Our AE title, host and port must be in its list of DICOM "
+                                                     "modalities)"
+                                               : ""));
   });
   folder.flush();
   if (!status) return status.error();

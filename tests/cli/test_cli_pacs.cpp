@@ -102,3 +102,39 @@ TEST_CASE("cli pacs: echo, find, get into the share and store over DIMSE, and a 
 }
 
 }  // namespace delineate::test
+
+namespace delineate::test {
+
+TEST_CASE("cli pacs move: the series comes to the storage SCP the command starts, and into the share", "[cli][pacs]") {
+  if (!haveOrthanc()) return;
+  const auto sources = crlmSeriesFiles();
+  if (sources.empty()) return;
+  const int ourPort = freeLoopbackPort();
+  OrthancOptions options;
+  options.modalities["delineate"] = {"DELINEATE", ourPort};
+  OrthancServer orthanc(options);
+  orthanc.start();
+  orthanc.upload(sources);
+  ScratchDir dir("cli-pacs-move");
+  const fs::path root = dir / "share";
+  fs::create_directories(root);
+  REQUIRE(runCli("share init " + quoted(root.string())).exitCode == 0);
+  const std::string study = json::parse(runCliSplit("pacs find " + peerOf(orthanc) + " --json").out)[0]["studyInstanceUid"];
+  const SplitRun move = runCliSplit("pacs move " + peerOf(orthanc) + " --port " + std::to_string(ourPort) + " --study " +
+                                    study + " --out " + quoted((dir / "moved").string()) + " --share " +
+                                    quoted(root.string()) + " --json");
+  INFO(move.err);
+  REQUIRE(move.exitCode == 0);
+  const json moved = json::parse(move.out);
+  CHECK(moved["received"] == 41);
+  CHECK(moved["import"]["series"][0]["files"] == 41);
+  CHECK(filesIn(dir / "moved") == 41);
+  // To a port the PACS does not have for us: nothing arrives, and the command says why instead of waiting.
+  const SplitRun wrong = runCliSplit("pacs move " + peerOf(orthanc) + " --move-aet ELSEWHERE --port " +
+                                     std::to_string(freeLoopbackPort()) + " --study " + study + " --out " +
+                                     quoted((dir / "elsewhere").string()));
+  CHECK(wrong.exitCode == 1);
+  CHECK(wrong.err.find("ELSEWHERE") != std::string::npos);
+}
+
+}  // namespace delineate::test

@@ -11,6 +11,7 @@
 
 #include "io/pacs/dimse_client.h"
 #include "io/pacs/instance_folder.h"
+#include "io/pacs/storage_scp.h"
 #include "tests/pacs/orthanc_server.h"
 #include "tests/pacs/pacs_test_data.h"
 #include "tests/pacs/test_certificates.h"
@@ -441,6 +442,75 @@ TEST_CASE("dimse: TLS to a PACS whose certificate chains to our CA works, the wr
   auto noFile = io::dimseEcho(missing, {});
   REQUIRE_FALSE(noFile.ok());
   CHECK(noFile.error().subject == missing.tls.caFile);
+}
+
+}  // namespace delineate::test
+
+namespace delineate::test {
+
+TEST_CASE("dimse: C-MOVE to our own storage SCP, resumed, and a destination the PACS does not know named",
+          "[pacs][dimse][move]") {
+  if (!haveOrthanc()) return;
+  const auto sources = crlmSeriesFiles();
+  if (sources.empty()) return;
+  const int ourPort = freeLoopbackPort();
+  OrthancServer orthanc(knowsUs(ourPort));
+  orthanc.start();
+  orthanc.upload(sources);
+  ScratchDir dir("dimse-move");
+  auto folder = io::InstanceFolder::open((dir / "moved").string());
+  REQUIRE(folder.ok());
+  io::StorageScpSettings settings;
+  settings.aeTitle = "DELINEATE";
+  settings.port = ourPort;
+  settings.bindAddress = "127.0.0.1";
+  io::StorageScp::Handlers handlers;
+  io::InstanceFolder* target = &*folder;
+  handlers.route = [target](const std::string&, const std::string&, const std::string&) { return target; };
+  auto scp = io::StorageScp::start(settings, handlers);
+  REQUIRE(scp.ok());
+  io::QueryKeys k;
+  auto studies = io::dimseFind(nodeOf(orthanc), {}, io::QueryLevel::Study, k);
+  REQUIRE(studies.ok());
+  REQUIRE(studies->size() == 1);
+  io::RetrieveRequest request;
+  request.studyInstanceUid = studies->front().studyInstanceUid;
+  auto moved = io::dimseMove(nodeOf(orthanc), {}, request, "DELINEATE", *folder);
+  REQUIRE(moved.ok());
+  CHECK(moved->received == 41);
+  CHECK(moved->failed == 0);
+  std::map<std::string, std::string> sourcePixels;
+  for (const auto& f : sources) sourcePixels[sopInstanceUid(f)] = pixelBytes(f);
+  for (const auto& [uid, pixels] : sourcePixels) CHECK(pixelBytes(dir / "moved" / (uid + ".dcm")) == pixels);
+
+  // A few lost: only those are moved again.
+  int removed = 0;
+  for (const auto& name : filesIn(dir / "moved"))
+    if (removed < 5 && fs::remove(dir / "moved" / name)) ++removed;
+  auto reopened = io::InstanceFolder::open((dir / "moved").string());
+  REQUIRE(reopened.ok());
+  target = &*reopened;
+  handlers.route = [&target](const std::string&, const std::string&, const std::string&) { return target; };
+  (*scp)->stop();
+  scp = io::StorageScp::start(settings, handlers);
+  REQUIRE(scp.ok());
+  auto resumed = io::dimseMove(nodeOf(orthanc), {}, request, "DELINEATE", *reopened);
+  REQUIRE(resumed.ok());
+  CHECK(resumed->received == 5);
+  CHECK(resumed->alreadyHere == 36);
+  CHECK(filesIn(dir / "moved").size() == 41);
+
+  // A destination the PACS has no address for: its answer (0xA801) and what to do about it.
+  // (With everything here nothing would be asked for: one is removed so that the PACS is asked.)
+  fs::remove(dir / "moved" / *filesIn(dir / "moved").begin());
+  auto again = io::InstanceFolder::open((dir / "moved").string());
+  REQUIRE(again.ok());
+  auto unknown = io::dimseMove(nodeOf(orthanc), {}, request, "NOBODY", *again);
+  REQUIRE_FALSE(unknown.ok());
+  INFO(unknown.error().describe());
+  CHECK(unknown.error().detail.rfind("C-MOVE: the peer answered 0x", 0) == 0);
+  CHECK(unknown.error().detail.find("NOBODY") != std::string::npos);
+  CHECK(unknown.error().detail.find("list of DICOM modalities") != std::string::npos);
 }
 
 }  // namespace delineate::test
