@@ -6,6 +6,8 @@
 #include <dcmtk/dcmdata/dcmetinf.h>
 #include <dcmtk/dcmdata/dcuid.h>
 
+#include <map>
+#include <memory>
 #include <stdexcept>
 
 namespace delineate::test {
@@ -25,10 +27,19 @@ MadeStudy makeStudy(const std::vector<fs::path>& sources, const fs::path& folder
   MadeStudy made;
   made.studyUid = newUid();
   made.seriesUid = newUid();
+  // Each source is parsed once per process (thousands of instances are made from 41 files).
+  static std::map<std::string, std::unique_ptr<DcmFileFormat>> parsed;
   for (int i = 0; i < spec.instances; ++i) {
-    DcmFileFormat ff;
-    if (ff.loadFile(sources[static_cast<std::size_t>(i) % sources.size()].c_str()).bad())
-      throw std::runtime_error("makeStudy: cannot read a source file");
+    const std::string source = sources[static_cast<std::size_t>(i) % sources.size()].string();
+    auto& cached = parsed[source];
+    if (!cached) {
+      cached = std::make_unique<DcmFileFormat>();
+      if (cached->loadFile(source.c_str()).bad()) {
+        cached.reset();
+        throw std::runtime_error("makeStudy: cannot read " + source);
+      }
+    }
+    DcmFileFormat ff(*cached);
     DcmDataset* d = ff.getDataset();
     const std::string sop = newUid();
     if (!spec.characterSet.empty()) d->putAndInsertString(DCM_SpecificCharacterSet, spec.characterSet.c_str());

@@ -85,7 +85,7 @@ TEST_CASE("dimse: echo, and a PACS that is not there or refuses our AE title is 
   CHECK(rejected.error().detail.find("Called AE Title Not Recognized") != std::string::npos);
 
   // Nobody listening: a connect error naming host and port, promptly.
-  orthanc.stop();
+  orthanc.kill();
   auto down = io::dimseEcho(node, {});
   REQUIRE_FALSE(down.ok());
   CHECK(down.error().subject == "ORTHANC@127.0.0.1:" + std::to_string(node.port));
@@ -511,6 +511,76 @@ TEST_CASE("dimse: C-MOVE to our own storage SCP, resumed, and a destination the 
   CHECK(unknown.error().detail.rfind("C-MOVE: the peer answered 0x", 0) == 0);
   CHECK(unknown.error().detail.find("NOBODY") != std::string::npos);
   CHECK(unknown.error().detail.find("list of DICOM modalities") != std::string::npos);
+}
+
+}  // namespace delineate::test
+
+namespace delineate::test {
+
+TEST_CASE("dimse: a study of 2,000 instances comes whole, a query of 1,000 studies lists them all, Cancel stops a "
+          "retrieve and keeps what came",
+          "[pacs][dimse][large]") {
+  if (!haveOrthanc()) return;
+  const auto sources = crlmSeriesFiles();
+  if (sources.empty()) return;
+  ScratchDir dir("dimse-large");
+  StudySpec big;
+  big.instances = 2000;
+  big.tiny = true;
+  const MadeStudy made = makeStudy(sources, dir / "big", big);
+  for (int i = 0; i < 1000; ++i) {
+    StudySpec one;
+    one.patientId = "MANY-" + std::to_string(i);
+    one.instances = 1;
+    one.tiny = true;
+    makeStudy(sources, dir / "many" / std::to_string(i), one);
+  }
+  OrthancServer orthanc(knowsUs());
+  orthanc.start();
+  orthanc.storeFolder(dir / "big");
+  orthanc.storeFolder(dir / "many");
+  const io::DimseNode node = nodeOf(orthanc);
+
+  io::QueryKeys many;
+  many.patientId = "MANY-*";
+  auto studies = io::dimseFind(node, {}, io::QueryLevel::Study, many);
+  REQUIRE(studies.ok());
+  CHECK(studies->size() == 1000);
+
+  io::RetrieveRequest request;
+  request.studyInstanceUid = made.studyUid;
+  auto got = io::dimseGet(node, {}, request, (dir / "got").string());
+  REQUIRE(got.ok());
+  CHECK(got->received == 2000);
+  CHECK(got->failed == 0);
+  CHECK(filesIn(dir / "got").size() == 2000);
+
+  // Cancel once a quarter has come: C-CANCEL, a Cancelled error, what came stays and a rerun completes it.
+  Watch watch([](double) {});
+  Watch* w = &watch;
+  Watch cancelling([w](double f) {
+    if (f > 0.25) w->m_cancel = true;
+  });
+  struct Both final : core::ProgressSink {
+    Watch* report_;
+    Watch* flag;
+    void report(double f, const std::string& s) override { report_->report(f, s); }
+    bool cancelled() const override { return flag->cancelled(); }
+  } both;
+  both.report_ = &cancelling;
+  both.flag = &watch;
+  io::RetrieveOptions one;
+  one.inFlight = 1;
+  auto cancelled = io::dimseGet(node, {}, request, (dir / "cancelled").string(), one, &both);
+  REQUIRE_FALSE(cancelled.ok());
+  CHECK(cancelled.error().code == core::ErrorCode::Cancelled);
+  const std::size_t kept = filesIn(dir / "cancelled").size();
+  CHECK(kept >= 500);
+  CHECK(kept < 2000);
+  auto rest = io::dimseGet(node, {}, request, (dir / "cancelled").string());
+  REQUIRE(rest.ok());
+  CHECK(rest->alreadyHere == static_cast<int>(kept));
+  CHECK(filesIn(dir / "cancelled").size() == 2000);
 }
 
 }  // namespace delineate::test
