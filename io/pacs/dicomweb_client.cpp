@@ -297,14 +297,15 @@ std::vector<QueryMatch> patientsOf(const std::vector<QueryMatch>& studies, int l
   return patients;
 }
 
-// The SOP Instance UID of a Part 10 file (or bare dataset) in memory, parsed by DCMTK up to (0008,0018).
+// The SOP Instance UID of a Part 10 file (or bare dataset) in memory, parsed by DCMTK.
 core::Result<std::string> sopInstanceUidOf(const std::string& bytes) {
   DcmInputBufferStream stream;
   stream.setBuffer(bytes.data(), offile_off_t(bytes.size()));
   stream.setEos();
   DcmFileFormat ff;
   ff.transferInit();
-  const OFCondition c = ff.readUntilTag(stream, EXS_Unknown, EGL_noChange, 4096, DcmTagKey(0x0008, 0x0019));
+  // Values over 4 KiB (pixel data) are skipped, not copied: only the UID is wanted.
+  const OFCondition c = ff.read(stream, EXS_Unknown, EGL_noChange, 4096);
   ff.transferEnd();
   OFString uid;
   if (ff.getDataset()) ff.getDataset()->findAndGetOFString(DCM_SOPInstanceUID, uid);
@@ -578,8 +579,7 @@ core::Result<StowFile> readStowFile(const std::string& path) {
   if (::stat(path.c_str(), &st) != 0) return makeError(ErrorCode::NotFound, path, "no such file");
   if (!S_ISREG(st.st_mode)) return makeError(ErrorCode::InvalidArgument, path, "not a regular file");
   DcmFileFormat ff;
-  const OFCondition c = ff.loadFileUntilTag(OFFilename(path.c_str()), EXS_Unknown, EGL_noChange, 4096, ERM_fileOnly,
-                                            DcmTagKey(0x0008, 0x0019));
+  const OFCondition c = ff.loadFile(OFFilename(path.c_str()), EXS_Unknown, EGL_noChange, 4096, ERM_fileOnly);
   if (c.bad())
     return makeError(ErrorCode::ParseError, path,
                      std::string("not a DICOM file (Part 10, with its DICM header): ") + c.text() + "; nothing was sent");

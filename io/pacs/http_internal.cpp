@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <mutex>
 
 namespace delineate::io::web_detail {
@@ -150,7 +151,10 @@ std::string urlEncode(const std::string& value) {
   static const char* hex = "0123456789ABCDEF";
   std::string out;
   for (const unsigned char c : value) {
-    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
+    // Unreserved characters, and those DICOM values use that need no escape inside a query value (wildcards, the
+    // PN group separators, date-range hyphens, list commas): several servers (Orthanc 1.10 with DICOMweb 1.7 among
+    // them) match the value as sent, without decoding percent-escapes.
+    if (std::isalnum(c) || std::strchr("-._~*?^=,:/@!$'()", c) != nullptr) {
       out += char(c);
     } else {
       out += '%';

@@ -18,7 +18,9 @@ namespace delineate::io::web_detail {
 
 // A URL as errors may show it: any "user:password@" removed.
 std::string redactedUrl(const std::string& url);
-// Percent-encoding of a query parameter's value (RFC 3986: everything but unreserved characters).
+// Percent-encoding of a query parameter's value: what would end or break the value ('&', '#', '+', '%', space,
+// control and non-ASCII bytes) is escaped; wildcards and DICOM's separators are sent as they are (RFC 3986 allows them
+// in a query).
 std::string urlEncode(const std::string& value);
 
 struct HttpAnswer {
