@@ -17,6 +17,7 @@
 
 namespace delineate::io {
 struct DicomIndex;
+struct StudyImportReport;
 struct DicomSeries;
 class ShareStore;
 }  // namespace delineate::io
@@ -249,6 +250,13 @@ int runReview(const ReviewOptions& options);
 void audit(const io::ShareStore& store, const std::string& action, const std::string& study,
            const std::string& labelSet, int revision, const std::string& detail);
 int runStudyImport(const StudyOptions& options);
+// study import's path, for commands that end in an import (pacs get --share): opens the share at options.root, reads
+// the pseudonym key (--deidentify with --key-file), imports options.inputs with Ctrl-C as cancel, warns about what was
+// skipped and audits each series. 0 with `report` filled, or the exit code (the error printed; usage errors name
+// `command`). importReportJson / printImportReport: the report as study import prints it.
+int importIntoShare(const StudyOptions& options, const std::string& command, io::StudyImportReport& report);
+std::string importReportJson(const io::StudyImportReport& report);
+void printImportReport(const io::StudyImportReport& report);
 int runStudyList(const StudyOptions& options);
 int runStudySearch(const StudyOptions& options);
 int runStudyShow(const StudyOptions& options);

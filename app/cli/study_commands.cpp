@@ -129,7 +129,7 @@ InterruptSink::~InterruptSink() {
 bool InterruptSink::cancelled() const { return g_signal != 0; }
 int InterruptSink::exitCode() const { return 128 + static_cast<int>(g_signal); }
 
-int runStudyImport(const StudyOptions& o) {
+int importIntoShare(const StudyOptions& o, const std::string& command, io::StudyImportReport& out) {
   auto store = io::ShareStore::open(o.root);
   if (!store) return fileError(store.error());
   io::StudyImportOptions options;
@@ -138,8 +138,7 @@ int runStudyImport(const StudyOptions& o) {
   options.description = o.description;
   options.patientId = o.patientId;
   options.jobs = o.jobs;
-  if (o.deidentify != !o.keyFile.empty())
-    return usageError("study import", "--deidentify and --key-file go together");
+  if (o.deidentify != !o.keyFile.empty()) return usageError(command, "--deidentify and --key-file go together");
   if (o.deidentify) {
     auto secret = io::readImportKey(*store, o.keyFile);
     if (!secret) return fileError(secret.error());
@@ -154,28 +153,43 @@ int runStudyImport(const StudyOptions& o) {
   }
   for (const auto& s : report->skipped) std::fprintf(stderr, "warning: not imported: %s\n", s.c_str());
   for (const auto& w : report->warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-  int copied = 0, there = 0;
-  for (const auto& s : report->series) {
-    copied += s.copied;
-    there += s.alreadyThere;
+  for (const auto& s : report->series)
     audit(*store, "import", s.study, {}, 0,
           "series " + s.series + ": " + std::to_string(s.files) + " files (" + std::to_string(s.copied) + " copied)");
-  }
-  if (o.json) {
-    json a = json::array();
-    for (const auto& s : report->series)
-      a.push_back({{"study", s.study}, {"series", s.series}, {"kind", s.kind}, {"files", s.files}, {"copied", s.copied},
-                   {"alreadyThere", s.alreadyThere}, {"duplicates", s.duplicates}, {"bytes", s.bytes},
-                   {"importedBefore", s.manifestExisted}});
-    std::printf("%s\n", json{{"series", a}, {"skipped", report->skipped}, {"warnings", report->warnings}}.dump(2).c_str());
-    return 0;
-  }
-  for (const auto& s : report->series)
+  out = std::move(report).value();
+  return 0;
+}
+
+std::string importReportJson(const io::StudyImportReport& report) {
+  json a = json::array();
+  for (const auto& s : report.series)
+    a.push_back({{"study", s.study}, {"series", s.series}, {"kind", s.kind}, {"files", s.files}, {"copied", s.copied},
+                 {"alreadyThere", s.alreadyThere}, {"duplicates", s.duplicates}, {"bytes", s.bytes},
+                 {"importedBefore", s.manifestExisted}});
+  return json{{"series", a}, {"skipped", report.skipped}, {"warnings", report.warnings}}.dump(2);
+}
+
+void printImportReport(const io::StudyImportReport& report) {
+  int copied = 0, there = 0;
+  for (const auto& s : report.series) {
+    copied += s.copied;
+    there += s.alreadyThere;
     std::printf("%s / %s  %s, %d files, %.1f MB: %d copied, %d already on the share%s%s\n", s.study.c_str(),
                 s.series.c_str(), s.kind.c_str(), s.files, double(s.bytes) / 1e6, s.copied, s.alreadyThere,
                 s.duplicates ? (", " + std::to_string(s.duplicates) + " identical files stored once").c_str() : "",
                 s.manifestExisted ? " (imported before: same files)" : "");
-  std::printf("imported %zu series: %d files copied, %d already there\n", report->series.size(), copied, there);
+  }
+  std::printf("imported %zu series: %d files copied, %d already there\n", report.series.size(), copied, there);
+}
+
+int runStudyImport(const StudyOptions& o) {
+  io::StudyImportReport report;
+  if (int rc = importIntoShare(o, "study import", report)) return rc;
+  if (o.json) {
+    std::printf("%s\n", importReportJson(report).c_str());
+    return 0;
+  }
+  printImportReport(report);
   return 0;
 }
 
