@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <deque>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -332,11 +334,33 @@ struct RetrieveRun {
   int total = 0;
   std::optional<core::Error> firstError;
 
+  // Complete parts wait here for the writer threads, so the network is read while earlier instances are parsed and
+  // written (each write ends in an fsync): at most kQueued parts are held; a full queue holds the reader back.
+  struct Queued {
+    std::string url;
+    int partNumber = 0;
+    MultipartPart part;
+  };
+  static constexpr std::size_t kQueued = 8;
+  std::mutex queueMutex;
+  std::condition_variable queueChanged;
+  std::deque<Queued> queue;
+  bool closed = false;
+
+  void enqueue(Queued q) {
+    std::unique_lock<std::mutex> lock(queueMutex);
+    queueChanged.wait(lock, [&] { return queue.size() < kQueued || stop.load(); });
+    queue.push_back(std::move(q));
+    queueChanged.notify_all();
+  }
+
   void fail(core::Error e) {
     std::lock_guard<std::mutex> lock(mutex);
     // A sibling's "stopped" is a consequence, not the cause.
     if (!firstError) firstError = std::move(e);
     stop = true;
+    std::lock_guard<std::mutex> queueLock(queueMutex);  // a reader waiting for room in the queue wakes up
+    queueChanged.notify_all();
   }
 };
 
@@ -367,7 +391,9 @@ core::Status storePart(RetrieveRun& run, const std::string& url, int partNumber,
       run.result.warnings.push_back("instance " + *uid + " came with other bytes than the file already in " +
                                     run.folder->folder() + ": the file there was kept");
     }
-    fraction = run.total > 0 ? double(run.result.received) / run.total : 1.0;
+    // Without a listing (one request into an empty folder) the total is unknown: a fraction that grows towards 1.
+    fraction = run.total > 0 ? double(run.result.received) / run.total
+                             : double(run.result.received) / (run.result.received + 1);
   }
   run.progress->report(std::min(1.0, fraction), "retrieve");
   return core::Status::success();
@@ -395,7 +421,8 @@ core::Status fetchItem(RetrieveRun& run, HttpConnection& http, const WorkItem& i
         return false;
       }
       parser.emplace(boundary, [&run, &item, &parser](MultipartPart&& part) {
-        return storePart(run, item.url, parser->parts(), std::move(part));
+        run.enqueue({item.url, parser->parts(), std::move(part)});
+        return core::Status::success();
       });
     }
     if (core::Status s = parser->feed(data, size); !s) {
@@ -483,6 +510,10 @@ core::Result<RetrieveResult> dicomWebRetrieve(const DicomWebService& service, co
       }
     }
     wholeMissing[request.seriesInstanceUid] = false;
+  } else if (options.inFlight <= 1 && folder->instances().empty()) {
+    // One request into an empty folder needs no listing first (a server's instance-level QIDO can take as long as
+    // the transfer): the series or the whole study in one answer. A rerun into the folder lists and resumes.
+    wholeMissing[request.seriesInstanceUid] = true;
   } else {
     HttpConnection http(service, &sink);
     QueryKeys keys;
@@ -521,6 +552,10 @@ core::Result<RetrieveResult> dicomWebRetrieve(const DicomWebService& service, co
     if (wholeMissing[series] && !uids.empty()) ++wholeSeries;
   const bool bySeries = inFlight == 1 || wholeSeries >= inFlight;
   std::vector<WorkItem> items;
+  if (missing.empty() && wholeMissing.count(request.seriesInstanceUid) && wholeMissing[request.seriesInstanceUid] &&
+      request.sopInstanceUids.empty())
+    items.push_back({request.seriesInstanceUid.empty() ? studyUrl : studyUrl + "/series/" + request.seriesInstanceUid,
+                     -1});
   for (const auto& [series, uids] : missing) {
     if (uids.empty()) continue;
     const std::string seriesUrl = studyUrl + "/series/" + series;
@@ -532,6 +567,33 @@ core::Result<RetrieveResult> dicomWebRetrieve(const DicomWebService& service, co
     }
   }
   sink.report(0.0, "retrieve");
+
+  // Writers: complete parts are stored (even after a failure elsewhere: a whole instance is worth keeping for the
+  // resume); the first error stops the retrieve.
+  const auto writer = [&] {
+    for (;;) {
+      RetrieveRun::Queued q;
+      {
+        std::unique_lock<std::mutex> lock(run.queueMutex);
+        run.queueChanged.wait(lock, [&] { return !run.queue.empty() || run.closed; });
+        if (run.queue.empty()) return;
+        q = std::move(run.queue.front());
+        run.queue.pop_front();
+        run.queueChanged.notify_all();
+      }
+      if (core::Status s = storePart(run, q.url, q.partNumber, std::move(q.part)); !s) run.fail(s.error());
+    }
+  };
+  std::vector<std::thread> writers;
+  for (int t = 0; t < std::max(2, std::min(inFlight, 8)); ++t) writers.emplace_back(writer);
+  const auto closeWriters = [&] {
+    {
+      std::lock_guard<std::mutex> lock(run.queueMutex);
+      run.closed = true;
+      run.queueChanged.notify_all();
+    }
+    for (auto& t : writers) t.join();
+  };
 
   std::atomic<std::size_t> next{0};
   const auto worker = [&] {
@@ -553,6 +615,7 @@ core::Result<RetrieveResult> dicomWebRetrieve(const DicomWebService& service, co
     for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
     for (auto& t : pool) t.join();
   }
+  closeWriters();
   if (sink.cancelled()) return makeError(ErrorCode::Cancelled, who, "the retrieve was cancelled (run it again to resume)");
   if (run.firstError) return *run.firstError;
 

@@ -229,6 +229,7 @@ core::Result<HttpAnswer> HttpConnection::perform(const HttpRequest& request) {
   curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errorBuffer);
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);  // threads: no SIGALRM for DNS timeouts
   curl_easy_setopt(curl, CURLOPT_TCP_KEEPALIVE, 1L);
+  curl_easy_setopt(curl, CURLOPT_BUFFERSIZE, 256L * 1024);  // fewer, larger reads of a WADO stream
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, long(std::max(1, m_service.connectTimeoutSeconds)));
   const long requestTimeout = long(std::max(1, m_service.requestTimeoutSeconds));
   if (request.wholeRequestTimeout) {
