@@ -253,9 +253,13 @@ int runReview(const ReviewOptions& options);
 void audit(const io::ShareStore& store, const std::string& action, const std::string& study,
            const std::string& labelSet, int revision, const std::string& detail);
 int runStudyImport(const StudyOptions& options);
-// study import's work (study_commands.cpp), for the commands that bring files in (pacs get, move, listen): with
-// jsonOut, the report is put there instead of printed. Audited; the exit code.
-int importIntoShare(const StudyOptions& options, const std::string& command, nlohmann::json* jsonOut);
+// study import's path, for commands that end in an import (pacs get --share): opens the share at options.root, reads
+// the pseudonym key (--deidentify with --key-file), imports options.inputs with Ctrl-C as cancel, warns about what was
+// skipped and audits each series. 0 with `report` filled, or the exit code (the error printed; usage errors name
+// `command`). importReportJson / printImportReport: the report as study import prints it.
+int importIntoShare(const StudyOptions& options, const std::string& command, io::StudyImportReport& report);
+std::string importReportJson(const io::StudyImportReport& report);
+void printImportReport(const io::StudyImportReport& report);
 // --deidentify with --key-file (study import, pacs listen): both or neither (else a usage error naming `command`);
 // the key read and refused when it lies inside the share (io::readImportKey). 0, or the exit code.
 int readDeidentifyOption(const io::ShareStore& store, bool deidentify, const std::string& keyFile,

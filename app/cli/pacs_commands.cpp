@@ -13,6 +13,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/pacs_output.h"
 #include "io/pacs/dimse_client.h"
+#include "io/studies/study_import.h"
 #include "io/pacs/instance_folder.h"
 
 namespace delineate::app::cli {
@@ -20,34 +21,6 @@ namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
-
-json matchJson(const io::QueryMatch& m) {
-  json j{{"level", io::queryLevelName(m.level)}, {"patientId", m.patientId}, {"patientName", m.patientName},
-         {"patientBirthDate", m.patientBirthDate}, {"patientSex", m.patientSex}};
-  if (m.level != io::QueryLevel::Patient) {
-    j["studyInstanceUid"] = m.studyInstanceUid;
-    j["studyDate"] = m.studyDate;
-    j["studyTime"] = m.studyTime;
-    j["studyDescription"] = m.studyDescription;
-    j["accessionNumber"] = m.accessionNumber;
-  }
-  if (m.level == io::QueryLevel::Study) j["modalitiesInStudy"] = m.modalitiesInStudy;
-  if (m.level == io::QueryLevel::Series || m.level == io::QueryLevel::Instance) {
-    j["seriesInstanceUid"] = m.seriesInstanceUid;
-    j["seriesNumber"] = m.seriesNumber;
-    j["seriesDescription"] = m.seriesDescription;
-    j["modality"] = m.modality;
-  }
-  if (m.level == io::QueryLevel::Instance) {
-    j["sopInstanceUid"] = m.sopInstanceUid;
-    j["sopClassUid"] = m.sopClassUid;
-    j["instanceNumber"] = m.instanceNumber;
-  }
-  if (m.studySeries >= 0) j[m.level == io::QueryLevel::Patient ? "studies" : "series"] = m.studySeries;
-  if (m.instances >= 0) j["instances"] = m.instances;
-  j["characterSet"] = m.characterSet;
-  return j;
-}
 
 // Files and folders (their files, recursively) to send, sorted within each folder.
 std::vector<std::string> expandFiles(const std::vector<std::string>& inputs) {
@@ -74,6 +47,8 @@ io::RetrieveRequest retrieveRequestFrom(const PacsOptions& o) {
   r.sopInstanceUids = o.instances;
   return r;
 }
+
+json orNull(int n) { return n < 0 ? json(nullptr) : json(n); }
 
 }  // namespace
 
@@ -137,28 +112,51 @@ io::QueryKeys queryKeysFrom(const PacsOptions& o, io::QueryLevel& level) {
 void printMatches(const std::vector<io::QueryMatch>& matches, bool asJson) {
   if (asJson) {
     json a = json::array();
-    for (const auto& m : matches) a.push_back(matchJson(m));
+    for (const auto& m : matches)
+      a.push_back({{"level", io::queryLevelName(m.level)},
+                   {"patientId", m.patientId},
+                   {"patientName", m.patientName},
+                   {"patientBirthDate", m.patientBirthDate},
+                   {"patientSex", m.patientSex},
+                   {"studyInstanceUid", m.studyInstanceUid},
+                   {"studyDate", m.studyDate},
+                   {"studyTime", m.studyTime},
+                   {"studyDescription", m.studyDescription},
+                   {"accessionNumber", m.accessionNumber},
+                   {"modalitiesInStudy", m.modalitiesInStudy},
+                   {"seriesInstanceUid", m.seriesInstanceUid},
+                   {"seriesNumber", m.seriesNumber},
+                   {"seriesDescription", m.seriesDescription},
+                   {"modality", m.modality},
+                   {"sopInstanceUid", m.sopInstanceUid},
+                   {"sopClassUid", m.sopClassUid},
+                   {"instanceNumber", m.instanceNumber},
+                   {"studySeries", orNull(m.studySeries)},
+                   {"instances", orNull(m.instances)},
+                   {"characterSet", m.characterSet}});
     std::printf("%s\n", a.dump(2).c_str());
     return;
   }
-  for (const io::QueryMatch& m : matches) {
+  const auto count = [](int n) { return n < 0 ? std::string("-") : std::to_string(n); };
+  for (const auto& m : matches) {
     switch (m.level) {
       case io::QueryLevel::Patient:
-        std::printf("%-16s %-28s %-8s %s\n", m.patientId.c_str(), m.patientName.c_str(), m.patientBirthDate.c_str(),
-                    m.studySeries >= 0 ? (std::to_string(m.studySeries) + " studies").c_str() : "");
+        std::printf("%-20s  %-32s  %-8s  %-3s  %s studies' series, %s instances\n", m.patientId.c_str(),
+                    m.patientName.c_str(), m.patientBirthDate.c_str(), m.patientSex.c_str(), count(m.studySeries).c_str(),
+                    count(m.instances).c_str());
         break;
       case io::QueryLevel::Study:
-        std::printf("%s  %-8s %-16s %-24s %-6s %-28s %s\n", m.studyInstanceUid.c_str(), m.studyDate.c_str(),
-                    m.patientId.c_str(), m.patientName.c_str(), m.modalitiesInStudy.c_str(), m.studyDescription.c_str(),
-                    m.instances >= 0 ? (std::to_string(m.instances) + " instances").c_str() : "");
+        std::printf("%-8s  %-16s  %-24s  %-8s  %-30s  %3s series %5s instances  %s\n", m.studyDate.c_str(),
+                    m.patientId.c_str(), m.patientName.c_str(), m.modalitiesInStudy.c_str(),
+                    m.studyDescription.c_str(), count(m.studySeries).c_str(), count(m.instances).c_str(),
+                    m.studyInstanceUid.c_str());
         break;
       case io::QueryLevel::Series:
-        std::printf("%s  %-4s %-6s %-32s %s\n", m.seriesInstanceUid.c_str(), m.seriesNumber.c_str(), m.modality.c_str(),
-                    m.seriesDescription.c_str(),
-                    m.instances >= 0 ? (std::to_string(m.instances) + " instances").c_str() : "");
+        std::printf("%-4s  %-6s  %-30s  %5s instances  %s\n", m.seriesNumber.c_str(), m.modality.c_str(),
+                    m.seriesDescription.c_str(), count(m.instances).c_str(), m.seriesInstanceUid.c_str());
         break;
       case io::QueryLevel::Instance:
-        std::printf("%s  %-5s %s\n", m.sopInstanceUid.c_str(), m.instanceNumber.c_str(), m.sopClassUid.c_str());
+        std::printf("%-6s  %-30s  %s\n", m.instanceNumber.c_str(), m.sopClassUid.c_str(), m.sopInstanceUid.c_str());
         break;
     }
   }
@@ -168,30 +166,28 @@ void printMatches(const std::vector<io::QueryMatch>& matches, bool asJson) {
 int finishRetrieve(const PacsOptions& o, const std::string& command, const std::string& peer,
                    const io::RetrieveResult& r) {
   for (const std::string& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-  json importJson;
-  int rc = 0;
+  io::StudyImportReport imported;
   if (!o.share.empty()) {
     StudyOptions s;
     s.root = o.share;
     s.inputs = {r.folder};
     s.deidentify = o.deidentify;
     s.keyFile = o.pseudonymKeyFile;
-    if (!o.json)
-      std::printf("%s: %d instance(s) received, %d already here, %.1f MB in %s\n", peer.c_str(), r.received,
-                  r.alreadyHere, double(r.bytes) / 1e6, r.folder.c_str());
-    rc = importIntoShare(s, command, o.json ? &importJson : nullptr);
-    if (!o.json) return rc != 0 ? rc : (r.failed > 0 ? 1 : 0);
+    if (int rc = importIntoShare(s, command, imported)) return rc;
   }
   if (o.json) {
-    json j{{"peer", peer},          {"folder", r.folder},     {"received", r.received}, {"alreadyHere", r.alreadyHere},
-           {"failed", r.failed},    {"bytes", r.bytes},       {"warnings", r.warnings}};
-    if (!o.share.empty()) j["import"] = importJson;
-    std::printf("%s\n", j.dump(2).c_str());
+    json out = {{"peer", peer},
+                {"retrieve",
+                 {{"folder", r.folder}, {"received", r.received}, {"alreadyHere", r.alreadyHere}, {"failed", r.failed},
+                  {"bytes", r.bytes}, {"warnings", r.warnings}}}};
+    if (!o.share.empty()) out["import"] = json::parse(importReportJson(imported));
+    std::printf("%s\n", out.dump(2).c_str());
   } else {
-    std::printf("%s: %d instance(s) received, %d already here, %.1f MB in %s\n", peer.c_str(), r.received,
-                r.alreadyHere, double(r.bytes) / 1e6, r.folder.c_str());
+    std::printf("%s: retrieved %d instance(s), %.1f MB, into %s; %d already there%s\n", peer.c_str(), r.received,
+                double(r.bytes) / 1e6, r.folder.c_str(), r.alreadyHere,
+                r.failed ? (", " + std::to_string(r.failed) + " failed").c_str() : "");
+    if (!o.share.empty()) printImportReport(imported);
   }
-  if (rc != 0) return rc;
   if (r.failed > 0) {
     std::fprintf(stderr, "error: %s: %d instance(s) did not arrive (run again to retry them)\n", peer.c_str(), r.failed);
     return 1;

@@ -146,7 +146,7 @@ void auditImport(const io::ShareStore& store, const io::StudyImportReport& repor
               (how.empty() ? "" : ", " + how));
 }
 
-int importIntoShare(const StudyOptions& o, const std::string& command, nlohmann::json* jsonOut) {
+int importIntoShare(const StudyOptions& o, const std::string& command, io::StudyImportReport& out) {
   auto store = io::ShareStore::open(o.root);
   if (!store) return fileError(store.error());
   io::StudyImportOptions options;
@@ -165,36 +165,42 @@ int importIntoShare(const StudyOptions& o, const std::string& command, nlohmann:
   }
   for (const auto& s : report->skipped) std::fprintf(stderr, "warning: not imported: %s\n", s.c_str());
   for (const auto& w : report->warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  auditImport(*store, *report);
+  out = std::move(report).value();
+  return 0;
+}
+
+std::string importReportJson(const io::StudyImportReport& report) {
+  json a = json::array();
+  for (const auto& s : report.series)
+    a.push_back({{"study", s.study}, {"series", s.series}, {"kind", s.kind}, {"files", s.files}, {"copied", s.copied},
+                 {"alreadyThere", s.alreadyThere}, {"duplicates", s.duplicates}, {"bytes", s.bytes},
+                 {"importedBefore", s.manifestExisted}});
+  return json{{"series", a}, {"skipped", report.skipped}, {"warnings", report.warnings}}.dump(2);
+}
+
+void printImportReport(const io::StudyImportReport& report) {
   int copied = 0, there = 0;
-  for (const auto& s : report->series) {
+  for (const auto& s : report.series) {
     copied += s.copied;
     there += s.alreadyThere;
-  }
-  auditImport(*store, *report);
-  if (jsonOut) {
-    json a = json::array();
-    for (const auto& s : report->series)
-      a.push_back({{"study", s.study}, {"series", s.series}, {"kind", s.kind}, {"files", s.files}, {"copied", s.copied},
-                   {"alreadyThere", s.alreadyThere}, {"duplicates", s.duplicates}, {"bytes", s.bytes},
-                   {"importedBefore", s.manifestExisted}});
-    *jsonOut = json{{"series", a}, {"skipped", report->skipped}, {"warnings", report->warnings}};
-    return 0;
-  }
-  for (const auto& s : report->series)
     std::printf("%s / %s  %s, %d files, %.1f MB: %d copied, %d already on the share%s%s\n", s.study.c_str(),
                 s.series.c_str(), s.kind.c_str(), s.files, double(s.bytes) / 1e6, s.copied, s.alreadyThere,
                 s.duplicates ? (", " + std::to_string(s.duplicates) + " identical files stored once").c_str() : "",
                 s.manifestExisted ? " (imported before: same files)" : "");
-  std::printf("imported %zu series: %d files copied, %d already there\n", report->series.size(), copied, there);
-  return 0;
+  }
+  std::printf("imported %zu series: %d files copied, %d already there\n", report.series.size(), copied, there);
 }
 
 int runStudyImport(const StudyOptions& o) {
-  if (!o.json) return importIntoShare(o, "study import", nullptr);
-  json out;
-  const int rc = importIntoShare(o, "study import", &out);
-  if (rc == 0) std::printf("%s\n", out.dump(2).c_str());
-  return rc;
+  io::StudyImportReport report;
+  if (int rc = importIntoShare(o, "study import", report)) return rc;
+  if (o.json) {
+    std::printf("%s\n", importReportJson(report).c_str());
+    return 0;
+  }
+  printImportReport(report);
+  return 0;
 }
 
 int runStudyList(const StudyOptions& o) {

@@ -70,7 +70,7 @@ TEST_CASE("cli pacs: echo, find, get into the share and store over DIMSE, and a 
   INFO(get.err);
   REQUIRE(get.exitCode == 0);
   const json got = json::parse(get.out);
-  CHECK(got["received"] == 41);
+  CHECK(got["retrieve"]["received"] == 41);
   CHECK(got["import"]["series"].size() == 1);
   CHECK(got["import"]["series"][0]["files"] == 41);
   CHECK(filesIn(dir / "retrieved") == 41);
@@ -81,8 +81,8 @@ TEST_CASE("cli pacs: echo, find, get into the share and store over DIMSE, and a 
   // Again: nothing is asked for twice, and the share already has it.
   const SplitRun again = runCliSplit("pacs get " + peer + " --study " + study + " --out " + out + " --json");
   REQUIRE(again.exitCode == 0);
-  CHECK(json::parse(again.out)["received"] == 0);
-  CHECK(json::parse(again.out)["alreadyHere"] == 41);
+  CHECK(json::parse(again.out)["retrieve"]["received"] == 0);
+  CHECK(json::parse(again.out)["retrieve"]["alreadyHere"] == 41);
 
   const Run store = runCli("pacs store " + peer + " " + quoted(seg->string()));
   INFO(store.out);
@@ -126,7 +126,7 @@ TEST_CASE("cli pacs move: the series comes to the storage SCP the command starts
   INFO(move.err);
   REQUIRE(move.exitCode == 0);
   const json moved = json::parse(move.out);
-  CHECK(moved["received"] == 41);
+  CHECK(moved["retrieve"]["received"] == 41);
   CHECK(moved["import"]["series"][0]["files"] == 41);
   CHECK(filesIn(dir / "moved") == 41);
   // To a port the PACS does not have for us: nothing arrives, and the command says why instead of waiting.
