@@ -616,6 +616,7 @@ core::Result<RetrieveResult> dicomWebRetrieve(const DicomWebService& service, co
     for (auto& t : pool) t.join();
   }
   closeWriters();
+  folder->flush();  // the instances were written without an fsync each (instance_folder.h)
   if (sink.cancelled()) return makeError(ErrorCode::Cancelled, who, "the retrieve was cancelled (run it again to resume)");
   if (run.firstError) return *run.firstError;
 
