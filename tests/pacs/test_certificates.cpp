@@ -52,6 +52,10 @@ TestCertificates makeTestCertificates(const fs::path& folder) {
              c.caCert, c.caKey, c.clientCert, c.clientKey);
   c.otherCaCert = folder / "other-ca.pem";
   makeCa(c.otherCaCert, folder / "other-ca.key", "Another CA");
+  c.strangerCert = folder / "stranger.pem";
+  c.strangerKey = folder / "stranger.key";
+  makeSigned(folder, "stranger", "extendedKeyUsage=clientAuth\nkeyUsage=digitalSignature,keyEncipherment\n",
+             c.otherCaCert, folder / "other-ca.key", c.strangerCert, c.strangerKey);
   return c;
 }
 

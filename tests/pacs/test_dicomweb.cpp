@@ -20,6 +20,7 @@
 #include "io/pacs/dicomweb_client.h"
 #include "tests/pacs/dicomweb_fixtures.h"
 #include "tests/pacs/orthanc_server.h"
+#include "tests/pacs/test_certificates.h"
 
 namespace delineate::test {
 namespace {
@@ -397,24 +398,14 @@ TEST_CASE("DICOMweb over HTTPS: verified against the right CA, refused with a wr
   if (!orthancHere()) return;
   ScratchDir dir("https");
   const std::string d = dir.path().string();
-  std::string out;
-  const std::string script =
-      "cd '" + d + "' && "
-      "openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 -subj /CN=DelineateTestCA && "
-      "openssl req -x509 -newkey rsa:2048 -nodes -keyout other.key -out other.pem -days 2 -subj /CN=OtherCA && "
-      "openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj /CN=127.0.0.1 && "
-      "printf 'subjectAltName=IP:127.0.0.1\\n' > ext.cnf && "
-      "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 "
-      "-extfile ext.cnf && cat server.pem server.key > orthanc.pem";
-  INFO(out);
-  REQUIRE(runCommand("(" + script + ")", &out) == 0);
+  const TestCertificates certs = makeTestCertificates(dir / "certs");
   // Orthanc's own HTTPS (SslEnabled) crashes on its first TLS connection with Debian's 1.10.1 on OpenSSL 3: TLS is
   // terminated by a small proxy in front of a plain Orthanc (tests/pacs/tls_proxy.py).
   OrthancServer orthanc;
   orthanc.start();
   const int port = freeLoopbackPort();
-  REQUIRE(runCommand("/usr/bin/python3 '" + std::string(DELINEATE_SOURCE_DIR) + "/tests/pacs/tls_proxy.py' '" + d +
-                     "/server.pem' '" + d + "/server.key' " + std::to_string(port) + " " +
+  REQUIRE(runCommand("/usr/bin/python3 '" + std::string(DELINEATE_SOURCE_DIR) + "/tests/pacs/tls_proxy.py' '" +
+                     certs.serverCert.string() + "' '" + certs.serverKey.string() + "' " + std::to_string(port) + " " +
                      std::to_string(orthanc.httpPort()) + " > '" + d + "/proxy.log' 2>&1 & echo $! > '" + d +
                      "/proxy.pid'") == 0);
   struct ProxyGuard {
@@ -432,16 +423,16 @@ TEST_CASE("DICOMweb over HTTPS: verified against the right CA, refused with a wr
     if (runCommand("bash -c 'exec 3<>/dev/tcp/127.0.0.1/" + std::to_string(port) + "'", &o) == 0) break;
     ::usleep(100000);
   }
-  service.tls.caFile = d + "/ca.pem";
+  service.tls.caFile = certs.caCert.string();
   auto ok = io::dicomWebFind(service, QueryLevel::Study, {});
   INFO((ok ? std::string() : ok.error().describe()));
   REQUIRE(ok);
-  service.tls.caFile = d + "/other.pem";
+  service.tls.caFile = certs.otherCaCert.string();
   auto refused = io::dicomWebFind(service, QueryLevel::Study, {});
   REQUIRE_FALSE(refused);
   INFO(refused.error().describe());
   CHECK(refused.error().detail.find("TLS verification failed") == 0);
-  CHECK(refused.error().detail.find("other.pem") != std::string::npos);
+  CHECK(refused.error().detail.find(certs.otherCaCert.string()) != std::string::npos);
   CHECK(refused.error().subject.find("https://127.0.0.1:" + std::to_string(port) + "/dicom-web") == 0);
   // Without a CA file, the system's store: our test CA is not in it.
   service.tls.caFile.clear();

@@ -14,6 +14,7 @@
 #include "io/pacs/instance_folder.h"
 #include "io/pacs/storage_scp.h"
 #include "tests/pacs/orthanc_server.h"
+#include "tests/pacs/test_certificates.h"
 
 namespace delineate::test {
 namespace {
@@ -271,37 +272,18 @@ TEST_CASE("Our SCP over TLS (BCP 195): a client certificate from our CA is accep
   if (files.empty()) return;
   ScratchDir dir("scp-tls");
   const std::string d = dir.path().string();
-  writeTextFile(dir / "ext.cnf", "subjectAltName=IP:127.0.0.1,DNS:localhost\n");
-  const auto make = [&](const std::string& name, const std::string& ca) {
-    std::string out;
-    const int rc = runCommand("(cd '" + d + "' && openssl req -newkey rsa:2048 -nodes -keyout " + name + ".key -out " +
-                                  name + ".csr -subj /CN=" + name + " && openssl x509 -req -in " + name + ".csr -CA " +
-                                  ca + ".pem -CAkey " + ca + ".key -CAcreateserial -out " + name +
-                                  ".pem -days 2 -sha256 -extfile ext.cnf)",
-                              &out);
-    INFO(out);
-    REQUIRE(rc == 0);
-  };
-  for (const char* ca : {"ca", "otherca"}) {
-    std::string out;
-    REQUIRE(runCommand("(cd '" + d + "' && openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 2 -keyout " + ca +
-                           ".key -out " + ca + ".pem -subj /CN=" + ca + ")",
-                       &out) == 0);
-  }
-  make("server", "ca");
-  make("client", "ca");
-  make("stranger", "otherca");
+  const TestCertificates certs = makeTestCertificates(dir / "certs");
 
   Receiver receiver(dir / "in");
   io::StorageScpSettings settings;
   settings.tls.enabled = true;
-  settings.tls.certificateFile = d + "/server.pem";
-  settings.tls.privateKeyFile = d + "/server.key";
-  settings.tls.caFile = d + "/ca.pem";
+  settings.tls.certificateFile = certs.serverCert.string();
+  settings.tls.privateKeyFile = certs.serverKey.string();
+  settings.tls.caFile = certs.caCert.string();
   auto scp = startScp(receiver, settings);
 
   std::string out = storescu(*scp, "SENDER", "DELINEATE", {files[0], files[1]},
-                             "+tls '" + d + "/client.key' '" + d + "/client.pem' +cf '" + d + "/ca.pem'");
+                             "+tls '" + certs.clientKey.string() + "' '" + certs.clientCert.string() + "' +cf '" + certs.caCert.string() + "'");
   auto events = receiver.settled(1);
   INFO(out);
   REQUIRE(events.size() == 2);
@@ -309,7 +291,7 @@ TEST_CASE("Our SCP over TLS (BCP 195): a client certificate from our CA is accep
   CHECK(receiver.instances.instances().size() == 2);
 
   out = storescu(*scp, "SENDER", "DELINEATE", {files[2]},
-                 "+tls '" + d + "/stranger.key' '" + d + "/stranger.pem' +cf '" + d + "/ca.pem'");
+                 "+tls '" + certs.strangerKey.string() + "' '" + certs.strangerCert.string() + "' +cf '" + certs.caCert.string() + "'");
   events = receiver.settled(2);
   INFO(out);
   REQUIRE(events.size() == 3);
