@@ -105,22 +105,8 @@ bool looksLikeDicom(const fs::path& file) {
 int runWebFind(const PacsOptions& o) {
   io::DicomWebService service;
   if (int rc = serviceFrom(o, service, "pacs find")) return rc;
-  const io::QueryLevel level = o.level == "patient" ? io::QueryLevel::Patient
-                               : o.level == "series" ? io::QueryLevel::Series
-                               : o.level == "instance" ? io::QueryLevel::Instance
-                                                       : io::QueryLevel::Study;
-  io::QueryKeys keys;
-  keys.patientId = o.patientId;
-  keys.patientName = o.patientName;
-  keys.patientBirthDate = o.birthDate;
-  keys.studyDate = o.studyDate;
-  keys.modality = o.modality;
-  keys.accessionNumber = o.accession;
-  keys.studyInstanceUid = o.studyUid;
-  keys.seriesInstanceUid = o.seriesUid;
-  (level == io::QueryLevel::Series || level == io::QueryLevel::Instance ? keys.seriesDescription
-                                                                        : keys.studyDescription) = o.description;
-  keys.limit = o.limit;
+  io::QueryLevel level;
+  const io::QueryKeys keys = queryKeysFrom(o, level);
   PacsProgress progress;
   auto matches = io::dicomWebFind(service, level, keys, &progress);
   if (!matches) return failed(matches.error(), progress);

@@ -14,12 +14,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-bool haveOrthanc() {
-  if (OrthancServer::available()) return true;
-  if (runningInCi()) FAIL("Orthanc (Debian orthanc, orthanc-dicomweb) is not installed: run scripts/setup.sh");
-  WARN("Orthanc is not installed: skipped");
-  return false;
-}
 
 std::string peerOf(const OrthancServer& o) { return "--peer " + o.aeTitle() + "@127.0.0.1:" + std::to_string(o.dicomPort()); }
 
@@ -31,7 +25,7 @@ std::size_t filesIn(const fs::path& folder) {
 }  // namespace
 
 TEST_CASE("cli pacs: echo, find, get into the share and store over DIMSE, and a PACS that is down named", "[cli][pacs]") {
-  if (!haveOrthanc()) return;
+  if (!orthancForTests()) return;
   const auto sources = crlmSeriesFiles();
   auto seg = sharedFile("data/dicom-seg/highdicom/seg_image_ct_binary.dcm");
   if (sources.empty() || !seg) return;
@@ -106,7 +100,7 @@ TEST_CASE("cli pacs: echo, find, get into the share and store over DIMSE, and a 
 namespace delineate::test {
 
 TEST_CASE("cli pacs move: the series comes to the storage SCP the command starts, and into the share", "[cli][pacs]") {
-  if (!haveOrthanc()) return;
+  if (!orthancForTests()) return;
   const auto sources = crlmSeriesFiles();
   if (sources.empty()) return;
   const int ourPort = freeLoopbackPort();

@@ -21,12 +21,6 @@ namespace {
 const std::string kStudy = "1.3.6.1.4.1.14519.5.2.1.9203.8273.319461848560755521018609264462";
 const std::string kSeries = "1.3.6.1.4.1.14519.5.2.1.9203.8273.254242588659825836950462054011";
 
-bool orthancHere() {
-  if (OrthancServer::available()) return true;
-  if (runningInCi()) FAIL("Orthanc (Debian orthanc, orthanc-dicomweb) is not installed: run scripts/setup.sh");
-  WARN("Orthanc is not installed: skipped");
-  return false;
-}
 
 SplitRun cli(const ScratchDir& dir, const std::string& args) {
   return runProgramSplit("/usr/bin/env", "XDG_CACHE_HOME=" + quoted((dir / "cache").string()) + " '" +
@@ -44,7 +38,7 @@ nlohmann::json jsonOf(const SplitRun& r) {
 }  // namespace
 
 TEST_CASE("pacs find, get and store over DICOMweb with credentials from an owner-only file", "[cli][pacs]") {
-  if (!orthancHere()) return;
+  if (!orthancForTests()) return;
   const auto files = crlmSeriesFiles();
   if (files.empty()) return;
   auto seg = sharedFile("data/dicom-seg/highdicom/seg_image_ct_binary.dcm");

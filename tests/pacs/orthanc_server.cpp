@@ -17,6 +17,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include <catch2/catch.hpp>
+
 
 namespace delineate::test {
 namespace fs = std::filesystem;
@@ -249,6 +251,13 @@ std::string OrthancServer::log() const {
   b << in.rdbuf();
   text = b.str();
   return text.size() > 4000 ? text.substr(text.size() - 4000) : text;
+}
+
+bool orthancForTests() {
+  if (OrthancServer::available()) return true;
+  if (runningInCi()) FAIL("Orthanc (Debian orthanc, orthanc-dicomweb) is not installed: run scripts/setup.sh");
+  WARN("Orthanc is not installed: skipped");
+  return false;
 }
 
 std::vector<fs::path> crlmSeriesFiles() {

@@ -79,6 +79,10 @@ class OrthancServer {
   pid_t m_pid = -1;
 };
 
+// Whether Orthanc is installed: false after a warning (the test then returns, skipped), and a failed test under CI,
+// where it must be (scripts/setup.sh installs it).
+bool orthancForTests();
+
 // The shared 41-slice TCIA CRLM CT series' files (skips the test where ../shared is absent, fails under CI).
 std::vector<std::filesystem::path> crlmSeriesFiles();
 

@@ -30,12 +30,6 @@ using io::QueryLevel;
 const std::string kCrlmStudy = "1.3.6.1.4.1.14519.5.2.1.9203.8273.319461848560755521018609264462";
 const std::string kCrlmSeries = "1.3.6.1.4.1.14519.5.2.1.9203.8273.254242588659825836950462054011";
 
-bool orthancHere() {
-  if (OrthancServer::available()) return true;
-  if (runningInCi()) FAIL("Orthanc (Debian orthanc, orthanc-dicomweb) is not installed: run scripts/setup.sh");
-  WARN("Orthanc is not installed: skipped");
-  return false;
-}
 
 io::DicomWebService serviceOf(const OrthancServer& orthanc) {
   io::DicomWebService s;
@@ -98,7 +92,7 @@ class CountingSink final : public core::ProgressSink {
 
 TEST_CASE("QIDO-RS finds studies, series and instances with wildcards, a date range and a modality",
           "[pacs][dicomweb]") {
-  if (!orthancHere()) return;
+  if (!orthancForTests()) return;
   const auto crlm = crlmSeriesFiles();
   if (crlm.empty()) return;
   OrthancServer orthanc;
@@ -210,7 +204,7 @@ TEST_CASE("QIDO-RS finds studies, series and instances with wildcards, a date ra
 }
 
 TEST_CASE("QIDO-RS shows a patient name in ISO_IR 192 with Cyrillic and ideographic characters", "[pacs][dicomweb]") {
-  if (!orthancHere()) return;
+  if (!orthancForTests()) return;
   const auto crlm = crlmSeriesFiles();
   if (crlm.empty()) return;
   // Orthanc 1.10's DICOMweb plugin writes names through its DefaultEncoding (Latin1 unless set): a UTF-8 Orthanc.
@@ -239,7 +233,7 @@ TEST_CASE("QIDO-RS shows a patient name in ISO_IR 192 with Cyrillic and ideograp
 
 TEST_CASE("WADO-RS retrieves the 41-slice CT series byte for byte with 1 and 4 requests in flight, and resumes",
           "[pacs][dicomweb]") {
-  if (!orthancHere()) return;
+  if (!orthancForTests()) return;
   const auto crlm = crlmSeriesFiles();
   if (crlm.empty()) return;
   OrthancServer orthanc;
@@ -308,7 +302,7 @@ TEST_CASE("WADO-RS retrieves the 41-slice CT series byte for byte with 1 and 4 r
 
 TEST_CASE("WADO-RS from an Orthanc killed mid-retrieve fails clearly, then resumes after its restart",
           "[pacs][dicomweb]") {
-  if (!orthancHere()) return;
+  if (!orthancForTests()) return;
   const auto crlm = crlmSeriesFiles();
   if (crlm.empty()) return;
   OrthancServer orthanc;
@@ -343,7 +337,7 @@ TEST_CASE("WADO-RS from an Orthanc killed mid-retrieve fails clearly, then resum
 }
 
 TEST_CASE("STOW-RS stores a SEG, and a file that is not DICOM is refused by name", "[pacs][dicomweb]") {
-  if (!orthancHere()) return;
+  if (!orthancForTests()) return;
   const auto seg = sharedFile("data/dicom-seg/highdicom/seg_image_ct_binary.dcm");
   if (!seg) return;
   OrthancServer orthanc;
@@ -368,7 +362,7 @@ TEST_CASE("STOW-RS stores a SEG, and a file that is not DICOM is refused by name
 
 TEST_CASE("DICOMweb with basic authentication: the right password works, a wrong one is refused naming 401",
           "[pacs][dicomweb]") {
-  if (!orthancHere()) return;
+  if (!orthancForTests()) return;
   OrthancOptions options;
   options.httpUsers = {{"alice", "s3cret:with colon"}};
   OrthancServer orthanc(options);
@@ -395,7 +389,7 @@ TEST_CASE("DICOMweb with basic authentication: the right password works, a wrong
 
 TEST_CASE("DICOMweb over HTTPS: verified against the right CA, refused with a wrong CA naming the verification",
           "[pacs][dicomweb]") {
-  if (!orthancHere()) return;
+  if (!orthancForTests()) return;
   ScratchDir dir("https");
   const std::string d = dir.path().string();
   const TestCertificates certs = makeTestCertificates(dir / "certs");
@@ -459,7 +453,7 @@ TEST_CASE("DICOMweb to a server that is down: an error naming the URL, no hang",
 }
 
 TEST_CASE("QIDO-RS of 1,000 studies returns all of them, paged", "[pacs][dicomweb]") {
-  if (!orthancHere()) return;
+  if (!orthancForTests()) return;
   OrthancServer orthanc;
   orthanc.start();
   ScratchDir dir("qido-1000");

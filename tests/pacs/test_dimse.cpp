@@ -21,12 +21,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool haveOrthanc() {
-  if (OrthancServer::available()) return true;
-  if (runningInCi()) FAIL("Orthanc (Debian orthanc, orthanc-dicomweb) is not installed: run scripts/setup.sh");
-  WARN("Orthanc is not installed: skipped");
-  return false;
-}
 
 OrthancOptions knowsUs(int ourPort = 11112) {
   OrthancOptions o;
@@ -67,7 +61,7 @@ class Watch final : public core::ProgressSink {
 
 TEST_CASE("dimse: echo, and a PACS that is not there or refuses our AE title is named with the step and its answer",
           "[pacs][dimse]") {
-  if (!haveOrthanc()) return;
+  if (!orthancForTests()) return;
   OrthancOptions options = knowsUs();
   options.extraJson = "\"DicomCheckCalledAet\": true";
   OrthancServer orthanc(options);
@@ -106,7 +100,7 @@ TEST_CASE("dimse: echo, and a PACS that is not there or refuses our AE title is 
 
 TEST_CASE("dimse: C-FIND at patient, study, series and instance level, with wildcards, date ranges and a limit",
           "[pacs][dimse]") {
-  if (!haveOrthanc()) return;
+  if (!orthancForTests()) return;
   const auto sources = crlmSeriesFiles();
   if (sources.empty()) return;
   ScratchDir dir("dimse-find");
@@ -213,7 +207,7 @@ TEST_CASE("dimse: C-FIND at patient, study, series and instance level, with wild
 
 TEST_CASE("dimse: patient names in Latin-1, UTF-8, GB18030 and the ISO 2022 Japanese and Korean sets come back as UTF-8",
           "[pacs][dimse]") {
-  if (!haveOrthanc()) return;
+  if (!orthancForTests()) return;
   const auto sources = crlmSeriesFiles();
   if (sources.empty()) return;
   struct Case {
@@ -258,7 +252,7 @@ TEST_CASE("dimse: patient names in Latin-1, UTF-8, GB18030 and the ISO 2022 Japa
 
 TEST_CASE("dimse: C-GET of a series, bit-exact pixels, owner-only, in one or four associations, resumed after a loss",
           "[pacs][dimse]") {
-  if (!haveOrthanc()) return;
+  if (!orthancForTests()) return;
   const auto sources = crlmSeriesFiles();
   if (sources.empty()) return;
   OrthancServer orthanc(knowsUs());
@@ -326,7 +320,7 @@ TEST_CASE("dimse: C-GET of a series, bit-exact pixels, owner-only, in one or fou
 
 TEST_CASE("dimse: a PACS killed mid-retrieve gives a clear error, restarted, the retrieve resumes with nothing twice",
           "[pacs][dimse]") {
-  if (!haveOrthanc()) return;
+  if (!orthancForTests()) return;
   const auto sources = crlmSeriesFiles();
   if (sources.empty()) return;
   ScratchDir dir("dimse-kill");
@@ -368,7 +362,7 @@ TEST_CASE("dimse: a PACS killed mid-retrieve gives a clear error, restarted, the
 }
 
 TEST_CASE("dimse: C-STORE of a SEG and an SR reaches the PACS, a file that is not DICOM is named", "[pacs][dimse]") {
-  if (!haveOrthanc()) return;
+  if (!orthancForTests()) return;
   auto seg = sharedFile("data/dicom-seg/highdicom/seg_image_ct_binary.dcm");
   auto sr = sharedFile("data/dicom-seg/highdicom/sr_document.dcm");
   if (!seg || !sr) return;
@@ -397,7 +391,7 @@ namespace delineate::test {
 
 TEST_CASE("dimse: TLS to a PACS whose certificate chains to our CA works, the wrong CA is refused by name",
           "[pacs][dimse][tls]") {
-  if (!haveOrthanc()) return;
+  if (!orthancForTests()) return;
   const auto sources = crlmSeriesFiles();
   if (sources.empty()) return;
   ScratchDir dir("dimse-tls");
@@ -450,7 +444,7 @@ namespace delineate::test {
 
 TEST_CASE("dimse: C-MOVE to our own storage SCP, resumed, and a destination the PACS does not know named",
           "[pacs][dimse][move]") {
-  if (!haveOrthanc()) return;
+  if (!orthancForTests()) return;
   const auto sources = crlmSeriesFiles();
   if (sources.empty()) return;
   const int ourPort = freeLoopbackPort();
@@ -520,7 +514,7 @@ namespace delineate::test {
 TEST_CASE("dimse: a study of 2,000 instances comes whole, a query of 1,000 studies lists them all, Cancel stops a "
           "retrieve and keeps what came",
           "[pacs][dimse][large]") {
-  if (!haveOrthanc()) return;
+  if (!orthancForTests()) return;
   const auto sources = crlmSeriesFiles();
   if (sources.empty()) return;
   ScratchDir dir("dimse-large");

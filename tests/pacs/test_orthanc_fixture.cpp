@@ -6,11 +6,7 @@
 namespace delineate::test {
 
 TEST_CASE("Orthanc starts on its own ports, takes the CT series over REST and answers DCMTK's echoscu", "[pacs]") {
-  if (!OrthancServer::available()) {
-    if (runningInCi()) FAIL("Orthanc (Debian orthanc, orthanc-dicomweb) is not installed: run scripts/setup.sh");
-    WARN("Orthanc is not installed: skipped");
-    return;
-  }
+  if (!orthancForTests()) return;
   const auto files = crlmSeriesFiles();
   if (files.empty()) return;
   OrthancServer orthanc;

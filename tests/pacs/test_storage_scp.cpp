@@ -235,11 +235,7 @@ TEST_CASE("A SOP Instance UID that is not a UID is refused with a failure status
 }
 
 TEST_CASE("Orthanc pushes a study to our SCP (C-STORE from the PACS)", "[pacs][scp]") {
-  if (!OrthancServer::available()) {
-    if (runningInCi()) FAIL("Orthanc (Debian orthanc, orthanc-dicomweb) is not installed: run scripts/setup.sh");
-    WARN("Orthanc is not installed: skipped");
-    return;
-  }
+  if (!orthancForTests()) return;
   const auto files = crlmSeriesFiles();
   if (files.empty()) return;
   ScratchDir dir("scp");
