@@ -344,8 +344,12 @@ TEST_CASE("Training dock: a stable form, the device's defaults said, typed text 
   QTest::keyClick(count, Qt::Key_E);
   QTest::keyClick(count, Qt::Key_B);
   CHECK(tools->tool() == app::gui::EditTools::Tool::Navigate);
-  // The shortcut itself still works where no text is typed.
+  // The shortcut itself still works where no text is typed (a window shortcut needs the window active: wait for it,
+  // as the editing tests do, or the key can come before the activation and be lost).
+  window.activateWindow();
+  REQUIRE(QTest::qWaitForWindowActive(&window));
   window.setFocus();
+  QCoreApplication::processEvents();
   QTest::keyClick(&window, Qt::Key_E);
   CHECK(tools->tool() == app::gui::EditTools::Tool::Eraser);
   tools->setTool(app::gui::EditTools::Tool::Navigate);
