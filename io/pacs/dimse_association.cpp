@@ -41,6 +41,18 @@ void disableNagleForDimse() {
   std::call_once(once, [] { ::setenv("TCP_NODELAY", "1", 0); });
 }
 
+T_DIMSE_C_StoreRSP storeResponseFor(const T_DIMSE_C_StoreRQ& request, DIC_US status) {
+  T_DIMSE_C_StoreRSP response{};
+  response.MessageIDBeingRespondedTo = request.MessageID;
+  response.DataSetType = DIMSE_DATASET_NULL;
+  response.DimseStatus = status;
+  OFStandard::strlcpy(response.AffectedSOPClassUID, request.AffectedSOPClassUID, sizeof response.AffectedSOPClassUID);
+  OFStandard::strlcpy(response.AffectedSOPInstanceUID, request.AffectedSOPInstanceUID,
+                      sizeof response.AffectedSOPInstanceUID);
+  response.opts = O_STORE_AFFECTEDSOPCLASSUID | O_STORE_AFFECTEDSOPINSTANCEUID;
+  return response;
+}
+
 std::string conditionText(const OFCondition& cond) { return oneLine(cond.text()); }
 
 std::vector<std::string> uncompressedTransferSyntaxes() {

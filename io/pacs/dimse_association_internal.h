@@ -61,6 +61,10 @@ class DimseAssociation {
 // ours as a user and our storage SCP's, needs it (see the .cpp for the measured reason).
 void disableNagleForDimse();
 
+// The C-STORE-RSP to `request` with `status` (its SOP class and instance echoed): what our storage SCP and a C-GET
+// send back for each instance they receive.
+T_DIMSE_C_StoreRSP storeResponseFor(const T_DIMSE_C_StoreRQ& request, DIC_US status);
+
 // DCMTK's condition text on one line.
 std::string conditionText(const OFCondition& cond);
 

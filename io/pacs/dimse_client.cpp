@@ -258,14 +258,7 @@ core::Status receiveStore(DimseAssociation& a, T_ASC_PresentationContextID conte
                                                   nullptr, nullptr);
   std::unique_ptr<DcmDataset> dataset(raw);
   if (cond.bad()) return a.error("C-GET (receiving an instance)", cond);
-  T_DIMSE_C_StoreRSP response{};
-  response.MessageIDBeingRespondedTo = request.MessageID;
-  response.DataSetType = DIMSE_DATASET_NULL;
-  response.DimseStatus = STATUS_Success;
-  OFStandard::strlcpy(response.AffectedSOPClassUID, request.AffectedSOPClassUID, sizeof response.AffectedSOPClassUID);
-  OFStandard::strlcpy(response.AffectedSOPInstanceUID, request.AffectedSOPInstanceUID,
-                      sizeof response.AffectedSOPInstanceUID);
-  response.opts = O_STORE_AFFECTEDSOPCLASSUID | O_STORE_AFFECTEDSOPINSTANCEUID;
+  T_DIMSE_C_StoreRSP response = detail::storeResponseFor(request, STATUS_Success);
   const std::string uid = text(*dataset, DCM_SOPInstanceUID);
   const std::string sopClass = text(*dataset, DCM_SOPClassUID);
   std::string warning;

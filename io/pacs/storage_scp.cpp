@@ -504,14 +504,7 @@ bool StorageScp::Impl::store(T_ASC_Association* assoc, T_ASC_PresentationContext
     }
   }
 
-  T_DIMSE_C_StoreRSP response{};
-  response.MessageIDBeingRespondedTo = request.MessageID;
-  response.DimseStatus = status;
-  response.DataSetType = DIMSE_DATASET_NULL;
-  OFStandard::strlcpy(response.AffectedSOPClassUID, request.AffectedSOPClassUID, sizeof response.AffectedSOPClassUID);
-  OFStandard::strlcpy(response.AffectedSOPInstanceUID, request.AffectedSOPInstanceUID,
-                      sizeof response.AffectedSOPInstanceUID);
-  response.opts = O_STORE_AFFECTEDSOPCLASSUID | O_STORE_AFFECTEDSOPINSTANCEUID;
+  T_DIMSE_C_StoreRSP response = detail::storeResponseFor(request, status);
   if (status == STATUS_Success) {
     ++instances;
     std::lock_guard<std::mutex> lock(handlerMutex);
