@@ -28,12 +28,12 @@ using namespace delineate;
 using namespace delineate::test;
 namespace fs = std::filesystem;
 
-#include "tests/cli/cli_runner.h"
+#include "tests/cli/cli_in_folder.h"
 
 namespace {
 
-const std::string kStudy = "1.3.6.1.4.1.14519.5.2.1.9203.8273.319461848560755521018609264462";
-const std::string kSeries = "1.3.6.1.4.1.14519.5.2.1.9203.8273.254242588659825836950462054011";
+const std::string& kStudy = kCrlmStudyUid;
+const std::string& kSeries = kCrlmSeriesUid;
 
 bool haveStorescu() {
   if (std::system("command -v storescu >/dev/null 2>&1 && command -v dcmodify >/dev/null 2>&1") == 0) return true;
@@ -55,19 +55,7 @@ int freePort() {
   return ntohs(a.sin_port);
 }
 
-// The CLI with its cache in `dir` (never the user's), stdout and stderr apart.
-SplitRun cli(const ScratchDir& dir, const std::string& args) {
-  return runProgramSplit("/usr/bin/env",
-                         "XDG_CACHE_HOME=" + quoted((dir / "cache").string()) + " '" + DELINEATE_CLI_PATH + "' " + args);
-}
 
-nlohmann::json jsonOf(const SplitRun& r) {
-  INFO(r.out << r.err);
-  REQUIRE(r.exitCode == 0);
-  auto j = nlohmann::json::parse(r.out, nullptr, false);
-  REQUIRE_FALSE(j.is_discarded());
-  return j;
-}
 
 // `pacs listen` in the background: its stdout and stderr in files, read as they grow.
 class Listener {

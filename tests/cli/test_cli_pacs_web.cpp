@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tests/cli/cli_runner.h"
+#include "tests/cli/cli_in_folder.h"
 #include "tests/common/test_support.h"
 #include "tests/pacs/orthanc_server.h"
 
@@ -18,22 +18,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kStudy = "1.3.6.1.4.1.14519.5.2.1.9203.8273.319461848560755521018609264462";
-const std::string kSeries = "1.3.6.1.4.1.14519.5.2.1.9203.8273.254242588659825836950462054011";
+const std::string& kStudy = kCrlmStudyUid;
+const std::string& kSeries = kCrlmSeriesUid;
 
 
-SplitRun cli(const ScratchDir& dir, const std::string& args) {
-  return runProgramSplit("/usr/bin/env", "XDG_CACHE_HOME=" + quoted((dir / "cache").string()) + " '" +
-                                             DELINEATE_CLI_PATH + "' " + args);
-}
 
-nlohmann::json jsonOf(const SplitRun& r) {
-  INFO(r.out << r.err);
-  REQUIRE(r.exitCode == 0);
-  auto j = nlohmann::json::parse(r.out, nullptr, false);
-  REQUIRE_FALSE(j.is_discarded());
-  return j;
-}
 
 }  // namespace
 

@@ -16,26 +16,14 @@ using namespace delineate;
 using namespace delineate::test;
 namespace fs = std::filesystem;
 
-#include "tests/cli/cli_runner.h"
+#include "tests/cli/cli_in_folder.h"
 
 namespace {
 
-const std::string kStudy = "1.3.6.1.4.1.14519.5.2.1.9203.8273.319461848560755521018609264462";
-const std::string kSeries = "1.3.6.1.4.1.14519.5.2.1.9203.8273.254242588659825836950462054011";
+const std::string& kStudy = kCrlmStudyUid;
+const std::string& kSeries = kCrlmSeriesUid;
 
-// The CLI with its local index (and series cache) in `dir`, never in the user's home; stdout and stderr apart.
-SplitRun cli(const ScratchDir& dir, const std::string& args, const std::string& env = {}) {
-  return runProgramSplit("/usr/bin/env", "XDG_CACHE_HOME=" + quoted((dir / "cache").string()) + " " + env + " '" +
-                                             DELINEATE_CLI_PATH + "' " + args);
-}
 
-nlohmann::json jsonOf(const SplitRun& r) {
-  INFO(r.out << r.err);
-  REQUIRE(r.exitCode == 0);
-  auto j = nlohmann::json::parse(r.out, nullptr, false);
-  REQUIRE_FALSE(j.is_discarded());
-  return j;
-}
 
 }  // namespace
 
