@@ -44,6 +44,9 @@ PACKAGES=(
   # tests: a real PACS on loopback, Orthanc with its DICOMweb plugin (tests/pacs/orthanc_server.h); curl seeds it over
   # REST, DCMTK's tools (echoscu, getscu, movescu, storescu) are the peers the benchmarks compare with
   orthanc orthanc-dicomweb curl dcmtk
+  # window: PACS passwords and tokens in the desktop keyring (QtKeychain); its tests run a private D-Bus session with
+  # GNOME Keyring's Secret Service (dbus-run-session is in dbus-daemon) and read the keyring back with secret-tool
+  qtkeychain-qt6-dev gnome-keyring libsecret-tools dbus-daemon
 )
 
 missing=()

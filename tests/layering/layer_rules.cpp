@@ -134,7 +134,8 @@ const Rooms& guiRooms() {
                                {"ai", {"base", "study", "views", "editing"}},
                                {"training", {"base"}},
                                {"reports", {"base", "study", "views"}},
-                               {"shell", {"base", "study", "views", "editing", "ai", "training", "reports"}},
+                               {"pacs", {"base", "study"}},
+                               {"shell", {"base", "study", "views", "editing", "ai", "training", "reports", "pacs"}},
                            }};
   return rooms;
 }
