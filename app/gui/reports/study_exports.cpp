@@ -168,6 +168,16 @@ bool StudyExports::exportDicomSeg(const QString& path, bool deidentified, const 
   return true;
 }
 
+core::Status StudyExports::writeSegAndReport(const QString& segPath, const QString& srPath) const {
+  if (!m_document.hasStudy()) return core::makeError(core::ErrorCode::InvalidArgument, "", "no study is open");
+  if (!m_document.dicomSource())
+    return core::makeError(core::ErrorCode::InvalidArgument, "",
+                           "a DICOM SEG references the DICOM series it was drawn on: this study was not opened from DICOM");
+  auto stats = labelStatistics();
+  if (!stats) return stats.error();
+  return writeDicomSegAndReport(segPath, false, srPath, *stats);
+}
+
 QString StudyExports::reportPathFor(const QString& segPath) {
   const QFileInfo info(segPath);
   QString base = info.fileName();

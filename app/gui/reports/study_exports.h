@@ -50,6 +50,9 @@ class StudyExports : public QObject {
   // (reportPathFor). A report file already there is replaced only with `replaceReport` (the SEG's own dialog asked
   // about the SEG); else refused, naming it, and nothing is written. Both or neither, the status names both.
   bool exportDicomSegAndReport(const QString& segPath, bool deidentified, bool replaceReport = false);
+  // The SEG and its measurement report written to these paths, with no words and no dialog (Send to PACS writes them
+  // to a private folder first). Errors: no study, a study not opened from DICOM, what the writer said.
+  core::Status writeSegAndReport(const QString& segPath, const QString& srPath) const;
   // "<folder>/<seg name without .dcm>_sr.dcm".
   static QString reportPathFor(const QString& segPath);
   // A PDF report: statistics table, key images through each label, page numbers (de-identified: no names or dates).

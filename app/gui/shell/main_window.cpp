@@ -29,6 +29,9 @@
 #include "app/gui/base/job.h"
 #include "app/gui/editing/edit_tools.h"
 #include "app/gui/editing/label_panel.h"
+#include "app/gui/pacs/pacs_browser.h"
+#include "app/gui/pacs/pacs_send.h"
+#include "app/gui/pacs/pacs_servers.h"
 #include "app/gui/reports/study_exports.h"
 #include "app/gui/study/session_files.h"
 #include "app/gui/study/recent_studies.h"
@@ -566,6 +569,45 @@ ModelRegistryDialog* MainWindow::showModelRegistry() {
   m_registry->show();
   m_registry->raise();
   return m_registry;
+}
+
+PacsBrowserDialog* MainWindow::showPacsBrowser() {
+  if (!m_pacsBrowser) {
+    m_pacsBrowser = new PacsBrowserDialog(*this, this);
+    connect(m_pacsBrowser, &PacsBrowserDialog::openRequested, this, &MainWindow::openFromPacs);
+  }
+  m_pacsBrowser->setServers(pacsServers());  // as the preferences have them now
+  m_pacsBrowser->show();
+  m_pacsBrowser->raise();
+  m_pacsBrowser->activateWindow();
+  return m_pacsBrowser;
+}
+
+void MainWindow::openFromPacs(const PacsOpenRequest& request) {
+  if (!m_files->maybeFinishSession()) return;
+  if (!request.root.isEmpty()) {
+    QSettings().setValue("share/root", request.root);
+    m_loader->openShareStudy(request.root, request.study, request.series);
+  } else {
+    m_loader->openDicomFolder(request.folder);
+  }
+}
+
+PacsSendDialog* MainWindow::showSendToPacs() {
+  if (!m_pacsSend) {
+    // The SEG and its report, written by the exports into the dialog's private folder.
+    auto makeFiles = [this](const QString& folder) -> core::Result<std::vector<std::string>> {
+      const QString seg = folder + "/seg.dcm", sr = StudyExports::reportPathFor(seg);
+      if (core::Status written = m_exports->writeSegAndReport(seg, sr); !written) return written.error();
+      return std::vector<std::string>{seg.toStdString(), sr.toStdString()};
+    };
+    m_pacsSend = new PacsSendDialog(*this, makeFiles, this);
+  }
+  m_pacsSend->setServers(pacsServers());
+  m_pacsSend->show();
+  m_pacsSend->raise();
+  m_pacsSend->activateWindow();
+  return m_pacsSend;
 }
 
 void MainWindow::openFromShare() {

@@ -29,6 +29,9 @@ namespace delineate::app::gui {
 class AiPanel;
 class TrainingPanel;
 class ModelRegistryDialog;
+class PacsBrowserDialog;
+class PacsSendDialog;
+struct PacsOpenRequest;
 class EditTools;
 class LabelPanel;
 class SessionFiles;
@@ -57,6 +60,10 @@ class MainWindow : public QMainWindow, public Workbench {
   TrainingPanel* trainingPanel() const { return m_training; }
   // AI > Model Registry: the share's trained models (made when first shown, then raised).
   ModelRegistryDialog* showModelRegistry();
+  // File > Query/Retrieve from PACS: the PACS browser (made when first shown, then raised; not modal).
+  PacsBrowserDialog* showPacsBrowser();
+  // File > Send to PACS: the open study's SEG and SR to a PACS server (made when first shown, then raised).
+  PacsSendDialog* showSendToPacs();
   SessionFiles* sessionFiles() const { return m_files; }
   ShareImporter& importer() const { return *m_importer; }
   SurfacePanel* surfacePanel() const { return m_surface; }
@@ -129,6 +136,7 @@ class MainWindow : public QMainWindow, public Workbench {
   void updateReadout(const core::Vec3& lps);
   void addRecent(const QString& path);
   void openFromShare();  // File > Open from Share: the study browser
+  void openFromPacs(const PacsOpenRequest& request);  // the PACS browser's Open
   void fillRecentMenu();
 
   // The study and the objects that work on it (children of the window).
@@ -153,6 +161,8 @@ class MainWindow : public QMainWindow, public Workbench {
   TrainingPanel* m_training = nullptr;
   QDockWidget* m_trainingDock = nullptr;
   ModelRegistryDialog* m_registry = nullptr;
+  PacsBrowserDialog* m_pacsBrowser = nullptr;
+  PacsSendDialog* m_pacsSend = nullptr;
   SessionFiles* m_files = nullptr;
   ShareImporter* m_importer = nullptr;
   QDockWidget* m_labelsDock = nullptr;

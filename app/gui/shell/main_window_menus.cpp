@@ -58,6 +58,7 @@ void MainWindow::buildMenus() {
     ShareImportDialog dialog(*m_importer, this);  // imports itself, and stays open when the import fails
     dialog.exec();
   })->setObjectName("import-into-share");
+  file->addAction(tr("Query/Retrieve from &PACS..."), this, [this] { showPacsBrowser(); })->setObjectName("pacs-browser");
   file->addAction(tr("Open &Label Map..."), this, [this] {
     const QString path = rememberOpenFolder(QFileDialog::getOpenFileName(
         this, tr("Open Label Map"), lastOpenFolder(), tr("Label maps (%1);;All files (*)").arg(readablePatterns())));
@@ -130,6 +131,13 @@ void MainWindow::buildMenus() {
   });
   QMenu* exportMenu = file->addMenu(tr("&Export"));
   m_exports->fillMenu(exportMenu);
+  file->addAction(tr("Send to PA&CS..."), this, [this] {
+    if (!m_document->hasStudy()) {
+      reportError(tr("Open a study first: Send to PACS sends its labels as a DICOM SEG with their measurement report"));
+      return;
+    }
+    showSendToPacs();
+  })->setObjectName("send-to-pacs");
   file->addSeparator();
   file->addAction(tr("&Preferences..."), QKeySequence(Qt::CTRL | Qt::Key_Comma), this, [this] {
     PreferencesDialog dialog(this);

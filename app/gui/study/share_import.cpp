@@ -26,6 +26,37 @@
 
 namespace delineate::app::gui {
 
+ShareImportOutcome importIntoShareNow(const std::string& root, const std::vector<std::string>& inputs,
+                                      io::StudyImportOptions options, const std::string& keyFile,
+                                      const std::string& source) {
+  ShareImportOutcome out{core::makeError(core::ErrorCode::ReadFailed, root, "not imported"), std::string()};
+  auto share = io::ShareStore::open(root);
+  if (!share) {
+    out.report = share.error();
+    return out;
+  }
+  if (!keyFile.empty()) {
+    auto key = io::readImportKey(*share, keyFile);
+    if (!key) {
+      out.report = key.error();
+      return out;
+    }
+    options.deidentify = std::move(key).value();
+  }
+  out.report = io::importStudies(*share, inputs, options);
+  if (out.report)
+    for (const auto& s : out.report->series) {
+      io::AuditRecord record;
+      record.action = "import";
+      record.study = s.study;
+      record.detail = "from " + source + ": series " + s.series + ", " + std::to_string(s.files) + " files (" +
+                      std::to_string(s.copied) + " copied)";
+      if (core::Status audited = io::appendStoreAudit(share->root(), record); !audited)
+        out.auditWarning = audited.error().describe();
+    }
+  return out;
+}
+
 NewShareOutcome createShareIn(const QString& folderIn) {
   const QString folder = folderIn.trimmed();
   if (folder.isEmpty()) return {false, QCoreApplication::translate("delineate::app::gui::SessionFiles", "Choose a folder first.")};
@@ -236,10 +267,7 @@ bool ShareImporter::start(const ShareImportRequest& request) {
   options.progress = job.get();
   m_job = job;
   m_running = true;
-  struct Outcome {
-    core::Result<io::StudyImportReport> report;
-    std::string auditWarning;
-  };
+  using Outcome = ShareImportOutcome;
   auto* watcher = new QFutureWatcher<std::shared_ptr<Outcome>>(this);
   connect(watcher, &QFutureWatcher<std::shared_ptr<Outcome>>::finished, this, [this, watcher, job] {
     const std::shared_ptr<Outcome> result = watcher->result();
@@ -274,34 +302,8 @@ bool ShareImporter::start(const ShareImportRequest& request) {
     Q_EMIT finished(true, summary);
   });
   const std::string root = request.root.toStdString();
-  watcher->setFuture(QtConcurrent::run(&m_bench.workers(), [root, inputs, options, keyFile]() mutable {
-    auto out = std::make_shared<Outcome>(
-        Outcome{core::makeError(core::ErrorCode::ReadFailed, root, "not imported"), std::string()});
-    auto share = io::ShareStore::open(root);
-    if (!share) {
-      out->report = share.error();
-      return out;
-    }
-    if (!keyFile.empty()) {
-      auto key = io::readImportKey(*share, keyFile);
-      if (!key) {
-        out->report = key.error();
-        return out;
-      }
-      options.deidentify = std::move(key).value();
-    }
-    out->report = io::importStudies(*share, inputs, options);
-    if (out->report)
-      for (const auto& s : out->report->series) {
-        io::AuditRecord record;
-        record.action = "import";
-        record.study = s.study;
-        record.detail = "from the window: series " + s.series + ", " + std::to_string(s.files) + " files (" +
-                        std::to_string(s.copied) + " copied)";
-        if (core::Status audited = io::appendStoreAudit(share->root(), record); !audited)
-          out->auditWarning = audited.error().describe();
-      }
-    return out;
+  watcher->setFuture(QtConcurrent::run(&m_bench.workers(), [root, inputs, options, keyFile] {
+    return std::make_shared<Outcome>(importIntoShareNow(root, inputs, options, keyFile, "the window"));
   }));
   return true;
 }

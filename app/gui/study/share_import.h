@@ -12,6 +12,10 @@
 #include <QStringList>
 
 #include <memory>
+#include <string>
+#include <vector>
+
+#include "io/studies/study_import.h"
 
 class QCheckBox;
 class QLabel;
@@ -45,6 +49,18 @@ struct ShareImportRequest {
   bool deidentify = false;
   QString keyFile;
 };
+
+// What an import into a share did: the report (or why not) and, when an audit record could not be written, why.
+struct ShareImportOutcome {
+  core::Result<io::StudyImportReport> report;
+  std::string auditWarning;
+};
+// Imports `inputs` into the share at `root` on the calling thread (run it on a worker: it reads the share): the share
+// opened, the de-identification key read when `keyFile` is named (refused on the share), the verified import, then
+// an "import" audit record per series saying it came "from <source>" ("the window", "PACS ORTHANC@host:4242").
+ShareImportOutcome importIntoShareNow(const std::string& root, const std::vector<std::string>& inputs,
+                                      io::StudyImportOptions options, const std::string& keyFile,
+                                      const std::string& source);
 
 class ShareImportDialog : public QDialog {
   Q_OBJECT
