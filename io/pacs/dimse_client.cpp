@@ -218,6 +218,7 @@ struct RetrieveShared {
   core::ProgressSink* progress = nullptr;
   std::mutex mutex;
   int expected = 0;
+  bool unlisted = false;  // one request without an instance list: expected comes from the peer's counts
   int received = 0, failed = 0;
   std::uint64_t bytes = 0;
   std::vector<std::string> warnings;
@@ -331,11 +332,20 @@ core::Status runGet(const DimseNode& peer, const DimseCaller& caller, const std:
     }
     if (message.CommandField != DIMSE_C_GET_RSP) return a.error("C-GET", "the peer sent an unexpected message");
     const T_DIMSE_C_GetRSP& rsp = message.msg.CGetRSP;
-    if (isPending(rsp.DimseStatus)) continue;
+    if (isPending(rsp.DimseStatus)) {
+      // Unlisted (one request for a whole study or series): the peer's counts say how many there are.
+      std::lock_guard<std::mutex> lock(shared.mutex);
+      if (shared.unlisted)
+        shared.expected = std::max(shared.expected, shared.received + int(rsp.NumberOfRemainingSubOperations));
+      continue;
+    }
     a.release();
     if (rsp.DimseStatus == STATUS_Success || rsp.DimseStatus == STATUS_GET_Cancel) return core::Status::success();
     if (isWarning(rsp.DimseStatus)) {
       std::lock_guard<std::mutex> lock(shared.mutex);
+      // Sub-operations the peer could not do (a storage class not negotiated, an instance it could not read) count
+      // as failed: the retrieve is not complete, and a rerun lists and asks for what is missing.
+      if (shared.unlisted) shared.failed += int(rsp.NumberOfFailedSubOperations);
       shared.warnings.push_back(peer.describe() + ": C-GET ended with " + dimseStatusText(rsp.DimseStatus) + " (" +
                                 std::to_string(rsp.NumberOfFailedSubOperations) + " failed)");
       return core::Status::success();
@@ -415,10 +425,15 @@ struct Chunk {
   std::vector<std::string> instances;
 };
 
+// A chunk holding a whole series (nothing of it here, one association for it, not a list of instances asked for) has
+// no instance list: it is asked for at SERIES level. A peer resolves a list of hundreds of SOP Instance UIDs slowly
+// (Orthanc: 2.5 s against 0.8 s for a 512-instance series on loopback, one association).
 std::vector<Chunk> splitMissing(const std::vector<QueryMatch>& instances, const InstanceFolder& folder, int parts,
-                                int* alreadyHere) {
+                                int* alreadyHere, bool instancesAskedFor) {
   std::map<std::string, std::vector<std::string>> missing;
+  std::map<std::string, std::size_t> listed;
   for (const QueryMatch& m : instances) {
+    ++listed[m.seriesInstanceUid];
     if (folder.has(m.sopInstanceUid)) ++*alreadyHere;
     else missing[m.seriesInstanceUid].push_back(m.sopInstanceUid);
   }
@@ -426,9 +441,14 @@ std::vector<Chunk> splitMissing(const std::vector<QueryMatch>& instances, const 
   for (const auto& [s, list] : missing) total += list.size();
   const std::size_t per = std::max<std::size_t>(1, (total + parts - 1) / std::max(1, parts));
   std::vector<Chunk> chunks;
-  for (auto& [s, list] : missing)
+  for (auto& [s, list] : missing) {
+    if (!instancesAskedFor && list.size() == listed[s] && list.size() <= per) {
+      chunks.push_back({s, {}});
+      continue;
+    }
     for (std::size_t i = 0; i < list.size(); i += per)
       chunks.push_back({s, std::vector<std::string>(list.begin() + i, list.begin() + std::min(list.size(), i + per))});
+  }
   return chunks;
 }
 
@@ -560,7 +580,11 @@ core::Result<RetrieveResult> dimseGet(const DimseNode& peer, const DimseCaller& 
   if (core::Status s = checkRequest(peer, request); !s) return s.error();
   auto folder = InstanceFolder::open(folderPath);
   if (!folder) return folder.error();
-  auto listing = listInstances(peer, caller, request, progress);
+  // One association into an empty folder has nothing to split and nothing to resume: the instance list (an IMAGE-level
+  // C-FIND, 0.5 s of Orthanc's time for 512 instances) is skipped and the study or series asked for at once; the peer's
+  // counts give the progress and what failed. A rerun into a folder holding some of it lists, and asks for the rest.
+  const bool listFirst = options.inFlight > 1 || !request.sopInstanceUids.empty() || !folder->instances().empty();
+  auto listing = listFirst ? listInstances(peer, caller, request, progress) : core::Result<Listing>(Listing{});
   if (!listing) return listing.error();
   RetrieveResult result;
   result.folder = folderPath;
@@ -579,9 +603,16 @@ core::Result<RetrieveResult> dimseGet(const DimseNode& peer, const DimseCaller& 
     // The peer lists no instances (some do not answer at IMAGE level): one request for the whole study or series.
     DcmDataset identifier;
     putRetrieveKeys(identifier, request, {});
+    shared.unlisted = true;
     status = runGet(peer, caller, classes, identifier, shared);
+    if (status && !shared.cancelled && shared.received == 0 && shared.failed == 0)
+      return makeError(ErrorCode::NotFound, peer.describe(), "C-GET: the PACS sent nothing for study " +
+                                                                 request.studyInstanceUid +
+                                                                 (request.seriesInstanceUid.empty() ? std::string()
+                                                                      : ", series " + request.seriesInstanceUid));
   } else {
-    const auto chunks = splitMissing(listing->instances, *folder, std::max(1, options.inFlight), &result.alreadyHere);
+    const auto chunks = splitMissing(listing->instances, *folder, std::max(1, options.inFlight), &result.alreadyHere,
+                                     !request.sopInstanceUids.empty());
     shared.expected = static_cast<int>(listing->instances.size()) - result.alreadyHere;
     status = runChunks(chunks.size(), options.inFlight, [&](std::size_t i) {
       if (shared.cancelled) return core::Status::success();
@@ -624,7 +655,9 @@ core::Result<RetrieveResult> dimseMove(const DimseNode& peer, const DimseCaller&
   result.folder = folder.folder();
   const std::size_t before = folder.instances().size();
   std::vector<Chunk> chunks;
-  if (listing->listed) chunks = splitMissing(listing->instances, folder, std::max(1, options.inFlight), &result.alreadyHere);
+  if (listing->listed)
+    chunks = splitMissing(listing->instances, folder, std::max(1, options.inFlight), &result.alreadyHere,
+                          !request.sopInstanceUids.empty());
   else chunks.push_back({request.seriesInstanceUid, request.sopInstanceUids});
   std::mutex mutex;
   std::vector<std::string> warnings;

@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <set>
@@ -275,8 +276,18 @@ TEST_CASE("dimse: C-GET of a series, bit-exact pixels, owner-only, in one or fou
     request.studyInstanceUid = study;
     io::RetrieveOptions options;
     options.inFlight = inFlight;
-    auto got = io::dimseGet(nodeOf(orthanc), {}, request, out.string(), options);
+    // One association into an empty folder asks for the study at once (no instance list): the progress then comes
+    // from the PACS's own counts, and still runs to the end.
+    struct Fractions final : core::ProgressSink {
+      std::vector<double> seen;
+      void report(double f, const std::string&) override { seen.push_back(f); }
+      bool cancelled() const override { return false; }
+    } fractions;
+    auto got = io::dimseGet(nodeOf(orthanc), {}, request, out.string(), options, &fractions);
     REQUIRE(got.ok());
+    REQUIRE(fractions.seen.size() >= 20);
+    CHECK(fractions.seen.back() == Approx(1.0));
+    CHECK(std::is_sorted(fractions.seen.begin(), fractions.seen.end()));
     CHECK(got->received == 41);
     CHECK(got->alreadyHere == 0);
     CHECK(got->failed == 0);
@@ -312,6 +323,11 @@ TEST_CASE("dimse: C-GET of a series, bit-exact pixels, owner-only, in one or fou
   request.studyInstanceUid = "1.2.3.4.5.6.7";
   auto missing = io::dimseGet(nodeOf(orthanc), {}, request, (dir / "none").string());
   CHECK_FALSE(missing.ok());
+  io::RetrieveOptions one;
+  one.inFlight = 1;
+  auto missingAtOnce = io::dimseGet(nodeOf(orthanc), {}, request, (dir / "none").string(), one);
+  REQUIRE_FALSE(missingAtOnce.ok());
+  CHECK(missingAtOnce.error().subject == nodeOf(orthanc).describe());
   request.studyInstanceUid = "../../etc";
   auto hostile = io::dimseGet(nodeOf(orthanc), {}, request, (dir / "none").string());
   REQUIRE_FALSE(hostile.ok());
