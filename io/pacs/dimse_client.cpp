@@ -296,6 +296,9 @@ core::Status receiveStore(DimseAssociation& a, T_ASC_PresentationContextID conte
   return core::Status::success();
 }
 
+// How long a peer may stay silent after our C-CANCEL before the association is aborted.
+constexpr int kCancelGraceSeconds = 3;
+
 // One C-GET on one association: the identifier names a study, a series or a list of instances.
 core::Status runGet(const DimseNode& peer, const DimseCaller& caller, const std::vector<std::string>& sopClasses,
                     DcmDataset& identifier, RetrieveShared& shared) {
@@ -314,16 +317,33 @@ core::Status runGet(const DimseNode& peer, const DimseCaller& caller, const std:
   OFCondition cond = DIMSE_sendMessageUsingMemoryData(a.get(), getContext, &request, nullptr, &identifier, nullptr, nullptr);
   if (cond.bad()) return a.error("C-GET (request)", cond);
   bool cancelSent = false;
+  const auto cancelNow = [&] {
+    if (cancelSent || !shared.progress || !shared.progress->cancelled()) return false;
+    shared.cancelled = true;
+    DIMSE_sendCancelRequest(a.get(), getContext, get.MessageID);
+    cancelSent = true;
+    return true;
+  };
   for (;;) {
-    if (!cancelSent && shared.progress && shared.progress->cancelled()) {
-      shared.cancelled = true;
-      DIMSE_sendCancelRequest(a.get(), getContext, get.MessageID);
-      cancelSent = true;
-    }
+    cancelNow();
     T_DIMSE_Message message{};
     T_ASC_PresentationContextID context = 0;
     DcmDataset* detailRaw = nullptr;
-    cond = DIMSE_receiveCommand(a.get(), DIMSE_NONBLOCKING, a.dimseTimeout(), &context, &message, &detailRaw);
+    // The next command is waited for a second at a time (up to the DIMSE timeout in all), so Cancel reaches a peer
+    // that went silent: after C-CANCEL it has kCancelGraceSeconds to answer, then the association is aborted.
+    int waited = 0, sinceCancel = 0;
+    for (;;) {
+      cond = DIMSE_receiveCommand(a.get(), DIMSE_NONBLOCKING, 1, &context, &message, &detailRaw);
+      if (cond != DIMSE_NODATAAVAILABLE) break;
+      ++waited;
+      if (cancelNow()) sinceCancel = 0;
+      else if (cancelSent) ++sinceCancel;
+      if (cancelSent && sinceCancel >= kCancelGraceSeconds) {
+        a.abort();
+        return core::Status::success();  // shared.cancelled: the caller says Cancelled
+      }
+      if (waited >= a.dimseTimeout()) break;
+    }
     std::unique_ptr<DcmDataset> detail(detailRaw);
     if (cond.bad()) return a.error("C-GET", cond);
     if (message.CommandField == DIMSE_C_STORE_RQ) {

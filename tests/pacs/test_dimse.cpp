@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <set>
 #include <thread>
@@ -591,6 +592,28 @@ TEST_CASE("dimse: a study of 2,000 instances comes whole, a query of 1,000 studi
   REQUIRE(rest.ok());
   CHECK(rest->alreadyHere == static_cast<int>(kept));
   CHECK(filesIn(dir / "cancelled").size() == 2000);
+
+  // A PACS that went silent mid-retrieve (SIGSTOP) and a Cancel: the retrieve ends with Cancelled within seconds,
+  // not after the DIMSE timeout (two minutes here), and what came stays.
+  struct Silencing final : core::ProgressSink {
+    OrthancServer* pacs = nullptr;
+    std::atomic<bool> stop{false};
+    void report(double f, const std::string&) override {
+      if (f > 0.1 && !stop.exchange(true)) pacs->suspend(true);
+    }
+    bool cancelled() const override { return stop; }
+  } silencing;
+  silencing.pacs = &orthanc;
+  io::DimseNode patient = node;
+  patient.dimseTimeoutSeconds = 120;
+  const auto start = std::chrono::steady_clock::now();
+  auto silent = io::dimseGet(patient, {}, request, (dir / "silent").string(), one, &silencing);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  orthanc.suspend(false);
+  REQUIRE_FALSE(silent.ok());
+  CHECK(silent.error().code == core::ErrorCode::Cancelled);
+  CHECK(seconds < 60);
+  CHECK_FALSE(filesIn(dir / "silent").empty());
 }
 
 }  // namespace delineate::test
