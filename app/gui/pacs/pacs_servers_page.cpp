@@ -144,11 +144,14 @@ void PacsServersPage::openEditor(int row) {
   QStringList taken;
   for (int i = 0; i < m_servers.size(); ++i)
     if (i != row) taken << m_servers[i].name;
-  m_editor = new PacsServerDialog(before, secret, taken, this);
-  m_editor->setAttribute(Qt::WA_DeleteOnClose);
-  connect(m_editor, &QDialog::accepted, this, [this, row, adding, before, secret] {
-    const PacsServer after = m_editor->server();
-    const QString newSecret = m_editor->secret();
+  auto* dialog = new PacsServerDialog(before, secret, taken, this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  m_editor = dialog;
+  // The editor slot is free again as soon as the dialog closes; the dialog itself is deleted later.
+  connect(dialog, &QDialog::finished, this, [this] { m_editor = nullptr; });
+  connect(dialog, &QDialog::accepted, this, [this, dialog, row, adding, before, secret] {
+    const PacsServer after = dialog->server();
+    const QString newSecret = dialog->secret();
     if (adding) m_servers.append(after);
     else m_servers[row] = after;
     // A secret goes to the keyring under the server's name: a new one, a changed one, or the old one under a new
@@ -161,8 +164,8 @@ void PacsServersPage::openEditor(int row) {
     m_modified = true;
     fillList(adding ? int(m_servers.size()) - 1 : row);
   });
-  m_editor->open();
-  Q_EMIT editorOpened(m_editor);
+  dialog->open();
+  Q_EMIT editorOpened(dialog);
 }
 
 void PacsServersPage::removeSelected() {
