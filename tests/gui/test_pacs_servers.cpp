@@ -59,7 +59,9 @@ struct NoServersBefore {
 // No keyring answers: the session bus is an address nobody listens on, so libsecret fails at once. Unsetting the
 // variable would not do: GLib then looks for $XDG_RUNTIME_DIR/bus and autolaunches a bus on the X display, whose
 // activation could start a real keyring daemon. GLib keeps no session connection after a failed one, so the address
-// is read again on every keyring call, and restoring it afterwards gives later cases the bus they had.
+// is read again on every keyring call, and restoring it afterwards gives later cases the bus they had (the keyring
+// run checks this). A connection that did succeed earlier in the process would be kept, though: then the store
+// below would reach that keyring and the case fail on inKeyring, loudly.
 struct NoKeyring {
   std::optional<std::string> before;
   NoKeyring() {
@@ -573,6 +575,15 @@ TEST_CASE("PACS servers: a password entered on the page goes to a real keyring a
   test::guiApp();
   if (!inKeyringSession()) return;
   NoServersBefore clean;
+  {
+    // Before anything reached the keyring in this process: a bus that does not answer is not remembered, so the
+    // cases without a keyring (NoKeyring) leave no stale state behind, and the real keyring works right after.
+    NoKeyring noKeyring;
+    const auto probe = app::gui::storePacsSecret("Probe", "probe-Pw");
+    CHECK(probe.ok);
+    CHECK_FALSE(probe.inKeyring);
+    CHECK(app::gui::removePacsSecret("Probe").ok);
+  }
   const std::string password = "keyring-Pw-4711";
   {
     PreferencesDialog prefs;
