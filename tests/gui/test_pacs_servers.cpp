@@ -416,6 +416,72 @@ TEST_CASE("PACS servers: the edit dialog shows the chosen protocol's fields and 
   CHECK(dialog.result() == QDialog::Accepted);
 }
 
+TEST_CASE("PACS servers: the preferences save them with Apply or OK, and Cancel drops what was not applied",
+          "[gui][pacs-servers]") {
+  test::guiApp();
+  NoServersBefore clean;
+  const auto buttonOf = [](PreferencesDialog& prefs, QDialogButtonBox::StandardButton which) {
+    const auto boxes = prefs.findChildren<QDialogButtonBox*>(QString(), Qt::FindDirectChildrenOnly);
+    REQUIRE(boxes.size() == 1);
+    REQUIRE(boxes.front()->button(which));
+    return boxes.front()->button(which);
+  };
+  {
+    PreferencesDialog prefs;
+    prefs.show();
+    addDimse(*prefs.pacsPage(), "Not kept", "NOT_KEPT", 104);
+    QTest::mouseClick(buttonOf(prefs, QDialogButtonBox::Cancel), Qt::LeftButton);
+    CHECK(prefs.result() == QDialog::Rejected);
+  }
+  CHECK(app::gui::pacsServers().empty());
+  {
+    PreferencesDialog prefs;
+    prefs.show();
+    PacsServersPage* page = prefs.pacsPage();
+    addDimse(*page, "Applied", "APPLIED", 11112);
+    CHECK(page->modified());
+    QTest::mouseClick(buttonOf(prefs, QDialogButtonBox::Apply), Qt::LeftButton);
+    CHECK_FALSE(page->modified());
+    REQUIRE(app::gui::pacsServers().size() == 1);
+    CHECK(str(app::gui::pacsServers()[0].address()) == "APPLIED@127.0.0.1:11112");
+    CHECK_FALSE(page->statusLabel()->isVisible());  // no secret, nothing to say
+    addDimse(*page, "Later", "LATER", 104);
+    // Cancel after Apply: what was applied stays, and the window hears "accepted" to pick it up; the rest goes.
+    QTest::mouseClick(buttonOf(prefs, QDialogButtonBox::Cancel), Qt::LeftButton);
+    CHECK(prefs.result() == QDialog::Accepted);
+  }
+  REQUIRE(app::gui::pacsServers().size() == 1);
+  {
+    PreferencesDialog prefs;
+    prefs.show();
+    PacsServersPage* page = prefs.pacsPage();
+    REQUIRE(page->serverList()->count() == 1);
+    CHECK(str(page->serverList()->item(0)->text()) == "Applied \u2014 APPLIED@127.0.0.1:11112");
+  }
+  {
+    // A server whose TLS CA file went away since it was saved is listed with its problem.
+    QSettings settings;
+    settings.setValue("pacs/servers/1/tls", true);  // QSettings arrays count from 1
+    settings.setValue("pacs/servers/1/caFile", "/nonexistent/ca.pem");
+  }
+  {
+    PreferencesDialog prefs;
+    PacsServersPage* page = prefs.pacsPage();
+    REQUIRE(page->serverList()->count() == 1);
+    CHECK(str(page->serverList()->item(0)->text()) ==
+          "Applied \u2014 APPLIED@127.0.0.1:11112 (CA file '/nonexistent/ca.pem' does not exist)");
+    // Test says so instead of asking.
+    QSignalSpy finished(page, &PacsServersPage::testFinished);
+    page->serverList()->setCurrentRow(0);
+    QTest::mouseClick(page->testButton(), Qt::LeftButton);
+    REQUIRE(finished.count() == 1);
+    CHECK(str(page->testLabel()->text()) == "Applied: CA file '/nonexistent/ca.pem' does not exist");
+    // OK with nothing changed writes nothing and closes.
+    QTest::mouseClick(preferencesOk(prefs), Qt::LeftButton);
+    CHECK(prefs.result() == QDialog::Accepted);
+  }
+}
+
 TEST_CASE("PACS servers: without a keyring a secret is kept for this session only, the page says so, and no file "
           "holds it",
           "[gui][pacs-servers]") {

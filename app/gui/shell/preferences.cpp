@@ -150,8 +150,17 @@ PreferencesDialog::PreferencesDialog(QWidget* parent) : QDialog(parent) {
     // (OK again closes it: nothing is left to save).
     if (apply() && !m_pacs->secretsSessionOnly()) accept();
   });
-  connect(buttons->button(QDialogButtonBox::Apply), &QPushButton::clicked, this, [this] { apply(); });
+  connect(buttons->button(QDialogButtonBox::Apply), &QPushButton::clicked, this, [this] {
+    apply();
+    m_applied = true;
+  });
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+}
+
+void PreferencesDialog::reject() {
+  // Cancel after Apply keeps what was applied: the window must still pick it up (engine, surfaces), as after OK.
+  if (m_applied) done(QDialog::Accepted);
+  else QDialog::reject();
 }
 
 bool PreferencesDialog::apply() {

@@ -39,8 +39,11 @@ class PreferencesDialog : public QDialog {
   // Tabs: "General", "PACS Servers".
   QTabWidget* tabs() const { return m_tabs; }
   PacsServersPage* pacsPage() const { return m_pacs; }
+  // Accepted when Apply was pressed before (the applied settings stay), else Rejected.
+  void reject() override;
 
  private:
+  bool m_applied = false;
   QTabWidget* m_tabs;
   PacsServersPage* m_pacs;
   QComboBox* m_language;
