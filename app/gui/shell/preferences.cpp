@@ -15,11 +15,15 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTranslator>
 #include <QVBoxLayout>
 
 #include <memory>
+
+#include "app/gui/base/workbench.h"
+#include "app/gui/pacs/pacs_servers_page.h"
 
 namespace delineate::app::gui {
 
@@ -83,7 +87,18 @@ PreferencesDialog::PreferencesDialog(QWidget* parent) : QDialog(parent) {
   setObjectName("preferences");
   setWindowTitle(tr("Preferences"));
   QSettings settings;
-  auto* form = new QFormLayout(this);
+  auto* layout = new QVBoxLayout(this);
+  m_tabs = new QTabWidget(this);
+  m_tabs->setObjectName("preferences-tabs");
+  layout->addWidget(m_tabs);
+  auto* general = new QWidget(m_tabs);
+  general->setObjectName("preferences-general");
+  m_tabs->addTab(general, tr("General"));
+  // Test runs on the window's worker pool where the dialog belongs to the window.
+  auto* bench = dynamic_cast<Workbench*>(parent);
+  m_pacs = new PacsServersPage(m_tabs, bench ? &bench->workers() : nullptr);
+  m_tabs->addTab(m_pacs, tr("PACS Servers"));
+  auto* form = new QFormLayout(general);
   m_language = new QComboBox(this);
   m_language->setObjectName("pref-language");
   m_language->addItem(tr("System default"), QString());
@@ -122,21 +137,33 @@ PreferencesDialog::PreferencesDialog(QWidget* parent) : QDialog(parent) {
   m_surfaceDetail->setToolTip(tr("How finely the 3D view meshes large labels. Exported surface files are always "
                                  "meshed at full detail."));
   form->addRow(tr("3D surface detail:"), m_surfaceDetail);
-  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-  form->addRow(buttons);
+  auto* buttons =
+      new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Apply | QDialogButtonBox::Cancel, this);
+  layout->addWidget(buttons);
   connect(browse, &QPushButton::clicked, this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("VISTA-3D Checkpoint"), {},
                                                       tr("Checkpoints (*.pt *.pth *.safetensors);;All files (*)"));
     if (!path.isEmpty()) m_checkpoint->setText(path);
   });
   connect(buttons, &QDialogButtonBox::accepted, this, [this] {
+    // A secret kept for this session only is said on the PACS Servers page, so the dialog stays open to show it
+    // (OK again closes it: nothing is left to save).
+    if (apply() && !m_pacs->secretsSessionOnly()) accept();
+  });
+  connect(buttons->button(QDialogButtonBox::Apply), &QPushButton::clicked, this, [this] {
     apply();
-    accept();
+    m_applied = true;
   });
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 }
 
-void PreferencesDialog::apply() {
+void PreferencesDialog::reject() {
+  // Cancel after Apply keeps what was applied: the window must still pick it up (engine, surfaces), as after OK.
+  if (m_applied) done(QDialog::Accepted);
+  else QDialog::reject();
+}
+
+bool PreferencesDialog::apply() {
   QSettings settings;
   const QString language = m_language->currentData().toString();
   const bool languageChanged = language != preferredLanguage();
@@ -147,6 +174,9 @@ void PreferencesDialog::apply() {
   settings.setValue("ai/device", m_device->currentData().toString());
   settings.setValue("view/surfaceDetail", m_surfaceDetail->currentData().toString());
   if (languageChanged) installLanguage(language);
+  const bool pacsSaved = m_pacs->apply();
+  if (!pacsSaved || m_pacs->secretsSessionOnly()) m_tabs->setCurrentWidget(m_pacs);
+  return pacsSaved;
 }
 
 QList<QPair<QString, QString>> shortcutRows(QWidget* window) {

@@ -10,9 +10,12 @@
 class QComboBox;
 class QLineEdit;
 class QSpinBox;
+class QTabWidget;
 class QWidget;
 
 namespace delineate::app::gui {
+
+class PacsServersPage;
 
 // Language codes with a translation ("de", "fr", "zh_CN"); English is the source language.
 QStringList availableLanguages();
@@ -29,11 +32,20 @@ class PreferencesDialog : public QDialog {
 
  public:
   explicit PreferencesDialog(QWidget* parent = nullptr);
-  // Writes the settings and switches the language.
-  void apply();
+  // Writes the settings, switches the language, and saves the PACS servers and their secrets (false, with the
+  // PACS Servers tab shown, when the servers could not be saved).
+  bool apply();
   QComboBox* languageBox() const { return m_language; }
+  // Tabs: "General", "PACS Servers".
+  QTabWidget* tabs() const { return m_tabs; }
+  PacsServersPage* pacsPage() const { return m_pacs; }
+  // Accepted when Apply was pressed before (the applied settings stay), else Rejected.
+  void reject() override;
 
  private:
+  bool m_applied = false;
+  QTabWidget* m_tabs;
+  PacsServersPage* m_pacs;
   QComboBox* m_language;
   QLineEdit* m_author;
   QSpinBox* m_autosave;
