@@ -164,7 +164,7 @@
 <context>
     <name>Shortcuts</name>
     <message>
-        <location filename="../app/gui/shell/preferences.cpp" line="+162"/>
+        <location filename="../app/gui/shell/preferences.cpp" line="+192"/>
         <source>Move the crosshair</source>
         <translation>Fadenkreuz bewegen</translation>
     </message>
@@ -1066,7 +1066,7 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/shell/main_window.cpp" line="+79"/>
+        <location filename="../app/gui/shell/main_window.cpp" line="+82"/>
         <location line="+241"/>
         <location line="+60"/>
         <source>Delineate</source>
@@ -1099,12 +1099,12 @@
     <message>
         <location line="-94"/>
         <location line="+101"/>
-        <location line="+402"/>
+        <location line="+441"/>
         <source>Training</source>
         <translation>Training</translation>
     </message>
     <message>
-        <location line="-501"/>
+        <location line="-540"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Öffnen Sie ein Bild (Datei &gt; Bild öffnen) oder einen DICOM-Ordner</translation>
     </message>
@@ -1189,7 +1189,7 @@
         <translation>KI-Engine: %1</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+54"/>
         <source>Dataset %1 version %2 saved: choose it in the Training dock</source>
         <translation>Datensatz %1 Version %2 gespeichert: im Training-Dock auswählen</translation>
     </message>
@@ -1256,7 +1256,7 @@
         <translation>DICOM-Ordner öffnen</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Open &amp;Label Map...</source>
         <translation>&amp;Labelmap öffnen...</translation>
     </message>
@@ -1266,7 +1266,7 @@
         <translation>Labelmap öffnen</translation>
     </message>
     <message>
-        <location line="-16"/>
+        <location line="-17"/>
         <source>Images (%1);;All files (*)</source>
         <translation>Bilder (%1);;Alle Dateien (*)</translation>
     </message>
@@ -1281,7 +1281,12 @@
         <translation>In die Freigabe &amp;importieren...</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+4"/>
+        <source>Query/Retrieve from &amp;PACS...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Label maps (%1);;All files (*)</source>
         <translation>Labelmaps (%1);;Alle Dateien (*)</translation>
     </message>
@@ -1386,7 +1391,17 @@
         <translation>E&amp;xportieren</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
+        <source>Send to PA&amp;CS...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open a study first: Send to PACS sends its labels as a DICOM SEG with their measurement report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>&amp;Preferences...</source>
         <translation>&amp;Einstellungen...</translation>
     </message>
@@ -1766,6 +1781,826 @@
     </message>
 </context>
 <context>
+    <name>delineate::app::gui::PacsBrowserDialog</name>
+    <message>
+        <location filename="../app/gui/pacs/pacs_browser.cpp" line="+128"/>
+        <source>Query/Retrieve from PACS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Doe^J*</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>from YYYY-MM-DD</source>
+        <translation type="unfinished">von JJJJ-MM-TT</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>to YYYY-MM-DD</source>
+        <translation type="unfinished">bis JJJJ-MM-TT</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Any</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Search</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Server:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Patient name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Patient ID:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Accession:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Modality:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Study date:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Description:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Patient</source>
+        <translation type="unfinished">Patient</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Patient ID</source>
+        <translation type="unfinished">Patienten-ID</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Birth date</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Study date</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+2"/>
+        <source>Description</source>
+        <translation type="unfinished">Beschreibung</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Accession</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Modalities</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Series</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Modality</source>
+        <translation type="unfinished">Modalität</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Instances</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Import into the share:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Off: the series is kept in this computer&apos;s cache for a look, not imported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Browse...</source>
+        <translation type="unfinished">Durchsuchen...</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Retrieve</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The chosen series, or all of the study&apos;s when none is chosen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel</source>
+        <translation type="unfinished">Abbrechen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Share to import into</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <location line="+41"/>
+        <source>No PACS server is set up: add one in Preferences, PACS Servers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-7"/>
+        <source>Cancelling...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Study date: &apos;%1&apos; is not a date (YYYY-MM-DD)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Searching %1...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Search cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Search failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+27"/>
+        <source>%n study(ies) found on %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Listing the series of the study...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>The series could not be listed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+23"/>
+        <source>%n series in the study</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Choose a study first (its series are listed below it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Choose the share to import into, or turn Import into the share off for a look</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>No author name: the retrieve was not started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+10"/>
+        <source>Retrieving %n series from %1...</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1 instance(s) retrieved (%2 MB), %3 already here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Retrieve cancelled: what arrived stays, Retrieve again finishes it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Retrieve failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>%n instance(s) did not arrive: Retrieve again to ask for them</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Import into the share failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+7"/>
+        <source>Imported into the share: %n series, %1 file(s) copied</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The audit record was not written: %1</source>
+        <translation type="unfinished">Der Audit-Eintrag wurde nicht geschrieben: %1</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::PacsPeer</name>
+    <message>
+        <location filename="../app/gui/pacs/pacs_peer.cpp" line="+77"/>
+        <source>token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: no %2 is stored for this server (set it in Preferences, PACS Servers)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The PACS answered &apos;%1&apos; as a UID, which is not one: not used as a folder name</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::PacsSendDialog</name>
+    <message>
+        <location filename="../app/gui/pacs/pacs_send.cpp" line="+35"/>
+        <source>Send to PACS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Send</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cancel</source>
+        <translation type="unfinished">Abbrechen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Close</source>
+        <translation type="unfinished">Schließen</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Server:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>the labels as a DICOM SEG and their measurement report (SR)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <location line="+26"/>
+        <source>No PACS server is set up: add one in Preferences, PACS Servers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-7"/>
+        <source>Cancelling...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <location line="+6"/>
+        <location line="+5"/>
+        <source>The files to send could not be made: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>Sending %n file(s) to %1...</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Sending cancelled: the PACS may hold part of it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not sent: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>%n file(s) sent to %1 (%2)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::PacsServer</name>
+    <message>
+        <location filename="../app/gui/pacs/pacs_servers.cpp" line="+55"/>
+        <source>%1 &apos;%2&apos; does not exist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 &apos;%2&apos; is not a file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 &apos;%2&apos; cannot be read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>the keyring did not answer within %1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>keyring error %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The name is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 &apos;%2&apos; is not an AE title (1 to 16 characters, no backslash)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>AE title</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The host is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Port %1 is not a port (1 to 65535)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Our AE title</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>C-MOVE AE title</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>C-MOVE port %1 is not a port (1 to 65535)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>TLS needs the CA file the PACS&apos;s certificate chains to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>URL &apos;%1&apos; is not an http:// or https:// URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>URL &apos;%1&apos; holds a user name or password: use the authentication fields</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>TLS needs an https:// URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Basic authentication needs a user name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>CA file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Our certificate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Our private key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Our private key needs our certificate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Our certificate needs its private key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Requests in flight %1 is not between 1 and 16</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+68"/>
+        <source>PACS server &apos;%1&apos;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Two PACS servers are named &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>The settings file %1 could not be written</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>no keyring answered (%1): the secret of &apos;%2&apos; is kept for this session only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>the keyring holds no secret for &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no keyring answered (%1): no secret for &apos;%2&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>no keyring answered (%1): a secret of &apos;%2&apos; may still be in it</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::PacsServerDialog</name>
+    <message>
+        <location filename="../app/gui/pacs/pacs_servers_dialog.cpp" line="+31"/>
+        <source>Add PACS Server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Edit PACS Server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Name:</source>
+        <translation type="unfinished">Name:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>DIMSE (C-FIND, C-GET or C-MOVE)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DICOMweb (QIDO-RS, WADO-RS)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Protocol:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the PACS&apos;s AE title</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>AE title:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Host:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Port:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Our AE title:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>C-GET</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>C-MOVE to our storage SCP</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Retrieve by:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>our AE title</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>C-MOVE destination AE title:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>C-MOVE port we listen on:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>None</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>User name and password (basic)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Token (bearer)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Authentication:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>User:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Kept in the desktop keyring, never in the settings file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Use TLS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>TLS:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Browse...</source>
+        <translation type="unfinished">Durchsuchen...</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>PEM files (*.pem *.crt *.key);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>CA file:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Certificate Authorities (PEM)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DICOMweb: the system&apos;s certificate authorities</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Our certificate:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Our Certificate (PEM)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>only where the PACS asks for one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Our private key:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Our Private Key (PEM)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Associations (DIMSE) or HTTP requests (DICOMweb) at once when retrieving</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Requests in flight:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>Another server is named &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The token is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>The password is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Token:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Password:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::PacsServersPage</name>
+    <message>
+        <location filename="../app/gui/pacs/pacs_servers_page.cpp" line="+61"/>
+        <source>The PACS the window queries and retrieves from. Passwords and tokens are kept in the desktop keyring, never in the settings file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>&amp;Add...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Edit...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Test</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>C-ECHO (DIMSE) or a study query (DICOMweb): whether the server answers us</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+83"/>
+        <location line="+10"/>
+        <source>%1: %2</source>
+        <translation type="unfinished">%1: %2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Asking %1 (%2)...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 (%2) answered in %3 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>delineate::app::gui::PdfReport</name>
     <message>
         <location filename="../app/gui/reports/pdf_report.cpp" line="+53"/>
@@ -1938,12 +2773,22 @@
 <context>
     <name>delineate::app::gui::PreferencesDialog</name>
     <message>
-        <location filename="../app/gui/shell/preferences.cpp" line="-106"/>
+        <location filename="../app/gui/shell/preferences.cpp" line="-132"/>
         <source>Preferences</source>
         <translation>Einstellungen</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
+        <source>General</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>PACS Servers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>System default</source>
         <translation>Systemstandard</translation>
     </message>
@@ -2013,7 +2858,7 @@
         <translation>3D-Oberflächendetail:</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>VISTA-3D Checkpoint</source>
         <translation>VISTA-3D-Checkpoint</translation>
     </message>
@@ -2026,7 +2871,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/study/session_files.cpp" line="+155"/>
+        <location filename="../app/gui/study/session_files.cpp" line="+148"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>Die wiederhergestellten Labels passen nicht zum Raster von %1</translation>
     </message>
@@ -2062,7 +2907,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../app/gui/study/share_import.cpp" line="+50"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+81"/>
         <source>a folder on the network share; Create Share makes a new one</source>
         <translation>ein Ordner auf der Netzwerkfreigabe; „Freigabe anlegen“ legt eine neue an</translation>
     </message>
@@ -2368,7 +3213,7 @@
         <translation>Import nach %1</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+14"/>
         <source>Import cancelled: what was copied stays, importing again finishes it</source>
         <translation>Import abgebrochen: bereits Kopiertes bleibt, ein erneuter Import schließt ihn ab</translation>
     </message>
@@ -2404,7 +3249,7 @@
 <context>
     <name>delineate::app::gui::ShareReview</name>
     <message>
-        <location filename="../app/gui/study/share_review.cpp" line="+69"/>
+        <location filename="../app/gui/study/share_review.cpp" line="+71"/>
         <source>Send Back</source>
         <translation>Zurückschicken</translation>
     </message>
@@ -2861,7 +3706,7 @@
 <context>
     <name>delineate::app::gui::StudyExports</name>
     <message>
-        <location filename="../app/gui/reports/study_exports.cpp" line="+44"/>
+        <location filename="../app/gui/reports/study_exports.cpp" line="+46"/>
         <source>ID %1</source>
         <translation>ID %1</translation>
     </message>
@@ -2910,7 +3755,7 @@
         <translation>DICOM-SEG nach %1 geschrieben, Messbericht nach %2</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+26"/>
         <source>Cannot write the measurement report %1: a folder of that name is there; nothing was written</source>
         <translation>Der Messbericht %1 kann nicht geschrieben werden: dort liegt ein Ordner dieses Namens; nichts wurde geschrieben</translation>
     </message>

@@ -164,7 +164,7 @@
 <context>
     <name>Shortcuts</name>
     <message>
-        <location filename="../app/gui/shell/preferences.cpp" line="+162"/>
+        <location filename="../app/gui/shell/preferences.cpp" line="+192"/>
         <source>Move the crosshair</source>
         <translation>移动十字线</translation>
     </message>
@@ -1058,7 +1058,7 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/shell/main_window.cpp" line="+79"/>
+        <location filename="../app/gui/shell/main_window.cpp" line="+82"/>
         <location line="+241"/>
         <location line="+60"/>
         <source>Delineate</source>
@@ -1091,12 +1091,12 @@
     <message>
         <location line="-94"/>
         <location line="+101"/>
-        <location line="+402"/>
+        <location line="+441"/>
         <source>Training</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location line="-501"/>
+        <location line="-540"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>请打开图像（文件 &gt; 打开图像）或 DICOM 文件夹</translation>
     </message>
@@ -1181,7 +1181,7 @@
         <translation>AI 引擎：%1</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+54"/>
         <source>Dataset %1 version %2 saved: choose it in the Training dock</source>
         <translation>数据集 %1 版本 %2 已保存：请在训练面板中选择</translation>
     </message>
@@ -1248,7 +1248,7 @@
         <translation>打开 DICOM 文件夹</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Open &amp;Label Map...</source>
         <translation>打开标签图(&amp;M)...</translation>
     </message>
@@ -1258,7 +1258,7 @@
         <translation>打开标签图</translation>
     </message>
     <message>
-        <location line="-16"/>
+        <location line="-17"/>
         <source>Images (%1);;All files (*)</source>
         <translation>图像 (%1);;所有文件 (*)</translation>
     </message>
@@ -1273,7 +1273,12 @@
         <translation>导入到共享(&amp;I)...</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+4"/>
+        <source>Query/Retrieve from &amp;PACS...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Label maps (%1);;All files (*)</source>
         <translation>标签图 (%1);;所有文件 (*)</translation>
     </message>
@@ -1378,7 +1383,17 @@
         <translation>导出(&amp;X)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
+        <source>Send to PA&amp;CS...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open a study first: Send to PACS sends its labels as a DICOM SEG with their measurement report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>&amp;Preferences...</source>
         <translation>首选项(&amp;P)...</translation>
     </message>
@@ -1758,6 +1773,819 @@
     </message>
 </context>
 <context>
+    <name>delineate::app::gui::PacsBrowserDialog</name>
+    <message>
+        <location filename="../app/gui/pacs/pacs_browser.cpp" line="+128"/>
+        <source>Query/Retrieve from PACS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Doe^J*</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>from YYYY-MM-DD</source>
+        <translation type="unfinished">起 YYYY-MM-DD</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>to YYYY-MM-DD</source>
+        <translation type="unfinished">止 YYYY-MM-DD</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Any</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Search</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Server:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Patient name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Patient ID:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Accession:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Modality:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Study date:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Description:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Patient</source>
+        <translation type="unfinished">患者</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Patient ID</source>
+        <translation type="unfinished">患者 ID</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Birth date</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Study date</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+2"/>
+        <source>Description</source>
+        <translation type="unfinished">描述</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Accession</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Modalities</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Series</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Modality</source>
+        <translation type="unfinished">模态</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Instances</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Import into the share:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Off: the series is kept in this computer&apos;s cache for a look, not imported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Browse...</source>
+        <translation type="unfinished">浏览...</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Retrieve</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The chosen series, or all of the study&apos;s when none is chosen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel</source>
+        <translation type="unfinished">取消</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Share to import into</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <location line="+41"/>
+        <source>No PACS server is set up: add one in Preferences, PACS Servers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-7"/>
+        <source>Cancelling...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Study date: &apos;%1&apos; is not a date (YYYY-MM-DD)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Searching %1...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Search cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Search failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+27"/>
+        <source>%n study(ies) found on %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Listing the series of the study...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>The series could not be listed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+23"/>
+        <source>%n series in the study</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Choose a study first (its series are listed below it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Choose the share to import into, or turn Import into the share off for a look</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>No author name: the retrieve was not started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+10"/>
+        <source>Retrieving %n series from %1...</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1 instance(s) retrieved (%2 MB), %3 already here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Retrieve cancelled: what arrived stays, Retrieve again finishes it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Retrieve failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>%n instance(s) did not arrive: Retrieve again to ask for them</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Import into the share failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+7"/>
+        <source>Imported into the share: %n series, %1 file(s) copied</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The audit record was not written: %1</source>
+        <translation type="unfinished">审计记录未写入：%1</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::PacsPeer</name>
+    <message>
+        <location filename="../app/gui/pacs/pacs_peer.cpp" line="+77"/>
+        <source>token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: no %2 is stored for this server (set it in Preferences, PACS Servers)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The PACS answered &apos;%1&apos; as a UID, which is not one: not used as a folder name</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::PacsSendDialog</name>
+    <message>
+        <location filename="../app/gui/pacs/pacs_send.cpp" line="+35"/>
+        <source>Send to PACS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Send</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cancel</source>
+        <translation type="unfinished">取消</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Close</source>
+        <translation type="unfinished">关闭</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Server:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>the labels as a DICOM SEG and their measurement report (SR)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <location line="+26"/>
+        <source>No PACS server is set up: add one in Preferences, PACS Servers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-7"/>
+        <source>Cancelling...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <location line="+6"/>
+        <location line="+5"/>
+        <source>The files to send could not be made: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>Sending %n file(s) to %1...</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Sending cancelled: the PACS may hold part of it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not sent: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>%n file(s) sent to %1 (%2)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::PacsServer</name>
+    <message>
+        <location filename="../app/gui/pacs/pacs_servers.cpp" line="+55"/>
+        <source>%1 &apos;%2&apos; does not exist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 &apos;%2&apos; is not a file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 &apos;%2&apos; cannot be read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>the keyring did not answer within %1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>keyring error %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The name is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 &apos;%2&apos; is not an AE title (1 to 16 characters, no backslash)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>AE title</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The host is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Port %1 is not a port (1 to 65535)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Our AE title</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>C-MOVE AE title</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>C-MOVE port %1 is not a port (1 to 65535)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>TLS needs the CA file the PACS&apos;s certificate chains to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>URL &apos;%1&apos; is not an http:// or https:// URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>URL &apos;%1&apos; holds a user name or password: use the authentication fields</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>TLS needs an https:// URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Basic authentication needs a user name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>CA file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Our certificate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Our private key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Our private key needs our certificate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Our certificate needs its private key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Requests in flight %1 is not between 1 and 16</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+68"/>
+        <source>PACS server &apos;%1&apos;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Two PACS servers are named &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>The settings file %1 could not be written</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>no keyring answered (%1): the secret of &apos;%2&apos; is kept for this session only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>the keyring holds no secret for &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no keyring answered (%1): no secret for &apos;%2&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>no keyring answered (%1): a secret of &apos;%2&apos; may still be in it</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::PacsServerDialog</name>
+    <message>
+        <location filename="../app/gui/pacs/pacs_servers_dialog.cpp" line="+31"/>
+        <source>Add PACS Server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Edit PACS Server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Name:</source>
+        <translation type="unfinished">名称：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>DIMSE (C-FIND, C-GET or C-MOVE)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DICOMweb (QIDO-RS, WADO-RS)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Protocol:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the PACS&apos;s AE title</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>AE title:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Host:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Port:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Our AE title:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>C-GET</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>C-MOVE to our storage SCP</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Retrieve by:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>our AE title</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>C-MOVE destination AE title:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>C-MOVE port we listen on:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>None</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>User name and password (basic)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Token (bearer)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Authentication:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>User:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Kept in the desktop keyring, never in the settings file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Use TLS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>TLS:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Browse...</source>
+        <translation type="unfinished">浏览...</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>PEM files (*.pem *.crt *.key);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>CA file:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Certificate Authorities (PEM)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DICOMweb: the system&apos;s certificate authorities</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Our certificate:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Our Certificate (PEM)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>only where the PACS asks for one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Our private key:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Our Private Key (PEM)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Associations (DIMSE) or HTTP requests (DICOMweb) at once when retrieving</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Requests in flight:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>Another server is named &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The token is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>The password is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Token:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Password:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::PacsServersPage</name>
+    <message>
+        <location filename="../app/gui/pacs/pacs_servers_page.cpp" line="+61"/>
+        <source>The PACS the window queries and retrieves from. Passwords and tokens are kept in the desktop keyring, never in the settings file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>&amp;Add...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Edit...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Test</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>C-ECHO (DIMSE) or a study query (DICOMweb): whether the server answers us</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+83"/>
+        <location line="+10"/>
+        <source>%1: %2</source>
+        <translation type="unfinished">%1：%2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Asking %1 (%2)...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 (%2) answered in %3 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>delineate::app::gui::PdfReport</name>
     <message>
         <location filename="../app/gui/reports/pdf_report.cpp" line="+53"/>
@@ -1930,12 +2758,22 @@
 <context>
     <name>delineate::app::gui::PreferencesDialog</name>
     <message>
-        <location filename="../app/gui/shell/preferences.cpp" line="-106"/>
+        <location filename="../app/gui/shell/preferences.cpp" line="-132"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
+        <source>General</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>PACS Servers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>System default</source>
         <translation>系统默认</translation>
     </message>
@@ -2005,7 +2843,7 @@
         <translation>3D 表面细节：</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>VISTA-3D Checkpoint</source>
         <translation>VISTA-3D 检查点</translation>
     </message>
@@ -2018,7 +2856,7 @@
 <context>
     <name>delineate::app::gui::SessionFiles</name>
     <message>
-        <location filename="../app/gui/study/session_files.cpp" line="+155"/>
+        <location filename="../app/gui/study/session_files.cpp" line="+148"/>
         <source>The recovered labels do not fit %1&apos;s grid</source>
         <translation>恢复的标签与 %1 的网格不匹配</translation>
     </message>
@@ -2054,7 +2892,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../app/gui/study/share_import.cpp" line="+50"/>
+        <location filename="../app/gui/study/share_import.cpp" line="+81"/>
         <source>a folder on the network share; Create Share makes a new one</source>
         <translation>网络共享上的文件夹；“创建共享”可新建一个</translation>
     </message>
@@ -2360,7 +3198,7 @@
         <translation>正在导入到 %1</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+14"/>
         <source>Import cancelled: what was copied stays, importing again finishes it</source>
         <translation>导入已取消：已复制的内容保留，再次导入即可完成</translation>
     </message>
@@ -2395,7 +3233,7 @@
 <context>
     <name>delineate::app::gui::ShareReview</name>
     <message>
-        <location filename="../app/gui/study/share_review.cpp" line="+69"/>
+        <location filename="../app/gui/study/share_review.cpp" line="+71"/>
         <source>Send Back</source>
         <translation>退回</translation>
     </message>
@@ -2848,7 +3686,7 @@
 <context>
     <name>delineate::app::gui::StudyExports</name>
     <message>
-        <location filename="../app/gui/reports/study_exports.cpp" line="+44"/>
+        <location filename="../app/gui/reports/study_exports.cpp" line="+46"/>
         <source>ID %1</source>
         <translation>ID %1</translation>
     </message>
@@ -2896,7 +3734,7 @@
         <translation>DICOM SEG 已写入 %1，测量报告已写入 %2</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+26"/>
         <source>Cannot write the measurement report %1: a folder of that name is there; nothing was written</source>
         <translation>无法写入测量报告 %1：该位置已有同名文件夹；未写入任何文件</translation>
     </message>
