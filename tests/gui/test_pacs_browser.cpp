@@ -140,30 +140,29 @@ TEST_CASE("PACS browser: a study found on Orthanc over DIMSE, retrieved into the
   browser->shareField()->setText(QString::fromStdString(share.string()));
   REQUIRE(retrieveNow(*browser));
   INFO(browser->stateLabel()->text().toStdString());
-  CHECK(browser->stateLabel()->text().contains("41 instance(s) retrieved"));
-  CHECK(browser->stateLabel()->text().contains("Imported into the share: 1 series"));
+  CHECK(browser->stateLabel()->text().contains("Instances retrieved: 41"));
+  CHECK(browser->stateLabel()->text().contains("Imported into the share: 1 series, files copied: 41"));
   CHECK(browser->progressBar()->value() == 1000);
   REQUIRE(browser->openButton()->isEnabled());
-  // The cache the instances came through is the user's alone.
+  // On the share, verified: the cache's copy the instances came through is gone (patient data kept once).
   const std::string cache = io::userCacheFolder() + "/pacs/" + study.studyUid + "/" + study.seriesUid;
+  CHECK_FALSE(std::filesystem::exists(cache));
   struct stat st {};
-  REQUIRE(::stat(cache.c_str(), &st) == 0);
-  CHECK((st.st_mode & 077) == 0);
-  REQUIRE(::stat((cache + "/" + study.sopUids.front() + ".dcm").c_str(), &st) == 0);
+  REQUIRE(::stat((io::userCacheFolder() + "/pacs").c_str(), &st) == 0);
   CHECK((st.st_mode & 077) == 0);
 
-  // Retrieving again asks for nothing: everything is here already.
+  // Retrieving again imports nothing twice: the share has every file already.
   REQUIRE(retrieveNow(*browser));
-  CHECK(browser->stateLabel()->text().contains("0 instance(s) retrieved"));
-  CHECK(browser->stateLabel()->text().contains("41 already here"));
+  CHECK(browser->stateLabel()->text().contains("files copied: 0"));
 
-  // Open: the share's study, so saving makes its revisions.
+  // Open: the share's study, so saving makes its revisions; the browser steps aside.
   QSignalSpy loaded(&window, &MainWindow::studyLoaded);
   QSignalSpy engine(window.aiPanel(), &app::gui::AiPanel::engineChanged);
   browser->openButton()->click();
   REQUIRE(waitFor(loaded, 120000));
   REQUIRE(window.document().hasStudy());
   CHECK(window.document().shareTarget().study == QString::fromStdString(study.studyUid));
+  CHECK_FALSE(browser->isVisible());
   CHECK(window.document().session()->image().geometry().dimensions()[2] == 41);
 
   // Segmented by the classic engine (made for the study once it opened), then File > Send to PACS.
@@ -181,7 +180,7 @@ TEST_CASE("PACS browser: a study found on Orthanc over DIMSE, retrieved into the
   REQUIRE(waitFor(sent, 120000));
   INFO(send->stateLabel()->text().toStdString());
   REQUIRE(sent.first().at(0).toBool());
-  CHECK(send->stateLabel()->text().contains("2 file(s) sent to Orthanc"));
+  CHECK(send->stateLabel()->text().contains("Sent to Orthanc"));
   CHECK(modalitiesOnPacs(orthanc, study.studyUid) == std::vector<std::string>{"CT", "SEG", "SR"});
   // The files were made in a private folder of the cache and are gone.
   CHECK(QDir(QString::fromStdString(io::userCacheFolder() + "/pacs")).entryList({"outgoing-*"}, QDir::Dirs).isEmpty());
@@ -245,7 +244,17 @@ TEST_CASE("PACS browser: DICOMweb and C-MOVE retrieves for a look from the local
   searchAndChoose(*browser, "Web*", 1);
   browser->importBox()->setChecked(false);
   REQUIRE(retrieveNow(*browser));
-  CHECK(browser->stateLabel()->text().contains("12 instance(s) retrieved"));
+  CHECK(browser->stateLabel()->text().contains("Instances retrieved: 12"));
+  // The look's cache is the user's alone, and a second Retrieve asks for nothing: everything is here.
+  const std::string cacheFolder = io::userCacheFolder() + "/pacs/" + study.studyUid + "/" + study.seriesUid;
+  struct stat st {};
+  REQUIRE(::stat(cacheFolder.c_str(), &st) == 0);
+  CHECK((st.st_mode & 077) == 0);
+  REQUIRE(::stat((cacheFolder + "/" + study.sopUids.front() + ".dcm").c_str(), &st) == 0);
+  CHECK((st.st_mode & 077) == 0);
+  REQUIRE(retrieveNow(*browser));
+  CHECK(browser->stateLabel()->text().contains("Instances retrieved: 0"));
+  CHECK(browser->stateLabel()->text().contains("already here: 12"));
   QSignalSpy loaded(&window, &MainWindow::studyLoaded);
   browser->openButton()->click();
   REQUIRE(waitFor(loaded, 120000));
@@ -258,7 +267,7 @@ TEST_CASE("PACS browser: DICOMweb and C-MOVE retrieves for a look from the local
   browser->serverBox()->setCurrentIndex(1);
   searchAndChoose(*browser, "Web*", 1);
   REQUIRE(retrieveNow(*browser));
-  CHECK(browser->stateLabel()->text().contains("12 instance(s) retrieved"));
+  CHECK(browser->stateLabel()->text().contains("Instances retrieved: 12"));
   CHECK(QDir(cache).entryList({"*.dcm"}, QDir::Files).size() == 12);
 
   // A PACS answering a "UID" that would be a path never makes a folder of it.

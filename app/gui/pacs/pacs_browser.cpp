@@ -21,6 +21,7 @@
 #include <QtConcurrent/QtConcurrent>
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include "app/gui/base/author_name.h"
@@ -204,7 +205,7 @@ PacsBrowserDialog::PacsBrowserDialog(Workbench& bench, QWidget* parent) : QDialo
   d->open = new QPushButton(tr("&Open"), this);
   d->progress = new QProgressBar(this);
   d->progress->setRange(0, 1000);
-  d->progress->setTextVisible(true);
+  d->progress->setTextVisible(false);  // shown while something runs, and after a retrieve
   d->state = new QLabel(this);
   d->state->setWordWrap(true);
   d->state->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -270,7 +271,9 @@ void PacsBrowserDialog::setRunning(bool on) {
   d->cancel->setEnabled(on);
   d->server->setEnabled(!on);
   if (on) {
+    d->progress->setTextVisible(true);
     d->progress->setValue(0);
+    d->progress->setFormat(QStringLiteral("%p%"));
     d->poll->start();
   } else {
     d->poll->stop();
@@ -281,8 +284,13 @@ void PacsBrowserDialog::setRunning(bool on) {
 void PacsBrowserDialog::pollProgress() {
   if (!d->job) return;
   d->progress->setValue(int(d->job->fraction() * 1000));
-  const QString stage = QString::fromStdString(d->job->stage());
-  if (!stage.isEmpty()) d->progress->setFormat(stage + QStringLiteral(" %p%"));
+  // io's stage names in words: the PACS's transfer, then the import's scan and verified copies.
+  const std::string stage = d->job->stage();
+  QString words = tr("Working");
+  if (stage == "query" || stage == "find") words = tr("Searching");
+  else if (stage == "retrieve") words = tr("Retrieving");
+  else if (stage == "scan" || stage == "copy") words = tr("Importing into the share");
+  d->progress->setFormat(words + QStringLiteral(" %p%"));
 }
 
 void PacsBrowserDialog::cancel() {
@@ -349,6 +357,8 @@ bool PacsBrowserDialog::search() {
       Q_EMIT searched(false);
       return;
     }
+    d->progress->setValue(0);
+    d->progress->setTextVisible(false);
     d->studyMatches = std::move(**found);
     d->studies->setSortingEnabled(false);
     d->studies->setRowCount(int(d->studyMatches.size()));
@@ -371,7 +381,7 @@ bool PacsBrowserDialog::search() {
     d->studies->setSortingEnabled(true);
     d->studies->sortByColumn(3, Qt::DescendingOrder);
     d->studies->resizeColumnsToContents();
-    showState(tr("%n study(ies) found on %1", nullptr, int(d->studyMatches.size())).arg(d->searchedOn.name), false);
+    showState(tr("Studies found on %1: %2").arg(d->searchedOn.name).arg(d->studyMatches.size()), false);
     Q_EMIT searched(true);
   });
   watcher->setFuture(QtConcurrent::run(&d->bench->workers(), [peer, secretText, keys, job] {
@@ -495,7 +505,7 @@ bool PacsBrowserDialog::retrieve() {
     if (d->job != job) return;
     setRunning(false);
     const io::RetrieveResult& r = out->total;
-    QString summary = tr("%1 instance(s) retrieved (%2 MB), %3 already here")
+    QString summary = tr("Instances retrieved: %1 (%2 MB), already here: %3")
                           .arg(r.received)
                           .arg(double(r.bytes) / 1e6, 0, 'f', 1)
                           .arg(r.alreadyHere);
@@ -508,7 +518,7 @@ bool PacsBrowserDialog::retrieve() {
       Q_EMIT retrieved(false);
       return;
     }
-    if (r.failed > 0) summary += "; " + tr("%n instance(s) did not arrive: Retrieve again to ask for them", nullptr, r.failed);
+    if (r.failed > 0) summary += "; " + tr("instances that did not arrive: %1 (Retrieve again asks for them)").arg(r.failed);
     for (const std::string& w : r.warnings) summary += "\n" + text(w);
     // The series to open: the first image series retrieved.
     std::size_t pick = 0;
@@ -522,7 +532,7 @@ bool PacsBrowserDialog::retrieve() {
       const io::StudyImportReport& report = *out->import.report;
       int copied = 0;
       for (const auto& s : report.series) copied += s.copied;
-      summary += "\n" + tr("Imported into the share: %n series, %1 file(s) copied", nullptr, int(report.series.size())).arg(copied);
+      summary += "\n" + tr("Imported into the share: %n series, files copied: %1", nullptr, int(report.series.size())).arg(copied);
       if (!out->import.auditWarning.empty())
         summary += "\n" + tr("The audit record was not written: %1").arg(text(out->import.auditWarning));
       if (pick < out->series.size()) {
@@ -568,6 +578,13 @@ bool PacsBrowserDialog::retrieve() {
       for (const QString& f : folders) inputs.push_back(f.toStdString());
       out->import = importIntoShareNow(root, inputs, options, {}, source);
       out->imported = true;
+      // On the share now, verified: the cache's copy goes (patient data kept once). A failed import keeps it, so
+      // Retrieve again resumes from what arrived.
+      if (out->import.report)
+        for (const QString& f : folders) {
+          std::error_code ignored;
+          std::filesystem::remove_all(f.toStdString(), ignored);
+        }
     }
     return out;
   }));

@@ -125,7 +125,7 @@ bool PacsSendDialog::send() {
   m_running = running;
   setRunning(true);
   m_progress->setValue(0);
-  showState(tr("Sending %n file(s) to %1...", nullptr, int(files->size())).arg(server.name), false);
+  showState(tr("Sending the SEG and its report to %1...").arg(server.name), false);
   connect(&running->poll, &QTimer::timeout, this, [this, job = running->job] {
     m_progress->setValue(int(job->fraction() * 1000));
   });
@@ -150,7 +150,7 @@ bool PacsSendDialog::send() {
       return;
     }
     m_progress->setValue(1000);
-    QString summary = tr("%n file(s) sent to %1 (%2)", nullptr, (*stored)->stored).arg(server.name, server.address());
+    QString summary = tr("Sent to %1 (%2): the SEG and its measurement report").arg(server.name, server.address());
     for (const std::string& m : (*stored)->messages) summary += "\n" + QString::fromStdString(m);
     showState(summary, false);
     m_bench.showStatus(summary.section('\n', 0, 0), 8000);

@@ -585,6 +585,7 @@ PacsBrowserDialog* MainWindow::showPacsBrowser() {
 
 void MainWindow::openFromPacs(const PacsOpenRequest& request) {
   if (!m_files->maybeFinishSession()) return;
+  m_pacsBrowser->hide();  // it steps aside for the study (File > Query/Retrieve from PACS shows it again, as it was)
   if (!request.root.isEmpty()) {
     QSettings().setValue("share/root", request.root);
     m_loader->openShareStudy(request.root, request.study, request.series);
