@@ -1283,7 +1283,7 @@
     <message>
         <location line="+4"/>
         <source>Query/Retrieve from &amp;PACS...</source>
-        <translation type="unfinished"></translation>
+        <translation>Abfrage/Abruf aus &amp;PACS...</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1393,12 +1393,12 @@
     <message>
         <location line="+2"/>
         <source>Send to PA&amp;CS...</source>
-        <translation type="unfinished"></translation>
+        <translation>An P&amp;ACS senden...</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Open a study first: Send to PACS sends its labels as a DICOM SEG with their measurement report</source>
-        <translation type="unfinished"></translation>
+        <translation>Öffnen Sie zuerst eine Studie: „An PACS senden“ sendet ihre Labels als DICOM-SEG mit ihrem Messbericht</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -1785,284 +1785,284 @@
     <message>
         <location filename="../app/gui/pacs/pacs_browser.cpp" line="+128"/>
         <source>Query/Retrieve from PACS</source>
-        <translation type="unfinished"></translation>
+        <translation>Abfrage/Abruf aus PACS</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Doe^J*</source>
-        <translation type="unfinished"></translation>
+        <translation>Mustermann^M*</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>from YYYY-MM-DD</source>
-        <translation type="unfinished">von JJJJ-MM-TT</translation>
+        <translation>von JJJJ-MM-TT</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>to YYYY-MM-DD</source>
-        <translation type="unfinished">bis JJJJ-MM-TT</translation>
+        <translation>bis JJJJ-MM-TT</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Any</source>
-        <translation type="unfinished"></translation>
+        <translation>Beliebig</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>&amp;Search</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Suchen</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Server:</source>
-        <translation type="unfinished"></translation>
+        <translation>Server:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Patient name:</source>
-        <translation type="unfinished"></translation>
+        <translation>Patientenname:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Patient ID:</source>
-        <translation type="unfinished"></translation>
+        <translation>Patienten-ID:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Accession:</source>
-        <translation type="unfinished"></translation>
+        <translation>Accession-Nr.:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Modality:</source>
-        <translation type="unfinished"></translation>
+        <translation>Modalität:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Study date:</source>
-        <translation type="unfinished"></translation>
+        <translation>Studiendatum:</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Description:</source>
-        <translation type="unfinished"></translation>
+        <translation>Beschreibung:</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Patient</source>
-        <translation type="unfinished">Patient</translation>
+        <translation>Patient</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Patient ID</source>
-        <translation type="unfinished">Patienten-ID</translation>
+        <translation>Patienten-ID</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Birth date</source>
-        <translation type="unfinished"></translation>
+        <translation>Geburtsdatum</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Study date</source>
-        <translation type="unfinished"></translation>
+        <translation>Studiendatum</translation>
     </message>
     <message>
         <location line="+1"/>
         <location line="+2"/>
         <source>Description</source>
-        <translation type="unfinished">Beschreibung</translation>
+        <translation>Beschreibung</translation>
     </message>
     <message>
         <location line="-2"/>
         <source>Accession</source>
-        <translation type="unfinished"></translation>
+        <translation>Accession-Nr.</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Modalities</source>
-        <translation type="unfinished"></translation>
+        <translation>Modalitäten</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Series</source>
-        <translation type="unfinished"></translation>
+        <translation>Serien</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Number</source>
-        <translation type="unfinished"></translation>
+        <translation>Nummer</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Modality</source>
-        <translation type="unfinished">Modalität</translation>
+        <translation>Modalität</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Instances</source>
-        <translation type="unfinished"></translation>
+        <translation>Instanzen</translation>
     </message>
     <message>
         <location line="+16"/>
         <source>Import into the share:</source>
-        <translation type="unfinished"></translation>
+        <translation>In die Freigabe importieren:</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Off: the series is kept in this computer&apos;s cache for a look, not imported</source>
-        <translation type="unfinished"></translation>
+        <translation>Aus: die Serie wird nur zum Ansehen im Cache dieses Computers gehalten, nicht importiert</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Browse...</source>
-        <translation type="unfinished">Durchsuchen...</translation>
+        <translation>Durchsuchen...</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>&amp;Retrieve</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Abrufen</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The chosen series, or all of the study&apos;s when none is chosen</source>
-        <translation type="unfinished"></translation>
+        <translation>Die gewählten Serien oder, wenn keine gewählt ist, alle der Studie</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Cancel</source>
-        <translation type="unfinished">Abbrechen</translation>
+        <translation>Abbrechen</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Open</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Öffnen</translation>
     </message>
     <message>
         <location line="+32"/>
         <source>Share to import into</source>
-        <translation type="unfinished"></translation>
+        <translation>Freigabe für den Import</translation>
     </message>
     <message>
         <location line="+21"/>
         <location line="+41"/>
         <source>No PACS server is set up: add one in Preferences, PACS Servers</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein PACS-Server eingerichtet: fügen Sie einen unter Einstellungen &gt; PACS-Server hinzu</translation>
     </message>
     <message>
         <location line="-7"/>
         <source>Cancelling...</source>
-        <translation type="unfinished"></translation>
+        <translation>Wird abgebrochen...</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>Study date: &apos;%1&apos; is not a date (YYYY-MM-DD)</source>
-        <translation type="unfinished"></translation>
+        <translation>Studiendatum: „%1“ ist kein Datum (JJJJ-MM-TT)</translation>
     </message>
     <message>
         <location line="+31"/>
         <source>Searching %1...</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 wird durchsucht...</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>Search cancelled</source>
-        <translation type="unfinished"></translation>
+        <translation>Suche abgebrochen</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Search failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Suche fehlgeschlagen: %1</translation>
     </message>
     <message numerus="yes">
         <location line="+27"/>
         <source>%n study(ies) found on %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Studie auf %1 gefunden</numerusform>
+            <numerusform>%n Studien auf %1 gefunden</numerusform>
         </translation>
     </message>
     <message>
         <location line="+26"/>
         <source>Listing the series of the study...</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Serien der Studie werden aufgelistet...</translation>
     </message>
     <message>
         <location line="+14"/>
         <source>The series could not be listed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Serien konnten nicht aufgelistet werden: %1</translation>
     </message>
     <message numerus="yes">
         <location line="+23"/>
         <source>%n series in the study</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Serie in der Studie</numerusform>
+            <numerusform>%n Serien in der Studie</numerusform>
         </translation>
     </message>
     <message>
         <location line="+11"/>
         <source>Choose a study first (its series are listed below it)</source>
-        <translation type="unfinished"></translation>
+        <translation>Wählen Sie zuerst eine Studie (ihre Serien werden darunter aufgeführt)</translation>
     </message>
     <message>
         <location line="+23"/>
         <source>Choose the share to import into, or turn Import into the share off for a look</source>
-        <translation type="unfinished"></translation>
+        <translation>Wählen Sie die Freigabe, in die importiert wird, oder schalten Sie „In die Freigabe importieren“ aus, um nur anzusehen</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>No author name: the retrieve was not started</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Autorname: der Abruf wurde nicht gestartet</translation>
     </message>
     <message numerus="yes">
         <location line="+10"/>
         <source>Retrieving %n series from %1...</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Serie wird von %1 abgerufen...</numerusform>
+            <numerusform>%n Serien werden von %1 abgerufen...</numerusform>
         </translation>
     </message>
     <message>
         <location line="+11"/>
         <source>%1 instance(s) retrieved (%2 MB), %3 already here</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Instanz(en) abgerufen (%2 MB), %3 bereits vorhanden</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Retrieve cancelled: what arrived stays, Retrieve again finishes it</source>
-        <translation type="unfinished"></translation>
+        <translation>Abruf abgebrochen: bereits Angekommenes bleibt, ein erneuter Abruf schließt ihn ab</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Retrieve failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Abruf fehlgeschlagen: %1</translation>
     </message>
     <message numerus="yes">
         <location line="+6"/>
         <source>%n instance(s) did not arrive: Retrieve again to ask for them</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Instanz ist nicht angekommen: rufen Sie erneut ab, um sie nachzufordern</numerusform>
+            <numerusform>%n Instanzen sind nicht angekommen: rufen Sie erneut ab, um sie nachzufordern</numerusform>
         </translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Import into the share failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Import in die Freigabe fehlgeschlagen: %1</translation>
     </message>
     <message numerus="yes">
         <location line="+7"/>
         <source>Imported into the share: %n series, %1 file(s) copied</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>In die Freigabe importiert: %n Serie, %1 Datei(en) kopiert</numerusform>
+            <numerusform>In die Freigabe importiert: %n Serien, %1 Datei(en) kopiert</numerusform>
         </translation>
     </message>
     <message>
         <location line="+2"/>
         <source>The audit record was not written: %1</source>
-        <translation type="unfinished">Der Audit-Eintrag wurde nicht geschrieben: %1</translation>
+        <translation>Der Audit-Eintrag wurde nicht geschrieben: %1</translation>
     </message>
 </context>
 <context>
@@ -2070,22 +2070,22 @@
     <message>
         <location filename="../app/gui/pacs/pacs_peer.cpp" line="+77"/>
         <source>token</source>
-        <translation type="unfinished"></translation>
+        <translation>Token</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>password</source>
-        <translation type="unfinished"></translation>
+        <translation>Passwort</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1: no %2 is stored for this server (set it in Preferences, PACS Servers)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: für diesen Server ist kein %2 gespeichert (legen Sie es unter Einstellungen &gt; PACS-Server fest)</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>The PACS answered &apos;%1&apos; as a UID, which is not one: not used as a folder name</source>
-        <translation type="unfinished"></translation>
+        <translation>Das PACS lieferte „%1“ als UID, was keine gültige UID ist: nicht als Ordnername verwendet</translation>
     </message>
 </context>
 <context>
@@ -2093,80 +2093,80 @@
     <message>
         <location filename="../app/gui/pacs/pacs_send.cpp" line="+35"/>
         <source>Send to PACS</source>
-        <translation type="unfinished"></translation>
+        <translation>An PACS senden</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&amp;Send</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Senden</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Cancel</source>
-        <translation type="unfinished">Abbrechen</translation>
+        <translation>Abbrechen</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Close</source>
-        <translation type="unfinished">Schließen</translation>
+        <translation>Schließen</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Server:</source>
-        <translation type="unfinished"></translation>
+        <translation>Server:</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>What:</source>
-        <translation type="unfinished"></translation>
+        <translation>Was:</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>the labels as a DICOM SEG and their measurement report (SR)</source>
-        <translation type="unfinished"></translation>
+        <translation>die Labels als DICOM-SEG und ihr Messbericht (SR)</translation>
     </message>
     <message>
         <location line="+24"/>
         <location line="+26"/>
         <source>No PACS server is set up: add one in Preferences, PACS Servers</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein PACS-Server eingerichtet: fügen Sie einen unter Einstellungen &gt; PACS-Server hinzu</translation>
     </message>
     <message>
         <location line="-7"/>
         <source>Cancelling...</source>
-        <translation type="unfinished"></translation>
+        <translation>Wird abgebrochen...</translation>
     </message>
     <message>
         <location line="+19"/>
         <location line="+6"/>
         <location line="+5"/>
         <source>The files to send could not be made: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die zu sendenden Dateien konnten nicht erstellt werden: %1</translation>
     </message>
     <message numerus="yes">
         <location line="+6"/>
         <source>Sending %n file(s) to %1...</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Datei wird an %1 gesendet...</numerusform>
+            <numerusform>%n Dateien werden an %1 gesendet...</numerusform>
         </translation>
     </message>
     <message>
         <location line="+18"/>
         <source>Sending cancelled: the PACS may hold part of it</source>
-        <translation type="unfinished"></translation>
+        <translation>Senden abgebrochen: das PACS hat möglicherweise einen Teil davon erhalten</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Not sent: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Nicht gesendet: %1</translation>
     </message>
     <message numerus="yes">
         <location line="+6"/>
         <source>%n file(s) sent to %1 (%2)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Datei an %1 (%2) gesendet</numerusform>
+            <numerusform>%n Dateien an %1 (%2) gesendet</numerusform>
         </translation>
     </message>
 </context>
@@ -2175,157 +2175,157 @@
     <message>
         <location filename="../app/gui/pacs/pacs_servers.cpp" line="+55"/>
         <source>%1 &apos;%2&apos; does not exist</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: „%2“ existiert nicht</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 &apos;%2&apos; is not a file</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: „%2“ ist keine Datei</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 &apos;%2&apos; cannot be read</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: „%2“ kann nicht gelesen werden</translation>
     </message>
     <message>
         <location line="+39"/>
         <source>the keyring did not answer within %1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>der Schlüsselbund hat nicht innerhalb von %1 s geantwortet</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>keyring error %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Schlüsselbund-Fehler %1</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>The name is empty</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Name ist leer</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>%1 &apos;%2&apos; is not an AE title (1 to 16 characters, no backslash)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: „%2“ ist kein gültiger AE-Titel (1 bis 16 Zeichen, kein Backslash)</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>AE title</source>
-        <translation type="unfinished"></translation>
+        <translation>AE-Titel</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The host is empty</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Host ist leer</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Port %1 is not a port (1 to 65535)</source>
-        <translation type="unfinished"></translation>
+        <translation>Port %1 ist kein gültiger Port (1 bis 65535)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Our AE title</source>
-        <translation type="unfinished"></translation>
+        <translation>Eigener AE-Titel</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>C-MOVE AE title</source>
-        <translation type="unfinished"></translation>
+        <translation>C-MOVE-AE-Titel</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>C-MOVE port %1 is not a port (1 to 65535)</source>
-        <translation type="unfinished"></translation>
+        <translation>C-MOVE-Port %1 ist kein gültiger Port (1 bis 65535)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>TLS needs the CA file the PACS&apos;s certificate chains to</source>
-        <translation type="unfinished"></translation>
+        <translation>TLS braucht die CA-Datei, auf die die Zertifikatskette des PACS zurückgeht</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>URL &apos;%1&apos; is not an http:// or https:// URL</source>
-        <translation type="unfinished"></translation>
+        <translation>URL „%1“ ist keine http://- oder https://-URL</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>URL &apos;%1&apos; holds a user name or password: use the authentication fields</source>
-        <translation type="unfinished"></translation>
+        <translation>URL „%1“ enthält einen Benutzernamen oder ein Passwort: verwenden Sie die Authentifizierungsfelder</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>TLS needs an https:// URL</source>
-        <translation type="unfinished"></translation>
+        <translation>TLS braucht eine https://-URL</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Basic authentication needs a user name</source>
-        <translation type="unfinished"></translation>
+        <translation>Basic-Authentifizierung braucht einen Benutzernamen</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>CA file</source>
-        <translation type="unfinished"></translation>
+        <translation>CA-Datei</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Our certificate</source>
-        <translation type="unfinished"></translation>
+        <translation>Eigenes Zertifikat</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Our private key</source>
-        <translation type="unfinished"></translation>
+        <translation>Eigener privater Schlüssel</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Our private key needs our certificate</source>
-        <translation type="unfinished"></translation>
+        <translation>Der eigene private Schlüssel braucht das eigene Zertifikat</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Our certificate needs its private key</source>
-        <translation type="unfinished"></translation>
+        <translation>Das eigene Zertifikat braucht seinen privaten Schlüssel</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Requests in flight %1 is not between 1 and 16</source>
-        <translation type="unfinished"></translation>
+        <translation>Gleichzeitige Anfragen: %1 liegt nicht zwischen 1 und 16</translation>
     </message>
     <message>
         <location line="+68"/>
         <source>PACS server &apos;%1&apos;: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>PACS-Server „%1“: %2</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Two PACS servers are named &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>Zwei PACS-Server heißen „%1“</translation>
     </message>
     <message>
         <location line="+31"/>
         <source>The settings file %1 could not be written</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Einstellungsdatei %1 konnte nicht geschrieben werden</translation>
     </message>
     <message>
         <location line="+18"/>
         <source>no keyring answered (%1): the secret of &apos;%2&apos; is kept for this session only</source>
-        <translation type="unfinished"></translation>
+        <translation>kein Schlüsselbund hat geantwortet (%1): die Zugangsdaten von „%2“ werden nur für diese Sitzung aufbewahrt</translation>
     </message>
     <message>
         <location line="+23"/>
         <source>the keyring holds no secret for &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>der Schlüsselbund enthält keine Zugangsdaten für „%1“</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>no keyring answered (%1): no secret for &apos;%2&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>kein Schlüsselbund hat geantwortet (%1): keine Zugangsdaten für „%2“</translation>
     </message>
     <message>
         <location line="+21"/>
         <source>no keyring answered (%1): a secret of &apos;%2&apos; may still be in it</source>
-        <translation type="unfinished"></translation>
+        <translation>kein Schlüsselbund hat geantwortet (%1): Zugangsdaten von „%2“ sind möglicherweise noch darin gespeichert</translation>
     </message>
 </context>
 <context>
@@ -2333,217 +2333,217 @@
     <message>
         <location filename="../app/gui/pacs/pacs_servers_dialog.cpp" line="+31"/>
         <source>Add PACS Server</source>
-        <translation type="unfinished"></translation>
+        <translation>PACS-Server hinzufügen</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Edit PACS Server</source>
-        <translation type="unfinished"></translation>
+        <translation>PACS-Server bearbeiten</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Name:</source>
-        <translation type="unfinished">Name:</translation>
+        <translation>Name:</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>DIMSE (C-FIND, C-GET or C-MOVE)</source>
-        <translation type="unfinished"></translation>
+        <translation>DIMSE (C-FIND, C-GET oder C-MOVE)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>DICOMweb (QIDO-RS, WADO-RS)</source>
-        <translation type="unfinished"></translation>
+        <translation>DICOMweb (QIDO-RS, WADO-RS)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Protocol:</source>
-        <translation type="unfinished"></translation>
+        <translation>Protokoll:</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>the PACS&apos;s AE title</source>
-        <translation type="unfinished"></translation>
+        <translation>AE-Titel des PACS</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>AE title:</source>
-        <translation type="unfinished"></translation>
+        <translation>AE-Titel:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Host:</source>
-        <translation type="unfinished"></translation>
+        <translation>Host:</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Port:</source>
-        <translation type="unfinished"></translation>
+        <translation>Port:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Our AE title:</source>
-        <translation type="unfinished"></translation>
+        <translation>Eigener AE-Titel:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>C-GET</source>
-        <translation type="unfinished"></translation>
+        <translation>C-GET</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>C-MOVE to our storage SCP</source>
-        <translation type="unfinished"></translation>
+        <translation>C-MOVE an den eigenen Storage-SCP</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Retrieve by:</source>
-        <translation type="unfinished"></translation>
+        <translation>Abruf per:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>our AE title</source>
-        <translation type="unfinished"></translation>
+        <translation>eigener AE-Titel</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>C-MOVE destination AE title:</source>
-        <translation type="unfinished"></translation>
+        <translation>C-MOVE-Ziel-AE-Titel:</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>C-MOVE port we listen on:</source>
-        <translation type="unfinished"></translation>
+        <translation>Eigener C-MOVE-Empfangsport:</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>URL:</source>
-        <translation type="unfinished"></translation>
+        <translation>URL:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>None</source>
-        <translation type="unfinished"></translation>
+        <translation>Keine</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>User name and password (basic)</source>
-        <translation type="unfinished"></translation>
+        <translation>Benutzername und Passwort (Basic)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Token (bearer)</source>
-        <translation type="unfinished"></translation>
+        <translation>Token (Bearer)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Authentication:</source>
-        <translation type="unfinished"></translation>
+        <translation>Authentifizierung:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>User:</source>
-        <translation type="unfinished"></translation>
+        <translation>Benutzer:</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Kept in the desktop keyring, never in the settings file.</source>
-        <translation type="unfinished"></translation>
+        <translation>Im Schlüsselbund des Desktops gespeichert, nie in der Einstellungsdatei.</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Use TLS</source>
-        <translation type="unfinished"></translation>
+        <translation>TLS verwenden</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>TLS:</source>
-        <translation type="unfinished"></translation>
+        <translation>TLS:</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Browse...</source>
-        <translation type="unfinished">Durchsuchen...</translation>
+        <translation>Durchsuchen...</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>PEM files (*.pem *.crt *.key);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>PEM-Dateien (*.pem *.crt *.key);;Alle Dateien (*)</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>CA file:</source>
-        <translation type="unfinished"></translation>
+        <translation>CA-Datei:</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Certificate Authorities (PEM)</source>
-        <translation type="unfinished"></translation>
+        <translation>Zertifizierungsstellen (PEM)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>DICOMweb: the system&apos;s certificate authorities</source>
-        <translation type="unfinished"></translation>
+        <translation>DICOMweb: die Zertifizierungsstellen des Systems</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Our certificate:</source>
-        <translation type="unfinished"></translation>
+        <translation>Eigenes Zertifikat:</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Our Certificate (PEM)</source>
-        <translation type="unfinished"></translation>
+        <translation>Eigenes Zertifikat (PEM)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>only where the PACS asks for one</source>
-        <translation type="unfinished"></translation>
+        <translation>nur wenn das PACS eines verlangt</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Our private key:</source>
-        <translation type="unfinished"></translation>
+        <translation>Eigener privater Schlüssel:</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Our Private Key (PEM)</source>
-        <translation type="unfinished"></translation>
+        <translation>Eigener privater Schlüssel (PEM)</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Associations (DIMSE) or HTTP requests (DICOMweb) at once when retrieving</source>
-        <translation type="unfinished"></translation>
+        <translation>Gleichzeitige Assoziationen (DIMSE) oder HTTP-Anfragen (DICOMweb) beim Abrufen</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Requests in flight:</source>
-        <translation type="unfinished"></translation>
+        <translation>Gleichzeitige Anfragen:</translation>
     </message>
     <message>
         <location line="+52"/>
         <source>Another server is named &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein anderer Server heißt bereits „%1“</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>The token is empty</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Token ist leer</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>The password is empty</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Passwort ist leer</translation>
     </message>
     <message>
         <location line="+22"/>
         <source>Token:</source>
-        <translation type="unfinished"></translation>
+        <translation>Token:</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Password:</source>
-        <translation type="unfinished"></translation>
+        <translation>Passwort:</translation>
     </message>
 </context>
 <context>
@@ -2551,53 +2551,53 @@
     <message>
         <location filename="../app/gui/pacs/pacs_servers_page.cpp" line="+61"/>
         <source>The PACS the window queries and retrieves from. Passwords and tokens are kept in the desktop keyring, never in the settings file.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die PACS, die das Fenster abfragt und von denen es abruft. Passwörter und Tokens werden im Schlüsselbund des Desktops gespeichert, nie in der Einstellungsdatei.</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>&amp;Add...</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Hinzufügen...</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Edit...</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Bearbeiten...</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Remove</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Entfernen</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Test</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Testen</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>C-ECHO (DIMSE) or a study query (DICOMweb): whether the server answers us</source>
-        <translation type="unfinished"></translation>
+        <translation>C-ECHO (DIMSE) oder eine Studienabfrage (DICOMweb): ob der Server uns antwortet</translation>
     </message>
     <message>
         <location line="+32"/>
         <source>%1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2)</translation>
     </message>
     <message>
         <location line="+83"/>
         <location line="+10"/>
         <source>%1: %2</source>
-        <translation type="unfinished">%1: %2</translation>
+        <translation>%1: %2</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>Asking %1 (%2)...</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2) wird angefragt...</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>%1 (%2) answered in %3 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2) hat in %3 ms geantwortet</translation>
     </message>
 </context>
 <context>
@@ -2780,12 +2780,12 @@
     <message>
         <location line="+8"/>
         <source>General</source>
-        <translation type="unfinished"></translation>
+        <translation>Allgemein</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>PACS Servers</source>
-        <translation type="unfinished"></translation>
+        <translation>PACS-Server</translation>
     </message>
     <message>
         <location line="+4"/>

@@ -1283,7 +1283,7 @@
     <message>
         <location line="+4"/>
         <source>Query/Retrieve from &amp;PACS...</source>
-        <translation type="unfinished"></translation>
+        <translation>Interroger/récupérer depuis le &amp;PACS...</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1393,12 +1393,12 @@
     <message>
         <location line="+2"/>
         <source>Send to PA&amp;CS...</source>
-        <translation type="unfinished"></translation>
+        <translation>Envoyer au P&amp;ACS...</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Open a study first: Send to PACS sends its labels as a DICOM SEG with their measurement report</source>
-        <translation type="unfinished"></translation>
+        <translation>Ouvrez d’abord une étude&#xa0;: «&#xa0;Envoyer au PACS&#xa0;» envoie ses étiquettes sous forme de SEG DICOM avec leur rapport de mesures</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -1785,284 +1785,284 @@
     <message>
         <location filename="../app/gui/pacs/pacs_browser.cpp" line="+128"/>
         <source>Query/Retrieve from PACS</source>
-        <translation type="unfinished"></translation>
+        <translation>Interroger/récupérer depuis le PACS</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Doe^J*</source>
-        <translation type="unfinished"></translation>
+        <translation>Dupont^J*</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>from YYYY-MM-DD</source>
-        <translation type="unfinished">du AAAA-MM-JJ</translation>
+        <translation>du AAAA-MM-JJ</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>to YYYY-MM-DD</source>
-        <translation type="unfinished">au AAAA-MM-JJ</translation>
+        <translation>au AAAA-MM-JJ</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Any</source>
-        <translation type="unfinished"></translation>
+        <translation>Toutes</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>&amp;Search</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Rechercher</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Server:</source>
-        <translation type="unfinished"></translation>
+        <translation>Serveur&#xa0;:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Patient name:</source>
-        <translation type="unfinished"></translation>
+        <translation>Nom du patient&#xa0;:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Patient ID:</source>
-        <translation type="unfinished"></translation>
+        <translation>ID patient&#xa0;:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Accession:</source>
-        <translation type="unfinished"></translation>
+        <translation>N° d’accès&#xa0;:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Modality:</source>
-        <translation type="unfinished"></translation>
+        <translation>Modalité&#xa0;:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Study date:</source>
-        <translation type="unfinished"></translation>
+        <translation>Date de l’étude&#xa0;:</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Description:</source>
-        <translation type="unfinished"></translation>
+        <translation>Description&#xa0;:</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Patient</source>
-        <translation type="unfinished">Patient</translation>
+        <translation>Patient</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Patient ID</source>
-        <translation type="unfinished">ID patient</translation>
+        <translation>ID patient</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Birth date</source>
-        <translation type="unfinished"></translation>
+        <translation>Date de naissance</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Study date</source>
-        <translation type="unfinished"></translation>
+        <translation>Date de l’étude</translation>
     </message>
     <message>
         <location line="+1"/>
         <location line="+2"/>
         <source>Description</source>
-        <translation type="unfinished">Description</translation>
+        <translation>Description</translation>
     </message>
     <message>
         <location line="-2"/>
         <source>Accession</source>
-        <translation type="unfinished"></translation>
+        <translation>N° d’accès</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Modalities</source>
-        <translation type="unfinished"></translation>
+        <translation>Modalités</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Series</source>
-        <translation type="unfinished"></translation>
+        <translation>Séries</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Number</source>
-        <translation type="unfinished"></translation>
+        <translation>Numéro</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Modality</source>
-        <translation type="unfinished">Modalité</translation>
+        <translation>Modalité</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Instances</source>
-        <translation type="unfinished"></translation>
+        <translation>Instances</translation>
     </message>
     <message>
         <location line="+16"/>
         <source>Import into the share:</source>
-        <translation type="unfinished"></translation>
+        <translation>Importer dans le partage&#xa0;:</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Off: the series is kept in this computer&apos;s cache for a look, not imported</source>
-        <translation type="unfinished"></translation>
+        <translation>Désactivé&#xa0;: la série est conservée dans le cache de cet ordinateur pour consultation, sans être importée</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Browse...</source>
-        <translation type="unfinished">Parcourir...</translation>
+        <translation>Parcourir...</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>&amp;Retrieve</source>
-        <translation type="unfinished"></translation>
+        <translation>Ré&amp;cupérer</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The chosen series, or all of the study&apos;s when none is chosen</source>
-        <translation type="unfinished"></translation>
+        <translation>Les séries choisies, ou toutes celles de l’étude si aucune n’est choisie</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Cancel</source>
-        <translation type="unfinished">Annuler</translation>
+        <translation>Annuler</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Open</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Ouvrir</translation>
     </message>
     <message>
         <location line="+32"/>
         <source>Share to import into</source>
-        <translation type="unfinished"></translation>
+        <translation>Partage dans lequel importer</translation>
     </message>
     <message>
         <location line="+21"/>
         <location line="+41"/>
         <source>No PACS server is set up: add one in Preferences, PACS Servers</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucun serveur PACS n’est configuré&#xa0;: ajoutez-en un dans Préférences &gt; Serveurs PACS</translation>
     </message>
     <message>
         <location line="-7"/>
         <source>Cancelling...</source>
-        <translation type="unfinished"></translation>
+        <translation>Annulation...</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>Study date: &apos;%1&apos; is not a date (YYYY-MM-DD)</source>
-        <translation type="unfinished"></translation>
+        <translation>Date de l’étude&#xa0;: «&#xa0;%1&#xa0;» n’est pas une date (AAAA-MM-JJ)</translation>
     </message>
     <message>
         <location line="+31"/>
         <source>Searching %1...</source>
-        <translation type="unfinished"></translation>
+        <translation>Recherche sur %1...</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>Search cancelled</source>
-        <translation type="unfinished"></translation>
+        <translation>Recherche annulée</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Search failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Échec de la recherche&#xa0;: %1</translation>
     </message>
     <message numerus="yes">
         <location line="+27"/>
         <source>%n study(ies) found on %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n étude trouvée sur %1</numerusform>
+            <numerusform>%n études trouvées sur %1</numerusform>
         </translation>
     </message>
     <message>
         <location line="+26"/>
         <source>Listing the series of the study...</source>
-        <translation type="unfinished"></translation>
+        <translation>Liste des séries de l’étude...</translation>
     </message>
     <message>
         <location line="+14"/>
         <source>The series could not be listed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Les séries n’ont pas pu être listées&#xa0;: %1</translation>
     </message>
     <message numerus="yes">
         <location line="+23"/>
         <source>%n series in the study</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n série dans l’étude</numerusform>
+            <numerusform>%n séries dans l’étude</numerusform>
         </translation>
     </message>
     <message>
         <location line="+11"/>
         <source>Choose a study first (its series are listed below it)</source>
-        <translation type="unfinished"></translation>
+        <translation>Choisissez d’abord une étude (ses séries sont listées en dessous)</translation>
     </message>
     <message>
         <location line="+23"/>
         <source>Choose the share to import into, or turn Import into the share off for a look</source>
-        <translation type="unfinished"></translation>
+        <translation>Choisissez le partage dans lequel importer, ou désactivez «&#xa0;Importer dans le partage&#xa0;» pour une simple consultation</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>No author name: the retrieve was not started</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucun nom d’auteur&#xa0;: la récupération n’a pas été lancée</translation>
     </message>
     <message numerus="yes">
         <location line="+10"/>
         <source>Retrieving %n series from %1...</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Récupération de %n série depuis %1...</numerusform>
+            <numerusform>Récupération de %n séries depuis %1...</numerusform>
         </translation>
     </message>
     <message>
         <location line="+11"/>
         <source>%1 instance(s) retrieved (%2 MB), %3 already here</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 instance(s) récupérée(s) (%2 Mo), %3 déjà présente(s)</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Retrieve cancelled: what arrived stays, Retrieve again finishes it</source>
-        <translation type="unfinished"></translation>
+        <translation>Récupération annulée&#xa0;: ce qui est arrivé reste, une nouvelle récupération la termine</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Retrieve failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Échec de la récupération&#xa0;: %1</translation>
     </message>
     <message numerus="yes">
         <location line="+6"/>
         <source>%n instance(s) did not arrive: Retrieve again to ask for them</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n instance n’est pas arrivée&#xa0;: récupérez à nouveau pour la redemander</numerusform>
+            <numerusform>%n instances ne sont pas arrivées&#xa0;: récupérez à nouveau pour les redemander</numerusform>
         </translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Import into the share failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Échec de l’import dans le partage&#xa0;: %1</translation>
     </message>
     <message numerus="yes">
         <location line="+7"/>
         <source>Imported into the share: %n series, %1 file(s) copied</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Importé dans le partage&#xa0;: %n série, %1 fichier(s) copié(s)</numerusform>
+            <numerusform>Importé dans le partage&#xa0;: %n séries, %1 fichier(s) copié(s)</numerusform>
         </translation>
     </message>
     <message>
         <location line="+2"/>
         <source>The audit record was not written: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>L’enregistrement d’audit n’a pas été écrit&#xa0;: %1</translation>
     </message>
 </context>
 <context>
@@ -2070,22 +2070,22 @@
     <message>
         <location filename="../app/gui/pacs/pacs_peer.cpp" line="+77"/>
         <source>token</source>
-        <translation type="unfinished"></translation>
+        <translation>jeton</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>password</source>
-        <translation type="unfinished"></translation>
+        <translation>mot de passe</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1: no %2 is stored for this server (set it in Preferences, PACS Servers)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1&#xa0;: aucun %2 n’est enregistré pour ce serveur (définissez-le dans Préférences &gt; Serveurs PACS)</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>The PACS answered &apos;%1&apos; as a UID, which is not one: not used as a folder name</source>
-        <translation type="unfinished"></translation>
+        <translation>Le PACS a renvoyé «&#xa0;%1&#xa0;» comme UID, ce qui n’en est pas un&#xa0;: non utilisé comme nom de dossier</translation>
     </message>
 </context>
 <context>
@@ -2093,80 +2093,80 @@
     <message>
         <location filename="../app/gui/pacs/pacs_send.cpp" line="+35"/>
         <source>Send to PACS</source>
-        <translation type="unfinished"></translation>
+        <translation>Envoyer au PACS</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&amp;Send</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Envoyer</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Cancel</source>
-        <translation type="unfinished">Annuler</translation>
+        <translation>Annuler</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Close</source>
-        <translation type="unfinished">Fermer</translation>
+        <translation>Fermer</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Server:</source>
-        <translation type="unfinished"></translation>
+        <translation>Serveur&#xa0;:</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>What:</source>
-        <translation type="unfinished"></translation>
+        <translation>Contenu&#xa0;:</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>the labels as a DICOM SEG and their measurement report (SR)</source>
-        <translation type="unfinished"></translation>
+        <translation>les étiquettes sous forme de SEG DICOM et leur rapport de mesures (SR)</translation>
     </message>
     <message>
         <location line="+24"/>
         <location line="+26"/>
         <source>No PACS server is set up: add one in Preferences, PACS Servers</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucun serveur PACS n’est configuré&#xa0;: ajoutez-en un dans Préférences &gt; Serveurs PACS</translation>
     </message>
     <message>
         <location line="-7"/>
         <source>Cancelling...</source>
-        <translation type="unfinished"></translation>
+        <translation>Annulation...</translation>
     </message>
     <message>
         <location line="+19"/>
         <location line="+6"/>
         <location line="+5"/>
         <source>The files to send could not be made: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Les fichiers à envoyer n’ont pas pu être créés&#xa0;: %1</translation>
     </message>
     <message numerus="yes">
         <location line="+6"/>
         <source>Sending %n file(s) to %1...</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Envoi de %n fichier à %1...</numerusform>
+            <numerusform>Envoi de %n fichiers à %1...</numerusform>
         </translation>
     </message>
     <message>
         <location line="+18"/>
         <source>Sending cancelled: the PACS may hold part of it</source>
-        <translation type="unfinished"></translation>
+        <translation>Envoi annulé&#xa0;: le PACS en a peut-être déjà reçu une partie</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Not sent: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Non envoyé&#xa0;: %1</translation>
     </message>
     <message numerus="yes">
         <location line="+6"/>
         <source>%n file(s) sent to %1 (%2)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n fichier envoyé à %1 (%2)</numerusform>
+            <numerusform>%n fichiers envoyés à %1 (%2)</numerusform>
         </translation>
     </message>
 </context>
@@ -2175,157 +2175,157 @@
     <message>
         <location filename="../app/gui/pacs/pacs_servers.cpp" line="+55"/>
         <source>%1 &apos;%2&apos; does not exist</source>
-        <translation type="unfinished"></translation>
+        <translation>%1&#xa0;: «&#xa0;%2&#xa0;» n’existe pas</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 &apos;%2&apos; is not a file</source>
-        <translation type="unfinished"></translation>
+        <translation>%1&#xa0;: «&#xa0;%2&#xa0;» n’est pas un fichier</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 &apos;%2&apos; cannot be read</source>
-        <translation type="unfinished"></translation>
+        <translation>%1&#xa0;: «&#xa0;%2&#xa0;» ne peut pas être lu</translation>
     </message>
     <message>
         <location line="+39"/>
         <source>the keyring did not answer within %1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>le trousseau de clés n’a pas répondu dans les %1 s</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>keyring error %1</source>
-        <translation type="unfinished"></translation>
+        <translation>erreur du trousseau de clés %1</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>The name is empty</source>
-        <translation type="unfinished"></translation>
+        <translation>Le nom est vide</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>%1 &apos;%2&apos; is not an AE title (1 to 16 characters, no backslash)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1&#xa0;: «&#xa0;%2&#xa0;» n’est pas un titre AE valide (1 à 16 caractères, sans barre oblique inverse)</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>AE title</source>
-        <translation type="unfinished"></translation>
+        <translation>Titre AE</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The host is empty</source>
-        <translation type="unfinished"></translation>
+        <translation>L’hôte est vide</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Port %1 is not a port (1 to 65535)</source>
-        <translation type="unfinished"></translation>
+        <translation>Le port %1 n’est pas un port valide (1 à 65535)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Our AE title</source>
-        <translation type="unfinished"></translation>
+        <translation>Notre titre AE</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>C-MOVE AE title</source>
-        <translation type="unfinished"></translation>
+        <translation>Titre AE C-MOVE</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>C-MOVE port %1 is not a port (1 to 65535)</source>
-        <translation type="unfinished"></translation>
+        <translation>Le port C-MOVE %1 n’est pas un port valide (1 à 65535)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>TLS needs the CA file the PACS&apos;s certificate chains to</source>
-        <translation type="unfinished"></translation>
+        <translation>TLS nécessite le fichier CA auquel remonte la chaîne de certificats du PACS</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>URL &apos;%1&apos; is not an http:// or https:// URL</source>
-        <translation type="unfinished"></translation>
+        <translation>L’URL «&#xa0;%1&#xa0;» n’est pas une URL http:// ou https://</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>URL &apos;%1&apos; holds a user name or password: use the authentication fields</source>
-        <translation type="unfinished"></translation>
+        <translation>L’URL «&#xa0;%1&#xa0;» contient un nom d’utilisateur ou un mot de passe&#xa0;: utilisez les champs d’authentification</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>TLS needs an https:// URL</source>
-        <translation type="unfinished"></translation>
+        <translation>TLS nécessite une URL https://</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Basic authentication needs a user name</source>
-        <translation type="unfinished"></translation>
+        <translation>L’authentification basic nécessite un nom d’utilisateur</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>CA file</source>
-        <translation type="unfinished"></translation>
+        <translation>Fichier CA</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Our certificate</source>
-        <translation type="unfinished"></translation>
+        <translation>Notre certificat</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Our private key</source>
-        <translation type="unfinished"></translation>
+        <translation>Notre clé privée</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Our private key needs our certificate</source>
-        <translation type="unfinished"></translation>
+        <translation>Notre clé privée nécessite notre certificat</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Our certificate needs its private key</source>
-        <translation type="unfinished"></translation>
+        <translation>Notre certificat nécessite sa clé privée</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Requests in flight %1 is not between 1 and 16</source>
-        <translation type="unfinished"></translation>
+        <translation>Requêtes simultanées&#xa0;: %1 n’est pas compris entre 1 et 16</translation>
     </message>
     <message>
         <location line="+68"/>
         <source>PACS server &apos;%1&apos;: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Serveur PACS «&#xa0;%1&#xa0;»&#xa0;: %2</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Two PACS servers are named &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>Deux serveurs PACS s’appellent «&#xa0;%1&#xa0;»</translation>
     </message>
     <message>
         <location line="+31"/>
         <source>The settings file %1 could not be written</source>
-        <translation type="unfinished"></translation>
+        <translation>Le fichier de configuration %1 n’a pas pu être écrit</translation>
     </message>
     <message>
         <location line="+18"/>
         <source>no keyring answered (%1): the secret of &apos;%2&apos; is kept for this session only</source>
-        <translation type="unfinished"></translation>
+        <translation>aucun trousseau de clés n’a répondu (%1)&#xa0;: le secret de «&#xa0;%2&#xa0;» est conservé pour cette session seulement</translation>
     </message>
     <message>
         <location line="+23"/>
         <source>the keyring holds no secret for &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>le trousseau de clés ne contient aucun secret pour «&#xa0;%1&#xa0;»</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>no keyring answered (%1): no secret for &apos;%2&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>aucun trousseau de clés n’a répondu (%1)&#xa0;: aucun secret pour «&#xa0;%2&#xa0;»</translation>
     </message>
     <message>
         <location line="+21"/>
         <source>no keyring answered (%1): a secret of &apos;%2&apos; may still be in it</source>
-        <translation type="unfinished"></translation>
+        <translation>aucun trousseau de clés n’a répondu (%1)&#xa0;: un secret de «&#xa0;%2&#xa0;» s’y trouve peut-être encore</translation>
     </message>
 </context>
 <context>
@@ -2333,217 +2333,217 @@
     <message>
         <location filename="../app/gui/pacs/pacs_servers_dialog.cpp" line="+31"/>
         <source>Add PACS Server</source>
-        <translation type="unfinished"></translation>
+        <translation>Ajouter un serveur PACS</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Edit PACS Server</source>
-        <translation type="unfinished"></translation>
+        <translation>Modifier le serveur PACS</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Name:</source>
-        <translation type="unfinished"></translation>
+        <translation>Nom&#xa0;:</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>DIMSE (C-FIND, C-GET or C-MOVE)</source>
-        <translation type="unfinished"></translation>
+        <translation>DIMSE (C-FIND, C-GET ou C-MOVE)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>DICOMweb (QIDO-RS, WADO-RS)</source>
-        <translation type="unfinished"></translation>
+        <translation>DICOMweb (QIDO-RS, WADO-RS)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Protocol:</source>
-        <translation type="unfinished"></translation>
+        <translation>Protocole&#xa0;:</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>the PACS&apos;s AE title</source>
-        <translation type="unfinished"></translation>
+        <translation>titre AE du PACS</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>AE title:</source>
-        <translation type="unfinished"></translation>
+        <translation>Titre AE&#xa0;:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Host:</source>
-        <translation type="unfinished"></translation>
+        <translation>Hôte&#xa0;:</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Port:</source>
-        <translation type="unfinished"></translation>
+        <translation>Port&#xa0;:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Our AE title:</source>
-        <translation type="unfinished"></translation>
+        <translation>Notre titre AE&#xa0;:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>C-GET</source>
-        <translation type="unfinished"></translation>
+        <translation>C-GET</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>C-MOVE to our storage SCP</source>
-        <translation type="unfinished"></translation>
+        <translation>C-MOVE vers notre SCP de stockage</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Retrieve by:</source>
-        <translation type="unfinished"></translation>
+        <translation>Récupérer par&#xa0;:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>our AE title</source>
-        <translation type="unfinished"></translation>
+        <translation>notre titre AE</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>C-MOVE destination AE title:</source>
-        <translation type="unfinished"></translation>
+        <translation>Titre AE de destination C-MOVE&#xa0;:</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>C-MOVE port we listen on:</source>
-        <translation type="unfinished"></translation>
+        <translation>Port d’écoute C-MOVE&#xa0;:</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>URL:</source>
-        <translation type="unfinished"></translation>
+        <translation>URL&#xa0;:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>None</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>User name and password (basic)</source>
-        <translation type="unfinished"></translation>
+        <translation>Nom d’utilisateur et mot de passe (basic)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Token (bearer)</source>
-        <translation type="unfinished"></translation>
+        <translation>Jeton (bearer)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Authentication:</source>
-        <translation type="unfinished"></translation>
+        <translation>Authentification&#xa0;:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>User:</source>
-        <translation type="unfinished"></translation>
+        <translation>Utilisateur&#xa0;:</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Kept in the desktop keyring, never in the settings file.</source>
-        <translation type="unfinished"></translation>
+        <translation>Conservé dans le trousseau de clés du bureau, jamais dans le fichier de configuration.</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Use TLS</source>
-        <translation type="unfinished"></translation>
+        <translation>Utiliser TLS</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>TLS:</source>
-        <translation type="unfinished"></translation>
+        <translation>TLS&#xa0;:</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Browse...</source>
-        <translation type="unfinished">Parcourir...</translation>
+        <translation>Parcourir...</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>PEM files (*.pem *.crt *.key);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>Fichiers PEM (*.pem *.crt *.key);;Tous les fichiers (*)</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>CA file:</source>
-        <translation type="unfinished"></translation>
+        <translation>Fichier CA&#xa0;:</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Certificate Authorities (PEM)</source>
-        <translation type="unfinished"></translation>
+        <translation>Autorités de certification (PEM)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>DICOMweb: the system&apos;s certificate authorities</source>
-        <translation type="unfinished"></translation>
+        <translation>DICOMweb&#xa0;: les autorités de certification du système</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Our certificate:</source>
-        <translation type="unfinished"></translation>
+        <translation>Notre certificat&#xa0;:</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Our Certificate (PEM)</source>
-        <translation type="unfinished"></translation>
+        <translation>Notre certificat (PEM)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>only where the PACS asks for one</source>
-        <translation type="unfinished"></translation>
+        <translation>uniquement si le PACS en demande un</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Our private key:</source>
-        <translation type="unfinished"></translation>
+        <translation>Notre clé privée&#xa0;:</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Our Private Key (PEM)</source>
-        <translation type="unfinished"></translation>
+        <translation>Notre clé privée (PEM)</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Associations (DIMSE) or HTTP requests (DICOMweb) at once when retrieving</source>
-        <translation type="unfinished"></translation>
+        <translation>Associations (DIMSE) ou requêtes HTTP (DICOMweb) simultanées lors de la récupération</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Requests in flight:</source>
-        <translation type="unfinished"></translation>
+        <translation>Requêtes simultanées&#xa0;:</translation>
     </message>
     <message>
         <location line="+52"/>
         <source>Another server is named &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>Un autre serveur s’appelle déjà «&#xa0;%1&#xa0;»</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>The token is empty</source>
-        <translation type="unfinished"></translation>
+        <translation>Le jeton est vide</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>The password is empty</source>
-        <translation type="unfinished"></translation>
+        <translation>Le mot de passe est vide</translation>
     </message>
     <message>
         <location line="+22"/>
         <source>Token:</source>
-        <translation type="unfinished"></translation>
+        <translation>Jeton&#xa0;:</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Password:</source>
-        <translation type="unfinished"></translation>
+        <translation>Mot de passe&#xa0;:</translation>
     </message>
 </context>
 <context>
@@ -2551,53 +2551,53 @@
     <message>
         <location filename="../app/gui/pacs/pacs_servers_page.cpp" line="+61"/>
         <source>The PACS the window queries and retrieves from. Passwords and tokens are kept in the desktop keyring, never in the settings file.</source>
-        <translation type="unfinished"></translation>
+        <translation>Les PACS que la fenêtre interroge et depuis lesquels elle récupère. Les mots de passe et jetons sont conservés dans le trousseau de clés du bureau, jamais dans le fichier de configuration.</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>&amp;Add...</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Ajouter...</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Edit...</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Modifier...</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Remove</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Supprimer</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Test</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Tester</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>C-ECHO (DIMSE) or a study query (DICOMweb): whether the server answers us</source>
-        <translation type="unfinished"></translation>
+        <translation>C-ECHO (DIMSE) ou une requête d’études (DICOMweb)&#xa0;: le serveur nous répond-il&#xa0;?</translation>
     </message>
     <message>
         <location line="+32"/>
         <source>%1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2)</translation>
     </message>
     <message>
         <location line="+83"/>
         <location line="+10"/>
         <source>%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1&#xa0;: %2</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>Asking %1 (%2)...</source>
-        <translation type="unfinished"></translation>
+        <translation>Interrogation de %1 (%2)...</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>%1 (%2) answered in %3 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2) a répondu en %3 ms</translation>
     </message>
 </context>
 <context>
@@ -2780,12 +2780,12 @@
     <message>
         <location line="+8"/>
         <source>General</source>
-        <translation type="unfinished"></translation>
+        <translation>Général</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>PACS Servers</source>
-        <translation type="unfinished"></translation>
+        <translation>Serveurs PACS</translation>
     </message>
     <message>
         <location line="+4"/>

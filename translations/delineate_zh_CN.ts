@@ -1275,7 +1275,7 @@
     <message>
         <location line="+4"/>
         <source>Query/Retrieve from &amp;PACS...</source>
-        <translation type="unfinished"></translation>
+        <translation>从 PACS 查询/检索(&amp;P)...</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1385,12 +1385,12 @@
     <message>
         <location line="+2"/>
         <source>Send to PA&amp;CS...</source>
-        <translation type="unfinished"></translation>
+        <translation>发送到 PACS(&amp;N)...</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Open a study first: Send to PACS sends its labels as a DICOM SEG with their measurement report</source>
-        <translation type="unfinished"></translation>
+        <translation>请先打开一个检查：“发送到 PACS”会将其标签作为 DICOM SEG 连同测量报告一起发送</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -1777,279 +1777,279 @@
     <message>
         <location filename="../app/gui/pacs/pacs_browser.cpp" line="+128"/>
         <source>Query/Retrieve from PACS</source>
-        <translation type="unfinished"></translation>
+        <translation>从 PACS 查询/检索</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Doe^J*</source>
-        <translation type="unfinished"></translation>
+        <translation>Zhang^S*</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>from YYYY-MM-DD</source>
-        <translation type="unfinished">起 YYYY-MM-DD</translation>
+        <translation>起 YYYY-MM-DD</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>to YYYY-MM-DD</source>
-        <translation type="unfinished">止 YYYY-MM-DD</translation>
+        <translation>止 YYYY-MM-DD</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Any</source>
-        <translation type="unfinished"></translation>
+        <translation>任意</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>&amp;Search</source>
-        <translation type="unfinished"></translation>
+        <translation>搜索(&amp;S)</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Server:</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器：</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Patient name:</source>
-        <translation type="unfinished"></translation>
+        <translation>患者姓名：</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Patient ID:</source>
-        <translation type="unfinished"></translation>
+        <translation>患者 ID：</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Accession:</source>
-        <translation type="unfinished"></translation>
+        <translation>检查号：</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Modality:</source>
-        <translation type="unfinished"></translation>
+        <translation>模态：</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Study date:</source>
-        <translation type="unfinished"></translation>
+        <translation>检查日期：</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Description:</source>
-        <translation type="unfinished"></translation>
+        <translation>描述：</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Patient</source>
-        <translation type="unfinished">患者</translation>
+        <translation>患者</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Patient ID</source>
-        <translation type="unfinished">患者 ID</translation>
+        <translation>患者 ID</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Birth date</source>
-        <translation type="unfinished"></translation>
+        <translation>出生日期</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Study date</source>
-        <translation type="unfinished"></translation>
+        <translation>检查日期</translation>
     </message>
     <message>
         <location line="+1"/>
         <location line="+2"/>
         <source>Description</source>
-        <translation type="unfinished">描述</translation>
+        <translation>描述</translation>
     </message>
     <message>
         <location line="-2"/>
         <source>Accession</source>
-        <translation type="unfinished"></translation>
+        <translation>检查号</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Modalities</source>
-        <translation type="unfinished"></translation>
+        <translation>模态</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Series</source>
-        <translation type="unfinished"></translation>
+        <translation>序列</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Number</source>
-        <translation type="unfinished"></translation>
+        <translation>编号</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Modality</source>
-        <translation type="unfinished">模态</translation>
+        <translation>模态</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Instances</source>
-        <translation type="unfinished"></translation>
+        <translation>实例</translation>
     </message>
     <message>
         <location line="+16"/>
         <source>Import into the share:</source>
-        <translation type="unfinished"></translation>
+        <translation>导入到共享：</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Off: the series is kept in this computer&apos;s cache for a look, not imported</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭：序列仅保存在本机缓存中供查看，不导入</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Browse...</source>
-        <translation type="unfinished">浏览...</translation>
+        <translation>浏览...</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>&amp;Retrieve</source>
-        <translation type="unfinished"></translation>
+        <translation>检索(&amp;R)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The chosen series, or all of the study&apos;s when none is chosen</source>
-        <translation type="unfinished"></translation>
+        <translation>所选序列；未选择时为该检查的全部序列</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Cancel</source>
-        <translation type="unfinished">取消</translation>
+        <translation>取消</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Open</source>
-        <translation type="unfinished"></translation>
+        <translation>打开(&amp;O)</translation>
     </message>
     <message>
         <location line="+32"/>
         <source>Share to import into</source>
-        <translation type="unfinished"></translation>
+        <translation>要导入到的共享</translation>
     </message>
     <message>
         <location line="+21"/>
         <location line="+41"/>
         <source>No PACS server is set up: add one in Preferences, PACS Servers</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未设置 PACS 服务器：请在 首选项 &gt; PACS 服务器 中添加</translation>
     </message>
     <message>
         <location line="-7"/>
         <source>Cancelling...</source>
-        <translation type="unfinished"></translation>
+        <translation>正在取消...</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>Study date: &apos;%1&apos; is not a date (YYYY-MM-DD)</source>
-        <translation type="unfinished"></translation>
+        <translation>检查日期：“%1”不是日期（YYYY-MM-DD）</translation>
     </message>
     <message>
         <location line="+31"/>
         <source>Searching %1...</source>
-        <translation type="unfinished"></translation>
+        <translation>正在搜索 %1...</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>Search cancelled</source>
-        <translation type="unfinished"></translation>
+        <translation>搜索已取消</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Search failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>搜索失败：%1</translation>
     </message>
     <message numerus="yes">
         <location line="+27"/>
         <source>%n study(ies) found on %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>在 %1 上找到 %n 个检查</numerusform>
         </translation>
     </message>
     <message>
         <location line="+26"/>
         <source>Listing the series of the study...</source>
-        <translation type="unfinished"></translation>
+        <translation>正在列出该检查的序列...</translation>
     </message>
     <message>
         <location line="+14"/>
         <source>The series could not be listed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法列出序列：%1</translation>
     </message>
     <message numerus="yes">
         <location line="+23"/>
         <source>%n series in the study</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>该检查中有 %n 个序列</numerusform>
         </translation>
     </message>
     <message>
         <location line="+11"/>
         <source>Choose a study first (its series are listed below it)</source>
-        <translation type="unfinished"></translation>
+        <translation>请先选择一个检查（其序列列在下方）</translation>
     </message>
     <message>
         <location line="+23"/>
         <source>Choose the share to import into, or turn Import into the share off for a look</source>
-        <translation type="unfinished"></translation>
+        <translation>请选择要导入到的共享，或关闭“导入到共享”以仅供查看</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>No author name: the retrieve was not started</source>
-        <translation type="unfinished"></translation>
+        <translation>没有作者姓名：检索未开始</translation>
     </message>
     <message numerus="yes">
         <location line="+10"/>
         <source>Retrieving %n series from %1...</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>正在从 %1 检索 %n 个序列...</numerusform>
         </translation>
     </message>
     <message>
         <location line="+11"/>
         <source>%1 instance(s) retrieved (%2 MB), %3 already here</source>
-        <translation type="unfinished"></translation>
+        <translation>已检索 %1 个实例（%2 MB），%3 个已在本地</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Retrieve cancelled: what arrived stays, Retrieve again finishes it</source>
-        <translation type="unfinished"></translation>
+        <translation>检索已取消：已到达的内容保留，再次检索即可完成</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Retrieve failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>检索失败：%1</translation>
     </message>
     <message numerus="yes">
         <location line="+6"/>
         <source>%n instance(s) did not arrive: Retrieve again to ask for them</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个实例未到达：请再次检索以重新请求</numerusform>
         </translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Import into the share failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>导入到共享失败：%1</translation>
     </message>
     <message numerus="yes">
         <location line="+7"/>
         <source>Imported into the share: %n series, %1 file(s) copied</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已导入到共享：%n 个序列，复制了 %1 个文件</numerusform>
         </translation>
     </message>
     <message>
         <location line="+2"/>
         <source>The audit record was not written: %1</source>
-        <translation type="unfinished">审计记录未写入：%1</translation>
+        <translation>审计记录未写入：%1</translation>
     </message>
 </context>
 <context>
@@ -2057,22 +2057,22 @@
     <message>
         <location filename="../app/gui/pacs/pacs_peer.cpp" line="+77"/>
         <source>token</source>
-        <translation type="unfinished"></translation>
+        <translation>令牌</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>password</source>
-        <translation type="unfinished"></translation>
+        <translation>密码</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1: no %2 is stored for this server (set it in Preferences, PACS Servers)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：此服务器未存储%2（请在 首选项 &gt; PACS 服务器 中设置）</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>The PACS answered &apos;%1&apos; as a UID, which is not one: not used as a folder name</source>
-        <translation type="unfinished"></translation>
+        <translation>PACS 返回的 UID“%1”无效：未用作文件夹名称</translation>
     </message>
 </context>
 <context>
@@ -2080,78 +2080,78 @@
     <message>
         <location filename="../app/gui/pacs/pacs_send.cpp" line="+35"/>
         <source>Send to PACS</source>
-        <translation type="unfinished"></translation>
+        <translation>发送到 PACS</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&amp;Send</source>
-        <translation type="unfinished"></translation>
+        <translation>发送(&amp;S)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Cancel</source>
-        <translation type="unfinished">取消</translation>
+        <translation>取消</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Close</source>
-        <translation type="unfinished">关闭</translation>
+        <translation>关闭</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Server:</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器：</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>What:</source>
-        <translation type="unfinished"></translation>
+        <translation>内容：</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>the labels as a DICOM SEG and their measurement report (SR)</source>
-        <translation type="unfinished"></translation>
+        <translation>标签（DICOM SEG）及其测量报告（SR）</translation>
     </message>
     <message>
         <location line="+24"/>
         <location line="+26"/>
         <source>No PACS server is set up: add one in Preferences, PACS Servers</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未设置 PACS 服务器：请在 首选项 &gt; PACS 服务器 中添加</translation>
     </message>
     <message>
         <location line="-7"/>
         <source>Cancelling...</source>
-        <translation type="unfinished"></translation>
+        <translation>正在取消...</translation>
     </message>
     <message>
         <location line="+19"/>
         <location line="+6"/>
         <location line="+5"/>
         <source>The files to send could not be made: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法生成要发送的文件：%1</translation>
     </message>
     <message numerus="yes">
         <location line="+6"/>
         <source>Sending %n file(s) to %1...</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>正在向 %1 发送 %n 个文件...</numerusform>
         </translation>
     </message>
     <message>
         <location line="+18"/>
         <source>Sending cancelled: the PACS may hold part of it</source>
-        <translation type="unfinished"></translation>
+        <translation>发送已取消：PACS 可能已收到部分内容</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Not sent: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>未发送：%1</translation>
     </message>
     <message numerus="yes">
         <location line="+6"/>
         <source>%n file(s) sent to %1 (%2)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已向 %1（%2）发送 %n 个文件</numerusform>
         </translation>
     </message>
 </context>
@@ -2160,157 +2160,157 @@
     <message>
         <location filename="../app/gui/pacs/pacs_servers.cpp" line="+55"/>
         <source>%1 &apos;%2&apos; does not exist</source>
-        <translation type="unfinished"></translation>
+        <translation>%1“%2”不存在</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 &apos;%2&apos; is not a file</source>
-        <translation type="unfinished"></translation>
+        <translation>%1“%2”不是文件</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 &apos;%2&apos; cannot be read</source>
-        <translation type="unfinished"></translation>
+        <translation>%1“%2”无法读取</translation>
     </message>
     <message>
         <location line="+39"/>
         <source>the keyring did not answer within %1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>密钥环未在 %1 秒内响应</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>keyring error %1</source>
-        <translation type="unfinished"></translation>
+        <translation>密钥环错误 %1</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>The name is empty</source>
-        <translation type="unfinished"></translation>
+        <translation>名称为空</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>%1 &apos;%2&apos; is not an AE title (1 to 16 characters, no backslash)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1“%2”不是有效的 AE 标题（1 至 16 个字符，不含反斜杠）</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>AE title</source>
-        <translation type="unfinished"></translation>
+        <translation>AE 标题</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The host is empty</source>
-        <translation type="unfinished"></translation>
+        <translation>主机为空</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Port %1 is not a port (1 to 65535)</source>
-        <translation type="unfinished"></translation>
+        <translation>端口 %1 不是有效端口（1 至 65535）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Our AE title</source>
-        <translation type="unfinished"></translation>
+        <translation>本机 AE 标题</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>C-MOVE AE title</source>
-        <translation type="unfinished"></translation>
+        <translation>C-MOVE AE 标题</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>C-MOVE port %1 is not a port (1 to 65535)</source>
-        <translation type="unfinished"></translation>
+        <translation>C-MOVE 端口 %1 不是有效端口（1 至 65535）</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>TLS needs the CA file the PACS&apos;s certificate chains to</source>
-        <translation type="unfinished"></translation>
+        <translation>TLS 需要 PACS 证书链所指向的 CA 文件</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>URL &apos;%1&apos; is not an http:// or https:// URL</source>
-        <translation type="unfinished"></translation>
+        <translation>URL“%1”不是 http:// 或 https:// URL</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>URL &apos;%1&apos; holds a user name or password: use the authentication fields</source>
-        <translation type="unfinished"></translation>
+        <translation>URL“%1”中包含用户名或密码：请使用身份验证字段</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>TLS needs an https:// URL</source>
-        <translation type="unfinished"></translation>
+        <translation>TLS 需要 https:// URL</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Basic authentication needs a user name</source>
-        <translation type="unfinished"></translation>
+        <translation>Basic 身份验证需要用户名</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>CA file</source>
-        <translation type="unfinished"></translation>
+        <translation>CA 文件</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Our certificate</source>
-        <translation type="unfinished"></translation>
+        <translation>本机证书</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Our private key</source>
-        <translation type="unfinished"></translation>
+        <translation>本机私钥</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Our private key needs our certificate</source>
-        <translation type="unfinished"></translation>
+        <translation>本机私钥需要本机证书</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Our certificate needs its private key</source>
-        <translation type="unfinished"></translation>
+        <translation>本机证书需要其私钥</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Requests in flight %1 is not between 1 and 16</source>
-        <translation type="unfinished"></translation>
+        <translation>并发请求数 %1 不在 1 到 16 之间</translation>
     </message>
     <message>
         <location line="+68"/>
         <source>PACS server &apos;%1&apos;: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>PACS 服务器“%1”：%2</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Two PACS servers are named &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>有两个 PACS 服务器都名为“%1”</translation>
     </message>
     <message>
         <location line="+31"/>
         <source>The settings file %1 could not be written</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入设置文件 %1</translation>
     </message>
     <message>
         <location line="+18"/>
         <source>no keyring answered (%1): the secret of &apos;%2&apos; is kept for this session only</source>
-        <translation type="unfinished"></translation>
+        <translation>没有密钥环响应（%1）：“%2”的凭据仅在本次会话中保留</translation>
     </message>
     <message>
         <location line="+23"/>
         <source>the keyring holds no secret for &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>密钥环中没有“%1”的凭据</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>no keyring answered (%1): no secret for &apos;%2&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>没有密钥环响应（%1）：没有“%2”的凭据</translation>
     </message>
     <message>
         <location line="+21"/>
         <source>no keyring answered (%1): a secret of &apos;%2&apos; may still be in it</source>
-        <translation type="unfinished"></translation>
+        <translation>没有密钥环响应（%1）：其中可能仍存有“%2”的凭据</translation>
     </message>
 </context>
 <context>
@@ -2318,217 +2318,217 @@
     <message>
         <location filename="../app/gui/pacs/pacs_servers_dialog.cpp" line="+31"/>
         <source>Add PACS Server</source>
-        <translation type="unfinished"></translation>
+        <translation>添加 PACS 服务器</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Edit PACS Server</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑 PACS 服务器</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Name:</source>
-        <translation type="unfinished">名称：</translation>
+        <translation>名称：</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>DIMSE (C-FIND, C-GET or C-MOVE)</source>
-        <translation type="unfinished"></translation>
+        <translation>DIMSE（C-FIND、C-GET 或 C-MOVE）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>DICOMweb (QIDO-RS, WADO-RS)</source>
-        <translation type="unfinished"></translation>
+        <translation>DICOMweb（QIDO-RS、WADO-RS）</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Protocol:</source>
-        <translation type="unfinished"></translation>
+        <translation>协议：</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>the PACS&apos;s AE title</source>
-        <translation type="unfinished"></translation>
+        <translation>PACS 的 AE 标题</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>AE title:</source>
-        <translation type="unfinished"></translation>
+        <translation>AE 标题：</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Host:</source>
-        <translation type="unfinished"></translation>
+        <translation>主机：</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Port:</source>
-        <translation type="unfinished"></translation>
+        <translation>端口：</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Our AE title:</source>
-        <translation type="unfinished"></translation>
+        <translation>本机 AE 标题：</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>C-GET</source>
-        <translation type="unfinished"></translation>
+        <translation>C-GET</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>C-MOVE to our storage SCP</source>
-        <translation type="unfinished"></translation>
+        <translation>C-MOVE 到本机存储 SCP</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Retrieve by:</source>
-        <translation type="unfinished"></translation>
+        <translation>检索方式：</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>our AE title</source>
-        <translation type="unfinished"></translation>
+        <translation>本机 AE 标题</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>C-MOVE destination AE title:</source>
-        <translation type="unfinished"></translation>
+        <translation>C-MOVE 目标 AE 标题：</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>C-MOVE port we listen on:</source>
-        <translation type="unfinished"></translation>
+        <translation>本机 C-MOVE 监听端口：</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>URL:</source>
-        <translation type="unfinished"></translation>
+        <translation>URL：</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>None</source>
-        <translation type="unfinished"></translation>
+        <translation>无</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>User name and password (basic)</source>
-        <translation type="unfinished"></translation>
+        <translation>用户名和密码（Basic）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Token (bearer)</source>
-        <translation type="unfinished"></translation>
+        <translation>令牌（Bearer）</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Authentication:</source>
-        <translation type="unfinished"></translation>
+        <translation>身份验证：</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>User:</source>
-        <translation type="unfinished"></translation>
+        <translation>用户：</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Kept in the desktop keyring, never in the settings file.</source>
-        <translation type="unfinished"></translation>
+        <translation>保存在桌面密钥环中，绝不写入设置文件。</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Use TLS</source>
-        <translation type="unfinished"></translation>
+        <translation>使用 TLS</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>TLS:</source>
-        <translation type="unfinished"></translation>
+        <translation>TLS：</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Browse...</source>
-        <translation type="unfinished">浏览...</translation>
+        <translation>浏览...</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>PEM files (*.pem *.crt *.key);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>PEM 文件 (*.pem *.crt *.key);;所有文件 (*)</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>CA file:</source>
-        <translation type="unfinished"></translation>
+        <translation>CA 文件：</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Certificate Authorities (PEM)</source>
-        <translation type="unfinished"></translation>
+        <translation>证书颁发机构（PEM）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>DICOMweb: the system&apos;s certificate authorities</source>
-        <translation type="unfinished"></translation>
+        <translation>DICOMweb：系统的证书颁发机构</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Our certificate:</source>
-        <translation type="unfinished"></translation>
+        <translation>本机证书：</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Our Certificate (PEM)</source>
-        <translation type="unfinished"></translation>
+        <translation>本机证书（PEM）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>only where the PACS asks for one</source>
-        <translation type="unfinished"></translation>
+        <translation>仅在 PACS 要求时</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Our private key:</source>
-        <translation type="unfinished"></translation>
+        <translation>本机私钥：</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Our Private Key (PEM)</source>
-        <translation type="unfinished"></translation>
+        <translation>本机私钥（PEM）</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Associations (DIMSE) or HTTP requests (DICOMweb) at once when retrieving</source>
-        <translation type="unfinished"></translation>
+        <translation>检索时同时进行的关联（DIMSE）或 HTTP 请求（DICOMweb）数</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Requests in flight:</source>
-        <translation type="unfinished"></translation>
+        <translation>并发请求数：</translation>
     </message>
     <message>
         <location line="+52"/>
         <source>Another server is named &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>已有另一个服务器名为“%1”</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>The token is empty</source>
-        <translation type="unfinished"></translation>
+        <translation>令牌为空</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>The password is empty</source>
-        <translation type="unfinished"></translation>
+        <translation>密码为空</translation>
     </message>
     <message>
         <location line="+22"/>
         <source>Token:</source>
-        <translation type="unfinished"></translation>
+        <translation>令牌：</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Password:</source>
-        <translation type="unfinished"></translation>
+        <translation>密码：</translation>
     </message>
 </context>
 <context>
@@ -2536,53 +2536,53 @@
     <message>
         <location filename="../app/gui/pacs/pacs_servers_page.cpp" line="+61"/>
         <source>The PACS the window queries and retrieves from. Passwords and tokens are kept in the desktop keyring, never in the settings file.</source>
-        <translation type="unfinished"></translation>
+        <translation>窗口查询和检索所用的 PACS。密码和令牌保存在桌面密钥环中，绝不写入设置文件。</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>&amp;Add...</source>
-        <translation type="unfinished"></translation>
+        <translation>添加(&amp;A)...</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Edit...</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑(&amp;E)...</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Remove</source>
-        <translation type="unfinished"></translation>
+        <translation>删除(&amp;R)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Test</source>
-        <translation type="unfinished"></translation>
+        <translation>测试(&amp;T)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>C-ECHO (DIMSE) or a study query (DICOMweb): whether the server answers us</source>
-        <translation type="unfinished"></translation>
+        <translation>C-ECHO（DIMSE）或检查查询（DICOMweb）：检测服务器是否响应</translation>
     </message>
     <message>
         <location line="+32"/>
         <source>%1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（%2）</translation>
     </message>
     <message>
         <location line="+83"/>
         <location line="+10"/>
         <source>%1: %2</source>
-        <translation type="unfinished">%1：%2</translation>
+        <translation>%1：%2</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>Asking %1 (%2)...</source>
-        <translation type="unfinished"></translation>
+        <translation>正在询问 %1（%2）...</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>%1 (%2) answered in %3 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（%2）在 %3 ms 内响应</translation>
     </message>
 </context>
 <context>
@@ -2765,12 +2765,12 @@
     <message>
         <location line="+8"/>
         <source>General</source>
-        <translation type="unfinished"></translation>
+        <translation>常规</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>PACS Servers</source>
-        <translation type="unfinished"></translation>
+        <translation>PACS 服务器</translation>
     </message>
     <message>
         <location line="+4"/>
