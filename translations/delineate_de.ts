@@ -1099,12 +1099,12 @@
     <message>
         <location line="-94"/>
         <location line="+101"/>
-        <location line="+441"/>
+        <location line="+442"/>
         <source>Training</source>
         <translation>Training</translation>
     </message>
     <message>
-        <location line="-540"/>
+        <location line="-541"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Öffnen Sie ein Bild (Datei &gt; Bild öffnen) oder einen DICOM-Ordner</translation>
     </message>
@@ -1189,7 +1189,7 @@
         <translation>KI-Engine: %1</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+55"/>
         <source>Dataset %1 version %2 saved: choose it in the Training dock</source>
         <translation>Datensatz %1 Version %2 gespeichert: im Training-Dock auswählen</translation>
     </message>
@@ -1783,7 +1783,7 @@
 <context>
     <name>delineate::app::gui::PacsBrowserDialog</name>
     <message>
-        <location filename="../app/gui/pacs/pacs_browser.cpp" line="+128"/>
+        <location filename="../app/gui/pacs/pacs_browser.cpp" line="+129"/>
         <source>Query/Retrieve from PACS</source>
         <translation>Abfrage/Abruf aus PACS</translation>
     </message>
@@ -1945,12 +1945,32 @@
     </message>
     <message>
         <location line="+21"/>
-        <location line="+41"/>
+        <location line="+48"/>
         <source>No PACS server is set up: add one in Preferences, PACS Servers</source>
         <translation>Kein PACS-Server eingerichtet: fügen Sie einen unter Einstellungen &gt; PACS-Server hinzu</translation>
     </message>
     <message>
-        <location line="-7"/>
+        <location line="-17"/>
+        <source>Working</source>
+        <translation>In Arbeit</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Searching</source>
+        <translation>Suche</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Retrieving</source>
+        <translation>Abruf</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Importing into the share</source>
+        <translation>Import in die Freigabe</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Cancelling...</source>
         <translation>Wird abgebrochen...</translation>
     </message>
@@ -1974,16 +1994,31 @@
         <source>Search failed: %1</source>
         <translation>Suche fehlgeschlagen: %1</translation>
     </message>
+    <message>
+        <location line="+29"/>
+        <source>Studies found on %1: %2</source>
+        <translation>Auf %1 gefundene Studien: %2</translation>
+    </message>
+    <message>
+        <location line="+124"/>
+        <source>Instances retrieved: %1 (%2 MB), already here: %3</source>
+        <translation>Abgerufene Instanzen: %1 (%2 MB), bereits vorhanden: %3</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>instances that did not arrive: %1 (Retrieve again asks for them)</source>
+        <translation>nicht angekommene Instanzen: %1 (ein erneuter Abruf fordert sie an)</translation>
+    </message>
     <message numerus="yes">
-        <location line="+27"/>
-        <source>%n study(ies) found on %1</source>
+        <location line="+14"/>
+        <source>Imported into the share: %n series, files copied: %1</source>
         <translation>
-            <numerusform>%n Studie auf %1 gefunden</numerusform>
-            <numerusform>%n Studien auf %1 gefunden</numerusform>
+            <numerusform>In die Freigabe importiert: %n Serie, kopierte Dateien: %1</numerusform>
+            <numerusform>In die Freigabe importiert: %n Serien, kopierte Dateien: %1</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="-125"/>
         <source>Listing the series of the study...</source>
         <translation>Die Serien der Studie werden aufgelistet...</translation>
     </message>
@@ -2024,12 +2059,7 @@
         </translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>%1 instance(s) retrieved (%2 MB), %3 already here</source>
-        <translation>%1 Instanz(en) abgerufen (%2 MB), %3 bereits vorhanden</translation>
-    </message>
-    <message>
-        <location line="+6"/>
+        <location line="+17"/>
         <source>Retrieve cancelled: what arrived stays, Retrieve again finishes it</source>
         <translation>Abruf abgebrochen: bereits Angekommenes bleibt, ein erneuter Abruf schließt ihn ab</translation>
     </message>
@@ -2038,29 +2068,13 @@
         <source>Retrieve failed: %1</source>
         <translation>Abruf fehlgeschlagen: %1</translation>
     </message>
-    <message numerus="yes">
-        <location line="+6"/>
-        <source>%n instance(s) did not arrive: Retrieve again to ask for them</source>
-        <translation>
-            <numerusform>%n Instanz ist nicht angekommen: rufen Sie erneut ab, um sie nachzufordern</numerusform>
-            <numerusform>%n Instanzen sind nicht angekommen: rufen Sie erneut ab, um sie nachzufordern</numerusform>
-        </translation>
-    </message>
     <message>
-        <location line="+7"/>
+        <location line="+13"/>
         <source>Import into the share failed: %1</source>
         <translation>Import in die Freigabe fehlgeschlagen: %1</translation>
     </message>
-    <message numerus="yes">
-        <location line="+7"/>
-        <source>Imported into the share: %n series, %1 file(s) copied</source>
-        <translation>
-            <numerusform>In die Freigabe importiert: %n Serie, %1 Datei(en) kopiert</numerusform>
-            <numerusform>In die Freigabe importiert: %n Serien, %1 Datei(en) kopiert</numerusform>
-        </translation>
-    </message>
     <message>
-        <location line="+2"/>
+        <location line="+9"/>
         <source>The audit record was not written: %1</source>
         <translation>Der Audit-Eintrag wurde nicht geschrieben: %1</translation>
     </message>
@@ -2143,16 +2157,18 @@
         <source>The files to send could not be made: %1</source>
         <translation>Die zu sendenden Dateien konnten nicht erstellt werden: %1</translation>
     </message>
-    <message numerus="yes">
+    <message>
         <location line="+6"/>
-        <source>Sending %n file(s) to %1...</source>
-        <translation>
-            <numerusform>%n Datei wird an %1 gesendet...</numerusform>
-            <numerusform>%n Dateien werden an %1 gesendet...</numerusform>
-        </translation>
+        <source>Sending the SEG and its report to %1...</source>
+        <translation>SEG und Bericht werden an %1 gesendet...</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+25"/>
+        <source>Sent to %1 (%2): the SEG and its measurement report</source>
+        <translation>An %1 (%2) gesendet: das SEG und sein Messbericht</translation>
+    </message>
+    <message>
+        <location line="-7"/>
         <source>Sending cancelled: the PACS may hold part of it</source>
         <translation>Senden abgebrochen: das PACS hat möglicherweise einen Teil davon erhalten</translation>
     </message>
@@ -2160,14 +2176,6 @@
         <location line="+1"/>
         <source>Not sent: %1</source>
         <translation>Nicht gesendet: %1</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+6"/>
-        <source>%n file(s) sent to %1 (%2)</source>
-        <translation>
-            <numerusform>%n Datei an %1 (%2) gesendet</numerusform>
-            <numerusform>%n Dateien an %1 (%2) gesendet</numerusform>
-        </translation>
     </message>
 </context>
 <context>

@@ -1099,12 +1099,12 @@
     <message>
         <location line="-94"/>
         <location line="+101"/>
-        <location line="+441"/>
+        <location line="+442"/>
         <source>Training</source>
         <translation>Entraînement</translation>
     </message>
     <message>
-        <location line="-540"/>
+        <location line="-541"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Ouvrez une image (Fichier &gt; Ouvrir une image) ou un dossier DICOM</translation>
     </message>
@@ -1189,7 +1189,7 @@
         <translation>Moteur IA : %1</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+55"/>
         <source>Dataset %1 version %2 saved: choose it in the Training dock</source>
         <translation>Jeu de données %1 version %2 enregistré : choisissez-le dans le panneau Entraînement</translation>
     </message>
@@ -1783,7 +1783,7 @@
 <context>
     <name>delineate::app::gui::PacsBrowserDialog</name>
     <message>
-        <location filename="../app/gui/pacs/pacs_browser.cpp" line="+128"/>
+        <location filename="../app/gui/pacs/pacs_browser.cpp" line="+129"/>
         <source>Query/Retrieve from PACS</source>
         <translation>Interroger/récupérer depuis le PACS</translation>
     </message>
@@ -1945,12 +1945,32 @@
     </message>
     <message>
         <location line="+21"/>
-        <location line="+41"/>
+        <location line="+48"/>
         <source>No PACS server is set up: add one in Preferences, PACS Servers</source>
         <translation>Aucun serveur PACS n’est configuré&#xa0;: ajoutez-en un dans Préférences &gt; Serveurs PACS</translation>
     </message>
     <message>
-        <location line="-7"/>
+        <location line="-17"/>
+        <source>Working</source>
+        <translation>En cours</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Searching</source>
+        <translation>Recherche</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Retrieving</source>
+        <translation>Récupération</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Importing into the share</source>
+        <translation>Import dans le partage</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Cancelling...</source>
         <translation>Annulation...</translation>
     </message>
@@ -1974,16 +1994,31 @@
         <source>Search failed: %1</source>
         <translation>Échec de la recherche&#xa0;: %1</translation>
     </message>
+    <message>
+        <location line="+29"/>
+        <source>Studies found on %1: %2</source>
+        <translation>Études trouvées sur %1 : %2</translation>
+    </message>
+    <message>
+        <location line="+124"/>
+        <source>Instances retrieved: %1 (%2 MB), already here: %3</source>
+        <translation>Instances récupérées : %1 (%2 Mo), déjà présentes : %3</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>instances that did not arrive: %1 (Retrieve again asks for them)</source>
+        <translation>instances non arrivées : %1 (Récupérer à nouveau les redemande)</translation>
+    </message>
     <message numerus="yes">
-        <location line="+27"/>
-        <source>%n study(ies) found on %1</source>
+        <location line="+14"/>
+        <source>Imported into the share: %n series, files copied: %1</source>
         <translation>
-            <numerusform>%n étude trouvée sur %1</numerusform>
-            <numerusform>%n études trouvées sur %1</numerusform>
+            <numerusform>Importé dans le partage : %n série, fichiers copiés : %1</numerusform>
+            <numerusform>Importé dans le partage : %n séries, fichiers copiés : %1</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="-125"/>
         <source>Listing the series of the study...</source>
         <translation>Liste des séries de l’étude...</translation>
     </message>
@@ -2024,12 +2059,7 @@
         </translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>%1 instance(s) retrieved (%2 MB), %3 already here</source>
-        <translation>%1 instance(s) récupérée(s) (%2 Mo), %3 déjà présente(s)</translation>
-    </message>
-    <message>
-        <location line="+6"/>
+        <location line="+17"/>
         <source>Retrieve cancelled: what arrived stays, Retrieve again finishes it</source>
         <translation>Récupération annulée&#xa0;: ce qui est arrivé reste, une nouvelle récupération la termine</translation>
     </message>
@@ -2038,29 +2068,13 @@
         <source>Retrieve failed: %1</source>
         <translation>Échec de la récupération&#xa0;: %1</translation>
     </message>
-    <message numerus="yes">
-        <location line="+6"/>
-        <source>%n instance(s) did not arrive: Retrieve again to ask for them</source>
-        <translation>
-            <numerusform>%n instance n’est pas arrivée&#xa0;: récupérez à nouveau pour la redemander</numerusform>
-            <numerusform>%n instances ne sont pas arrivées&#xa0;: récupérez à nouveau pour les redemander</numerusform>
-        </translation>
-    </message>
     <message>
-        <location line="+7"/>
+        <location line="+13"/>
         <source>Import into the share failed: %1</source>
         <translation>Échec de l’import dans le partage&#xa0;: %1</translation>
     </message>
-    <message numerus="yes">
-        <location line="+7"/>
-        <source>Imported into the share: %n series, %1 file(s) copied</source>
-        <translation>
-            <numerusform>Importé dans le partage&#xa0;: %n série, %1 fichier(s) copié(s)</numerusform>
-            <numerusform>Importé dans le partage&#xa0;: %n séries, %1 fichier(s) copié(s)</numerusform>
-        </translation>
-    </message>
     <message>
-        <location line="+2"/>
+        <location line="+9"/>
         <source>The audit record was not written: %1</source>
         <translation>L’enregistrement d’audit n’a pas été écrit&#xa0;: %1</translation>
     </message>
@@ -2143,16 +2157,18 @@
         <source>The files to send could not be made: %1</source>
         <translation>Les fichiers à envoyer n’ont pas pu être créés&#xa0;: %1</translation>
     </message>
-    <message numerus="yes">
+    <message>
         <location line="+6"/>
-        <source>Sending %n file(s) to %1...</source>
-        <translation>
-            <numerusform>Envoi de %n fichier à %1...</numerusform>
-            <numerusform>Envoi de %n fichiers à %1...</numerusform>
-        </translation>
+        <source>Sending the SEG and its report to %1...</source>
+        <translation>Envoi du SEG et de son rapport à %1...</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+25"/>
+        <source>Sent to %1 (%2): the SEG and its measurement report</source>
+        <translation>Envoyé à %1 (%2) : le SEG et son rapport de mesures</translation>
+    </message>
+    <message>
+        <location line="-7"/>
         <source>Sending cancelled: the PACS may hold part of it</source>
         <translation>Envoi annulé&#xa0;: le PACS en a peut-être déjà reçu une partie</translation>
     </message>
@@ -2160,14 +2176,6 @@
         <location line="+1"/>
         <source>Not sent: %1</source>
         <translation>Non envoyé&#xa0;: %1</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+6"/>
-        <source>%n file(s) sent to %1 (%2)</source>
-        <translation>
-            <numerusform>%n fichier envoyé à %1 (%2)</numerusform>
-            <numerusform>%n fichiers envoyés à %1 (%2)</numerusform>
-        </translation>
     </message>
 </context>
 <context>

@@ -1091,12 +1091,12 @@
     <message>
         <location line="-94"/>
         <location line="+101"/>
-        <location line="+441"/>
+        <location line="+442"/>
         <source>Training</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location line="-540"/>
+        <location line="-541"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>请打开图像（文件 &gt; 打开图像）或 DICOM 文件夹</translation>
     </message>
@@ -1181,7 +1181,7 @@
         <translation>AI 引擎：%1</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+55"/>
         <source>Dataset %1 version %2 saved: choose it in the Training dock</source>
         <translation>数据集 %1 版本 %2 已保存：请在训练面板中选择</translation>
     </message>
@@ -1775,7 +1775,7 @@
 <context>
     <name>delineate::app::gui::PacsBrowserDialog</name>
     <message>
-        <location filename="../app/gui/pacs/pacs_browser.cpp" line="+128"/>
+        <location filename="../app/gui/pacs/pacs_browser.cpp" line="+129"/>
         <source>Query/Retrieve from PACS</source>
         <translation>从 PACS 查询/检索</translation>
     </message>
@@ -1937,12 +1937,32 @@
     </message>
     <message>
         <location line="+21"/>
-        <location line="+41"/>
+        <location line="+48"/>
         <source>No PACS server is set up: add one in Preferences, PACS Servers</source>
         <translation>尚未设置 PACS 服务器：请在 首选项 &gt; PACS 服务器 中添加</translation>
     </message>
     <message>
-        <location line="-7"/>
+        <location line="-17"/>
+        <source>Working</source>
+        <translation>处理中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Searching</source>
+        <translation>正在搜索</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Retrieving</source>
+        <translation>正在检索</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Importing into the share</source>
+        <translation>正在导入共享</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Cancelling...</source>
         <translation>正在取消...</translation>
     </message>
@@ -1966,15 +1986,30 @@
         <source>Search failed: %1</source>
         <translation>搜索失败：%1</translation>
     </message>
+    <message>
+        <location line="+29"/>
+        <source>Studies found on %1: %2</source>
+        <translation>在 %1 上找到的检查：%2</translation>
+    </message>
+    <message>
+        <location line="+124"/>
+        <source>Instances retrieved: %1 (%2 MB), already here: %3</source>
+        <translation>已检索实例：%1（%2 MB），已在本地：%3</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>instances that did not arrive: %1 (Retrieve again asks for them)</source>
+        <translation>未到达的实例：%1（再次检索会重新请求）</translation>
+    </message>
     <message numerus="yes">
-        <location line="+27"/>
-        <source>%n study(ies) found on %1</source>
+        <location line="+14"/>
+        <source>Imported into the share: %n series, files copied: %1</source>
         <translation>
-            <numerusform>在 %1 上找到 %n 个检查</numerusform>
+            <numerusform>已导入共享：%n 个序列，已复制文件：%1</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="-125"/>
         <source>Listing the series of the study...</source>
         <translation>正在列出该检查的序列...</translation>
     </message>
@@ -2013,12 +2048,7 @@
         </translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>%1 instance(s) retrieved (%2 MB), %3 already here</source>
-        <translation>已检索 %1 个实例（%2 MB），%3 个已在本地</translation>
-    </message>
-    <message>
-        <location line="+6"/>
+        <location line="+17"/>
         <source>Retrieve cancelled: what arrived stays, Retrieve again finishes it</source>
         <translation>检索已取消：已到达的内容保留，再次检索即可完成</translation>
     </message>
@@ -2027,27 +2057,13 @@
         <source>Retrieve failed: %1</source>
         <translation>检索失败：%1</translation>
     </message>
-    <message numerus="yes">
-        <location line="+6"/>
-        <source>%n instance(s) did not arrive: Retrieve again to ask for them</source>
-        <translation>
-            <numerusform>%n 个实例未到达：请再次检索以重新请求</numerusform>
-        </translation>
-    </message>
     <message>
-        <location line="+7"/>
+        <location line="+13"/>
         <source>Import into the share failed: %1</source>
         <translation>导入到共享失败：%1</translation>
     </message>
-    <message numerus="yes">
-        <location line="+7"/>
-        <source>Imported into the share: %n series, %1 file(s) copied</source>
-        <translation>
-            <numerusform>已导入到共享：%n 个序列，复制了 %1 个文件</numerusform>
-        </translation>
-    </message>
     <message>
-        <location line="+2"/>
+        <location line="+9"/>
         <source>The audit record was not written: %1</source>
         <translation>审计记录未写入：%1</translation>
     </message>
@@ -2130,15 +2146,18 @@
         <source>The files to send could not be made: %1</source>
         <translation>无法生成要发送的文件：%1</translation>
     </message>
-    <message numerus="yes">
+    <message>
         <location line="+6"/>
-        <source>Sending %n file(s) to %1...</source>
-        <translation>
-            <numerusform>正在向 %1 发送 %n 个文件...</numerusform>
-        </translation>
+        <source>Sending the SEG and its report to %1...</source>
+        <translation>正在将 SEG 及其报告发送到 %1...</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+25"/>
+        <source>Sent to %1 (%2): the SEG and its measurement report</source>
+        <translation>已发送到 %1（%2）：SEG 及其测量报告</translation>
+    </message>
+    <message>
+        <location line="-7"/>
         <source>Sending cancelled: the PACS may hold part of it</source>
         <translation>发送已取消：PACS 可能已收到部分内容</translation>
     </message>
@@ -2146,13 +2165,6 @@
         <location line="+1"/>
         <source>Not sent: %1</source>
         <translation>未发送：%1</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+6"/>
-        <source>%n file(s) sent to %1 (%2)</source>
-        <translation>
-            <numerusform>已向 %1（%2）发送 %n 个文件</numerusform>
-        </translation>
     </message>
 </context>
 <context>
