@@ -112,6 +112,16 @@ int onProgress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
 // curl's failure in words a user can act on; TLS verification is named as such.
 std::string transferFailure(CURLcode code, const char* buffer, const DicomWebService& service) {
   const std::string detail = buffer && *buffer ? buffer : curl_easy_strerror(code);
+  // TLS 1.3 sends the server's refusal of our client certificate after the handshake: curl sees it on the first read.
+  const bool ours = !service.tls.certificateFile.empty();
+  if (detail.find("alert certificate required") != std::string::npos)
+    return "TLS: the server requires a client certificate" +
+           (ours ? " and did not take ours (" + service.tls.certificateFile + ")" : std::string(" and none is set")) +
+           " (" + detail + ")";
+  if (detail.find("alert unknown ca") != std::string::npos || detail.find("alert bad certificate") != std::string::npos ||
+      detail.find("alert certificate unknown") != std::string::npos)
+    return "TLS: the server refused our client certificate " + service.tls.certificateFile +
+           " (it does not trust who signed it) (" + detail + ")";
   switch (code) {
     case CURLE_PEER_FAILED_VERIFICATION:
       return "TLS verification failed: the server's certificate is not trusted" +

@@ -387,36 +387,50 @@ TEST_CASE("DICOMweb with basic authentication: the right password works, a wrong
   CHECK(refused.error().detail.find("401") == 0);
 }
 
+namespace {
+
+// tests/pacs/tls_proxy.py in front of a plain Orthanc (Orthanc's own HTTPS crashes on its first TLS connection with
+// Debian's 1.10.1 on OpenSSL 3), stopped with the test. `extra`: its --client-ca / --bearer options.
+struct TlsProxy {
+  int port = freeLoopbackPort();
+  std::string pidFile;
+  TlsProxy(const ScratchDir& dir, const TestCertificates& certs, const OrthancServer& orthanc,
+           const std::string& extra = {}) {
+    const std::string d = dir.path().string(), tag = std::to_string(port);
+    pidFile = d + "/proxy" + tag + ".pid";
+    REQUIRE(runCommand("/usr/bin/python3 '" + std::string(DELINEATE_SOURCE_DIR) + "/tests/pacs/tls_proxy.py' '" +
+                       certs.serverCert.string() + "' '" + certs.serverKey.string() + "' " + tag + " " +
+                       std::to_string(orthanc.httpPort()) + " " + extra + " > '" + d + "/proxy" + tag +
+                       ".log' 2>&1 & echo $! > '" + pidFile + "'") == 0);
+    // Wait for it to listen (a connect, no request).
+    for (int i = 0; i < 100; ++i) {
+      std::string o;
+      if (runCommand("bash -c 'exec 3<>/dev/tcp/127.0.0.1/" + tag + "'", &o) == 0) break;
+      ::usleep(100000);
+    }
+  }
+  ~TlsProxy() {
+    const std::string pid = readTextFile(pidFile);
+    if (std::atoi(pid.c_str()) > 0) ::kill(std::atoi(pid.c_str()), SIGTERM);
+  }
+  std::string url() const { return "https://127.0.0.1:" + std::to_string(port) + "/dicom-web"; }
+};
+
+}  // namespace
+
 TEST_CASE("DICOMweb over HTTPS: verified against the right CA, refused with a wrong CA naming the verification",
           "[pacs][dicomweb]") {
   if (!orthancForTests()) return;
   ScratchDir dir("https");
-  const std::string d = dir.path().string();
   const TestCertificates certs = makeTestCertificates(dir / "certs");
   // Orthanc's own HTTPS (SslEnabled) crashes on its first TLS connection with Debian's 1.10.1 on OpenSSL 3: TLS is
   // terminated by a small proxy in front of a plain Orthanc (tests/pacs/tls_proxy.py).
   OrthancServer orthanc;
   orthanc.start();
-  const int port = freeLoopbackPort();
-  REQUIRE(runCommand("/usr/bin/python3 '" + std::string(DELINEATE_SOURCE_DIR) + "/tests/pacs/tls_proxy.py' '" +
-                     certs.serverCert.string() + "' '" + certs.serverKey.string() + "' " + std::to_string(port) + " " +
-                     std::to_string(orthanc.httpPort()) + " > '" + d + "/proxy.log' 2>&1 & echo $! > '" + d +
-                     "/proxy.pid'") == 0);
-  struct ProxyGuard {
-    std::string pidFile;
-    ~ProxyGuard() {
-      const std::string pid = readTextFile(pidFile);
-      if (std::atoi(pid.c_str()) > 0) ::kill(std::atoi(pid.c_str()), SIGTERM);
-    }
-  } guard{d + "/proxy.pid"};
+  TlsProxy proxy(dir, certs, orthanc);
+  const int port = proxy.port;
   auto service = serviceOf(orthanc);
-  service.baseUrl = "https://127.0.0.1:" + std::to_string(port) + "/dicom-web";
-  // Wait for the proxy to listen (a connect, no request).
-  for (int i = 0; i < 100; ++i) {
-    std::string o;
-    if (runCommand("bash -c 'exec 3<>/dev/tcp/127.0.0.1/" + std::to_string(port) + "'", &o) == 0) break;
-    ::usleep(100000);
-  }
+  service.baseUrl = proxy.url();
   service.tls.caFile = certs.caCert.string();
   auto ok = io::dicomWebFind(service, QueryLevel::Study, {});
   INFO((ok ? std::string() : ok.error().describe()));
@@ -433,6 +447,67 @@ TEST_CASE("DICOMweb over HTTPS: verified against the right CA, refused with a wr
   refused = io::dicomWebFind(service, QueryLevel::Study, {});
   REQUIRE_FALSE(refused);
   CHECK(refused.error().detail.find("TLS verification failed") == 0);
+}
+
+TEST_CASE("DICOMweb over HTTPS with a client certificate and a bearer token: the right ones work, a missing or "
+          "foreign certificate and a wrong token are refused by name",
+          "[pacs][dicomweb]") {
+  if (!orthancForTests()) return;
+  const auto sources = crlmSeriesFiles();
+  if (sources.empty()) return;
+  ScratchDir dir("https-bearer");
+  const TestCertificates certs = makeTestCertificates(dir / "certs");
+  OrthancServer orthanc;
+  orthanc.start();
+  orthanc.upload({sources.begin(), sources.begin() + 3});
+  TlsProxy proxy(dir, certs, orthanc, "--client-ca '" + certs.caCert.string() + "' --bearer s3cret-token");
+  auto service = serviceOf(orthanc);
+  service.baseUrl = proxy.url();
+  service.tls.caFile = certs.caCert.string();
+  service.tls.certificateFile = certs.clientCert.string();
+  service.tls.privateKeyFile = certs.clientKey.string();
+  service.bearerToken = "s3cret-token";
+  // Every request carries the token (the proxy checks each one): a query, and a retrieve of several requests.
+  auto found = io::dicomWebFind(service, QueryLevel::Study, {});
+  INFO((found ? std::string() : found.error().describe()));
+  REQUIRE(found);
+  REQUIRE(found->size() == 1);
+  io::RetrieveRequest request;
+  request.studyInstanceUid = found->front().studyInstanceUid;
+  io::RetrieveOptions options;
+  options.inFlight = 3;
+  auto got = io::dicomWebRetrieve(service, request, (dir / "got").string(), options);
+  INFO((got ? std::string() : got.error().describe()));
+  REQUIRE(got);
+  CHECK(got->received == 3);
+
+  auto wrongToken = service;
+  wrongToken.bearerToken = "not-the-token";
+  auto refused = io::dicomWebFind(wrongToken, QueryLevel::Study, {});
+  REQUIRE_FALSE(refused);
+  INFO(refused.error().describe());
+  CHECK(refused.error().detail.find("401") != std::string::npos);
+  CHECK(refused.error().describe().find("not-the-token") == std::string::npos);  // a secret is never printed
+
+  auto noCertificate = service;
+  noCertificate.tls.certificateFile.clear();
+  noCertificate.tls.privateKeyFile.clear();
+  auto anonymous = io::dicomWebFind(noCertificate, QueryLevel::Study, {});
+  REQUIRE_FALSE(anonymous);
+  INFO(anonymous.error().describe());
+  CHECK(anonymous.error().subject.find(proxy.url()) == 0);
+  CHECK(anonymous.error().detail.find("TLS: the server requires a client certificate and none is set") !=
+        std::string::npos);
+
+  auto stranger = service;
+  stranger.tls.certificateFile = certs.strangerCert.string();
+  stranger.tls.privateKeyFile = certs.strangerKey.string();
+  auto foreign = io::dicomWebFind(stranger, QueryLevel::Study, {});
+  REQUIRE_FALSE(foreign);
+  INFO(foreign.error().describe());
+  CHECK(foreign.error().subject.find(proxy.url()) == 0);
+  CHECK(foreign.error().detail.find("TLS: the server refused our client certificate " + certs.strangerCert.string()) !=
+        std::string::npos);
 }
 
 TEST_CASE("DICOMweb to a server that is down: an error naming the URL, no hang", "[pacs][dicomweb]") {
