@@ -669,7 +669,9 @@ core::Result<RetrieveResult> dimseMove(const DimseNode& peer, const DimseCaller&
   if (core::Status s = checkRequest(peer, request); !s) return s.error();
   if (!isAeTitle(destinationAe))
     return makeError(ErrorCode::InvalidArgument, peer.describe(), "\"" + destinationAe + "\" is not an AE title");
-  auto listing = listInstances(peer, caller, request, progress);
+  // As for C-GET: one association into an empty folder asks for the study or series at once, unlisted.
+  const bool listFirst = options.inFlight > 1 || !request.sopInstanceUids.empty() || !folder.instances().empty();
+  auto listing = listFirst ? listInstances(peer, caller, request, progress) : core::Result<Listing>(Listing{});
   if (!listing) return listing.error();
   RetrieveResult result;
   result.folder = folder.folder();
@@ -755,6 +757,11 @@ core::Result<RetrieveResult> dimseMove(const DimseNode& peer, const DimseCaller&
   if (!status) return status.error();
   if (cancelled) return makeError(ErrorCode::Cancelled, peer.describe(), "C-MOVE: cancelled (what arrived is kept; run again to resume)");
   result.received = static_cast<int>(folder.instances().size() - before);
+  if (!listing->listed && result.received == 0 && failed == 0)
+    return makeError(ErrorCode::NotFound, peer.describe(), "C-MOVE: nothing arrived for study " +
+                                                               request.studyInstanceUid +
+                                                               (request.seriesInstanceUid.empty() ? std::string()
+                                                                    : ", series " + request.seriesInstanceUid));
   if (listing->listed) {
     std::vector<std::string> missing;
     for (const QueryMatch& m : listing->instances)

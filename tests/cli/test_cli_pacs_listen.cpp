@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/common/test_support.h"
+#include "tests/pacs/test_certificates.h"
 
 using namespace delineate;
 using namespace delineate::test;
@@ -271,4 +272,63 @@ TEST_CASE("pacs listen SIGKILLed mid-association publishes no half series, and r
   CHECK(auditLines(root, "import") == 1);
   CHECK(countInstanceFiles(root / "studies" / kStudy) == 328);  // on the share once each
   CHECK(countInstanceFiles(spool) == 0);
+}
+
+TEST_CASE("pacs listen over TLS with client certificates and de-identification: our CA's sender is imported under "
+          "pseudonyms, a sender without TLS or with a foreign certificate is refused",
+          "[cli][pacs]") {
+  auto ct = sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!ct || !haveStorescu()) return;
+  ScratchDir dir("cli-listen-tls");
+  const TestCertificates certs = makeTestCertificates(dir / "certs");
+  const fs::path root = dir / "share";
+  fs::create_directories(root);
+  REQUIRE(cli(dir, "share init " + quoted(root.string())).exitCode == 0);
+  const fs::path key = dir / "pseudonym.key";
+  writeTextFile(key, "0123456789abcdef0123456789abcdef");
+  fs::permissions(key, fs::perms::owner_read | fs::perms::owner_write);
+  const int port = freePort();
+  Listener listener(dir,
+                    quoted(root.string()) + " --port " + std::to_string(port) + " --bind 127.0.0.1 --idle 1 --spool " +
+                        quoted((dir / "spool").string()) + " --tls --cert " + quoted(certs.serverCert.string()) +
+                        " --key " + quoted(certs.serverKey.string()) + " --ca " + quoted(certs.caCert.string()) +
+                        " --deidentify --key-file " + quoted(key.string()),
+                    "listen");
+  REQUIRE(listener.waitFor("listening as DELINEATE on 127.0.0.1:" + std::to_string(port)));
+  const std::string target = " -aet SCANNER -aec DELINEATE 127.0.0.1 " + std::to_string(port) + " ";
+
+  // Without TLS, and with a certificate our CA did not sign: refused, nothing imported.
+  const SplitRun plain = runProgramSplit("storescu", target + quoted((*ct / "1-01.dcm").string()));
+  CHECK(plain.exitCode != 0);
+  const SplitRun foreign = runProgramSplit(
+      "storescu", "+tls " + quoted(certs.strangerKey.string()) + " " + quoted(certs.strangerCert.string()) + " +cf " +
+                      quoted(certs.caCert.string()) + target + quoted((*ct / "1-01.dcm").string()));
+  INFO(foreign.out << foreign.err);
+  CHECK(foreign.exitCode != 0);
+
+  // Our CA's client: the whole series, de-identified on its way into the share.
+  const SplitRun sent = runProgramSplit(
+      "storescu", "+tls " + quoted(certs.clientKey.string()) + " " + quoted(certs.clientCert.string()) + " +cf " +
+                      quoted(certs.caCert.string()) + target + "+sd " + quoted(ct->string()));
+  INFO(sent.out << sent.err);
+  CHECK(sent.exitCode == 0);
+  REQUIRE(listener.waitFor("imported 41 instances"));
+  CHECK(listener.kill(SIGINT) == 0);
+  INFO(listener.output());
+
+  auto list = jsonOf(cli(dir, "study list " + quoted(root.string()) + " --json"));
+  REQUIRE(list["studies"].size() == 1);
+  const std::string study = list["studies"][0]["study"];
+  CHECK(study != kStudy);  // named by its pseudonym UID
+  int files = 0;
+  for (const auto& e : fs::recursive_directory_iterator(root / "studies" / study)) {
+    if (!e.is_regular_file()) continue;
+    const std::string bytes = readTextFile(e.path());
+    INFO(e.path().string());
+    CHECK(bytes.find("CRLM-CT-1004") == std::string::npos);  // the patient's name and ID
+    CHECK(bytes.find(kStudy) == std::string::npos);
+    ++files;
+  }
+  CHECK(files >= 41);
+  CHECK(auditLines(root, "receive") >= 1);
 }

@@ -486,7 +486,10 @@ TEST_CASE("dimse: C-MOVE to our own storage SCP, resumed, and a destination the 
   REQUIRE(studies->size() == 1);
   io::RetrieveRequest request;
   request.studyInstanceUid = studies->front().studyInstanceUid;
-  auto moved = io::dimseMove(nodeOf(orthanc), {}, request, "DELINEATE", *folder);
+  // One association into the empty folder: the study asked for at once (no instance list first).
+  io::RetrieveOptions one;
+  one.inFlight = 1;
+  auto moved = io::dimseMove(nodeOf(orthanc), {}, request, "DELINEATE", *folder, one);
   REQUIRE(moved.ok());
   CHECK(moved->received == 41);
   CHECK(moved->failed == 0);
