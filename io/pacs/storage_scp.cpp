@@ -410,6 +410,10 @@ void StorageScp::Impl::serve(T_ASC_Association* assoc) {
   report(e);
 }
 
+// Only the UIDs are read from a received dataset: values longer than this (the pixel data) are left unread by the
+// parse (the file's bytes are stored as they came).
+constexpr Uint32 kLoadValuesUpTo = 4096;
+
 bool StorageScp::Impl::store(T_ASC_Association* assoc, T_ASC_PresentationContextID presId, T_DIMSE_C_StoreRQ& request,
                              const std::string& callingAe, const std::string& host, int& instances, std::string& why) {
   ReceivedInstance r;
@@ -447,7 +451,7 @@ bool StorageScp::Impl::store(T_ASC_Association* assoc, T_ASC_PresentationContext
   if (dataPresId != presId) {
     status = STATUS_STORE_Error_CannotUnderstand;
     refusal = "the dataset came on another presentation context than its command";
-  } else if ((c = file.loadFile(temp.c_str())).bad()) {
+  } else if ((c = file.loadFile(temp.c_str(), EXS_Unknown, EGL_noChange, kLoadValuesUpTo)).bad()) {
     status = STATUS_STORE_Error_CannotUnderstand;
     refusal = "the dataset cannot be parsed: " + conditionText(c);
   } else {
@@ -482,9 +486,14 @@ bool StorageScp::Impl::store(T_ASC_Association* assoc, T_ASC_PresentationContext
       // (path stays empty: nothing was routed)
       refusal = "no folder to store it in";
     } else {
-      std::ifstream in(temp, std::ios::binary);
-      const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      if (!in.good() && !in.eof()) {
+      std::string bytes;
+      std::ifstream in(temp, std::ios::binary | std::ios::ate);
+      if (in) {
+        bytes.resize(static_cast<std::size_t>(in.tellg()));
+        in.seekg(0);
+        in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+      }
+      if (!in) {
         status = STATUS_STORE_Refused_OutOfResources;
         refusal = "cannot read back the received dataset " + temp;
         r.path = folder->pathOf(r.sopInstanceUid);  // routed: the receiver counts it as answered
