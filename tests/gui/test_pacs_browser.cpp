@@ -182,6 +182,10 @@ TEST_CASE("PACS browser: a study found on Orthanc over DIMSE, retrieved into the
   REQUIRE(sent.first().at(0).toBool());
   CHECK(send->stateLabel()->text().contains("Sent to Orthanc"));
   CHECK(modalitiesOnPacs(orthanc, study.studyUid) == std::vector<std::string>{"CT", "SEG", "SR"});
+  // The browser shows them with the study, and its series under it.
+  searchAndChoose(*browser, "Browser*", 1);
+  CHECK(browser->studyTable()->item(0, 6)->text() == "CT, SEG, SR");
+  CHECK(browser->seriesTable()->rowCount() == 3);
   // The files were made in a private folder of the cache and are gone.
   CHECK(QDir(QString::fromStdString(io::userCacheFolder() + "/pacs")).entryList({"outgoing-*"}, QDir::Dirs).isEmpty());
 

@@ -350,6 +350,8 @@ bool PacsBrowserDialog::search() {
     watcher->deleteLater();
     if (d->job != job) return;
     setRunning(false);
+    d->progress->setValue(0);
+    d->progress->setTextVisible(false);
     if (!*found) {
       showState(found->error().code == core::ErrorCode::Cancelled ? tr("Search cancelled")
                                                                    : tr("Search failed: %1").arg(fromError(found->error())),
@@ -357,8 +359,6 @@ bool PacsBrowserDialog::search() {
       Q_EMIT searched(false);
       return;
     }
-    d->progress->setValue(0);
-    d->progress->setTextVisible(false);
     d->studyMatches = std::move(**found);
     d->studies->setSortingEnabled(false);
     d->studies->setRowCount(int(d->studyMatches.size()));
@@ -374,7 +374,8 @@ bool PacsBrowserDialog::search() {
       d->studies->setItem(row, 3, new SortItem(shownDate(m.studyDate), text(m.studyDate + m.studyTime)));
       d->studies->setItem(row, 4, new SortItem(text(m.studyDescription), text(m.studyDescription)));
       d->studies->setItem(row, 5, new SortItem(text(m.accessionNumber), text(m.accessionNumber)));
-      d->studies->setItem(row, 6, new SortItem(text(m.modalitiesInStudy), text(m.modalitiesInStudy)));
+      const QString modalities = text(m.modalitiesInStudy).split('\\', Qt::SkipEmptyParts).join(QStringLiteral(", "));
+      d->studies->setItem(row, 6, new SortItem(modalities, modalities));
       d->studies->setItem(row, 7, new SortItem(m.studySeries >= 0 ? QString::number(m.studySeries) : QString(),
                                                m.studySeries));
     }
@@ -419,6 +420,8 @@ void PacsBrowserDialog::listSeries() {
     watcher->deleteLater();
     if (d->job != job) return;
     setRunning(false);
+    d->progress->setValue(0);
+    d->progress->setTextVisible(false);
     if (generation != d->generation) return;
     if (!*found) {
       showState(tr("The series could not be listed: %1").arg(fromError(found->error())), true);
