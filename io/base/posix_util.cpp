@@ -13,6 +13,7 @@
 #include <random>
 #include <thread>
 #include <cerrno>
+#include <vector>
 
 namespace delineate::io::detail {
 
@@ -26,19 +27,26 @@ void syncFolder(const std::string& folder) {
 }
 
 bool removeEmptyFolder(const std::string& folder) {
+  constexpr int kWaits = 100;  // 20 ms each
   for (int attempt = 0;; ++attempt) {
     if (::rmdir(folder.c_str()) == 0 || errno == ENOENT) return true;
-    if ((errno != ENOTEMPTY && errno != EEXIST) || attempt >= 100) return false;
+    if ((errno != ENOTEMPTY && errno != EEXIST) || attempt > kWaits) return false;
     DIR* d = ::opendir(folder.c_str());
     if (!d) return false;
     bool onlyHidden = true;
+    std::vector<std::string> hidden;
     while (const dirent* e = ::readdir(d)) {
       const std::string name = e->d_name;
-      if (name != "." && name != ".." && name.rfind(".fuse_hidden", 0) != 0) onlyHidden = false;
+      if (name == "." || name == "..") continue;
+      if (name.rfind(".fuse_hidden", 0) == 0) hidden.push_back(name);
+      else onlyHidden = false;
     }
     ::closedir(d);
     if (!onlyHidden) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (attempt == kWaits)  // still there: lost by libfuse, unlinked by hand (then one last rmdir)
+      for (const std::string& name : hidden) ::unlink((folder + "/" + name).c_str());
+    else
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
 }
 

@@ -16,8 +16,10 @@ std::string errnoText(int e);
 void syncFolder(const std::string& folder);
 
 // Removes `folder` when it is empty (rmdir). On a FUSE mount (sshfs) a file unlinked just after its close can be kept
-// for a moment as ".fuse_hidden..." until the close reaches the file system; while those are all the folder holds,
-// this waits for them (up to about two seconds) instead of leaving the folder behind. Returns whether it is gone.
+// as ".fuse_hidden..." until the close reaches the file system; while those are all the folder holds, this waits for
+// them (up to about two seconds). libfuse can lose track of one (its release and the hiding rename racing: seen under
+// ASan, where it stayed for good with no descriptor open anywhere), so after the wait the hidden files themselves are
+// unlinked: they are files already deleted. Only for a folder the caller made and holds. Returns whether it is gone.
 bool removeEmptyFolder(const std::string& folder);
 
 // `bytes` random bytes as lowercase hex (2 x bytes digits), for temporary names, tokens and ids. Seeded per thread

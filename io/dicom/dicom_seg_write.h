@@ -81,6 +81,9 @@ struct SegWriteOptions {
   std::string algorithmName = "Delineate";
   std::string algorithmType = "SEMIAUTOMATIC";
   bool deidentify = false;
+  // Content Creator's Name (PN: who made the labels, as the author name is typed; at most 64 characters kept). Empty:
+  // none (type 2, present and empty). Never written when de-identifying.
+  std::string contentCreator;
   // BINARY by default, as every SEG reader understands it; LABELMAP keeps label ids as segment numbers.
   SegEncoding encoding = SegEncoding::Binary;
 };

@@ -471,12 +471,14 @@ TEST_CASE("dicom-seg-write: deidentify replaces patient name and ID, and the ori
   const core::LabelMap labels = makeMap(src.grid, [](auto x, auto y, auto) -> core::Label { return x == y ? 5 : 0; });
   io::SegWriteOptions o;
   o.deidentify = true;
+  o.contentCreator = "Doctor^Sensitivecreator";  // who made the labels goes too
   const fs::path out = dir / "deid.dcm";
   const core::Status st = io::writeDicomSeg(out.string(), labels, core::LabelTable{}, src.series, o);
   if (!st) FAIL(st.error().describe());
   const std::string bytes = test::readFileBytes(out);
   CHECK(bytes.find("Sensitive") == std::string::npos);
   CHECK(bytes.find("Patientname") == std::string::npos);
+  CHECK(bytes.find("Sensitivecreator") == std::string::npos);
   CHECK(bytes.find(src.series.patientId) == std::string::npos);
   // UIDs taken from the source are replaced by fresh ones.
   CHECK(bytes.find(src.series.studyInstanceUid) == std::string::npos);
@@ -508,9 +510,19 @@ TEST_CASE("dicom-seg-write: deidentify replaces patient name and ID, and the ori
     CHECK(d->findAndGetOFString(DCM_DeviceSerialNumber, v).good());
     CHECK(v == "ANONYMIZED");
   }
-  // Without deidentify the patient is copied.
-  REQUIRE(io::writeDicomSeg(out.string(), labels, core::LabelTable{}, src.series).ok());
+  // Without deidentify the patient is copied, and the labels' author is the Content Creator.
+  io::SegWriteOptions named;
+  named.contentCreator = "Walker^Ann\\Second=Ideographic";
+  REQUIRE(io::writeDicomSeg(out.string(), labels, core::LabelTable{}, src.series, named).ok());
   CHECK(test::readFileBytes(out).find(name) != std::string::npos);
+  {
+    DcmFileFormat ff;
+    REQUIRE(ff.loadFile(out.c_str()).good());
+    OFString v;
+    REQUIRE(ff.getDataset()->findAndGetOFStringArray(DCM_ContentCreatorName, v).good());
+    CHECK(v == "Walker^Ann Second Ideographic");  // one value, one component group
+  }
+  requireValidIod(out);
 }
 
 TEST_CASE("dicom-seg-write: the info out-parameter maps segment numbers 1..n to the labels present, increasing",
@@ -731,6 +743,7 @@ TEST_CASE("dicom-seg-write: LABELMAP with deidentify replaces the patient and ev
   const std::string bytes = test::readFileBytes(out);
   CHECK(bytes.find("Sensitive") == std::string::npos);
   CHECK(bytes.find("Patientname") == std::string::npos);
+  CHECK(bytes.find("Sensitivecreator") == std::string::npos);
   CHECK(bytes.find(src.series.patientId) == std::string::npos);
   CHECK(bytes.find(src.series.studyInstanceUid) == std::string::npos);
   CHECK(bytes.find(src.series.seriesInstanceUid) == std::string::npos);

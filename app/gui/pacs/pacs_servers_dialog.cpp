@@ -30,6 +30,9 @@ PacsServerDialog::PacsServerDialog(const PacsServer& server, const QString& secr
   setObjectName("pacs-server-dialog");
   setWindowTitle(server.name.isEmpty() ? tr("Add PACS Server") : tr("Edit PACS Server"));
   auto* layout = new QVBoxLayout(this);
+  // The dialog takes the size its visible rows need: switching protocol, authentication or C-MOVE, or a problem line
+  // that goes, leaves no empty band.
+  layout->setSizeConstraint(QLayout::SetFixedSize);
 
   auto* top = new QFormLayout();
   m_name = new QLineEdit(server.name, this);
@@ -107,6 +110,7 @@ PacsServerDialog::PacsServerDialog(const PacsServer& server, const QString& secr
   tls->addRow(tr("TLS:"), m_tls);
   const auto fileRow = [this, tls](const QString& label, const QString& value, const QString& title) {
     auto* edit = new QLineEdit(value, this);
+    edit->setMinimumWidth(edit->fontMetrics().averageCharWidth() * 40);  // a path, and its hint, readable
     auto* browse = new QPushButton(tr("Browse..."), this);
     auto* row = new QHBoxLayout();
     row->addWidget(edit, 1);

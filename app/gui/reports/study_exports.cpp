@@ -99,6 +99,7 @@ core::Status StudyExports::writeDicomSegAndReport(const QString& path, bool deid
                                                                              : io::SegEncoding::Binary;
   io::SrWriteOptions sr;
   if (!deidentified) sr.observerName = QSettings().value("user/name").toString().toStdString();
+  options.contentCreator = sr.observerName;  // the SEG names whom the SR names (the writer drops it when de-identifying)
   auto written = io::writeDicomSegAndSr(path.toStdString(), srPath.toStdString(), m_document.session()->labels(),
                                         m_document.session()->table(), *m_document.dicomSource(), stats, options, sr);
   return written ? core::Status::success() : core::Status(written.error());
