@@ -144,6 +144,12 @@ std::string transferFailure(CURLcode code, const char* buffer, const DicomWebSer
     case CURLE_SEND_ERROR:
     case CURLE_GOT_NOTHING:
     case CURLE_PARTIAL_FILE:
+      // Over TLS a server that refuses the client's certificate (or wants one) may close before its alert is read.
+      if (service.baseUrl.rfind("https://", 0) == 0)
+        return "the connection broke (" + detail + ")" +
+               (ours ? "; if the server checks client certificates, it may have refused ours (" +
+                           service.tls.certificateFile + ")"
+                     : std::string("; if the server requires a client certificate: none is set"));
       return "the connection broke (" + detail + ")";
     default:
       return detail;

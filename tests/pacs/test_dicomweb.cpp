@@ -496,8 +496,10 @@ TEST_CASE("DICOMweb over HTTPS with a client certificate and a bearer token: the
   REQUIRE_FALSE(anonymous);
   INFO(anonymous.error().describe());
   CHECK(anonymous.error().subject.find(proxy.url()) == 0);
-  CHECK(anonymous.error().detail.find("TLS: the server requires a client certificate and none is set") !=
-        std::string::npos);
+  // The alert, or (when the server closes first) the broken connection with what may be the reason.
+  CHECK((anonymous.error().detail.find("TLS: the server requires a client certificate and none is set") !=
+             std::string::npos ||
+         anonymous.error().detail.find("if the server requires a client certificate: none is set") != std::string::npos));
 
   auto stranger = service;
   stranger.tls.certificateFile = certs.strangerCert.string();
@@ -506,8 +508,10 @@ TEST_CASE("DICOMweb over HTTPS with a client certificate and a bearer token: the
   REQUIRE_FALSE(foreign);
   INFO(foreign.error().describe());
   CHECK(foreign.error().subject.find(proxy.url()) == 0);
-  CHECK(foreign.error().detail.find("TLS: the server refused our client certificate " + certs.strangerCert.string()) !=
-        std::string::npos);
+  CHECK((foreign.error().detail.find("TLS: the server refused our client certificate " + certs.strangerCert.string()) !=
+             std::string::npos ||
+         foreign.error().detail.find("it may have refused ours (" + certs.strangerCert.string() + ")") !=
+             std::string::npos));
 }
 
 TEST_CASE("DICOMweb to a server that is down: an error naming the URL, no hang", "[pacs][dicomweb]") {
