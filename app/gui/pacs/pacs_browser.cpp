@@ -251,7 +251,7 @@ void PacsBrowserDialog::setServers(const QList<PacsServer>& servers) {
   const QString current = d->server->currentText();
   d->servers = servers;
   d->server->clear();
-  for (const PacsServer& s : servers) d->server->addItem(QStringLiteral("%1 (%2)").arg(s.name, s.address()));
+  for (const PacsServer& s : servers) d->server->addItem(serverLabel(s));
   for (int i = 0; i < servers.size(); ++i)
     if (d->server->itemText(i) == current) d->server->setCurrentIndex(i);
   if (servers.isEmpty())
@@ -279,6 +279,14 @@ void PacsBrowserDialog::setRunning(bool on) {
     d->poll->stop();
     d->job.reset();
   }
+}
+
+bool PacsBrowserDialog::endQuery(const std::shared_ptr<JobProgress>& job) {
+  if (d->job != job) return false;  // another job replaced it: its answer is stale
+  setRunning(false);
+  d->progress->setValue(0);
+  d->progress->setTextVisible(false);  // a query's bar says nothing once it ended
+  return true;
 }
 
 void PacsBrowserDialog::pollProgress() {
@@ -348,10 +356,7 @@ bool PacsBrowserDialog::search() {
   connect(watcher, &QFutureWatcher<std::shared_ptr<Found>>::finished, this, [this, watcher, job] {
     const std::shared_ptr<Found> found = watcher->result();
     watcher->deleteLater();
-    if (d->job != job) return;
-    setRunning(false);
-    d->progress->setValue(0);
-    d->progress->setTextVisible(false);
+    if (!endQuery(job)) return;
     if (!*found) {
       showState(found->error().code == core::ErrorCode::Cancelled ? tr("Search cancelled")
                                                                    : tr("Search failed: %1").arg(fromError(found->error())),
@@ -418,11 +423,7 @@ void PacsBrowserDialog::listSeries() {
   connect(watcher, &QFutureWatcher<std::shared_ptr<Found>>::finished, this, [this, watcher, job, generation, study] {
     const std::shared_ptr<Found> found = watcher->result();
     watcher->deleteLater();
-    if (d->job != job) return;
-    setRunning(false);
-    d->progress->setValue(0);
-    d->progress->setTextVisible(false);
-    if (generation != d->generation) return;
+    if (!endQuery(job) || generation != d->generation) return;
     if (!*found) {
       showState(tr("The series could not be listed: %1").arg(fromError(found->error())), true);
       Q_EMIT seriesListed(false);

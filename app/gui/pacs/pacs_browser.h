@@ -26,6 +26,7 @@ class QTableWidget;
 
 namespace delineate::app::gui {
 
+class JobProgress;
 class Workbench;
 
 // What Open hands the window: a folder of the local cache, or a study imported into a share.
@@ -87,6 +88,8 @@ class PacsBrowserDialog : public QDialog {
   void showState(const QString& text, bool error);
   void setRunning(bool on);
   void pollProgress();
+  // A search or series listing ended: false when `job` is no longer the one running (its answer is dropped).
+  bool endQuery(const std::shared_ptr<JobProgress>& job);
   std::unique_ptr<Impl> d;
 };
 

@@ -44,6 +44,21 @@ core::Result<io::RetrieveResult> moveToOurselves(const PacsServer& server, const
 
 }  // namespace
 
+core::Status pacsEcho(const PacsServer& server, const QString& secret) {
+  if (server.protocol == PacsServer::Protocol::DicomWeb) {
+    io::DicomWebService service = server.webService(secret);
+    service.requestTimeoutSeconds = 30;
+    io::QueryKeys keys;
+    keys.limit = 1;
+    const auto found = io::dicomWebFind(service, io::QueryLevel::Study, keys);
+    return found ? core::Status::success() : core::Status(found.error());
+  }
+  io::DimseNode node = server.dimseNode();
+  node.acseTimeoutSeconds = 15;
+  node.dimseTimeoutSeconds = 15;
+  return io::dimseEcho(node, callerOf(server));
+}
+
 core::Result<std::vector<io::QueryMatch>> pacsFind(const PacsServer& server, const QString& secret,
                                                    io::QueryLevel level, const io::QueryKeys& keys,
                                                    core::ProgressSink* progress) {

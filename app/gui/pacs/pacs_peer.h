@@ -16,6 +16,9 @@
 
 namespace delineate::app::gui {
 
+// The cheapest question that proves the address, the AE titles, the credentials and TLS right: C-ECHO, or a
+// QIDO-RS study query for one match; with short timeouts (a Test button, not a transfer).
+core::Status pacsEcho(const PacsServer& server, const QString& secret);
 core::Result<std::vector<io::QueryMatch>> pacsFind(const PacsServer& server, const QString& secret,
                                                    io::QueryLevel level, const io::QueryKeys& keys,
                                                    core::ProgressSink* progress = nullptr);
@@ -25,6 +28,11 @@ core::Result<io::RetrieveResult> pacsRetrieve(const PacsServer& server, const QS
                                               core::ProgressSink* progress = nullptr);
 core::Result<io::StoreResult> pacsStore(const PacsServer& server, const QString& secret,
                                         const std::vector<std::string>& files, core::ProgressSink* progress = nullptr);
+
+// "Name (ORTHANC@host:4242)": how the server lists show a server.
+inline QString serverLabel(const PacsServer& server) {
+  return QStringLiteral("%1 (%2)").arg(server.name, server.address());
+}
 
 // The secret a server needs, read from the keyring on the GUI thread: empty `error` when none is needed or it was
 // found; else why not, naming the server and where to set it.

@@ -69,7 +69,7 @@ PacsSendDialog::~PacsSendDialog() {
 void PacsSendDialog::setServers(const QList<PacsServer>& servers) {
   m_servers = servers;
   m_server->clear();
-  for (const PacsServer& s : servers) m_server->addItem(QStringLiteral("%1 (%2)").arg(s.name, s.address()));
+  for (const PacsServer& s : servers) m_server->addItem(serverLabel(s));
   if (servers.isEmpty()) showState(tr("No PACS server is set up: add one in Preferences, PACS Servers"), true);
 }
 

@@ -14,9 +14,8 @@
 #include <optional>
 
 #include "app/gui/base/error_text.h"
+#include "app/gui/pacs/pacs_peer.h"
 #include "app/gui/pacs/pacs_servers_dialog.h"
-#include "io/pacs/dicomweb_client.h"
-#include "io/pacs/dimse_client.h"
 
 namespace delineate::app::gui {
 
@@ -28,26 +27,12 @@ struct TestAnswer {
   qint64 milliseconds = 0;
 };
 
-// C-ECHO, or QIDO-RS for one study: the cheapest question that proves the address, the AE titles or the
-// credentials and TLS right. Runs on a worker thread.
+// pacsEcho, timed. Runs on a worker thread.
 TestAnswer testServer(const PacsServer& server, const QString& secret) {
   TestAnswer answer;
   QElapsedTimer clock;
   clock.start();
-  if (server.protocol == PacsServer::Protocol::Dimse) {
-    io::DimseNode node = server.dimseNode();
-    node.acseTimeoutSeconds = 15;
-    node.dimseTimeoutSeconds = 15;
-    const core::Status echo = io::dimseEcho(node, io::DimseCaller{server.callingAe.toStdString()});
-    if (!echo.ok()) answer.error = echo.error();
-  } else {
-    io::DicomWebService service = server.webService(secret);
-    service.requestTimeoutSeconds = 30;
-    io::QueryKeys keys;
-    keys.limit = 1;
-    const auto found = io::dicomWebFind(service, io::QueryLevel::Study, keys);
-    if (!found.ok()) answer.error = found.error();
-  }
+  if (const core::Status answered = pacsEcho(server, secret); !answered) answer.error = answered.error();
   answer.milliseconds = clock.elapsed();
   return answer;
 }
