@@ -79,13 +79,9 @@ bool retrieveNow(PacsBrowserDialog& browser) {
 }
 
 std::vector<std::string> modalitiesOnPacs(const OrthancServer& orthanc, const std::string& studyUid) {
-  io::DimseNode node;
-  node.aeTitle = orthanc.aeTitle();
-  node.host = "127.0.0.1";
-  node.port = orthanc.dicomPort();
   io::QueryKeys keys;
   keys.studyInstanceUid = studyUid;
-  auto series = io::dimseFind(node, {"DELINEATE"}, io::QueryLevel::Series, keys);
+  auto series = io::dimseFind(nodeOf(orthanc), {"DELINEATE"}, io::QueryLevel::Series, keys);
   REQUIRE(series.ok());
   std::vector<std::string> out;
   for (const auto& s : *series) out.push_back(s.modality);
@@ -113,9 +109,7 @@ TEST_CASE("PACS browser: a study found on Orthanc over DIMSE, retrieved into the
   other.instances = 3;
   other.tiny = true;
   makeStudy(sources, dir / "other", other);
-  OrthancOptions options;  // the PACS knows us, as a hospital's PACS knows its workstations
-  options.modalities["delineate"] = {"DELINEATE", freeLoopbackPort()};
-  OrthancServer orthanc(options);
+  OrthancServer orthanc(knowsUs(freeLoopbackPort()));
   orthanc.start();
   orthanc.storeFolder(dir / "study");
   orthanc.storeFolder(dir / "other");
@@ -216,9 +210,7 @@ TEST_CASE("PACS browser: DICOMweb and C-MOVE retrieves for a look from the local
   spec.instances = 12;
   const MadeStudy study = makeStudy(sources, dir / "study", spec);
   const int movePort = freeLoopbackPort();
-  OrthancOptions options;
-  options.modalities["delineate"] = {"DELINEATE", movePort};
-  OrthancServer orthanc(options);
+  OrthancServer orthanc(knowsUs(movePort));
   orthanc.start();
   orthanc.storeFolder(dir / "study");
 

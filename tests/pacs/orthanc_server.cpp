@@ -253,6 +253,23 @@ std::string OrthancServer::log() const {
   return text.size() > 4000 ? text.substr(text.size() - 4000) : text;
 }
 
+OrthancOptions knowsUs(int ourPort) {
+  OrthancOptions o;
+  o.modalities["delineate"] = {"DELINEATE", ourPort};
+  return o;
+}
+
+io::DimseNode nodeOf(const OrthancServer& o) {
+  io::DimseNode n;
+  n.aeTitle = o.aeTitle();
+  n.host = "127.0.0.1";
+  n.port = o.dicomPort();
+  n.connectTimeoutSeconds = 5;
+  n.acseTimeoutSeconds = 10;
+  n.dimseTimeoutSeconds = 20;
+  return n;
+}
+
 bool orthancForTests() {
   if (OrthancServer::available()) return true;
   if (runningInCi()) FAIL("Orthanc (Debian orthanc, orthanc-dicomweb) is not installed: run scripts/setup.sh");

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "io/pacs/pacs_types.h"
 #include "tests/common/test_support.h"
 
 namespace delineate::test {
@@ -78,6 +79,12 @@ class OrthancServer {
   int m_dicomPort = 0, m_httpPort = 0;
   pid_t m_pid = -1;
 };
+
+// An Orthanc that knows us: AE title DELINEATE at 127.0.0.1:ourPort among its modalities (C-FIND, C-GET and C-MOVE
+// from an AE it does not list are refused), as a hospital's PACS knows its workstations.
+OrthancOptions knowsUs(int ourPort = 11112);
+// The DIMSE peer for `o` on loopback, with short timeouts (a test's failure comes quickly).
+io::DimseNode nodeOf(const OrthancServer& o);
 
 // Whether Orthanc is installed: false after a warning (the test then returns, skipped), and a failed test under CI,
 // where it must be (scripts/setup.sh installs it).

@@ -24,23 +24,6 @@ namespace fs = std::filesystem;
 namespace {
 
 
-OrthancOptions knowsUs(int ourPort = 11112) {
-  OrthancOptions o;
-  o.modalities["delineate"] = {"DELINEATE", ourPort};
-  return o;
-}
-
-io::DimseNode nodeOf(const OrthancServer& o) {
-  io::DimseNode n;
-  n.aeTitle = o.aeTitle();
-  n.host = "127.0.0.1";
-  n.port = o.dicomPort();
-  n.connectTimeoutSeconds = 5;
-  n.acseTimeoutSeconds = 10;
-  n.dimseTimeoutSeconds = 20;
-  return n;
-}
-
 std::set<std::string> filesIn(const fs::path& folder) {
   std::set<std::string> out;
   for (const auto& e : fs::directory_iterator(folder)) out.insert(e.path().filename().string());
