@@ -15,15 +15,8 @@ if [ $# -lt 1 ]; then
   exit 2
 fi
 
-# Skips are only honest outside CI: there a missing keyring would silently drop the only run with a real one.
-skip() {
-  if [ "${CI:-}" = true ]; then
-    echo "FAILED (CI=true, so not skipped): $*"
-    exit 1
-  fi
-  echo "SKIPPED: $*"
-  exit 77
-}
+# skip REASON: exit 77, or a failure under CI=true.
+source "$(dirname "${BASH_SOURCE[0]}")/../common/skip_or_fail.sh"
 
 for tool in dbus-run-session gnome-keyring-daemon dbus-send; do
   command -v "$tool" >/dev/null ||

@@ -19,15 +19,8 @@ if [ $# -lt 1 ]; then
   exit 2
 fi
 
-# Skips are only honest outside CI: there a missing FUSE device or sshfs would silently drop the network-mount run.
-skip() {
-  if [ "${CI:-}" = true ]; then
-    echo "FAILED (CI=true, so not skipped): $*"
-    exit 1
-  fi
-  echo "SKIPPED: $*"
-  exit 77
-}
+# skip REASON: exit 77, or a failure under CI=true.
+source "$(dirname "${BASH_SOURCE[0]}")/../common/skip_or_fail.sh"
 
 fuse_device="${DELINEATE_FUSE_DEVICE:-/dev/fuse}"
 [ -c "$fuse_device" ] || skip "$fuse_device does not exist here (no FUSE, e.g. a container without the device)"
