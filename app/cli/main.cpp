@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/batch.h"
 #include "app/cli/commands.h"
 #include "app/command_line/command_parser.h"
 
@@ -56,6 +57,7 @@ class Program {
     addCheckpointCommands();
     addAuditCommands();
     addPacsCommands();
+    addBatchCommands();
   }
 
   int run(std::vector<std::string> args) {
@@ -660,8 +662,102 @@ class Program {
     json(listen, m_pacs.json);
   }
 
+  void addBatchCommands() {
+    BatchOptions& o = m_batch;
+    CLI::App* b = command(m_app, "batch",
+                          "an engine over a cohort of studies on a share store, each result a new label-set revision; "
+                          "resumable (what is done is read from the share), as a Slurm job array (--slurm) or as studies "
+                          "arrive (--watch). Exit 0: complete; 3: partial (some failed, named); 1: failed.",
+                          [this] { return runBatch(m_batch); });
+    b->require_subcommand(0, 1);
+    b->add_option("ROOT", o.root, "the share store");
+    value(b, "--label-set", o.labelSet, "NAME", "the label set the results are saved to (required)");
+    value(b, "--engine", o.engine, "ID", "classic (default), classic.threshold, a checkpoint file or share:ROOT#MODEL[@REV]");
+    value(b, "--device", o.device, "auto|cpu|cuda", "a checkpoint engine's device");
+    labelIds(b, "--class", o.classes, "a class to produce (default: every class the engine has)");
+    CLI::Option* dataset = value(b, "--dataset", o.dataset, "NAME[@REV]", "the studies of a dataset (its newest version)");
+    CLI::Option* studies = repeatable(valueName(b->add_option("--studies", o.studies, "these studies")->delimiter(','), "A,B"));
+    CLI::Option* list = value(b, "--list", o.listFile, "FILE", "the studies named in FILE, one per line ('#' comments)");
+    CLI::Option* folder = value(b, "--folder", o.folder, "DIR",
+                                "import DIR's volume files (a study each, named by the file) and DICOM folders first");
+    CLI::Option* all = b->add_flag("--all", o.all, "every study in the catalogue (the default without another source)");
+    const std::vector<CLI::Option*> sources{dataset, studies, list, folder, all};
+    for (auto* x : sources)
+      for (auto* y : sources)
+        if (x != y) x->excludes(y);
+    value(b, "--text", o.text, "T", "catalogue: patient ID or name, description or study name contains T");
+    value(b, "--patient", o.patient, "P", "catalogue: patient ID or name contains P");
+    value(b, "--modality", o.modality, "M", "catalogue: a series of this modality; and the series segmented");
+    value(b, "--from", o.dateFrom, "DATE", "catalogue: study date on or after (YYYY-MM-DD)");
+    value(b, "--to", o.dateTo, "DATE", "catalogue: study date on or before (YYYY-MM-DD)");
+    b->add_flag("--also-labelled", o.alsoLabelled,
+                "also segment studies whose label set holds revisions by others (a new revision on top)");
+    value(b, "--author", o.author, "NAME", "the revisions' author (default: $DELINEATE_AUTHOR or the login)");
+    value(b, "--message", o.message, "TEXT", "the revisions' message (default: 'batch: ENGINE')");
+    value(b, "--summary", o.summary, "FILE", "the summary table: .csv (a row per study) or .json (everything)");
+    value(b, "--statistics", o.statistics, "FILE", "per-label statistics as CSV (a row per study and label)");
+    json(b, o.json);
+    b->add_option_function<std::string>(
+         "--slice",
+         [&o](const std::string& text) {
+           if (text == "slurm") {
+             o.sliceFromSlurm = true;
+             return;
+           }
+           const auto slash = text.find('/');
+           try {
+             if (slash == std::string::npos) throw std::invalid_argument(text);
+             std::size_t used = 0;
+             o.sliceIndex = std::stoi(text.substr(0, slash), &used);
+             if (used != slash) throw std::invalid_argument(text);
+             o.sliceCount = std::stoi(text.substr(slash + 1), &used);
+             if (used != text.size() - slash - 1) throw std::invalid_argument(text);
+           } catch (const std::exception&) {
+             throw CLI::ValidationError("--slice", "expected K/N (e.g. 2/8) or 'slurm', got '" + text + "'");
+           }
+         },
+         "K/N: only the studies whose position modulo N is K; 'slurm': this array task's share")
+        ->type_name("K/N|slurm");
+    b->add_flag("--watch", o.watch, "keep running: segment the catalogue's studies that match as they arrive (SIGTERM "
+                                    "stops after the current study)");
+    b->add_option("--poll", o.pollSeconds, "--watch: seconds between looks at the catalogue (default 10)")
+        ->check(CLI::Range(0.2, 3600.0));
+    b->add_flag("--slurm", o.slurm, "submit the batch as a Slurm job array instead of running it here");
+    value(b, "--job-dir", o.jobDir, "DIR", "--slurm: the job's folder (script, study list, logs, results), on storage "
+                                          "every node mounts");
+    b->add_option("--array-tasks", o.arrayTasks, "--slurm: array tasks (default: one per study, at most 100)")
+        ->check(CLI::Range(1, 100000));
+    b->add_option("--max-running", o.maxRunning, "--slurm: at most this many tasks at once (sbatch --array=...%M)")
+        ->check(CLI::Range(1, 100000));
+    b->add_option("--cpus", o.cpus, "--slurm: CPUs per task")->check(CLI::Range(1, 4096));
+    value(b, "--mem", o.memory, "SIZE", "--slurm: memory per task's node (e.g. 8G)");
+    value(b, "--time", o.time, "LIMIT", "--slurm: wall-time limit per task (e.g. 1:00:00)");
+    b->add_option("--gpus", o.gpus, "--slurm: GPUs per task (--gres=gpu:N)")->check(CLI::Range(1, 64));
+    value(b, "--partition", o.partition, "P", "--slurm: the partition");
+    value(b, "--account", o.account, "A", "--slurm: the account");
+    repeatable(valueName(b->add_option("--sbatch-option", o.sbatchOptions, "--slurm: one more #SBATCH line, verbatim"),
+                         "OPTION"));
+    b->add_flag("--no-submit", o.noSubmit, "--slurm: write the job folder and script, do not submit");
+
+    const auto jobCommand = [&](const std::string& name, const std::string& what, BatchJobOptions& target,
+                                int (*action)(const BatchJobOptions&)) {
+      CLI::App* c = command(*b, name, what, [action, &target] { return action(target); });
+      positional(c, "JOBDIR", target.jobDir, "the job's folder (batch --slurm --job-dir)");
+      return c;
+    };
+    json(jobCommand("status", "a submitted batch: its tasks in the queue, and per study done (read from the share), "
+                              "failed (with the reason) or to do.",
+                    m_batchStatus, runBatchStatus),
+         m_batchStatus.json);
+    jobCommand("cancel", "scancel the batch's job (saved revisions stay).", m_batchCancel, runBatchCancel);
+    jobCommand("resubmit", "submit the batch's script again (after a cancel or a failure): done studies are skipped.",
+               m_batchResubmit, runBatchResubmit);
+  }
+
   CLI::App m_app;
   std::map<const CLI::App*, std::function<int()>> m_actions;
+  BatchOptions m_batch;
+  BatchJobOptions m_batchStatus, m_batchCancel, m_batchResubmit;
   InfoOptions m_info;
   SegmentOptions m_segment;
   ClickEvalOptions m_clickEval;

@@ -17,44 +17,53 @@
 
 namespace delineate::app::cli {
 
-int runSegment(const SegmentOptions& o) {
+int createSegmentationEngine(const std::string& engineArgument, const std::string& device, const std::string& command,
+                             std::unique_ptr<inference::SegmentationEngine>& engine, std::string& checkpointFile) {
   // A classic engine by id, or a trained checkpoint (a file, or share:ROOT#MODEL[@REV]) through the LibTorch plugin.
-  std::unique_ptr<inference::SegmentationEngine> engine = inference::createEngine(o.engine);
-  if (!engine) {
-    const bool reference = io::parseCheckpointReference(o.engine).has_value();
-    std::error_code ec;
-    if (!reference && !std::filesystem::exists(o.engine, ec))
-      return usageError("segment", "unknown engine '" + o.engine + "' (classic, classic.threshold, a checkpoint file or "
-                                   "share:ROOT#MODEL[@REV])");
-    inference::EngineSelection selection;
-    selection.checkpoint = o.engine;
-    if (int code = resolveCheckpointArgument(selection.checkpoint); code != 0) return code;
-    selection.vista.device = o.device;
-    // A sidecar beside it that is not one of ours (no architecture) leaves a plain VISTA-3D checkpoint: said, not
-    // silent; one that names an architecture but cannot be read is an error naming it (readCheckpointModel).
-    auto model = inference::readCheckpointModel(selection.checkpoint);
-    if (!model) return fileError(model.error());
-    const std::string sidecar = inference::checkpointSidecarPath(selection.checkpoint);
-    std::error_code sidecarError;
-    if (!*model && std::filesystem::exists(sidecar, sidecarError))
-      std::fprintf(stderr, "warning: %s: names no architecture (not a Delineate sidecar): the checkpoint is read as a "
-                           "plain VISTA-3D checkpoint\n", sidecar.c_str());
-    // Read as a checkpoint (its zip directory and pickle, or safetensors header: cheap) before LibTorch is loaded, so
-    // a file that is none is named as such whatever device would have run it.
-    if (core::Status readable = inference::checkCheckpointFile(selection.checkpoint); !readable)
-      return fileError(readable.error());
-    auto choice = inference::selectEngineViaPlugin(selection);
-    if (!choice) return fileError(choice.error());
-    // The engine asked for is the engine used, or nothing is: a batch run must never write another engine's labels
-    // with exit 0 (the window may fall back to the classic engine; it says so on screen).
-    if (choice->engine && choice->engine->info().id.rfind("classic", 0) == 0)
-      return fileError(core::makeError(core::ErrorCode::Unsupported, o.engine,
-                                       "the checkpoint cannot be used here: " + choice->why +
-                                           "; nothing was segmented (--device cpu runs it on the CPU; --engine classic "
-                                           "asks for the classic engine)"));
-    std::fprintf(stderr, "%s\n", choice->why.c_str());
-    engine = std::move(choice->engine);
-  }
+  engine = inference::createEngine(engineArgument);
+  checkpointFile.clear();
+  if (engine) return 0;
+  const bool reference = io::parseCheckpointReference(engineArgument).has_value();
+  std::error_code ec;
+  if (!reference && !std::filesystem::exists(engineArgument, ec))
+    return usageError(command, "unknown engine '" + engineArgument + "' (classic, classic.threshold, a checkpoint file or "
+                               "share:ROOT#MODEL[@REV])");
+  inference::EngineSelection selection;
+  selection.checkpoint = engineArgument;
+  if (int code = resolveCheckpointArgument(selection.checkpoint); code != 0) return code;
+  selection.vista.device = device;
+  // A sidecar beside it that is not one of ours (no architecture) leaves a plain VISTA-3D checkpoint: said, not
+  // silent; one that names an architecture but cannot be read is an error naming it (readCheckpointModel).
+  auto model = inference::readCheckpointModel(selection.checkpoint);
+  if (!model) return fileError(model.error());
+  const std::string sidecar = inference::checkpointSidecarPath(selection.checkpoint);
+  std::error_code sidecarError;
+  if (!*model && std::filesystem::exists(sidecar, sidecarError))
+    std::fprintf(stderr, "warning: %s: names no architecture (not a Delineate sidecar): the checkpoint is read as a "
+                         "plain VISTA-3D checkpoint\n", sidecar.c_str());
+  // Read as a checkpoint (its zip directory and pickle, or safetensors header: cheap) before LibTorch is loaded, so
+  // a file that is none is named as such whatever device would have run it.
+  if (core::Status readable = inference::checkCheckpointFile(selection.checkpoint); !readable)
+    return fileError(readable.error());
+  auto choice = inference::selectEngineViaPlugin(selection);
+  if (!choice) return fileError(choice.error());
+  // The engine asked for is the engine used, or nothing is: a batch run must never write another engine's labels
+  // with exit 0 (the window may fall back to the classic engine; it says so on screen).
+  if (choice->engine && choice->engine->info().id.rfind("classic", 0) == 0)
+    return fileError(core::makeError(core::ErrorCode::Unsupported, engineArgument,
+                                     "the checkpoint cannot be used here: " + choice->why +
+                                         "; nothing was segmented (--device cpu runs it on the CPU; --engine classic "
+                                         "asks for the classic engine)"));
+  std::fprintf(stderr, "%s\n", choice->why.c_str());
+  engine = std::move(choice->engine);
+  checkpointFile = selection.checkpoint;
+  return 0;
+}
+
+int runSegment(const SegmentOptions& o) {
+  std::unique_ptr<inference::SegmentationEngine> engine;
+  std::string checkpoint;
+  if (int code = createSegmentationEngine(o.engine, o.device, "segment", engine, checkpoint); code != 0) return code;
   inference::SegmentationRequest request;
   request.classes = o.classes;
   // In its stored type: every engine reads it (an int16 CT is half the memory of its float32 copy).

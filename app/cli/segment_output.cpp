@@ -26,20 +26,26 @@ int resolveCheckpointArgument(std::string& checkpoint) {
   return 0;
 }
 
-int writeSegmentation(const std::string& output, const core::Geometry& g, const core::LabelPatch& patch,
-                      const inference::EngineInfo& engine, double seconds) {
+core::Result<core::LabelMap> labelsOnGrid(const core::Geometry& g, const core::LabelPatch& patch,
+                                          const std::string& engineId) {
   if (!patch.valid() || !g.contains(patch.box.min) || !g.contains(patch.box.max))
-    return fileError(core::makeError(core::ErrorCode::InvalidArgument, engine.id,
-                                     "the engine returned labels that do not fit the image"));
+    return core::makeError(core::ErrorCode::InvalidArgument, engineId, "the engine returned labels that do not fit the image");
   auto voxels = core::Volume<core::Label>::create(g, 0);
-  if (!voxels) return fileError(voxels.error());
+  if (!voxels) return voxels.error();
   const auto& dims = g.dimensions();
   std::size_t o = 0;
   for (std::int64_t z = patch.box.min[2]; z <= patch.box.max[2]; ++z)
     for (std::int64_t y = patch.box.min[1]; y <= patch.box.max[1]; ++y)
       for (std::int64_t x = patch.box.min[0]; x <= patch.box.max[0]; ++x)
         (*voxels)[static_cast<std::size_t>((z * dims[1] + y) * dims[0] + x)] = patch.voxels[o++];
-  const core::LabelMap labels(std::move(voxels).value());
+  return core::LabelMap(std::move(voxels).value());
+}
+
+int writeSegmentation(const std::string& output, const core::Geometry& g, const core::LabelPatch& patch,
+                      const inference::EngineInfo& engine, double seconds) {
+  auto placed = labelsOnGrid(g, patch, engine.id);
+  if (!placed) return fileError(placed.error());
+  const core::LabelMap& labels = *placed;
   if (core::Status s = io::writeLabelFile(output, labels); !s) return fileError(s.error());
   const core::LabelTable names = engineLabelTable(engine);
   std::vector<std::size_t> counts(65536, 0);

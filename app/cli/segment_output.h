@@ -2,8 +2,10 @@
 // What `delineate-cli segment` and `delineate-vista3d segment` share: the checkpoint an engine is given, resolved to a
 // local file, and the end of a headless segmentation: the engine's patch placed on the image grid, written as a label
 // file with its names beside it, and one line per label on stdout.
+#include <memory>
 #include <string>
 
+#include "core/label_map.h"
 #include "core/label_patch.h"
 #include "core/label_table.h"
 #include "core/geometry.h"
@@ -22,6 +24,16 @@ core::LabelTable engineLabelTable(const inference::EngineInfo& engine, const cor
 // file to load. A pinned revision taken from the cache because its share cannot be reached is said as a warning.
 // Returns the exit code: 0, or 1 with "error: <file>: <reason>".
 int resolveCheckpointArgument(std::string& checkpoint);
+
+// The engine `engineArgument` names (a classic engine's id, a checkpoint file, share:ROOT#MODEL[@REV]) on `device`,
+// never another in its place. `checkpointFile`: the local checkpoint it runs (empty for a classic engine). Returns the
+// exit code: 0; 2 for an unknown engine (a usage error of `command`); 1 with "error: <file>: <reason>".
+int createSegmentationEngine(const std::string& engineArgument, const std::string& device, const std::string& command,
+                             std::unique_ptr<inference::SegmentationEngine>& engine, std::string& checkpointFile);
+
+// The engine's patch on the grid `g` as a label map (InvalidArgument naming the engine when it does not fit).
+core::Result<core::LabelMap> labelsOnGrid(const core::Geometry& g, const core::LabelPatch& patch,
+                                          const std::string& engineId);
 
 // The labels on the grid `g` of the image segmented. Returns the exit code: 0, or 1 with "error: <file>: <reason>"
 // when the labels cannot be written.

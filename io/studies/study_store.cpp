@@ -15,6 +15,8 @@
 #include <nlohmann/json.hpp>
 
 #include "io/base/atomic_file.h"
+#include "io/dicom/dicom.h"
+#include "io/volume/image_file.h"
 #include "io/base/file_read.h"
 #include "io/base/parallel.h"
 #include "io/base/posix_util.h"
@@ -475,6 +477,37 @@ core::Result<ReindexReport> reindexStudies(const ShareStore& store, core::Progre
   if (!name) return name.error();
   report.snapshot = *name;
   return report;
+}
+
+core::Result<core::ScalarImage> readFetchedSeries(const FetchedSeries& fetched, core::ProgressSink* progress) {
+  core::ScalarImage image;
+  if (fetched.manifest.kind == "volume") {
+    auto read = readImageFileTyped(fetched.openPath);
+    if (!read) return read.error();
+    image = std::move(read).value();
+  } else {
+    auto index = indexDicomFolder(fetched.openPath);
+    if (!index) return index.error();
+    std::vector<const DicomSeries*> images;
+    for (const DicomSeries* s : index->allSeries())
+      if (s->isImage) images.push_back(s);
+    if (images.empty())
+      return core::makeError(core::ErrorCode::NotFound, fetched.openPath, "holds no DICOM image series");
+    if (images.size() > 1)
+      return core::makeError(core::ErrorCode::InvalidArgument, fetched.openPath,
+                             "holds " + std::to_string(images.size()) + " image series, not one");
+    if (!images.front()->isRegular() || !images.front()->isComplete())
+      return core::makeError(core::ErrorCode::InvalidArgument, fetched.openPath,
+                             "series " + images.front()->key() + " is not one regular, complete grid (split, "
+                             "irregular spacing or missing slices)");
+    DicomLoadOptions options;
+    options.progress = progress;
+    auto loaded = loadDicomSeriesTyped(*images.front(), options);
+    if (!loaded) return loaded.error();
+    image = std::move(loaded->image);
+  }
+  if (core::Status s = core::requireFiniteVoxels(image, fetched.openPath); !s) return s.error();
+  return image;
 }
 
 }  // namespace delineate::io

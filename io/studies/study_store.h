@@ -26,6 +26,7 @@
 #include "core/error.h"
 #include "core/geometry.h"
 #include "core/progress.h"
+#include "core/scalar_image.h"
 #include "io/share/share_store.h"
 
 namespace delineate::io {
@@ -94,6 +95,10 @@ struct FetchedSeries {
 };
 core::Result<FetchedSeries> fetchSeries(const ShareStore& store, const std::string& study, const std::string& series,
                                         const std::string& localFolder, core::ProgressSink* progress = nullptr);
+// The image of a fetched series, in its stored type: the volume file, or the DICOM folder's one image series (split,
+// irregular, incomplete or several series are refused naming the folder: what a person would be asked about is not
+// decided for them). Non-finite voxels are refused naming the file.
+core::Result<core::ScalarImage> readFetchedSeries(const FetchedSeries& fetched, core::ProgressSink* progress = nullptr);
 // This user's cache folder for Delineate: $XDG_CACHE_HOME (or ~/.cache)/delineate. Local disk: fetched series and
 // catalogue indexes live here, never on the share.
 std::string userCacheFolder();

@@ -117,6 +117,7 @@ const Rooms& ioRooms() {
                                {"autosave", {"base", "volume"}},
                                {"studies", {"base", "volume", "dicom", "share"}},
                                {"pacs", {"base", "dicom", "share", "studies"}},
+                               {"cluster", {"base"}},
                            }};
   return rooms;
 }
