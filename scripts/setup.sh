@@ -47,6 +47,9 @@ PACKAGES=(
   # window: PACS passwords and tokens in the desktop keyring (QtKeychain); its tests run a private D-Bus session with
   # GNOME Keyring's Secret Service (dbus-run-session is in dbus-daemon) and read the keyring back with secret-tool
   qtkeychain-qt6-dev gnome-keyring libsecret-tools dbus-daemon
+  # tests: cohorts on a real one-node Slurm (tests/slurm/slurm_cluster.sh: slurmctld, slurmd and a private munged on
+  # loopback); the same client commands (sbatch, squeue, scancel) are what `batch --slurm` calls on a cluster
+  slurm-wlm munge
 )
 
 missing=()

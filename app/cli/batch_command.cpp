@@ -171,6 +171,11 @@ class BatchRun {
         queue.pop_front();
         changed.notify_all();
       }
+      if (m_interrupt.cancelled() && p.ready) {
+        // Read ahead but not begun: nothing of it was written; its lease goes back.
+        m_leases.release(p.lease);
+        continue;
+      }
       const auto t0 = Clock::now();
       StudyResult r = p.ready ? segmentAndSave(p) : std::move(p.result);
       if (r.status == "segmented") {
@@ -249,6 +254,9 @@ class BatchRun {
     if (images.empty()) {
       why = listing.series.empty() ? "has no image series on the share"
                                    : "has no image series" + (m_o.modality.empty() ? std::string() : " of modality " + m_o.modality);
+      // A manifest that cannot be read is the likelier story: say it.
+      for (const auto& d : listing.damaged) why += "; damaged: " + d;
+      for (const auto& s : listing.seriesInProgress) why += "; series " + s + " is still being imported (or its import was killed)";
       return std::nullopt;
     }
     const auto volume = [](const io::SeriesManifest* m) {
@@ -328,7 +336,9 @@ class BatchRun {
     }
     auto set = io::LabelSetRevisions::open(m_store, study, m_o.labelSet);
     if (!set) return fail(set.error().describe());
-    auto lease = io::ShareLease::prepare(m_store, set->folder(), m_user);
+    io::LeasePolicy policy;
+    policy.breakWhenHolderGone = true;
+    auto lease = io::ShareLease::prepare(m_store, set->folder(), m_user, policy);
     if (!lease) return fail(lease.error().describe());
     auto shared = std::make_shared<io::ShareLease>(std::move(*lease));
     auto taken = shared->acquire();

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -128,6 +129,14 @@ core::Result<std::optional<LeaseHolder>> ShareLease::readLease() const {
   const std::int64_t deadline =
       h.lastSignMs + (static_cast<std::int64_t>(h.ttlSeconds) + m_policy.skewGraceSeconds) * 1000;
   h.expired = epochMs(now()) > deadline;
+  // A holder on this very machine whose process is gone (killed, crashed) is dead at once, when the policy says so:
+  // a batch job's study must not wait out the TTL after a cancelled task. A reused pid keeps it alive (the TTL
+  // then decides): the mistake can only be waiting too long, never breaking a live lease.
+  if (!h.expired && m_policy.breakWhenHolderGone && h.token != "unreadable" && h.host == m_host && h.pid > 0 &&
+      h.pid != static_cast<long long>(::getpid()) && ::kill(static_cast<pid_t>(h.pid), 0) != 0 && errno == ESRCH) {
+    h.expired = true;
+    h.processGone = true;
+  }
   return std::optional<LeaseHolder>(h);
 }
 
@@ -238,7 +247,7 @@ core::Result<bool> ShareLease::breakExpired(const LeaseHolder& stale) {
   record.action = "lease-break";
   record.study = study;
   record.labelSet = labelSet;
-  record.detail = "broke the expired lease of " + now.user + "@" + now.host + " (pid " + std::to_string(now.pid) +
+  record.detail = std::string(now.processGone ? "broke the lease of a process that is gone, " : "broke the expired lease of ") + now.user + "@" + now.host + " (pid " + std::to_string(now.pid) +
                   ", token " + now.token + ", acquired " + now.acquiredIso + ", last sign of life " +
                   isoOf(now.lastSignMs) + ", ttl " + std::to_string(now.ttlSeconds) + " s) in " + m_folder;
   if (core::Status s = appendStoreAudit(m_store->root(), record); !s) return s.error();

@@ -42,6 +42,9 @@ struct LeasePolicy {
   int ttlSeconds = 120;        // a lease without a sign of life for this long has expired
   int heartbeatSeconds = 30;   // how often a holder should call heartbeat() (the caller's timer)
   int skewGraceSeconds = 30;   // extra time before another host may break an expired lease
+  // A lease whose holder ran on this machine (same host name) and whose process no longer exists counts as expired
+  // at once (batch jobs: a cancelled task's study is taken by the next run). Off for editors' leases.
+  bool breakWhenHolderGone = false;
   // The wall clock; tests inject their own to step through expiry without sleeping.
   std::function<std::chrono::system_clock::time_point()> clock;
 };
@@ -57,6 +60,7 @@ struct LeaseHolder {
   std::int64_t lastSignMs = 0;  // epoch ms of the acquisition or the last heartbeat, by the holder's clock
   int ttlSeconds = 0;
   bool expired = false;         // as judged now, grace included
+  bool processGone = false;     // expired because its process on this machine is gone (breakWhenHolderGone)
 };
 
 enum class LeaseOutcome {

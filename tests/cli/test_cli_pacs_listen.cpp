@@ -29,6 +29,7 @@ using namespace delineate;
 using namespace delineate::test;
 namespace fs = std::filesystem;
 
+#include "tests/cli/background_cli.h"
 #include "tests/cli/cli_in_folder.h"
 
 namespace {
@@ -57,68 +58,6 @@ int freePort() {
 }
 
 
-
-// `pacs listen` in the background: its stdout and stderr in files, read as they grow.
-class Listener {
- public:
-  Listener(const ScratchDir& dir, const std::string& args, const std::string& name) : m_out(dir / (name + ".out")) {
-    const fs::path err = dir / (name + ".err");
-    const std::string cache = (dir / "cache").string();
-    m_pid = ::fork();
-    REQUIRE(m_pid >= 0);
-    if (m_pid == 0) {
-      ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the test
-      ::setenv("XDG_CACHE_HOME", cache.c_str(), 1);
-      const std::string line = "exec '" + std::string(DELINEATE_CLI_PATH) + "' pacs listen " + args + " >'" +
-                               m_out.string() + "' 2>'" + err.string() + "'";
-      ::execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
-      ::_exit(127);
-    }
-  }
-  ~Listener() { kill(SIGKILL); }
-
-  std::string output() const { return readTextFile(m_out); }
-  // Waits (up to `seconds`) for stdout to hold `text`.
-  bool waitFor(const std::string& text, int seconds = 30) const {
-    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-    while (std::chrono::steady_clock::now() < end) {
-      if (fs::exists(m_out) && output().find(text) != std::string::npos) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    return false;
-  }
-  // Sends `signal` and waits for the end (SIGKILL after 20 s); the exit code, or 128 + the signal that ended it.
-  int kill(int signal) {
-    if (m_pid <= 0) return -1;
-    ::kill(m_pid, signal);
-    int status = 0;
-    for (int i = 0; i < 400; ++i) {
-      if (::waitpid(m_pid, &status, WNOHANG) == m_pid) {
-        m_pid = -1;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    ::kill(m_pid, SIGKILL);
-    ::waitpid(m_pid, &status, 0);
-    m_pid = -1;
-    return -1;
-  }
-
- private:
-  fs::path m_out;
-  pid_t m_pid = -1;
-};
-
-std::vector<nlohmann::json> jsonLines(const std::string& text) {
-  std::vector<nlohmann::json> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    auto j = nlohmann::json::parse(line, nullptr, false);
-    if (!j.is_discarded()) out.push_back(j);
-  }
-  return out;
-}
 
 int countInstanceFiles(const fs::path& folder) {
   int n = 0;
@@ -151,7 +90,7 @@ TEST_CASE("pacs listen: storescu sends the CT, and once idle the series is in th
   fs::create_directories(root);
   REQUIRE(cli(dir, "share init " + quoted(root.string())).exitCode == 0);
   const int port = freePort();
-  Listener listener(dir, quoted(root.string()) + " --port " + std::to_string(port) + " --bind 127.0.0.1 --idle 1 --spool " +
+  BackgroundCli listener(dir, "pacs listen " + quoted(root.string()) + " --port " + std::to_string(port) + " --bind 127.0.0.1 --idle 1 --spool " +
                              quoted((dir / "spool").string()),
                     "listen");
   REQUIRE(listener.waitFor("listening as DELINEATE on 127.0.0.1:" + std::to_string(port)));
@@ -221,7 +160,7 @@ TEST_CASE("pacs listen SIGKILLed mid-association publishes no half series, and r
   const std::string send = "storescu -aet SCANNER -aec DELINEATE 127.0.0.1 " + std::to_string(port) + " +sd " +
                            quoted(big.string());
   {
-    Listener first(dir, args, "first");
+    BackgroundCli first(dir, "pacs listen " + args, "first");
     REQUIRE(first.waitFor("\"event\":\"listening\""));
     std::thread sender([&] { runShell(send + " >/dev/null 2>&1"); });
     // Killed once part of the series is spooled, while storescu is still sending.
@@ -240,7 +179,7 @@ TEST_CASE("pacs listen SIGKILLed mid-association publishes no half series, and r
   CHECK(list["studies"].empty());
   CHECK(auditLines(root, "import") == 0);
 
-  Listener second(dir, args, "second");
+  BackgroundCli second(dir, "pacs listen " + args, "second");
   REQUIRE(second.waitFor("\"event\":\"listening\""));
   const auto started = jsonLines(second.output());
   REQUIRE_FALSE(started.empty());
@@ -288,8 +227,8 @@ TEST_CASE("pacs listen over TLS with client certificates and de-identification: 
   writeTextFile(key, "0123456789abcdef0123456789abcdef");
   fs::permissions(key, fs::perms::owner_read | fs::perms::owner_write);
   const int port = freePort();
-  Listener listener(dir,
-                    quoted(root.string()) + " --port " + std::to_string(port) + " --bind 127.0.0.1 --idle 1 --spool " +
+  BackgroundCli listener(dir,
+                    "pacs listen " + quoted(root.string()) + " --port " + std::to_string(port) + " --bind 127.0.0.1 --idle 1 --spool " +
                         quoted((dir / "spool").string()) + " --tls --cert " + quoted(certs.serverCert.string()) +
                         " --key " + quoted(certs.serverKey.string()) + " --ca " + quoted(certs.caCert.string()) +
                         " --deidentify --key-file " + quoted(key.string()),

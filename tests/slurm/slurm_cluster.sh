@@ -58,12 +58,13 @@ free_port() {
 }
 
 mkdir -p "$work/munge" "$work/state" "$work/spool" "$work/run"
-chmod 700 "$work/munge"
+chmod 755 "$work/munge"
 head -c 1024 /dev/urandom >"$work/munge/munge.key"
 chmod 600 "$work/munge/munge.key"
 socket="$work/munge/munge.socket"
 munged --foreground --force --key-file "$work/munge/munge.key" --socket "$socket" \
-  --pid-file "$work/munge/munged.pid" --log-file "$work/munged.log" --seed-file "$work/munge/munge.seed" &
+  --pid-file "$work/munge/munged.pid" --log-file "$work/munged.log" --seed-file "$work/munge/munge.seed" \
+  >>"$work/munged.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 100); do [ -S "$socket" ] && break; sleep 0.05; done
 [ -S "$socket" ] || { echo "munged did not start:"; cat "$work/munged.log"; exit 1; }
