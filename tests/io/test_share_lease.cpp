@@ -232,6 +232,48 @@ TEST_CASE("lease: the holder killed with SIGKILL leaves a lease that others see 
   CHECK(broke->holder->user == "crasher");
 }
 
+TEST_CASE("lease: with breakWhenHolderGone, a holder on this machine whose process is gone is broken at once, audited "
+          "as such; a live holder is not",
+          "[share][lease]") {
+  Fixture f;
+  int ready[2];
+  REQUIRE(::pipe(ready) == 0);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    ::close(ready[0]);
+    auto l = io::ShareLease::prepare(f.store, f.folder, "batch-task", {});
+    const char c = (l && l->acquire() && l->held()) ? 'y' : 'n';
+    (void)!::write(ready[1], &c, 1);
+    for (;;) ::pause();
+  }
+  ::close(ready[1]);
+  char c = 0;
+  REQUIRE(::read(ready[0], &c, 1) == 1);
+  ::close(ready[0]);
+  REQUIRE(c == 'y');
+  io::LeasePolicy policy;
+  policy.breakWhenHolderGone = true;
+  auto next = io::ShareLease::prepare(f.store, f.folder, "rerun", policy);
+  REQUIRE(next.ok());
+  auto alive = next->acquire();  // its holder still runs
+  REQUIRE(alive.ok());
+  CHECK(alive->outcome == io::LeaseOutcome::HeldByOther);
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  auto broke = next->acquire();
+  REQUIRE(broke.ok());
+  CHECK(broke->outcome == io::LeaseOutcome::Broke);
+  CHECK(broke->holder->user == "batch-task");
+  CHECK(broke->holder->processGone);
+  bool audited = false;
+  for (const auto& line : f.auditLines())
+    if (line.find("lease-break") != std::string::npos && line.find("a process that is gone") != std::string::npos)
+      audited = true;
+  CHECK(audited);
+}
+
 TEST_CASE("lease: eight processes breaking the same expired lease at once: exactly one gets it",
           "[share][share-suite][lease]") {
   Fixture f;
