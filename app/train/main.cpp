@@ -61,6 +61,14 @@ std::string duration(double seconds) {
   return buf;
 }
 
+const auto g_processStart = std::chrono::steady_clock::now();
+
+json budgetJson(const tr::BudgetFit& b) {
+  return json{{"probeIterations", b.probeIterations}, {"secondsPerStep", b.secondsPerStep},
+              {"validationSeconds", b.validationSeconds}, {"secondsLeft", b.secondsLeft},
+              {"iterations", b.iterations}, {"budgetReached", b.budgetReached}};
+}
+
 json validationJson(const tr::Validation& v) { return json::parse(tr::validationJsonText(v)); }
 
 // This process's resident memory (bytes), from /proc/self/statm; 0 where it cannot be read.
@@ -91,7 +99,7 @@ struct Flags {
   std::optional<double> learningRate, memoryBudgetMB;
   std::vector<std::int64_t> patch;
   bool resume = false, jsonLines = false, stopOnBadCase = false;
-  std::string evaluate;
+  std::string evaluate, timeBudget;
   std::string rank, labelSet;
   std::string author;
   std::vector<std::string> studies;
@@ -120,6 +128,7 @@ json mergedConfig(const Flags& f, json config) {
   if (f.memoryBudgetMB) set("memoryBudgetMB", *f.memoryBudgetMB);
   if (!f.patch.empty()) set("patch", f.patch);
   if (f.stopOnBadCase) set("stopOnBadCase", true);
+  if (!f.timeBudget.empty()) set("timeBudget", f.timeBudget);
   return config;
 }
 
@@ -143,6 +152,9 @@ void declareFlags(CLI::App& app, Flags& f) {
             "FILE");
   valueName(app.add_option("--labels", f.labels, "a label table (names, and for SegResNetDS the classes trained)"), "FILE");
   valueName(app.add_option("--iterations", f.iterations, "optimizer steps (default 1000)")->check(CLI::Range(1, 100000000)), "N");
+  valueName(app.add_option("--time-budget", f.timeBudget, "train for this long (e.g. 55m, 1h30m, 600): a probe of the "
+                                                         "first steps fits the iterations and the schedule into it"),
+            "DURATION");
   valueName(app.add_option("--validation-interval", f.validationInterval, "validate every N iterations (default 100)")
                 ->check(CLI::Range(0, 100000000)),
             "N");
@@ -230,6 +242,11 @@ class Run {
     std::signal(SIGINT, onSignal);
     std::signal(SIGTERM, onSignal);
     m_lastBeat = std::chrono::steady_clock::now();
+    // A time budget is the whole process's (a Slurm job's wall time): reading and preparing the cases count.
+    if (m_settings->trainer.timeBudgetSeconds > 0) {
+      const double before = std::chrono::duration<double>(std::chrono::steady_clock::now() - g_processStart).count();
+      m_settings->trainer.timeBudgetSeconds = std::max(1.0, m_settings->trainer.timeBudgetSeconds - before);
+    }
     auto result = tr::train(*m_model, *m_cache, m_data->train, m_data->validation, m_settings->trainer,
                             [this](const tr::Progress& p) { report(p); }, m_saver.get(), &g_cancel, m_resume);
     m_saver->flush();
@@ -533,6 +550,7 @@ class Run {
              {"skippedSteps", p.skippedSteps}, {"residentBytes", residentBytes()}};
       if (m_model->device().rfind("cuda", 0) == 0) j["deviceUsedBytes"] = deviceUsedBytes();
       if (p.validation) j["validation"] = validationJson(*p.validation);
+      if (p.budget) j["budget"] = budgetJson(*p.budget);
       std::printf("%s\n", j.dump().c_str());
     } else {
       std::printf("it %d/%d  loss %.4f  lr %.2e  %.2f it/s  ETA %s  data wait %.1f%%", p.iteration, p.iterations, p.loss,
@@ -540,6 +558,11 @@ class Run {
       if (p.validation) std::printf("  val Dice %.4f (%.1f s)", p.validation->meanDice, p.validation->seconds);
       if (!p.lastCheckpoint.empty()) std::printf("  last %s", fs::path(p.lastCheckpoint).filename().c_str());
       std::printf("\n");
+      if (p.budget)
+        std::printf("time budget: %.2f s per step over the %d-step probe, %.1f s per validation: %d iterations fit the "
+                    "%s left\n",
+                    p.budget->secondsPerStep, p.budget->probeIterations, p.budget->validationSeconds,
+                    p.budget->iterations, duration(p.budget->secondsLeft).c_str());
     }
     std::fflush(stdout);
   }
@@ -555,6 +578,7 @@ class Run {
       files.push_back({{"iteration", c.iteration}, {"best", c.best}, {"weights", c.weights}, {"writeSeconds", c.writeSeconds}});
     summary["checkpoints"] = files;
     if (!result.validations.empty()) summary["lastValidation"] = validationJson(result.validations.back());
+    if (result.budget.fitted) summary["budget"] = budgetJson(result.budget);
     if (m_f.jsonLines) {
       std::printf("%s\n", summary.dump().c_str());
       return;

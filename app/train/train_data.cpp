@@ -134,6 +134,38 @@ core::Result<CaseList> readCaseList(const std::string& path) {
   return list;
 }
 
+std::optional<double> parseDurationSeconds(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  double total = 0;
+  std::size_t i = 0;
+  bool any = false;
+  while (i < text.size()) {
+    std::size_t used = 0;
+    double value = 0;
+    try {
+      value = std::stod(text.substr(i), &used);
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+    if (used == 0 || !(value >= 0)) return std::nullopt;
+    i += used;
+    double unit = 1;
+    if (i < text.size()) {
+      const char u = text[i];
+      if (u == 'h') unit = 3600;
+      else if (u == 'm') unit = 60;
+      else if (u == 's') unit = 1;
+      else return std::nullopt;
+      ++i;
+    } else if (any) {
+      return std::nullopt;  // "1h30" is ambiguous: say "1h30m"
+    }
+    total += value * unit;
+    any = true;
+  }
+  return total;
+}
+
 core::Result<RunSettings> readRunSettings(const json& c) {
   RunSettings s;
   s.config = c;
@@ -200,6 +232,20 @@ core::Result<RunSettings> readRunSettings(const json& c) {
   DELINEATE_GET(t.earlyStopPatience, "earlyStopPatience");
   DELINEATE_GET(t.warmupIterations, "warmupIterations");
   DELINEATE_GET(t.checkpointInterval, "checkpointInterval");
+  // A time budget: seconds, or a text with units ("55m", "1h30m", "90s", "600").
+  if (c.contains("timeBudget") && !c["timeBudget"].is_null()) {
+    const json& b = c["timeBudget"];
+    std::optional<double> seconds;
+    if (b.is_number()) seconds = b.get<double>();
+    else if (b.is_string()) seconds = parseDurationSeconds(b.get<std::string>());
+    if (!seconds || *seconds <= 0 || *seconds > 366.0 * 86400)
+      return makeError(ErrorCode::InvalidArgument, "timeBudget",
+                       "must be a duration such as 600 (seconds), \"55m\", \"1h30m\" or \"90s\"");
+    t.timeBudgetSeconds = *seconds;
+  }
+  DELINEATE_GET(t.budgetProbeIterations, "budgetProbeIterations");
+  if (t.budgetProbeIterations < 1 || t.budgetProbeIterations > 100000)
+    return makeError(ErrorCode::InvalidArgument, "budgetProbeIterations", "must be 1..100000");
   std::string schedule = "cosine";
   DELINEATE_GET(schedule, "schedule");
   if (schedule != "cosine" && schedule != "constant") return makeError(ErrorCode::InvalidArgument, "schedule", "must be cosine or constant");
@@ -510,6 +556,7 @@ json sidecarBase(const RunSettings& s, const CaseList& list, const PreparedData&
                         {"tensorOrder", "[X, Y, Z], Z fastest"}};
   const auto& t = s.trainer;
   j["training"] = {{"iterations", t.iterations},
+                   {"timeBudgetSeconds", t.timeBudgetSeconds},
                    {"learningRate", t.optimizer.learningRate},
                    {"weightDecay", t.optimizer.weightDecay},
                    {"optimizer", "AdamW"},

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,9 @@
 #include "inference/training/trainer.h"
 
 namespace delineate::app::train {
+
+// "600", "90s", "55m", "1h30m" in seconds; nullopt for anything else.
+std::optional<double> parseDurationSeconds(const std::string& text);
 
 struct CaseEntry {
   std::string id, image, labels, split;

@@ -243,9 +243,11 @@ core::Result<std::vector<std::pair<std::int64_t, double>>> validateCase(Trainabl
 }
 
 core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, const std::vector<std::size_t>& trainCases,
-                                const std::vector<std::size_t>& validationCases, const TrainerSettings& settings,
+                                const std::vector<std::size_t>& validationCases, const TrainerSettings& givenSettings,
                                 const ProgressFn& progress, CheckpointSink* sink, const std::atomic<bool>* cancel,
                                 const ResumePoint& resume) {
+  // The settings as this run uses them: a time budget changes the iterations once its probe has measured the steps.
+  TrainerSettings settings = givenSettings;
   if (trainCases.empty()) return core::makeError(core::ErrorCode::InvalidArgument, "training", "no training case");
   if (settings.iterations < 1) return core::makeError(core::ErrorCode::InvalidArgument, "training", "iterations must be at least 1");
   const bool vista = model.kind() == ModelKind::Vista3d;
@@ -325,9 +327,37 @@ core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, c
   };
 
   int iteration = resume.iteration;
+  const int probe = std::max(1, settings.budgetProbeIterations);
+  const auto loopStart = Clock::now();
+  // The time budget: steps measured since the loop began without the validations and saves in between; n steps fit
+  // with a validation every `validationInterval` of them and the final validation and save.
+  auto fitToBudget = [&](int done, bool first) {
+    double spent = 0;
+    for (const auto& v : result.validations)
+      if (v.iteration > resume.iteration) spent += v.seconds;
+    const double stepSeconds = std::max(1e-6, (since(loopStart) - spent) / std::max(1, done - resume.iteration));
+    const double validationSeconds = validationCases.empty() || result.validations.empty()
+                                         ? 0.0 : result.validations.back().seconds;
+    const double left = settings.timeBudgetSeconds - since(runStart);
+    const double finalCost = validationSeconds + 2 * lastStall;
+    const double perStep = stepSeconds + (settings.validationInterval > 0 ? validationSeconds / settings.validationInterval : 0.0);
+    const double n = std::floor((left - finalCost) / perStep);
+    if (first) result.budget.probeIterations = done - resume.iteration;
+    result.budget.fitted = true;
+    result.budget.secondsPerStep = stepSeconds;
+    result.budget.validationSeconds = validationSeconds;
+    result.budget.secondsLeft = left;
+    settings.iterations = done + static_cast<int>(std::clamp(n, 0.0, 1e7));
+    result.budget.iterations = settings.iterations;
+  };
   for (; iteration < settings.iterations; ++iteration) {
     if (cancel && cancel->load()) {
       result.cancelled = true;
+      break;
+    }
+    // Behind the fit (slower steps than the probe's): stop at the budget, the weights validated and saved below.
+    if (settings.timeBudgetSeconds > 0 && result.budget.fitted && since(runStart) >= settings.timeBudgetSeconds) {
+      result.budget.budgetReached = true;
       break;
     }
     auto batch = loader.next();
@@ -361,13 +391,32 @@ core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, c
       ++lossCount;
     }
     const int done = iteration + 1;
-    const bool validateNow = (settings.validationInterval > 0 && done % settings.validationInterval == 0) || done == settings.iterations;
-    if (validateNow) {
+    bool fittedNow = false;
+    bool validatedForFit = false;
+    if (settings.timeBudgetSeconds > 0 && !result.budget.fitted && done - resume.iteration >= probe) {
+      // The probe is over: time a validation (a real one, recorded and saved), then fit the iterations.
+      if (!validationCases.empty()) {
+        if (core::Status s = validate(done, false); !s) return s.error();
+        validatedForFit = true;
+      }
+      fitToBudget(done, true);
+      fittedNow = true;
+    }
+    const bool validateNow =
+        !validatedForFit && ((settings.validationInterval > 0 && done % settings.validationInterval == 0) ||
+                             done == settings.iterations);
+    if (validatedForFit && done == settings.iterations) {
+      // The budget leaves no more steps: the probe's validation was of the final weights.
+      if (core::Status s = checkpoint(done, false, true); !s) return s.error();
+    } else if (validateNow) {
       if (core::Status s = validate(done, done == settings.iterations); !s) return s.error();
-    } else if (settings.checkpointInterval > 0 && done % settings.checkpointInterval == 0) {
+      // Each validation refits what is left with the steps measured so far (a probe on a busy machine misjudges).
+      if (result.budget.fitted && done < settings.iterations) fitToBudget(done, false);
+    } else if (!validatedForFit && settings.checkpointInterval > 0 && done % settings.checkpointInterval == 0) {
       if (core::Status s = checkpoint(done, false, false); !s) return s.error();
     }
-    const bool report = validateNow || since(reportStart) >= 1.0 || done == settings.iterations;
+    const bool report = validateNow || validatedForFit || fittedNow || since(reportStart) >= 1.0 ||
+                        done == settings.iterations;
     if (report && progress) {
       Progress p;
       p.iteration = done;
@@ -380,7 +429,8 @@ core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, c
       p.etaSeconds = p.iterationsPerSecond > 0 ? (settings.iterations - done) / p.iterationsPerSecond : 0;
       p.dataWaitFraction = elapsed > 0 ? loader.waitedSeconds() / elapsed : 0;
       p.skippedSteps = skipped;
-      p.validation = validateNow && !validationCases.empty() ? &result.validations.back() : nullptr;
+      p.validation = (validateNow || validatedForFit) && !validationCases.empty() ? &result.validations.back() : nullptr;
+      p.budget = fittedNow ? &result.budget : nullptr;
       p.lastCheckpoint = sink ? sink->lastSaved() : std::string();
       p.lastSaveStallSeconds = lastStall;
       progress(p);
@@ -402,7 +452,8 @@ core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, c
   // A cancelled run keeps its work since the last save; an early stop saved at its last validation. The weights saved
   // when stopping are validated first (unless their last validation was of these very weights), so that the final
   // checkpoint, which is published, carries a Dice of its own and never an earlier validation's.
-  if (result.cancelled && result.iterations > resume.iteration && result.iterations != lastSaved) {
+  if ((result.cancelled || result.budget.budgetReached) && result.iterations > resume.iteration &&
+      result.iterations != lastSaved) {
     const bool validated = !result.validations.empty() && result.validations.back().iteration == result.iterations;
     if (!validationCases.empty() && !validated) {
       if (core::Status s = validate(result.iterations, true); !s) return s.error();

@@ -36,6 +36,27 @@ struct TrainerSettings {
   int checkpointInterval = 0;  // also save `last` every this many iterations (0: at validations and the end)
   // The classes validated: SegResNetDS channels 1..C-1 when empty; VISTA-3D: the label set without 0.
   std::vector<std::int64_t> validationClasses;
+  // A wall-time budget for this process's run (0: none; `iterations` decides). The first `budgetProbeIterations`
+  // steps (from where the run starts or resumes) are the probe: their time per step, and a validation timed right
+  // after them, fit the iterations into what is left of the budget, counting the validations every
+  // `validationInterval` and the final one, and `iterations` becomes that (the schedule's cosine ends there). Until
+  // the fit, the schedule is that of the configured `iterations` (a warm-up longer than the probe is unaffected). A
+  // run that falls behind anyway stops at the budget like a cancelled one: its weights validated and saved final.
+  // Every validation after the fit fits the rest again with the steps measured so far (the cosine's end moves with
+  // it). The budget is counted from the call to train(): a caller that spent time before subtracts it.
+  double timeBudgetSeconds = 0;
+  int budgetProbeIterations = 10;
+};
+
+// What the time budget's probe measured and decided (TrainResult::budget, and Progress right after the fit).
+struct BudgetFit {
+  bool fitted = false;
+  int probeIterations = 0;
+  double secondsPerStep = 0;        // the probe's mean
+  double validationSeconds = 0;     // the validation timed after the probe (0 without validation cases)
+  double secondsLeft = 0;           // of the budget when the fit was made
+  int iterations = 0;               // the run's iterations as fitted (the latest fit)
+  bool budgetReached = false;       // stopped by the budget before `iterations`
 };
 
 struct Validation {
@@ -56,6 +77,7 @@ struct Progress {
   double dataWaitFraction = 0;  // of the wall time since the run (re)started, spent waiting for batches
   int skippedSteps = 0;         // fp16 overflow steps and iterations without a prompt
   const Validation* validation = nullptr;  // set on the report right after a validation
+  const BudgetFit* budget = nullptr;       // set on the report right after the time budget's fit
   std::string lastCheckpoint;
   double lastSaveStallSeconds = 0;
 };
@@ -93,6 +115,7 @@ struct TrainResult {
   std::vector<Validation> validations;
   double bestDice = -1;
   double dataWaitSeconds = 0, wallSeconds = 0;
+  BudgetFit budget;
 };
 
 using ProgressFn = std::function<void(const Progress&)>;

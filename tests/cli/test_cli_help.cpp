@@ -87,6 +87,9 @@ const std::vector<CommandPage> kCliCommands = {
     {"pacs listen", "pacs listen ROOT",
      {"--aet", "--port", "--bind", "--accept", "--tls", "--ca", "--cert", "--key", "--idle", "--spool", "--deidentify",
       "--key-file", "--json"}},
+    {"batch status", "batch status JOBDIR", {"--json"}},
+    {"batch cancel", "batch cancel JOBDIR", {}},
+    {"batch resubmit", "batch resubmit JOBDIR", {}},
 };
 
 // The leaf commands a program's help pages list, found by walking them from the program's own page.
@@ -167,7 +170,7 @@ TEST_CASE("cli help: every command's --help prints its usage and options on stdo
   CHECK(train.out.rfind("usage: delineate-train", 0) == 0);
   CHECK(helpOptions(train.out) ==
         std::set<std::string>{"--help", "--config", "--cases", "--dataset", "--dataset-revision", "--out", "--model",
-                              "--checkpoint", "--labels", "--iterations", "--validation-interval", "--patch", "--batch",
+                              "--checkpoint", "--labels", "--iterations", "--time-budget", "--validation-interval", "--patch", "--batch",
                               "--init-filters", "--learning-rate", "--device", "--precision", "--threads", "--workers",
                               "--seed", "--hold-out", "--memory-budget-mb", "--share", "--model-name", "--author", "--resume",
                               "--stop-on-bad-case", "--json", "--evaluate", "--rank", "--label-set", "--studies"});

@@ -880,3 +880,59 @@ TEST_CASE("delineate-train: on the CPU the patch defaults to 64^3", "[cli][train
   CHECK(events.front().at("device") == "cpu");
   CHECK(events.front().at("patch") == json::array({64, 64, 64}));
 }
+
+TEST_CASE("delineate-train --time-budget: a probe fits the iterations, the cosine ends at the fitted end, and the "
+          "budget is refused when it is not a duration",
+          "[cli][train][budget]") {
+  ScratchDir dir("train-budget");
+  const auto cases = mouseCases(dir, {1, 2}, 1);
+  if (!cases || labelTable().empty()) return;
+  auto config = smallConfig(*cases, dir / "run", 100000);  // far more than fits: the budget decides
+  config["validationInterval"] = 10;
+  config["budgetProbeIterations"] = 5;
+  const fs::path file = writeConfig(dir, "budget.json", config);
+  const SplitRun r = runProgramSplit(DELINEATE_TRAIN_PATH, "--config " + quoted(file.string()) + " --time-budget 25s --json");
+  INFO(r.out << r.err);
+  REQUIRE(r.exitCode == 0);
+  const auto lines = jsonLines(r.out);
+  json fit, done;
+  double lastRate = -1;
+  int fits = 0;
+  for (const auto& l : lines) {
+    if (l["event"] == "progress") {
+      lastRate = l["learningRate"];
+      if (l.contains("budget")) {
+        fit = l["budget"];
+        ++fits;
+      }
+    }
+    if (l["event"] == "done") done = l;
+  }
+  REQUIRE(fits == 1);  // announced once, at the end of the probe
+  CHECK(fit["probeIterations"] == 5);
+  CHECK(fit["secondsPerStep"].get<double>() > 0);
+  CHECK(fit["validationSeconds"].get<double>() > 0);  // a validation was timed after the probe
+  CHECK(fit["iterations"].get<int>() < 100000);
+  REQUIRE(done.contains("budget"));
+  // The run ended at its (last) fitted end, or at the budget with its weights validated and saved: either way the
+  // iterations done are the ones the summary names, and the cosine went (nearly) to zero when it ran to its end.
+  const int iterations = done["iterations"];
+  if (!done["budget"]["budgetReached"].get<bool>()) {
+    CHECK(iterations == done["budget"]["iterations"].get<int>());
+    CHECK(lastRate < 0.05 * 1e-3);
+  }
+  CHECK(fs::exists(dir / "run" / "checkpoints"));
+  CHECK(done["lastValidation"]["iteration"] == iterations);  // the final weights carry their own Dice
+  // The sidecar says what was asked.
+  json sidecar;
+  for (const auto& e : fs::directory_iterator(dir / "run" / "checkpoints"))
+    if (e.path().extension() == ".json") sidecar = json::parse(readTextFile(e.path()));
+  CHECK(sidecar["training"]["timeBudgetSeconds"] == 25.0);
+
+  for (const std::string& bad : {"25x", "1h30", "-5m", "soon"}) {
+    const SplitRun b = runProgramSplit(DELINEATE_TRAIN_PATH, "--config " + quoted(file.string()) + " --time-budget " + bad);
+    INFO(bad << ": " << b.err);
+    CHECK(b.exitCode != 0);
+    CHECK(b.err.find("timeBudget") != std::string::npos);
+  }
+}
