@@ -717,22 +717,22 @@ class Program {
            }
          },
          "K/N: only the studies whose position modulo N is K; 'slurm': this array task's share")
-        ->type_name("K/N|slurm");
+        ->option_text("K/N|slurm");
     b->add_flag("--watch", o.watch, "keep running: segment the catalogue's studies that match as they arrive (SIGTERM "
                                     "stops after the current study)");
-    b->add_option("--poll", o.pollSeconds, "--watch: seconds between looks at the catalogue (default 10)")
-        ->check(CLI::Range(0.2, 3600.0));
+    valueName(b->add_option("--poll", o.pollSeconds, "--watch: seconds between looks at the catalogue (default 10)")
+        ->check(CLI::Range(0.2, 3600.0)), "S");
     b->add_flag("--slurm", o.slurm, "submit the batch as a Slurm job array instead of running it here");
     value(b, "--job-dir", o.jobDir, "DIR", "--slurm: the job's folder (script, study list, logs, results), on storage "
                                           "every node mounts");
-    b->add_option("--array-tasks", o.arrayTasks, "--slurm: array tasks (default: one per study, at most 100)")
-        ->check(CLI::Range(1, 100000));
-    b->add_option("--max-running", o.maxRunning, "--slurm: at most this many tasks at once (sbatch --array=...%M)")
-        ->check(CLI::Range(1, 100000));
-    b->add_option("--cpus", o.cpus, "--slurm: CPUs per task")->check(CLI::Range(1, 4096));
+    valueName(b->add_option("--array-tasks", o.arrayTasks, "--slurm: array tasks (default: one per study, at most 100)")
+        ->check(CLI::Range(1, 100000)), "N");
+    valueName(b->add_option("--max-running", o.maxRunning, "--slurm: at most this many tasks at once (sbatch --array=...%M)")
+        ->check(CLI::Range(1, 100000)), "M");
+    valueName(b->add_option("--cpus", o.cpus, "--slurm: CPUs per task")->check(CLI::Range(1, 4096)), "N");
     value(b, "--mem", o.memory, "SIZE", "--slurm: memory per task's node (e.g. 8G)");
     value(b, "--time", o.time, "LIMIT", "--slurm: wall-time limit per task (e.g. 1:00:00)");
-    b->add_option("--gpus", o.gpus, "--slurm: GPUs per task (--gres=gpu:N)")->check(CLI::Range(1, 64));
+    valueName(b->add_option("--gpus", o.gpus, "--slurm: GPUs per task (--gres=gpu:N)")->check(CLI::Range(1, 64)), "N");
     value(b, "--partition", o.partition, "P", "--slurm: the partition");
     value(b, "--account", o.account, "A", "--slurm: the account");
     repeatable(valueName(b->add_option("--sbatch-option", o.sbatchOptions, "--slurm: one more #SBATCH line, verbatim"),

@@ -31,7 +31,9 @@ std::string placeholder(const CLI::Option* o) {
 
 // The synopsis as items that stay on one line when it wraps ("[--labels FILE]" is one item).
 std::vector<std::string> synopsisItems(const CLI::App& command) {
-  if (!allSubcommands(command).empty()) return {"<command>", "..."};
+  // A group needs one of its commands; a command that also runs alone (batch, with status/cancel below it) shows its
+  // own arguments, and its commands are listed after its options.
+  if (!allSubcommands(command).empty() && command.get_require_subcommand_min() > 0) return {"<command>", "..."};
   std::vector<std::string> items;
   for (const CLI::Option* o : command.get_options()) {
     if (!o->get_positional()) continue;
