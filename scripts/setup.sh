@@ -20,8 +20,9 @@ PACKAGES=(
   libsqlite3-dev
   # delineate-cli and delineate-vista3d: command lines, subcommands and their --help (CLI11, header only)
   libcli11-dev
-  # inference: LibTorch (CPU) for the VISTA-3D network and training
-  libtorch-dev
+  # inference: LibTorch (CPU) for the VISTA-3D network and training; Gloo's headers for its c10d process group
+  # (data-parallel training over processes, inference/training/data_parallel_torch.cpp)
+  libtorch-dev libgloo-dev
   # tests and benchmarks: Python torch loads the checkpoints training writes into MONAI's own networks
   # (tests/inference/test_training_checkpoint.cpp) and runs MONAI as the peer in bench/ (reference/monai's source)
   python3-torch python3-numpy

@@ -117,6 +117,7 @@ int runBatchSlurm(const BatchOptions& o, io::ShareStore& store, const std::vecto
   job.workDirectory = dir.string();
   // A requeued task (a preempted or failed node) does its slice again; what is done is skipped.
   job.requeue = true;
+  job.appendOutput = true;
   job.command = {program, "batch", fs::absolute(store.root(), ec).string(), "--label-set", o.labelSet,
                  "--engine", checkpoint.empty() ? o.engine : fs::absolute(o.engine, ec).string(),
                  "--list", (dir / batch::kJobStudies).string(), "--slice", "slurm", "--job-dir", dir.string()};

@@ -21,6 +21,7 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,9 @@
 #include "inference/vista3d/checkpoint_reader.h"
 #include "io/base/file_modes.h"
 #include "io/base/process_info.h"
+#include "io/base/atomic_file.h"
+#include "io/cluster/process.h"
+#include "io/cluster/slurm.h"
 #include "io/share/share_lease.h"
 #include "io/share/share_revisions.h"
 #include "io/share/share_store.h"
@@ -103,6 +107,11 @@ struct Flags {
   std::string rank, labelSet;
   std::string author;
   std::vector<std::string> studies;
+  // --slurm: the run submitted as a Slurm job of nodes x tasks (one rank each) instead of run here.
+  bool slurm = false;
+  std::string jobDir, memory, time, partition, account;
+  int nodes = 1, tasksPerNode = 1, gpusPerNode = 0, cpusPerTask = 0, signalSeconds = 120;
+  std::vector<std::string> sbatchOptions;
 };
 
 json mergedConfig(const Flags& f, json config) {
@@ -195,6 +204,113 @@ void declareFlags(CLI::App& app, Flags& f) {
                                                       "labelled (default: --dataset's, else any label set)"),
             "SET");
   valueName(app.add_option("--studies", f.studies, "with --rank: only these studies")->delimiter(','), "A,B,...");
+  app.add_flag("--slurm", f.slurm, "submit this run to Slurm (sbatch; one rank per task, data parallel over them) "
+                                   "instead of running it here; requeued when signalled, resumed from its checkpoint");
+  valueName(app.add_option("--job-dir", f.jobDir, "--slurm: the job's folder (script, logs), on storage every node mounts"),
+            "DIR");
+  valueName(app.add_option("--nodes", f.nodes, "--slurm: nodes (default 1)")->check(CLI::Range(1, 10000)), "N");
+  valueName(app.add_option("--tasks-per-node", f.tasksPerNode, "--slurm: ranks per node (default 1; one per GPU)")
+                ->check(CLI::Range(1, 1024)),
+            "N");
+  valueName(app.add_option("--gpus-per-node", f.gpusPerNode, "--slurm: GPUs per node (--gres=gpu:N)")->check(CLI::Range(1, 64)),
+            "N");
+  valueName(app.add_option("--cpus-per-task", f.cpusPerTask, "--slurm: CPUs per rank")->check(CLI::Range(1, 4096)), "N");
+  valueName(app.add_option("--mem", f.memory, "--slurm: memory per node (e.g. 32G)"), "SIZE");
+  valueName(app.add_option("--time", f.time, "--slurm: the wall-time limit (e.g. 12:00:00)"), "LIMIT");
+  valueName(app.add_option("--partition", f.partition, "--slurm: the partition"), "P");
+  valueName(app.add_option("--account", f.account, "--slurm: the account"), "A");
+  valueName(app.add_option("--signal-seconds", f.signalSeconds, "--slurm: SIGTERM this long before the limit, to save "
+                                                                "and requeue (default 120)")
+                ->check(CLI::Range(10, 86400)),
+            "S");
+  valueName(app.add_option("--sbatch-option", f.sbatchOptions, "--slurm: one more #SBATCH line, verbatim"), "OPTION");
+}
+
+// --slurm: the same command line (less the submission's own options) as a job: srun starts one rank per task, every
+// rank resumes from OUTPUT's newest checkpoint when there is one (a requeued job), and a job signalled before its
+// limit saves and requeues itself (DELINEATE_REQUEUE_ON_SIGNAL).
+int submitToSlurm(const Flags& f, const std::vector<std::string>& args) {
+  if (f.jobDir.empty()) {
+    std::fprintf(stderr, "error: --slurm needs --job-dir DIR (see 'delineate-train --help')\n");
+    return 2;
+  }
+  if (f.jobDir.find_first_of(" \t\n") != std::string::npos) {
+    std::fprintf(stderr, "error: --job-dir '%s': sbatch cannot take a path with spaces\n", f.jobDir.c_str());
+    return 2;
+  }
+  if (f.out.empty() && f.config.empty()) {
+    std::fprintf(stderr, "error: no output folder (--out) (see 'delineate-train --help')\n");
+    return 2;
+  }
+  const std::map<std::string, bool> own = {
+      {"--slurm", false}, {"--job-dir", true}, {"--nodes", true}, {"--tasks-per-node", true},
+      {"--gpus-per-node", true}, {"--cpus-per-task", true}, {"--mem", true}, {"--time", true},
+      {"--partition", true}, {"--account", true}, {"--signal-seconds", true}, {"--sbatch-option", true}, {"--resume", false}};
+  std::error_code ec;
+  const std::string program = io::currentExecutablePath();
+  std::vector<std::string> command{program};
+  // Paths the job reads are made absolute (its folder is the job folder).
+  const std::set<std::string> pathOptions = {"--config", "--cases", "--out", "--checkpoint", "--labels", "--share"};
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string a = args[i];
+    std::string value;
+    const auto eq = a.find('=');
+    const std::string name = a.rfind("--", 0) == 0 && eq != std::string::npos ? a.substr(0, eq) : a;
+    if (auto it = own.find(name); it != own.end()) {
+      if (it->second && eq == std::string::npos) ++i;
+      continue;
+    }
+    if (pathOptions.count(name)) {
+      if (eq != std::string::npos) {
+        value = a.substr(eq + 1);
+      } else if (i + 1 < args.size()) {
+        value = args[++i];
+      }
+      if (value.rfind("share:", 0) != 0) value = fs::absolute(value, ec).string();
+      command.push_back(name);
+      command.push_back(value);
+      continue;
+    }
+    command.push_back(a);
+  }
+  command.push_back("--resume");
+  const fs::path dir = fs::absolute(f.jobDir, ec);
+  fs::create_directories(dir / "logs", ec);
+  if (ec) {
+    std::fprintf(stderr, "error: %s: %s\n", dir.c_str(), ec.message().c_str());
+    return 1;
+  }
+  io::SlurmJobRequest job;
+  job.name = "delineate-train";
+  job.nodes = f.nodes;
+  job.tasksPerNode = f.tasksPerNode;
+  job.cpusPerTask = f.cpusPerTask;
+  job.gpusPerNode = f.gpusPerNode;
+  job.memory = f.memory;
+  job.time = f.time;
+  job.partition = f.partition;
+  job.account = f.account;
+  job.extraOptions = f.sbatchOptions;
+  job.signalSecondsBeforeLimit = f.signalSeconds;
+  job.requeue = true;
+  job.appendOutput = true;
+  job.output = (dir / "logs" / "%j.out").string();
+  job.workDirectory = dir.string();
+  job.srun = true;
+  job.environment["DELINEATE_REQUEUE_ON_SIGNAL"] = "1";
+  if (f.cpusPerTask > 0) job.environment["OMP_NUM_THREADS"] = std::to_string(f.cpusPerTask);
+  job.command = command;
+  auto script = io::slurmBatchScript(job);
+  if (!script) return failRun(script.error(), false);
+  const std::string scriptPath = (dir / "train.sbatch").string();
+  if (core::Status st = io::writeFileAtomically(scriptPath, script->data(), script->size()); !st)
+    return failRun(st.error(), false);
+  auto id = io::submitSlurmJob(scriptPath);
+  if (!id) return failRun(id.error(), false);
+  std::printf("submitted job %s: %d node(s) x %d rank(s); logs in %s; it resumes from its checkpoints when requeued\n",
+              id->c_str(), f.nodes, f.tasksPerNode, (dir / "logs").c_str());
+  if (f.jsonLines) std::printf("%s\n", json{{"event", "submitted"}, {"job", *id}, {"script", scriptPath}}.dump().c_str());
+  return 0;
 }
 
 // --rank: the share's unlabelled studies ranked by the model's uncertainty; no training.
@@ -235,10 +351,12 @@ class Run {
     if (Stop s = buildModel()) return *s;
     if (!m_f.evaluate.empty()) return evaluate();
     if (Stop s = resumeFromCheckpoints()) return *s;
-    if (Stop s = takeModelLease()) return *s;
+    if (Stop s = joinRanks()) return *s;
+    if (m_rank == 0)
+      if (Stop s = takeModelLease()) return *s;
     m_saver = std::make_unique<tr::CheckpointSaver>(m_checkpointFolder, m_sidecar.dump(), m_settings->keepLast, m_publish);
     m_saver->adopt(m_earlier);
-    printStart();
+    if (m_rank == 0) printStart();
     std::signal(SIGINT, onSignal);
     std::signal(SIGTERM, onSignal);
     m_lastBeat = std::chrono::steady_clock::now();
@@ -247,12 +365,16 @@ class Run {
       const double before = std::chrono::duration<double>(std::chrono::steady_clock::now() - g_processStart).count();
       m_settings->trainer.timeBudgetSeconds = std::max(1.0, m_settings->trainer.timeBudgetSeconds - before);
     }
-    auto result = tr::train(*m_model, *m_cache, m_data->train, m_data->validation, m_settings->trainer,
-                            [this](const tr::Progress& p) { report(p); }, m_saver.get(), &g_cancel, m_resume);
+    // Over processes rank 0 validates, writes the checkpoints and publishes; the others step and all-reduce.
+    const std::vector<std::size_t> noCases;
+    auto result = tr::train(*m_model, *m_cache, m_data->train, m_rank == 0 ? m_data->validation : noCases,
+                            m_settings->trainer, [this](const tr::Progress& p) { if (m_rank == 0) report(p); },
+                            m_rank == 0 ? m_saver.get() : nullptr, &g_cancel, m_resume);
     m_saver->flush();
     for (const auto& w : m_saver->takeWarnings()) std::fprintf(stderr, "warning: %s\n", w.c_str());
-    if (!result) return failRun(result.error(), m_f.jsonLines);
-    printSummary(*result);
+    if (!result) return failRun(result.error(), m_f.jsonLines && m_rank == 0);
+    if (m_rank == 0) printSummary(*result);
+    if (m_rank == 0 && result->cancelled) requeueIfAsked();
     return 0;
   }
 
@@ -334,8 +456,15 @@ class Run {
     if (!list) return fail(list.error());
     m_list = std::move(*list);
     const auto t0 = std::chrono::steady_clock::now();
-    m_cache = std::make_unique<tr::CaseCache>(m_settings->memoryBudgetBytes,
-                                              (fs::path(m_settings->output) / "spill").string());
+    // Over processes each rank keeps its own spill files, and draws its own samples of each global batch.
+    int rank = 0;
+    if (auto placement = io::clusterPlacementFromEnvironment(); placement && placement->worldSize > 1) {
+      rank = placement->rank;
+      m_settings->trainer.patches.sampleOffset = rank * std::max(1, m_settings->trainer.patches.batch);
+    }
+    m_cache = std::make_unique<tr::CaseCache>(
+        m_settings->memoryBudgetBytes,
+        (fs::path(m_settings->output) / (rank == 0 ? std::string("spill") : "spill-rank" + std::to_string(rank))).string());
     auto data = app::train::loadCases(*m_list, *m_settings, *m_cache, false);
     if (!data) return fail(data.error());
     m_data = std::move(*data);
@@ -548,6 +677,7 @@ class Run {
              {"elapsedSeconds", p.elapsedSeconds}, {"etaSeconds", p.etaSeconds},
              {"dataWaitFraction", p.dataWaitFraction}, {"lastCheckpoint", p.lastCheckpoint},
              {"skippedSteps", p.skippedSteps}, {"residentBytes", residentBytes()}};
+      if (m_world > 1) j["allReduceFraction"] = p.allReduceFraction;
       if (m_model->device().rfind("cuda", 0) == 0) j["deviceUsedBytes"] = deviceUsedBytes();
       if (p.validation) j["validation"] = validationJson(*p.validation);
       if (p.budget) j["budget"] = budgetJson(*p.budget);
@@ -567,6 +697,47 @@ class Run {
     std::fflush(stdout);
   }
 
+  // A Slurm job that was signalled before its wall-time limit (delineate-train --slurm: --signal, and
+  // DELINEATE_REQUEUE_ON_SIGNAL=1) goes back to the queue once its checkpoint is saved; the next start resumes.
+  void requeueIfAsked() const {
+    const char* asked = std::getenv("DELINEATE_REQUEUE_ON_SIGNAL");
+    const char* job = std::getenv("SLURM_JOB_ID");
+    if (!asked || std::string(asked) != "1" || !job || !*job) return;
+    auto r = io::runProcess({"scontrol", "requeue", job});
+    if (!r) warn("the job was not requeued: " + r.error().describe());
+    else if (r->exitCode != 0) warn("the job was not requeued: scontrol: " + r->err);
+    else std::fprintf(stderr, "requeued job %s: it resumes from the checkpoint just saved\n", job);
+  }
+
+  // Data parallel: rank, world and rendezvous from torchrun's or Slurm's variables; every rank joins here, after
+  // its own resume (all read the same checkpoint), and takes rank 0's weights.
+  Stop joinRanks() {
+    auto placement = io::clusterPlacementFromEnvironment();
+    if (!placement) return fail(placement.error());
+    if (placement->worldSize < 2) return std::nullopt;
+    if (m_settings->model == "vista3d")
+      return fail(core::makeError(core::ErrorCode::Unsupported, "delineate-train",
+                                  "VISTA-3D fine-tuning runs in one process for now (a step without a prompt would "
+                                  "leave the other ranks waiting); SegResNetDS trains over processes"));
+    tr::DataParallelSettings dp;
+    dp.rank = placement->rank;
+    dp.worldSize = placement->worldSize;
+    dp.masterAddress = placement->masterAddress.empty() ? "127.0.0.1" : placement->masterAddress;
+    dp.masterPort = placement->masterPort;
+    // Under Slurm without MASTER_PORT: one port per job, the same on every rank.
+    if (dp.masterPort == 0 && !placement->jobId.empty())
+      dp.masterPort = 20000 + static_cast<int>(std::stoll(placement->jobId) % 20000);
+    if (const char* ifname = std::getenv("DELINEATE_GLOO_IFNAME")) dp.interfaceName = ifname;
+    if (core::Status s = m_model->joinDataParallel(dp); !s) return fail(s.error());
+    m_rank = dp.rank;
+    m_world = dp.worldSize;
+    if (m_rank == 0)
+      std::fprintf(stderr, "data parallel: %d ranks (%s), rendezvous %s:%d, batch %d per rank\n", m_world,
+                   placement->source.c_str(), dp.masterAddress.c_str(), dp.masterPort,
+                   m_settings->trainer.patches.batch);
+    return std::nullopt;
+  }
+
   void printSummary(const tr::TrainResult& result) const {
     const auto saved = m_saver->saved();
     json summary{{"event", "done"}, {"iterations", result.iterations}, {"bestDice", result.bestDice},
@@ -579,6 +750,10 @@ class Run {
     summary["checkpoints"] = files;
     if (!result.validations.empty()) summary["lastValidation"] = validationJson(result.validations.back());
     if (result.budget.fitted) summary["budget"] = budgetJson(result.budget);
+    if (m_world > 1)
+      summary["dataParallel"] = {{"ranks", m_world}, {"allReduceSeconds", result.allReduceSeconds},
+                                 {"allReduceSteps", result.allReduceSteps},
+                                 {"allReduceFraction", result.wallSeconds > 0 ? result.allReduceSeconds / result.wallSeconds : 0.0}};
     if (m_f.jsonLines) {
       std::printf("%s\n", summary.dump().c_str());
       return;
@@ -612,6 +787,7 @@ class Run {
   const std::string m_author = m_f.author.empty() ? io::authorName() : m_f.author;
   std::optional<io::ShareLease> m_lease;
   tr::PublishFn m_publish;
+  int m_rank = 0, m_world = 1;
   std::unique_ptr<tr::CheckpointSaver> m_saver;
   std::chrono::steady_clock::time_point m_lastBeat;
 };
@@ -632,6 +808,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (const std::optional<int> done = app::command_line::parseCommandLine(app, args)) return *done;
   if (!f.rank.empty()) return runRank(f);
+  if (f.slurm) return submitToSlurm(f, args);
   Run run(f);
   return run.exec();
 }

@@ -214,7 +214,7 @@ core::Result<Batch> PatchLoader::make(const CaseCache& cache, const std::vector<
   if (cases.empty()) return core::makeError(core::ErrorCode::InvalidArgument, "training", "no training case");
   for (const auto s : settings.patch)
     if (s < 1) return core::makeError(core::ErrorCode::InvalidArgument, "training", "the patch size must be positive");
-  std::mt19937_64 rng(streamSeed(settings.seed, static_cast<std::uint64_t>(index)));
+  const std::uint64_t batchSeed = streamSeed(settings.seed, static_cast<std::uint64_t>(index));
   Batch b;
   b.index = index;
   b.count = std::max(1, settings.batch);
@@ -227,6 +227,10 @@ core::Result<Batch> PatchLoader::make(const CaseCache& cache, const std::vector<
     return core::makeError(core::ErrorCode::OutOfMemory, "training", "out of memory for a batch of patches");
   }
   for (int i = 0; i < b.count; ++i) {
+    // Sample j of batch `index` has a stream of its own, so rank r of a data-parallel run (samples r*B .. r*B+B-1)
+    // draws exactly the samples one process with batch R*B draws; sample 0 keeps the batch's stream.
+    const auto j = static_cast<std::uint64_t>(settings.sampleOffset + i);
+    std::mt19937_64 rng(j == 0 ? batchSeed : streamSeed(batchSeed, j));
     const std::size_t k = cases[static_cast<std::size_t>(uniformIndex(rng, static_cast<std::int64_t>(cases.size())))];
     b.cases.push_back(k);
     if (core::Status s = makePatch(cache, k, settings, rng, b.images.data() + voxels * static_cast<std::size_t>(i),

@@ -4,7 +4,7 @@
 // voxel), then augmentation: a small affine (rotation, scale; image linear, labels nearest), intensity scale and
 // shift, gamma and Gaussian noise, and when asked flips and 90-degree rotations in planes whose patch sides are equal.
 //
-// Batch k is a function of (seed, k) alone, so a run is repeatable whatever the number of workers, and a resumed run
+// Batch k is a function of (seed, k) alone (sample j of it of (seed, k, j)), so a run is repeatable whatever the number of workers, and a resumed run
 // continues with the batches it would have had.
 
 #include <array>
@@ -45,6 +45,7 @@ struct PatchSettings {
   int workers = 2;
   int queueDepth = 4;  // batches made ahead
   std::uint64_t seed = 0;
+  int sampleOffset = 0;  // data parallel: this rank's first sample in the global batch (rank * batch)
 };
 
 struct Batch {

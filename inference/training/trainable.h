@@ -59,6 +59,16 @@ struct LossSettings {
 
 enum class ModelKind { Vista3d, SegResNetDS };
 
+// Data-parallel training over processes (inference/training/data_parallel_torch.h): this process's rank, the world
+// size and the rendezvous (rank 0's TCP store).
+struct DataParallelSettings {
+  int rank = 0, worldSize = 1;
+  std::string masterAddress;
+  int masterPort = 0;
+  int timeoutSeconds = 1800;   // a rank waits this long for the others (rank 0 validating, a slow node)
+  std::string interfaceName;   // the network interface Gloo binds (empty: loopback for 127.0.0.1, else the hostname's)
+};
+
 class TrainableModel {
  public:
   // VISTA-3D with the weights of `checkpoint` (the strict key check of the engine).
@@ -89,7 +99,18 @@ class TrainableModel {
     bool skipped = false;                     // fp16: the scaled gradients overflowed, the step was skipped
     std::vector<std::vector<float>> outputs;  // when asked: the forward outputs (VISTA-3D [B, 1, H, W, D] logits;
                                               // SegResNetDS every deep-supervision output, full resolution first)
+    // Data parallel: what the ranks agreed with this step's all-reduce.
+    bool stopAgreed = false;      // some rank asked to stop: every rank stops after this step
+    int agreedIterations = 0;     // rank 0's iteration count (a time budget fits it there)
+    double allReduceSeconds = 0;  // the step's all-reduce
   };
+  // Joins the other ranks (blocks until all are there), then takes rank 0's weights and buffers. Every step then
+  // averages the gradients over the ranks before clipping and AdamW, so that R ranks with batch B step as one process
+  // with batch R*B (the losses are means over the samples). Errors name the rank and the rendezvous.
+  core::Status joinDataParallel(const DataParallelSettings& settings);
+  bool dataParallel() const;
+  // What the next step tells the other ranks: stop after it; and on rank 0, the run's iterations.
+  void proposeForNextStep(bool stop, int iterations);
   // One VISTA-3D step on `count` = 1 patch [H, W, D] (multiples of 16) with its labels (ids on VISTA-3D's scale).
   core::Result<StepResult> stepVista(const std::vector<float>& image, const std::int64_t size[3],
                                      const std::vector<std::uint16_t>& labels, const VistaPrompts& prompts,
@@ -121,6 +142,8 @@ class TrainableModel {
 
 // Whether this build can train (LibTorch found).
 bool trainingAvailable();
+// Whether it can train over processes (a Gloo process group).
+bool dataParallelTrainingAvailable();
 // The seed of LibTorch's generators (weights, dropout-free here; the trainer seeds its own samplers).
 void seedTorch(std::uint64_t seed);
 

@@ -15,6 +15,10 @@ struct TrainableModel::Impl {
 
 int SegResNetDSConfig::sizeFactor() const { return 1 << (blocksDown.empty() ? 0 : blocksDown.size() - 1); }
 bool trainingAvailable() { return false; }
+bool dataParallelTrainingAvailable() { return false; }
+core::Status TrainableModel::joinDataParallel(const DataParallelSettings&) { return noTorch(); }
+bool TrainableModel::dataParallel() const { return false; }
+void TrainableModel::proposeForNextStep(bool, int) {}
 void seedTorch(std::uint64_t) {}
 TrainableModel::TrainableModel(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
 TrainableModel::~TrainableModel() = default;

@@ -6,7 +6,10 @@
 #include <map>
 #include <set>
 
+#include <optional>
+
 #include "inference/training/trainable.h"
+#include "inference/training/data_parallel_torch.h"
 #include "inference/vista3d/architecture.h"
 #include "inference/vista3d/modules_torch.h"
 #include "inference/vista3d/torch_support.h"
@@ -135,6 +138,11 @@ struct TrainableModel::Impl {
   // (a parameter first reached late, e.g. a head whose prompts were dropped, starts its bias correction then).
   std::map<std::string, std::pair<torch::Tensor, torch::Tensor>> moments;
   std::map<std::string, std::int64_t> steps;
+  // Data parallel (null: one process).
+  std::unique_ptr<GradientAllReduce> allReduce;
+  bool proposeStop = false;
+  std::optional<core::Error> pendingError;  // the all-reduce's, reported by the step
+  int proposeIterations = 0;
   double lossScale = 65536.0;  // fp16 only: PyTorch GradScaler's initial scale, halved on overflow, doubled per 2000
   int goodSteps = 0;
 
@@ -273,20 +281,43 @@ struct TrainableModel::Impl {
   void backwardAndStep(const torch::Tensor& loss, StepResult& result) {
     result.loss = loss.item<double>();
     result.finite = std::isfinite(result.loss);
-    if (!result.finite) return;
+    if (!result.finite && !allReduce) return;
     const bool scaled = precision == Precision::Float16 && device.is_cuda();
-    (scaled ? loss * lossScale : loss).backward();
+    if (result.finite) (scaled ? loss * lossScale : loss).backward();
     std::vector<torch::Tensor> grads;
-    for (auto& p : named(false))
+    for (auto& p : named(false)) {
+      // Over processes every rank sends the same gradients in the same order: one a branch did not reach yet is zero.
+      if (allReduce && p.second.requires_grad() && !p.second.grad().defined())
+        p.second.mutable_grad() = torch::zeros_like(p.second);
       if (p.second.grad().defined()) grads.push_back(p.second.grad());
-    if (scaled) {
+    }
+    bool overflow = false;
+    if (scaled && result.finite) {
       torch::NoGradGuard noGrad;
       // Unscaled in place and checked for inf/NaN by one multi-tensor kernel, with one synchronisation (as torch's
       // GradScaler does), not one per gradient.
       auto foundInf = torch::zeros({1}, torch::TensorOptions().dtype(torch::kFloat32).device(device));
       const auto invScale = torch::full({1}, 1.0 / lossScale, torch::TensorOptions().dtype(torch::kFloat32).device(device));
       at::_amp_foreach_non_finite_check_and_unscale_(grads, foundInf, invScale);
-      if (foundInf.item<float>() != 0) {
+      overflow = foundInf.item<float>() != 0;
+    }
+    if (allReduce) {
+      auto agreed = allReduce->allReduce(grads, proposeStop, overflow, !result.finite, proposeIterations);
+      if (!agreed) {
+        pendingError = agreed.error();
+        return;
+      }
+      result.stopAgreed = agreed->stop;
+      result.agreedIterations = agreed->iterations;
+      result.allReduceSeconds = agreed->seconds;
+      overflow = agreed->overflow;
+      if (agreed->nonFinite) {
+        result.finite = false;
+        return;
+      }
+    }
+    if (scaled) {
+      if (overflow) {
         lossScale /= 2;
         goodSteps = 0;
         result.skipped = true;
@@ -311,6 +342,24 @@ TrainableModel::TrainableModel(std::unique_ptr<Impl> impl) : m_impl(std::move(im
 TrainableModel::~TrainableModel() = default;
 
 bool trainingAvailable() { return true; }
+bool dataParallelTrainingAvailable() { return dataParallelAvailable(); }
+
+core::Status TrainableModel::joinDataParallel(const DataParallelSettings& settings) {
+  auto joined = GradientAllReduce::join(settings);
+  if (!joined) return joined.error();
+  std::vector<at::Tensor> state;
+  for (auto& p : m_impl->named(true)) state.push_back(p.second);
+  if (core::Status s = (*joined)->broadcastFromRankZero(state); !s) return s;
+  m_impl->allReduce = std::move(joined).value();
+  return core::Status::success();
+}
+
+bool TrainableModel::dataParallel() const { return m_impl->allReduce != nullptr; }
+
+void TrainableModel::proposeForNextStep(bool stop, int iterations) {
+  m_impl->proposeStop = stop;
+  m_impl->proposeIterations = iterations;
+}
 void seedTorch(std::uint64_t seed) { torch::manual_seed(seed); }
 
 core::Result<std::unique_ptr<TrainableModel>> TrainableModel::vista3d(const vista3d::Checkpoint& checkpoint) {
@@ -451,6 +500,11 @@ core::Result<TrainableModel::StepResult> TrainableModel::stepVista(const std::ve
     loss = loss / static_cast<double>(std::max<std::size_t>(objects, 1));
     if (keepOutputs) result.outputs.push_back(hostFloats(logits));
     m_impl->backwardAndStep(loss, result);
+    if (m_impl->pendingError) {
+      core::Error e = *m_impl->pendingError;
+      m_impl->pendingError.reset();
+      return e;
+    }
     return result;
   });
 }
@@ -494,6 +548,11 @@ core::Result<TrainableModel::StepResult> TrainableModel::stepSegResNetDS(const s
     if (keepOutputs)
       for (const auto& o : outputs) result.outputs.push_back(hostFloats(o));
     m_impl->backwardAndStep(loss, result);
+    if (m_impl->pendingError) {
+      core::Error e = *m_impl->pendingError;
+      m_impl->pendingError.reset();
+      return e;
+    }
     return result;
   });
 }

@@ -329,6 +329,13 @@ core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, c
   int iteration = resume.iteration;
   const int probe = std::max(1, settings.budgetProbeIterations);
   const auto loopStart = Clock::now();
+  // Over processes (the model joined other ranks) every rank ends at the same step: stopping (a signal, the budget,
+  // an early stop) is proposed and takes effect after the next step's all-reduce, and rank 0's iteration count (a
+  // time budget fits it there) reaches the others the same way.
+  const bool parallel = model.dataParallel();
+  int proposedIterations = settings.iterations;
+  bool proposeStop = false, stopAfterStep = false;
+  double reduceAtReport = 0;
   // The time budget: steps measured since the loop began without the validations and saves in between; n steps fit
   // with a validation every `validationInterval` of them and the final validation and save.
   auto fitToBudget = [&](int done, bool first) {
@@ -347,18 +354,29 @@ core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, c
     result.budget.secondsPerStep = stepSeconds;
     result.budget.validationSeconds = validationSeconds;
     result.budget.secondsLeft = left;
-    settings.iterations = done + static_cast<int>(std::clamp(n, 0.0, 1e7));
-    result.budget.iterations = settings.iterations;
+    const int fitted = done + static_cast<int>(std::clamp(n, 0.0, 1e7));
+    result.budget.iterations = fitted;
+    // Over processes the other ranks learn it with the next step's all-reduce, and every rank takes it after that
+    // step: the next step runs on the old schedule everywhere, and the run has at least that step left.
+    if (parallel) proposedIterations = std::max(fitted, done + 1);
+    else settings.iterations = fitted;
   };
   for (; iteration < settings.iterations; ++iteration) {
-    if (cancel && cancel->load()) {
-      result.cancelled = true;
-      break;
-    }
+    const bool cancelNow = cancel && cancel->load();
     // Behind the fit (slower steps than the probe's): stop at the budget, the weights validated and saved below.
-    if (settings.timeBudgetSeconds > 0 && result.budget.fitted && since(runStart) >= settings.timeBudgetSeconds) {
-      result.budget.budgetReached = true;
-      break;
+    const bool budgetNow =
+        settings.timeBudgetSeconds > 0 && result.budget.fitted && since(runStart) >= settings.timeBudgetSeconds;
+    if (!parallel) {
+      if (cancelNow) {
+        result.cancelled = true;
+        break;
+      }
+      if (budgetNow) {
+        result.budget.budgetReached = true;
+        break;
+      }
+    } else {
+      model.proposeForNextStep(proposeStop || cancelNow || budgetNow, proposedIterations);
     }
     auto batch = loader.next();
     if (!batch) return batch.error();
@@ -389,6 +407,17 @@ core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, c
       if (step->skipped) ++skipped;
       lossSum += step->loss;
       ++lossCount;
+      if (parallel) {
+        result.allReduceSeconds += step->allReduceSeconds;
+        ++result.allReduceSteps;
+        if (step->agreedIterations > 0) settings.iterations = proposedIterations = step->agreedIterations;
+        if (step->stopAgreed) {
+          stopAfterStep = true;
+          if (cancelNow || (cancel && cancel->load())) result.cancelled = true;
+          else if (budgetNow) result.budget.budgetReached = true;
+          else if (!proposeStop) result.cancelled = true;  // another rank's signal
+        }
+      }
     }
     const int done = iteration + 1;
     bool fittedNow = false;
@@ -428,6 +457,9 @@ core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, c
       p.elapsedSeconds = elapsed;
       p.etaSeconds = p.iterationsPerSecond > 0 ? (settings.iterations - done) / p.iterationsPerSecond : 0;
       p.dataWaitFraction = elapsed > 0 ? loader.waitedSeconds() / elapsed : 0;
+      const double sinceReport = since(reportStart);
+      p.allReduceFraction = sinceReport > 0 ? (result.allReduceSeconds - reduceAtReport) / sinceReport : 0;
+      reduceAtReport = result.allReduceSeconds;
       p.skippedSteps = skipped;
       p.validation = (validateNow || validatedForFit) && !validationCases.empty() ? &result.validations.back() : nullptr;
       p.budget = fittedNow ? &result.budget : nullptr;
@@ -441,6 +473,14 @@ core::Result<TrainResult> train(TrainableModel& model, const CaseCache& cache, c
     }
     if (validateNow && settings.earlyStopPatience > 0 && withoutGain >= settings.earlyStopPatience) {
       result.earlyStopped = true;
+      if (parallel) {
+        proposeStop = true;  // the others stop with us after the next step
+      } else {
+        ++iteration;
+        break;
+      }
+    }
+    if (stopAfterStep) {
       ++iteration;
       break;
     }

@@ -78,6 +78,7 @@ struct Progress {
   int skippedSteps = 0;         // fp16 overflow steps and iterations without a prompt
   const Validation* validation = nullptr;  // set on the report right after a validation
   const BudgetFit* budget = nullptr;       // set on the report right after the time budget's fit
+  double allReduceFraction = 0;            // over processes: of the time since the last report, in all-reduces
   std::string lastCheckpoint;
   double lastSaveStallSeconds = 0;
 };
@@ -116,6 +117,8 @@ struct TrainResult {
   double bestDice = -1;
   double dataWaitSeconds = 0, wallSeconds = 0;
   BudgetFit budget;
+  double allReduceSeconds = 0;  // over processes: the steps' all-reduces in all
+  int allReduceSteps = 0;
 };
 
 using ProgressFn = std::function<void(const Progress&)>;

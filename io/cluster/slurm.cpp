@@ -84,6 +84,7 @@ core::Result<std::string> slurmBatchScript(const SlurmJobRequest& r) {
   // B: to the batch shell too; the script execs the program (or srun), so the signal lands in our process.
   if (r.signalSecondsBeforeLimit > 0) s << "#SBATCH --signal=B:TERM@" << r.signalSecondsBeforeLimit << "\n";
   if (r.requeue) s << "#SBATCH --requeue\n";
+  if (r.appendOutput) s << "#SBATCH --open-mode=append\n";
   if (!r.output.empty()) s << "#SBATCH --output=" << r.output << "\n";
   if (!r.workDirectory.empty()) s << "#SBATCH --chdir=" << r.workDirectory << "\n";
   for (const auto& o : r.extraOptions) s << "#SBATCH " << o << "\n";

@@ -29,6 +29,7 @@ struct SlurmJobRequest {
   // passes on): a training run saves its checkpoint then. 0: none.
   int signalSecondsBeforeLimit = 0;
   bool requeue = false;        // --requeue: a preempted or failed node's job goes back to the queue
+  bool appendOutput = false;   // --open-mode=append: a requeued job's log continues instead of starting again
   std::string output;          // the log file pattern (%A job, %a task, %j job id); empty: Slurm's default
   std::string workDirectory;   // --chdir
   std::vector<std::string> extraOptions;  // passed on as "#SBATCH <option>" lines, verbatim (the user's choice)

@@ -87,8 +87,8 @@ std::vector<std::string> csvLines(const fs::path& file) {
 
 }  // namespace
 
-TEST_CASE("batch: a folder of studies becomes bound revisions with the engine and statistics; a rerun does nothing "
-          "again; a damaged study fails alone (exit 3), and alone it fails the run (exit 1)",
+TEST_CASE("batch: a folder of studies becomes bound revisions with the engine and statistics, a rerun does nothing "
+          "again, a damaged study fails alone (exit 3), and alone it fails the run (exit 1)",
           "[cli][batch]") {
   ScratchDir dir("cli-batch");
   std::vector<std::string> inputs = kMice;
@@ -223,7 +223,7 @@ TEST_CASE("batch: others' labels are left alone unless asked, a study someone is
   }
 }
 
-TEST_CASE("batch --watch: studies imported while two watchers run are segmented once each; a restarted watcher "
+TEST_CASE("batch --watch: studies imported while two watchers run are segmented once each, and a restarted watcher "
           "redoes nothing",
           "[cli][batch][watch]") {
   ScratchDir dir("cli-batch-watch");
@@ -274,7 +274,7 @@ namespace {
 
 bool onSlurm() {
   if (std::getenv("DELINEATE_TEST_SLURM")) return true;
-  FAIL("needs the test Slurm cluster: run through tests/slurm/slurm_cluster.sh (ctest: 'cli: batch on a real Slurm')");
+  FAIL("needs the test Slurm cluster: run through tests/slurm/slurm_cluster.sh (ctest: 'cli: batch and training on a real Slurm')");
   return false;
 }
 

@@ -12,7 +12,7 @@
 using namespace delineate;
 using namespace delineate::test;
 
-TEST_CASE("slurm script: hostile arguments stay one word each when bash runs it; broken fields are refused by name",
+TEST_CASE("slurm script: hostile arguments stay one word each when bash runs it, and broken fields are refused by name",
           "[cluster]") {
   ScratchDir dir("cluster-script");
   io::SlurmJobRequest r;

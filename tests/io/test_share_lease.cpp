@@ -233,7 +233,7 @@ TEST_CASE("lease: the holder killed with SIGKILL leaves a lease that others see 
 }
 
 TEST_CASE("lease: with breakWhenHolderGone, a holder on this machine whose process is gone is broken at once, audited "
-          "as such; a live holder is not",
+          "as such, and a live holder is not",
           "[share][lease]") {
   Fixture f;
   int ready[2];

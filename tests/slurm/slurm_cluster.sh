@@ -84,7 +84,7 @@ SlurmdPort=$slurmd_port
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
-AuthInfo=socket=$socket
+AuthInfo=socket=$socket,cred_expire=10
 CredType=cred/munge
 StateSaveLocation=$work/state
 SlurmdSpoolDir=$work/spool
@@ -108,6 +108,8 @@ MessageTimeout=10
 NodeName=$node NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$memory State=UNKNOWN
 PartitionName=test Nodes=$node Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO
 EOF
+# cred_expire: a requeued job may start again only after the job credentials of its last start expired (Slurm holds it
+# back by that long, 120 s by default); the test requeues jobs and need not wait two minutes.
 # slurmd 22.05 initialises cgroups even with proctrack/linuxproc; this machine mounts the v1 controllers.
 if [ -d /sys/fs/cgroup/cpu ] && [ ! -f /sys/fs/cgroup/cgroup.controllers ]; then
   echo "CgroupPlugin=cgroup/v1" >"$work/cgroup.conf"
