@@ -1945,7 +1945,7 @@
     </message>
     <message>
         <location line="+21"/>
-        <location line="+48"/>
+        <location line="+56"/>
         <source>No PACS server is set up: add one in Preferences, PACS Servers</source>
         <translation>Kein PACS-Server eingerichtet: fügen Sie einen unter Einstellungen &gt; PACS-Server hinzu</translation>
     </message>
@@ -1985,7 +1985,7 @@
         <translation>%1 wird durchsucht...</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+11"/>
         <source>Search cancelled</source>
         <translation>Suche abgebrochen</translation>
     </message>
@@ -1995,12 +1995,12 @@
         <translation>Suche fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+28"/>
         <source>Studies found on %1: %2</source>
         <translation>Auf %1 gefundene Studien: %2</translation>
     </message>
     <message>
-        <location line="+124"/>
+        <location line="+122"/>
         <source>Instances retrieved: %1 (%2 MB), already here: %3</source>
         <translation>Abgerufene Instanzen: %1 (%2 MB), bereits vorhanden: %3</translation>
     </message>
@@ -2018,12 +2018,12 @@
         </translation>
     </message>
     <message>
-        <location line="-125"/>
+        <location line="-123"/>
         <source>Listing the series of the study...</source>
         <translation>Die Serien der Studie werden aufgelistet...</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+12"/>
         <source>The series could not be listed: %1</source>
         <translation>Die Serien konnten nicht aufgelistet werden: %1</translation>
     </message>
@@ -2082,7 +2082,7 @@
 <context>
     <name>delineate::app::gui::PacsPeer</name>
     <message>
-        <location filename="../app/gui/pacs/pacs_peer.cpp" line="+77"/>
+        <location filename="../app/gui/pacs/pacs_peer.cpp" line="+92"/>
         <source>token</source>
         <translation>Token</translation>
     </message>
@@ -2349,7 +2349,7 @@
         <translation>PACS-Server bearbeiten</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+9"/>
         <source>Name:</source>
         <translation>Name:</translation>
     </message>
@@ -2469,7 +2469,7 @@
         <translation>TLS:</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Browse...</source>
         <translation>Durchsuchen...</translation>
     </message>
@@ -2557,7 +2557,7 @@
 <context>
     <name>delineate::app::gui::PacsServersPage</name>
     <message>
-        <location filename="../app/gui/pacs/pacs_servers_page.cpp" line="+61"/>
+        <location filename="../app/gui/pacs/pacs_servers_page.cpp" line="+46"/>
         <source>The PACS the window queries and retrieves from. Passwords and tokens are kept in the desktop keyring, never in the settings file.</source>
         <translation>Die PACS, die das Fenster abfragt und von denen es abruft. Passwörter und Tokens werden im Schlüsselbund des Desktops gespeichert, nie in der Einstellungsdatei.</translation>
     </message>
@@ -3740,7 +3740,7 @@
         <translation>#%1</translation>
     </message>
     <message numerus="yes">
-        <location line="+78"/>
+        <location line="+79"/>
         <source>Statistics of %n label(s) written to %1</source>
         <translation>
             <numerusform>Statistik von %n Label nach %1 geschrieben</numerusform>
@@ -4212,7 +4212,7 @@ Bild: %3</translation>
 <context>
     <name>delineate::app::gui::TrainingPanel</name>
     <message>
-        <location filename="../app/gui/training/training_panel.cpp" line="+234"/>
+        <location filename="../app/gui/training/training_panel.cpp" line="+257"/>
         <source>Training: %1</source>
         <translation>Training: %1</translation>
     </message>
@@ -4244,12 +4244,12 @@ Bild: %3</translation>
     <message>
         <location line="-39"/>
         <location line="+31"/>
-        <location line="+291"/>
+        <location line="+318"/>
         <source>none</source>
         <translation>keiner</translation>
     </message>
     <message>
-        <location line="-319"/>
+        <location line="-346"/>
         <source>No share is open, so the model was not published: its checkpoints are in %1 (open or create a share and train again to publish it)</source>
         <translation>Keine Freigabe geöffnet, daher wurde das Modell nicht veröffentlicht: seine Checkpoints liegen in %1 (eine Freigabe öffnen oder anlegen und erneut trainieren, um es zu veröffentlichen)</translation>
     </message>
@@ -4334,7 +4334,7 @@ Bild: %3</translation>
         <translation>Gerät:</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+11"/>
         <source>Advanced:</source>
         <translation>Erweitert:</translation>
     </message>
@@ -4344,12 +4344,12 @@ Bild: %3</translation>
         <translation>weitere delineate-train-Optionen, z. B. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</translation>
     </message>
     <message>
-        <location line="+291"/>
+        <location line="+308"/>
         <source>Stopping...</source>
         <translation>Wird beendet...</translation>
     </message>
     <message>
-        <location line="-289"/>
+        <location line="-306"/>
         <source>Start</source>
         <translation>Starten</translation>
     </message>
@@ -4359,7 +4359,7 @@ Bild: %3</translation>
         <translation>Die erreichten Gewichte validieren, als Checkpoint speichern und den Lauf beenden</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+93"/>
         <source>No share is open: the model stays in its run folder, unpublished</source>
         <translation>Keine Freigabe geöffnet: das Modell bleibt unveröffentlicht in seinem Lauf-Ordner</translation>
     </message>
@@ -4384,12 +4384,57 @@ Bild: %3</translation>
         <translation>Anhalten</translation>
     </message>
     <message>
-        <location line="-287"/>
+        <location line="-304"/>
         <source>Resume</source>
         <translation>Fortsetzen</translation>
     </message>
     <message>
+        <location line="-15"/>
+        <source>Time budget:</source>
+        <translation>Zeitbudget:</translation>
+    </message>
+    <message>
         <location line="+1"/>
+        <source>e.g. 55m or 1h30m: the iterations that fit it (empty: the iterations above)</source>
+        <translation>z. B. 55m oder 1h30m: so viele Iterationen, wie hineinpassen (leer: die Iterationen oben)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Run on:</source>
+        <translation>Ausführen auf:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This computer</source>
+        <translation>Diesem Computer</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Slurm cluster</source>
+        <translation>Slurm-Cluster</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cluster folder:</source>
+        <translation>Cluster-Ordner:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a folder every cluster node mounts (the run&apos;s checkpoints and log go there)</source>
+        <translation>ein Ordner, den jeder Cluster-Knoten eingebunden hat (Checkpoints und Protokoll des Laufs landen dort)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Slurm:</source>
+        <translation>Slurm:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>e.g. --gpus-per-node 1 --time 2:00:00 --partition gpu (--nodes, --tasks-per-node: one rank each)</source>
+        <translation>z. B. --gpus-per-node 1 --time 2:00:00 --partition gpu (--nodes, --tasks-per-node: je ein Rang)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Continue the run from its newest checkpoint</source>
         <translation>Den Lauf ab seinem neuesten Checkpoint fortsetzen</translation>
     </message>
@@ -4469,7 +4514,12 @@ Bild: %3</translation>
         <translation>Die Feinabstimmung von VISTA-3D beginnt mit einem Checkpoint: Datei angeben</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+19"/>
+        <source>Choose a folder every cluster node mounts (an absolute path) for a Slurm run</source>
+        <translation>Wählen Sie für einen Slurm-Lauf einen Ordner, den jeder Cluster-Knoten eingebunden hat (absoluter Pfad)</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>Training could not start: %1</source>
         <translation>Training konnte nicht starten: %1</translation>
     </message>
@@ -4484,7 +4534,12 @@ Bild: %3</translation>
         <translation>Training %1: Fälle werden gelesen...</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+2"/>
+        <source>Training %1: submitted to Slurm as job %2; it starts when the cluster runs it</source>
+        <translation>Training %1: an Slurm als Job %2 übergeben; es beginnt, sobald der Cluster es ausführt</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>it %1/%2  loss %3  %4 it/s  ETA %5  data wait %6%  %7</source>
         <translation>It. %1/%2  Verlust %3  %4 It./s  Rest %5  Datenwartezeit %6%  %7</translation>
     </message>
@@ -4582,17 +4637,28 @@ Bild: %3</translation>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training/training_run.cpp" line="+121"/>
+        <location filename="../app/gui/training/training_run.cpp" line="+132"/>
         <source>cannot start %1: %2</source>
         <translation>%1 kann nicht gestartet werden: %2</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+29"/>
+        <location line="+11"/>
+        <source>cannot submit to Slurm: %1</source>
+        <translation>Übergabe an Slurm nicht möglich: %1</translation>
+    </message>
+    <message>
+        <location line="+70"/>
         <source>ended without a result (see %1)</source>
         <translation>ohne Ergebnis beendet (siehe %1)</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+38"/>
+        <source>scancel: %1</source>
+        <translation>scancel: %1</translation>
+    </message>
+    <message>
+        <location line="+44"/>
         <source>delineate-train ended without a result (see %1)</source>
         <translation>delineate-train endete ohne Ergebnis (siehe %1)</translation>
     </message>

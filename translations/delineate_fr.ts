@@ -1945,7 +1945,7 @@
     </message>
     <message>
         <location line="+21"/>
-        <location line="+48"/>
+        <location line="+56"/>
         <source>No PACS server is set up: add one in Preferences, PACS Servers</source>
         <translation>Aucun serveur PACS n’est configuré&#xa0;: ajoutez-en un dans Préférences &gt; Serveurs PACS</translation>
     </message>
@@ -1985,7 +1985,7 @@
         <translation>Recherche sur %1...</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+11"/>
         <source>Search cancelled</source>
         <translation>Recherche annulée</translation>
     </message>
@@ -1995,35 +1995,35 @@
         <translation>Échec de la recherche&#xa0;: %1</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+28"/>
         <source>Studies found on %1: %2</source>
-        <translation>Études trouvées sur %1 : %2</translation>
+        <translation>Études trouvées sur %1&#xa0;: %2</translation>
     </message>
     <message>
-        <location line="+124"/>
+        <location line="+122"/>
         <source>Instances retrieved: %1 (%2 MB), already here: %3</source>
-        <translation>Instances récupérées : %1 (%2 Mo), déjà présentes : %3</translation>
+        <translation>Instances récupérées&#xa0;: %1 (%2 Mo), déjà présentes&#xa0;: %3</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>instances that did not arrive: %1 (Retrieve again asks for them)</source>
-        <translation>instances non arrivées : %1 (Récupérer à nouveau les redemande)</translation>
+        <translation>instances non arrivées&#xa0;: %1 (Récupérer à nouveau les redemande)</translation>
     </message>
     <message numerus="yes">
         <location line="+14"/>
         <source>Imported into the share: %n series, files copied: %1</source>
         <translation>
-            <numerusform>Importé dans le partage : %n série, fichiers copiés : %1</numerusform>
-            <numerusform>Importé dans le partage : %n séries, fichiers copiés : %1</numerusform>
+            <numerusform>Importé dans le partage&#xa0;: %n série, fichiers copiés&#xa0;: %1</numerusform>
+            <numerusform>Importé dans le partage&#xa0;: %n séries, fichiers copiés&#xa0;: %1</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-125"/>
+        <location line="-123"/>
         <source>Listing the series of the study...</source>
         <translation>Liste des séries de l’étude...</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+12"/>
         <source>The series could not be listed: %1</source>
         <translation>Les séries n’ont pas pu être listées&#xa0;: %1</translation>
     </message>
@@ -2082,7 +2082,7 @@
 <context>
     <name>delineate::app::gui::PacsPeer</name>
     <message>
-        <location filename="../app/gui/pacs/pacs_peer.cpp" line="+77"/>
+        <location filename="../app/gui/pacs/pacs_peer.cpp" line="+92"/>
         <source>token</source>
         <translation>jeton</translation>
     </message>
@@ -2165,7 +2165,7 @@
     <message>
         <location line="+25"/>
         <source>Sent to %1 (%2): the SEG and its measurement report</source>
-        <translation>Envoyé à %1 (%2) : le SEG et son rapport de mesures</translation>
+        <translation>Envoyé à %1 (%2)&#xa0;: le SEG et son rapport de mesures</translation>
     </message>
     <message>
         <location line="-7"/>
@@ -2349,7 +2349,7 @@
         <translation>Modifier le serveur PACS</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+9"/>
         <source>Name:</source>
         <translation>Nom&#xa0;:</translation>
     </message>
@@ -2469,7 +2469,7 @@
         <translation>TLS&#xa0;:</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Browse...</source>
         <translation>Parcourir...</translation>
     </message>
@@ -2557,7 +2557,7 @@
 <context>
     <name>delineate::app::gui::PacsServersPage</name>
     <message>
-        <location filename="../app/gui/pacs/pacs_servers_page.cpp" line="+61"/>
+        <location filename="../app/gui/pacs/pacs_servers_page.cpp" line="+46"/>
         <source>The PACS the window queries and retrieves from. Passwords and tokens are kept in the desktop keyring, never in the settings file.</source>
         <translation>Les PACS que la fenêtre interroge et depuis lesquels elle récupère. Les mots de passe et jetons sont conservés dans le trousseau de clés du bureau, jamais dans le fichier de configuration.</translation>
     </message>
@@ -3740,7 +3740,7 @@
         <translation>n° %1</translation>
     </message>
     <message numerus="yes">
-        <location line="+78"/>
+        <location line="+79"/>
         <source>Statistics of %n label(s) written to %1</source>
         <translation>
             <numerusform>Statistiques de %n étiquette écrites dans %1</numerusform>
@@ -4212,7 +4212,7 @@ Image : %3</translation>
 <context>
     <name>delineate::app::gui::TrainingPanel</name>
     <message>
-        <location filename="../app/gui/training/training_panel.cpp" line="+234"/>
+        <location filename="../app/gui/training/training_panel.cpp" line="+257"/>
         <source>Training: %1</source>
         <translation>Entraînement : %1</translation>
     </message>
@@ -4244,12 +4244,12 @@ Image : %3</translation>
     <message>
         <location line="-39"/>
         <location line="+31"/>
-        <location line="+291"/>
+        <location line="+318"/>
         <source>none</source>
         <translation>aucun</translation>
     </message>
     <message>
-        <location line="-319"/>
+        <location line="-346"/>
         <source>No share is open, so the model was not published: its checkpoints are in %1 (open or create a share and train again to publish it)</source>
         <translation>Aucun partage n’est ouvert, le modèle n’a donc pas été publié : ses points de contrôle sont dans %1 (ouvrez ou créez un partage et entraînez à nouveau pour le publier)</translation>
     </message>
@@ -4334,7 +4334,7 @@ Image : %3</translation>
         <translation>Périphérique :</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+11"/>
         <source>Advanced:</source>
         <translation>Avancé :</translation>
     </message>
@@ -4344,12 +4344,12 @@ Image : %3</translation>
         <translation>autres options de delineate-train, p. ex. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</translation>
     </message>
     <message>
-        <location line="+291"/>
+        <location line="+308"/>
         <source>Stopping...</source>
         <translation>Arrêt...</translation>
     </message>
     <message>
-        <location line="-289"/>
+        <location line="-306"/>
         <source>Start</source>
         <translation>Démarrer</translation>
     </message>
@@ -4359,7 +4359,7 @@ Image : %3</translation>
         <translation>Valider les poids atteints, les enregistrer comme point de contrôle et terminer l’entraînement</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+93"/>
         <source>No share is open: the model stays in its run folder, unpublished</source>
         <translation>Aucun partage n’est ouvert : le modèle reste dans le dossier de son entraînement, non publié</translation>
     </message>
@@ -4384,12 +4384,57 @@ Image : %3</translation>
         <translation>Arrêter</translation>
     </message>
     <message>
-        <location line="-287"/>
+        <location line="-304"/>
         <source>Resume</source>
         <translation>Reprendre</translation>
     </message>
     <message>
+        <location line="-15"/>
+        <source>Time budget:</source>
+        <translation>Budget de temps :</translation>
+    </message>
+    <message>
         <location line="+1"/>
+        <source>e.g. 55m or 1h30m: the iterations that fit it (empty: the iterations above)</source>
+        <translation>p. ex. 55m ou 1h30m : les itérations qui y tiennent (vide : les itérations ci-dessus)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Run on:</source>
+        <translation>Exécuter sur :</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This computer</source>
+        <translation>Cet ordinateur</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Slurm cluster</source>
+        <translation>Grappe Slurm</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cluster folder:</source>
+        <translation>Dossier de la grappe :</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a folder every cluster node mounts (the run&apos;s checkpoints and log go there)</source>
+        <translation>un dossier monté sur chaque nœud de la grappe (les points de contrôle et le journal de l&apos;entraînement y vont)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Slurm:</source>
+        <translation>Slurm :</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>e.g. --gpus-per-node 1 --time 2:00:00 --partition gpu (--nodes, --tasks-per-node: one rank each)</source>
+        <translation>p. ex. --gpus-per-node 1 --time 2:00:00 --partition gpu (--nodes, --tasks-per-node : un rang chacun)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Continue the run from its newest checkpoint</source>
         <translation>Reprendre l&apos;entraînement depuis son dernier point de contrôle</translation>
     </message>
@@ -4469,7 +4514,12 @@ Image : %3</translation>
         <translation>L&apos;affinage de VISTA-3D part d&apos;un point de contrôle : indiquez son fichier</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+19"/>
+        <source>Choose a folder every cluster node mounts (an absolute path) for a Slurm run</source>
+        <translation>Choisissez un dossier monté sur chaque nœud de la grappe (chemin absolu) pour un entraînement Slurm</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>Training could not start: %1</source>
         <translation>L&apos;entraînement n&apos;a pas pu démarrer : %1</translation>
     </message>
@@ -4484,7 +4534,12 @@ Image : %3</translation>
         <translation>Entraînement %1 : lecture des cas...</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+2"/>
+        <source>Training %1: submitted to Slurm as job %2; it starts when the cluster runs it</source>
+        <translation>Entraînement %1 : soumis à Slurm comme tâche %2 ; il commence quand la grappe l&apos;exécute</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>it %1/%2  loss %3  %4 it/s  ETA %5  data wait %6%  %7</source>
         <translation>it. %1/%2  perte %3  %4 it./s  reste %5  attente des données %6%  %7</translation>
     </message>
@@ -4582,17 +4637,28 @@ Image : %3</translation>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training/training_run.cpp" line="+121"/>
+        <location filename="../app/gui/training/training_run.cpp" line="+132"/>
         <source>cannot start %1: %2</source>
         <translation>impossible de démarrer %1 : %2</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+29"/>
+        <location line="+11"/>
+        <source>cannot submit to Slurm: %1</source>
+        <translation>impossible de soumettre à Slurm : %1</translation>
+    </message>
+    <message>
+        <location line="+70"/>
         <source>ended without a result (see %1)</source>
         <translation>terminé sans résultat (voir %1)</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+38"/>
+        <source>scancel: %1</source>
+        <translation>scancel : %1</translation>
+    </message>
+    <message>
+        <location line="+44"/>
         <source>delineate-train ended without a result (see %1)</source>
         <translation>delineate-train s&apos;est terminé sans résultat (voir %1)</translation>
     </message>

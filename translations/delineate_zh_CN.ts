@@ -1937,7 +1937,7 @@
     </message>
     <message>
         <location line="+21"/>
-        <location line="+48"/>
+        <location line="+56"/>
         <source>No PACS server is set up: add one in Preferences, PACS Servers</source>
         <translation>尚未设置 PACS 服务器：请在 首选项 &gt; PACS 服务器 中添加</translation>
     </message>
@@ -1977,7 +1977,7 @@
         <translation>正在搜索 %1...</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+11"/>
         <source>Search cancelled</source>
         <translation>搜索已取消</translation>
     </message>
@@ -1987,12 +1987,12 @@
         <translation>搜索失败：%1</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+28"/>
         <source>Studies found on %1: %2</source>
         <translation>在 %1 上找到的检查：%2</translation>
     </message>
     <message>
-        <location line="+124"/>
+        <location line="+122"/>
         <source>Instances retrieved: %1 (%2 MB), already here: %3</source>
         <translation>已检索实例：%1（%2 MB），已在本地：%3</translation>
     </message>
@@ -2009,12 +2009,12 @@
         </translation>
     </message>
     <message>
-        <location line="-125"/>
+        <location line="-123"/>
         <source>Listing the series of the study...</source>
         <translation>正在列出该检查的序列...</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+12"/>
         <source>The series could not be listed: %1</source>
         <translation>无法列出序列：%1</translation>
     </message>
@@ -2071,7 +2071,7 @@
 <context>
     <name>delineate::app::gui::PacsPeer</name>
     <message>
-        <location filename="../app/gui/pacs/pacs_peer.cpp" line="+77"/>
+        <location filename="../app/gui/pacs/pacs_peer.cpp" line="+92"/>
         <source>token</source>
         <translation>令牌</translation>
     </message>
@@ -2338,7 +2338,7 @@
         <translation>编辑 PACS 服务器</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+9"/>
         <source>Name:</source>
         <translation>名称：</translation>
     </message>
@@ -2458,7 +2458,7 @@
         <translation>TLS：</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Browse...</source>
         <translation>浏览...</translation>
     </message>
@@ -2546,7 +2546,7 @@
 <context>
     <name>delineate::app::gui::PacsServersPage</name>
     <message>
-        <location filename="../app/gui/pacs/pacs_servers_page.cpp" line="+61"/>
+        <location filename="../app/gui/pacs/pacs_servers_page.cpp" line="+46"/>
         <source>The PACS the window queries and retrieves from. Passwords and tokens are kept in the desktop keyring, never in the settings file.</source>
         <translation>窗口查询和检索所用的 PACS。密码和令牌保存在桌面密钥环中，绝不写入设置文件。</translation>
     </message>
@@ -3724,7 +3724,7 @@
         <translation>#%1</translation>
     </message>
     <message numerus="yes">
-        <location line="+78"/>
+        <location line="+79"/>
         <source>Statistics of %n label(s) written to %1</source>
         <translation>
             <numerusform>已将 %n 个标签的统计数据写入 %1</numerusform>
@@ -4190,7 +4190,7 @@ Image: %3</source>
 <context>
     <name>delineate::app::gui::TrainingPanel</name>
     <message>
-        <location filename="../app/gui/training/training_panel.cpp" line="+234"/>
+        <location filename="../app/gui/training/training_panel.cpp" line="+257"/>
         <source>Training: %1</source>
         <translation>训练：%1</translation>
     </message>
@@ -4222,12 +4222,12 @@ Image: %3</source>
     <message>
         <location line="-39"/>
         <location line="+31"/>
-        <location line="+291"/>
+        <location line="+318"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location line="-319"/>
+        <location line="-346"/>
         <source>No share is open, so the model was not published: its checkpoints are in %1 (open or create a share and train again to publish it)</source>
         <translation>未打开共享，因此模型未发布：其检查点位于 %1（打开或创建共享后重新训练即可发布）</translation>
     </message>
@@ -4312,7 +4312,7 @@ Image: %3</source>
         <translation>设备：</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+11"/>
         <source>Advanced:</source>
         <translation>高级：</translation>
     </message>
@@ -4322,12 +4322,12 @@ Image: %3</source>
         <translation>更多 delineate-train 选项，例如 --patch 64,64,64 --init-filters 16 --learning-rate 1e-3</translation>
     </message>
     <message>
-        <location line="+291"/>
+        <location line="+308"/>
         <source>Stopping...</source>
         <translation>正在停止...</translation>
     </message>
     <message>
-        <location line="-289"/>
+        <location line="-306"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
@@ -4337,7 +4337,7 @@ Image: %3</source>
         <translation>验证当前权重，保存为检查点并结束运行</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+93"/>
         <source>No share is open: the model stays in its run folder, unpublished</source>
         <translation>未打开共享：模型保留在其运行文件夹中，未发布</translation>
     </message>
@@ -4362,12 +4362,57 @@ Image: %3</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location line="-287"/>
+        <location line="-304"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
+        <location line="-15"/>
+        <source>Time budget:</source>
+        <translation>时间预算：</translation>
+    </message>
+    <message>
         <location line="+1"/>
+        <source>e.g. 55m or 1h30m: the iterations that fit it (empty: the iterations above)</source>
+        <translation>例如 55m 或 1h30m：在此时间内能完成的迭代次数（留空：使用上面的迭代次数）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Run on:</source>
+        <translation>运行于：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This computer</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Slurm cluster</source>
+        <translation>Slurm 集群</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cluster folder:</source>
+        <translation>集群文件夹：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a folder every cluster node mounts (the run&apos;s checkpoints and log go there)</source>
+        <translation>每个集群节点都挂载的文件夹（训练的检查点和日志保存在此）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Slurm:</source>
+        <translation>Slurm：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>e.g. --gpus-per-node 1 --time 2:00:00 --partition gpu (--nodes, --tasks-per-node: one rank each)</source>
+        <translation>例如 --gpus-per-node 1 --time 2:00:00 --partition gpu（--nodes、--tasks-per-node：每个任务一个进程）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Continue the run from its newest checkpoint</source>
         <translation>从最新检查点继续训练</translation>
     </message>
@@ -4447,7 +4492,12 @@ Image: %3</source>
         <translation>微调 VISTA-3D 需要一个检查点：请给出其文件</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+19"/>
+        <source>Choose a folder every cluster node mounts (an absolute path) for a Slurm run</source>
+        <translation>请为 Slurm 训练选择一个每个集群节点都挂载的文件夹（绝对路径）</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>Training could not start: %1</source>
         <translation>训练无法启动：%1</translation>
     </message>
@@ -4462,7 +4512,12 @@ Image: %3</source>
         <translation>训练 %1：正在读取病例...</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+2"/>
+        <source>Training %1: submitted to Slurm as job %2; it starts when the cluster runs it</source>
+        <translation>训练 %1：已作为作业 %2 提交到 Slurm；集群开始运行时即开始</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>it %1/%2  loss %3  %4 it/s  ETA %5  data wait %6%  %7</source>
         <translation>迭代 %1/%2  损失 %3  %4 次/秒  剩余 %5  数据等待 %6%  %7</translation>
     </message>
@@ -4560,17 +4615,28 @@ Image: %3</source>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training/training_run.cpp" line="+121"/>
+        <location filename="../app/gui/training/training_run.cpp" line="+132"/>
         <source>cannot start %1: %2</source>
         <translation>无法启动 %1：%2</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+29"/>
+        <location line="+11"/>
+        <source>cannot submit to Slurm: %1</source>
+        <translation>无法提交到 Slurm：%1</translation>
+    </message>
+    <message>
+        <location line="+70"/>
         <source>ended without a result (see %1)</source>
         <translation>结束但没有结果（见 %1）</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+38"/>
+        <source>scancel: %1</source>
+        <translation>scancel：%1</translation>
+    </message>
+    <message>
+        <location line="+44"/>
         <source>delineate-train ended without a result (see %1)</source>
         <translation>delineate-train 未给出结果即结束（见 %1）</translation>
     </message>

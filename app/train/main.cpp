@@ -55,7 +55,13 @@ using app::train::failRun;
 namespace {
 
 std::atomic<bool> g_cancel{false};
+std::atomic<bool> g_requeue{false};
 void onSignal(int) { g_cancel.store(true); }
+// SIGUSR1: Slurm's warning before the wall-time limit (--slurm asks for it): save, then requeue the job.
+void onLimitSignal(int) {
+  g_requeue.store(true);
+  g_cancel.store(true);
+}
 
 std::string duration(double seconds) {
   char buf[32];
@@ -219,7 +225,7 @@ void declareFlags(CLI::App& app, Flags& f) {
   valueName(app.add_option("--time", f.time, "--slurm: the wall-time limit (e.g. 12:00:00)"), "LIMIT");
   valueName(app.add_option("--partition", f.partition, "--slurm: the partition"), "P");
   valueName(app.add_option("--account", f.account, "--slurm: the account"), "A");
-  valueName(app.add_option("--signal-seconds", f.signalSeconds, "--slurm: SIGTERM this long before the limit, to save "
+  valueName(app.add_option("--signal-seconds", f.signalSeconds, "--slurm: SIGUSR1 this long before the limit, to save "
                                                                 "and requeue (default 120)")
                 ->check(CLI::Range(10, 86400)),
             "S");
@@ -292,12 +298,12 @@ int submitToSlurm(const Flags& f, const std::vector<std::string>& args) {
   job.account = f.account;
   job.extraOptions = f.sbatchOptions;
   job.signalSecondsBeforeLimit = f.signalSeconds;
+  job.limitSignal = "USR1";
   job.requeue = true;
   job.appendOutput = true;
   job.output = (dir / "logs" / "%j.out").string();
   job.workDirectory = dir.string();
   job.srun = true;
-  job.environment["DELINEATE_REQUEUE_ON_SIGNAL"] = "1";
   if (f.cpusPerTask > 0) job.environment["OMP_NUM_THREADS"] = std::to_string(f.cpusPerTask);
   job.command = command;
   auto script = io::slurmBatchScript(job);
@@ -359,6 +365,7 @@ class Run {
     if (m_rank == 0) printStart();
     std::signal(SIGINT, onSignal);
     std::signal(SIGTERM, onSignal);
+    std::signal(SIGUSR1, onLimitSignal);
     m_lastBeat = std::chrono::steady_clock::now();
     // A time budget is the whole process's (a Slurm job's wall time): reading and preparing the cases count.
     if (m_settings->trainer.timeBudgetSeconds > 0) {
@@ -697,12 +704,12 @@ class Run {
     std::fflush(stdout);
   }
 
-  // A Slurm job that was signalled before its wall-time limit (delineate-train --slurm: --signal, and
-  // DELINEATE_REQUEUE_ON_SIGNAL=1) goes back to the queue once its checkpoint is saved; the next start resumes.
+  // A Slurm job warned of its wall-time limit (delineate-train --slurm asks for SIGUSR1 before it) goes back to the
+  // queue once its checkpoint is saved; the next start resumes. SIGTERM (the user's scancel, the window's Stop) only
+  // stops; a preempted job is requeued by Slurm itself.
   void requeueIfAsked() const {
-    const char* asked = std::getenv("DELINEATE_REQUEUE_ON_SIGNAL");
     const char* job = std::getenv("SLURM_JOB_ID");
-    if (!asked || std::string(asked) != "1" || !job || !*job) return;
+    if (!g_requeue.load() || !job || !*job) return;
     auto r = io::runProcess({"scontrol", "requeue", job});
     if (!r) warn("the job was not requeued: " + r.error().describe());
     else if (r->exitCode != 0) warn("the job was not requeued: scontrol: " + r->err);

@@ -49,6 +49,8 @@ core::Result<std::string> slurmBatchScript(const SlurmJobRequest& r) {
     if (hasLineBreak(*value)) return badField(field, "holds a line break");
   for (const auto& o : r.extraOptions)
     if (hasLineBreak(o) || o.empty()) return badField("option '" + o + "'", "empty or holds a line break");
+  if (r.limitSignal.empty() || r.limitSignal.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != std::string::npos)
+    return badField("limitSignal", "'" + r.limitSignal + "' is not a signal name");
   for (const auto& a : r.command)
     if (a.find('\0') != std::string::npos) return badField("command", "an argument holds a NUL");
   for (const auto& [key, value] : r.environment) {
@@ -82,7 +84,8 @@ core::Result<std::string> slurmBatchScript(const SlurmJobRequest& r) {
   if (!r.partition.empty()) s << "#SBATCH --partition=" << r.partition << "\n";
   if (!r.account.empty()) s << "#SBATCH --account=" << r.account << "\n";
   // B: to the batch shell too; the script execs the program (or srun), so the signal lands in our process.
-  if (r.signalSecondsBeforeLimit > 0) s << "#SBATCH --signal=B:TERM@" << r.signalSecondsBeforeLimit << "\n";
+  if (r.signalSecondsBeforeLimit > 0)
+    s << "#SBATCH --signal=B:" << r.limitSignal << "@" << r.signalSecondsBeforeLimit << "\n";
   if (r.requeue) s << "#SBATCH --requeue\n";
   if (r.appendOutput) s << "#SBATCH --open-mode=append\n";
   if (!r.output.empty()) s << "#SBATCH --output=" << r.output << "\n";

@@ -25,9 +25,10 @@ struct SlurmJobRequest {
   std::string time;            // wall-time limit ("1:00:00", "55"); empty: the partition's default
   int gpusPerNode = 0;         // --gres=gpu:N
   std::string partition, account;
-  // --signal: sent this many seconds before the wall-time limit (to the batch shell and its steps, which the script
-  // passes on): a training run saves its checkpoint then. 0: none.
+  // --signal=B:<signal>@<seconds>: sent this many seconds before the wall-time limit to the batch shell (the script
+  // execs the program or srun, which passes it to the tasks): a training run saves its checkpoint then. 0: none.
   int signalSecondsBeforeLimit = 0;
+  std::string limitSignal = "TERM";
   bool requeue = false;        // --requeue: a preempted or failed node's job goes back to the queue
   bool appendOutput = false;   // --open-mode=append: a requeued job's log continues instead of starting again
   std::string output;          // the log file pattern (%A job, %a task, %j job id); empty: Slurm's default

@@ -168,8 +168,8 @@ TEST_CASE("delineate-train by srun: two ranks with batch 1 each step as one proc
   CHECK(worst < 1e-4);  // reference/training's tolerance for weights
 }
 
-TEST_CASE("delineate-train --slurm: a job requeued mid-run (scontrol requeue) saves on SIGTERM, resumes, and ends "
-          "with the uninterrupted run's weights",
+TEST_CASE("delineate-train --slurm: warned before its limit (SIGUSR1) it requeues itself, preempted (scontrol requeue) it "
+          "is requeued, each time it saves and resumes, and it ends with the uninterrupted run's weights",
           "[.slurm][train]") {
   if (!onSlurm()) return;
   ScratchDir dir("train-requeue");
@@ -190,7 +190,7 @@ TEST_CASE("delineate-train --slurm: a job requeued mid-run (scontrol requeue) sa
   const std::string job = std::to_string(std::stoll(submitted.out.substr(at + 14)));
   const std::string script = readTextFile(dir / "job" / "train.sbatch");
   CHECK(script.find("#SBATCH --requeue") != std::string::npos);
-  CHECK(script.find("#SBATCH --signal=B:TERM@120") != std::string::npos);
+  CHECK(script.find("#SBATCH --signal=B:USR1@120") != std::string::npos);
   CHECK(script.find("'--resume'") != std::string::npos);
 
   // Once it is under way (its first steps reported in the log), preempt it.
@@ -203,6 +203,24 @@ TEST_CASE("delineate-train --slurm: a job requeued mid-run (scontrol requeue) sa
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   REQUIRE_FALSE(log.empty());
+  // First Slurm's warning before the wall-time limit (SIGUSR1 to the batch shell, passed on by srun): the run saves
+  // and requeues its own job.
+  const Run warned = runShell("scancel --signal=USR1 --batch " + job + " 2>&1");
+  INFO(warned.out);
+  REQUIRE(warned.exitCode == 0);
+  const auto resumedOnce = [&](int times) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    for (;;) {
+      const std::string t = readTextFile(log);
+      std::size_t n = 0;
+      for (auto at = t.find("resuming from"); at != std::string::npos; at = t.find("resuming from", at + 1)) ++n;
+      if (n >= static_cast<std::size_t>(times) && t.rfind("it ") > t.rfind("resuming from")) return true;
+      if (std::chrono::steady_clock::now() > until) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  };
+  REQUIRE(resumedOnce(1));
+  // Then a preemption: Slurm requeues it (SIGTERM: the run saves and stops), and it resumes again.
   const Run requeue = runShell("scontrol requeue " + job + " 2>&1");
   INFO(requeue.out);
   REQUIRE(requeue.exitCode == 0);
@@ -212,8 +230,12 @@ TEST_CASE("delineate-train --slurm: a job requeued mid-run (scontrol requeue) sa
   const std::string text = readTextFile(log);
   INFO(text);
   REQUIRE(finished);
-  CHECK(text.find("cancelled after") != std::string::npos);    // the first start saved on SIGTERM...
-  CHECK(text.find("resuming from") != std::string::npos);      // ...and the second resumed from it
+  CHECK(text.find("requeued job " + job) != std::string::npos);  // the first stop requeued itself
+  std::size_t cancelled = 0, resumed = 0;
+  for (auto at = text.find("cancelled after"); at != std::string::npos; at = text.find("cancelled after", at + 1)) ++cancelled;
+  for (auto at = text.find("resuming from"); at != std::string::npos; at = text.find("resuming from", at + 1)) ++resumed;
+  CHECK(cancelled == 2);  // each stop saved on its signal...
+  CHECK(resumed == 2);    // ...and each start after it resumed from that checkpoint
   std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the sidecar is written after the weights
   const double worst = largestDifference(dir / "ref" / "checkpoints" / last, dir / "pre" / "checkpoints" / last);
   INFO("largest relative weight difference " << worst);

@@ -433,3 +433,83 @@ TEST_CASE("Training dock: starting a run that publishes with no author name asks
   window.setDialogsEnabled(false);
   QSettings().setValue("user/name", previousAuthor);
 }
+
+TEST_CASE("Training dock: a run for a Slurm cluster asks for a folder the nodes mount before anything is submitted",
+          "[gui][train]") {
+  test::guiApp();
+  test::ScratchDir dir("gui-training-slurm-folder");
+  QSettings().remove("training/clusterFolder");
+  QuietWindow window(QSize(1500, 950));
+  app::gui::TrainingPanel* panel = window.trainingPanel();
+  REQUIRE(panel != nullptr);
+  auto* where = panel->findChild<QComboBox*>("train-where");
+  REQUIRE(where != nullptr);
+  auto* folder = panel->findChild<QLineEdit*>("train-cluster-folder");
+  auto* slurm = panel->findChild<QLineEdit*>("train-slurm");
+  REQUIRE(folder != nullptr);
+  REQUIRE(slurm != nullptr);
+  auto* dock = test::enclosingDock(panel);
+  REQUIRE(dock != nullptr);
+  dock->raise();
+  QCoreApplication::processEvents();
+  CHECK_FALSE(folder->isVisible());  // only for a cluster run
+  where->setCurrentIndex(where->findData("slurm"));
+  QCoreApplication::processEvents();
+  CHECK(folder->isVisible());
+  CHECK(slurm->isVisible());
+  panel->findChild<QLineEdit*>("train-cases")->setText(QString::fromStdString((dir / "cases.json").string()));
+  folder->setText("relative/folder");
+  CHECK_FALSE(panel->startRun());
+  CHECK(panel->findChild<QLabel*>("train-status")->text().contains("every cluster node mounts"));
+  CHECK_FALSE(panel->run().running());
+}
+
+TEST_CASE("Training dock: a run submitted to a real Slurm is followed through its log to the end, with its plots, "
+          "and its model published",
+          "[.slurm][gui][train]") {
+  if (!std::getenv("DELINEATE_TEST_SLURM"))
+    FAIL("needs the test Slurm cluster: run through tests/slurm/slurm_cluster.sh (ctest: 'gui: training on a real Slurm')");
+  test::guiApp();
+  test::ScratchDir dir("gui-training-slurm");
+  const auto data = test::mouseTraining(dir.path());
+  if (!data) return;
+  QSettings().setValue("share/root", QString::fromStdString(data->share.string()));
+  QSettings().setValue("user/name", "Ada Lovelace");
+  QuietWindow window(QSize(1500, 950));
+  app::gui::TrainingPanel* panel = window.trainingPanel();
+  REQUIRE(panel != nullptr);
+  panel->findChild<QLineEdit*>("train-cases")->setText(QString::fromStdString((dir / "cases.json").string()));
+  panel->findChild<QLineEdit*>("train-name")->setText("mouse-atlas-slurm");
+  panel->findChild<QLineEdit*>("train-labels")->setText(QString::fromStdString(data->table.string()));
+  panel->findChild<QSpinBox*>("train-iterations")->setValue(8);
+  panel->findChild<QSpinBox*>("train-validation")->setValue(4);
+  panel->findChild<QLineEdit*>("train-advanced")->setText("--init-filters 4 --patch 32,32,32 --threads 1 --seed 7");
+  auto* where = panel->findChild<QComboBox*>("train-where");
+  where->setCurrentIndex(where->findData("slurm"));
+  const fs::path cluster = dir / "cluster";
+  fs::create_directories(cluster);
+  panel->findChild<QLineEdit*>("train-cluster-folder")->setText(QString::fromStdString(cluster.string()));
+  panel->findChild<QLineEdit*>("train-slurm")->setText("--cpus-per-task 1 --time 10:00");
+  QSignalSpy progressed(&panel->run(), &app::gui::TrainingRun::progressed);
+  QSignalSpy finished(panel, &app::gui::TrainingPanel::runFinished);
+  REQUIRE(panel->startRun());
+  const QString job = panel->run().slurmJob();
+  CHECK_FALSE(job.isEmpty());
+  CHECK(panel->findChild<QLabel*>("train-status")->text().contains(job));
+  REQUIRE(waitFor(finished, 240000));
+  INFO(panel->findChild<QLabel*>("train-status")->text().toStdString());
+  REQUIRE(finished.first().at(0).toBool());
+  const app::gui::TrainingState& s = panel->run().state();
+  CHECK(s.outcome == "done");
+  CHECK(s.iteration == 8);
+  CHECK(progressed.count() >= 2);
+  CHECK(seriesOf(panel, "train-dice-chart")->count() == 2);
+  // The run's folder is on the cluster's storage: its checkpoints, its job script and log.
+  CHECK(fs::exists(cluster / "mouse-atlas-slurm" / "checkpoints"));
+  CHECK(fs::exists(cluster / "mouse-atlas-slurm" / "slurm" / "train.sbatch"));
+  CHECK(fs::exists(cluster / "mouse-atlas-slurm" / "slurm" / "logs" / (job.toStdString() + ".out")));
+  // Published to the share, as a local run is.
+  auto store = io::ShareStore::open(data->share.string());
+  REQUIRE(store.ok());
+  CHECK(fs::exists(data->share / "checkpoints" / "mouse-atlas-slurm"));
+}

@@ -142,6 +142,29 @@ TrainingPanel::TrainingPanel(Workbench& bench, QWidget* parent)
   if (!QDir("/proc/driver/nvidia/gpus").entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty()) m_device->setCurrentIndex(1);
   m_deviceLabel = new QLabel(this);
   form->addRow(m_deviceLabel, m_device);
+  m_budget = named(new QLineEdit(this), "train-budget");
+  m_budgetLabel = new QLabel(this);
+  form->addRow(m_budgetLabel, m_budget);
+  // Where it runs: here (a child process), or a Slurm cluster (submitted; its folder on storage the nodes mount).
+  m_where = named(new QComboBox(this), "train-where");
+  m_where->addItem(QString(), "local");
+  m_where->addItem(QString(), "slurm");
+  m_whereLabel = new QLabel(this);
+  form->addRow(m_whereLabel, m_where);
+  m_clusterFolder = named(new QLineEdit(QSettings().value("training/clusterFolder").toString(), this),
+                          "train-cluster-folder");
+  m_clusterFolderLabel = new QLabel(this);
+  form->addRow(m_clusterFolderLabel, m_clusterFolder);
+  m_slurm = named(new QLineEdit(QSettings().value("training/slurmOptions").toString(), this), "train-slurm");
+  m_slurmLabel = new QLabel(this);
+  form->addRow(m_slurmLabel, m_slurm);
+  connect(m_where, &QComboBox::currentIndexChanged, this, [this, form] {
+    const bool slurm = m_where->currentData().toString() == "slurm";
+    form->setRowVisible(m_clusterFolder, slurm);
+    form->setRowVisible(m_slurm, slurm);
+  });
+  form->setRowVisible(m_clusterFolder, false);
+  form->setRowVisible(m_slurm, false);
   m_advanced = named(new QLineEdit(this), "train-advanced");
   m_advancedLabel = new QLabel(this);
   form->addRow(m_advancedLabel, m_advanced);
@@ -305,6 +328,16 @@ void TrainingPanel::retranslate() {
   m_iterationsLabel->setText(tr("Iterations:"));
   m_validationLabel->setText(tr("Validate every:"));
   m_deviceLabel->setText(tr("Device:"));
+  m_budgetLabel->setText(tr("Time budget:"));
+  m_budget->setPlaceholderText(tr("e.g. 55m or 1h30m: the iterations that fit it (empty: the iterations above)"));
+  m_whereLabel->setText(tr("Run on:"));
+  m_where->setItemText(0, tr("This computer"));
+  m_where->setItemText(1, tr("Slurm cluster"));
+  m_clusterFolderLabel->setText(tr("Cluster folder:"));
+  m_clusterFolder->setPlaceholderText(tr("a folder every cluster node mounts (the run's checkpoints and log go there)"));
+  m_slurmLabel->setText(tr("Slurm:"));
+  m_slurm->setPlaceholderText(tr("e.g. --gpus-per-node 1 --time 2:00:00 --partition gpu (--nodes, --tasks-per-node: "
+                                 "one rank each)"));
   m_advancedLabel->setText(tr("Advanced:"));
   m_advanced->setPlaceholderText(tr("more delineate-train options, e.g. --patch 64,64,64 --init-filters 16 --learning-rate 1e-3"));
   updateDeviceHint();
@@ -368,8 +401,22 @@ bool TrainingPanel::startRun(bool resume) {
   r.iterations = m_iterations->value();
   r.extra = QProcess::splitCommand(m_advanced->text());
   r.validationInterval = m_validation->value();
-  // The run's folder on local disk, one per model name, so Resume finds its checkpoints.
+  r.timeBudget = m_budget->text().trimmed();
+  // The run's folder on local disk, one per model name, so Resume finds its checkpoints; a Slurm run's on the
+  // cluster's storage.
   r.output = QString::fromStdString(io::userCacheFolder()) + "/training/" + r.modelName;
+  r.slurm = m_where->currentData().toString() == "slurm";
+  if (r.slurm) {
+    const QString folder = m_clusterFolder->text().trimmed();
+    if (folder.isEmpty() || !QFileInfo(folder).isAbsolute()) {
+      m_status->setText(tr("Choose a folder every cluster node mounts (an absolute path) for a Slurm run"));
+      return false;
+    }
+    r.output = folder + "/" + r.modelName;
+    r.slurmOptions = QProcess::splitCommand(m_slurm->text());
+    QSettings().setValue("training/clusterFolder", folder);
+    QSettings().setValue("training/slurmOptions", m_slurm->text());
+  }
   // Local and the user's alone (io/base/file_modes.h): the run learns from patient data.
   (void)io::createFolders(r.output.toStdString(), io::FileAccess::Private);  // the run reports a folder it cannot use
   m_loss->clear();
@@ -384,6 +431,9 @@ bool TrainingPanel::startRun(bool resume) {
   if (resume) showProgress();  // the earlier runs' plots and table, continued by this one
   m_status->setText(resume ? tr("Training %1: resuming from its newest checkpoint, reading the cases...").arg(r.modelName)
                            : tr("Training %1: reading the cases...").arg(r.modelName));
+  if (r.slurm)
+    m_status->setText(tr("Training %1: submitted to Slurm as job %2; it starts when the cluster runs it")
+                          .arg(r.modelName, m_run->slurmJob()));
   if (r.share.isEmpty())
     m_status->setText(m_status->text() + "\n" + tr("No share is open: the model stays in its run folder, unpublished"));
   updateState();
@@ -603,7 +653,8 @@ void TrainingPanel::updateState() {
   for (QWidget* w : {static_cast<QWidget*>(m_dataset), static_cast<QWidget*>(m_cases), static_cast<QWidget*>(m_model),
                      static_cast<QWidget*>(m_checkpoint), static_cast<QWidget*>(m_name), static_cast<QWidget*>(m_labels),
                      static_cast<QWidget*>(m_iterations), static_cast<QWidget*>(m_validation), static_cast<QWidget*>(m_device),
-                     static_cast<QWidget*>(m_advanced)})
+                     static_cast<QWidget*>(m_advanced), static_cast<QWidget*>(m_budget), static_cast<QWidget*>(m_where),
+                     static_cast<QWidget*>(m_clusterFolder), static_cast<QWidget*>(m_slurm)})
     w->setEnabled(!running);
 }
 

@@ -91,6 +91,14 @@ class TrainingPanel : public QWidget {
   QComboBox* m_device = nullptr;   // "train-device": the CPU, or CUDA (the default where a GPU is seen)
   QLabel* m_deviceHint = nullptr;  // "train-device-hint": what the device's defaults are and why
   QLabel* m_otherDeviceHint = nullptr;  // the other device's, hidden, keeping the place as high as the longer one
+  QLabel* m_budgetLabel = nullptr;
+  QLineEdit* m_budget = nullptr;    // "train-budget": a time budget ("55m"; empty: the iterations decide)
+  QLabel* m_whereLabel = nullptr;
+  QComboBox* m_where = nullptr;     // "train-where": this computer, or a Slurm cluster
+  QLabel* m_clusterFolderLabel = nullptr;
+  QLineEdit* m_clusterFolder = nullptr;  // "train-cluster-folder": where the run's folder goes (every node mounts it)
+  QLabel* m_slurmLabel = nullptr;
+  QLineEdit* m_slurm = nullptr;     // "train-slurm": delineate-train's submission options (--gpus-per-node 1 ...)
   QLabel* m_advancedLabel = nullptr;
   QLineEdit* m_advanced = nullptr;  // "train-advanced": further delineate-train options (--patch, --init-filters, ...)
   QPushButton* m_start = nullptr;

@@ -3,6 +3,8 @@
 #include "app/gui/base/author_name.h"
 
 #include "io/base/file_modes.h"
+#include "io/cluster/process.h"
+#include "io/cluster/slurm.h"
 #include "io/studies/study_store.h"
 
 #include <QCoreApplication>
@@ -38,6 +40,13 @@ bool aliveTraining(qint64 pid) {
 }
 
 QString trainingFolder() { return QString::fromStdString(io::userCacheFolder()) + "/training"; }
+
+// Whether Slurm still lists the job (pending, running, requeued). A controller that does not answer counts as "still
+// there": the run is not declared ended on a network hiccup.
+bool slurmJobQueued(const QString& job) {
+  auto state = io::slurmJobState(job.toStdString(), 5);
+  return !state || !state->empty();
+}
 
 }  // namespace
 
@@ -78,6 +87,7 @@ QStringList TrainingRun::arguments(const TrainingRequest& r, bool resume) {
   if (!r.checkpoint.isEmpty()) a << "--checkpoint" << r.checkpoint;
   if (!r.labels.isEmpty()) a << "--labels" << r.labels;
   if (!r.author.isEmpty()) a << "--author" << r.author;
+  if (!r.timeBudget.isEmpty()) a << "--time-budget" << r.timeBudget;
   a << r.extra;
   if (resume) a << "--resume";
   return a;
@@ -108,6 +118,7 @@ bool TrainingRun::start(const TrainingRequest& request, bool resume) {
     m_error.clear();
     m_state.outcome.clear();
   }
+  if (request.slurm) return submit(request, resume);
   QProcess process;
   process.setProgram(programPath());
   process.setArguments(arguments(request, resume));
@@ -133,15 +144,64 @@ bool TrainingRun::start(const TrainingRequest& request, bool resume) {
   return true;
 }
 
+// delineate-train --slurm: it writes the job's script into OUTPUT/slurm and submits it (seconds); the job's log (its
+// JSON lines and its errors) is OUTPUT/slurm/logs/<job>.out, which the nodes write and this object follows.
+bool TrainingRun::submit(const TrainingRequest& request, bool resume) {
+  QProcess process;
+  process.setProgram(programPath());
+  QStringList args = arguments(request, false);
+  (void)resume;  // a Slurm run always resumes from its newest checkpoint when there is one (--slurm adds --resume)
+  args << "--slurm" << "--job-dir" << request.output + "/slurm" << request.slurmOptions;
+  process.setArguments(args);
+  process.setProcessEnvironment(authorEnvironment());
+  process.setStandardInputFile(QProcess::nullDevice());
+  process.start();
+  if (!process.waitForFinished(90000)) {
+    process.kill();
+    m_error = tr("cannot submit to Slurm: %1").arg(process.errorString());
+    return false;
+  }
+  const QString out = QString::fromUtf8(process.readAllStandardOutput());
+  const QString err = QString::fromUtf8(process.readAllStandardError()).trimmed();
+  for (const QString& line : out.split('\n')) {
+    const QJsonObject e = QJsonDocument::fromJson(line.toUtf8()).object();
+    if (e.value("event").toString() == "submitted") m_job = e.value("job").toString();
+  }
+  if (process.exitCode() != 0 || m_job.isEmpty()) {
+    const qsizetype at = err.lastIndexOf("error: ");
+    m_error = tr("cannot submit to Slurm: %1").arg(at >= 0 ? err.mid(at + 7).section('\n', 0, 0) : err);
+    m_job.clear();
+    return false;
+  }
+  m_log = request.output + "/slurm/logs/" + m_job + ".out";
+  m_offset = 0;
+  m_state.running = true;
+  m_polls = 0;
+  const QJsonObject info{{"slurmJob", m_job}, {"log", m_log}, {"program", programPath()},
+                         {"arguments", QJsonArray::fromStringList(args)}, {"modelName", request.modelName},
+                         {"model", request.model}, {"output", request.output}};
+  // In the run folder (on the cluster's storage), and in this user's training folder, where a later window finds it.
+  for (const QString& folder : {request.output, trainingFolder() + "/" + request.modelName}) {
+    (void)io::createFolders(folder.toStdString(), io::FileAccess::Private);
+    QFile meta(folder + "/run.json");
+    if (meta.open(QIODevice::WriteOnly | QIODevice::Truncate)) meta.write(QJsonDocument(info).toJson());
+  }
+  m_timer->start();
+  Q_EMIT started();
+  return true;
+}
+
 bool TrainingRun::adopt(const QString& output, bool wantRunning) {
   if (running()) return false;
   QFile meta(output + "/run.json");
   if (!meta.open(QIODevice::ReadOnly)) return false;
   const QJsonObject info = QJsonDocument::fromJson(meta.readAll()).object();
   const qint64 pid = static_cast<qint64>(info.value("pid").toDouble());
-  if (aliveTraining(pid) != wantRunning) return false;
+  const QString job = info.value("slurmJob").toString();
+  if ((job.isEmpty() ? aliveTraining(pid) : slurmJobQueued(job)) != wantRunning) return false;
   m_request = TrainingRequest{};
-  m_request.output = output;
+  m_request.output = job.isEmpty() ? output : info.value("output").toString();
+  m_request.slurm = !job.isEmpty();
   m_request.modelName = info.value("modelName").toString();
   m_request.model = info.value("model").toString();
   m_state = TrainingState{};
@@ -150,8 +210,12 @@ bool TrainingRun::adopt(const QString& output, bool wantRunning) {
   m_pending.clear();
   m_offset = 0;
   m_sawEnd = false;
-  m_log = output + "/run.jsonl";
-  if (wantRunning) m_pid = pid;
+  m_log = job.isEmpty() ? output + "/run.jsonl" : info.value("log").toString();
+  m_polls = 0;
+  if (wantRunning) {
+    if (job.isEmpty()) m_pid = pid;
+    else m_job = job;
+  }
   return true;
 }
 
@@ -200,13 +264,21 @@ QStringList TrainingRun::runningRuns() {
     QFile meta(folder.filePath(name) + "/run.json");
     if (!meta.open(QIODevice::ReadOnly)) continue;
     const QJsonObject info = QJsonDocument::fromJson(meta.readAll()).object();
-    if (aliveTraining(static_cast<qint64>(info.value("pid").toDouble()))) out << folder.filePath(name);
+    const QString job = info.value("slurmJob").toString();
+    if (job.isEmpty() ? aliveTraining(static_cast<qint64>(info.value("pid").toDouble())) : slurmJobQueued(job))
+      out << folder.filePath(name);
   }
   return out;
 }
 
 void TrainingRun::stop() {
   if (m_pid > 0 && aliveTraining(m_pid)) ::kill(static_cast<pid_t>(m_pid), SIGTERM);
+  // The job's tasks get SIGTERM (not the kill that follows a plain scancel): they validate, save and end.
+  if (!m_job.isEmpty()) {
+    auto r = io::runProcess({"scancel", "--signal=TERM", m_job.toStdString()}, 15);
+    if (!r) Q_EMIT warning(QString::fromStdString(r.error().describe()));
+    else if (r->exitCode != 0) Q_EMIT warning(tr("scancel: %1").arg(QString::fromStdString(r->err).trimmed()));
+  }
 }
 
 void TrainingRun::poll() {
@@ -223,6 +295,8 @@ void TrainingRun::poll() {
     }
   }
   if (m_pid > 0 && !aliveTraining(m_pid)) ended();
+  // A Slurm job: asked of squeue every 5 s (each ask is a round trip to the controller).
+  if (!m_job.isEmpty() && ++m_polls % 25 == 0 && !slurmJobQueued(m_job)) ended();
 }
 
 void TrainingRun::ended() {
@@ -238,11 +312,13 @@ void TrainingRun::ended() {
     m_pending.clear();
   }
   m_pid = 0;
+  const bool slurm = !m_job.isEmpty();
+  m_job.clear();
   m_state.running = false;
   const bool ok = m_error.isEmpty() && !m_state.outcome.isEmpty();
   if (!ok && m_error.isEmpty()) {
-    // No result line: the program's stderr says why (killed, crashed).
-    QFile err(m_request.output + "/run.log");
+    // No result line: the program's stderr says why (killed, crashed); a Slurm job's is in its log.
+    QFile err(slurm ? m_log : m_request.output + "/run.log");
     QString text = err.open(QIODevice::ReadOnly) ? QString::fromUtf8(err.readAll()).trimmed() : QString();
     const qsizetype at = text.lastIndexOf("error: ");
     m_error = at >= 0 ? text.mid(at + 7).section('\n', 0, 0) : tr("delineate-train ended without a result (see %1)").arg(err.fileName());

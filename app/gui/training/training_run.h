@@ -3,7 +3,9 @@
 // crash or a GPU out of memory never takes the annotation session with it. Its --json lines are read into the run's
 // state (loss and validation Dice over the iterations, the last validation's per-class Dice, speed, ETA, device,
 // the last checkpoint) and announced by signals. Stop asks the program to save a checkpoint and end (SIGTERM); Resume
-// starts it again with --resume from its newest checkpoint.
+// starts it again with --resume from its newest checkpoint. A run submitted to Slurm is followed the same way: through
+// its log in the run folder (which the nodes write on shared storage), squeue for whether it still runs, and scancel
+// --signal=TERM for Stop; it goes on when the window closes (it runs on the cluster) and a later window attaches to it.
 
 #include <QObject>
 #include <QString>
@@ -28,7 +30,12 @@ struct TrainingRequest {
   QString device = "cpu";
   int iterations = 1000;
   int validationInterval = 100;
+  QString timeBudget;     // "55m", "1h30m", "600": the iterations that fit it (empty: `iterations` decide)
   QStringList extra;      // further delineate-train flags (the "advanced" settings)
+  // Submitted to Slurm (delineate-train --slurm) instead of run here: `output` must then be a folder every node
+  // mounts; `slurmOptions` are delineate-train's submission flags (--nodes, --gpus-per-node, --time, --partition...).
+  bool slurm = false;
+  QStringList slurmOptions;
 };
 
 struct TrainingState {
@@ -81,7 +88,8 @@ class TrainingRun : public QObject {
   void stop();
   // Whether destroying this object leaves the run going (default: it is stopped with its checkpoint saved).
   void setKeepOnClose(bool keep) { m_keepOnClose = keep; }
-  bool running() const { return m_pid > 0; }
+  bool running() const { return m_pid > 0 || !m_job.isEmpty(); }
+  QString slurmJob() const { return m_job; }  // the Slurm job followed ("" for a local run)
   const TrainingState& state() const { return m_state; }
   const TrainingRequest& request() const { return m_request; }
   QString error() const { return m_error; }
@@ -96,6 +104,7 @@ class TrainingRun : public QObject {
   // Takes the run of `output` (its run.json) as this object's when its process is (wantRunning) or is not running:
   // the request and a fresh state, its log not read yet.
   bool adopt(const QString& output, bool wantRunning);
+  bool submit(const TrainingRequest& request, bool resume);
   void poll();
   void handle(const QByteArray& line);
   void ended();
@@ -107,6 +116,8 @@ class TrainingRun : public QObject {
   qint64 m_offset = 0;   // bytes of it read
   QByteArray m_pending;  // a line not complete yet
   qint64 m_pid = 0;
+  QString m_job;          // a Slurm run's job id: followed through its log and squeue
+  int m_polls = 0;
   bool m_keepOnClose = false;
   bool m_sawEnd = false;  // a done or error line
   QTimer* m_timer = nullptr;
