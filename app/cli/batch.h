@@ -15,6 +15,7 @@
 
 namespace delineate::io {
 class ShareStore;
+struct StudyQuery;
 struct SeriesManifest;
 }  // namespace delineate::io
 
@@ -69,6 +70,9 @@ inline constexpr int kComplete = 0, kFailed = 1, kPartial = 3;
 // imported first (each volume file a study named by its stem, each DICOM folder by its UIDs). Errors name the source.
 // Returns the exit code (0: `studies` filled).
 int resolveStudies(const BatchOptions& options, io::ShareStore& store, std::vector<std::string>& studies);
+
+// The catalogue search the filters make (sorted by study name).
+io::StudyQuery catalogueQuery(const BatchOptions& options);
 
 // The engine setup's identity: the key that marks its revisions, and what the revision records of it.
 struct EngineIdentity {

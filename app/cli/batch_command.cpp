@@ -206,15 +206,7 @@ class BatchRun {
         std::fprintf(stderr, "warning: catalogue: %s (trying again)\n", refreshed.error().describe().c_str());
       } else {
         for (const auto& p : refreshed->newProblems) std::fprintf(stderr, "warning: catalogue: skipped: %s\n", p.c_str());
-        io::StudyQuery q;
-        q.text = m_o.text;
-        q.patient = m_o.patient;
-        q.modality = m_o.modality;
-        q.dateFrom = m_o.dateFrom;
-        q.dateTo = m_o.dateTo;
-        q.sortBy = "study";
-        q.descending = false;
-        auto rows = index->search(q);
+        auto rows = index->search(batch::catalogueQuery(m_o));
         if (!rows) std::fprintf(stderr, "warning: catalogue: %s\n", rows.error().describe().c_str());
         std::vector<std::string> fresh;
         if (rows)

@@ -54,15 +54,7 @@ int fromCatalogue(const BatchOptions& o, const io::ShareStore& store, std::vecto
   auto refreshed = index->refresh();
   if (!refreshed) return fileError(refreshed.error());
   for (const auto& p : refreshed->newProblems) std::fprintf(stderr, "warning: catalogue: skipped: %s\n", p.c_str());
-  io::StudyQuery q;
-  q.text = o.text;
-  q.patient = o.patient;
-  q.modality = o.modality;
-  q.dateFrom = o.dateFrom;
-  q.dateTo = o.dateTo;
-  q.sortBy = "study";
-  q.descending = false;
-  auto rows = index->search(q);
+  auto rows = index->search(catalogueQuery(o));
   if (!rows) return fileError(rows.error());
   for (const auto& r : *rows) out.push_back(r.study);
   return 0;
@@ -138,6 +130,18 @@ int fromFolder(const BatchOptions& o, std::vector<std::string>& out) {
 }
 
 }  // namespace
+
+io::StudyQuery catalogueQuery(const BatchOptions& o) {
+  io::StudyQuery q;
+  q.text = o.text;
+  q.patient = o.patient;
+  q.modality = o.modality;
+  q.dateFrom = o.dateFrom;
+  q.dateTo = o.dateTo;
+  q.sortBy = "study";  // a stable order: the same slices on every node
+  q.descending = false;
+  return q;
+}
 
 int resolveStudies(const BatchOptions& o, io::ShareStore& store, std::vector<std::string>& studies) {
   std::vector<std::string> found;
