@@ -64,7 +64,7 @@ loop() {
     "$cli" share save "$work/store" "$s" loop "$work/out.nii.gz" >/dev/null
   done
 }
-export -f loop; export cli work
+export cli work
 studies_text="${studies[*]}"
 measure "segment + share save per study (2n processes)" bash -c "studies=($studies_text); $(declare -f loop); loop"
 

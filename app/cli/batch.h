@@ -15,6 +15,8 @@
 
 namespace delineate::io {
 class ShareStore;
+struct RevisionInfo;
+struct RevisionList;
 struct StudyQuery;
 struct SeriesManifest;
 }  // namespace delineate::io
@@ -71,6 +73,10 @@ inline constexpr int kComplete = 0, kFailed = 1, kPartial = 3;
 // Returns the exit code (0: `studies` filled).
 int resolveStudies(const BatchOptions& options, io::ShareStore& store, std::vector<std::string>& studies);
 
+// Study names from a list file (one per line, '#' comments); a line that is not a share name is refused with its
+// line number. Returns the exit code (the error printed).
+int readStudyList(const std::string& file, std::vector<std::string>& studies);
+
 // The catalogue search the filters make (sorted by study name).
 io::StudyQuery catalogueQuery(const BatchOptions& options);
 
@@ -84,9 +90,12 @@ struct EngineIdentity {
 inline constexpr const char* kJobFile = "job.json";
 inline constexpr const char* kJobStudies = "studies.txt";
 
-// Whether `study`'s label set holds a revision of `key` on an image series (its revision number, 0 when not).
+// The newest revision of `list` written by the engine setup `key` and bound to `series` (any series when empty);
+// null when there is none.
+const io::RevisionInfo* batchRevision(const io::RevisionList& list, const std::string& key, const std::string& series);
+// Whether `study`'s label set holds such a revision (its number, 0 when not or when the share cannot say).
 int doneRevision(const io::ShareStore& store, const std::string& study, const std::string& labelSet,
-                 const std::string& key, std::string* error = nullptr);
+                 const std::string& key);
 
 }  // namespace batch
 }  // namespace delineate::app::cli

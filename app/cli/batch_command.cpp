@@ -65,6 +65,7 @@ struct StudyResult {
   int revision = 0;
   std::string reason;
   bool conflict = false;
+  bool heldElsewhere = false;  // skipped: someone holds its lease (a watcher looks again later)
   double readSeconds = 0, segmentSeconds = 0, saveSeconds = 0;
   json labels = json::array();  // per label: label, name, voxels, volumeMl, mean, stddev, min, max
 };
@@ -125,7 +126,7 @@ class BatchRun {
   BatchRun(const BatchOptions& o, io::ShareStore& store, inference::SegmentationEngine& engine,
            batch::EngineIdentity identity, core::ProgressSink& interrupt)
       : m_o(o), m_store(store), m_engine(engine), m_id(std::move(identity)), m_interrupt(interrupt),
-        m_engineInfo(engine.info()) {
+        m_engineInfo(engine.info()), m_names(engineLabelTable(m_engineInfo)) {
     m_user = io::processUserName();
     m_author = o.author.empty() ? io::authorName() : o.author;
     if (auto placement = io::clusterPlacementFromEnvironment(); placement) m_placement = *placement;
@@ -215,7 +216,7 @@ class BatchRun {
         if (!fresh.empty()) {
           for (auto& r : run(fresh)) {
             // Held by someone else: theirs for now, looked at again next round. The rest is settled.
-            if (!(r.status == "skipped" && r.reason.rfind("being", 0) == 0)) settled.insert(r.study);
+            if (!r.heldElsewhere) settled.insert(r.study);
             results.push_back(std::move(r));
           }
         }
@@ -282,19 +283,14 @@ class BatchRun {
       return r;
     }
     latest = list->latest();
-    for (auto it = list->revisions.rbegin(); it != list->revisions.rend(); ++it) {
-      const json extra = json::parse(it->extraJson, nullptr, false);
-      if (!extra.is_object() || !extra.contains("batch") || !extra["batch"].is_object()) continue;
-      std::string boundStudy, boundSeries;
-      io::parseLabelBinding(it->extraJson, &boundStudy, &boundSeries);
-      if (extra["batch"].value("key", std::string()) == m_id.key && boundSeries == series) {
-        r.status = "done";
-        r.revision = it->number;
-        r.reason = "r" + std::to_string(it->number) + " by this engine setup" +
-                   (it->number == latest ? "" : " (newer revisions by others since)");
-        if (extra["batch"].contains("labels")) r.labels = extra["batch"]["labels"];
-        return r;
-      }
+    if (const io::RevisionInfo* done = batch::batchRevision(*list, m_id.key, series)) {
+      r.status = "done";
+      r.revision = done->number;
+      r.reason = "r" + std::to_string(done->number) + " by this engine setup" +
+                 (done->number == latest ? "" : " (newer revisions by others since)");
+      const json extra = json::parse(done->extraJson, nullptr, false);
+      if (extra.is_object() && extra["batch"].contains("labels")) r.labels = extra["batch"]["labels"];
+      return r;
     }
     if (latest > 0 && !m_o.alsoLabelled) {
       const auto& newest = list->revisions.back();
@@ -337,16 +333,17 @@ class BatchRun {
     if (!taken) return fail(taken.error().describe());
     if (taken->outcome == io::LeaseOutcome::HeldByOther) {
       p.result.status = "skipped";
+      p.result.heldElsewhere = true;
       p.result.reason = "being edited by " + taken->holder->user + "@" + taken->holder->host + " (pid " +
                         std::to_string(taken->holder->pid) + ")";
       return p;
     }
     m_leases.hold(shared);
-    p.lease = shared;
+    // Nothing is written for this study unless it is segmented: every other way out gives the lease back.
+    const auto giveBack = [&] { m_leases.release(shared); };
     // Held now: another process may have finished it between our look and the lease.
     if (auto there = alreadyThere(study, series->series, latest)) {
-      m_leases.release(shared);
-      p.lease.reset();
+      giveBack();
       p.result = std::move(*there);
       return p;
     }
@@ -354,22 +351,21 @@ class BatchRun {
     const auto t0 = Clock::now();
     const std::string cache = io::defaultSeriesCacheFolder(m_store, study, series->series);
     auto fetched = io::fetchSeries(m_store, study, series->series, cache, &m_interrupt);
-    if (fetched) {
-      auto image = io::readFetchedSeries(*fetched, &m_interrupt);
-      if (image) {
-        p.image = std::make_unique<core::ScalarImage>(std::move(image).value());
-        p.manifest = fetched->manifest;
-        p.result.readSeconds = since(t0);
-        p.ready = true;
-        return p;
-      }
-      m_leases.release(shared);
-      p.lease.reset();
+    if (!fetched) {
+      giveBack();
+      return fail(fetched.error().describe());
+    }
+    auto image = io::readFetchedSeries(*fetched, &m_interrupt);
+    if (!image) {
+      giveBack();
       return fail(image.error().describe());
     }
-    m_leases.release(shared);
-    p.lease.reset();
-    return fail(fetched.error().describe());
+    p.image = std::make_unique<core::ScalarImage>(std::move(image).value());
+    p.manifest = fetched->manifest;
+    p.result.readSeconds = since(t0);
+    p.lease = shared;
+    p.ready = true;
+    return p;
   }
 
   StudyResult segmentAndSave(Prepared& p) {
@@ -393,14 +389,13 @@ class BatchRun {
     so.median = false;
     so.diameter = false;
     auto stats = core::computeLabelStatistics(*labels, *p.image, so);
-    const core::LabelTable names = engineLabelTable(m_engineInfo);
     core::LabelTable present;
     r.labels = json::array();
     if (stats)
       for (const auto& s : *stats) {
-        if (const core::LabelEntry* e = names.find(s.label)) (void)present.add(*e);
+        if (const core::LabelEntry* e = m_names.find(s.label)) (void)present.add(*e);
         r.labels.push_back({{"label", s.label},
-                            {"name", io::labelDisplayName(names, s.label)},
+                            {"name", io::labelDisplayName(m_names, s.label)},
                             {"voxels", s.voxelCount},
                             {"volumeMl", s.volumeMl},
                             {"mean", std::isfinite(s.mean) ? json(s.mean) : json(nullptr)},
@@ -483,6 +478,7 @@ class BatchRun {
   batch::EngineIdentity m_id;
   core::ProgressSink& m_interrupt;
   inference::EngineInfo m_engineInfo;
+  core::LabelTable m_names;  // the engine's classes by name, for every study's statistics and label table
   std::string m_user, m_author;
   io::ClusterPlacement m_placement;
   LeaseKeeper m_leases;
@@ -510,9 +506,7 @@ json resultJson(const StudyResult& r) {
 }
 
 json summaryJson(const BatchOptions& o, const batch::EngineIdentity& id, const std::vector<StudyResult>& results,
-                 double seconds, int exitCode) {
-  std::map<std::string, int> counts;
-  for (const auto& r : results) ++counts[r.status];
+                 const std::map<std::string, int>& counts, double seconds, int exitCode) {
   json studies = json::array();
   for (const auto& r : results) studies.push_back(resultJson(r));
   return json{{"store", o.root},       {"labelSet", o.labelSet}, {"engine", id.record}, {"key", id.key},
@@ -657,14 +651,15 @@ int runBatch(const BatchOptions& o) {
   BatchRun run(o, store, *engine, *identity, interrupt);
   const std::vector<StudyResult> results = o.watch ? run.watch() : run.run(studies);
 
-  int failed = 0, finished = 0, held = 0;
+  std::map<std::string, int> counts;  // by status
+  int held = 0;
   for (const auto& r : results) {
-    if (r.status == "failed") ++failed;
-    else if (r.status == "segmented" || r.status == "done") ++finished;
-    else if (r.reason.rfind("being", 0) == 0) ++held;
+    ++counts[r.status];
+    held += r.heldElsewhere;
   }
-  int code = failed == 0 ? batch::kComplete : finished > 0 ? batch::kPartial : batch::kFailed;
-  const json summary = summaryJson(o, *identity, results, since(start), code);
+  const int finished = counts["segmented"] + counts["done"];
+  int code = counts["failed"] == 0 ? batch::kComplete : finished > 0 ? batch::kPartial : batch::kFailed;
+  const json summary = summaryJson(o, *identity, results, counts, since(start), code);
   if (!summaryPath.empty())
     if (core::Status s = writeSummary(summaryPath, summary); !s) {
       fileError(s.error());
@@ -675,8 +670,6 @@ int runBatch(const BatchOptions& o) {
       fileError(s.error());
       code = code == batch::kComplete ? batch::kFailed : code;
     }
-  std::map<std::string, int> counts;
-  for (const auto& r : results) ++counts[r.status];
   std::fprintf(stderr, "batch %s in %s: %d segmented, %d done before, %d skipped, %d failed%s\n",
                summary["outcome"].get<std::string>().c_str(), duration(since(start)).c_str(), counts["segmented"],
                counts["done"], counts["skipped"], counts["failed"],

@@ -53,15 +53,6 @@ core::Status writeJobFile(const std::string& jobDir, const json& j) {
   return io::writeFileAtomically((fs::path(jobDir) / batch::kJobFile).string(), text.data(), text.size());
 }
 
-std::vector<std::string> readStudies(const std::string& jobDir) {
-  std::vector<std::string> studies;
-  std::ifstream in(fs::path(jobDir) / batch::kJobStudies);
-  std::string line;
-  while (std::getline(in, line))
-    if (!line.empty() && line[0] != '#') studies.push_back(line);
-  return studies;
-}
-
 bool hasSpace(const std::string& s) { return s.find_first_of(" \t\r\n") != std::string::npos; }
 
 }  // namespace
@@ -177,7 +168,8 @@ int runBatchStatus(const BatchJobOptions& o) {
   auto store = io::ShareStore::open((*job)["store"].get<std::string>());
   if (!store) return fileError(store.error());
   const std::string labelSet = (*job)["labelSet"], key = (*job)["key"];
-  const std::vector<std::string> studies = readStudies(o.jobDir);
+  std::vector<std::string> studies;
+  if (int code = batch::readStudyList((fs::path(o.jobDir) / batch::kJobStudies).string(), studies); code != 0) return code;
 
   // The queue: which tasks still run or wait (an ended job is no longer listed; accounting may be off).
   std::vector<io::SlurmTaskState> tasks;

@@ -1,7 +1,6 @@
 // batch: which studies a run covers (a dataset, a catalogue search, a folder, a list file, names), and whether one is
 // done already, decided from the share.
 #include <algorithm>
-#include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -60,7 +59,9 @@ int fromCatalogue(const BatchOptions& o, const io::ShareStore& store, std::vecto
   return 0;
 }
 
-int fromList(const std::string& file, std::vector<std::string>& out) {
+}  // namespace
+
+int readStudyList(const std::string& file, std::vector<std::string>& out) {
   std::ifstream in(file);
   if (!in) return fileError(core::makeError(core::ErrorCode::NotFound, file, "cannot be read"));
   std::string line;
@@ -79,6 +80,8 @@ int fromList(const std::string& file, std::vector<std::string>& out) {
   }
   return 0;
 }
+
+namespace {
 
 // A folder of studies: each volume file becomes a study named by its stem (made a share name), each folder of DICOM
 // files a study named by its UIDs; both through the verified import (a rerun copies nothing again).
@@ -101,10 +104,9 @@ int fromFolder(const BatchOptions& o, std::vector<std::string>& out) {
       // DICOM: the study is named by its StudyInstanceUID.
     } else if (io::imageFileFormatFromPath(path.string()) != io::ImageFileFormat::Unknown) {
       std::string stem = name;
-      for (const char* suffix : {".nii.gz", ".nii", ".nrrd", ".nhdr", ".mha", ".mhd", ".gipl", ".hdr", ".vtk"})
-        if (stem.size() > std::strlen(suffix) && stem.compare(stem.size() - std::strlen(suffix), std::string::npos,
-                                                               suffix) == 0) {
-          stem.resize(stem.size() - std::strlen(suffix));
+      for (const std::string& suffix : io::readableImageExtensionList())  // longest first (".nii.gz" before ".nii")
+        if (stem.size() > suffix.size() && stem.compare(stem.size() - suffix.size(), std::string::npos, suffix) == 0) {
+          stem.resize(stem.size() - suffix.size());
           break;
         }
       import.study = io::shareNameFrom(stem);
@@ -147,7 +149,7 @@ int resolveStudies(const BatchOptions& o, io::ShareStore& store, std::vector<std
   std::vector<std::string> found;
   int code = 0;
   if (!o.dataset.empty()) code = fromDataset(o, store, found);
-  else if (!o.listFile.empty()) code = fromList(o.listFile, found);
+  else if (!o.listFile.empty()) code = readStudyList(o.listFile, found);
   else if (!o.folder.empty()) code = fromFolder(o, found);
   else if (!o.studies.empty()) {
     for (const auto& s : o.studies) {
@@ -164,25 +166,26 @@ int resolveStudies(const BatchOptions& o, io::ShareStore& store, std::vector<std
   return 0;
 }
 
-int doneRevision(const io::ShareStore& store, const std::string& study, const std::string& labelSet,
-                 const std::string& key, std::string* error) {
-  auto set = io::LabelSetRevisions::open(store, study, labelSet);
-  if (!set) {
-    if (error) *error = set.error().describe();
-    return 0;
-  }
-  auto list = set->list();
-  if (!list) {
-    if (error) *error = list.error().describe();
-    return 0;
-  }
-  for (auto it = list->revisions.rbegin(); it != list->revisions.rend(); ++it) {
+const io::RevisionInfo* batchRevision(const io::RevisionList& list, const std::string& key, const std::string& series) {
+  for (auto it = list.revisions.rbegin(); it != list.revisions.rend(); ++it) {
     const auto extra = nlohmann::json::parse(it->extraJson, nullptr, false);
     if (!extra.is_object() || !extra.contains("batch") || !extra["batch"].is_object()) continue;
-    const auto& b = extra["batch"];
-    if (b.value("key", std::string()) == key && extra.contains("image")) return it->number;
+    if (extra["batch"].value("key", std::string()) != key) continue;
+    std::string boundStudy, boundSeries;
+    if (!io::parseLabelBinding(it->extraJson, &boundStudy, &boundSeries)) continue;
+    if (series.empty() || boundSeries == series) return &*it;
   }
-  return 0;
+  return nullptr;
+}
+
+int doneRevision(const io::ShareStore& store, const std::string& study, const std::string& labelSet,
+                 const std::string& key) {
+  auto set = io::LabelSetRevisions::open(store, study, labelSet);
+  if (!set) return 0;
+  auto list = set->list();
+  if (!list) return 0;
+  const io::RevisionInfo* done = batchRevision(*list, key, {});
+  return done ? done->number : 0;
 }
 
 }  // namespace delineate::app::cli::batch

@@ -402,6 +402,10 @@ class Run {
         return fail(core::makeError(core::ErrorCode::ParseError, m_f.config, "the configuration must be a JSON object"));
     }
     m_config = mergedConfig(m_f, config);
+    // Where this process stands (a rank of a data-parallel run, from torchrun's or Slurm's variables): read once.
+    auto placement = io::clusterPlacementFromEnvironment();
+    if (!placement) return fail(placement.error());
+    m_placement = *placement;
     auto settings = app::train::readRunSettings(m_config);
     if (!settings) return fail(settings.error());
     m_settings = std::move(*settings);
@@ -464,11 +468,8 @@ class Run {
     m_list = std::move(*list);
     const auto t0 = std::chrono::steady_clock::now();
     // Over processes each rank keeps its own spill files, and draws its own samples of each global batch.
-    int rank = 0;
-    if (auto placement = io::clusterPlacementFromEnvironment(); placement && placement->worldSize > 1) {
-      rank = placement->rank;
-      m_settings->trainer.patches.sampleOffset = rank * std::max(1, m_settings->trainer.patches.batch);
-    }
+    const int rank = m_placement.worldSize > 1 ? m_placement.rank : 0;
+    m_settings->trainer.patches.sampleOffset = rank * std::max(1, m_settings->trainer.patches.batch);
     m_cache = std::make_unique<tr::CaseCache>(
         m_settings->memoryBudgetBytes,
         (fs::path(m_settings->output) / (rank == 0 ? std::string("spill") : "spill-rank" + std::to_string(rank))).string());
@@ -719,28 +720,28 @@ class Run {
   // Data parallel: rank, world and rendezvous from torchrun's or Slurm's variables; every rank joins here, after
   // its own resume (all read the same checkpoint), and takes rank 0's weights.
   Stop joinRanks() {
-    auto placement = io::clusterPlacementFromEnvironment();
-    if (!placement) return fail(placement.error());
-    if (placement->worldSize < 2) return std::nullopt;
+    const io::ClusterPlacement& placement = m_placement;
+    if (placement.worldSize < 2) return std::nullopt;
     if (m_settings->model == "vista3d")
       return fail(core::makeError(core::ErrorCode::Unsupported, "delineate-train",
                                   "VISTA-3D fine-tuning runs in one process for now (a step without a prompt would "
                                   "leave the other ranks waiting); SegResNetDS trains over processes"));
     tr::DataParallelSettings dp;
-    dp.rank = placement->rank;
-    dp.worldSize = placement->worldSize;
-    dp.masterAddress = placement->masterAddress.empty() ? "127.0.0.1" : placement->masterAddress;
-    dp.masterPort = placement->masterPort;
+    dp.rank = placement.rank;
+    dp.worldSize = placement.worldSize;
+    dp.masterAddress = placement.masterAddress.empty() ? "127.0.0.1" : placement.masterAddress;
+    dp.masterPort = placement.masterPort;
     // Under Slurm without MASTER_PORT: one port per job, the same on every rank.
-    if (dp.masterPort == 0 && !placement->jobId.empty())
-      dp.masterPort = 20000 + static_cast<int>(std::stoll(placement->jobId) % 20000);
+    if (dp.masterPort == 0 && !placement.jobId.empty() &&
+        placement.jobId.find_first_not_of("0123456789") == std::string::npos && placement.jobId.size() < 18)
+      dp.masterPort = 20000 + static_cast<int>(std::stoll(placement.jobId) % 20000);
     if (const char* ifname = std::getenv("DELINEATE_GLOO_IFNAME")) dp.interfaceName = ifname;
     if (core::Status s = m_model->joinDataParallel(dp); !s) return fail(s.error());
     m_rank = dp.rank;
     m_world = dp.worldSize;
     if (m_rank == 0)
       std::fprintf(stderr, "data parallel: %d ranks (%s), rendezvous %s:%d, batch %d per rank\n", m_world,
-                   placement->source.c_str(), dp.masterAddress.c_str(), dp.masterPort,
+                   placement.source.c_str(), dp.masterAddress.c_str(), dp.masterPort,
                    m_settings->trainer.patches.batch);
     return std::nullopt;
   }
@@ -794,6 +795,7 @@ class Run {
   const std::string m_author = m_f.author.empty() ? io::authorName() : m_f.author;
   std::optional<io::ShareLease> m_lease;
   tr::PublishFn m_publish;
+  io::ClusterPlacement m_placement;
   int m_rank = 0, m_world = 1;
   std::unique_ptr<tr::CheckpointSaver> m_saver;
   std::chrono::steady_clock::time_point m_lastBeat;

@@ -194,29 +194,44 @@ TEST_CASE("lease: a damaged lease file expires by its modification time, a fresh
   CHECK((*bob.current())->user == "bob");
 }
 
-TEST_CASE("lease: the holder killed with SIGKILL leaves a lease that others see as held until it expires",
-          "[share][share-suite][lease]") {
-  Fixture f;
+// A child process that takes the lease as `user` and then waits (until killChild): a holder on this machine that can be
+// made to vanish.
+pid_t holdLeaseInChild(const Fixture& f, const std::string& user) {
   int ready[2];
   REQUIRE(::pipe(ready) == 0);
   const pid_t child = ::fork();
   REQUIRE(child >= 0);
   if (child == 0) {
     ::close(ready[0]);
-    auto l = io::ShareLease::prepare(f.store, f.folder, "crasher", {});
-    const bool ok = l && l->acquire() && l->held();
-    const char c = ok ? 'y' : 'n';
+    auto l = io::ShareLease::prepare(f.store, f.folder, user, {});
+    const char c = (l && l->acquire() && l->held()) ? 'y' : 'n';
     (void)!::write(ready[1], &c, 1);
     for (;;) ::pause();
   }
   ::close(ready[1]);
   char c = 0;
-  REQUIRE(::read(ready[0], &c, 1) == 1);
+  const bool told = ::read(ready[0], &c, 1) == 1;
   ::close(ready[0]);
+  if (!told || c != 'y') {
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
+  }
+  REQUIRE(told);
+  REQUIRE(c == 'y');
+  return child;
+}
+
+void killChild(pid_t child) {
   ::kill(child, SIGKILL);
   int status = 0;
   ::waitpid(child, &status, 0);
-  REQUIRE(c == 'y');
+}
+
+TEST_CASE("lease: the holder killed with SIGKILL leaves a lease that others see as held until it expires",
+          "[share][share-suite][lease]") {
+  Fixture f;
+  const pid_t child = holdLeaseInChild(f, "crasher");
+  killChild(child);
 
   FakeClock clock;
   auto next = f.lease("next", policyWith(clock, 120, 30));
@@ -236,22 +251,7 @@ TEST_CASE("lease: with breakWhenHolderGone, a holder on this machine whose proce
           "as such, and a live holder is not",
           "[share][lease]") {
   Fixture f;
-  int ready[2];
-  REQUIRE(::pipe(ready) == 0);
-  const pid_t child = ::fork();
-  REQUIRE(child >= 0);
-  if (child == 0) {
-    ::close(ready[0]);
-    auto l = io::ShareLease::prepare(f.store, f.folder, "batch-task", {});
-    const char c = (l && l->acquire() && l->held()) ? 'y' : 'n';
-    (void)!::write(ready[1], &c, 1);
-    for (;;) ::pause();
-  }
-  ::close(ready[1]);
-  char c = 0;
-  REQUIRE(::read(ready[0], &c, 1) == 1);
-  ::close(ready[0]);
-  REQUIRE(c == 'y');
+  const pid_t child = holdLeaseInChild(f, "batch-task");
   io::LeasePolicy policy;
   policy.breakWhenHolderGone = true;
   auto next = io::ShareLease::prepare(f.store, f.folder, "rerun", policy);
@@ -259,9 +259,7 @@ TEST_CASE("lease: with breakWhenHolderGone, a holder on this machine whose proce
   auto alive = next->acquire();  // its holder still runs
   REQUIRE(alive.ok());
   CHECK(alive->outcome == io::LeaseOutcome::HeldByOther);
-  ::kill(child, SIGKILL);
-  int status = 0;
-  ::waitpid(child, &status, 0);
+  killChild(child);
   auto broke = next->acquire();
   REQUIRE(broke.ok());
   CHECK(broke->outcome == io::LeaseOutcome::Broke);

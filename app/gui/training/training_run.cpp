@@ -43,7 +43,10 @@ QString trainingFolder() { return QString::fromStdString(io::userCacheFolder()) 
 
 // Whether Slurm still lists the job (pending, running, requeued). A controller that does not answer counts as "still
 // there": the run is not declared ended on a network hiccup.
+// Without squeue here (a workstation that is no Slurm login node) the job cannot be followed: not asked, so the window's
+// start-up never waits on it.
 bool slurmJobQueued(const QString& job) {
+  if (!io::programAvailable("squeue")) return false;
   auto state = io::slurmJobState(job.toStdString(), 5);
   return !state || !state->empty();
 }
@@ -102,6 +105,8 @@ bool TrainingRun::start(const TrainingRequest& request, bool resume) {
   m_offset = 0;
   m_sawEnd = false;
   (void)io::createFolders(request.output.toStdString(), io::FileAccess::Private);  // 0700 where it is made
+  // A Slurm run always resumes from its newest checkpoint when there is one (delineate-train --slurm adds --resume).
+  if (request.slurm) return submit(request);
   m_log = request.output + "/run.jsonl";
   if (!resume) {
     QFile::remove(m_log);
@@ -118,7 +123,6 @@ bool TrainingRun::start(const TrainingRequest& request, bool resume) {
     m_error.clear();
     m_state.outcome.clear();
   }
-  if (request.slurm) return submit(request, resume);
   QProcess process;
   process.setProgram(programPath());
   process.setArguments(arguments(request, resume));
@@ -146,11 +150,10 @@ bool TrainingRun::start(const TrainingRequest& request, bool resume) {
 
 // delineate-train --slurm: it writes the job's script into OUTPUT/slurm and submits it (seconds); the job's log (its
 // JSON lines and its errors) is OUTPUT/slurm/logs/<job>.out, which the nodes write and this object follows.
-bool TrainingRun::submit(const TrainingRequest& request, bool resume) {
+bool TrainingRun::submit(const TrainingRequest& request) {
   QProcess process;
   process.setProgram(programPath());
   QStringList args = arguments(request, false);
-  (void)resume;  // a Slurm run always resumes from its newest checkpoint when there is one (--slurm adds --resume)
   args << "--slurm" << "--job-dir" << request.output + "/slurm" << request.slurmOptions;
   process.setArguments(args);
   process.setProcessEnvironment(authorEnvironment());

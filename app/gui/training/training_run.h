@@ -104,7 +104,7 @@ class TrainingRun : public QObject {
   // Takes the run of `output` (its run.json) as this object's when its process is (wantRunning) or is not running:
   // the request and a fresh state, its log not read yet.
   bool adopt(const QString& output, bool wantRunning);
-  bool submit(const TrainingRequest& request, bool resume);
+  bool submit(const TrainingRequest& request);
   void poll();
   void handle(const QByteArray& line);
   void ended();
