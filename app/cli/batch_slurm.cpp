@@ -71,9 +71,9 @@ int runBatchSlurm(const BatchOptions& o, io::ShareStore& store, const std::vecto
     return fileError(core::makeError(core::ErrorCode::InvalidArgument, dir.string(),
                                      "holds a batch job already (batch status / resubmit work on it; a new job needs a "
                                      "new folder)"));
-  fs::create_directories(dir / "logs", ec);
-  if (!ec) fs::create_directories(dir / "results", ec);
-  if (ec) return fileError(core::makeError(core::ErrorCode::WriteFailed, dir.string(), ec.message()));
+  // The job's folder names studies and holds their statistics and logs: the user's alone (0700 where it is made).
+  for (const char* sub : {"logs", "results"})
+    if (core::Status s = io::createFolders((dir / sub).string(), io::FileAccess::Private); !s) return fileError(s.error());
   if (studies.empty()) {
     std::fprintf(stderr, "batch: no studies to segment: nothing submitted\n");
     return batch::kComplete;

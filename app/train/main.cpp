@@ -281,11 +281,9 @@ int submitToSlurm(const Flags& f, const std::vector<std::string>& args) {
   }
   command.push_back("--resume");
   const fs::path dir = fs::absolute(f.jobDir, ec);
-  fs::create_directories(dir / "logs", ec);
-  if (ec) {
-    std::fprintf(stderr, "error: %s: %s\n", dir.c_str(), ec.message().c_str());
-    return 1;
-  }
+  // Its logs hold what the run prints about the cases: the user's alone (0700 where it is made), as the run folder is.
+  if (core::Status st = io::createFolders((dir / "logs").string(), io::FileAccess::Private); !st)
+    return failRun(st.error(), false);
   io::SlurmJobRequest job;
   job.name = "delineate-train";
   job.nodes = f.nodes;

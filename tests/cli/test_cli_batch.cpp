@@ -346,6 +346,8 @@ TEST_CASE("batch --slurm: a job array over a dozen studies saves every revision,
   REQUIRE(submitted.exitCode == 0);
   CHECK(submitted.out.find("submitted job ") != std::string::npos);
   const std::string script = readTextFile(jobDir / "batch.sbatch");
+  // The job folder names the studies and gets their logs and statistics: not for other users.
+  CHECK((fs::status(jobDir / "logs").permissions() & (fs::perms::others_all | fs::perms::group_write)) == fs::perms::none);
   CHECK(script.find("#SBATCH --array=0-3%2") != std::string::npos);
   CHECK(script.find("#SBATCH --cpus-per-task=1") != std::string::npos);
 
