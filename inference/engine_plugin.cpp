@@ -61,10 +61,16 @@ std::vector<std::string> vista3dPluginCandidates() {
   const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (!ec) {
     out.push_back((exe.parent_path() / kPluginFile).string());
-    out.push_back((exe.parent_path().parent_path() / "lib" / "delineate" / kPluginFile).string());
+#ifdef DELINEATE_PLUGIN_DIR
+    out.push_back((exe.parent_path().parent_path() / DELINEATE_PLUGIN_DIR / kPluginFile).string());
+#endif
   }
-#ifdef DELINEATE_VISTA3D_PLUGIN_BUILD_PATH
-  out.emplace_back(DELINEATE_VISTA3D_PLUGIN_BUILD_PATH);
+#if defined(DELINEATE_VISTA3D_PLUGIN_BUILD_PATH) && defined(DELINEATE_BUILD_ROOT)
+  // The build tree's copy, only for a program running from that build tree: an installed program never loads a
+  // library from a build folder, which on another machine anyone might have made.
+  const std::filesystem::path root = std::filesystem::weakly_canonical(DELINEATE_BUILD_ROOT, ec);
+  if (!ec && !exe.empty() && exe.string().rfind(root.string() + "/", 0) == 0)
+    out.emplace_back(DELINEATE_VISTA3D_PLUGIN_BUILD_PATH);
 #endif
   return out;
 }

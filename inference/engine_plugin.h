@@ -26,8 +26,8 @@ struct Vista3dPluginApi {
 // without LibTorch) or unusable, naming the file; then those of selectEngine.
 core::Result<EngineChoice> selectEngineViaPlugin(const EngineSelection& selection);
 
-// Where the plugin is looked for: $DELINEATE_VISTA3D_PLUGIN, next to the running program, ../lib/delineate/ from
-// it, and the build tree's copy.
+// Where the plugin is looked for: $DELINEATE_VISTA3D_PLUGIN, next to the running program, ../lib/<multiarch>/delineate/
+// from it (where the packages install it), and the build tree's copy (only for a program in that build tree).
 std::vector<std::string> vista3dPluginCandidates();
 
 }  // namespace delineate::inference

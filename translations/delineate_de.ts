@@ -130,7 +130,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="+121"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="+122"/>
         <source>out of memory</source>
         <translation>nicht genügend Arbeitsspeicher</translation>
     </message>
@@ -140,7 +140,7 @@
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+55"/>
         <source>%1: no image series found</source>
         <translation>%1: keine Bildserie gefunden</translation>
     </message>
@@ -164,7 +164,7 @@
 <context>
     <name>Shortcuts</name>
     <message>
-        <location filename="../app/gui/shell/preferences.cpp" line="+192"/>
+        <location filename="../app/gui/shell/preferences.cpp" line="+202"/>
         <source>Move the crosshair</source>
         <translation>Fadenkreuz bewegen</translation>
     </message>
@@ -1066,15 +1066,15 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/shell/main_window.cpp" line="+82"/>
-        <location line="+241"/>
+        <location filename="../app/gui/shell/main_window.cpp" line="+87"/>
+        <location line="+246"/>
         <location line="+60"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-257"/>
-        <location line="+134"/>
+        <location line="-262"/>
+        <location line="+137"/>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
@@ -1099,12 +1099,12 @@
     <message>
         <location line="-94"/>
         <location line="+101"/>
-        <location line="+442"/>
+        <location line="+458"/>
         <source>Training</source>
         <translation>Training</translation>
     </message>
     <message>
-        <location line="-541"/>
+        <location line="-557"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Öffnen Sie ein Bild (Datei &gt; Bild öffnen) oder einen DICOM-Ordner</translation>
     </message>
@@ -1114,7 +1114,7 @@
         <translation>In die Freigabe importieren</translation>
     </message>
     <message>
-        <location line="+112"/>
+        <location line="+114"/>
         <source>Delineate - %1 (share)</source>
         <translation>Delineate - %1 (Freigabe)</translation>
     </message>
@@ -1149,7 +1149,12 @@
         <translation> (von %1 zurückgegeben: %2)</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+38"/>
+        <source>One study at a time: opening %1</source>
+        <translation>Eine Studie nach der anderen: %1 wird geöffnet</translation>
+    </message>
+    <message>
+        <location line="+40"/>
         <source>W %1  L %2</source>
         <translation>B %1  L %2</translation>
     </message>
@@ -1231,7 +1236,7 @@
         <translation>Ein Trainingslauf (%1) läuft. Soll er nach dem Schließen des Fensters weiterlaufen? Das Fenster verfolgt ihn beim nächsten Öffnen wieder; Nein hält ihn an und speichert seinen Checkpoint.</translation>
     </message>
     <message>
-        <location filename="../app/gui/shell/main_window_menus.cpp" line="+44"/>
+        <location filename="../app/gui/shell/main_window_menus.cpp" line="+45"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
@@ -1246,7 +1251,7 @@
         <translation>Bild öffnen</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Open &amp;DICOM Folder...</source>
         <translation>&amp;DICOM-Ordner öffnen...</translation>
     </message>
@@ -1256,7 +1261,7 @@
         <translation>DICOM-Ordner öffnen</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+22"/>
         <source>Open &amp;Label Map...</source>
         <translation>&amp;Labelmap öffnen...</translation>
     </message>
@@ -1266,17 +1271,22 @@
         <translation>Labelmap öffnen</translation>
     </message>
     <message>
-        <location line="-17"/>
+        <location line="-29"/>
         <source>Images (%1);;All files (*)</source>
         <translation>Bilder (%1);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>Open from S&amp;hare...</source>
         <translation>Aus der &amp;Freigabe öffnen...</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
+        <source>Open the &amp;Sample Study</source>
+        <translation>&amp;Beispielstudie öffnen</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>&amp;Import into Share...</source>
         <translation>In die Freigabe &amp;importieren...</translation>
     </message>
@@ -1286,7 +1296,7 @@
         <translation>Abfrage/Abruf aus &amp;PACS...</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>Label maps (%1);;All files (*)</source>
         <translation>Labelmaps (%1);;Alle Dateien (*)</translation>
     </message>
@@ -3969,7 +3979,7 @@
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="-205"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="-232"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
@@ -3977,17 +3987,17 @@
         <location line="+21"/>
         <location line="+27"/>
         <location line="+23"/>
-        <location line="+55"/>
+        <location line="+82"/>
         <source>Loading %1</source>
         <translation>%1 wird geladen</translation>
     </message>
     <message>
-        <location line="-29"/>
+        <location line="-41"/>
         <source>Indexing %1</source>
         <translation>%1 wird indiziert</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+40"/>
         <source>Loading %1 / %2 r%3</source>
         <translation>%1 / %2 r%3 wird geladen</translation>
     </message>
@@ -4637,12 +4647,12 @@ Bild: %3</translation>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training/training_run.cpp" line="+132"/>
+        <location filename="../app/gui/training/training_run.cpp" line="+137"/>
         <source>cannot start %1: %2</source>
         <translation>%1 kann nicht gestartet werden: %2</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+28"/>
         <location line="+11"/>
         <source>cannot submit to Slurm: %1</source>
         <translation>Übergabe an Slurm nicht möglich: %1</translation>
@@ -4674,6 +4684,29 @@ Bild: %3</translation>
         <location line="+1"/>
         <source>%1 mm³</source>
         <translation>%1 mm³</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::WelcomePanel</name>
+    <message>
+        <location filename="../app/gui/shell/welcome_panel.cpp" line="+74"/>
+        <source>Delineate</source>
+        <translation>Delineate</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No study is open. Open one:</source>
+        <translation>Keine Studie ist geöffnet. Öffnen Sie eine:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>You can also drop an image file (NIfTI, NRRD, MetaImage), a DICOM file or a DICOM folder onto this window, or open one from your file manager.</source>
+        <translation>Sie können auch eine Bilddatei (NIfTI, NRRD, MetaImage), eine DICOM-Datei oder einen DICOM-Ordner auf dieses Fenster ziehen oder sie aus Ihrem Dateimanager öffnen.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&lt;b&gt;Models.&lt;/b&gt; Automatic labels work without any download: the classic engine segments body, lungs, airway and bone on the CPU, and refines any label by clicks. VISTA-3D (127 classes, best on a GPU) needs its checkpoint, which is not installed with Delineate (for its licence and its size): download the vista3d bundle from the MONAI Model Zoo and choose its model.pt in File &amp;gt; Preferences &amp;gt; VISTA-3D checkpoint (VISTA-3D also needs the delineate-torch package). You can also train a model on your own labels in the Training dock.</source>
+        <translation>&lt;b&gt;Modelle.&lt;/b&gt; Automatische Labels funktionieren ohne Download: die klassische Engine segmentiert Körper, Lungen, Atemwege und Knochen auf der CPU und verfeinert jedes Label per Klick. VISTA-3D (127 Klassen, am besten auf einer GPU) braucht seinen Checkpoint, der wegen Lizenz und Größe nicht mit Delineate installiert wird: Laden Sie das vista3d-Bundle aus dem MONAI Model Zoo herunter und wählen Sie dessen model.pt unter Datei &amp;gt; Einstellungen &amp;gt; VISTA-3D-Checkpoint (VISTA-3D braucht außerdem das Paket delineate-torch). Sie können auch im Training-Dock ein Modell mit Ihren eigenen Labels trainieren.</translation>
     </message>
 </context>
 </TS>

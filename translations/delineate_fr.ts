@@ -130,7 +130,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="+121"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="+122"/>
         <source>out of memory</source>
         <translation>mémoire insuffisante</translation>
     </message>
@@ -140,7 +140,7 @@
         <translation>%1&#xa0;: %2</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+55"/>
         <source>%1: no image series found</source>
         <translation>%1&#xa0;: aucune série d&apos;images trouvée</translation>
     </message>
@@ -164,7 +164,7 @@
 <context>
     <name>Shortcuts</name>
     <message>
-        <location filename="../app/gui/shell/preferences.cpp" line="+192"/>
+        <location filename="../app/gui/shell/preferences.cpp" line="+202"/>
         <source>Move the crosshair</source>
         <translation>Déplacer le réticule</translation>
     </message>
@@ -1066,15 +1066,15 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/shell/main_window.cpp" line="+82"/>
-        <location line="+241"/>
+        <location filename="../app/gui/shell/main_window.cpp" line="+87"/>
+        <location line="+246"/>
         <location line="+60"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-257"/>
-        <location line="+134"/>
+        <location line="-262"/>
+        <location line="+137"/>
         <source>Cancel</source>
         <translation>Annuler</translation>
     </message>
@@ -1099,12 +1099,12 @@
     <message>
         <location line="-94"/>
         <location line="+101"/>
-        <location line="+442"/>
+        <location line="+458"/>
         <source>Training</source>
         <translation>Entraînement</translation>
     </message>
     <message>
-        <location line="-541"/>
+        <location line="-557"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Ouvrez une image (Fichier &gt; Ouvrir une image) ou un dossier DICOM</translation>
     </message>
@@ -1114,7 +1114,7 @@
         <translation>Importer dans le partage</translation>
     </message>
     <message>
-        <location line="+112"/>
+        <location line="+114"/>
         <source>Delineate - %1 (share)</source>
         <translation>Delineate - %1 (partage)</translation>
     </message>
@@ -1149,7 +1149,12 @@
         <translation> (renvoyé par %1 : %2)</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+38"/>
+        <source>One study at a time: opening %1</source>
+        <translation>Une étude à la fois : ouverture de %1</translation>
+    </message>
+    <message>
+        <location line="+40"/>
         <source>W %1  L %2</source>
         <translation>L %1  N %2</translation>
     </message>
@@ -1231,7 +1236,7 @@
         <translation>Un entraînement (%1) est en cours. Le laisser continuer après la fermeture de la fenêtre ? La fenêtre le suivra de nouveau à sa prochaine ouverture ; Non l&apos;arrête en enregistrant son point de contrôle.</translation>
     </message>
     <message>
-        <location filename="../app/gui/shell/main_window_menus.cpp" line="+44"/>
+        <location filename="../app/gui/shell/main_window_menus.cpp" line="+45"/>
         <source>&amp;File</source>
         <translation>&amp;Fichier</translation>
     </message>
@@ -1246,7 +1251,7 @@
         <translation>Ouvrir une image</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Open &amp;DICOM Folder...</source>
         <translation>Ouvrir un dossier &amp;DICOM...</translation>
     </message>
@@ -1256,7 +1261,7 @@
         <translation>Ouvrir un dossier DICOM</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+22"/>
         <source>Open &amp;Label Map...</source>
         <translation>Ouvrir une &amp;carte d&apos;étiquettes...</translation>
     </message>
@@ -1266,17 +1271,22 @@
         <translation>Ouvrir une carte d&apos;étiquettes</translation>
     </message>
     <message>
-        <location line="-17"/>
+        <location line="-29"/>
         <source>Images (%1);;All files (*)</source>
         <translation>Images (%1);;Tous les fichiers (*)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>Open from S&amp;hare...</source>
         <translation>Ouvrir depuis le pa&amp;rtage...</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
+        <source>Open the &amp;Sample Study</source>
+        <translation>Ouvrir l'étude d'&amp;exemple</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>&amp;Import into Share...</source>
         <translation>&amp;Importer dans le partage...</translation>
     </message>
@@ -1286,7 +1296,7 @@
         <translation>Interroger/récupérer depuis le &amp;PACS...</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>Label maps (%1);;All files (*)</source>
         <translation>Cartes d&apos;étiquettes (%1);;Tous les fichiers (*)</translation>
     </message>
@@ -3969,7 +3979,7 @@
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="-205"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="-232"/>
         <source>Cancelled</source>
         <translation>Annulé</translation>
     </message>
@@ -3977,17 +3987,17 @@
         <location line="+21"/>
         <location line="+27"/>
         <location line="+23"/>
-        <location line="+55"/>
+        <location line="+82"/>
         <source>Loading %1</source>
         <translation>Chargement de %1</translation>
     </message>
     <message>
-        <location line="-29"/>
+        <location line="-41"/>
         <source>Indexing %1</source>
         <translation>Indexation de %1</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+40"/>
         <source>Loading %1 / %2 r%3</source>
         <translation>Chargement de %1 / %2 r%3</translation>
     </message>
@@ -4637,12 +4647,12 @@ Image : %3</translation>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training/training_run.cpp" line="+132"/>
+        <location filename="../app/gui/training/training_run.cpp" line="+137"/>
         <source>cannot start %1: %2</source>
         <translation>impossible de démarrer %1 : %2</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+28"/>
         <location line="+11"/>
         <source>cannot submit to Slurm: %1</source>
         <translation>impossible de soumettre à Slurm : %1</translation>
@@ -4674,6 +4684,29 @@ Image : %3</translation>
         <location line="+1"/>
         <source>%1 mm³</source>
         <translation>%1 mm³</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::WelcomePanel</name>
+    <message>
+        <location filename="../app/gui/shell/welcome_panel.cpp" line="+74"/>
+        <source>Delineate</source>
+        <translation>Delineate</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No study is open. Open one:</source>
+        <translation>Aucune étude n'est ouverte. Ouvrez-en une :</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>You can also drop an image file (NIfTI, NRRD, MetaImage), a DICOM file or a DICOM folder onto this window, or open one from your file manager.</source>
+        <translation>Vous pouvez aussi déposer un fichier image (NIfTI, NRRD, MetaImage), un fichier DICOM ou un dossier DICOM sur cette fenêtre, ou l'ouvrir depuis votre gestionnaire de fichiers.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&lt;b&gt;Models.&lt;/b&gt; Automatic labels work without any download: the classic engine segments body, lungs, airway and bone on the CPU, and refines any label by clicks. VISTA-3D (127 classes, best on a GPU) needs its checkpoint, which is not installed with Delineate (for its licence and its size): download the vista3d bundle from the MONAI Model Zoo and choose its model.pt in File &amp;gt; Preferences &amp;gt; VISTA-3D checkpoint (VISTA-3D also needs the delineate-torch package). You can also train a model on your own labels in the Training dock.</source>
+        <translation>&lt;b&gt;Modèles.&lt;/b&gt; Les étiquettes automatiques fonctionnent sans téléchargement : le moteur classique segmente le corps, les poumons, les voies aériennes et les os sur le CPU, et affine toute étiquette par clics. VISTA-3D (127 classes, de préférence sur un GPU) a besoin de son checkpoint, qui n'est pas installé avec Delineate (pour sa licence et sa taille) : téléchargez le bundle vista3d du MONAI Model Zoo et choisissez son model.pt dans Fichier &amp;gt; Préférences &amp;gt; Checkpoint VISTA-3D (VISTA-3D demande aussi le paquet delineate-torch). Vous pouvez aussi entraîner un modèle sur vos propres étiquettes dans le dock Entraînement.</translation>
     </message>
 </context>
 </TS>

@@ -130,7 +130,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="+121"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="+122"/>
         <source>out of memory</source>
         <translation>内存不足</translation>
     </message>
@@ -140,7 +140,7 @@
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+55"/>
         <source>%1: no image series found</source>
         <translation>%1：未找到图像序列</translation>
     </message>
@@ -164,7 +164,7 @@
 <context>
     <name>Shortcuts</name>
     <message>
-        <location filename="../app/gui/shell/preferences.cpp" line="+192"/>
+        <location filename="../app/gui/shell/preferences.cpp" line="+202"/>
         <source>Move the crosshair</source>
         <translation>移动十字线</translation>
     </message>
@@ -1058,15 +1058,15 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/shell/main_window.cpp" line="+82"/>
-        <location line="+241"/>
+        <location filename="../app/gui/shell/main_window.cpp" line="+87"/>
+        <location line="+246"/>
         <location line="+60"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-257"/>
-        <location line="+134"/>
+        <location line="-262"/>
+        <location line="+137"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1091,12 +1091,12 @@
     <message>
         <location line="-94"/>
         <location line="+101"/>
-        <location line="+442"/>
+        <location line="+458"/>
         <source>Training</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location line="-541"/>
+        <location line="-557"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>请打开图像（文件 &gt; 打开图像）或 DICOM 文件夹</translation>
     </message>
@@ -1106,7 +1106,7 @@
         <translation>导入到共享</translation>
     </message>
     <message>
-        <location line="+112"/>
+        <location line="+114"/>
         <source>Delineate - %1 (share)</source>
         <translation>Delineate - %1（共享）</translation>
     </message>
@@ -1141,7 +1141,12 @@
         <translation>（由 %1 退回：%2）</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+38"/>
+        <source>One study at a time: opening %1</source>
+        <translation>一次只能打开一个检查：正在打开 %1</translation>
+    </message>
+    <message>
+        <location line="+40"/>
         <source>W %1  L %2</source>
         <translation>窗宽 %1  窗位 %2</translation>
     </message>
@@ -1223,7 +1228,7 @@
         <translation>训练（%1）正在进行。关闭窗口后是否让它继续运行？窗口再次打开时会继续跟踪它；选择“否”将停止训练并保存检查点。</translation>
     </message>
     <message>
-        <location filename="../app/gui/shell/main_window_menus.cpp" line="+44"/>
+        <location filename="../app/gui/shell/main_window_menus.cpp" line="+45"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1238,7 +1243,7 @@
         <translation>打开图像</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Open &amp;DICOM Folder...</source>
         <translation>打开 DICOM 文件夹(&amp;D)...</translation>
     </message>
@@ -1248,7 +1253,7 @@
         <translation>打开 DICOM 文件夹</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+22"/>
         <source>Open &amp;Label Map...</source>
         <translation>打开标签图(&amp;M)...</translation>
     </message>
@@ -1258,17 +1263,22 @@
         <translation>打开标签图</translation>
     </message>
     <message>
-        <location line="-17"/>
+        <location line="-29"/>
         <source>Images (%1);;All files (*)</source>
         <translation>图像 (%1);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>Open from S&amp;hare...</source>
         <translation>从共享打开(&amp;H)...</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
+        <source>Open the &amp;Sample Study</source>
+        <translation>打开示例检查(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>&amp;Import into Share...</source>
         <translation>导入到共享(&amp;I)...</translation>
     </message>
@@ -1278,7 +1288,7 @@
         <translation>从 PACS 查询/检索(&amp;P)...</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>Label maps (%1);;All files (*)</source>
         <translation>标签图 (%1);;所有文件 (*)</translation>
     </message>
@@ -3951,7 +3961,7 @@
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="-205"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="-232"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
@@ -3959,17 +3969,17 @@
         <location line="+21"/>
         <location line="+27"/>
         <location line="+23"/>
-        <location line="+55"/>
+        <location line="+82"/>
         <source>Loading %1</source>
         <translation>正在加载 %1</translation>
     </message>
     <message>
-        <location line="-29"/>
+        <location line="-41"/>
         <source>Indexing %1</source>
         <translation>正在索引 %1</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+40"/>
         <source>Loading %1 / %2 r%3</source>
         <translation>正在加载 %1 / %2 r%3</translation>
     </message>
@@ -4615,12 +4625,12 @@ Image: %3</source>
 <context>
     <name>delineate::app::gui::TrainingRun</name>
     <message>
-        <location filename="../app/gui/training/training_run.cpp" line="+132"/>
+        <location filename="../app/gui/training/training_run.cpp" line="+137"/>
         <source>cannot start %1: %2</source>
         <translation>无法启动 %1：%2</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+28"/>
         <location line="+11"/>
         <source>cannot submit to Slurm: %1</source>
         <translation>无法提交到 Slurm：%1</translation>
@@ -4652,6 +4662,29 @@ Image: %3</source>
         <location line="+1"/>
         <source>%1 mm³</source>
         <translation>%1 mm³</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::WelcomePanel</name>
+    <message>
+        <location filename="../app/gui/shell/welcome_panel.cpp" line="+74"/>
+        <source>Delineate</source>
+        <translation>Delineate</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No study is open. Open one:</source>
+        <translation>尚未打开检查。请打开一个：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>You can also drop an image file (NIfTI, NRRD, MetaImage), a DICOM file or a DICOM folder onto this window, or open one from your file manager.</source>
+        <translation>也可以将图像文件（NIfTI、NRRD、MetaImage）、DICOM 文件或 DICOM 文件夹拖放到此窗口，或从文件管理器中打开。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&lt;b&gt;Models.&lt;/b&gt; Automatic labels work without any download: the classic engine segments body, lungs, airway and bone on the CPU, and refines any label by clicks. VISTA-3D (127 classes, best on a GPU) needs its checkpoint, which is not installed with Delineate (for its licence and its size): download the vista3d bundle from the MONAI Model Zoo and choose its model.pt in File &amp;gt; Preferences &amp;gt; VISTA-3D checkpoint (VISTA-3D also needs the delineate-torch package). You can also train a model on your own labels in the Training dock.</source>
+        <translation>&lt;b&gt;模型。&lt;/b&gt;自动标签无需下载：经典引擎在 CPU 上分割身体、肺、气道和骨骼，并可通过点击细化任意标签。VISTA-3D（127 个类别，最好在 GPU 上运行）需要其检查点，由于许可和大小的原因未随 Delineate 安装：请从 MONAI Model Zoo 下载 vista3d 包，并在 文件 &amp;gt; 首选项 &amp;gt; VISTA-3D 检查点 中选择其 model.pt（VISTA-3D 还需要 delineate-torch 软件包）。您也可以在训练停靠窗口中用自己的标签训练模型。</translation>
     </message>
 </context>
 </TS>

@@ -188,6 +188,8 @@ std::string HelpFormatter::make_help(const CLI::App* app, std::string name, CLI:
     for (const CLI::App* sub : subcommands) {
       const std::vector<const CLI::App*> nested = allSubcommands(*sub);
       if (app->get_parent() == nullptr && !nested.empty()) {
+        // A command that also runs alone (batch) is listed itself, before its subcommands.
+        if (sub->get_require_subcommand_min() == 0) listCommand(*sub, sub->get_name(), out);
         for (const CLI::App* n : nested) listCommand(*n, sub->get_name() + " " + n->get_name(), out);
       } else {
         listCommand(*sub, sub->get_name(), out);

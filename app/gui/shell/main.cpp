@@ -1,7 +1,7 @@
 // delineate: the workstation window.
-//   delineate [IMAGE] [--labels FILE] [--dicom FOLDER] [--screenshot PNG] [--size WxH] [--lang CODE]
-// --screenshot renders the window once the study (and its surfaces) is loaded, writes the PNG and quits (for
-// scripted checks and the headless smoke run under Xvfb). Exit codes: 0, 1 a file error, 2 a usage error.
+//   delineate [IMAGE|DICOM FILE|FOLDER] [--labels FILE] [--dicom FOLDER] [--screenshot PNG] [--size WxH] [--lang CODE]
+// --screenshot renders the window once the study (and its surfaces) is loaded, or a second after the window shows
+// when nothing is opened, writes the PNG and quits (for scripted checks and the headless smoke run under Xvfb). Exit codes: 0, 1 a file error, 2 a usage error.
 // At start (not with --screenshot) the window offers to recover the unsaved edits of a session that crashed.
 #include <QApplication>
 #include <QCommandLineParser>
@@ -26,10 +26,12 @@ int main(int argc, char** argv) {
   parser.setApplicationDescription("Delineate: 3D medical image segmentation and annotation");
   const QCommandLineOption help = parser.addHelpOption();
   const QCommandLineOption version = parser.addVersionOption();
-  parser.addPositionalArgument("image", "an image file to open (NIfTI, NRRD, MetaImage, GIPL, Analyze, VTK)");
+  parser.addPositionalArgument("image", "an image file to open (NIfTI, NRRD, MetaImage, GIPL, Analyze, VTK), a DICOM "
+                               "file (its series opens) or a DICOM folder");
   QCommandLineOption labels("labels", "a label map to open with it (on another grid: both grids named, resampled if asked)", "file");
   QCommandLineOption dicom("dicom", "a DICOM folder to open", "folder");
-  QCommandLineOption screenshot("screenshot", "write the window to this PNG once loaded, then quit", "png");
+  QCommandLineOption screenshot("screenshot", "write the window to this PNG once loaded (with no study: once shown), "
+                                "then quit", "png");
   QCommandLineOption lang("lang", "user interface language (de, fr, zh_CN, en); default: the preferences', else the "
                           "system's", "code");
   QCommandLineOption size("size", "the window's size in pixels, e.g. 1024x768 (default 1400x900, within the screen)",
@@ -87,16 +89,17 @@ int main(int argc, char** argv) {
   if (windowSize.isValid()) window.resize(windowSize);
   window.show();
   int exitCode = 0;
+  const auto writeShot = [&] {
+    const bool ok = window.screenshot().save(shotPath);
+    if (!ok) std::fprintf(stderr, "error: %s: cannot write the screenshot\n", qPrintable(shotPath));
+    else std::printf("%s: %s\n", qPrintable(shotPath), qPrintable(window.readout()));
+    exitCode = ok ? 0 : 1;
+    app.quit();
+  };
   if (!shotPath.isEmpty()) {
     // The study's surfaces are the last thing a load reports (at once when it has no labels).
     QObject::connect(&window, &app::gui::MainWindow::surfacesReady, &app, [&] {
-      QTimer::singleShot(200, &window, [&] {
-        const bool ok = window.screenshot().save(shotPath);
-        if (!ok) std::fprintf(stderr, "error: %s: cannot write the screenshot\n", qPrintable(shotPath));
-        else std::printf("%s: %s\n", qPrintable(shotPath), qPrintable(window.readout()));
-        exitCode = ok ? 0 : 1;
-        app.quit();
-      });
+      QTimer::singleShot(200, &window, writeShot);
     });
     QObject::connect(&window, &app::gui::MainWindow::loadFailed, &app, [&](const QString& message) {
       std::fprintf(stderr, "error: %s\n", qPrintable(message));
@@ -108,9 +111,12 @@ int main(int argc, char** argv) {
   if (recovering) {
     // The recovered study opens instead of the one on the command line.
   } else if (!images.isEmpty()) {
-    window.loader().openImage(images.front(), parser.value(labels));
+    window.loader().openPath(images.front(), parser.value(labels));
   } else if (parser.isSet(dicom)) {
     window.loader().openDicomFolder(parser.value(dicom), parser.value(labels));
+  } else if (!shotPath.isEmpty()) {
+    // Nothing to open: the window as a first start shows it.
+    QTimer::singleShot(1000, &window, writeShot);
   }
   const int rc = app.exec();
   return exitCode ? exitCode : rc;

@@ -1,9 +1,14 @@
 #include "app/gui/shell/main_window.h"
+#include "app/gui/shell/welcome_panel.h"
 
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMimeData>
+#include <QUrl>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -154,6 +159,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   buildDocks();
   observeDocument();  // after the docks: labelsChanged says the whole window has followed an edit
   buildMenus();
+  m_welcome = new WelcomePanel(m_viewArea);
+  m_welcome->setActions(m_openActions);
+  setAcceptDrops(true);
   connect(m_loader, &StudyLoader::studyLoaded, this, &MainWindow::studyLoaded);
   connect(m_loader, &StudyLoader::labelsLoaded, this, &MainWindow::labelsLoaded);
   connect(m_loader, &StudyLoader::shareStudyOpened, this, &MainWindow::addRecent);
@@ -275,6 +283,8 @@ void MainWindow::retranslate() {
   delete m_layoutGroup;
   m_layoutGroup = nullptr;
   buildMenus();
+  m_welcome->setActions(m_openActions);
+  m_welcome->retranslate();
   for (QAction* top : menuBar()->actions())
     if (top->menu())
       for (QAction* a : top->menu()->actions())
@@ -390,7 +400,21 @@ bool MainWindow::openImage(const QString& imagePath) { return m_loader->openImag
 
 bool MainWindow::loading() const { return m_loader->loading(); }
 
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  const QList<QUrl> urls = event->mimeData()->urls();
+  if (!urls.isEmpty() && urls.front().isLocalFile()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QList<QUrl> urls = event->mimeData()->urls();
+  if (urls.isEmpty() || !urls.front().isLocalFile()) return;
+  event->acceptProposedAction();
+  if (urls.size() > 1) showStatus(tr("One study at a time: opening %1").arg(urls.front().toLocalFile()), 5000);
+  if (m_files->maybeFinishSession()) m_loader->openPath(urls.front().toLocalFile());
+}
+
 void MainWindow::studyReplaced() {
+  m_welcome->hide();
   const StudyDocument& doc = *m_document;
   const QString source = doc.source();
   updateTitle();

@@ -17,6 +17,8 @@
 class QAction;
 class QActionGroup;
 class QDockWidget;
+class QDragEnterEvent;
+class QDropEvent;
 class QGridLayout;
 class QLabel;
 class QMenu;
@@ -41,6 +43,7 @@ class StudyExports;
 class StudyLoader;
 class SurfaceBuilder;
 class SurfacePanel;
+class WelcomePanel;
 
 enum class ViewLayout { OneByOne, TwoByTwo, OnePlusThree };
 
@@ -116,6 +119,9 @@ class MainWindow : public QMainWindow, public Workbench {
   void closeEvent(QCloseEvent* event) override;
   void changeEvent(QEvent* event) override;
   void showEvent(QShowEvent* event) override;
+  // Files and folders dropped on the window open as from a file manager (StudyLoader::openPath).
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
 
  private:
   void buildMenus();  // main_window_menus.cpp
@@ -149,6 +155,8 @@ class MainWindow : public QMainWindow, public Workbench {
   SlicePanel* m_sagittal = nullptr;
   SurfacePanel* m_surface = nullptr;
   QWidget* m_viewArea = nullptr;
+  WelcomePanel* m_welcome = nullptr;  // over the views while no study is open
+  QList<QAction*> m_openActions;      // File's ways to open a study (the welcome panel's buttons)
   QGridLayout* m_grid = nullptr;
   ViewLayout m_layout = ViewLayout::TwoByTwo;
   QWidget* m_maximized = nullptr;  // the view shown alone in 1x1

@@ -12,6 +12,7 @@
 #include "app/gui/ai/ai_panel.h"
 #include "app/gui/base/dialog_folders.h"
 #include "app/gui/base/error_text.h"
+#include "app/gui/base/install_paths.h"
 #include "app/gui/editing/edit_tools.h"
 #include "app/gui/shell/main_window.h"
 
@@ -42,23 +43,35 @@ QString readablePatterns() {
 
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
-  file->addAction(tr("&Open Image..."), QKeySequence::Open, this, [this] {
+  QAction* openImage = file->addAction(tr("&Open Image..."), QKeySequence::Open, this, [this] {
     const QString path = rememberOpenFolder(QFileDialog::getOpenFileName(
         this, tr("Open Image"), lastOpenFolder(), tr("Images (%1);;All files (*)").arg(readablePatterns())));
     if (!path.isEmpty() && m_files->maybeFinishSession()) m_loader->openImage(path);
   });
-  file->addAction(tr("Open &DICOM Folder..."), this, [this] {
+  openImage->setObjectName("open-image");
+  QAction* openDicom = file->addAction(tr("Open &DICOM Folder..."), this, [this] {
     const QString folder = rememberOpenFolder(QFileDialog::getExistingDirectory(this, tr("Open DICOM Folder"), lastOpenFolder()));
     if (!folder.isEmpty() && m_files->maybeFinishSession()) m_loader->openDicomFolder(folder);
   });
+  openDicom->setObjectName("open-dicom-folder");
   QAction* fromShare = file->addAction(tr("Open from S&hare..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this,
                                       [this] { openFromShare(); });
   fromShare->setObjectName("open-from-share");
+  // The sample study installed with the program (packaging/; the source tree's in a build tree).
+  QAction* sample = file->addAction(tr("Open the &Sample Study"), this, [this] {
+    const QString path = sampleStudyPath();
+    if (!path.isEmpty() && m_files->maybeFinishSession()) m_loader->openImage(path);
+  });
+  sample->setObjectName("open-sample");
+  sample->setEnabled(!sampleStudyPath().isEmpty());
+  m_openActions = {openImage, openDicom, fromShare};
   file->addAction(tr("&Import into Share..."), this, [this] {
     ShareImportDialog dialog(*m_importer, this);  // imports itself, and stays open when the import fails
     dialog.exec();
   })->setObjectName("import-into-share");
-  file->addAction(tr("Query/Retrieve from &PACS..."), this, [this] { showPacsBrowser(); })->setObjectName("pacs-browser");
+  QAction* pacs = file->addAction(tr("Query/Retrieve from &PACS..."), this, [this] { showPacsBrowser(); });
+  pacs->setObjectName("pacs-browser");
+  m_openActions << pacs << sample;
   file->addAction(tr("Open &Label Map..."), this, [this] {
     const QString path = rememberOpenFolder(QFileDialog::getOpenFileName(
         this, tr("Open Label Map"), lastOpenFolder(), tr("Label maps (%1);;All files (*)").arg(readablePatterns())));

@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -22,6 +23,7 @@
 
 #include <memory>
 
+#include "app/gui/base/install_paths.h"
 #include "app/gui/base/workbench.h"
 #include "app/gui/pacs/pacs_servers_page.h"
 
@@ -43,7 +45,15 @@ QString plain(QString text) {
 
 }  // namespace
 
-QStringList availableLanguages() { return {"de", "fr", "zh_CN"}; }
+// The translations that are installed (delineate-l10n; in a build tree, the build's): English always is.
+QStringList availableLanguages() {
+  QStringList out;
+  const QString dir = translationsDirectory();
+  if (dir.isEmpty()) return out;
+  for (const QString& code : {QStringLiteral("de"), QStringLiteral("fr"), QStringLiteral("zh_CN")})
+    if (QFileInfo::exists(dir + "/delineate_" + code + ".qm")) out << code;
+  return out;
+}
 
 QString preferredLanguage() { return QSettings().value("language").toString(); }
 
@@ -71,7 +81,7 @@ QString installLanguage(const QString& code) {
   // English: removing the translators above already told every widget (LanguageChange).
   if (!availableLanguages().contains(wanted)) return g_current;
   auto app = std::make_unique<QTranslator>();
-  if (!app->load(":/i18n/delineate_" + wanted + ".qm")) return g_current;
+  if (!app->load("delineate_" + wanted, translationsDirectory())) return g_current;
   auto qt = std::make_unique<QTranslator>();
   if (qt->load("qtbase_" + wanted, QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
     QCoreApplication::installTranslator(qt.get());

@@ -1,5 +1,6 @@
 #include "app/gui/study/study_loader.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QInputDialog>
@@ -201,11 +202,26 @@ bool StudyLoader::openDicomSeg(const QString& segPath, bool allowOverlap) {
   return true;
 }
 
-bool StudyLoader::openDicomFolder(const QString& folder, const QString& labelsPath) {
+bool StudyLoader::openPath(const QString& path, const QString& labelsPath) {
+  const QFileInfo info(path);
+  if (info.isDir()) return openDicomFolder(path, labelsPath);
+  QFile file(path);
+  QByteArray head;
+  if (file.open(QIODevice::ReadOnly)) head = file.read(132);
+  if (head.size() == 132 && head.mid(128, 4) == "DICM") {
+    // A DICOMDIR names the folder's series; any other DICOM file stands for its own series.
+    const bool dicomdir = info.fileName().compare("DICOMDIR", Qt::CaseInsensitive) == 0;
+    return openDicomFolder(info.absolutePath(), labelsPath, dicomdir ? QString() : info.absoluteFilePath());
+  }
+  return openImage(path, labelsPath);
+}
+
+bool StudyLoader::openDicomFolder(const QString& folder, const QString& labelsPath, const QString& seriesOf) {
   if (m_bench.busy()) return false;
   m_afterStudy = nullptr;
   const std::string path = folder.toStdString(), labels = labelsPath.toStdString();
-  startJob(tr("Indexing %1").arg(folder), [path, folder, labels](JobProgress& progress) {
+  const std::string wantedFile = seriesOf.isEmpty() ? std::string() : QFileInfo(seriesOf).canonicalFilePath().toStdString();
+  startJob(tr("Indexing %1").arg(folder), [path, folder, labels, wantedFile](JobProgress& progress) {
     auto r = std::make_shared<Loaded>();
     r->folder = folder;
     r->labelsWithSeries = labels;
@@ -218,6 +234,18 @@ bool StudyLoader::openDicomFolder(const QString& folder, const QString& labelsPa
     }
     for (const io::DicomSeries* s : index->allSeries())
       if (s->isImage) r->series.push_back(*s);
+    if (!wantedFile.empty()) {
+      // The series holding the file that was opened, when the index has it (else the user chooses as for a folder).
+      for (const io::DicomSeries& s : r->series) {
+        const bool holds = std::any_of(s.slices.begin(), s.slices.end(), [&](const io::DicomSlice& slice) {
+          return QFileInfo(QString::fromStdString(slice.path)).canonicalFilePath().toStdString() == wantedFile;
+        });
+        if (holds) {
+          r->series = {s};
+          break;
+        }
+      }
+    }
     if (r->series.empty()) r->error = QObject::tr("%1: no image series found").arg(folder);
     return r;
   });

@@ -39,7 +39,11 @@ class StudyLoader : public QObject {
   bool openDicomSeg(const QString& segPath, bool allowOverlap = false);
   // A DICOM folder: the window picks the series (asking when there are several), then loads it, with `labelsPath`
   // as openImage opens its labels.
-  bool openDicomFolder(const QString& folder, const QString& labelsPath = {});
+  // `seriesOf`: a file of the folder whose series is opened without asking.
+  bool openDicomFolder(const QString& folder, const QString& labelsPath = {}, const QString& seriesOf = {});
+  // What a file manager or a command line hands the window: a folder opens as a DICOM folder, a DICOM file (DICM at
+  // byte 128; a DICOMDIR too) opens its folder with the series that file belongs to chosen, anything else as an image.
+  bool openPath(const QString& path, const QString& labelsPath = {});
   // A label set revision from a share store (the session then counts as saved at that revision); `revision` 0: the
   // set's newest.
   bool openShareRevision(const QString& root, const QString& study, const QString& labelSet, int revision);

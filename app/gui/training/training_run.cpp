@@ -1,6 +1,7 @@
 #include "app/gui/training/training_run.h"
 
 #include "app/gui/base/author_name.h"
+#include "app/gui/base/install_paths.h"
 
 #include "io/base/file_modes.h"
 #include "io/cluster/process.h"
@@ -70,10 +71,10 @@ QString TrainingRun::programPath() {
   const QString env = qEnvironmentVariable("DELINEATE_TRAIN");
   if (!env.isEmpty()) return env;
   const QString dir = QCoreApplication::applicationDirPath();
-  for (const QString& candidate : {dir + "/delineate-train", dir + "/../train/delineate-train"})
+  for (const QString& candidate : {dir + "/delineate-train"})
     if (QFileInfo(candidate).isExecutable()) return QFileInfo(candidate).canonicalFilePath();
 #ifdef DELINEATE_TRAIN_BUILD_PATH
-  if (QFileInfo(DELINEATE_TRAIN_BUILD_PATH).isExecutable()) return DELINEATE_TRAIN_BUILD_PATH;
+  if (runningFromBuildTree() && QFileInfo(DELINEATE_TRAIN_BUILD_PATH).isExecutable()) return DELINEATE_TRAIN_BUILD_PATH;
 #endif
   return "delineate-train";  // from PATH
 }
