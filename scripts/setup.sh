@@ -51,6 +51,11 @@ PACKAGES=(
   # tests: cohorts on a real one-node Slurm (tests/slurm/slurm_cluster.sh: slurmctld, slurmd and a private munged on
   # loopback); the same client commands (sbatch, squeue, scancel) are what `batch --slurm` calls on a cluster
   slurm-wlm munge
+  # packaging (scripts/package.sh, packaging/): CPack's DEB generator runs dpkg-shlibdeps (dpkg-dev) and fakeroot-free
+  # tar; lintian checks the packages, desktop-file-validate and appstreamcli the desktop entry and metainfo, rsvg-convert
+  # renders the icon's PNG sizes from its SVG; the install test (tests/install/) builds a clean Debian 12 root with
+  # debootstrap and opens a file through the installed desktop entry with gio
+  dpkg-dev lintian desktop-file-utils appstream librsvg2-bin debootstrap libglib2.0-bin xdotool imagemagick
 )
 
 missing=()
