@@ -157,24 +157,22 @@ def write_man(out, name, version, date, summary, top, commands, see_also):
         w.append(".SH DESCRIPTION")
         w.append(roff_line(" ".join(top["description"])))
 
-    def entries(title, items, level=".SH"):
-        if not items:
-            return
-        w.append(f'{level} "{title}"')
+    def term_list(items):
         for term, desc in items:
             w.append(".TP")
             w.append(f"\\fB{roff(term)}\\fR")
             w.append(roff_line(desc) if desc else "")
 
-    entries("ARGUMENTS", top["arguments"])
-    entries("OPTIONS", top["options"])
+    for title, items in (("ARGUMENTS", top["arguments"]), ("OPTIONS", top["options"])):
+        if items:
+            w.append(f'.SH "{title}"')
+            term_list(items)
     if commands:
         w.append(".SH COMMANDS")
         for path, page in commands.items():
             w.append(f'.SS "{roff(path)}"')
             w.append(".nf")
-            for line in page["usage"]:
-                w.append(roff_line(line))
+            w.extend(roff_line(line) for line in page["usage"])
             w.append(".fi")
             if page["description"]:
                 w.append(".PP")
@@ -183,10 +181,7 @@ def write_man(out, name, version, date, summary, top, commands, see_also):
                 if items:
                     w.append(".PP")
                     w.append(f"\\fI{title}:\\fR")
-                    for term, desc in items:
-                        w.append(".TP")
-                        w.append(f"\\fB{roff(term)}\\fR")
-                        w.append(roff_line(desc) if desc else "")
+                    term_list(items)
     w.append(".SH EXIT STATUS")
     w.append("0 on success, 1 when the work failed (the reason is printed on standard error), 2 for a usage error; "
              "commands that handle several inputs document 3 (partial) where they use it.")
