@@ -159,10 +159,11 @@ kept="$(diff "$work/packages_before.txt" "$work/packages_control.txt" | sed -n '
 echo "control: ${#deps[@]} dependencies named by our packages; apt's autoremove keeps ${kept:-nothing} and Debian's" \
   "packages leave $(diff "$work/before.txt" "$work/control.txt" | grep -c '^>' || true) paths of their own"
 
-step "apt install of the packages"
+# First without delineate-torch: a machine without LibTorch installs and runs the rest.
+step "apt install of the packages but delineate-torch"
 t0=$(date +%s.%N)
 debs=()
-for f in "$work/debs"/*.deb; do debs+=("/debs/${f##*/}"); done
+for f in "$work/debs"/*.deb; do [[ ${f##*/} == delineate-torch_* ]] || debs+=("/debs/${f##*/}"); done
 apt_root install "${debs[@]}" >"$work/apt-install.log" 2>&1 || {
   tail -n 30 "$work/apt-install.log"
   fail "apt install of the packages failed"
@@ -171,6 +172,9 @@ t1=$(date +%s.%N)
 newly="$(grep -c '^Unpacking ' "$work/apt-install.log" || true)"
 fetched="$(grep -oE '^Fetched [0-9.]+ [kMG]?B' "$work/apt-install.log" | tail -n1 || true)"
 echo "apt install: $(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f", b - a}') s, $newly packages unpacked (ours and their dependencies)${fetched:+, $fetched from the mirror}"
+in_root dpkg-query -W -f '${db:Status-Abbrev}' libtorch1.13 2>/dev/null | grep -q '^ii' &&
+  fail "LibTorch was installed without delineate-torch"
+[ ! -e "$root/usr/bin/delineate-train" ] || fail "delineate-train is there without delineate-torch"
 
 step "delineate-cli info on the installed sample"
 sample=/usr/share/delineate/sample/example_ct.nii.gz
@@ -179,15 +183,18 @@ printf '%s\n' "${info%%axes*}"
 [[ $info == *"122 x 101 x 112"* ]] || fail "delineate-cli info did not report the sample's 122 x 101 x 112 grid"
 version="$(in_root delineate-cli --version)"
 [[ $version == "delineate-cli "* ]] || fail "delineate-cli --version said '$version'"
-for page in delineate delineate-cli delineate-train delineate-vista3d; do
-  [ -s "$root/usr/share/man/man1/$page.1.gz" ] || fail "no man page for $page"
-  in_root bash -c "source /usr/share/bash-completion/completions/$page && complete -p $page" >/dev/null ||
-    fail "the bash completion of $page does not load"
-done
+check_docs() {
+  local page
+  for page in "$@"; do
+    [ -s "$root/usr/share/man/man1/$page.1.gz" ] || fail "no man page for $page"
+    in_root bash -c "source /usr/share/bash-completion/completions/$page && complete -p $page" >/dev/null ||
+      fail "the bash completion of $page does not load"
+  done
+}
+check_docs delineate delineate-cli
 words="$(in_root bash -c 'source /usr/share/bash-completion/completions/delineate-cli; COMP_WORDS=(delineate-cli share s);
   COMP_CWORD=2; _delineate_cli; echo "${COMPREPLY[*]}"')"
 [ "$words" = "save show" ] || fail "completing 'delineate-cli share s' gave '$words', not 'save show'"
-in_root delineate-train --help >/dev/null || fail "delineate-train does not start (LibTorch from delineate-torch)"
 
 step "the window under Xvfb"
 display=""
@@ -216,6 +223,20 @@ done
 shot="$(window delineate --lang de --size 1280x820 --screenshot /tmp/first_start_de.png 2>&1)" || fail "the window (German): $shot"
 [[ $shot == *"Öffnen Sie ein Bild"* ]] || fail "the window did not speak German with delineate-l10n installed: $shot"
 cp "$root/tmp/first_start_de.png" "$out/first_start_de.png"
+
+step "apt install delineate-torch"
+t3=$(date +%s.%N)
+apt_root install "/debs/$(basename "$(compgen -G "$work/debs/delineate-torch_*.deb")")" >"$work/apt-torch.log" 2>&1 || {
+  tail -n 20 "$work/apt-torch.log"
+  fail "apt install of delineate-torch failed"
+}
+t4=$(date +%s.%N)
+echo "apt install delineate-torch: $(awk -v a="$t3" -v b="$t4" 'BEGIN {printf "%.1f", b - a}') s," \
+  "$(grep -c '^Unpacking ' "$work/apt-torch.log" || true) packages unpacked (LibTorch and what it needs)"
+in_root delineate-train --help >/dev/null || fail "delineate-train does not start (LibTorch from delineate-torch)"
+in_root delineate-vista3d --help >/dev/null || fail "delineate-vista3d does not start"
+compgen -G "$root/usr/lib/*/delineate/libdelineate_vista3d_plugin.so" >/dev/null || fail "the VISTA-3D plugin is not installed"
+check_docs delineate-train delineate-vista3d
 
 step "a .nii.gz opened through the desktop entry (gio open)"
 mime="$(in_root gio info -a standard::content-type /usr/share/delineate/sample/example_ct.nii.gz | awk '/content-type/ {print $2}')"
