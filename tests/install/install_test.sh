@@ -150,7 +150,7 @@ apt_root install "${deps[@]}" >"$work/apt-control.log" 2>&1 || {
 c1=$(date +%s.%N)
 fetched="$(grep -oE '^Fetched [0-9.,]+ [kMG]?B' "$work/apt-control.log" | tail -n1 || true)"
 echo "control: the dependencies alone: $(awk -v a="$c0" -v b="$c1" 'BEGIN {printf "%.1f", b - a}') s," \
-  "$(grep -c '^Unpacking ' "$work/apt-control.log" || true) packages unpacked${fetched:+, $fetched from the mirror (the rest from this machine's apt cache)}"
+  "$(grep -c '^Unpacking ' "$work/apt-control.log" || true) packages unpacked${fetched:+, $fetched from the mirror, the rest from the apt cache of this machine}"
 apt_root purge "${deps[@]}" >>"$work/apt-control.log" 2>&1 || fail "purging the dependencies failed"
 apt_root autoremove --purge >>"$work/apt-control.log" 2>&1 || fail "autoremove after the dependencies failed"
 snapshot >"$work/control.txt"
@@ -181,6 +181,8 @@ sample=/usr/share/delineate/sample/example_ct.nii.gz
 info="$(in_root delineate-cli info "$sample" 2>&1)" || fail "delineate-cli info failed: $info"
 printf '%s\n' "${info%%axes*}"
 [[ $info == *"122 x 101 x 112"* ]] || fail "delineate-cli info did not report the sample's 122 x 101 x 112 grid"
+models="$(in_root delineate-cli model list 2>&1)" || fail "delineate-cli model list: $models"
+[[ $models == *vista3d*non-commercial* ]] || fail "the installed known-models list does not name VISTA-3D and its licence"
 version="$(in_root delineate-cli --version)"
 [[ $version == "delineate-cli "* ]] || fail "delineate-cli --version said '$version'"
 check_docs() {
