@@ -1066,7 +1066,7 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/shell/main_window.cpp" line="+87"/>
+        <location filename="../app/gui/shell/main_window.cpp" line="+88"/>
         <location line="+246"/>
         <location line="+60"/>
         <source>Delineate</source>
@@ -1099,12 +1099,12 @@
     <message>
         <location line="-94"/>
         <location line="+101"/>
-        <location line="+458"/>
+        <location line="+474"/>
         <source>Training</source>
         <translation>Training</translation>
     </message>
     <message>
-        <location line="-557"/>
+        <location line="-573"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Öffnen Sie ein Bild (Datei &gt; Bild öffnen) oder einen DICOM-Ordner</translation>
     </message>
@@ -1190,6 +1190,11 @@
     </message>
     <message>
         <location line="+17"/>
+        <source>VISTA-3D checkpoint: %1</source>
+        <translation>VISTA-3D-Checkpoint: %1</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>AI engine: %1</source>
         <translation>KI-Engine: %1</translation>
     </message>
@@ -1446,6 +1451,11 @@
         <translation>Modell&amp;verzeichnis...</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>&amp;Get Models...</source>
+        <translation>&amp;Modelle holen...</translation>
+    </message>
+    <message>
         <location line="+3"/>
         <source>&amp;Review</source>
         <translation>&amp;Prüfung</translation>
@@ -1569,6 +1579,233 @@
         <location line="+1"/>
         <source>Brain</source>
         <translation>Gehirn</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::ModelDownloadsDialog</name>
+    <message>
+        <location filename="../app/gui/ai/model_downloads.cpp" line="+66"/>
+        <source>Get Models</source>
+        <translation>Modelle holen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Model weights are not installed with Delineate. Download a known model or one from a URL (its SHA-256 is checked before it is used), or register a file you already have. Engines find them as model:NAME.</source>
+        <translation>Modellgewichte werden nicht mit Delineate installiert. Laden Sie ein bekanntes Modell oder eines von einer URL herunter (sein SHA-256 wird vor der Verwendung geprüft) oder registrieren Sie eine Datei, die Sie bereits haben. Engines finden sie als model:NAME.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Known public models:</source>
+        <translation>Bekannte öffentliche Modelle:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+8"/>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+8"/>
+        <location line="+155"/>
+        <source>Licence</source>
+        <translation>Lizenz</translation>
+    </message>
+    <message>
+        <location line="-163"/>
+        <location line="+8"/>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>Where from</source>
+        <translation>Herkunft</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>On this computer:</source>
+        <translation>Auf diesem Computer:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>File</source>
+        <translation>Datei</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>SHA-256</source>
+        <translation>SHA-256</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>a known model&apos;s name, or https://...</source>
+        <translation>Name eines bekannten Modells oder https://...</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the name engines find it by (a known model&apos;s own by default)</source>
+        <translation>der Name, unter dem Engines es finden (standardmäßig der des bekannten Modells)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>optional: the SHA-256 the file must have</source>
+        <translation>optional: der SHA-256, den die Datei haben muss</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model or URL:</source>
+        <translation>Modell oder URL:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name:</source>
+        <translation>Name:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SHA-256:</source>
+        <translation>SHA-256:</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Download</source>
+        <translation>Herunterladen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Register File...</source>
+        <translation>Datei registrieren...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Use for VISTA-3D</source>
+        <translation>Für VISTA-3D verwenden</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cancel Download</source>
+        <translation>Download abbrechen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <location line="+4"/>
+        <source>Register a Model File</source>
+        <translation>Modelldatei registrieren</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>Model weights (*.pt *.pth *.safetensors);;All files (*)</source>
+        <translation>Modellgewichte (*.pt *.pth *.safetensors);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Name engines find it by:</source>
+        <translation>Name, unter dem Engines es finden:</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>no direct download: %1</source>
+        <translation>kein direkter Download: %1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>(verified)</source>
+        <translation>(geprüft)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>(no published hash)</source>
+        <translation>(kein veröffentlichter Hash)</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>A URL needs a name: what engines will find it by.</source>
+        <translation>Eine URL braucht einen Namen: den, unter dem Engines sie finden.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 is neither a known model nor an http(s) URL.</source>
+        <translation>%1 ist weder ein bekanntes Modell noch eine http(s)-URL.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 has no direct download: get %2 from %3 (licence: %4), then Register File.</source>
+        <translation>%1 hat keinen direkten Download: Holen Sie %2 von %3 (Lizenz: %4), dann Datei registrieren.</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1
+
+From: %2
+Licence: %3
+Size: %4
+SHA-256: %5
+
+Accept the licence and download?</source>
+        <translation>%1
+
+Von: %2
+Lizenz: %3
+Größe: %4
+SHA-256: %5
+
+Lizenz annehmen und herunterladen?</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>not published</source>
+        <translation>nicht veröffentlicht</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>none published (recorded as unverified)</source>
+        <translation>keiner veröffentlicht (als ungeprüft vermerkt)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Downloading %1...</source>
+        <translation>%1 wird heruntergeladen...</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1: %2 MB, SHA-256 %3 (%4). Engines find it as model:%1.</source>
+        <translation>%1: %2 MB, SHA-256 %3 (%4). Engines finden es als model:%1.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>verified</source>
+        <translation>geprüft</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no published hash to check it against</source>
+        <translation>kein veröffentlichter Hash zum Prüfen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Resumed: %1 bytes from an earlier download, %2 broken connection(s).</source>
+        <translation>Fortgesetzt: %1 Bytes aus einem früheren Download, %2 abgebrochene Verbindung(en).</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>%1 registered: %2 (SHA-256 %3). Engines find it as model:%1.</source>
+        <translation>%1 registriert: %2 (SHA-256 %3). Engines finden es als model:%1.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The VISTA-3D checkpoint is now %1.</source>
+        <translation>Der VISTA-3D-Checkpoint ist jetzt %1.</translation>
     </message>
 </context>
 <context>
@@ -4705,8 +4942,8 @@ Bild: %3</translation>
     </message>
     <message>
         <location line="+3"/>
-        <source>&lt;b&gt;Models.&lt;/b&gt; Automatic labels work without any download: the classic engine segments body, lungs, airway and bone on the CPU, and refines any label by clicks. VISTA-3D (127 classes, best on a GPU) needs its checkpoint, which is not installed with Delineate (for its licence and its size): download the vista3d bundle from the MONAI Model Zoo and choose its model.pt in File &amp;gt; Preferences &amp;gt; VISTA-3D checkpoint (VISTA-3D also needs the delineate-torch package). You can also train a model on your own labels in the Training dock.</source>
-        <translation>&lt;b&gt;Modelle.&lt;/b&gt; Automatische Labels funktionieren ohne Download: die klassische Engine segmentiert Körper, Lungen, Atemwege und Knochen auf der CPU und verfeinert jedes Label per Klick. VISTA-3D (127 Klassen, am besten auf einer GPU) braucht seinen Checkpoint, der wegen Lizenz und Größe nicht mit Delineate installiert wird: Laden Sie das vista3d-Bundle aus dem MONAI Model Zoo herunter und wählen Sie dessen model.pt unter Datei &amp;gt; Einstellungen &amp;gt; VISTA-3D-Checkpoint (VISTA-3D braucht außerdem das Paket delineate-torch). Sie können auch im Training-Dock ein Modell mit Ihren eigenen Labels trainieren.</translation>
+        <source>&lt;b&gt;Models.&lt;/b&gt; Automatic labels work without any download: the classic engine segments body, lungs, airway and bone on the CPU, and refines any label by clicks. VISTA-3D (127 classes, best on a GPU) needs its checkpoint, which is not installed with Delineate (for its licence and its size): AI &amp;gt; Get Models says where to get it, downloads or registers it and makes it the engine&apos;s (VISTA-3D also needs the delineate-torch package). You can also train a model on your own labels in the Training dock.</source>
+        <translation>&lt;b&gt;Modelle.&lt;/b&gt; Automatische Labels funktionieren ohne Download: die klassische Engine segmentiert Körper, Lungen, Atemwege und Knochen auf der CPU und verfeinert jedes Label per Klick. VISTA-3D (127 Klassen, am besten auf einer GPU) braucht seinen Checkpoint, der wegen Lizenz und Größe nicht mit Delineate installiert wird: KI &amp;gt; Modelle holen sagt, woher er kommt, lädt ihn herunter oder registriert ihn und macht ihn zu dem der Engine (VISTA-3D braucht außerdem das Paket delineate-torch). Sie können auch im Training-Dock ein Modell mit Ihren eigenen Labels trainieren.</translation>
     </message>
 </context>
 </TS>

@@ -1066,7 +1066,7 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/shell/main_window.cpp" line="+87"/>
+        <location filename="../app/gui/shell/main_window.cpp" line="+88"/>
         <location line="+246"/>
         <location line="+60"/>
         <source>Delineate</source>
@@ -1099,12 +1099,12 @@
     <message>
         <location line="-94"/>
         <location line="+101"/>
-        <location line="+458"/>
+        <location line="+474"/>
         <source>Training</source>
         <translation>Entraînement</translation>
     </message>
     <message>
-        <location line="-557"/>
+        <location line="-573"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Ouvrez une image (Fichier &gt; Ouvrir une image) ou un dossier DICOM</translation>
     </message>
@@ -1190,6 +1190,11 @@
     </message>
     <message>
         <location line="+17"/>
+        <source>VISTA-3D checkpoint: %1</source>
+        <translation>Checkpoint VISTA-3D : %1</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>AI engine: %1</source>
         <translation>Moteur IA : %1</translation>
     </message>
@@ -1283,7 +1288,7 @@
     <message>
         <location line="+4"/>
         <source>Open the &amp;Sample Study</source>
-        <translation>Ouvrir l'étude d'&amp;exemple</translation>
+        <translation>Ouvrir l&apos;étude d&apos;&amp;exemple</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -1446,6 +1451,11 @@
         <translation>&amp;Registre des modèles...</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>&amp;Get Models...</source>
+        <translation>&amp;Obtenir des modèles...</translation>
+    </message>
+    <message>
         <location line="+3"/>
         <source>&amp;Review</source>
         <translation>&amp;Révision</translation>
@@ -1569,6 +1579,233 @@
         <location line="+1"/>
         <source>Brain</source>
         <translation>Cerveau</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::ModelDownloadsDialog</name>
+    <message>
+        <location filename="../app/gui/ai/model_downloads.cpp" line="+66"/>
+        <source>Get Models</source>
+        <translation>Obtenir des modèles</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Model weights are not installed with Delineate. Download a known model or one from a URL (its SHA-256 is checked before it is used), or register a file you already have. Engines find them as model:NAME.</source>
+        <translation>Les poids des modèles ne sont pas installés avec Delineate. Téléchargez un modèle connu ou un modèle depuis une URL (son SHA-256 est vérifié avant usage), ou enregistrez un fichier que vous avez déjà. Les moteurs les trouvent sous model:NOM.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Known public models:</source>
+        <translation>Modèles publics connus :</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+8"/>
+        <source>Name</source>
+        <translation>Nom</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>Model</source>
+        <translation>Modèle</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+8"/>
+        <location line="+155"/>
+        <source>Licence</source>
+        <translation>Licence</translation>
+    </message>
+    <message>
+        <location line="-163"/>
+        <location line="+8"/>
+        <source>Size</source>
+        <translation>Taille</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>Where from</source>
+        <translation>Provenance</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>On this computer:</source>
+        <translation>Sur cet ordinateur :</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>File</source>
+        <translation>Fichier</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>SHA-256</source>
+        <translation>SHA-256</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>a known model&apos;s name, or https://...</source>
+        <translation>nom d&apos;un modèle connu, ou https://...</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the name engines find it by (a known model&apos;s own by default)</source>
+        <translation>le nom sous lequel les moteurs le trouvent (par défaut celui du modèle connu)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>optional: the SHA-256 the file must have</source>
+        <translation>facultatif : le SHA-256 que le fichier doit avoir</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model or URL:</source>
+        <translation>Modèle ou URL :</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name:</source>
+        <translation>Nom :</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SHA-256:</source>
+        <translation>SHA-256 :</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Download</source>
+        <translation>Télécharger</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Register File...</source>
+        <translation>Enregistrer un fichier...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Use for VISTA-3D</source>
+        <translation>Utiliser pour VISTA-3D</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cancel Download</source>
+        <translation>Annuler le téléchargement</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Close</source>
+        <translation>Fermer</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <location line="+4"/>
+        <source>Register a Model File</source>
+        <translation>Enregistrer un fichier de modèle</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>Model weights (*.pt *.pth *.safetensors);;All files (*)</source>
+        <translation>Poids de modèle (*.pt *.pth *.safetensors);;Tous les fichiers (*)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Name engines find it by:</source>
+        <translation>Nom sous lequel les moteurs le trouvent :</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>no direct download: %1</source>
+        <translation>pas de téléchargement direct : %1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>(verified)</source>
+        <translation>(vérifié)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>(no published hash)</source>
+        <translation>(aucun hash publié)</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>A URL needs a name: what engines will find it by.</source>
+        <translation>Une URL a besoin d&apos;un nom : celui sous lequel les moteurs la trouveront.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 is neither a known model nor an http(s) URL.</source>
+        <translation>%1 n&apos;est ni un modèle connu ni une URL http(s).</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 has no direct download: get %2 from %3 (licence: %4), then Register File.</source>
+        <translation>%1 n&apos;a pas de téléchargement direct : obtenez %2 depuis %3 (licence : %4), puis Enregistrer un fichier.</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1
+
+From: %2
+Licence: %3
+Size: %4
+SHA-256: %5
+
+Accept the licence and download?</source>
+        <translation>%1
+
+Depuis : %2
+Licence : %3
+Taille : %4
+SHA-256 : %5
+
+Accepter la licence et télécharger ?</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>not published</source>
+        <translation>non publiée</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>none published (recorded as unverified)</source>
+        <translation>aucun publié (enregistré comme non vérifié)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Downloading %1...</source>
+        <translation>Téléchargement de %1...</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1: %2 MB, SHA-256 %3 (%4). Engines find it as model:%1.</source>
+        <translation>%1 : %2 Mo, SHA-256 %3 (%4). Les moteurs le trouvent sous model:%1.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>verified</source>
+        <translation>vérifié</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no published hash to check it against</source>
+        <translation>aucun hash publié pour le vérifier</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Resumed: %1 bytes from an earlier download, %2 broken connection(s).</source>
+        <translation>Repris : %1 octets d&apos;un téléchargement précédent, %2 connexion(s) interrompue(s).</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>%1 registered: %2 (SHA-256 %3). Engines find it as model:%1.</source>
+        <translation>%1 enregistré : %2 (SHA-256 %3). Les moteurs le trouvent sous model:%1.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The VISTA-3D checkpoint is now %1.</source>
+        <translation>Le checkpoint VISTA-3D est maintenant %1.</translation>
     </message>
 </context>
 <context>
@@ -4696,17 +4933,17 @@ Image : %3</translation>
     <message>
         <location line="+1"/>
         <source>No study is open. Open one:</source>
-        <translation>Aucune étude n'est ouverte. Ouvrez-en une :</translation>
+        <translation>Aucune étude n&apos;est ouverte. Ouvrez-en une :</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>You can also drop an image file (NIfTI, NRRD, MetaImage), a DICOM file or a DICOM folder onto this window, or open one from your file manager.</source>
-        <translation>Vous pouvez aussi déposer un fichier image (NIfTI, NRRD, MetaImage), un fichier DICOM ou un dossier DICOM sur cette fenêtre, ou l'ouvrir depuis votre gestionnaire de fichiers.</translation>
+        <translation>Vous pouvez aussi déposer un fichier image (NIfTI, NRRD, MetaImage), un fichier DICOM ou un dossier DICOM sur cette fenêtre, ou l&apos;ouvrir depuis votre gestionnaire de fichiers.</translation>
     </message>
     <message>
         <location line="+3"/>
-        <source>&lt;b&gt;Models.&lt;/b&gt; Automatic labels work without any download: the classic engine segments body, lungs, airway and bone on the CPU, and refines any label by clicks. VISTA-3D (127 classes, best on a GPU) needs its checkpoint, which is not installed with Delineate (for its licence and its size): download the vista3d bundle from the MONAI Model Zoo and choose its model.pt in File &amp;gt; Preferences &amp;gt; VISTA-3D checkpoint (VISTA-3D also needs the delineate-torch package). You can also train a model on your own labels in the Training dock.</source>
-        <translation>&lt;b&gt;Modèles.&lt;/b&gt; Les étiquettes automatiques fonctionnent sans téléchargement : le moteur classique segmente le corps, les poumons, les voies aériennes et les os sur le CPU, et affine toute étiquette par clics. VISTA-3D (127 classes, de préférence sur un GPU) a besoin de son checkpoint, qui n'est pas installé avec Delineate (pour sa licence et sa taille) : téléchargez le bundle vista3d du MONAI Model Zoo et choisissez son model.pt dans Fichier &amp;gt; Préférences &amp;gt; Checkpoint VISTA-3D (VISTA-3D demande aussi le paquet delineate-torch). Vous pouvez aussi entraîner un modèle sur vos propres étiquettes dans le dock Entraînement.</translation>
+        <source>&lt;b&gt;Models.&lt;/b&gt; Automatic labels work without any download: the classic engine segments body, lungs, airway and bone on the CPU, and refines any label by clicks. VISTA-3D (127 classes, best on a GPU) needs its checkpoint, which is not installed with Delineate (for its licence and its size): AI &amp;gt; Get Models says where to get it, downloads or registers it and makes it the engine&apos;s (VISTA-3D also needs the delineate-torch package). You can also train a model on your own labels in the Training dock.</source>
+        <translation>&lt;b&gt;Modèles.&lt;/b&gt; Les étiquettes automatiques fonctionnent sans téléchargement : le moteur classique segmente le corps, les poumons, les voies aériennes et les os sur le CPU, et affine toute étiquette par clics. VISTA-3D (127 classes, de préférence sur un GPU) a besoin de son checkpoint, qui n'est pas installé avec Delineate (pour sa licence et sa taille) : IA &amp;gt; Obtenir des modèles indique où l'obtenir, le télécharge ou l'enregistre et en fait celui du moteur (VISTA-3D demande aussi le paquet delineate-torch). Vous pouvez aussi entraîner un modèle sur vos propres étiquettes dans le dock Entraînement.</translation>
     </message>
 </context>
 </TS>

@@ -1058,7 +1058,7 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/shell/main_window.cpp" line="+87"/>
+        <location filename="../app/gui/shell/main_window.cpp" line="+88"/>
         <location line="+246"/>
         <location line="+60"/>
         <source>Delineate</source>
@@ -1091,12 +1091,12 @@
     <message>
         <location line="-94"/>
         <location line="+101"/>
-        <location line="+458"/>
+        <location line="+474"/>
         <source>Training</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location line="-557"/>
+        <location line="-573"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>请打开图像（文件 &gt; 打开图像）或 DICOM 文件夹</translation>
     </message>
@@ -1182,6 +1182,11 @@
     </message>
     <message>
         <location line="+17"/>
+        <source>VISTA-3D checkpoint: %1</source>
+        <translation>VISTA-3D 检查点：%1</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>AI engine: %1</source>
         <translation>AI 引擎：%1</translation>
     </message>
@@ -1438,6 +1443,11 @@
         <translation>模型注册表(&amp;R)...</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>&amp;Get Models...</source>
+        <translation>获取模型(&amp;G)...</translation>
+    </message>
+    <message>
         <location line="+3"/>
         <source>&amp;Review</source>
         <translation>审阅(&amp;R)</translation>
@@ -1561,6 +1571,233 @@
         <location line="+1"/>
         <source>Brain</source>
         <translation>脑窗</translation>
+    </message>
+</context>
+<context>
+    <name>delineate::app::gui::ModelDownloadsDialog</name>
+    <message>
+        <location filename="../app/gui/ai/model_downloads.cpp" line="+66"/>
+        <source>Get Models</source>
+        <translation>获取模型</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Model weights are not installed with Delineate. Download a known model or one from a URL (its SHA-256 is checked before it is used), or register a file you already have. Engines find them as model:NAME.</source>
+        <translation>模型权重不随 Delineate 安装。请下载已知模型或来自 URL 的模型（使用前会校验其 SHA-256），或登记您已有的文件。引擎通过 model:名称 找到它们。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Known public models:</source>
+        <translation>已知的公开模型：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+8"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+8"/>
+        <location line="+155"/>
+        <source>Licence</source>
+        <translation>许可</translation>
+    </message>
+    <message>
+        <location line="-163"/>
+        <location line="+8"/>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>Where from</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>On this computer:</source>
+        <translation>本机上：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>SHA-256</source>
+        <translation>SHA-256</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>a known model&apos;s name, or https://...</source>
+        <translation>已知模型的名称，或 https://...</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the name engines find it by (a known model&apos;s own by default)</source>
+        <translation>引擎查找它所用的名称（默认为已知模型自身的名称）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>optional: the SHA-256 the file must have</source>
+        <translation>可选：文件必须具有的 SHA-256</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model or URL:</source>
+        <translation>模型或 URL：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SHA-256:</source>
+        <translation>SHA-256：</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Download</source>
+        <translation>下载</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Register File...</source>
+        <translation>登记文件...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Use for VISTA-3D</source>
+        <translation>用于 VISTA-3D</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cancel Download</source>
+        <translation>取消下载</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <location line="+4"/>
+        <source>Register a Model File</source>
+        <translation>登记模型文件</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>Model weights (*.pt *.pth *.safetensors);;All files (*)</source>
+        <translation>模型权重 (*.pt *.pth *.safetensors);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Name engines find it by:</source>
+        <translation>引擎查找它所用的名称：</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>no direct download: %1</source>
+        <translation>无直接下载：%1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>(verified)</source>
+        <translation>（已校验）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>(no published hash)</source>
+        <translation>（无公布的哈希）</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>A URL needs a name: what engines will find it by.</source>
+        <translation>URL 需要一个名称：引擎查找它所用的名称。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 is neither a known model nor an http(s) URL.</source>
+        <translation>%1 既不是已知模型，也不是 http(s) URL。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 has no direct download: get %2 from %3 (licence: %4), then Register File.</source>
+        <translation>%1 没有直接下载：请从 %3 获取 %2（许可：%4），然后登记文件。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1
+
+From: %2
+Licence: %3
+Size: %4
+SHA-256: %5
+
+Accept the licence and download?</source>
+        <translation>%1
+
+来源：%2
+许可：%3
+大小：%4
+SHA-256：%5
+
+接受许可并下载？</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>not published</source>
+        <translation>未公布</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>none published (recorded as unverified)</source>
+        <translation>未公布（记录为未校验）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Downloading %1...</source>
+        <translation>正在下载 %1...</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1: %2 MB, SHA-256 %3 (%4). Engines find it as model:%1.</source>
+        <translation>%1：%2 MB，SHA-256 %3（%4）。引擎通过 model:%1 找到它。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>verified</source>
+        <translation>已校验</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no published hash to check it against</source>
+        <translation>无公布的哈希可供校验</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Resumed: %1 bytes from an earlier download, %2 broken connection(s).</source>
+        <translation>已续传：来自先前下载的 %1 字节，%2 次连接中断。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>%1 registered: %2 (SHA-256 %3). Engines find it as model:%1.</source>
+        <translation>%1 已登记：%2（SHA-256 %3）。引擎通过 model:%1 找到它。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The VISTA-3D checkpoint is now %1.</source>
+        <translation>VISTA-3D 检查点现在为 %1。</translation>
     </message>
 </context>
 <context>
@@ -4683,8 +4920,8 @@ Image: %3</source>
     </message>
     <message>
         <location line="+3"/>
-        <source>&lt;b&gt;Models.&lt;/b&gt; Automatic labels work without any download: the classic engine segments body, lungs, airway and bone on the CPU, and refines any label by clicks. VISTA-3D (127 classes, best on a GPU) needs its checkpoint, which is not installed with Delineate (for its licence and its size): download the vista3d bundle from the MONAI Model Zoo and choose its model.pt in File &amp;gt; Preferences &amp;gt; VISTA-3D checkpoint (VISTA-3D also needs the delineate-torch package). You can also train a model on your own labels in the Training dock.</source>
-        <translation>&lt;b&gt;模型。&lt;/b&gt;自动标签无需下载：经典引擎在 CPU 上分割身体、肺、气道和骨骼，并可通过点击细化任意标签。VISTA-3D（127 个类别，最好在 GPU 上运行）需要其检查点，由于许可和大小的原因未随 Delineate 安装：请从 MONAI Model Zoo 下载 vista3d 包，并在 文件 &amp;gt; 首选项 &amp;gt; VISTA-3D 检查点 中选择其 model.pt（VISTA-3D 还需要 delineate-torch 软件包）。您也可以在训练停靠窗口中用自己的标签训练模型。</translation>
+        <source>&lt;b&gt;Models.&lt;/b&gt; Automatic labels work without any download: the classic engine segments body, lungs, airway and bone on the CPU, and refines any label by clicks. VISTA-3D (127 classes, best on a GPU) needs its checkpoint, which is not installed with Delineate (for its licence and its size): AI &amp;gt; Get Models says where to get it, downloads or registers it and makes it the engine&apos;s (VISTA-3D also needs the delineate-torch package). You can also train a model on your own labels in the Training dock.</source>
+        <translation>&lt;b&gt;模型。&lt;/b&gt;自动标签无需下载：经典引擎在 CPU 上分割身体、肺、气道和骨骼，并可通过点击细化任意标签。VISTA-3D（127 个类别，最好在 GPU 上运行）需要其检查点，由于许可和大小的原因未随 Delineate 安装：AI &amp;gt; 获取模型 会说明从何处获取，下载或登记它并将其设为引擎所用（VISTA-3D 还需要 delineate-torch 软件包）。您也可以在训练停靠窗口中用自己的标签训练模型。</translation>
     </message>
 </context>
 </TS>

@@ -228,6 +228,24 @@ struct CheckpointListOptions {
   bool json = false;
 };
 
+// model list / fetch / register / path (model_commands.cpp): model weights on this machine (io/models).
+struct ModelListOptions {
+  std::string known;  // the known-models list (default: the installed one)
+  bool json = false;
+};
+struct ModelFetchOptions {
+  std::string what;  // a known model's name or a URL
+  std::string name, sha256, licence, known;
+  bool yes = false, json = false;
+};
+struct ModelRegisterOptions {
+  std::string file, name, sha256, licence, known;
+  bool json = false;
+};
+struct ModelPathOptions {
+  std::string name;
+};
+
 struct AuditVerifyOptions {
   std::vector<std::string> targets;  // log files or share-store roots
 };
@@ -282,6 +300,10 @@ int runShareReports(const ShareListOptions& options);
 int runCheckpointPut(const CheckpointPutOptions& options);
 int runCheckpointGet(const CheckpointGetOptions& options);
 int runCheckpointList(const CheckpointListOptions& options);
+int runModelList(const ModelListOptions& options);
+int runModelFetch(const ModelFetchOptions& options);
+int runModelRegister(const ModelRegisterOptions& options);
+int runModelPath(const ModelPathOptions& options);
 int runAuditVerify(const AuditVerifyOptions& options);
 int runPacsEcho(const PacsOptions& options);
 int runPacsFind(const PacsOptions& options);

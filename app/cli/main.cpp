@@ -55,6 +55,7 @@ class Program {
     addStudyCommands();
     addDatasetCommands();
     addCheckpointCommands();
+    addModelCommands();
     addAuditCommands();
     addPacsCommands();
     addBatchCommands();
@@ -184,8 +185,8 @@ class Program {
     positional(segmentCommand, "OUTPUT", m_segment.output, "the label file to write");
     value(segmentCommand, "--engine", m_segment.engine, "ID",
           "the engine: classic (default), classic.threshold, or a trained checkpoint (delineate-train's .pt with its "
-          ".json sidecar: an atlas network or a fine-tuned VISTA-3D; a plain VISTA-3D checkpoint) as a file or as "
-          "share:ROOT#MODEL[@REV] from a share's checkpoints");
+          ".json sidecar: an atlas network or a fine-tuned VISTA-3D; a plain VISTA-3D checkpoint) as a file, as "
+          "share:ROOT#MODEL[@REV] from a share's checkpoints, or as model:NAME from this machine's models");
     value(segmentCommand, "--device", m_segment.device, "auto|cpu|cuda",
           "where a checkpoint engine runs (default auto: CUDA when there; VISTA-3D runs on the CPU only when asked)");
     labelIds(segmentCommand, "--class", m_segment.classes, "a class to produce (default: every class)");
@@ -550,6 +551,42 @@ class Program {
     json(list, m_checkpointList.json);
   }
 
+  void addModelCommands() {
+    CLI::App* model = group("model", "model weights on this machine: known public models, downloads (resumed, SHA-256 "
+                                     "verified) and files you have, which engines take as model:NAME.");
+    CLI::App* list = command(*model, "list", "the known public models (licence, where from) and this machine's.",
+                             [this] { return runModelList(m_modelList); });
+    value(list, "--known", m_modelList.known, "FILE", "the known-models list (default: the installed one)");
+    json(list, m_modelList.json);
+
+    CLI::App* fetch = command(*model, "fetch",
+                              "download a model: a known one by name (its licence, size and hash shown first) or "
+                              "a URL; a broken download resumes; the SHA-256 is checked before it counts.",
+                              [this] { return runModelFetch(m_modelFetch); });
+    positional(fetch, "NAME|URL", m_modelFetch.what, "a known model's name, or an http(s) URL");
+    value(fetch, "--name", m_modelFetch.name, "NAME", "the name to keep it under (required with a URL)");
+    value(fetch, "--sha256", m_modelFetch.sha256, "HEX", "the SHA-256 the file must have (a known model's by default)");
+    value(fetch, "--licence", m_modelFetch.licence, "TEXT", "its licence, recorded with it (a URL's)");
+    fetch->add_flag("--yes", m_modelFetch.yes, "accept the licence shown without asking");
+    value(fetch, "--known", m_modelFetch.known, "FILE", "the known-models list (default: the installed one)");
+    json(fetch, m_modelFetch.json);
+
+    CLI::App* reg = command(*model, "register",
+                            "record a model file you already have (its SHA-256 computed, checked against a known "
+                            "model's or --sha256); the file stays where it is.",
+                            [this] { return runModelRegister(m_modelRegister); });
+    positional(reg, "FILE", m_modelRegister.file, "the weights (model.pt, .safetensors, a delineate-train .pt)");
+    value(reg, "--name", m_modelRegister.name, "NAME", "the name engines find it by (model:NAME)")->required();
+    value(reg, "--sha256", m_modelRegister.sha256, "HEX", "the SHA-256 the file must have");
+    value(reg, "--licence", m_modelRegister.licence, "TEXT", "its licence (a known model's by default)");
+    value(reg, "--known", m_modelRegister.known, "FILE", "the known-models list (default: the installed one)");
+    json(reg, m_modelRegister.json);
+
+    CLI::App* path = command(*model, "path", "the file of a model of this machine (what model:NAME stands for).",
+                             [this] { return runModelPath(m_modelPath); });
+    positional(path, "NAME", m_modelPath.name, "the model's name");
+  }
+
   void addAuditCommands() {
     CLI::App* audit = group("audit", "the share store's append-only audit logs.");
     CLI::App* verify = command(*audit, "verify",
@@ -672,7 +709,7 @@ class Program {
     b->require_subcommand(0, 1);
     b->add_option("ROOT", o.root, "the share store");
     value(b, "--label-set", o.labelSet, "NAME", "the label set the results are saved to (required)");
-    value(b, "--engine", o.engine, "ID", "classic (default), classic.threshold, a checkpoint file or share:ROOT#MODEL[@REV]");
+    value(b, "--engine", o.engine, "ID", "classic (default), classic.threshold, a checkpoint file, share:ROOT#MODEL[@REV] or model:NAME");
     value(b, "--device", o.device, "auto|cpu|cuda", "a checkpoint engine's device");
     labelIds(b, "--class", o.classes, "a class to produce (default: every class the engine has)");
     CLI::Option* dataset = value(b, "--dataset", o.dataset, "NAME[@REV]", "the studies of a dataset (its newest version)");
@@ -778,6 +815,10 @@ class Program {
   LabelSetPath m_shareLease;
   ShareReportOptions m_shareReport;
   ShareListOptions m_shareReports;
+  ModelListOptions m_modelList;
+  ModelFetchOptions m_modelFetch;
+  ModelRegisterOptions m_modelRegister;
+  ModelPathOptions m_modelPath;
   CheckpointPutOptions m_checkpointPut;
   CheckpointGetOptions m_checkpointGet;
   CheckpointListOptions m_checkpointList;

@@ -23,11 +23,12 @@ int createSegmentationEngine(const std::string& engineArgument, const std::strin
   engine = inference::createEngine(engineArgument);
   checkpointFile.clear();
   if (engine) return 0;
-  const bool reference = io::parseCheckpointReference(engineArgument).has_value();
+  const bool reference =
+      io::parseCheckpointReference(engineArgument).has_value() || engineArgument.rfind("model:", 0) == 0;
   std::error_code ec;
   if (!reference && !std::filesystem::exists(engineArgument, ec))
-    return usageError(command, "unknown engine '" + engineArgument + "' (classic, classic.threshold, a checkpoint file or "
-                               "share:ROOT#MODEL[@REV])");
+    return usageError(command, "unknown engine '" + engineArgument + "' (classic, classic.threshold, a checkpoint file, "
+                               "share:ROOT#MODEL[@REV] or model:NAME)");
   inference::EngineSelection selection;
   selection.checkpoint = engineArgument;
   if (int code = resolveCheckpointArgument(selection.checkpoint); code != 0) return code;

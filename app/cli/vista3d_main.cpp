@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
     segment->add_option("OUTPUT", a.output, "the label file to write")->required();
     valueName(segment->add_option("--checkpoint", selection.checkpoint,
                                   "the checkpoint: VISTA-3D's (model.pt or .safetensors), or delineate-train's (an atlas network or a "
-                                  "fine-tuned VISTA-3D, with its .json sidecar); a file or share:ROOT#MODEL[@REV]"),
+                                  "fine-tuned VISTA-3D, with its .json sidecar); a file, share:ROOT#MODEL[@REV] or model:NAME"),
               "FILE");
     valueName(segment->add_option("--device", options.device, "where the network runs (default auto)"),
               "auto|cpu|cuda|cuda:N");

@@ -163,7 +163,7 @@ void declareFlags(CLI::App& app, Flags& f) {
                 ->check(CLI::IsMember({"segresnetds", "vista3d"})),
             "KIND");
   valueName(app.add_option("--checkpoint", f.checkpoint, "VISTA-3D: the checkpoint to fine-tune; SegResNetDS: initial "
-                                                         "weights (a file or share:ROOT#MODEL[@REV])"),
+                                                         "weights (a file, share:ROOT#MODEL[@REV] or model:NAME)"),
             "FILE");
   valueName(app.add_option("--labels", f.labels, "a label table (names, and for SegResNetDS the classes trained)"), "FILE");
   valueName(app.add_option("--iterations", f.iterations, "optimizer steps (default 1000)")->check(CLI::Range(1, 100000000)), "N");

@@ -1,5 +1,7 @@
 #include "io/studies/checkpoint_fetch.h"
 
+#include "io/models/model_store.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -280,6 +282,8 @@ std::vector<fs::path> cachedCopies(const fs::path& folder, const std::string& mo
 }  // namespace
 
 core::Result<std::string> resolveCheckpoint(const std::string& referenceOrPath, const std::string& cacheFolder, std::string* note) {
+  // A model downloaded or registered on this machine (io/models): its recorded file, checked for size.
+  if (referenceOrPath.rfind("model:", 0) == 0) return resolveModelReference(referenceOrPath);
   const auto reference = parseCheckpointReference(referenceOrPath);
   if (!reference) return referenceOrPath;
   core::Result<std::string> fetched = makeError(ErrorCode::NotFound, reference->root, "not opened");

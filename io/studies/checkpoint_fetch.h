@@ -74,7 +74,8 @@ struct CheckpointModelSummary : CheckpointRevisionSummary {
 };
 core::Result<std::vector<CheckpointModelSummary>> listCheckpointModels(const ShareStore& store);
 
-// A reference fetched, or a file path returned as it is. A pinned revision (@REV) whose share cannot be reached (not
+// A reference fetched (share:ROOT#MODEL[@REV]), a model of this machine's cache found (model:NAME, io/models), or a
+// file path returned as it is. A pinned revision (@REV) whose share cannot be reached (not
 // mounted, not answering with an error) is taken from the cache when one copy of that model and revision is there, and
 // `note` says so; without a pin the newest revision must be asked of the share.
 core::Result<std::string> resolveCheckpoint(const std::string& referenceOrPath, const std::string& cacheFolder = {},

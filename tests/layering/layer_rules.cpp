@@ -115,9 +115,10 @@ const Rooms& ioRooms() {
                                {"report", {"base"}},
                                {"share", {"base", "volume"}},
                                {"autosave", {"base", "volume"}},
-                               {"studies", {"base", "volume", "dicom", "share"}},
+                               {"studies", {"base", "volume", "dicom", "share", "models"}},
                                {"pacs", {"base", "dicom", "share", "studies"}},
                                {"cluster", {"base"}},
+                               {"models", {"base"}},
                            }};
   return rooms;
 }
@@ -346,11 +347,13 @@ LayeringReport checkLayering(const fs::path& root) {
             continue;
           }
         }
-        // The network: DCMTK's DIMSE and TLS, and the HTTP client, live in io/pacs alone (io/pacs/README.md).
-        if ((inc.rfind("dcmtk/dcmnet/", 0) == 0 || inc.rfind("dcmtk/dcmtls/", 0) == 0 || inc.rfind("curl/", 0) == 0) &&
-            !(inIo && room == "pacs")) {
-          report.violations.push_back(
-              LayerViolation{rel, number, inc, "DICOM networking and the HTTP client belong in io/pacs"});
+        // The network: DCMTK's DIMSE and TLS live in io/pacs alone (io/pacs/README.md); the HTTP client in io/pacs
+        // (DICOMweb) and io/models (model downloads).
+        const bool dimse = inc.rfind("dcmtk/dcmnet/", 0) == 0 || inc.rfind("dcmtk/dcmtls/", 0) == 0;
+        const bool http = inc.rfind("curl/", 0) == 0;
+        if ((dimse && !(inIo && room == "pacs")) || (http && !(inIo && (room == "pacs" || room == "models")))) {
+          report.violations.push_back(LayerViolation{
+              rel, number, inc, "DICOM networking belongs in io/pacs, the HTTP client in io/pacs and io/models"});
           continue;
         }
         if (inIo && !room.empty()) {

@@ -47,4 +47,13 @@ QString sampleStudyPath() {
   return {};
 }
 
+QString knownModelsPath() {
+  const QString installed = installedShare() + "/models/known_models.json";
+  if (QFileInfo::exists(installed)) return installed;
+#ifdef DELINEATE_SOURCE_ROOT
+  if (runningFromBuildTree()) return QString(DELINEATE_SOURCE_ROOT) + "/resources/models/known_models.json";
+#endif
+  return installed;
+}
+
 }  // namespace delineate::app::gui

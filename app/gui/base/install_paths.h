@@ -19,4 +19,8 @@ QString translationsDirectory();
 // resources/sample in a build tree; empty when absent.
 QString sampleStudyPath();
 
+// The known public models (known_models.json): ../share/delineate/models, or the source tree's resources/models in a
+// build tree.
+QString knownModelsPath();
+
 }  // namespace delineate::app::gui

@@ -29,6 +29,7 @@
 #include <cmath>
 
 #include "app/gui/ai/ai_panel.h"
+#include "app/gui/ai/model_downloads.h"
 #include "app/gui/ai/model_registry.h"
 #include "app/gui/base/dialog_folders.h"
 #include "app/gui/base/job.h"
@@ -577,6 +578,22 @@ void MainWindow::refreshViews() {
 }
 
 QImage MainWindow::screenshot() { return grab().toImage(); }
+
+ModelDownloadsDialog* MainWindow::showModelDownloads() {
+  if (!m_modelDownloads) {
+    m_modelDownloads = new ModelDownloadsDialog(*this, this);
+    connect(m_modelDownloads, &ModelDownloadsDialog::useRequested, this, [this](const QString& reference) {
+      m_ai->rebuildEngine();  // the preferences' checkpoint is now model:NAME
+      m_aiDock->raise();
+      showStatus(tr("VISTA-3D checkpoint: %1").arg(reference), 5000);
+    });
+  } else {
+    m_modelDownloads->refresh();
+  }
+  m_modelDownloads->show();
+  m_modelDownloads->raise();
+  return m_modelDownloads;
+}
 
 ModelRegistryDialog* MainWindow::showModelRegistry() {
   if (!m_registry) {

@@ -31,6 +31,7 @@ namespace delineate::app::gui {
 class AiPanel;
 class TrainingPanel;
 class ModelRegistryDialog;
+class ModelDownloadsDialog;
 class PacsBrowserDialog;
 class PacsSendDialog;
 struct PacsOpenRequest;
@@ -63,6 +64,8 @@ class MainWindow : public QMainWindow, public Workbench {
   TrainingPanel* trainingPanel() const { return m_training; }
   // AI > Model Registry: the share's trained models (made when first shown, then raised).
   ModelRegistryDialog* showModelRegistry();
+  // AI > Get Models: known models, downloads and registered files (made when first shown, then raised; not modal).
+  ModelDownloadsDialog* showModelDownloads();
   // File > Query/Retrieve from PACS: the PACS browser (made when first shown, then raised; not modal).
   PacsBrowserDialog* showPacsBrowser();
   // File > Send to PACS: the open study's SEG and SR to a PACS server (made when first shown, then raised).
@@ -169,6 +172,7 @@ class MainWindow : public QMainWindow, public Workbench {
   TrainingPanel* m_training = nullptr;
   QDockWidget* m_trainingDock = nullptr;
   ModelRegistryDialog* m_registry = nullptr;
+  ModelDownloadsDialog* m_modelDownloads = nullptr;
   PacsBrowserDialog* m_pacsBrowser = nullptr;
   PacsSendDialog* m_pacsSend = nullptr;
   SessionFiles* m_files = nullptr;

@@ -78,10 +78,9 @@ void WelcomePanel::retranslate() {
   m_models->setText(
       tr("<b>Models.</b> Automatic labels work without any download: the classic engine segments body, lungs, airway "
          "and bone on the CPU, and refines any label by clicks. VISTA-3D (127 classes, best on a GPU) needs its "
-         "checkpoint, which is not installed with Delineate (for its licence and its size): download the vista3d "
-         "bundle from the MONAI Model Zoo and choose its model.pt in File &gt; Preferences &gt; VISTA-3D checkpoint "
-         "(VISTA-3D also needs the delineate-torch package). You can also train a model on your own labels in the "
-         "Training dock."));
+         "checkpoint, which is not installed with Delineate (for its licence and its size): AI &gt; Get Models says "
+         "where to get it, downloads or registers it and makes it the engine's (VISTA-3D also needs the "
+         "delineate-torch package). You can also train a model on your own labels in the Training dock."));
 }
 
 bool WelcomePanel::eventFilter(QObject* watched, QEvent* event) {
