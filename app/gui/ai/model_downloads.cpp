@@ -32,6 +32,7 @@ namespace {
 QTableWidgetItem* cell(const QString& text) {
   auto* i = new QTableWidgetItem(text);
   i->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+  i->setToolTip(text);  // long titles, licences and paths in full
   return i;
 }
 
@@ -76,7 +77,10 @@ ModelDownloadsDialog::ModelDownloadsDialog(Workbench& bench, QWidget* parent)
   d->knownTable = new QTableWidget(0, 5, this);
   d->knownTable->setObjectName("models-known");
   d->knownTable->setHorizontalHeaderLabels({tr("Name"), tr("Model"), tr("Licence"), tr("Size"), tr("Where from")});
-  d->knownTable->horizontalHeader()->setStretchLastSection(true);
+  d->knownTable->setWordWrap(true);
+  for (int c : {1, 2, 4}) d->knownTable->horizontalHeader()->setSectionResizeMode(c, QHeaderView::Stretch);
+  for (int c : {0, 3}) d->knownTable->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+  d->knownTable->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   d->knownTable->setSelectionBehavior(QAbstractItemView::SelectRows);
   d->knownTable->setSelectionMode(QAbstractItemView::SingleSelection);
   layout->addWidget(d->knownTable, 1);
@@ -84,7 +88,8 @@ ModelDownloadsDialog::ModelDownloadsDialog(Workbench& bench, QWidget* parent)
   d->cachedTable = new QTableWidget(0, 5, this);
   d->cachedTable->setObjectName("models-cached");
   d->cachedTable->setHorizontalHeaderLabels({tr("Name"), tr("File"), tr("SHA-256"), tr("Size"), tr("Licence")});
-  d->cachedTable->horizontalHeader()->setStretchLastSection(true);
+  for (int c : {0, 2, 3}) d->cachedTable->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+  for (int c : {1, 4}) d->cachedTable->horizontalHeader()->setSectionResizeMode(c, QHeaderView::Stretch);
   d->cachedTable->setSelectionBehavior(QAbstractItemView::SelectRows);
   d->cachedTable->setSelectionMode(QAbstractItemView::SingleSelection);
   layout->addWidget(d->cachedTable, 1);
