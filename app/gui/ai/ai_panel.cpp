@@ -13,6 +13,7 @@
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QToolButton>
 #include <QSettings>
 #include <QStandardItemModel>
 #include <QStatusBar>
@@ -81,6 +82,11 @@ AiPanel::AiPanel(StudyDocument& document, Workbench& bench, EditTools& tools, QW
   m_engineLabel->setObjectName("ai-engine");
   m_engineLabel->setWordWrap(true);
   layout->addWidget(m_engineLabel);
+  // Where VISTA-3D's weights come from: the window's AI > Get Models (setGetModelsAction).
+  m_getModels = new QToolButton(this);
+  m_getModels->setObjectName("ai-get-models");
+  m_getModels->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  layout->addWidget(m_getModels, 0, Qt::AlignLeft);
   m_fit = new QLabel(this);
   m_fit->setObjectName("ai-fit");
   m_fit->setWordWrap(true);
@@ -203,6 +209,8 @@ void AiPanel::retranslate() {
   fillTargets();
   updateState();
 }
+
+void AiPanel::setGetModelsAction(QAction* action) { m_getModels->setDefaultAction(action); }
 
 QString AiPanel::engineDescription() const {
   if (!m_engine) return m_building ? tr("Engine: starting...") : tr("Engine: none");

@@ -28,6 +28,7 @@ class QComboBox;
 class QLabel;
 class QListWidget;
 class QPushButton;
+class QToolButton;
 
 namespace delineate::app::gui {
 
@@ -48,6 +49,8 @@ class AiPanel : public QWidget {
   void rebuildEngine();
   // Lists the share's trained models (share/root) in the model chooser, on a worker; modelsListed() follows.
   void refreshModels();
+  // AI > Get Models as a button under the engine line (the window's action; again after the menus are rebuilt).
+  void setGetModelsAction(QAction* action);
   QComboBox* modelChooser() const { return m_model; }
   // Makes `reference` (share:ROOT#MODEL@REV, or a checkpoint file) the engine's model, built now when a study is open
   // (engineChanged follows); false while an engine builds or segments (nothing changes then).
@@ -144,6 +147,7 @@ class AiPanel : public QWidget {
   QLabel* m_modelLabel = nullptr;
   QComboBox* m_model = nullptr;  // "ai-model": "" (the preferences), then share:ROOT#MODEL@REV of the share's models
   QPushButton* m_modelRefresh = nullptr;
+  QToolButton* m_getModels = nullptr;
   QLabel* m_engineLabel = nullptr;
   QLabel* m_status = nullptr;
   QLabel* m_fit = nullptr;  // "ai-fit": why the model does not fit the study, or that its fit is unknown

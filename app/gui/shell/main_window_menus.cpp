@@ -178,7 +178,9 @@ void MainWindow::buildMenus() {
   for (QAction* a : m_ai->actions()) ai->addAction(a);
   ai->addSeparator();
   ai->addAction(tr("Model &Registry..."), this, [this] { showModelRegistry(); })->setObjectName("action-model-registry");
-  ai->addAction(tr("&Get Models..."), this, [this] { showModelDownloads(); })->setObjectName("action-get-models");
+  QAction* getModels = ai->addAction(tr("&Get Models..."), this, [this] { showModelDownloads(); });
+  getModels->setObjectName("action-get-models");
+  m_ai->setGetModelsAction(getModels);
 
   // Review of the open labels' share revision (the title shows its state).
   QMenu* review = menuBar()->addMenu(tr("&Review"));
