@@ -322,7 +322,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai/ai_panel.cpp" line="+180"/>
+        <location filename="../app/gui/ai/ai_panel.cpp" line="+186"/>
         <source>Model:</source>
         <translation>Modell:</translation>
     </message>
@@ -343,12 +343,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+222"/>
+        <location line="+224"/>
         <source>From the preferences</source>
         <translation>Aus den Einstellungen</translation>
     </message>
     <message>
-        <location line="-221"/>
+        <location line="-223"/>
         <source>Segment everything</source>
         <translation>Alles segmentieren</translation>
     </message>
@@ -414,12 +414,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+386"/>
+        <location line="+388"/>
         <source>AI click mode</source>
         <translation>KI-Klickmodus</translation>
     </message>
     <message>
-        <location line="-386"/>
+        <location line="-388"/>
         <source>Accept AI object</source>
         <translation>KI-Objekt übernehmen</translation>
     </message>
@@ -434,7 +434,7 @@
         <translation>Letzten KI-Punkt entfernen</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>Engine: starting...</source>
         <translation>Engine: wird gestartet...</translation>
     </message>
@@ -1456,7 +1456,7 @@
         <translation>&amp;Modelle holen...</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>&amp;Review</source>
         <translation>&amp;Prüfung</translation>
     </message>
@@ -1584,7 +1584,7 @@
 <context>
     <name>delineate::app::gui::ModelDownloadsDialog</name>
     <message>
-        <location filename="../app/gui/ai/model_downloads.cpp" line="+66"/>
+        <location filename="../app/gui/ai/model_downloads.cpp" line="+67"/>
         <source>Get Models</source>
         <translation>Modelle holen</translation>
     </message>
@@ -1600,35 +1600,35 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>Name</source>
         <translation>Name</translation>
     </message>
     <message>
-        <location line="-8"/>
+        <location line="-11"/>
         <source>Model</source>
         <translation>Modell</translation>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+8"/>
-        <location line="+155"/>
+        <location line="+11"/>
+        <location line="+156"/>
         <source>Licence</source>
         <translation>Lizenz</translation>
     </message>
     <message>
-        <location line="-163"/>
-        <location line="+8"/>
+        <location line="-167"/>
+        <location line="+11"/>
         <source>Size</source>
         <translation>Größe</translation>
     </message>
     <message>
-        <location line="-8"/>
+        <location line="-11"/>
         <source>Where from</source>
         <translation>Herkunft</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
         <source>On this computer:</source>
         <translation>Auf diesem Computer:</translation>
     </message>
@@ -1643,7 +1643,7 @@
         <translation>SHA-256</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>a known model&apos;s name, or https://...</source>
         <translation>Name eines bekannten Modells oder https://...</translation>
     </message>
@@ -1778,7 +1778,7 @@ Lizenz annehmen und herunterladen?</translation>
         <translation>%1 wird heruntergeladen...</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+8"/>
         <source>%1: %2 MB, SHA-256 %3 (%4). Engines find it as model:%1.</source>
         <translation>%1: %2 MB, SHA-256 %3 (%4). Engines finden es als model:%1.</translation>
     </message>
@@ -1798,12 +1798,17 @@ Lizenz annehmen und herunterladen?</translation>
         <translation>Fortgesetzt: %1 Bytes aus einem früheren Download, %2 abgebrochene Verbindung(en).</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+24"/>
+        <source>Hashing %1...</source>
+        <translation>%1 wird gehasht...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>%1 registered: %2 (SHA-256 %3). Engines find it as model:%1.</source>
         <translation>%1 registriert: %2 (SHA-256 %3). Engines finden es als model:%1.</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+22"/>
         <source>The VISTA-3D checkpoint is now %1.</source>
         <translation>Der VISTA-3D-Checkpoint ist jetzt %1.</translation>
     </message>

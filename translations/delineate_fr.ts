@@ -322,7 +322,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai/ai_panel.cpp" line="+180"/>
+        <location filename="../app/gui/ai/ai_panel.cpp" line="+186"/>
         <source>Model:</source>
         <translation>Modèle :</translation>
     </message>
@@ -343,12 +343,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+222"/>
+        <location line="+224"/>
         <source>From the preferences</source>
         <translation>Selon les préférences</translation>
     </message>
     <message>
-        <location line="-221"/>
+        <location line="-223"/>
         <source>Segment everything</source>
         <translation>Tout segmenter</translation>
     </message>
@@ -414,12 +414,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+386"/>
+        <location line="+388"/>
         <source>AI click mode</source>
         <translation>Mode clic IA</translation>
     </message>
     <message>
-        <location line="-386"/>
+        <location line="-388"/>
         <source>Accept AI object</source>
         <translation>Accepter l&apos;objet IA</translation>
     </message>
@@ -434,7 +434,7 @@
         <translation>Supprimer le dernier point IA</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>Engine: starting...</source>
         <translation>Moteur&#xa0;: démarrage...</translation>
     </message>
@@ -1456,7 +1456,7 @@
         <translation>&amp;Obtenir des modèles...</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>&amp;Review</source>
         <translation>&amp;Révision</translation>
     </message>
@@ -1584,7 +1584,7 @@
 <context>
     <name>delineate::app::gui::ModelDownloadsDialog</name>
     <message>
-        <location filename="../app/gui/ai/model_downloads.cpp" line="+66"/>
+        <location filename="../app/gui/ai/model_downloads.cpp" line="+67"/>
         <source>Get Models</source>
         <translation>Obtenir des modèles</translation>
     </message>
@@ -1600,35 +1600,35 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>Name</source>
         <translation>Nom</translation>
     </message>
     <message>
-        <location line="-8"/>
+        <location line="-11"/>
         <source>Model</source>
         <translation>Modèle</translation>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+8"/>
-        <location line="+155"/>
+        <location line="+11"/>
+        <location line="+156"/>
         <source>Licence</source>
         <translation>Licence</translation>
     </message>
     <message>
-        <location line="-163"/>
-        <location line="+8"/>
+        <location line="-167"/>
+        <location line="+11"/>
         <source>Size</source>
         <translation>Taille</translation>
     </message>
     <message>
-        <location line="-8"/>
+        <location line="-11"/>
         <source>Where from</source>
         <translation>Provenance</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
         <source>On this computer:</source>
         <translation>Sur cet ordinateur :</translation>
     </message>
@@ -1643,7 +1643,7 @@
         <translation>SHA-256</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>a known model&apos;s name, or https://...</source>
         <translation>nom d&apos;un modèle connu, ou https://...</translation>
     </message>
@@ -1778,7 +1778,7 @@ Accepter la licence et télécharger ?</translation>
         <translation>Téléchargement de %1...</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+8"/>
         <source>%1: %2 MB, SHA-256 %3 (%4). Engines find it as model:%1.</source>
         <translation>%1 : %2 Mo, SHA-256 %3 (%4). Les moteurs le trouvent sous model:%1.</translation>
     </message>
@@ -1798,12 +1798,17 @@ Accepter la licence et télécharger ?</translation>
         <translation>Repris : %1 octets d&apos;un téléchargement précédent, %2 connexion(s) interrompue(s).</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+24"/>
+        <source>Hashing %1...</source>
+        <translation>Calcul du hash de %1...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>%1 registered: %2 (SHA-256 %3). Engines find it as model:%1.</source>
         <translation>%1 enregistré : %2 (SHA-256 %3). Les moteurs le trouvent sous model:%1.</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+22"/>
         <source>The VISTA-3D checkpoint is now %1.</source>
         <translation>Le checkpoint VISTA-3D est maintenant %1.</translation>
     </message>
@@ -4943,7 +4948,7 @@ Image : %3</translation>
     <message>
         <location line="+3"/>
         <source>&lt;b&gt;Models.&lt;/b&gt; Automatic labels work without any download: the classic engine segments body, lungs, airway and bone on the CPU, and refines any label by clicks. VISTA-3D (127 classes, best on a GPU) needs its checkpoint, which is not installed with Delineate (for its licence and its size): AI &amp;gt; Get Models says where to get it, downloads or registers it and makes it the engine&apos;s (VISTA-3D also needs the delineate-torch package). You can also train a model on your own labels in the Training dock.</source>
-        <translation>&lt;b&gt;Modèles.&lt;/b&gt; Les étiquettes automatiques fonctionnent sans téléchargement : le moteur classique segmente le corps, les poumons, les voies aériennes et les os sur le CPU, et affine toute étiquette par clics. VISTA-3D (127 classes, de préférence sur un GPU) a besoin de son checkpoint, qui n'est pas installé avec Delineate (pour sa licence et sa taille) : IA &amp;gt; Obtenir des modèles indique où l'obtenir, le télécharge ou l'enregistre et en fait celui du moteur (VISTA-3D demande aussi le paquet delineate-torch). Vous pouvez aussi entraîner un modèle sur vos propres étiquettes dans le dock Entraînement.</translation>
+        <translation>&lt;b&gt;Modèles.&lt;/b&gt; Les étiquettes automatiques fonctionnent sans téléchargement : le moteur classique segmente le corps, les poumons, les voies aériennes et les os sur le CPU, et affine toute étiquette par clics. VISTA-3D (127 classes, de préférence sur un GPU) a besoin de son checkpoint, qui n&apos;est pas installé avec Delineate (pour sa licence et sa taille) : IA &amp;gt; Obtenir des modèles indique où l&apos;obtenir, le télécharge ou l&apos;enregistre et en fait celui du moteur (VISTA-3D demande aussi le paquet delineate-torch). Vous pouvez aussi entraîner un modèle sur vos propres étiquettes dans le dock Entraînement.</translation>
     </message>
 </context>
 </TS>

@@ -322,7 +322,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai/ai_panel.cpp" line="+180"/>
+        <location filename="../app/gui/ai/ai_panel.cpp" line="+186"/>
         <source>Model:</source>
         <translation>模型：</translation>
     </message>
@@ -343,12 +343,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+222"/>
+        <location line="+224"/>
         <source>From the preferences</source>
         <translation>来自首选项</translation>
     </message>
     <message>
-        <location line="-221"/>
+        <location line="-223"/>
         <source>Segment everything</source>
         <translation>全部分割</translation>
     </message>
@@ -414,12 +414,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+386"/>
+        <location line="+388"/>
         <source>AI click mode</source>
         <translation>AI 点击模式</translation>
     </message>
     <message>
-        <location line="-386"/>
+        <location line="-388"/>
         <source>Accept AI object</source>
         <translation>接受 AI 对象</translation>
     </message>
@@ -434,7 +434,7 @@
         <translation>移除最后一个 AI 点</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>Engine: starting...</source>
         <translation>引擎：正在启动...</translation>
     </message>
@@ -1448,7 +1448,7 @@
         <translation>获取模型(&amp;G)...</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>&amp;Review</source>
         <translation>审阅(&amp;R)</translation>
     </message>
@@ -1576,7 +1576,7 @@
 <context>
     <name>delineate::app::gui::ModelDownloadsDialog</name>
     <message>
-        <location filename="../app/gui/ai/model_downloads.cpp" line="+66"/>
+        <location filename="../app/gui/ai/model_downloads.cpp" line="+67"/>
         <source>Get Models</source>
         <translation>获取模型</translation>
     </message>
@@ -1592,35 +1592,35 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location line="-8"/>
+        <location line="-11"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+8"/>
-        <location line="+155"/>
+        <location line="+11"/>
+        <location line="+156"/>
         <source>Licence</source>
         <translation>许可</translation>
     </message>
     <message>
-        <location line="-163"/>
-        <location line="+8"/>
+        <location line="-167"/>
+        <location line="+11"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location line="-8"/>
+        <location line="-11"/>
         <source>Where from</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
         <source>On this computer:</source>
         <translation>本机上：</translation>
     </message>
@@ -1635,7 +1635,7 @@
         <translation>SHA-256</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>a known model&apos;s name, or https://...</source>
         <translation>已知模型的名称，或 https://...</translation>
     </message>
@@ -1770,7 +1770,7 @@ SHA-256：%5
         <translation>正在下载 %1...</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+8"/>
         <source>%1: %2 MB, SHA-256 %3 (%4). Engines find it as model:%1.</source>
         <translation>%1：%2 MB，SHA-256 %3（%4）。引擎通过 model:%1 找到它。</translation>
     </message>
@@ -1790,12 +1790,17 @@ SHA-256：%5
         <translation>已续传：来自先前下载的 %1 字节，%2 次连接中断。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+24"/>
+        <source>Hashing %1...</source>
+        <translation>正在计算 %1 的哈希...</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>%1 registered: %2 (SHA-256 %3). Engines find it as model:%1.</source>
         <translation>%1 已登记：%2（SHA-256 %3）。引擎通过 model:%1 找到它。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+22"/>
         <source>The VISTA-3D checkpoint is now %1.</source>
         <translation>VISTA-3D 检查点现在为 %1。</translation>
     </message>

@@ -48,11 +48,7 @@ std::string megabytes(std::uint64_t bytes) {
   return text;
 }
 
-json toJson(const io::CachedModel& m) {
-  return {{"name", m.name},       {"path", m.path},     {"url", m.url},       {"sha256", m.sha256},
-          {"verified", m.verified}, {"licence", m.licence}, {"size", m.size}, {"source", m.source},
-          {"when", m.when}};
-}
+json toJson(const io::CachedModel& m) { return json::parse(io::modelRecordJson(m)); }
 
 void printCached(const io::CachedModel& m) {
   std::printf("%s: %s\n  SHA-256 %s (%s)\n  %s, %s %s%s%s\n", m.name.c_str(), m.path.c_str(), m.sha256.c_str(),

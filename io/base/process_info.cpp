@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
 #include <vector>
 
 namespace delineate::io {
@@ -43,6 +44,12 @@ std::string utcNowIso() {
   std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
                 tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
   return buf;
+}
+
+std::string userCacheFolder() {
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/delineate";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/delineate";
+  return (std::filesystem::temp_directory_path() / "delineate-cache").string();
 }
 
 }  // namespace delineate::io

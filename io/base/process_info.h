@@ -16,5 +16,8 @@ std::string processUserName();
 std::string authorName();
 // This machine's hostname; empty when it cannot be read.
 std::string localHostName();
+// This user's cache folder for Delineate: $XDG_CACHE_HOME (or ~/.cache)/delineate. Local disk: fetched series,
+// catalogue indexes and models live here, never on the share.
+std::string userCacheFolder();
 
 }  // namespace delineate::io

@@ -183,8 +183,7 @@ core::Result<ModelDownloadResult> downloadModel(const ModelDownload& r) {
   if (r.url.rfind("https://", 0) != 0 && r.url.rfind("http://", 0) != 0)
     return core::makeError(core::ErrorCode::InvalidArgument, url, "only http:// and https:// URLs are fetched");
   if (auto s = models_detail::checkSha256Text("--sha256", r.expectedSha256); !s) return s.error();
-  std::string expected = r.expectedSha256;
-  for (char& ch : expected) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const std::string expected = models_detail::lowerCase(r.expectedSha256);
   const std::string file = r.file.empty() ? fileNameOf(r.url) : r.file;
   if (!validModelName(file) || file == "model.json")
     return core::makeError(core::ErrorCode::InvalidArgument, file, "not a file name for a model");

@@ -29,11 +29,6 @@ bool isHex64(const std::string& s) {
   return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
 }
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 core::Error recordError(const std::string& path, const std::string& why) {
   return core::makeError(core::ErrorCode::ParseError, path, "not a model record: " + why);
 }
@@ -47,10 +42,13 @@ bool validModelName(const std::string& name) {
   });
 }
 
-std::string defaultModelCache() {
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/delineate/models";
-  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/delineate/models";
-  return (fs::temp_directory_path() / "delineate-cache" / "models").string();
+std::string defaultModelCache() { return userCacheFolder() + "/models"; }
+
+std::string modelRecordJson(const CachedModel& m) {
+  const json j = {{"name", m.name},       {"path", m.path},     {"url", m.url},       {"sha256", m.sha256},
+                  {"verified", m.verified}, {"licence", m.licence}, {"size", m.size}, {"source", m.source},
+                  {"when", m.when}};
+  return j.dump(2);
 }
 
 namespace models_detail {
@@ -64,13 +62,15 @@ core::Status checkSha256Text(const std::string& what, const std::string& value) 
   return core::makeError(core::ErrorCode::InvalidArgument, what, "a SHA-256 is 64 hexadecimal digits, not '" + value + "'");
 }
 
+std::string lowerCase(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
 core::Status writeRecord(const std::string& cache, const CachedModel& m) {
   const std::string folder = cache + "/" + m.name;
   if (auto s = createFolders(folder, FileAccess::Private); !s) return s;
-  json j = {{"name", m.name},       {"path", m.path},     {"url", m.url},       {"sha256", m.sha256},
-            {"verified", m.verified}, {"licence", m.licence}, {"size", m.size}, {"source", m.source},
-            {"when", m.when}};
-  const std::string text = j.dump(2) + "\n";
+  const std::string text = modelRecordJson(m) + "\n";
   AtomicWriteOptions options;
   options.access = FileAccess::Private;
   return writeFileAtomically(folder + "/model.json", text.data(), text.size(), options);
@@ -98,7 +98,7 @@ core::Result<std::vector<KnownModel>> readKnownModels(const std::string& path) {
       m.url = e.value("url", "");
       m.page = e.value("page", "");
       m.file = e.value("file", "model.pt");
-      m.sha256 = lower(e.value("sha256", ""));
+      m.sha256 = models_detail::lowerCase(e.value("sha256", ""));
       m.size = e.value("size", std::uint64_t{0});
       m.licence = e.at("licence").get<std::string>();
       m.licenceUrl = e.value("licence_url", "");
@@ -209,7 +209,7 @@ core::Result<CachedModel> registerModel(const std::string& cacheIn, const std::s
   if (!fs::is_regular_file(absolute)) return core::makeError(core::ErrorCode::InvalidArgument, file, "not a regular file");
   auto hash = sha256OfFile(absolute.string());
   if (!hash) return hash.error();
-  const std::string want = lower(expectedSha256);
+  const std::string want = models_detail::lowerCase(expectedSha256);
   if (!want.empty() && *hash != want)
     return core::makeError(core::ErrorCode::Corrupt, file,
                            "its SHA-256 is " + *hash + ", not the expected " + want + " (a different or damaged file)");

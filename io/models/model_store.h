@@ -53,6 +53,9 @@ struct CachedModel {
   std::string when;      // ISO 8601 UTC
 };
 
+// A model's record as model.json holds it (JSON): what `model list --json` and the window show too.
+std::string modelRecordJson(const CachedModel& model);
+
 // This user's model cache: $XDG_CACHE_HOME (or ~/.cache)/delineate/models.
 std::string defaultModelCache();
 bool validModelName(const std::string& name);

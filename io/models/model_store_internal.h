@@ -9,6 +9,7 @@
 namespace delineate::io::models_detail {
 
 std::string cacheOrDefault(const std::string& cache);
+std::string lowerCase(std::string text);
 // Empty, or 64 hexadecimal digits; else an error naming `what`.
 core::Status checkSha256Text(const std::string& what, const std::string& value);
 // NAME/model.json, written atomically, owner-only (the folder too).

@@ -240,12 +240,6 @@ core::Result<StudyListing> listStudy(const ShareStore& store, const std::string&
   return listing;
 }
 
-std::string userCacheFolder() {
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/delineate";
-  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/delineate";
-  return (fs::temp_directory_path() / "delineate-cache").string();
-}
-
 std::string defaultSeriesCacheFolder(const ShareStore& store, const std::string& study, const std::string& series) {
   return userCacheFolder() + "/studies/" + store.id() + "/" + study + "/" + series;
 }

@@ -27,6 +27,7 @@
 #include "core/geometry.h"
 #include "core/progress.h"
 #include "core/scalar_image.h"
+#include "io/base/process_info.h"
 #include "io/share/share_store.h"
 
 namespace delineate::io {
@@ -99,9 +100,7 @@ core::Result<FetchedSeries> fetchSeries(const ShareStore& store, const std::stri
 // irregular, incomplete or several series are refused naming the folder: what a person would be asked about is not
 // decided for them). Non-finite voxels are refused naming the file.
 core::Result<core::ScalarImage> readFetchedSeries(const FetchedSeries& fetched, core::ProgressSink* progress = nullptr);
-// This user's cache folder for Delineate: $XDG_CACHE_HOME (or ~/.cache)/delineate. Local disk: fetched series and
-// catalogue indexes live here, never on the share.
-std::string userCacheFolder();
+// userCacheFolder(): io/base/process_info.h.
 // Where fetchSeries puts a series by default: $XDG_CACHE_HOME (or ~/.cache)/delineate/studies/<store id>/<study>/<series>.
 std::string defaultSeriesCacheFolder(const ShareStore& store, const std::string& study, const std::string& series);
 

@@ -68,7 +68,10 @@ TEST_CASE("Get Models: a URL downloaded and verified on the workers, a wrong has
   CHECK_FALSE(dialog->download("vista3d"));
   CHECK(dialog->status()->text().contains("Register File"));
 
+  finished.clear();
   REQUIRE(dialog->registerFile(QString::fromStdString((dir / "www" / "net.pt").string()), "mine"));
+  REQUIRE(waitFor(finished));
+  CHECK(finished.front().at(0).toBool());
   CHECK(dialog->cached()->rowCount() == 2);
 
   QSignalSpy used(dialog, &app::gui::ModelDownloadsDialog::useRequested);

@@ -259,9 +259,6 @@ bool ModelDownloadsDialog::download(const QString& nameOrUrl, const QString& nam
   connect(watcher, &QFutureWatcher<core::Result<io::ModelDownloadResult>>::finished, this, [this, watcher] {
     const auto result = watcher->result();
     watcher->deleteLater();
-    d->job.reset();
-    setBusy(false);
-    refresh();
     QString message;
     if (result) {
       const io::CachedModel& m = result->model;
@@ -276,28 +273,46 @@ bool ModelDownloadsDialog::download(const QString& nameOrUrl, const QString& nam
     } else {
       message = fromError(result.error());
     }
-    d->status->setText(message);
-    Q_EMIT finished(result.ok(), message);
+    finish(result.ok(), message);
   });
   watcher->setFuture(QtConcurrent::run(&d->bench.workers(), [request] { return io::downloadModel(request); }));
   return true;
 }
 
 bool ModelDownloadsDialog::registerFile(const QString& file, const QString& name) {
+  if (d->job) return false;
   std::string sha256 = d->sha256->text().trimmed().toStdString(), licence;
   for (const io::KnownModel& k : d->known)
     if (k.name == name.toStdString()) {
       if (sha256.empty()) sha256 = k.sha256;
       licence = k.licence;
     }
-  auto result = io::registerModel({}, name.toStdString(), file.toStdString(), sha256, licence);
+  // Hashing a checkpoint of hundreds of MB takes seconds: on the workers, as a download.
+  d->job = std::make_shared<JobProgress>();
+  setBusy(true);
+  d->cancelButton->setVisible(false);  // a hash runs to its end
+  d->status->setText(tr("Hashing %1...").arg(file));
+  auto* watcher = new QFutureWatcher<core::Result<io::CachedModel>>(this);
+  connect(watcher, &QFutureWatcher<core::Result<io::CachedModel>>::finished, this, [this, watcher, name] {
+    const auto result = watcher->result();
+    watcher->deleteLater();
+    finish(result.ok(), result ? tr("%1 registered: %2 (SHA-256 %3). Engines find it as model:%1.")
+                                     .arg(name, QString::fromStdString(result->path), QString::fromStdString(result->sha256))
+                               : fromError(result.error()));
+  });
+  const std::string f = file.toStdString(), n = name.toStdString();
+  watcher->setFuture(QtConcurrent::run(&d->bench.workers(), [f, n, sha256, licence] {
+    return io::registerModel({}, n, f, sha256, licence);
+  }));
+  return true;
+}
+
+void ModelDownloadsDialog::finish(bool ok, const QString& message) {
+  d->job.reset();
+  setBusy(false);
   refresh();
-  const QString message = result ? tr("%1 registered: %2 (SHA-256 %3). Engines find it as model:%1.")
-                                       .arg(name, QString::fromStdString(result->path), QString::fromStdString(result->sha256))
-                                 : fromError(result.error());
   d->status->setText(message);
-  Q_EMIT finished(result.ok(), message);
-  return result.ok();
+  Q_EMIT finished(ok, message);
 }
 
 void ModelDownloadsDialog::use(const QString& name) {

@@ -31,6 +31,7 @@ class ModelDownloadsDialog : public QDialog {
   // A known model's name or an http(s) URL, with the name to keep it under and its SHA-256 (a known model's by
   // default). With dialogs enabled, a known model's licence is shown and must be accepted. False when refused or busy.
   bool download(const QString& nameOrUrl, const QString& name = {}, const QString& sha256 = {});
+  // Hashes and records `file` under `name` on the workers (finished follows); false while busy.
   bool registerFile(const QString& file, const QString& name);
   // model:NAME becomes the VISTA-3D checkpoint of the preferences (useRequested follows).
   void use(const QString& name);
@@ -48,6 +49,7 @@ class ModelDownloadsDialog : public QDialog {
   struct Impl;
   void fill();
   void setBusy(bool busy);
+  void finish(bool ok, const QString& message);  // a download or registration ended
   std::unique_ptr<Impl> d;
 };
 
