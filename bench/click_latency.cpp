@@ -88,15 +88,15 @@ namespace {
 class MeasuredSession final : public inference::InteractiveSession {
  public:
   explicit MeasuredSession(inference::InteractiveSession& s) : m_s(s) {}
-  core::Status addPoint(const inference::PointPrompt& p, core::ProgressSink* progress) override {
+  core::Status addPrompt(const inference::Prompt& p, core::ProgressSink* progress) override {
     const std::int64_t base = g_liveBytes.load();
     g_peakBytes.store(base);
-    core::Status st = m_s.addPoint(p, progress);
+    core::Status st = m_s.addPrompt(p, progress);
     workingBytes.push_back(static_cast<double>(g_peakBytes.load() - base));
     return st;
   }
-  bool undoPoint() override { return m_s.undoPoint(); }
-  const std::vector<inference::PointPrompt>& points() const override { return m_s.points(); }
+  bool undoPrompt() override { return m_s.undoPrompt(); }
+  const std::vector<inference::Prompt>& prompts() const override { return m_s.prompts(); }
   const inference::ObjectMask& mask() const override { return m_s.mask(); }
   std::vector<double> workingBytes;
 
@@ -266,7 +266,7 @@ int main(int argc, char** argv) {
     // Undo every click (each unpacks the object before it).
     for (;;) {
       const auto u0 = std::chrono::steady_clock::now();
-      if (!(*session)->undoPoint()) break;
+      if (!(*session)->undoPrompt()) break;
       undoMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - u0).count());
     }
     std::vector<core::Index3> positives;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -76,6 +77,50 @@ class AtlasEngine final : public SegmentationEngine {
     return patch;
   }
 
+  core::Result<core::Volume<std::uint8_t>> classProbability(core::ImageView image, core::Label label,
+                                                            core::ProgressSink* progress) override {
+    auto cls = std::find_if(m_info.classes.begin(), m_info.classes.end(), [&](const CheckpointModel::Class& c) { return c.id == label; });
+    if (cls == m_info.classes.end())
+      return makeError(ErrorCode::InvalidArgument, m_name, "label " + std::to_string(label) + " is not a class of this model");
+    // Every class's probabilities are kept for the last image (a session per class follows another on one study);
+    // a second network run costs seconds, the cache channels x voxels bytes.
+    const std::uint64_t print = fingerprint(image);
+    const bool cached = m_probabilityImage == image.data() && !m_probabilities.empty() &&
+                        m_probabilityDims == image.geometry().dimensions() && m_probabilityPrint == print;
+    if (!cached) {
+      m_probabilities.clear();
+      m_probabilityImage = nullptr;
+      std::vector<std::uint8_t> all;
+      core::Geometry grid;
+      std::array<std::int64_t, 3> size{};
+      auto labels = run(image, progress, &grid, &size, nullptr, &all);
+      if (!labels) return labels.error();
+      m_probabilities = std::move(all);
+      m_probabilityGrid = grid;
+      m_probabilitySize = size;
+      m_probabilityImage = image.data();
+      m_probabilityDims = image.geometry().dimensions();
+      m_probabilityPrint = print;
+    }
+    auto out = core::Volume<std::uint8_t>::create(image.geometry(), 0);
+    if (!out) return out.error();
+    const auto& n = m_probabilitySize;
+    const auto voxels = static_cast<std::size_t>(n[0] * n[1] * n[2]);
+    const std::uint8_t* channel = m_probabilities.data() + static_cast<std::size_t>(cls->networkClass) * voxels;
+    const auto dims = image.geometry().dimensions();
+    std::size_t o = 0;
+    for (std::int64_t k = 0; k < dims[2]; ++k)
+      for (std::int64_t j = 0; j < dims[1]; ++j)
+        for (std::int64_t i = 0; i < dims[0]; ++i, ++o) {
+          const core::Vec3 p = m_probabilityGrid.lpsToIndex(image.geometry().indexToLps(core::Index3{i, j, k}));
+          const std::int64_t x = std::llround(p[0]), y = std::llround(p[1]), z = std::llround(p[2]);
+          if (x < 0 || y < 0 || z < 0 || x >= n[0] || y >= n[1] || z >= n[2]) continue;
+          out->data()[o] = channel[static_cast<std::size_t>((x * n[1] + y) * n[2] + z)];
+        }
+    if (progress) progress->report(1.0, "done");
+    return out;
+  }
+
   core::Result<training::UncertaintyStats> uncertainty(core::ImageView image, core::ProgressSink* progress) {
     training::UncertaintyStats stats;
     core::Geometry grid;
@@ -89,7 +134,8 @@ class AtlasEngine final : public SegmentationEngine {
  private:
   // The network's labels on the image prepared as in training (`grid`, `size`: that grid).
   core::Result<std::vector<std::uint16_t>> run(core::ImageView image, core::ProgressSink* progress, core::Geometry* grid,
-                                               std::array<std::int64_t, 3>* size, training::UncertaintyStats* stats) {
+                                               std::array<std::int64_t, 3>* size, training::UncertaintyStats* stats,
+                                               std::vector<std::uint8_t>* probabilities = nullptr) {
     if (progress) progress->report(0.0, "prepare");
     auto prepared = training::prepareImage("image", image, m_info.prepare, grid);  // read in the image's own type
     if (!prepared) return prepared.error();
@@ -106,12 +152,34 @@ class AtlasEngine final : public SegmentationEngine {
           if (progress) progress->report(0.05 + 0.9 * f, "infer");
           return !(progress && progress->cancelled());
         },
-        stats);
+        stats, probabilities);
   }
 
   std::unique_ptr<training::TrainableModel> m_model;
   CheckpointModel m_info;
   std::string m_name;
+  // classProbability's cache: every channel's softmax on the prepared grid of the image at m_probabilityImage.
+  std::vector<std::uint8_t> m_probabilities;
+  core::Geometry m_probabilityGrid;
+  std::array<std::int64_t, 3> m_probabilitySize{};
+  const void* m_probabilityImage = nullptr;
+  core::Size3 m_probabilityDims{0, 0, 0};
+  std::uint64_t m_probabilityPrint = 0;
+
+  // 4096 voxels spread over the image and its geometry, hashed: another image at the same address is not the cached one.
+  static std::uint64_t fingerprint(core::ImageView image) {
+    std::uint64_t h = 1469598103934665603ull;
+    auto mixIn = [&h](double v) {
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, &v, sizeof bits);
+      h = (h ^ bits) * 1099511628211ull;
+    };
+    const std::size_t n = image.size();
+    for (std::size_t k = 0; n > 0 && k < 4096; ++k) mixIn(image.value(k * (n - 1) / 4095));
+    for (double v : image.geometry().originLps()) mixIn(v);
+    for (double v : image.geometry().spacingMm()) mixIn(v);
+    return h;
+  }
 };
 
 class TrainedLabelsEngine final : public SegmentationEngine {

@@ -74,6 +74,70 @@ bool interiorPoint(const std::vector<std::uint8_t>& region, const IndexBox& box,
   return true;
 }
 
+// A stroke through `at` along the medial axis of `region` (over `box`) in the slice across `axis` through `at`: the
+// line through it along the slice part's principal direction (in mm), kept while it stays inside the part at least a
+// third of `at`'s depth there.
+Prompt strokeThrough(const std::vector<std::uint8_t>& region, const IndexBox& box, const Index3& at, int axis,
+                     const core::Geometry& g) {
+  const auto ax = static_cast<std::size_t>(axis);
+  const std::size_t u = (ax + 1) % 3, v = (ax + 2) % 3;
+  const core::Vec3 sp = g.spacingMm();
+  const std::int64_t nu = extent(box, u), nv = extent(box, v);
+  auto inRegion = [&](std::int64_t cu, std::int64_t cv) {
+    if (cu < box.min[u] || cu > box.max[u] || cv < box.min[v] || cv > box.max[v]) return false;
+    Index3 q = at;
+    q[u] = cu;
+    q[v] = cv;
+    const std::size_t i = static_cast<std::size_t>(((q[2] - box.min[2]) * extent(box, 1) + (q[1] - box.min[1])) * extent(box, 0) + (q[0] - box.min[0]));
+    return region[i] != 0;
+  };
+  // The slice's part, its depth map and its principal direction.
+  core::Mask slice(static_cast<std::size_t>(nu * nv), 0);
+  double su = 0, sv = 0, suu = 0, svv = 0, suv = 0, count = 0;
+  for (std::int64_t cv = 0; cv < nv; ++cv)
+    for (std::int64_t cu = 0; cu < nu; ++cu)
+      if (inRegion(box.min[u] + cu, box.min[v] + cv)) {
+        slice[static_cast<std::size_t>(cv * nu + cu)] = 1;
+        const double x = static_cast<double>(cu) * sp[u], y = static_cast<double>(cv) * sp[v];
+        su += x;
+        sv += y;
+        suu += x * x;
+        svv += y * y;
+        suv += x * y;
+        count += 1;
+      }
+  const auto depth = core::squaredDistanceToBackground(slice, core::Size3{nu, nv, 1}, core::Vec3{sp[u], sp[v], 1e9}, true);  // the slice's faces are no boundary
+  auto depthAt = [&](std::int64_t cu, std::int64_t cv) {
+    return depth[static_cast<std::size_t>((cv - box.min[v]) * nu + (cu - box.min[u]))];
+  };
+  double du = 1, dv = 0;
+  if (count > 1) {
+    const double mu = su / count, mv = sv / count;
+    const double cuu = suu / count - mu * mu, cvv = svv / count - mv * mv, cuv = suv / count - mu * mv;
+    const double angle = 0.5 * std::atan2(2 * cuv, cuu - cvv);
+    du = std::cos(angle);
+    dv = std::sin(angle);
+  }
+  const float floor = depthAt(at[u], at[v]) / 9.0f;  // a third of the depth, squared
+  const double step = 0.5 * std::min(sp[u], sp[v]);
+  Prompt p;
+  p.kind = Prompt::Kind::Scribble;
+  p.normalLps = core::Vec3{g.direction()(0, axis), g.direction()(1, axis), g.direction()(2, axis)};
+  Index3 ends[2] = {at, at};
+  for (int side = 0; side < 2; ++side) {
+    const double sign = side == 0 ? -1.0 : 1.0;
+    for (double t = step;; t += step) {
+      const std::int64_t cu = at[u] + std::llround(sign * t * du / sp[u]);
+      const std::int64_t cv = at[v] + std::llround(sign * t * dv / sp[v]);
+      if (!inRegion(cu, cv) || depthAt(cu, cv) < floor) break;
+      ends[side][u] = cu;
+      ends[side][v] = cv;
+    }
+  }
+  p.pointsLps = {g.indexToLps(ends[0]), g.indexToLps(at), g.indexToLps(ends[1])};
+  return p;
+}
+
 }  // namespace
 
 bool deepestPoint(const std::vector<std::uint8_t>& region, const IndexBox& box, const core::Vec3& spacingMm,
@@ -146,8 +210,52 @@ core::Result<ClickEvaluation> simulateClicks(InteractiveSession& session, const 
         }
   if (eval.referenceVoxels == 0)
     return core::makeError(core::ErrorCode::InvalidArgument, "reference", "the reference object is empty");
+  eval.startDice = session.mask().box.empty() ? 0.0 : diceOf(session.mask(), source);
+  // The axial axis (nearest the patient's S) of the canonical grid, and its LPS direction: boxes and strokes are drawn
+  // in axial slices.
+  const int axial = nearestAxis(g, core::Vec3{0, 0, 1});
+  const auto ax = static_cast<std::size_t>(axial);
+  const core::Vec3 axialLps{g.direction()(0, axial), g.direction()(1, axial), g.direction()(2, axial)};
+  auto record = [&](ClickRecord rec, const Index3& voxel) -> core::Status {
+    rec.voxel = order.isIdentity() ? voxel : core::sourceIndexOf(voxel, sourceDims, order);
+    rec.point.positive = rec.prompt.positive;
+    rec.point.pointLps = rec.prompt.pointsLps.front();
+    const auto t0 = std::chrono::steady_clock::now();
+    if (core::Status s = session.addPrompt(rec.prompt, progress); !s) return s;
+    rec.latencyMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    rec.dice = diceOf(session.mask(), source);
+    eval.clicks.push_back(rec);
+    return core::Status::success();
+  };
   try {
-    for (int k = 0; k < clicks; ++k) {
+    const int total = clicks + (protocol.prompts == PromptProtocol::Box ? 1 : 0);
+    for (int k = 0; k < total; ++k) {
+      if (k == 0 && protocol.prompts == PromptProtocol::Box) {
+        // The reference's largest axial slice (the first of equals) and its bounding rectangle there.
+        std::vector<std::size_t> perSlice(static_cast<std::size_t>(dims[ax]), 0);
+        for (std::int64_t z = refBox.min[2]; z <= refBox.max[2]; ++z)
+          for (std::int64_t y = refBox.min[1]; y <= refBox.max[1]; ++y)
+            for (std::int64_t x = refBox.min[0]; x <= refBox.max[0]; ++x)
+              if (reference[static_cast<std::size_t>((z * dims[1] + y) * dims[0] + x)]) ++perSlice[static_cast<std::size_t>(Index3{x, y, z}[ax])];
+        const auto slice = static_cast<std::int64_t>(std::max_element(perSlice.begin(), perSlice.end()) - perSlice.begin());
+        IndexBox rect;
+        IndexBox scan = refBox;
+        scan.min[ax] = scan.max[ax] = slice;
+        for (std::int64_t z = scan.min[2]; z <= scan.max[2]; ++z)
+          for (std::int64_t y = scan.min[1]; y <= scan.max[1]; ++y)
+            for (std::int64_t x = scan.min[0]; x <= scan.max[0]; ++x)
+              if (reference[static_cast<std::size_t>((z * dims[1] + y) * dims[0] + x)]) rect.include(Index3{x, y, z});
+        ClickRecord rec;
+        rec.prompt.kind = Prompt::Kind::Box;
+        rec.prompt.positive = true;
+        rec.prompt.pointsLps = {g.indexToLps(rect.min), g.indexToLps(rect.max)};
+        rec.prompt.normalLps = axialLps;
+        if (core::Status s = record(rec, Index3{(rect.min[0] + rect.max[0]) / 2, (rect.min[1] + rect.max[1]) / 2,
+                                                (rect.min[2] + rect.max[2]) / 2});
+            !s)
+          return s.error();
+        continue;
+      }
       // Error map over the union of the reference's and the object's boxes: 1 missed, 2 spurious.
       const ObjectMask m = objectInOrder();
       IndexBox b = refBox;
@@ -168,20 +276,23 @@ core::Result<ClickEvaluation> simulateClicks(InteractiveSession& session, const 
       const bool hasSpurious = largestComponent(err, b, 2, spurious, spuriousBox, spuriousCount);
       if (!hasMissed && !hasSpurious) break;  // perfect
       const bool positive = hasMissed && (!hasSpurious || missedCount >= spuriousCount);
+      const std::vector<std::uint8_t>& region = positive ? missed : spurious;
+      const IndexBox& regionBox = positive ? missedBox : spuriousBox;
       DeepestPoint deep;
-      if (k == 0 && protocol.first == FirstClick::Interior)
+      if (k == 0 && m.box.empty() && protocol.first == FirstClick::Interior && protocol.prompts == PromptProtocol::Clicks)
         interiorPoint(missed, missedBox, g.spacingMm(), protocol.interiorDepthFraction, protocol.seed, deep.voxel);
       else
-        deepestPoint(positive ? missed : spurious, positive ? missedBox : spuriousBox, g.spacingMm(), deep);
+        deepestPoint(region, regionBox, g.spacingMm(), deep);
       ClickRecord rec;
-      rec.voxel = order.isIdentity() ? deep.voxel : core::sourceIndexOf(deep.voxel, sourceDims, order);
-      rec.point.positive = positive;
-      rec.point.pointLps = g.indexToLps(deep.voxel);
-      const auto t0 = std::chrono::steady_clock::now();
-      if (core::Status s = session.addPoint(rec.point, progress); !s) return s.error();
-      rec.latencyMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      rec.dice = diceOf(session.mask(), source);
-      eval.clicks.push_back(rec);
+      rec.prompt.positive = positive;
+      if (protocol.prompts == PromptProtocol::Scribble) {
+        rec.prompt = strokeThrough(region, regionBox, deep.voxel, axial, g);
+        rec.prompt.positive = positive;
+      } else {
+        rec.prompt.kind = Prompt::Kind::Point;
+        rec.prompt.pointsLps = {g.indexToLps(deep.voxel)};
+      }
+      if (core::Status s = record(rec, deep.voxel); !s) return s.error();
     }
   } catch (const std::bad_alloc&) {
     return core::makeError(core::ErrorCode::OutOfMemory, "click evaluation", "out of memory");

@@ -15,7 +15,8 @@
 namespace delineate::inference {
 
 struct ClickRecord {
-  PointPrompt point;
+  Prompt prompt;         // what was given
+  PointPrompt point;     // a point prompt's position (a box's and a stroke's first position)
   core::Index3 voxel{0, 0, 0};
   double dice = 0;       // after this click
   double latencyMs = 0;  // of addPoint
@@ -24,21 +25,30 @@ struct ClickRecord {
 struct ClickEvaluation {
   std::vector<ClickRecord> clicks;
   std::size_t referenceVoxels = 0;
+  double startDice = 0;  // of the object before the first prompt (a start object's; 0 for none)
 };
 
 // Where the first click goes. Deepest: the protocol of the papers. Interior: where a user might click, a voxel drawn
 // (seeded, reproducible) among those at least `interiorDepthFraction` of the deepest point's depth inside the
 // object: inside, clear of the edge, not at the centre (a radiologist clicks on the liver, not at its medial axis).
 enum class FirstClick { Deepest, Interior };
+// What is given. Clicks: every prompt a point (as above). Box: the protocol of the CVPR 2025 interactive 3D
+// segmentation challenge: first a 2D box, the reference's bounding rectangle on its largest axial slice (the image
+// axis nearest the patient's S), then clicks as above. Scribble: every prompt a stroke through the deepest point of
+// the largest error region, along its medial axis in that axial slice: the line through the point along the
+// region's principal in-plane direction, kept while it stays at least a third of the point's depth inside the region.
+enum class PromptProtocol { Clicks, Box, Scribble };
 struct ClickProtocol {
   FirstClick first = FirstClick::Deepest;
   std::uint64_t seed = 1;
   double interiorDepthFraction = 0.3;
+  PromptProtocol prompts = PromptProtocol::Clicks;
 };
 
-// Runs `clicks` simulated clicks on `session` (which must be fresh) against `reference` (non-zero = object, on the
-// session's image grid). Stops early when the object is perfect. Errors: an empty reference, a grid mismatch, a
-// session error.
+// Runs `clicks` simulated prompts on `session` against `reference` (non-zero = object, on the session's image grid):
+// with the box protocol a box and then `clicks` clicks. The session is fresh, or holds a start object (setStart) that
+// the prompts then correct: the first prompt goes to the largest error as every later one does. Stops early when the
+// object is perfect. Errors: an empty reference, a grid mismatch, a session error.
 core::Result<ClickEvaluation> simulateClicks(InteractiveSession& session, const core::Volume<std::uint8_t>& reference,
                                              int clicks, core::ProgressSink* progress = nullptr,
                                              const ClickProtocol& protocol = {});

@@ -51,6 +51,11 @@ class SegmentationEngine {
   // An interactive click session on `image` (which must outlive it), for engines with supportsPoints; the others
   // answer Unsupported.
   virtual core::Result<std::unique_ptr<InteractiveSession>> beginSession(core::ImageView image);
+  // The engine's probability that each voxel of `image` is `label` (0..255 for 0..1), on the image's grid: what
+  // model-guided prompts edit a trained model's class through (inference/guided_session.h). Unsupported by engines
+  // without one: the classic engine, and VISTA-3D, whose clicks reach its own point head instead.
+  virtual core::Result<core::Volume<std::uint8_t>> classProbability(core::ImageView image, core::Label label,
+                                                                    core::ProgressSink* progress);
 };
 
 // Engines known by id: "classic" (automatic CT/MR classes and click sessions on the CPU, the default) and

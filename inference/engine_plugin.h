@@ -12,7 +12,7 @@
 
 namespace delineate::inference {
 
-inline constexpr int kVista3dPluginApiVersion = 2;  // 2: EngineChoice carries its reason
+inline constexpr int kVista3dPluginApiVersion = 3;  // 2: EngineChoice carries its reason; 3: classProbability
 inline constexpr const char* kVista3dPluginSymbol = "delineate_vista3d_plugin_api";
 
 struct Vista3dPluginApi {

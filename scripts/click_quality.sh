@@ -46,7 +46,7 @@ for s in "${sets[@]}"; do
   line="$(grep 'lowered Dice by more than' "$f")"
   n="$(sed -E 's/.*: ([0-9]+) of ([0-9]+).*/\1/' <<<"$line")"
   m="$(sed -E 's/.*: ([0-9]+) of ([0-9]+).*/\2/' <<<"$line")"
-  objects=$(($(wc -l <"$f") - 4))
+  objects=$(grep -cE "^ *[0-9]+ +[0-9]+ " "$f")
   read -r -a mean <<<"$(grep '^ mean' "$f" | sed 's/^ mean *//')"
   dice="${mean[0]} ${mean[2]:-} ${mean[4]:-} ${mean[9]:-}"
   printf '%-9s %7d %4d/%-4d %6.1f%%  %s, %s\n' "$name" "$objects" "$n" "$m" "$(awk -v a="$n" -v b="$m" 'BEGIN{print b?100*a/b:0}')" \

@@ -3,7 +3,9 @@
 // clicks set the object back (lowered its Dice by more than kSetback).
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,13 +14,35 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/input_checks.h"
+#include "app/cli/segment_output.h"
 #include "inference/classic/click_session.h"
 #include "inference/click_evaluator.h"
+#include "inference/guided_session.h"
 #include "io/volume/image_file.h"
 
 namespace delineate::app::cli {
 namespace {
 constexpr double kSetback = 0.05;  // a click that lowers Dice by more than this sets the object back
+constexpr double kSmallSetback = 0.01;  // ... and the model-guided goal's stricter measure
+
+// The voxels of `labels` equal to `label`, as an object over their box (empty when there are none).
+inference::ObjectMask objectOfLabel(const core::Volume<core::Label>& labels, core::Label label) {
+  const core::Size3 d = labels.geometry().dimensions();
+  core::IndexBox box;
+  std::size_t i = 0;
+  for (std::int64_t z = 0; z < d[2]; ++z)
+    for (std::int64_t y = 0; y < d[1]; ++y)
+      for (std::int64_t x = 0; x < d[0]; ++x, ++i)
+        if (labels[i] == label) box.include(core::Index3{x, y, z});
+  inference::ObjectMask m;
+  m.box = box;
+  if (box.empty()) return m;
+  m.voxels.reserve(static_cast<std::size_t>(box.voxelCount()));
+  for (std::int64_t z = box.min[2]; z <= box.max[2]; ++z)
+    for (std::int64_t y = box.min[1]; y <= box.max[1]; ++y)
+      for (std::int64_t x = box.min[0]; x <= box.max[0]; ++x) m.voxels.push_back(labels[labels.geometry().linearIndex({x, y, z})] == label ? 1 : 0);
+  return m;
+}
 }  // namespace
 
 int runClickEval(const ClickEvalOptions& o) {
@@ -36,20 +60,60 @@ int runClickEval(const ClickEvalOptions& o) {
       !reference->geometry().isCloseTo(image->geometry()))
     return fileError(core::makeError(core::ErrorCode::GeometryMismatch, o.labels,
                                      "the labels are not on the image's grid"));
+  // The start: a label map on the image's grid, or the model's own segmentation.
+  std::unique_ptr<inference::SegmentationEngine> engine;
+  std::optional<core::Volume<core::Label>> start;
+  if (!o.engine.empty()) {
+    std::string checkpoint;
+    if (int code = createSegmentationEngine(o.engine, o.device, "click-eval", engine, checkpoint); code != 0) return code;
+  }
+  if (!o.start.empty()) {
+    auto s = io::readLabelFile(o.start);
+    if (!s) return fileError(s.error());
+    if (s->geometry().dimensions() != image->geometry().dimensions() || !s->geometry().isCloseTo(image->geometry()))
+      return fileError(core::makeError(core::ErrorCode::GeometryMismatch, o.start, "the start labels are not on the image's grid"));
+    auto copy = core::Volume<core::Label>::create(s->geometry(), 0);
+    if (!copy) return fileError(copy.error());
+    for (std::size_t i = 0; i < s->size(); ++i) copy->data()[i] = (*s)[i];
+    start = std::move(copy).value();
+  } else if (engine) {
+    auto patch = engine->segment(*image, {}, nullptr);
+    if (!patch) return fileError(patch.error());
+    auto map = core::Volume<core::Label>::create(image->geometry(), 0);
+    if (!map) return fileError(map.error());
+    const core::IndexBox& b = patch->box;
+    std::size_t k = 0;
+    for (std::int64_t z = b.min[2]; z <= b.max[2]; ++z)
+      for (std::int64_t y = b.min[1]; y <= b.max[1]; ++y)
+        for (std::int64_t x = b.min[0]; x <= b.max[0]; ++x, ++k) map->data()[map->geometry().linearIndex({x, y, z})] = patch->voxels[k];
+    start = std::move(map).value();
+  }
   // Nothing to click on is an error, not a table of zeros (an empty map, a --label the map does not have).
   const std::vector<core::Label> present = labelsPresent(*reference);
   if (core::Status s = requireLabels(present, labels, o.labels); !s) return fileError(s.error());
   if (labels.empty()) labels = present;
 
-  nlohmann::json out{{"image", o.image}, {"labels", o.labels}, {"engine", "classic.click"}, {"first", o.first},
+  const bool box = o.prompts == "box";
+  const int prompts = clicks + (box ? 1 : 0);
+  nlohmann::json out{{"image", o.image},
+                     {"labels", o.labels},
+                     {"engine", engine ? "model-guided" : "classic.click"},
+                     {"prompts", o.prompts},
+                     {"first", o.first},
                      {"seed", o.seed},
                      {"objects", nlohmann::json::array()}};
-  std::vector<std::vector<double>> diceByClick(static_cast<std::size_t>(clicks));
-  std::vector<double> latencies;
-  std::size_t laterClicks = 0, setbacks = 0;  // clicks after an object's first, and those that set it back
+  if (!o.start.empty()) out["start"] = o.start;
+  if (engine) out["model"] = o.engine;
+  std::vector<std::vector<double>> diceByClick(static_cast<std::size_t>(prompts));
+  std::vector<double> startDice, latencies;
+  // Prompts measured against the object before them (every one after an object's first, and the first too when
+  // there is a start), and those that set it back.
+  std::size_t laterClicks = 0, setbacks = 0, smallSetbacks = 0, guided = 0, fallback = 0;
   if (!json) {
     std::printf("label  voxels  ");
-    for (int k = 1; k <= clicks; ++k) std::printf(" dice@%-2d", k);
+    if (start) std::printf("  start");
+    if (box) std::printf("    box");
+    for (int k = 1; k <= clicks; ++k) std::printf(o.prompts == "scribble" ? " strk@%-2d" : " dice@%-2d", k);
     std::printf("  mean ms  max ms\n");
   }
   for (core::Label l : labels) {
@@ -65,17 +129,42 @@ int runClickEval(const ClickEvalOptions& o) {
       std::fprintf(stderr, "warning: label %u is not in %s\n", l, o.labels.c_str());
       continue;
     }
-    auto session = inference::classic::ClickSession::begin(*image);
-    if (!session) return fileError(session.error());
+    const inference::ObjectMask startObject = start ? objectOfLabel(*start, l) : inference::ObjectMask{};
+    std::unique_ptr<inference::InteractiveSession> session;
+    inference::GuidedSession* guidedSession = nullptr;
+    if (engine) {
+      auto probability = engine->classProbability(*image, l, nullptr);
+      if (!probability) return fileError(probability.error());
+      inference::GuidedOptions go;
+      if (const char* t = std::getenv("DELINEATE_GUIDED_TUNE"))
+        std::sscanf(t, "%lf,%lf,%d,%lf", &go.addFraction, &go.removeFactor, &go.removeMargin, &go.reachFactor);
+      auto g = inference::GuidedSession::begin(*image, std::move(probability).value(), startObject, go);
+      if (!g) return fileError(g.error());
+      guidedSession = g->get();
+      session = std::move(g).value();
+    } else {
+      auto c = inference::classic::ClickSession::begin(*image);
+      if (!c) return fileError(c.error());
+      if (start)
+        if (core::Status st = (*c)->setStart(startObject); !st) return fileError(st.error());
+      session = std::move(c).value();
+    }
     inference::ClickProtocol protocol;
     protocol.first = o.first == "interior" ? inference::FirstClick::Interior : inference::FirstClick::Deepest;
     protocol.seed = o.seed + l;
-    auto eval = inference::simulateClicks(**session, *ref, clicks, nullptr, protocol);
+    protocol.prompts = box ? inference::PromptProtocol::Box
+                           : o.prompts == "scribble" ? inference::PromptProtocol::Scribble : inference::PromptProtocol::Clicks;
+    auto eval = inference::simulateClicks(*session, *ref, clicks, nullptr, protocol);
     if (!eval) return fileError(eval.error());
+    if (guidedSession) {
+      guided += guidedSession->guidedPrompts();
+      fallback += guidedSession->fallbackPrompts();
+    }
+    if (start) startDice.push_back(eval->startDice);
     // A protocol that stopped early (perfect object) keeps its last Dice for the remaining clicks.
     std::vector<double> dice;
     for (const auto& c : eval->clicks) dice.push_back(c.dice);
-    while (static_cast<int>(dice.size()) < clicks) dice.push_back(dice.empty() ? 0.0 : dice.back());
+    while (static_cast<int>(dice.size()) < prompts) dice.push_back(dice.empty() ? eval->startDice : dice.back());
     double sumMs = 0, maxMs = 0;
     for (const auto& c : eval->clicks) {
       sumMs += c.latencyMs;
@@ -83,20 +172,25 @@ int runClickEval(const ClickEvalOptions& o) {
       latencies.push_back(c.latencyMs);
     }
     const double meanMs = eval->clicks.empty() ? 0 : sumMs / static_cast<double>(eval->clicks.size());
-    for (std::size_t k = 1; k < eval->clicks.size(); ++k) {
+    for (std::size_t k = start ? 0 : 1; k < eval->clicks.size(); ++k) {
       ++laterClicks;
-      if (eval->clicks[k].dice < eval->clicks[k - 1].dice - kSetback) ++setbacks;
+      const double before = k == 0 ? eval->startDice : eval->clicks[k - 1].dice;
+      if (eval->clicks[k].dice < before - kSetback) ++setbacks;
+      if (eval->clicks[k].dice < before - kSmallSetback) ++smallSetbacks;
     }
-    for (int k = 0; k < clicks; ++k) diceByClick[static_cast<std::size_t>(k)].push_back(dice[static_cast<std::size_t>(k)]);
+    for (int k = 0; k < prompts; ++k) diceByClick[static_cast<std::size_t>(k)].push_back(dice[static_cast<std::size_t>(k)]);
     nlohmann::json obj{{"label", l}, {"voxels", count}, {"dice", dice}, {"clicks", nlohmann::json::array()}};
+    if (start) obj["startDice"] = eval->startDice;
     for (const auto& c : eval->clicks)
-      obj["clicks"].push_back({{"positive", c.point.positive},
+      obj["clicks"].push_back({{"prompt", inference::promptKindName(c.prompt.kind)},
+                               {"positive", c.point.positive},
                                {"voxel", {c.voxel[0], c.voxel[1], c.voxel[2]}},
                                {"dice", c.dice},
                                {"latencyMs", c.latencyMs}});
     out["objects"].push_back(obj);
     if (!json) {
       std::printf("%5u %7zu  ", l, count);
+      if (start) std::printf("  %.3f", eval->startDice);
       for (double d : dice) std::printf("  %.3f", d);
       std::printf("  %7.1f %7.1f\n", meanMs, maxMs);
     }
@@ -112,16 +206,25 @@ int runClickEval(const ClickEvalOptions& o) {
     if (latencies.empty()) return 0.0;
     return latencies[std::min(latencies.size() - 1, static_cast<std::size_t>(p * static_cast<double>(latencies.size())))];
   };
+  double meanStart = 0;
+  for (double d : startDice) meanStart += d / static_cast<double>(startDice.size());
   out["meanDice"] = mean;
-  out["setbacks"] = {{"threshold", kSetback}, {"laterClicks", laterClicks}, {"count", setbacks}};
+  if (start) out["meanStartDice"] = meanStart;
+  if (engine) out["guidedPrompts"] = {{"model", guided}, {"classic", fallback}};
+  out["setbacks"] = {{"threshold", kSetback}, {"laterClicks", laterClicks}, {"count", setbacks},
+                     {"small", {{"threshold", kSmallSetback}, {"count", smallSetbacks}}}};
   out["latencyMs"] = {{"p50", pct(0.5)}, {"p95", pct(0.95)}, {"max", latencies.empty() ? 0.0 : latencies.back()}};
   if (json) {
     std::printf("%s\n", out.dump(2).c_str());
   } else {
     std::printf(" mean          ");
+    if (start) std::printf("  %.3f", meanStart);
     for (double d : mean) std::printf("  %.3f", d);
-    std::printf("\nclicks after the first that lowered Dice by more than %.2f: %zu of %zu (%.1f%%)", kSetback, setbacks,
-                laterClicks, laterClicks ? 100.0 * static_cast<double>(setbacks) / static_cast<double>(laterClicks) : 0.0);
+    auto share = [&](std::size_t n) { return laterClicks ? 100.0 * static_cast<double>(n) / static_cast<double>(laterClicks) : 0.0; };
+    std::printf("\n%s that lowered Dice by more than %.2f: %zu of %zu (%.1f%%)",
+                start ? "prompts" : "prompts after the first", kSetback, setbacks, laterClicks, share(setbacks));
+    std::printf("\n... by more than %.2f: %zu (%.1f%%)", kSmallSetback, smallSetbacks, share(smallSetbacks));
+    if (engine) std::printf("\nprompts decided by the model's probabilities: %zu, by the classic engine (model blind there): %zu", guided, fallback);
     std::printf("\nper-click latency: p50 %.1f ms, p95 %.1f ms, max %.1f ms (%zu clicks)\n", pct(0.5), pct(0.95),
                 latencies.empty() ? 0.0 : latencies.back(), latencies.size());
   }

@@ -76,6 +76,10 @@ struct ClickEvalOptions {
   int clicks = 10;
   std::string first = "deepest";  // where the first click goes: deepest | interior (inference/click_evaluator.h)
   std::uint64_t seed = 1;          // of the interior draw (each label draws with seed + label)
+  std::string prompts = "clicks";  // clicks | box (a box, then the clicks) | scribble
+  std::string start;               // a label map whose objects the prompts correct (a model's output)
+  std::string engine;              // a trained model whose probabilities guide the prompts (model-guided)
+  std::string device = "auto";
   bool json = false;
 };
 

@@ -193,9 +193,11 @@ class Program {
 
     CLI::App* clickEval =
         command(m_app, "click-eval",
-                "simulated clicks (first at the deepest point of the object, then of the largest error) with the "
-                "classic click engine: Dice after each click and per-click latency, per label, and how many "
-                "clicks lowered Dice by more than 0.05.",
+                "simulated prompts (clicks: first at the deepest point of the object, then of the largest error; box: "
+                "the object's bounding box on its largest axial slice, then clicks; scribble: strokes along the "
+                "largest error's medial axis) with the classic engine, or edits of a start segmentation (--start) or "
+                "of a trained model's own (--engine, model-guided): Dice after each prompt and per-prompt latency, per "
+                "label, and how many prompts lowered Dice by more than 0.05 (and by more than 0.01).",
                 [this] { return runClickEval(m_clickEval); });
     positional(clickEval, "IMAGE", m_clickEval.image, "the image (a volume file, or a DICOM folder or file)");
     dicomInputOptions(clickEval, m_clickEval.dicom);
@@ -210,6 +212,20 @@ class Program {
               "deepest|interior")
         ->check(CLI::IsMember({"deepest", "interior"}));
     valueName(clickEval->add_option("--seed", m_clickEval.seed, "the interior draw's seed (default 1)"), "N");
+    valueName(clickEval->add_option("--prompts", m_clickEval.prompts,
+                                    "what is given: clicks (default), box (a box, then --clicks clicks) or scribble"),
+              "clicks|box|scribble")
+        ->check(CLI::IsMember({"clicks", "box", "scribble"}));
+    valueName(clickEval->add_option("--start", m_clickEval.start,
+                                    "a label map on the image's grid (e.g. a model's output): each label's prompts "
+                                    "correct its object there instead of starting from nothing"),
+              "FILE");
+    valueName(clickEval->add_option("--engine", m_clickEval.engine,
+                                    "a trained atlas network (a checkpoint file, model:NAME or share:ROOT#MODEL[@REV]): "
+                                    "it segments the image (the start, unless --start) and its probabilities guide "
+                                    "the prompts"),
+              "MODEL");
+    value(clickEval, "--device", m_clickEval.device, "auto|cpu|cuda", "where --engine runs (default auto)");
     json(clickEval, m_clickEval.json);
   }
 

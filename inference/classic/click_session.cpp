@@ -98,19 +98,24 @@ float clickDepth(const Index3& seed, const IntensityModel& mdl, float k, const W
 // The voxels of the working grid within reach of some positive click (`seedAt` in grid coordinates); empty (no
 // limit) when a positive click's reach is unbounded.
 std::vector<std::uint8_t> reachableMask(const std::vector<Index3>& seedAt, const std::vector<bool>& positive,
-                                        const std::vector<float>& reach, const WorkingGrid& r) {
+                                        const std::vector<float>& reach, const std::vector<IndexBox>& bounds,
+                                        const WorkingGrid& r) {
   const core::Vec3& sp = r.spacingMm;
   for (std::size_t k = 0; k < seedAt.size(); ++k)
-    if (positive[k] && !std::isfinite(reach[k])) return {};
+    if (positive[k] && !std::isfinite(reach[k]) && bounds[k].empty()) return {};
   std::vector<std::uint8_t> out(r.size(), 0);
   for (std::size_t k = 0; k < seedAt.size(); ++k) {
     if (!positive[k]) continue;
-    const double rr = static_cast<double>(reach[k]);
+    const double rr = std::isfinite(reach[k]) ? static_cast<double>(reach[k]) : 1e30;
     std::int64_t lo[3], hi[3];
     for (std::size_t a = 0; a < 3; ++a) {
-      const auto ext = static_cast<std::int64_t>(std::ceil(rr / sp[a]));
-      lo[a] = std::max<std::int64_t>(0, seedAt[k][a] - ext);
-      hi[a] = std::min<std::int64_t>(r.n[a] - 1, seedAt[k][a] + ext);
+      const double ext = std::ceil(rr / sp[a]);
+      lo[a] = ext >= static_cast<double>(r.n[a]) ? 0 : std::max<std::int64_t>(0, seedAt[k][a] - static_cast<std::int64_t>(ext));
+      hi[a] = ext >= static_cast<double>(r.n[a]) ? r.n[a] - 1 : std::min<std::int64_t>(r.n[a] - 1, seedAt[k][a] + static_cast<std::int64_t>(ext));
+      if (!bounds[k].empty()) {
+        lo[a] = std::max(lo[a], bounds[k].min[a]);
+        hi[a] = std::min(hi[a], bounds[k].max[a]);
+      }
     }
     for (std::int64_t z = lo[2]; z <= hi[2]; ++z)
       for (std::int64_t y = lo[1]; y <= hi[1]; ++y)
@@ -246,35 +251,6 @@ ObjectMask toImageOrder(const ObjectMask& canonical, const core::Size3& imageDim
   return out;
 }
 
-// `mask` with `other` set (`add`) or cleared (!add) in it; the box grows to hold what is added.
-ObjectMask combined(const ObjectMask& mask, const ObjectMask& other, bool add) {
-  if (other.box.empty()) return mask;
-  ObjectMask out;
-  out.box = mask.box;
-  if (add) out.box.include(other.box);
-  if (out.box.empty()) return out;
-  const std::int64_t nx = out.box.max[0] - out.box.min[0] + 1, ny = out.box.max[1] - out.box.min[1] + 1;
-  if (out.box == mask.box) {
-    out.voxels = mask.voxels;
-  } else {
-    out.voxels.assign(static_cast<std::size_t>(out.box.voxelCount()), 0);
-    std::size_t o = 0;
-    for (std::int64_t z = mask.box.min[2]; z <= mask.box.max[2]; ++z)
-      for (std::int64_t y = mask.box.min[1]; y <= mask.box.max[1]; ++y, o += static_cast<std::size_t>(mask.box.max[0] - mask.box.min[0] + 1))
-        std::copy_n(mask.voxels.data() + o, mask.box.max[0] - mask.box.min[0] + 1,
-                    out.voxels.data() + ((z - out.box.min[2]) * ny + (y - out.box.min[1])) * nx + (mask.box.min[0] - out.box.min[0]));
-  }
-  std::size_t o = 0;
-  for (std::int64_t z = other.box.min[2]; z <= other.box.max[2]; ++z)
-    for (std::int64_t y = other.box.min[1]; y <= other.box.max[1]; ++y)
-      for (std::int64_t x = other.box.min[0]; x <= other.box.max[0]; ++x, ++o) {
-        if (!other.voxels[o] || !out.box.contains(Index3{x, y, z})) continue;
-        out.voxels[static_cast<std::size_t>(((z - out.box.min[2]) * ny + (y - out.box.min[1])) * nx + (x - out.box.min[0]))] =
-            add ? 1 : 0;
-      }
-  return out;
-}
-
 }  // namespace
 
 core::Result<std::unique_ptr<ClickSession>> ClickSession::begin(core::ImageView image,
@@ -284,70 +260,284 @@ core::Result<std::unique_ptr<ClickSession>> ClickSession::begin(core::ImageView 
   return std::unique_ptr<ClickSession>(new ClickSession(image, options));
 }
 
-core::Status ClickSession::addPoint(const PointPrompt& point, core::ProgressSink* progress) {
-  const auto& g = m_canonical;
-  const core::Vec3 c = g.lpsToIndex(point.pointLps);
-  Index3 ijk{};
-  for (int a = 0; a < 3; ++a) {
-    ijk[static_cast<std::size_t>(a)] = static_cast<std::int64_t>(std::llround(c[static_cast<std::size_t>(a)]));
-    if (ijk[static_cast<std::size_t>(a)] < 0 || ijk[static_cast<std::size_t>(a)] >= g.dimensions()[static_cast<std::size_t>(a)])
-      return core::makeError(core::ErrorCode::InvalidArgument, "click",
-                             "the point lies outside the image (" + std::to_string(point.pointLps[0]) + ", " +
-                                 std::to_string(point.pointLps[1]) + ", " + std::to_string(point.pointLps[2]) +
-                                 " mm LPS)");
+core::Status ClickSession::setStart(const ObjectMask& start) {
+  if (!m_prompts.empty())
+    return core::makeError(core::ErrorCode::InvalidArgument, "start object", "the session has prompts already");
+  const core::Size3 dims = m_image.geometry().dimensions();
+  if (!start.box.empty()) {
+    for (std::size_t a = 0; a < 3; ++a)
+      if (start.box.min[a] < 0 || start.box.max[a] >= dims[a])
+        return core::makeError(core::ErrorCode::InvalidArgument, "start object", "the object lies outside the image");
+    if (start.voxels.size() != static_cast<std::size_t>(start.box.voxelCount()))
+      return core::makeError(core::ErrorCode::InvalidArgument, "start object", "the object's voxels do not fill its box");
   }
-  std::vector<Index3> seeds = m_seeds;
-  seeds.push_back(ijk);
-  std::vector<bool> positive;
-  for (const auto& p : m_points) positive.push_back(p.positive);
-  positive.push_back(point.positive);
-  std::vector<float> reach = m_reach;
-  reach.push_back(point.positive ? std::numeric_limits<float>::quiet_NaN() : 0.0f);  // NaN: to be measured
-  // A click starts from the region its predecessor grew to, so a large object is not grown again on every click.
-  double margin = m_margins.empty() ? m_options.initialMarginMm : m_margins.back();
-  auto mask = compute(seeds, positive, m_points.empty() ? nullptr : &m_current, reach, margin, progress);
-  if (!mask) return mask.error();
-  // The object before this click is kept packed for undo (there is none before the first click). Everything that
-  // allocates happens before the session changes, so running out of memory leaves it as it was.
-  PackedMask before;
-  ObjectMask shown;
   try {
-    if (!m_order.isIdentity()) shown = toImageOrder(*mask, m_image.geometry().dimensions(), m_order);
-    if (!m_points.empty()) {
-      before = packMask(m_current);
-      m_history.reserve(m_history.size() + 1);
+    ObjectMask canonical;
+    if (m_order.isIdentity() || start.box.empty()) {
+      canonical = start;
+    } else {
+      canonical.box = core::reorderedBoxOf(start.box, dims, m_order);
+      canonical.voxels = core::reorderBox<std::uint8_t>(start.voxels, start.box, start.box, dims, m_order);
     }
-    m_points.reserve(m_points.size() + 1);
-    m_seeds.reserve(m_seeds.size() + 1);
-    m_margins.reserve(m_margins.size() + 1);
+    m_shown = m_order.isIdentity() ? ObjectMask{} : start;
+    m_current = std::move(canonical);
   } catch (const std::bad_alloc&) {
-    return core::makeError(core::ErrorCode::OutOfMemory, "click", "out of memory keeping the object for undo");
+    return core::makeError(core::ErrorCode::OutOfMemory, "start object", "out of memory");
   }
-  if (!m_points.empty()) m_history.push_back(std::move(before));
-  m_points.push_back(point);
-  m_seeds.push_back(ijk);
-  m_reach = std::move(reach);
-  m_margins.push_back(margin);
-  m_current = std::move(mask).value();
-  m_shown = std::move(shown);
+  m_started = true;
   return core::Status::success();
 }
 
-bool ClickSession::undoPoint() {
-  if (m_points.empty()) return false;
-  ObjectMask previous, shown;
-  if (!m_history.empty()) {
-    try {
-      previous = unpackMask(m_history.back());
-      if (!m_order.isIdentity()) shown = toImageOrder(previous, m_image.geometry().dimensions(), m_order);
-    } catch (const std::bad_alloc&) {
-      return false;  // the session stays as it is
+Index3 ClickSession::boxSeed(const RasterPrompt& raster) const {
+  const IndexBox& b = raster.box;
+  // The slice the box was drawn in; for a 3D box the middle slice across its thinnest side (in mm).
+  int axis = raster.sliceAxis;
+  if (axis < 0) {
+    double thinnest = std::numeric_limits<double>::infinity();
+    for (int a = 0; a < 3; ++a) {
+      const double mm = static_cast<double>(b.max[static_cast<std::size_t>(a)] - b.min[static_cast<std::size_t>(a)] + 1) *
+                        m_canonical.spacingMm()[static_cast<std::size_t>(a)];
+      if (mm < thinnest) {
+        thinnest = mm;
+        axis = a;
+      }
     }
-    m_history.pop_back();
   }
-  m_points.pop_back();
-  m_seeds.pop_back();
-  m_reach.pop_back();
+  const auto ax = static_cast<std::size_t>(axis);
+  IndexBox slice = b;
+  slice.min[ax] = slice.max[ax] = (b.min[ax] + b.max[ax]) / 2;
+  IndexBox region = slice;  // the grid holds the box and a little around it
+  for (std::size_t a = 0; a < 3; ++a) {
+    region.min[a] = std::max<std::int64_t>(0, region.min[a] - 2);
+    region.max[a] = std::min<std::int64_t>(m_canonical.dimensions()[a] - 1, region.max[a] + 2);
+  }
+  const auto grid = gridFor(region);
+  const WorkingGrid& g = *grid;
+  const Index3 lo = g.toWorking(slice.min), hi = g.toWorking(slice.max);
+  const core::Size3 n{hi[0] - lo[0] + 1, hi[1] - lo[1] + 1, hi[2] - lo[2] + 1};
+  auto valueAt = [&](std::size_t o) {
+    const auto j = static_cast<std::int64_t>(o);
+    return g.value[g.index(lo[0] + j % n[0], lo[1] + (j / n[0]) % n[1], lo[2] + j / (n[0] * n[1]))];
+  };
+  const std::size_t count = static_cast<std::size_t>(n[0] * n[1] * n[2]);
+  // The band of the box's middle third (in-plane): its median and spread, as for a click.
+  std::vector<float> central;
+  std::vector<std::uint8_t> isCentral(count, 0);
+  for (std::size_t o = 0; o < count; ++o) {
+    const auto j = static_cast<std::int64_t>(o);
+    const std::int64_t c[3] = {j % n[0], (j / n[0]) % n[1], j / (n[0] * n[1])};
+    bool in = true;
+    for (std::size_t a = 0; a < 3; ++a)
+      if (a != ax && (3 * c[a] < n[a] - 1 || 3 * c[a] > 2 * (n[a] - 1) + 1)) in = false;
+    if (in) {
+      isCentral[o] = 1;
+      central.push_back(valueAt(o));
+    }
+  }
+  if (central.empty()) return Index3{(b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, (b.min[2] + b.max[2]) / 2};
+  IntensityModel mdl;
+  mdl.median = medianOf(central);
+  for (auto& v : central) v = std::fabs(v - mdl.median);
+  const float floorSpread = static_cast<float>(m_options.noiseFloor) * g.noise;
+  mdl.spread = std::clamp(medianOf(central) * 1.4826f, floorSpread, static_cast<float>(m_options.maxSpread) * floorSpread);
+  const auto k = static_cast<float>(m_options.bandSigmas);
+  core::Mask band(count, 0);
+  for (std::size_t o = 0; o < count; ++o) band[o] = std::fabs(valueAt(o) - mdl.median) <= k * mdl.spread ? 1 : 0;
+  // The part of the band holding most of the middle third, and its deepest voxel.
+  const core::Components parts = core::connectedComponents(band, n);
+  std::vector<std::size_t> inCentre(parts.size.size(), 0);
+  for (std::size_t o = 0; o < count; ++o)
+    if (isCentral[o] && parts.id[o] >= 0) ++inCentre[static_cast<std::size_t>(parts.id[o])];
+  const auto best = static_cast<std::int32_t>(std::max_element(inCentre.begin(), inCentre.end()) - inCentre.begin());
+  if (inCentre.empty() || inCentre[static_cast<std::size_t>(best)] == 0)
+    return Index3{(b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, (b.min[2] + b.max[2]) / 2};
+  core::Mask part(count, 0);
+  for (std::size_t o = 0; o < count; ++o) part[o] = parts.id[o] == best ? 1 : 0;
+  // In-plane depth: the slice's own faces (one voxel apart across it) are no boundary.
+  core::Vec3 planeSpacing = g.spacingMm;
+  planeSpacing[ax] = 1e9;
+  const auto depth = core::squaredDistanceToBackground(part, n, planeSpacing, true);
+  std::size_t at = 0;
+  float deepest = -1;
+  for (std::size_t o = 0; o < count; ++o)
+    if (part[o] && depth[o] > deepest) {
+      deepest = depth[o];
+      at = o;
+    }
+  const auto j = static_cast<std::int64_t>(at);
+  const Index3 w{lo[0] + j % n[0], lo[1] + (j / n[0]) % n[1], lo[2] + j / (n[0] * n[1])};
+  // The middle of that working voxel's block, kept inside the box.
+  Index3 full{};
+  for (std::size_t a = 0; a < 3; ++a)
+    full[a] = std::clamp(g.box.min[a] + w[a] * g.factor[a] + g.factor[a] / 2, b.min[a], b.max[a]);
+  return full;
+}
+
+core::Result<std::vector<ClickSession::Seed>> ClickSession::seedsOf(const Prompt& prompt, const RasterPrompt& raster) const {
+  std::vector<Seed> seeds;
+  const float measured = prompt.positive ? std::numeric_limits<float>::quiet_NaN() : 0.0f;  // NaN: to be measured
+  const core::Vec3 sp = m_canonical.spacingMm();
+  switch (prompt.kind) {
+    case Prompt::Kind::Point:
+      seeds.push_back({raster.voxels.front(), prompt.positive, measured, {}, {}});
+      break;
+    case Prompt::Kind::Scribble: {
+      double mm = 0;
+      for (std::size_t k = 1; k < raster.voxels.size(); ++k) {
+        double d2 = 0;
+        for (std::size_t a = 0; a < 3; ++a) {
+          const double d = static_cast<double>(raster.voxels[k][a] - raster.voxels[k - 1][a]) * sp[a];
+          d2 += d * d;
+        }
+        mm += std::sqrt(d2);
+      }
+      const auto count = std::clamp<std::size_t>(static_cast<std::size_t>(mm / m_options.strokeSeedSpacingMm) + 1, 1,
+                                                 m_options.maxStrokeSeeds);
+      for (const auto& q : spreadVoxels(raster.voxels, count)) seeds.push_back({q, prompt.positive, measured, {}, {}});
+      break;
+    }
+    case Prompt::Kind::Lasso: {
+      // Seeds over the deepest half of the inside (in its slice), spread in scan order.
+      const IndexBox& b = raster.box;
+      const core::Size3 n{b.max[0] - b.min[0] + 1, b.max[1] - b.min[1] + 1, b.max[2] - b.min[2] + 1};
+      core::Mask inside(static_cast<std::size_t>(b.voxelCount()), 0);
+      auto at = [&](const Index3& q) {
+        return static_cast<std::size_t>(((q[2] - b.min[2]) * n[1] + (q[1] - b.min[1])) * n[0] + (q[0] - b.min[0]));
+      };
+      for (const auto& q : raster.voxels) inside[at(q)] = 1;
+      core::Vec3 planeSpacing = sp;  // in-plane depth: the slice's faces are no boundary
+      planeSpacing[static_cast<std::size_t>(raster.sliceAxis)] = 1e9;
+      const auto depth = core::squaredDistanceToBackground(inside, n, planeSpacing, true);
+      float deepest = 0;
+      for (std::size_t o = 0; o < depth.size(); ++o)
+        if (inside[o]) deepest = std::max(deepest, depth[o]);
+      std::vector<Index3> deep;
+      for (const auto& q : raster.voxels)
+        if (depth[at(q)] >= 0.25f * deepest) deep.push_back(q);
+      for (const auto& q : spreadVoxels(deep, m_options.maxStrokeSeeds)) seeds.push_back({q, prompt.positive, measured, {}, {}});
+      break;
+    }
+    case Prompt::Kind::Box: {
+      if (!prompt.positive) break;  // a negative box clears its voxels (below), nothing more
+      Seed sd;
+      sd.at = boxSeed(raster);
+      sd.positive = true;
+      sd.extent = raster.box;
+      sd.bound = raster.box;
+      double diag2 = 0;
+      for (std::size_t a = 0; a < 3; ++a) {
+        if (static_cast<int>(a) == raster.sliceAxis) {  // a 2D box says nothing of this axis
+          sd.bound.min[a] = 0;
+          sd.bound.max[a] = m_canonical.dimensions()[a] - 1;
+          continue;
+        }
+        const double half = 0.5 * static_cast<double>(raster.box.max[a] - raster.box.min[a] + 1) * sp[a];
+        diag2 += half * half;
+      }
+      sd.reach = static_cast<float>(std::max(std::sqrt(diag2), 2 * std::min({sp[0], sp[1], sp[2]})));
+      seeds.push_back(sd);
+      break;
+    }
+  }
+  return seeds;
+}
+
+core::Status ClickSession::addPrompt(const Prompt& prompt, core::ProgressSink* progress) {
+  auto raster = rasterizePrompt(prompt, m_canonical);
+  if (!raster) {
+    core::Error e = raster.error();
+    if (prompt.kind == Prompt::Kind::Point) e.subject = "click";
+    return e;
+  }
+  try {
+    auto fresh = seedsOf(prompt, *raster);
+    if (!fresh) return fresh.error();
+    std::vector<Seed> seeds = m_seeds;
+    const std::size_t firstNew = seeds.size();
+    seeds.insert(seeds.end(), fresh->begin(), fresh->end());
+    // A prompt starts from the region its predecessor grew to, so a large object is not grown again every time.
+    double margin = m_margins.empty() ? m_options.initialMarginMm : m_margins.back();
+    const bool hasObject = !m_prompts.empty() || m_started;
+    const ObjectMask* previous = hasObject ? &m_current : nullptr;
+    ObjectMask next;
+    const bool anyPositive = std::any_of(seeds.begin(), seeds.end(), [](const Seed& sd) { return sd.positive; });
+    if (!prompt.positive && !anyPositive && previous && !previous->box.empty() && !fresh->empty()) {
+      // Nothing competes with a negative prompt on a start object: it removes the connected parts of the object that
+      // the same prompt, positive, would grow on its own.
+      std::vector<Seed> probe = *fresh;
+      for (auto& sd : probe) {
+        sd.positive = true;
+        sd.reach = std::numeric_limits<float>::quiet_NaN();
+      }
+      double probeMargin = m_options.initialMarginMm;
+      auto region = compute(probe, 0, nullptr, probeMargin, progress);
+      if (!region) return region.error();
+      ObjectMask within = std::move(region).value();
+      // Only the region's voxels in the object, in the parts (of object ∩ region) that hold a seed.
+      if (!within.box.empty()) {
+        const IndexBox& b = within.box;
+        const core::Size3 n{b.max[0] - b.min[0] + 1, b.max[1] - b.min[1] + 1, b.max[2] - b.min[2] + 1};
+        core::Mask both(within.voxels.size(), 0);
+        std::size_t o = 0;
+        for (std::int64_t z = b.min[2]; z <= b.max[2]; ++z)
+          for (std::int64_t y = b.min[1]; y <= b.max[1]; ++y)
+            for (std::int64_t x = b.min[0]; x <= b.max[0]; ++x, ++o)
+              both[o] = within.voxels[o] && previous->contains(Index3{x, y, z}) ? 1 : 0;
+        const core::Components parts = core::connectedComponents(both, n);
+        std::vector<std::uint8_t> keep(parts.size.size(), 0);
+        for (const auto& sd : probe)
+          if (b.contains(sd.at)) {
+            const auto i = static_cast<std::size_t>(((sd.at[2] - b.min[2]) * n[1] + (sd.at[1] - b.min[1])) * n[0] + (sd.at[0] - b.min[0]));
+            if (parts.id[i] >= 0) keep[static_cast<std::size_t>(parts.id[i])] = 1;
+          }
+        for (std::size_t i = 0; i < both.size(); ++i) within.voxels[i] = parts.id[i] >= 0 && keep[static_cast<std::size_t>(parts.id[i])] ? 1 : 0;
+      }
+      next = combineMasks(*previous, within, false);
+    } else if (fresh->empty() || (!anyPositive && !(previous && !previous->box.empty()))) {
+      next = previous ? *previous : ObjectMask{};  // a negative box alone, or negative prompts on nothing
+    } else {
+      auto mask = compute(seeds, firstNew, previous, margin, progress);
+      if (!mask) return mask.error();
+      next = std::move(mask).value();
+    }
+    // A scribble's and a lasso's voxels (a negative box's too) are what the user said, for certain.
+    if (prompt.kind != Prompt::Kind::Point && (prompt.kind != Prompt::Kind::Box || !prompt.positive)) {
+      next = combineMasks(next, maskOfVoxels(*raster), prompt.positive);
+    }
+    // Everything that allocates happens before the session changes, so running out of memory leaves it as it was.
+    ObjectMask shown;
+    if (!m_order.isIdentity()) shown = toImageOrder(next, m_image.geometry().dimensions(), m_order);
+    PackedMask before = packMask(m_current);
+    m_history.reserve(m_history.size() + 1);
+    m_prompts.reserve(m_prompts.size() + 1);
+    m_seedCounts.reserve(m_seedCounts.size() + 1);
+    m_margins.reserve(m_margins.size() + 1);
+    m_history.push_back(std::move(before));
+    m_prompts.push_back(prompt);
+    m_seedCounts.push_back(fresh->size());
+    m_seeds = std::move(seeds);
+    m_margins.push_back(margin);
+    m_current = std::move(next);
+    m_shown = std::move(shown);
+  } catch (const std::bad_alloc&) {
+    return core::makeError(core::ErrorCode::OutOfMemory, "click", "out of memory keeping the object for undo");
+  }
+  return core::Status::success();
+}
+
+bool ClickSession::undoPrompt() {
+  if (m_prompts.empty() || m_history.empty()) return false;
+  ObjectMask previous, shown;
+  try {
+    previous = unpackMask(m_history.back());
+    if (!m_order.isIdentity()) shown = toImageOrder(previous, m_image.geometry().dimensions(), m_order);
+  } catch (const std::bad_alloc&) {
+    return false;  // the session stays as it is
+  }
+  m_history.pop_back();
+  m_seeds.resize(m_seeds.size() - m_seedCounts.back());
+  m_seedCounts.pop_back();
+  m_prompts.pop_back();
   m_margins.pop_back();
   m_current = std::move(previous);
   m_shown = std::move(shown);
@@ -391,14 +581,24 @@ std::shared_ptr<const WorkingGrid> ClickSession::gridFor(const IndexBox& box) co
   return m_grid;
 }
 
-core::Result<ObjectMask> ClickSession::compute(const std::vector<Index3>& seeds, const std::vector<bool>& positive,
-                                               const ObjectMask* previous, std::vector<float>& reach, double& margin,
+core::Result<ObjectMask> ClickSession::compute(std::vector<Seed>& seedList, std::size_t firstNew,
+                                               const ObjectMask* previous, double& margin,
                                                core::ProgressSink* progress) const {
+  std::vector<Index3> seeds;
+  std::vector<bool> positive;
+  std::vector<float> reach;
+  for (const auto& sd : seedList) {
+    seeds.push_back(sd.at);
+    positive.push_back(sd.positive);
+    reach.push_back(sd.reach);
+  }
   if (std::find(positive.begin(), positive.end(), true) == positive.end()) return ObjectMask{};  // nothing to grow
   const auto dims = m_canonical.dimensions();
   const auto sp = m_canonical.spacingMm();
   IndexBox clicks;
   for (const auto& s : seeds) clicks.include(s);
+  for (const auto& sd : seedList)
+    if (!sd.extent.empty()) clicks.include(sd.extent);
   try {
     for (int attempt = 0;; ++attempt) {
       if (progress && progress->cancelled()) return core::makeError(core::ErrorCode::Cancelled, "click", "cancelled");
@@ -481,11 +681,22 @@ core::Result<ObjectMask> ClickSession::compute(const std::vector<Index3>& seeds,
         gs[k2].low = mdl.median - k * mdl.spread;
         gs[k2].high = mdl.median + k * mdl.spread;
       }
-      const std::vector<std::uint8_t> reachable = reachableMask(seedAt, positive, reach, g);
+      std::vector<IndexBox> bounds(seeds.size());
+      for (std::size_t k2 = 0; k2 < seeds.size(); ++k2) {
+        const IndexBox& b = seedList[k2].bound;
+        if (b.empty()) continue;
+        IndexBox clipped;
+        for (std::size_t a = 0; a < 3; ++a) {
+          clipped.min[a] = std::clamp(b.min[a], g.box.min[a], g.box.max[a]);
+          clipped.max[a] = std::clamp(b.max[a], g.box.min[a], g.box.max[a]);
+        }
+        bounds[k2] = IndexBox{g.toWorking(clipped.min), g.toWorking(clipped.max)};
+      }
+      const std::vector<std::uint8_t> reachable = reachableMask(seedAt, positive, reach, bounds, g);
       const std::vector<std::uint8_t> shared = sharedBand(g, gs, m_options.shareReachFactor);
       // After the first object, a click changes only what it wins itself (its cell, below); the rest stays.
       const bool incremental = previous && !previous->box.empty();
-      const bool removing = incremental && !positive.back();
+      const bool removing = incremental && firstNew < seeds.size() && !positive[firstNew];
       std::vector<std::uint16_t> winner;
       auto owner = geodesicCompetition(g.value, g.n, g.spacingMm, gs, shared, reachable,
                                        static_cast<float>(m_options.gradientWeight) / g.noise, progress,
@@ -494,9 +705,8 @@ core::Result<ObjectMask> ClickSession::compute(const std::vector<Index3>& seeds,
       std::vector<std::uint8_t>& object = *owner;
       std::vector<std::uint8_t> cell;  // what a negative click won itself
       if (removing) {
-        const auto last = static_cast<std::uint16_t>(seeds.size() - 1);
         cell.assign(object.size(), 0);
-        for (std::size_t i = 0; i < object.size(); ++i) cell[i] = object[i] != 0 && winner[i] == last ? 1 : 0;
+        for (std::size_t i = 0; i < object.size(); ++i) cell[i] = object[i] != 0 && winner[i] >= firstNew ? 1 : 0;
       }
       for (auto& v : object) v = v == 1 ? 1 : 0;
       // Holes are filled; negative clicks stay outside whatever hole filling does.
@@ -517,7 +727,7 @@ core::Result<ObjectMask> ClickSession::compute(const std::vector<Index3>& seeds,
           // click removes only what the recomputation drops in the connected parts (6-neighbourhood) that hold some
           // of its own cell, the voxels it won itself: the wrong region it touches, not a boundary moved elsewhere.
           if (removing) keepPartsWithCell(cell, object, toWorkingGrid(g, *previous), g);
-          out = combined(*previous, toFullResolution(g, removing ? cell : object), !removing);
+          out = combineMasks(*previous, toFullResolution(g, removing ? cell : object), !removing);
         } else {
           out = toFullResolution(g, object);
         }
@@ -530,6 +740,7 @@ core::Result<ObjectMask> ClickSession::compute(const std::vector<Index3>& seeds,
             const std::int64_t nx = b.max[0] - b.min[0] + 1, ny = b.max[1] - b.min[1] + 1;
             out.voxels[static_cast<std::size_t>(((q[2] - b.min[2]) * ny + (q[1] - b.min[1])) * nx + (q[0] - b.min[0]))] = 0;
           }
+        for (std::size_t k2 = 0; k2 < seedList.size(); ++k2) seedList[k2].reach = reach[k2];
         return out;
       }
       margin *= m_options.marginGrowth;

@@ -39,6 +39,13 @@
 // 6. The region of interest starts `initialMarginMm` around the clicks and grows its margin `marginGrowth` times
 //    where the object reaches one of its faces (up to `maxExpansions` times), so small objects stay fine and large ones are not cut;
 //    the next click starts from the margin its predecessor reached.
+// Prompts other than points (interactive.h): a scribble's voxels and a lasso's inside are the object (or not, when
+// negative) for certain, and up to `maxStrokeSeeds` of them, spread along the stroke or over the lasso's deepest
+// part, are seeds of their own (each with its band and reach); a positive box is a seed at the deepest point of the
+// part of the box's middle slice in one band with its centre, whose reach is the box's half diagonal and which never
+// grows out of the box (a 2D box bounds two axes); a negative box clears its voxels. A negative prompt on an object
+// with no positive seed (a start object) removes the connected parts of the object that a positive prompt at the
+// same place would have grown.
 // All of it runs on the image's canonical storage order (core/axis_order.h: axes permuted and flipped so the direction
 // is closest to the identity in LPS; an exact voxel permutation), read box by box, and the object is mapped back: so
 // the same scan stored in any of the 48 axis orders, clicked at the same points, gives the same voxels. Block
@@ -79,6 +86,8 @@ struct ClickOptions {
   double shareReachFactor = 2.0;                // a click's band is open to other clicks this many reaches around it
   std::int64_t maxRoiVoxels = 64 * 1000 * 1000;  // the region (image voxels) stops growing beyond this
   std::int64_t maxWorkingVoxels = 2 * 1000 * 1000;  // larger regions are computed on blocks
+  std::size_t maxStrokeSeeds = 24;              // seeds of one scribble or lasso
+  double strokeSeedSpacingMm = 3;               // ... about this far apart along a scribble
 };
 
 class ClickSession final : public InteractiveSession {
@@ -86,18 +95,33 @@ class ClickSession final : public InteractiveSession {
   // The image must outlive the session.
   static core::Result<std::unique_ptr<ClickSession>> begin(core::ImageView image, const ClickOptions& options = {});
 
-  core::Status addPoint(const PointPrompt& point, core::ProgressSink* progress = nullptr) override;
-  bool undoPoint() override;
-  const std::vector<PointPrompt>& points() const override { return m_points; }
+  core::Status addPrompt(const Prompt& prompt, core::ProgressSink* progress = nullptr) override;
+  bool undoPrompt() override;
+  const std::vector<Prompt>& prompts() const override { return m_prompts; }
   const ObjectMask& mask() const override { return m_order.isIdentity() ? m_current : m_shown; }
+  core::Status setStart(const ObjectMask& start) override;
+
+  // A seed of the competition (canonical grid). `reach`: straight-line mm it may grow the object (NaN: to be measured
+  // when added); `bound`: a box it may not grow out of (a box prompt's; empty: none); `extent`: a box the region of
+  // interest must hold (the box prompt itself).
+  struct Seed {
+    core::Index3 at{0, 0, 0};
+    bool positive = true;
+    float reach = 0;
+    core::IndexBox bound, extent;
+  };
 
  private:
   ClickSession(core::ImageView image, const ClickOptions& options);
-  // The object of these clicks; `reach` gets the reach of clicks that have none yet (NaN), `margin` (mm around
-  // the clicks) grows where the object needs a larger region.
-  core::Result<ObjectMask> compute(const std::vector<core::Index3>& seeds, const std::vector<bool>& positive,
-                                   const ObjectMask* previous, std::vector<float>& reach, double& margin,
-                                   core::ProgressSink* progress) const;
+  // The object of these seeds (those from `firstNew` on are the prompt being added); measures the reach of seeds
+  // that have none yet; `margin` (mm around the seeds) grows where the object needs a larger region.
+  core::Result<ObjectMask> compute(std::vector<Seed>& seeds, std::size_t firstNew, const ObjectMask* previous,
+                                   double& margin, core::ProgressSink* progress) const;
+  // The seeds of a prompt rasterised on the canonical grid.
+  core::Result<std::vector<Seed>> seedsOf(const Prompt& prompt, const RasterPrompt& raster) const;
+  // A box prompt's seed: the deepest point, in the box's middle slice, of the part in one intensity band with the
+  // box's centre.
+  core::Index3 boxSeed(const RasterPrompt& raster) const;
   // The working grid of `box`: the cached one when it covers the same box, else a new one (which replaces it).
   std::shared_ptr<const WorkingGrid> gridFor(const core::IndexBox& box) const;
 
@@ -105,14 +129,15 @@ class ClickSession final : public InteractiveSession {
   ClickOptions m_options;
   core::AxisOrder m_order;  // the canonical order of the image's storage axes
   core::Geometry m_canonical;   // the image's grid in that order; seeds, boxes and objects below are on it
-  std::vector<PointPrompt> m_points;
-  std::vector<core::Index3> m_seeds;  // voxel of each point
-  std::vector<float> m_reach;         // how far (straight-line mm) each positive click may grow the object
-  std::vector<double> m_margins;      // the region's margin (mm) after each click
-  ObjectMask m_current;               // the object after the last click (canonical grid)
+  std::vector<Prompt> m_prompts;
+  std::vector<std::size_t> m_seedCounts;  // seeds of each prompt
+  std::vector<Seed> m_seeds;
+  std::vector<double> m_margins;      // the region's margin (mm) after each prompt
+  bool m_started = false;             // the session began from a start object (setStart)
+  ObjectMask m_current;               // the object after the last prompt (canonical grid)
   ObjectMask m_shown;                 // ... on the image's own grid, where the orders differ
-  std::vector<PackedMask> m_history;  // the object before each later click (packed), for undo
-  // Caches (results depend only on the clicks): the working grid, and the ball offsets of its spacing.
+  std::vector<PackedMask> m_history;  // the object before each prompt (packed), for undo
+  // Caches (results depend only on the prompts): the working grid, and the ball offsets of its spacing.
   struct OffsetCache;
   mutable std::shared_ptr<const WorkingGrid> m_grid;
   mutable std::shared_ptr<const OffsetCache> m_offsets;

@@ -93,6 +93,8 @@ core::Result<std::vector<std::uint8_t>> geodesicCompetition(const std::vector<fl
             if ((value[j] < seeds[f].low || value[j] > seeds[f].high) && !sharedBand[j]) continue;
             const float moved = off[a] + static_cast<float>(dir) * step[a];
             if (off2 - off[a] * off[a] + moved * moved > reach2[f]) continue;
+            // Within the union of the positive seeds' reaches (and bounds: a box prompt's seed stays in its box).
+            if (!reachable.empty() && !reachable[j]) continue;
           } else if (!reachable.empty() && !reachable[j]) {
             continue;
           }

@@ -5,7 +5,7 @@
 // within its reach (straight-line mm from the click) that are within its own intensity band or set in `sharedBand`
 // (the click session sets there the voxels in some positive click's band and within that click's reach: a click on a
 // tumour's rim lets the core's click through the rim near it, but a click on a boundary does not let an unbounded
-// click into the other side everywhere). Negative clicks flood only where `reachable` is set (empty: everywhere).
+// click into the other side everywhere). Negative clicks flood only where `reachable` is set (empty: everywhere), and positive ones too (within their own reach as well: a box prompt's bound is kept there).
 //
 // The queue is a cyclic bucket queue whose bucket width is the shortest step: every relaxation adds at least one
 // bucket width, so the voxels of the lowest bucket are final in any order and the result is exactly Dijkstra's, at

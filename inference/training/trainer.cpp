@@ -65,7 +65,8 @@ core::Result<std::vector<std::uint16_t>> segmentPrepared(TrainableModel& model, 
                                                          const std::array<std::int64_t, 3>& window, double overlap,
                                                          const std::vector<std::int64_t>& classes,
                                                          const std::function<bool(double)>& progress,
-                                                         UncertaintyStats* uncertainty) {
+                                                         UncertaintyStats* uncertainty,
+                                                         std::vector<std::uint8_t>* probabilities) {
   const bool vista = model.kind() == ModelKind::Vista3d;
   const int channels = vista ? static_cast<int>(classes.size()) : model.segResNetDSConfig().outChannels;
   if (channels < 1) return core::makeError(core::ErrorCode::InvalidArgument, "training", "no class to segment");
@@ -99,8 +100,11 @@ core::Result<std::vector<std::uint16_t>> segmentPrepared(TrainableModel& model, 
       return n;
     };
     std::vector<float> coverA, coverB, coverC, meanLogits;
-    if (uncertainty) {
-      *uncertainty = UncertaintyStats{};
+    if (probabilities && vista)
+      return core::makeError(core::ErrorCode::Unsupported, "training", "probabilities come from SegResNetDS (softmax) networks");
+    if (probabilities) probabilities->assign(static_cast<std::size_t>(voxels) * static_cast<std::size_t>(channels), 0);
+    if (uncertainty) *uncertainty = UncertaintyStats{};
+    if (uncertainty || probabilities) {
       coverA = coverage(startsA, p[0], w[0]);
       coverB = coverage(startsB, p[1], w[1]);
       coverC = coverage(startsC, p[2], w[2]);
@@ -148,7 +152,24 @@ core::Result<std::vector<std::uint16_t>> segmentPrepared(TrainableModel& model, 
             }
             std::uint16_t label = 0;
             if (best >= 0) label = vista ? static_cast<std::uint16_t>(classes[static_cast<std::size_t>(best)]) : static_cast<std::uint16_t>(best);
-            out[static_cast<std::size_t>((x * size[1] + y) * size[2] + z)] = label;
+            const auto at = static_cast<std::size_t>((x * size[1] + y) * size[2] + z);
+            out[at] = label;
+            if (probabilities) {
+              // The softmax of the logits averaged over the windows, as 0..255.
+              const float count = coverA[static_cast<std::size_t>(x)] * coverB[static_cast<std::size_t>(y)] * coverC[static_cast<std::size_t>(z)];
+              float top = -std::numeric_limits<float>::infinity();
+              for (int ch = 0; ch < channels; ++ch) {
+                meanLogits[static_cast<std::size_t>(ch)] = sum[static_cast<std::size_t>(ch) * static_cast<std::size_t>(slabCells) + cell] / count;
+                top = std::max(top, meanLogits[static_cast<std::size_t>(ch)]);
+              }
+              if (std::isfinite(top)) {
+                double z2 = 0;
+                for (int ch = 0; ch < channels; ++ch) z2 += std::exp(static_cast<double>(meanLogits[static_cast<std::size_t>(ch)] - top));
+                for (int ch = 0; ch < channels; ++ch)
+                  (*probabilities)[static_cast<std::size_t>(ch) * static_cast<std::size_t>(voxels) + at] = static_cast<std::uint8_t>(
+                      std::lround(255.0 * std::exp(static_cast<double>(meanLogits[static_cast<std::size_t>(ch)] - top)) / z2));
+              }
+            }
             if (uncertainty) {
               const double h = entropyOf(cell, coverA[static_cast<std::size_t>(x)] * coverB[static_cast<std::size_t>(y)] *
                                                    coverC[static_cast<std::size_t>(z)]);

@@ -155,12 +155,15 @@ struct UncertaintyStats {
 
 // The network's labels for a whole prepared image [X, Y, Z] (sliding window; SegResNetDS argmax, VISTA-3D the best
 // class above 0 among `classes`). `progress` gets the fraction of windows done after each; returning false cancels
-// (ErrorCode::Cancelled). With `uncertainty`, its figures over the image (SegResNetDS only: Unsupported for VISTA-3D).
+// (ErrorCode::Cancelled). With `uncertainty`, its figures over the image; with `probabilities`, the softmax of the
+// windows' averaged logits as 0..255, channel after channel, each over the prepared image (SegResNetDS only: both are
+// Unsupported for VISTA-3D).
 core::Result<std::vector<std::uint16_t>> segmentPrepared(TrainableModel& model, const std::vector<float>& image,
                                                          const std::array<std::int64_t, 3>& size,
                                                          const std::array<std::int64_t, 3>& window, double overlap,
                                                          const std::vector<std::int64_t>& classes,
                                                          const std::function<bool(double)>& progress = {},
-                                                         UncertaintyStats* uncertainty = nullptr);
+                                                         UncertaintyStats* uncertainty = nullptr,
+                                                         std::vector<std::uint8_t>* probabilities = nullptr);
 
 }  // namespace delineate::inference::training

@@ -86,26 +86,77 @@ class Vista3dSession final : public InteractiveSession {
   Vista3dSession(std::shared_ptr<Vista3dRunner> runner, core::ImageView image)
       : m_runner(std::move(runner)), m_image(image) {}
 
-  core::Status addPoint(const PointPrompt& point, core::ProgressSink* progress) override {
-    std::vector<PointPrompt> points = m_points;
-    points.push_back(point);
-    auto clicks = clicksOnGrid(m_image, points);
-    if (!clicks) return clicks.error();
-    if (!std::any_of(points.begin(), points.end(), [](const PointPrompt& p) { return p.positive; }))
-      return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "the first click must be positive");
-    if (!m_input) {  // the image is preprocessed once per session, not once per click
-      auto in = vista3d::preprocessForVista3d(m_image);
-      if (!in) return in.error();
-      m_input = std::make_shared<const vista3d::Vista3dInput>(std::move(in).value());
+  // VISTA-3D's heads take points (and class prompts) only, so other prompts become points: a box its centre (and the
+  // object is kept inside the box: a 2D box bounds two axes), a scribble up to kStrokePoints points spread along it, a
+  // lasso up to kStrokePoints points over its inside; the voxels of a scribble and a lasso are then set (or cleared)
+  // for certain, and a negative box clears its voxels without running the network. Each run takes every point so far
+  // and its object replaces the last, as the bundle's point head does (the parity tests hold it to the bundle's
+  // objects), so here a point may also move the object elsewhere.
+  core::Status addPrompt(const Prompt& prompt, core::ProgressSink* progress) override {
+    static constexpr std::size_t kStrokePoints = 8;
+    auto raster = rasterizePrompt(prompt, m_image.geometry());
+    if (!raster) {
+      core::Error e = raster.error();
+      e.subject = "vista3d";
+      return e;
     }
-    auto labels = m_runner->withFallback(progress, [&] {
-      return vista3d::segmentClicksWithVista3d(*m_runner->model, m_image, *clicks, 0, m_runner->options.roi, progress,
-                                               m_input);
-    });
-    if (!labels) return labels.error();
+    std::vector<PointPrompt> added;
+    const core::Geometry& g = m_image.geometry();
+    switch (prompt.kind) {
+      case Prompt::Kind::Point:
+        added.push_back({prompt.pointsLps.front(), prompt.positive});
+        break;
+      case Prompt::Kind::Box:
+        if (prompt.positive) {
+          core::Vec3 c{};
+          for (std::size_t a = 0; a < 3; ++a) c[a] = 0.5 * static_cast<double>(raster->box.min[a] + raster->box.max[a]);
+          added.push_back({g.indexToLps(c), true});
+        }
+        break;
+      case Prompt::Kind::Scribble:
+      case Prompt::Kind::Lasso:
+        for (const auto& q : spreadVoxels(raster->voxels, kStrokePoints)) added.push_back({g.indexToLps(q), prompt.positive});
+        break;
+    }
+    std::vector<PointPrompt> points = m_points;
+    points.insert(points.end(), added.begin(), added.end());
+    ObjectMask next = m_mask;
+    if (!added.empty()) {
+      auto clicks = clicksOnGrid(m_image, points);
+      if (!clicks) return clicks.error();
+      if (!std::any_of(points.begin(), points.end(), [](const PointPrompt& p) { return p.positive; }))
+        return core::makeError(core::ErrorCode::InvalidArgument, "vista3d", "the first click must be positive");
+      if (!m_input) {  // the image is preprocessed once per session, not once per click
+        auto in = vista3d::preprocessForVista3d(m_image);
+        if (!in) return in.error();
+        m_input = std::make_shared<const vista3d::Vista3dInput>(std::move(in).value());
+      }
+      auto labels = m_runner->withFallback(progress, [&] {
+        return vista3d::segmentClicksWithVista3d(*m_runner->model, m_image, *clicks, 0, m_runner->options.roi, progress,
+                                                 m_input);
+      });
+      if (!labels) return labels.error();
+      try {
+        next = objectOf(*labels);
+      } catch (const std::bad_alloc&) {
+        return core::makeError(core::ErrorCode::OutOfMemory, "vista3d", "out of memory keeping the click");
+      }
+    }
     try {
-      ObjectMask next = objectOf(*labels);
+      if (prompt.kind == Prompt::Kind::Box && prompt.positive) {
+        core::IndexBox bound = raster->box;
+        if (raster->sliceAxis >= 0) {
+          bound.min[static_cast<std::size_t>(raster->sliceAxis)] = 0;
+          bound.max[static_cast<std::size_t>(raster->sliceAxis)] = g.dimensions()[static_cast<std::size_t>(raster->sliceAxis)] - 1;
+        }
+        next = clipMask(next, bound);
+      }
+      if (prompt.kind == Prompt::Kind::Scribble || prompt.kind == Prompt::Kind::Lasso ||
+          (prompt.kind == Prompt::Kind::Box && !prompt.positive))
+        next = combineMasks(next, maskOfVoxels(*raster), prompt.positive);
       m_history.push_back(packMask(m_mask));
+      m_prompts.push_back(prompt);
+      m_pointCounts.push_back(added.size());
       m_points = std::move(points);
       m_mask = std::move(next);
     } catch (const std::bad_alloc&) {
@@ -114,12 +165,14 @@ class Vista3dSession final : public InteractiveSession {
     return core::Status::success();
   }
 
-  bool undoPoint() override {
-    if (m_points.empty() || m_history.empty()) return false;
+  bool undoPrompt() override {
+    if (m_prompts.empty() || m_history.empty()) return false;
     try {
       ObjectMask previous = unpackMask(m_history.back());
       m_history.pop_back();
-      m_points.pop_back();
+      m_points.resize(m_points.size() - m_pointCounts.back());
+      m_pointCounts.pop_back();
+      m_prompts.pop_back();
       m_mask = std::move(previous);
       return true;
     } catch (const std::bad_alloc&) {
@@ -127,14 +180,16 @@ class Vista3dSession final : public InteractiveSession {
     }
   }
 
-  const std::vector<PointPrompt>& points() const override { return m_points; }
+  const std::vector<Prompt>& prompts() const override { return m_prompts; }
   const ObjectMask& mask() const override { return m_mask; }
 
  private:
   std::shared_ptr<Vista3dRunner> m_runner;
   core::ImageView m_image;
   std::shared_ptr<const vista3d::Vista3dInput> m_input;  // the preprocessed image, from the first click on
-  std::vector<PointPrompt> m_points;
+  std::vector<PointPrompt> m_points;  // every prompt's points, as the network takes them
+  std::vector<Prompt> m_prompts;
+  std::vector<std::size_t> m_pointCounts;  // of each prompt
   ObjectMask m_mask;
   std::vector<PackedMask> m_history;
 };

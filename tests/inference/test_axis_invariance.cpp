@@ -110,7 +110,7 @@ void checkClicksInvariant(const Crop& c, const std::vector<core::AxisOrder>& ord
     }
     // Undo restores the earlier object in this order too.
     if (eval->clicks.size() > 1) {
-      REQUIRE((*session)->undoPoint());
+      REQUIRE((*session)->undoPrompt());
       CHECK(onOriginalGrid((*session)->mask(), dims, order) == expected[eval->clicks.size() - 2]);
     }
   }

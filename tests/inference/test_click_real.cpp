@@ -108,9 +108,9 @@ namespace {
 class RecordingSession final : public inference::InteractiveSession {
  public:
   explicit RecordingSession(inference::InteractiveSession& session) : m_session(session) {}
-  core::Status addPoint(const inference::PointPrompt& point, core::ProgressSink* progress) override {
+  core::Status addPrompt(const inference::Prompt& point, core::ProgressSink* progress) override {
     const inference::ObjectMask before = m_session.mask();
-    core::Status s = m_session.addPoint(point, progress);
+    core::Status s = m_session.addPrompt(point, progress);
     if (!s) return s;
     // A positive click: every voxel before is still in; a negative one: every voxel now was in before.
     const inference::ObjectMask& after = m_session.mask();
@@ -124,8 +124,8 @@ class RecordingSession final : public inference::InteractiveSession {
     if (lost > 0) ++(point.positive ? positiveRemoved : negativeAdded);
     return s;
   }
-  bool undoPoint() override { return m_session.undoPoint(); }
-  const std::vector<inference::PointPrompt>& points() const override { return m_session.points(); }
+  bool undoPrompt() override { return m_session.undoPrompt(); }
+  const std::vector<inference::Prompt>& prompts() const override { return m_session.prompts(); }
   const inference::ObjectMask& mask() const override { return m_session.mask(); }
 
   int positiveRemoved = 0;  // positive clicks that removed some voxel

@@ -91,13 +91,13 @@ TEST_CASE("click: a negative click cuts off a touching object of the same intens
   CHECK_FALSE(s.mask().contains({46, 20, 20}));
   CHECK(s.mask().contains({20, 20, 20}));
   CHECK(cut > leaked);
-  REQUIRE(s.points().size() == 2);
-  REQUIRE(s.undoPoint());
-  CHECK(s.points().size() == 1);
+  REQUIRE(s.prompts().size() == 2);
+  REQUIRE(s.undoPrompt());
+  CHECK(s.prompts().size() == 1);
   CHECK(inference::diceOf(s.mask(), reference) == Approx(leaked));
-  REQUIRE(s.undoPoint());
+  REQUIRE(s.undoPrompt());
   CHECK(s.mask().box.empty());
-  CHECK_FALSE(s.undoPoint());
+  CHECK_FALSE(s.undoPrompt());
 }
 
 TEST_CASE("click: a point outside the image is refused and leaves the session as it was, accept gives a patch",
@@ -112,7 +112,7 @@ TEST_CASE("click: a point outside the image is refused and leaves the session as
   auto bad = s.addPoint({{500, 20, 20}, true});
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().code == ErrorCode::InvalidArgument);
-  CHECK(s.points().size() == 1);
+  CHECK(s.prompts().size() == 1);
   CHECK(s.mask().count() == before);
   CHECK_FALSE(s.accept(0).ok());
   auto patch = s.accept(7);

@@ -156,7 +156,7 @@ TEST_CASE("vista3d engine: a click session adds, refuses and undoes clicks and a
   auto& s = **session;
   // A negative first click has nothing to carve from.
   CHECK_FALSE(s.addPoint(c->click(10, 50, 25, false)).ok());
-  CHECK(s.points().empty());
+  CHECK(s.prompts().empty());
   REQUIRE(s.addPoint(c->click(30, 40, 16, true)).ok());
   // (The reference's tiny model is not trained: one click alone may give no object; the pair below gives the
   // reference's.)
@@ -164,7 +164,7 @@ TEST_CASE("vista3d engine: a click session adds, refuses and undoes clicks and a
   const core::IndexBox firstBox = s.mask().box;
   // Off the image: refused, the session as it was.
   CHECK_FALSE(s.addPoint(c->click(30, 400, 16, true)).ok());
-  CHECK(s.points().size() == 1);
+  CHECK(s.prompts().size() == 1);
   CHECK(s.mask().count() == first);
   REQUIRE(s.addPoint(c->click(10, 50, 25, false)).ok());
   // After both clicks: the bundle's object of the click case.
@@ -185,13 +185,13 @@ TEST_CASE("vista3d engine: a click session adds, refuses and undoes clicks and a
   auto patch = s.accept(9);
   REQUIRE(patch.ok());
   CHECK(static_cast<std::size_t>(std::count(patch->voxels.begin(), patch->voxels.end(), core::Label{9})) == s.mask().count());
-  REQUIRE(s.undoPoint());
-  CHECK(s.points().size() == 1);
+  REQUIRE(s.undoPrompt());
+  CHECK(s.prompts().size() == 1);
   CHECK(s.mask().count() == first);
   CHECK(s.mask().box == firstBox);
-  REQUIRE(s.undoPoint());
+  REQUIRE(s.undoPrompt());
   CHECK(s.mask().count() == 0);
-  CHECK_FALSE(s.undoPoint());
+  CHECK_FALSE(s.undoPrompt());
 }
 
 TEST_CASE("vista3d prompt note: classes on which the bundle's and training's special lists disagree are flagged",

@@ -611,7 +611,7 @@ bool AiPanel::addPoint(const core::Vec3& lps, bool positive) {
     return false;
   }
   if (!session->image().geometry().contains(session->image().geometry().lpsToNearestIndex(lps))) return false;
-  m_queue.push_back({lps, positive});
+  m_queue.push_back(inference::Prompt::point({lps, positive}));
   if (!m_running) runNextPoint();
   showPoints();  // at once, before the engine is done
   updateState();
@@ -622,7 +622,7 @@ void AiPanel::runNextPoint() {
   if (m_queue.empty() || m_running || m_bench.loading()) return;
   const core::AnnotationSession* session = m_document.session();
   if (!session) return;
-  const inference::PointPrompt point = m_queue.front();
+  const inference::Prompt point = m_queue.front();
   m_queue.pop_front();
   m_computing = point;
   m_running = true;
@@ -650,7 +650,7 @@ void AiPanel::runNextPoint() {
       m_bench.reportError(tr("AI point: %1").arg(fromError(outcome->status.error())));
     } else {
       m_session = outcome->session;
-      m_confirmedPoints = m_session->points();
+      m_confirmedPoints = m_session->prompts();
       m_engineMs = outcome->ms;
       showPreview();
     }
@@ -673,7 +673,7 @@ void AiPanel::runNextPoint() {
         }
         out->session = std::shared_ptr<inference::InteractiveSession>(std::move(begun).value());
       }
-      out->status = out->session->addPoint(point);
+      out->status = out->session->addPrompt(point);
     } catch (const std::bad_alloc&) {
       out->status = core::Error{core::ErrorCode::OutOfMemory, "click", "out of memory"};
     }
@@ -733,17 +733,20 @@ void AiPanel::clearPreview() {
 
 void AiPanel::showPoints() {
   std::vector<viewer::SliceScene::ClickPoint> points;
-  for (const auto& p : m_confirmedPoints) points.push_back({p.pointLps, p.positive});
-  if (m_computing) points.push_back({m_computing->pointLps, m_computing->positive});
-  for (const auto& p : m_queue) points.push_back({p.pointLps, p.positive});
+  auto add = [&](const inference::Prompt& p) {
+    if (p.kind == inference::Prompt::Kind::Point) points.push_back({p.pointsLps.front(), p.positive});
+  };
+  for (const auto& p : m_confirmedPoints) add(p);
+  if (m_computing) add(*m_computing);
+  for (const auto& p : m_queue) add(p);
   for (auto o : kSliceViews) m_bench.slicePanel(o)->scene().setClickPoints(points);
   m_bench.refreshViews();
 }
 
 bool AiPanel::undoPoint() {
   if (!m_session || m_running || pointCount() == 0) return false;
-  if (!m_session->undoPoint()) return false;
-  m_confirmedPoints = m_session->points();
+  if (!m_session->undoPrompt()) return false;
+  m_confirmedPoints = m_session->prompts();
   if (m_confirmedPoints.empty()) clearPreview();
   else showPreview();
   showPoints();

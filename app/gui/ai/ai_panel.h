@@ -132,10 +132,10 @@ class AiPanel : public QWidget {
   std::optional<inference::ModelFitProfile> m_fitProfile;
   std::optional<std::uint64_t> m_fitConfirmed;  // the study generation the user chose to run a misfit model on
   std::shared_ptr<inference::InteractiveSession> m_session;
-  std::deque<inference::PointPrompt> m_queue;
+  std::deque<inference::Prompt> m_queue;
   // The session's points, copied while no job holds it (their count is the object's point count).
-  std::vector<inference::PointPrompt> m_confirmedPoints;
-  std::optional<inference::PointPrompt> m_computing;      // the point a job is adding now
+  std::vector<inference::Prompt> m_confirmedPoints;
+  std::optional<inference::Prompt> m_computing;      // the point a job is adding now
   bool m_running = false;
   bool m_building = false;
   bool m_clickMode = false;
