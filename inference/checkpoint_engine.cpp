@@ -32,6 +32,7 @@ class AtlasEngine final : public SegmentationEngine {
     i.modality = "any";
     i.device = m_model->device();
     i.supportsPoints = false;
+    i.guidesPrompts = true;
     i.classes = m_info.labelTable();
     return i;
   }

@@ -37,6 +37,7 @@ struct EngineInfo {
   std::string modality;    // "CT", "MR" or "any"
   std::string device;      // where it runs: "cpu", "cuda:0"
   bool supportsPoints = false;
+  bool guidesPrompts = false;  // classProbability answers: prompts can edit its classes through it (model-guided)
   core::LabelTable classes;  // the labels it produces, with names and colours for a session's table
 };
 

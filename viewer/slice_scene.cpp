@@ -240,6 +240,8 @@ void SliceScene::setImage(core::ImageView image) {
   m_previewActor->VisibilityOff();
   m_brushActor->VisibilityOff();
   m_clickPoints.clear();
+  m_shapes.clear();
+  m_draft.reset();
   updateClickPoints();
   const bool shown = image && image.size() > 0;
   for (auto& t : m_markers) t->SetVisibility(shown);
@@ -449,6 +451,16 @@ void SliceScene::setClickPoints(std::vector<ClickPoint> points) {
 
 std::size_t SliceScene::shownClickPoints(bool positive) const { return positive ? m_shownPositive : m_shownNegative; }
 
+void SliceScene::setPromptShapes(std::vector<PromptShape> shapes) {
+  m_shapes = std::move(shapes);
+  updateClickPoints();
+}
+
+void SliceScene::setDraftShape(std::optional<PromptShape> shape) {
+  m_draft = std::move(shape);
+  updateClickPoints();
+}
+
 void SliceScene::updateClickPoints() {
   m_shownPositive = m_shownNegative = 0;
   auto points = vtkSmartPointer<vtkPoints>::New();
@@ -477,6 +489,29 @@ void SliceScene::updateClickPoints() {
       if (p.positive) stroke(m_up);
       ++(p.positive ? m_shownPositive : m_shownNegative);
     }
+    m_shownShapes = 0;
+    auto drawShape = [&](const PromptShape& s) {
+      if (s.lps.size() < 2) return false;
+      double mean = 0;
+      for (const Vec3& p : s.lps) mean += dot(p, m_normal);
+      mean /= static_cast<double>(s.lps.size());
+      if (std::fabs(mean - plane) > 0.5 * step + 1e-6) return false;
+      const unsigned char rgb[2][3] = {{255, 70, 70}, {60, 255, 90}};
+      const std::size_t n = s.lps.size();
+      for (std::size_t k = 0; k + 1 < n + (s.closed ? 1 : 0); ++k) {
+        const Vec3& a0 = s.lps[k];
+        const Vec3& b0 = s.lps[(k + 1) % n];
+        const Vec3 a = add(a0, m_normal, plane - dot(a0, m_normal) - 0.06 * step);
+        const Vec3 b = add(b0, m_normal, plane - dot(b0, m_normal) - 0.06 * step);
+        const vtkIdType ids[2] = {points->InsertNextPoint(a[0], a[1], a[2]), points->InsertNextPoint(b[0], b[1], b[2])};
+        lines->InsertNextCell(2, ids);
+        colors->InsertNextTypedTuple(rgb[s.positive ? 1 : 0]);
+      }
+      return true;
+    };
+    for (const PromptShape& s : m_shapes)
+      if (drawShape(s)) ++m_shownShapes;
+    if (m_draft) drawShape(*m_draft);
   }
   m_pointGlyphs->SetPoints(points);
   m_pointGlyphs->SetLines(lines);
@@ -485,7 +520,7 @@ void SliceScene::updateClickPoints() {
   // The dark stroke a hair behind the coloured one (the camera looks along the normal).
   const double behind = 0.01 * sliceStep();
   m_pointShadow->SetPosition(m_normal[0] * behind, m_normal[1] * behind, m_normal[2] * behind);
-  const bool any = m_shownPositive + m_shownNegative > 0;
+  const bool any = lines->GetNumberOfCells() > 0;
   m_pointActor->SetVisibility(any);
   m_pointShadow->SetVisibility(any);
 }

@@ -82,6 +82,17 @@ class SliceScene {
   void setClickPoints(std::vector<ClickPoint> points);
   // How many markers of that sign this view draws now.
   std::size_t shownClickPoints(bool positive) const;
+  // Prompts drawn as lines (a box's rectangle, a scribble, a lasso): green for positive, red for negative, in the
+  // views whose slice holds them (their points' mean within half a slice), projected onto it. The draft is the one
+  // being drawn now (nullopt: none).
+  struct PromptShape {
+    std::vector<core::Vec3> lps;
+    bool closed = false;
+    bool positive = true;
+  };
+  void setPromptShapes(std::vector<PromptShape> shapes);
+  void setDraftShape(std::optional<PromptShape> shape);
+  std::size_t shownPromptShapes() const { return m_shownShapes; }
   // The brush's outline on this view's plane, centred on `centerLps` projected onto it; nullopt hides it.
   void setBrushOutline(std::optional<core::Vec3> centerLps, double radiusMm);
   void setWindowLevel(double window, double level);
@@ -148,7 +159,9 @@ class SliceScene {
   vtkSmartPointer<vtkImageData> m_previewPlane;  // the resliced plane, its border marked 2
   core::Rgba m_previewColor{255, 220, 40, 255};
   std::vector<ClickPoint> m_clickPoints;
-  std::size_t m_shownPositive = 0, m_shownNegative = 0;
+  std::vector<PromptShape> m_shapes;
+  std::optional<PromptShape> m_draft;
+  std::size_t m_shownPositive = 0, m_shownNegative = 0, m_shownShapes = 0;
   vtkSmartPointer<vtkPolyData> m_pointGlyphs;
   vtkSmartPointer<vtkActor> m_pointActor, m_pointShadow;
   vtkSmartPointer<vtkRegularPolygonSource> m_brush;

@@ -288,7 +288,7 @@ core::Status ClickSession::setStart(const ObjectMask& start) {
   return core::Status::success();
 }
 
-Index3 ClickSession::boxSeed(const RasterPrompt& raster) const {
+std::vector<ClickSession::Seed> ClickSession::boxSeeds(const RasterPrompt& raster) const {
   const IndexBox& b = raster.box;
   // The slice the box was drawn in; for a 3D box the middle slice across its thinnest side (in mm).
   int axis = raster.sliceAxis;
@@ -306,71 +306,143 @@ Index3 ClickSession::boxSeed(const RasterPrompt& raster) const {
   const auto ax = static_cast<std::size_t>(axis);
   IndexBox slice = b;
   slice.min[ax] = slice.max[ax] = (b.min[ax] + b.max[ax]) / 2;
-  IndexBox region = slice;  // the grid holds the box and a little around it
+  // The grid holds the box's slice and a ring around it, a quarter of the box's side wide (at least 3 voxels): what
+  // lies just outside the box is what the object is not.
+  IndexBox region = slice;
   for (std::size_t a = 0; a < 3; ++a) {
-    region.min[a] = std::max<std::int64_t>(0, region.min[a] - 2);
-    region.max[a] = std::min<std::int64_t>(m_canonical.dimensions()[a] - 1, region.max[a] + 2);
+    if (a == ax) continue;
+    const std::int64_t ring = std::max<std::int64_t>(3, (b.max[a] - b.min[a] + 1) / 4);
+    region.min[a] = std::max<std::int64_t>(0, region.min[a] - ring);
+    region.max[a] = std::min<std::int64_t>(m_canonical.dimensions()[a] - 1, region.max[a] + ring);
   }
   const auto grid = gridFor(region);
   const WorkingGrid& g = *grid;
-  const Index3 lo = g.toWorking(slice.min), hi = g.toWorking(slice.max);
+  const Index3 lo = g.toWorking(region.min), hi = g.toWorking(region.max);
+  const Index3 inLo = g.toWorking(slice.min), inHi = g.toWorking(slice.max);
   const core::Size3 n{hi[0] - lo[0] + 1, hi[1] - lo[1] + 1, hi[2] - lo[2] + 1};
-  auto valueAt = [&](std::size_t o) {
-    const auto j = static_cast<std::int64_t>(o);
-    return g.value[g.index(lo[0] + j % n[0], lo[1] + (j / n[0]) % n[1], lo[2] + j / (n[0] * n[1]))];
-  };
   const std::size_t count = static_cast<std::size_t>(n[0] * n[1] * n[2]);
-  // The band of the box's middle third (in-plane): its median and spread, as for a click.
-  std::vector<float> central;
-  std::vector<std::uint8_t> isCentral(count, 0);
+  std::vector<float> value(count);
+  std::vector<std::uint8_t> inside(count, 0), central(count, 0);
+  float vmin = std::numeric_limits<float>::infinity(), vmax = -vmin;
   for (std::size_t o = 0; o < count; ++o) {
     const auto j = static_cast<std::int64_t>(o);
-    const std::int64_t c[3] = {j % n[0], (j / n[0]) % n[1], j / (n[0] * n[1])};
-    bool in = true;
-    for (std::size_t a = 0; a < 3; ++a)
-      if (a != ax && (3 * c[a] < n[a] - 1 || 3 * c[a] > 2 * (n[a] - 1) + 1)) in = false;
-    if (in) {
-      isCentral[o] = 1;
-      central.push_back(valueAt(o));
+    const Index3 w{lo[0] + j % n[0], lo[1] + (j / n[0]) % n[1], lo[2] + j / (n[0] * n[1])};
+    value[o] = g.value[g.index(w[0], w[1], w[2])];
+    vmin = std::min(vmin, value[o]);
+    vmax = std::max(vmax, value[o]);
+    bool in = true, mid = true;
+    for (std::size_t a = 0; a < 3; ++a) {
+      if (a == ax) continue;
+      if (w[a] < inLo[a] || w[a] > inHi[a]) in = false;
+      const std::int64_t span = inHi[a] - inLo[a], c = w[a] - inLo[a];
+      if (3 * c < span || 3 * c > 2 * span) mid = false;
     }
+    inside[o] = in ? 1 : 0;
+    central[o] = in && mid ? 1 : 0;
   }
-  if (central.empty()) return Index3{(b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, (b.min[2] + b.max[2]) / 2};
-  IntensityModel mdl;
-  mdl.median = medianOf(central);
-  for (auto& v : central) v = std::fabs(v - mdl.median);
-  const float floorSpread = static_cast<float>(m_options.noiseFloor) * g.noise;
-  mdl.spread = std::clamp(medianOf(central) * 1.4826f, floorSpread, static_cast<float>(m_options.maxSpread) * floorSpread);
-  const auto k = static_cast<float>(m_options.bandSigmas);
-  core::Mask band(count, 0);
-  for (std::size_t o = 0; o < count; ++o) band[o] = std::fabs(valueAt(o) - mdl.median) <= k * mdl.spread ? 1 : 0;
-  // The part of the band holding most of the middle third, and its deepest voxel.
-  const core::Components parts = core::connectedComponents(band, n);
+  // Intensity histograms of the inside and of the ring (bins of one noise floor, lightly smoothed): the object's
+  // intensities are those the inside holds clearly more of than the ring.
+  const float floorSpread = std::max(1e-6f, static_cast<float>(m_options.noiseFloor) * g.noise);
+  const float width = std::max(floorSpread, (vmax - vmin) / 512.0f);
+  const std::size_t bins = static_cast<std::size_t>((vmax - vmin) / width) + 1;
+  std::vector<double> hIn(bins, 0), hOut(bins, 0);
+  auto bin = [&](float v) { return std::min(bins - 1, static_cast<std::size_t>((v - vmin) / width)); };
+  double nIn = 0, nOut = 0;
+  for (std::size_t o = 0; o < count; ++o) {
+    (inside[o] ? hIn : hOut)[bin(value[o])] += 1;
+    (inside[o] ? nIn : nOut) += 1;
+  }
+  auto smooth = [&](std::vector<double>& h) {
+    std::vector<double> out(h.size(), 0);
+    for (std::size_t i = 0; i < h.size(); ++i)
+      for (int d = -2; d <= 2; ++d) {
+        const auto k = static_cast<std::ptrdiff_t>(i) + d;
+        if (k >= 0 && k < static_cast<std::ptrdiff_t>(h.size())) out[i] += h[static_cast<std::size_t>(k)] * (3 - std::abs(d));
+      }
+    h = std::move(out);
+  };
+  smooth(hIn);
+  smooth(hOut);
+  core::Mask object(count, 0);
+  for (std::size_t o = 0; o < count; ++o) {
+    if (!inside[o]) continue;
+    const std::size_t k = bin(value[o]);
+    const double pIn = hIn[k] / std::max(1.0, nIn), pOut = hOut[k] / std::max(1.0, nOut);
+    // 1.5: on the shared CT and MR sets a box alone gave 0.51 (1.0: 0.50, 2.0: 0.51); box + 5 clicks 0.63 for all.
+    object[o] = pIn > 1.5 * pOut + 1e-9 ? 1 : 0;
+  }
+  // The part of it (in the slice) holding most of the middle third, else the largest.
+  const core::Components parts = core::connectedComponents(object, n);
   std::vector<std::size_t> inCentre(parts.size.size(), 0);
   for (std::size_t o = 0; o < count; ++o)
-    if (isCentral[o] && parts.id[o] >= 0) ++inCentre[static_cast<std::size_t>(parts.id[o])];
-  const auto best = static_cast<std::int32_t>(std::max_element(inCentre.begin(), inCentre.end()) - inCentre.begin());
-  if (inCentre.empty() || inCentre[static_cast<std::size_t>(best)] == 0)
-    return Index3{(b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, (b.min[2] + b.max[2]) / 2};
+    if (central[o] && parts.id[o] >= 0) ++inCentre[static_cast<std::size_t>(parts.id[o])];
+  std::int32_t best = -1;
+  for (std::size_t c = 0; c < parts.size.size(); ++c)
+    if (best < 0 || inCentre[c] > inCentre[static_cast<std::size_t>(best)] ||
+        (inCentre[c] == inCentre[static_cast<std::size_t>(best)] && parts.size[c] > parts.size[static_cast<std::size_t>(best)]))
+      best = static_cast<std::int32_t>(c);
+  auto toFull = [&](std::size_t o) {
+    const auto j = static_cast<std::int64_t>(o);
+    const Index3 w{lo[0] + j % n[0], lo[1] + (j / n[0]) % n[1], lo[2] + j / (n[0] * n[1])};
+    Index3 full{};
+    for (std::size_t a = 0; a < 3; ++a) full[a] = std::clamp(g.box.min[a] + w[a] * g.factor[a] + g.factor[a] / 2, b.min[a], b.max[a]);
+    return full;
+  };
+  Seed base;
+  base.positive = true;
+  base.extent = b;
+  base.bound = b;
+  double diag2 = 0;
+  const core::Vec3 sp = m_canonical.spacingMm();
+  for (std::size_t a = 0; a < 3; ++a) {
+    if (static_cast<int>(a) == raster.sliceAxis) {  // a 2D box says nothing of this axis
+      base.bound.min[a] = 0;
+      base.bound.max[a] = m_canonical.dimensions()[a] - 1;
+      continue;
+    }
+    const double half = 0.5 * static_cast<double>(b.max[a] - b.min[a] + 1) * sp[a];
+    diag2 += half * half;
+  }
+  base.reach = static_cast<float>(std::max(std::sqrt(diag2), 2 * std::min({sp[0], sp[1], sp[2]})));
+  std::vector<Seed> seeds;
+  if (best < 0 || parts.size[static_cast<std::size_t>(best)] == 0) {
+    base.at = Index3{(b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, (b.min[2] + b.max[2]) / 2};
+    seeds.push_back(base);
+    return seeds;
+  }
   core::Mask part(count, 0);
-  for (std::size_t o = 0; o < count; ++o) part[o] = parts.id[o] == best ? 1 : 0;
-  // In-plane depth: the slice's own faces (one voxel apart across it) are no boundary.
+  std::vector<float> partValues;
+  for (std::size_t o = 0; o < count; ++o)
+    if (parts.id[o] == best) {
+      part[o] = 1;
+      partValues.push_back(value[o]);
+    }
+  // Its band: the part's intensities (5th to 95th percentile) widened by a noise floor; its seeds: the deepest voxel
+  // and a few more over its deeper half, so a textured object is entered in several places.
+  std::sort(partValues.begin(), partValues.end());
+  base.low = partValues[partValues.size() / 20] - floorSpread;
+  base.high = partValues[partValues.size() - 1 - partValues.size() / 20] + floorSpread;
   core::Vec3 planeSpacing = g.spacingMm;
-  planeSpacing[ax] = 1e9;
+  planeSpacing[ax] = 1e9;  // in-plane depth: the slice's faces are no boundary
   const auto depth = core::squaredDistanceToBackground(part, n, planeSpacing, true);
-  std::size_t at = 0;
+  std::size_t deepestAt = 0;
   float deepest = -1;
   for (std::size_t o = 0; o < count; ++o)
     if (part[o] && depth[o] > deepest) {
       deepest = depth[o];
-      at = o;
+      deepestAt = o;
     }
-  const auto j = static_cast<std::int64_t>(at);
-  const Index3 w{lo[0] + j % n[0], lo[1] + (j / n[0]) % n[1], lo[2] + j / (n[0] * n[1])};
-  // The middle of that working voxel's block, kept inside the box.
-  Index3 full{};
-  for (std::size_t a = 0; a < 3; ++a)
-    full[a] = std::clamp(g.box.min[a] + w[a] * g.factor[a] + g.factor[a] / 2, b.min[a], b.max[a]);
-  return full;
+  base.at = toFull(deepestAt);
+  seeds.push_back(base);
+  std::vector<Index3> deep;
+  for (std::size_t o = 0; o < count; ++o)
+    if (part[o] && o != deepestAt && depth[o] >= 0.25f * deepest) deep.push_back(toFull(o));
+  for (const auto& q : spreadVoxels(deep, 4)) {
+    Seed more = base;
+    more.at = q;
+    seeds.push_back(more);
+  }
+  return seeds;
 }
 
 core::Result<std::vector<ClickSession::Seed>> ClickSession::seedsOf(const Prompt& prompt, const RasterPrompt& raster) const {
@@ -419,23 +491,7 @@ core::Result<std::vector<ClickSession::Seed>> ClickSession::seedsOf(const Prompt
     }
     case Prompt::Kind::Box: {
       if (!prompt.positive) break;  // a negative box clears its voxels (below), nothing more
-      Seed sd;
-      sd.at = boxSeed(raster);
-      sd.positive = true;
-      sd.extent = raster.box;
-      sd.bound = raster.box;
-      double diag2 = 0;
-      for (std::size_t a = 0; a < 3; ++a) {
-        if (static_cast<int>(a) == raster.sliceAxis) {  // a 2D box says nothing of this axis
-          sd.bound.min[a] = 0;
-          sd.bound.max[a] = m_canonical.dimensions()[a] - 1;
-          continue;
-        }
-        const double half = 0.5 * static_cast<double>(raster.box.max[a] - raster.box.min[a] + 1) * sp[a];
-        diag2 += half * half;
-      }
-      sd.reach = static_cast<float>(std::max(std::sqrt(diag2), 2 * std::min({sp[0], sp[1], sp[2]})));
-      seeds.push_back(sd);
+      seeds = boxSeeds(raster);
       break;
     }
   }
@@ -680,6 +736,10 @@ core::Result<ObjectMask> ClickSession::compute(std::vector<Seed>& seedList, std:
         gs[k2].reachMm = reach[k2];
         gs[k2].low = mdl.median - k * mdl.spread;
         gs[k2].high = mdl.median + k * mdl.spread;
+        if (!std::isnan(seedList[k2].low)) {  // a box's seeds: the band the box's inside and ring give
+          gs[k2].low = seedList[k2].low;
+          gs[k2].high = seedList[k2].high;
+        }
       }
       std::vector<IndexBox> bounds(seeds.size());
       for (std::size_t k2 = 0; k2 < seeds.size(); ++k2) {

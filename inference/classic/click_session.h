@@ -52,6 +52,7 @@
 // averaging, the per-axis box snapping, the geodesic queue's neighbour order and slice-wise hole filling all follow
 // storage axes and would otherwise differ between LPS and LAS files, or with i and j swapped.
 
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -109,6 +110,7 @@ class ClickSession final : public InteractiveSession {
     bool positive = true;
     float reach = 0;
     core::IndexBox bound, extent;
+    float low = std::numeric_limits<float>::quiet_NaN(), high = low;  // its band (NaN: from around it, as a click's)
   };
 
  private:
@@ -119,9 +121,10 @@ class ClickSession final : public InteractiveSession {
                                    double& margin, core::ProgressSink* progress) const;
   // The seeds of a prompt rasterised on the canonical grid.
   core::Result<std::vector<Seed>> seedsOf(const Prompt& prompt, const RasterPrompt& raster) const;
-  // A box prompt's seed: the deepest point, in the box's middle slice, of the part in one intensity band with the
-  // box's centre.
-  core::Index3 boxSeed(const RasterPrompt& raster) const;
+  // A box prompt's seeds: in the box's slice, the voxels whose intensities the box holds clearly more of than a ring
+  // just outside it; of their part holding most of the box's middle third, the deepest voxel and up to 4 more over
+  // its deeper half, with that part's intensity range as their band.
+  std::vector<Seed> boxSeeds(const RasterPrompt& raster) const;
   // The working grid of `box`: the cached one when it covers the same box, else a new one (which replaces it).
   std::shared_ptr<const WorkingGrid> gridFor(const core::IndexBox& box) const;
 

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <vector>
 
 #include "app/gui/ai/ai_panel.h"
 #include "app/gui/shell/main_window.h"
@@ -103,6 +104,51 @@ TEST_CASE("AI panel: a model trained on the share is chosen in the panel and seg
       const core::LabelEntry* e = session->table().find(id);
       REQUIRE(e != nullptr);
       CHECK((e->name.rfind("Left ", 0) == 0 || e->name.rfind("Right ", 0) == 0));  // the atlas table's names
+    }
+    // Issue 45: with one of the model's labels as the target, prompts edit that label through the network's
+    // probabilities (model-guided), starting from the label as it is; a new label is grown by the classic engine.
+    {
+      core::Label target = 0;
+      std::size_t most = 0;
+      for (const core::Label id : present) {
+        const auto n = static_cast<std::size_t>(std::count(labels.data(), labels.data() + labels.size(), id));
+        if (n > most) most = n, target = id;
+      }
+      ai->setAcceptTarget(0);
+      CHECK(ai->promptMode() == "classic");
+      ai->setAcceptTarget(target);
+      CHECK(ai->promptMode() == "model-guided");
+      ai->setClickMode(true);
+      REQUIRE(ai->clickMode());
+      // A negative click on the label's voxel farthest inside it: the label loses voxels, nothing else changes.
+      const core::Geometry& g = labels.geometry();
+      core::Index3 inside{0, 0, 0};
+      for (std::int64_t z = 0; z < g.dimensions()[2] && inside == core::Index3{0, 0, 0}; ++z)
+        for (std::int64_t y = 0; y < g.dimensions()[1] && inside == core::Index3{0, 0, 0}; ++y)
+          for (std::int64_t x = 0; x < g.dimensions()[0]; ++x)
+            if (labels.at(core::Index3{x, y, z}) == target && labels.at(core::Index3{x + 1, y, z}) == target) {
+              inside = core::Index3{x, y, z};
+              break;
+            }
+      const std::vector<core::Label> before(labels.data(), labels.data() + labels.size());
+      QSignalSpy preview(ai, &app::gui::AiPanel::previewUpdated);
+      REQUIRE(ai->addPoint(g.indexToLps(inside), false));
+      REQUIRE(waitFor(preview, 120000));
+      CHECK(ai->promptMode() == "model-guided");
+      const std::size_t object = ai->objectVoxels();
+      INFO("label " << target << ": " << most << " voxels, after the negative click " << object);
+      CHECK(object < most);
+      REQUIRE(ai->acceptObject());
+      const core::LabelMap& after = window.document().session()->labels();
+      std::size_t changed = 0, wrong = 0;
+      for (std::size_t i = 0; i < after.size(); ++i) {
+        if (after.data()[i] == before[i]) continue;
+        ++changed;
+        if (!(before[i] == target && after.data()[i] == 0)) ++wrong;  // only removed from the target
+      }
+      CHECK(changed == most - object);
+      CHECK(wrong == 0);
+      ai->setClickMode(false);
     }
     auto* fitLabel = ai->findChild<QLabel*>("ai-fit");
     REQUIRE(fitLabel != nullptr);

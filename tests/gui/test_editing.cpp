@@ -353,7 +353,7 @@ TEST_CASE("AI click mode with the classic engine: a click previews an object, Re
 
   auto* aiStatus = ai->findChild<QLabel*>("ai-status");
   REQUIRE(aiStatus != nullptr);
-  CHECK(aiStatus->text().startsWith("2 point"));
+  CHECK(aiStatus->text().startsWith("2 prompt"));
   QTest::keyClick(&window, Qt::Key_Return);
   const std::vector<core::Label> labels = voxels(window);
   CHECK(static_cast<std::size_t>(std::count(labels.begin(), labels.end(), liver)) == objectAfter);

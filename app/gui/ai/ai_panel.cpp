@@ -33,6 +33,7 @@
 #include "app/gui/study/study_document.h"
 #include "app/gui/views/view_panels.h"
 #include "inference/engine_plugin.h"
+#include "inference/guided_session.h"
 #include "io/dicom/dicom.h"
 #include "io/share/share_store.h"
 #include "io/studies/checkpoint_fetch.h"
@@ -108,6 +109,21 @@ AiPanel::AiPanel(StudyDocument& document, Workbench& bench, EditTools& tools, QW
   m_selected = button("ai-selected");
   m_clickButton = button("ai-click-mode");
   m_clickButton->setCheckable(true);
+  auto* toolRow = new QHBoxLayout();
+  m_toolLabel = new QLabel(this);
+  toolRow->addWidget(m_toolLabel);
+  const char* toolNames[4] = {"ai-tool-point", "ai-tool-box", "ai-tool-scribble", "ai-tool-lasso"};
+  for (int i = 0; i < 4; ++i) {
+    m_toolButtons[i] = new QToolButton(this);
+    m_toolButtons[i]->setObjectName(toolNames[i]);
+    m_toolButtons[i]->setCheckable(true);
+    m_toolButtons[i]->setAutoExclusive(true);
+    toolRow->addWidget(m_toolButtons[i]);
+    connect(m_toolButtons[i], &QToolButton::clicked, this, [this, i] { setPromptTool(static_cast<SlicePanel::PromptTool>(i)); });
+  }
+  m_toolButtons[0]->setChecked(true);
+  toolRow->addStretch(1);
+  layout->addLayout(toolRow);
   m_clickHelp = new QLabel(this);
   m_clickHelp->setWordWrap(true);
   layout->addWidget(m_clickHelp);
@@ -145,6 +161,7 @@ AiPanel::AiPanel(StudyDocument& document, Workbench& bench, EditTools& tools, QW
   connect(m_undoPoint, &QPushButton::clicked, this, [this] { undoPoint(); });
   connect(m_target, QOverload<int>::of(&QComboBox::activated), this, [this](int index) {
     m_chosenTarget = static_cast<core::Label>(m_target->itemData(index).toInt());
+    updatePromptHints();
   });
   // The list follows the study's labels: a new study, a new table, a label added, renamed or removed by undo.
   connect(&m_document, &StudyDocument::tableChanged, this, &AiPanel::fillTargets);
@@ -172,6 +189,18 @@ AiPanel::AiPanel(StudyDocument& document, Workbench& bench, EditTools& tools, QW
   shortcut(QKeySequence(Qt::Key_Return), [this] { acceptObject(); });
   shortcut(QKeySequence(Qt::Key_Escape), [this] { discardObject(); });
   shortcut(QKeySequence(Qt::Key_Backspace), [this] { undoPoint(); });
+  // The prompt tools, window-wide like A (a text field keeps its letters: it takes them first).
+  const Qt::Key toolKeys[4] = {Qt::Key_P, Qt::Key_X, Qt::Key_S, Qt::Key_L};
+  for (int i = 0; i < 4; ++i) {
+    auto* a = new QAction(this);
+    a->setShortcut(QKeySequence(toolKeys[i]));
+    connect(a, &QAction::triggered, this, [this, i] {
+      setPromptTool(static_cast<SlicePanel::PromptTool>(i));
+      setClickMode(true);
+    });
+    m_bench.widget()->addAction(a);
+    m_actions.append(a);
+  }
   m_model->addItem(QString(), QString());  // "From the preferences" (retranslate names it) until the share is listed
   retranslate();
   refreshModels();
@@ -193,7 +222,19 @@ void AiPanel::retranslate() {
   m_classesLabel->setText(tr("Classes:"));
   m_selected->setText(tr("Segment selected classes"));
   m_clickButton->setText(tr("Click mode (A)"));
-  m_clickHelp->setText(tr("Left click: positive point. Shift + left or right click: negative point."));
+  m_toolLabel->setText(tr("Prompt:"));
+  const QString toolTexts[4] = {tr("Point"), tr("Box"), tr("Scribble"), tr("Lasso")};
+  const QString toolTips[4] = {
+      tr("Click on the object (positive) or beside it (negative) (P)"),
+      tr("Drag a rectangle around the object in a slice: it bounds the object in that slice's two directions (X)"),
+      tr("Paint a stroke over the object (positive) or over what is not (negative) (S)"),
+      tr("Draw a closed contour around part of the object in a slice; its inside is the object, or not (L)")};
+  for (int i = 0; i < 4; ++i) {
+    m_toolButtons[i]->setText(toolTexts[i]);
+    m_toolButtons[i]->setToolTip(toolTips[i]);
+  }
+  m_clickHelp->setText(tr("Left button: positive. Shift + left or right button: negative. A click gives a point; "
+                          "a drag gives a box, scribble or lasso."));
   m_accept->setText(tr("Accept"));
   m_accept->setToolTip(tr("Write the object into the label chosen under \"Accept into\" (Return)"));
   m_targetLabel->setText(tr("Accept into:"));
@@ -201,11 +242,12 @@ void AiPanel::retranslate() {
                           "in the labels list"));
   m_discard->setText(tr("Discard"));
   m_discard->setToolTip(tr("Drop the object (Escape)"));
-  m_undoPoint->setText(tr("Undo point"));
-  m_undoPoint->setToolTip(tr("Remove the last point (Backspace)"));
-  const QString actionTexts[4] = {tr("AI click mode"), tr("Accept AI object"), tr("Discard AI object"),
-                                  tr("Remove last AI point")};
-  for (int i = 0; i < m_actions.size() && i < 4; ++i) m_actions[i]->setText(actionTexts[i]);
+  m_undoPoint->setText(tr("Undo prompt"));
+  m_undoPoint->setToolTip(tr("Remove the last prompt (Backspace)"));
+  const QString actionTexts[8] = {tr("AI click mode"),   tr("Accept AI object"), tr("Discard AI object"),
+                                  tr("Remove last AI prompt"), tr("AI prompt: point"), tr("AI prompt: box"),
+                                  tr("AI prompt: scribble"), tr("AI prompt: lasso")};
+  for (int i = 0; i < m_actions.size() && i < 8; ++i) m_actions[i]->setText(actionTexts[i]);
   fillTargets();
   updateState();
 }
@@ -224,7 +266,7 @@ void AiPanel::updateState() {
   m_model->setEnabled(!m_running && !m_building);  // a choice made now would be dropped by rebuildEngine
   m_modelRefresh->setEnabled(!m_running && !m_building);
   m_selected->setEnabled(ready && m_classes->count() > 0);
-  m_clickButton->setEnabled(study && m_engine && m_info.supportsPoints);
+  m_clickButton->setEnabled(study && m_engine && (m_info.supportsPoints || m_info.guidesPrompts));
   if (m_clickButton->isChecked() != m_clickMode) {
     const QSignalBlocker block(m_clickButton);
     m_clickButton->setChecked(m_clickMode);
@@ -243,6 +285,7 @@ void AiPanel::updateState() {
   m_fit->setStyleSheet(fit.verdict == inference::ModelFit::Verdict::Mismatch ? QStringLiteral("color: #b00020;")
                                                                             : QString());
   m_fit->setVisible(!fitText.isEmpty());
+  updatePromptHints();
 }
 
 QString AiPanel::engineWhyText() const {
@@ -363,6 +406,7 @@ void AiPanel::studyChanged() {
   ++m_generation;
   ++m_studyGeneration;
   m_session.reset();
+  m_sessionEdits = 0;
   m_queue.clear();
   m_computing.reset();
   m_confirmedPoints.clear();
@@ -590,7 +634,7 @@ bool AiPanel::runSegmentation(std::vector<core::Label> classes, const char* step
 }
 
 void AiPanel::setClickMode(bool on) {
-  if (on && (!m_document.session() || !m_engine || !m_info.supportsPoints)) on = false;
+  if (on && (!m_document.session() || !m_engine || !(m_info.supportsPoints || m_info.guidesPrompts))) on = false;
   if (on && !m_clickMode && !checkModelFit(tr("AI click mode"))) on = false;
   if (on == m_clickMode) {
     updateState();
@@ -603,15 +647,73 @@ void AiPanel::setClickMode(bool on) {
   Q_EMIT clickModeChanged(on);
 }
 
-bool AiPanel::addPoint(const core::Vec3& lps, bool positive) {
+bool AiPanel::addPoint(const core::Vec3& lps, bool positive) { return addPrompt(inference::Prompt::point({lps, positive})); }
+
+bool AiPanel::addDrawnPrompt(SlicePanel::PromptTool tool, const std::vector<core::Vec3>& pointsLps,
+                             const core::Vec3& normalLps, bool positive) {
+  inference::Prompt p;
+  p.positive = positive;
+  p.pointsLps = pointsLps;
+  p.normalLps = normalLps;
+  switch (tool) {
+    case SlicePanel::PromptTool::Point: p.kind = inference::Prompt::Kind::Point; break;
+    case SlicePanel::PromptTool::Box: p.kind = inference::Prompt::Kind::Box; break;
+    case SlicePanel::PromptTool::Scribble: p.kind = inference::Prompt::Kind::Scribble; break;
+    case SlicePanel::PromptTool::Lasso: p.kind = inference::Prompt::Kind::Lasso; break;
+  }
+  return addPrompt(p);
+}
+
+void AiPanel::setPromptTool(SlicePanel::PromptTool tool) {
+  m_tool = tool;
+  const int i = static_cast<int>(tool);
+  if (m_toolButtons[i] && !m_toolButtons[i]->isChecked()) m_toolButtons[i]->setChecked(true);
+  for (auto o : kSliceViews) m_bench.slicePanel(o)->setPromptTool(tool);
+}
+
+bool AiPanel::guidedTarget(core::Label& label) const {
+  if (!m_engine || !m_info.guidesPrompts) return false;
+  label = acceptTarget();
+  return label != 0 && m_info.classes.contains(label);
+}
+
+QString AiPanel::promptMode() const {
+  core::Label label = 0;
+  if (m_session) return m_sessionEdits ? QStringLiteral("model-guided") : QString::fromStdString(m_info.guidesPrompts ? "classic" : m_info.id);
+  if (guidedTarget(label)) return QStringLiteral("model-guided");
+  return QString::fromStdString(m_info.guidesPrompts || !m_engine ? "classic" : m_info.id);
+}
+
+void AiPanel::updatePromptHints() {
+  QString context;
+  core::Label label = m_sessionEdits;
+  const bool guided = m_session ? m_sessionEdits != 0 : guidedTarget(label);
+  if (m_engine && guided) {
+    const core::AnnotationSession* session = m_document.session();
+    const core::LabelEntry* e = session ? session->table().find(label) : nullptr;
+    context = tr("model-guided: edits label %1").arg(e ? QString("%1 \u201c%2\u201d").arg(label).arg(QString::fromStdString(e->name))
+                                                       : QString::number(label));
+  } else if (m_engine && m_info.guidesPrompts) {
+    context = tr("classic engine (intensities): choose one of the model's labels to edit it model-guided");
+  }
+  for (auto o : kSliceViews) m_bench.slicePanel(o)->setPromptContext(context);
+}
+
+bool AiPanel::addPrompt(const inference::Prompt& prompt) {
   const core::AnnotationSession* session = m_document.session();
   if (!session || !m_clickMode || !m_engine) return false;
   if (m_bench.loading()) {  // a new study may replace this image while the engine reads it
     m_bench.showStatus(tr("Wait for the study to finish loading"), 3000);
     return false;
   }
-  if (!session->image().geometry().contains(session->image().geometry().lpsToNearestIndex(lps))) return false;
-  m_queue.push_back(inference::Prompt::point({lps, positive}));
+  // Rasterised here first: a prompt that holds no voxel of the image (outside it, a lasso around no voxel centre)
+  // is said, not queued.
+  if (auto raster = inference::rasterizePrompt(prompt, session->image().geometry()); !raster) {
+    if (prompt.kind == inference::Prompt::Kind::Point) return false;
+    m_bench.showStatus(tr("AI prompt: %1").arg(fromError(raster.error())), 5000);
+    return false;
+  }
+  m_queue.push_back(prompt);
   if (!m_running) runNextPoint();
   showPoints();  // at once, before the engine is done
   updateState();
@@ -629,6 +731,33 @@ void AiPanel::runNextPoint() {
   auto engine = m_engine;
   auto clickSession = m_session;
   const core::ImageView image = session->image();
+  // A new object: model-guided when the engine gives probabilities and the target is one of its classes (starting
+  // from the label as it is, copied now on the GUI thread); else the engine's own sessions, or the classic engine's.
+  core::Label guided = 0;
+  std::shared_ptr<inference::ObjectMask> start;
+  bool classic = false;
+  if (!clickSession) {
+    if (guidedTarget(guided)) {
+      start = std::make_shared<inference::ObjectMask>();
+      const core::LabelMap& labels = session->labels();
+      const core::Size3 d = labels.geometry().dimensions();
+      for (std::int64_t z = 0; z < d[2]; ++z)
+        for (std::int64_t y = 0; y < d[1]; ++y)
+          for (std::int64_t x = 0; x < d[0]; ++x)
+            if (labels.at(core::Index3{x, y, z}) == guided) start->box.include(core::Index3{x, y, z});
+      if (!start->box.empty()) {
+        const core::IndexBox& b = start->box;
+        start->voxels.reserve(static_cast<std::size_t>(b.voxelCount()));
+        for (std::int64_t z = b.min[2]; z <= b.max[2]; ++z)
+          for (std::int64_t y = b.min[1]; y <= b.max[1]; ++y)
+            for (std::int64_t x = b.min[0]; x <= b.max[0]; ++x)
+              start->voxels.push_back(labels.at(core::Index3{x, y, z}) == guided ? 1 : 0);
+      }
+    } else {
+      classic = !m_info.supportsPoints;
+    }
+    m_sessionEdits = guided;
+  }
   const std::uint64_t generation = m_generation;
   struct Outcome {
     std::shared_ptr<inference::InteractiveSession> session;
@@ -647,7 +776,8 @@ void AiPanel::runNextPoint() {
       return;
     }
     if (!outcome->status) {
-      m_bench.reportError(tr("AI point: %1").arg(fromError(outcome->status.error())));
+      if (!m_session) m_sessionEdits = 0;
+      m_bench.reportError(tr("AI prompt: %1").arg(fromError(outcome->status.error())));
     } else {
       m_session = outcome->session;
       m_confirmedPoints = m_session->prompts();
@@ -659,14 +789,26 @@ void AiPanel::runNextPoint() {
     if (!m_queue.empty()) runNextPoint();
     else if (outcome->status) Q_EMIT previewUpdated();
   });
-  watcher->setFuture(QtConcurrent::run(&m_bench.workers(), [engine, clickSession, image, point] {
+  watcher->setFuture(QtConcurrent::run(&m_bench.workers(), [engine, clickSession, image, point, guided, start, classic] {
     auto out = std::make_shared<Outcome>();
     QElapsedTimer clock;
     clock.start();
     try {
       out->session = clickSession;
-      if (!out->session) {
-        auto begun = engine->beginSession(image);
+      if (!out->session && start) {
+        auto probability = engine->classProbability(image, guided, nullptr);
+        if (!probability) {
+          out->status = probability.error();
+          return out;
+        }
+        auto begun = inference::GuidedSession::begin(image, std::move(probability).value(), *start);
+        if (!begun) {
+          out->status = begun.error();
+          return out;
+        }
+        out->session = std::shared_ptr<inference::InteractiveSession>(std::move(begun).value());
+      } else if (!out->session) {
+        auto begun = classic ? inference::createEngine("classic")->beginSession(image) : engine->beginSession(image);
         if (!begun) {
           out->status = begun.error();
           return out;
@@ -674,6 +816,7 @@ void AiPanel::runNextPoint() {
         out->session = std::shared_ptr<inference::InteractiveSession>(std::move(begun).value());
       }
       out->status = out->session->addPrompt(point);
+      if (!out->status && !clickSession) out->session.reset();  // a first prompt that failed leaves no session
     } catch (const std::bad_alloc&) {
       out->status = core::Error{core::ErrorCode::OutOfMemory, "click", "out of memory"};
     }
@@ -717,7 +860,7 @@ void AiPanel::showPreview() {
     panel->view().repaint();  // now, so the time below includes drawing
   }
   m_displayMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
-  m_status->setText(tr("%n point(s), object %1 voxels; engine %2 ms, display %3 ms", nullptr, static_cast<int>(pointCount()))
+  m_status->setText(tr("%n prompt(s), object %1 voxels; engine %2 ms, display %3 ms", nullptr, static_cast<int>(pointCount()))
                         .arg(m_objectVoxels)
                         .arg(m_engineMs, 0, 'f', 0)
                         .arg(m_displayMs, 0, 'f', 0));
@@ -726,20 +869,33 @@ void AiPanel::showPreview() {
 void AiPanel::clearPreview() {
   for (auto o : kSliceViews) {
     m_bench.slicePanel(o)->scene().clearPreview();
-    if (pointCount() == 0 && m_queue.empty() && !m_computing) m_bench.slicePanel(o)->scene().setClickPoints({});
+    if (pointCount() == 0 && m_queue.empty() && !m_computing) {
+      m_bench.slicePanel(o)->scene().setClickPoints({});
+      m_bench.slicePanel(o)->scene().setPromptShapes({});
+    }
   }
   m_bench.refreshViews();
 }
 
 void AiPanel::showPoints() {
   std::vector<viewer::SliceScene::ClickPoint> points;
+  std::vector<viewer::SliceScene::PromptShape> shapes;
   auto add = [&](const inference::Prompt& p) {
-    if (p.kind == inference::Prompt::Kind::Point) points.push_back({p.pointsLps.front(), p.positive});
+    if (p.kind == inference::Prompt::Kind::Point) {
+      points.push_back({p.pointsLps.front(), p.positive});
+    } else if (p.kind == inference::Prompt::Kind::Box && p.pointsLps.size() == 2) {
+      shapes.push_back({boxCorners(p.pointsLps[0], p.pointsLps[1], p.normalLps), true, p.positive});
+    } else {
+      shapes.push_back({p.pointsLps, p.kind == inference::Prompt::Kind::Lasso, p.positive});
+    }
   };
   for (const auto& p : m_confirmedPoints) add(p);
   if (m_computing) add(*m_computing);
   for (const auto& p : m_queue) add(p);
-  for (auto o : kSliceViews) m_bench.slicePanel(o)->scene().setClickPoints(points);
+  for (auto o : kSliceViews) {
+    m_bench.slicePanel(o)->scene().setClickPoints(points);
+    m_bench.slicePanel(o)->scene().setPromptShapes(shapes);
+  }
   m_bench.refreshViews();
 }
 
@@ -764,6 +920,7 @@ core::Label AiPanel::acceptTarget() const {
 void AiPanel::setAcceptTarget(core::Label label) {
   m_chosenTarget = label;
   fillTargets();
+  updatePromptHints();
 }
 
 void AiPanel::fillTargets() {
@@ -808,11 +965,39 @@ bool AiPanel::acceptObject() {
     names.set(entry);
   }
   auto patch = m_session->accept(label);
-  if (!patch) {
+  if (!patch && !(m_sessionEdits == label && m_sessionEdits != 0)) {
     m_bench.reportError(tr("Accept: %1").arg(fromError(patch.error())));
     return false;
   }
-  const bool ok = m_tools.applyPatch(*patch, "Accept AI object", true, names.empty() ? nullptr : &names);
+  bool ok = false;
+  if (m_sessionEdits != 0 && m_sessionEdits == label) {
+    // A model-guided session edited the label as it was: the object replaces it (removed voxels become
+    // background), everything else is written back as it is, in one undo step.
+    const core::LabelMap& labels = session->labels();
+    const inference::ObjectMask& object = m_session->mask();
+    core::LabelPatch replace;
+    replace.box = object.box;
+    const core::Size3 d = labels.geometry().dimensions();
+    for (std::int64_t z = 0; z < d[2]; ++z)
+      for (std::int64_t y = 0; y < d[1]; ++y)
+        for (std::int64_t x = 0; x < d[0]; ++x)
+          if (labels.at(core::Index3{x, y, z}) == label) replace.box.include(core::Index3{x, y, z});
+    if (replace.box.empty()) {
+      m_bench.reportError(tr("Accept: there is no object to accept yet"));
+      return false;
+    }
+    const core::IndexBox& b = replace.box;
+    replace.voxels.reserve(static_cast<std::size_t>(b.voxelCount()));
+    for (std::int64_t z = b.min[2]; z <= b.max[2]; ++z)
+      for (std::int64_t y = b.min[1]; y <= b.max[1]; ++y)
+        for (std::int64_t x = b.min[0]; x <= b.max[0]; ++x) {
+          const core::Label now = labels.at(core::Index3{x, y, z});
+          replace.voxels.push_back(object.contains(core::Index3{x, y, z}) ? label : now == label ? core::Label{0} : now);
+        }
+    ok = m_tools.applyPatch(replace, "Accept AI object", false, nullptr);
+  } else {
+    ok = m_tools.applyPatch(*patch, "Accept AI object", true, names.empty() ? nullptr : &names);
+  }
   const std::size_t voxels = m_objectVoxels;
   discardObject();  // the next clicks start a new object
   // The status said how the object was computed; now it says what became of it.
@@ -830,6 +1015,7 @@ bool AiPanel::acceptObject() {
 void AiPanel::discardObject() {
   ++m_generation;
   m_session.reset();
+  m_sessionEdits = 0;
   m_queue.clear();
   m_computing.reset();
   m_confirmedPoints.clear();

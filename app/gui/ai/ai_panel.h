@@ -7,7 +7,13 @@
 // Engines are reached only through inference/engine.h and run off the GUI thread, one job at a time; clicks made
 // while one computes are queued and run in order.
 //
-// Keys: A click mode, Return accept, Escape discard, Backspace remove the last point.
+// Prompts (issue 45): the prompt tool chooses what a click or drag in a slice view gives: a point (P), a box (X), a
+// scribble (S) or a lasso (L); choosing one turns click mode on. Every engine takes every prompt (inference/
+// interactive.h). With a trained atlas network as the engine, prompts whose "Accept into" label is one of its classes
+// edit that label through the network's probabilities (model-guided, inference/guided_session.h), starting from the
+// label as it is; other labels and new ones are grown by the classic engine from the intensities.
+//
+// Keys: A click mode, P/X/S/L prompt tool, Return accept, Escape discard, Backspace remove the last prompt.
 
 #include <QElapsedTimer>
 #include <QWidget>
@@ -22,6 +28,7 @@
 #include "inference/engine.h"
 #include "inference/interactive.h"
 #include "inference/model_fit.h"
+#include "app/gui/views/view_panels.h"
 
 class QAction;
 class QComboBox;
@@ -65,11 +72,20 @@ class AiPanel : public QWidget {
   bool clickMode() const { return m_clickMode; }
   // Queues a point (click mode on and a study open); the preview follows when the engine is done.
   bool addPoint(const core::Vec3& lps, bool positive);
+  // Queues any prompt; a box, scribble or lasso drawn in a view comes through addDrawnPrompt.
+  bool addPrompt(const inference::Prompt& prompt);
+  bool addDrawnPrompt(SlicePanel::PromptTool tool, const std::vector<core::Vec3>& pointsLps, const core::Vec3& normalLps,
+                      bool positive);
+  void setPromptTool(SlicePanel::PromptTool tool);
+  SlicePanel::PromptTool promptTool() const { return m_tool; }
+  // How the next object's prompts are computed: "model-guided" (the atlas network's probabilities), or the engine's
+  // own sessions ("classic", "vista3d"); and, model-guided, the label edited.
+  QString promptMode() const;
   bool undoPoint();
   bool acceptObject();
   void discardObject();
   bool busy() const { return m_running; }
-  std::size_t pointCount() const { return m_confirmedPoints.size(); }
+  std::size_t pointCount() const { return m_confirmedPoints.size(); }  // prompts of the object, of any kind
   std::size_t objectVoxels() const;
   // Milliseconds of the last click: the engine's work, and the display update after it.
   double lastEngineMs() const { return m_engineMs; }
@@ -106,6 +122,9 @@ class AiPanel : public QWidget {
   void clearPreview();
   // Draws the points (confirmed, computing, queued) as +/- markers in the slice views that hold them.
   void showPoints();
+  // Whether the next session is model-guided (an atlas engine and a target among its classes), and the label.
+  bool guidedTarget(core::Label& label) const;
+  void updatePromptHints();
   void updateState();
   void fillTargets();
   bool runSegmentation(std::vector<core::Label> classes, const char* stepName);
@@ -132,6 +151,10 @@ class AiPanel : public QWidget {
   std::optional<inference::ModelFitProfile> m_fitProfile;
   std::optional<std::uint64_t> m_fitConfirmed;  // the study generation the user chose to run a misfit model on
   std::shared_ptr<inference::InteractiveSession> m_session;
+  core::Label m_sessionEdits = 0;  // a model-guided session's label: Accept replaces it (0: Accept adds the object)
+  SlicePanel::PromptTool m_tool = SlicePanel::PromptTool::Point;
+  QToolButton* m_toolButtons[4] = {nullptr, nullptr, nullptr, nullptr};
+  QLabel* m_toolLabel = nullptr;
   std::deque<inference::Prompt> m_queue;
   // The session's points, copied while no job holds it (their count is the object's point count).
   std::vector<inference::Prompt> m_confirmedPoints;

@@ -229,6 +229,10 @@ void MainWindow::buildDocks() {
   for (SlicePanel* p : {m_axial, m_sagittal, m_coronal}) {
     m_tools->attach(p);
     connect(p, &SlicePanel::pointClicked, this, [this](core::Vec3 lps, bool positive) { m_ai->addPoint(lps, positive); });
+    connect(p, &SlicePanel::promptDrawn, this,
+            [this](SlicePanel::PromptTool tool, std::vector<core::Vec3> points, core::Vec3 normal, bool positive) {
+              m_ai->addDrawnPrompt(tool, points, normal, positive);
+            });
   }
   connect(m_labels, &LabelPanel::activeLabelChanged, m_tools, &EditTools::setActiveLabel);
   connect(m_document, &StudyDocument::shareTargetChanged, this, [this] {

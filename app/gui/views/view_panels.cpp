@@ -1,10 +1,12 @@
 #include "app/gui/views/view_panels.h"
 
 #include <QEvent>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QMouseEvent>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace delineate::app::gui {
@@ -30,6 +32,18 @@ QString orientationTitle(viewer::SliceOrientation o) {
 
 }  // namespace
 
+std::vector<core::Vec3> boxCorners(const core::Vec3& a, const core::Vec3& b, const core::Vec3& normalLps) {
+  std::size_t n = 0;
+  for (std::size_t k = 1; k < 3; ++k)
+    if (std::fabs(normalLps[k]) > std::fabs(normalLps[n])) n = k;
+  const std::size_t u = (n + 1) % 3;
+  core::Vec3 c1 = a, c2 = a;
+  c1[u] = b[u];  // along u to b's coordinate, the rest a's
+  c2 = b;
+  c2[u] = a[u];
+  return {a, c1, b, c2};
+}
+
 SlicePanel::SlicePanel(viewer::SliceOrientation orientation, QWidget* parent) : QFrame(parent) {
   setObjectName(QString("slice-") + viewer::orientationName(orientation));
   auto* layout = new QVBoxLayout(this);
@@ -42,10 +56,31 @@ SlicePanel::SlicePanel(viewer::SliceOrientation orientation, QWidget* parent) : 
   layout->addWidget(m_view, 1);
   m_scene = std::make_unique<viewer::SliceScene>(m_view->renderer(), orientation);
   m_view->installEventFilter(this);
+  m_hint = new QLabel(m_view);
+  m_hint->setObjectName(objectName() + "-prompt-hint");
+  m_hint->setStyleSheet("QLabel { background: rgba(20, 22, 28, 200); color: #f0f0f0; padding: 2px 5px; border-radius: 3px; }");
+  m_hint->setAttribute(Qt::WA_TransparentForMouseEvents);
+  m_hint->hide();
   connect(m_view, &viewer::VtkView::mousePressed, this, &SlicePanel::onPress);
   connect(m_view, &viewer::VtkView::mouseMoved, this, &SlicePanel::onMove);
-  connect(m_view, &viewer::VtkView::mouseReleased, this, [this] {
+  connect(m_view, &viewer::VtkView::mouseReleased, this, [this](QPointF, Qt::MouseButton, Qt::KeyboardModifiers) {
     if (m_drag == Drag::Paint) Q_EMIT paintReleased();
+    if (m_drag == Drag::Prompt) {
+      std::vector<core::Vec3> points = std::move(m_stroke);
+      m_stroke.clear();
+      m_scene->setDraftShape(std::nullopt);
+      m_view->update();
+      m_drag = Drag::None;
+      // A box needs two distinct corners, a scribble two points, a lasso three: a click without a drag gives none.
+      const std::size_t need = m_tool == PromptTool::Lasso ? 3 : 2;
+      bool distinct = points.size() >= need;
+      if (distinct && m_tool == PromptTool::Box) {
+        const core::Vec3 d{points[1][0] - points[0][0], points[1][1] - points[0][1], points[1][2] - points[0][2]};
+        distinct = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) > 1e-6;
+      }
+      if (distinct) Q_EMIT promptDrawn(m_tool, std::move(points), m_scene->normal(), m_strokePositive);
+      return;
+    }
     m_drag = Drag::None;
   });
   connect(m_view, &viewer::VtkView::wheelTurned, this, &SlicePanel::onWheel);
@@ -61,7 +96,74 @@ void SlicePanel::refresh() {
   m_view->update();
 }
 
+void SlicePanel::setPromptTool(PromptTool tool) {
+  m_tool = tool;
+  if (m_drag == Drag::Prompt) {
+    m_drag = Drag::None;
+    m_stroke.clear();
+    m_scene->setDraftShape(std::nullopt);
+    m_view->update();
+  }
+  if (m_hint->isVisible()) updateHint(m_hint->pos() - QPoint(16, 16), QGuiApplication::keyboardModifiers());
+}
+
+void SlicePanel::setPromptContext(const QString& text) {
+  m_promptContext = text;
+  if (m_hint->isVisible()) updateHint(m_hint->pos() - QPoint(16, 16), QGuiApplication::keyboardModifiers());
+}
+
+QString SlicePanel::promptHint() const { return m_hint->isVisible() ? m_hint->text() : QString(); }
+
+void SlicePanel::updateHint(const QPoint& widgetPos, Qt::KeyboardModifiers modifiers) {
+  if (m_interaction != Interaction::Click) {
+    m_hint->hide();
+    return;
+  }
+  const bool negative = (modifiers & Qt::ShiftModifier) || (m_drag == Drag::Prompt && !m_strokePositive);
+  QString text;
+  switch (m_tool) {
+    case PromptTool::Point:
+      text = negative ? tr("− point: not the object here") : tr("+ point: the object is here");
+      break;
+    case PromptTool::Box:
+      text = negative ? tr("− box: drag over what is not the object") : tr("+ box: drag around the object");
+      break;
+    case PromptTool::Scribble:
+      text = negative ? tr("− scribble: paint over what is not the object") : tr("+ scribble: paint over the object");
+      break;
+    case PromptTool::Lasso:
+      text = negative ? tr("− lasso: circle what is not the object") : tr("+ lasso: circle part of the object");
+      break;
+  }
+  if (!m_promptContext.isEmpty()) text += "\n" + m_promptContext;
+  m_hint->setText(text);
+  m_hint->adjustSize();
+  // Beside the cursor, kept inside the view.
+  QPoint at = widgetPos + QPoint(16, 16);
+  at.setX(std::min(at.x(), std::max(0, m_view->width() - m_hint->width())));
+  at.setY(std::min(at.y(), std::max(0, m_view->height() - m_hint->height())));
+  m_hint->move(at);
+  m_hint->show();
+  m_hint->raise();
+}
+
+viewer::SliceScene::PromptShape SlicePanel::draftShape() const {
+  viewer::SliceScene::PromptShape shape;
+  shape.positive = m_strokePositive;
+  if (m_tool == PromptTool::Box && m_stroke.size() == 2) {
+    shape.lps = boxCorners(m_stroke[0], m_stroke[1], m_scene->normal());
+    shape.closed = true;
+  } else {
+    shape.lps = m_stroke;
+    shape.closed = m_tool == PromptTool::Lasso;
+  }
+  return shape;
+}
+
 bool SlicePanel::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == m_view && event->type() == QEvent::MouseMove)
+    updateHint(static_cast<QMouseEvent*>(event)->position().toPoint(), static_cast<QMouseEvent*>(event)->modifiers());
+  if (watched == m_view && event->type() == QEvent::Leave) m_hint->hide();
   // Double click = one view alone, when navigating; painting and AI points take fast clicks as clicks.
   if (watched == m_view && event->type() == QEvent::MouseButtonDblClick && m_interaction == Interaction::Navigate) {
     Q_EMIT maximizeToggled();
@@ -73,14 +175,30 @@ bool SlicePanel::eventFilter(QObject* watched, QEvent* event) {
 void SlicePanel::setInteraction(Interaction mode) {
   if (m_drag == Drag::Paint) Q_EMIT paintReleased();
   m_drag = Drag::None;
+  if (m_drag == Drag::Prompt) {
+    m_stroke.clear();
+    m_scene->setDraftShape(std::nullopt);
+  }
+  m_drag = Drag::None;
   m_interaction = mode;
   m_view->setCursor(mode == Interaction::Navigate ? Qt::ArrowCursor : Qt::CrossCursor);
+  if (mode != Interaction::Click) m_hint->hide();
 }
 
 void SlicePanel::onPress(QPointF pos, Qt::MouseButton button, Qt::KeyboardModifiers modifiers) {
   m_last = pos;
   if (m_interaction == Interaction::Click && (button == Qt::LeftButton || button == Qt::RightButton)) {
-    Q_EMIT pointClicked(m_scene->pick(pos.x(), pos.y()), button == Qt::LeftButton && !(modifiers & Qt::ShiftModifier));
+    const bool positive = button == Qt::LeftButton && !(modifiers & Qt::ShiftModifier);
+    if (m_tool == PromptTool::Point) {
+      Q_EMIT pointClicked(m_scene->pick(pos.x(), pos.y()), positive);
+      return;
+    }
+    m_drag = Drag::Prompt;
+    m_strokePositive = positive;
+    m_stroke = {m_scene->pick(pos.x(), pos.y())};
+    m_strokeLast = pos;
+    m_scene->setDraftShape(draftShape());
+    m_view->update();
     return;
   }
   if (m_interaction == Interaction::Paint && button == Qt::LeftButton && !(modifiers & Qt::ShiftModifier)) {
@@ -117,6 +235,19 @@ void SlicePanel::onMove(QPointF pos, Qt::MouseButtons, Qt::KeyboardModifiers) {
       const core::Vec3 to = m_scene->pick(pos.x(), pos.y());
       Q_EMIT paintDragged(m_lastPaint, to);
       m_lastPaint = to;
+      break;
+    }
+    case Drag::Prompt: {
+      const core::Vec3 at = m_scene->pick(pos.x(), pos.y());
+      if (m_tool == PromptTool::Box) {
+        m_stroke.resize(1);
+        m_stroke.push_back(at);
+      } else if (std::hypot(pos.x() - m_strokeLast.x(), pos.y() - m_strokeLast.y()) >= 2.0) {
+        m_stroke.push_back(at);  // every 2 display pixels: smooth enough, and a long stroke stays small
+        m_strokeLast = pos;
+      }
+      m_scene->setDraftShape(draftShape());
+      m_view->update();
       break;
     }
     case Drag::None:
