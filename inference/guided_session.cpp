@@ -207,10 +207,12 @@ core::Status GuidedSession::addPrompt(const Prompt& prompt, core::ProgressSink* 
         for (const auto& q : inside) ps = std::max(ps, prob(q));
         double d = std::numeric_limits<double>::infinity();
         for (const auto& q : spreadVoxels(inside, 8)) d = std::min(d, distanceTo(q, false, 200 * finest));
-        const double reach = std::max(m_options.minReachVoxels * finest, m_options.reachFactor * std::min(d, 200 * finest));
+        const double reach = std::max(m_options.minReachVoxels * finest, m_options.removeReachFactor * std::min(d, 200 * finest));
+        // Where the model was sure (saturated), "less likely than here" is nothing: the part as sure as here goes.
+        const bool sure = ps >= 250;
         const int ceiling = std::min(255, static_cast<int>(std::lround(ps * m_options.removeFactor)) + m_options.removeMargin);
         const ObjectMask region = flood(inside, reach, {}, [&](const Index3& q) {
-          return prob(q) <= ceiling && m_mask.contains(q);
+          return (sure ? prob(q) >= 250 : prob(q) <= ceiling) && m_mask.contains(q);
         });
         next = combineMasks(next, region, false);
       }

@@ -322,7 +322,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai/ai_panel.cpp" line="+186"/>
+        <location filename="../app/gui/ai/ai_panel.cpp" line="+215"/>
         <source>Model:</source>
         <translation>Modell:</translation>
     </message>
@@ -343,12 +343,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+224"/>
+        <location line="+239"/>
         <source>From the preferences</source>
         <translation>Aus den Einstellungen</translation>
     </message>
     <message>
-        <location line="-223"/>
+        <location line="-238"/>
         <source>Segment everything</source>
         <translation>Alles segmentieren</translation>
     </message>
@@ -368,12 +368,7 @@
         <translation>Klickmodus (A)</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Left click: positive point. Shift + left or right click: negative point.</source>
-        <translation>Linksklick: positiver Punkt. Shift + Links- oder Rechtsklick: negativer Punkt.</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+14"/>
         <source>Accept</source>
         <translation>Übernehmen</translation>
     </message>
@@ -403,23 +398,13 @@
         <translation>Objekt verwerfen (Escape)</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Undo point</source>
-        <translation>Punkt zurück</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Remove the last point (Backspace)</source>
-        <translation>Letzten Punkt entfernen (Backspace)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+388"/>
+        <location line="+3"/>
+        <location line="+391"/>
         <source>AI click mode</source>
         <translation>KI-Klickmodus</translation>
     </message>
     <message>
-        <location line="-388"/>
+        <location line="-391"/>
         <source>Accept AI object</source>
         <translation>KI-Objekt übernehmen</translation>
     </message>
@@ -429,12 +414,7 @@
         <translation>KI-Objekt verwerfen</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Remove last AI point</source>
-        <translation>Letzten KI-Punkt entfernen</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>Engine: starting...</source>
         <translation>Engine: wird gestartet...</translation>
     </message>
@@ -449,7 +429,7 @@
         <translation>Engine: %1 auf %2</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+40"/>
         <source>classic engine: no VISTA-3D checkpoint is configured</source>
         <translation>klassische Engine: kein VISTA-3D-Checkpoint konfiguriert</translation>
     </message>
@@ -586,7 +566,7 @@
         <translation>Trotzdem ausführen</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <source>The engine is busy: choose the model when it is done</source>
         <translation>Die Engine ist beschäftigt: Modell wählen, wenn sie fertig ist</translation>
     </message>
@@ -636,12 +616,26 @@
         <translation>KI-Engine: %1</translation>
     </message>
     <message>
-        <location line="-229"/>
+        <location line="+189"/>
+        <location line="+67"/>
+        <source>AI prompt: %1</source>
+        <translation>KI-Prompt: %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+83"/>
+        <source>%n prompt(s), object %1 voxels; engine %2 ms, display %3 ms</source>
+        <translation>
+            <numerusform>%n Prompt, Objekt %1 Voxel; Engine %2 ms, Anzeige %3 ms</numerusform>
+            <numerusform>%n Prompts, Objekt %1 Voxel; Engine %2 ms, Anzeige %3 ms</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="-569"/>
         <source>classic engine (the configured one failed)</source>
         <translation>klassische Engine (die konfigurierte ist fehlgeschlagen)</translation>
     </message>
     <message>
-        <location line="+282"/>
+        <location line="+283"/>
         <source>Tick the classes to segment first</source>
         <translation>Zuerst die zu segmentierenden Klassen ankreuzen</translation>
     </message>
@@ -651,13 +645,98 @@
         <translation>Abgebrochen</translation>
     </message>
     <message>
-        <location line="-218"/>
-        <location line="+220"/>
+        <location line="-219"/>
+        <location line="+221"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-384"/>
+        <source>Prompt:</source>
+        <translation>Prompt:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Point</source>
+        <translation>Punkt</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Box</source>
+        <translation>Rechteck</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Scribble</source>
+        <translation>Strich</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Lasso</source>
+        <translation>Lasso</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Click on the object (positive) or beside it (negative) (P)</source>
+        <translation>Auf das Objekt (positiv) oder daneben (negativ) klicken (P)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Drag a rectangle around the object in a slice: it bounds the object in that slice&apos;s two directions (X)</source>
+        <translation>Ein Rechteck in einer Schicht um das Objekt ziehen: es begrenzt das Objekt in den beiden Richtungen dieser Schicht (X)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Paint a stroke over the object (positive) or over what is not (negative) (S)</source>
+        <translation>Einen Strich über das Objekt (positiv) oder über das, was es nicht ist (negativ), malen (S)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Draw a closed contour around part of the object in a slice; its inside is the object, or not (L)</source>
+        <translation>Eine geschlossene Kontur um einen Teil des Objekts in einer Schicht zeichnen; ihr Inneres ist das Objekt, oder nicht (L)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Left button: positive. Shift + left or right button: negative. A click gives a point; a drag gives a box, scribble or lasso.</source>
+        <translation>Linke Taste: positiv. Umschalt + linke oder rechte Taste: negativ. Ein Klick ergibt einen Punkt, ein Ziehen ein Rechteck, einen Strich oder ein Lasso.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Undo prompt</source>
+        <translation>Prompt rückgängig</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove the last prompt (Backspace)</source>
+        <translation>Den letzten Prompt entfernen (Rücktaste)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Remove last AI prompt</source>
+        <translation>Letzten KI-Prompt entfernen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>AI prompt: point</source>
+        <translation>KI-Prompt: Punkt</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>AI prompt: box</source>
+        <translation>KI-Prompt: Rechteck</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>AI prompt: scribble</source>
+        <translation>KI-Prompt: Strich</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>AI prompt: lasso</source>
+        <translation>KI-Prompt: Lasso</translation>
+    </message>
+    <message>
+        <location line="+364"/>
         <source>%1: the engine found nothing (every voxel is background)</source>
         <translation>%1: die Engine hat nichts gefunden (jedes Voxel ist Hintergrund)</translation>
     </message>
@@ -667,25 +746,22 @@
         <translation>%1: %2 s</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+75"/>
+        <source>model-guided: edits label %1</source>
+        <translation>modellgeführt: bearbeitet Label %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>classic engine (intensities): choose one of the model&apos;s labels to edit it model-guided</source>
+        <translation>klassische Engine (Intensitäten): ein Label des Modells wählen, um es modellgeführt zu bearbeiten</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Wait for the study to finish loading</source>
         <translation>Warten Sie, bis die Studie geladen ist</translation>
     </message>
     <message>
-        <location line="+40"/>
-        <source>AI point: %1</source>
-        <translation>KI-Punkt: %1</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+70"/>
-        <source>%n point(s), object %1 voxels; engine %2 ms, display %3 ms</source>
-        <translation>
-            <numerusform>%n Punkt, Objekt %1 Voxel; Engine %2 ms, Anzeige %3 ms</numerusform>
-            <numerusform>%n Punkte, Objekt %1 Voxel; Engine %2 ms, Anzeige %3 ms</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location line="+49"/>
+        <location line="+223"/>
         <source>New label</source>
         <translation>Neues Label</translation>
     </message>
@@ -709,8 +785,13 @@
         <source>Accept: %1</source>
         <translation>Übernehmen: %1</translation>
     </message>
+    <message>
+        <location line="+17"/>
+        <source>Accept: there is no object to accept yet</source>
+        <translation>Übernehmen: noch kein Objekt zum Übernehmen</translation>
+    </message>
     <message numerus="yes">
-        <location line="+9"/>
+        <location line="+20"/>
         <source>Accepted: %n voxel(s) written to label %1</source>
         <translation>
             <numerusform>Übernommen: %n Voxel in Label %1 geschrieben</numerusform>
@@ -1067,44 +1148,44 @@
     <name>delineate::app::gui::MainWindow</name>
     <message>
         <location filename="../app/gui/shell/main_window.cpp" line="+88"/>
-        <location line="+246"/>
+        <location line="+250"/>
         <location line="+60"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-262"/>
-        <location line="+137"/>
+        <location line="-266"/>
+        <location line="+141"/>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
     <message>
-        <location line="-98"/>
-        <location line="+95"/>
+        <location line="-102"/>
+        <location line="+99"/>
         <source>Labels</source>
         <translation>Labels</translation>
     </message>
     <message>
-        <location line="-94"/>
-        <location line="+95"/>
+        <location line="-98"/>
+        <location line="+99"/>
         <source>Tools</source>
         <translation>Werkzeuge</translation>
     </message>
     <message>
-        <location line="-94"/>
-        <location line="+95"/>
+        <location line="-98"/>
+        <location line="+99"/>
         <source>AI</source>
         <translation>KI</translation>
     </message>
     <message>
-        <location line="-94"/>
-        <location line="+101"/>
+        <location line="-98"/>
+        <location line="+105"/>
         <location line="+474"/>
         <source>Training</source>
         <translation>Training</translation>
     </message>
     <message>
-        <location line="-573"/>
+        <location line="-577"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Öffnen Sie ein Bild (Datei &gt; Bild öffnen) oder einen DICOM-Ordner</translation>
     </message>
@@ -1114,7 +1195,7 @@
         <translation>In die Freigabe importieren</translation>
     </message>
     <message>
-        <location line="+114"/>
+        <location line="+118"/>
         <source>Delineate - %1 (share)</source>
         <translation>Delineate - %1 (Freigabe)</translation>
     </message>
@@ -3587,7 +3668,7 @@ Lizenz annehmen und herunterladen?</translation>
 <context>
     <name>delineate::app::gui::SlicePanel</name>
     <message>
-        <location filename="../app/gui/views/view_panels.cpp" line="+24"/>
+        <location filename="../app/gui/views/view_panels.cpp" line="+26"/>
         <source>Axial</source>
         <translation>Axial</translation>
     </message>
@@ -3602,9 +3683,49 @@ Lizenz annehmen und herunterladen?</translation>
         <translation>Sagittal</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+66"/>
         <source>%1  %2 / %3</source>
         <translation>%1  %2 / %3</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>− point: not the object here</source>
+        <translation>− Punkt: hier nicht das Objekt</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>+ point: the object is here</source>
+        <translation>+ Punkt: hier ist das Objekt</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>− box: drag over what is not the object</source>
+        <translation>− Rechteck: über das ziehen, was nicht das Objekt ist</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>+ box: drag around the object</source>
+        <translation>+ Rechteck: um das Objekt ziehen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>− scribble: paint over what is not the object</source>
+        <translation>− Strich: über das malen, was nicht das Objekt ist</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>+ scribble: paint over the object</source>
+        <translation>+ Strich: über das Objekt malen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>− lasso: circle what is not the object</source>
+        <translation>− Lasso: umkreisen, was nicht das Objekt ist</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>+ lasso: circle part of the object</source>
+        <translation>+ Lasso: einen Teil des Objekts umkreisen</translation>
     </message>
 </context>
 <context>
@@ -4450,7 +4571,7 @@ Bild: %3</translation>
 <context>
     <name>delineate::app::gui::SurfacePanel</name>
     <message>
-        <location filename="../app/gui/views/view_panels.cpp" line="+114"/>
+        <location filename="../app/gui/views/view_panels.cpp" line="+169"/>
         <location line="+32"/>
         <source>3D</source>
         <translation>3D</translation>

@@ -322,7 +322,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai/ai_panel.cpp" line="+186"/>
+        <location filename="../app/gui/ai/ai_panel.cpp" line="+215"/>
         <source>Model:</source>
         <translation>Modèle :</translation>
     </message>
@@ -343,12 +343,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+224"/>
+        <location line="+239"/>
         <source>From the preferences</source>
         <translation>Selon les préférences</translation>
     </message>
     <message>
-        <location line="-223"/>
+        <location line="-238"/>
         <source>Segment everything</source>
         <translation>Tout segmenter</translation>
     </message>
@@ -368,12 +368,7 @@
         <translation>Mode clic (A)</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Left click: positive point. Shift + left or right click: negative point.</source>
-        <translation>Clic gauche&#xa0;: point positif. Shift + clic gauche ou clic droit&#xa0;: point négatif.</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+14"/>
         <source>Accept</source>
         <translation>Accepter</translation>
     </message>
@@ -403,23 +398,13 @@
         <translation>Rejeter l&apos;objet (Escape)</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Undo point</source>
-        <translation>Annuler point</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Remove the last point (Backspace)</source>
-        <translation>Supprimer le dernier point (Backspace)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+388"/>
+        <location line="+3"/>
+        <location line="+391"/>
         <source>AI click mode</source>
         <translation>Mode clic IA</translation>
     </message>
     <message>
-        <location line="-388"/>
+        <location line="-391"/>
         <source>Accept AI object</source>
         <translation>Accepter l&apos;objet IA</translation>
     </message>
@@ -429,12 +414,7 @@
         <translation>Rejeter l&apos;objet IA</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Remove last AI point</source>
-        <translation>Supprimer le dernier point IA</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>Engine: starting...</source>
         <translation>Moteur&#xa0;: démarrage...</translation>
     </message>
@@ -449,7 +429,7 @@
         <translation>Moteur&#xa0;: %1 sur %2</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+40"/>
         <source>classic engine: no VISTA-3D checkpoint is configured</source>
         <translation>moteur classique : aucun checkpoint VISTA-3D n’est configuré</translation>
     </message>
@@ -586,7 +566,7 @@
         <translation>Exécuter quand même</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <source>The engine is busy: choose the model when it is done</source>
         <translation>Le moteur est occupé : choisissez le modèle quand il aura fini</translation>
     </message>
@@ -636,12 +616,26 @@
         <translation>Moteur IA&#xa0;: %1</translation>
     </message>
     <message>
-        <location line="-229"/>
+        <location line="+189"/>
+        <location line="+67"/>
+        <source>AI prompt: %1</source>
+        <translation>Invite IA : %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+83"/>
+        <source>%n prompt(s), object %1 voxels; engine %2 ms, display %3 ms</source>
+        <translation>
+            <numerusform>%n invite, objet %1 voxels ; moteur %2 ms, affichage %3 ms</numerusform>
+            <numerusform>%n invites, objet %1 voxels ; moteur %2 ms, affichage %3 ms</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="-569"/>
         <source>classic engine (the configured one failed)</source>
         <translation>moteur classique (le moteur configuré a échoué)</translation>
     </message>
     <message>
-        <location line="+282"/>
+        <location line="+283"/>
         <source>Tick the classes to segment first</source>
         <translation>Cochez d&apos;abord les classes à segmenter</translation>
     </message>
@@ -651,13 +645,98 @@
         <translation>Annulé</translation>
     </message>
     <message>
-        <location line="-218"/>
-        <location line="+220"/>
+        <location line="-219"/>
+        <location line="+221"/>
         <source>%1: %2</source>
         <translation>%1&#xa0;: %2</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-384"/>
+        <source>Prompt:</source>
+        <translation>Invite :</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Point</source>
+        <translation>Point</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Box</source>
+        <translation>Boîte</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Scribble</source>
+        <translation>Trait</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Lasso</source>
+        <translation>Lasso</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Click on the object (positive) or beside it (negative) (P)</source>
+        <translation>Cliquer sur l'objet (positif) ou à côté (négatif) (P)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Drag a rectangle around the object in a slice: it bounds the object in that slice&apos;s two directions (X)</source>
+        <translation>Tracer un rectangle autour de l'objet dans une coupe : il borne l'objet dans les deux directions de cette coupe (X)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Paint a stroke over the object (positive) or over what is not (negative) (S)</source>
+        <translation>Peindre un trait sur l'objet (positif) ou sur ce qui ne l'est pas (négatif) (S)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Draw a closed contour around part of the object in a slice; its inside is the object, or not (L)</source>
+        <translation>Tracer un contour fermé autour d'une partie de l'objet dans une coupe ; son intérieur est l'objet, ou ne l'est pas (L)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Left button: positive. Shift + left or right button: negative. A click gives a point; a drag gives a box, scribble or lasso.</source>
+        <translation>Bouton gauche : positif. Maj + bouton gauche ou bouton droit : négatif. Un clic donne un point ; un glisser donne une boîte, un trait ou un lasso.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Undo prompt</source>
+        <translation>Annuler l'invite</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove the last prompt (Backspace)</source>
+        <translation>Retirer la dernière invite (Retour arrière)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Remove last AI prompt</source>
+        <translation>Retirer la dernière invite IA</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>AI prompt: point</source>
+        <translation>Invite IA : point</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>AI prompt: box</source>
+        <translation>Invite IA : boîte</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>AI prompt: scribble</source>
+        <translation>Invite IA : trait</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>AI prompt: lasso</source>
+        <translation>Invite IA : lasso</translation>
+    </message>
+    <message>
+        <location line="+364"/>
         <source>%1: the engine found nothing (every voxel is background)</source>
         <translation>%1 : le moteur n’a rien trouvé (chaque voxel est du fond)</translation>
     </message>
@@ -667,25 +746,22 @@
         <translation>%1&#xa0;: %2 s</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+75"/>
+        <source>model-guided: edits label %1</source>
+        <translation>guidé par le modèle : modifie l'étiquette %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>classic engine (intensities): choose one of the model&apos;s labels to edit it model-guided</source>
+        <translation>moteur classique (intensités) : choisissez une étiquette du modèle pour la modifier guidé par le modèle</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Wait for the study to finish loading</source>
         <translation>Attendez la fin du chargement de l’étude</translation>
     </message>
     <message>
-        <location line="+40"/>
-        <source>AI point: %1</source>
-        <translation>Point IA&#xa0;: %1</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+70"/>
-        <source>%n point(s), object %1 voxels; engine %2 ms, display %3 ms</source>
-        <translation>
-            <numerusform>%n point, objet de %1 voxels&#xa0;; moteur %2 ms, affichage %3 ms</numerusform>
-            <numerusform>%n points, objet de %1 voxels&#xa0;; moteur %2 ms, affichage %3 ms</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location line="+49"/>
+        <location line="+223"/>
         <source>New label</source>
         <translation>Nouvelle étiquette</translation>
     </message>
@@ -709,8 +785,13 @@
         <source>Accept: %1</source>
         <translation>Accepter&#xa0;: %1</translation>
     </message>
+    <message>
+        <location line="+17"/>
+        <source>Accept: there is no object to accept yet</source>
+        <translation>Accepter : aucun objet à accepter pour l'instant</translation>
+    </message>
     <message numerus="yes">
-        <location line="+9"/>
+        <location line="+20"/>
         <source>Accepted: %n voxel(s) written to label %1</source>
         <translation>
             <numerusform>Accepté : %n voxel écrit dans l’étiquette %1</numerusform>
@@ -1067,44 +1148,44 @@
     <name>delineate::app::gui::MainWindow</name>
     <message>
         <location filename="../app/gui/shell/main_window.cpp" line="+88"/>
-        <location line="+246"/>
+        <location line="+250"/>
         <location line="+60"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-262"/>
-        <location line="+137"/>
+        <location line="-266"/>
+        <location line="+141"/>
         <source>Cancel</source>
         <translation>Annuler</translation>
     </message>
     <message>
-        <location line="-98"/>
-        <location line="+95"/>
+        <location line="-102"/>
+        <location line="+99"/>
         <source>Labels</source>
         <translation>Étiquettes</translation>
     </message>
     <message>
-        <location line="-94"/>
-        <location line="+95"/>
+        <location line="-98"/>
+        <location line="+99"/>
         <source>Tools</source>
         <translation>Outils</translation>
     </message>
     <message>
-        <location line="-94"/>
-        <location line="+95"/>
+        <location line="-98"/>
+        <location line="+99"/>
         <source>AI</source>
         <translation>IA</translation>
     </message>
     <message>
-        <location line="-94"/>
-        <location line="+101"/>
+        <location line="-98"/>
+        <location line="+105"/>
         <location line="+474"/>
         <source>Training</source>
         <translation>Entraînement</translation>
     </message>
     <message>
-        <location line="-573"/>
+        <location line="-577"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Ouvrez une image (Fichier &gt; Ouvrir une image) ou un dossier DICOM</translation>
     </message>
@@ -1114,7 +1195,7 @@
         <translation>Importer dans le partage</translation>
     </message>
     <message>
-        <location line="+114"/>
+        <location line="+118"/>
         <source>Delineate - %1 (share)</source>
         <translation>Delineate - %1 (partage)</translation>
     </message>
@@ -3587,7 +3668,7 @@ Accepter la licence et télécharger ?</translation>
 <context>
     <name>delineate::app::gui::SlicePanel</name>
     <message>
-        <location filename="../app/gui/views/view_panels.cpp" line="+24"/>
+        <location filename="../app/gui/views/view_panels.cpp" line="+26"/>
         <source>Axial</source>
         <translation>Axial</translation>
     </message>
@@ -3602,9 +3683,49 @@ Accepter la licence et télécharger ?</translation>
         <translation>Sagittal</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+66"/>
         <source>%1  %2 / %3</source>
         <translation>%1  %2 / %3</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>− point: not the object here</source>
+        <translation>− point : pas l'objet ici</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>+ point: the object is here</source>
+        <translation>+ point : l'objet est ici</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>− box: drag over what is not the object</source>
+        <translation>− boîte : glisser sur ce qui n'est pas l'objet</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>+ box: drag around the object</source>
+        <translation>+ boîte : glisser autour de l'objet</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>− scribble: paint over what is not the object</source>
+        <translation>− trait : peindre sur ce qui n'est pas l'objet</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>+ scribble: paint over the object</source>
+        <translation>+ trait : peindre sur l'objet</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>− lasso: circle what is not the object</source>
+        <translation>− lasso : entourer ce qui n'est pas l'objet</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>+ lasso: circle part of the object</source>
+        <translation>+ lasso : entourer une partie de l'objet</translation>
     </message>
 </context>
 <context>
@@ -4450,7 +4571,7 @@ Image : %3</translation>
 <context>
     <name>delineate::app::gui::SurfacePanel</name>
     <message>
-        <location filename="../app/gui/views/view_panels.cpp" line="+114"/>
+        <location filename="../app/gui/views/view_panels.cpp" line="+169"/>
         <location line="+32"/>
         <source>3D</source>
         <translation>3D</translation>

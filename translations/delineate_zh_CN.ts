@@ -322,7 +322,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai/ai_panel.cpp" line="+186"/>
+        <location filename="../app/gui/ai/ai_panel.cpp" line="+215"/>
         <source>Model:</source>
         <translation>模型：</translation>
     </message>
@@ -343,12 +343,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+224"/>
+        <location line="+239"/>
         <source>From the preferences</source>
         <translation>来自首选项</translation>
     </message>
     <message>
-        <location line="-223"/>
+        <location line="-238"/>
         <source>Segment everything</source>
         <translation>全部分割</translation>
     </message>
@@ -368,12 +368,7 @@
         <translation>点击模式 (A)</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Left click: positive point. Shift + left or right click: negative point.</source>
-        <translation>左键单击：正向点。Shift + 左键单击或右键单击：负向点。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+14"/>
         <source>Accept</source>
         <translation>接受</translation>
     </message>
@@ -403,23 +398,13 @@
         <translation>放弃该对象 (Escape)</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Undo point</source>
-        <translation>撤销点</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Remove the last point (Backspace)</source>
-        <translation>移除最后一个点 (Backspace)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+388"/>
+        <location line="+3"/>
+        <location line="+391"/>
         <source>AI click mode</source>
         <translation>AI 点击模式</translation>
     </message>
     <message>
-        <location line="-388"/>
+        <location line="-391"/>
         <source>Accept AI object</source>
         <translation>接受 AI 对象</translation>
     </message>
@@ -429,12 +414,7 @@
         <translation>放弃 AI 对象</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Remove last AI point</source>
-        <translation>移除最后一个 AI 点</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>Engine: starting...</source>
         <translation>引擎：正在启动...</translation>
     </message>
@@ -449,7 +429,7 @@
         <translation>引擎：%1，运行于 %2</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+40"/>
         <source>classic engine: no VISTA-3D checkpoint is configured</source>
         <translation>经典引擎：未配置 VISTA-3D 检查点</translation>
     </message>
@@ -582,7 +562,7 @@
         <translation>仍然运行</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <source>The engine is busy: choose the model when it is done</source>
         <translation>引擎正忙：请在其完成后再选择模型</translation>
     </message>
@@ -632,12 +612,25 @@
         <translation>AI 引擎：%1</translation>
     </message>
     <message>
-        <location line="-229"/>
+        <location line="+189"/>
+        <location line="+67"/>
+        <source>AI prompt: %1</source>
+        <translation>AI 提示：%1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+83"/>
+        <source>%n prompt(s), object %1 voxels; engine %2 ms, display %3 ms</source>
+        <translation>
+            <numerusform>%n 个提示，对象 %1 个体素；引擎 %2 毫秒，显示 %3 毫秒</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="-569"/>
         <source>classic engine (the configured one failed)</source>
         <translation>经典引擎（所配置的引擎启动失败）</translation>
     </message>
     <message>
-        <location line="+282"/>
+        <location line="+283"/>
         <source>Tick the classes to segment first</source>
         <translation>请先勾选要分割的类别</translation>
     </message>
@@ -647,13 +640,98 @@
         <translation>已取消</translation>
     </message>
     <message>
-        <location line="-218"/>
-        <location line="+220"/>
+        <location line="-219"/>
+        <location line="+221"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-384"/>
+        <source>Prompt:</source>
+        <translation>提示：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Point</source>
+        <translation>点</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Box</source>
+        <translation>框</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Scribble</source>
+        <translation>涂画</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Lasso</source>
+        <translation>套索</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Click on the object (positive) or beside it (negative) (P)</source>
+        <translation>点击对象（阳性）或其旁边（阴性）(P)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Drag a rectangle around the object in a slice: it bounds the object in that slice&apos;s two directions (X)</source>
+        <translation>在切片中围绕对象拖出矩形：它在该切片的两个方向上限定对象 (X)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Paint a stroke over the object (positive) or over what is not (negative) (S)</source>
+        <translation>在对象上（阳性）或非对象处（阴性）画一笔 (S)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Draw a closed contour around part of the object in a slice; its inside is the object, or not (L)</source>
+        <translation>在切片中围绕对象的一部分画闭合轮廓；其内部是对象，或不是 (L)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Left button: positive. Shift + left or right button: negative. A click gives a point; a drag gives a box, scribble or lasso.</source>
+        <translation>左键：阳性。Shift + 左键或右键：阴性。单击得到一个点；拖动得到框、涂画或套索。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Undo prompt</source>
+        <translation>撤销提示</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove the last prompt (Backspace)</source>
+        <translation>移除最后一个提示（退格键）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Remove last AI prompt</source>
+        <translation>移除最后一个 AI 提示</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>AI prompt: point</source>
+        <translation>AI 提示：点</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>AI prompt: box</source>
+        <translation>AI 提示：框</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>AI prompt: scribble</source>
+        <translation>AI 提示：涂画</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>AI prompt: lasso</source>
+        <translation>AI 提示：套索</translation>
+    </message>
+    <message>
+        <location line="+364"/>
         <source>%1: the engine found nothing (every voxel is background)</source>
         <translation>%1：引擎未找到任何内容（所有体素均为背景）</translation>
     </message>
@@ -663,24 +741,22 @@
         <translation>%1：%2 s</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+75"/>
+        <source>model-guided: edits label %1</source>
+        <translation>模型引导：编辑标签 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>classic engine (intensities): choose one of the model&apos;s labels to edit it model-guided</source>
+        <translation>经典引擎（强度）：选择模型的一个标签以模型引导方式编辑它</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Wait for the study to finish loading</source>
         <translation>请等待检查加载完成</translation>
     </message>
     <message>
-        <location line="+40"/>
-        <source>AI point: %1</source>
-        <translation>AI 点：%1</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+70"/>
-        <source>%n point(s), object %1 voxels; engine %2 ms, display %3 ms</source>
-        <translation>
-            <numerusform>%n 个点，对象 %1 个体素；引擎 %2 ms，显示 %3 ms</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location line="+49"/>
+        <location line="+223"/>
         <source>New label</source>
         <translation>新标签</translation>
     </message>
@@ -704,8 +780,13 @@
         <source>Accept: %1</source>
         <translation>接受：%1</translation>
     </message>
+    <message>
+        <location line="+17"/>
+        <source>Accept: there is no object to accept yet</source>
+        <translation>接受：尚无可接受的对象</translation>
+    </message>
     <message numerus="yes">
-        <location line="+9"/>
+        <location line="+20"/>
         <source>Accepted: %n voxel(s) written to label %1</source>
         <translation>
             <numerusform>已接受：%n 个体素写入标签 %1</numerusform>
@@ -1059,44 +1140,44 @@
     <name>delineate::app::gui::MainWindow</name>
     <message>
         <location filename="../app/gui/shell/main_window.cpp" line="+88"/>
-        <location line="+246"/>
+        <location line="+250"/>
         <location line="+60"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-262"/>
-        <location line="+137"/>
+        <location line="-266"/>
+        <location line="+141"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location line="-98"/>
-        <location line="+95"/>
+        <location line="-102"/>
+        <location line="+99"/>
         <source>Labels</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location line="-94"/>
-        <location line="+95"/>
+        <location line="-98"/>
+        <location line="+99"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location line="-94"/>
-        <location line="+95"/>
+        <location line="-98"/>
+        <location line="+99"/>
         <source>AI</source>
         <translation>AI</translation>
     </message>
     <message>
-        <location line="-94"/>
-        <location line="+101"/>
+        <location line="-98"/>
+        <location line="+105"/>
         <location line="+474"/>
         <source>Training</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location line="-573"/>
+        <location line="-577"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>请打开图像（文件 &gt; 打开图像）或 DICOM 文件夹</translation>
     </message>
@@ -1106,7 +1187,7 @@
         <translation>导入到共享</translation>
     </message>
     <message>
-        <location line="+114"/>
+        <location line="+118"/>
         <source>Delineate - %1 (share)</source>
         <translation>Delineate - %1（共享）</translation>
     </message>
@@ -3575,7 +3656,7 @@ SHA-256：%5
 <context>
     <name>delineate::app::gui::SlicePanel</name>
     <message>
-        <location filename="../app/gui/views/view_panels.cpp" line="+24"/>
+        <location filename="../app/gui/views/view_panels.cpp" line="+26"/>
         <source>Axial</source>
         <translation>轴位</translation>
     </message>
@@ -3590,9 +3671,49 @@ SHA-256：%5
         <translation>矢状位</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+66"/>
         <source>%1  %2 / %3</source>
         <translation>%1  %2 / %3</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>− point: not the object here</source>
+        <translation>− 点：此处不是对象</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>+ point: the object is here</source>
+        <translation>+ 点：对象在此处</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>− box: drag over what is not the object</source>
+        <translation>− 框：拖过非对象区域</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>+ box: drag around the object</source>
+        <translation>+ 框：围绕对象拖动</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>− scribble: paint over what is not the object</source>
+        <translation>− 涂画：在非对象处涂画</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>+ scribble: paint over the object</source>
+        <translation>+ 涂画：在对象上涂画</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>− lasso: circle what is not the object</source>
+        <translation>− 套索：圈出非对象区域</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>+ lasso: circle part of the object</source>
+        <translation>+ 套索：圈出对象的一部分</translation>
     </message>
 </context>
 <context>
@@ -4428,7 +4549,7 @@ Image: %3</source>
 <context>
     <name>delineate::app::gui::SurfacePanel</name>
     <message>
-        <location filename="../app/gui/views/view_panels.cpp" line="+114"/>
+        <location filename="../app/gui/views/view_panels.cpp" line="+169"/>
         <location line="+32"/>
         <source>3D</source>
         <translation>3D</translation>

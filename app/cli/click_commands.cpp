@@ -3,7 +3,6 @@
 // clicks set the object back (lowered its Dice by more than kSetback).
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <optional>
 #include <memory>
@@ -135,10 +134,7 @@ int runClickEval(const ClickEvalOptions& o) {
     if (engine) {
       auto probability = engine->classProbability(*image, l, nullptr);
       if (!probability) return fileError(probability.error());
-      inference::GuidedOptions go;
-      if (const char* t = std::getenv("DELINEATE_GUIDED_TUNE"))
-        std::sscanf(t, "%lf,%lf,%d,%lf", &go.addFraction, &go.removeFactor, &go.removeMargin, &go.reachFactor);
-      auto g = inference::GuidedSession::begin(*image, std::move(probability).value(), startObject, go);
+      auto g = inference::GuidedSession::begin(*image, std::move(probability).value(), startObject);
       if (!g) return fileError(g.error());
       guidedSession = g->get();
       session = std::move(g).value();

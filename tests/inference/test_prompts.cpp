@@ -269,7 +269,7 @@ TEST_CASE("prompts: model-guided clicks move the model's own probabilities, and 
           "[prompt][guided]") {
   TwoBalls t = twoBalls();
   const Geometry& g = t.image.geometry();
-  // The model: ball A certain (220), a shell 1-3 voxels around it likely (150), ball B unlikely (60), the rest 0.
+  // The model: ball A likely (220), a shell 1-3 voxels around it less so (150), ball B sure (255) and wrong, the rest 0.
   auto prob = Volume<std::uint8_t>::create(g, 0).value();
   for (std::int64_t z = 0; z < 40; ++z)
     for (std::int64_t y = 0; y < 48; ++y)
@@ -279,30 +279,36 @@ TEST_CASE("prompts: model-guided clicks move the model's own probabilities, and 
         std::uint8_t p = 0;
         if (r <= 7) p = 220;
         else if (r <= 10) p = 150;
-        else if (t.b.at({x, y, z})) p = 60;
+        else if (t.b.at({x, y, z})) p = 255;
         prob.at({x, y, z}) = p;
       }
-  // The start: only the certain core (what an argmax under 0.5 of 150 would give).
+  // The start: what an argmax gives without the shell: A's core and B.
   auto core = Volume<std::uint8_t>::create(g, 0).value();
   for (std::size_t i = 0; i < prob.size(); ++i) core.data()[i] = prob.data()[i] == 220 ? 1 : 0;
-  auto s = inference::GuidedSession::begin(t.image, prob, maskOf(core));
+  ObjectMask start = inference::combineMasks(maskOf(core), maskOf(t.b), true);
+  auto s = inference::GuidedSession::begin(t.image, prob, start);
   REQUIRE(s.ok());
   const double startDice = inference::diceOf((*s)->mask(), t.a);
-  // A positive click in the shell: the shell (as likely) near it joins; nothing of ball B (less likely).
+  // A positive click in the shell: the shell (as likely) near it joins; nothing is lost.
   REQUIRE((*s)->addPoint({g.indexToLps(Index3{20, 24, 29}), true}).ok());
   const ObjectMask afterAdd = (*s)->mask();
-  CHECK(lost(maskOf(core), afterAdd) == 0);
-  CHECK(afterAdd.count() > core.size() / 1000);
+  CHECK(lost(start, afterAdd) == 0);
+  CHECK(afterAdd.count() > start.count());
   CHECK(inference::diceOf(afterAdd, t.a) > startDice);
-  CHECK(inference::diceOf(afterAdd, t.b) == 0.0);
   CHECK((*s)->guidedPrompts() == 1);
-  // A negative click where it added: only removes, and only voxels as unlikely as that one (never the core).
+  // A negative click in B, where the model was sure: the part as sure as there goes (all of B), A stays.
+  REQUIRE((*s)->addPoint({g.indexToLps(Index3{40, 24, 20}), false}).ok());
+  const ObjectMask afterRemove = (*s)->mask();
+  CHECK(lost(afterRemove, afterAdd) == 0);  // only removes
+  CHECK(inference::diceOf(afterRemove, t.b) < 0.05);
+  CHECK(lost(maskOf(core), afterRemove) == 0);
+  CHECK(inference::diceOf(afterRemove, t.a) > inference::diceOf(afterAdd, t.a) + 0.2);
+  // A negative click in the shell (150): only what the model found less likely than there (0.9 of it) goes, here
+  // nothing but the clicked voxel; never the core.
   REQUIRE((*s)->addPoint({g.indexToLps(Index3{20, 24, 29}), false}).ok());
-  CHECK(lost((*s)->mask(), afterAdd) == 0);
+  CHECK(lost((*s)->mask(), afterRemove) == 0);
+  CHECK(lost(afterRemove, (*s)->mask()) == 1);
   CHECK(lost(maskOf(core), (*s)->mask()) == 0);
-  // A click on ball B, where the model gave 60: B (as likely) joins, A's core stays.
-  REQUIRE((*s)->addPoint({g.indexToLps(Index3{40, 24, 20}), true}).ok());
-  CHECK(inference::diceOf((*s)->mask(), t.b) > 0.5);
   // Where the model is blind (0 outside both balls) the classic engine decides: a click in the dark background adds
   // little of it, and the count says who decided.
   const std::size_t before = (*s)->mask().count();
