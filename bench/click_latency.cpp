@@ -20,7 +20,10 @@
 // (i and j swapped). The engine then runs on its canonical order, reordering each region it reads; this measures
 // what that costs beside an image already stored in that order.
 //
-// Usage: bench_click_latency SERIES_DIR|IMAGE [--clicks N] [--objects N] [--store ORDER]
+// --prompts box|scribble: the challenge protocol (a box on the object's largest axial slice, then --clicks clicks) or
+// strokes instead of clicks (inference/click_evaluator.h); every prompt is timed as a click is.
+//
+// Usage: bench_click_latency SERIES_DIR|IMAGE [--clicks N] [--objects N] [--store ORDER] [--prompts clicks|box|scribble]
 
 #include <malloc.h>
 #include <sys/resource.h>
@@ -178,12 +181,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   int clicks = 10, objects = 8;
-  std::string store;
+  std::string store, prompts = "clicks";
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
     if (a == "--clicks") clicks = std::atoi(argv[i + 1]);
     else if (a == "--objects") objects = std::atoi(argv[i + 1]);
     else if (a == "--store") store = argv[i + 1];
+    else if (a == "--prompts") prompts = argv[i + 1];
     else die("unknown option " + a);
   }
   core::ImageVolume image = load(argv[1]);
@@ -257,7 +261,11 @@ int main(int argc, char** argv) {
     auto session = inference::classic::ClickSession::begin(image);
     if (!session) die(session.error().describe());
     MeasuredSession measured(**session);
-    auto eval = inference::simulateClicks(measured, o.mask, clicks);
+    inference::ClickProtocol protocol;
+    if (prompts == "box") protocol.prompts = inference::PromptProtocol::Box;
+    else if (prompts == "scribble") protocol.prompts = inference::PromptProtocol::Scribble;
+    else if (prompts != "clicks") die("--prompts is clicks, box or scribble");
+    auto eval = inference::simulateClicks(measured, o.mask, clicks, nullptr, protocol);
     if (!eval) die(eval.error().describe());
     for (double b : measured.workingBytes) workingMb.push_back(b / 1e6);
     // The evaluator's own buffers are gone once it returns (its click records are a few hundred bytes); what is
@@ -284,7 +292,7 @@ int main(int argc, char** argv) {
                 cl.empty() ? 0.0 : cl.back().dice);
   }
   std::sort(slowest.begin(), slowest.end(), [](const Slow& a, const Slow& b) { return a.ms > b.ms; });
-  std::printf("\nper click (%zu clicks)        p50 ms   p95 ms   max ms\n", ours.size());
+  std::printf("\nper prompt (%zu, %s)   p50 ms   p95 ms   max ms\n", ours.size(), prompts.c_str());
   std::printf("classic click session     %8.1f %8.1f %8.1f\n", percentile(ours, 0.5), percentile(ours, 0.95),
               percentile(ours, 1.0));
   for (std::size_t i = 0; i < slowest.size() && i < 3; ++i)

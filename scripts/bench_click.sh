@@ -6,7 +6,7 @@
 #
 # Usage: bash scripts/bench_click.sh
 # Environment: SLICES (300), SPACING (1.0), CLICKS (10), OBJECTS (8), BENCH_BUILD_DIR (build-bench), KEEP=1 keeps the
-#              series. NO_PEER=1 builds without ITK (and then measures memory without the peer in the process).
+#              series, PROMPTS ("clicks"; e.g. "clicks box scribble": one run each on the same series). NO_PEER=1 builds without ITK (and then measures memory without the peer in the process).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -36,4 +36,6 @@ cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDELINEATE_PEER_
 cmake --build "$BUILD_DIR" --target bench_make_ct_series bench_click_latency
 echo "cpu: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 "$BUILD_DIR/bench/bench_make_ct_series" "$work/series" --slices "$SLICES" --spacing "$SPACING" >/dev/null
-"$BUILD_DIR/bench/bench_click_latency" "$work/series" --clicks "$CLICKS" --objects "$OBJECTS"
+for prompts in ${PROMPTS:-clicks}; do
+  "$BUILD_DIR/bench/bench_click_latency" "$work/series" --clicks "$CLICKS" --objects "$OBJECTS" --prompts "$prompts"
+done

@@ -215,6 +215,16 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>AI box, scribble or lasso</source>
+        <translation>KI-Rechteck, -Strich oder -Lasso</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Left drag; negative: Shift + left drag or right drag (its tool chosen)</source>
+        <translation>Ziehen mit links; negativ: Umschalt + Ziehen mit links oder Ziehen mit rechts (sein Werkzeug gewählt)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Scroll slices</source>
         <translation>Durch Schichten blättern</translation>
     </message>
@@ -3114,7 +3124,7 @@ Lizenz annehmen und herunterladen?</translation>
 <context>
     <name>delineate::app::gui::PreferencesDialog</name>
     <message>
-        <location filename="../app/gui/shell/preferences.cpp" line="-132"/>
+        <location filename="../app/gui/shell/preferences.cpp" line="-134"/>
         <source>Preferences</source>
         <translation>Einstellungen</translation>
     </message>

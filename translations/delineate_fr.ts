@@ -215,6 +215,16 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>AI box, scribble or lasso</source>
+        <translation>Boîte, trait ou lasso IA</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Left drag; negative: Shift + left drag or right drag (its tool chosen)</source>
+        <translation>Glisser avec le bouton gauche ; négatif : Maj + glisser à gauche ou glisser à droite (son outil choisi)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Scroll slices</source>
         <translation>Faire défiler les coupes</translation>
     </message>
@@ -678,22 +688,22 @@
     <message>
         <location line="+2"/>
         <source>Click on the object (positive) or beside it (negative) (P)</source>
-        <translation>Cliquer sur l'objet (positif) ou à côté (négatif) (P)</translation>
+        <translation>Cliquer sur l&apos;objet (positif) ou à côté (négatif) (P)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Drag a rectangle around the object in a slice: it bounds the object in that slice&apos;s two directions (X)</source>
-        <translation>Tracer un rectangle autour de l'objet dans une coupe : il borne l'objet dans les deux directions de cette coupe (X)</translation>
+        <translation>Tracer un rectangle autour de l&apos;objet dans une coupe : il borne l&apos;objet dans les deux directions de cette coupe (X)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Paint a stroke over the object (positive) or over what is not (negative) (S)</source>
-        <translation>Peindre un trait sur l'objet (positif) ou sur ce qui ne l'est pas (négatif) (S)</translation>
+        <translation>Peindre un trait sur l&apos;objet (positif) ou sur ce qui ne l&apos;est pas (négatif) (S)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Draw a closed contour around part of the object in a slice; its inside is the object, or not (L)</source>
-        <translation>Tracer un contour fermé autour d'une partie de l'objet dans une coupe ; son intérieur est l'objet, ou ne l'est pas (L)</translation>
+        <translation>Tracer un contour fermé autour d&apos;une partie de l&apos;objet dans une coupe ; son intérieur est l&apos;objet, ou ne l&apos;est pas (L)</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -703,7 +713,7 @@
     <message>
         <location line="+9"/>
         <source>Undo prompt</source>
-        <translation>Annuler l'invite</translation>
+        <translation>Annuler l&apos;invite</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -748,7 +758,7 @@
     <message>
         <location line="+75"/>
         <source>model-guided: edits label %1</source>
-        <translation>guidé par le modèle : modifie l'étiquette %1</translation>
+        <translation>guidé par le modèle : modifie l&apos;étiquette %1</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -788,7 +798,7 @@
     <message>
         <location line="+17"/>
         <source>Accept: there is no object to accept yet</source>
-        <translation>Accepter : aucun objet à accepter pour l'instant</translation>
+        <translation>Accepter : aucun objet à accepter pour l&apos;instant</translation>
     </message>
     <message numerus="yes">
         <location line="+20"/>
@@ -3114,7 +3124,7 @@ Accepter la licence et télécharger ?</translation>
 <context>
     <name>delineate::app::gui::PreferencesDialog</name>
     <message>
-        <location filename="../app/gui/shell/preferences.cpp" line="-132"/>
+        <location filename="../app/gui/shell/preferences.cpp" line="-134"/>
         <source>Preferences</source>
         <translation>Préférences</translation>
     </message>
@@ -3690,42 +3700,42 @@ Accepter la licence et télécharger ?</translation>
     <message>
         <location line="+32"/>
         <source>− point: not the object here</source>
-        <translation>− point : pas l'objet ici</translation>
+        <translation>− point : pas l&apos;objet ici</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>+ point: the object is here</source>
-        <translation>+ point : l'objet est ici</translation>
+        <translation>+ point : l&apos;objet est ici</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>− box: drag over what is not the object</source>
-        <translation>− boîte : glisser sur ce qui n'est pas l'objet</translation>
+        <translation>− boîte : glisser sur ce qui n&apos;est pas l&apos;objet</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>+ box: drag around the object</source>
-        <translation>+ boîte : glisser autour de l'objet</translation>
+        <translation>+ boîte : glisser autour de l&apos;objet</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>− scribble: paint over what is not the object</source>
-        <translation>− trait : peindre sur ce qui n'est pas l'objet</translation>
+        <translation>− trait : peindre sur ce qui n&apos;est pas l&apos;objet</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>+ scribble: paint over the object</source>
-        <translation>+ trait : peindre sur l'objet</translation>
+        <translation>+ trait : peindre sur l&apos;objet</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>− lasso: circle what is not the object</source>
-        <translation>− lasso : entourer ce qui n'est pas l'objet</translation>
+        <translation>− lasso : entourer ce qui n&apos;est pas l&apos;objet</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>+ lasso: circle part of the object</source>
-        <translation>+ lasso : entourer une partie de l'objet</translation>
+        <translation>+ lasso : entourer une partie de l&apos;objet</translation>
     </message>
 </context>
 <context>

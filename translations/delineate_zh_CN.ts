@@ -215,6 +215,16 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>AI box, scribble or lasso</source>
+        <translation>AI 框、涂画或套索</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Left drag; negative: Shift + left drag or right drag (its tool chosen)</source>
+        <translation>左键拖动；阴性：Shift + 左键拖动或右键拖动（已选择其工具）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Scroll slices</source>
         <translation>翻动层面</translation>
     </message>
@@ -3103,7 +3113,7 @@ SHA-256：%5
 <context>
     <name>delineate::app::gui::PreferencesDialog</name>
     <message>
-        <location filename="../app/gui/shell/preferences.cpp" line="-132"/>
+        <location filename="../app/gui/shell/preferences.cpp" line="-134"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>

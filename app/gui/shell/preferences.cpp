@@ -204,6 +204,8 @@ QList<QPair<QString, QString>> shortcutRows(QWidget* window) {
       {QApplication::translate("Shortcuts", "Brush size"), QApplication::translate("Shortcuts", "[ and ], or Shift + wheel")},
       {QApplication::translate("Shortcuts", "Positive AI point"), QApplication::translate("Shortcuts", "Left click (click mode)")},
       {QApplication::translate("Shortcuts", "Negative AI point"), QApplication::translate("Shortcuts", "Shift + left click or right click (click mode)")},
+      {QApplication::translate("Shortcuts", "AI box, scribble or lasso"),
+       QApplication::translate("Shortcuts", "Left drag; negative: Shift + left drag or right drag (its tool chosen)")},
       {QApplication::translate("Shortcuts", "Scroll slices"), QApplication::translate("Shortcuts", "Wheel, Up/Down, PageUp/PageDown")},
       {QApplication::translate("Shortcuts", "Zoom"), QApplication::translate("Shortcuts", "Ctrl + wheel, + and -")},
       {QApplication::translate("Shortcuts", "Pan"), QApplication::translate("Shortcuts", "Middle drag or Shift + left drag")},
