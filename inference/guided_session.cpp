@@ -10,6 +10,11 @@
 
 namespace delineate::inference {
 
+namespace {
+// How far (voxels) the distance from a prompt to the object's edge is looked for; the reach is a few times that.
+constexpr double kDistanceLimitVoxels = 50;
+}  // namespace
+
 using core::Index3;
 using core::IndexBox;
 
@@ -33,13 +38,7 @@ core::Status GuidedSession::setStart(const ObjectMask& start) {
   if (!m_prompts.empty())
     return core::makeError(core::ErrorCode::InvalidArgument, "start object", "the session has prompts already");
   const core::Size3 dims = m_image.geometry().dimensions();
-  if (!start.box.empty()) {
-    for (std::size_t a = 0; a < 3; ++a)
-      if (start.box.min[a] < 0 || start.box.max[a] >= dims[a])
-        return core::makeError(core::ErrorCode::InvalidArgument, "start object", "the object lies outside the image");
-    if (start.voxels.size() != static_cast<std::size_t>(start.box.voxelCount()))
-      return core::makeError(core::ErrorCode::InvalidArgument, "start object", "the object's voxels do not fill its box");
-  }
+  if (core::Status s = checkStartObject(start, dims); !s) return s;
   m_mask = start;
   return core::Status::success();
 }
@@ -108,8 +107,9 @@ ObjectMask GuidedSession::flood(const std::vector<Index3>& seeds, double reachMm
     return static_cast<std::size_t>(((q[2] - box.min[2]) * ny + (q[1] - box.min[1])) * nx + (q[0] - box.min[0]));
   };
   std::deque<Index3> queue;
+  // The prompt's own voxels start the flood whatever they hold: the rule is about what they are connected to.
   for (const auto& q : seeds)
-    if (box.contains(q) && !out.voxels[local(q)] && accept(q)) {
+    if (box.contains(q) && !out.voxels[local(q)]) {
       out.voxels[local(q)] = 1;
       queue.push_back(q);
     }
@@ -160,7 +160,7 @@ core::Status GuidedSession::addPrompt(const Prompt& prompt, core::ProgressSink* 
         for (std::size_t a = 0; a < 3; ++a) {
           if (static_cast<int>(a) == raster->sliceAxis) continue;
           const std::int64_t n = b.max[a] - b.min[a], c = q[a] - b.min[a];
-          if (3 * c < n || 3 * c > 2 * n) central = false;
+          if (n >= 3 && (3 * c < n || 3 * c > 2 * n)) central = false;  // a box 3 voxels wide or less is all middle
         }
         if (central && prob(q) > best) {
           best = prob(q);
@@ -182,17 +182,25 @@ core::Status GuidedSession::addPrompt(const Prompt& prompt, core::ProgressSink* 
         next = combineMasks(m_mask, region, true);
       }
     } else if (prompt.positive) {
+      // The level comes from the prompt's voxels that are not object yet (a stroke from the object's core into a
+      // missed rim is about the rim).
+      std::vector<Index3> outside;
+      for (const auto& q : raster->voxels)
+        if (!m_mask.contains(q)) outside.push_back(q);
       int ps = 0;
-      for (const auto& q : raster->voxels) ps = std::max(ps, prob(q));
-      if (ps < m_options.blindBelow) {
+      for (const auto& q : outside) ps = std::max(ps, prob(q));
+      if (outside.empty()) {
+        next = m_mask;  // all of it is object already
+      } else if (ps < m_options.blindBelow) {
         if (core::Status s = fallback(); !s) return s;
       } else {
         double d = std::numeric_limits<double>::infinity();
-        for (const auto& q : spreadVoxels(raster->voxels, 8)) d = std::min(d, distanceTo(q, true, 200 * finest));
+        for (const auto& q : spreadVoxels(outside, 8)) d = std::min(d, distanceTo(q, true, kDistanceLimitVoxels * finest));
         const double reach = std::isfinite(d) ? std::max(m_options.minReachVoxels * finest, m_options.reachFactor * d)
                                               : std::numeric_limits<double>::infinity();
         const int floor = std::max(1, static_cast<int>(std::lround(ps * m_options.addFraction)));
-        const ObjectMask region = flood(raster->voxels, reach, {}, [&](const Index3& q) {
+        // Connected through the object too: a thin missed layer touches the prompt only across the object.
+        const ObjectMask region = flood(outside, reach, {}, [&](const Index3& q) {
           return prob(q) >= floor && !m_mask.contains(q);
         });
         next = combineMasks(combineMasks(m_mask, region, true), maskOfVoxels(*raster), true);
@@ -206,8 +214,8 @@ core::Status GuidedSession::addPrompt(const Prompt& prompt, core::ProgressSink* 
         int ps = 0;
         for (const auto& q : inside) ps = std::max(ps, prob(q));
         double d = std::numeric_limits<double>::infinity();
-        for (const auto& q : spreadVoxels(inside, 8)) d = std::min(d, distanceTo(q, false, 200 * finest));
-        const double reach = std::max(m_options.minReachVoxels * finest, m_options.removeReachFactor * std::min(d, 200 * finest));
+        for (const auto& q : spreadVoxels(inside, 8)) d = std::min(d, distanceTo(q, false, kDistanceLimitVoxels * finest));
+        const double reach = std::max(m_options.minReachVoxels * finest, m_options.removeReachFactor * d);
         // Where the model was sure (saturated), "less likely than here" is nothing: the part as sure as here goes.
         const bool sure = ps >= 250;
         const int ceiling = std::min(255, static_cast<int>(std::lround(ps * m_options.removeFactor)) + m_options.removeMargin);
@@ -221,8 +229,14 @@ core::Status GuidedSession::addPrompt(const Prompt& prompt, core::ProgressSink* 
     // A scribble's and a lasso's voxels are what the user said, for certain.
     if (prompt.kind == Prompt::Kind::Scribble || prompt.kind == Prompt::Kind::Lasso)
       next = combineMasks(next, maskOfVoxels(*raster), prompt.positive);
-    m_history.push_back(packMask(m_mask));
-    m_prompts.push_back(prompt);
+    // Everything that allocates before the session changes: a failure leaves it as it was.
+    PackedMask before = packMask(m_mask);
+    Prompt kept = prompt;
+    m_history.reserve(m_history.size() + 1);
+    m_prompts.reserve(m_prompts.size() + 1);
+    m_wasGuided.reserve(m_wasGuided.size() + 1);
+    m_history.push_back(std::move(before));
+    m_prompts.push_back(std::move(kept));
     m_wasGuided.push_back(guided ? 1 : 0);
     m_mask = std::move(next);
     ++(guided ? m_guided : m_fallback);

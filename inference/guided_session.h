@@ -3,8 +3,9 @@
 // per-voxel probability of that class (SegmentationEngine::classProbability), not from intensities alone.
 //
 // The rule: a positive prompt at voxels whose probability is p says "voxels the model finds about as likely as these
-// are object here too"; it adds the voxels connected to the prompt (6-neighbourhood) through probabilities of at least
-// `addFraction` x p, outside the object, within a reach of the prompt. A negative prompt at probability p removes
+// are object here too"; it adds the voxels connected to the prompt (6-neighbourhood, through the object as well) with
+// probabilities of at least `addFraction` x p, p the highest of the prompt's voxels outside the object, within a
+// reach of the prompt. A negative prompt at probability p removes
 // the object's voxels connected to it through probabilities of at most `removeFactor` x p (+ `removeMargin`), within
 // a reach; where the model was sure (p saturated, 250 of 255 or more), those as sure as there. The reach is
 // `reachFactor` (`removeReachFactor` for a negative prompt) times the prompt's distance to the object's edge (to the

@@ -121,6 +121,11 @@ core::Result<RasterPrompt> rasterizePrompt(const Prompt& prompt, const core::Geo
     for (double v : p)
       if (!std::isfinite(v)) return fail("a position is not a finite number");
   if (prompt.pointsLps.empty()) return fail("the prompt has no position");
+  for (const auto& p : prompt.pointsLps) {  // index arithmetic below stays far from overflow
+    const core::Vec3 c = grid.lpsToIndex(p);
+    for (double v : c)
+      if (std::fabs(v) > 1e9) return fail("a position lies far outside the image");
+  }
   auto inside = [&](const core::Index3& q) {
     return q[0] >= 0 && q[1] >= 0 && q[2] >= 0 && q[0] < dims[0] && q[1] < dims[1] && q[2] < dims[2];
   };
@@ -299,6 +304,16 @@ ObjectMask clipMask(const ObjectMask& mask, const core::IndexBox& box) {
     for (std::int64_t y = out.box.min[1]; y <= out.box.max[1]; ++y)
       for (std::int64_t x = out.box.min[0]; x <= out.box.max[0]; ++x) out.voxels.push_back(mask.contains(Index3{x, y, z}) ? 1 : 0);
   return out;
+}
+
+core::Status checkStartObject(const ObjectMask& start, const core::Size3& dims) {
+  if (start.box.empty()) return core::Status::success();
+  for (std::size_t a = 0; a < 3; ++a)
+    if (start.box.min[a] < 0 || start.box.max[a] >= dims[a])
+      return core::makeError(core::ErrorCode::InvalidArgument, "start object", "the object lies outside the image");
+  if (start.voxels.size() != static_cast<std::size_t>(start.box.voxelCount()))
+    return core::makeError(core::ErrorCode::InvalidArgument, "start object", "the object's voxels do not fill its box");
+  return core::Status::success();
 }
 
 core::Status InteractiveSession::setStart(const ObjectMask&) {

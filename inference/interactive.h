@@ -64,7 +64,7 @@ struct RasterPrompt {
   int sliceAxis = -1;
 };
 core::Result<RasterPrompt> rasterizePrompt(const Prompt& prompt, const core::Geometry& grid,
-                                           std::size_t maxVoxels = 50 * 1000 * 1000);
+                                           std::size_t maxVoxels = 16 * 1000 * 1000);
 // The grid axis nearest to `normalLps` (largest |cosine| with the direction's columns); -1 for a zero vector.
 int nearestAxis(const core::Geometry& grid, const core::Vec3& normalLps);
 // Up to `count` voxels of `voxels` spread over it (every k-th, in order), the first and last included.
@@ -76,6 +76,8 @@ ObjectMask combineMasks(const ObjectMask& mask, const ObjectMask& other, bool ad
 ObjectMask maskOfVoxels(const RasterPrompt& raster);
 // `mask` within `box` only.
 ObjectMask clipMask(const ObjectMask& mask, const core::IndexBox& box);
+// Whether `start` can start a session on a grid of `dims`: its box inside the grid and its voxels filling the box.
+core::Status checkStartObject(const ObjectMask& start, const core::Size3& dims);
 
 class InteractiveSession {
  public:

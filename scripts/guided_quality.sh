@@ -67,6 +67,9 @@ for kind in ("guided", "classic"):
         later += d["setbacks"]["laterClicks"]; small += d["setbacks"]["small"]["count"]; big += d["setbacks"]["count"]
     mean = lambda k: sum(o["dice"][k] for o in objs) / len(objs)
     start = sum(o["startDice"] for o in objs) / len(objs)
+    ms = sorted(c["latencyMs"] for o in objs for c in o["clicks"])
+    pct = lambda p: ms[min(len(ms) - 1, int(p * len(ms)))] if ms else 0.0
     print(f"pooled {kind:8s} {len(objs)} structures: start {start:.3f}, @1 {mean(0):.3f}, @3 {mean(2):.3f}, @5 {mean(4):.3f}; "
-          f"clicks lowering Dice by >0.01: {small}/{later} ({100*small/max(1,later):.1f}%), by >0.05: {big} ({100*big/max(1,later):.1f}%)")
+          f"clicks lowering Dice by >0.01: {small}/{later} ({100*small/max(1,later):.1f}%), by >0.05: {big} ({100*big/max(1,later):.1f}%); "
+          f"per click p50 {pct(0.5):.1f} ms, p95 {pct(0.95):.1f} ms")
 EOF

@@ -264,13 +264,7 @@ core::Status ClickSession::setStart(const ObjectMask& start) {
   if (!m_prompts.empty())
     return core::makeError(core::ErrorCode::InvalidArgument, "start object", "the session has prompts already");
   const core::Size3 dims = m_image.geometry().dimensions();
-  if (!start.box.empty()) {
-    for (std::size_t a = 0; a < 3; ++a)
-      if (start.box.min[a] < 0 || start.box.max[a] >= dims[a])
-        return core::makeError(core::ErrorCode::InvalidArgument, "start object", "the object lies outside the image");
-    if (start.voxels.size() != static_cast<std::size_t>(start.box.voxelCount()))
-      return core::makeError(core::ErrorCode::InvalidArgument, "start object", "the object's voxels do not fill its box");
-  }
+  if (core::Status s = checkStartObject(start, dims); !s) return s;
   try {
     ObjectMask canonical;
     if (m_order.isIdentity() || start.box.empty()) {
@@ -335,7 +329,7 @@ std::vector<ClickSession::Seed> ClickSession::boxSeeds(const RasterPrompt& raste
       if (a == ax) continue;
       if (w[a] < inLo[a] || w[a] > inHi[a]) in = false;
       const std::int64_t span = inHi[a] - inLo[a], c = w[a] - inLo[a];
-      if (3 * c < span || 3 * c > 2 * span) mid = false;
+      if (span >= 3 && (3 * c < span || 3 * c > 2 * span)) mid = false;  // a narrow box is all middle
     }
     inside[o] = in ? 1 : 0;
     central[o] = in && mid ? 1 : 0;
@@ -465,7 +459,10 @@ core::Result<std::vector<ClickSession::Seed>> ClickSession::seedsOf(const Prompt
       }
       const auto count = std::clamp<std::size_t>(static_cast<std::size_t>(mm / m_options.strokeSeedSpacingMm) + 1, 1,
                                                  m_options.maxStrokeSeeds);
-      for (const auto& q : spreadVoxels(raster.voxels, count)) seeds.push_back({q, prompt.positive, measured, {}, {}});
+      for (const auto& q : spreadVoxels(raster.voxels, count)) {
+        seeds.push_back({q, prompt.positive, measured, {}, {}});
+        seeds.back().stroke = true;
+      }
       break;
     }
     case Prompt::Kind::Lasso: {
@@ -486,7 +483,10 @@ core::Result<std::vector<ClickSession::Seed>> ClickSession::seedsOf(const Prompt
       std::vector<Index3> deep;
       for (const auto& q : raster.voxels)
         if (depth[at(q)] >= 0.25f * deepest) deep.push_back(q);
-      for (const auto& q : spreadVoxels(deep, m_options.maxStrokeSeeds)) seeds.push_back({q, prompt.positive, measured, {}, {}});
+      for (const auto& q : spreadVoxels(deep, m_options.maxStrokeSeeds)) {
+        seeds.push_back({q, prompt.positive, measured, {}, {}});
+        seeds.back().stroke = true;
+      }
       break;
     }
     case Prompt::Kind::Box: {
@@ -564,12 +564,13 @@ core::Status ClickSession::addPrompt(const Prompt& prompt, core::ProgressSink* p
     ObjectMask shown;
     if (!m_order.isIdentity()) shown = toImageOrder(next, m_image.geometry().dimensions(), m_order);
     PackedMask before = packMask(m_current);
+    Prompt kept = prompt;
     m_history.reserve(m_history.size() + 1);
     m_prompts.reserve(m_prompts.size() + 1);
     m_seedCounts.reserve(m_seedCounts.size() + 1);
     m_margins.reserve(m_margins.size() + 1);
     m_history.push_back(std::move(before));
-    m_prompts.push_back(prompt);
+    m_prompts.push_back(std::move(kept));
     m_seedCounts.push_back(fresh->size());
     m_seeds = std::move(seeds);
     m_margins.push_back(margin);
@@ -707,11 +708,14 @@ core::Result<ObjectMask> ClickSession::compute(std::vector<Seed>& seedList, std:
                                    before.empty() ? nullptr : &before, m_options.outsideFraction);
           // A low-contrast click whose texture stays alike as far as it looks is as deep as it looked: an unbounded
           // reach would flood the band, which holds much of the region.
-          if (lowContrast && !std::isfinite(depth)) depth = static_cast<float>(scanMm);
+          if ((lowContrast || seedList[k2].stroke) && !std::isfinite(depth)) depth = static_cast<float>(scanMm);
           // A later click marks a missing part of an object that exists: it reaches less far than the first (the
           // part is about as wide as its depth, and a reach as long as the first click's floods the surroundings on
           // a low-contrast image), and never past a negative click (the user said the object stops before it).
-          const double factor = lowContrast && previous && !previous->box.empty() ? m_options.laterReachFactor : m_options.reachFactor;
+          double factor = lowContrast && previous && !previous->box.empty() ? m_options.laterReachFactor : m_options.reachFactor;
+          // A stroke's seeds sample the object where it was drawn; many of them each reaching as far as a click (or
+          // without bound, where their band holds all they scan) flooded a whole abdomen's soft tissue.
+          if (seedList[k2].stroke) factor = std::min(factor, m_options.strokeReachFactor);
           reach[k2] = static_cast<float>(factor) * std::max(depth, static_cast<float>(2 * finest));
           for (std::size_t n2 = 0; n2 < seeds.size(); ++n2) {
             if (positive[n2]) continue;
@@ -728,19 +732,6 @@ core::Result<ObjectMask> ClickSession::compute(std::vector<Seed>& seedList, std:
       // Geodesic competition. Only where some positive click can reach can a voxel be object, so negative clicks
       // need not flood the rest of the region (on a long object the region spans all the clicks and is mostly out
       // of reach).
-      std::vector<GeodesicSeed> gs(seeds.size());
-      for (std::size_t k2 = 0, mi = 0; k2 < seeds.size(); ++k2) {
-        gs[k2] = {seedAt[k2], static_cast<bool>(positive[k2]), 0.0f, 0.0f, 0.0f};
-        if (!positive[k2]) continue;
-        const IntensityModel& mdl = models[mi++];
-        gs[k2].reachMm = reach[k2];
-        gs[k2].low = mdl.median - k * mdl.spread;
-        gs[k2].high = mdl.median + k * mdl.spread;
-        if (!std::isnan(seedList[k2].low)) {  // a box's seeds: the band the box's inside and ring give
-          gs[k2].low = seedList[k2].low;
-          gs[k2].high = seedList[k2].high;
-        }
-      }
       std::vector<IndexBox> bounds(seeds.size());
       for (std::size_t k2 = 0; k2 < seeds.size(); ++k2) {
         const IndexBox& b = seedList[k2].bound;
@@ -751,6 +742,20 @@ core::Result<ObjectMask> ClickSession::compute(std::vector<Seed>& seedList, std:
           clipped.max[a] = std::clamp(b.max[a], g.box.min[a], g.box.max[a]);
         }
         bounds[k2] = IndexBox{g.toWorking(clipped.min), g.toWorking(clipped.max)};
+      }
+      std::vector<GeodesicSeed> gs(seeds.size());
+      for (std::size_t k2 = 0, mi = 0; k2 < seeds.size(); ++k2) {
+        gs[k2] = {seedAt[k2], static_cast<bool>(positive[k2]), 0.0f, 0.0f, 0.0f};
+        if (!positive[k2]) continue;
+        const IntensityModel& mdl = models[mi++];
+        gs[k2].reachMm = reach[k2];
+        gs[k2].bound = bounds[k2];
+        gs[k2].low = mdl.median - k * mdl.spread;
+        gs[k2].high = mdl.median + k * mdl.spread;
+        if (!std::isnan(seedList[k2].low)) {  // a box's seeds: the band the box's inside and ring give
+          gs[k2].low = seedList[k2].low;
+          gs[k2].high = seedList[k2].high;
+        }
       }
       const std::vector<std::uint8_t> reachable = reachableMask(seedAt, positive, reach, bounds, g);
       const std::vector<std::uint8_t> shared = sharedBand(g, gs, m_options.shareReachFactor);

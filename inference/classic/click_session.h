@@ -89,6 +89,7 @@ struct ClickOptions {
   std::int64_t maxWorkingVoxels = 2 * 1000 * 1000;  // larger regions are computed on blocks
   std::size_t maxStrokeSeeds = 24;              // seeds of one scribble or lasso
   double strokeSeedSpacingMm = 3;               // ... about this far apart along a scribble
+  double strokeReachFactor = 1.0;               // ... each reaching this many times its depth (at most a click's)
 };
 
 class ClickSession final : public InteractiveSession {
@@ -111,6 +112,7 @@ class ClickSession final : public InteractiveSession {
     float reach = 0;
     core::IndexBox bound, extent;
     float low = std::numeric_limits<float>::quiet_NaN(), high = low;  // its band (NaN: from around it, as a click's)
+    bool stroke = false;  // one of a scribble's or lasso's seeds (strokeReachFactor)
   };
 
  private:

@@ -93,8 +93,12 @@ core::Result<std::vector<std::uint8_t>> geodesicCompetition(const std::vector<fl
             if ((value[j] < seeds[f].low || value[j] > seeds[f].high) && !sharedBand[j]) continue;
             const float moved = off[a] + static_cast<float>(dir) * step[a];
             if (off2 - off[a] * off[a] + moved * moved > reach2[f]) continue;
-            // Within the union of the positive seeds' reaches (and bounds: a box prompt's seed stays in its box).
-            if (!reachable.empty() && !reachable[j]) continue;
+            if (!reachable.empty() && !reachable[j]) continue;  // within the union of the positive seeds' reaches
+            if (!seeds[f].bound.empty()) {  // a box prompt's seed stays in its box
+              const auto& b = seeds[f].bound;
+              const std::size_t ax = static_cast<std::size_t>(a);
+              if (q < b.min[ax] || q > b.max[ax]) continue;
+            }
           } else if (!reachable.empty() && !reachable[j]) {
             continue;
           }

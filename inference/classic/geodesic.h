@@ -28,6 +28,7 @@ struct GeodesicSeed {
   bool positive = true;
   float reachMm = 0;  // positive clicks only; infinity for unbounded
   float low = 0, high = 0;  // positive clicks only: the intensity band it floods through
+  core::IndexBox bound;     // positive clicks only: grid coordinates it never leaves (empty: none; a box prompt's)
 };
 
 // 1 where a positive click wins, 2 where a negative click wins, 0 where none arrives. A later seed on the same voxel

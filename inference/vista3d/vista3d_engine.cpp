@@ -154,8 +154,13 @@ class Vista3dSession final : public InteractiveSession {
       if (prompt.kind == Prompt::Kind::Scribble || prompt.kind == Prompt::Kind::Lasso ||
           (prompt.kind == Prompt::Kind::Box && !prompt.positive))
         next = combineMasks(next, maskOfVoxels(*raster), prompt.positive);
-      m_history.push_back(packMask(m_mask));
-      m_prompts.push_back(prompt);
+      PackedMask before = packMask(m_mask);
+      Prompt kept = prompt;
+      m_history.reserve(m_history.size() + 1);
+      m_prompts.reserve(m_prompts.size() + 1);
+      m_pointCounts.reserve(m_pointCounts.size() + 1);
+      m_history.push_back(std::move(before));
+      m_prompts.push_back(std::move(kept));
       m_pointCounts.push_back(added.size());
       m_points = std::move(points);
       m_mask = std::move(next);

@@ -10,6 +10,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <cstdlib>
 #include <vector>
 
 #include "app/gui/ai/ai_panel.h"
@@ -160,6 +161,10 @@ TEST_CASE("AI prompts: a box, a scribble and a lasso drawn with the mouse are sh
   REQUIRE(waitFor(preview));
   CHECK(ai->pointCount() == 3);
   CHECK(axial->scene().shownPromptShapes() == 3);
+  if (const char* keep = std::getenv("DELINEATE_KEEP_SCREENSHOTS")) {
+    move(view, at(8, 8), Qt::NoButton, Qt::NoModifier);
+    window.screenshot().save(QString(keep) + "/prompts-drawn.png");
+  }
   // Positive prompts only add: the object holds at least the box's.
   CHECK(ai->objectVoxels() >= boxObject);
   // A drag too short for a lasso gives no prompt.

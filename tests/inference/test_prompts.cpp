@@ -196,7 +196,8 @@ TEST_CASE("prompts: scribbles and lassos are seeds and certain voxels; positive 
   REQUIRE((*s)->addPrompt(lasso).ok());
   const ObjectMask second = (*s)->mask();
   CHECK(lost(second, first) == 0);
-  for (const auto& q : inference::rasterizePrompt(lasso, g).value().voxels) CHECK_FALSE(second.contains(q));
+  const auto cleared = inference::rasterizePrompt(lasso, g).value();  // a copy: the Result is a temporary
+  for (const auto& q : cleared.voxels) CHECK_FALSE(second.contains(q));
   // A positive lasso adds its inside and removes nothing.
   lasso.positive = true;
   lasso.pointsLps = {g.indexToLps(Index3{18, 22, 30}), g.indexToLps(Index3{22, 22, 30}), g.indexToLps(Index3{20, 26, 30})};
@@ -356,4 +357,60 @@ TEST_CASE("prompts: the evaluator's box protocol gives a box and then clicks; th
   const auto rs = inference::rasterizePrompt(first, t.image.geometry()).value();
   CHECK(rs.voxels.size() >= 8);  // a stroke, not a dot
   for (const auto& q : rs.voxels) CHECK(t.a.at(q) == 1);
+}
+
+TEST_CASE("prompts: model-guided prompts flood from their own voxels along the model's probabilities",
+          "[prompt][guided]") {
+  TwoBalls t = twoBalls();
+  const Geometry& g = t.image.geometry();
+  // The model's probability falls with the distance r (voxels) from ball A's centre: 255 - 15 r out to r = 10.
+  auto prob = Volume<std::uint8_t>::create(g, 0).value();
+  auto radius = [](const Index3& q) {
+    const double dx = double(q[0]) - 20, dy = double(q[1]) - 24, dz = double(q[2]) - 20;
+    return std::sqrt(dx * dx + dy * dy + dz * dz);
+  };
+  for (std::int64_t z = 0; z < 40; ++z)
+    for (std::int64_t y = 0; y < 48; ++y)
+      for (std::int64_t x = 0; x < 64; ++x) {
+        const double r = radius({x, y, z});
+        prob.at({x, y, z}) = r <= 10 ? static_cast<std::uint8_t>(std::lround(255 - 15 * r)) : 0;
+      }
+  // A negative click near the edge (p 120) removes the object's voxels connected to it that the model found less
+  // likely than 0.9 of that (the outer rim near it), not just the clicked voxel, and nothing more likely.
+  auto s = inference::GuidedSession::begin(t.image, prob, maskOf(t.a));
+  REQUIRE(s.ok());
+  const Index3 rim{20, 24, 29};  // r = 9
+  REQUIRE((*s)->addPoint({g.indexToLps(rim), false}).ok());
+  const ObjectMask after = (*s)->mask();
+  const std::size_t removed = lost(maskOf(t.a), after);
+  INFO("removed " << removed);
+  CHECK(removed > 1);
+  std::size_t tooLikely = 0, o = 0;
+  const ObjectMask start = maskOf(t.a);
+  for (std::int64_t z = start.box.min[2]; z <= start.box.max[2]; ++z)
+    for (std::int64_t y = start.box.min[1]; y <= start.box.max[1]; ++y)
+      for (std::int64_t x = start.box.min[0]; x <= start.box.max[0]; ++x, ++o)
+        if (start.voxels[o] && !after.contains({x, y, z}) && Index3{x, y, z} != rim && prob.at({x, y, z}) > 108) ++tooLikely;
+  CHECK(tooLikely == 0);
+  // A stroke from the core of a small start object out into what it missed (the model: 200 out to r = 8): its level
+  // is that of its missed voxels, not of the core, so the flood adds the missed layer near it, more than the stroke.
+  auto plateau = Volume<std::uint8_t>::create(g, 0).value();
+  auto coreMask = Volume<std::uint8_t>::create(g, 0).value();
+  for (std::int64_t z = 0; z < 40; ++z)
+    for (std::int64_t y = 0; y < 48; ++y)
+      for (std::int64_t x = 0; x < 64; ++x) {
+        plateau.at({x, y, z}) = radius({x, y, z}) <= 8 ? 200 : (radius({x, y, z}) <= 10 ? 255 : 0);
+        coreMask.at({x, y, z}) = radius({x, y, z}) <= 4 ? 1 : 0;
+      }
+  auto s2 = inference::GuidedSession::begin(t.image, plateau, maskOf(coreMask));
+  REQUIRE(s2.ok());
+  Prompt stroke;
+  stroke.kind = Prompt::Kind::Scribble;
+  stroke.pointsLps = {g.indexToLps(Index3{20, 24, 20}), g.indexToLps(Index3{27, 24, 20})};
+  REQUIRE((*s2)->addPrompt(stroke).ok());
+  const std::size_t added = lost((*s2)->mask(), maskOf(coreMask));
+  INFO("added " << added);
+  CHECK(added > 20);
+  CHECK(lost(maskOf(coreMask), (*s2)->mask()) == 0);
+  CHECK((*s2)->guidedPrompts() == 1);
 }

@@ -949,7 +949,8 @@ bool AiPanel::acceptObject() {
   if (!m_session || m_running || pointCount() == 0) return false;
   const core::AnnotationSession* session = m_document.session();
   if (!session) return false;
-  core::Label label = acceptTarget();
+  // A model-guided session edits its own label, whatever "Accept into" says now.
+  core::Label label = m_sessionEdits != 0 ? m_sessionEdits : acceptTarget();
   // A new label: an id free in the table and in the map, named in the same undo step as the voxels.
   core::LabelTable names;
   if (label == 0) {

@@ -174,10 +174,10 @@ bool SlicePanel::eventFilter(QObject* watched, QEvent* event) {
 
 void SlicePanel::setInteraction(Interaction mode) {
   if (m_drag == Drag::Paint) Q_EMIT paintReleased();
-  m_drag = Drag::None;
-  if (m_drag == Drag::Prompt) {
+  if (m_drag == Drag::Prompt) {  // a prompt being drawn is dropped
     m_stroke.clear();
     m_scene->setDraftShape(std::nullopt);
+    m_view->update();
   }
   m_drag = Drag::None;
   m_interaction = mode;
