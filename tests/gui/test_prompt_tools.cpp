@@ -17,6 +17,7 @@
 #include "app/gui/editing/edit_tools.h"
 #include "app/gui/shell/main_window.h"
 #include "app/gui/views/view_panels.h"
+#include "inference/interactive.h"
 #include "io/volume/image_file.h"
 #include "tests/gui/gui_fixtures.h"
 #include "tests/gui_support/gui_app.h"
@@ -142,6 +143,30 @@ TEST_CASE("AI prompts: a box, a scribble and a lasso drawn with the mouse are sh
   QTest::keyClick(&window, Qt::Key_Backspace);
   CHECK(ai->pointCount() == 0);
   CHECK(axial->scene().shownPromptShapes() == 0);
+
+  // A box in the axial view and then one in the coronal view make one 3D box (the first taken back).
+  SlicePanel* coronal = window.slicePanel(SliceOrientation::Coronal);
+  const std::int64_t cy = (rect.min[1] + rect.max[1]) / 2;
+  preview.clear();
+  dragPath(view, {widgetPoint(axial, g.indexToLps(rect.min)), widgetPoint(axial, g.indexToLps(rect.max))});
+  REQUIRE(waitFor(preview));
+  preview.clear();
+  dragPath(&coronal->view(), {widgetPoint(coronal, g.indexToLps(core::Index3{rect.min[0], cy, std::max<std::int64_t>(0, slice - 20)})),
+                              widgetPoint(coronal, g.indexToLps(core::Index3{rect.max[0], cy, slice}))});
+  REQUIRE(waitFor(preview));
+  REQUIRE(ai->pointCount() == 1);
+  const inference::Prompt& box3 = ai->prompts().front();
+  CHECK(box3.kind == inference::Prompt::Kind::Box);
+  CHECK(box3.normalLps == core::Vec3{0, 0, 0});
+  const auto raster3 = inference::rasterizePrompt(box3, g);
+  REQUIRE(raster3.ok());
+  INFO("3D box " << raster3->box.min[0] << ".." << raster3->box.max[0] << ", " << raster3->box.min[1] << ".."
+                 << raster3->box.max[1] << ", " << raster3->box.min[2] << ".." << raster3->box.max[2]);
+  CHECK(raster3->box.max[2] - raster3->box.min[2] >= 15);  // the coronal box's extent across the axial slices
+  CHECK(std::abs(raster3->box.min[1] - rect.min[1]) <= 1);  // the axial box's extent front to back
+  CHECK(std::abs(raster3->box.max[1] - rect.max[1]) <= 1);
+  QTest::keyClick(&window, Qt::Key_Escape);
+  CHECK(ai->pointCount() == 0);
 
   // The box again, then a scribble and a lasso (S, L) inside the lung: three prompts, three shapes.
   preview.clear();

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "app/gui/ai/ai_panel.h"
@@ -649,8 +650,57 @@ void AiPanel::setClickMode(bool on) {
 
 bool AiPanel::addPoint(const core::Vec3& lps, bool positive) { return addPrompt(inference::Prompt::point({lps, positive})); }
 
+namespace {
+std::size_t dominantAxis(const core::Vec3& v) {
+  std::size_t a = 0;
+  for (std::size_t k = 1; k < 3; ++k)
+    if (std::fabs(v[k]) > std::fabs(v[a])) a = k;
+  return a;
+}
+
+// A box drawn in one view and a second drawn in another (their normals on different axes) as one 3D box: each gives
+// the extent along the other's normal; along the axis they share, where both agree (the second's when they do not).
+inference::Prompt box3d(const inference::Prompt& first, const inference::Prompt& second) {
+  const std::size_t n1 = dominantAxis(first.normalLps), n2 = dominantAxis(second.normalLps);
+  inference::Prompt out = second;
+  out.normalLps = {0, 0, 0};
+  core::Vec3 lo{}, hi{};
+  for (std::size_t a = 0; a < 3; ++a) {
+    const double f0 = std::min(first.pointsLps[0][a], first.pointsLps[1][a]), f1 = std::max(first.pointsLps[0][a], first.pointsLps[1][a]);
+    const double s0 = std::min(second.pointsLps[0][a], second.pointsLps[1][a]), s1 = std::max(second.pointsLps[0][a], second.pointsLps[1][a]);
+    if (a == n2) {
+      lo[a] = f0, hi[a] = f1;
+    } else if (a == n1) {
+      lo[a] = s0, hi[a] = s1;
+    } else if (std::max(f0, s0) <= std::min(f1, s1)) {
+      lo[a] = std::max(f0, s0), hi[a] = std::min(f1, s1);
+    } else {
+      lo[a] = s0, hi[a] = s1;
+    }
+  }
+  out.pointsLps = {lo, hi};
+  return out;
+}
+}  // namespace
+
 bool AiPanel::addDrawnPrompt(SlicePanel::PromptTool tool, const std::vector<core::Vec3>& pointsLps,
                              const core::Vec3& normalLps, bool positive) {
+  // A box drawn in another view right after a box (the last prompt, computed, same sign) makes the two one 3D box:
+  // the first is taken back and the 3D box given instead.
+  if (tool == SlicePanel::PromptTool::Box && pointsLps.size() == 2 && m_session && !m_running && m_queue.empty() &&
+      !m_confirmedPoints.empty()) {
+    const inference::Prompt& last = m_confirmedPoints.back();
+    if (last.kind == inference::Prompt::Kind::Box && last.positive == positive && last.pointsLps.size() == 2 &&
+        dominantAxis(last.normalLps) != dominantAxis(normalLps) && (std::fabs(last.normalLps[0]) + std::fabs(last.normalLps[1]) + std::fabs(last.normalLps[2])) > 0) {
+      inference::Prompt second;
+      second.kind = inference::Prompt::Kind::Box;
+      second.positive = positive;
+      second.pointsLps = pointsLps;
+      second.normalLps = normalLps;
+      const inference::Prompt merged = box3d(last, second);
+      if (undoPoint()) return addPrompt(merged);
+    }
+  }
   inference::Prompt p;
   p.positive = positive;
   p.pointsLps = pointsLps;

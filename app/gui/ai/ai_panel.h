@@ -8,7 +8,8 @@
 // while one computes are queued and run in order.
 //
 // Prompts (issue 45): the prompt tool chooses what a click or drag in a slice view gives: a point (P), a box (X), a
-// scribble (S) or a lasso (L); choosing one turns click mode on. Every engine takes every prompt (inference/
+// scribble (S) or a lasso (L); choosing one turns click mode on. A box drawn in a second view right after one in
+// another view makes the two one 3D box. Every engine takes every prompt (inference/
 // interactive.h). With a trained atlas network as the engine, prompts whose "Accept into" label is one of its classes
 // edit that label through the network's probabilities (model-guided, inference/guided_session.h), starting from the
 // label as it is; other labels and new ones are grown by the classic engine from the intensities.
@@ -86,6 +87,7 @@ class AiPanel : public QWidget {
   void discardObject();
   bool busy() const { return m_running; }
   std::size_t pointCount() const { return m_confirmedPoints.size(); }  // prompts of the object, of any kind
+  const std::vector<inference::Prompt>& prompts() const { return m_confirmedPoints; }
   std::size_t objectVoxels() const;
   // Milliseconds of the last click: the engine's work, and the display update after it.
   double lastEngineMs() const { return m_engineMs; }
