@@ -173,7 +173,7 @@ TEST_CASE("prompts: a box around one of two touching balls segments that ball, w
   CHECK((*boxed)->mask().count() == 0);
 }
 
-TEST_CASE("prompts: scribbles and lassos are seeds and certain voxels; positive only adds, negative only removes",
+TEST_CASE("prompts: scribbles and lassos are seeds and certain voxels, positive only adds, negative only removes",
           "[classic][prompt]") {
   TwoBalls t = twoBalls();
   const Geometry& g = t.image.geometry();
@@ -213,7 +213,7 @@ TEST_CASE("prompts: scribbles and lassos are seeds and certain voxels; positive 
   CHECK(lost((*s)->mask(), first) == 0);
 }
 
-TEST_CASE("prompts: a session started from an object edits it; a negative click removes the part it is in",
+TEST_CASE("prompts: a session started from an object edits it, and a negative click removes the part it is in",
           "[classic][prompt]") {
   TwoBalls t = twoBalls(170);  // ball B brighter: a click there takes B alone
   const Geometry& g = t.image.geometry();
@@ -325,7 +325,7 @@ TEST_CASE("prompts: model-guided clicks move the model's own probabilities, and 
   CHECK_FALSE(inference::GuidedSession::begin(t.image, Volume<std::uint8_t>::create(other, 0).value(), ObjectMask{}).ok());
 }
 
-TEST_CASE("prompts: the evaluator's box protocol gives a box and then clicks; the scribble protocol strokes",
+TEST_CASE("prompts: the evaluator's box protocol gives a box and then clicks, the scribble protocol strokes",
           "[prompt][evaluator]") {
   TwoBalls t = twoBalls();
   auto s = inference::classic::ClickSession::begin(t.image);
