@@ -194,6 +194,52 @@ TEST_CASE("vista3d engine: a click session adds, refuses and undoes clicks and a
   CHECK_FALSE(s.undoPrompt());
 }
 
+TEST_CASE("vista3d engine: boxes, strokes and lassos become clicks, a box bounds the object, drawn voxels are certain",
+          "[vista3d][engine][prompt][data]") {
+  auto c = EngineCase::load();
+  if (!c) return;
+  auto engine = c->cpuEngine();
+  auto session = engine->beginSession(c->image);
+  REQUIRE(session.ok());
+  auto& s = **session;
+  const core::Geometry& g = c->image.geometry();
+  // A box around the reference README's click (voxel 30, 40, 16) in its axial slice.
+  inference::Prompt box;
+  box.kind = inference::Prompt::Kind::Box;
+  box.pointsLps = {g.indexToLps(core::Index3{22, 32, 16}), g.indexToLps(core::Index3{38, 48, 16})};
+  box.normalLps = {0, 0, 1};
+  REQUIRE(s.addPrompt(box).ok());
+  CHECK(s.prompts().size() == 1);
+  const inference::ObjectMask& m = s.mask();
+  std::size_t outside = 0, o = 0;
+  for (std::int64_t z = m.box.min[2]; z <= m.box.max[2]; ++z)
+    for (std::int64_t y = m.box.min[1]; y <= m.box.max[1]; ++y)
+      for (std::int64_t x = m.box.min[0]; x <= m.box.max[0]; ++x, ++o)
+        if (m.voxels[o] && (x < 22 || x > 38 || y < 32 || y > 48)) ++outside;
+  CHECK(outside == 0);
+  // A negative lasso: its inside is cleared for certain; undo returns the box's object.
+  const std::size_t afterBox = s.mask().count();
+  inference::Prompt lasso;
+  lasso.kind = inference::Prompt::Kind::Lasso;
+  lasso.positive = false;
+  lasso.normalLps = {0, 0, 1};
+  for (const core::Index3 q : {core::Index3{28, 38, 16}, core::Index3{33, 38, 16}, core::Index3{33, 43, 16}, core::Index3{28, 43, 16}})
+    lasso.pointsLps.push_back(g.indexToLps(q));
+  REQUIRE(s.addPrompt(lasso).ok());
+  const auto inside = inference::rasterizePrompt(lasso, g).value();
+  for (const auto& q : inside.voxels) CHECK_FALSE(s.mask().contains(q));
+  REQUIRE(s.undoPrompt());
+  CHECK(s.mask().count() == afterBox);
+  // A positive stroke: its voxels are object.
+  inference::Prompt stroke;
+  stroke.kind = inference::Prompt::Kind::Scribble;
+  stroke.pointsLps = {g.indexToLps(core::Index3{26, 36, 16}), g.indexToLps(core::Index3{34, 44, 16})};
+  REQUIRE(s.addPrompt(stroke).ok());
+  const auto drawn = inference::rasterizePrompt(stroke, g).value();
+  for (const auto& q : drawn.voxels) CHECK(s.mask().contains(q));
+  CHECK(s.prompts().size() == 2);
+}
+
 TEST_CASE("vista3d prompt note: classes on which the bundle's and training's special lists disagree are flagged",
           "[vista3d][engine]") {
   CHECK(inference::vista3dPromptNote(3).empty());    // spleen: special in neither
