@@ -745,7 +745,7 @@ core::Result<ObjectMask> ClickSession::compute(std::vector<Seed>& seedList, std:
       }
       std::vector<GeodesicSeed> gs(seeds.size());
       for (std::size_t k2 = 0, mi = 0; k2 < seeds.size(); ++k2) {
-        gs[k2] = {seedAt[k2], static_cast<bool>(positive[k2]), 0.0f, 0.0f, 0.0f};
+        gs[k2] = {seedAt[k2], static_cast<bool>(positive[k2]), 0.0f, 0.0f, 0.0f, {}};
         if (!positive[k2]) continue;
         const IntensityModel& mdl = models[mi++];
         gs[k2].reachMm = reach[k2];

@@ -287,7 +287,9 @@ TEST_CASE("prompts: model-guided clicks move the model's own probabilities, and 
   auto core = Volume<std::uint8_t>::create(g, 0).value();
   for (std::size_t i = 0; i < prob.size(); ++i) core.data()[i] = prob.data()[i] == 220 ? 1 : 0;
   ObjectMask start = inference::combineMasks(maskOf(core), maskOf(t.b), true);
-  auto s = inference::GuidedSession::begin(t.image, prob, start);
+  inference::GuidedOptions withFallback;
+  withFallback.blindBelow = 13;  // below 5 % the classic engine decides (off by default)
+  auto s = inference::GuidedSession::begin(t.image, prob, start, withFallback);
   REQUIRE(s.ok());
   const double startDice = inference::diceOf((*s)->mask(), t.a);
   // A positive click in the shell: the shell (as likely) near it joins; nothing is lost.
