@@ -268,14 +268,25 @@ ObjectMask combineMasks(const ObjectMask& mask, const ObjectMask& other, bool ad
         std::copy_n(mask.voxels.data() + o, mask.box.max[0] - mask.box.min[0] + 1,
                     out.voxels.data() + ((z - out.box.min[2]) * ny + (y - out.box.min[1])) * nx + (mask.box.min[0] - out.box.min[0]));
   }
-  std::size_t o = 0;
-  for (std::int64_t z = other.box.min[2]; z <= other.box.max[2]; ++z)
-    for (std::int64_t y = other.box.min[1]; y <= other.box.max[1]; ++y)
-      for (std::int64_t x = other.box.min[0]; x <= other.box.max[0]; ++x, ++o) {
-        if (!other.voxels[o] || !out.box.contains(Index3{x, y, z})) continue;
-        out.voxels[static_cast<std::size_t>(((z - out.box.min[2]) * ny + (y - out.box.min[1])) * nx + (x - out.box.min[0]))] =
-            add ? 1 : 0;
+  // Row by row over the part of `other` inside the result's box (all of it when adding).
+  IndexBox both;
+  for (std::size_t a = 0; a < 3; ++a) {
+    both.min[a] = std::max(other.box.min[a], out.box.min[a]);
+    both.max[a] = std::min(other.box.max[a], out.box.max[a]);
+  }
+  if (both.empty()) return out;
+  const std::int64_t onx = other.box.max[0] - other.box.min[0] + 1, ony = other.box.max[1] - other.box.min[1] + 1;
+  const std::int64_t len = both.max[0] - both.min[0] + 1;
+  for (std::int64_t z = both.min[2]; z <= both.max[2]; ++z)
+    for (std::int64_t y = both.min[1]; y <= both.max[1]; ++y) {
+      const std::uint8_t* src = other.voxels.data() + ((z - other.box.min[2]) * ony + (y - other.box.min[1])) * onx + (both.min[0] - other.box.min[0]);
+      std::uint8_t* dst = out.voxels.data() + ((z - out.box.min[2]) * ny + (y - out.box.min[1])) * nx + (both.min[0] - out.box.min[0]);
+      if (add) {
+        for (std::int64_t x = 0; x < len; ++x) dst[x] = static_cast<std::uint8_t>(src[x] ? 1 : dst[x]);
+      } else {
+        for (std::int64_t x = 0; x < len; ++x) dst[x] = static_cast<std::uint8_t>(src[x] ? 0 : dst[x]);
       }
+    }
   return out;
 }
 
@@ -288,6 +299,25 @@ ObjectMask maskOfVoxels(const RasterPrompt& raster) {
   for (const auto& q : raster.voxels)
     m.voxels[static_cast<std::size_t>(((q[2] - b.min[2]) * (b.max[1] - b.min[1] + 1) + (q[1] - b.min[1])) * (b.max[0] - b.min[0] + 1) +
                                       (q[0] - b.min[0]))] = 1;
+  return m;
+}
+
+ObjectMask objectOfLabel(const core::Volume<core::Label>& labels, core::Label label) {
+  const core::Size3 d = labels.geometry().dimensions();
+  ObjectMask m;
+  std::size_t i = 0;
+  for (std::int64_t z = 0; z < d[2]; ++z)
+    for (std::int64_t y = 0; y < d[1]; ++y)
+      for (std::int64_t x = 0; x < d[0]; ++x, ++i)
+        if (labels[i] == label) m.box.include(core::Index3{x, y, z});
+  if (m.box.empty()) return m;
+  const core::IndexBox& b = m.box;
+  m.voxels.reserve(static_cast<std::size_t>(b.voxelCount()));
+  for (std::int64_t z = b.min[2]; z <= b.max[2]; ++z)
+    for (std::int64_t y = b.min[1]; y <= b.max[1]; ++y) {
+      const core::Label* row = labels.data() + labels.geometry().linearIndex({b.min[0], y, z});
+      for (std::int64_t x = 0; x <= b.max[0] - b.min[0]; ++x) m.voxels.push_back(row[x] == label ? 1 : 0);
+    }
   return m;
 }
 

@@ -74,6 +74,9 @@ std::vector<core::Index3> spreadVoxels(const std::vector<core::Index3>& voxels, 
 ObjectMask combineMasks(const ObjectMask& mask, const ObjectMask& other, bool add);
 // The prompt's voxels as a mask over their box.
 ObjectMask maskOfVoxels(const RasterPrompt& raster);
+// The voxels of `labels` equal to `label`, as an object over their box (empty when there are none): a label map's
+// object starting a session (a model's output, the window's label).
+ObjectMask objectOfLabel(const core::Volume<core::Label>& labels, core::Label label);
 // `mask` within `box` only.
 ObjectMask clipMask(const ObjectMask& mask, const core::IndexBox& box);
 // Whether `start` can start a session on a grid of `dims`: its box inside the grid and its voxels filling the box.

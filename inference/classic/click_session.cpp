@@ -309,8 +309,8 @@ std::vector<ClickSession::Seed> ClickSession::boxSeeds(const RasterPrompt& raste
     region.min[a] = std::max<std::int64_t>(0, region.min[a] - ring);
     region.max[a] = std::min<std::int64_t>(m_canonical.dimensions()[a] - 1, region.max[a] + ring);
   }
-  const auto grid = gridFor(region);
-  const WorkingGrid& g = *grid;
+  // Its own grid, not the session's cached one: the clicks that follow compute on the 3D region around the box.
+  const WorkingGrid g = buildGrid(region);
   const Index3 lo = g.toWorking(region.min), hi = g.toWorking(region.max);
   const Index3 inLo = g.toWorking(slice.min), inHi = g.toWorking(slice.max);
   const core::Size3 n{hi[0] - lo[0] + 1, hi[1] - lo[1] + 1, hi[2] - lo[2] + 1};
@@ -604,38 +604,39 @@ bool ClickSession::undoPrompt() {
 std::shared_ptr<const WorkingGrid> ClickSession::gridFor(const IndexBox& box) const {
   if (!m_grid || !(m_grid->box == box)) {
     m_grid.reset();  // the old grid's memory goes before the new one is built
-    if (m_order.isIdentity()) {
-      m_grid = std::make_shared<const WorkingGrid>(
-          buildWorkingGrid(m_image, box, m_options.maxWorkingVoxels, m_options.smoothingPasses));
-    } else {
-      // Each row of the box in canonical order is gathered from the image as it is stored (one row per thread, not
-      // a copy of the region), so the grid is the one of an image stored in canonical order.
-      const core::Size3& dims = m_image.geometry().dimensions();
-      const core::AxisOrder order = m_order;
-      const std::int64_t len = box.max[0] - box.min[0] + 1;
-      const core::Index3 step0 = core::sourceIndexOf(core::Index3{1, 0, 0}, dims, order);
-      const core::Index3 base0 = core::sourceIndexOf(core::Index3{0, 0, 0}, dims, order);
-      const std::int64_t stride = ((step0[2] - base0[2]) * dims[1] + (step0[1] - base0[1])) * dims[0] + (step0[0] - base0[0]);
-      WorkingGrid grid = m_image.visit([&](const auto& volume) {
-        using T = typename std::decay_t<decltype(volume)>::value_type;
-        const T* data = volume.data();
-        auto rowAt = [&, len, stride](std::int64_t y, std::int64_t z, std::vector<float>& scratch) -> const float* {
-          const core::Index3 s0 = core::sourceIndexOf(core::Index3{box.min[0], y, z}, dims, order);
-          const T* p = data + ((s0[2] * dims[1] + s0[1]) * dims[0] + s0[0]);
-          if constexpr (std::is_same_v<T, float>) {
-            if (stride == 1) return p;
-          }
-          scratch.resize(static_cast<std::size_t>(len));
-          for (std::int64_t x = 0; x < len; ++x) scratch[static_cast<std::size_t>(x)] = static_cast<float>(p[x * stride]);
-          return scratch.data();
-        };
-        return buildWorkingGrid(rowAt, m_canonical.spacingMm(), box, m_options.maxWorkingVoxels,
-                                m_options.smoothingPasses);
-      });
-      m_grid = std::make_shared<const WorkingGrid>(std::move(grid));
-    }
+    m_grid = std::make_shared<const WorkingGrid>(buildGrid(box));
   }
   return m_grid;
+}
+
+WorkingGrid ClickSession::buildGrid(const IndexBox& box) const {
+  const std::int64_t budget = box.voxelCount() > m_options.largeRegionVoxels
+                                  ? std::min(m_options.maxWorkingVoxels, m_options.largeRegionWorkingVoxels)
+                                  : m_options.maxWorkingVoxels;
+  if (m_order.isIdentity()) return buildWorkingGrid(m_image, box, budget, m_options.smoothingPasses);
+  // Each row of the box in canonical order is gathered from the image as it is stored (one row per thread, not a
+  // copy of the region), so the grid is the one of an image stored in canonical order.
+  const core::Size3& dims = m_image.geometry().dimensions();
+  const core::AxisOrder order = m_order;
+  const std::int64_t len = box.max[0] - box.min[0] + 1;
+  const core::Index3 step0 = core::sourceIndexOf(core::Index3{1, 0, 0}, dims, order);
+  const core::Index3 base0 = core::sourceIndexOf(core::Index3{0, 0, 0}, dims, order);
+  const std::int64_t stride = ((step0[2] - base0[2]) * dims[1] + (step0[1] - base0[1])) * dims[0] + (step0[0] - base0[0]);
+  return m_image.visit([&](const auto& volume) {
+    using T = typename std::decay_t<decltype(volume)>::value_type;
+    const T* data = volume.data();
+    auto rowAt = [&, len, stride](std::int64_t y, std::int64_t z, std::vector<float>& scratch) -> const float* {
+      const core::Index3 s0 = core::sourceIndexOf(core::Index3{box.min[0], y, z}, dims, order);
+      const T* p = data + ((s0[2] * dims[1] + s0[1]) * dims[0] + s0[0]);
+      if constexpr (std::is_same_v<T, float>) {
+        if (stride == 1) return p;
+      }
+      scratch.resize(static_cast<std::size_t>(len));
+      for (std::int64_t x = 0; x < len; ++x) scratch[static_cast<std::size_t>(x)] = static_cast<float>(p[x * stride]);
+      return scratch.data();
+    };
+    return buildWorkingGrid(rowAt, m_canonical.spacingMm(), box, budget, m_options.smoothingPasses);
+  });
 }
 
 core::Result<ObjectMask> ClickSession::compute(std::vector<Seed>& seedList, std::size_t firstNew,

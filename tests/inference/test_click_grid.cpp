@@ -204,6 +204,49 @@ TEST_CASE("click grid: a session on blocks finds a large object, and a click on 
   }
 }
 
+TEST_CASE("click grid: a region larger than largeRegionVoxels is computed on the smaller budget",
+          "[classic][click]") {
+  // Issue 45's latency: a click on a whole skeleton (a region of tens of millions of voxels) computes on 600 k
+  // working voxels instead of 2 M. Here the thresholds are scaled down to a 1.1 M voxel image.
+  const Geometry g({120, 120, 80}, {0.8, 0.8, 1.0}, {0, 0, 0});
+  ImageVolume image = ImageVolume::create(g).value();
+  Volume<std::uint8_t> reference = Volume<std::uint8_t>::create(g, 0).value();
+  std::mt19937 rng(11);
+  std::normal_distribution<float> noise(0, 15);
+  for (std::int64_t z = 0; z < 80; ++z)
+    for (std::int64_t y = 0; y < 120; ++y)
+      for (std::int64_t x = 0; x < 120; ++x) {
+        const double dx = (double(x) * 0.8 - 48) / 26, dy = (double(y) * 0.8 - 48) / 20, dz = (double(z) - 40) / 26;
+        const bool inside = dx * dx + dy * dy + dz * dz <= 1;
+        image.at({x, y, z}) = (inside ? 200.0f : 20.0f) + noise(rng);
+        reference.at({x, y, z}) = inside ? 1 : 0;
+      }
+  auto objectOf = [&](const ClickOptions& options) {
+    auto session = ClickSession::begin(image, options);
+    REQUIRE(session.ok());
+    REQUIRE((*session)->addPoint({g.indexToLps(Index3{60, 60, 40}), true}).ok());
+    return (*session)->mask();
+  };
+  ClickOptions whole;  // every region here is under 16 M voxels: full resolution within 2 M
+  ClickOptions large;
+  large.largeRegionVoxels = 100'000;  // every region counts as large ...
+  large.largeRegionWorkingVoxels = 150'000;  // ... and gets this budget
+  ClickOptions small;
+  small.maxWorkingVoxels = 150'000;  // the same grid by the plain budget
+  const inference::ObjectMask a = objectOf(whole), b = objectOf(large), c = objectOf(small);
+  CHECK(b.box == c.box);
+  CHECK(b.voxels == c.voxels);
+  CHECK_FALSE(a.voxels == b.voxels);  // the full-resolution object differs from the blocks' one
+  // One click finds the ellipsoid either way (0.935 at full resolution, a little more on the blocks here).
+  CHECK(inference::diceOf(a, reference) > 0.9);
+  CHECK(inference::diceOf(b, reference) > 0.9);
+  // A budget larger than the plain one is not taken: the large-region budget only ever lowers it.
+  ClickOptions higher = large;
+  higher.largeRegionWorkingVoxels = 4'000'000;
+  const inference::ObjectMask d = objectOf(higher);
+  CHECK(d.voxels == a.voxels);
+}
+
 TEST_CASE("click: on low-contrast texture a first click stays near its structure instead of taking the region",
           "[classic][click]") {
   // A template-like image: smoothed noise texture everywhere (every structure in one band), a ball whose mean is
