@@ -51,8 +51,18 @@ class AtlasEngine final : public SegmentationEngine {
         return makeError(ErrorCode::InvalidArgument, m_name, "label " + std::to_string(id) + " is not a class of this model");
     core::Geometry grid;
     std::array<std::int64_t, 3> preparedSize{};
-    auto labels = run(image, progress, &grid, &preparedSize, nullptr);
+    // The same run gives the probabilities prompts are guided by (classProbability), where they fit the cache's
+    // budget: a session on this study then needs no second network run.
+    std::vector<std::uint8_t> all;
+    const bool keep = estimatedProbabilityBytes(image) <= kProbabilityCacheBytes;
+    if (keep) {  // the previous study's probabilities go first, so two sets are never held at once
+      m_probabilities.clear();
+      m_probabilities.shrink_to_fit();
+      m_probabilityImage = nullptr;
+    }
+    auto labels = run(image, progress, &grid, &preparedSize, nullptr, keep ? &all : nullptr);
     if (!labels) return labels.error();
+    if (keep) storeProbabilities(image, std::move(all), grid, preparedSize);
     if (progress) progress->report(0.95, "resample");
     // Back onto the image's own grid, nearest: each voxel takes the label of the prepared voxel it falls in.
     const auto dims = image.geometry().dimensions();
@@ -96,12 +106,7 @@ class AtlasEngine final : public SegmentationEngine {
       std::array<std::int64_t, 3> size{};
       auto labels = run(image, progress, &grid, &size, nullptr, &all);
       if (!labels) return labels.error();
-      m_probabilities = std::move(all);
-      m_probabilityGrid = grid;
-      m_probabilitySize = size;
-      m_probabilityImage = image.data();
-      m_probabilityDims = image.geometry().dimensions();
-      m_probabilityPrint = print;
+      storeProbabilities(image, std::move(all), grid, size, print);
     }
     auto out = core::Volume<std::uint8_t>::create(image.geometry(), 0);
     if (!out) return out.error();
@@ -154,6 +159,32 @@ class AtlasEngine final : public SegmentationEngine {
           return !(progress && progress->cancelled());
         },
         stats, probabilities);
+  }
+
+  // segment() keeps the probabilities of its run up to this size (a mouse study, 38 classes: about 250 MB); larger
+  // ones are computed when a prompt first asks (classProbability).
+  static constexpr double kProbabilityCacheBytes = 512.0 * 1024 * 1024;
+
+  // Channels x voxels of the image prepared at the model's spacing.
+  double estimatedProbabilityBytes(core::ImageView image) const {
+    double voxels = 1;
+    const auto dims = image.geometry().dimensions();
+    const auto sp = image.geometry().spacingMm();
+    for (std::size_t a = 0; a < 3; ++a) {
+      const double target = m_info.prepare.spacingMm[a] > 0 ? m_info.prepare.spacingMm[a] : sp[a];
+      voxels *= std::ceil(static_cast<double>(dims[a]) * sp[a] / target) + 1;
+    }
+    return voxels * static_cast<double>(m_info.network.outChannels);
+  }
+
+  void storeProbabilities(core::ImageView image, std::vector<std::uint8_t> all, const core::Geometry& grid,
+                          const std::array<std::int64_t, 3>& size, std::uint64_t print = 0) {
+    m_probabilities = std::move(all);
+    m_probabilityGrid = grid;
+    m_probabilitySize = size;
+    m_probabilityImage = image.data();
+    m_probabilityDims = image.geometry().dimensions();
+    m_probabilityPrint = print != 0 ? print : fingerprint(image);
   }
 
   std::unique_ptr<training::TrainableModel> m_model;

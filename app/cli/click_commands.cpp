@@ -24,24 +24,6 @@ namespace {
 constexpr double kSetback = 0.05;  // a click that lowers Dice by more than this sets the object back
 constexpr double kSmallSetback = 0.01;  // ... and the model-guided goal's stricter measure
 
-// The voxels of `labels` equal to `label`, as an object over their box (empty when there are none).
-inference::ObjectMask objectOfLabel(const core::Volume<core::Label>& labels, core::Label label) {
-  const core::Size3 d = labels.geometry().dimensions();
-  core::IndexBox box;
-  std::size_t i = 0;
-  for (std::int64_t z = 0; z < d[2]; ++z)
-    for (std::int64_t y = 0; y < d[1]; ++y)
-      for (std::int64_t x = 0; x < d[0]; ++x, ++i)
-        if (labels[i] == label) box.include(core::Index3{x, y, z});
-  inference::ObjectMask m;
-  m.box = box;
-  if (box.empty()) return m;
-  m.voxels.reserve(static_cast<std::size_t>(box.voxelCount()));
-  for (std::int64_t z = box.min[2]; z <= box.max[2]; ++z)
-    for (std::int64_t y = box.min[1]; y <= box.max[1]; ++y)
-      for (std::int64_t x = box.min[0]; x <= box.max[0]; ++x) m.voxels.push_back(labels[labels.geometry().linearIndex({x, y, z})] == label ? 1 : 0);
-  return m;
-}
 }  // namespace
 
 int runClickEval(const ClickEvalOptions& o) {
@@ -128,7 +110,7 @@ int runClickEval(const ClickEvalOptions& o) {
       std::fprintf(stderr, "warning: label %u is not in %s\n", l, o.labels.c_str());
       continue;
     }
-    const inference::ObjectMask startObject = start ? objectOfLabel(*start, l) : inference::ObjectMask{};
+    const inference::ObjectMask startObject = start ? inference::objectOfLabel(*start, l) : inference::ObjectMask{};
     std::unique_ptr<inference::InteractiveSession> session;
     inference::GuidedSession* guidedSession = nullptr;
     if (engine) {

@@ -788,21 +788,7 @@ void AiPanel::runNextPoint() {
   bool classic = false;
   if (!clickSession) {
     if (guidedTarget(guided)) {
-      start = std::make_shared<inference::ObjectMask>();
-      const core::LabelMap& labels = session->labels();
-      const core::Size3 d = labels.geometry().dimensions();
-      for (std::int64_t z = 0; z < d[2]; ++z)
-        for (std::int64_t y = 0; y < d[1]; ++y)
-          for (std::int64_t x = 0; x < d[0]; ++x)
-            if (labels.at(core::Index3{x, y, z}) == guided) start->box.include(core::Index3{x, y, z});
-      if (!start->box.empty()) {
-        const core::IndexBox& b = start->box;
-        start->voxels.reserve(static_cast<std::size_t>(b.voxelCount()));
-        for (std::int64_t z = b.min[2]; z <= b.max[2]; ++z)
-          for (std::int64_t y = b.min[1]; y <= b.max[1]; ++y)
-            for (std::int64_t x = b.min[0]; x <= b.max[0]; ++x)
-              start->voxels.push_back(labels.at(core::Index3{x, y, z}) == guided ? 1 : 0);
-      }
+      start = std::make_shared<inference::ObjectMask>(inference::objectOfLabel(session->labels().voxels(), guided));
     } else {
       classic = !m_info.supportsPoints;
     }
