@@ -55,14 +55,10 @@ class AtlasEngine final : public SegmentationEngine {
     // budget: a session on this study then needs no second network run.
     std::vector<std::uint8_t> all;
     const bool keep = estimatedProbabilityBytes(image) <= kProbabilityCacheBytes;
-    if (keep) {  // the previous study's probabilities go first, so two sets are never held at once
-      m_probabilities.clear();
-      m_probabilities.shrink_to_fit();
-      m_probabilityImage = nullptr;
-    }
+    if (keep) dropProbabilities();  // the previous study's go first, so two sets are never held at once
     auto labels = run(image, progress, &grid, &preparedSize, nullptr, keep ? &all : nullptr);
     if (!labels) return labels.error();
-    if (keep) storeProbabilities(image, std::move(all), grid, preparedSize);
+    if (keep) storeProbabilities(image, std::move(all), grid, preparedSize, fingerprint(image));
     if (progress) progress->report(0.95, "resample");
     // Back onto the image's own grid, nearest: each voxel takes the label of the prepared voxel it falls in.
     const auto dims = image.geometry().dimensions();
@@ -99,8 +95,7 @@ class AtlasEngine final : public SegmentationEngine {
     const bool cached = m_probabilityImage == image.data() && !m_probabilities.empty() &&
                         m_probabilityDims == image.geometry().dimensions() && m_probabilityPrint == print;
     if (!cached) {
-      m_probabilities.clear();
-      m_probabilityImage = nullptr;
+      dropProbabilities();
       std::vector<std::uint8_t> all;
       core::Geometry grid;
       std::array<std::int64_t, 3> size{};
@@ -161,7 +156,7 @@ class AtlasEngine final : public SegmentationEngine {
         stats, probabilities);
   }
 
-  // segment() keeps the probabilities of its run up to this size (a mouse study, 38 classes: about 250 MB); larger
+  // segment() keeps the probabilities of its run up to this size (a mouse study, 38 classes: about 44 MB); larger
   // ones are computed when a prompt first asks (classProbability).
   static constexpr double kProbabilityCacheBytes = 512.0 * 1024 * 1024;
 
@@ -178,13 +173,19 @@ class AtlasEngine final : public SegmentationEngine {
   }
 
   void storeProbabilities(core::ImageView image, std::vector<std::uint8_t> all, const core::Geometry& grid,
-                          const std::array<std::int64_t, 3>& size, std::uint64_t print = 0) {
+                          const std::array<std::int64_t, 3>& size, std::uint64_t print) {
     m_probabilities = std::move(all);
     m_probabilityGrid = grid;
     m_probabilitySize = size;
     m_probabilityImage = image.data();
     m_probabilityDims = image.geometry().dimensions();
-    m_probabilityPrint = print != 0 ? print : fingerprint(image);
+    m_probabilityPrint = print;
+  }
+
+  // Frees the cache (clear() alone would keep its memory while the next run fills another).
+  void dropProbabilities() {
+    std::vector<std::uint8_t>().swap(m_probabilities);
+    m_probabilityImage = nullptr;
   }
 
   std::unique_ptr<training::TrainableModel> m_model;
