@@ -20,6 +20,29 @@ using namespace delineate::inference::classic;
 
 namespace {
 
+// A bright ellipsoid (200 against 20, Gaussian noise of 15) on `g`: centre and semi-axes in mm from the grid origin.
+struct Ellipsoid {
+  ImageVolume image;
+  Volume<std::uint8_t> reference;
+};
+Ellipsoid brightEllipsoid(const Geometry& g, const Vec3& centreMm, const Vec3& radiiMm, unsigned seed) {
+  Ellipsoid e{ImageVolume::create(g).value(), Volume<std::uint8_t>::create(g, 0).value()};
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> noise(0, 15);
+  const Size3 d = g.dimensions();
+  const Vec3 sp = g.spacingMm();
+  for (std::int64_t z = 0; z < d[2]; ++z)
+    for (std::int64_t y = 0; y < d[1]; ++y)
+      for (std::int64_t x = 0; x < d[0]; ++x) {
+        const double dx = (double(x) * sp[0] - centreMm[0]) / radiiMm[0], dy = (double(y) * sp[1] - centreMm[1]) / radiiMm[1],
+                     dz = (double(z) * sp[2] - centreMm[2]) / radiiMm[2];
+        const bool inside = dx * dx + dy * dy + dz * dz <= 1;
+        e.image.at({x, y, z}) = (inside ? 200.0f : 20.0f) + noise(rng);
+        e.reference.at({x, y, z}) = inside ? 1 : 0;
+      }
+  return e;
+}
+
 // Textbook Dijkstra with a binary heap and the same rules as geodesicCompetition.
 std::vector<std::uint8_t> referenceCompetition(const std::vector<float>& v, const std::int64_t n[3], const Vec3& sp,
                                                const std::vector<GeodesicSeed>& seeds,
@@ -177,18 +200,9 @@ TEST_CASE("click grid: a session on blocks finds a large object, and a click on 
           "[classic][click]") {
   // A bright ellipsoid of about 60 mm on a 0.8 mm grid, far more voxels than the working budget allows.
   const Geometry g({140, 140, 110}, {0.8, 0.8, 1.0}, {0, 0, 0});
-  ImageVolume image = ImageVolume::create(g).value();
-  Volume<std::uint8_t> reference = Volume<std::uint8_t>::create(g, 0).value();
-  std::mt19937 rng(5);
-  std::normal_distribution<float> noise(0, 15);
-  for (std::int64_t z = 0; z < 110; ++z)
-    for (std::int64_t y = 0; y < 140; ++y)
-      for (std::int64_t x = 0; x < 140; ++x) {
-        const double dx = (double(x) * 0.8 - 56) / 30, dy = (double(y) * 0.8 - 56) / 24, dz = (double(z) - 55) / 35;
-        const bool inside = dx * dx + dy * dy + dz * dz <= 1;
-        image.at({x, y, z}) = (inside ? 200.0f : 20.0f) + noise(rng);
-        reference.at({x, y, z}) = inside ? 1 : 0;
-      }
+  const Ellipsoid e = brightEllipsoid(g, {56, 56, 55}, {30, 24, 35}, 5);
+  const ImageVolume& image = e.image;
+  const Volume<std::uint8_t>& reference = e.reference;
   ClickOptions options;
   options.maxWorkingVoxels = 200'000;  // blocks of about 2 x 2 x 2
   auto session = ClickSession::begin(image, options);
@@ -209,18 +223,9 @@ TEST_CASE("click grid: a region larger than largeRegionVoxels is computed on the
   // Issue 45's latency: a click on a whole skeleton (a region of tens of millions of voxels) computes on 600 k
   // working voxels instead of 2 M. Here the thresholds are scaled down to a 1.1 M voxel image.
   const Geometry g({120, 120, 80}, {0.8, 0.8, 1.0}, {0, 0, 0});
-  ImageVolume image = ImageVolume::create(g).value();
-  Volume<std::uint8_t> reference = Volume<std::uint8_t>::create(g, 0).value();
-  std::mt19937 rng(11);
-  std::normal_distribution<float> noise(0, 15);
-  for (std::int64_t z = 0; z < 80; ++z)
-    for (std::int64_t y = 0; y < 120; ++y)
-      for (std::int64_t x = 0; x < 120; ++x) {
-        const double dx = (double(x) * 0.8 - 48) / 26, dy = (double(y) * 0.8 - 48) / 20, dz = (double(z) - 40) / 26;
-        const bool inside = dx * dx + dy * dy + dz * dz <= 1;
-        image.at({x, y, z}) = (inside ? 200.0f : 20.0f) + noise(rng);
-        reference.at({x, y, z}) = inside ? 1 : 0;
-      }
+  const Ellipsoid e = brightEllipsoid(g, {48, 48, 40}, {26, 20, 26}, 11);
+  const ImageVolume& image = e.image;
+  const Volume<std::uint8_t>& reference = e.reference;
   auto objectOf = [&](const ClickOptions& options) {
     auto session = ClickSession::begin(image, options);
     REQUIRE(session.ok());
