@@ -38,6 +38,9 @@ int cpuThreads();
 // LibTorch's own choice (for parity checks against MONAI, which runs those).
 void setCpuConvolutionShortcuts(bool on);
 bool cpuConvolutionShortcuts();
+// Whether bf16 autocast on this CPU keeps its sums in fp32 (oneDNN's kernels, CPUs with AVX-512). Where it does not,
+// bf16 on the CPU is refused (setDevice's error says so). False without LibTorch.
+bool cpuBf16Accurate();
 
 // The arithmetic of a forward pass: fp32, or autocast (the bundle's amp) to fp16 / bf16 for convolutions and matrix
 // products with reductions kept in fp32.

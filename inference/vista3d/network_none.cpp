@@ -8,6 +8,7 @@ bool cudaAvailable() { return false; }
 int cpuThreads() { return 1; }
 void setCpuConvolutionShortcuts(bool) {}
 bool cpuConvolutionShortcuts() { return false; }
+bool cpuBf16Accurate() { return false; }
 const char* precisionName(Precision p) { return p == Precision::Float16 ? "fp16" : p == Precision::BFloat16 ? "bf16" : "fp32"; }
 
 core::Result<EncoderOutputs> runImageEncoder(const Checkpoint& checkpoint, const std::vector<float>&, const std::int64_t[3]) {

@@ -37,6 +37,7 @@ std::atomic<bool> g_cpuShortcuts{true};
 }
 void setCpuConvolutionShortcuts(bool on) { g_cpuShortcuts.store(on); }
 bool cpuConvolutionShortcuts() { return g_cpuShortcuts.load(); }
+bool cpuBf16Accurate() { return cpuBf16SumsInFp32(); }
 
 const char* precisionName(Precision p) {
   switch (p) {

@@ -137,8 +137,28 @@ auto guarded(const std::string& what, Body&& body) -> decltype(body()) {
 }
 
 
+// Whether bf16 autocast on this CPU sums in fp32, as oneDNN's bf16 kernels do on CPUs with AVX-512. Without them
+// (an AVX2-only CPU), LibTorch 1.13 falls back to kernels that round every partial sum to bf16's 8 bits: measured on
+// an AVX2 EPYC, a 2048-term matrix product was 12% off and 6% of the parity case's VISTA-3D logits changed sign
+// (with fp32 sums: 2%). Probed once by behaviour, not CPU flags: a 1728-term convolution of ones and a 1024-term
+// product of ones, which bf16 sums leave stuck at 256.
+inline bool cpuBf16SumsInFp32() {
+  static const bool exact = [] {
+    try {
+      torch::NoGradGuard noGrad;
+      AutocastScope autocast(torch::kCPU, Precision::BFloat16);
+      const auto conv = torch::conv3d(torch::ones({1, 64, 3, 3, 3}), torch::ones({1, 64, 3, 3, 3}));
+      const auto product = torch::matmul(torch::ones({1, 1024}), torch::ones({1024, 1}));
+      return conv.to(torch::kFloat32).item<float>() == 1728.0f && product.to(torch::kFloat32).item<float>() == 1024.0f;
+    } catch (const c10::Error&) {
+      return false;
+    }
+  }();
+  return exact;
+}
+
 // `device` ("cpu", "cuda", "cuda:N") checked for a pass at `precision`: an unknown device, no CUDA (or no such CUDA
-// device), another device type, fp16 on the CPU are errors naming it.
+// device), another device type, fp16 on the CPU, bf16 on a CPU whose kernels sum in bf16 are errors naming it.
 inline core::Result<torch::Device> parseDevice(const std::string& device, Precision precision) {
   torch::Device target(torch::kCPU);
   try {
@@ -154,7 +174,13 @@ inline core::Result<torch::Device> parseDevice(const std::string& device, Precis
   } else if (!target.is_cpu()) {
     return core::makeError(core::ErrorCode::Unsupported, device, "only cpu and cuda devices are supported");
   } else if (precision == Precision::Float16) {
-    return core::makeError(core::ErrorCode::Unsupported, device, "fp16 autocast needs CUDA (use bf16 on the CPU)");
+    return core::makeError(core::ErrorCode::Unsupported, device,
+                           cpuBf16SumsInFp32() ? "fp16 autocast needs CUDA (use bf16 on the CPU)"
+                                               : "fp16 autocast needs CUDA (use fp32 on this CPU)");
+  } else if (precision == Precision::BFloat16 && !cpuBf16SumsInFp32()) {
+    return core::makeError(core::ErrorCode::Unsupported, device,
+                           "bf16 on this CPU: LibTorch's kernels here round every sum to bf16 (no AVX-512), which "
+                           "changes the results; use fp32");
   }
   return target;
 }

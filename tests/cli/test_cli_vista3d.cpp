@@ -44,7 +44,10 @@ TEST_CASE("delineate-vista3d segments the pipeline reference CT as the bundle do
     differ += (*ours)[i] != static_cast<core::Label>((*theirs)[i]);
     kidney += (*ours)[i] == 14 || (*ours)[i] == 5;
   }
-  CHECK(differ == 0);
+  // The reference's stated tolerance (pipeline/README.md): label maps identical but for at most 1e-4 of voxels, flips
+  // at logits about 0. One voxel of 105,792 differs on an AVX2-only EPYC, none on the machine that made the reference.
+  INFO(differ << " voxels differ from the bundle's");
+  CHECK(differ <= ours->size() / 10000);
   CHECK(kidney > 0);
 }
 

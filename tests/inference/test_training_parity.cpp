@@ -269,7 +269,21 @@ TEST_CASE("training parity: SegResNetDS steps equal MONAI's (deep supervision, s
   requireDigests((*model)->parameters(), digests.at("params_after_step2"), "after step 2", 2, 2e-4, gradients, relative);
   auto eval = (*model)->evalLogits(image, size);
   REQUIRE(eval.ok());
-  requireClose(*eval, test::readNpy(*evalPath, shape), 1e-4, "evaluation output after step 2");
+  const auto evalReference = test::readNpy(*evalPath, shape);
+  if (!shortcuts) {
+    requireClose(*eval, evalReference, 1e-4, "evaluation output after step 2");
+  } else {
+    // After two steps the shortcuts' weights differ from MONAI's within kShortcutRelative, so the outputs do too:
+    // compared to that share of the outputs' range (on an AVX2-only EPYC: 1.2e-3 of 2.37). The shortcuts' own forward
+    // pass is held to the README's 1e-4 against LibTorch's kernels on these same weights.
+    double range = 0;
+    for (const float v : evalReference) range = std::max(range, std::fabs(static_cast<double>(v)));
+    requireClose(*eval, evalReference, kShortcutRelative * range, "evaluation output after step 2");
+    ShortcutsScope kernels(false);
+    auto exact = (*model)->evalLogits(image, size);
+    REQUIRE(exact.ok());
+    requireClose(*eval, *exact, 1e-4, "evaluation output after step 2, shortcuts against LibTorch's kernels");
+  }
 }
   }
   }

@@ -106,8 +106,21 @@ TEST_CASE("vista3d reduced precision: bf16 autocast on the CPU stays within the 
   if (!torchAvailable()) return;
   auto c = AutoCase::load();
   if (!c) return;
-  REQUIRE(c->model->setDevice("cpu", Precision::BFloat16).ok());
   const std::int64_t size[3] = {64, 64, 64};
+  auto set = c->model->setDevice("cpu", Precision::BFloat16);
+  if (!cpuBf16Accurate()) {
+    // This CPU's bf16 kernels round every sum to 8 bits (an AVX2-only CPU under LibTorch 1.13): refused, not run.
+    REQUIRE_FALSE(set.ok());
+    CHECK(set.error().code == core::ErrorCode::Unsupported);
+    CHECK_THAT(set.error().detail, Catch::Contains("use fp32"));
+    CHECK(c->model->precision() == Precision::Float32);
+    auto exact = c->model->classLogits(c->input, size, c->classes);
+    REQUIRE(exact.ok());
+    CHECK(agreement(*exact, c->reference).worst < 1e-4);
+    WARN("bf16 is refused on this CPU (its kernels sum in bf16): the tolerance check did not run");
+    return;
+  }
+  REQUIRE(set.ok());
   auto logits = c->model->classLogits(c->input, size, c->classes);
   REQUIRE(logits.ok());
   const Agreement a = agreement(*logits, c->reference);
