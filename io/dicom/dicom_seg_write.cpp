@@ -23,6 +23,7 @@
 
 #include "io/base/atomic_file.h"
 #include "io/dicom/dicom_internal.h"
+#include "io/dicom/dicom_write_support.h"
 
 namespace delineate::io {
 
@@ -32,149 +33,13 @@ using namespace dicom_detail;
 
 namespace {
 
-
 std::string ds(double v) { return decimalString(v); }
 
 std::string ds3(const core::Vec3& v) { return ds(v[0]) + "\\" + ds(v[1]) + "\\" + ds(v[2]); }
 
-std::string str(DcmItem* item, const DcmTagKey& key) {
-  OFString v;
-  if (item != nullptr && item->findAndGetOFStringArray(key, v).good()) return v.c_str();
-  return {};
-}
-
-// Collects the first failure of a chain of dcmdata calls (they only fail on memory or a wrong VR, i.e. a bug).
-struct Builder {
-  OFCondition status = EC_Normal;
-  DcmTagKey failedAt;  // the attribute whose insertion failed first
-  bool failed = false;
-  void note(const DcmTagKey& key) {
-    if (status.bad() && !failed) {
-      failed = true;
-      failedAt = key;
-    }
-  }
-  void put(DcmItem* item, const DcmTagKey& key, const std::string& value) {
-    if (status.good()) status = item->putAndInsertString(key, value.c_str());
-    note(key);
-  }
-  void putU16(DcmItem* item, const DcmTagKey& key, Uint16 value) {
-    if (status.good()) status = item->putAndInsertUint16(key, value);
-    note(key);
-  }
-  void putTag(DcmItem* item, const DcmTagKey& key, const DcmTagKey& value) {
-    if (status.good()) status = item->putAndInsertTagKey(key, value);
-    note(key);
-  }
-  // Appends a new item to the sequence `seq` of `parent` (creating it) and returns it; nullptr after a failure.
-  DcmItem* item(DcmItem* parent, const DcmTagKey& seq) {
-    if (status.bad()) return nullptr;
-    DcmItem* out = nullptr;
-    status = parent->findOrCreateSequenceItem(seq, out, -2);
-    note(seq);
-    return status.good() ? out : nullptr;
-  }
-  void code(DcmItem* parent, const DcmTagKey& seq, const core::CodedConcept& c) {
-    DcmItem* it = item(parent, seq);
-    if (it == nullptr) return;
-    // Code Value is SH (16 characters); longer ones (SNOMED extension ids) go to Long Code Value (PS3.3 8.8).
-    put(it, c.value.size() > 16 ? DCM_LongCodeValue : DCM_CodeValue, c.value);
-    put(it, DCM_CodingSchemeDesignator, c.scheme);
-    put(it, DCM_CodeMeaning, truncateUtf8(c.meaning, 64));
-  }
-};
-
-// Maps each original UID to one fresh UID (deidentify), or leaves UIDs as they are.
-struct UidMap {
-  bool replace = false;
-  std::map<std::string, std::string> fresh;
-  std::string operator()(const std::string& uid) {
-    if (!replace || uid.empty()) return uid;
-    auto it = fresh.find(uid);
-    if (it == fresh.end()) it = fresh.emplace(uid, newUid()).first;
-    return it->second;
-  }
-};
-
-
 struct SourceRef {
   std::string sopInstanceUid;
   int frame = 0;  // 1-based frame number; 0 for single-frame instances
-};
-
-// Patient and study attributes of the series' first instance (read up to the pixel data after io's pre-scan).
-struct SourceHeader {
-  std::string patientName, patientId, birthDate, sex, studyDate, studyTime, referringPhysician, studyId,
-      accessionNumber, studyDescription;
-};
-
-core::Result<SourceHeader> readSourceHeader(const std::string& file) {
-  auto pre = prescanDicomFile(file);
-  if (!pre) return pre.error();
-  ensureDcmtkReady();
-  DcmFileFormat ff;
-  const OFCondition c = ff.loadFileUntilTag(file.c_str(), EXS_Unknown, EGL_noChange, maxReadLength(*pre),
-                                            ERM_autoDetect, DCM_PixelData);
-  if (c.bad()) return makeError(ErrorCode::ReadFailed, file, std::string("cannot read the source instance: ") + c.text());
-  DcmDataset* d = ff.getDataset();
-  SourceHeader h;
-  h.patientName = str(d, DCM_PatientName);
-  h.patientId = str(d, DCM_PatientID);
-  h.birthDate = str(d, DCM_PatientBirthDate);
-  h.sex = str(d, DCM_PatientSex);
-  h.studyDate = str(d, DCM_StudyDate);
-  h.studyTime = str(d, DCM_StudyTime);
-  h.referringPhysician = str(d, DCM_ReferringPhysicianName);
-  h.studyId = str(d, DCM_StudyID);
-  h.accessionNumber = str(d, DCM_AccessionNumber);
-  h.studyDescription = str(d, DCM_StudyDescription);
-  return h;
-}
-
-void nowDicom(std::string& date, std::string& time) {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char d[16], s[16];
-  std::strftime(d, sizeof d, "%Y%m%d", &tm);
-  std::strftime(s, sizeof s, "%H%M%S", &tm);
-  date = d;
-  time = s;
-}
-
-// dcmdata's output end that appends to an AtomicFileWriter through a 1 MiB buffer, so the encoded SEG never sits in
-// memory a second time.
-class AtomicConsumer : public DcmConsumer {
- public:
-  explicit AtomicConsumer(AtomicFileWriter& writer) : m_writer(writer) { m_buffer.reserve(kBuffer); }
-  OFBool good() const override { return m_status.ok(); }
-  OFCondition status() const override { return m_status.ok() ? EC_Normal : EC_InvalidStream; }
-  OFBool isFlushed() const override { return m_buffer.empty(); }
-  offile_off_t avail() const override { return m_status.ok() ? offile_off_t(1) << 30 : 0; }
-  offile_off_t write(const void* buf, offile_off_t buflen) override {
-    if (!m_status.ok() || buflen <= 0) return 0;
-    const char* p = static_cast<const char*>(buf);
-    m_buffer.insert(m_buffer.end(), p, p + buflen);
-    if (m_buffer.size() >= kBuffer) flush();
-    return m_status.ok() ? buflen : 0;
-  }
-  void flush() override {
-    if (m_status.ok() && !m_buffer.empty()) m_status = m_writer.write(m_buffer.data(), m_buffer.size());
-    m_buffer.clear();
-  }
-  void finish() { flush(); }
-  const core::Status& writerStatus() const { return m_status; }
-
- private:
-  static constexpr std::size_t kBuffer = std::size_t(1) << 20;
-  AtomicFileWriter& m_writer;
-  std::vector<char> m_buffer;
-  core::Status m_status;
-};
-
-class AtomicOutputStream : public DcmOutputStream {
- public:
-  explicit AtomicOutputStream(DcmConsumer* consumer) : DcmOutputStream(consumer) {}
 };
 
 // Everything both encodings need, validated before the header is read or any frame is allocated.
@@ -278,34 +143,7 @@ void putHeader(Builder& b, DcmDataset* d, SegHeader& h) {
   b.put(d, DCM_InstanceCreationTime, h.time);
   b.put(d, DCM_SOPClassUID, h.sopClassUid);
   b.put(d, DCM_SOPInstanceUID, h.sopInstanceUid);
-  if (options.deidentify) {
-    b.put(d, DCM_StudyDate, "");
-    b.put(d, DCM_StudyTime, "");
-    b.put(d, DCM_AccessionNumber, "");
-    b.put(d, DCM_ReferringPhysicianName, "");
-    b.put(d, DCM_StudyID, "");
-    b.put(d, DCM_PatientName, "Anonymous^Patient");
-    const std::string anon = newUid();
-    b.put(d, DCM_PatientID, "ANON" + anon.substr(anon.size() - 12));
-    b.put(d, DCM_PatientBirthDate, "");
-    b.put(d, DCM_PatientSex, "");
-    b.put(d, DCM_PatientIdentityRemoved, "YES");
-    b.put(d, DCM_DeidentificationMethod, "PS3.15 Basic Application Level Confidentiality Profile");
-    b.code(d, DCM_DeidentificationMethodCodeSequence,
-           core::CodedConcept{"DCM", "113100", "Basic Application Confidentiality Profile"});
-  } else {
-    const SourceHeader& p = h.patient;
-    b.put(d, DCM_StudyDate, p.studyDate);
-    b.put(d, DCM_StudyTime, p.studyTime);
-    b.put(d, DCM_AccessionNumber, p.accessionNumber);
-    b.put(d, DCM_ReferringPhysicianName, p.referringPhysician);
-    b.put(d, DCM_StudyID, p.studyId);
-    if (!p.studyDescription.empty()) b.put(d, DCM_StudyDescription, p.studyDescription);
-    b.put(d, DCM_PatientName, p.patientName);
-    b.put(d, DCM_PatientID, p.patientId);
-    b.put(d, DCM_PatientBirthDate, p.birthDate);
-    b.put(d, DCM_PatientSex, p.sex);
-  }
+  putPatientAndStudy(b, d, options.deidentify, h.patient);
   b.put(d, DCM_ContentDate, h.date);
   b.put(d, DCM_ContentTime, h.time);
   b.put(d, DCM_Modality, "SEG");
@@ -476,27 +314,6 @@ DcmItem* putFrame(Builder& b, DcmSequenceOfItems* perFrame, SegHeader& h, const 
   return b.status.good() ? fg : nullptr;
 }
 
-// Encodes the dataset straight into the temporary file of an atomic write.
-core::Status encodeAtomically(DcmFileFormat& ff, const std::string& path) {
-  const E_TransferSyntax xfer = EXS_LittleEndianExplicit;
-  OFCondition c = ff.validateMetaInfo(xfer);
-  if (c.bad()) return makeError(ErrorCode::WriteFailed, path, std::string("cannot build the meta header: ") + c.text());
-  auto writer = AtomicFileWriter::create(path);
-  if (!writer) return writer.error();
-  AtomicConsumer consumer(*writer);
-  {
-    AtomicOutputStream out(&consumer);
-    ff.transferInit();
-    c = ff.write(out, xfer, EET_ExplicitLength, nullptr);
-    ff.transferEnd();
-    out.flush();
-  }
-  consumer.finish();
-  if (!consumer.writerStatus().ok()) return consumer.writerStatus();
-  if (c.bad()) return makeError(ErrorCode::WriteFailed, path, std::string("cannot encode the SEG: ") + c.text());
-  return writer->commit();
-}
-
 }  // namespace
 
 void rgbToCielab(const core::Rgba& rgb, std::uint16_t lab[3]) {
@@ -664,7 +481,7 @@ core::Status writeDicomSeg(const std::string& path, const core::LabelMap& labels
       }
     }
 
-    core::Status committed = encodeAtomically(ff, path);
+    core::Status committed = encodeAtomically(ff, path, "the SEG");
     if (committed.ok() && info != nullptr) {
       info->sopClassUid = h.sopClassUid;
       info->sopInstanceUid = h.sopInstanceUid;

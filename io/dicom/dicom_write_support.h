@@ -1,0 +1,92 @@
+#pragma once
+// Internal to io/dicom/: what the writers of derived objects (SEG, RTSTRUCT) share: a builder that collects the first
+// dcmdata failure, the UID map of de-identified exports, the patient and study attributes copied from the source
+// series, and the atomic encoder.
+
+#include <map>
+#include <string>
+
+#include <dcmtk/config/osconfig.h>
+#include <dcmtk/dcmdata/dcdeftag.h>
+#include <dcmtk/dcmdata/dcfilefo.h>
+#include <dcmtk/dcmdata/dcitem.h>
+
+#include "core/error.h"
+#include "core/label_table.h"
+#include "io/dicom/dicom_internal.h"
+
+namespace delineate::io::dicom_detail {
+
+// Collects the first failure of a chain of dcmdata calls (they only fail on memory or a wrong VR, i.e. a bug).
+struct Builder {
+  OFCondition status = EC_Normal;
+  DcmTagKey failedAt;  // the attribute whose insertion failed first
+  bool failed = false;
+  void note(const DcmTagKey& key) {
+    if (status.bad() && !failed) {
+      failed = true;
+      failedAt = key;
+    }
+  }
+  void put(DcmItem* item, const DcmTagKey& key, const std::string& value) {
+    if (status.good()) status = item->putAndInsertString(key, value.c_str());
+    note(key);
+  }
+  void putU16(DcmItem* item, const DcmTagKey& key, Uint16 value) {
+    if (status.good()) status = item->putAndInsertUint16(key, value);
+    note(key);
+  }
+  void putTag(DcmItem* item, const DcmTagKey& key, const DcmTagKey& value) {
+    if (status.good()) status = item->putAndInsertTagKey(key, value);
+    note(key);
+  }
+  // Appends a new item to the sequence `seq` of `parent` (creating it) and returns it; nullptr after a failure.
+  DcmItem* item(DcmItem* parent, const DcmTagKey& seq) {
+    if (status.bad()) return nullptr;
+    DcmItem* out = nullptr;
+    status = parent->findOrCreateSequenceItem(seq, out, -2);
+    note(seq);
+    return status.good() ? out : nullptr;
+  }
+  void code(DcmItem* parent, const DcmTagKey& seq, const core::CodedConcept& c) {
+    DcmItem* it = item(parent, seq);
+    if (it == nullptr) return;
+    // Code Value is SH (16 characters); longer ones (SNOMED extension ids) go to Long Code Value (PS3.3 8.8).
+    put(it, c.value.size() > 16 ? DCM_LongCodeValue : DCM_CodeValue, c.value);
+    put(it, DCM_CodingSchemeDesignator, c.scheme);
+    put(it, DCM_CodeMeaning, truncateUtf8(c.meaning, 64));
+  }
+};
+
+// Maps each original UID to one fresh UID (deidentify), or leaves UIDs as they are.
+struct UidMap {
+  bool replace = false;
+  std::map<std::string, std::string> fresh;
+  std::string operator()(const std::string& uid) {
+    if (!replace || uid.empty()) return uid;
+    auto it = fresh.find(uid);
+    if (it == fresh.end()) it = fresh.emplace(uid, newUid()).first;
+    return it->second;
+  }
+};
+
+// Patient and study attributes of the series' first instance (read up to the pixel data after io's pre-scan).
+struct SourceHeader {
+  std::string patientName, patientId, birthDate, sex, studyDate, studyTime, referringPhysician, studyId,
+      accessionNumber, studyDescription;
+};
+core::Result<SourceHeader> readSourceHeader(const std::string& file);
+
+// The Patient and General Study attributes: copied from the source, or (deidentify) the PS3.15 basic profile's
+// replacements: a dummy name and a random "ANON..." ID, dates, accession number, referring physician and study ID
+// emptied, Patient Identity Removed YES with the method and its code.
+void putPatientAndStudy(Builder& b, DcmItem* d, bool deidentify, const SourceHeader& patient);
+
+// Today's date and time (UTC) as DICOM DA and TM.
+void nowDicom(std::string& date, std::string& time);
+
+// Encodes the dataset (explicit VR little endian) straight into the temporary file of an atomic write at `path`;
+// `what` names the object in errors ("the SEG").
+core::Status encodeAtomically(DcmFileFormat& ff, const std::string& path, const std::string& what);
+
+}  // namespace delineate::io::dicom_detail
