@@ -37,10 +37,6 @@ std::string ds(double v) { return decimalString(v); }
 
 std::string ds3(const core::Vec3& v) { return ds(v[0]) + "\\" + ds(v[1]) + "\\" + ds(v[2]); }
 
-struct SourceRef {
-  std::string sopInstanceUid;
-  int frame = 0;  // 1-based frame number; 0 for single-frame instances
-};
 
 // Everything both encodings need, validated before the header is read or any frame is allocated.
 struct SegPlan {
@@ -65,40 +61,16 @@ core::Result<SegPlan> planSeg(const std::string& path, const core::LabelMap& lab
     return makeError(ErrorCode::InvalidArgument, path, "negative series number " + std::to_string(options.seriesNumber));
   if (options.encoding != SegEncoding::Binary && options.encoding != SegEncoding::Labelmap)
     return makeError(ErrorCode::InvalidArgument, path, "unknown SEG encoding " + std::to_string(int(options.encoding)));
-  if (!source.isImage || !source.geometry || !source.isRegular())
-    return makeError(ErrorCode::Unsupported, path,
-                     "the source series " + source.seriesInstanceUid + " is not a regular image grid");
+  auto refs = sliceReferences(path, labels.geometry(), source);
+  if (!refs) return refs.error();
+  plan.refs = std::move(refs).value();
   const core::Geometry& grid = labels.geometry();
-  if (!grid.isCloseTo(*source.geometry)) {
-    const auto& a = grid.dimensions();
-    const auto& b = source.geometry->dimensions();
-    return makeError(ErrorCode::GeometryMismatch, path,
-                     "the label map (" + std::to_string(a[0]) + " x " + std::to_string(a[1]) + " x " +
-                         std::to_string(a[2]) + ") is not on the grid of the source series " +
-                         source.seriesInstanceUid + " (" + std::to_string(b[0]) + " x " + std::to_string(b[1]) +
-                         " x " + std::to_string(b[2]) + ")");
-  }
   plan.nx = grid.dimensions()[0];
   plan.ny = grid.dimensions()[1];
   plan.nz = grid.dimensions()[2];
   const std::int64_t nz = plan.nz;
   if (plan.nx > 65535 || plan.ny > 65535)
     return makeError(ErrorCode::SizeLimit, path, "slices wider than 65535 pixels cannot be DICOM frames");
-  if (source.slices.empty())
-    return makeError(ErrorCode::Unsupported, path, "the source series has no instances");
-  plan.refs.assign(static_cast<std::size_t>(nz), SourceRef{});
-  std::map<std::string, int> framesPerInstance;
-  for (const DicomSlice& s : source.slices) ++framesPerInstance[s.sopInstanceUid];
-  for (const DicomSlice& s : source.slices) {
-    if (s.gridIndex < 0 || s.gridIndex >= nz) continue;
-    const bool multiFrame = s.frame > 0 || framesPerInstance[s.sopInstanceUid] > 1;
-    plan.refs[std::size_t(s.gridIndex)] = {s.sopInstanceUid, multiFrame ? s.frame + 1 : 0};
-  }
-  for (std::int64_t k = 0; k < nz; ++k)
-    if (plan.refs[std::size_t(k)].sopInstanceUid.empty())
-      return makeError(ErrorCode::Unsupported, path,
-                       "slice " + std::to_string(k + 1) + " of the source series has no instance to reference");
-
   plan.sliceSize = std::size_t(plan.nx * plan.ny);
   std::vector<char> seen(std::size_t(std::numeric_limits<core::Label>::max()) + 1, 0);
   std::vector<core::Label> touched;

@@ -85,6 +85,37 @@ void nowDicom(std::string& date, std::string& time) {
   time = s;
 }
 
+core::Result<std::vector<SourceRef>> sliceReferences(const std::string& path, const core::Geometry& grid,
+                                                      const DicomSeries& source) {
+  if (!source.isImage || !source.geometry || !source.isRegular())
+    return makeError(ErrorCode::Unsupported, path,
+                     "the source series " + source.seriesInstanceUid + " is not a regular image grid");
+  if (!grid.isCloseTo(*source.geometry)) {
+    const auto& a = grid.dimensions();
+    const auto& b = source.geometry->dimensions();
+    return makeError(ErrorCode::GeometryMismatch, path,
+                     "the label map (" + std::to_string(a[0]) + " x " + std::to_string(a[1]) + " x " +
+                         std::to_string(a[2]) + ") is not on the grid of the source series " +
+                         source.seriesInstanceUid + " (" + std::to_string(b[0]) + " x " + std::to_string(b[1]) +
+                         " x " + std::to_string(b[2]) + ")");
+  }
+  if (source.slices.empty()) return makeError(ErrorCode::Unsupported, path, "the source series has no instances");
+  const std::int64_t nz = grid.dimensions()[2];
+  std::vector<SourceRef> refs(static_cast<std::size_t>(nz));
+  std::map<std::string, int> framesPerInstance;
+  for (const DicomSlice& s : source.slices) ++framesPerInstance[s.sopInstanceUid];
+  for (const DicomSlice& s : source.slices) {
+    if (s.gridIndex < 0 || s.gridIndex >= nz) continue;
+    const bool multiFrame = s.frame > 0 || framesPerInstance[s.sopInstanceUid] > 1;
+    refs[std::size_t(s.gridIndex)] = {s.sopInstanceUid, multiFrame ? s.frame + 1 : 0};
+  }
+  for (std::int64_t k = 0; k < nz; ++k)
+    if (refs[std::size_t(k)].sopInstanceUid.empty())
+      return makeError(ErrorCode::Unsupported, path,
+                       "slice " + std::to_string(k + 1) + " of the source series has no instance to reference");
+  return refs;
+}
+
 void putPatientAndStudy(Builder& b, DcmItem* d, bool deidentify, const SourceHeader& patient) {
   if (deidentify) {
     b.put(d, DCM_StudyDate, "");

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include <dcmtk/config/osconfig.h>
 #include <dcmtk/dcmdata/dcdeftag.h>
@@ -12,7 +13,9 @@
 #include <dcmtk/dcmdata/dcitem.h>
 
 #include "core/error.h"
+#include "core/geometry.h"
 #include "core/label_table.h"
+#include "io/dicom/dicom.h"
 #include "io/dicom/dicom_internal.h"
 
 namespace delineate::io::dicom_detail {
@@ -81,6 +84,18 @@ core::Result<SourceHeader> readSourceHeader(const std::string& file);
 // replacements: a dummy name and a random "ANON..." ID, dates, accession number, referring physician and study ID
 // emptied, Patient Identity Removed YES with the method and its code.
 void putPatientAndStudy(Builder& b, DcmItem* d, bool deidentify, const SourceHeader& patient);
+
+// The source instance (and frame) of one slice of a series' grid.
+struct SourceRef {
+  std::string sopInstanceUid;
+  int frame = 0;  // 1-based frame number; 0 for single-frame instances
+};
+
+// For a label map on `grid` drawn on `source`: the instance each slice k came from. Errors naming `path`: a source
+// that is not a regular image grid or lacks the instance of a slice (Unsupported), `grid` not the series' grid
+// (GeometryMismatch).
+core::Result<std::vector<SourceRef>> sliceReferences(const std::string& path, const core::Geometry& grid,
+                                                      const DicomSeries& source);
 
 // Today's date and time (UTC) as DICOM DA and TM.
 void nowDicom(std::string& date, std::string& time);
