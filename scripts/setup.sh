@@ -13,6 +13,7 @@ PACKAGES=(
   # tests: GDCM's gdcmanon is the peer the de-identification is compared with; openssl makes the certificate it needs
   # (tests/io/test_dicom_deidentify.cpp)
   libgdcm-tools openssl
+  plastimatch  # tests and bench/: the peer for RT structure sets both ways (tests/io/test_dicom_rtstruct.cpp)
   poppler-utils  # tests: pdftoppm, pdftotext and pdfinfo read back the PDF report (tests/gui/test_pdf_report.cpp)
   # io: gzip (zlib streaming, libdeflate whole-buffer), JSON label dictionaries
   zlib1g-dev libdeflate-dev nlohmann-json3-dev
