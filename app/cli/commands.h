@@ -89,6 +89,17 @@ struct ExportDicomOptions {
   bool deidentify = false;
 };
 
+struct ExportRtStructOptions {
+  std::string dicom, labels, output, table, series, author, label;
+  std::vector<std::string> types;  // ID=TYPE
+  bool deidentify = false;
+};
+
+struct ImportRtStructOptions {
+  std::string dicom, rtstruct, output, series, masks;
+  bool json = false;
+};
+
 struct SrShowOptions {
   std::string file;
   bool json = false;
@@ -261,6 +272,8 @@ int runConvert(const ConvertOptions& options);
 int runClickEval(const ClickEvalOptions& options);
 int runExportDicom(const ExportDicomOptions& options);
 int runSrShow(const SrShowOptions& options);
+int runExportRtStruct(const ExportRtStructOptions& options);
+int runImportRtStruct(const ImportRtStructOptions& options);
 int runShareInit(const ShareInitOptions& options);
 int runShareSave(const ShareSaveOptions& options);
 int runShareList(const ShareListOptions& options);

@@ -278,6 +278,36 @@ class Program {
                                [this] { return runSrShow(m_srShow); });
     positional(srShow, "FILE", m_srShow.file, "the SR file");
     json(srShow, m_srShow.json);
+
+    CLI::App* exportRt =
+        command(m_app, "export-rtstruct",
+                "a label map on a DICOM series as an RT Structure Set: one ROI per label (ROI Number = label id), "
+                "contours through the midpoints between labelled and unlabelled voxel centres, holes as their own "
+                "contours, simplified within 0.25 pixel (read back, every voxel comes back).",
+                [this] { return runExportRtStruct(m_exportRt); });
+    positional(exportRt, "DICOM", m_exportRt.dicom, "the DICOM folder of the image series");
+    positional(exportRt, "LABELS", m_exportRt.labels, "the label map on that series' grid");
+    positional(exportRt, "OUTPUT", m_exportRt.output, "the structure set to write (.dcm)");
+    value(exportRt, "--table", m_exportRt.table, "FILE", "ROI names and colours (default: the table beside LABELS)");
+    value(exportRt, "--series", m_exportRt.series, "KEY", "the series when the folder holds several");
+    value(exportRt, "--author", m_exportRt.author, "NAME", "Operators' Name and ROI Interpreter");
+    value(exportRt, "--label", m_exportRt.label, "TEXT", "the Structure Set Label (16 characters)");
+    valueName(exportRt->add_option("--type", m_exportRt.types, "an ROI's RT ROI Interpreted Type (default ORGAN)"),
+              "ID=TYPE");
+    exportRt->add_flag("--deidentify", m_exportRt.deidentify, "PS3.15 basic profile: new UIDs, no names");
+
+    CLI::App* importRt =
+        command(m_app, "import-rtstruct",
+                "an RT Structure Set onto its DICOM series as a label map (label id = ROI Number, names beside it): "
+                "a voxel is inside when its centre is, contours of one ROI on a slice combine even-odd (holes); "
+                "where ROIs overlap the smallest wins, and the overlap is reported.",
+                [this] { return runImportRtStruct(m_importRt); });
+    positional(importRt, "DICOM", m_importRt.dicom, "the DICOM folder of the image series");
+    positional(importRt, "RTSTRUCT", m_importRt.rtstruct, "the structure set (.dcm)");
+    positional(importRt, "OUTPUT", m_importRt.output, "the label map to write (.nii.gz, .nrrd, .mha, ...)");
+    value(importRt, "--series", m_importRt.series, "KEY", "the series when the folder holds several");
+    value(importRt, "--masks", m_importRt.masks, "DIR", "also each ROI's own mask, roi-<number>.nii.gz");
+    json(importRt, m_importRt.json);
   }
 
   static void threads(CLI::App* c, int& target) {
@@ -818,6 +848,8 @@ class Program {
   ConvertOptions m_convert;
   ExportDicomOptions m_exportDicom;
   SrShowOptions m_srShow;
+  ExportRtStructOptions m_exportRt;
+  ImportRtStructOptions m_importRt;
   ShareInitOptions m_shareInit;
   ShareSaveOptions m_shareSave;
   ShareListOptions m_shareList;

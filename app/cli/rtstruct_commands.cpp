@@ -1,0 +1,152 @@
+// export-rtstruct: a label map on a DICOM series -> an RT Structure Set. import-rtstruct: an RT Structure Set -> a
+// label map on its series (and one mask per ROI). Conventions: io/dicom/dicom_rtstruct.h.
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/commands.h"
+#include "app/cli/input_checks.h"
+#include "io/dicom/dicom.h"
+#include "io/dicom/dicom_rtstruct.h"
+#include "io/labels/label_table_io.h"
+#include "io/volume/image_file.h"
+
+namespace delineate::app::cli {
+
+int runExportRtStruct(const ExportRtStructOptions& o) {
+  io::RtStructWriteOptions options;
+  for (const std::string& t : o.types) {
+    const auto eq = t.find('=');
+    int id = 0;
+    try {
+      std::size_t used = 0;
+      id = eq == std::string::npos ? -1 : std::stoi(t.substr(0, eq), &used);
+      if (used != eq) id = -1;
+    } catch (const std::exception&) {
+      id = -1;
+    }
+    if (id < 1 || id > 65535 || eq + 1 >= t.size())
+      return usageError("export-rtstruct", "--type takes LABEL=TYPE (a label id 1..65535 and an RT ROI Interpreted Type), not '" + t + "'");
+    options.interpretedTypes[core::Label(id)] = t.substr(eq + 1);
+  }
+  auto index = io::indexDicomFolder(o.dicom);
+  if (!index) return fileError(index.error());
+  const io::DicomSeries* series = nullptr;
+  if (int code = chooseImageSeries(*index, o.dicom, o.series, series); code != 0) return code;
+  auto labels = io::readLabelFile(o.labels);
+  if (!labels) return fileError(labels.error());
+  if (core::Status s = requireLabels(labelsPresent(*labels), {}, o.labels); !s) return fileError(s.error());
+  // Names and colours: --table, else the table beside the label map (what import-rtstruct and segment write).
+  core::LabelTable table;
+  if (!o.table.empty()) {
+    auto t = io::readLabelTableFile(o.table);
+    if (!t) return fileError(t.error());
+    table = std::move(t).value();
+  } else {
+    auto beside = io::readLabelTableBeside(o.labels);
+    if (!beside) return fileError(beside.error());
+    if (*beside) table = std::move((*beside)->table);
+  }
+  options.deidentify = o.deidentify;
+  options.author = o.author;
+  if (!o.label.empty()) options.structureSetLabel = o.label;
+  io::RtStructWriteInfo info;
+  if (core::Status s = io::writeRtStruct(o.output, *labels, table, *series, options, &info); !s) return fileError(s.error());
+  std::printf("wrote %s (RT Structure Set, %zu ROIs, %zu contours, %lld points, referencing series %s)\n",
+              o.output.c_str(), info.rois, info.contours, static_cast<long long>(info.points), series->key().c_str());
+  if (o.deidentify && !o.author.empty())
+    std::fprintf(stderr, "note: the author \"%s\" is not in %s: a de-identified structure set names no person\n",
+                 o.author.c_str(), o.output.c_str());
+  return 0;
+}
+
+int runImportRtStruct(const ImportRtStructOptions& o) {
+  auto index = io::indexDicomFolder(o.dicom);
+  if (!index) return fileError(index.error());
+  const io::DicomSeries* series = nullptr;
+  if (int code = chooseImageSeries(*index, o.dicom, o.series, series); code != 0) return code;
+  if (!series->geometry || !series->isRegular())
+    return fileError(core::makeError(core::ErrorCode::Unsupported, o.dicom,
+                                     "series " + series->key() + " is not a regular image grid"));
+  io::RtStructReadOptions options;
+  options.referenceFrameOfReferenceUid = series->frameOfReferenceUid;
+  options.referenceSeriesUid = series->seriesInstanceUid;
+  auto doc = io::readRtStruct(o.rtstruct, *series->geometry, options);
+  if (!doc) return fileError(doc.error());
+  io::RtFlattenReport report;
+  auto flat = io::rtStructToLabelMap(*doc, &report);
+  if (!flat) return fileError(flat.error());
+  if (core::Status s = io::writeLabelFile(o.output, flat->first); !s) return fileError(s.error());
+  auto beside = io::writeLabelTableBeside(o.output, flat->second, "import-rtstruct");
+  if (!beside) std::fprintf(stderr, "warning: %s\n", beside.error().describe().c_str());
+  // Each ROI's own mask (overlaps kept), named by ROI number: names in a structure set are free text.
+  if (!o.masks.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(o.masks, ec);
+    if (ec) return fileError(core::makeError(core::ErrorCode::WriteFailed, o.masks, "cannot create the folder: " + ec.message()));
+    const auto& dims = doc->grid.dimensions();
+    for (const auto& m : doc->masks) {
+      auto v = core::Volume<core::Label>::create(doc->grid, 0, o.masks);
+      if (!v) return fileError(v.error());
+      std::size_t at = 0;
+      for (std::int64_t z = m.box.min[2]; z <= m.box.max[2]; ++z)
+        for (std::int64_t y = m.box.min[1]; y <= m.box.max[1]; ++y)
+          for (std::int64_t x = m.box.min[0]; x <= m.box.max[0]; ++x, ++at)
+            if (m.voxels[at]) v->data()[std::size_t((z * dims[1] + y) * dims[0] + x)] = 1;
+      const std::string file = (std::filesystem::path(o.masks) / ("roi-" + std::to_string(m.number) + ".nii.gz")).string();
+      if (core::Status s = io::writeLabelFile(file, core::LabelMap(std::move(v).value())); !s) return fileError(s.error());
+    }
+  }
+  const double voxelMl = doc->grid.voxelVolumeMm3() / 1000.0;
+  if (o.json) {
+    nlohmann::json j;
+    j["file"] = o.rtstruct;
+    j["output"] = o.output;
+    j["series"] = series->key();
+    j["structureSetLabel"] = doc->structureSetLabel;
+    j["overlappingVoxels"] = doc->overlappingVoxels;
+    j["warnings"] = doc->warnings;
+    nlohmann::json rois = nlohmann::json::array();
+    for (const auto& r : doc->rois) {
+      const auto* mask = doc->findMask(r.number);
+      const std::int64_t voxels = mask ? mask->count() : 0;
+      const auto re = report.reassigned.find(r.number);
+      rois.push_back({{"number", r.number},
+                      {"name", r.name},
+                      {"interpretedType", r.interpretedType},
+                      {"contours", r.closedContours},
+                      {"skippedContours", r.skippedContours},
+                      {"points", r.points},
+                      {"voxels", voxels},
+                      {"ml", double(voxels) * voxelMl},
+                      {"voxelsToSmallerRois", re == report.reassigned.end() ? 0 : re->second}});
+    }
+    j["rois"] = rois;
+    std::printf("%s\n", j.dump(2).c_str());
+    return 0;
+  }
+  std::printf("%s: structure set '%s' on series %s, %zu ROIs\n", o.rtstruct.c_str(), doc->structureSetLabel.c_str(),
+              series->key().c_str(), doc->rois.size());
+  std::printf("  %6s  %-32s %-12s %9s %11s %10s\n", "ROI", "name", "type", "contours", "voxels", "mL");
+  for (const auto& r : doc->rois) {
+    const auto* mask = doc->findMask(r.number);
+    const std::int64_t voxels = mask ? mask->count() : 0;
+    std::printf("  %6d  %-32.32s %-12.12s %9zu %11lld %10.2f\n", r.number, r.name.c_str(), r.interpretedType.c_str(),
+                r.closedContours, static_cast<long long>(voxels), double(voxels) * voxelMl);
+  }
+  if (doc->overlappingVoxels > 0) {
+    std::printf("  %zu voxels are in more than one ROI; in %s each went to the smallest ROI holding it:\n",
+                doc->overlappingVoxels, o.output.c_str());
+    for (const auto& [number, n] : report.reassigned)
+      std::printf("    ROI %d gave %lld voxels to smaller ROIs\n", number, static_cast<long long>(n));
+  }
+  for (const auto& w : doc->warnings) std::fprintf(stderr, "warning: %s: %s\n", o.rtstruct.c_str(), w.c_str());
+  std::printf("wrote %s%s%s\n", o.output.c_str(), beside ? (" (names in " + beside->string() + ")").c_str() : "",
+              o.masks.empty() ? "" : (", one mask per ROI in " + o.masks).c_str());
+  return 0;
+}
+
+}  // namespace delineate::app::cli
