@@ -16,6 +16,7 @@
 #include "app/gui/reports/study_exports.h"
 #include "app/gui/shell/main_window.h"
 #include "core/statistics.h"
+#include "io/dicom/dicom_rtstruct.h"
 #include "io/dicom/dicom_seg.h"
 #include "io/dicom/dicom_sr.h"
 #include "io/share/share_reports.h"
@@ -347,4 +348,73 @@ TEST_CASE("File > Export dialogs start in the last export folder with the study'
     CHECK_FALSE(path.contains("CRLM-CT-1004"));
   }
   QSettings().remove("export/lastFolder");
+}
+
+TEST_CASE("File > Export > RT Structure Set and File > Open RT Structure Set: the window's labels out and back, names "
+          "and colours kept, a file that is not one refused by name",
+          "[gui][rtstruct]") {
+  test::guiApp();
+  const auto ct = test::sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!ct) return;
+  SettingsGuard guard;
+  QSettings().setValue("user/name", "Tester^Ann");
+  test::ScratchDir dir("gui-rtstruct");
+  // A label map with a hole and an island on the series' grid, its names beside it.
+  auto index = io::indexDicomFolder(ct->string());
+  REQUIRE(index.ok());
+  const core::Geometry grid = *index->allSeries().front()->geometry;
+  auto v = core::Volume<core::Label>::create(grid, 0);
+  REQUIRE(v.ok());
+  for (std::int64_t z = 8; z < 16; ++z)
+    for (std::int64_t y = 180; y < 300; ++y)
+      for (std::int64_t x = 150; x < 330; ++x) {
+        const bool hole = x > 200 && x < 260 && y > 220 && y < 260;
+        const bool island = x > 220 && x < 240 && y > 232 && y < 248;
+        if (!hole || island) v->at({x, y, z}) = island ? 9 : 4;
+      }
+  const core::LabelMap labels(std::move(v).value());
+  REQUIRE(io::writeLabelFile((dir / "labels.nii.gz").string(), labels));
+  test::writeTextFile(dir / "labels.label",
+                      "0 0 0 0 0 0 0 \"Clear Label\"\n4 230 120 40 1 1 1 \"Liver\"\n9 30 200 250 1 1 1 \"Lesion\"\n");
+  QuietWindow window;
+  QSignalSpy loaded(&window, &MainWindow::studyLoaded), labelsLoaded(&window, &MainWindow::labelsLoaded),
+      failed(&window, &MainWindow::loadFailed);
+  REQUIRE(window.loader().openDicomFolder(QString::fromStdString(ct->string()),
+                                          QString::fromStdString((dir / "labels.nii.gz").string())));
+  REQUIRE(waitFor(loaded));
+  REQUIRE(window.document().session()->table().find(4) != nullptr);
+  CHECK(window.document().session()->table().find(4)->name == "Liver");
+
+  const QString out = QString::fromStdString((dir / "rs.dcm").string());
+  REQUIRE(window.exports().exportRtStruct(out, false));
+  CHECK(window.statusBar()->currentMessage().contains("2 ROIs"));
+  auto doc = io::readRtStruct(out.toStdString(), grid);
+  REQUIRE(doc.ok());
+  REQUIRE(doc->findRoi(4) != nullptr);
+  CHECK(doc->findRoi(4)->name == "Liver");
+  CHECK(doc->findRoi(4)->interpreter == "Tester^Ann");
+
+  // Opened again onto the study (after the labels were cleared): the same voxels, names and colours, one undo step.
+  auto empty = core::Volume<core::Label>::create(grid, 0);
+  REQUIRE(empty.ok());
+  REQUIRE(window.document().replaceLabels(core::LabelMap(std::move(empty).value()), "clear"));
+  REQUIRE(window.document().session()->labels()[std::size_t((10 * 512 + 190) * 512 + 160)] == 0);
+  REQUIRE(window.loader().openRtStruct(out));
+  REQUIRE(waitFor(labelsLoaded));
+  const core::LabelMap& back = window.document().session()->labels();
+  std::int64_t differ = 0;
+  for (std::size_t i = 0; i < labels.size(); ++i) differ += back[i] != labels[i];
+  CHECK(differ == 0);
+  REQUIRE(window.document().session()->table().find(9) != nullptr);
+  CHECK(window.document().session()->table().find(9)->name == "Lesion");
+  CHECK(window.document().session()->table().find(9)->color == core::Rgba{30, 200, 250, 255});
+
+  // A CT slice is no structure set: refused, naming the file, the labels as they were.
+  const QString slice = QString::fromStdString(index->allSeries().front()->slices.front().path);
+  const qsizetype failures = failed.count();
+  REQUIRE(window.loader().openRtStruct(slice));
+  REQUIRE((failed.count() > failures || failed.wait(60000)));
+  CHECK(failed.back().at(0).toString().contains(QFileInfo(slice).fileName()));
+  CHECK(failed.back().at(0).toString().contains("not an RT Structure Set"));
+  CHECK(window.document().session()->labels()[0] == back[0]);
 }

@@ -21,6 +21,7 @@
 #include "app/gui/study/study_document.h"
 #include "app/gui/views/view_panels.h"
 #include "core/statistics.h"
+#include "io/dicom/dicom_rtstruct.h"
 #include "io/dicom/dicom_sr.h"
 #include "io/report/statistics_report.h"
 #include "io/share/share_reports.h"
@@ -166,6 +167,30 @@ bool StudyExports::exportDicomSeg(const QString& path, bool deidentified, const 
   }
   if (srPath.isEmpty()) m_bench.showStatus(tr("DICOM SEG written to %1").arg(path), 6000);
   else m_bench.showStatus(tr("DICOM SEG written to %1, measurement report to %2").arg(path, srPath), 6000);
+  return true;
+}
+
+bool StudyExports::exportRtStruct(const QString& path, bool deidentified) {
+  if (!m_document.hasStudy()) return false;
+  if (!m_document.dicomSource()) {
+    m_bench.reportError(tr("An RT Structure Set references the DICOM series it was drawn on: open the study from its DICOM folder"));
+    return false;
+  }
+  io::RtStructWriteOptions options;
+  options.deidentify = deidentified;
+  if (!deidentified) options.author = authorName().toStdString();
+  io::RtStructWriteInfo info;
+  core::Status written = [&]() -> core::Status {
+    WaitCursor wait;
+    return io::writeRtStruct(path.toStdString(), m_document.session()->labels(), m_document.session()->table(),
+                             *m_document.dicomSource(), options, &info);
+  }();
+  if (!written) {
+    m_bench.reportError(fromError(written.error()));
+    return false;
+  }
+  m_bench.showStatus(tr("RT Structure Set written to %1: %2 ROIs, %3 contours").arg(path).arg(info.rois).arg(info.contours),
+                     6000);
   return true;
 }
 

@@ -46,6 +46,10 @@ class StudyExports : public QObject {
   // TID 1500 measurement report referencing that SEG is written there too (volume and intensity statistics per
   // segment; observer: the author name of the preferences, else the device).
   bool exportDicomSeg(const QString& path, bool deidentified, const QString& srPath = {});
+  // An RT Structure Set of the labels (io/dicom/dicom_rtstruct.h: one ROI per label, contours every voxel comes back
+  // from), referencing the DICOM series the study was opened from; the author name of the preferences as its operator
+  // and ROI interpreter. False (reported) for studies opened from image files, or when the writer refuses.
+  bool exportRtStruct(const QString& path, bool deidentified);
   // File > Export > DICOM SEG and Measurement Report: one path chosen, the SEG's; the report goes beside it
   // (reportPathFor). A report file already there is replaced only with `replaceReport` (the SEG's own dialog asked
   // about the SEG); else refused, naming it, and nothing is written. Both or neither, the status names both.

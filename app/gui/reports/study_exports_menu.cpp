@@ -81,6 +81,17 @@ void StudyExports::fillMenu(QMenu* menu) {
     const QString path = remembered(QFileDialog::getSaveFileName(parent, tr("Export DICOM SEG"), suggestedPath("seg.dcm", true), tr("DICOM (*.dcm)")));
     if (!path.isEmpty()) exportDicomSeg(path, true);
   });
+  QAction* rt = menu->addAction(tr("&RT Structure Set..."), this, [this, parent] {
+    const QString path = remembered(QFileDialog::getSaveFileName(parent, tr("Export RT Structure Set"),
+                                                                 suggestedPath("rtstruct.dcm"), tr("DICOM (*.dcm)")));
+    if (!path.isEmpty()) exportRtStruct(path, false);
+  });
+  rt->setObjectName("export-rtstruct");
+  menu->addAction(tr("RT Structure Set, De-identified..."), this, [this, parent] {
+    const QString path = remembered(QFileDialog::getSaveFileName(parent, tr("Export RT Structure Set"),
+                                                                 suggestedPath("rtstruct.dcm", true), tr("DICOM (*.dcm)")));
+    if (!path.isEmpty()) exportRtStruct(path, true);
+  });
   // The SR references the SEG, so both are written together: one dialog for the SEG, the report beside it
   // (NAME_sr.dcm); the dialog asked about replacing the SEG, a question here about replacing the report.
   auto exportSegAndReport = [this, parent](bool deidentified) {

@@ -87,6 +87,17 @@ void MainWindow::buildMenus() {
     if (path.isEmpty() || !m_files->maybeFinishSession()) return;
     m_loader->openDicomSeg(path, false);
   });
+  QAction* openRt = file->addAction(tr("Open &RT Structure Set..."), this, [this] {
+    if (!m_document->hasStudy()) {
+      reportError(tr("Open the image the structures were drawn on first"));
+      return;
+    }
+    const QString path = rememberOpenFolder(QFileDialog::getOpenFileName(
+        this, tr("Open RT Structure Set"), lastOpenFolder(), tr("DICOM (*.dcm);;All files (*)")));
+    if (path.isEmpty() || !m_files->maybeFinishSession()) return;
+    m_loader->openRtStruct(path);
+  });
+  openRt->setObjectName("open-rtstruct");
   file->addAction(tr("Open Labels from &Share..."), this, [this] {
     const QString root = chooseShareFolder(this, QSettings().value("share/root").toString());
     if (root.isEmpty()) return;

@@ -19,6 +19,7 @@
 #include "app/gui/study/session_files.h"
 #include "app/gui/study/study_document.h"
 #include "core/resample.h"
+#include "io/dicom/dicom_rtstruct.h"
 #include "io/dicom/dicom_seg.h"
 #include "io/labels/label_table_io.h"
 #include "io/share/share_revisions.h"
@@ -46,6 +47,7 @@ struct StudyLoader::Loaded {
   std::optional<core::LabelTable> mapTable;  // the table file beside a label map file (its names)
   QString tableProblem;                      // that file could not be read (the map still opens, unnamed)
   std::size_t flattened = 0;                 // voxels where overlapping segments were flattened (allowed)
+  QString notes;  // what the window says after the labels open (an RT structure set's overlap and skipped contours)
   std::optional<io::DicomSeries> dicomSeries;  // the series a DICOM study came from (for SEG export)
   ShareTarget shareTarget;
   QString shareStudyEntry;  // a share study's recent-studies entry
@@ -197,6 +199,43 @@ bool StudyLoader::openDicomSeg(const QString& segPath, bool allowOverlap) {
     r->labels = std::move(map->first);
     r->segTable = std::move(map->second);
     r->flattened = doc->overlappingVoxels;
+    return r;
+  });
+  return true;
+}
+
+bool StudyLoader::openRtStruct(const QString& path) {
+  if (m_bench.busy() || !m_document.hasStudy()) return false;
+  m_afterStudy = nullptr;
+  const core::Geometry grid = m_document.session()->image().geometry();
+  io::RtStructReadOptions options;
+  if (const io::DicomSeries* dicom = m_document.dicomSource()) {
+    options.referenceFrameOfReferenceUid = dicom->frameOfReferenceUid;
+    options.referenceSeriesUid = dicom->seriesInstanceUid;
+  }
+  startJob(tr("Loading %1").arg(QFileInfo(path).fileName()), [path, grid, options](JobProgress&) {
+    auto r = std::make_shared<Loaded>();
+    r->labelsOnly = true;
+    r->source = path;
+    auto doc = io::readRtStruct(path.toStdString(), grid, options);
+    if (!doc) {
+      r->error = fromError(doc.error());
+      return r;
+    }
+    io::RtFlattenReport report;
+    auto map = io::rtStructToLabelMap(*doc, &report);
+    if (!map) {
+      r->error = QObject::tr("%1: %2").arg(path, fromError(map.error()));
+      return r;
+    }
+    r->labels = std::move(map->first);
+    r->segTable = std::move(map->second);
+    QStringList notes;
+    if (doc->overlappingVoxels > 0)
+      notes << QObject::tr("%1 voxels belonged to more than one ROI; each went to the smallest ROI holding it")
+                   .arg(doc->overlappingVoxels);
+    for (const auto& w : doc->warnings) notes << QString::fromStdString(w);
+    if (!notes.isEmpty()) r->notes = QObject::tr("%1: %2").arg(QFileInfo(path).fileName(), notes.join(QStringLiteral("; ")));
     return r;
   });
   return true;
@@ -698,6 +737,7 @@ void StudyLoader::finishLabels(Loaded& result) {
     m_bench.showStatus(tr("Labels from %1").arg(result.source), 5000);
   if (!result.tableProblem.isEmpty())
     m_bench.showStatus(tr("The labels' table could not be read, their ids are unnamed: %1").arg(result.tableProblem), 10000);
+  if (!result.notes.isEmpty()) m_bench.showStatus(result.notes, 15000);
   if (result.flattened)
     m_bench.showStatus(tr("%1: %2 voxels belonged to more than one segment; the higher segment number was kept")
                            .arg(result.source)

@@ -37,6 +37,11 @@ class StudyLoader : public QObject {
   // codes) as one undo step. Overlapping segments are refused (never silently flattened) unless `allowOverlap`,
   // then the highest-numbered segment wins where they overlap and the window says how many voxels that took.
   bool openDicomSeg(const QString& segPath, bool allowOverlap = false);
+  // An RT Structure Set onto the open image's grid (io/dicom/dicom_rtstruct.h): its ROIs become labels (ROI Number as
+  // id, names, colours) as one undo step. Where ROIs overlap each voxel goes to the smallest ROI, and the window says
+  // how many voxels overlapped; contours it skipped (not closed, off the slices) are named in the status bar. A
+  // structure set on another frame of reference than the open DICOM study is refused.
+  bool openRtStruct(const QString& path);
   // A DICOM folder: the window picks the series (asking when there are several), then loads it, with `labelsPath`
   // as openImage opens its labels.
   // `seriesOf`: a file of the folder whose series is opened without asking.
