@@ -14,6 +14,8 @@
 #include "io/volume/image_file.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/common/test_support.h"
+#include "tests/pacs/orthanc_server.h"
+#include "tests/pacs/pacs_test_data.h"
 
 using namespace delineate;
 using namespace delineate::test;
@@ -158,4 +160,58 @@ TEST_CASE("cli rtstruct: hostile ROI names stay names, bad arguments exit 2, bad
   CHECK(notRt.exitCode == 1);
   CHECK(notRt.out.find("not an RT Structure Set") != std::string::npos);
   CHECK_FALSE(fs::exists(dir / "y.nii.gz"));
+}
+
+TEST_CASE("cli rtstruct through a PACS: stored by C-STORE, retrieved with its study, imported onto the retrieved series",
+          "[cli][rtstruct][pacs]") {
+  if (!orthancForTests()) return;
+  auto f = tcia();
+  if (!f) return;
+  const auto sources = crlmSeriesFiles();
+  if (sources.empty()) return;
+  OrthancOptions options;
+  options.modalities["delineate"] = {"DELINEATE", 11112};  // Orthanc answers C-FIND and C-GET only to AEs it knows
+  OrthancServer orthanc(options);
+  orthanc.start();
+  orthanc.upload(sources);
+  const std::string peer = "--peer " + orthanc.aeTitle() + "@127.0.0.1:" + std::to_string(orthanc.dicomPort());
+  ScratchDir dir("cli-rtstruct-pacs");
+  const core::LabelMap labels = twoLabels(f->grid);
+  REQUIRE(io::writeLabelFile((dir / "labels.nii.gz").string(), labels));
+  REQUIRE(runCli("export-rtstruct " + quoted(f->ct.string()) + " " + quoted((dir / "labels.nii.gz").string()) + " " +
+                 quoted((dir / "rs.dcm").string()))
+              .exitCode == 0);
+  const Run store = runCli("pacs store " + peer + " " + quoted((dir / "rs.dcm").string()));
+  INFO(store.out);
+  REQUIRE(store.exitCode == 0);
+  CHECK(orthanc.get("/statistics").find("\"CountInstances\" : 42") != std::string::npos);
+  auto index = io::indexDicomFolder(f->ct.string());
+  REQUIRE(index.ok());
+  const std::string study = index->allSeries().front()->studyInstanceUid;
+  const SplitRun series = runCliSplit("pacs find " + peer + " --level series --json --study " + study);
+  INFO(series.err);
+  REQUIRE(series.exitCode == 0);
+  CHECK(series.out.find("RTSTRUCT") != std::string::npos);
+  const SplitRun get = runCliSplit("pacs get " + peer + " --study " + study + " --out " + quoted((dir / "got").string()));
+  INFO(get.err);
+  REQUIRE(get.exitCode == 0);
+  // The retrieved folder holds the CT and the structure set; import-rtstruct picks the image series itself.
+  fs::path rt;
+  for (const auto& e : fs::recursive_directory_iterator(dir / "got")) {
+    DcmFileFormat ff;
+    OFString modality;
+    if (e.is_regular_file() && ff.loadFile(e.path().c_str()).good() &&
+        ff.getDataset()->findAndGetOFString(DCM_Modality, modality).good() && modality == "RTSTRUCT")
+      rt = e.path();
+  }
+  REQUIRE(!rt.empty());
+  const Run in = runCli("import-rtstruct " + quoted((dir / "got").string()) + " " + quoted(rt.string()) + " " +
+                        quoted((dir / "back.nii.gz").string()));
+  INFO(in.out);
+  REQUIRE(in.exitCode == 0);
+  auto back = io::readLabelFile((dir / "back.nii.gz").string());
+  REQUIRE(back.ok());
+  std::int64_t differ = 0;
+  for (std::size_t i = 0; i < labels.size(); ++i) differ += (*back)[i] != labels[i];
+  CHECK(differ == 0);
 }
