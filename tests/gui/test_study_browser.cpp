@@ -17,6 +17,8 @@
 #include "app/gui/study/session_files.h"
 #include "app/gui/study/share_import.h"
 #include "app/gui/study/study_browser.h"
+#include "io/dicom/dicom.h"
+#include "io/dicom/dicom_rtstruct.h"
 #include "io/share/share_lease.h"
 #include "io/share/share_reviews.h"
 #include "io/share/share_revisions.h"
@@ -238,4 +240,73 @@ TEST_CASE("import into share: the dialog's request runs in the background and th
   REQUIRE(browser.setRoot(root));
   REQUIRE(waitFor(refreshed));
   CHECK(column(browser.table(), kStudyColumn) == QStringList{"sample-import"});
+}
+
+TEST_CASE("study browser: a study's RT Structure Set is offered as the labels of its image and opens onto it",
+          "[gui][share][rtstruct]") {
+  test::guiApp();
+  auto ct = sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!ct) return;
+  test::ScratchDir dir("gui-study-browser-rt");
+  // The CT and a structure set drawn on it, side by side in one folder, imported as one study.
+  std::filesystem::create_directories(dir / "in");
+  for (const auto& e : std::filesystem::directory_iterator(*ct))
+    if (e.path().extension() == ".dcm") std::filesystem::copy_file(e.path(), dir / "in" / e.path().filename());
+  auto index = io::indexDicomFolder((dir / "in").string());
+  REQUIRE(index.ok());
+  const io::DicomSeries series = *index->allSeries().front();
+  auto v = core::Volume<core::Label>::create(*series.geometry, 0);
+  REQUIRE(v.ok());
+  for (std::int64_t z = 4; z < 12; ++z)
+    for (std::int64_t y = 200; y < 260; ++y)
+      for (std::int64_t x = 220; x < 300; ++x) v->at({x, y, z}) = (x < 250 ? 2 : 6);
+  const core::LabelMap labels(std::move(v).value());
+  core::LabelTable names;
+  for (const auto& [id, name] : std::vector<std::pair<core::Label, std::string>>{{2, "Kidney"}, {6, "Spleen"}}) {
+    core::LabelEntry e;
+    e.id = id;
+    e.name = name;
+    e.color = core::LabelTable::defaultColor(id);
+    REQUIRE(names.add(e));
+  }
+  io::RtStructWriteOptions options;
+  options.seriesDescription = "Planning structures";
+  REQUIRE(io::writeRtStruct((dir / "in" / "rs.dcm").string(), labels, names, series, options));
+  std::filesystem::create_directories(dir / "share");
+  auto store = io::ShareStore::initialize((dir / "share").string());
+  REQUIRE(store.ok());
+  auto report = io::importStudies(*store, {(dir / "in").string()}, io::StudyImportOptions{});
+  REQUIRE(report.ok());
+  REQUIRE(report->series.size() == 2);
+
+  StudyBrowserDialog dialog;
+  QSignalSpy refreshed(&dialog, &StudyBrowserDialog::refreshed), details(&dialog, &StudyBrowserDialog::studyDetailsRead);
+  REQUIRE(dialog.setRoot(QString::fromStdString((dir / "share").string())));
+  dialog.show();
+  REQUIRE(waitFor(refreshed));
+  REQUIRE(dialog.table()->rowCount() == 1);
+  dialog.table()->selectRow(0);
+  REQUIRE(waitFor(details));
+  CHECK(dialog.seriesBox()->count() == 1);  // the CT; the structure set is not an image to open
+  const int rt = dialog.revisionBox()->findText("RT Structure Set: Planning structures", Qt::MatchStartsWith);
+  REQUIRE(rt > 0);
+  dialog.revisionBox()->setCurrentIndex(rt);
+  const auto choice = dialog.choice();
+  REQUIRE(choice.has_value());
+  CHECK(choice->labelSet.isEmpty());
+  REQUIRE_FALSE(choice->rtStructSeries.isEmpty());
+
+  QuietWindow window;
+  QSignalSpy labelsLoaded(&window, &MainWindow::labelsLoaded), failed(&window, &MainWindow::loadFailed);
+  REQUIRE(window.loader().openShareStudy(choice->root, choice->study, choice->series, choice->labelSet, choice->revision,
+                                         choice->rtStructSeries));
+  REQUIRE(waitFor(labelsLoaded));
+  CHECK(failed.count() == 0);
+  const core::LabelMap& back = window.document().session()->labels();
+  REQUIRE(back.size() == labels.size());
+  std::int64_t differ = 0;
+  for (std::size_t i = 0; i < labels.size(); ++i) differ += back[i] != labels[i];
+  CHECK(differ == 0);
+  REQUIRE(window.document().session()->table().find(6) != nullptr);
+  CHECK(window.document().session()->table().find(6)->name == "Spleen");
 }

@@ -676,7 +676,8 @@ void MainWindow::openFromShare() {
   const auto choice = dialog.choice();
   if (!choice || !m_files->maybeFinishSession()) return;
   QSettings().setValue("share/root", choice->root);
-  m_loader->openShareStudy(choice->root, choice->study, choice->series, choice->labelSet, choice->revision);
+  m_loader->openShareStudy(choice->root, choice->study, choice->series, choice->labelSet, choice->revision,
+                           choice->rtStructSeries);
 }
 
 void MainWindow::addRecent(const QString& path) {

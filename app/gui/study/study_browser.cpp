@@ -616,6 +616,7 @@ void StudyBrowserDialog::studyChosen() {
       return;
     }
     for (const auto& m : s.series) {
+      if (m.modality == "RTSTRUCT") continue;  // offered below, with the labels to open on the image
       QString grid = tr("no single grid");
       if (m.geometry) {
         const auto& g = m.geometry->dimensions();
@@ -642,6 +643,12 @@ void StudyBrowserDialog::studyChosen() {
       if (preferred == 0 && qs(r.boundSeries) == chosenSeries) preferred = d->revision->count() - 1;
       if (unbound == 0 && r.boundSeries.empty()) unbound = d->revision->count() - 1;
     }
+    // Structure sets of the study open onto the chosen image as its labels.
+    for (const auto& m : s.series)
+      if (m.modality == "RTSTRUCT")
+        d->revision->addItem(tr("RT Structure Set: %1  %2").arg(qs(m.seriesDescription.empty() ? m.series : m.seriesDescription),
+                                                             qs(m.seriesNumber)),
+                             QVariantList{QStringLiteral("rtstruct"), qs(m.series), true});  // 3 items: never a revision
     d->revision->setCurrentIndex(preferred ? preferred : unbound);
     QStringList lines;
     if (!s.editing.isEmpty()) lines << tr("Being edited now: %1").arg(s.editing.join(", "));
@@ -662,7 +669,9 @@ std::optional<ShareStudyChoice> StudyBrowserDialog::choice() const {
   c.study = d->details.study;
   c.series = d->series->currentData().toString();
   const QVariantList rev = d->revision->currentData().toList();
-  if (rev.size() == 2) {
+  if (rev.size() == 3) {
+    c.rtStructSeries = rev[1].toString();
+  } else if (rev.size() == 2) {
     c.labelSet = rev[0].toString();
     c.revision = rev[1].toInt();
   }

@@ -26,6 +26,7 @@ struct ShareStudyChoice {
   QString root, study, series;
   QString labelSet;  // empty: the image alone
   int revision = 0;  // 0 with a label set: its newest revision
+  QString rtStructSeries;  // instead of a label set: an RT Structure Set series of the study, onto the image
 };
 
 class StudyBrowserDialog : public QDialog {

@@ -204,40 +204,102 @@ bool StudyLoader::openDicomSeg(const QString& segPath, bool allowOverlap) {
   return true;
 }
 
-bool StudyLoader::openRtStruct(const QString& path) {
-  if (m_bench.busy() || !m_document.hasStudy()) return false;
-  m_afterStudy = nullptr;
-  const core::Geometry grid = m_document.session()->image().geometry();
+namespace {
+
+// An RT structure set read onto `grid` and flattened (the job of openRtStruct and openShareRtStruct).
+void readRtStructInto(const QString& path, const core::Geometry& grid, const io::RtStructReadOptions& options,
+                      QString& error, std::optional<core::LabelMap>& labels, std::optional<core::LabelTable>& table,
+                      QString& notes) {
+  auto doc = io::readRtStruct(path.toStdString(), grid, options);
+  if (!doc) {
+    error = fromError(doc.error());
+    return;
+  }
+  io::RtFlattenReport report;
+  auto map = io::rtStructToLabelMap(*doc, &report);
+  if (!map) {
+    error = QObject::tr("%1: %2").arg(path, fromError(map.error()));
+    return;
+  }
+  labels = std::move(map->first);
+  table = std::move(map->second);
+  QStringList said;
+  if (doc->overlappingVoxels > 0)
+    said << QObject::tr("%1 voxels belonged to more than one ROI; each went to the smallest ROI holding it")
+                .arg(doc->overlappingVoxels);
+  for (const auto& w : doc->warnings) said << QString::fromStdString(w);
+  if (!said.isEmpty()) notes = QObject::tr("%1: %2").arg(QFileInfo(path).fileName(), said.join(QStringLiteral("; ")));
+}
+
+}  // namespace
+
+io::RtStructReadOptions StudyLoader::rtStructOptions() const {
   io::RtStructReadOptions options;
   if (const io::DicomSeries* dicom = m_document.dicomSource()) {
     options.referenceFrameOfReferenceUid = dicom->frameOfReferenceUid;
     options.referenceSeriesUid = dicom->seriesInstanceUid;
   }
-  startJob(tr("Loading %1").arg(QFileInfo(path).fileName()), [path, grid, options](JobProgress&) {
+  return options;
+}
+
+bool StudyLoader::openRtStruct(const QString& path) {
+  if (m_bench.busy() || !m_document.hasStudy()) return false;
+  m_afterStudy = nullptr;
+  const core::Geometry grid = m_document.session()->image().geometry();
+  startJob(tr("Loading %1").arg(QFileInfo(path).fileName()), [path, grid, options = rtStructOptions()](JobProgress&) {
     auto r = std::make_shared<Loaded>();
     r->labelsOnly = true;
     r->source = path;
-    auto doc = io::readRtStruct(path.toStdString(), grid, options);
-    if (!doc) {
-      r->error = fromError(doc.error());
-      return r;
-    }
-    io::RtFlattenReport report;
-    auto map = io::rtStructToLabelMap(*doc, &report);
-    if (!map) {
-      r->error = QObject::tr("%1: %2").arg(path, fromError(map.error()));
-      return r;
-    }
-    r->labels = std::move(map->first);
-    r->segTable = std::move(map->second);
-    QStringList notes;
-    if (doc->overlappingVoxels > 0)
-      notes << QObject::tr("%1 voxels belonged to more than one ROI; each went to the smallest ROI holding it")
-                   .arg(doc->overlappingVoxels);
-    for (const auto& w : doc->warnings) notes << QString::fromStdString(w);
-    if (!notes.isEmpty()) r->notes = QObject::tr("%1: %2").arg(QFileInfo(path).fileName(), notes.join(QStringLiteral("; ")));
+    readRtStructInto(path, grid, options, r->error, r->labels, r->segTable, r->notes);
     return r;
   });
+  return true;
+}
+
+bool StudyLoader::openShareRtStruct(const QString& root, const QString& study, const QString& series) {
+  if (m_bench.busy() || !m_document.hasStudy()) return false;
+  m_afterStudy = nullptr;
+  const core::Geometry grid = m_document.session()->image().geometry();
+  const std::string r = root.toStdString(), st = study.toStdString(), se = series.toStdString();
+  startJob(tr("Opening the structure set %1 from the share").arg(series),
+           [r, st, se, grid, options = rtStructOptions()](JobProgress& progress) {
+             auto result = std::make_shared<Loaded>();
+             result->labelsOnly = true;
+             auto store = io::ShareStore::open(r);
+             if (!store) {
+               result->error = fromError(store.error());
+               return result;
+             }
+             const std::string cacheFolder = io::defaultSeriesCacheFolder(*store, st, se);
+             auto fetched = io::fetchSeries(*store, st, se, cacheFolder, &progress);
+             if (!fetched) {
+               result->error = fromError(fetched.error());
+               return result;
+             }
+             auto index = io::indexDicomFolder(fetched->openPath);
+             if (!index) {
+               result->error = fromError(index.error());
+               return result;
+             }
+             std::vector<std::string> files;
+             for (const io::DicomSeries* s : index->allSeries())
+               if (s->modality == "RTSTRUCT")
+                 for (const auto& slice : s->slices) files.push_back(slice.path);
+             if (files.size() != 1) {
+               result->error = files.empty() ? QObject::tr("Series %1 of %2 holds no RT Structure Set")
+                                                   .arg(QString::fromStdString(se), QString::fromStdString(st))
+                                             : QObject::tr("Series %1 of %2 holds %3 RT Structure Sets; open one with "
+                                                           "File > Open RT Structure Set from %4")
+                                                   .arg(QString::fromStdString(se), QString::fromStdString(st))
+                                                   .arg(files.size())
+                                                   .arg(QString::fromStdString(fetched->openPath));
+               return result;
+             }
+             result->source = QString::fromStdString(files.front());
+             readRtStructInto(result->source, grid, options, result->error, result->labels, result->segTable,
+                              result->notes);
+             return result;
+           });
   return true;
 }
 
@@ -345,7 +407,7 @@ bool StudyLoader::openShareRevision(const QString& root, const QString& study, c
 }
 
 bool StudyLoader::openShareStudy(const QString& root, const QString& study, const QString& series,
-                                 const QString& labelSet, int revision) {
+                                 const QString& labelSet, int revision, const QString& rtStructSeries) {
   if (m_bench.busy()) return false;
   m_afterStudy = nullptr;
   const std::string r = root.toStdString(), st = study.toStdString(), se = series.toStdString(),
@@ -416,6 +478,9 @@ bool StudyLoader::openShareStudy(const QString& root, const QString& study, cons
     result->shareTarget.baseRevision = number;
     return result;
   });
+  // A structure set of the study instead of a label set: onto the image once it is open.
+  if (!rtStructSeries.isEmpty())
+    m_afterStudy = [this, root, study, rtStructSeries] { openShareRtStruct(root, study, rtStructSeries); };
   return true;
 }
 

@@ -14,6 +14,7 @@
 
 #include "core/geometry.h"
 #include "io/dicom/dicom.h"
+#include "io/dicom/dicom_rtstruct.h"
 
 namespace delineate::app::gui {
 
@@ -55,8 +56,13 @@ class StudyLoader : public QObject {
   // A study from a share store (File > Open from Share, a recent share study): the series is fetched into the local
   // cache (every file verified, progress and Cancel), opened, and with it the label set's revision (`revision` 0:
   // its newest) when one is named; saving then makes that set's next revision.
+  // `rtStructSeries` (instead of a label set): an RT Structure Set series of the same study, opened onto the image
+  // once it is open (openShareRtStruct).
   bool openShareStudy(const QString& root, const QString& study, const QString& series, const QString& labelSet = {},
-                      int revision = 0);
+                      int revision = 0, const QString& rtStructSeries = {});
+  // An RT Structure Set series of a share study onto the open image, as openRtStruct: the series fetched into the
+  // local cache (every file verified); a series of several structure sets is refused, naming them.
+  bool openShareRtStruct(const QString& root, const QString& study, const QString& series);
   // A Recent Studies entry (recent_studies.h) reopened with `labels`, where its labels were last saved or opened (a
   // label file, or "share:ROOT#STUDY/SET" at its newest revision): with the study in one step where they belong to it
   // (a label file, the share study's own label set), else once the study has opened.
@@ -72,6 +78,8 @@ class StudyLoader : public QObject {
 
  private:
   struct Loaded;
+  // The frame of reference and series of the open DICOM study, which a structure set must match.
+  io::RtStructReadOptions rtStructOptions() const;
   void startJob(const QString& what, std::function<std::shared_ptr<Loaded>(JobProgress&)> work);
   void finishJob(std::shared_ptr<Loaded> result);
   void loadSeries(const Loaded& index);
