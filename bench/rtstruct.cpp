@@ -172,10 +172,10 @@ int main(int argc, char** argv) {
   line("read:  plastimatch convert --output-labelmap", theirRead);
   line("read:  plastimatch convert --output-prefix", theirMasks);
   if (ourWrite.status == 0 && theirWrite.status == 0)
-    std::printf("  write: ours %.2fx plastimatch's time, %.2fx its memory\n", ourWrite.seconds / theirWrite.seconds,
+    std::printf("  write: ours %.3fx plastimatch's time, %.2fx its memory\n", ourWrite.seconds / theirWrite.seconds,
                 double(ourWrite.peakMb) / double(std::max(1L, theirWrite.peakMb)));
   if (ourRead.status == 0 && theirRead.status == 0)
-    std::printf("  read:  ours %.2fx plastimatch's time, %.2fx its memory (one label map each)\n",
+    std::printf("  read:  ours %.3fx plastimatch's time, %.2fx its memory (one label map each)\n",
                 ourRead.seconds / theirRead.seconds, double(ourRead.peakMb) / double(std::max(1L, theirRead.peakMb)));
   if (ourMasks.status == 0 && theirMasks.status == 0)
     std::printf("  read:  ours %.2fx plastimatch's time, %.2fx its memory (one mask per ROI)\n",

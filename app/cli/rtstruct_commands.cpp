@@ -1,7 +1,9 @@
 // export-rtstruct: a label map on a DICOM series -> an RT Structure Set. import-rtstruct: an RT Structure Set -> a
 // label map on its series (and one mask per ROI). Conventions: io/dicom/dicom_rtstruct.h.
 #include <cstdio>
+#include <algorithm>
 #include <filesystem>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -10,6 +12,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/input_checks.h"
 #include "io/dicom/dicom.h"
+#include "io/base/parallel.h"
 #include "io/dicom/dicom_rtstruct.h"
 #include "io/labels/label_table_io.h"
 #include "io/volume/image_file.h"
@@ -87,18 +90,35 @@ int runImportRtStruct(const ImportRtStructOptions& o) {
     std::error_code ec;
     std::filesystem::create_directories(o.masks, ec);
     if (ec) return fileError(core::makeError(core::ErrorCode::WriteFailed, o.masks, "cannot create the folder: " + ec.message()));
+    // uint8 masks (half the bytes of a label map to compress), on every core.
     const auto& dims = doc->grid.dimensions();
-    for (const auto& m : doc->masks) {
-      auto v = core::Volume<core::Label>::create(doc->grid, 0, o.masks);
-      if (!v) return fileError(v.error());
+    std::vector<std::string> errors(doc->masks.size());
+    const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+    const std::string failure = io::parallelFor(doc->masks.size(), threads, [&](std::size_t i, int) {
+      const io::RtRoiMask& m = doc->masks[i];
+      auto v = core::Volume<std::uint8_t>::create(doc->grid, 0, o.masks);
+      if (!v) {
+        errors[i] = v.error().describe();
+        return false;
+      }
       std::size_t at = 0;
       for (std::int64_t z = m.box.min[2]; z <= m.box.max[2]; ++z)
         for (std::int64_t y = m.box.min[1]; y <= m.box.max[1]; ++y)
           for (std::int64_t x = m.box.min[0]; x <= m.box.max[0]; ++x, ++at)
             if (m.voxels[at]) v->data()[std::size_t((z * dims[1] + y) * dims[0] + x)] = 1;
       const std::string file = (std::filesystem::path(o.masks) / ("roi-" + std::to_string(m.number) + ".nii.gz")).string();
-      if (core::Status s = io::writeLabelFile(file, core::LabelMap(std::move(v).value())); !s) return fileError(s.error());
-    }
+      if (core::Status s = io::writeImageFile(file, core::ScalarImage(std::move(v).value())); !s) {
+        errors[i] = s.error().describe();
+        return false;
+      }
+      return true;
+    });
+    if (!failure.empty()) return fileError(core::makeError(core::ErrorCode::OutOfMemory, o.masks, failure));
+    for (const std::string& e : errors)
+      if (!e.empty()) {
+        std::fprintf(stderr, "error: %s\n", e.c_str());
+        return 1;
+      }
   }
   const double voxelMl = doc->grid.voxelVolumeMm3() / 1000.0;
   if (o.json) {
