@@ -13,9 +13,8 @@
 //   never both take, nor both miss, the voxels along it.
 // - Several contours of one ROI on one slice combine by even-odd over all their edges: a contour inside another is a
 //   hole, a contour inside a hole an island; contours that cross each other leave their overlap out (each centre
-//   counts the edges it is inside of); the same contour twice cancels itself. (plastimatch ORs contours unless given
-//   --xor-contours; Eclipse, RayStation and the writers of TotalSegmentator and plastimatch store holes as separate
-//   contours, which even-odd reads as holes.)
+//   counts the edges it is inside of); the same contour twice cancels itself. (plastimatch's reader ORs contours
+//   unless given --xor-contours; holes stored as separate contours, as plastimatch writes them, read as holes.)
 // - POINT, OPEN_PLANAR and OPEN_NONPLANAR contours are skipped, counted per ROI and named in the warnings.
 // - Each ROI is its own mask (RtRoiMask); masks may overlap, and the document counts the voxels in more than one.
 //   rtStructToLabelMap flattens them by a stated rule (smallest ROI wins).
