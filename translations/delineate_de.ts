@@ -130,17 +130,34 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="+122"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="+124"/>
         <source>out of memory</source>
         <translation>nicht genügend Arbeitsspeicher</translation>
     </message>
     <message>
         <location line="+72"/>
+        <location line="+25"/>
+        <location line="+10"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="-3"/>
+        <source>%1 voxels belonged to more than one ROI; each went to the smallest ROI holding it</source>
+        <translation>%1 Voxel gehörten zu mehr als einer ROI; jedes ging an die kleinste ROI, die es enthält</translation>
+    </message>
+    <message>
+        <location line="+61"/>
+        <source>Series %1 of %2 holds no RT Structure Set</source>
+        <translation>Serie %1 von %2 enthält kein RT Structure Set</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Series %1 of %2 holds %3 RT Structure Sets; open one with File &gt; Open RT Structure Set from %4</source>
+        <translation>Serie %1 von %2 enthält %3 RT Structure Sets; öffnen Sie eines mit Datei &gt; RT Structure Set öffnen aus %4</translation>
+    </message>
+    <message>
+        <location line="+59"/>
         <source>%1: no image series found</source>
         <translation>%1: keine Bildserie gefunden</translation>
     </message>
@@ -332,7 +349,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai/ai_panel.cpp" line="+215"/>
+        <location filename="../app/gui/ai/ai_panel.cpp" line="+216"/>
         <source>Model:</source>
         <translation>Modell:</translation>
     </message>
@@ -626,8 +643,8 @@
         <translation>KI-Engine: %1</translation>
     </message>
     <message>
-        <location line="+189"/>
-        <location line="+67"/>
+        <location line="+238"/>
+        <location line="+53"/>
         <source>AI prompt: %1</source>
         <translation>KI-Prompt: %1</translation>
     </message>
@@ -640,7 +657,7 @@
         </translation>
     </message>
     <message>
-        <location line="-569"/>
+        <location line="-604"/>
         <source>classic engine (the configured one failed)</source>
         <translation>klassische Engine (die konfigurierte ist fehlgeschlagen)</translation>
     </message>
@@ -756,7 +773,7 @@
         <translation>%1: %2 s</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+124"/>
         <source>model-guided: edits label %1</source>
         <translation>modellgeführt: bearbeitet Label %1</translation>
     </message>
@@ -771,7 +788,7 @@
         <translation>Warten Sie, bis die Studie geladen ist</translation>
     </message>
     <message>
-        <location line="+223"/>
+        <location line="+209"/>
         <source>New label</source>
         <translation>Neues Label</translation>
     </message>
@@ -781,7 +798,7 @@
         <translation>%1  (unbenannt)</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>Accept: every label id is in use</source>
         <translation>Übernehmen: jede Label-ID ist vergeben</translation>
     </message>
@@ -1190,12 +1207,12 @@
     <message>
         <location line="-98"/>
         <location line="+105"/>
-        <location line="+474"/>
+        <location line="+475"/>
         <source>Training</source>
         <translation>Training</translation>
     </message>
     <message>
-        <location line="-577"/>
+        <location line="-578"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Öffnen Sie ein Bild (Datei &gt; Bild öffnen) oder einen DICOM-Ordner</translation>
     </message>
@@ -1295,7 +1312,7 @@
         <translation>Datensatz %1 Version %2 gespeichert: im Training-Dock auswählen</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+46"/>
         <source>%1 (share %2)</source>
         <translation>%1 (Freigabe %2)</translation>
     </message>
@@ -1413,11 +1430,27 @@
     </message>
     <message>
         <location line="+0"/>
+        <location line="+10"/>
         <source>DICOM (*.dcm);;All files (*)</source>
         <translation>DICOM (*.dcm);;Alle Dateien (*)</translation>
     </message>
     <message>
+        <location line="-6"/>
+        <source>Open &amp;RT Structure Set...</source>
+        <translation>&amp;RT Structure Set öffnen...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open the image the structures were drawn on first</source>
+        <translation>Öffnen Sie zuerst das Bild, auf dem die Strukturen gezeichnet wurden</translation>
+    </message>
+    <message>
         <location line="+4"/>
+        <source>Open RT Structure Set</source>
+        <translation>RT Structure Set öffnen</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Open Labels from &amp;Share...</source>
         <translation>Labels aus &amp;Freigabe öffnen...</translation>
     </message>
@@ -4008,24 +4041,24 @@ Lizenz annehmen und herunterladen?</translation>
     </message>
     <message>
         <location line="+70"/>
-        <location line="+66"/>
+        <location line="+67"/>
         <source>approved</source>
         <translation>freigegeben</translation>
     </message>
     <message>
-        <location line="-65"/>
-        <location line="+66"/>
+        <location line="-66"/>
+        <location line="+67"/>
         <source>submitted</source>
         <translation>eingereicht</translation>
     </message>
     <message>
-        <location line="-65"/>
-        <location line="+66"/>
+        <location line="-66"/>
+        <location line="+67"/>
         <source>sent back</source>
         <translation>zurückgegeben</translation>
     </message>
     <message>
-        <location line="-65"/>
+        <location line="-66"/>
         <source>not reviewed</source>
         <translation>nicht geprüft</translation>
     </message>
@@ -4048,7 +4081,7 @@ Lizenz annehmen und herunterladen?</translation>
         <translation>%1 wird aus der Freigabe gelesen...</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>no single grid</source>
         <translation>kein einzelnes Gitter</translation>
     </message>
@@ -4071,7 +4104,12 @@ Lizenz annehmen und herunterladen?</translation>
         <translation>(auf einer anderen Serie)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
+        <source>RT Structure Set: %1  %2</source>
+        <translation>RT Structure Set: %1  %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Being edited now: %1</source>
         <translation>Wird gerade bearbeitet: %1</translation>
     </message>
@@ -4097,7 +4135,7 @@ Lizenz annehmen und herunterladen?</translation>
 <context>
     <name>delineate::app::gui::StudyExports</name>
     <message>
-        <location filename="../app/gui/reports/study_exports.cpp" line="+46"/>
+        <location filename="../app/gui/reports/study_exports.cpp" line="+47"/>
         <source>ID %1</source>
         <translation>ID %1</translation>
     </message>
@@ -4146,7 +4184,17 @@ Lizenz annehmen und herunterladen?</translation>
         <translation>DICOM-SEG nach %1 geschrieben, Messbericht nach %2</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+7"/>
+        <source>An RT Structure Set references the DICOM series it was drawn on: open the study from its DICOM folder</source>
+        <translation>Ein RT Structure Set verweist auf die DICOM-Serie, auf der es gezeichnet wurde: öffnen Sie die Studie aus ihrem DICOM-Ordner</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>RT Structure Set written to %1: %2 ROIs, %3 contours</source>
+        <translation>RT Structure Set nach %1 geschrieben: %2 ROIs, %3 Konturen</translation>
+    </message>
+    <message>
+        <location line="+27"/>
         <source>Cannot write the measurement report %1: a folder of that name is there; nothing was written</source>
         <translation>Der Messbericht %1 kann nicht geschrieben werden: dort liegt ein Ordner dieses Namens; nichts wurde geschrieben</translation>
     </message>
@@ -4273,17 +4321,35 @@ Lizenz annehmen und herunterladen?</translation>
     <message>
         <location line="-4"/>
         <location line="+4"/>
+        <location line="+5"/>
+        <location line="+6"/>
         <location line="+8"/>
         <source>DICOM (*.dcm)</source>
         <translation>DICOM (*.dcm)</translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="-20"/>
         <source>DICOM SEG, De-identified...</source>
         <translation>DICOM-SEG, anonymisiert...</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+4"/>
+        <source>&amp;RT Structure Set...</source>
+        <translation>&amp;RT Structure Set...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+6"/>
+        <source>Export RT Structure Set</source>
+        <translation>RT Structure Set exportieren</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>RT Structure Set, De-identified...</source>
+        <translation>RT Structure Set, anonymisiert...</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Export DICOM SEG and Measurement Report (the report is written beside it as NAME_sr.dcm)</source>
         <translation>DICOM-SEG und Messbericht exportieren (der Bericht wird daneben als NAME_sr.dcm geschrieben)</translation>
     </message>
@@ -4352,7 +4418,7 @@ Lizenz annehmen und herunterladen?</translation>
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="-232"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="-331"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
@@ -4360,12 +4426,18 @@ Lizenz annehmen und herunterladen?</translation>
         <location line="+21"/>
         <location line="+27"/>
         <location line="+23"/>
-        <location line="+82"/>
+        <location line="+64"/>
+        <location line="+117"/>
         <source>Loading %1</source>
         <translation>%1 wird geladen</translation>
     </message>
     <message>
-        <location line="-41"/>
+        <location line="-102"/>
+        <source>Opening the structure set %1 from the share</source>
+        <translation>Öffne das Structure Set %1 von der Freigabe</translation>
+    </message>
+    <message>
+        <location line="+61"/>
         <source>Indexing %1</source>
         <translation>%1 wird indiziert</translation>
     </message>
@@ -4380,7 +4452,7 @@ Lizenz annehmen und herunterladen?</translation>
         <translation>%1 wird aus der Freigabe geöffnet</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+78"/>
         <source>  - incomplete: %1 unreadable file(s)</source>
         <translation>  - unvollständig: %1 unlesbare Datei(en)</translation>
     </message>
@@ -4533,7 +4605,7 @@ Bild: %3</translation>
         <translation>Labels aus %1 geladen</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>%1: %2 voxels belonged to more than one segment; the higher segment number was kept</source>
         <translation>%1: %2 Voxel gehörten zu mehr als einem Segment; die höhere Segmentnummer wurde übernommen</translation>
     </message>

@@ -130,17 +130,34 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="+122"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="+124"/>
         <source>out of memory</source>
         <translation>mémoire insuffisante</translation>
     </message>
     <message>
         <location line="+72"/>
+        <location line="+25"/>
+        <location line="+10"/>
         <source>%1: %2</source>
         <translation>%1&#xa0;: %2</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="-3"/>
+        <source>%1 voxels belonged to more than one ROI; each went to the smallest ROI holding it</source>
+        <translation>%1 voxels appartenaient à plus d'une ROI ; chacun est allé à la plus petite ROI qui le contient</translation>
+    </message>
+    <message>
+        <location line="+61"/>
+        <source>Series %1 of %2 holds no RT Structure Set</source>
+        <translation>La série %1 de %2 ne contient aucun RT Structure Set</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Series %1 of %2 holds %3 RT Structure Sets; open one with File &gt; Open RT Structure Set from %4</source>
+        <translation>La série %1 de %2 contient %3 RT Structure Sets ; ouvrez-en un avec Fichier &gt; Ouvrir un RT Structure Set depuis %4</translation>
+    </message>
+    <message>
+        <location line="+59"/>
         <source>%1: no image series found</source>
         <translation>%1&#xa0;: aucune série d&apos;images trouvée</translation>
     </message>
@@ -332,7 +349,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai/ai_panel.cpp" line="+215"/>
+        <location filename="../app/gui/ai/ai_panel.cpp" line="+216"/>
         <source>Model:</source>
         <translation>Modèle :</translation>
     </message>
@@ -626,8 +643,8 @@
         <translation>Moteur IA&#xa0;: %1</translation>
     </message>
     <message>
-        <location line="+189"/>
-        <location line="+67"/>
+        <location line="+238"/>
+        <location line="+53"/>
         <source>AI prompt: %1</source>
         <translation>Invite IA : %1</translation>
     </message>
@@ -640,7 +657,7 @@
         </translation>
     </message>
     <message>
-        <location line="-569"/>
+        <location line="-604"/>
         <source>classic engine (the configured one failed)</source>
         <translation>moteur classique (le moteur configuré a échoué)</translation>
     </message>
@@ -756,7 +773,7 @@
         <translation>%1&#xa0;: %2 s</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+124"/>
         <source>model-guided: edits label %1</source>
         <translation>guidé par le modèle : modifie l&apos;étiquette %1</translation>
     </message>
@@ -771,7 +788,7 @@
         <translation>Attendez la fin du chargement de l’étude</translation>
     </message>
     <message>
-        <location line="+223"/>
+        <location line="+209"/>
         <source>New label</source>
         <translation>Nouvelle étiquette</translation>
     </message>
@@ -781,7 +798,7 @@
         <translation>%1  (sans nom)</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>Accept: every label id is in use</source>
         <translation>Accepter : tous les identifiants d’étiquette sont utilisés</translation>
     </message>
@@ -1190,12 +1207,12 @@
     <message>
         <location line="-98"/>
         <location line="+105"/>
-        <location line="+474"/>
+        <location line="+475"/>
         <source>Training</source>
         <translation>Entraînement</translation>
     </message>
     <message>
-        <location line="-577"/>
+        <location line="-578"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Ouvrez une image (Fichier &gt; Ouvrir une image) ou un dossier DICOM</translation>
     </message>
@@ -1295,7 +1312,7 @@
         <translation>Jeu de données %1 version %2 enregistré : choisissez-le dans le panneau Entraînement</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+46"/>
         <source>%1 (share %2)</source>
         <translation>%1 (partage %2)</translation>
     </message>
@@ -1413,11 +1430,27 @@
     </message>
     <message>
         <location line="+0"/>
+        <location line="+10"/>
         <source>DICOM (*.dcm);;All files (*)</source>
         <translation>DICOM (*.dcm);;Tous les fichiers (*)</translation>
     </message>
     <message>
+        <location line="-6"/>
+        <source>Open &amp;RT Structure Set...</source>
+        <translation>Ouvrir un &amp;RT Structure Set...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open the image the structures were drawn on first</source>
+        <translation>Ouvrez d'abord l'image sur laquelle les structures ont été dessinées</translation>
+    </message>
+    <message>
         <location line="+4"/>
+        <source>Open RT Structure Set</source>
+        <translation>Ouvrir un RT Structure Set</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Open Labels from &amp;Share...</source>
         <translation>Ouvrir des étiquettes depuis le pa&amp;rtage...</translation>
     </message>
@@ -4008,24 +4041,24 @@ Accepter la licence et télécharger ?</translation>
     </message>
     <message>
         <location line="+70"/>
-        <location line="+66"/>
+        <location line="+67"/>
         <source>approved</source>
         <translation>approuvé</translation>
     </message>
     <message>
-        <location line="-65"/>
-        <location line="+66"/>
+        <location line="-66"/>
+        <location line="+67"/>
         <source>submitted</source>
         <translation>soumis</translation>
     </message>
     <message>
-        <location line="-65"/>
-        <location line="+66"/>
+        <location line="-66"/>
+        <location line="+67"/>
         <source>sent back</source>
         <translation>renvoyé</translation>
     </message>
     <message>
-        <location line="-65"/>
+        <location line="-66"/>
         <source>not reviewed</source>
         <translation>non relu</translation>
     </message>
@@ -4048,7 +4081,7 @@ Accepter la licence et télécharger ?</translation>
         <translation>Lecture de %1 depuis le partage...</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>no single grid</source>
         <translation>pas de grille unique</translation>
     </message>
@@ -4071,7 +4104,12 @@ Accepter la licence et télécharger ?</translation>
         <translation>(sur une autre série)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
+        <source>RT Structure Set: %1  %2</source>
+        <translation>RT Structure Set : %1  %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Being edited now: %1</source>
         <translation>En cours d’édition : %1</translation>
     </message>
@@ -4097,7 +4135,7 @@ Accepter la licence et télécharger ?</translation>
 <context>
     <name>delineate::app::gui::StudyExports</name>
     <message>
-        <location filename="../app/gui/reports/study_exports.cpp" line="+46"/>
+        <location filename="../app/gui/reports/study_exports.cpp" line="+47"/>
         <source>ID %1</source>
         <translation>ID %1</translation>
     </message>
@@ -4146,7 +4184,17 @@ Accepter la licence et télécharger ?</translation>
         <translation>SEG DICOM écrit dans %1, rapport de mesures dans %2</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+7"/>
+        <source>An RT Structure Set references the DICOM series it was drawn on: open the study from its DICOM folder</source>
+        <translation>Un RT Structure Set référence la série DICOM sur laquelle il a été dessiné : ouvrez l'étude depuis son dossier DICOM</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>RT Structure Set written to %1: %2 ROIs, %3 contours</source>
+        <translation>RT Structure Set écrit dans %1 : %2 ROI, %3 contours</translation>
+    </message>
+    <message>
+        <location line="+27"/>
         <source>Cannot write the measurement report %1: a folder of that name is there; nothing was written</source>
         <translation>Impossible d’écrire le rapport de mesures %1 : un dossier de ce nom s’y trouve ; rien n’a été écrit</translation>
     </message>
@@ -4273,17 +4321,35 @@ Accepter la licence et télécharger ?</translation>
     <message>
         <location line="-4"/>
         <location line="+4"/>
+        <location line="+5"/>
+        <location line="+6"/>
         <location line="+8"/>
         <source>DICOM (*.dcm)</source>
         <translation>DICOM (*.dcm)</translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="-20"/>
         <source>DICOM SEG, De-identified...</source>
         <translation>SEG DICOM, anonymisé...</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+4"/>
+        <source>&amp;RT Structure Set...</source>
+        <translation>&amp;RT Structure Set...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+6"/>
+        <source>Export RT Structure Set</source>
+        <translation>Exporter un RT Structure Set</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>RT Structure Set, De-identified...</source>
+        <translation>RT Structure Set, désidentifié...</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Export DICOM SEG and Measurement Report (the report is written beside it as NAME_sr.dcm)</source>
         <translation>Exporter le DICOM SEG et le rapport de mesures (le rapport est écrit à côté sous le nom NOM_sr.dcm)</translation>
     </message>
@@ -4352,7 +4418,7 @@ Accepter la licence et télécharger ?</translation>
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="-232"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="-331"/>
         <source>Cancelled</source>
         <translation>Annulé</translation>
     </message>
@@ -4360,12 +4426,18 @@ Accepter la licence et télécharger ?</translation>
         <location line="+21"/>
         <location line="+27"/>
         <location line="+23"/>
-        <location line="+82"/>
+        <location line="+64"/>
+        <location line="+117"/>
         <source>Loading %1</source>
         <translation>Chargement de %1</translation>
     </message>
     <message>
-        <location line="-41"/>
+        <location line="-102"/>
+        <source>Opening the structure set %1 from the share</source>
+        <translation>Ouverture du structure set %1 depuis le partage</translation>
+    </message>
+    <message>
+        <location line="+61"/>
         <source>Indexing %1</source>
         <translation>Indexation de %1</translation>
     </message>
@@ -4380,7 +4452,7 @@ Accepter la licence et télécharger ?</translation>
         <translation>Ouverture de %1 depuis le partage</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+78"/>
         <source>  - incomplete: %1 unreadable file(s)</source>
         <translation>  - incomplète : %1 fichier(s) illisible(s)</translation>
     </message>
@@ -4533,7 +4605,7 @@ Image : %3</translation>
         <translation>Étiquettes chargées depuis %1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>%1: %2 voxels belonged to more than one segment; the higher segment number was kept</source>
         <translation>%1&#xa0;: %2 voxels appartenaient à plusieurs segments&#xa0;; le numéro de segment le plus élevé a été conservé</translation>
     </message>

@@ -130,17 +130,34 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="+122"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="+124"/>
         <source>out of memory</source>
         <translation>内存不足</translation>
     </message>
     <message>
         <location line="+72"/>
+        <location line="+25"/>
+        <location line="+10"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="-3"/>
+        <source>%1 voxels belonged to more than one ROI; each went to the smallest ROI holding it</source>
+        <translation>%1 个体素属于多个 ROI；每个体素归入包含它的最小 ROI</translation>
+    </message>
+    <message>
+        <location line="+61"/>
+        <source>Series %1 of %2 holds no RT Structure Set</source>
+        <translation>%2 的序列 %1 不含 RT 结构集</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Series %1 of %2 holds %3 RT Structure Sets; open one with File &gt; Open RT Structure Set from %4</source>
+        <translation>%2 的序列 %1 含有 %3 个 RT 结构集；请用 文件 &gt; 打开 RT 结构集 从 %4 打开其中一个</translation>
+    </message>
+    <message>
+        <location line="+59"/>
         <source>%1: no image series found</source>
         <translation>%1：未找到图像序列</translation>
     </message>
@@ -332,7 +349,7 @@
 <context>
     <name>delineate::app::gui::AiPanel</name>
     <message>
-        <location filename="../app/gui/ai/ai_panel.cpp" line="+215"/>
+        <location filename="../app/gui/ai/ai_panel.cpp" line="+216"/>
         <source>Model:</source>
         <translation>模型：</translation>
     </message>
@@ -622,8 +639,8 @@
         <translation>AI 引擎：%1</translation>
     </message>
     <message>
-        <location line="+189"/>
-        <location line="+67"/>
+        <location line="+238"/>
+        <location line="+53"/>
         <source>AI prompt: %1</source>
         <translation>AI 提示：%1</translation>
     </message>
@@ -635,7 +652,7 @@
         </translation>
     </message>
     <message>
-        <location line="-569"/>
+        <location line="-604"/>
         <source>classic engine (the configured one failed)</source>
         <translation>经典引擎（所配置的引擎启动失败）</translation>
     </message>
@@ -751,7 +768,7 @@
         <translation>%1：%2 s</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+124"/>
         <source>model-guided: edits label %1</source>
         <translation>模型引导：编辑标签 %1</translation>
     </message>
@@ -766,7 +783,7 @@
         <translation>请等待检查加载完成</translation>
     </message>
     <message>
-        <location line="+223"/>
+        <location line="+209"/>
         <source>New label</source>
         <translation>新标签</translation>
     </message>
@@ -776,7 +793,7 @@
         <translation>%1  (未命名)</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>Accept: every label id is in use</source>
         <translation>接受：所有标签 ID 均已使用</translation>
     </message>
@@ -1182,12 +1199,12 @@
     <message>
         <location line="-98"/>
         <location line="+105"/>
-        <location line="+474"/>
+        <location line="+475"/>
         <source>Training</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location line="-577"/>
+        <location line="-578"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>请打开图像（文件 &gt; 打开图像）或 DICOM 文件夹</translation>
     </message>
@@ -1287,7 +1304,7 @@
         <translation>数据集 %1 版本 %2 已保存：请在训练面板中选择</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+46"/>
         <source>%1 (share %2)</source>
         <translation>%1（共享 %2）</translation>
     </message>
@@ -1405,11 +1422,27 @@
     </message>
     <message>
         <location line="+0"/>
+        <location line="+10"/>
         <source>DICOM (*.dcm);;All files (*)</source>
         <translation>DICOM (*.dcm);;所有文件 (*)</translation>
     </message>
     <message>
+        <location line="-6"/>
+        <source>Open &amp;RT Structure Set...</source>
+        <translation>打开 &amp;RT 结构集...</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open the image the structures were drawn on first</source>
+        <translation>请先打开绘制这些结构的图像</translation>
+    </message>
+    <message>
         <location line="+4"/>
+        <source>Open RT Structure Set</source>
+        <translation>打开 RT 结构集</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Open Labels from &amp;Share...</source>
         <translation>从共享目录打开标签(&amp;H)...</translation>
     </message>
@@ -3995,24 +4028,24 @@ SHA-256：%5
     </message>
     <message>
         <location line="+70"/>
-        <location line="+66"/>
+        <location line="+67"/>
         <source>approved</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location line="-65"/>
-        <location line="+66"/>
+        <location line="-66"/>
+        <location line="+67"/>
         <source>submitted</source>
         <translation>已提交</translation>
     </message>
     <message>
-        <location line="-65"/>
-        <location line="+66"/>
+        <location line="-66"/>
+        <location line="+67"/>
         <source>sent back</source>
         <translation>已退回</translation>
     </message>
     <message>
-        <location line="-65"/>
+        <location line="-66"/>
         <source>not reviewed</source>
         <translation>未审核</translation>
     </message>
@@ -4034,7 +4067,7 @@ SHA-256：%5
         <translation>正在从共享读取 %1...</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>no single grid</source>
         <translation>无单一网格</translation>
     </message>
@@ -4056,7 +4089,12 @@ SHA-256：%5
         <translation>（属于另一序列）</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
+        <source>RT Structure Set: %1  %2</source>
+        <translation>RT 结构集：%1  %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Being edited now: %1</source>
         <translation>正在编辑：%1</translation>
     </message>
@@ -4081,7 +4119,7 @@ SHA-256：%5
 <context>
     <name>delineate::app::gui::StudyExports</name>
     <message>
-        <location filename="../app/gui/reports/study_exports.cpp" line="+46"/>
+        <location filename="../app/gui/reports/study_exports.cpp" line="+47"/>
         <source>ID %1</source>
         <translation>ID %1</translation>
     </message>
@@ -4129,7 +4167,17 @@ SHA-256：%5
         <translation>DICOM SEG 已写入 %1，测量报告已写入 %2</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+7"/>
+        <source>An RT Structure Set references the DICOM series it was drawn on: open the study from its DICOM folder</source>
+        <translation>RT 结构集引用绘制它的 DICOM 序列：请从其 DICOM 文件夹打开该检查</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>RT Structure Set written to %1: %2 ROIs, %3 contours</source>
+        <translation>RT 结构集已写入 %1：%2 个 ROI，%3 条轮廓</translation>
+    </message>
+    <message>
+        <location line="+27"/>
         <source>Cannot write the measurement report %1: a folder of that name is there; nothing was written</source>
         <translation>无法写入测量报告 %1：该位置已有同名文件夹；未写入任何文件</translation>
     </message>
@@ -4255,17 +4303,35 @@ SHA-256：%5
     <message>
         <location line="-4"/>
         <location line="+4"/>
+        <location line="+5"/>
+        <location line="+6"/>
         <location line="+8"/>
         <source>DICOM (*.dcm)</source>
         <translation>DICOM (*.dcm)</translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="-20"/>
         <source>DICOM SEG, De-identified...</source>
         <translation>DICOM SEG，去标识化...</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+4"/>
+        <source>&amp;RT Structure Set...</source>
+        <translation>&amp;RT 结构集...</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+6"/>
+        <source>Export RT Structure Set</source>
+        <translation>导出 RT 结构集</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>RT Structure Set, De-identified...</source>
+        <translation>RT 结构集（去标识化）...</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Export DICOM SEG and Measurement Report (the report is written beside it as NAME_sr.dcm)</source>
         <translation>导出 DICOM SEG 和测量报告（报告以 NAME_sr.dcm 写在其旁边）</translation>
     </message>
@@ -4334,7 +4400,7 @@ SHA-256：%5
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="-232"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="-331"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
@@ -4342,12 +4408,18 @@ SHA-256：%5
         <location line="+21"/>
         <location line="+27"/>
         <location line="+23"/>
-        <location line="+82"/>
+        <location line="+64"/>
+        <location line="+117"/>
         <source>Loading %1</source>
         <translation>正在加载 %1</translation>
     </message>
     <message>
-        <location line="-41"/>
+        <location line="-102"/>
+        <source>Opening the structure set %1 from the share</source>
+        <translation>正在从共享打开结构集 %1</translation>
+    </message>
+    <message>
+        <location line="+61"/>
         <source>Indexing %1</source>
         <translation>正在索引 %1</translation>
     </message>
@@ -4362,7 +4434,7 @@ SHA-256：%5
         <translation>正在从共享打开 %1</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+78"/>
         <source>  - incomplete: %1 unreadable file(s)</source>
         <translation>  - 不完整：%1 个无法读取的文件</translation>
     </message>
@@ -4513,7 +4585,7 @@ Image: %3</source>
         <translation>已加载来自 %1 的标签</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>%1: %2 voxels belonged to more than one segment; the higher segment number was kept</source>
         <translation>%1：%2 个体素属于多个分段；已保留编号较大的分段</translation>
     </message>

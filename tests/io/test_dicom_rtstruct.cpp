@@ -520,8 +520,17 @@ TEST_CASE("rtstruct against plastimatch: each reads the other's structure sets o
   if (pm.empty()) return;
   auto ct = io::loadDicomSeries(src->series);
   REQUIRE(ct.ok());
-  const core::LabelMap labels = anatomyLabels(ct->image);
-  const auto table = tableFor({{1, "Bone"}, {2, "Fat"}, {3, "Gas"}, {4, "Soft_tissue"}, {5, "Sphere"}});
+  // Bone, gas and the sphere on the first 16 slices (plastimatch takes about a second per thousand contours).
+  core::LabelMap labels = anatomyLabels(ct->image);
+  {
+    auto v = core::Volume<core::Label>::create(labels.geometry(), 0);
+    REQUIRE(v.ok());
+    const std::size_t slice = std::size_t(labels.geometry().dimensions()[0] * labels.geometry().dimensions()[1]);
+    for (std::size_t i = 0; i < 16 * slice; ++i)
+      if (labels[i] == 1 || labels[i] == 3 || labels[i] == 5) v->data()[i] = labels[i];
+    labels = core::LabelMap(std::move(v).value());
+  }
+  const auto table = tableFor({{1, "Bone"}, {3, "Gas"}, {5, "Sphere"}});
   ScratchDir dir("rtstruct-plastimatch");
   const auto counts = countLabels(labels);
 
