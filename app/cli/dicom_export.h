@@ -1,6 +1,6 @@
 #pragma once
 // A label map on a DICOM series as a DICOM SEG and, optionally, a TID 1500 measurement report referencing it: the one
-// path export-dicom and share report take.
+// path export-dicom and share report take; and what export-dicom and export-rtstruct start from.
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -31,5 +31,17 @@ core::Result<DicomExportResult> exportSegAndSr(const io::DicomSeries& series,
                                                const core::LabelMap& labels, const core::LabelTable& table,
                                                const std::string& segPath, const std::string& srPath,
                                                const DicomExportOptions& options);
+
+// What a DICOM export starts from: the image series of a folder (as chooseImageSeries picks it), a label map holding
+// at least one label, and its names from `tablePath`, else (with `tableBeside`) the table beside the map.
+struct LabelsOnSeries {
+  io::DicomIndex index;
+  const io::DicomSeries* series = nullptr;  // into index
+  core::LabelMap labels;
+  core::LabelTable table;
+};
+// 0, or the exit code (the reason printed).
+int readLabelsOnSeries(const std::string& dicom, const std::string& seriesKey, const std::string& labelsPath,
+                       const std::string& tablePath, bool tableBeside, LabelsOnSeries& out);
 
 }  // namespace delineate::app::cli

@@ -49,28 +49,42 @@ core::Result<DicomExportResult> exportSegAndSr(const io::DicomSeries& series,
   return result;
 }
 
+int readLabelsOnSeries(const std::string& dicom, const std::string& seriesKey, const std::string& labelsPath,
+                       const std::string& tablePath, bool tableBeside, LabelsOnSeries& out) {
+  auto index = io::indexDicomFolder(dicom);
+  if (!index) return fileError(index.error());
+  out.index = std::move(index).value();
+  if (int code = chooseImageSeries(out.index, dicom, seriesKey, out.series); code != 0) return code;
+  auto labels = io::readLabelFile(labelsPath);
+  if (!labels) return fileError(labels.error());
+  // An export of no labels is no export: say so before any DICOM is written.
+  if (core::Status s = requireLabels(labelsPresent(*labels), {}, labelsPath); !s) return fileError(s.error());
+  out.labels = std::move(labels).value();
+  if (!tablePath.empty()) {
+    auto t = io::readLabelTableFile(tablePath);
+    if (!t) return fileError(t.error());
+    out.table = std::move(t).value();
+  } else if (tableBeside) {
+    auto beside = io::readLabelTableBeside(labelsPath);
+    if (!beside) return fileError(beside.error());
+    if (*beside) out.table = std::move((*beside)->table);
+  }
+  return 0;
+}
+
 int runExportDicom(const ExportDicomOptions& o) {
   if (o.sr == o.seg) return usageError("export-dicom", "--sr and --seg must be different files");
-  auto index = io::indexDicomFolder(o.dicom);
-  if (!index) return fileError(index.error());
-  const io::DicomSeries* series = nullptr;
-  if (int code = chooseImageSeries(*index, o.dicom, o.series, series); code != 0) return code;
-  auto labels = io::readLabelFile(o.labels);
-  if (!labels) return fileError(labels.error());
-  // A SEG of no segments is no export: say so before any DICOM is written.
-  if (core::Status s = requireLabels(labelsPresent(*labels), {}, o.labels); !s) return fileError(s.error());
-  core::LabelTable table;
-  if (!o.table.empty()) {
-    auto t = io::readLabelTableFile(o.table);
-    if (!t) return fileError(t.error());
-    table = std::move(t).value();
-  }
+  LabelsOnSeries in;
+  if (int code = readLabelsOnSeries(o.dicom, o.series, o.labels, o.table, false, in); code != 0) return code;
+  const io::DicomSeries* series = in.series;
+  const core::LabelMap& labels = in.labels;
+  const core::LabelTable& table = in.table;
   // The statistics are taken on the series' own voxels (HU for CT), so the report says what the SEG covers.
   std::optional<std::vector<core::LabelStatistics>> stats;
   if (!o.sr.empty()) {
     auto loaded = io::loadDicomSeries(*series);
     if (!loaded) return fileError(loaded.error());
-    auto computed = core::computeLabelStatistics(*labels, &loaded->image);
+    auto computed = core::computeLabelStatistics(labels, &loaded->image);
     if (!computed) return fileError(computed.error());
     stats = std::move(computed).value();
   }
@@ -78,7 +92,7 @@ int runExportDicom(const ExportDicomOptions& o) {
   options.labelmap = o.labelmap;
   options.deidentify = o.deidentify;
   options.observer = o.observer;
-  auto result = exportSegAndSr(*series, stats ? &*stats : nullptr, *labels, table, o.seg, o.sr, options);
+  auto result = exportSegAndSr(*series, stats ? &*stats : nullptr, labels, table, o.seg, o.sr, options);
   if (!result) return fileError(result.error());
   std::printf("wrote %s (%s SEG, %zu segments, referencing series %s)\n", o.seg.c_str(),
               o.labelmap ? "LABELMAP" : "BINARY", result->segments, series->key().c_str());

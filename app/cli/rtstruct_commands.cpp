@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands.h"
+#include "app/cli/dicom_export.h"
 #include "app/cli/input_checks.h"
 #include "io/dicom/dicom.h"
 #include "io/base/parallel.h"
@@ -35,31 +36,17 @@ int runExportRtStruct(const ExportRtStructOptions& o) {
       return usageError("export-rtstruct", "--type takes LABEL=TYPE (a label id 1..65535 and an RT ROI Interpreted Type), not '" + t + "'");
     options.interpretedTypes[core::Label(id)] = t.substr(eq + 1);
   }
-  auto index = io::indexDicomFolder(o.dicom);
-  if (!index) return fileError(index.error());
-  const io::DicomSeries* series = nullptr;
-  if (int code = chooseImageSeries(*index, o.dicom, o.series, series); code != 0) return code;
-  auto labels = io::readLabelFile(o.labels);
-  if (!labels) return fileError(labels.error());
-  if (core::Status s = requireLabels(labelsPresent(*labels), {}, o.labels); !s) return fileError(s.error());
   // Names and colours: --table, else the table beside the label map (what import-rtstruct and segment write).
-  core::LabelTable table;
-  if (!o.table.empty()) {
-    auto t = io::readLabelTableFile(o.table);
-    if (!t) return fileError(t.error());
-    table = std::move(t).value();
-  } else {
-    auto beside = io::readLabelTableBeside(o.labels);
-    if (!beside) return fileError(beside.error());
-    if (*beside) table = std::move((*beside)->table);
-  }
+  LabelsOnSeries in;
+  if (int code = readLabelsOnSeries(o.dicom, o.series, o.labels, o.table, true, in); code != 0) return code;
   options.deidentify = o.deidentify;
   options.author = o.author;
   if (!o.label.empty()) options.structureSetLabel = o.label;
   io::RtStructWriteInfo info;
-  if (core::Status s = io::writeRtStruct(o.output, *labels, table, *series, options, &info); !s) return fileError(s.error());
+  if (core::Status s = io::writeRtStruct(o.output, in.labels, in.table, *in.series, options, &info); !s)
+    return fileError(s.error());
   std::printf("wrote %s (RT Structure Set, %zu ROIs, %zu contours, %lld points, referencing series %s)\n",
-              o.output.c_str(), info.rois, info.contours, static_cast<long long>(info.points), series->key().c_str());
+              o.output.c_str(), info.rois, info.contours, static_cast<long long>(info.points), in.series->key().c_str());
   if (o.deidentify && !o.author.empty())
     std::fprintf(stderr, "note: the author \"%s\" is not in %s: a de-identified structure set names no person\n",
                  o.author.c_str(), o.output.c_str());
