@@ -25,8 +25,10 @@
 //   (Unsupported); no Referenced Frame of Reference Sequence, a Frame of Reference other than the reference series'
 //   (GeometryMismatch), a contour of an ROI the Structure Set ROI Sequence does not declare, a CLOSED_PLANAR contour
 //   with fewer than 3 points, Number of Contour Points that does not match Contour Data, coordinates that are not
-//   finite numbers (Corrupt); a contour of more than kRtMaxContourPoints points, more than kRtMaxPoints in the file,
-//   or masks beyond 4 GiB together (SizeLimit, checked before allocating).
+//   finite numbers or lie more than 10 km from the origin (Corrupt); a contour of more than kRtMaxContourPoints
+//   points, more than kRtMaxPoints in the file, an ROI's contours on one slice crossing the rows of pixel centres more
+//   than kRtMaxRowCrossings times (a zigzag of few points costing gigabytes), or masks beyond 4 GiB together
+//   (SizeLimit, checked before allocating).
 //
 // Writing (writeRtStruct), the conventions:
 // - One ROI per label present, ROI Number = the label id, ROI Name = the table's name ("Label <id>" without one),
@@ -68,6 +70,11 @@ inline constexpr const char* kRtStructureSetStorage = "1.2.840.10008.5.1.4.1.1.4
 constexpr double kRtPlaneTolerance = 0.1;
 // The most points one contour may have: a contour around every pixel edge of a 1024 x 1024 slice has 4 M.
 constexpr std::int64_t kRtMaxContourPoints = std::int64_t(4) << 20;
+// How often one ROI's contours on one slice may cross the rows of pixel centres (16 bytes each while rasterising): a
+// traced 1024 x 1024 slice has about a million.
+constexpr std::int64_t kRtMaxRowCrossings = std::int64_t(32) << 20;
+// How far from the origin a contour point may lie (mm): 10 km.
+constexpr double kRtMaxCoordinateMm = 1e7;
 // The most points in one structure set (each point is 3 DS values of up to 16 bytes).
 constexpr std::int64_t kRtMaxPoints = std::int64_t(64) << 20;
 
@@ -161,6 +168,10 @@ core::Status writeRtStruct(const std::string& path, const core::LabelMap& labels
 // (x, y): each loop's points in order, the last joined back to the first. Exposed for tests.
 std::vector<std::vector<std::pair<double, double>>> traceSliceContours(const std::uint8_t* mask, int nx, int ny,
                                                                        double simplifyPixels);
+
+// How many row crossings rasterizeEvenOdd would collect for these polygons on a slice of ny rows (checked against
+// kRtMaxRowCrossings before it runs).
+std::int64_t rowCrossings(const std::vector<std::vector<std::pair<double, double>>>& polygons, int ny);
 
 // Even-odd rasterisation of closed polygons (pixel coordinates) onto an nx x ny slice by the reader's rules: sets 1
 // where a pixel centre is inside. Exposed for tests.

@@ -298,6 +298,11 @@ core::Result<RtStructDocument> readRtStruct(const std::string& path, const core:
         const core::Vec3 lps{values[std::size_t(3 * p)], values[std::size_t(3 * p + 1)], values[std::size_t(3 * p + 2)]};
         if (!std::isfinite(lps[0]) || !std::isfinite(lps[1]) || !std::isfinite(lps[2]))
           return makeError(ErrorCode::Corrupt, path, what + ": point " + std::to_string(p + 1) + " is not a finite number");
+        // Patient coordinates are millimetres: beyond 10 km is no patient (and would overflow the arithmetic below).
+        if (std::fabs(lps[0]) > kRtMaxCoordinateMm || std::fabs(lps[1]) > kRtMaxCoordinateMm ||
+            std::fabs(lps[2]) > kRtMaxCoordinateMm)
+          return makeError(ErrorCode::Corrupt, path,
+                           what + ": point " + std::to_string(p + 1) + " lies more than 10 km from the origin");
         const core::Vec3 ijk = grid.lpsToIndex(lps);
         pc.points.emplace_back(ijk[0], ijk[1]);
         kMin = std::min(kMin, ijk[2]);
@@ -312,7 +317,7 @@ core::Result<RtStructDocument> readRtStruct(const std::string& path, const core:
                      (kMax - kMin > kRtPlaneTolerance ? " to " + dicom_detail::decimalString(kMax, 4) : std::string());
         continue;
       }
-      if (k < 0 || k >= double(nz)) {
+      if (!(k >= 0 && k < double(nz))) {
         ++outside;
         ++roi.skippedContours;
         continue;
@@ -326,11 +331,12 @@ core::Result<RtStructDocument> readRtStruct(const std::string& path, const core:
         y0 = std::min(y0, y);
         y1 = std::max(y1, y);
       }
-      const std::int64_t i0 = std::int64_t(std::max(std::ceil(x0), 0.0)), i1 = std::int64_t(std::min(std::floor(x1), double(nx - 1)));
-      const std::int64_t j0 = std::int64_t(std::max(std::ceil(y0), 0.0)), j1 = std::int64_t(std::min(std::floor(y1), double(ny - 1)));
+      const double fi0 = std::max(std::ceil(x0), 0.0), fi1 = std::min(std::floor(x1), double(nx - 1));
+      const double fj0 = std::max(std::ceil(y0), 0.0), fj1 = std::min(std::floor(y1), double(ny - 1));
       ++roi.closedContours;
       roi.points += points;
-      if (i0 > i1 || j0 > j1) continue;  // holds no pixel centre of the grid
+      if (fi0 > fi1 || fj0 > fj1) continue;  // holds no pixel centre of the grid (compared before any conversion)
+      const std::int64_t i0 = std::int64_t(fi0), i1 = std::int64_t(fi1), j0 = std::int64_t(fj0), j1 = std::int64_t(fj1);
       boxes[roi.number].include(core::Index3{i0, j0, pc.slice});
       boxes[roi.number].include(core::Index3{i1, j1, pc.slice});
       placed[roi.number].push_back(std::move(pc));
@@ -386,6 +392,11 @@ core::Result<RtStructDocument> readRtStruct(const std::string& path, const core:
           ++b;
         }
         const std::int64_t z = contours[a].slice - box.min[2];
+        if (rowCrossings(polygons, int(bh)) > kRtMaxRowCrossings)
+          return makeError(ErrorCode::SizeLimit, path,
+                           roiName(doc.findRoi(number), number) + ": its contours on slice " +
+                               std::to_string(contours[a].slice + 1) + " cross the rows of pixel centres more than " +
+                               std::to_string(kRtMaxRowCrossings) + " times");
         rasterizeEvenOdd(polygons, int(bw), int(bh), mask.voxels.data() + std::size_t(z * bw * bh));
         a = b;
       }

@@ -148,6 +148,19 @@ std::vector<std::vector<std::pair<double, double>>> traceSliceContours(const std
   return out;
 }
 
+std::int64_t rowCrossings(const std::vector<std::vector<std::pair<double, double>>>& polygons, int ny) {
+  std::int64_t n = 0;
+  for (const auto& poly : polygons)
+    for (std::size_t i = 0; i < poly.size(); ++i) {
+      const double y0 = poly[i].second, y1 = poly[(i + 1) % poly.size()].second;
+      if (y0 == y1) continue;
+      const double first = std::max(std::ceil(std::min(y0, y1)), 0.0);
+      const double last = std::min(std::ceil(std::max(y0, y1)) - 1, double(ny - 1));
+      if (last >= first) n += std::int64_t(last - first) + 1;
+    }
+  return n;
+}
+
 void rasterizeEvenOdd(const std::vector<std::vector<std::pair<double, double>>>& polygons, int nx, int ny,
                       std::uint8_t* out) {
   if (nx <= 0 || ny <= 0) return;
@@ -163,7 +176,10 @@ void rasterizeEvenOdd(const std::vector<std::vector<std::pair<double, double>>>&
       const double lo = std::min(y0, y1), hi = std::max(y0, y1);
       const double first = std::max(std::ceil(lo), 0.0), last = std::min(std::ceil(hi) - 1, double(ny - 1));
       const double slope = (x1 - x0) / (y1 - y0);
-      for (double j = first; j <= last; j += 1) crossings.emplace_back(std::int32_t(j), x0 + (j - y0) * slope);
+      for (double j = first; j <= last; j += 1) {
+        const double x = x0 + (j - y0) * slope;
+        if (std::isfinite(x)) crossings.emplace_back(std::int32_t(j), x);  // (callers keep coordinates finite and sane)
+      }
     }
   }
   std::sort(crossings.begin(), crossings.end());

@@ -422,6 +422,24 @@ TEST_CASE("rtstruct damaged and hostile files are refused by name, skipped conto
     REQUIRE(d->findAndGetSequenceItem(DCM_ROIContourSequence, rc, 1).good());
     rc->putAndInsertString(DCM_ReferencedROINumber, "99");
   }, core::ErrorCode::Corrupt, "refers to ROI 99");
+  refused("far-away", [](DcmDataset* d) {
+    DcmItem* c = contourItem(d, 0, 1);
+    c->putAndInsertString(DCM_NumberOfContourPoints, "3");
+    c->putAndInsertString(DCM_ContourData, "0\\0\\-200\\1e300\\1\\-200\\5\\5\\-200");
+  }, core::ErrorCode::Corrupt, "point 2 lies more than 10 km from the origin");
+  // A zigzag of 70,000 points between the first and last row: 35 M row crossings from 1.5 MB of text.
+  refused("zigzag", [&](DcmDataset* d) {
+    const double z = src->grid.indexToLps(core::Vec3{0, 0, 3})[2];
+    std::string data;
+    for (int i = 0; i < 70000; ++i) {
+      const core::Vec3 p = src->grid.indexToLps(core::Vec3{10 + 490.0 * i / 70000, i % 2 ? 511.0 : 0.0, 3});
+      data += std::to_string(p[0]) + "\\" + std::to_string(p[1]) + "\\" + std::to_string(z) + "\\";
+    }
+    data.pop_back();
+    DcmItem* c = contourItem(d, 0, 0);
+    c->putAndInsertString(DCM_NumberOfContourPoints, "70000");
+    c->putAndInsertString(DCM_ContourData, data.c_str());
+  }, core::ErrorCode::SizeLimit, "cross the rows of pixel centres more than");
   // Ten million points in one contour (a 240 MB value): refused from its length before any parsing.
   refused("ten-million", [](DcmDataset* d) {
     std::string data;
