@@ -80,7 +80,10 @@ int runImportRtStruct(const ImportRtStructOptions& o) {
     // uint8 masks (half the bytes of a label map to compress), on every core.
     const auto& dims = doc->grid.dimensions();
     std::vector<std::string> errors(doc->masks.size());
-    const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+    // A whole-grid mask per worker: as many workers as cores, and as 2 GB of masks allow.
+    const std::int64_t perMask = std::max<std::int64_t>(1, std::int64_t(doc->grid.voxelCount()));
+    const int threads = int(std::clamp<std::int64_t>(
+        std::min<std::int64_t>(std::max(1u, std::thread::hardware_concurrency()), (std::int64_t(2) << 30) / perMask), 1, 64));
     const std::string failure = io::parallelFor(doc->masks.size(), threads, [&](std::size_t i, int) {
       const io::RtRoiMask& m = doc->masks[i];
       auto v = core::Volume<std::uint8_t>::create(doc->grid, 0, o.masks);
@@ -132,7 +135,8 @@ int runImportRtStruct(const ImportRtStructOptions& o) {
                       {"voxelsToSmallerRois", re == report.reassigned.end() ? 0 : re->second}});
     }
     j["rois"] = rois;
-    std::printf("%s\n", j.dump(2).c_str());
+    // Names the file's character set could not give as UTF-8 are shown with replacement characters, not a throw.
+    std::printf("%s\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     return 0;
   }
   std::printf("%s: structure set '%s' on series %s, %zu ROIs\n", o.rtstruct.c_str(), doc->structureSetLabel.c_str(),

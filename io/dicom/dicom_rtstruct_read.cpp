@@ -134,6 +134,12 @@ core::Result<RtStructDocument> readRtStruct(const std::string& path, const core:
   const OFCondition cond = ff.loadFile(OFFilename(path.c_str()), EXS_Unknown, EGL_noChange, 0xFFFFFFFFu, ERM_autoDetect);
   if (cond.bad()) return makeError(ErrorCode::ParseError, path, std::string("DCMTK cannot parse the file: ") + cond.text());
   DcmDataset* ds = ff.getDataset();
+  // Names in UTF-8 whatever the file's character set (ISO_IR 100 and friends, through iconv); a set that cannot be
+  // converted keeps its bytes, which the callers print as they are.
+  OFString charset;
+  if (ds->findAndGetOFStringArray(DCM_SpecificCharacterSet, charset).good() && !charset.empty() &&
+      charset != "ISO_IR 192" && charset != "ISO_IR 6")
+    ds->convertToUTF8();
 
   RtStructDocument doc;
   doc.grid = grid;
@@ -154,8 +160,9 @@ core::Result<RtStructDocument> readRtStruct(const std::string& path, const core:
     return makeError(ErrorCode::Corrupt, path,
                      "no Referenced Frame of Reference Sequence (3006,0010): the contours' coordinate system is unknown");
   std::set<std::string> frameUids;
-  for (unsigned long i = 0; i < frames->card(); ++i) {
-    DcmItem* f = frames->getItem(i);
+  const std::vector<DcmItem*> frameItems = itemsOf(frames);
+  for (std::size_t i = 0; i < frameItems.size(); ++i) {
+    DcmItem* f = frameItems[i];
     const std::string uid = str(f, DCM_FrameOfReferenceUID);
     if (uid.empty())
       return makeError(ErrorCode::Corrupt, path,

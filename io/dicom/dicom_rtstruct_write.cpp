@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <array>
+#include <atomic>
 #include <map>
 #include <new>
 #include <set>
@@ -51,6 +52,14 @@ struct SliceContour {
   std::string data;  // Contour Data
 };
 
+// A single-valued text (LO, SH) from what was typed: no '\\' (a second value), no control characters; `n` bytes kept.
+std::string singleValue(const std::string& typed, std::size_t n) {
+  std::string s = truncateUtf8(typed, n);
+  for (char& ch : s)
+    if (ch == '\\' || static_cast<unsigned char>(ch) < 0x20) ch = ' ';
+  return s;
+}
+
 // A person name from what was typed: no component separator '=', no second value '\\', no control characters.
 std::string personName(const std::string& typed) {
   std::string s = truncateUtf8(typed, 64);
@@ -66,7 +75,9 @@ DcmSequenceOfItems* newSequence(Builder& b, DcmItem* parent, const DcmTagKey& ke
   auto* seq = new DcmSequenceOfItems(key);
   b.status = parent->insert(seq, true);
   b.note(key);
-  return b.status.good() ? seq : nullptr;
+  if (b.status.good()) return seq;
+  delete seq;  // dcmdata owns it only once inserted
+  return nullptr;
 }
 
 DcmItem* appendItem(Builder& b, DcmSequenceOfItems* seq) {
@@ -74,7 +85,9 @@ DcmItem* appendItem(Builder& b, DcmSequenceOfItems* seq) {
   auto* item = new DcmItem();
   b.status = seq->append(item);
   b.note(seq->getTag());
-  return b.status.good() ? item : nullptr;
+  if (b.status.good()) return item;
+  delete item;
+  return nullptr;
 }
 
 }  // namespace
@@ -113,6 +126,8 @@ core::Status writeRtStruct(const std::string& path, const core::LabelMap& labels
 
   // --- contours, slice by slice on every core -----------------------------------------------------------------------
   std::vector<std::map<core::Label, std::vector<SliceContour>>> perSlice(static_cast<std::size_t>(nz));
+  // What a reader takes (kRtMaxPoints) is what is written: a noise map's millions of one-voxel contours stop here.
+  std::atomic<std::int64_t> totalPoints{0};
   const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
   const std::string failure = parallelFor(std::size_t(nz), threads, [&](std::size_t k, int) {
     const core::Label* p = labels.data() + k * sliceSize;
@@ -152,6 +167,7 @@ core::Status writeRtStruct(const std::string& path, const core::LabelMap& labels
         SliceContour c;
         c.slice = std::int64_t(k);
         c.points = std::int64_t(loop.size());
+        if (totalPoints.fetch_add(c.points) + c.points > kRtMaxPoints) return false;
         c.data.reserve(loop.size() * 30);
         for (const auto& [x, y] : loop) {
           const core::Vec3 lps = grid.indexToLps(core::Vec3{x + double(b[0]), y + double(b[1]), double(k)});
@@ -166,6 +182,10 @@ core::Status writeRtStruct(const std::string& path, const core::LabelMap& labels
     return true;
   });
   if (!failure.empty()) return makeError(ErrorCode::OutOfMemory, path, "tracing the contours: " + failure);
+  if (totalPoints.load() > kRtMaxPoints)
+    return makeError(ErrorCode::SizeLimit, path,
+                     "the labels' contours have more than " + std::to_string(kRtMaxPoints) +
+                         " points (a structure set readers would refuse; is this a label map?)");
   std::map<core::Label, std::vector<SliceContour>> contours;
   for (auto& slice : perSlice)
     for (auto& [l, list] : slice)
@@ -200,7 +220,7 @@ core::Status writeRtStruct(const std::string& path, const core::LabelMap& labels
   b.put(d, DCM_SeriesNumber, std::to_string(options.seriesNumber));
   b.put(d, DCM_SeriesDate, date);
   b.put(d, DCM_SeriesTime, time);
-  b.put(d, DCM_SeriesDescription, truncateUtf8(options.seriesDescription, 64));
+  b.put(d, DCM_SeriesDescription, singleValue(options.seriesDescription, 64));
   b.put(d, DCM_OperatorsName, author);
   // General Equipment
   b.put(d, DCM_Manufacturer, "Delineate");
@@ -210,9 +230,7 @@ core::Status writeRtStruct(const std::string& path, const core::LabelMap& labels
   b.put(d, DCM_FrameOfReferenceUID, frameUid);
   b.put(d, DCM_PositionReferenceIndicator, "");
   // Structure Set
-  std::string label = truncateUtf8(options.structureSetLabel, 16);
-  for (char& ch : label)
-    if (ch == '\\' || static_cast<unsigned char>(ch) < 0x20) ch = ' ';
+  const std::string label = singleValue(options.structureSetLabel, 16);
   b.put(d, DCM_StructureSetLabel, label.empty() ? std::string("Delineate") : label);
   b.put(d, DCM_StructureSetName, label.empty() ? std::string("Delineate") : label);
   b.put(d, DCM_StructureSetDate, date);
@@ -249,7 +267,7 @@ core::Status writeRtStruct(const std::string& path, const core::LabelMap& labels
     if (DcmItem* roi = appendItem(b, roiSeq)) {
       b.put(roi, DCM_ROINumber, std::to_string(l));
       b.put(roi, DCM_ReferencedFrameOfReferenceUID, frameUid);
-      b.put(roi, DCM_ROIName, truncateUtf8(name, 64));
+      b.put(roi, DCM_ROIName, singleValue(name, 64));
       b.put(roi, DCM_ROIGenerationAlgorithm, algorithm);
     }
     if (DcmItem* rc = appendItem(b, contourSeq)) {
@@ -291,7 +309,7 @@ core::Status writeRtStruct(const std::string& path, const core::LabelMap& labels
                          b.failedAt.toString().c_str() + ")");
   if (options.deidentify)
     if (core::Status s = applyConfidentialityProfileToExport(d, {DCM_SoftwareVersions}, path); !s) return s;
-  if (core::Status s = encodeAtomically(ff, path, "the structure set"); !s) return s;
+  if (core::Status s = encodeAtomically(ff, path, "the structure set", true); !s) return s;
   if (info != nullptr) {
     info->sopInstanceUid = sopInstanceUid;
     info->seriesInstanceUid = seriesInstanceUid;

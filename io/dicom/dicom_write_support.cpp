@@ -147,8 +147,8 @@ void putPatientAndStudy(Builder& b, DcmItem* d, bool deidentify, const SourceHea
   }
 }
 
-core::Status encodeAtomically(DcmFileFormat& ff, const std::string& path, const std::string& what) {
-  const E_TransferSyntax xfer = EXS_LittleEndianExplicit;
+core::Status encodeAtomically(DcmFileFormat& ff, const std::string& path, const std::string& what, bool implicitVr) {
+  const E_TransferSyntax xfer = implicitVr ? EXS_LittleEndianImplicit : EXS_LittleEndianExplicit;
   OFCondition c = ff.validateMetaInfo(xfer);
   if (c.bad()) return makeError(ErrorCode::WriteFailed, path, std::string("cannot build the meta header: ") + c.text());
   auto writer = AtomicFileWriter::create(path);

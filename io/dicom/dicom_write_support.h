@@ -100,8 +100,11 @@ core::Result<std::vector<SourceRef>> sliceReferences(const std::string& path, co
 // Today's date and time (UTC) as DICOM DA and TM.
 void nowDicom(std::string& date, std::string& time);
 
-// Encodes the dataset (explicit VR little endian) straight into the temporary file of an atomic write at `path`;
-// `what` names the object in errors ("the SEG").
-core::Status encodeAtomically(DcmFileFormat& ff, const std::string& path, const std::string& what);
+// Encodes the dataset (explicit VR little endian, or `implicitVr`) straight into the temporary file of an atomic write
+// at `path`; `what` names the object in errors ("the SEG"). Implicit VR carries 32-bit lengths for every element:
+// an RT structure set's Contour Data (DS) passes 64 KB from about 2,200 points, which explicit VR's 16-bit length for
+// DS cannot hold (dcmdata would write it as UN).
+core::Status encodeAtomically(DcmFileFormat& ff, const std::string& path, const std::string& what,
+                              bool implicitVr = false);
 
 }  // namespace delineate::io::dicom_detail

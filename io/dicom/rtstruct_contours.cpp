@@ -175,10 +175,10 @@ void rasterizeEvenOdd(const std::vector<std::vector<std::pair<double, double>>>&
       if (y0 == y1) continue;
       const double lo = std::min(y0, y1), hi = std::max(y0, y1);
       const double first = std::max(std::ceil(lo), 0.0), last = std::min(std::ceil(hi) - 1, double(ny - 1));
-      const double slope = (x1 - x0) / (y1 - y0);
+      // As a fraction along the edge (in [0, 1] whatever its slope), so x stays finite for finite ends.
       for (double j = first; j <= last; j += 1) {
-        const double x = x0 + (j - y0) * slope;
-        if (std::isfinite(x)) crossings.emplace_back(std::int32_t(j), x);  // (callers keep coordinates finite and sane)
+        const double t = (j - y0) / (y1 - y0);
+        crossings.emplace_back(std::int32_t(j), x0 + t * (x1 - x0));
       }
     }
   }

@@ -231,6 +231,16 @@ TEST_CASE("rtstruct rasterising: centres inside, half-open edges, even-odd for n
   CHECK(m[10 * 12 + 10] == 1); // in the second only
   m = raster({inner, inner}, 10, 10);
   CHECK(std::count(m.begin(), m.end(), 1) == 0);
+  // An edge of almost no height (a slope that overflows): its crossing is still found, the pairing stays right.
+  const Polygon flat = {{0, 0}, {10000, 1e-305}, {10000, 10}, {0, 10}};
+  const Polygon second = {{100, -5}, {200, -5}, {200, 5}, {100, 5}};
+  m = raster({flat, second}, 300, 12);
+  CHECK(m[50] == 0);   // row 0 lies under the first's bottom edge (which rises to 1e-305): in neither...
+  CHECK(m[150] == 1);  // ...but in the second: four crossings, 0, 0, 100, 200 (a lost one would fill 0..99)
+  CHECK(m[250] == 0);
+  CHECK(m[300 + 50] == 1);   // row 1: in the first only
+  CHECK(m[300 + 150] == 0);  // in both
+  CHECK(m[300 + 250] == 1);
   // Beyond the slice: clipped.
   m = raster({{{-5, -5}, {20, -5}, {20, 2.5}, {-5, 2.5}}}, 4, 4);
   CHECK(std::count(m.begin(), m.end(), 1) == 12);
@@ -488,6 +498,51 @@ TEST_CASE("rtstruct damaged and hostile files are refused by name, skipped conto
   CHECK(all.find("ROI 8 'Right': 1 contour beyond the series' first or last slice skipped") != std::string::npos);
   CHECK(doc->findRoi(3)->skippedContours == 1);
   CHECK(doc->findRoi(8)->skippedContours == 2);
+}
+
+TEST_CASE("rtstruct contours of thousands of points, names in another character set, names with a backslash",
+          "[io][dicom][rtstruct][data]") {
+  auto src = tciaSeries();
+  if (!src) return;
+  ScratchDir dir("rtstruct-long");
+  // A region jagged on every side: one contour of more than 2,200 points (Contour Data beyond 64 KB).
+  auto v = core::Volume<core::Label>::create(src->grid, 0);
+  REQUIRE(v.ok());
+  for (std::int64_t y = 40; y < 470; ++y)
+    for (std::int64_t x = 40; x < 470; ++x) {
+      const bool rows = x >= 50 + (y * 7919) % 13 && x <= 450 + (y * 104729) % 11;
+      const bool columns = y >= 50 + (x * 7907) % 13 && y <= 450 + (x * 15485863) % 11;
+      if (rows && columns) v->at({x, y, 5}) = 2;
+    }
+  const core::LabelMap labels(std::move(v).value());
+  REQUIRE(io::writeRtStruct((dir / "long.dcm").string(), labels, tableFor({{2, "CTV\\PTV"}}), src->series));
+  test::requireDciodvfyClean(dir / "long.dcm", kAcceptedWarnings);
+  DcmFileFormat ff;
+  REQUIRE(ff.loadFile((dir / "long.dcm").c_str()).good());
+  DcmItem* c = contourItem(ff.getDataset(), 0, 0);
+  Sint32 points = 0;
+  REQUIRE(c->findAndGetSint32(DCM_NumberOfContourPoints, points).good());
+  CHECK(points > 2200);
+  DcmElement* data = nullptr;
+  REQUIRE(c->findAndGetElement(DCM_ContourData, data).good());
+  CHECK(data->getVR() == EVR_DS);  // not UN: the file is implicit VR, where DS has a 32-bit length
+  auto doc = io::readRtStruct((dir / "long.dcm").string(), src->grid);
+  REQUIRE(doc.ok());
+  CHECK(doc->findRoi(2)->name == "CTV PTV");  // one value: the backslash would have made two
+  auto flat = io::rtStructToLabelMap(*doc);
+  REQUIRE(flat.ok());
+  std::int64_t differ = 0;
+  for (std::size_t i = 0; i < labels.size(); ++i) differ += flat->first[i] != labels[i];
+  CHECK(differ == 0);
+  // A Latin-1 file: its names arrive in UTF-8.
+  DcmItem* roi = nullptr;
+  REQUIRE(ff.getDataset()->findAndGetSequenceItem(DCM_StructureSetROISequence, roi, 0).good());
+  ff.getDataset()->putAndInsertString(DCM_SpecificCharacterSet, "ISO_IR 100");
+  roi->putAndInsertString(DCM_ROIName, "Vessie \xe9largie");
+  REQUIRE(ff.saveFile((dir / "latin1.dcm").c_str(), EXS_LittleEndianImplicit).good());
+  auto latin = io::readRtStruct((dir / "latin1.dcm").string(), src->grid);
+  REQUIRE(latin.ok());
+  CHECK(latin->findRoi(2)->name == "Vessie \xc3\xa9largie");
 }
 
 TEST_CASE("rtstruct writing refuses what it cannot write and leaves an existing file alone",
