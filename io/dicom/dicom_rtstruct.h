@@ -42,6 +42,8 @@
 //   the labelled centres: read back by the rules above, the label map comes back voxel for voxel.
 // - The structure set references the series (Referenced Frame of Reference > RT Referenced Study > Series, with every
 //   instance in the Contour Image Sequence) and each contour its slice's instance.
+// - Implicit VR little endian (32-bit lengths: Contour Data of more than about 2,200 points passes explicit VR's 64 KB
+//   for DS). ROI names single-valued (no '\\'); more than kRtMaxPoints points in all is refused (SizeLimit).
 // - Patient and study attributes come from the series' first instance (or the PS3.15 basic profile's replacements,
 //   with fresh UIDs, when de-identifying), as for SEG (io/dicom/dicom_seg_write.h). The file is written atomically.
 // - Errors: labels not on the series' grid (GeometryMismatch), a series that is not a regular image grid or lacks the
