@@ -1207,12 +1207,12 @@
     <message>
         <location line="-98"/>
         <location line="+105"/>
-        <location line="+475"/>
+        <location line="+482"/>
         <source>Training</source>
         <translation>Training</translation>
     </message>
     <message>
-        <location line="-578"/>
+        <location line="-585"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Öffnen Sie ein Bild (Datei &gt; Bild öffnen) oder einen DICOM-Ordner</translation>
     </message>
@@ -1307,7 +1307,7 @@
         <translation>KI-Engine: %1</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+62"/>
         <source>Dataset %1 version %2 saved: choose it in the Training dock</source>
         <translation>Datensatz %1 Version %2 gespeichert: im Training-Dock auswählen</translation>
     </message>
@@ -1538,6 +1538,11 @@
         <location line="+2"/>
         <source>Open a study first: Send to PACS sends its labels as a DICOM SEG with their measurement report</source>
         <translation>Öffnen Sie zuerst eine Studie: „An PACS senden“ sendet ihre Labels als DICOM-SEG mit ihrem Messbericht</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Send to PACS Includes an &amp;RT Structure Set</source>
+        <translation>Senden an PACS schließt ein &amp;RT Structure Set ein</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -4184,12 +4189,12 @@ Lizenz annehmen und herunterladen?</translation>
         <translation>DICOM-SEG nach %1 geschrieben, Messbericht nach %2</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+20"/>
         <source>An RT Structure Set references the DICOM series it was drawn on: open the study from its DICOM folder</source>
         <translation>Ein RT Structure Set verweist auf die DICOM-Serie, auf der es gezeichnet wurde: öffnen Sie die Studie aus ihrem DICOM-Ordner</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+12"/>
         <source>RT Structure Set written to %1: %2 ROIs, %3 contours</source>
         <translation>RT Structure Set nach %1 geschrieben: %2 ROIs, %3 Konturen</translation>
     </message>

@@ -144,7 +144,7 @@
     <message>
         <location line="-3"/>
         <source>%1 voxels belonged to more than one ROI; each went to the smallest ROI holding it</source>
-        <translation>%1 voxels appartenaient à plus d'une ROI ; chacun est allé à la plus petite ROI qui le contient</translation>
+        <translation>%1 voxels appartenaient à plus d&apos;une ROI ; chacun est allé à la plus petite ROI qui le contient</translation>
     </message>
     <message>
         <location line="+61"/>
@@ -1207,12 +1207,12 @@
     <message>
         <location line="-98"/>
         <location line="+105"/>
-        <location line="+475"/>
+        <location line="+482"/>
         <source>Training</source>
         <translation>Entraînement</translation>
     </message>
     <message>
-        <location line="-578"/>
+        <location line="-585"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Ouvrez une image (Fichier &gt; Ouvrir une image) ou un dossier DICOM</translation>
     </message>
@@ -1307,7 +1307,7 @@
         <translation>Moteur IA : %1</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+62"/>
         <source>Dataset %1 version %2 saved: choose it in the Training dock</source>
         <translation>Jeu de données %1 version %2 enregistré : choisissez-le dans le panneau Entraînement</translation>
     </message>
@@ -1442,7 +1442,7 @@
     <message>
         <location line="+2"/>
         <source>Open the image the structures were drawn on first</source>
-        <translation>Ouvrez d'abord l'image sur laquelle les structures ont été dessinées</translation>
+        <translation>Ouvrez d&apos;abord l&apos;image sur laquelle les structures ont été dessinées</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -1538,6 +1538,11 @@
         <location line="+2"/>
         <source>Open a study first: Send to PACS sends its labels as a DICOM SEG with their measurement report</source>
         <translation>Ouvrez d’abord une étude&#xa0;: «&#xa0;Envoyer au PACS&#xa0;» envoie ses étiquettes sous forme de SEG DICOM avec leur rapport de mesures</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Send to PACS Includes an &amp;RT Structure Set</source>
+        <translation>L'envoi au PACS inclut un &amp;RT Structure Set</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -4184,12 +4189,12 @@ Accepter la licence et télécharger ?</translation>
         <translation>SEG DICOM écrit dans %1, rapport de mesures dans %2</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+20"/>
         <source>An RT Structure Set references the DICOM series it was drawn on: open the study from its DICOM folder</source>
-        <translation>Un RT Structure Set référence la série DICOM sur laquelle il a été dessiné : ouvrez l'étude depuis son dossier DICOM</translation>
+        <translation>Un RT Structure Set référence la série DICOM sur laquelle il a été dessiné : ouvrez l&apos;étude depuis son dossier DICOM</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+12"/>
         <source>RT Structure Set written to %1: %2 ROIs, %3 contours</source>
         <translation>RT Structure Set écrit dans %1 : %2 ROI, %3 contours</translation>
     </message>

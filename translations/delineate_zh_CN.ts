@@ -1199,12 +1199,12 @@
     <message>
         <location line="-98"/>
         <location line="+105"/>
-        <location line="+475"/>
+        <location line="+482"/>
         <source>Training</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location line="-578"/>
+        <location line="-585"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>请打开图像（文件 &gt; 打开图像）或 DICOM 文件夹</translation>
     </message>
@@ -1299,7 +1299,7 @@
         <translation>AI 引擎：%1</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+62"/>
         <source>Dataset %1 version %2 saved: choose it in the Training dock</source>
         <translation>数据集 %1 版本 %2 已保存：请在训练面板中选择</translation>
     </message>
@@ -1530,6 +1530,11 @@
         <location line="+2"/>
         <source>Open a study first: Send to PACS sends its labels as a DICOM SEG with their measurement report</source>
         <translation>请先打开一个检查：“发送到 PACS”会将其标签作为 DICOM SEG 连同测量报告一起发送</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Send to PACS Includes an &amp;RT Structure Set</source>
+        <translation>发送到 PACS 时包含 &amp;RT 结构集</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -4167,12 +4172,12 @@ SHA-256：%5
         <translation>DICOM SEG 已写入 %1，测量报告已写入 %2</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+20"/>
         <source>An RT Structure Set references the DICOM series it was drawn on: open the study from its DICOM folder</source>
         <translation>RT 结构集引用绘制它的 DICOM 序列：请从其 DICOM 文件夹打开该检查</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+12"/>
         <source>RT Structure Set written to %1: %2 ROIs, %3 contours</source>
         <translation>RT 结构集已写入 %1：%2 个 ROI，%3 条轮廓</translation>
     </message>

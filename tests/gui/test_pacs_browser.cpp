@@ -10,6 +10,7 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTableWidget>
 
@@ -167,6 +168,11 @@ TEST_CASE("PACS browser: a study found on Orthanc over DIMSE, retrieved into the
   REQUIRE(segmented.first().at(0).toBool());
   const std::size_t labelled = labelledVoxels(window);
   REQUIRE(labelled > 0);
+  // With File > Send to PACS Includes an RT Structure Set on, the labels go as contours too.
+  struct SendRtSetting {
+    SendRtSetting() { QSettings().setValue("pacs/sendRtStruct", true); }
+    ~SendRtSetting() { QSettings().remove("pacs/sendRtStruct"); }
+  } sendRt;
   PacsSendDialog* send = window.showSendToPacs();
   REQUIRE(send->serverBox()->count() == 1);
   QSignalSpy sent(send, &PacsSendDialog::sent);
@@ -175,11 +181,11 @@ TEST_CASE("PACS browser: a study found on Orthanc over DIMSE, retrieved into the
   INFO(send->stateLabel()->text().toStdString());
   REQUIRE(sent.first().at(0).toBool());
   CHECK(send->stateLabel()->text().contains("Sent to Orthanc"));
-  CHECK(modalitiesOnPacs(orthanc, study.studyUid) == std::vector<std::string>{"CT", "SEG", "SR"});
+  CHECK(modalitiesOnPacs(orthanc, study.studyUid) == std::vector<std::string>{"CT", "RTSTRUCT", "SEG", "SR"});
   // The browser shows them with the study, and its series under it.
   searchAndChoose(*browser, "Browser*", 1);
-  CHECK(browser->studyTable()->item(0, 6)->text() == "CT, SEG, SR");
-  CHECK(browser->seriesTable()->rowCount() == 3);
+  CHECK(browser->studyTable()->item(0, 6)->text().contains("RTSTRUCT"));
+  CHECK(browser->seriesTable()->rowCount() == 4);
   // The files were made in a private folder of the cache and are gone.
   CHECK(QDir(QString::fromStdString(io::userCacheFolder() + "/pacs")).entryList({"outgoing-*"}, QDir::Dirs).isEmpty());
 

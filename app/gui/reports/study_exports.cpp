@@ -170,20 +170,29 @@ bool StudyExports::exportDicomSeg(const QString& path, bool deidentified, const 
   return true;
 }
 
+core::Status StudyExports::writeRtStructFile(const QString& path, bool deidentified, io::RtStructWriteInfo* info) const {
+  if (!m_document.hasStudy()) return core::makeError(core::ErrorCode::InvalidArgument, "", "no study is open");
+  if (!m_document.dicomSource())
+    return core::makeError(core::ErrorCode::InvalidArgument, "",
+                           "an RT Structure Set references the DICOM series it was drawn on: this study was not opened "
+                           "from DICOM");
+  io::RtStructWriteOptions options;
+  options.deidentify = deidentified;
+  if (!deidentified) options.author = authorName().toStdString();
+  return io::writeRtStruct(path.toStdString(), m_document.session()->labels(), m_document.session()->table(),
+                           *m_document.dicomSource(), options, info);
+}
+
 bool StudyExports::exportRtStruct(const QString& path, bool deidentified) {
   if (!m_document.hasStudy()) return false;
   if (!m_document.dicomSource()) {
     m_bench.reportError(tr("An RT Structure Set references the DICOM series it was drawn on: open the study from its DICOM folder"));
     return false;
   }
-  io::RtStructWriteOptions options;
-  options.deidentify = deidentified;
-  if (!deidentified) options.author = authorName().toStdString();
   io::RtStructWriteInfo info;
   core::Status written = [&]() -> core::Status {
     WaitCursor wait;
-    return io::writeRtStruct(path.toStdString(), m_document.session()->labels(), m_document.session()->table(),
-                             *m_document.dicomSource(), options, &info);
+    return writeRtStructFile(path, deidentified, &info);
   }();
   if (!written) {
     m_bench.reportError(fromError(written.error()));

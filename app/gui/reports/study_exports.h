@@ -17,6 +17,7 @@ class QMenu;
 
 namespace delineate::io {
 struct DicomSeries;
+struct RtStructWriteInfo;
 }
 
 namespace delineate::app::gui {
@@ -50,6 +51,8 @@ class StudyExports : public QObject {
   // from), referencing the DICOM series the study was opened from; the author name of the preferences as its operator
   // and ROI interpreter. False (reported) for studies opened from image files, or when the writer refuses.
   bool exportRtStruct(const QString& path, bool deidentified);
+  // The same with no words and no dialog (Send to PACS writes it to a private folder first).
+  core::Status writeRtStructFile(const QString& path, bool deidentified, io::RtStructWriteInfo* info = nullptr) const;
   // File > Export > DICOM SEG and Measurement Report: one path chosen, the SEG's; the report goes beside it
   // (reportPathFor). A report file already there is replaced only with `replaceReport` (the SEG's own dialog asked
   // about the SEG); else refused, naming it, and nothing is written. Both or neither, the status names both.

@@ -645,7 +645,14 @@ PacsSendDialog* MainWindow::showSendToPacs() {
     auto makeFiles = [this](const QString& folder) -> core::Result<std::vector<std::string>> {
       const QString seg = folder + "/seg.dcm", sr = StudyExports::reportPathFor(seg);
       if (core::Status written = m_exports->writeSegAndReport(seg, sr); !written) return written.error();
-      return std::vector<std::string>{seg.toStdString(), sr.toStdString()};
+      std::vector<std::string> files{seg.toStdString(), sr.toStdString()};
+      // File > Send to PACS Includes an RT Structure Set: the same labels as contours, for planning systems.
+      if (QSettings().value("pacs/sendRtStruct", false).toBool()) {
+        const QString rt = folder + "/rtstruct.dcm";
+        if (core::Status written = m_exports->writeRtStructFile(rt, false); !written) return written.error();
+        files.push_back(rt.toStdString());
+      }
+      return files;
     };
     m_pacsSend = new PacsSendDialog(*this, makeFiles, this);
   }

@@ -162,6 +162,11 @@ void MainWindow::buildMenus() {
     }
     showSendToPacs();
   })->setObjectName("send-to-pacs");
+  QAction* sendRt = file->addAction(tr("Send to PACS Includes an &RT Structure Set"));
+  sendRt->setObjectName("send-rtstruct");
+  sendRt->setCheckable(true);
+  sendRt->setChecked(QSettings().value("pacs/sendRtStruct", false).toBool());
+  connect(sendRt, &QAction::toggled, this, [](bool on) { QSettings().setValue("pacs/sendRtStruct", on); });
   file->addSeparator();
   file->addAction(tr("&Preferences..."), QKeySequence(Qt::CTRL | Qt::Key_Comma), this, [this] {
     PreferencesDialog dialog(this);
