@@ -63,6 +63,7 @@
 #include "core/label_map.h"
 #include "core/label_table.h"
 #include "io/dicom/dicom.h"
+#include "io/dicom/dicom_seg.h"
 
 namespace delineate::io {
 
@@ -94,13 +95,8 @@ struct RtRoiInfo {
   std::int64_t points = 0;          // points of the rasterised contours
 };
 
-// A binary mask over `box` of the document's grid, x fastest (box.voxelCount() bytes of 0/1).
-struct RtRoiMask {
-  int number = 0;
-  core::IndexBox box;
-  std::vector<std::uint8_t> voxels;
-  std::int64_t count() const;
-};
+// An ROI's binary mask over `box` of the document's grid (number = ROI Number): the SEG reader's mask type.
+using RtRoiMask = SegSegmentMask;
 
 struct RtStructDocument {
   core::Geometry grid;  // the reference grid

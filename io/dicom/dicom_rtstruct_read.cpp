@@ -23,6 +23,7 @@ namespace delineate::io {
 
 using core::ErrorCode;
 using core::makeError;
+using dicom_detail::textOf;
 
 namespace {
 
@@ -30,11 +31,6 @@ namespace {
 // summed before anything is allocated.
 constexpr std::int64_t kMaxMaskBytes = std::int64_t(4) << 30;
 
-std::string str(DcmItem* item, const DcmTagKey& key) {
-  OFString v;
-  if (item != nullptr && item->findAndGetOFString(key, v).good()) return v.c_str();
-  return {};
-}
 
 DcmSequenceOfItems* sequence(DcmItem* item, const DcmTagKey& key) {
   DcmSequenceOfItems* seq = nullptr;
@@ -104,12 +100,6 @@ struct PlacedContour {
 
 }  // namespace
 
-std::int64_t RtRoiMask::count() const {
-  std::int64_t n = 0;
-  for (std::uint8_t v : voxels) n += v;
-  return n;
-}
-
 const RtRoiInfo* RtStructDocument::findRoi(int number) const {
   for (const auto& r : rois)
     if (r.number == number) return &r;
@@ -143,16 +133,16 @@ core::Result<RtStructDocument> readRtStruct(const std::string& path, const core:
 
   RtStructDocument doc;
   doc.grid = grid;
-  const std::string sopClass = str(ds, DCM_SOPClassUID), modality = str(ds, DCM_Modality);
+  const std::string sopClass = textOf(ds, DCM_SOPClassUID), modality = textOf(ds, DCM_Modality);
   if (sopClass != kRtStructureSetStorage)
     return makeError(ErrorCode::Unsupported, path,
                      "not an RT Structure Set (SOP class " + (sopClass.empty() ? std::string("missing") : sopClass) +
                          ", modality " + (modality.empty() ? std::string("missing") : modality) + ")");
-  doc.sopInstanceUid = str(ds, DCM_SOPInstanceUID);
-  doc.studyInstanceUid = str(ds, DCM_StudyInstanceUID);
-  doc.seriesInstanceUid = str(ds, DCM_SeriesInstanceUID);
-  doc.structureSetLabel = str(ds, DCM_StructureSetLabel);
-  doc.structureSetName = str(ds, DCM_StructureSetName);
+  doc.sopInstanceUid = textOf(ds, DCM_SOPInstanceUID);
+  doc.studyInstanceUid = textOf(ds, DCM_StudyInstanceUID);
+  doc.seriesInstanceUid = textOf(ds, DCM_SeriesInstanceUID);
+  doc.structureSetLabel = textOf(ds, DCM_StructureSetLabel);
+  doc.structureSetName = textOf(ds, DCM_StructureSetName);
 
   // References: the frame of reference the contours are in, and the series they were drawn on.
   DcmSequenceOfItems* frames = sequence(ds, DCM_ReferencedFrameOfReferenceSequence);
@@ -163,7 +153,7 @@ core::Result<RtStructDocument> readRtStruct(const std::string& path, const core:
   const std::vector<DcmItem*> frameItems = itemsOf(frames);
   for (std::size_t i = 0; i < frameItems.size(); ++i) {
     DcmItem* f = frameItems[i];
-    const std::string uid = str(f, DCM_FrameOfReferenceUID);
+    const std::string uid = textOf(f, DCM_FrameOfReferenceUID);
     if (uid.empty())
       return makeError(ErrorCode::Corrupt, path,
                        "Referenced Frame of Reference item " + std::to_string(i + 1) + " has no Frame of Reference UID");
@@ -171,7 +161,7 @@ core::Result<RtStructDocument> readRtStruct(const std::string& path, const core:
     if (doc.frameOfReferenceUid.empty()) doc.frameOfReferenceUid = uid;
     if (doc.referencedSeriesUid.empty())
       doc.referencedSeriesUid =
-          str(firstItem(firstItem(f, DCM_RTReferencedStudySequence), DCM_RTReferencedSeriesSequence), DCM_SeriesInstanceUID);
+          textOf(firstItem(firstItem(f, DCM_RTReferencedStudySequence), DCM_RTReferencedSeriesSequence), DCM_SeriesInstanceUID);
   }
   const std::string& reference = options.referenceFrameOfReferenceUid;
   if (!reference.empty() && !frameUids.count(reference))
@@ -195,9 +185,9 @@ core::Result<RtStructDocument> readRtStruct(const std::string& path, const core:
     roi.number = *number;
     if (roiIndex.count(roi.number))
       return makeError(ErrorCode::Corrupt, path, "ROI Number " + std::to_string(roi.number) + " is declared twice");
-    roi.name = str(it, DCM_ROIName);
-    roi.generationAlgorithm = str(it, DCM_ROIGenerationAlgorithm);
-    roi.frameOfReferenceUid = str(it, DCM_ReferencedFrameOfReferenceUID);
+    roi.name = textOf(it, DCM_ROIName);
+    roi.generationAlgorithm = textOf(it, DCM_ROIGenerationAlgorithm);
+    roi.frameOfReferenceUid = textOf(it, DCM_ReferencedFrameOfReferenceUID);
     if (!roi.frameOfReferenceUid.empty() && !frameUids.count(roi.frameOfReferenceUid))
       return makeError(ErrorCode::Corrupt, path,
                        roiName(&roi, roi.number) + " refers to frame of reference " + roi.frameOfReferenceUid +
@@ -213,8 +203,8 @@ core::Result<RtStructDocument> readRtStruct(const std::string& path, const core:
     const auto number = integer(it, DCM_ReferencedROINumber);
     if (!number || !roiIndex.count(*number)) continue;  // an observation of nothing: nothing to attach it to
     RtRoiInfo& roi = doc.rois[roiIndex[*number]];
-    roi.interpretedType = str(it, DCM_RTROIInterpretedType);
-    roi.interpreter = str(it, DCM_ROIInterpreter);
+    roi.interpretedType = textOf(it, DCM_RTROIInterpretedType);
+    roi.interpreter = textOf(it, DCM_ROIInterpreter);
     roi.code = dicom_detail::codeOf(it, DCM_RTROIIdentificationCodeSequence);
   }
 
@@ -257,7 +247,7 @@ core::Result<RtStructDocument> readRtStruct(const std::string& path, const core:
     for (std::size_t c = 0; c < contours.size(); ++c) {
       DcmItem* it = contours[c];
       const std::string what = roiName(&roi, roi.number) + ", contour " + std::to_string(c + 1);
-      const std::string type = str(it, DCM_ContourGeometricType);
+      const std::string type = textOf(it, DCM_ContourGeometricType);
       if (type != "CLOSED_PLANAR") {
         ++skippedTypes[type.empty() ? std::string("(no type)") : type];
         ++roi.skippedContours;

@@ -52,44 +52,6 @@ struct SliceContour {
   std::string data;  // Contour Data
 };
 
-// A single-valued text (LO, SH) from what was typed: no '\\' (a second value), no control characters; `n` bytes kept.
-std::string singleValue(const std::string& typed, std::size_t n) {
-  std::string s = truncateUtf8(typed, n);
-  for (char& ch : s)
-    if (ch == '\\' || static_cast<unsigned char>(ch) < 0x20) ch = ' ';
-  return s;
-}
-
-// A person name from what was typed: no component separator '=', no second value '\\', no control characters.
-std::string personName(const std::string& typed) {
-  std::string s = truncateUtf8(typed, 64);
-  for (char& ch : s)
-    if (ch == '\\' || ch == '=' || static_cast<unsigned char>(ch) < 0x20) ch = ' ';
-  return s;
-}
-
-// A new empty sequence `key` inserted into `parent`; nullptr after a failure. Items go in with appendItem, which stays
-// O(1) per item (dcmdata's findOrCreateSequenceItem walks the list to its end for every item it appends).
-DcmSequenceOfItems* newSequence(Builder& b, DcmItem* parent, const DcmTagKey& key) {
-  if (b.status.bad() || parent == nullptr) return nullptr;
-  auto* seq = new DcmSequenceOfItems(key);
-  b.status = parent->insert(seq, true);
-  b.note(key);
-  if (b.status.good()) return seq;
-  delete seq;  // dcmdata owns it only once inserted
-  return nullptr;
-}
-
-DcmItem* appendItem(Builder& b, DcmSequenceOfItems* seq) {
-  if (b.status.bad() || seq == nullptr) return nullptr;
-  auto* item = new DcmItem();
-  b.status = seq->append(item);
-  b.note(seq->getTag());
-  if (b.status.good()) return item;
-  delete item;
-  return nullptr;
-}
-
 }  // namespace
 
 core::Status writeRtStruct(const std::string& path, const core::LabelMap& labels, const core::LabelTable& table,
@@ -244,10 +206,9 @@ core::Status writeRtStruct(const std::string& path, const core::LabelMap& labels
       if (DcmItem* series = b.item(study, DCM_RTReferencedSeriesSequence)) {
         b.put(series, DCM_SeriesInstanceUID, uid(source.seriesInstanceUid));
         std::set<std::string> seen;
-        DcmSequenceOfItems* images = newSequence(b, series, DCM_ContourImageSequence);
         for (const SourceRef& r : *refs) {
           if (!seen.insert(r.sopInstanceUid).second) continue;
-          DcmItem* image = appendItem(b, images);
+          DcmItem* image = b.item(series, DCM_ContourImageSequence);
           if (image == nullptr) break;
           b.put(image, DCM_ReferencedSOPClassUID, source.sopClassUid);
           b.put(image, DCM_ReferencedSOPInstanceUID, uid(r.sopInstanceUid));
@@ -257,26 +218,22 @@ core::Status writeRtStruct(const std::string& path, const core::LabelMap& labels
   }
   std::size_t contourCount = 0;
   std::int64_t pointCount = 0;
-  DcmSequenceOfItems* roiSeq = newSequence(b, d, DCM_StructureSetROISequence);
-  DcmSequenceOfItems* contourSeq = newSequence(b, d, DCM_ROIContourSequence);
-  DcmSequenceOfItems* observationSeq = newSequence(b, d, DCM_RTROIObservationsSequence);
   for (const auto& [l, list] : contours) {
     const core::LabelEntry* entry = table.find(l);
     const std::string name = entry != nullptr && !entry->name.empty() ? entry->name : "Label " + std::to_string(l);
     const core::Rgba colour = entry != nullptr ? entry->color : core::LabelTable::defaultColor(l);
-    if (DcmItem* roi = appendItem(b, roiSeq)) {
+    if (DcmItem* roi = b.item(d, DCM_StructureSetROISequence)) {
       b.put(roi, DCM_ROINumber, std::to_string(l));
       b.put(roi, DCM_ReferencedFrameOfReferenceUID, frameUid);
       b.put(roi, DCM_ROIName, singleValue(name, 64));
       b.put(roi, DCM_ROIGenerationAlgorithm, algorithm);
     }
-    if (DcmItem* rc = appendItem(b, contourSeq)) {
+    if (DcmItem* rc = b.item(d, DCM_ROIContourSequence)) {
       b.put(rc, DCM_ROIDisplayColor,
             std::to_string(colour.r) + "\\" + std::to_string(colour.g) + "\\" + std::to_string(colour.b));
       int number = 0;
-      DcmSequenceOfItems* sequence = newSequence(b, rc, DCM_ContourSequence);
       for (const SliceContour& c : list) {
-        DcmItem* item = appendItem(b, sequence);
+        DcmItem* item = b.item(rc, DCM_ContourSequence);
         if (item == nullptr) break;
         if (DcmItem* image = b.item(item, DCM_ContourImageSequence)) {
           const SourceRef& r = (*refs)[std::size_t(c.slice)];
@@ -293,7 +250,7 @@ core::Status writeRtStruct(const std::string& path, const core::LabelMap& labels
       }
       b.put(rc, DCM_ReferencedROINumber, std::to_string(l));
     }
-    if (DcmItem* obs = appendItem(b, observationSeq)) {
+    if (DcmItem* obs = b.item(d, DCM_RTROIObservationsSequence)) {
       b.put(obs, DCM_ObservationNumber, std::to_string(l));
       b.put(obs, DCM_ReferencedROINumber, std::to_string(l));
       const auto typed = options.interpretedTypes.find(l);

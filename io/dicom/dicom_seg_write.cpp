@@ -164,9 +164,7 @@ void putHeader(Builder& b, DcmDataset* d, SegHeader& h) {
   b.put(d, DCM_ContentLabel, "SEGMENTATION");
   b.put(d, DCM_ContentDescription, truncateUtf8(options.seriesDescription, 64));
   // A person name: its component separator '=' and '\\' (a second value) cannot come from what was typed.
-  std::string creator = options.deidentify ? std::string() : truncateUtf8(options.contentCreator, 64);
-  for (char& ch : creator)
-    if (ch == '\\' || ch == '=' || static_cast<unsigned char>(ch) < 0x20) ch = ' ';
+  const std::string creator = options.deidentify ? std::string() : personName(options.contentCreator);
   b.put(d, DCM_ContentCreatorName, creator);
   b.put(d, DCM_SegmentationType, h.segmentationType);
 }

@@ -1,5 +1,6 @@
 #include "io/dicom/dicom_write_support.h"
 
+#include <algorithm>
 #include <ctime>
 #include <vector>
 
@@ -114,6 +115,19 @@ core::Result<std::vector<SourceRef>> sliceReferences(const std::string& path, co
       return makeError(ErrorCode::Unsupported, path,
                        "slice " + std::to_string(k + 1) + " of the source series has no instance to reference");
   return refs;
+}
+
+std::string singleValue(const std::string& typed, std::size_t n) {
+  std::string s = truncateUtf8(typed, n);
+  for (char& ch : s)
+    if (ch == '\\' || static_cast<unsigned char>(ch) < 0x20) ch = ' ';
+  return s;
+}
+
+std::string personName(const std::string& typed) {
+  std::string s = singleValue(typed, 64);
+  std::replace(s.begin(), s.end(), '=', ' ');
+  return s;
 }
 
 void putPatientAndStudy(Builder& b, DcmItem* d, bool deidentify, const SourceHeader& patient) {

@@ -11,6 +11,7 @@
 #include <dcmtk/dcmdata/dcdeftag.h>
 #include <dcmtk/dcmdata/dcfilefo.h>
 #include <dcmtk/dcmdata/dcitem.h>
+#include <dcmtk/dcmdata/dcsequen.h>
 
 #include "core/error.h"
 #include "core/geometry.h"
@@ -44,12 +45,26 @@ struct Builder {
     note(key);
   }
   // Appends a new item to the sequence `seq` of `parent` (creating it) and returns it; nullptr after a failure.
+  // O(1) per item: dcmdata's findOrCreateSequenceItem(.., -2) walks the whole sequence for every item it appends
+  // (minutes for an RT structure set's tens of thousands of contours, or a SEG's frames).
   DcmItem* item(DcmItem* parent, const DcmTagKey& seq) {
     if (status.bad()) return nullptr;
-    DcmItem* out = nullptr;
-    status = parent->findOrCreateSequenceItem(seq, out, -2);
+    DcmSequenceOfItems* sequence = nullptr;
+    if (parent->findAndGetSequence(seq, sequence).bad() || sequence == nullptr) {
+      sequence = new DcmSequenceOfItems(seq);
+      status = parent->insert(sequence, true);
+      if (status.bad()) {
+        delete sequence;  // dcmdata owns it only once inserted
+        note(seq);
+        return nullptr;
+      }
+    }
+    auto* out = new DcmItem();
+    status = sequence->append(out);
     note(seq);
-    return status.good() ? out : nullptr;
+    if (status.good()) return out;
+    delete out;
+    return nullptr;
   }
   void code(DcmItem* parent, const DcmTagKey& seq, const core::CodedConcept& c) {
     DcmItem* it = item(parent, seq);
@@ -96,6 +111,12 @@ struct SourceRef {
 // (GeometryMismatch).
 core::Result<std::vector<SourceRef>> sliceReferences(const std::string& path, const core::Geometry& grid,
                                                       const DicomSeries& source);
+
+// Text typed by a person, as one value of a string attribute: no '\\' (it would start a second value) and no control
+// characters; at most `n` bytes, never splitting a character.
+std::string singleValue(const std::string& typed, std::size_t n);
+// A person's name (PN) as typed: as singleValue (64 bytes), and no '=' (PN's component-group separator).
+std::string personName(const std::string& typed);
 
 // Today's date and time (UTC) as DICOM DA and TM.
 void nowDicom(std::string& date, std::string& time);
