@@ -43,6 +43,8 @@ PACKAGES=(
   sshfs openssh-server openssh-client fuse3
   # io/pacs: DICOMweb over libcurl (DIMSE is DCMTK's dcmnet/dcmtls, above)
   libcurl4-openssl-dev
+  # io/trust: Ed25519 signatures (and AES-GCM) through OpenSSL 3's libcrypto
+  libssl-dev
   # tests: a real PACS on loopback, Orthanc with its DICOMweb plugin (tests/pacs/orthanc_server.h); curl seeds it over
   # REST, DCMTK's tools (echoscu, getscu, movescu, storescu) are the peers the benchmarks compare with
   orthanc orthanc-dicomweb curl dcmtk

@@ -23,6 +23,7 @@ struct StudyImportReport;
 struct DicomIndex;
 struct DicomSeries;
 class ShareStore;
+struct RecordTrust;
 }  // namespace delineate::io
 
 namespace delineate::app::cli {
@@ -261,6 +262,12 @@ struct ModelPathOptions {
   std::string name;
 };
 
+struct TrustOptions {
+  std::string root, user, publicKey, keyFile;
+  std::vector<std::string> roles;
+  bool json = false;
+};
+
 struct AuditVerifyOptions {
   std::vector<std::string> targets;  // log files or share-store roots
 };
@@ -322,6 +329,15 @@ int runModelFetch(const ModelFetchOptions& options);
 int runModelRegister(const ModelRegisterOptions& options);
 int runModelPath(const ModelPathOptions& options);
 int runAuditVerify(const AuditVerifyOptions& options);
+// A record's trust as JSON: {"state", "signer", "detail"} (trust_commands.cpp).
+nlohmann::json recordTrustJson(const io::RecordTrust& trust);
+int runTrustKeygen(const TrustOptions& options);
+int runTrustKey(const TrustOptions& options);
+int runTrustInit(const TrustOptions& options);
+int runTrustAdd(const TrustOptions& options);
+int runTrustRemove(const TrustOptions& options);
+int runTrustShow(const TrustOptions& options);
+int runTrustVerify(const TrustOptions& options);
 int runPacsEcho(const PacsOptions& options);
 int runPacsFind(const PacsOptions& options);
 int runPacsGet(const PacsOptions& options);

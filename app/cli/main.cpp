@@ -57,6 +57,7 @@ class Program {
     addCheckpointCommands();
     addModelCommands();
     addAuditCommands();
+    addTrustCommands();
     addPacsCommands();
     addBatchCommands();
   }
@@ -644,6 +645,58 @@ class Program {
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   }
 
+  void addTrustCommands() {
+    CLI::App* trust = group("trust", "signing keys and the share's roster: who may sign what (annotator, reviewer, "
+                                     "trainer, admin); every signed record checked.");
+    const auto keyOption = [&](CLI::App* c) {
+      value(c, "--key", m_trust.keyFile, "FILE",
+            "the signing key (default: $DELINEATE_KEY_FILE, else ~/.config/delineate/identity/ed25519.pem)");
+    };
+    const auto roles = [&](CLI::App* c, bool required) {
+      CLI::Option* o = repeatable(valueName(
+          c->add_option("--role", m_trust.roles, "a role: annotator, reviewer, trainer or admin (repeatable)"), "R"));
+      o->check(CLI::IsMember({"annotator", "reviewer", "trainer", "admin"}));
+      if (required) o->required();
+    };
+    CLI::App* keygen = command(*trust, "keygen", "create this user's Ed25519 signing key (owner-only; never replaced).",
+                               [this] { return runTrustKeygen(m_trust); });
+    keyOption(keygen);
+    json(keygen, m_trust.json);
+    CLI::App* key = command(*trust, "key", "this user's public key and fingerprint (what an admin adds).",
+                            [this] { return runTrustKey(m_trust); });
+    keyOption(key);
+    json(key, m_trust.json);
+    CLI::App* init = command(*trust, "init", "give an unsigned share its roster, with this user's key as its admin.",
+                             [this] { return runTrustInit(m_trust); });
+    positional(init, "ROOT", m_trust.root, "the share store");
+    value(init, "--user", m_trust.user, "NAME", "the admin's name on the roster (default: this login)");
+    roles(init, false);
+    keyOption(init);
+    CLI::App* add = command(*trust, "add", "add a member to the roster, or change a member's key and roles (admins).",
+                            [this] { return runTrustAdd(m_trust); });
+    positional(add, "ROOT", m_trust.root, "the share store");
+    positional(add, "USER", m_trust.user, "the member's name (their login)");
+    positional(add, "PUBKEY", m_trust.publicKey, "their public key, as 'trust key' prints it");
+    roles(add, true);
+    keyOption(add);
+    CLI::App* remove = command(*trust, "remove", "remove a member: nothing they signed counts any more (admins).",
+                               [this] { return runTrustRemove(m_trust); });
+    positional(remove, "ROOT", m_trust.root, "the share store");
+    positional(remove, "USER", m_trust.user, "the member's name");
+    keyOption(remove);
+    CLI::App* show = command(*trust, "show", "the roster as this machine trusts it (pinned on first use); exit 1 when "
+                                             "it is not trusted.",
+                             [this] { return runTrustShow(m_trust); });
+    positional(show, "ROOT", m_trust.root, "the share store");
+    json(show, m_trust.json);
+    CLI::App* verify = command(*trust, "verify", "check every signed record of the share: label revisions, review "
+                                                 "steps, datasets, checkpoints; exit 1 on a forged, unknown-key or "
+                                                 "out-of-role record.",
+                               [this] { return runTrustVerify(m_trust); });
+    positional(verify, "ROOT", m_trust.root, "the share store");
+    json(verify, m_trust.json);
+  }
+
   void addPacsCommands() {
     CLI::App* pacs = group("pacs", "a PACS over DIMSE (C-ECHO, C-FIND, C-GET, C-MOVE, C-STORE, a storage SCP) or "
                                    "DICOMweb (QIDO-RS, WADO-RS, STOW-RS).");
@@ -871,6 +924,7 @@ class Program {
   CheckpointGetOptions m_checkpointGet;
   CheckpointListOptions m_checkpointList;
   AuditVerifyOptions m_auditVerify;
+  TrustOptions m_trust;
   PacsOptions m_pacs;
 };
 

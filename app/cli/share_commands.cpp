@@ -24,6 +24,7 @@
 #include "io/share/share_reviews.h"
 #include "io/share/share_revisions.h"
 #include "io/share/share_store.h"
+#include "io/share/share_trust.h"
 #include "io/studies/study_store.h"
 
 namespace delineate::app::cli {
@@ -50,17 +51,25 @@ nlohmann::json revisionJson(const RevisionInfo& r) {
   nlohmann::json j{{"revision", r.number}, {"content", r.content},   {"sha256", r.sha256},
                    {"bytes", r.bytes},     {"author", r.author},     {"time", r.time},
                    {"base", r.base},       {"message", r.message},   {"conflict", r.conflict},
-                   {"latestAtSave", r.latestAtSave}};
+                   {"latestAtSave", r.latestAtSave}, {"trust", recordTrustJson(r.trust)}};
   const auto extra = nlohmann::json::parse(r.extraJson, nullptr, false);
   if (extra.is_object() && !extra.empty()) j["extra"] = extra;
   return j;
 }
 
-void printRevisionLine(const RevisionInfo& r) {
+// A record's signature on its own line: on a signed share always, on an unsigned one only for a signed record.
+void printTrustLine(const io::RecordTrust& t, bool signedStore, const char* indent = "        ") {
+  if (t.state == io::TrustState::Unsigned && !signedStore) return;
+  const bool good = t.state == io::TrustState::Signed;
+  std::printf("%s%s%s\n", indent, good ? "" : "NOT TRUSTED: ", io::describeTrust(t).c_str());
+}
+
+void printRevisionLine(const RevisionInfo& r, bool signedStore) {
   std::printf("r%-6d %s  %-12s base %-6d %10llu B  %s%s%s\n", r.number, r.time.c_str(), r.author.c_str(), r.base,
               static_cast<unsigned long long>(r.bytes), r.sha256.substr(0, 12).c_str(),
               r.conflict ? ("  CONFLICT (r" + std::to_string(r.latestAtSave) + " was newer)").c_str() : "",
               r.message.empty() ? "" : ("  \"" + r.message + "\"").c_str());
+  printTrustLine(r.trust, signedStore);
 }
 
 void reportConflict(const RevisionInfo& r) {
@@ -115,18 +124,23 @@ int printList(const RevisionFolder& folder, bool json, const std::vector<io::Rev
       const io::RevisionReview* rv = reviewOf(r.number);
       nlohmann::json state{{"state", rv ? io::reviewStateName(rv->state) : "none"}};
       if (rv && rv->last()) state.update({{"by", rv->last()->user}, {"time", rv->last()->time}, {"comment", rv->last()->comment}});
+      if (rv) state["notCounted"] = rv->notCounted();
       j["revisions"].back()["review"] = state;
     }
     for (const auto& d : list->damaged) j["damaged"].push_back({{"revision", d.number}, {"reason", d.reason}});
     std::printf("%s\n", j.dump(2).c_str());
     return 0;
   }
+  const bool signedStore = io::storeIsSigned(folder.store());
   std::printf("%s: %zu revision(s)\n", folder.folder().c_str(), list->revisions.size());
   for (const auto& r : list->revisions) {
-    printRevisionLine(r);
-    if (const io::RevisionReview* rv = reviewOf(r.number); rv && rv->last())
+    printRevisionLine(r, signedStore);
+    const io::RevisionReview* rv = reviewOf(r.number);
+    if (rv && rv->last())
       std::printf("        review: %s by %s, %s%s\n", io::reviewStateName(rv->state), rv->last()->user.c_str(),
                   rv->last()->time.c_str(), rv->last()->comment.empty() ? "" : (": \"" + rv->last()->comment + "\"").c_str());
+    if (rv && rv->notCounted())
+      std::printf("        review: %zu step(s) that do not count (see 'review show')\n", rv->notCounted());
   }
   for (int n : list->incomplete) std::printf("r%-6d incomplete (its save was interrupted; never loaded)\n", n);
   for (const auto& d : list->damaged) std::printf("r%-6d damaged, skipped: %s\n", d.number, d.reason.c_str());
@@ -225,7 +239,7 @@ int runShareShow(const ShareShowOptions& o) {
     std::printf("%s\n", j.dump(2).c_str());
     return 0;
   }
-  if (info) printRevisionLine(*info);
+  if (info) printRevisionLine(*info, io::storeIsSigned(*ls.store));
   std::printf("grid %lldx%lldx%lld, hash verified\nlabel     voxels        volume\n",
               static_cast<long long>(g.dimensions()[0]), static_cast<long long>(g.dimensions()[1]),
               static_cast<long long>(g.dimensions()[2]));
@@ -452,7 +466,8 @@ namespace {
 nlohmann::json reviewRecordJson(const io::ReviewRecord& r) {
   return {{"revision", r.revision}, {"sequence", r.sequence}, {"action", io::reviewActionName(r.action)},
           {"user", r.user},         {"host", r.host},         {"time", r.time},
-          {"comment", r.comment}};
+          {"comment", r.comment},   {"trust", recordTrustJson(r.trust)}, {"counted", r.counted},
+          {"notCounted", r.notCounted}};
 }
 
 nlohmann::json reviewJson(const io::RevisionReview& r) {
@@ -461,11 +476,14 @@ nlohmann::json reviewJson(const io::RevisionReview& r) {
   return j;
 }
 
-void printReview(const io::RevisionReview& r) {
+void printReview(const io::RevisionReview& r, bool signedStore) {
   std::printf("r%-6d %s\n", r.revision, io::reviewStateName(r.state));
-  for (const auto& h : r.history)
+  for (const auto& h : r.history) {
     std::printf("        %d. %-8s %s on %s, %s%s\n", h.sequence, io::reviewActionName(h.action), h.user.c_str(),
                 h.host.c_str(), h.time.c_str(), h.comment.empty() ? "" : (": \"" + h.comment + "\"").c_str());
+    printTrustLine(h.trust, signedStore, "           ");
+    if (!h.counted && h.trust.counts()) std::printf("           NOT COUNTED: %s\n", h.notCounted.c_str());
+  }
 }
 
 }  // namespace
@@ -517,7 +535,8 @@ int runReviewShow(const ReviewOptions& o) {
     return 0;
   }
   if (shown.empty()) std::printf("no reviews\n");
-  for (const auto& r : shown) printReview(r);
+  const bool signedStore = io::storeIsSigned(*ls.store);
+  for (const auto& r : shown) printReview(r, signedStore);
   return 0;
 }
 

@@ -32,7 +32,7 @@ namespace delineate::io {
 
 inline constexpr const char* kAuditActions[] = {"open", "save", "export", "inference", "training", "lease-break",
                                                 "restore", "review", "dataset", "import", "reindex",
-                                                "receive"};
+                                                "receive", "trust"};
 inline constexpr std::size_t kMaxAuditLineBytes = 64 * 1024;
 
 bool isAuditAction(const std::string& action);

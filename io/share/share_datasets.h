@@ -53,7 +53,9 @@ class DatasetRevisions : public RevisionFolder {
 
  private:
   DatasetRevisions(const ShareStore& store, std::string name)
-      : RevisionFolder(store, "datasets/" + name, ".dataset.json"), m_name(std::move(name)) {}
+      : RevisionFolder(store, "datasets/" + name, ".dataset.json"), m_name(std::move(name)) {
+    setSignerRole("trainer");
+  }
   std::string m_name;
 };
 

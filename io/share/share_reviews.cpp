@@ -11,6 +11,8 @@
 
 #include "io/base/file_read.h"
 #include "io/base/process_info.h"
+#include "io/share/share_trust.h"
+#include "io/share/share_trust_internal.h"
 
 namespace delineate::io {
 namespace {
@@ -35,7 +37,10 @@ std::optional<std::pair<int, int>> parseRecordName(const std::string& name) {
   return std::make_pair(revision, sequence);
 }
 
-core::Result<ReviewRecord> readRecord(const fs::path& file, int revision, int sequence) {
+const char* roleFor(ReviewAction action) { return action == ReviewAction::Submit ? "annotator" : "reviewer"; }
+
+core::Result<ReviewRecord> readRecord(const ShareStore& store, const std::string& folder, const fs::path& file,
+                                      int revision, int sequence) {
   auto text = readWholeFile(file.string(), kMaxRecordBytes, "review record");
   if (!text) return text.error();
   const auto j = nlohmann::json::parse(*text, nullptr, false);
@@ -54,7 +59,47 @@ core::Result<ReviewRecord> readRecord(const fs::path& file, int revision, int se
   r.host = j.value("host", "");
   r.time = j.value("time", "");
   r.comment = j.value("comment", "");
+  r.trust = verifyRecord(store, folder + "/" + recordName(revision, sequence), j, r.user, roleFor(r.action));
   return r;
+}
+
+// A signed store's state: the records that count, replayed by the rules; the others are marked with why not.
+ReviewState replaySigned(const ShareStore& store, std::vector<ReviewRecord>& history, const std::string& author) {
+  ReviewState state = ReviewState::None;
+  std::string submitter;
+  for (auto& r : history) {
+    if (!recordCounts(store, r.trust)) {
+      r.counted = false;
+      r.notCounted = describeTrust(r.trust);
+      continue;
+    }
+    const auto outOfTurn = [&](const std::string& why) {
+      r.counted = false;
+      r.notCounted = "out of turn: " + why;
+    };
+    switch (r.action) {
+      case ReviewAction::Submit:
+        if (state == ReviewState::None || state == ReviewState::Rejected) {
+          state = ReviewState::Submitted;
+          submitter = r.user;
+        } else {
+          outOfTurn(std::string("the revision was ") + reviewStateName(state));
+        }
+        break;
+      case ReviewAction::Approve:
+      case ReviewAction::Reject:
+        if (state != ReviewState::Submitted)
+          outOfTurn(std::string("the revision was ") + reviewStateName(state) + ", not submitted");
+        else if (r.user == author)
+          outOfTurn(r.user + " wrote the revision");
+        else if (r.user == submitter)
+          outOfTurn(r.user + " submitted the revision");
+        else
+          state = r.action == ReviewAction::Approve ? ReviewState::Approved : ReviewState::Rejected;
+        break;
+    }
+  }
+  return state;
 }
 
 ReviewState stateAfter(const std::vector<ReviewRecord>& history) {
@@ -107,16 +152,30 @@ core::Result<std::vector<RevisionReview>> LabelSetReviews::read(int only) const 
   }
   if (ec) return makeError(ErrorCode::ReadFailed, *dir, "cannot list the review records: " + ec.message());
   std::vector<RevisionReview> out;
+  const bool signedStore = shareTrust(m_set->store())->signedStore();
+  RevisionList revisions;
+  if (signedStore && !files.empty()) {
+    auto listed = m_set->list();
+    if (!listed) return listed.error();
+    revisions = std::move(*listed);
+  }
   for (auto& [revision, records] : files) {
     std::sort(records.begin(), records.end());
     RevisionReview review;
     review.revision = revision;
     for (const auto& [sequence, path] : records) {
-      auto r = readRecord(path, revision, sequence);
+      auto r = readRecord(m_set->store(), folder(), path, revision, sequence);
       if (!r) return r.error();
       review.history.push_back(std::move(r).value());
     }
-    review.state = stateAfter(review.history);
+    if (signedStore) {
+      const RevisionInfo* info = revisions.find(revision);
+      // A revision that is not there (or whose record is damaged) has no author to check against; its steps still
+      // need signatures and turns.
+      review.state = replaySigned(m_set->store(), review.history, info ? info->author : std::string());
+    } else {
+      review.state = stateAfter(review.history);
+    }
     out.push_back(std::move(review));
   }
   return out;
@@ -135,7 +194,11 @@ core::Result<RevisionReview> LabelSetReviews::review(int revision) const {
 
 core::Result<ReviewRecord> LabelSetReviews::record(int revision, ReviewAction action, const std::string& userIn,
                                                   const std::string& comment, const std::string& hostIn) const {
-  const std::string user = userIn.empty() ? processUserName() : userIn;
+  // On a signed store the step is signed, and its user is the roster's name for this user's key.
+  auto signer = recordSigner(m_set->store(), userIn, roleFor(action),
+                             m_set->store().root() + "/" + m_set->folder() + " r" + std::to_string(revision));
+  if (!signer) return signer.error();
+  const std::string user = !signer->author.empty() ? signer->author : processUserName();
   const std::string host = hostIn.empty() ? localHostName() : hostIn;
   const std::string subject = m_set->folder() + " r" + std::to_string(revision);
   auto refuse = [&](const std::string& why) { return makeError(ErrorCode::InvalidArgument, subject, why); };
@@ -180,9 +243,10 @@ core::Result<ReviewRecord> LabelSetReviews::record(int revision, ReviewAction ac
     r.host = host;
     r.time = utcNowIso();
     r.comment = comment;
-    const nlohmann::json j{{"revision", r.revision}, {"sequence", r.sequence}, {"action", reviewActionName(action)},
-                           {"user", r.user},         {"host", r.host},         {"time", r.time},
-                           {"comment", r.comment}};
+    nlohmann::json j{{"revision", r.revision}, {"sequence", r.sequence}, {"action", reviewActionName(action)},
+                     {"user", r.user},         {"host", r.host},         {"time", r.time},
+                     {"comment", r.comment}};
+    signRecord(m_set->store(), *signer, folder() + "/" + recordName(revision, r.sequence), j);
     const std::string text = j.dump(2) + "\n";
     auto claimed = m_set->store().createExclusive(folder() + "/" + recordName(revision, r.sequence), text.data(), text.size());
     if (!claimed) return claimed.error();

@@ -14,7 +14,12 @@
 //     (a second pair of eyes). reject needs a comment (what to change).
 //   - nothing follows an approval: an approved revision stays approved (a correction is a new revision).
 // Every step is also written to the store's audit log (action "review") by the caller that made it.
+// On a signed store (io/share/share_trust.h) every step is signed by its user (submit: an annotator; approve,
+// reject: a reviewer), and the state is replayed from the records that count: signed by a current member in role,
+// in turn by the rules above (an approval by the revision's own author, or one never submitted, counts for nothing
+// even when signed). A record that does not count stays in the history, marked with the reason.
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +41,11 @@ struct ReviewRecord {
   std::string host;
   std::string time;  // UTC, ISO 8601
   std::string comment;
+  // Not stored: what the record's signature is worth, and whether it counts towards the state (on a signed store
+  // only records signed by a current member in role count, and only where the rules above allow the step); why not.
+  RecordTrust trust;
+  bool counted = true;
+  std::string notCounted;
   // Not stored: set by record() when the step is on the share but its study-catalogue record could not be written.
   std::string catalogueWarning;
 };
@@ -47,8 +57,17 @@ const char* reviewStateName(ReviewState state);  // "none", "submitted", "approv
 struct RevisionReview {
   int revision = 0;
   ReviewState state = ReviewState::None;
-  std::vector<ReviewRecord> history;  // by sequence
-  const ReviewRecord* last() const { return history.empty() ? nullptr : &history.back(); }
+  std::vector<ReviewRecord> history;  // by sequence, counted or not
+  // The newest record that counted: the one that made the state (nullptr when none did).
+  const ReviewRecord* last() const {
+    for (auto it = history.rbegin(); it != history.rend(); ++it)
+      if (it->counted) return &*it;
+    return nullptr;
+  }
+  // Records that are on the share but do not count (unsigned, forged, out of role, removed member, out of turn).
+  std::size_t notCounted() const {
+    return static_cast<std::size_t>(std::count_if(history.begin(), history.end(), [](const ReviewRecord& r) { return !r.counted; }));
+  }
 };
 
 class LabelSetReviews {

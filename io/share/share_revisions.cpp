@@ -20,6 +20,7 @@
 #include "io/base/atomic_file.h"
 #include "io/base/file_read.h"
 #include "io/share/audit_log.h"
+#include "io/share/share_trust_internal.h"
 #include "io/volume/nifti.h"
 #include "io/base/posix_util.h"
 #include "io/base/sha256.h"
@@ -55,7 +56,9 @@ bool validSuffix(const std::string& s) {
 }
 
 
-core::Result<RevisionInfo> readMetadata(const fs::path& file, int number) {
+// `role` non-empty: the record's signature is checked against the store's roster (`relativePath`: its path there).
+core::Result<RevisionInfo> readMetadata(const fs::path& file, int number, const ShareStore& store,
+                                        const std::string& relativePath, const std::string& role) {
   auto text = readWholeFile(file.string(), kMaxRecordBytes, "revision record");
   if (!text) return text.error();
   const auto j = nlohmann::json::parse(*text, nullptr, false);
@@ -78,6 +81,7 @@ core::Result<RevisionInfo> readMetadata(const fs::path& file, int number) {
     return makeError(ErrorCode::ParseError, file.string(), std::string("revision metadata field missing or wrong: ") + e.what());
   }
   if (r.sha256.size() != 64) return makeError(ErrorCode::ParseError, file.string(), "sha256 is not 64 hex digits");
+  if (!role.empty()) r.trust = verifyRecord(store, relativePath, j, r.author, role);
   if (r.content.rfind(stem(number) + ".", 0) != 0 || r.content.find('/') != std::string::npos)
     return makeError(ErrorCode::ParseError, file.string(), "content name '" + r.content + "' is not this revision's");
   return r;
@@ -149,7 +153,8 @@ core::Result<RevisionList> RevisionFolder::list() const {
   std::sort(claimed.begin(), claimed.end());
   std::sort(out.leftovers.begin(), out.leftovers.end());
   for (int n : claimed) {
-    auto info = readMetadata(fs::path(*folder) / (stem(n) + ".json"), n);
+    auto info = readMetadata(fs::path(*folder) / (stem(n) + ".json"), n, *m_store, m_folder + "/" + stem(n) + ".json",
+                             m_role);
     if (!info) {
       // One damaged record is reported and skipped: it must not hide the other revisions.
       out.damaged.push_back({n, info.error().describe()});
@@ -167,7 +172,16 @@ core::Result<RevisionList> RevisionFolder::list() const {
 core::Result<RevisionInfo> RevisionFolder::claimAndPublish(RevisionInfo info, const std::string& suffix,
                                                            const void* data, std::size_t size,
                                                            const std::string& stagedPath,
-                                                           const core::ProgressSink* progress) const {
+                                                           const SaveRequest& request) const {
+  const core::ProgressSink* progress = request.progress;
+  // On a signed store: this user's key signs the record, and the author is the roster's name for it.
+  RecordSigner signer;
+  if (!m_role.empty()) {
+    auto s = recordSigner(*m_store, info.author, m_role, m_store->root() + "/" + m_folder);
+    if (!s) return s.error();
+    signer = std::move(*s);
+    info.author = signer.author;
+  }
   // One round: the next free number (claimed but unfinished ones count) and its record, created exclusively.
   const auto round = [&](int) -> core::Result<std::optional<RevisionInfo>> {
     if (progress && progress->cancelled())
@@ -179,6 +193,10 @@ core::Result<RevisionInfo> RevisionFolder::claimAndPublish(RevisionInfo info, co
     for (const auto& d : current->damaged) next = std::max(next, d.number);  // its name is taken all the same
     ++next;
     if (next > kMaxRevision) return makeError(ErrorCode::SizeLimit, m_folder, "more than 999999 revisions");
+    if (request.expectedNumber != 0 && next != request.expectedNumber)
+      return makeError(ErrorCode::InvalidArgument, m_store->root() + "/" + m_folder,
+                       "revision " + std::to_string(request.expectedNumber) +
+                           " was taken by another writer meanwhile: read the folder again");
     info.number = next;
     info.content = stem(next) + suffix;
     // Claimed but unfinished numbers count: another writer may be publishing its content right now. (A save killed
@@ -191,6 +209,7 @@ core::Result<RevisionInfo> RevisionFolder::claimAndPublish(RevisionInfo info, co
                      {"base", info.base},    {"message", info.message}, {"conflict", info.conflict},
                      {"latestAtSave", info.latestAtSave}};
     if (!info.extraJson.empty() && info.extraJson != "{}") j["extra"] = nlohmann::json::parse(info.extraJson);
+    signRecord(*m_store, signer, m_folder + "/" + stem(next) + ".json", j);
     const std::string meta = j.dump(2) + "\n";
     auto claimed = m_store->createExclusive(m_folder + "/" + stem(next) + ".json", meta.data(), meta.size());
     if (!claimed) return claimed.error();
@@ -231,7 +250,7 @@ core::Result<RevisionInfo> RevisionFolder::save(const void* data, std::size_t si
   info.base = request.baseRevision;
   info.message = request.message;
   info.extraJson = request.extraJson;
-  return claimAndPublish(std::move(info), m_suffix, data, size, {}, request.progress);
+  return claimAndPublish(std::move(info), m_suffix, data, size, {}, request);
 }
 
 core::Result<RevisionInfo> RevisionFolder::saveFile(const std::string& sourcePath, const SaveRequest& request,
@@ -269,7 +288,7 @@ core::Result<RevisionInfo> RevisionFolder::saveFile(const std::string& sourcePat
   info.base = request.baseRevision;
   info.message = request.message;
   info.extraJson = request.extraJson;
-  auto saved = claimAndPublish(std::move(info), suffix, nullptr, 0, staged, request.progress);
+  auto saved = claimAndPublish(std::move(info), suffix, nullptr, 0, staged, request);
   if (!saved) ::unlink(staged.c_str());
   return saved;
 }
@@ -281,7 +300,7 @@ core::Result<RevisionInfo> RevisionFolder::info(int revision, std::string* conte
   std::error_code ec;
   if (revision < 1 || revision > kMaxRevision || !fs::exists(meta, ec))
     return makeError(ErrorCode::NotFound, meta.string(), "no revision " + std::to_string(revision));
-  auto r = readMetadata(meta, revision);
+  auto r = readMetadata(meta, revision, *m_store, m_folder + "/" + stem(revision) + ".json", m_role);
   if (!r) return r.error();
   const fs::path content = fs::path(*folder) / r->content;
   if (!fs::exists(content, ec))
@@ -359,7 +378,9 @@ core::Result<RevisionInfo> RevisionFolder::verify(int revision) const {
 LabelSetRevisions::LabelSetRevisions(const ShareStore& store, std::string study, std::string name)
     : RevisionFolder(store, "studies/" + study + "/labelsets/" + name, ".nii.gz"),
       m_study(std::move(study)),
-      m_name(std::move(name)) {}
+      m_name(std::move(name)) {
+  setSignerRole("annotator");
+}
 
 core::Result<LabelSetRevisions> LabelSetRevisions::open(const ShareStore& store, const std::string& study,
                                                         const std::string& labelSet) {

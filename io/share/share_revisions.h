@@ -33,6 +33,7 @@
 #include "core/label_map.h"
 #include "core/progress.h"
 #include "io/share/share_store.h"
+#include "io/trust/roster.h"
 
 namespace delineate::io {
 
@@ -48,6 +49,8 @@ struct RevisionInfo {
   bool conflict = false;  // saved on `base` while `latestAtSave` had appeared
   int latestAtSave = 0;
   std::string extraJson;  // the caller's sidecar object as JSON text ("{}" when none)
+  // Not stored: what the record's signature is worth (io/share/share_trust.h); "unsigned" on an unsigned store.
+  RecordTrust trust;
   // Not stored: set by a label-set save whose revision is safe but whose study-catalogue record could not be written
   // (io/share/share_catalogue.h); the caller tells the user.
   std::string catalogueWarning;
@@ -75,6 +78,9 @@ struct SaveRequest {
   // leaves no revision, incomplete or complete. After the claim it finishes (a claimed number is never abandoned
   // by choice). A save blocked on a hung share checks it when the share answers again.
   const core::ProgressSink* progress = nullptr;
+  // Non-zero: the revision must get this number; when another writer claimed it first, the save ends with
+  // InvalidArgument ("changed meanwhile") instead of taking the next one (a roster version names its number).
+  int expectedNumber = 0;
 };
 
 class RevisionFolder {
@@ -101,16 +107,21 @@ class RevisionFolder {
   const std::string& folder() const { return m_folder; }  // relative to the store root
   const ShareStore& store() const { return *m_store; }
 
+ protected:
+  // The roster role a signer of this folder's revisions must hold (io/share/share_trust.h); empty: revisions here are
+  // neither signed nor verified (the roster's own versions carry their own signatures).
+  void setSignerRole(std::string role) { m_role = std::move(role); }
+
  private:
   core::Result<RevisionInfo> claimAndPublish(RevisionInfo info, const std::string& suffix,
                                              const void* data, std::size_t size,
-                                             const std::string& stagedPath,
-                                             const core::ProgressSink* progress = nullptr) const;
+                                             const std::string& stagedPath, const SaveRequest& request) const;
   core::Result<RevisionInfo> info(int revision, std::string* contentPath) const;
 
   const ShareStore* m_store;
   std::string m_folder;
   std::string m_suffix;
+  std::string m_role;
 };
 
 // study and label-set names: letters, digits, '-', '_', '.', at most 128 characters (they become folder names).
@@ -149,7 +160,9 @@ class ModelCheckpoints : public RevisionFolder {
   static core::Result<ModelCheckpoints> open(const ShareStore& store, const std::string& model);
 
  private:
-  ModelCheckpoints(const ShareStore& store, std::string folder) : RevisionFolder(store, std::move(folder), ".pt") {}
+  ModelCheckpoints(const ShareStore& store, std::string folder) : RevisionFolder(store, std::move(folder), ".pt") {
+    setSignerRole("trainer");
+  }
 };
 
 }  // namespace delineate::io

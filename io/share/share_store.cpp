@@ -16,6 +16,7 @@
 #include "io/base/file_read.h"
 #include "io/base/posix_util.h"
 #include "io/base/sha256.h"
+#include "io/share/share_trust_internal.h"
 
 namespace delineate::io {
 namespace {
@@ -27,7 +28,7 @@ using core::makeError;
 using detail::errnoText;
 constexpr std::size_t kBlockBytes = std::size_t(8) << 20;
 
-const char* const kFolders[] = {"studies", "checkpoints", "reports", "audit"};
+const char* const kFolders[] = {"studies", "checkpoints", "reports", "audit"};  // trust/: made by the first roster
 
 core::Result<std::string> readSentinel(const fs::path& root) {
   const fs::path sentinel = root / ShareStore::kSentinel;
@@ -59,6 +60,9 @@ std::string newStoreId() {
 }
 
 }  // namespace
+
+ShareStore::ShareStore(std::string root, std::string id)
+    : m_root(std::move(root)), m_id(std::move(id)), m_trust(std::make_shared<ShareTrustCache>()) {}
 
 core::Result<ShareStore> ShareStore::initialize(const std::string& root) {
   std::error_code ec;

@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -28,6 +29,8 @@
 #include "io/base/atomic_file.h"
 
 namespace delineate::io {
+
+struct ShareTrustCache;  // io/share/share_trust_internal.h
 
 // JSON records on the share (the sentinel, revision records, report manifests) are a few kilobytes, a label table
 // in a revision's "extra" at most a few megabytes: anything longer is not ours and is refused before it is parsed.
@@ -89,14 +92,19 @@ class ShareStore {
   // Absolute path of `relativePath`; InvalidArgument for absolute paths or ".." that would leave the store.
   core::Result<std::string> resolve(const std::string& relativePath) const;
 
+  // The roster and this user's signing key as this store object (and its copies) read them first
+  // (io/share/share_trust.h); shared between copies, safe from several threads.
+  ShareTrustCache& trustCache() const { return *m_trust; }
+
  private:
-  ShareStore(std::string root, std::string id) : m_root(std::move(root)), m_id(std::move(id)) {}
+  ShareStore(std::string root, std::string id);
   // The verified write path's writer for `relativePath` (folders created, the sentinel checked).
   core::Result<AtomicFileWriter> startWrite(const std::string& relativePath, bool mustBeNew,
                                             const std::string& expectedSha256 = {}) const;
   std::string m_root;
   std::string m_id;
   WritePhaseTimes* m_times = nullptr;
+  std::shared_ptr<ShareTrustCache> m_trust;
 };
 
 // Streams `path` through `sink(block, n)` in blocks of 8 MiB (large enough for network shares). `expectedBytes`

@@ -79,6 +79,13 @@ const std::vector<CommandPage> kCliCommands = {
     {"model register", "model register FILE", {"--name", "--sha256", "--licence", "--known", "--json"}},
     {"model path", "model path NAME", {}},
     {"audit verify", "audit verify LOGFILE|ROOT...", {}},
+    {"trust keygen", "trust keygen", {"--key", "--json"}},
+    {"trust key", "trust key", {"--key", "--json"}},
+    {"trust init", "trust init ROOT", {"--user", "--role", "--key"}},
+    {"trust add", "trust add ROOT USER PUBKEY", {"--role", "--key"}},
+    {"trust remove", "trust remove ROOT USER", {"--key"}},
+    {"trust show", "trust show ROOT", {"--json"}},
+    {"trust verify", "trust verify ROOT", {"--json"}},
     {"pacs echo", "pacs echo", {"--peer", "--aet", "--tls", "--ca", "--cert", "--key", "--timeout"}},
     {"pacs find", "pacs find",
      {"--peer", "--url", "--credentials", "--aet", "--tls", "--ca", "--cert", "--key", "--timeout", "--level",
@@ -230,6 +237,8 @@ TEST_CASE("cli help: usage errors exit 2 with one line on stderr naming the prob
       {"share get " + r + " ct organs 1 " + out + " --json", "--json"},  // an option of another command
       {"checkpoint get " + r + " model", "REV"},
       {"audit verify", "LOGFILE|ROOT"},
+      {"trust add " + r + " bob", "PUBKEY"},
+      {"trust add " + r + " bob AAAA --role superuser", "superuser"},
       {"help frobnicate", "'frobnicate'"},
       {"share frobnicate --help", "'frobnicate'"},  // help for a command that does not exist
   };

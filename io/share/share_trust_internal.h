@@ -1,0 +1,56 @@
+#pragma once
+// The share room's own side of signed records: the cached trust state of a store object, signing a JSON record as it
+// is written and verifying one as it is read (io/share/share_trust.h states the rules).
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "io/share/share_store.h"
+#include "io/trust/roster.h"
+#include "io/trust/signing_key.h"
+
+namespace delineate::io {
+
+struct ShareTrustState {
+  bool hasRoster = false;
+  std::string problem;  // non-empty: nothing counts, nothing is signed
+  std::optional<VerifiedRoster> roster;
+  bool pinnedNow = false;
+  bool signedStore() const { return hasRoster || !problem.empty(); }
+};
+
+struct ShareTrustCache {
+  std::mutex mutex;
+  std::shared_ptr<const ShareTrustState> state;
+  bool keyRead = false;
+  std::shared_ptr<const SigningKey> key;
+  std::optional<core::Error> keyError;
+};
+
+// The store object's trust state, read once (and again after forgetShareTrust).
+std::shared_ptr<const ShareTrustState> shareTrust(const ShareStore& store);
+void forgetShareTrust(const ShareStore& store);
+
+// Who signs a record about to be written: nothing on an unsigned store; else this user's key, whose roster name is
+// the author (refused, naming `what`, as share_trust.h says).
+struct RecordSigner {
+  std::shared_ptr<const SigningKey> key;  // null: unsigned store, write unsigned
+  std::string author;
+};
+core::Result<RecordSigner> recordSigner(const ShareStore& store, const std::string& requestedAuthor,
+                                        const std::string& role, const std::string& what);
+// Adds "signature" to `record` (whose path in the store is `relativePath`) when the signer has a key.
+void signRecord(const ShareStore& store, const RecordSigner& signer, const std::string& relativePath,
+                nlohmann::json& record);
+
+RecordTrust verifyRecord(const ShareStore& store, const std::string& relativePath, const nlohmann::json& record,
+                         const std::string& author, const std::string& role);
+// Whether a record counts for review state: signed by a member in role on a signed store, anything on an unsigned one.
+bool recordCounts(const ShareStore& store, const RecordTrust& trust);
+
+}  // namespace delineate::io

@@ -1,0 +1,61 @@
+#pragma once
+// Ed25519 keys through OpenSSL (issue 47, item 1): a key per user signs the share records that user writes
+// (revisions, review steps, dataset versions, checkpoints); the share's roster (io/trust/roster.h) binds each public
+// key to a user name and roles.
+//
+// - Keys: PKCS#8 PEM files. A user's own key lives at $DELINEATE_KEY_FILE, else
+//   $XDG_CONFIG_HOME (or ~/.config)/delineate/identity/ed25519.pem: owner-only (0600 in a 0700 folder), and refused
+//   when its group or others may read it, as ssh refuses such a key. It is never written over.
+// - Public keys travel as base64 of their 32 raw bytes; a key's fingerprint is the hex SHA-256 of those bytes.
+// - Signatures are base64 of Ed25519's 64 bytes over the exact message (no pre-hashing: Ed25519 hashes itself).
+// OpenSSL's headers stay in signing_key.cpp.
+
+#include <memory>
+#include <string>
+
+#include "core/error.h"
+
+namespace delineate::io {
+
+// Verifies signatures of one public key; parsing the key once makes verifying many records cheap.
+class PublicKey {
+ public:
+  // InvalidArgument (naming `source`) unless `base64` is 32 raw bytes of an Ed25519 public key.
+  static core::Result<PublicKey> fromBase64(const std::string& base64, const std::string& source);
+  bool verify(const std::string& message, const std::string& signatureBase64) const;
+  const std::string& base64() const { return m_base64; }
+  const std::string& fingerprint() const { return m_fingerprint; }
+
+ private:
+  std::shared_ptr<void> m_key;  // EVP_PKEY
+  std::string m_base64;
+  std::string m_fingerprint;
+};
+
+class SigningKey {
+ public:
+  static core::Result<SigningKey> generate();
+  // Reads a PEM private key. InvalidArgument naming the file when its group or others may access it, when it is not
+  // an Ed25519 key or not a key at all; NotFound when it is missing.
+  static core::Result<SigningKey> load(const std::string& path);
+  // Writes the key to a new file, 0600 (its missing folders 0700). Refuses to replace an existing file: a lost key
+  // means re-enrolling, an overwritten one means records nobody can attribute.
+  core::Status saveNew(const std::string& path) const;
+
+  std::string sign(const std::string& message) const;  // base64
+  const PublicKey& publicKey() const { return m_public; }
+
+ private:
+  std::shared_ptr<void> m_key;  // EVP_PKEY
+  PublicKey m_public;
+};
+
+// Hex SHA-256 of the raw public key bytes ("" when `base64` is not a key).
+std::string keyFingerprint(const std::string& publicKeyBase64);
+
+// This user's configuration folder for Delineate: $XDG_CONFIG_HOME (or ~/.config)/delineate.
+std::string userConfigFolder();
+// Where this user's signing key is kept: $DELINEATE_KEY_FILE when set, else <userConfigFolder>/identity/ed25519.pem.
+std::string defaultSigningKeyPath();
+
+}  // namespace delineate::io
