@@ -1174,14 +1174,14 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/shell/main_window.cpp" line="+88"/>
+        <location filename="../app/gui/shell/main_window.cpp" line="+89"/>
         <location line="+250"/>
-        <location line="+60"/>
+        <location line="+72"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-266"/>
+        <location line="-278"/>
         <location line="+141"/>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
@@ -1207,12 +1207,12 @@
     <message>
         <location line="-98"/>
         <location line="+105"/>
-        <location line="+482"/>
+        <location line="+494"/>
         <source>Training</source>
         <translation>Training</translation>
     </message>
     <message>
-        <location line="-585"/>
+        <location line="-597"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Öffnen Sie ein Bild (Datei &gt; Bild öffnen) oder einen DICOM-Ordner</translation>
     </message>
@@ -1237,7 +1237,20 @@
         <translation> (Prüfstatus nicht lesbar)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+8"/>
+        <source> NOT TRUSTED: %1.</source>
+        <translation> NICHT VERTRAUENSWÜRDIG: %1.</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source> %n review step(s) not counted (unsigned, forged or out of role).</source>
+        <translation>
+            <numerusform> %n Prüfschritt nicht gezählt (unsigniert, gefälscht oder ohne Rolle).</numerusform>
+            <numerusform> %n Prüfschritte nicht gezählt (unsigniert, gefälscht oder ohne Rolle).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source> (not reviewed)</source>
         <translation> (nicht geprüft)</translation>
     </message>

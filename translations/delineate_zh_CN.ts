@@ -1166,14 +1166,14 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/shell/main_window.cpp" line="+88"/>
+        <location filename="../app/gui/shell/main_window.cpp" line="+89"/>
         <location line="+250"/>
-        <location line="+60"/>
+        <location line="+72"/>
         <source>Delineate</source>
         <translation>Delineate</translation>
     </message>
     <message>
-        <location line="-266"/>
+        <location line="-278"/>
         <location line="+141"/>
         <source>Cancel</source>
         <translation>取消</translation>
@@ -1199,12 +1199,12 @@
     <message>
         <location line="-98"/>
         <location line="+105"/>
-        <location line="+482"/>
+        <location line="+494"/>
         <source>Training</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location line="-585"/>
+        <location line="-597"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>请打开图像（文件 &gt; 打开图像）或 DICOM 文件夹</translation>
     </message>
@@ -1229,7 +1229,19 @@
         <translation>（审核状态无法读取）</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+8"/>
+        <source> NOT TRUSTED: %1.</source>
+        <translation> 不可信：%1。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source> %n review step(s) not counted (unsigned, forged or out of role).</source>
+        <translation>
+            <numerusform> %n 个审核步骤未计入（未签名、伪造或越权）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source> (not reviewed)</source>
         <translation>（未审核）</translation>
     </message>

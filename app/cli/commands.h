@@ -329,6 +329,9 @@ int runModelFetch(const ModelFetchOptions& options);
 int runModelRegister(const ModelRegisterOptions& options);
 int runModelPath(const ModelPathOptions& options);
 int runAuditVerify(const AuditVerifyOptions& options);
+// On a signed share the record's author is its signer's roster name: said on stderr when --author/--user named
+// someone else (trust_commands.cpp).
+void warnSignedAuthor(const std::string& given, const std::string& recorded);
 // A record's trust as JSON: {"state", "signer", "detail"} (trust_commands.cpp).
 nlohmann::json recordTrustJson(const io::RecordTrust& trust);
 int runTrustKeygen(const TrustOptions& options);

@@ -96,6 +96,7 @@ int runDatasetCreate(const DatasetOptions& o) {
   if (!list) return fileError(list.error());
   auto info = set->saveDataset(d, saveRequest(o, list->latest()));
   if (!info) return fileError(info.error());
+  warnSignedAuthor(o.author, info->author);
   return saved(*store, *set, d, *info, "created from " + o.fromApproved, o.json);
 }
 
@@ -129,6 +130,7 @@ int runDatasetAdd(const DatasetOptions& o) {
   if (!replaced) d.entries.push_back(entry);
   auto savedInfo = set->saveDataset(d, saveRequest(o, list->latest()));
   if (!savedInfo) return fileError(savedInfo.error());
+  warnSignedAuthor(o.author, savedInfo->author);
   return saved(*store, *set, d, *savedInfo,
                std::string(replaced ? "replaced " : "added ") + o.study + "/" + o.labelSet + " r" +
                    std::to_string(o.revision) + " (" + o.entrySplit + ")",

@@ -200,6 +200,7 @@ int runShareSave(const ShareSaveOptions& o) {
   }
   auto saved = ls.set->saveLabels(*labels, SaveRequest{author, base, o.message, extra});
   if (!saved) return fileError(saved.error());
+  warnSignedAuthor(o.author, saved->author);
   if (!saved->catalogueWarning.empty()) std::fprintf(stderr, "warning: %s\n", saved->catalogueWarning.c_str());
   audit(*ls.store, "save", ls.set->study(), ls.set->name(), saved->number,
         "from " + o.labelFile + (saved->conflict ? " (conflict)" : ""));
@@ -408,6 +409,7 @@ int runCheckpointPut(const CheckpointPutOptions& o) {
   const std::string author = o.author.empty() ? authorName() : o.author;
   auto saved = c.checkpoints->saveFile(file, SaveRequest{author, list->latest(), o.message, sidecar}, suffix);
   if (!saved) return fileError(saved.error());
+  warnSignedAuthor(o.author, saved->author);
   audit(*c.store, "training", "", o.model, saved->number, "checkpoint " + saved->content + " from " + file);
   std::printf("stored checkpoint revision %d of %s (%llu bytes, sha256 %s)\n", saved->number, o.model.c_str(),
               static_cast<unsigned long long>(saved->bytes), saved->sha256.c_str());
@@ -496,6 +498,7 @@ int runReview(const ReviewOptions& o) {
   const io::LabelSetReviews reviews(*ls.set);
   auto recorded = reviews.record(o.revision, *action, o.user, o.comment);
   if (!recorded) return fileError(recorded.error());
+  warnSignedAuthor(o.user, recorded->user);
   if (!recorded->catalogueWarning.empty()) std::fprintf(stderr, "warning: %s\n", recorded->catalogueWarning.c_str());
   audit(*ls.store, "review", ls.set->study(), ls.set->name(), o.revision,
         std::string(io::reviewActionName(*action)) + " by " + recorded->user +

@@ -45,6 +45,14 @@ nlohmann::json trustJson(const io::RecordTrust& t) {
 
 nlohmann::json recordTrustJson(const io::RecordTrust& trust) { return trustJson(trust); }
 
+void warnSignedAuthor(const std::string& given, const std::string& recorded) {
+  if (given.empty() || given == recorded) return;
+  std::fprintf(stderr,
+               "warning: recorded as %s, not %s: this share signs its records, and %s is the roster's name for this "
+               "user's key\n",
+               recorded.c_str(), given.c_str(), recorded.c_str());
+}
+
 int runTrustKeygen(const TrustOptions& o) {
   const std::string path = keyPath(o);
   auto key = io::SigningKey::generate();

@@ -120,11 +120,6 @@ core::Result<RecordSigner> recordSigner(const ShareStore& store, const std::stri
     return makeError(ErrorCode::InvalidArgument, what,
                      "this user's key (" + key->publicKey().fingerprint().substr(0, 16) +
                          ") is not on the share's roster: ask an admin to add it");
-  if (!requestedAuthor.empty() && requestedAuthor != member->user && requestedAuthor != authorName() &&
-      requestedAuthor != processUserName())
-    return makeError(ErrorCode::InvalidArgument, what,
-                     "the author given is '" + requestedAuthor + "', and this user's key is " + member->user +
-                         "'s on the share's roster: signed records name their signer");
   if (!role.empty() && !member->has(role))
     return makeError(ErrorCode::InvalidArgument, what, member->user + " is not " + article(role) + " on the share's roster");
   signer.key = key;

@@ -11,7 +11,8 @@
 //   is signed with that user's key (io/trust/signing_key.h), and a write is refused, naming the reason, when the user
 //   has no key, is not on the roster, or lacks the role the record needs: label revisions and review submissions
 //   "annotator", approvals and rejections "reviewer", dataset versions and checkpoints "trainer", the roster "admin".
-//   The record's author is the roster's name for the key (an author given that differs is refused).
+//   The record's author is the roster's name for the key, whatever name the caller gave (a preferences name, --author):
+//   identity is the key, which the operating-system account holds; callers tell the user when the names differ.
 // - Readers verify every record against the roster chain (trusted on first use and never rolled back:
 //   checkRosterPin). On a signed store only records signed by a current member with the right role count: an
 //   unsigned, forged (changed after signing, or signed by someone else than its author), unknown-key, removed-member

@@ -36,8 +36,8 @@ struct ShareTrustCache {
 std::shared_ptr<const ShareTrustState> shareTrust(const ShareStore& store);
 void forgetShareTrust(const ShareStore& store);
 
-// Who signs a record about to be written: nothing on an unsigned store; else this user's key, whose roster name is
-// the author (refused, naming `what`, as share_trust.h says).
+// Who signs a record about to be written: nothing on an unsigned store (the author as requested); else this user's
+// key, whose roster name is the author (refused, naming `what`, as share_trust.h says).
 struct RecordSigner {
   std::shared_ptr<const SigningKey> key;  // null: unsigned store, write unsigned
   std::string author;

@@ -39,6 +39,9 @@
 #include "io/share/share_reviews.h"
 #include "io/share/share_revisions.h"
 #include "io/share/share_store.h"
+#include "io/share/share_trust.h"
+#include "io/trust/roster.h"
+#include "io/trust/signing_key.h"
 #include "io/volume/image_file.h"
 #include "tests/gui/gui_fixtures.h"
 #include "tests/gui_support/gui_app.h"
@@ -577,6 +580,98 @@ TEST_CASE("the window's title names the share revision and its review state", "[
   REQUIRE(window.loader().openShareRevision(target.root, "sample-ct", "manual", 1));
   REQUIRE(waitFor(labelsLoaded));
   CHECK(titled("r1 (approved by carol)"));
+}
+
+TEST_CASE("on a signed share the window's revisions are signed, and a forged approval or an edited author is shown as such",
+          "[gui][save][trust]") {
+  // Issue 47, item 1: the title never shows an approval that does not count, and says when a record does not hold.
+  test::guiApp();
+  test::ScratchDir dir("gui-trust-title");
+  const std::string root = (dir / "share").string();
+  std::filesystem::create_directories(root);
+  REQUIRE(io::ShareStore::initialize(root).ok());
+  const auto keyOf = [&](const std::string& user) {
+    const std::string path = (dir / user / "identity" / "ed25519.pem").string();
+    auto key = io::SigningKey::generate();
+    REQUIRE(key.ok());
+    REQUIRE(key->saveNew(path).ok());
+    return std::make_pair(path, *key);
+  };
+  const auto alice = keyOf("alice"), ann = keyOf("ann"), carol = keyOf("carol");
+  const auto asUser = [&](const std::string& user, const std::string& keyPath) {
+    ::setenv("DELINEATE_KEY_FILE", keyPath.c_str(), 1);
+    ::setenv("XDG_CONFIG_HOME", (dir / user).c_str(), 1);
+  };
+  struct Restore {
+    ~Restore() {
+      ::unsetenv("DELINEATE_KEY_FILE");
+      ::unsetenv("XDG_CONFIG_HOME");
+    }
+  } restore;
+  {
+    asUser("alice", alice.first);
+    auto store = io::ShareStore::open(root).value();
+    REQUIRE(io::createRoster(store, "alice", alice.second).ok());
+    REQUIRE(io::updateRoster(store, alice.second, [&](io::Roster& r) {
+              r.members.push_back({"ann", ann.second.publicKey().base64(), {"annotator"}});
+              r.members.push_back({"carol", carol.second.publicKey().base64(), {"reviewer"}});
+              return core::Status::success();
+            }).ok());
+  }
+  asUser("ann", ann.first);  // the window's user
+  QuietWindow window;
+  openSample(window, dir);
+  const app::gui::ShareTarget target{QString::fromStdString(root), "sample-ct", "manual", 0, {}};
+  QSignalSpy failed(&window, &MainWindow::loadFailed);
+  const bool saved = window.sessionFiles()->saveToShareAs(target, "first");
+  INFO((failed.isEmpty() ? QString() : failed.back().value(0).toString()).toStdString());
+  REQUIRE(saved);
+  auto titled = [&window](const QString& text) {
+    for (int i = 0; i < 200 && !window.windowTitle().contains(text); ++i) QTest::qWait(25);
+    return window.windowTitle().contains(text);
+  };
+  INFO(window.windowTitle().toStdString());
+  CHECK(titled("manual r1 (not reviewed)"));
+  auto store = io::ShareStore::open(root).value();
+  auto set = io::LabelSetRevisions::open(store, "sample-ct", "manual").value();
+  auto listed = set.list();
+  REQUIRE(listed.ok());
+  CHECK(listed->revisions.front().author == "ann");  // the key's roster name, not the preferences' gui-tester
+  CHECK(listed->revisions.front().trust.state == io::TrustState::Signed);
+  REQUIRE(io::LabelSetReviews(set).record(1, io::ReviewAction::Submit, "", "").ok());
+
+  // An approval written by hand, unsigned, in carol's name.
+  std::ofstream(dir / "share" / set.folder() / "reviews" / "r000001-0002.json")
+      << R"({"revision": 1, "sequence": 2, "action": "approve", "user": "carol", "host": "x", "time": "2026-11-28T10:00:00.000Z", "comment": ""})";
+  QSignalSpy labelsLoaded(&window, &MainWindow::labelsLoaded);
+  REQUIRE(window.loader().openShareRevision(target.root, "sample-ct", "manual", 1));
+  REQUIRE(waitFor(labelsLoaded));
+  CHECK(titled("r1 (submitted for review by ann) 1 review step(s) not counted"));
+  CHECK_FALSE(window.windowTitle().contains("approved"));
+
+  // carol's real approval counts.
+  asUser("carol", carol.first);
+  {
+    auto cstore = io::ShareStore::open(root).value();
+    auto cset = io::LabelSetRevisions::open(cstore, "sample-ct", "manual").value();
+    REQUIRE(io::LabelSetReviews(cset).record(1, io::ReviewAction::Approve, "", "").ok());
+  }
+  // ann's revision record with its author changed by hand.
+  const auto meta = dir / "share" / set.folder() / "r000001.json";
+  std::string text;
+  {
+    std::ifstream in(meta);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const auto at = text.find("\"author\": \"ann\"");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, 15, "\"author\": \"eve\"");
+  std::ofstream(meta, std::ios::trunc) << text;
+  asUser("ann", ann.first);
+  labelsLoaded.clear();
+  REQUIRE(window.loader().openShareRevision(target.root, "sample-ct", "manual", 1));
+  REQUIRE(waitFor(labelsLoaded));
+  CHECK(titled("r1 (approved by carol) NOT TRUSTED: the signature by ann's key does not match the record"));
 }
 
 TEST_CASE("saving to a share folder creates revisions, reports a conflict, and a share that went away loses nothing",

@@ -50,6 +50,7 @@
 #include "app/gui/views/surface_builder.h"
 #include "app/gui/views/view_panels.h"
 #include "io/share/share_reviews.h"
+#include "io/share/share_trust.h"
 #include "io/studies/study_store.h"
 #include "viewer/surface_scene.h"
 
@@ -368,18 +369,30 @@ void MainWindow::updateTitle() {
     if (!set) return nullptr;
     auto review = io::LabelSetReviews(*set).review(target.baseRevision);
     if (!review) return std::make_shared<QString>(tr(" (review state unreadable)"));
-    const io::ReviewRecord* last = review->last();
-    switch (review->state) {
-      case io::ReviewState::None: return std::make_shared<QString>(tr(" (not reviewed)"));
-      case io::ReviewState::Submitted:
-        return std::make_shared<QString>(tr(" (submitted for review by %1)").arg(QString::fromStdString(last->user)));
-      case io::ReviewState::Approved:
-        return std::make_shared<QString>(tr(" (approved by %1)").arg(QString::fromStdString(last->user)));
-      case io::ReviewState::Rejected:
-        return std::make_shared<QString>(tr(" (sent back by %1: %2)")
-                                             .arg(QString::fromStdString(last->user), QString::fromStdString(last->comment)));
+    // On a signed share: whether the revision's own record holds, and how many review steps do not count (a forged
+    // or out-of-role approval is never shown as an approval).
+    QString trust;
+    if (io::storeIsSigned(*store)) {
+      auto list = set->list();
+      const io::RevisionInfo* info = list ? list->find(target.baseRevision) : nullptr;
+      if (info && !info->trust.counts())
+        trust += tr(" NOT TRUSTED: %1.").arg(QString::fromStdString(io::describeTrust(info->trust)));
+      if (const std::size_t n = review->notCounted())
+        trust += tr(" %n review step(s) not counted (unsigned, forged or out of role).", "", static_cast<int>(n));
     }
-    return nullptr;
+    const io::ReviewRecord* last = review->last();
+    QString state;
+    switch (review->state) {
+      case io::ReviewState::None: state = tr(" (not reviewed)"); break;
+      case io::ReviewState::Submitted:
+        state = tr(" (submitted for review by %1)").arg(QString::fromStdString(last->user));
+        break;
+      case io::ReviewState::Approved: state = tr(" (approved by %1)").arg(QString::fromStdString(last->user)); break;
+      case io::ReviewState::Rejected:
+        state = tr(" (sent back by %1: %2)").arg(QString::fromStdString(last->user), QString::fromStdString(last->comment));
+        break;
+    }
+    return std::make_shared<QString>(state + trust);
   }));
 }
 

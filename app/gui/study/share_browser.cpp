@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "io/share/share_store.h"
+#include "io/share/share_trust.h"
 
 namespace delineate::app::gui {
 
@@ -12,6 +13,10 @@ std::string ShareRevisionEntry::describe() const {
   std::string s = study + " / " + labelSet + "  r" + std::to_string(info.number) + "  (" + info.author + ", " + info.time + ")";
   if (!info.message.empty()) s += "  " + info.message;
   if (info.conflict) s += "  [conflict]";
+  if (info.trust.state == io::TrustState::Signed)
+    s += "  [" + io::describeTrust(info.trust) + "]";
+  else if (info.trust.state != io::TrustState::Unsigned || signedStore)
+    s += "  [NOT TRUSTED: " + io::describeTrust(info.trust) + "]";
   return s;
 }
 
@@ -41,7 +46,7 @@ core::Result<std::vector<ShareRevisionEntry>> listShareRevisions(const std::stri
       auto list = folder->list();
       if (!list) return list.error();
       for (auto it = list->revisions.rbegin(); it != list->revisions.rend(); ++it)
-        out.push_back({study.filename().string(), set.filename().string(), *it});
+        out.push_back({study.filename().string(), set.filename().string(), *it, io::storeIsSigned(*store)});
     }
   }
   return out;

@@ -13,7 +13,9 @@ namespace delineate::app::gui {
 struct ShareRevisionEntry {
   std::string study, labelSet;
   io::RevisionInfo info;
-  // "study / set  r3  (author, time)  message", for lists.
+  bool signedStore = false;  // the share signs its records: an unsigned one is said as such
+  // "study / set  r3  (author, time)  message  [signed by author]", for lists; a record whose signature does not
+  // hold says NOT TRUSTED and why.
   std::string describe() const;
 };
 
