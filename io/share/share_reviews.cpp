@@ -140,7 +140,7 @@ const char* reviewStateName(ReviewState state) {
   return "none";
 }
 
-core::Result<std::vector<RevisionReview>> LabelSetReviews::read(int only) const {
+core::Result<std::vector<RevisionReview>> LabelSetReviews::read(int only, const RevisionList* known) const {
   auto dir = m_set->store().resolve(folder());
   if (!dir) return dir.error();
   std::map<int, std::vector<std::pair<int, fs::path>>> files;
@@ -153,11 +153,13 @@ core::Result<std::vector<RevisionReview>> LabelSetReviews::read(int only) const 
   if (ec) return makeError(ErrorCode::ReadFailed, *dir, "cannot list the review records: " + ec.message());
   std::vector<RevisionReview> out;
   const bool signedStore = shareTrust(m_set->store())->signedStore();
-  RevisionList revisions;
-  if (signedStore && !files.empty()) {
+  RevisionList listedHere;
+  const RevisionList* revisions = known;
+  if (signedStore && !files.empty() && !revisions) {
     auto listed = m_set->list();
     if (!listed) return listed.error();
-    revisions = std::move(*listed);
+    listedHere = std::move(*listed);
+    revisions = &listedHere;
   }
   for (auto& [revision, records] : files) {
     std::sort(records.begin(), records.end());
@@ -169,7 +171,7 @@ core::Result<std::vector<RevisionReview>> LabelSetReviews::read(int only) const 
       review.history.push_back(std::move(r).value());
     }
     if (signedStore) {
-      const RevisionInfo* info = revisions.find(revision);
+      const RevisionInfo* info = revisions->find(revision);
       // A revision that is not there (or whose record is damaged) has no author to check against; its steps still
       // need signatures and turns.
       review.state = replaySigned(m_set->store(), review.history, info ? info->author : std::string());
@@ -181,7 +183,9 @@ core::Result<std::vector<RevisionReview>> LabelSetReviews::read(int only) const 
   return out;
 }
 
-core::Result<std::vector<RevisionReview>> LabelSetReviews::all() const { return read(0); }
+core::Result<std::vector<RevisionReview>> LabelSetReviews::all(const RevisionList* revisions) const {
+  return read(0, revisions);
+}
 
 core::Result<RevisionReview> LabelSetReviews::review(int revision) const {
   auto reviews = read(revision);  // only this revision's records are read

@@ -77,8 +77,9 @@ class LabelSetReviews {
   // The review of one revision (state None and no history when nothing was recorded). A record that cannot be read
   // is an error naming its file: review state decides what becomes ground truth, so it is never guessed.
   core::Result<RevisionReview> review(int revision) const;
-  // Every revision's review that has at least one record, by revision.
-  core::Result<std::vector<RevisionReview>> all() const;
+  // Every revision's review that has at least one record, by revision. `revisions`: the label set's listing when the
+  // caller has it already (a signed store's rules need each revision's author; without it the folder is listed again).
+  core::Result<std::vector<RevisionReview>> all(const RevisionList* revisions = nullptr) const;
 
   // Records one step by `user` (empty: the login name) on `host` (empty: this machine), after checking the rules
   // above against the history as it stands; InvalidArgument naming the revision when a rule refuses it.
@@ -88,7 +89,7 @@ class LabelSetReviews {
  private:
   std::string folder() const { return m_set->folder() + "/reviews"; }
   // The reviews of revision `only` (0: of every revision), each history read from its records.
-  core::Result<std::vector<RevisionReview>> read(int only) const;
+  core::Result<std::vector<RevisionReview>> read(int only, const RevisionList* known = nullptr) const;
   const LabelSetRevisions* m_set;
 };
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "io/base/parallel.h"
@@ -31,12 +32,13 @@ struct Job {
   std::string a, b;  // study + label set, or the dataset's or model's name
 };
 
-void checkFolder(const RevisionFolder& folder, const std::string& kind, std::vector<CheckedRecord>& out,
-                 std::vector<std::string>& problems) {
+// The folder's revisions checked; their listing is returned for the review steps (nothing when unreadable).
+std::optional<RevisionList> checkFolder(const RevisionFolder& folder, const std::string& kind,
+                                        std::vector<CheckedRecord>& out, std::vector<std::string>& problems) {
   auto list = folder.list();
   if (!list) {
     problems.push_back(list.error().describe());
-    return;
+    return std::nullopt;
   }
   for (const auto& d : list->damaged) problems.push_back(d.reason);
   for (const auto& r : list->revisions) {
@@ -44,6 +46,7 @@ void checkFolder(const RevisionFolder& folder, const std::string& kind, std::vec
     std::snprintf(stem, sizeof stem, "r%06d.json", r.number);
     out.push_back({folder.folder() + "/" + stem, kind, r.author, r.trust, true, {}});
   }
+  return std::move(*list);
 }
 }  // namespace
 
@@ -73,8 +76,9 @@ core::Result<ShareRecordsReport> checkShareRecords(const ShareStore& store, int 
         problems[i].push_back(set.error().describe());
         return true;
       }
-      checkFolder(*set, "labels", results[i], problems[i]);
-      auto reviews = LabelSetReviews(*set).all();
+      const auto listed = checkFolder(*set, "labels", results[i], problems[i]);
+      if (!listed) return true;
+      auto reviews = LabelSetReviews(*set).all(&*listed);
       if (!reviews) {
         problems[i].push_back(reviews.error().describe());
         return true;
