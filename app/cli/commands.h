@@ -271,6 +271,10 @@ struct TrustOptions {
 struct AuditVerifyOptions {
   std::vector<std::string> targets;  // log files or share-store roots
 };
+struct AuditShowOptions {
+  std::string root, study, user, action, from, to;
+  bool json = false;
+};
 
 int runInfo(const InfoOptions& options);
 int runSegment(const SegmentOptions& options);
@@ -329,6 +333,7 @@ int runModelFetch(const ModelFetchOptions& options);
 int runModelRegister(const ModelRegisterOptions& options);
 int runModelPath(const ModelPathOptions& options);
 int runAuditVerify(const AuditVerifyOptions& options);
+int runAuditShow(const AuditShowOptions& options);
 // On a signed share the record's author is its signer's roster name: said on stderr when --author/--user named
 // someone else (trust_commands.cpp).
 void warnSignedAuthor(const std::string& given, const std::string& recorded);

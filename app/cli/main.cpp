@@ -643,6 +643,17 @@ class Program {
     verify->add_option("LOGFILE|ROOT", m_auditVerify.targets, "audit log files, or share stores (all their logs)")
         ->required()
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    CLI::App* show = command(*audit, "show",
+                             "who did what, and who read what, on the share: every host's log merged by time and "
+                             "filtered; each log's chain is checked (exit 1 when one is broken).",
+                             [this] { return runAuditShow(m_auditShow); });
+    positional(show, "ROOT", m_auditShow.root, "the share store");
+    value(show, "--study", m_auditShow.study, "S", "records of this study only");
+    value(show, "--user", m_auditShow.user, "U", "records of this user only");
+    value(show, "--action", m_auditShow.action, "A", "records of this action only (read, save, review, ...)");
+    value(show, "--from", m_auditShow.from, "TIME", "from this UTC time on (2026-11-28 or 2026-11-28T10:00)");
+    value(show, "--to", m_auditShow.to, "TIME", "up to this UTC time (the whole day or minute given)");
+    json(show, m_auditShow.json);
   }
 
   void addTrustCommands() {
@@ -924,6 +935,7 @@ class Program {
   CheckpointGetOptions m_checkpointGet;
   CheckpointListOptions m_checkpointList;
   AuditVerifyOptions m_auditVerify;
+  AuditShowOptions m_auditShow;
   TrustOptions m_trust;
   PacsOptions m_pacs;
 };

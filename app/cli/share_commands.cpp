@@ -460,6 +460,54 @@ int runAuditVerify(const AuditVerifyOptions& o) {
   return rc;
 }
 
+int runAuditShow(const AuditShowOptions& o) {
+  auto store = ShareStore::open(o.root);
+  if (!store) return fileError(store.error());
+  if (!o.action.empty() && !io::isAuditAction(o.action))
+    return usageError("audit show", "unknown action '" + o.action + "'");
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(store->root() + "/audit", ec))
+    if (e.path().extension() == ".jsonl") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  std::vector<io::AuditRecord> records;
+  std::vector<std::string> broken;
+  for (const auto& f : files) {
+    std::vector<io::AuditRecord> mine;
+    auto report = io::readAuditLog(f, &mine);
+    if (!report) return fileError(report.error());
+    if (!report->ok())
+      broken.push_back(f + ": TAMPERED or damaged at line " + std::to_string(report->firstBad->line) + ": " +
+                       report->firstBad->reason + " (only the records before it are shown)");
+    for (auto& r : mine) records.push_back(std::move(r));
+  }
+  // ISO 8601 UTC times compare as text; --to covers everything its prefix names (a day, an hour, a minute).
+  const auto keep = [&](const io::AuditRecord& r) {
+    return (o.study.empty() || r.study == o.study) && (o.user.empty() || r.user == o.user) &&
+           (o.action.empty() || r.action == o.action) && (o.from.empty() || r.time >= o.from) &&
+           (o.to.empty() || r.time.compare(0, o.to.size(), o.to) <= 0);
+  };
+  records.erase(std::remove_if(records.begin(), records.end(), [&](const auto& r) { return !keep(r); }), records.end());
+  std::stable_sort(records.begin(), records.end(), [](const auto& a, const auto& b) {
+    return a.time != b.time ? a.time < b.time : a.host != b.host ? a.host < b.host : a.seq < b.seq;
+  });
+  if (o.json) {
+    nlohmann::json j{{"records", nlohmann::json::array()}, {"broken", broken}};
+    for (const auto& r : records)
+      j["records"].push_back({{"time", r.time}, {"user", r.user}, {"host", r.host}, {"seq", r.seq}, {"action", r.action},
+                              {"study", r.study}, {"labelSet", r.labelSet}, {"revision", r.revision}, {"detail", r.detail}});
+    std::printf("%s\n", j.dump(2).c_str());
+    return broken.empty() ? 0 : 1;
+  }
+  for (const auto& r : records)
+    std::printf("%s  %-10s %-12s %-11s %s%s%s  %s\n", r.time.c_str(), r.user.c_str(), r.host.c_str(), r.action.c_str(),
+                r.study.c_str(), r.labelSet.empty() ? "" : (" / " + r.labelSet).c_str(),
+                r.revision ? (" r" + std::to_string(r.revision)).c_str() : "", r.detail.c_str());
+  std::printf("%zu record(s)\n", records.size());
+  for (const auto& b : broken) std::printf("%s\n", b.c_str());
+  return broken.empty() ? 0 : 1;
+}
+
 }  // namespace delineate::app::cli
 
 namespace delineate::app::cli {

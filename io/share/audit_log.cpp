@@ -99,7 +99,7 @@ struct CheckedLine {
 };
 
 // Checks one line on its own (JSON, fields, action, hash); the chain and seq order need the neighbours.
-CheckedLine checkLine(const std::string& line) {
+CheckedLine checkLine(const std::string& line, AuditRecord* parsed = nullptr) {
   CheckedLine out;
   try {
     json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
@@ -135,6 +135,19 @@ CheckedLine checkLine(const std::string& line) {
     j.erase("hash");
     const std::string canonical = j.dump();
     if (sha256Hex(canonical.data(), canonical.size()) != stated) out.problem = "hash mismatch";
+    if (parsed && out.problem.empty()) {
+      parsed->seq = out.seq;
+      parsed->time = j["time"].get<std::string>();
+      parsed->user = j["user"].get<std::string>();
+      parsed->host = j["host"].get<std::string>();
+      parsed->action = action;
+      parsed->study = j["study"].get<std::string>();
+      parsed->labelSet = j["labelSet"].get<std::string>();
+      parsed->revision = static_cast<int>(j["revision"].get<std::int64_t>());
+      parsed->detail = j["detail"].get<std::string>();
+      parsed->prev = out.prev;
+      parsed->hash = stated;
+    }
   } catch (const std::exception& e) {
     out.problem = std::string("unreadable record: ") + e.what();
   }
@@ -319,7 +332,9 @@ core::Status AuditLog::append(AuditRecord record, AuditRecord* written) const {
   return core::Status::success();
 }
 
-core::Result<AuditVerifyReport> verifyAuditLog(const std::string& file) {
+core::Result<AuditVerifyReport> verifyAuditLog(const std::string& file) { return readAuditLog(file, nullptr); }
+
+core::Result<AuditVerifyReport> readAuditLog(const std::string& file, std::vector<AuditRecord>* records) {
   try {
     errno = 0;
     std::ifstream in(file, std::ios::binary);
@@ -339,7 +354,8 @@ core::Result<AuditVerifyReport> verifyAuditLog(const std::string& file) {
         report.firstBad = AuditProblem{lineNo, 0, "torn last line"};
         break;
       }
-      const CheckedLine checked = checkLine(line);
+      AuditRecord record;
+      const CheckedLine checked = checkLine(line, records ? &record : nullptr);
       std::string problem = checked.problem;
       if (problem.empty()) {
         const std::string expected = lineNo == 1 ? kZeroHash : sha256Hex(previous.data(), previous.size());
@@ -354,6 +370,7 @@ core::Result<AuditVerifyReport> verifyAuditLog(const std::string& file) {
         break;
       }
       ++report.recordsChecked;
+      if (records) records->push_back(std::move(record));
       lastSeq = checked.seq;
       previous.swap(line);
     }

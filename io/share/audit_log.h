@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/error.h"
 #include "io/base/process_info.h"  // utcNowIso, processUserName, localHostName: what every record states
@@ -32,7 +33,7 @@ namespace delineate::io {
 
 inline constexpr const char* kAuditActions[] = {"open", "save", "export", "inference", "training", "lease-break",
                                                 "restore", "review", "dataset", "import", "reindex",
-                                                "receive", "trust"};
+                                                "receive", "trust", "read"};
 inline constexpr std::size_t kMaxAuditLineBytes = 64 * 1024;
 
 bool isAuditAction(const std::string& action);
@@ -76,7 +77,9 @@ class AuditLog {
 };
 
 // Appends `record` to this host's log of the share store at `storeRoot` (its audit/ folder): what every writer on a
-// store (saves, reports, lease breaks, reviews, datasets; the CLI and the window alike) records its action through.
+// store (saves, reports, lease breaks, reviews, datasets; the CLI and the window alike) records its action through,
+// and every reader of patient data ("read": label revisions, checkpoints and datasets loaded or copied out, series
+// fetched; io records these itself, before the data is read, and refuses the read when the record cannot be written).
 core::Status appendStoreAudit(const std::string& storeRoot, AuditRecord record);
 
 struct AuditProblem {
@@ -95,5 +98,7 @@ struct AuditVerifyReport {
 // Reads every line of `file`. An error (naming the file) only when it cannot be read; a damaged log is a report
 // with firstBad set. Never throws.
 core::Result<AuditVerifyReport> verifyAuditLog(const std::string& file);
+// As verifyAuditLog, and every record that verified (in order, up to the first problem) appended to `records`.
+core::Result<AuditVerifyReport> readAuditLog(const std::string& file, std::vector<AuditRecord>* records);
 
 }  // namespace delineate::io

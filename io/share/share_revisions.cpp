@@ -310,10 +310,27 @@ core::Result<RevisionInfo> RevisionFolder::info(int revision, std::string* conte
   return r;
 }
 
+core::Status RevisionFolder::auditRead(int revision, const std::string& detail) const {
+  if (!m_audited) return core::Status::success();
+  AuditRecord record;
+  record.action = "read";
+  record.study = m_auditStudy;
+  record.labelSet = m_auditName;
+  record.revision = revision;
+  record.detail = detail;
+  if (core::Status s = appendStoreAudit(m_store->root(), record); !s)
+    return makeError(ErrorCode::WriteFailed, m_store->root() + "/" + m_folder,
+                     "revision " + std::to_string(revision) +
+                         " was not read: every read is audited, and the audit record could not be written (" +
+                         s.error().describe() + ")");
+  return core::Status::success();
+}
+
 core::Result<std::vector<std::uint8_t>> RevisionFolder::load(int revision) const {
   std::string content;
   auto r = info(revision, &content);
   if (!r) return r.error();
+  if (core::Status s = auditRead(revision, "loaded"); !s) return s.error();
   std::error_code ec;
   const auto size = fs::file_size(content, ec);
   if (ec) return makeError(ErrorCode::ReadFailed, content, ec.message());
@@ -344,6 +361,7 @@ core::Result<RevisionInfo> RevisionFolder::copyOut(int revision, const std::stri
   std::string content;
   auto r = info(revision, &content);
   if (!r) return r.error();
+  if (core::Status s = auditRead(revision, "copied to " + targetPath); !s) return s.error();
   AtomicWriteOptions options;
   options.access = access;
   auto writer = AtomicFileWriter::create(targetPath, options);
@@ -380,6 +398,7 @@ LabelSetRevisions::LabelSetRevisions(const ShareStore& store, std::string study,
       m_study(std::move(study)),
       m_name(std::move(name)) {
   setSignerRole("annotator");
+  setAuditedAs(m_study, m_name);
 }
 
 core::Result<LabelSetRevisions> LabelSetRevisions::open(const ShareStore& store, const std::string& study,
@@ -418,7 +437,7 @@ core::Result<core::LabelMap> LabelSetRevisions::loadLabels(int revision) const {
 
 core::Result<ModelCheckpoints> ModelCheckpoints::open(const ShareStore& store, const std::string& model) {
   if (!isValidShareName(model)) return makeError(ErrorCode::InvalidArgument, model, "not a valid model name");
-  return ModelCheckpoints(store, "checkpoints/" + model);
+  return ModelCheckpoints(store, model);
 }
 
 }  // namespace delineate::io

@@ -111,6 +111,14 @@ class RevisionFolder {
   // The roster role a signer of this folder's revisions must hold (io/share/share_trust.h); empty: revisions here are
   // neither signed nor verified (the roster's own versions carry their own signatures).
   void setSignerRole(std::string role) { m_role = std::move(role); }
+  // Revisions here hold patient data (label sets) or what was learnt from it (checkpoints): load() and copyOut()
+  // write a "read" audit record (io/share/audit_log.h) naming `study` and `name` before they read, and refuse when it
+  // cannot be written. verify() and list() read no content a person sees and write none.
+  void setAuditedAs(std::string study, std::string name) {
+    m_audited = true;
+    m_auditStudy = std::move(study);
+    m_auditName = std::move(name);
+  }
 
  private:
   core::Result<RevisionInfo> claimAndPublish(RevisionInfo info, const std::string& suffix,
@@ -122,6 +130,9 @@ class RevisionFolder {
   std::string m_folder;
   std::string m_suffix;
   std::string m_role;
+  bool m_audited = false;
+  std::string m_auditStudy, m_auditName;
+  core::Status auditRead(int revision, const std::string& detail) const;
 };
 
 // study and label-set names: letters, digits, '-', '_', '.', at most 128 characters (they become folder names).
@@ -160,8 +171,9 @@ class ModelCheckpoints : public RevisionFolder {
   static core::Result<ModelCheckpoints> open(const ShareStore& store, const std::string& model);
 
  private:
-  ModelCheckpoints(const ShareStore& store, std::string folder) : RevisionFolder(store, std::move(folder), ".pt") {
+  ModelCheckpoints(const ShareStore& store, const std::string& model) : RevisionFolder(store, "checkpoints/" + model, ".pt") {
     setSignerRole("trainer");
+    setAuditedAs({}, model);
   }
 };
 

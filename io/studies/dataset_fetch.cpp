@@ -1,5 +1,7 @@
 #include "io/studies/dataset_fetch.h"
 
+#include "io/share/audit_log.h"
+
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -48,6 +50,17 @@ core::Result<FetchedDataset> fetchDataset(const ShareStore& store, const std::st
   if (number == 0) return makeError(ErrorCode::NotFound, set->folder(), "the dataset has no version yet");
   auto dataset = set->loadDataset(number);
   if (!dataset) return dataset.error();
+  // The fetch as a whole is audited here; each case's label revision and series audit their own reads.
+  AuditRecord record;
+  record.action = "read";
+  record.labelSet = name;
+  record.revision = number;
+  record.detail = "dataset " + name + " r" + std::to_string(number) + " (" + std::to_string(dataset->entries.size()) +
+                  " cases) to " + folder;
+  if (core::Status s = appendStoreAudit(store.root(), record); !s)
+    return makeError(ErrorCode::WriteFailed, set->folder(),
+                     "the dataset was not read: every read is audited, and the audit record could not be written (" +
+                         s.error().describe() + ")");
   // The fetched cases are one user's local copy of patient data: owner-only (io/base/file_modes.h).
   if (core::Status s = createFolders(folder, FileAccess::Private); !s) return s.error();
 

@@ -21,6 +21,7 @@
 #include "io/base/parallel.h"
 #include "io/base/posix_util.h"
 #include "io/base/sha256.h"
+#include "io/share/audit_log.h"
 #include "io/share/share_catalogue.h"
 #include "io/share/share_reviews.h"
 #include "io/share/share_revisions.h"
@@ -248,6 +249,16 @@ core::Result<FetchedSeries> fetchSeries(const ShareStore& store, const std::stri
                                         const std::string& localFolder, core::ProgressSink* progress) {
   auto manifest = readSeriesManifest(store, study, series);
   if (!manifest) return manifest.error();
+  // Every read of a series is audited before it happens, whoever reads it (the window, study get, training, batch),
+  // also when the files are in the local cache already; no record, no read.
+  AuditRecord record;
+  record.action = "read";
+  record.study = study;
+  record.detail = "series " + series + " (" + std::to_string(manifest->files.size()) + " files) to " + localFolder;
+  if (core::Status s = appendStoreAudit(store.root(), record); !s)
+    return makeError(ErrorCode::WriteFailed, store.root() + "/studies/" + study,
+                     "series " + series + " was not read: every read is audited, and the audit record could not be "
+                     "written (" + s.error().describe() + ")");
   std::error_code ec;
   const bool existed = fs::exists(localFolder, ec);
   // A fetched series is one user's local copy of patient data: owner-only (io/base/file_modes.h).

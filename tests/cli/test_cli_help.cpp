@@ -79,6 +79,7 @@ const std::vector<CommandPage> kCliCommands = {
     {"model register", "model register FILE", {"--name", "--sha256", "--licence", "--known", "--json"}},
     {"model path", "model path NAME", {}},
     {"audit verify", "audit verify LOGFILE|ROOT...", {}},
+    {"audit show", "audit show ROOT", {"--study", "--user", "--action", "--from", "--to", "--json"}},
     {"trust keygen", "trust keygen", {"--key", "--json"}},
     {"trust key", "trust key", {"--key", "--json"}},
     {"trust init", "trust init ROOT", {"--user", "--role", "--key"}},
