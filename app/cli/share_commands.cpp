@@ -470,6 +470,10 @@ int runAuditShow(const AuditShowOptions& o) {
   for (const auto& e : std::filesystem::directory_iterator(store->root() + "/audit", ec))
     if (e.path().extension() == ".jsonl") files.push_back(e.path().string());
   std::sort(files.begin(), files.end());
+  // This user's own record of reads the share would not take (io::appendReadAudit).
+  ec.clear();
+  for (const auto& e : std::filesystem::directory_iterator(io::localAuditFolder(store->id()), ec))
+    if (e.path().extension() == ".jsonl") files.push_back(e.path().string());
   std::vector<io::AuditRecord> records;
   std::vector<std::string> broken;
   for (const auto& f : files) {

@@ -381,6 +381,31 @@ core::Result<AuditVerifyReport> readAuditLog(const std::string& file, std::vecto
   }
 }
 
+std::string localAuditFolder(const std::string& storeId) { return userCacheFolder() + "/audit/" + storeId; }
+
+core::Status appendReadAudit(const std::string& storeRoot, const std::string& storeId, AuditRecord record,
+                             std::string* where) {
+  record.action = "read";
+  const std::string shared = storeRoot + "/audit";
+  // Whether the share takes this user's writes at all: a read-only mount, or a member with read access only.
+  const auto refuses = [](const std::string& path) {
+    return ::access(path.c_str(), W_OK) != 0 && (errno == EROFS || errno == EACCES || errno == EPERM);
+  };
+  auto log = AuditLog::open(shared);
+  const bool local = refuses(shared) || (log && ::access(log->path().c_str(), F_OK) == 0 && refuses(log->path()));
+  if (!local) {
+    if (!log) return log.error();
+    if (where) *where = log->path();
+    return log->append(std::move(record));
+  }
+  const std::string folder = localAuditFolder(storeId);
+  if (core::Status s = createFolders(folder, FileAccess::Private); !s) return s;
+  auto mine = AuditLog::open(folder);
+  if (!mine) return mine.error();
+  if (where) *where = mine->path();
+  return mine->append(std::move(record));
+}
+
 core::Status appendStoreAudit(const std::string& storeRoot, AuditRecord record) {
   auto log = AuditLog::open(storeRoot + "/audit");
   if (!log) return log.error();

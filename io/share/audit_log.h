@@ -82,6 +82,15 @@ class AuditLog {
 // fetched; io records these itself, before the data is read, and refuses the read when the record cannot be written).
 core::Status appendStoreAudit(const std::string& storeRoot, AuditRecord record);
 
+// A read's record (action "read"), written before the read. On the share's log; where the share refuses this user's
+// writes by design (mounted read-only, or a member allowed to read only), in this user's own log of that share,
+// localAuditFolder(storeId) (owner-only, the same format, shown by `audit show`), and `where` names it. Any other
+// failure (a damaged log, a full disk) is an error, and the caller does not read.
+core::Status appendReadAudit(const std::string& storeRoot, const std::string& storeId, AuditRecord record,
+                             std::string* where = nullptr);
+// <userCacheFolder>/audit/<storeId>: this user's record of reads on a share that took no writes from them.
+std::string localAuditFolder(const std::string& storeId);
+
 struct AuditProblem {
   int line = 0;           // 1-based line number in the file
   std::int64_t seq = 0;   // the record's seq where it could be read, else 0

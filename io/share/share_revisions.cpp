@@ -318,7 +318,7 @@ core::Status RevisionFolder::auditRead(int revision, const std::string& detail) 
   record.labelSet = m_auditName;
   record.revision = revision;
   record.detail = detail;
-  if (core::Status s = appendStoreAudit(m_store->root(), record); !s)
+  if (core::Status s = appendReadAudit(m_store->root(), m_store->id(), record); !s)
     return makeError(ErrorCode::WriteFailed, m_store->root() + "/" + m_folder,
                      "revision " + std::to_string(revision) +
                          " was not read: every read is audited, and the audit record could not be written (" +

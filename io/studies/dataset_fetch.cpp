@@ -57,7 +57,7 @@ core::Result<FetchedDataset> fetchDataset(const ShareStore& store, const std::st
   record.revision = number;
   record.detail = "dataset " + name + " r" + std::to_string(number) + " (" + std::to_string(dataset->entries.size()) +
                   " cases) to " + folder;
-  if (core::Status s = appendStoreAudit(store.root(), record); !s)
+  if (core::Status s = appendReadAudit(store.root(), store.id(), record); !s)
     return makeError(ErrorCode::WriteFailed, set->folder(),
                      "the dataset was not read: every read is audited, and the audit record could not be written (" +
                          s.error().describe() + ")");

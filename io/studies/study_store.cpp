@@ -255,7 +255,7 @@ core::Result<FetchedSeries> fetchSeries(const ShareStore& store, const std::stri
   record.action = "read";
   record.study = study;
   record.detail = "series " + series + " (" + std::to_string(manifest->files.size()) + " files) to " + localFolder;
-  if (core::Status s = appendStoreAudit(store.root(), record); !s)
+  if (core::Status s = appendReadAudit(store.root(), store.id(), record); !s)
     return makeError(ErrorCode::WriteFailed, store.root() + "/studies/" + study,
                      "series " + series + " was not read: every read is audited, and the audit record could not be "
                      "written (" + s.error().describe() + ")");

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <set>
 #include <fstream>
 #include <map>
 
@@ -144,11 +145,22 @@ TEST_CASE("cli share: save, list, show, diff, restore and get agree with the lab
   CHECK(after["revisions"][3]["conflict"] == true);
   CHECK(after["revisions"][3]["latestAtSave"] == 3);
 
-  // The audit log has every save (3 here, 1 of the mouse structure), the restore and both exports, and verifies.
+  // The audit log has every save (3 here, 1 of the mouse structure), the restore and both exports, and every read of
+  // a label revision (issue 47): show, diff, restore, get and the exports each read what they name; it verifies.
   Run verified = runCli("audit verify " + r);
   INFO(verified.out);
   REQUIRE(verified.exitCode == 0);
-  CHECK(verified.out.find("OK, 7 record(s)") != std::string::npos);
+  const auto reads = jsonOf(runCli("audit show " + r + " --action read --json"))["records"];
+  const auto all = jsonOf(runCli("audit show " + r + " --json"))["records"];
+  CHECK(all.size() - reads.size() == 7);
+  CHECK(verified.out.find("OK, " + std::to_string(all.size()) + " record(s)") != std::string::npos);
+  std::set<std::string> readDetails;
+  for (const auto& rec : reads) {
+    CHECK(rec["study"] != "");
+    readDetails.insert(rec["detail"].get<std::string>().substr(0, 6));
+  }
+  CHECK(readDetails.count("loaded") == 1);
+  CHECK(readDetails.count("copied") == 1);
 }
 
 TEST_CASE("cli share: errors name the file and the reason, with exit codes 1 and 2", "[cli][share]") {

@@ -55,7 +55,7 @@ fs::path labelFile(const fs::path& p) {
 
 }  // namespace
 
-TEST_CASE("cli trust: keys, the roster, signed records; a forged approval, an edited author and a removed member are shown",
+TEST_CASE("cli trust: keys, the roster, signed records, and a forged approval, an edited author and a removed member are shown",
           "[cli][share][trust]") {
   ScratchDir dir("cli-trust");
   const fs::path root = initCliShare(dir);

@@ -17,6 +17,7 @@
 #include "core/edit_transaction.h"
 #include "io/volume/nifti.h"
 #include "io/base/sha256.h"
+#include "io/share/audit_log.h"
 #include "io/share/share_revisions.h"
 #include "tests/common/test_support.h"
 
@@ -194,10 +195,21 @@ TEST_CASE("content: a share remounted read-only refuses the save with the reason
   CHECK(r.error().code == core::ErrorCode::WriteFailed);
   CHECK(r.error().describe().find("Read-only file system") != std::string::npos);
   CHECK(r.error().subject.find(mountPoint.string()) == 0);
+  // The read is still audited: the share takes no record, so this user's own log of the share does (issue 47).
+  const std::string oldCache = std::getenv("XDG_CACHE_HOME") ? std::getenv("XDG_CACHE_HOME") : "";
+  ::setenv("XDG_CACHE_HOME", (dir / "cache").c_str(), 1);
   auto back = set->loadLabels(1);
+  if (oldCache.empty()) ::unsetenv("XDG_CACHE_HOME");
+  else ::setenv("XDG_CACHE_HOME", oldCache.c_str(), 1);
   REQUIRE(back.ok());
   CHECK(std::equal(back->data(), back->data() + back->size(), labels.data()));
   CHECK(set->list()->revisions.size() == 1);
+  const fs::path local = dir / "cache" / "delineate" / "audit" / store->id() / ("audit-" + io::localHostName() + ".jsonl");
+  std::ifstream localLog(local);
+  const std::string logged((std::istreambuf_iterator<char>(localLog)), {});
+  CHECK(logged.find("\"action\":\"read\"") != std::string::npos);
+  CHECK(logged.find("\"labelSet\":\"l\"") != std::string::npos);
+  CHECK(io::verifyAuditLog(local.string())->ok());
 }
 
 TEST_CASE("content: a user without write permission on the share gets permission denied naming the file, nothing "
@@ -221,6 +233,8 @@ TEST_CASE("content: a user without write permission on the share gets permission
   for (const auto& e : fs::recursive_directory_iterator(dir.path()))
     if (e.is_directory()) fs::permissions(e.path(), fs::perms(0755));
     else fs::permissions(e.path(), fs::perms(0644));
+  fs::create_directories(dir.path() / "nobody-cache");
+  fs::permissions(dir.path() / "nobody-cache", fs::perms::all);
   int pipeFd[2];
   REQUIRE(::pipe(pipeFd) == 0);
   const pid_t child = ::fork();
@@ -228,6 +242,8 @@ TEST_CASE("content: a user without write permission on the share gets permission
   if (child == 0) {
     ::close(pipeFd[0]);
     std::string report;
+    // Its own cache folder, where its record of the read goes (the share takes no writes from it).
+    ::setenv("XDG_CACHE_HOME", (dir.path() / "nobody-cache").c_str(), 1);
     if (::setgid(65534) != 0 || ::setuid(65534) != 0) {
       report = "setuid failed";
     } else {
@@ -253,6 +269,11 @@ TEST_CASE("content: a user without write permission on the share gets permission
   INFO(report);
   CHECK(report.rfind("read-ok|", 0) == 0);
   CHECK(report.find("Permission denied") != std::string::npos);
+  std::ifstream nobodyLog(dir.path() / "nobody-cache" / "delineate" / "audit" / store->id() /
+                          ("audit-" + io::localHostName() + ".jsonl"));
+  const std::string nobodyRead((std::istreambuf_iterator<char>(nobodyLog)), {});
+  CHECK(nobodyRead.find("\"action\":\"read\"") != std::string::npos);
+  CHECK(nobodyRead.find("\"user\":\"nobody\"") != std::string::npos);
   CHECK(report.find("studies/s/labelsets/l") != std::string::npos);
   auto listed = set->list();
   REQUIRE(listed.ok());

@@ -172,7 +172,7 @@ TEST_CASE("trust: Ed25519 keys are kept owner-only, never replaced, and refused 
   CHECK_FALSE(io::PublicKey::fromBase64(std::string(44, '!'), "x").ok());
 }
 
-TEST_CASE("trust: records are signed by their authors; a forged approval, an edited author and a removed member never count",
+TEST_CASE("trust: records are signed by their authors, and a forged approval, an edited author and a removed member never count",
           "[trust][share-suite]") {
   SignedShare share("trust-records");
   int revision = 0;
@@ -336,7 +336,7 @@ TEST_CASE("trust: records are signed by their authors; a forged approval, an edi
   }
 }
 
-TEST_CASE("trust: the roster chain is pinned on first use; a rewritten, replaced, rolled-back or deleted roster is refused",
+TEST_CASE("trust: the roster chain is pinned on first use, and a rewritten, replaced, rolled-back or deleted roster is refused",
           "[trust][share-suite]") {
   SignedShare share("trust-roster");
   {
@@ -424,7 +424,7 @@ TEST_CASE("trust: the roster chain is pinned on first use; a rewritten, replaced
   }
 }
 
-TEST_CASE("trust: an unsigned share reads as before, every record 'unsigned'; no key is needed to write to it", "[trust]") {
+TEST_CASE("trust: an unsigned share reads as before, every record 'unsigned', and no key is needed to write to it", "[trust]") {
   ScratchDir dir("trust-unsigned");
   EnvScope key("DELINEATE_KEY_FILE", (dir.path() / "no-key.pem").string());
   EnvScope config("XDG_CONFIG_HOME", (dir.path() / "cfg").string());
