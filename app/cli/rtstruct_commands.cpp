@@ -13,6 +13,7 @@
 #include "app/cli/dicom_export.h"
 #include "app/cli/input_checks.h"
 #include "io/dicom/dicom.h"
+#include "io/base/file_modes.h"
 #include "io/base/parallel.h"
 #include "io/dicom/dicom_rtstruct.h"
 #include "io/labels/label_table_io.h"
@@ -74,9 +75,8 @@ int runImportRtStruct(const ImportRtStructOptions& o) {
   if (!beside) std::fprintf(stderr, "warning: %s\n", beside.error().describe().c_str());
   // Each ROI's own mask (overlaps kept), named by ROI number: names in a structure set are free text.
   if (!o.masks.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(o.masks, ec);
-    if (ec) return fileError(core::makeError(core::ErrorCode::WriteFailed, o.masks, "cannot create the folder: " + ec.message()));
+    // Patient data at a path the user chose: its new folders are never readable by others (io/base/file_modes.h).
+    if (core::Status s = io::createFolders(o.masks, io::FileAccess::Personal); !s) return fileError(s.error());
     // uint8 masks (half the bytes of a label map to compress), on every core.
     const auto& dims = doc->grid.dimensions();
     std::vector<std::string> errors(doc->masks.size());

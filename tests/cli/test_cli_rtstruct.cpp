@@ -102,6 +102,10 @@ TEST_CASE("cli rtstruct: export and import give the label map and its names back
   CHECK((*names)->table.find(12)->color == lesion.color);
   auto mask = io::readLabelFile((dir / "masks" / "roi-12.nii.gz").string());
   REQUIRE(mask.ok());
+  // Patient data: the folder the masks go to and the masks are not readable by others, whatever the umask.
+  const auto others = std::filesystem::perms::others_all;
+  CHECK((std::filesystem::status(dir / "masks").permissions() & others) == std::filesystem::perms::none);
+  CHECK((std::filesystem::status(dir / "masks" / "roi-12.nii.gz").permissions() & others) == std::filesystem::perms::none);
   std::int64_t n = 0, m = 0;
   for (std::size_t i = 0; i < labels.size(); ++i) {
     n += labels[i] == 12;
