@@ -151,8 +151,9 @@ RecordTrust verifyRecord(const ShareStore& store, const std::string& relativePat
     return t;
   }
   const nlohmann::json& sig = *it;
-  if (!sig.is_object() || !sig.contains("key") || !sig["key"].is_string() || !sig.contains("value") ||
-      !sig["value"].is_string() || sig.value("alg", std::string()) != "ed25519") {
+  const auto isString = [&sig](const char* key) { return sig.contains(key) && sig[key].is_string(); };
+  if (!sig.is_object() || !isString("key") || !isString("value") || !isString("alg") ||
+      sig["alg"].get<std::string>() != "ed25519") {
     t.state = TrustState::Forged;
     t.detail = "the signature is not an Ed25519 signature block";
     return t;

@@ -238,15 +238,21 @@ TEST_CASE("trust: records are signed by their authors, and a forged approval, an
     copied["revision"] = 2;
     copied["sequence"] = 4;
     writeText(folder / "r000002-0004.json", copied.dump(2));
+    // And a signature block of the wrong types: named as forged, never a crash.
+    writeText(folder / "r000002-0005.json",
+              R"({"revision": 2, "sequence": 5, "action": "approve", "user": "erin", "host": "x", "time": "t",
+                  "comment": "", "signature": {"alg": 5, "key": [], "value": null}})");
     const auto rv = stateOf(2);
     CHECK(rv.state == ReviewState::Submitted);
-    REQUIRE(rv.history.size() == 4);
+    REQUIRE(rv.history.size() == 5);
+    CHECK(rv.history[4].trust.state == TrustState::Forged);
+    CHECK_FALSE(rv.history[4].counted);
     CHECK(rv.history[1].trust.state == TrustState::Unsigned);
     CHECK(rv.history[2].trust.state == TrustState::OutOfRole);
     CHECK(rv.history[2].trust.detail.find("dave, who is not a reviewer") != std::string::npos);
     CHECK(rv.history[3].trust.state == TrustState::Forged);
     for (int i = 1; i < 4; ++i) CHECK_FALSE(rv.history[i].counted);
-    CHECK(rv.notCounted() == 3);
+    CHECK(rv.notCounted() == 4);
     // Datasets built from approved revisions skip it: revision 1 is the newest approved.
     auto approved = io::newestApprovedRevisions(bob.store, "atlas");
     REQUIRE(approved.ok());
