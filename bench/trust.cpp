@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/bench_support.h"
 #include "io/base/sha256.h"
 #include "io/share/share_trust.h"
 #include "io/trust/roster.h"
@@ -30,31 +31,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Outcome {
-  double seconds = 0;
-  long peakMb = 0;
-  int status = -1;
-};
-
-Outcome run(const std::string& command, const fs::path& log) {
-  std::fflush(stdout);
-  const auto start = std::chrono::steady_clock::now();
-  const pid_t pid = fork();
-  if (pid == 0) {
-    const std::string line = command + " >" + log.string() + " 2>&1";
-    execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  Outcome o;
-  int status = 0;
-  struct rusage usage {};
-  if (pid > 0 && wait4(pid, &status, 0, &usage) == pid) {
-    o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    o.peakMb = usage.ru_maxrss / 1024;
-    o.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-  }
-  return o;
-}
+using Outcome = bench::ProcessOutcome;
+Outcome run(const std::string& command, const fs::path& log) { return bench::runProcess(command, log.string()); }
 
 [[noreturn]] void die(const std::string& what) {
   std::fprintf(stderr, "bench_trust: %s\n", what.c_str());
