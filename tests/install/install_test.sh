@@ -151,7 +151,10 @@ c1=$(date +%s.%N)
 fetched="$(grep -oE '^Fetched [0-9.,]+ [kMG]?B' "$work/apt-control.log" | tail -n1 || true)"
 echo "control: the dependencies alone: $(awk -v a="$c0" -v b="$c1" 'BEGIN {printf "%.1f", b - a}') s," \
   "$(grep -c '^Unpacking ' "$work/apt-control.log" || true) packages unpacked${fetched:+, $fetched from the mirror, the rest from the apt cache of this machine}"
-apt_root purge "${deps[@]}" >>"$work/apt-control.log" 2>&1 || fail "purging the dependencies failed"
+# As our packages' purge leaves them: no longer asked for, so autoremove takes what nothing installed needs or
+# recommends (purging them by name would also take what an installed package recommends, e.g. apt's
+# ca-certificates and with it openssl and libssl3, which autoremove rightly keeps after our purge).
+in_root apt-mark auto "${deps[@]}" >>"$work/apt-control.log" 2>&1 || fail "marking the dependencies automatic failed"
 apt_root autoremove --purge >>"$work/apt-control.log" 2>&1 || fail "autoremove after the dependencies failed"
 snapshot >"$work/control.txt"
 packages_now >"$work/packages_control.txt"
