@@ -318,7 +318,8 @@ int runStudyGet(const StudyOptions& o) {
   auto store = io::ShareStore::open(o.root);
   if (!store) return fileError(store.error());
   InterruptSink interrupt;  // Ctrl-C or SIGTERM: stops, and the files this run wrote are removed
-  auto fetched = io::fetchSeries(*store, o.study, o.series, o.output, &interrupt);
+  // The folder the user named gets the instances as they are (plain, owner-only); the caches are sealed.
+  auto fetched = io::fetchSeries(*store, o.study, o.series, o.output, &interrupt, io::FileAccess::Private);
   if (!fetched) {
     fileError(fetched.error());
     return interrupt.cancelled() ? interrupt.exitCode() : 1;

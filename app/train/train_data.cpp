@@ -1,4 +1,5 @@
 #include "app/train/train_data.h"
+#include "io/base/file_read.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -92,11 +93,10 @@ core::Result<core::ImageVolume> readImage(const std::string& path, std::string* 
 }
 
 core::Result<CaseList> readCaseList(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return makeError(ErrorCode::NotFound, path, "cannot open the case list");
-  std::stringstream text;
-  text << in.rdbuf();
-  const json j = json::parse(text.str(), nullptr, false);
+  // Through io: a fetched dataset's case list is sealed at rest (io/base/sealed_file.h).
+  auto text = io::readWholeFile(path, std::uintmax_t(256) << 20, "case list");
+  if (!text) return text.error();
+  const json j = json::parse(*text, nullptr, false);
   if (j.is_discarded()) return makeError(ErrorCode::ParseError, path, "not JSON");
   const json* cases = nullptr;
   if (j.is_array()) cases = &j;

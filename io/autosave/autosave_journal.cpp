@@ -123,7 +123,7 @@ Status writeJsonFile(const std::string& path, const Json& j) {
     return makeError(ErrorCode::InvalidArgument, path, std::string("cannot encode the record: ") + e.what());
   }
   AtomicWriteOptions options;
-  options.access = FileAccess::Private;  // the journal is one user's local copy of patient data
+  options.access = FileAccess::Sealed;  // the journal is one user's local copy of patient data: sealed at rest
   return writeFileAtomically(path, text.data(), text.size(), options);
 }
 
@@ -580,7 +580,7 @@ Status AutosaveJournal::snapshot(const core::LabelMap& labels, std::chrono::stea
     NiftiWriteOptions options;
     options.gzipLevel = 1;  // fast; label maps are mostly runs of zeros
     options.format = NiftiFormat::Nifti2;  // doubles in the header
-    options.access = FileAccess::Private;  // the user's own local copy of patient data
+    options.access = FileAccess::Sealed;  // the user's own local copy of patient data: sealed at rest
     if (Status s = writeNiftiLabels(file, labels, options); !s) return fail(s.error());
     std::error_code ec;
     const auto bytes = fs::file_size(file, ec);

@@ -1,6 +1,7 @@
 #include "io/base/atomic_file.h"
 #include "io/base/posix_util.h"
 
+#include "io/base/sealed_file.h"
 #include "io/base/sha256.h"
 
 #include <fcntl.h>
@@ -72,6 +73,16 @@ core::Result<AtomicFileWriter> AtomicFileWriter::create(const std::string& targe
   w.m_target = targetPath;
   w.m_options = options;
   if (options.verifyReadBack) w.m_hash = std::make_unique<Sha256>();
+  if (options.access == FileAccess::Sealed && atRestSealingOn()) {
+    // expectedSha256 names a content; a sealed file's bytes differ from it by design.
+    if (!options.expectedSha256.empty())
+      return makeError(ErrorCode::InvalidArgument, targetPath, "a sealed file cannot be checked against a content hash");
+    auto key = loadAtRestKey(true);
+    if (!key)
+      return makeError(ErrorCode::WriteFailed, targetPath,
+                       "cannot seal it (patient data kept on this machine is encrypted at rest): " + key.error().describe());
+    w.m_sealer = std::make_unique<Sealer>(std::move(*key));
+  }
   for (int attempt = 0; attempt < 16; ++attempt) {
     std::string temp = (folder == "/" ? "" : folder) + "/." + name + ".tmp-" + randomHex(8);
     // Never readable by others (io/base/file_modes.h): a Personal file is 0640 narrowed by the umask; an exact
@@ -84,7 +95,7 @@ core::Result<AtomicFileWriter> AtomicFileWriter::create(const std::string& targe
       w.m_temp = std::move(temp);
       // Best effort, like the mode: on a shared folder the group decides who else may read the labels. Order
       // matters: chown may clear set-id bits, so the mode goes last.
-      if (targetExists && access != FileAccess::Private) (void)::fchown(fd, static_cast<uid_t>(-1), targetStat.st_gid);
+      if (targetExists && !isPrivateAccess(access)) (void)::fchown(fd, static_cast<uid_t>(-1), targetStat.st_gid);
       if (targetExists && access == FileAccess::Personal)
         (void)::fchmod(fd, targetStat.st_mode & 07777);  // some shares ignore modes
       else
@@ -109,7 +120,9 @@ AtomicFileWriter::AtomicFileWriter(AtomicFileWriter&& other) noexcept
       m_writebackStarted(other.m_writebackStarted),
       m_options(other.m_options),
       m_hash(std::move(other.m_hash)),
-      m_hashHex(std::move(other.m_hashHex)) {
+      m_hashHex(std::move(other.m_hashHex)),
+      m_sealer(std::move(other.m_sealer)),
+      m_sealed(std::move(other.m_sealed)) {
   other.m_fd = -1;
   other.m_done = true;
 }
@@ -126,6 +139,8 @@ AtomicFileWriter& AtomicFileWriter::operator=(AtomicFileWriter&& other) noexcept
     m_options = other.m_options;
     m_hash = std::move(other.m_hash);
     m_hashHex = std::move(other.m_hashHex);
+    m_sealer = std::move(other.m_sealer);
+    m_sealed = std::move(other.m_sealed);
     other.m_fd = -1;
     other.m_done = true;
   }
@@ -149,6 +164,19 @@ core::Status AtomicFileWriter::fail(const std::string& what, int errnoValue) {
 }
 
 core::Status AtomicFileWriter::write(const void* data, std::size_t size) {
+  if (!m_sealer) return writeRaw(data, size);
+  if (m_done || m_fd < 0) return makeError(ErrorCode::WriteFailed, m_target, "the file was already committed or discarded");
+  if (core::Status s = m_sealer->add(data, size, m_sealed); !s) {
+    discard();
+    return makeError(ErrorCode::WriteFailed, m_target, s.error().detail);
+  }
+  if (m_sealed.size() < kSealChunkBytes) return core::Status::success();
+  core::Status s = writeRaw(m_sealed.data(), m_sealed.size());
+  m_sealed.clear();
+  return s;
+}
+
+core::Status AtomicFileWriter::writeRaw(const void* data, std::size_t size) {
   if (m_done || m_fd < 0) return makeError(ErrorCode::WriteFailed, m_target, "the file was already committed or discarded");
   const PhaseTimer timer(m_options.times ? &m_options.times->write : nullptr);
   if (m_options.times) m_options.times->bytes += size;
@@ -184,6 +212,16 @@ core::Status AtomicFileWriter::write(const void* data, std::size_t size) {
 core::Status AtomicFileWriter::commit() {
   if (m_done || m_fd < 0) return makeError(ErrorCode::WriteFailed, m_target, "the file was already committed or discarded");
   WritePhaseTimes* const times = m_options.times;
+  if (m_sealer) {
+    core::Status s = m_sealer->finish(m_sealed);
+    if (!s) {
+      discard();
+      return makeError(ErrorCode::WriteFailed, m_target, s.error().detail);
+    }
+    s = writeRaw(m_sealed.data(), m_sealed.size());
+    m_sealed.clear();
+    if (!s) return s;
+  }
   {
     const PhaseTimer timer(times ? &times->fsync : nullptr);
     if (m_options.sync && ::fsync(m_fd) != 0) return fail("cannot flush the temporary file to disk", errno);

@@ -15,6 +15,7 @@
 namespace delineate::io {
 
 class Sha256;
+class Sealer;
 
 // The detail of the WriteFailed error for a target that exists where the write must create a new file
 // (AtomicWriteOptions::noReplace): callers that race for a name (revision numbers, leases) test for it.
@@ -78,7 +79,8 @@ class AtomicFileWriter {
   AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
   ~AtomicFileWriter();  // discards the temporary file unless commit() succeeded
 
-  // Appends to the temporary file. After a failure the writer is discarded (temp removed) and every later call fails.
+  // Appends to the temporary file (sealed as it goes for FileAccess::Sealed with sealing on: io/base/sealed_file.h;
+  // then verifyReadBack and sha256Hex() are of the sealed bytes). After a failure the writer is discarded (temp removed) and every later call fails.
   core::Status write(const void* data, std::size_t size);
 
   // fsync, close, rename over the target, fsync the folder. On failure the temporary file is removed and the target
@@ -98,6 +100,7 @@ class AtomicFileWriter {
   core::Status fail(const std::string& what, int errnoValue);
 
   core::Status publish();
+  core::Status writeRaw(const void* data, std::size_t size);
 
   std::string m_target;
   std::string m_temp;
@@ -108,6 +111,8 @@ class AtomicFileWriter {
   AtomicWriteOptions m_options;
   std::unique_ptr<Sha256> m_hash;  // when verifyReadBack
   std::string m_hashHex;
+  std::unique_ptr<Sealer> m_sealer;  // FileAccess::Sealed with sealing on
+  std::string m_sealed;              // sealed bytes waiting to be written
 };
 
 // One-shot helper for a buffer already in memory.

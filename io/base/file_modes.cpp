@@ -11,7 +11,8 @@ namespace delineate::io {
 mode_t fileModeFor(FileAccess access) {
   switch (access) {
     case FileAccess::Share: return 0640;
-    case FileAccess::Private: return 0600;
+    case FileAccess::Private:
+    case FileAccess::Sealed: return 0600;
     case FileAccess::Personal: break;
   }
   return 0640;
@@ -20,7 +21,8 @@ mode_t fileModeFor(FileAccess access) {
 mode_t folderModeFor(FileAccess access) {
   switch (access) {
     case FileAccess::Share: return 02770;
-    case FileAccess::Private: return 0700;
+    case FileAccess::Private:
+    case FileAccess::Sealed: return 0700;
     case FileAccess::Personal: break;
   }
   return 0750;

@@ -19,7 +19,12 @@
 
 namespace delineate::io {
 
-enum class FileAccess { Personal, Share, Private };
+// - Sealed: Private, and the content sealed with this user's at-rest key (AES-256-GCM, io/base/sealed_file.h) unless
+//   sealing is switched off ($DELINEATE_AT_REST=plain). For patient data io keeps on this machine: fetched series and
+//   datasets, the autosave journal. Readers of io open sealed files transparently.
+enum class FileAccess { Personal, Share, Private, Sealed };
+// Private or Sealed: one user's alone.
+inline bool isPrivateAccess(FileAccess access) { return access == FileAccess::Private || access == FileAccess::Sealed; }
 
 // The mode a new file gets (for Personal before the umask narrows it).
 mode_t fileModeFor(FileAccess access);

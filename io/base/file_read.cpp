@@ -7,6 +7,7 @@
 #include <cerrno>
 
 #include "io/base/posix_util.h"
+#include "io/base/sealed_file.h"
 #include "io/base/regular_file.h"
 
 namespace delineate::io {
@@ -77,6 +78,13 @@ core::Result<std::optional<std::string>> readWholeFileChecked(const std::string&
     if (text.size() + static_cast<std::size_t>(n) > maxBytes)
       return makeError(ErrorCode::SizeLimit, path, tooLong(what, maxBytes));
     text.append(buffer, static_cast<std::size_t>(n));
+  }
+  // A record io sealed at rest (io/base/sealed_file.h: the autosave journal's) reads as its content. A secret is
+  // never sealed: the at-rest key is one.
+  if (!secret && looksSealed(text.data(), text.size())) {
+    auto plain = unsealBytes(text, path);
+    if (!plain) return plain.error();
+    return std::optional<std::string>(std::move(*plain));
   }
   return std::optional<std::string>(std::move(text));
 }

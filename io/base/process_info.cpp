@@ -52,4 +52,10 @@ std::string userCacheFolder() {
   return (std::filesystem::temp_directory_path() / "delineate-cache").string();
 }
 
+std::string userConfigFolder() {
+  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) return std::string(x) + "/delineate";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.config/delineate";
+  return (std::filesystem::temp_directory_path() / "delineate-config").string();
+}
+
 }  // namespace delineate::io

@@ -19,5 +19,7 @@ std::string localHostName();
 // This user's cache folder for Delineate: $XDG_CACHE_HOME (or ~/.cache)/delineate. Local disk: fetched series,
 // catalogue indexes and models live here, never on the share.
 std::string userCacheFolder();
+// This user's configuration folder for Delineate: $XDG_CONFIG_HOME (or ~/.config)/delineate (keys, pins).
+std::string userConfigFolder();
 
 }  // namespace delineate::io

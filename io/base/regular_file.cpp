@@ -7,6 +7,10 @@
 #include <cerrno>
 
 #include "io/base/posix_util.h"
+#include "io/base/sealed_file.h"
+
+#include <cstdint>
+#include <utility>
 
 namespace delineate::io {
 namespace {
@@ -44,7 +48,8 @@ core::Status checkRegularFile(const std::string& path, std::string_view what) {
   return core::Status::success();
 }
 
-core::Result<int> openRegularFile(const std::string& path, std::string_view what) {
+core::Result<int> openRegularFileUnsealed(const std::string& path, std::string_view what, bool* wasSealed) {
+  if (wasSealed) *wasSealed = false;
   if (core::Status s = checkRegularFile(path, what); !s) return s.error();
   // O_NONBLOCK: if the path became a pipe after the stat, the open must not wait for a writer.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -56,7 +61,45 @@ core::Result<int> openRegularFile(const std::string& path, std::string_view what
   if (const std::string kind = specialFileKind(st.st_mode); !kind.empty()) return notRegular(path, what, kind);
   const int flags = ::fcntl(fd, F_GETFL);
   if (flags >= 0) (void)::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  // A file io sealed at rest (io/base/sealed_file.h) is read through a memory file holding its content, so every
+  // reader of a descriptor (images, DICOM, label maps) reads it as the plain file. One small read of the first bytes,
+  // which the reader's own first read finds in the page cache.
+  char magic[sizeof kSealMagic];
+  if (std::uint64_t(st.st_size) >= sizeof magic &&
+      ::pread(fd, magic, sizeof magic, 0) == ssize_t(sizeof magic) && looksSealed(magic, sizeof magic)) {
+    if (wasSealed) *wasSealed = true;
+    return unsealToMemoryFile(fd, path);  // `closer` closes the sealed file
+  }
   return closer.release();
+}
+
+core::Result<int> openRegularFile(const std::string& path, std::string_view what) {
+  return openRegularFileUnsealed(path, what, nullptr);
+}
+
+core::Result<ReadableFile> ReadableFile::open(const std::string& path, std::string_view what) {
+  bool sealed = false;
+  auto fd = openRegularFileUnsealed(path, what, &sealed);
+  if (!fd) return fd.error();
+  ReadableFile f;
+  f.m_fd = *fd;
+  f.m_path = sealed ? "/proc/self/fd/" + std::to_string(*fd) : path;
+  f.m_sealed = sealed;
+  return f;
+}
+
+ReadableFile::ReadableFile(ReadableFile&& other) noexcept
+    : m_fd(std::exchange(other.m_fd, -1)), m_path(std::move(other.m_path)), m_sealed(other.m_sealed) {}
+
+ReadableFile& ReadableFile::operator=(ReadableFile&& other) noexcept {
+  std::swap(m_fd, other.m_fd);
+  std::swap(m_path, other.m_path);
+  std::swap(m_sealed, other.m_sealed);
+  return *this;
+}
+
+ReadableFile::~ReadableFile() {
+  if (m_fd >= 0) ::close(m_fd);
 }
 
 }  // namespace delineate::io

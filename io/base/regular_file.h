@@ -27,6 +27,33 @@ core::Status checkRegularFile(const std::string& path, std::string_view what);
 
 // As checkRegularFile, then open(2) read-only (close-on-exec) without ever blocking, the descriptor checked again
 // with fstat and returned in blocking mode. The caller closes it.
+// A file that io sealed at rest (io/base/sealed_file.h) gives a descriptor of a memory file holding its content
+// (errors name `path`: damaged, another user's key), so it reads as the plain file would.
 core::Result<int> openRegularFile(const std::string& path, std::string_view what);
+// As openRegularFile; `wasSealed` says whether the descriptor is a sealed file's content.
+core::Result<int> openRegularFileUnsealed(const std::string& path, std::string_view what, bool* wasSealed);
+
+// A path that a library opening files by name (DCMTK, ITK) can read: the file's own path, or for a sealed file
+// "/proc/self/fd/N" of the memory file with its content, valid while this object lives. Errors as openRegularFile.
+class ReadableFile {
+ public:
+  static core::Result<ReadableFile> open(const std::string& path, std::string_view what);
+  ReadableFile() = default;
+  ReadableFile(ReadableFile&& other) noexcept;
+  ReadableFile& operator=(ReadableFile&& other) noexcept;
+  ReadableFile(const ReadableFile&) = delete;
+  ReadableFile& operator=(const ReadableFile&) = delete;
+  ~ReadableFile();
+  const std::string& path() const { return m_path; }
+  int fd() const { return m_fd; }
+  // Whether path() is a sealed file's memory file: a reader that opens by name later (DCMTK's values read lazily)
+  // must read everything at once, as the name dies with this object.
+  bool sealed() const { return m_sealed; }
+
+ private:
+  int m_fd = -1;
+  std::string m_path;
+  bool m_sealed = false;
+};
 
 }  // namespace delineate::io

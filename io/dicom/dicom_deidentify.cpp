@@ -1,4 +1,5 @@
 #include "io/dicom/dicom_deidentify.h"
+#include "io/base/regular_file.h"
 
 #include <dcmtk/config/osconfig.h>
 #include <dcmtk/dcmdata/dctk.h>
@@ -353,8 +354,12 @@ core::Status deidentifyDicomFile(const std::string& inputPath, const std::string
   dicom_detail::ensureDcmtkReady();
   auto prescan = dicom_detail::prescanDicomFile(inputPath);
   if (!prescan) return prescan.error();
+  auto readable = ReadableFile::open(inputPath, "DICOM file");  // a sealed cache file: its content
+  if (!readable) return readable.error();
   DcmFileFormat ff;
-  if (OFCondition c = ff.loadFile(inputPath.c_str()); c.bad())
+  if (OFCondition c = ff.loadFile(OFFilename(readable->path().c_str()), EXS_Unknown, EGL_noChange,
+                                  readable->sealed() ? 0xFFFFFFFFu : DCM_MaxReadLength);
+      c.bad())
     return makeError(ErrorCode::ReadFailed, inputPath, std::string("cannot read as DICOM: ") + c.text());
   DcmDataset* ds = ff.getDataset();
   // The study, series and instance UIDs as stored (DCMTK's input correction removes spaces inside them), so two

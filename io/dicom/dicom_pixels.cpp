@@ -30,6 +30,7 @@
 #include <dcmtk/oflog/oflog.h>
 
 #include "io/dicom/dicom_internal.h"
+#include "io/base/regular_file.h"
 
 namespace delineate::io {
 namespace dicom_detail {
@@ -474,8 +475,11 @@ core::Status decodeFrames(const std::string& path, const DicomPixelFormat& forma
   // The file may have changed since it was indexed: check its structure again before DCMTK parses it.
   auto pre = prescanDicomFile(path);
   if (!pre) return pre.error();
+  auto readable = ReadableFile::open(path, "DICOM file");  // a sealed cache file: its content (io/base/sealed_file.h)
+  if (!readable) return readable.error();
   DcmFileFormat ff;
-  const OFCondition c = ff.loadFile(OFFilename(path.c_str()), EXS_Unknown, EGL_noChange, maxReadLength(*pre), ERM_autoDetect);
+  const OFCondition c = ff.loadFile(OFFilename(readable->path().c_str()), EXS_Unknown, EGL_noChange,
+                                    readable->sealed() ? 0xFFFFFFFFu : maxReadLength(*pre), ERM_autoDetect);
   if (c.bad()) return makeError(ErrorCode::ParseError, path, std::string("DCMTK cannot parse the file: ") + c.text());
   return decodeDataset(path, ff.getDataset(), format, frameNumbers, deliver);
 }
@@ -824,9 +828,11 @@ core::Result<DicomFrames> readDicomFrames(const std::string& path) {
   auto pre = dicom_detail::prescanDicomFile(path);
   if (!pre) return pre.error();
   if (!pre->pixelDataPresent) return makeError(ErrorCode::Unsupported, path, "no pixel data (7FE0,0010)");
+  auto readable = ReadableFile::open(path, "DICOM file");  // a sealed cache file: its content
+  if (!readable) return readable.error();
   DcmFileFormat ff;
-  const OFCondition c =
-      ff.loadFile(OFFilename(path.c_str()), EXS_Unknown, EGL_noChange, dicom_detail::maxReadLength(*pre), ERM_autoDetect);
+  const OFCondition c = ff.loadFile(OFFilename(readable->path().c_str()), EXS_Unknown, EGL_noChange,
+                                    readable->sealed() ? 0xFFFFFFFFu : dicom_detail::maxReadLength(*pre), ERM_autoDetect);
   if (c.bad()) return makeError(ErrorCode::ParseError, path, std::string("DCMTK cannot parse the file: ") + c.text());
   DcmDataset* ds = ff.getDataset();
   DicomFrames out;

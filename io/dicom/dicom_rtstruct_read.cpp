@@ -17,6 +17,7 @@
 #include <dcmtk/dcmdata/dcsequen.h>
 
 #include "io/dicom/dicom_internal.h"
+#include "io/base/regular_file.h"
 #include "io/dicom/dicom_rtstruct.h"
 
 namespace delineate::io {
@@ -118,10 +119,12 @@ core::Result<RtStructDocument> readRtStruct(const std::string& path, const core:
   if (core::Status s = grid.validate(path + " (reference grid)"); !s) return s.error();
   auto pre = dicom_detail::prescanDicomFile(path);
   if (!pre) return pre.error();
+  auto readable = ReadableFile::open(path, "RT structure set");  // a sealed cache file: its content
+  if (!readable) return readable.error();
   DcmFileFormat ff;
   // Everything is loaded at once (the pre-scan held every length to the file's size): contour data read lazily
   // would reopen the file for each contour.
-  const OFCondition cond = ff.loadFile(OFFilename(path.c_str()), EXS_Unknown, EGL_noChange, 0xFFFFFFFFu, ERM_autoDetect);
+  const OFCondition cond = ff.loadFile(OFFilename(readable->path().c_str()), EXS_Unknown, EGL_noChange, 0xFFFFFFFFu, ERM_autoDetect);
   if (cond.bad()) return makeError(ErrorCode::ParseError, path, std::string("DCMTK cannot parse the file: ") + cond.text());
   DcmDataset* ds = ff.getDataset();
   // Names in UTF-8 whatever the file's character set (ISO_IR 100 and friends, through iconv); a set that cannot be

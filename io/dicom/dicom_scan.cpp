@@ -144,6 +144,7 @@ core::Result<FileHeader> readDicomFileHeader(const std::string& path) {
   if (!scanned) return scanned.error();
   const PrescanResult* pre = &prescan;
 
+  ReadableFile lateReader;  // before ff: outlives it
   DcmFileFormat ff;
   OFCondition c;
   if (fromMemory) {
@@ -154,7 +155,11 @@ core::Result<FileHeader> readDicomFileHeader(const std::string& path) {
     c = ff.read(stream, EXS_Unknown, EGL_noChange, DCM_MaxReadLength);
     ff.transferEnd();
   } else {
-    c = ff.loadFile(OFFilename(path.c_str()), EXS_Unknown, EGL_noChange, 256, ERM_autoDetect);
+    // Values longer than 256 bytes are read later from the file's name (a sealed file's memory file lives as long).
+    auto readable = ReadableFile::open(path, "DICOM file");
+    if (!readable) return readable.error();
+    lateReader = std::move(*readable);
+    c = ff.loadFile(OFFilename(lateReader.path().c_str()), EXS_Unknown, EGL_noChange, 256, ERM_autoDetect);
   }
   if (c.bad()) return makeError(ErrorCode::ParseError, path, std::string("DCMTK cannot parse the file: ") + c.text());
   DcmDataset* ds = ff.getDataset();
@@ -364,8 +369,9 @@ std::vector<std::string> salvagedValues(const std::vector<std::uint8_t>& bytes, 
 
 SalvagedHeader salvageHeader(const std::string& path, std::size_t maxBytes) {
   SalvagedHeader h;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return h;
+  auto opened = openRegularFile(path, "DICOM file");  // a sealed file's content, as every reader sees it
+  if (!opened) return h;
+  const int fd = *opened;
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     ::close(fd);
@@ -485,11 +491,12 @@ SeriesIssue unreadableIssue(const DicomSeries& series) {
 
 // Whether two files hold the same bytes (read in pieces; an unreadable one is "different": never silently equal).
 bool sameFileBytes(const std::string& a, const std::string& b) {
-  std::error_code ec1, ec2;
-  const auto sizeA = std::filesystem::file_size(a, ec1), sizeB = std::filesystem::file_size(b, ec2);
-  if (ec1 || ec2 || sizeA != sizeB) return false;
-  const int fa = ::open(a.c_str(), O_RDONLY | O_CLOEXEC), fb = ::open(b.c_str(), O_RDONLY | O_CLOEXEC);
-  bool same = fa >= 0 && fb >= 0;
+  // Opened as every reader opens them: two sealed copies of one content are the same file.
+  auto openedA = openRegularFile(a, "DICOM file"), openedB = openRegularFile(b, "DICOM file");
+  const int fa = openedA ? *openedA : -1, fb = openedB ? *openedB : -1;
+  struct stat sa {}, sb {};
+  bool same = fa >= 0 && fb >= 0 && ::fstat(fa, &sa) == 0 && ::fstat(fb, &sb) == 0 && sa.st_size == sb.st_size;
+  const auto sizeA = static_cast<std::uint64_t>(sa.st_size);
   std::vector<char> bufA(1 << 20), bufB(1 << 20);
   std::uint64_t left = sizeA;
   while (same && left > 0) {

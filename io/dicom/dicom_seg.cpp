@@ -1,4 +1,5 @@
 #include "io/dicom/dicom_seg.h"
+#include "io/base/regular_file.h"
 
 #include <algorithm>
 #include <cmath>
@@ -241,9 +242,11 @@ core::Result<DicomSegDocument> readDicomSeg(const std::string& path, const std::
   }
   auto pre = dicom_detail::prescanDicomFile(path);
   if (!pre) return pre.error();
+  auto readable = ReadableFile::open(path, "DICOM SEG");  // a sealed cache file: its content
+  if (!readable) return readable.error();
   DcmFileFormat ff;
-  const OFCondition cond = ff.loadFile(OFFilename(path.c_str()), EXS_Unknown, EGL_noChange,
-                                       dicom_detail::maxReadLength(*pre), ERM_autoDetect);
+  const OFCondition cond = ff.loadFile(OFFilename(readable->path().c_str()), EXS_Unknown, EGL_noChange,
+                                       readable->sealed() ? 0xFFFFFFFFu : dicom_detail::maxReadLength(*pre), ERM_autoDetect);
   if (cond.bad()) return makeError(ErrorCode::ParseError, path, std::string("DCMTK cannot parse the file: ") + cond.text());
   DcmDataset* ds = ff.getDataset();
 

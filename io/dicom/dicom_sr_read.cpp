@@ -12,6 +12,7 @@
 #include <dcmtk/dcmdata/dcsequen.h>
 
 #include "io/dicom/dicom_internal.h"
+#include "io/base/regular_file.h"
 #include "io/dicom/dicom_sr.h"
 
 namespace delineate::io {
@@ -145,8 +146,11 @@ core::Result<DicomSrDocument> readSr(const std::string& path) {
   auto pre = prescanDicomFile(path);
   if (!pre) return pre.error();
   ensureDcmtkReady();
+  auto readable = ReadableFile::open(path, "DICOM SR");  // a sealed cache file: its content
+  if (!readable) return readable.error();
   DcmFileFormat ff;
-  const OFCondition cond = ff.loadFile(OFFilename(path.c_str()), EXS_Unknown, EGL_noChange, maxReadLength(*pre));
+  const OFCondition cond = ff.loadFile(OFFilename(readable->path().c_str()), EXS_Unknown, EGL_noChange,
+                                       readable->sealed() ? 0xFFFFFFFFu : maxReadLength(*pre));
   if (cond.bad()) return makeError(ErrorCode::ReadFailed, path, std::string("cannot read the SR: ") + cond.text());
   DcmDataset* d = ff.getDataset();
   DicomSrDocument doc;

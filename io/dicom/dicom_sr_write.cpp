@@ -16,6 +16,7 @@
 #include <dcmtk/dcmsr/dsrdoc.h>
 
 #include "io/base/atomic_file.h"
+#include "io/base/regular_file.h"
 #include "io/base/posix_util.h"
 #include "io/dicom/dicom_internal.h"
 #include "io/dicom/dicom_seg_write.h"
@@ -60,7 +61,10 @@ core::Result<SegFacts> readSegFacts(const std::string& segPath, DcmFileFormat& f
   auto pre = prescanDicomFile(segPath);
   if (!pre) return pre.error();
   ensureDcmtkReady();
-  const OFCondition c = ff.loadFileUntilTag(segPath.c_str(), EXS_Unknown, EGL_noChange, maxReadLength(*pre),
+  auto readable = ReadableFile::open(segPath, "DICOM SEG");  // a sealed cache file: its content
+  if (!readable) return readable.error();
+  const OFCondition c = ff.loadFileUntilTag(readable->path().c_str(), EXS_Unknown, EGL_noChange,
+                                            readable->sealed() ? 0xFFFFFFFFu : maxReadLength(*pre),
                                             ERM_autoDetect, DCM_PixelData);
   if (c.bad()) return makeError(ErrorCode::ReadFailed, segPath, std::string("cannot read the SEG: ") + c.text());
   // The SR is UTF-8 and takes patient and study names from the SEG: a SEG in another character set is converted.

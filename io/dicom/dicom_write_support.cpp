@@ -1,4 +1,5 @@
 #include "io/dicom/dicom_write_support.h"
+#include "io/base/regular_file.h"
 
 #include <algorithm>
 #include <ctime>
@@ -56,8 +57,11 @@ core::Result<SourceHeader> readSourceHeader(const std::string& file) {
   auto pre = prescanDicomFile(file);
   if (!pre) return pre.error();
   ensureDcmtkReady();
+  auto readable = ReadableFile::open(file, "DICOM file");  // a sealed cache file: its content
+  if (!readable) return readable.error();
   DcmFileFormat ff;
-  const OFCondition c = ff.loadFileUntilTag(file.c_str(), EXS_Unknown, EGL_noChange, maxReadLength(*pre),
+  const OFCondition c = ff.loadFileUntilTag(readable->path().c_str(), EXS_Unknown, EGL_noChange,
+                                            readable->sealed() ? 0xFFFFFFFFu : maxReadLength(*pre),
                                             ERM_autoDetect, DCM_PixelData);
   if (c.bad()) return makeError(ErrorCode::ReadFailed, file, std::string("cannot read the source instance: ") + c.text());
   DcmDataset* d = ff.getDataset();

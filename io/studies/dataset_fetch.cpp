@@ -1,4 +1,8 @@
 #include "io/studies/dataset_fetch.h"
+#include "io/base/sealed_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "io/share/audit_log.h"
 
@@ -99,9 +103,19 @@ core::Result<FetchedDataset> fetchDataset(const ShareStore& store, const std::st
     const fs::path caseFolder = fs::path(folder) / e.study;
     if (core::Status s = createFolders(caseFolder.string(), FileAccess::Private); !s) return s.error();
     const fs::path labelPath = caseFolder / (e.labelSet + ".r" + std::to_string(e.revision) + ".nii.gz");
-    auto here = sha256OfFile(labelPath.string());
-    if (!here || *here != e.sha256) {
-      auto copied = labels->copyOut(e.revision, labelPath.string(), FileAccess::Private);
+    // Patient data kept on this machine: sealed at rest (io/base/sealed_file.h); a copy sealed otherwise (or plain,
+    // when sealing was off) is kept only while sealing agrees.
+    const bool sealedHere = [&] {
+      char head[kSealHeaderBytes] = {};
+      const int fd = ::open(labelPath.c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) return false;
+      const bool sealed = ::pread(fd, head, sizeof head, 0) == ssize_t(sizeof head) && looksSealed(head, sizeof head);
+      ::close(fd);
+      return sealed;
+    }();
+    auto here = contentSha256(labelPath.string());
+    if (!here || *here != e.sha256 || sealedHere != atRestSealingOn()) {
+      auto copied = labels->copyOut(e.revision, labelPath.string(), FileAccess::Sealed);
       if (!copied) return copied.error();
     }
     auto map = readLabelFile(labelPath.string());
@@ -119,7 +133,7 @@ core::Result<FetchedDataset> fetchDataset(const ShareStore& store, const std::st
   out.casesJson = (fs::path(folder) / "cases.json").string();
   const std::string text = fetchedCasesJson(out);
   AtomicWriteOptions options;
-  options.access = FileAccess::Private;
+  options.access = FileAccess::Sealed;  // it names the patients' studies
   if (core::Status s = writeFileAtomically(out.casesJson, text.data(), text.size(), options); !s) return s.error();
   return out;
 }

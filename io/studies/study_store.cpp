@@ -1,4 +1,5 @@
 #include "io/studies/study_store.h"
+#include "io/base/sealed_file.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -245,8 +246,37 @@ std::string defaultSeriesCacheFolder(const ShareStore& store, const std::string&
   return userCacheFolder() + "/studies/" + store.id() + "/" + study + "/" + series;
 }
 
+namespace {
+
+// Whether `path` is a complete copy of a `bytes`-long file as this fetch would write it: plain and that long, or
+// sealed under this user's key and that long once unsealed.
+bool isCachedCopy(const std::string& path, std::uint64_t bytes, bool sealed, const std::shared_ptr<const AtRestKey>& key) {
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  if (ec) return false;
+  if (!sealed) {
+    if (size != bytes) return false;
+    if (size < kSealHeaderBytes + kSealTagBytes) return true;
+  } else if (size != sealedSize(bytes)) {
+    return false;
+  }
+  char header[kSealHeaderBytes];
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool read = ::pread(fd, header, sizeof header, 0) == ssize_t(sizeof header);
+  ::close(fd);
+  if (!read) return false;
+  if (!sealed) return !looksSealed(header, sizeof header);
+  return looksSealed(header, sizeof header) && std::memcmp(header + 8, key->id.data(), 8) == 0;
+}
+
+}  // namespace
+
 core::Result<FetchedSeries> fetchSeries(const ShareStore& store, const std::string& study, const std::string& series,
-                                        const std::string& localFolder, core::ProgressSink* progress) {
+                                        const std::string& localFolder, core::ProgressSink* progress,
+                                        FileAccess access) {
+  if (access != FileAccess::Sealed && access != FileAccess::Private)
+    return makeError(ErrorCode::InvalidArgument, localFolder, "a fetched series is Sealed or Private");
   auto manifest = readSeriesManifest(store, study, series);
   if (!manifest) return manifest.error();
   // Every read of a series is audited before it happens, whoever reads it (the window, study get, training, batch),
@@ -306,6 +336,18 @@ core::Result<FetchedSeries> fetchSeries(const ShareStore& store, const std::stri
   std::optional<core::Error> failure;
   std::size_t done = 0;
   const std::string folderRel = "studies/" + study + "/series/" + series + "/";
+  const bool sealed = access == FileAccess::Sealed && atRestSealingOn();
+  std::shared_ptr<const AtRestKey> key;
+  if (sealed) {
+    auto loaded = loadAtRestKey(true);
+    if (!loaded) {
+      takeBack();
+      return makeError(ErrorCode::WriteFailed, localFolder,
+                       "cannot seal the series (patient data kept on this machine is encrypted at rest): " +
+                           loaded.error().describe());
+    }
+    key = *loaded;
+  }
   const std::string thrown = parallelFor(files.size(), resolveThreads(0), [&](std::size_t i, int) {
     if (progress && progress->cancelled()) {
       std::lock_guard<std::mutex> lock(mutex);
@@ -315,10 +357,11 @@ core::Result<FetchedSeries> fetchSeries(const ShareStore& store, const std::stri
     const SeriesFile& f = files[i];
     const fs::path target = fs::path(localFolder) / f.name;
     std::error_code e;
-    // Files here were written atomically after their hash was checked, under their hash's name.
-    const bool reuse = fs::is_regular_file(target, e) && fs::file_size(target, e) == f.bytes && !e;
-    core::Status s = reuse ? core::Status::success() : store.copyFileOut(folderRel + f.name, f.sha256, f.bytes, target.string(),
-                                                                                  FileAccess::Private);
+    // Files here were written atomically after their hash was checked, under their hash's name; sealed ones under
+    // this user's key are authenticated again by every read.
+    const bool reuse = fs::is_regular_file(target, e) && !e && isCachedCopy(target.string(), f.bytes, sealed, key);
+    core::Status s = reuse ? core::Status::success()
+                           : store.copyFileOut(folderRel + f.name, f.sha256, f.bytes, target.string(), access);
     std::lock_guard<std::mutex> guard(mutex);
     if (s && !reuse) written.push_back(target);
     if (!s) {
@@ -501,10 +544,14 @@ core::Result<core::ScalarImage> readFetchedSeries(const FetchedSeries& fetched, 
     if (images.size() > 1)
       return core::makeError(core::ErrorCode::InvalidArgument, fetched.openPath,
                              "holds " + std::to_string(images.size()) + " image series, not one");
-    if (!images.front()->isRegular() || !images.front()->isComplete())
+    if (!images.front()->isRegular() || !images.front()->isComplete()) {
+      // What is wrong, said (an unreadable file is named with its reason: a damaged or foreign sealed file too).
+      std::string why;
+      for (const SeriesIssue& issue : images.front()->issues) why += (why.empty() ? ": " : "; ") + issue.detail;
       return core::makeError(core::ErrorCode::InvalidArgument, fetched.openPath,
                              "series " + images.front()->key() + " is not one regular, complete grid (split, "
-                             "irregular spacing or missing slices)");
+                             "irregular spacing or missing slices)" + why);
+    }
     DicomLoadOptions options;
     options.progress = progress;
     auto loaded = loadDicomSeriesTyped(*images.front(), options);

@@ -94,8 +94,12 @@ struct FetchedSeries {
   std::string openPath;
   int copied = 0, reused = 0;
 };
+// `access`: Sealed (the default: a copy Delineate keeps, sealed at rest with this user's key, io/base/sealed_file.h;
+// every io reader opens it) or Private (plain files at a folder the user chose: `study get`). A file there sealed
+// the other way, or under another key, is copied again.
 core::Result<FetchedSeries> fetchSeries(const ShareStore& store, const std::string& study, const std::string& series,
-                                        const std::string& localFolder, core::ProgressSink* progress = nullptr);
+                                        const std::string& localFolder, core::ProgressSink* progress = nullptr,
+                                        FileAccess access = FileAccess::Sealed);
 // The image of a fetched series, in its stored type: the volume file, or the DICOM folder's one image series (split,
 // irregular, incomplete or several series are refused naming the folder: what a person would be asked about is not
 // decided for them). Non-finite voxels are refused naming the file.

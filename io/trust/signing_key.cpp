@@ -153,12 +153,6 @@ std::string SigningKey::sign(const std::string& message) const {
   return ok ? base64Encode(sig, len) : std::string();
 }
 
-std::string userConfigFolder() {
-  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) return std::string(x) + "/delineate";
-  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.config/delineate";
-  return (fs::temp_directory_path() / "delineate-config").string();
-}
-
 std::string defaultSigningKeyPath() {
   if (const char* k = std::getenv("DELINEATE_KEY_FILE"); k && *k) return k;
   return userConfigFolder() + "/identity/ed25519.pem";

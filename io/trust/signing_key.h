@@ -14,6 +14,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "io/base/process_info.h"
 
 namespace delineate::io {
 
@@ -53,8 +54,7 @@ class SigningKey {
 // Hex SHA-256 of the raw public key bytes ("" when `base64` is not a key).
 std::string keyFingerprint(const std::string& publicKeyBase64);
 
-// This user's configuration folder for Delineate: $XDG_CONFIG_HOME (or ~/.config)/delineate.
-std::string userConfigFolder();
+// userConfigFolder(): io/base/process_info.h.
 // Where this user's signing key is kept: $DELINEATE_KEY_FILE when set, else <userConfigFolder>/identity/ed25519.pem.
 std::string defaultSigningKeyPath();
 

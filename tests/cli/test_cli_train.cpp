@@ -929,7 +929,7 @@ TEST_CASE("delineate-train --time-budget: a probe fits the iterations, the cosin
     if (e.path().extension() == ".json") sidecar = json::parse(readTextFile(e.path()));
   CHECK(sidecar["training"]["timeBudgetSeconds"] == 25.0);
 
-  for (const std::string& bad : {"25x", "1h30", "-5m", "soon"}) {
+  for (const std::string bad : {"25x", "1h30", "-5m", "soon"}) {
     const SplitRun b = runProgramSplit(DELINEATE_TRAIN_PATH, "--config " + quoted(file.string()) + " --time-budget " + bad);
     INFO(bad << ": " << b.err);
     CHECK(b.exitCode != 0);

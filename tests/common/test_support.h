@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the suites: locating ../shared data, scratch folders.
 
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -31,6 +32,25 @@ class ScratchDir {
 
  private:
   std::filesystem::path m_path;
+};
+
+// Sets an environment variable for a scope (keys, pins and caches are found through it, as in a user's session).
+class EnvScope {
+ public:
+  EnvScope(const char* name, const std::string& value) : m_name(name) {
+    if (const char* old = std::getenv(name)) m_old = old;
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~EnvScope() {
+    if (m_old) ::setenv(m_name, m_old->c_str(), 1);
+    else ::unsetenv(m_name);
+  }
+  EnvScope(const EnvScope&) = delete;
+  EnvScope& operator=(const EnvScope&) = delete;
+
+ private:
+  const char* m_name;
+  std::optional<std::string> m_old;
 };
 
 std::string readTextFile(const std::filesystem::path& path);

@@ -20,6 +20,8 @@
 #include "core/label_map.h"
 #include "io/share/audit_log.h"
 #include "io/autosave/autosave_journal.h"
+#include "io/base/file_read.h"
+#include "io/base/sealed_file.h"
 #include "tests/common/byte_support.h"
 #include "tests/common/test_support.h"
 
@@ -409,7 +411,13 @@ TEST_CASE("autosave: a bit-flipped, truncated or mis-described snapshot is refus
   const fs::path labels = j->lastSnapshot()->file;
   REQUIRE(j->detach().ok());
   const auto original = test::readBytes(labels);
-  const std::string record = test::readTextFile(folder / "snapshot.json");
+  // Sealed at rest (io/base/sealed_file.h): the record is edited as its content, and written back plain (a journal
+  // written with sealing off, or by an earlier version, is plain).
+  CHECK(io::looksSealed(original.data(), original.size()) == io::atRestSealingOn());
+  CHECK(io::looksSealed(test::readTextFile(folder / "snapshot.json").data(), 8) == io::atRestSealingOn());
+  auto recordText = io::readWholeFile((folder / "snapshot.json").string(), 1 << 20, "record");
+  REQUIRE(recordText.ok());
+  const std::string record = *recordText;
 
   SECTION("bit flip") {
     auto bytes = original;
@@ -612,7 +620,9 @@ TEST_CASE("autosave: the size bound evicts crashed journals oldest first, never 
   const fs::path a = crashedJournal(1, 3), b = crashedJournal(2, 2), c = crashedJournal(3, 1);
   // Another host's journal in a shared home folder: its lock may mean nothing there, so it is never evicted.
   const fs::path foreign = crashedJournal(4, 10);
-  std::string session = test::readTextFile(foreign / "session.json");
+  auto sessionText = io::readWholeFile((foreign / "session.json").string(), 1 << 20, "record");  // sealed at rest
+  REQUIRE(sessionText.ok());
+  std::string session = *sessionText;
   const std::string hostField = "\"host\": \"" + io::localHostName() + "\"";
   REQUIRE(session.find(hostField) != std::string::npos);
   session.replace(session.find(hostField), hostField.size(), "\"host\": \"another-workstation\"");

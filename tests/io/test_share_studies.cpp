@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "core/label_map.h"
+#include "io/base/file_read.h"
+#include "io/base/sealed_file.h"
 #include "io/base/sha256.h"
 #include "io/dicom/dicom.h"
 #include "io/share/share_catalogue.h"
@@ -785,7 +787,11 @@ TEST_CASE("datasets: fetched to local disk, each case's labels and image verifie
     CHECK(index->allSeries()[0]->geometry->isCloseTo(labels->geometry()));
     CHECK(labels->at({1, 1, 1}) == 3);
   }
-  const std::string listing = test::readTextFile(fetched->casesJson);
+  // The case list names the patients' studies: sealed at rest (io/base/sealed_file.h), read through io.
+  CHECK(io::looksSealed(test::readTextFile(fetched->casesJson).data(), 8) == io::atRestSealingOn());
+  auto listingText = io::readWholeFile(fetched->casesJson, 1 << 20, "case list");
+  REQUIRE(listingText.ok());
+  const std::string listing = *listingText;
   CHECK(listing.find("\"split\": \"train\"") != std::string::npos);
   CHECK(listing.find("\"skipped\"") != std::string::npos);
   // A folder given relative to the working directory: cases.json names absolute paths, so a reader resolving its

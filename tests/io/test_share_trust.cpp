@@ -25,6 +25,7 @@
 #include "tests/common/test_support.h"
 
 using namespace delineate;
+using test::EnvScope;
 using test::ScratchDir;
 namespace fs = std::filesystem;
 using io::ReviewAction;
@@ -32,25 +33,6 @@ using io::ReviewState;
 using io::TrustState;
 
 namespace {
-
-// Sets an environment variable for a scope (the key and the pins are found through it, as in a user's session).
-class EnvScope {
- public:
-  EnvScope(const char* name, const std::string& value) : m_name(name) {
-    if (const char* old = std::getenv(name)) m_old = old;
-    ::setenv(name, value.c_str(), 1);
-  }
-  ~EnvScope() {
-    if (m_old) ::setenv(m_name, m_old->c_str(), 1);
-    else ::unsetenv(m_name);
-  }
-  EnvScope(const EnvScope&) = delete;
-  EnvScope& operator=(const EnvScope&) = delete;
-
- private:
-  const char* m_name;
-  std::optional<std::string> m_old;
-};
 
 std::string readText(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -1,0 +1,389 @@
+#include "io/base/sealed_file.h"
+
+#include "io/base/atomic_file.h"
+#include "io/base/file_modes.h"
+#include "io/base/file_read.h"
+#include "io/base/posix_util.h"
+#include "io/base/process_info.h"
+#include "io/base/regular_file.h"
+#include "io/base/sha256.h"
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <vector>
+
+namespace delineate::io {
+namespace {
+
+using core::ErrorCode;
+using core::makeError;
+namespace fs = std::filesystem;
+
+constexpr std::uint8_t kChunkLog2 = 20;
+static_assert(kSealChunkBytes == (std::size_t(1) << kChunkLog2));
+constexpr const char* kKeyFileHeader = "delineate at-rest key 1\n";
+
+std::string hex(const std::uint8_t* p, std::size_t n) {
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i) {
+    out += digits[p[i] >> 4];
+    out += digits[p[i] & 15];
+  }
+  return out;
+}
+
+std::array<std::uint8_t, 8> keyId(const std::array<std::uint8_t, 32>& key) {
+  Sha256 h;
+  static const char label[] = "delineate at-rest key";
+  h.update(label, sizeof label - 1);
+  h.update(key.data(), key.size());
+  const auto digest = h.finish();
+  std::array<std::uint8_t, 8> id{};
+  std::memcpy(id.data(), digest.data(), id.size());
+  return id;
+}
+
+void chunkNonce(const std::uint8_t* header, std::uint64_t chunk, std::uint8_t nonce[12]) {
+  std::memcpy(nonce, header + 16, 12);
+  std::uint64_t tail = 0;
+  for (int i = 4; i < 12; ++i) tail = (tail << 8) | nonce[i];
+  tail += chunk;
+  for (int i = 11; i >= 4; --i) {
+    nonce[i] = std::uint8_t(tail & 0xff);
+    tail >>= 8;
+  }
+}
+
+struct CipherCtx {
+  EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
+  ~CipherCtx() { EVP_CIPHER_CTX_free(ctx); }
+};
+
+// Decrypts one chunk in place into `out` (size bytes of ciphertext, then its tag at cipher + size).
+bool openChunk(EVP_CIPHER_CTX* ctx, const AtRestKey& key, const std::uint8_t* header, std::uint64_t chunk, bool last,
+               const std::uint8_t* cipher, std::size_t size, std::uint8_t* out) {
+  std::uint8_t nonce[12];
+  chunkNonce(header, chunk, nonce);
+  const std::uint8_t flag = last ? 1 : 0;
+  int n = 0;
+  if (EVP_DecryptInit_ex(ctx, EVP_aes_256_gcm(), nullptr, key.bytes.data(), nonce) != 1) return false;
+  if (EVP_DecryptUpdate(ctx, nullptr, &n, header, int(kSealHeaderBytes)) != 1) return false;
+  if (EVP_DecryptUpdate(ctx, nullptr, &n, &flag, 1) != 1) return false;
+  if (size > 0 && EVP_DecryptUpdate(ctx, out, &n, cipher, int(size)) != 1) return false;
+  if (EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, int(kSealTagBytes), const_cast<std::uint8_t*>(cipher + size)) != 1)
+    return false;
+  return EVP_DecryptFinal_ex(ctx, out + size, &n) == 1;
+}
+
+core::Error damaged(const std::string& subject, const std::string& why) {
+  return makeError(ErrorCode::Corrupt, subject,
+                   "the sealed file " + why + " (damaged, cut off or altered; a cached copy is fetched again when it "
+                   "is removed)");
+}
+
+// Checks the header against this user's key: the key, or an error naming the file and why.
+core::Result<std::shared_ptr<const AtRestKey>> keyForHeader(const std::uint8_t* header, const std::string& subject) {
+  if (!looksSealed(header, kSealHeaderBytes)) return damaged(subject, "does not start with a sealed file's header");
+  if (header[28] != kChunkLog2 || header[29] != 0 || header[30] != 0 || header[31] != 0)
+    return damaged(subject, "has a header this version does not know");
+  auto key = loadAtRestKey(false);
+  if (!key)
+    return makeError(ErrorCode::InvalidArgument, subject,
+                     "is sealed (encrypted at rest, key id " + hex(header + 8, 8) + ") and this user has no at-rest key: " +
+                         key.error().describe());
+  if (std::memcmp((*key)->id.data(), header + 8, 8) != 0)
+    return makeError(ErrorCode::InvalidArgument, subject,
+                     "is sealed under another key (id " + hex(header + 8, 8) + "), not this user's (" + (*key)->idHex() +
+                         ", " + (*key)->path + "): another user's file, or one sealed before the key was replaced");
+  return key;
+}
+
+struct KeyCacheEntry {
+  dev_t dev = 0;
+  ino_t ino = 0;
+  std::int64_t mtimeNs = 0;
+  std::shared_ptr<const AtRestKey> key;
+};
+
+core::Result<std::shared_ptr<const AtRestKey>> readKeyFile(const std::string& path) {
+  auto text = readSecretFile(path, 4096, "at-rest key");
+  if (!text) return text.error();
+  const std::string header = kKeyFileHeader;
+  std::string body;
+  if (text->compare(0, header.size(), header) == 0) body = text->substr(header.size());
+  while (!body.empty() && (body.back() == '\n' || body.back() == '\r')) body.pop_back();
+  auto key = std::make_shared<AtRestKey>();
+  const auto nibble = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+  };
+  bool ok = body.size() == 64;
+  for (std::size_t i = 0; ok && i < 32; ++i) {
+    const int hi = nibble(body[2 * i]), lo = nibble(body[2 * i + 1]);
+    ok = hi >= 0 && lo >= 0;
+    if (ok) key->bytes[i] = std::uint8_t(hi * 16 + lo);
+  }
+  OPENSSL_cleanse(text->data(), text->size());
+  OPENSSL_cleanse(body.data(), body.size());
+  if (!ok)
+    return makeError(ErrorCode::ParseError, path,
+                     "is not an at-rest key (\"" + header.substr(0, header.size() - 1) + "\" and 64 hex digits)");
+  key->id = keyId(key->bytes);
+  key->path = path;
+  return std::shared_ptr<const AtRestKey>(std::move(key));
+}
+
+core::Status createKeyFile(const std::string& path) {
+  std::array<std::uint8_t, 32> bytes{};
+  if (RAND_bytes(bytes.data(), int(bytes.size())) != 1)
+    return makeError(ErrorCode::WriteFailed, path, "no random bytes for a new at-rest key (OpenSSL's RAND_bytes failed)");
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty())
+    if (core::Status s = createFolders(parent.string(), FileAccess::Private); !s) return s;
+  std::string text = kKeyFileHeader + hex(bytes.data(), bytes.size()) + "\n";
+  AtomicWriteOptions options;
+  options.access = FileAccess::Private;
+  options.noReplace = true;  // never over a key: what it sealed would be lost
+  core::Status s = writeFileAtomically(path, text.data(), text.size(), options);
+  OPENSSL_cleanse(text.data(), text.size());
+  OPENSSL_cleanse(bytes.data(), bytes.size());
+  if (!s && isAlreadyExists(s.error())) return core::Status::success();  // another process made it first: use theirs
+  return s;
+}
+
+}  // namespace
+
+bool atRestSealingOn() {
+  const char* v = std::getenv("DELINEATE_AT_REST");
+  return !(v && (std::strcmp(v, "plain") == 0 || std::strcmp(v, "off") == 0));
+}
+
+std::string AtRestKey::idHex() const { return hex(id.data(), id.size()); }
+
+std::string atRestKeyPath() {
+  if (const char* k = std::getenv("DELINEATE_AT_REST_KEY_FILE"); k && *k) return k;
+  return userConfigFolder() + "/identity/at-rest.key";
+}
+
+core::Result<std::shared_ptr<const AtRestKey>> loadAtRestKey(bool create) {
+  static std::mutex mutex;
+  static std::map<std::string, KeyCacheEntry> cache;
+  const std::string path = atRestKeyPath();
+  std::lock_guard<std::mutex> lock(mutex);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    if (errno != ENOENT || !create)
+      return makeError(errno == ENOENT ? ErrorCode::NotFound : ErrorCode::ReadFailed, path,
+                       errno == ENOENT ? "no at-rest key (it is made the first time Delineate seals a file)"
+                                       : "cannot read the at-rest key: " + detail::errnoText(errno));
+    if (core::Status s = createKeyFile(path); !s) return s.error();
+    if (::stat(path.c_str(), &st) != 0)
+      return makeError(ErrorCode::ReadFailed, path, "cannot read the new at-rest key: " + detail::errnoText(errno));
+  }
+  const std::int64_t mtimeNs = std::int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  auto it = cache.find(path);
+  if (it != cache.end() && it->second.dev == st.st_dev && it->second.ino == st.st_ino && it->second.mtimeNs == mtimeNs)
+    return it->second.key;
+  auto key = readKeyFile(path);
+  if (!key) return key.error();
+  cache[path] = KeyCacheEntry{st.st_dev, st.st_ino, mtimeNs, *key};
+  return *key;
+}
+
+std::uint64_t sealedSize(std::uint64_t plainBytes) {
+  const std::uint64_t chunks = plainBytes / kSealChunkBytes + 1;
+  return kSealHeaderBytes + plainBytes + chunks * kSealTagBytes;
+}
+
+std::optional<std::uint64_t> plainSizeOfSealed(std::uint64_t sealedBytes) {
+  if (sealedBytes < kSealHeaderBytes + kSealTagBytes) return std::nullopt;
+  const std::uint64_t body = sealedBytes - kSealHeaderBytes;
+  const std::uint64_t full = body / (kSealChunkBytes + kSealTagBytes), rest = body % (kSealChunkBytes + kSealTagBytes);
+  if (rest < kSealTagBytes) return std::nullopt;
+  return full * kSealChunkBytes + (rest - kSealTagBytes);
+}
+
+bool looksSealed(const void* data, std::size_t size) {
+  return size >= sizeof kSealMagic && std::memcmp(data, kSealMagic, sizeof kSealMagic) == 0;
+}
+
+Sealer::Sealer(std::shared_ptr<const AtRestKey> key) : m_key(std::move(key)) {
+  std::memcpy(m_header.data(), kSealMagic, sizeof kSealMagic);
+  std::memcpy(m_header.data() + 8, m_key->id.data(), 8);
+  m_nonceOk = RAND_bytes(m_header.data() + 16, 12) == 1;  // refused at the first chunk otherwise
+  m_header[28] = kChunkLog2;
+  m_ctx = EVP_CIPHER_CTX_new();
+  m_pending.reserve(kSealChunkBytes);
+}
+
+Sealer::~Sealer() {
+  EVP_CIPHER_CTX_free(static_cast<EVP_CIPHER_CTX*>(m_ctx));
+  OPENSSL_cleanse(m_pending.data(), m_pending.size());
+}
+
+core::Status Sealer::sealChunk(const std::uint8_t* data, std::size_t size, bool last, std::string& out) {
+  auto* ctx = static_cast<EVP_CIPHER_CTX*>(m_ctx);
+  if (!ctx || !m_nonceOk)
+    return makeError(ErrorCode::WriteFailed, m_key->path, "cannot seal: OpenSSL gave no cipher context or random nonce");
+  if (!m_headerOut) {
+    out.append(reinterpret_cast<const char*>(m_header.data()), m_header.size());
+    m_headerOut = true;
+  }
+  std::uint8_t nonce[12];
+  chunkNonce(m_header.data(), m_chunk, nonce);
+  const std::uint8_t flag = last ? 1 : 0;
+  const std::size_t at = out.size();
+  out.resize(at + size + kSealTagBytes);
+  auto* dst = reinterpret_cast<std::uint8_t*>(out.data() + at);
+  int n = 0;
+  const bool ok = EVP_EncryptInit_ex(ctx, EVP_aes_256_gcm(), nullptr, m_key->bytes.data(), nonce) == 1 &&
+                  EVP_EncryptUpdate(ctx, nullptr, &n, m_header.data(), int(m_header.size())) == 1 &&
+                  EVP_EncryptUpdate(ctx, nullptr, &n, &flag, 1) == 1 &&
+                  (size == 0 || EVP_EncryptUpdate(ctx, dst, &n, data, int(size)) == 1) &&
+                  EVP_EncryptFinal_ex(ctx, dst + size, &n) == 1 &&
+                  EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, int(kSealTagBytes), dst + size) == 1;
+  if (!ok) {
+    out.resize(at);
+    return makeError(ErrorCode::WriteFailed, m_key->path, "cannot seal: OpenSSL's AES-256-GCM failed");
+  }
+  ++m_chunk;
+  return core::Status::success();
+}
+
+core::Status Sealer::add(const void* data, std::size_t size, std::string& out) {
+  if (m_finished) return makeError(ErrorCode::WriteFailed, m_key->path, "the sealed file was already finished");
+  const auto* p = static_cast<const std::uint8_t*>(data);
+  while (size > 0) {
+    if (m_pending.empty() && size >= kSealChunkBytes) {  // whole chunks straight from the caller's buffer
+      if (core::Status s = sealChunk(p, kSealChunkBytes, false, out); !s) return s;
+      p += kSealChunkBytes;
+      size -= kSealChunkBytes;
+      continue;
+    }
+    const std::size_t take = std::min(size, kSealChunkBytes - m_pending.size());
+    m_pending.append(reinterpret_cast<const char*>(p), take);
+    p += take;
+    size -= take;
+    if (m_pending.size() == kSealChunkBytes) {
+      if (core::Status s = sealChunk(reinterpret_cast<const std::uint8_t*>(m_pending.data()), kSealChunkBytes, false, out);
+          !s)
+        return s;
+      m_pending.clear();
+    }
+  }
+  return core::Status::success();
+}
+
+core::Status Sealer::finish(std::string& out) {
+  if (m_finished) return makeError(ErrorCode::WriteFailed, m_key->path, "the sealed file was already finished");
+  m_finished = true;
+  core::Status s = sealChunk(reinterpret_cast<const std::uint8_t*>(m_pending.data()), m_pending.size(), true, out);
+  OPENSSL_cleanse(m_pending.data(), m_pending.size());
+  m_pending.clear();
+  return s;
+}
+
+core::Result<std::string> unsealBytes(std::string_view sealed, const std::string& subject) {
+  if (sealed.size() < kSealHeaderBytes) return damaged(subject, "is shorter than its header");
+  const auto* header = reinterpret_cast<const std::uint8_t*>(sealed.data());
+  auto key = keyForHeader(header, subject);
+  if (!key) return key.error();
+  const auto plain = plainSizeOfSealed(sealed.size());
+  if (!plain) return damaged(subject, "has a size no sealed file has (" + std::to_string(sealed.size()) + " bytes)");
+  std::string out(*plain, '\0');
+  CipherCtx ctx;
+  const std::uint64_t chunks = *plain / kSealChunkBytes + 1;
+  for (std::uint64_t i = 0; i < chunks; ++i) {
+    const bool last = i + 1 == chunks;
+    const std::size_t size = last ? std::size_t(*plain % kSealChunkBytes) : kSealChunkBytes;
+    const auto* cipher = header + kSealHeaderBytes + i * (kSealChunkBytes + kSealTagBytes);
+    if (!ctx.ctx || !openChunk(ctx.ctx, **key, header, i, last, cipher, size,
+                               reinterpret_cast<std::uint8_t*>(out.data()) + i * kSealChunkBytes)) {
+      OPENSSL_cleanse(out.data(), out.size());
+      return damaged(subject, "fails its authentication at chunk " + std::to_string(i + 1) + " of " +
+                                  std::to_string(chunks));
+    }
+  }
+  return out;
+}
+
+core::Result<int> unsealToMemoryFile(int fd, const std::string& subject) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return makeError(ErrorCode::ReadFailed, subject, "cannot stat: " + detail::errnoText(errno));
+  const auto readAt = [&](std::uint8_t* dst, std::size_t n, std::uint64_t offset) -> bool {
+    std::size_t done = 0;
+    while (done < n) {
+      const ssize_t r = ::pread(fd, dst + done, n - done, off_t(offset + done));
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) return false;
+      done += std::size_t(r);
+    }
+    return true;
+  };
+  std::array<std::uint8_t, kSealHeaderBytes> header{};
+  if (std::uint64_t(st.st_size) < kSealHeaderBytes || !readAt(header.data(), header.size(), 0))
+    return damaged(subject, "is shorter than its header");
+  auto key = keyForHeader(header.data(), subject);
+  if (!key) return key.error();
+  const auto plain = plainSizeOfSealed(std::uint64_t(st.st_size));
+  if (!plain) return damaged(subject, "has a size no sealed file has (" + std::to_string(st.st_size) + " bytes)");
+  const int mem = ::memfd_create("delineate-unsealed", MFD_CLOEXEC);
+  if (mem < 0) return makeError(ErrorCode::ReadFailed, subject, "cannot make a memory file: " + detail::errnoText(errno));
+  detail::FdGuard closer(mem);
+  if (*plain > 0 && ::ftruncate(mem, off_t(*plain)) != 0)
+    return makeError(ErrorCode::ReadFailed, subject,
+                     "cannot hold the unsealed content in memory (" + std::to_string(*plain) + " bytes): " +
+                         detail::errnoText(errno));
+  void* map = *plain > 0 ? ::mmap(nullptr, *plain, PROT_READ | PROT_WRITE, MAP_SHARED, mem, 0) : nullptr;
+  if (map == MAP_FAILED)
+    return makeError(ErrorCode::ReadFailed, subject, "cannot map a memory file: " + detail::errnoText(errno));
+  auto* out = static_cast<std::uint8_t*>(map);
+  std::vector<std::uint8_t> buffer(kSealChunkBytes + kSealTagBytes);
+  CipherCtx ctx;
+  const std::uint64_t chunks = *plain / kSealChunkBytes + 1;
+  core::Status status = core::Status::success();
+  for (std::uint64_t i = 0; i < chunks && status; ++i) {
+    const bool last = i + 1 == chunks;
+    const std::size_t size = last ? std::size_t(*plain % kSealChunkBytes) : kSealChunkBytes;
+    if (!readAt(buffer.data(), size + kSealTagBytes, kSealHeaderBytes + i * (kSealChunkBytes + kSealTagBytes)))
+      status = makeError(ErrorCode::ReadFailed, subject, "cannot read the sealed file: " + detail::errnoText(errno ? errno : EIO));
+    else if (!ctx.ctx || !openChunk(ctx.ctx, **key, header.data(), i, last, buffer.data(), size, out + i * kSealChunkBytes))
+      status = damaged(subject, "fails its authentication at chunk " + std::to_string(i + 1) + " of " +
+                                    std::to_string(chunks));
+  }
+  if (map) ::munmap(map, *plain);
+  if (!status) return status.error();
+  return closer.release();
+}
+
+core::Result<std::string> contentSha256(const std::string& path) {
+  auto fd = openRegularFile(path, "file");
+  if (!fd) return fd.error();
+  detail::FdGuard closer(*fd);
+  Sha256 hash;
+  std::vector<std::uint8_t> buffer(std::size_t(1) << 20);
+  for (;;) {
+    const ssize_t n = ::read(*fd, buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return makeError(ErrorCode::ReadFailed, path, "cannot read: " + detail::errnoText(errno));
+    if (n == 0) break;
+    hash.update(buffer.data(), std::size_t(n));
+  }
+  return toHex(hash.finish());
+}
+
+}  // namespace delineate::io

@@ -1,0 +1,301 @@
+// Patient data sealed at rest (issue 47, item 2): AES-256-GCM files under an owner-only key, written by io for
+// FileAccess::Sealed and read back transparently by every io reader; damaged, cut, reordered or foreign files are
+// refused naming the file, and another account cannot read them even when it gets the bytes.
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <cstdint>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/label_map.h"
+#include "io/autosave/autosave_journal.h"
+#include "io/base/atomic_file.h"
+#include "io/base/file_read.h"
+#include "io/base/regular_file.h"
+#include "io/base/sealed_file.h"
+#include "io/base/sha256.h"
+#include "io/dicom/dicom.h"
+#include "io/share/share_store.h"
+#include "io/studies/study_import.h"
+#include "io/studies/study_store.h"
+#include "tests/common/other_user.h"
+#include "tests/common/test_support.h"
+
+using namespace delineate;
+using test::EnvScope;
+using test::ScratchDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string randomBytes(std::size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::string s(n, '\0');
+  for (char& c : s) c = char(rng() & 0xff);
+  return s;
+}
+
+std::string fileBytes(const fs::path& p) { return test::readTextFile(p); }
+
+core::Status writeSealed(const fs::path& p, const std::string& content) {
+  io::AtomicWriteOptions options;
+  options.access = io::FileAccess::Sealed;
+  return io::writeFileAtomically(p.string(), content.data(), content.size(), options);
+}
+
+// Everything a reader gets through a descriptor from openRegularFile.
+std::string readThroughDescriptor(const fs::path& p) {
+  auto fd = io::openRegularFile(p.string(), "test file");
+  REQUIRE(fd.ok());
+  std::string out;
+  char buf[65536];
+  for (ssize_t n; (n = ::read(*fd, buf, sizeof buf)) > 0;) out.append(buf, std::size_t(n));
+  ::close(*fd);
+  return out;
+}
+
+// The user's key and sealing switched on, in a folder of the test's own.
+struct KeyScope {
+  explicit KeyScope(const ScratchDir& dir, const std::string& name = "key")
+      : key("DELINEATE_AT_REST_KEY_FILE", (dir.path() / name / "at-rest.key").string()), mode("DELINEATE_AT_REST", "sealed") {}
+  EnvScope key, mode;
+};
+
+}  // namespace
+
+TEST_CASE("sealed files: every size round-trips, nothing of the content is on disk, the key is made owner-only",
+          "[sealed]") {
+  ScratchDir dir("sealed-roundtrip");
+  KeyScope keys(dir);
+  const std::size_t chunk = io::kSealChunkBytes;
+  for (const std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(4095), chunk - 1, chunk, chunk + 1, 3 * chunk + 5}) {
+    INFO("content of " << n << " bytes");
+    const std::string content = randomBytes(n, unsigned(n) + 7);
+    const fs::path p = dir.path() / ("f" + std::to_string(n));
+    REQUIRE(writeSealed(p, content).ok());
+    const std::string onDisk = fileBytes(p);
+    CHECK(onDisk.size() == io::sealedSize(n));
+    CHECK(io::plainSizeOfSealed(onDisk.size()) == n);
+    CHECK(io::looksSealed(onDisk.data(), onDisk.size()));
+    if (n >= 64) CHECK(onDisk.find(content.substr(n / 2, 32)) == std::string::npos);  // no plaintext run
+    CHECK(test::modeOf(p) == 0600);
+    auto whole = io::readWholeFile(p.string(), std::uint64_t(64) << 20, "test file");
+    REQUIRE(whole.ok());
+    CHECK(*whole == content);
+    CHECK(readThroughDescriptor(p) == content);
+    auto hash = io::contentSha256(p.string());
+    REQUIRE(hash.ok());
+    CHECK(*hash == io::sha256Hex(content.data(), content.size()));
+  }
+  // The same content sealed twice differs (a random nonce per file): equal files are not told by their bytes.
+  REQUIRE(writeSealed(dir.path() / "a", "same").ok());
+  REQUIRE(writeSealed(dir.path() / "b", "same").ok());
+  CHECK(fileBytes(dir.path() / "a") != fileBytes(dir.path() / "b"));
+  // The key: made at the first seal, owner-only in an owner-only folder, and a key others may read is refused.
+  const fs::path keyFile = dir.path() / "key" / "at-rest.key";
+  CHECK(test::modeOf(keyFile) == 0600);
+  CHECK(test::modeOf(keyFile.parent_path()) == 0700);
+  REQUIRE(::chmod(keyFile.c_str(), 0644) == 0);
+  ::utimensat(AT_FDCWD, keyFile.c_str(), nullptr, 0);  // a changed key file is read again
+  auto refused = io::readWholeFile((dir.path() / "a").string(), 1024, "test file");
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().describe().find("chmod 600") != std::string::npos);
+  CHECK_FALSE(writeSealed(dir.path() / "c", "x").ok());
+  REQUIRE(::chmod(keyFile.c_str(), 0600) == 0);
+  // Sealing switched off: the same call writes the plain file (and reads of sealed files still work).
+  {
+    EnvScope plain("DELINEATE_AT_REST", "plain");
+    REQUIRE(writeSealed(dir.path() / "plain", "visible").ok());
+    CHECK(fileBytes(dir.path() / "plain") == "visible");
+    auto a = io::readWholeFile((dir.path() / "a").string(), 1024, "test file");
+    REQUIRE(a.ok());
+    CHECK(*a == "same");
+  }
+}
+
+TEST_CASE("sealed files: a changed, cut, lengthened or reordered file and another key are refused naming the file",
+          "[sealed]") {
+  ScratchDir dir("sealed-tamper");
+  KeyScope keys(dir);
+  const std::size_t chunk = io::kSealChunkBytes;
+  const std::string content = randomBytes(2 * chunk + 100, 3);
+  const fs::path good = dir.path() / "good";
+  REQUIRE(writeSealed(good, content).ok());
+  const std::string sealed = fileBytes(good);
+  const std::size_t chunkOnDisk = chunk + io::kSealTagBytes;
+
+  auto expectRefused = [&](const std::string& bytes, const std::string& what, core::ErrorCode code, const std::string& words) {
+    INFO(what);
+    const fs::path p = dir.path() / "bad";
+    test::writeTextFile(p, bytes);
+    auto r = io::readWholeFile(p.string(), std::uint64_t(64) << 20, "test file");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == code);
+    CHECK(r.error().subject == p.string());
+    CHECK(r.error().describe().find(words) != std::string::npos);
+    auto fd = io::openRegularFile(p.string(), "test file");
+    REQUIRE_FALSE(fd.ok());
+    CHECK(fd.error().subject == p.string());
+  };
+  std::string b = sealed;
+  b[io::kSealHeaderBytes + chunkOnDisk + 10] ^= 0x01;  // one bit of the second chunk
+  expectRefused(b, "a flipped bit", core::ErrorCode::Corrupt, "fails its authentication at chunk 2 of 3");
+  b = sealed;
+  b[20] ^= 0x01;  // the nonce, in the header every chunk authenticates
+  expectRefused(b, "a changed header", core::ErrorCode::Corrupt, "authentication at chunk 1");
+  b = sealed;
+  b[b.size() - 1] ^= 0x01;  // the last tag
+  expectRefused(b, "a changed tag", core::ErrorCode::Corrupt, "chunk 3 of 3");
+  // Cut after the second chunk: a whole number of chunks, but none of them is the last.
+  expectRefused(sealed.substr(0, io::kSealHeaderBytes + 2 * chunkOnDisk), "cut at a chunk boundary",
+                core::ErrorCode::Corrupt, "the sealed file");
+  expectRefused(sealed.substr(0, io::kSealHeaderBytes + chunkOnDisk + io::kSealTagBytes), "cut, an empty last chunk",
+                core::ErrorCode::Corrupt, "fails its authentication at chunk 2 of 2");
+  expectRefused(sealed.substr(0, 20), "cut inside the header", core::ErrorCode::Corrupt, "shorter than its header");
+  expectRefused(sealed + std::string(5, '\0'), "lengthened", core::ErrorCode::Corrupt, "fails its authentication");
+  // Chunks 1 and 2 swapped: each is intact, but not in its place.
+  b = sealed;
+  std::copy(sealed.begin() + long(io::kSealHeaderBytes), sealed.begin() + long(io::kSealHeaderBytes + chunkOnDisk),
+            b.begin() + long(io::kSealHeaderBytes + chunkOnDisk));
+  std::copy(sealed.begin() + long(io::kSealHeaderBytes + chunkOnDisk),
+            sealed.begin() + long(io::kSealHeaderBytes + 2 * chunkOnDisk), b.begin() + long(io::kSealHeaderBytes));
+  expectRefused(b, "two chunks swapped", core::ErrorCode::Corrupt, "chunk 1 of 3");
+  // Another user's key (or a replaced one): named as such, with both key ids, not as damage.
+  {
+    KeyScope other(dir, "other-key");
+    REQUIRE(writeSealed(dir.path() / "other", "made under the other key").ok());
+  }
+  expectRefused(fileBytes(dir.path() / "other"), "another key", core::ErrorCode::InvalidArgument,
+                "is sealed under another key");
+  // No key at all: said, and nothing is made by a reader.
+  EnvScope none("DELINEATE_AT_REST_KEY_FILE", (dir.path() / "none" / "at-rest.key").string());
+  auto noKey = io::readWholeFile(good.string(), std::uint64_t(64) << 20, "test file");
+  REQUIRE_FALSE(noKey.ok());
+  CHECK(noKey.error().describe().find("this user has no at-rest key") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir.path() / "none"));
+}
+
+TEST_CASE("sealed files: another account given the bytes cannot read them, with its own key or without", "[sealed]") {
+  const auto other = test::otherUser();
+  if (!other) {
+    WARN("no second account (" << test::kOtherUserName << "): run as root with useradd available");
+    if (test::runningInCi()) FAIL("CI needs the second account");
+    return;
+  }
+  ScratchDir dir("sealed-other");
+  test::openToOthers(dir.path());
+  KeyScope keys(dir);
+  const fs::path sealed = dir.path() / "series.dcm";
+  REQUIRE(writeSealed(sealed, "PATIENT^NAME and pixels").ok());
+  // The worst case: the file copied somewhere the other account may read (a backup, a careless chmod).
+  const fs::path leaked = dir.path() / "leaked.dcm";
+  fs::copy_file(sealed, leaked);
+  REQUIRE(::chmod(leaked.c_str(), 0644) == 0);
+  CHECK(test::canRead(*other, leaked));
+  CHECK_FALSE(test::canRead(*other, sealed));
+  CHECK_FALSE(test::canRead(*other, dir.path() / "key" / "at-rest.key"));
+  const fs::path otherKeys = dir.path() / "other-home";
+  fs::create_directories(otherKeys);
+  REQUIRE(::chown(otherKeys.c_str(), other->uid, other->gid) == 0);
+  for (const bool withKey : {false, true}) {
+    INFO((withKey ? "with a key of its own" : "without a key"));
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+      if (::setgroups(0, nullptr) != 0 || ::setgid(other->gid) != 0 || ::setuid(other->uid) != 0) ::_exit(3);
+      ::setenv("DELINEATE_AT_REST_KEY_FILE", (otherKeys / "at-rest.key").c_str(), 1);
+      if (withKey && !writeSealed(otherKeys / "own", "x").ok()) ::_exit(4);  // makes its key
+      auto r = io::readWholeFile(leaked.string(), 4096, "leaked file");
+      if (r.ok()) ::_exit(1);
+      const std::string why = r.error().describe();
+      ::_exit(why.find(withKey ? "sealed under another key" : "this user has no at-rest key") != std::string::npos ? 0 : 2);
+    }
+    int status = 0;
+    while (::waitpid(child, &status, 0) < 0) {
+    }
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+  }
+}
+
+TEST_CASE("sealed files: a real CT series fetched to the cache is sealed and loads voxel for voxel as the plain copy",
+          "[sealed]") {
+  auto source = test::sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!source) return;
+  ScratchDir dir("sealed-series");
+  KeyScope keys(dir);
+  EnvScope cache("XDG_CACHE_HOME", (dir.path() / "cache").string());
+  fs::create_directories(dir.path() / "share");
+  auto made = io::ShareStore::initialize((dir.path() / "share").string());
+  REQUIRE(made.ok());
+  const io::ShareStore& store = *made;
+  auto imported = io::importStudies(store, {source->string()});
+  REQUIRE(imported.ok());
+  REQUIRE(imported->series.size() == 1);
+  const auto& s = imported->series[0];
+
+  auto sealedCopy = io::fetchSeries(store, s.study, s.series, (dir.path() / "sealed").string());
+  REQUIRE(sealedCopy.ok());
+  auto plainCopy = io::fetchSeries(store, s.study, s.series, (dir.path() / "plain").string(), nullptr, io::FileAccess::Private);
+  REQUIRE(plainCopy.ok());
+  // On disk: no DICOM preamble and none of the patient's id in any sealed file; the plain copy has both.
+  const std::string patientId = sealedCopy->manifest.patientId;
+  REQUIRE_FALSE(patientId.empty());
+  int files = 0;
+  for (const auto& e : fs::directory_iterator(dir.path() / "sealed")) {
+    const std::string bytes = fileBytes(e.path());
+    CHECK(io::looksSealed(bytes.data(), bytes.size()));
+    CHECK(bytes.find("DICM") == std::string::npos);
+    CHECK(bytes.find(patientId) == std::string::npos);
+    CHECK(test::modeOf(e.path()) == 0600);
+    ++files;
+  }
+  CHECK(files == int(sealedCopy->manifest.files.size()));
+  const std::string plainFirst = fileBytes(dir.path() / "plain" / sealedCopy->manifest.files.front().name);
+  CHECK(plainFirst.find(patientId) != std::string::npos);
+
+  auto a = io::readFetchedSeries(*sealedCopy);
+  auto b = io::readFetchedSeries(*plainCopy);
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  REQUIRE(a->geometry() == b->geometry());
+  CHECK(a->type() == b->type());
+  CHECK(a->byteSize() == b->byteSize());
+  CHECK(std::memcmp(a->data(), b->data(), a->byteSize()) == 0);
+
+  // Fetched again: the sealed files are reused; a plain copy in the cache folder (sealing switched on later) is
+  // sealed anew, and a sealed copy in the plain folder is written plain.
+  auto again = io::fetchSeries(store, s.study, s.series, (dir.path() / "sealed").string());
+  REQUIRE(again.ok());
+  CHECK(again->reused == files);
+  auto toSealed = io::fetchSeries(store, s.study, s.series, (dir.path() / "plain").string());
+  REQUIRE(toSealed.ok());
+  CHECK(toSealed->copied == files);
+  CHECK(io::looksSealed(fileBytes(dir.path() / "plain" / sealedCopy->manifest.files.front().name).data(), 8));
+
+  // One slice changed on disk: the load is refused naming that file, never a volume with a wrong slice.
+  const fs::path victim = dir.path() / "sealed" / sealedCopy->manifest.files[5].name;
+  std::string bytes = fileBytes(victim);
+  bytes[bytes.size() / 2] ^= 0x10;
+  test::writeTextFile(victim, bytes);
+  auto damaged = io::readFetchedSeries(*sealedCopy);
+  REQUIRE_FALSE(damaged.ok());
+  INFO(damaged.error().describe());
+  CHECK(damaged.error().describe().find(sealedCopy->manifest.files[5].name) != std::string::npos);
+  // Removed, it is fetched again and the series loads (a cache is only a copy).
+  fs::remove(victim);
+  auto repaired = io::fetchSeries(store, s.study, s.series, (dir.path() / "sealed").string());
+  REQUIRE(repaired.ok());
+  CHECK(repaired->copied == 1);
+  auto c = io::readFetchedSeries(*repaired);
+  REQUIRE(c.ok());
+  CHECK(std::memcmp(c->data(), b->data(), b->byteSize()) == 0);
+}
