@@ -344,29 +344,36 @@ core::Result<int> unsealToMemoryFile(int fd, const std::string& subject) {
   const int mem = ::memfd_create("delineate-unsealed", MFD_CLOEXEC);
   if (mem < 0) return makeError(ErrorCode::ReadFailed, subject, "cannot make a memory file: " + detail::errnoText(errno));
   detail::FdGuard closer(mem);
-  if (*plain > 0 && ::ftruncate(mem, off_t(*plain)) != 0)
-    return makeError(ErrorCode::ReadFailed, subject,
-                     "cannot hold the unsealed content in memory (" + std::to_string(*plain) + " bytes): " +
-                         detail::errnoText(errno));
-  void* map = *plain > 0 ? ::mmap(nullptr, *plain, PROT_READ | PROT_WRITE, MAP_SHARED, mem, 0) : nullptr;
-  if (map == MAP_FAILED)
-    return makeError(ErrorCode::ReadFailed, subject, "cannot map a memory file: " + detail::errnoText(errno));
-  auto* out = static_cast<std::uint8_t*>(map);
-  std::vector<std::uint8_t> buffer(kSealChunkBytes + kSealTagBytes);
+  // Chunk by chunk through one buffer, written with write(2): the memory file's pages are allocated in bulk by the
+  // kernel (faulting in a shared mapping page by page cost more than the cipher).
+  std::vector<std::uint8_t> cipher(kSealChunkBytes + kSealTagBytes), plainChunk(kSealChunkBytes);
   CipherCtx ctx;
   const std::uint64_t chunks = *plain / kSealChunkBytes + 1;
-  core::Status status = core::Status::success();
-  for (std::uint64_t i = 0; i < chunks && status; ++i) {
+  for (std::uint64_t i = 0; i < chunks; ++i) {
     const bool last = i + 1 == chunks;
     const std::size_t size = last ? std::size_t(*plain % kSealChunkBytes) : kSealChunkBytes;
-    if (!readAt(buffer.data(), size + kSealTagBytes, kSealHeaderBytes + i * (kSealChunkBytes + kSealTagBytes)))
-      status = makeError(ErrorCode::ReadFailed, subject, "cannot read the sealed file: " + detail::errnoText(errno ? errno : EIO));
-    else if (!ctx.ctx || !openChunk(ctx.ctx, **key, header.data(), i, last, buffer.data(), size, out + i * kSealChunkBytes))
-      status = damaged(subject, "fails its authentication at chunk " + std::to_string(i + 1) + " of " +
-                                    std::to_string(chunks));
+    errno = 0;
+    if (!readAt(cipher.data(), size + kSealTagBytes, kSealHeaderBytes + i * (kSealChunkBytes + kSealTagBytes)))
+      return makeError(ErrorCode::ReadFailed, subject, "cannot read the sealed file: " + detail::errnoText(errno ? errno : EIO));
+    if (!ctx.ctx || !openChunk(ctx.ctx, **key, header.data(), i, last, cipher.data(), size, plainChunk.data())) {
+      OPENSSL_cleanse(plainChunk.data(), plainChunk.size());
+      return damaged(subject, "fails its authentication at chunk " + std::to_string(i + 1) + " of " + std::to_string(chunks));
+    }
+    for (std::size_t done = 0; done < size;) {
+      const ssize_t n = ::write(mem, plainChunk.data() + done, size - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        OPENSSL_cleanse(plainChunk.data(), plainChunk.size());
+        return makeError(ErrorCode::ReadFailed, subject,
+                         "cannot hold the unsealed content in memory (" + std::to_string(*plain) + " bytes): " +
+                             detail::errnoText(n < 0 ? errno : ENOSPC));
+      }
+      done += std::size_t(n);
+    }
   }
-  if (map) ::munmap(map, *plain);
-  if (!status) return status.error();
+  OPENSSL_cleanse(plainChunk.data(), plainChunk.size());
+  if (::lseek(mem, 0, SEEK_SET) != 0)
+    return makeError(ErrorCode::ReadFailed, subject, "cannot rewind a memory file: " + detail::errnoText(errno));
   return closer.release();
 }
 
