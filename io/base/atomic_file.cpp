@@ -170,7 +170,7 @@ core::Status AtomicFileWriter::write(const void* data, std::size_t size) {
     discard();
     return makeError(ErrorCode::WriteFailed, m_target, s.error().detail);
   }
-  if (m_sealed.size() < kSealChunkBytes) return core::Status::success();
+  if (m_sealed.size() < (std::size_t(1) << 20)) return core::Status::success();  // written in pieces of about 1 MiB
   core::Status s = writeRaw(m_sealed.data(), m_sealed.size());
   m_sealed.clear();
   return s;

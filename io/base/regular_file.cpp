@@ -77,6 +77,63 @@ core::Result<int> openRegularFile(const std::string& path, std::string_view what
   return openRegularFileUnsealed(path, what, nullptr);
 }
 
+RandomAccessFile::RandomAccessFile() = default;
+RandomAccessFile::RandomAccessFile(RandomAccessFile&& other) noexcept
+    : m_path(std::move(other.m_path)),
+      m_fd(std::exchange(other.m_fd, -1)),
+      m_size(other.m_size),
+      m_sealed(std::move(other.m_sealed)) {}
+RandomAccessFile& RandomAccessFile::operator=(RandomAccessFile&& other) noexcept {
+  std::swap(m_path, other.m_path);
+  std::swap(m_fd, other.m_fd);
+  std::swap(m_size, other.m_size);
+  std::swap(m_sealed, other.m_sealed);
+  return *this;
+}
+RandomAccessFile::~RandomAccessFile() {
+  m_sealed.reset();
+  if (m_fd >= 0) ::close(m_fd);
+}
+
+core::Result<RandomAccessFile> RandomAccessFile::open(const std::string& path, std::string_view what) {
+  if (core::Status s = checkRegularFile(path, what); !s) return s.error();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return statFailed(path, what, errno);
+  RandomAccessFile f;
+  f.m_path = path;
+  f.m_fd = fd;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0)
+    return makeError(ErrorCode::ReadFailed, path, "cannot stat the " + std::string(what) + ": " + detail::errnoText(errno));
+  if (const std::string kind = specialFileKind(st.st_mode); !kind.empty()) return notRegular(path, what, kind);
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) (void)::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  f.m_size = std::uint64_t(st.st_size);
+  char magic[sizeof kSealMagic];
+  if (f.m_size >= sizeof magic && ::pread(fd, magic, sizeof magic, 0) == ssize_t(sizeof magic) &&
+      looksSealed(magic, sizeof magic)) {
+    auto reader = SealedReader::open(fd, path);
+    if (!reader) return reader.error();
+    f.m_sealed = std::move(*reader);
+    f.m_size = f.m_sealed->size();
+  }
+  return f;
+}
+
+core::Result<std::size_t> RandomAccessFile::readAt(std::uint64_t offset, void* dst, std::size_t n) {
+  if (m_sealed) return m_sealed->readAt(offset, dst, n);
+  auto* out = static_cast<std::uint8_t*>(dst);
+  std::size_t done = 0;
+  while (done < n) {
+    const ssize_t r = ::pread(m_fd, out + done, n - done, off_t(offset + done));
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) return makeError(ErrorCode::ReadFailed, m_path, "cannot read: " + detail::errnoText(errno));
+    if (r == 0) break;
+    done += std::size_t(r);
+  }
+  return done;
+}
+
 core::Result<ReadableFile> ReadableFile::open(const std::string& path, std::string_view what) {
   bool sealed = false;
   auto fd = openRegularFileUnsealed(path, what, &sealed);

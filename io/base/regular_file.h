@@ -10,6 +10,8 @@
 // io/base/file_read.h is different on purpose: it reads the store's own records (and pipes and devices there to
 // their end, never waiting). User-given inputs that it reads (label tables) call checkRegularFile first.
 
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -32,6 +34,34 @@ core::Status checkRegularFile(const std::string& path, std::string_view what);
 core::Result<int> openRegularFile(const std::string& path, std::string_view what);
 // As openRegularFile; `wasSealed` says whether the descriptor is a sealed file's content.
 core::Result<int> openRegularFileUnsealed(const std::string& path, std::string_view what, bool* wasSealed);
+
+class SealedReader;
+
+// A regular file read at offsets (openRegularFile's checks): its bytes, or for a sealed file its content, decrypted
+// chunk by chunk as it is read (io/base/sealed_file.h), so a reader of a few parts (the DICOM pre-scan) decrypts only
+// those. Not thread-safe.
+class RandomAccessFile {
+ public:
+  static core::Result<RandomAccessFile> open(const std::string& path, std::string_view what);
+  RandomAccessFile();
+  RandomAccessFile(RandomAccessFile&& other) noexcept;
+  RandomAccessFile& operator=(RandomAccessFile&& other) noexcept;
+  RandomAccessFile(const RandomAccessFile&) = delete;
+  RandomAccessFile& operator=(const RandomAccessFile&) = delete;
+  ~RandomAccessFile();
+  const std::string& path() const { return m_path; }
+  std::uint64_t size() const { return m_size; }
+  bool sealed() const { return m_sealed != nullptr; }
+  // Up to n bytes at offset; fewer only at the end. Errors name the file (ReadFailed; Corrupt for a sealed chunk
+  // that fails its authentication).
+  core::Result<std::size_t> readAt(std::uint64_t offset, void* dst, std::size_t n);
+
+ private:
+  std::string m_path;
+  int m_fd = -1;
+  std::uint64_t m_size = 0;
+  std::unique_ptr<SealedReader> m_sealed;
+};
 
 // A path that a library opening files by name (DCMTK, ITK) can read: the file's own path, or for a sealed file
 // "/proc/self/fd/N" of the memory file with its content, valid while this object lives. Errors as openRegularFile.

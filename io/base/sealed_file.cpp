@@ -31,7 +31,7 @@ using core::ErrorCode;
 using core::makeError;
 namespace fs = std::filesystem;
 
-constexpr std::uint8_t kChunkLog2 = 20;
+constexpr std::uint8_t kChunkLog2 = 16;
 static_assert(kSealChunkBytes == (std::size_t(1) << kChunkLog2));
 constexpr const char* kKeyFileHeader = "delineate at-rest key 1\n";
 
@@ -375,6 +375,85 @@ core::Result<int> unsealToMemoryFile(int fd, const std::string& subject) {
   if (::lseek(mem, 0, SEEK_SET) != 0)
     return makeError(ErrorCode::ReadFailed, subject, "cannot rewind a memory file: " + detail::errnoText(errno));
   return closer.release();
+}
+
+core::Result<std::unique_ptr<SealedReader>> SealedReader::open(int fd, const std::string& subject) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return makeError(ErrorCode::ReadFailed, subject, "cannot stat: " + detail::errnoText(errno));
+  std::unique_ptr<SealedReader> r(new SealedReader());
+  r->m_fd = fd;
+  r->m_subject = subject;
+  ssize_t got = 0;
+  do got = ::pread(fd, r->m_header.data(), r->m_header.size(), 0);
+  while (got < 0 && errno == EINTR);
+  if (std::uint64_t(st.st_size) < kSealHeaderBytes || got != ssize_t(kSealHeaderBytes))
+    return damaged(subject, "is shorter than its header");
+  auto key = keyForHeader(r->m_header.data(), subject);
+  if (!key) return key.error();
+  r->m_key = *key;
+  const auto plain = plainSizeOfSealed(std::uint64_t(st.st_size));
+  if (!plain) return damaged(subject, "has a size no sealed file has (" + std::to_string(st.st_size) + " bytes)");
+  r->m_plainSize = *plain;
+  r->m_chunks = *plain / kSealChunkBytes + 1;
+  r->m_cipher.resize(kSealChunkBytes + kSealTagBytes);
+  r->m_plain.resize(kSealChunkBytes);
+  r->m_ctx = EVP_CIPHER_CTX_new();
+  if (!r->m_ctx) return makeError(ErrorCode::ReadFailed, subject, "OpenSSL gave no cipher context");
+  return r;
+}
+
+SealedReader::~SealedReader() {
+  EVP_CIPHER_CTX_free(static_cast<EVP_CIPHER_CTX*>(m_ctx));
+  OPENSSL_cleanse(m_plain.data(), m_plain.size());
+}
+
+core::Status SealedReader::decryptChunk(std::uint64_t chunk, std::uint8_t* out) {
+  const bool last = chunk + 1 == m_chunks;
+  const std::size_t size = last ? std::size_t(m_plainSize % kSealChunkBytes) : kSealChunkBytes;
+  const std::uint64_t at = kSealHeaderBytes + chunk * (kSealChunkBytes + kSealTagBytes);
+  for (std::size_t done = 0; done < size + kSealTagBytes;) {
+    const ssize_t n = ::pread(m_fd, m_cipher.data() + done, size + kSealTagBytes - done, off_t(at + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0)
+      return makeError(ErrorCode::ReadFailed, m_subject,
+                       "cannot read the sealed file: " + (n == 0 ? std::string("it shrank") : detail::errnoText(errno)));
+    done += std::size_t(n);
+  }
+  if (!openChunk(static_cast<EVP_CIPHER_CTX*>(m_ctx), *m_key, m_header.data(), chunk, last, m_cipher.data(), size, out))
+    return damaged(m_subject, "fails its authentication at chunk " + std::to_string(chunk + 1) + " of " +
+                                  std::to_string(m_chunks));
+  return core::Status::success();
+}
+
+core::Result<std::size_t> SealedReader::readAt(std::uint64_t offset, void* dst, std::size_t n) {
+  if (offset >= m_plainSize) return std::size_t(0);
+  n = std::size_t(std::min<std::uint64_t>(n, m_plainSize - offset));
+  auto* out = static_cast<std::uint8_t*>(dst);
+  std::size_t done = 0;
+  while (done < n) {
+    const std::uint64_t pos = offset + done;
+    const std::uint64_t chunk = pos / kSealChunkBytes;
+    const std::size_t within = std::size_t(pos % kSealChunkBytes);
+    const bool last = chunk + 1 == m_chunks;
+    const std::size_t chunkSize = last ? std::size_t(m_plainSize % kSealChunkBytes) : kSealChunkBytes;
+    const std::size_t take = std::min(n - done, chunkSize - within);
+    if (within == 0 && take == chunkSize && chunk != m_cached) {
+      // A whole chunk: decrypted where it goes. The buffer holds no verified bytes until its tag checked.
+      if (core::Status s = decryptChunk(chunk, out + done); !s) {
+        OPENSSL_cleanse(out + done, take);
+        return s.error();
+      }
+    } else {
+      if (chunk != m_cached) {
+        m_cached = ~std::uint64_t(0);
+        if (core::Status s = decryptChunk(chunk, m_plain.data()); !s) return s.error();
+        m_cached = chunk;
+      }
+      std::memcpy(out + done, m_plain.data() + within, take);
+    }
+    done += take;
+  }
+  return n;
 }
 
 core::Result<std::string> contentSha256(const std::string& path) {

@@ -8,14 +8,15 @@
 // by the user who holds the key.
 //
 // The format ("DLNSEAL1"), chunked so that files of any size stream through without being held whole:
-//   header, 32 bytes: "DLNSEAL1", the key's id (8 bytes), a random 96-bit nonce base, log2 of the chunk size (20),
+//   header, 32 bytes: "DLNSEAL1", the key's id (8 bytes), a random 96-bit nonce base, log2 of the chunk size (16),
 //                     three zero bytes
-//   chunks: the plaintext in pieces of 1 MiB, the last one shorter (possibly empty), each encrypted and followed by
+//   chunks: the plaintext in pieces of 64 KiB, the last one shorter (possibly empty), each encrypted and followed by
 //           its 16-byte tag. Chunk i's nonce is the base with i added (big-endian) to its last 8 bytes; its additional
 //           data is the whole header and one byte that is 1 for the last chunk, 0 otherwise.
 // So: any changed byte (header included) fails the chunk's tag; chunks cannot be reordered (nonce) nor dropped from
 // the end (the last one's flag), and a file cut at a chunk boundary ends without a last chunk; the sizes follow from
-// the file's size alone. A random nonce base per file: 2^-32 odds of a collision after 2^32 files, far beyond a
+// the file's size alone. 64 KiB chunks let a reader decrypt only what it reads (SealedReader): indexing a DICOM
+// folder reads each file's header, one chunk of a CT slice's eight. A random nonce base per file: 2^-32 odds of a collision after 2^32 files, far beyond a
 // workstation's cache.
 //
 // The key: 32 random bytes in an owner-only file, $DELINEATE_AT_REST_KEY_FILE or
@@ -32,6 +33,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/error.h"
 
@@ -39,7 +41,7 @@ namespace delineate::io {
 
 inline constexpr std::size_t kSealHeaderBytes = 32;
 inline constexpr std::size_t kSealTagBytes = 16;
-inline constexpr std::size_t kSealChunkBytes = std::size_t(1) << 20;
+inline constexpr std::size_t kSealChunkBytes = std::size_t(1) << 16;
 inline constexpr char kSealMagic[8] = {'D', 'L', 'N', 'S', 'E', 'A', 'L', '1'};
 
 // Whether io seals what it writes as FileAccess::Sealed: yes unless $DELINEATE_AT_REST is "plain" (a machine whose
@@ -95,6 +97,33 @@ core::Result<std::string> unsealBytes(std::string_view sealed, const std::string
 // memory file (memfd, close-on-exec, read position 0): what every reader of a path or a descriptor can read as if it
 // were the file. The plaintext never touches a disk (only swap, like any of the process's memory).
 core::Result<int> unsealToMemoryFile(int fd, const std::string& subject);
+// Random access to a sealed file's content: each chunk read is decrypted and authenticated when first needed (the
+// last one read is kept), straight into the caller's buffer where a whole chunk is asked for. For readers that read
+// parts of a file (the DICOM pre-scan and pixel reads). Not thread-safe; the descriptor is not owned.
+class SealedReader {
+ public:
+  // Checks the header and the key (errors as unsealBytes) from the file open at `fd`.
+  static core::Result<std::unique_ptr<SealedReader>> open(int fd, const std::string& subject);
+  ~SealedReader();
+  SealedReader(const SealedReader&) = delete;
+  SealedReader& operator=(const SealedReader&) = delete;
+  std::uint64_t size() const { return m_plainSize; }
+  // Up to n bytes at offset (fewer only at the end); Corrupt naming the file for a chunk that fails its tag.
+  core::Result<std::size_t> readAt(std::uint64_t offset, void* dst, std::size_t n);
+
+ private:
+  SealedReader() = default;
+  core::Status decryptChunk(std::uint64_t chunk, std::uint8_t* out);
+  int m_fd = -1;
+  std::string m_subject;
+  std::shared_ptr<const AtRestKey> m_key;
+  std::array<std::uint8_t, kSealHeaderBytes> m_header{};
+  std::uint64_t m_plainSize = 0, m_chunks = 0;
+  std::vector<std::uint8_t> m_cipher, m_plain;  // one chunk each
+  std::uint64_t m_cached = ~std::uint64_t(0);   // the chunk m_plain holds
+  void* m_ctx = nullptr;                        // EVP_CIPHER_CTX
+};
+
 // SHA-256 (hex) of a file's content as io's readers see it: a sealed file's plaintext, else its bytes.
 core::Result<std::string> contentSha256(const std::string& path);
 

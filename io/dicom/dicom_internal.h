@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "io/base/regular_file.h"
 #include "core/label_table.h"
 #include "io/base/parallel.h"
 #include "io/dicom/dicom.h"
@@ -57,9 +58,10 @@ std::string storedUid(const PrescanResult& pre, std::uint16_t group, std::uint16
 // the nesting depth. NotFound/ReadFailed for I/O, Corrupt for truncation, SizeLimit for lengths and depth,
 // ParseError ("not a DICOM file") when the bytes are not a DICOM stream at all.
 core::Result<PrescanResult> prescanDicomFile(const std::string& path);
-// The same, then `then(fd, result)` on the still open file (one open for pre-scan and pixel reads).
+// The same, then `then(file, result)` on the still open file (one open for pre-scan and pixel reads; a sealed file's
+// content, io/base/sealed_file.h).
 core::Status prescanDicomFile(const std::string& path,
-                              const std::function<core::Status(int fd, const PrescanResult&)>& then);
+                              const std::function<core::Status(RandomAccessFile& file, const PrescanResult&)>& then);
 
 // true for the uncompressed syntaxes whose pixel bytes lie in the file as they are (implicit/explicit little endian,
 // explicit big endian, and files without a meta header).

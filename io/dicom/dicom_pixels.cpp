@@ -411,7 +411,7 @@ core::Status decodeDataset(const std::string& path, DcmDataset* ds, const DicomP
 }
 
 template <class Raw>
-core::Status readNativeFrames(const std::string& path, int fd, const PrescanResult& pre, const DicomPixelFormat& format,
+core::Status readNativeFrames(const std::string& path, RandomAccessFile& file, const PrescanResult& pre, const DicomPixelFormat& format,
                               const std::vector<int>& frameNumbers, const FrameSink& deliver) {
   const std::size_t samples = std::size_t(format.rows) * std::size_t(format.columns);
   const std::int64_t frameBytes = std::int64_t(samples * sizeof(Raw));
@@ -425,16 +425,10 @@ core::Status readNativeFrames(const std::string& path, int fd, const PrescanResu
       return makeError(ErrorCode::Corrupt, path,
                        "pixel data holds " + std::to_string(pre.pixelDataLength) + " bytes, too few for frame " +
                            std::to_string(frameNumbers[i]) + " (truncated or damaged)");
-    auto* dst = reinterpret_cast<char*>(raw.data());
-    std::int64_t done = 0;
-    while (done < frameBytes) {
-      const ssize_t r = ::pread(fd, dst + done, std::size_t(frameBytes - done), off_t(pre.pixelDataOffset + start + done));
-      if (r < 0 && errno == EINTR) continue;
-      if (r <= 0)
-        return makeError(ErrorCode::ReadFailed, path,
-                         std::string("reading the pixel data failed: ") + (r == 0 ? "file shrank" : std::strerror(errno)));
-      done += r;
-    }
+    auto got = file.readAt(std::uint64_t(pre.pixelDataOffset + start), raw.data(), std::size_t(frameBytes));
+    if (!got) return got.error();
+    if (std::int64_t(*got) != frameBytes)
+      return makeError(ErrorCode::ReadFailed, path, "reading the pixel data failed: file shrank");
     if (pre.bigEndian && sizeof(Raw) > 1)
       for (std::size_t k = 0; k < samples; ++k) {
         Raw v = raw[k], swapped = 0;
@@ -456,7 +450,7 @@ core::Status decodeFrames(const std::string& path, const DicomPixelFormat& forma
   if (isNativeSyntax(format.transferSyntaxUid) && format.samplesPerPixel == 1 &&
       (format.bitsAllocated == 16 || format.bitsAllocated == 32 || format.bitsAllocated == 8)) {
     bool fallBack = false;
-    core::Status s = prescanDicomFile(path, [&](int fd, const PrescanResult& pre) -> core::Status {
+    core::Status s = prescanDicomFile(path, [&](RandomAccessFile& file, const PrescanResult& pre) -> core::Status {
       const std::string changed = changedSinceIndexed(format, pre.rows, pre.columns, pre.bitsAllocated, pre.bitsStored,
                                                       pre.highBit, pre.pixelRepresentation);
       if (!changed.empty()) return makeError(ErrorCode::Corrupt, path, changed);
@@ -465,9 +459,9 @@ core::Status decodeFrames(const std::string& path, const DicomPixelFormat& forma
         return core::Status::success();
       }
       switch (format.bitsAllocated) {
-        case 8: return readNativeFrames<std::uint8_t>(path, fd, pre, format, frameNumbers, deliver);
-        case 16: return readNativeFrames<std::uint16_t>(path, fd, pre, format, frameNumbers, deliver);
-        default: return readNativeFrames<std::uint32_t>(path, fd, pre, format, frameNumbers, deliver);
+        case 8: return readNativeFrames<std::uint8_t>(path, file, pre, format, frameNumbers, deliver);
+        case 16: return readNativeFrames<std::uint16_t>(path, file, pre, format, frameNumbers, deliver);
+        default: return readNativeFrames<std::uint32_t>(path, file, pre, format, frameNumbers, deliver);
       }
     });
     if (!s || !fallBack) return s;

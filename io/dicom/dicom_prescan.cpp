@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <dcmtk/dcmdata/dctag.h>
@@ -35,39 +36,44 @@ class Source {
 
 class FileSource final : public Source {
  public:
-  FileSource(int fd, std::int64_t size) : m_fd(fd), m_size(size), m_window(kWindow) {}
-  ~FileSource() override { ::close(m_fd); }
+  explicit FileSource(RandomAccessFile& file) : m_file(file), m_size(std::int64_t(file.size())), m_window(kWindow) {}
   std::int64_t size() const override { return m_size; }
   bool read(std::int64_t offset, std::size_t n, std::uint8_t* out) override {
     if (offset < m_start || offset + std::int64_t(n) > m_start + m_filled) {
-      if (n > kWindow) return preadAll(offset, n, out);
+      if (n > kWindow) return readAll(offset, n, out);
       m_start = offset;
       m_filled = 0;
       const std::size_t want = std::size_t(std::min<std::int64_t>(kWindow, m_size - offset));
-      if (!preadAll(offset, want, m_window.data())) return false;
+      if (!readAll(offset, want, m_window.data())) return false;
       m_filled = std::int64_t(want);
     }
     std::memcpy(out, m_window.data() + (offset - m_start), n);
     return true;
   }
+  // The reason of the last failed read (a sealed chunk that fails its authentication names itself), if any.
+  const std::optional<core::Error>& failure() const { return m_failure; }
 
  private:
   static constexpr std::size_t kWindow = 64 * 1024;
-  bool preadAll(std::int64_t offset, std::size_t n, std::uint8_t* out) {
-    std::size_t done = 0;
-    while (done < n) {
-      const ssize_t r = ::pread(m_fd, out + done, n - done, off_t(offset + std::int64_t(done)));
-      if (r < 0 && errno == EINTR) continue;
-      if (r <= 0) return false;
-      done += std::size_t(r);
+  bool readAll(std::int64_t offset, std::size_t n, std::uint8_t* out) {
+    auto got = m_file.readAt(std::uint64_t(offset), out, n);
+    if (!got) {
+      m_failure = got.error();
+      errno = EIO;
+      return false;
+    }
+    if (*got != n) {
+      errno = EIO;
+      return false;
     }
     return true;
   }
-  int m_fd;
+  RandomAccessFile& m_file;
   std::int64_t m_size;
   std::vector<std::uint8_t> m_window;
   std::int64_t m_start = 0;
   std::int64_t m_filled = 0;
+  std::optional<core::Error> m_failure;
 };
 
 class MemorySource final : public Source {
@@ -377,7 +383,7 @@ bool isNativeSyntax(const std::string& uid) {
 
 core::Result<PrescanResult> prescanDicomFile(const std::string& path) {
   PrescanResult result;
-  core::Status s = prescanDicomFile(path, [&](int, const PrescanResult& r) {
+  core::Status s = prescanDicomFile(path, [&](RandomAccessFile&, const PrescanResult& r) {
     result = r;
     return core::Status::success();
   });
@@ -385,20 +391,31 @@ core::Result<PrescanResult> prescanDicomFile(const std::string& path) {
   return result;
 }
 
+namespace {
+
+core::Status prescanOpenFile(const std::string& path, RandomAccessFile& opened, FileSource& file,
+                             const std::function<core::Status(RandomAccessFile&, const PrescanResult&)>& then);
+
+}  // namespace
+
 core::Status prescanDicomFile(const std::string& path,
-                              const std::function<core::Status(int fd, const PrescanResult&)>& then) {
+                              const std::function<core::Status(RandomAccessFile&, const PrescanResult&)>& then) {
   // Every single-file DICOM read (headers, frames, SEG, SR) starts here, so a pipe, socket, device or folder is
-  // refused here before it is opened (a FIFO would block the open, and DCMTK's own open after it, forever).
-  auto opened = openRegularFile(path, "DICOM file");
+  // refused here before it is opened (a FIFO would block the open, and DCMTK's own open after it, forever). A sealed
+  // file (io/base/sealed_file.h) is read as its content, decrypting only the chunks read.
+  auto opened = RandomAccessFile::open(path, "DICOM file");
   if (!opened) return opened.error();
-  const int fd = *opened;
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    const int e = errno;
-    ::close(fd);
-    return makeError(ErrorCode::ReadFailed, path, std::strerror(e));
-  }
-  FileSource file(fd, std::int64_t(st.st_size));
+  FileSource file(*opened);
+  core::Status s = prescanOpenFile(path, *opened, file, then);
+  // A read that failed for a reason of its own (a sealed chunk that fails its tag) is named by that reason.
+  if (!s && file.failure()) return *file.failure();
+  return s;
+}
+
+namespace {
+
+core::Status prescanOpenFile(const std::string& path, RandomAccessFile& opened, FileSource& file,
+                             const std::function<core::Status(RandomAccessFile&, const PrescanResult&)>& then) {
   PrescanResult out;
   const std::int64_t size = file.size();
   std::uint8_t head[132 + 12];
@@ -465,12 +482,14 @@ core::Status prescanDicomFile(const std::string& path,
     if (core::Status s = w.walk(0); !s) return s;
     out.pixelDataOffset = -1;  // offsets refer to the inflated stream
     out.pixelDataElementOffset = -1;
-    return then(fd, out);
+    return then(opened, out);
   }
   out.bigEndian = enc == Encoding::ExplicitBig;
   Walker w{file, path, enc, out};
   if (core::Status s = w.walk(pos); !s) return s;
-  return then(fd, out);
+  return then(opened, out);
 }
+
+}  // namespace
 
 }  // namespace delineate::io::dicom_detail

@@ -122,22 +122,16 @@ core::Result<FileHeader> readDicomFileHeader(const std::string& path) {
   PrescanResult prescan;
   std::vector<std::uint8_t> headerBytes;
   bool fromMemory = false;
-  core::Status scanned = prescanDicomFile(path, [&](int fd, const PrescanResult& r) -> core::Status {
+  core::Status scanned = prescanDicomFile(path, [&](RandomAccessFile& file, const PrescanResult& r) -> core::Status {
     prescan = r;
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) return core::Status::success();
     const std::int64_t end = r.pixelDataElementOffset >= 0 ? r.pixelDataElementOffset
                              : r.transferSyntaxUid == "1.2.840.10008.1.2.1.99" ? -1
-                                                                                : std::int64_t(st.st_size);
+                                                                                : std::int64_t(file.size());
     if (end < 0 || end > kMaxHeaderBytes) return core::Status::success();  // DCMTK reads the file itself
     headerBytes.resize(std::size_t(end));
-    std::size_t done = 0;
-    while (done < headerBytes.size()) {
-      const ssize_t n = ::pread(fd, headerBytes.data() + done, headerBytes.size() - done, off_t(done));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return makeError(ErrorCode::ReadFailed, path, std::string("reading the header: ") + std::strerror(errno));
-      done += std::size_t(n);
-    }
+    auto got = file.readAt(0, headerBytes.data(), headerBytes.size());
+    if (!got) return got.error();
+    if (*got != headerBytes.size()) return makeError(ErrorCode::ReadFailed, path, "reading the header: the file shrank");
     fromMemory = true;
     return core::Status::success();
   });
