@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include <mutex>
 #include <optional>
 #include <chrono>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -19,10 +21,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/base/atomic_file.h"
 #include "io/base/file_modes.h"
 #include "io/base/file_read.h"
 #include "io/base/parallel.h"
 #include "io/base/posix_util.h"
+#include "io/base/sealed_file.h"
 #include "io/base/sha256.h"
 #include "io/share/share_catalogue.h"
 #include "io/share/share_revisions.h"
@@ -180,9 +184,95 @@ struct StudyIndex::Impl {
   std::string path;
   std::map<const char*, std::unique_ptr<Statement>> statements;
   std::string rebuiltFrom;  // a damaged index file set aside when this one was opened
+  // Sealed at rest (io/base/sealed_file.h, unless $DELINEATE_AT_REST=plain): the database lives in memory, loaded
+  // from the sealed file and saved to it, whole and atomically, after each change; writers of the file take turns
+  // through an flock on "<index>.lock", and a change another process saved is loaded before this one writes.
+  bool inMemory = false;
+  struct FileId {
+    dev_t dev = 0;
+    ino_t ino = 0;
+    std::int64_t mtimeNs = -1, size = -1;
+    bool operator==(const FileId& o) const {
+      return dev == o.dev && ino == o.ino && mtimeNs == o.mtimeNs && size == o.size;
+    }
+  } loaded;
   ~Impl() {
     statements.clear();  // finalized before the database closes
     if (db) sqlite3_close(db);
+  }
+
+  static FileId fileId(const std::string& file) {
+    struct stat st {};
+    FileId id;
+    if (::stat(file.c_str(), &st) != 0) return id;
+    id.dev = st.st_dev;
+    id.ino = st.st_ino;
+    id.mtimeNs = std::int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+    id.size = std::int64_t(st.st_size);
+    return id;
+  }
+  // The file's content (unsealed) into the in-memory database; an empty or missing file leaves it as it is.
+  core::Status load() {
+    const FileId id = fileId(path);
+    if (id.size <= 0) {
+      loaded = id;
+      return core::Status::success();
+    }
+    auto bytes = readWholeFile(path, std::uintmax_t(16) << 30, "study index");
+    if (!bytes) return bytes.error();
+    auto* buffer = static_cast<unsigned char*>(sqlite3_malloc64(bytes->size()));
+    if (!buffer) return makeError(ErrorCode::ReadFailed, path, "no memory for the study index");
+    std::memcpy(buffer, bytes->data(), bytes->size());
+    // A plain index an earlier version wrote is in WAL mode (file format bytes 18 and 19 = 2), which a database in
+    // memory cannot be: read as the rollback-journal database it is once its WAL was checkpointed.
+    if (bytes->size() >= 100 && buffer[18] == 2 && buffer[19] == 2) buffer[18] = buffer[19] = 1;
+    std::fill(bytes->begin(), bytes->end(), '\0');
+    statements.clear();  // prepared for the database being replaced
+    if (sqlite3_deserialize(db, "main", buffer, sqlite3_int64(bytes->size()), sqlite3_int64(bytes->size()),
+                            SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE) != SQLITE_OK)
+      return sqlError("cannot load the study index");
+    loaded = id;
+    return core::Status::success();
+  }
+  // A copy another process saved since this one loaded or saved: loaded (it is at least as new as ours).
+  core::Status reloadIfChanged() {
+    if (!inMemory || fileId(path) == loaded) return core::Status::success();
+    return load();
+  }
+  // The whole database, sealed, over the file.
+  core::Status save() {
+    if (!inMemory) return core::Status::success();
+    sqlite3_int64 size = 0;
+    unsigned char* bytes = sqlite3_serialize(db, "main", &size, 0);
+    if (!bytes) return sqlError("cannot save the study index");
+    AtomicWriteOptions options;
+    options.access = FileAccess::Sealed;  // patients' names and ids
+    options.sync = false;                 // a cache: after a crash it is rebuilt from the share
+    core::Status s = writeFileAtomically(path, bytes, std::size_t(size), options);
+    std::memset(bytes, 0, std::size_t(size));
+    sqlite3_free(bytes);
+    if (s) loaded = fileId(path);
+    return s;
+  }
+  // Held while this process changes the index (in memory: reload, change, save).
+  struct WriteTurn {
+    int fd = -1;
+    ~WriteTurn() {
+      if (fd >= 0) ::close(fd);
+    }
+  };
+  core::Result<std::unique_ptr<WriteTurn>> takeWriteTurn() {
+    auto turn = std::make_unique<WriteTurn>();
+    if (!inMemory) return turn;
+    const std::string lock = path + ".lock";
+    turn->fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, fileModeFor(FileAccess::Private));
+    if (turn->fd < 0)
+      return makeError(ErrorCode::WriteFailed, lock, "cannot open the study index's lock: " + detail::errnoText(errno));
+    while (::flock(turn->fd, LOCK_EX) != 0)
+      if (errno != EINTR)
+        return makeError(ErrorCode::WriteFailed, lock, "cannot lock the study index: " + detail::errnoText(errno));
+    if (core::Status s = reloadIfChanged(); !s) return s.error();
+    return turn;
   }
   // A prepared statement kept for the index's life (records are applied by the hundred thousand), reset for reuse.
   Statement& cached(const char* sql) {
@@ -350,12 +440,29 @@ core::Result<std::unique_ptr<StudyIndex::Impl>> openIndexFile(const ShareStore& 
   impl->path = path;
   *damaged = false;
   makeIndexOwnerOnly(path);
-  if (sqlite3_open_v2(path.c_str(), &impl->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
-                      nullptr) != SQLITE_OK)
+  impl->inMemory = atRestSealingOn();
+  if (sqlite3_open_v2(impl->inMemory ? ":memory:" : path.c_str(), &impl->db,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr) != SQLITE_OK)
     return impl->sqlError("cannot open the study index");
   sqlite3_busy_timeout(impl->db, 10000);  // the window and a CLI refreshing the same index take turns
-  // WAL: readers (a search in the window) do not wait for a refresh; NORMAL sync: the index can always be rebuilt.
-  core::Status s = impl->exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
+  core::Status s = core::Status::success();
+  bool wasPlain = false;
+  if (impl->inMemory) {
+    // An index an earlier version (or sealing switched off) left plain, with its WAL companions, is read once and
+    // replaced by the sealed one below: patients' names stay on disk in the clear no longer than that.
+    char head[16] = {};
+    if (const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+      wasPlain = ::pread(fd, head, sizeof head, 0) == ssize_t(sizeof head) && !looksSealed(head, sizeof head);
+      ::close(fd);
+    }
+    s = impl->load();
+    // A damaged sealed file, or one sealed under a key this user no longer has: set aside and rebuilt (a cache).
+    if (!s && (s.error().code == ErrorCode::Corrupt || s.error().code == ErrorCode::InvalidArgument)) *damaged = true;
+    if (!s) return s.error();
+  } else {
+    // WAL: readers (a search in the window) do not wait for a refresh; NORMAL sync: the index can always be rebuilt.
+    s = impl->exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
+  }
   if (s) s = impl->exec(kSchema);
   if (!s) {
     const int code = sqlite3_errcode(impl->db);
@@ -377,9 +484,18 @@ core::Result<std::unique_ptr<StudyIndex::Impl>> openIndexFile(const ShareStore& 
     return makeError(ErrorCode::Unsupported, path, "an index of another version (" + schema + ")");
   }
   if (storeId.empty()) {  // a new index; an existing one is not written to on open (a refresh may hold it)
+    auto turn = impl->takeWriteTurn();
+    if (!turn) return turn.error();
     Statement put(impl->db, "INSERT OR REPLACE INTO meta VALUES('store', ?), ('schema', ?)");
     put.bind(1, store.id()).bind(2, std::to_string(kSchemaVersion));
     if (put.step() != SQLITE_DONE) return impl->sqlError("cannot write the study index");
+    if (core::Status saved = impl->save(); !saved) return saved.error();
+  } else if (wasPlain) {
+    auto turn = impl->takeWriteTurn();
+    if (!turn) return turn.error();
+    if (core::Status saved = impl->save(); !saved) return saved.error();
+    std::error_code ec;
+    for (const char* suffix : {"-wal", "-shm"}) fs::remove(path + suffix, ec);
   }
   return impl;
 }
@@ -510,6 +626,8 @@ core::Result<std::map<std::pair<std::size_t, std::size_t>, std::string>> checkSe
 core::Result<CatalogueRefresh> StudyIndex::refresh(core::ProgressSink* progress) {
   Impl& d = *m_impl;
   if (core::Status s = d.store.checkMounted(); !s) return s.error();
+  // What another process saved since (sealed, in memory) is where this refresh starts: it reads only what is newer.
+  if (core::Status s = d.reloadIfChanged(); !s) return s.error();
   CatalogueRefresh out;
   const auto cancelled = [&] { return progress && progress->cancelled(); };
   const auto cancelError = [&] { return makeError(ErrorCode::Cancelled, d.store.root(), "the refresh was cancelled"); };
@@ -648,6 +766,9 @@ core::Result<CatalogueRefresh> StudyIndex::refresh(core::ProgressSink* progress)
   // 2. What was read goes into the index in one transaction: records applied in order (snapshots, then segments by
   // day and name, the writers' time), on this thread.
   std::set<std::string> touched;
+  // In memory (sealed at rest): this process's turn to write, with what another process saved meanwhile loaded.
+  auto turn = d.takeWriteTurn();
+  if (!turn) return turn.error();
   if (core::Status st = d.exec("BEGIN IMMEDIATE"); !st) return st.error();
   const auto fail = [&](core::Error e) -> core::Result<CatalogueRefresh> {
     (void)d.exec("ROLLBACK");  // the error that brought us here is the one to report
@@ -726,6 +847,8 @@ core::Result<CatalogueRefresh> StudyIndex::refresh(core::ProgressSink* progress)
   if (core::Status st = d.recompute(touched); !st) return fail(st.error());
   out.studiesUpdated = int(touched.size());
   if (core::Status st = d.exec("COMMIT"); !st) return fail(st.error());
+  if (core::Status st = d.save(); !st) return st.error();
+  turn->reset();
 
   Statement uncovered(d.db, "SELECT count(*) FROM segments WHERE covered = 0");
   // Also after many series records were checked against the share: the next new client reads them in a snapshot
@@ -800,6 +923,8 @@ core::Result<std::string> StudyIndex::compact() {
   }
   auto name = writeCatalogueSnapshot(d.store, snapshot, "compact");
   if (!name) return name.error();
+  auto turn = d.takeWriteTurn();
+  if (!turn) return turn.error();
   if (core::Status s = d.exec("BEGIN IMMEDIATE"); !s) return s.error();
   Statement mark(d.db, "INSERT OR IGNORE INTO snapshots VALUES(?)");
   mark.bind(1, *name);
@@ -812,6 +937,7 @@ core::Result<std::string> StudyIndex::compact() {
       cover.reset();
     }
   if (core::Status s = d.exec("COMMIT"); !s) return s.error();
+  if (core::Status s = d.save(); !s) return s.error();
   return name;
 }
 
@@ -893,6 +1019,7 @@ core::Result<std::string> whereClause(const StudyQuery& q, std::vector<std::stri
 }  // namespace
 
 core::Result<std::vector<StudyRow>> StudyIndex::search(const StudyQuery& q) const {
+  (void)m_impl->reloadIfChanged();  // another process's refresh, saved (in memory: else as it was)
   const Impl& d = *m_impl;
   std::vector<std::string> args{isoHoursAgo(kEditingHorizonHours)};
   auto where = whereClause(q, args);
@@ -920,6 +1047,7 @@ core::Result<std::vector<StudyRow>> StudyIndex::search(const StudyQuery& q) cons
 }
 
 core::Result<int> StudyIndex::count(const StudyQuery& q) const {
+  (void)m_impl->reloadIfChanged();  // another process's refresh, saved (in memory: else as it was)
   std::vector<std::string> args;
   auto where = whereClause(q, args);
   if (!where) return where.error();
@@ -931,6 +1059,7 @@ core::Result<int> StudyIndex::count(const StudyQuery& q) const {
 }
 
 core::Result<std::optional<StudyRow>> StudyIndex::find(const std::string& study) const {
+  (void)m_impl->reloadIfChanged();  // another process's refresh, saved (in memory: else as it was)
   Statement st(m_impl->db, (std::string("SELECT ") + kRowColumns + " FROM studies WHERE study = ?").c_str());
   st.bind(1, isoHoursAgo(kEditingHorizonHours)).bind(2, study);
   const int rc = st.step();
@@ -940,12 +1069,14 @@ core::Result<std::optional<StudyRow>> StudyIndex::find(const std::string& study)
 }
 
 core::Result<int> StudyIndex::studyCount() const {
+  (void)m_impl->reloadIfChanged();  // another process's refresh, saved (in memory: else as it was)
   Statement st(m_impl->db, "SELECT count(*) FROM studies");
   if (st.step() != SQLITE_ROW) return m_impl->sqlError("cannot read the study index");
   return int(sqlite3_column_int64(st.get(), 0));
 }
 
 core::Result<std::vector<std::string>> StudyIndex::problems() const {
+  (void)m_impl->reloadIfChanged();  // another process's refresh, saved (in memory: else as it was)
   Statement st(m_impl->db, "SELECT source, reason FROM problems ORDER BY source");
   std::vector<std::string> out;
   while (st.step() == SQLITE_ROW) out.push_back(columnText(st.get(), 0) + ": " + columnText(st.get(), 1));

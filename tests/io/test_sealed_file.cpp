@@ -25,6 +25,7 @@
 #include "io/dicom/dicom.h"
 #include "io/share/share_store.h"
 #include "io/studies/study_import.h"
+#include "io/studies/study_index.h"
 #include "io/studies/study_store.h"
 #include "tests/common/other_user.h"
 #include "tests/common/test_support.h"
@@ -298,4 +299,72 @@ TEST_CASE("sealed files: a real CT series fetched to the cache is sealed and loa
   auto c = io::readFetchedSeries(*repaired);
   REQUIRE(c.ok());
   CHECK(std::memcmp(c->data(), b->data(), b->byteSize()) == 0);
+}
+
+TEST_CASE("sealed files: the catalogue index is sealed, shared between processes, and an earlier plain one is replaced",
+          "[sealed]") {
+  auto source = test::sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!source) return;
+  ScratchDir dir("sealed-index");
+  KeyScope keys(dir);
+  fs::create_directories(dir.path() / "share");
+  auto made = io::ShareStore::initialize((dir.path() / "share").string());
+  REQUIRE(made.ok());
+  const io::ShareStore& store = *made;
+  const fs::path path = dir.path() / "index.sqlite";
+  auto other = io::StudyIndex::open(store, path.string());  // another process's index, opened first
+  REQUIRE(other.ok());
+  auto imported = io::importStudies(store, {source->string()});
+  REQUIRE(imported.ok());
+  auto manifest = io::readSeriesManifest(store, imported->series.at(0).study, imported->series.at(0).series);
+  REQUIRE(manifest.ok());
+  const std::string patientId = manifest->patientId;
+  REQUIRE(patientId.size() >= 4);
+  auto index = io::StudyIndex::open(store, path.string());
+  REQUIRE(index.ok());
+  auto first = index->refresh();
+  REQUIRE(first.ok());
+  CHECK(first->segmentsRead > 0);
+  REQUIRE(index->studyCount().value() == 1);
+  // On disk: sealed, no patient id, owner-only; no WAL companions.
+  const std::string bytes = fileBytes(path);
+  CHECK(io::looksSealed(bytes.data(), bytes.size()));
+  CHECK(bytes.find(patientId) == std::string::npos);
+  CHECK(bytes.find("SQLite format") == std::string::npos);
+  CHECK(test::modeOf(path) == 0600);
+  CHECK_FALSE(fs::exists(path.string() + "-wal"));
+  // The other process sees what this one saved (as with a shared database file), and its refresh takes it up
+  // instead of reading the share again.
+  CHECK(other->studyCount().value() == 1);
+  auto caughtUp = other->refresh();
+  REQUIRE(caughtUp.ok());
+  CHECK(caughtUp->segmentsRead == 0);
+  CHECK(other->studyCount().value() == 1);
+
+  // An index an earlier version left plain (with sealing off) is read, then replaced by a sealed one.
+  const fs::path plainPath = dir.path() / "plain.sqlite";
+  {
+    EnvScope plain("DELINEATE_AT_REST", "plain");
+    auto old = io::StudyIndex::open(store, plainPath.string());
+    REQUIRE(old.ok());
+    REQUIRE(old->refresh().ok());
+    CHECK(fileBytes(plainPath).rfind("SQLite format 3", 0) == 0);
+  }
+  {
+    auto upgraded = io::StudyIndex::open(store, plainPath.string());
+    REQUIRE(upgraded.ok());
+    CHECK(upgraded->studyCount().value() == 1);
+    CHECK(io::looksSealed(fileBytes(plainPath).data(), 8));
+    CHECK_FALSE(fs::exists(plainPath.string() + "-wal"));
+    CHECK_FALSE(fs::exists(plainPath.string() + "-shm"));
+  }
+  // Sealed under a key this user no longer has: set aside and built again from the share (it is a cache).
+  {
+    KeyScope replaced(dir, "replaced-key");
+    auto rebuilt = io::StudyIndex::open(store, path.string());
+    REQUIRE(rebuilt.ok());
+    CHECK_FALSE(rebuilt->setAside().empty());
+    REQUIRE(rebuilt->refresh().ok());
+    CHECK(rebuilt->studyCount().value() == 1);
+  }
 }
