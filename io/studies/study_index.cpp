@@ -232,6 +232,7 @@ struct StudyIndex::Impl {
                             SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE) != SQLITE_OK)
       return sqlError("cannot load the study index");
     loaded = id;
+    savedChanges = sqlite3_total_changes64(db);
     return core::Status::success();
   }
   // A copy another process saved since this one loaded or saved: loaded (it is at least as new as ours).
@@ -239,9 +240,13 @@ struct StudyIndex::Impl {
     if (!inMemory || fileId(path) == loaded) return core::Status::success();
     return load();
   }
-  // The whole database, sealed, over the file.
-  core::Status save() {
+  // The whole database, sealed, over the file, when it changed since it was loaded or saved (a refresh that found
+  // nothing new writes nothing: the study browser refreshes every few seconds).
+  std::int64_t savedChanges = 0;
+  core::Status save(bool force = false) {
     if (!inMemory) return core::Status::success();
+    const std::int64_t changes = sqlite3_total_changes64(db);
+    if (!force && changes == savedChanges && loaded.size > 0) return core::Status::success();
     sqlite3_int64 size = 0;
     unsigned char* bytes = sqlite3_serialize(db, "main", &size, 0);
     if (!bytes) return sqlError("cannot save the study index");
@@ -251,7 +256,10 @@ struct StudyIndex::Impl {
     core::Status s = writeFileAtomically(path, bytes, std::size_t(size), options);
     std::memset(bytes, 0, std::size_t(size));
     sqlite3_free(bytes);
-    if (s) loaded = fileId(path);
+    if (s) {
+      loaded = fileId(path);
+      savedChanges = changes;
+    }
     return s;
   }
   // Held while this process changes the index (in memory: reload, change, save).
@@ -493,7 +501,7 @@ core::Result<std::unique_ptr<StudyIndex::Impl>> openIndexFile(const ShareStore& 
   } else if (wasPlain) {
     auto turn = impl->takeWriteTurn();
     if (!turn) return turn.error();
-    if (core::Status saved = impl->save(); !saved) return saved.error();
+    if (core::Status saved = impl->save(true); !saved) return saved.error();
     std::error_code ec;
     for (const char* suffix : {"-wal", "-shm"}) fs::remove(path + suffix, ec);
   }
