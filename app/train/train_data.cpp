@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "io/base/sealed_file.h"
 #include "io/base/sha256.h"
 #include "io/dicom/dicom.h"
 #include "io/labels/label_table_io.h"
@@ -36,7 +37,7 @@ core::Result<std::string> folderSha256(const std::string& folder) {
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(folder, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (!it->is_regular_file()) continue;
-    auto h = io::sha256OfFile(it->path().string());
+    auto h = io::contentSha256(it->path().string());  // a sealed cache copy: its content (io/base/sealed_file.h)
     if (!h) return h.error();
     files.emplace_back(fs::relative(it->path(), folder).generic_string(), *h);
   }
@@ -50,7 +51,7 @@ core::Result<std::string> folderSha256(const std::string& folder) {
 core::Result<std::string> contentSha256(const std::string& path) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) return folderSha256(path);
-  return io::sha256OfFile(path);
+  return io::contentSha256(path);  // the same for a sealed fetched copy and a plain one
 }
 
 template <class T>

@@ -12,6 +12,7 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -454,6 +455,15 @@ core::Result<std::size_t> SealedReader::readAt(std::uint64_t offset, void* dst, 
     done += take;
   }
   return n;
+}
+
+bool isSealedFile(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return false;
+  char magic[sizeof kSealMagic];
+  const bool sealed = ::pread(fd, magic, sizeof magic, 0) == ssize_t(sizeof magic) && looksSealed(magic, sizeof magic);
+  ::close(fd);
+  return sealed;
 }
 
 core::Result<std::string> contentSha256(const std::string& path) {

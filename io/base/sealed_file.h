@@ -124,6 +124,9 @@ class SealedReader {
   void* m_ctx = nullptr;                        // EVP_CIPHER_CTX
 };
 
+// Whether the file at `path` is sealed (its first bytes); false when it cannot be read.
+bool isSealedFile(const std::string& path);
+
 // SHA-256 (hex) of a file's content as io's readers see it: a sealed file's plaintext, else its bytes.
 core::Result<std::string> contentSha256(const std::string& path);
 

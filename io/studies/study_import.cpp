@@ -1,4 +1,5 @@
 #include "io/studies/study_import.h"
+#include "io/base/sealed_file.h"
 
 #include <unistd.h>
 
@@ -288,7 +289,15 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
     return makeError(ErrorCode::InvalidArgument, volumes.front(),
                      "a volume file is imported de-identified only into a study named with --study (its file name "
                      "may name the patient)");
+  // A file Delineate sealed at rest (a cached or fetched copy, io/base/sealed_file.h) would be stored as its
+  // ciphertext, which nobody else can read: refused, naming it.
+  const auto sealedInput = [](const std::string& path) {
+    return makeError(ErrorCode::InvalidArgument, path,
+                     "is a copy sealed at rest on this machine (a Delineate cache): import the original, or a plain "
+                     "copy (study get FOLDER)");
+  };
   for (const std::string& v : volumes) {
+    if (isSealedFile(v)) return sealedInput(v);
     auto image = readImageFile(v);
     if (!image) {
       report.skipped.push_back(image.error().describe());
@@ -430,13 +439,17 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
     // De-identified: the instance is rewritten into a local temporary file first, and that is what is stored
     // (the same input and key give the same bytes, so a resumed or racing import finds them stored).
     std::string source = f.path;
+    if (isSealedFile(f.path))
+      status = makeError(ErrorCode::InvalidArgument, f.path,
+                         "is a copy sealed at rest on this machine (a Delineate cache): import the original, or a "
+                         "plain copy (study get FOLDER)");
     struct TempFile {
       std::string path;
       ~TempFile() {
         if (!path.empty()) ::unlink(path.c_str());
       }
     } temp;
-    if (options.deidentify && p.manifest.kind == "dicom") {
+    if (status && options.deidentify && p.manifest.kind == "dicom") {
       temp.path = (deidFolder / (std::to_string(i) + ".dcm")).string();
       source = temp.path;
       status = deidentifyDicomFile(f.path, source, *options.deidentify);

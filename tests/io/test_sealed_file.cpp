@@ -272,6 +272,18 @@ TEST_CASE("sealed files: a real CT series fetched to the cache is sealed and loa
   CHECK(a->byteSize() == b->byteSize());
   CHECK(std::memcmp(a->data(), b->data(), a->byteSize()) == 0);
 
+  // A sealed copy is never imported as its ciphertext (nobody else could read it): refused, naming a file.
+  {
+    fs::create_directories(dir.path() / "share2");
+    auto other = io::ShareStore::initialize((dir.path() / "share2").string());
+    REQUIRE(other.ok());
+    auto reimport = io::importStudies(*other, {(dir.path() / "sealed").string()});
+    REQUIRE_FALSE(reimport.ok());
+    INFO(reimport.error().describe());
+    CHECK(reimport.error().describe().find("sealed at rest") != std::string::npos);
+    CHECK(reimport.error().describe().find((dir.path() / "sealed").string()) != std::string::npos);
+  }
+
   // Fetched again: the sealed files are reused; a plain copy in the cache folder (sealing switched on later) is
   // sealed anew, and a sealed copy in the plain folder is written plain.
   auto again = io::fetchSeries(store, s.study, s.series, (dir.path() / "sealed").string());
