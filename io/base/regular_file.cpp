@@ -48,8 +48,17 @@ core::Status checkRegularFile(const std::string& path, std::string_view what) {
   return core::Status::success();
 }
 
-core::Result<int> openRegularFileUnsealed(const std::string& path, std::string_view what, bool* wasSealed) {
-  if (wasSealed) *wasSealed = false;
+namespace {
+
+// The one open of every reader: checked as a regular file before and after the open (never blocking), the descriptor
+// returned in blocking mode with its size, and whether it holds a file io sealed at rest (one small read of the first
+// bytes, which the reader's own first read finds in the page cache).
+struct OpenedFile {
+  int fd = -1;
+  std::uint64_t size = 0;
+  bool sealed = false;
+};
+core::Result<OpenedFile> openChecked(const std::string& path, std::string_view what) {
   if (core::Status s = checkRegularFile(path, what); !s) return s.error();
   // O_NONBLOCK: if the path became a pipe after the stat, the open must not wait for a writer.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -61,14 +70,27 @@ core::Result<int> openRegularFileUnsealed(const std::string& path, std::string_v
   if (const std::string kind = specialFileKind(st.st_mode); !kind.empty()) return notRegular(path, what, kind);
   const int flags = ::fcntl(fd, F_GETFL);
   if (flags >= 0) (void)::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-  // A file io sealed at rest (io/base/sealed_file.h) is read through a memory file holding its content, so every
-  // reader of a descriptor (images, DICOM, label maps) reads it as the plain file. One small read of the first bytes,
-  // which the reader's own first read finds in the page cache.
+  OpenedFile opened;
+  opened.size = std::uint64_t(st.st_size);
   char magic[sizeof kSealMagic];
-  if (std::uint64_t(st.st_size) >= sizeof magic &&
-      ::pread(fd, magic, sizeof magic, 0) == ssize_t(sizeof magic) && looksSealed(magic, sizeof magic)) {
+  opened.sealed = opened.size >= sizeof magic && ::pread(fd, magic, sizeof magic, 0) == ssize_t(sizeof magic) &&
+                  looksSealed(magic, sizeof magic);
+  opened.fd = closer.release();
+  return opened;
+}
+
+}  // namespace
+
+core::Result<int> openRegularFileUnsealed(const std::string& path, std::string_view what, bool* wasSealed) {
+  if (wasSealed) *wasSealed = false;
+  auto opened = openChecked(path, what);
+  if (!opened) return opened.error();
+  detail::FdGuard closer(opened->fd);
+  // A sealed file (io/base/sealed_file.h) is read through a memory file holding its content, so every reader of a
+  // descriptor (images, DICOM, label maps) reads it as the plain file.
+  if (opened->sealed) {
     if (wasSealed) *wasSealed = true;
-    return unsealToMemoryFile(fd, path);  // `closer` closes the sealed file
+    return unsealToMemoryFile(opened->fd, path);  // `closer` closes the sealed file
   }
   return closer.release();
 }
@@ -96,23 +118,14 @@ RandomAccessFile::~RandomAccessFile() {
 }
 
 core::Result<RandomAccessFile> RandomAccessFile::open(const std::string& path, std::string_view what) {
-  if (core::Status s = checkRegularFile(path, what); !s) return s.error();
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return statFailed(path, what, errno);
+  auto opened = openChecked(path, what);
+  if (!opened) return opened.error();
   RandomAccessFile f;
   f.m_path = path;
-  f.m_fd = fd;
-  struct stat st {};
-  if (::fstat(fd, &st) != 0)
-    return makeError(ErrorCode::ReadFailed, path, "cannot stat the " + std::string(what) + ": " + detail::errnoText(errno));
-  if (const std::string kind = specialFileKind(st.st_mode); !kind.empty()) return notRegular(path, what, kind);
-  const int flags = ::fcntl(fd, F_GETFL);
-  if (flags >= 0) (void)::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-  f.m_size = std::uint64_t(st.st_size);
-  char magic[sizeof kSealMagic];
-  if (f.m_size >= sizeof magic && ::pread(fd, magic, sizeof magic, 0) == ssize_t(sizeof magic) &&
-      looksSealed(magic, sizeof magic)) {
-    auto reader = SealedReader::open(fd, path);
+  f.m_fd = opened->fd;
+  f.m_size = opened->size;
+  if (opened->sealed) {
+    auto reader = SealedReader::open(f.m_fd, path);
     if (!reader) return reader.error();
     f.m_sealed = std::move(*reader);
     f.m_size = f.m_sealed->size();
