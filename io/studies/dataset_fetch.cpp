@@ -1,9 +1,6 @@
 #include "io/studies/dataset_fetch.h"
 #include "io/base/sealed_file.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include "io/share/audit_log.h"
 
 #include <filesystem>
@@ -105,14 +102,7 @@ core::Result<FetchedDataset> fetchDataset(const ShareStore& store, const std::st
     const fs::path labelPath = caseFolder / (e.labelSet + ".r" + std::to_string(e.revision) + ".nii.gz");
     // Patient data kept on this machine: sealed at rest (io/base/sealed_file.h); a copy sealed otherwise (or plain,
     // when sealing was off) is kept only while sealing agrees.
-    const bool sealedHere = [&] {
-      char head[kSealHeaderBytes] = {};
-      const int fd = ::open(labelPath.c_str(), O_RDONLY | O_CLOEXEC);
-      if (fd < 0) return false;
-      const bool sealed = ::pread(fd, head, sizeof head, 0) == ssize_t(sizeof head) && looksSealed(head, sizeof head);
-      ::close(fd);
-      return sealed;
-    }();
+    const bool sealedHere = isSealedFile(labelPath.string());
     auto here = contentSha256(labelPath.string());
     if (!here || *here != e.sha256 || sealedHere != atRestSealingOn()) {
       auto copied = labels->copyOut(e.revision, labelPath.string(), FileAccess::Sealed);
