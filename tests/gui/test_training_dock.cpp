@@ -152,6 +152,7 @@ TEST_CASE("Training dock: an atlas run from the dock with live progress and plot
       CHECK(seriesOf(panel, "train-dice-chart")->count() == 2);
       CHECK(seriesOf(panel, "train-loss-chart")->count() == static_cast<int>(losses));
       CHECK(classes->rowCount() == 37);
+      INFO("resumed: " << panel->findChild<QLabel*>("train-status")->text().toStdString());
       REQUIRE(waitFor(progressed, 120000));
       panel->stopRun();
       auto* stop = panel->findChild<QPushButton*>("train-stop");
@@ -159,6 +160,7 @@ TEST_CASE("Training dock: an atlas run from the dock with live progress and plot
       CHECK(stop->text() == "Stopping...");
       CHECK(panel->findChild<QLabel*>("train-status")->text().startsWith("Stopping"));
       REQUIRE(waitFor(finished, 120000));
+      INFO("after Stop: " << panel->findChild<QLabel*>("train-status")->text().toStdString());
       REQUIRE(finished.first().at(0).toBool());
       const app::gui::TrainingState& r = panel->run().state();
       CHECK(r.outcome == "cancelled");
@@ -205,6 +207,7 @@ TEST_CASE("Training dock: an atlas run from the dock with live progress and plot
     REQUIRE(waitFor(progressed, 120000));
     panel->stopRun();
     REQUIRE(waitFor(finished, 120000));
+    INFO("after Stop: " << panel->findChild<QLabel*>("train-status")->text().toStdString());
     CHECK(finished.first().at(0).toBool());
     CHECK(panel->run().state().outcome == "cancelled");
     const int stoppedAt = panel->run().state().iteration;
