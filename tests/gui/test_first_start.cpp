@@ -19,6 +19,8 @@
 #include "app/gui/shell/preferences.h"
 #include "app/gui/study/study_document.h"
 #include "app/gui/study/study_loader.h"
+#include "io/base/atomic_file.h"
+#include "io/base/sealed_file.h"
 #include "io/dicom/dicom.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/common/test_support.h"
@@ -119,6 +121,28 @@ TEST_CASE("opening a path: a DICOM file opens its own series, a folder opens as 
   REQUIRE(window.document().dicomSource());
   CHECK(window.document().source().contains("study"));
   CHECK(window.document().dicomSource()->slices.size() == 41);
+  // The series sealed at rest (as the series cache keeps it, io/base/sealed_file.h): a file of it is recognised as
+  // DICOM through its content and opens its series, voxel for voxel as the plain copy.
+  fs::create_directories(dir / "sealed" / "c");
+  for (const auto& e : fs::directory_iterator(*ct)) {
+    if (e.path().extension() != ".dcm") continue;
+    const std::string bytes = test::readTextFile(e.path());
+    io::AtomicWriteOptions sealed;
+    sealed.access = io::FileAccess::Sealed;
+    REQUIRE(io::writeFileAtomically((dir / "sealed" / "c" / e.path().filename()).string(), bytes.data(), bytes.size(), sealed).ok());
+  }
+  REQUIRE(io::isSealedFile((dir / "sealed" / "c" / "1-10.dcm").string()));
+  auto bytesOf = [](const core::ScalarImage& image) {
+    return std::string(static_cast<const char*>(image.data()), image.byteSize());
+  };
+  const std::string plainVoxels = bytesOf(window.document().session()->image());
+  loaded.clear();
+  REQUIRE(window.loader().openPath(QString::fromStdString((dir / "sealed" / "c" / "1-10.dcm").string())));
+  REQUIRE(waitFor(loaded));
+  REQUIRE(window.document().dicomSource());
+  CHECK(window.document().dicomSource()->seriesInstanceUid == first);
+  CHECK(window.document().dicomSource()->slices.size() == 41);
+  CHECK(bytesOf(window.document().session()->image()) == plainVoxels);
   // A volume file.
   loaded.clear();
   REQUIRE(window.loader().openPath(QString::fromStdString(test::kSampleCt)));

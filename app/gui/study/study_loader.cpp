@@ -1,6 +1,5 @@
 #include "app/gui/study/study_loader.h"
 
-#include <QFile>
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QInputDialog>
@@ -10,6 +9,7 @@
 #include <QtConcurrent/QtConcurrent>
 
 #include <algorithm>
+#include <cstring>
 
 #include "app/gui/base/error_text.h"
 #include "app/gui/base/job.h"
@@ -19,6 +19,7 @@
 #include "app/gui/study/session_files.h"
 #include "app/gui/study/study_document.h"
 #include "core/resample.h"
+#include "io/base/regular_file.h"
 #include "io/dicom/dicom_rtstruct.h"
 #include "io/dicom/dicom_seg.h"
 #include "io/labels/label_table_io.h"
@@ -306,10 +307,14 @@ bool StudyLoader::openShareRtStruct(const QString& root, const QString& study, c
 bool StudyLoader::openPath(const QString& path, const QString& labelsPath) {
   const QFileInfo info(path);
   if (info.isDir()) return openDicomFolder(path, labelsPath);
-  QFile file(path);
-  QByteArray head;
-  if (file.open(QIODevice::ReadOnly)) head = file.read(132);
-  if (head.size() == 132 && head.mid(128, 4) == "DICM") {
+  // Through io, so that a copy sealed at rest (io/base/sealed_file.h) shows its content's header too.
+  char head[132] = {};
+  bool dicom = false;
+  if (auto file = io::RandomAccessFile::open(path.toStdString(), "image")) {
+    auto got = file->readAt(0, head, sizeof head);
+    dicom = got && *got == sizeof head && std::memcmp(head + 128, "DICM", 4) == 0;
+  }
+  if (dicom) {
     // A DICOMDIR names the folder's series; any other DICOM file stands for its own series.
     const bool dicomdir = info.fileName().compare("DICOMDIR", Qt::CaseInsensitive) == 0;
     return openDicomFolder(info.absolutePath(), labelsPath, dicomdir ? QString() : info.absoluteFilePath());
