@@ -7,10 +7,11 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <atomic>
 #include <condition_variable>
 #include <deque>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <mutex>
@@ -19,6 +20,7 @@
 #include <set>
 #include <thread>
 
+#include "io/base/regular_file.h"
 #include "io/pacs/http_internal.h"
 #include "io/pacs/instance_folder.h"
 #include "io/pacs/multipart_internal.h"
@@ -636,11 +638,13 @@ struct StowFile {
 };
 
 core::Result<StowFile> readStowFile(const std::string& path) {
+  // Through io: a copy sealed at rest (io/base/sealed_file.h) is read, and sent, as its content.
+  auto readable = ReadableFile::open(path, "DICOM file");
+  if (!readable) return readable.error();
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return makeError(ErrorCode::NotFound, path, "no such file");
-  if (!S_ISREG(st.st_mode)) return makeError(ErrorCode::InvalidArgument, path, "not a regular file");
+  if (::fstat(readable->fd(), &st) != 0) return makeError(ErrorCode::ReadFailed, path, std::strerror(errno));
   DcmFileFormat ff;
-  const OFCondition c = ff.loadFile(OFFilename(path.c_str()), EXS_Unknown, EGL_noChange, 4096, ERM_fileOnly);
+  const OFCondition c = ff.loadFile(OFFilename(readable->path().c_str()), EXS_Unknown, EGL_noChange, 4096, ERM_fileOnly);
   if (c.bad())
     return makeError(ErrorCode::ParseError, path,
                      std::string("not a DICOM file (Part 10, with its DICM header): ") + c.text() + "; nothing was sent");
@@ -729,7 +733,7 @@ core::Result<StoreResult> dicomWebStore(const DicomWebService& service, const st
     total += tail.size();
     segments.emplace_back(tail, nullptr);
     std::size_t segment = 0, offset = 0;
-    std::ifstream in;
+    std::optional<RandomAccessFile> in;  // the file being sent
     std::optional<core::Error> readError;
     HttpRequest request;
     request.method = "POST";
@@ -752,23 +756,25 @@ core::Result<StoreResult> dicomWebStore(const DicomWebService& service, const st
           }
           continue;
         }
-        if (!in.is_open()) {
-          in.open(file->path, std::ios::binary);
-          if (!in) {
-            readError = makeError(ErrorCode::ReadFailed, file->path, "cannot read the file while sending it");
+        if (!in) {
+          auto opened = RandomAccessFile::open(file->path, "DICOM file");
+          if (!opened) {
+            readError = makeError(ErrorCode::ReadFailed, file->path,
+                                  "cannot read the file while sending it: " + opened.error().detail);
             return false;
           }
+          in.emplace(std::move(opened).value());
         }
         const std::size_t want = std::size_t(std::min<std::uint64_t>(size - given, file->size - offset));
-        in.read(buffer + given, std::streamsize(want));
-        if (std::size_t(in.gcount()) != want) {
-          readError = makeError(ErrorCode::ReadFailed, file->path, "the file changed size while it was sent");
+        auto got = in->readAt(offset, buffer + given, want);
+        if (!got || *got != want) {
+          readError = got ? makeError(ErrorCode::ReadFailed, file->path, "the file changed size while it was sent") : got.error();
           return false;
         }
         given += want;
         offset += want;
         if (offset == file->size) {
-          in.close();
+          in.reset();
           ++segment;
           offset = 0;
         }

@@ -19,6 +19,7 @@
 #include <set>
 #include <thread>
 
+#include "io/base/regular_file.h"
 #include "io/pacs/dimse_association_internal.h"
 #include "io/pacs/instance_folder.h"
 #include "io/pacs/iso2022_internal.h"
@@ -782,8 +783,11 @@ core::Result<StoreResult> dimseStore(const DimseNode& peer, const DimseCaller& c
   };
   std::vector<Item> items;
   for (const std::string& path : files) {
+    // Through io, so that a copy sealed at rest (io/base/sealed_file.h) sends its content.
+    auto readable = ReadableFile::open(path, "DICOM file");
+    if (!readable) return readable.error();
     DcmFileFormat ff;
-    if (ff.loadFile(path.c_str(), EXS_Unknown, EGL_noChange, 0 /* header only */).bad())
+    if (ff.loadFile(readable->path().c_str(), EXS_Unknown, EGL_noChange, 0 /* header only */).bad())
       return makeError(ErrorCode::ParseError, path, "not a DICOM file");
     Item it{path, text(*ff.getMetaInfo(), DCM_MediaStorageSOPClassUID), text(*ff.getMetaInfo(), DCM_MediaStorageSOPInstanceUID),
             text(*ff.getMetaInfo(), DCM_TransferSyntaxUID)};
@@ -817,8 +821,14 @@ core::Result<StoreResult> dimseStore(const DimseNode& peer, const DimseCaller& c
       return makeError(ErrorCode::Cancelled, peer.describe(), "C-STORE: cancelled after " + std::to_string(i) + " files");
     }
     T_ASC_PresentationContextID context = a.contextFor(it.sopClass, it.transferSyntax);
+    auto readable = ReadableFile::open(it.path, "DICOM file");
+    if (!readable) return readable.error();
     DcmFileFormat ff;
-    if (ff.loadFile(it.path.c_str()).bad()) return makeError(ErrorCode::ReadFailed, it.path, "cannot read the file");
+    // A sealed file's content is read whole: its path dies with `readable` (a plain file's large values are read as
+    // they are sent, within this iteration).
+    if (ff.loadFile(readable->path().c_str(), EXS_Unknown, EGL_noChange,
+                    readable->sealed() ? 0xFFFFFFFFu : DCM_MaxReadLength).bad())
+      return makeError(ErrorCode::ReadFailed, it.path, "cannot read the file");
     if (context == 0) {
       // Not accepted as stored: send it uncompressed when it is (or can be decoded to) an uncompressed syntax.
       context = a.contextFor(it.sopClass);

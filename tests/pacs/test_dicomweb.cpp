@@ -17,6 +17,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/base/atomic_file.h"
+#include "io/base/sealed_file.h"
 #include "io/pacs/dicomweb_client.h"
 #include "tests/pacs/dicomweb_fixtures.h"
 #include "tests/pacs/orthanc_server.h"
@@ -358,6 +360,18 @@ TEST_CASE("STOW-RS stores a SEG, and a file that is not DICOM is refused by name
   REQUIRE_FALSE(refused);
   CHECK(refused.error().subject == (dir / "notes.txt").string());
   CHECK(refused.error().detail.find("not a DICOM file") != std::string::npos);
+
+  // A copy sealed at rest (io/base/sealed_file.h) is sent as its content: its size and bytes, not the ciphertext's.
+  const std::string bytes = readTextFile(*seg);
+  io::AtomicWriteOptions sealed;
+  sealed.access = io::FileAccess::Sealed;
+  const std::string sealedSeg = (dir / "seg.dcm").string();
+  REQUIRE(io::writeFileAtomically(sealedSeg, bytes.data(), bytes.size(), sealed).ok());
+  REQUIRE(io::isSealedFile(sealedSeg));
+  auto again = io::dicomWebStore(service, {sealedSeg});
+  INFO((again ? std::string() : again.error().describe()));
+  REQUIRE(again);
+  CHECK(again->stored == 1);
 }
 
 TEST_CASE("DICOMweb with basic authentication: the right password works, a wrong one is refused naming 401",

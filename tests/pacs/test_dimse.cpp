@@ -11,6 +11,8 @@
 #include <set>
 #include <thread>
 
+#include "io/base/atomic_file.h"
+#include "io/base/sealed_file.h"
 #include "io/pacs/dimse_client.h"
 #include "io/pacs/instance_folder.h"
 #include "io/pacs/storage_scp.h"
@@ -383,6 +385,18 @@ TEST_CASE("dimse: C-STORE of a SEG and an SR reaches the PACS, a file that is no
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.error().subject == (dir / "notes.txt").string());
   CHECK(refused.error().detail == "not a DICOM file");
+
+  // A copy sealed at rest (as the series cache keeps files, io/base/sealed_file.h) is sent as its content.
+  const std::string bytes = readTextFile(*seg);
+  io::AtomicWriteOptions sealed;
+  sealed.access = io::FileAccess::Sealed;
+  const std::string sealedSeg = (dir / "seg.dcm").string();
+  REQUIRE(io::writeFileAtomically(sealedSeg, bytes.data(), bytes.size(), sealed).ok());
+  REQUIRE(io::isSealedFile(sealedSeg));
+  auto again = io::dimseStore(nodeOf(orthanc), {}, {sealedSeg});
+  INFO((again ? std::string() : again.error().describe()));
+  REQUIRE(again.ok());
+  CHECK(again->stored == 1);
 }
 
 }  // namespace delineate::test
