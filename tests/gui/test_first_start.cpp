@@ -19,10 +19,10 @@
 #include "app/gui/shell/preferences.h"
 #include "app/gui/study/study_document.h"
 #include "app/gui/study/study_loader.h"
-#include "io/base/atomic_file.h"
 #include "io/base/sealed_file.h"
 #include "io/dicom/dicom.h"
 #include "tests/cli/cli_runner.h"
+#include "tests/common/sealed_files.h"
 #include "tests/common/test_support.h"
 #include "tests/gui/gui_fixtures.h"
 #include "tests/gui_support/gui_app.h"
@@ -126,10 +126,7 @@ TEST_CASE("opening a path: a DICOM file opens its own series, a folder opens as 
   fs::create_directories(dir / "sealed" / "c");
   for (const auto& e : fs::directory_iterator(*ct)) {
     if (e.path().extension() != ".dcm") continue;
-    const std::string bytes = test::readTextFile(e.path());
-    io::AtomicWriteOptions sealed;
-    sealed.access = io::FileAccess::Sealed;
-    REQUIRE(io::writeFileAtomically((dir / "sealed" / "c" / e.path().filename()).string(), bytes.data(), bytes.size(), sealed).ok());
+    REQUIRE(test::writeSealed(dir / "sealed" / "c" / e.path().filename(), test::readTextFile(e.path())).ok());
   }
   REQUIRE(io::isSealedFile((dir / "sealed" / "c" / "1-10.dcm").string()));
   auto bytesOf = [](const core::ScalarImage& image) {

@@ -28,11 +28,13 @@
 #include "io/studies/study_index.h"
 #include "io/studies/study_store.h"
 #include "tests/common/other_user.h"
+#include "tests/common/sealed_files.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate;
 using test::EnvScope;
 using test::ScratchDir;
+using test::writeSealed;
 namespace fs = std::filesystem;
 
 namespace {
@@ -45,12 +47,6 @@ std::string randomBytes(std::size_t n, unsigned seed) {
 }
 
 std::string fileBytes(const fs::path& p) { return test::readTextFile(p); }
-
-core::Status writeSealed(const fs::path& p, const std::string& content) {
-  io::AtomicWriteOptions options;
-  options.access = io::FileAccess::Sealed;
-  return io::writeFileAtomically(p.string(), content.data(), content.size(), options);
-}
 
 // Everything a reader gets through a descriptor from openRegularFile.
 std::string readThroughDescriptor(const fs::path& p) {

@@ -17,10 +17,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/base/atomic_file.h"
 #include "io/base/sealed_file.h"
 #include "io/pacs/dicomweb_client.h"
 #include "tests/pacs/dicomweb_fixtures.h"
+#include "tests/common/sealed_files.h"
 #include "tests/pacs/orthanc_server.h"
 #include "tests/pacs/test_certificates.h"
 
@@ -362,11 +362,8 @@ TEST_CASE("STOW-RS stores a SEG, and a file that is not DICOM is refused by name
   CHECK(refused.error().detail.find("not a DICOM file") != std::string::npos);
 
   // A copy sealed at rest (io/base/sealed_file.h) is sent as its content: its size and bytes, not the ciphertext's.
-  const std::string bytes = readTextFile(*seg);
-  io::AtomicWriteOptions sealed;
-  sealed.access = io::FileAccess::Sealed;
   const std::string sealedSeg = (dir / "seg.dcm").string();
-  REQUIRE(io::writeFileAtomically(sealedSeg, bytes.data(), bytes.size(), sealed).ok());
+  REQUIRE(writeSealed(sealedSeg, readTextFile(*seg)).ok());
   REQUIRE(io::isSealedFile(sealedSeg));
   auto again = io::dicomWebStore(service, {sealedSeg});
   INFO((again ? std::string() : again.error().describe()));

@@ -11,11 +11,11 @@
 #include <set>
 #include <thread>
 
-#include "io/base/atomic_file.h"
 #include "io/base/sealed_file.h"
 #include "io/pacs/dimse_client.h"
 #include "io/pacs/instance_folder.h"
 #include "io/pacs/storage_scp.h"
+#include "tests/common/sealed_files.h"
 #include "tests/pacs/orthanc_server.h"
 #include "tests/pacs/pacs_test_data.h"
 #include "tests/pacs/test_certificates.h"
@@ -387,11 +387,8 @@ TEST_CASE("dimse: C-STORE of a SEG and an SR reaches the PACS, a file that is no
   CHECK(refused.error().detail == "not a DICOM file");
 
   // A copy sealed at rest (as the series cache keeps files, io/base/sealed_file.h) is sent as its content.
-  const std::string bytes = readTextFile(*seg);
-  io::AtomicWriteOptions sealed;
-  sealed.access = io::FileAccess::Sealed;
   const std::string sealedSeg = (dir / "seg.dcm").string();
-  REQUIRE(io::writeFileAtomically(sealedSeg, bytes.data(), bytes.size(), sealed).ok());
+  REQUIRE(writeSealed(sealedSeg, readTextFile(*seg)).ok());
   REQUIRE(io::isSealedFile(sealedSeg));
   auto again = io::dimseStore(nodeOf(orthanc), {}, {sealedSeg});
   INFO((again ? std::string() : again.error().describe()));
