@@ -122,8 +122,8 @@ int main(int argc, char** argv) {
   if (!signedStore || !unsignedStore) die("cannot make the shares in " + out.string());
   if (auto v = io::createRoster(*signedStore, "alice", alice); !v) die(v.error().describe());
   if (auto v = io::updateRoster(*signedStore, alice, [&](io::Roster& r) {
-        r.members.push_back({"ann", ann.publicKey().base64(), {"annotator"}});
-        r.members.push_back({"carol", carol.publicKey().base64(), {"reviewer"}});
+        r.members.push_back({"ann", ann.publicKey().base64(), {"annotator"}, ann.boxPublicKey()});
+        r.members.push_back({"carol", carol.publicKey().base64(), {"reviewer"}, carol.boxPublicKey()});
         return core::Status::success();
       });
       !v)

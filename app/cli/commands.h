@@ -263,7 +263,7 @@ struct ModelPathOptions {
 };
 
 struct TrustOptions {
-  std::string root, user, publicKey, keyFile;
+  std::string root, user, publicKey, boxKey, keyFile;
   std::vector<std::string> roles;
   bool json = false;
 };
@@ -344,6 +344,7 @@ int runTrustKey(const TrustOptions& options);
 int runTrustInit(const TrustOptions& options);
 int runTrustAdd(const TrustOptions& options);
 int runTrustRemove(const TrustOptions& options);
+int runTrustEncrypt(const TrustOptions& options);
 int runTrustShow(const TrustOptions& options);
 int runTrustVerify(const TrustOptions& options);
 int runPacsEcho(const PacsOptions& options);

@@ -688,6 +688,9 @@ class Program {
     positional(add, "ROOT", m_trust.root, "the share store");
     positional(add, "USER", m_trust.user, "the member's name (their login)");
     positional(add, "PUBKEY", m_trust.publicKey, "their public key, as 'trust key' prints it");
+    value(add, "--box-key", m_trust.boxKey, "BOXKEY",
+          "their box key, as 'trust key' prints it: the share's content key is wrapped for it (needed where the "
+          "share encrypts its content)");
     roles(add, true);
     keyOption(add);
     CLI::App* remove = command(*trust, "remove", "remove a member: nothing they signed counts any more (admins).",
@@ -695,6 +698,12 @@ class Program {
     positional(remove, "ROOT", m_trust.root, "the share store");
     positional(remove, "USER", m_trust.user, "the member's name");
     keyOption(remove);
+    CLI::App* encrypt = command(*trust, "encrypt", "encrypt the share's content files from now on (label revisions, "
+                                                   "checkpoints, datasets, imported series) under a content key "
+                                                   "wrapped for each member; removing a member changes the key (admins).",
+                                [this] { return runTrustEncrypt(m_trust); });
+    positional(encrypt, "ROOT", m_trust.root, "the share store");
+    keyOption(encrypt);
     CLI::App* show = command(*trust, "show", "the roster as this machine trusts it (pinned on first use); exit 1 when "
                                              "it is not trusted.",
                              [this] { return runTrustShow(m_trust); });

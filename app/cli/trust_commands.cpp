@@ -8,6 +8,7 @@
 #include "app/cli/commands.h"
 #include "io/base/process_info.h"
 #include "io/share/share_trust.h"
+#include "io/trust/content_key.h"
 #include "io/trust/signing_key.h"
 
 namespace delineate::app::cli {
@@ -19,16 +20,17 @@ std::string keyPath(const TrustOptions& o) { return o.keyFile.empty() ? io::defa
 void printKey(const std::string& path, const io::SigningKey& key, bool json, bool created) {
   if (json) {
     std::printf("%s\n", nlohmann::json{{"file", path}, {"publicKey", key.publicKey().base64()},
+                                       {"boxKey", key.boxPublicKey()},
                                        {"fingerprint", key.publicKey().fingerprint()}, {"created", created}}
                             .dump(2)
                             .c_str());
     return;
   }
-  std::printf("%s %s\npublic key:  %s\nfingerprint: %s\n", created ? "created" : "key", path.c_str(),
-              key.publicKey().base64().c_str(), key.publicKey().fingerprint().c_str());
+  std::printf("%s %s\npublic key:  %s\nbox key:     %s\nfingerprint: %s\n", created ? "created" : "key", path.c_str(),
+              key.publicKey().base64().c_str(), key.boxPublicKey().c_str(), key.publicKey().fingerprint().c_str());
   if (created)
-    std::printf("Give the public key to the share's admin: delineate-cli trust add ROOT %s %s --role ...\n",
-                io::processUserName().c_str(), key.publicKey().base64().c_str());
+    std::printf("Give both keys to the share's admin: delineate-cli trust add ROOT %s %s --box-key %s --role ...\n",
+                io::processUserName().c_str(), key.publicKey().base64().c_str(), key.boxPublicKey().c_str());
 }
 
 int openStore(const std::string& root, std::optional<ShareStore>& out) {
@@ -91,16 +93,28 @@ int runTrustAdd(const TrustOptions& o) {
   if (!key) return fileError(key.error());
   auto member = io::PublicKey::fromBase64(o.publicKey, "PUBKEY");
   if (!member) return usageError("trust add", member.error().detail);
+  if (!o.boxKey.empty() && !io::isBoxKey(o.boxKey))
+    return usageError("trust add", "--box-key is not base64 of 32 bytes (the box key 'trust key' prints)");
   bool replaced = false;
   auto version = io::updateRoster(*store, *key, [&](io::Roster& r) {
-    for (auto& m : r.members)
-      if (m.user == o.user) {
-        m.publicKey = o.publicKey;
-        m.roles = o.roles;
-        replaced = true;
-        return core::Status::success();
-      }
-    r.members.push_back({o.user, o.publicKey, o.roles});
+    io::RosterMember* m = nullptr;
+    for (auto& candidate : r.members)
+      if (candidate.user == o.user) m = &candidate;
+    if (m) {
+      // Their box key stays when none is given and their signing key is the same one.
+      const bool sameKey = m->publicKey == o.publicKey;
+      m->publicKey = o.publicKey;
+      m->roles = o.roles;
+      if (!o.boxKey.empty() || !sameKey) m->boxKey = o.boxKey;
+      replaced = true;
+    } else {
+      r.members.push_back({o.user, o.publicKey, o.roles, o.boxKey});
+      m = &r.members.back();
+    }
+    if (r.content.generation > 0 && m->boxKey.empty())
+      return core::Status(core::makeError(core::ErrorCode::InvalidArgument, o.root,
+                                          "this share encrypts its content: " + o.user +
+                                              "'s box key is needed (--box-key, from their 'trust key')"));
     return core::Status::success();
   });
   if (!version) return fileError(version.error());
@@ -127,6 +141,26 @@ int runTrustRemove(const TrustOptions& o) {
   if (!version) return fileError(version.error());
   audit(*store, "trust", {}, {}, *version, "member removed: " + o.user);
   std::printf("roster version %d: %s removed; what they signed no longer counts\n", *version, o.user.c_str());
+  const io::ShareTrustStatus st = io::readShareTrust(*store);
+  if (st.contentGeneration > 0)
+    std::printf("the share's content key is now generation %d: %s cannot read what is written from now on (what "
+                "they could read before, they may have kept)\n",
+                st.contentGeneration, o.user.c_str());
+  return 0;
+}
+
+int runTrustEncrypt(const TrustOptions& o) {
+  std::optional<ShareStore> store;
+  if (int rc = openStore(o.root, store)) return rc;
+  auto key = io::SigningKey::load(keyPath(o));
+  if (!key) return fileError(key.error());
+  auto version = io::encryptShareContent(*store, *key);
+  if (!version) return fileError(version.error());
+  const io::ShareTrustStatus st = io::readShareTrust(*store);
+  audit(*store, "trust", {}, {}, *version, "content encryption on (key generation 1)");
+  std::printf("roster version %d: the share's content is encrypted from now on (key generation %d, wrapped for %zu "
+              "members); what was written before stays as it is\n",
+              *version, st.contentGeneration, st.contentReaders.size());
   return 0;
 }
 
@@ -138,7 +172,9 @@ int runTrustShow(const TrustOptions& o) {
     nlohmann::json j{{"signed", st.hasRoster || !st.problem.empty()}, {"trusted", st.problem.empty()},
                      {"problem", st.problem}, {"version", st.version}, {"root", st.rootFingerprint},
                      {"pinnedNow", st.pinnedNow}, {"members", nlohmann::json::array()},
-                     {"removed", nlohmann::json::array()}};
+                     {"removed", nlohmann::json::array()},
+                     {"content", {{"generation", st.contentGeneration}, {"readers", st.contentReaders},
+                                  {"thisUserReads", st.thisUserReadsContent}, {"problem", st.contentProblem}}}};
     for (const auto& m : st.members)
       j["members"].push_back({{"user", m.user}, {"roles", m.roles}, {"fingerprint", io::keyFingerprint(m.publicKey)}});
     for (const auto& f : st.removed) j["removed"].push_back({{"user", f.user}, {"removedIn", f.removedIn}});
@@ -162,6 +198,14 @@ int runTrustShow(const TrustOptions& o) {
     std::printf("  %-16s %-40s key %s\n", m.user.c_str(), roles.c_str(), io::keyFingerprint(m.publicKey).substr(0, 16).c_str());
   }
   for (const auto& f : st.removed) std::printf("  %-16s removed in version %d\n", f.user.c_str(), f.removedIn);
+  if (st.contentGeneration == 0) {
+    std::printf("content: not encrypted ('trust encrypt' turns it on)\n");
+  } else {
+    std::string readers;
+    for (const auto& r : st.contentReaders) readers += (readers.empty() ? "" : ", ") + r;
+    std::printf("content: encrypted, key generation %d, wrapped for %s\n", st.contentGeneration, readers.c_str());
+    if (!st.thisUserReadsContent) std::printf("  this user cannot read new content: %s\n", st.contentProblem.c_str());
+  }
   return 0;
 }
 

@@ -73,16 +73,16 @@ core::Result<AtomicFileWriter> AtomicFileWriter::create(const std::string& targe
   w.m_target = targetPath;
   w.m_options = options;
   if (options.verifyReadBack) w.m_hash = std::make_unique<Sha256>();
-  if (options.access == FileAccess::Sealed && atRestSealingOn()) {
-    // expectedSha256 names a content; a sealed file's bytes differ from it by design.
-    if (!options.expectedSha256.empty())
-      return makeError(ErrorCode::InvalidArgument, targetPath, "a sealed file cannot be checked against a content hash");
+  if (options.sealKey) {
+    w.m_sealer = std::make_unique<Sealer>(options.sealKey);
+  } else if (options.access == FileAccess::Sealed && atRestSealingOn()) {
     auto key = loadAtRestKey(true);
     if (!key)
       return makeError(ErrorCode::WriteFailed, targetPath,
                        "cannot seal it (patient data kept on this machine is encrypted at rest): " + key.error().describe());
     w.m_sealer = std::make_unique<Sealer>(std::move(*key));
   }
+  if (w.m_sealer && w.m_hash) w.m_contentHash = std::make_unique<Sha256>();
   for (int attempt = 0; attempt < 16; ++attempt) {
     std::string temp = (folder == "/" ? "" : folder) + "/." + name + ".tmp-" + randomHex(8);
     // Never readable by others (io/base/file_modes.h): a Personal file is 0640 narrowed by the umask; an exact
@@ -121,6 +121,8 @@ AtomicFileWriter::AtomicFileWriter(AtomicFileWriter&& other) noexcept
       m_options(other.m_options),
       m_hash(std::move(other.m_hash)),
       m_hashHex(std::move(other.m_hashHex)),
+      m_contentHash(std::move(other.m_contentHash)),
+      m_rawHashHex(std::move(other.m_rawHashHex)),
       m_sealer(std::move(other.m_sealer)),
       m_sealed(std::move(other.m_sealed)) {
   other.m_fd = -1;
@@ -139,6 +141,8 @@ AtomicFileWriter& AtomicFileWriter::operator=(AtomicFileWriter&& other) noexcept
     m_options = other.m_options;
     m_hash = std::move(other.m_hash);
     m_hashHex = std::move(other.m_hashHex);
+    m_contentHash = std::move(other.m_contentHash);
+    m_rawHashHex = std::move(other.m_rawHashHex);
     m_sealer = std::move(other.m_sealer);
     m_sealed = std::move(other.m_sealed);
     other.m_fd = -1;
@@ -166,6 +170,7 @@ core::Status AtomicFileWriter::fail(const std::string& what, int errnoValue) {
 core::Status AtomicFileWriter::write(const void* data, std::size_t size) {
   if (!m_sealer) return writeRaw(data, size);
   if (m_done || m_fd < 0) return makeError(ErrorCode::WriteFailed, m_target, "the file was already committed or discarded");
+  if (m_contentHash) m_contentHash->update(data, size);
   if (core::Status s = m_sealer->add(data, size, m_sealed); !s) {
     discard();
     return makeError(ErrorCode::WriteFailed, m_target, s.error().detail);
@@ -235,14 +240,15 @@ core::Status AtomicFileWriter::commit() {
   }
   if (m_hash) {
     const PhaseTimer timer(times ? &times->verify : nullptr);
-    m_hashHex = toHex(m_hash->finish());
+    m_rawHashHex = toHex(m_hash->finish());
+    m_hashHex = m_contentHash ? toHex(m_contentHash->finish()) : m_rawHashHex;
     auto back = sha256OfFile(m_temp);
     if (!back) return fail("cannot read the temporary file back: " + back.error().detail, EIO);
-    if (*back != m_hashHex) {
+    if (*back != m_rawHashHex) {
       discard();
       return makeError(ErrorCode::WriteFailed, m_target,
                        "the file read back differs from what was written (SHA-256 " + *back + " instead of " +
-                           m_hashHex + "): the share damaged the data; nothing was published");
+                           m_rawHashHex + "): the share damaged the data; nothing was published");
     }
     if (!m_options.expectedSha256.empty() && m_hashHex != m_options.expectedSha256) {
       discard();
@@ -300,7 +306,7 @@ core::Status AtomicFileWriter::publish() {
   // failed). With a hash, the target tells: if it holds exactly our bytes, the publish succeeded.
   if (m_hash) {
     auto there = sha256OfFile(m_target);
-    if (there && *there == m_hashHex) {
+    if (there && *there == m_rawHashHex) {
       ::unlink(m_temp.c_str());  // gone already after a rename; a leftover after link
       return core::Status::success();
     }

@@ -16,6 +16,7 @@ namespace delineate::io {
 
 class Sha256;
 class Sealer;
+struct AtRestKey;
 
 // The detail of the WriteFailed error for a target that exists where the write must create a new file
 // (AtomicWriteOptions::noReplace): callers that race for a name (revision numbers, leases) test for it.
@@ -59,6 +60,9 @@ struct AtomicWriteOptions {
   // instance folders: a PACS retrieve writes hundreds of files, and an fsync each cost more than the transfer); after
   // a crash a published file may be empty or short, never a mix of two files.
   bool sync = true;
+  // Seal the content under this key (io/base/sealed_file.h), whatever `access` says: a share's content key for the
+  // share's content files (io/share/share_store.h). Null: FileAccess::Sealed decides.
+  std::shared_ptr<const AtRestKey> sealKey;
 };
 
 // Whether a file name is one of AtomicFileWriter's temporary files (".<name>.tmp-<random>"): what a writer killed
@@ -79,8 +83,10 @@ class AtomicFileWriter {
   AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
   ~AtomicFileWriter();  // discards the temporary file unless commit() succeeded
 
-  // Appends to the temporary file (sealed as it goes for FileAccess::Sealed with sealing on: io/base/sealed_file.h;
-  // then verifyReadBack and sha256Hex() are of the sealed bytes). After a failure the writer is discarded (temp removed) and every later call fails.
+  // Appends to the temporary file (sealed as it goes for FileAccess::Sealed with sealing on, or under
+  // options.sealKey: io/base/sealed_file.h; then verifyReadBack reads the sealed bytes back, and sha256Hex() and
+  // expectedSha256 are of the content). After a failure the writer is discarded (temp removed) and every later call
+  // fails.
   core::Status write(const void* data, std::size_t size);
 
   // fsync, close, rename over the target, fsync the folder. On failure the temporary file is removed and the target
@@ -92,7 +98,7 @@ class AtomicFileWriter {
 
   const std::string& targetPath() const { return m_target; }
   const std::string& tempPath() const { return m_temp; }
-  // Hex SHA-256 of everything written; empty unless verifyReadBack. Final once commit() succeeded.
+  // Hex SHA-256 of the content written (before sealing); empty unless verifyReadBack. Final once commit() succeeded.
   const std::string& sha256Hex() const { return m_hashHex; }
 
  private:
@@ -111,7 +117,9 @@ class AtomicFileWriter {
   AtomicWriteOptions m_options;
   std::unique_ptr<Sha256> m_hash;  // when verifyReadBack
   std::string m_hashHex;
-  std::unique_ptr<Sealer> m_sealer;  // FileAccess::Sealed with sealing on
+  std::unique_ptr<Sha256> m_contentHash;  // verifyReadBack on a sealed file: of the plaintext
+  std::string m_rawHashHex;               // of the bytes on disk, what the read-back is checked against
+  std::unique_ptr<Sealer> m_sealer;  // FileAccess::Sealed with sealing on, or options.sealKey
   std::string m_sealed;              // sealed bytes waiting to be written
 };
 

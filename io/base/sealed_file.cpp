@@ -46,16 +46,7 @@ std::string hex(const std::uint8_t* p, std::size_t n) {
   return out;
 }
 
-std::array<std::uint8_t, 8> keyId(const std::array<std::uint8_t, 32>& key) {
-  Sha256 h;
-  static const char label[] = "delineate at-rest key";
-  h.update(label, sizeof label - 1);
-  h.update(key.data(), key.size());
-  const auto digest = h.finish();
-  std::array<std::uint8_t, 8> id{};
-  std::memcpy(id.data(), digest.data(), id.size());
-  return id;
-}
+std::array<std::uint8_t, 8> keyId(const std::array<std::uint8_t, 32>& key) { return sealKeyId(key, "delineate at-rest key"); }
 
 void chunkNonce(const std::uint8_t* header, std::uint64_t chunk, std::uint8_t nonce[12]) {
   std::memcpy(nonce, header + 16, 12);
@@ -95,11 +86,32 @@ core::Error damaged(const std::string& subject, const std::string& why) {
                    "is removed)");
 }
 
-// Checks the header against this user's key: the key, or an error naming the file and why.
+// Keys other than this user's at-rest key that readers may meet (share content keys), and ids known to be keys this
+// process cannot have (with the reason), by id.
+struct SealKeyRegistry {
+  std::mutex mutex;
+  std::map<std::array<std::uint8_t, 8>, std::shared_ptr<const AtRestKey>> keys;
+  std::map<std::array<std::uint8_t, 8>, std::string> unreadable;
+};
+SealKeyRegistry& registry() {
+  static SealKeyRegistry r;
+  return r;
+}
+
+// Checks the header against the keys this process holds: the key, or an error naming the file and why.
 core::Result<std::shared_ptr<const AtRestKey>> keyForHeader(const std::uint8_t* header, const std::string& subject) {
   if (!looksSealed(header, kSealHeaderBytes)) return damaged(subject, "does not start with a sealed file's header");
   if (header[28] != kChunkLog2 || header[29] != 0 || header[30] != 0 || header[31] != 0)
     return damaged(subject, "has a header this version does not know");
+  std::array<std::uint8_t, 8> id{};
+  std::memcpy(id.data(), header + 8, id.size());
+  {
+    SealKeyRegistry& r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    if (const auto it = r.keys.find(id); it != r.keys.end()) return it->second;
+    if (const auto it = r.unreadable.find(id); it != r.unreadable.end())
+      return makeError(ErrorCode::InvalidArgument, subject, "is encrypted under " + it->second);
+  }
   auto key = loadAtRestKey(false);
   if (!key)
     return makeError(ErrorCode::InvalidArgument, subject,
@@ -174,6 +186,37 @@ bool atRestSealingOn() {
 }
 
 std::string AtRestKey::idHex() const { return hex(id.data(), id.size()); }
+
+std::array<std::uint8_t, 8> sealKeyId(const std::array<std::uint8_t, 32>& key, const char* label) {
+  Sha256 h;
+  h.update(label, std::strlen(label));
+  h.update(key.data(), key.size());
+  const auto digest = h.finish();
+  std::array<std::uint8_t, 8> id{};
+  std::memcpy(id.data(), digest.data(), id.size());
+  return id;
+}
+
+void registerSealKey(std::shared_ptr<const AtRestKey> key) {
+  if (!key) return;
+  SealKeyRegistry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.unreadable.erase(key->id);
+  r.keys[key->id] = std::move(key);
+}
+
+void registerUnreadableSealKey(const std::array<std::uint8_t, 8>& id, const std::string& reason) {
+  SealKeyRegistry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  if (!r.keys.count(id)) r.unreadable[id] = reason;
+}
+
+void forgetRegisteredSealKeys() {
+  SealKeyRegistry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.keys.clear();
+  r.unreadable.clear();
+}
 
 std::string atRestKeyPath() {
   if (const char* k = std::getenv("DELINEATE_AT_REST_KEY_FILE"); k && *k) return k;

@@ -55,6 +55,18 @@ struct AtRestKey {
   std::string idHex() const;
 };
 
+// The id of a key: the first 8 bytes of SHA-256(label || key) ("delineate at-rest key" for this user's key,
+// "delineate share key" for a share's content key).
+std::array<std::uint8_t, 8> sealKeyId(const std::array<std::uint8_t, 32>& key, const char* label);
+// Other keys readers may meet besides this user's at-rest key: a share's content keys (io/trust/content_key.h), made
+// known by the share room when this user can unwrap them. Readers find a file's key by the id in its header, here
+// first. `registerUnreadableSealKey`: an id known to be a key this user cannot have, and why (a sentence completing
+// "is encrypted under ..."), so a file sealed under it is named as such rather than as another user's file.
+// Process-wide; `forgetRegisteredSealKeys` is for tests that play several users in one process.
+void registerSealKey(std::shared_ptr<const AtRestKey> key);
+void registerUnreadableSealKey(const std::array<std::uint8_t, 8>& id, const std::string& reason);
+void forgetRegisteredSealKeys();
+
 // Where this user's at-rest key is kept ($DELINEATE_AT_REST_KEY_FILE, else <userConfigFolder>/identity/at-rest.key).
 std::string atRestKeyPath();
 // This user's key, read once per process and path (and again when the file changes). `create`: made when missing

@@ -216,7 +216,7 @@ core::Result<RevisionInfo> RevisionFolder::claimAndPublish(RevisionInfo info, co
     if (*claimed == Claim::Taken) return std::optional<RevisionInfo>();  // lost the race: look again
     // The claimed number stays incomplete if this fails; earlier revisions are untouched.
     if (stagedPath.empty()) {
-      auto written = m_store->writeFile(m_folder + "/" + info.content, data, size, true);
+      auto written = m_store->writeFile(m_folder + "/" + info.content, data, size, true, m_kind);
       if (!written) return written.error();
     } else {
       auto target = m_store->resolve(m_folder + "/" + info.content);
@@ -243,6 +243,8 @@ core::Status checkExtra(const std::string& folder, const std::string& extraJson)
 core::Result<RevisionInfo> RevisionFolder::save(const void* data, std::size_t size, const SaveRequest& request) const {
   if (core::Status s = m_store->checkMounted(); !s) return s.error();
   if (core::Status s = checkExtra(m_folder, request.extraJson); !s) return s.error();
+  if (m_kind == ShareFile::Content)  // refused before a number is claimed, rather than leaving it incomplete
+    if (auto key = contentSealKey(*m_store, m_store->root() + "/" + m_folder); !key) return key.error();
   RevisionInfo info;
   info.sha256 = sha256Hex(data, size);
   info.bytes = size;
@@ -271,6 +273,11 @@ core::Result<RevisionInfo> RevisionFolder::saveFile(const std::string& sourcePat
   options.noReplace = true;
   options.times = m_store->writeTimes();
   options.access = FileAccess::Share;
+  if (m_kind == ShareFile::Content) {
+    auto key = contentSealKey(*m_store, *folder);
+    if (!key) return key.error();
+    options.sealKey = std::move(*key);
+  }
   auto writer = AtomicFileWriter::create(staged, options);
   if (!writer) return writer.error();
   std::uint64_t bytes = 0;
@@ -331,9 +338,9 @@ core::Result<std::vector<std::uint8_t>> RevisionFolder::load(int revision) const
   auto r = info(revision, &content);
   if (!r) return r.error();
   if (core::Status s = auditRead(revision, "loaded"); !s) return s.error();
-  std::error_code ec;
-  const auto size = fs::file_size(content, ec);
-  if (ec) return makeError(ErrorCode::ReadFailed, content, ec.message());
+  auto contentSize = contentFileSize(content);
+  if (!contentSize) return contentSize.error();
+  const std::uint64_t size = *contentSize;
   if (size != r->bytes)
     return makeError(ErrorCode::Corrupt, content,
                      "holds " + std::to_string(size) + " bytes, its metadata says " + std::to_string(r->bytes) +
@@ -345,7 +352,7 @@ core::Result<std::vector<std::uint8_t>> RevisionFolder::load(int revision) const
     return makeError(ErrorCode::OutOfMemory, content, "cannot allocate " + std::to_string(size) + " bytes");
   }
   Sha256 hash;
-  core::Status s = streamFileBlocks(content, r->bytes, [&](const std::uint8_t* p, std::size_t n) {
+  core::Status s = streamContentBlocks(*m_store, content, r->bytes, [&](const std::uint8_t* p, std::size_t n) {
     hash.update(p, n);
     bytes.insert(bytes.end(), p, p + n);
     return core::Status::success();
@@ -367,7 +374,7 @@ core::Result<RevisionInfo> RevisionFolder::copyOut(int revision, const std::stri
   auto writer = AtomicFileWriter::create(targetPath, options);
   if (!writer) return writer.error();
   Sha256 hash;
-  core::Status s = streamFileBlocks(content, r->bytes, [&](const std::uint8_t* p, std::size_t n) {
+  core::Status s = streamContentBlocks(*m_store, content, r->bytes, [&](const std::uint8_t* p, std::size_t n) {
     hash.update(p, n);
     return writer->write(p, n);
   });
@@ -383,7 +390,7 @@ core::Result<RevisionInfo> RevisionFolder::verify(int revision) const {
   auto r = info(revision, &content);
   if (!r) return r.error();
   Sha256 hash;
-  core::Status s = streamFileBlocks(content, r->bytes, [&](const std::uint8_t* p, std::size_t n) {
+  core::Status s = streamContentBlocks(*m_store, content, r->bytes, [&](const std::uint8_t* p, std::size_t n) {
     hash.update(p, n);
     return core::Status::success();
   });

@@ -86,8 +86,12 @@ struct SaveRequest {
 class RevisionFolder {
  public:
   // `folder` relative to the store; `suffix` (with its dot) names content files unless a save gives its own.
-  RevisionFolder(const ShareStore& store, std::string folder, std::string suffix)
-      : m_store(&store), m_folder(std::move(folder)), m_suffix(std::move(suffix)) {}
+  // `kind`: the revisions' content is patient data (label sets, checkpoints, datasets), sealed under the share's
+  // content key where the share encrypts its content (ShareStore::writeFile), or a record that stays in the clear
+  // (the roster's own versions, which carry the wrapped content keys). The metadata's sha256 and bytes are the
+  // content's, sealed or not, and load(), copyOut() and verify() decrypt a sealed content file as they read it.
+  RevisionFolder(const ShareStore& store, std::string folder, std::string suffix, ShareFile kind = ShareFile::Content)
+      : m_store(&store), m_folder(std::move(folder)), m_suffix(std::move(suffix)), m_kind(kind) {}
 
   core::Result<RevisionList> list() const;
   // A buffer in memory.
@@ -129,6 +133,7 @@ class RevisionFolder {
   const ShareStore* m_store;
   std::string m_folder;
   std::string m_suffix;
+  ShareFile m_kind = ShareFile::Content;
   std::string m_role;
   bool m_audited = false;
   std::string m_auditStudy, m_auditName;

@@ -1,6 +1,7 @@
 #include "io/share/share_store.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "io/base/file_modes.h"
 #include "io/base/file_read.h"
 #include "io/base/posix_util.h"
+#include "io/base/sealed_file.h"
 #include "io/base/sha256.h"
 #include "io/share/share_trust_internal.h"
 
@@ -116,10 +118,16 @@ core::Result<Claim> ShareStore::createExclusive(const std::string& relativePath,
 }
 
 core::Result<AtomicFileWriter> ShareStore::startWrite(const std::string& relativePath, bool mustBeNew,
-                                                      const std::string& expectedSha256) const {
+                                                      const std::string& expectedSha256, ShareFile kind) const {
   auto path = resolve(relativePath);
   if (!path) return path.error();
   if (core::Status s = checkMounted(); !s) return s.error();
+  std::shared_ptr<const AtRestKey> sealKey;
+  if (kind == ShareFile::Content) {
+    auto k = contentSealKey(*this, *path);
+    if (!k) return k.error();
+    sealKey = std::move(*k);
+  }
   if (core::Status s = createFolders(fs::path(*path).parent_path().string(), FileAccess::Share); !s) return s.error();
   AtomicWriteOptions options;
   options.access = FileAccess::Share;
@@ -127,6 +135,7 @@ core::Result<AtomicFileWriter> ShareStore::startWrite(const std::string& relativ
   options.noReplace = mustBeNew;
   options.expectedSha256 = expectedSha256;
   options.times = m_times;
+  options.sealKey = std::move(sealKey);
   return AtomicFileWriter::create(*path, options);
 }
 
@@ -137,8 +146,8 @@ core::Status ShareStore::makeFolder(const std::string& relativePath) const {
 }
 
 core::Result<std::string> ShareStore::writeFile(const std::string& relativePath, const void* data, std::size_t size,
-                                                bool mustBeNew) const {
-  auto writer = startWrite(relativePath, mustBeNew);
+                                                bool mustBeNew, ShareFile kind) const {
+  auto writer = startWrite(relativePath, mustBeNew, {}, kind);
   if (!writer) return writer.error();
   if (core::Status s = writer->write(data, size); !s) return s.error();
   if (core::Status s = writer->commit(); !s) return s.error();
@@ -188,8 +197,9 @@ core::Status streamFileBlocks(const std::string& path, std::uint64_t expectedByt
 }
 
 core::Result<std::string> ShareStore::copyFileIn(const std::string& relativePath, const std::string& sourcePath,
-                                                 bool mustBeNew, const std::string& expectedSha256) const {
-  auto writer = startWrite(relativePath, mustBeNew, expectedSha256);
+                                                 bool mustBeNew, const std::string& expectedSha256,
+                                                 ShareFile kind) const {
+  auto writer = startWrite(relativePath, mustBeNew, expectedSha256, kind);
   if (!writer) return writer.error();
   core::Status streamed = streamFileBlocks(sourcePath, UINT64_MAX, [&](const std::uint8_t* p, std::size_t n) {
     return writer->write(p, n);
@@ -208,7 +218,7 @@ core::Status ShareStore::copyFileOut(const std::string& relativePath, const std:
   auto writer = AtomicFileWriter::create(targetPath, options);
   if (!writer) return writer.error();
   Sha256 hash;
-  core::Status s = streamFileBlocks(*path, bytes, [&](const std::uint8_t* p, std::size_t n) {
+  core::Status s = streamContentBlocks(*this, *path, bytes, [&](const std::uint8_t* p, std::size_t n) {
     hash.update(p, n);
     return writer->write(p, n);
   });
@@ -218,6 +228,67 @@ core::Status ShareStore::copyFileOut(const std::string& relativePath, const std:
     return makeError(ErrorCode::Corrupt, *path,
                      "content SHA-256 " + found + " differs from the recorded " + sha256 + " (damaged or altered)");
   return writer->commit();
+}
+
+core::Result<std::uint64_t> contentFileSize(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    const int e = errno;
+    return makeError(e == ENOENT ? ErrorCode::NotFound : ErrorCode::ReadFailed, path, "cannot read: " + errnoText(e));
+  }
+  if (!isSealedFile(path)) return std::uint64_t(st.st_size);
+  const auto plain = plainSizeOfSealed(std::uint64_t(st.st_size));
+  if (!plain) return makeError(ErrorCode::Corrupt, path, "a sealed file of a size no sealed file has (cut off or damaged)");
+  return *plain;
+}
+
+core::Status streamContentBlocks(const ShareStore& store, const std::string& path, std::uint64_t expectedBytes,
+                                 const BlockSink& sink) {
+  if (!isSealedFile(path)) return streamFileBlocks(path, expectedBytes, sink);
+  (void)shareContentKeys(store);  // makes the keys this user holds known to the sealed reader
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    const int e = errno;
+    return makeError(e == ENOENT ? ErrorCode::NotFound : ErrorCode::ReadFailed, path, "cannot open: " + errnoText(e));
+  }
+  auto reader = SealedReader::open(fd, path);
+  if (!reader) {
+    ::close(fd);
+    return reader.error();
+  }
+  const std::uint64_t size = (*reader)->size();
+  if (expectedBytes != UINT64_MAX && size != expectedBytes) {
+    ::close(fd);
+    return makeError(ErrorCode::Corrupt, path,
+                     "holds " + std::to_string(size) + " bytes, its metadata says " + std::to_string(expectedBytes) +
+                         " (truncated or damaged)");
+  }
+  std::vector<std::uint8_t> block;
+  try {
+    block.resize(kBlockBytes);
+  } catch (const std::bad_alloc&) {
+    ::close(fd);
+    return makeError(ErrorCode::OutOfMemory, path, "cannot allocate the copy buffer");
+  }
+  core::Status result = core::Status::success();
+  for (std::uint64_t offset = 0; offset < size;) {
+    auto n = (*reader)->readAt(offset, block.data(), block.size());
+    if (!n) {
+      result = n.error();
+      break;
+    }
+    if (*n == 0) {
+      result = makeError(ErrorCode::Corrupt, path, "ends before its content does");
+      break;
+    }
+    if (core::Status s = sink(block.data(), *n); !s) {
+      result = s;
+      break;
+    }
+    offset += *n;
+  }
+  ::close(fd);
+  return result;
 }
 
 }  // namespace delineate::io

@@ -45,6 +45,9 @@ inline constexpr int kClaimAttempts = 256;
 // One exclusive create: the name is ours now, or another writer had created it first.
 enum class Claim { Created, Taken };
 
+// What a file of the store is: a record (JSON: metadata, review steps, manifests, leases) or content (patient data).
+enum class ShareFile { Record, Content };
+
 class ShareStore {
  public:
   static constexpr const char* kSentinel = ".delineate-share";
@@ -62,16 +65,22 @@ class ShareStore {
 
   // Writes `relativePath` (folders below the root are created) through the verified write path and returns the
   // content's hex SHA-256. `mustBeNew`: refuse to replace an existing file (revisions are never overwritten).
+  // `kind` Content: patient data (a revision's content, an imported instance, a report file), sealed under the
+  // share's content key when the share encrypts its content (io/share/share_trust.h encryptShareContent), and
+  // refused, naming the reason, when it does and this user cannot have the key. Records stay in the clear (their
+  // signatures are checked by every member, and they name no patient beyond the study's name).
   core::Result<std::string> writeFile(const std::string& relativePath, const void* data, std::size_t size,
-                                      bool mustBeNew = false) const;
+                                      bool mustBeNew = false, ShareFile kind = ShareFile::Record) const;
 
   // A local file streamed in (blocks, hashed while written, read back and compared before it becomes visible), for
   // files of any size (DICOM instances, volumes). Returns the content's hex SHA-256. `mustBeNew` as for writeFile.
   // `expectedSha256` (hex, optional): refused before publishing when the content differs (Corrupt).
   core::Result<std::string> copyFileIn(const std::string& relativePath, const std::string& sourcePath,
-                                       bool mustBeNew = false, const std::string& expectedSha256 = {}) const;
+                                       bool mustBeNew = false, const std::string& expectedSha256 = {},
+                                       ShareFile kind = ShareFile::Record) const;
   // A file of the store streamed to a local file (atomically): refused, naming the file, when its size or SHA-256
-  // differs from what its record says (bit rot, truncation, tampering); then `targetPath` is left untouched.
+  // differs from what its record says (bit rot, truncation, tampering); then `targetPath` is left untouched. A file
+  // sealed under the share's content key is decrypted on the way (streamContentBlocks).
   // `access`: who may read the copy (io/base/file_modes.h): a path the user chose, or a local cache (Private).
   core::Status copyFileOut(const std::string& relativePath, const std::string& sha256, std::uint64_t bytes,
                            const std::string& targetPath, FileAccess access = FileAccess::Personal) const;
@@ -100,7 +109,8 @@ class ShareStore {
   ShareStore(std::string root, std::string id);
   // The verified write path's writer for `relativePath` (folders created, the sentinel checked).
   core::Result<AtomicFileWriter> startWrite(const std::string& relativePath, bool mustBeNew,
-                                            const std::string& expectedSha256 = {}) const;
+                                            const std::string& expectedSha256 = {},
+                                            ShareFile kind = ShareFile::Record) const;
   std::string m_root;
   std::string m_id;
   WritePhaseTimes* m_times = nullptr;
@@ -111,6 +121,13 @@ class ShareStore {
 // (UINT64_MAX: any) is checked as it goes and at the end: Corrupt naming the file when it differs.
 using BlockSink = std::function<core::Status(const std::uint8_t*, std::size_t)>;
 core::Status streamFileBlocks(const std::string& path, std::uint64_t expectedBytes, const BlockSink& sink);
+// The same for a content file of `store`: one sealed under the share's content key (or any key this user holds) is
+// decrypted as it is read, `expectedBytes` being the content's size; one this user cannot read is an error naming
+// the file and why (a generation of the key this user was never given, or lost on removal from the roster).
+core::Status streamContentBlocks(const ShareStore& store, const std::string& path, std::uint64_t expectedBytes,
+                                 const BlockSink& sink);
+// The size of the content of a store file (a sealed file's plaintext size), or an error naming it.
+core::Result<std::uint64_t> contentFileSize(const std::string& path);
 
 // Runs `round(attempt)` for attempt 0, 1, ... until it settles: a value when it has one (claimed, or found there is
 // nothing to claim), no value when it lost a race and must look again, or an error, which ends the loop. After

@@ -42,6 +42,12 @@ struct ShareTrustStatus {
     int removedIn = 0;  // the version that no longer lists them
   };
   std::vector<Former> removed;  // users an earlier version listed and the current one does not
+  // Content encryption (io/trust/content_key.h): the current key generation (0: the share's content files are not
+  // encrypted), the members it is wrapped for, and what this user holds.
+  int contentGeneration = 0;
+  std::vector<std::string> contentReaders;
+  bool thisUserReadsContent = false;
+  std::string contentProblem;  // why this user cannot read or write new content
 };
 
 // Whether the store signs its records (has a roster, or had one this user pinned), as the store object read it.
@@ -59,6 +65,15 @@ core::Result<int> createRoster(const ShareStore& store, const std::string& admin
 // published a version meanwhile (Conflict: read it again). Returns the new version.
 core::Result<int> updateRoster(const ShareStore& store, const SigningKey& key,
                                const std::function<core::Status(Roster&)>& change);
+
+// Turns on encryption of the store's content files (io/trust/content_key.h): a new roster version whose content key
+// (generation 1) is wrapped for every member. Admins only (`key`); refused when a member has no box key (they could
+// not read the content: re-add them with theirs, or remove them) or when it is on already. From then on label
+// revisions, checkpoints, dataset versions, imported series and report files are sealed as they are written; what
+// was written before stays as it is. `updateRoster` keeps the key: a member added gets it wrapped for them; a member
+// removed, or whose keys change, makes a new generation that the members left get (the removed one cannot read
+// what is written afterwards).
+core::Result<int> encryptShareContent(const ShareStore& store, const SigningKey& key);
 
 // What a record is worth, in words ("signed by alice", "unsigned", the reason it is not trusted).
 std::string describeTrust(const RecordTrust& trust);

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "io/base/sealed_file.h"
 #include "io/share/share_store.h"
 #include "io/trust/roster.h"
 #include "io/trust/signing_key.h"
@@ -24,9 +25,18 @@ struct ShareTrustState {
   bool signedStore() const { return hasRoster || !problem.empty(); }
 };
 
+// The store's content keys as this user can have them (io/trust/content_key.h).
+struct ShareContentKeys {
+  int generation = 0;                         // the roster's current generation; 0: content not encrypted
+  std::shared_ptr<const AtRestKey> current;   // what writers seal under; null when this user cannot have it
+  std::string problem;                        // why not (current null with generation > 0)
+  int readableFrom = 0, readableTo = 0;       // the generations this user holds (0: none)
+};
+
 struct ShareTrustCache {
   std::mutex mutex;
   std::shared_ptr<const ShareTrustState> state;
+  std::shared_ptr<const ShareContentKeys> content;
   bool keyRead = false;
   std::shared_ptr<const SigningKey> key;
   std::optional<core::Error> keyError;
@@ -47,6 +57,14 @@ core::Result<RecordSigner> recordSigner(const ShareStore& store, const std::stri
 // Adds "signature" to `record` (whose path in the store is `relativePath`) when the signer has a key.
 void signRecord(const ShareStore& store, const RecordSigner& signer, const std::string& relativePath,
                 nlohmann::json& record);
+
+// The store's content keys for this user (read once per store object, with the trust state), each one this user can
+// unwrap made known to io's readers (io/base/sealed_file.h registerSealKey), each one it cannot named with the reason.
+std::shared_ptr<const ShareContentKeys> shareContentKeys(const ShareStore& store);
+// The key a content file written now is sealed under: null when the store does not encrypt its content; an error
+// naming `what` when it does and this user cannot have the key, or when the roster is not trusted (whether the
+// content must be encrypted cannot be told then, and nothing is written in the clear by mistake).
+core::Result<std::shared_ptr<const AtRestKey>> contentSealKey(const ShareStore& store, const std::string& what);
 
 RecordTrust verifyRecord(const ShareStore& store, const std::string& relativePath, const nlohmann::json& record,
                          const std::string& author, const std::string& role);

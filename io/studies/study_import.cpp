@@ -470,7 +470,7 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
       else if (fs::exists(*target, ec)) there = true;  // published whole by an earlier or concurrent import
       else {
         // Published only if its bytes still hash to its name (a source changing under us is refused, not stored).
-        auto written = store.copyFileIn(rel, source, true, hash);
+        auto written = store.copyFileIn(rel, source, true, hash, ShareFile::Content);
         if (written) copied = true;
         else if (isAlreadyExists(written.error())) there = true;
         else if (written.error().code == ErrorCode::Corrupt)

@@ -31,9 +31,21 @@ bool validUser(const std::string& u) {
 
 nlohmann::json rosterJson(const Roster& r) {
   nlohmann::json members = nlohmann::json::array();
-  for (const auto& m : r.members) members.push_back({{"user", m.user}, {"key", m.publicKey}, {"roles", m.roles}});
-  return {{"format", 1},          {"store", r.store}, {"version", r.version}, {"previous", r.previous},
-          {"time", r.time},       {"members", members}};
+  for (const auto& m : r.members) {
+    nlohmann::json j{{"user", m.user}, {"key", m.publicKey}, {"roles", m.roles}};
+    if (!m.boxKey.empty()) j["box"] = m.boxKey;
+    members.push_back(std::move(j));
+  }
+  nlohmann::json j{{"format", 1},          {"store", r.store}, {"version", r.version}, {"previous", r.previous},
+                   {"time", r.time},       {"members", members}};
+  if (r.content.generation > 0) {
+    nlohmann::json wrapped = nlohmann::json::object();
+    for (const auto& [user, w] : r.content.wrapped) wrapped[user] = {{"epk", w.epk}, {"key", w.key}};
+    j["content"] = {{"generation", r.content.generation}, {"id", r.content.id}, {"wrapped", wrapped}};
+    if (!r.content.previousKey.empty())
+      j["content"]["previous"] = {{"nonce", r.content.previousNonce}, {"key", r.content.previousKey}};
+  }
+  return j;
 }
 
 // Members sorted and checked: valid names and keys, known roles, no name or key twice.
@@ -54,6 +66,20 @@ core::Status normalise(Roster& r, const std::string& source) {
       return makeError(ErrorCode::InvalidArgument, source, "member '" + m.user + "' is listed twice");
     if (!keys.insert(m.publicKey).second)
       return makeError(ErrorCode::InvalidArgument, source, m.user + "'s key is another member's key as well");
+    if (!m.boxKey.empty() && !isBoxKey(m.boxKey))
+      return makeError(ErrorCode::InvalidArgument, source, m.user + "'s box key is not base64 of 32 bytes (X25519)");
+  }
+  if (r.content.generation < 0 || r.content.generation > 1000000)
+    return makeError(ErrorCode::InvalidArgument, source, "the content key's generation is out of range");
+  if (r.content.generation > 0) {
+    if (r.content.id.size() != 16 || r.content.id.find_first_not_of("0123456789abcdef") != std::string::npos)
+      return makeError(ErrorCode::InvalidArgument, source, "the content key's id is not 16 hex digits");
+    for (const auto& [user, w] : r.content.wrapped)
+      if (!users.count(user))
+        return makeError(ErrorCode::InvalidArgument, source, "the content key is wrapped for '" + user + "', who is not a member");
+    if (r.content.generation > 1 && r.content.previousKey.empty())
+      return makeError(ErrorCode::InvalidArgument, source,
+                       "content key generation " + std::to_string(r.content.generation) + " does not carry the one before");
   }
   std::sort(r.members.begin(), r.members.end(), [](const auto& a, const auto& b) { return a.user < b.user; });
   return core::Status::success();
@@ -124,7 +150,20 @@ core::Result<Roster> parseRoster(const std::string& document, const std::string&
     r.time = j.at("time").get<std::string>();
     for (const auto& m : j.at("members"))
       r.members.push_back({m.at("user").get<std::string>(), m.at("key").get<std::string>(),
-                           m.at("roles").get<std::vector<std::string>>()});
+                           m.at("roles").get<std::vector<std::string>>(),
+                           m.contains("box") ? m.at("box").get<std::string>() : std::string()});
+    if (j.contains("content")) {
+      const auto& c = j.at("content");
+      r.content.generation = c.at("generation").get<int>();
+      if (r.content.generation < 1) return makeError(ErrorCode::ParseError, source, "the content key's generation is not 1 or more");
+      r.content.id = c.at("id").get<std::string>();
+      for (const auto& [user, w] : c.at("wrapped").items())
+        r.content.wrapped[user] = {w.at("epk").get<std::string>(), w.at("key").get<std::string>()};
+      if (c.contains("previous")) {
+        r.content.previousNonce = c.at("previous").at("nonce").get<std::string>();
+        r.content.previousKey = c.at("previous").at("key").get<std::string>();
+      }
+    }
     const auto& sig = j.at("signature");
     if (sig.at("alg").get<std::string>() != "ed25519")
       return makeError(ErrorCode::ParseError, source, "the roster's signature is not Ed25519");

@@ -6,8 +6,10 @@
 // checkpoints; admin: the roster). Roles are separate: an admin approves nothing unless also a reviewer.
 // Each version is a JSON document, stored as a revision of the share (io/share/share_trust.h):
 //   {"format": 1, "store": <store id>, "version": N, "previous": <hex SHA-256 of version N-1's document, "" for 1>,
-//    "time", "members": [{"user", "key", "roles"}] (by user), "signature": {"alg": "ed25519", "key": <fingerprint>,
-//    "value": <base64>}}
+//    "time", "members": [{"user", "key", "roles", "box"?}] (by user), "content"? (io/trust/content_key.h),
+//    "signature": {"alg": "ed25519", "key": <fingerprint>, "value": <base64>}}
+// ("box", a member's X25519 key, and "content", the share's wrapped content key, are written only when present, so
+// rosters from before them read and verify as they were.)
 // signed over "delineate-roster/1\n" + the canonical JSON of the document without signature.value (nlohmann's
 // dump(): keys in byte order, no spaces). Version 1 is signed by an admin it lists; version N by an admin of version
 // N-1, so the whole chain hangs from the key that signed version 1, which each client pins the first time it reads
@@ -24,6 +26,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "io/trust/content_key.h"
 #include "io/trust/signing_key.h"
 
 namespace delineate::io {
@@ -35,6 +38,7 @@ struct RosterMember {
   std::string user;
   std::string publicKey;  // base64, 32 bytes
   std::vector<std::string> roles;  // sorted, each one of kRoles
+  std::string boxKey;     // base64 X25519 public key ("box"; io/trust/content_key.h); empty: none given
   bool has(const std::string& role) const;
 };
 
@@ -44,6 +48,7 @@ struct Roster {
   std::string previous;  // hex SHA-256 of the previous version's document ("" for version 1)
   std::string time;
   std::vector<RosterMember> members;  // by user
+  ContentKeyBlock content;            // generation 0: the share's content is not encrypted
   std::string signerFingerprint;      // set when parsed or signed
   const RosterMember* member(const std::string& user) const;
 };
@@ -99,6 +104,8 @@ class VerifiedRoster {
   std::vector<std::pair<std::string, int>> formerMembers() const;
   // Hex SHA-256 of version `version`'s document, "" when the chain has no such version.
   std::string documentSha256(int version) const;
+  // Every version, oldest first.
+  const std::vector<Roster>& versions() const { return m_versions; }
 
   // What a record is worth: its signature (`signature` = {key fingerprint, base64 value}) over `message`, made by the
   // key of the member named `author` who holds `role` now.

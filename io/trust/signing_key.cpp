@@ -2,6 +2,7 @@
 
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <openssl/crypto.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -24,6 +25,15 @@ std::shared_ptr<void> own(EVP_PKEY* key) {
 }
 EVP_PKEY* raw(const std::shared_ptr<void>& key) { return static_cast<EVP_PKEY*>(key.get()); }
 
+std::string rawPublicKey(EVP_PKEY* key) {
+  unsigned char buf[32];
+  std::size_t len = sizeof buf;
+  if (EVP_PKEY_get_raw_public_key(key, buf, &len) != 1 || len != 32) return {};
+  return base64Encode(buf, len);
+}
+
+}  // namespace
+
 std::string base64Encode(const unsigned char* data, std::size_t size) {
   std::string out(4 * ((size + 2) / 3) + 1, '\0');
   const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()), data, static_cast<int>(size));
@@ -43,15 +53,6 @@ bool base64Decode(const std::string& text, std::size_t expected, std::vector<uns
   out.resize(expected);
   return true;
 }
-
-std::string rawPublicKey(EVP_PKEY* key) {
-  unsigned char buf[32];
-  std::size_t len = sizeof buf;
-  if (EVP_PKEY_get_raw_public_key(key, buf, &len) != 1 || len != 32) return {};
-  return base64Encode(buf, len);
-}
-
-}  // namespace
 
 std::string keyFingerprint(const std::string& publicKeyBase64) {
   std::vector<unsigned char> bytes;
@@ -95,6 +96,7 @@ core::Result<SigningKey> SigningKey::generate() {
   auto pub = PublicKey::fromBase64(rawPublicKey(key), "Ed25519");
   if (!pub) return pub.error();
   k.m_public = std::move(*pub);
+  if (core::Status s = k.deriveBox(); !s) return s.error();
   return k;
 }
 
@@ -115,7 +117,46 @@ core::Result<SigningKey> SigningKey::load(const std::string& path) {
   auto pub = PublicKey::fromBase64(rawPublicKey(key), path);
   if (!pub) return pub.error();
   k.m_public = std::move(*pub);
+  if (core::Status s = k.deriveBox(); !s) return makeError(s.error().code, path, s.error().detail);
   return k;
+}
+
+core::Status SigningKey::deriveBox() {
+  unsigned char seed[32];
+  std::size_t len = sizeof seed;
+  if (EVP_PKEY_get_raw_private_key(raw(m_key), seed, &len) != 1 || len != 32)
+    return makeError(ErrorCode::InvalidArgument, "Ed25519", "OpenSSL could not read the key's seed");
+  Sha256 h;
+  static const char label[] = "delineate-box/1";
+  h.update(label, sizeof label - 1);
+  h.update(seed, sizeof seed);
+  auto scalar = h.finish();
+  OPENSSL_cleanse(seed, sizeof seed);
+  EVP_PKEY* box = EVP_PKEY_new_raw_private_key(EVP_PKEY_X25519, nullptr, scalar.data(), 32);
+  OPENSSL_cleanse(scalar.data(), scalar.size());
+  if (!box) return makeError(ErrorCode::InvalidArgument, "X25519", "OpenSSL could not make the box key");
+  m_box = own(box);
+  m_boxPublic = rawPublicKey(box);
+  if (m_boxPublic.empty()) return makeError(ErrorCode::InvalidArgument, "X25519", "OpenSSL could not read the box key");
+  return core::Status::success();
+}
+
+core::Result<std::string> SigningKey::boxAgree(const std::string& peerPublicBase64, const std::string& source) const {
+  std::vector<unsigned char> peerBytes;
+  if (!base64Decode(peerPublicBase64, 32, peerBytes))
+    return makeError(ErrorCode::InvalidArgument, source, "the box key is not base64 of 32 bytes (an X25519 key)");
+  EVP_PKEY* peer = EVP_PKEY_new_raw_public_key(EVP_PKEY_X25519, nullptr, peerBytes.data(), peerBytes.size());
+  if (!peer) return makeError(ErrorCode::InvalidArgument, source, "the box key is not an X25519 key");
+  std::string secret(32, '\0');
+  std::size_t len = secret.size();
+  EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new(raw(m_box), nullptr);
+  const bool ok = ctx && EVP_PKEY_derive_init(ctx) == 1 && EVP_PKEY_derive_set_peer(ctx, peer) == 1 &&
+                  EVP_PKEY_derive(ctx, reinterpret_cast<unsigned char*>(secret.data()), &len) == 1 && len == 32;
+  EVP_PKEY_CTX_free(ctx);
+  EVP_PKEY_free(peer);
+  // OpenSSL refuses an all-zero result (a low-order peer point) in EVP_PKEY_derive.
+  if (!ok) return makeError(ErrorCode::InvalidArgument, source, "X25519 with this box key failed (not a usable key)");
+  return secret;
 }
 
 core::Status SigningKey::saveNew(const std::string& path) const {

@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "io/base/process_info.h"
@@ -46,10 +47,25 @@ class SigningKey {
   std::string sign(const std::string& message) const;  // base64
   const PublicKey& publicKey() const { return m_public; }
 
+  // The user's box key (issue 47, item 2: a share's content key is wrapped for each member with X25519): an X25519
+  // key derived from this Ed25519 key's seed (SHA-256 of "delineate-box/1" and the seed), so the one key file is the
+  // whole identity. Its public half (base64 of 32 bytes) is what an admin puts on the roster beside the public key.
+  const std::string& boxPublicKey() const { return m_boxPublic; }
+  // X25519 of the box key with `peerPublicBase64` (32 bytes); InvalidArgument naming `source` for a bad peer key or
+  // a low-order point (an all-zero shared secret).
+  core::Result<std::string> boxAgree(const std::string& peerPublicBase64, const std::string& source) const;
+
  private:
+  core::Status deriveBox();
   std::shared_ptr<void> m_key;  // EVP_PKEY
   PublicKey m_public;
+  std::shared_ptr<void> m_box;  // EVP_PKEY (X25519)
+  std::string m_boxPublic;
 };
+
+// Strict base64 (no line breaks) of raw bytes, and back: false unless `text` is base64 of exactly `expected` bytes.
+std::string base64Encode(const unsigned char* data, std::size_t size);
+bool base64Decode(const std::string& text, std::size_t expected, std::vector<unsigned char>& out);
 
 // Hex SHA-256 of the raw public key bytes ("" when `base64` is not a key).
 std::string keyFingerprint(const std::string& publicKeyBase64);

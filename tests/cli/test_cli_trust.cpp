@@ -21,6 +21,7 @@ using namespace delineate::test;
 namespace fs = std::filesystem;
 
 #include "tests/cli/cli_runner.h"
+#include "tests/cli/cli_in_folder.h"
 #include "tests/cli/share_fixture.h"
 
 namespace {
@@ -29,8 +30,9 @@ struct Users {
   fs::path base;
   // The CLI as `user`: their own configuration folder (key, pins), as their own account would have.
   Run as(const std::string& user, const std::string& args) const {
-    return runShell("XDG_CONFIG_HOME=" + quoted((base / user).string()) + " DELINEATE_KEY_FILE= '" DELINEATE_CLI_PATH
-                    "' " + args + " 2>&1");
+    return runShell("XDG_CONFIG_HOME=" + quoted((base / user).string()) + " XDG_CACHE_HOME=" +
+                    quoted((base / user / "cache").string()) + " DELINEATE_KEY_FILE= '" DELINEATE_CLI_PATH "' " + args +
+                    " 2>&1");
   }
   nlohmann::json json(const std::string& user, const std::string& args, int exitCode = 0) const {
     const Run r = as(user, args);
@@ -169,4 +171,77 @@ TEST_CASE("cli trust: keys, the roster, signed records, and a forged approval, a
   std::ifstream log(root / "audit" / ("audit-" + io::localHostName() + ".jsonl"));
   std::string all((std::istreambuf_iterator<char>(log)), {});
   CHECK(all.find("member removed: carol") != std::string::npos);
+}
+
+TEST_CASE("cli trust encrypt: the share's content sealed for its members, a removed member cannot read what is "
+          "written after the removal",
+          "[cli][share][trust][encrypt]") {
+  auto ct = sharedFile("data/ct/tcia-crlm-ct-series/CRLM-CT-1004");
+  if (!ct) return;
+  ScratchDir dir("cli-trust-encrypt");
+  const fs::path root = initCliShare(dir);
+  const std::string r = quoted(root.string());
+  const Users users{dir.path()};
+  const fs::path labels = labelFile(dir / "labels.nii.gz");
+  std::map<std::string, nlohmann::json> keys;
+  for (const char* u : {"alice", "ann", "dave", "erin"}) {
+    keys[u] = users.json(u, "trust keygen --json");
+    CHECK(keys[u]["boxKey"].get<std::string>().size() == 44);
+  }
+  const auto add = [&](const std::string& user, bool box) {
+    return users.as("alice", "trust add " + r + " " + user + " " + keys[user]["publicKey"].get<std::string>() +
+                                 (box ? " --box-key " + keys[user]["boxKey"].get<std::string>() : std::string()) +
+                                 " --role annotator");
+  };
+  REQUIRE(users.as("alice", "trust init " + r + " --user alice --role annotator").exitCode == 0);
+  REQUIRE(add("ann", true).exitCode == 0);
+  REQUIRE(add("dave", false).exitCode == 0);
+  const Run noBox = users.as("alice", "trust encrypt " + r);
+  CHECK(noBox.exitCode == 1);
+  CHECK(noBox.out.find("no box key for dave") != std::string::npos);
+  REQUIRE(add("dave", true).exitCode == 0);
+  const Run on = users.as("alice", "trust encrypt " + r);
+  INFO(on.out);
+  REQUIRE(on.exitCode == 0);
+  CHECK(users.json("ann", "trust show " + r + " --json")["content"]["generation"] == 1);
+  const Run erinNoBox = add("erin", false);
+  CHECK(erinNoBox.exitCode == 1);
+  CHECK(erinNoBox.out.find("erin's box key is needed") != std::string::npos);
+
+  // A series imported and a label revision saved: ciphertext on the share, the content for members.
+  REQUIRE(users.as("ann", "study import " + r + " " + quoted(ct->string())).exitCode == 0);
+  const fs::path series = root / "studies" / kCrlmStudyUid / "series" / kCrlmSeriesUid;
+  int sealedFiles = 0;
+  for (const auto& e : fs::directory_iterator(series))
+    if (e.path().extension() == ".dcm") {
+      std::ifstream in(e.path(), std::ios::binary);
+      char head[8] = {};
+      in.read(head, 8);
+      sealedFiles += std::string(head, 8) == "DLNSEAL1";
+    }
+  CHECK(sealedFiles > 0);
+  REQUIRE(users.as("ann", "share save " + r + " m1 atlas " + quoted(labels.string())).exitCode == 0);
+  const Run got = users.as("dave", "study get " + r + " " + kCrlmStudyUid + " " + kCrlmSeriesUid + " " +
+                                       quoted((dir / "dave-ct").string()));
+  INFO(got.out);
+  REQUIRE(got.exitCode == 0);
+  const auto info = users.json("dave", "info " + quoted((dir / "dave-ct").string()) + " --format json");
+  CHECK(info.dump().find("512") != std::string::npos);
+  REQUIRE(users.as("dave", "share get " + r + " m1 atlas 1 " + quoted((dir / "dave-1.nii.gz").string())).exitCode == 0);
+
+  // dave removed: a new key generation; what ann saves now, dave cannot read.
+  const Run removed = users.as("alice", "trust remove " + r + " dave");
+  REQUIRE(removed.exitCode == 0);
+  CHECK(removed.out.find("content key is now generation 2") != std::string::npos);
+  REQUIRE(users.as("ann", "share save " + r + " m1 atlas " + quoted(labels.string()) + " --base 1").exitCode == 0);
+  REQUIRE(users.as("ann", "share get " + r + " m1 atlas 2 " + quoted((dir / "ann-2.nii.gz").string())).exitCode == 0);
+  const Run daveAfter = users.as("dave", "share get " + r + " m1 atlas 2 " + quoted((dir / "dave-2.nii.gz").string()));
+  CHECK(daveAfter.exitCode == 1);
+  CHECK(daveAfter.out.find("r000002.nii.gz") != std::string::npos);
+  CHECK(daveAfter.out.find("dave was removed from the roster in version") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "dave-2.nii.gz"));
+  const auto shown = users.json("dave", "trust show " + r + " --json");
+  CHECK(shown["content"]["generation"] == 2);
+  CHECK(shown["content"]["thisUserReads"] == false);
+  CHECK(shown["content"]["readers"] == nlohmann::json::array({"alice", "ann"}));
 }

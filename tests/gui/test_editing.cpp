@@ -613,8 +613,8 @@ TEST_CASE("on a signed share the window's revisions are signed, and a forged app
     auto store = io::ShareStore::open(root).value();
     REQUIRE(io::createRoster(store, "alice", alice.second).ok());
     REQUIRE(io::updateRoster(store, alice.second, [&](io::Roster& r) {
-              r.members.push_back({"ann", ann.second.publicKey().base64(), {"annotator"}});
-              r.members.push_back({"carol", carol.second.publicKey().base64(), {"reviewer"}});
+              r.members.push_back({"ann", ann.second.publicKey().base64(), {"annotator"}, ann.second.boxPublicKey()});
+              r.members.push_back({"carol", carol.second.publicKey().base64(), {"reviewer"}, carol.second.boxPublicKey()});
               return core::Status::success();
             }).ok());
   }

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/base/sealed_file.h"
 #include "io/base/sha256.h"
 #include "io/share/share_datasets.h"
 #include "io/share/share_reviews.h"
@@ -64,7 +65,7 @@ struct SignedShare {
         {"bob", "annotator"}, {"dave", "annotator"}, {"carol", "reviewer"}, {"erin", "reviewer"}};
     for (const auto& [user, role] : members) {
       auto v = io::updateRoster(admin.store, keys.at("alice"), [&, u = user, r = role](io::Roster& roster) {
-        roster.members.push_back({u, keys.at(u).publicKey().base64(), {r}});
+        roster.members.push_back({u, keys.at(u).publicKey().base64(), {r}, keys.at(u).boxPublicKey()});
         return core::Status::success();
       });
       REQUIRE(v.ok());
@@ -79,6 +80,7 @@ struct SignedShare {
     io::ShareStore store;
   };
   Session as(const std::string& user) {
+    io::forgetRegisteredSealKeys();  // the share keys another user's session unwrapped: one process plays them all
     return Session{EnvScope("DELINEATE_KEY_FILE", keyFile(user)), EnvScope("XDG_CONFIG_HOME", configFolder(user)),
                    io::ShareStore::open(root).value()};
   }
@@ -431,4 +433,154 @@ TEST_CASE("trust: an unsigned share reads as before, every record 'unsigned', an
   auto report = io::checkShareRecords(store);
   REQUIRE(report.ok());
   CHECK(report->count(TrustState::Unsigned) == 3);
+}
+
+namespace {
+std::string contentFileOf(const io::RevisionFolder& set, int revision) {
+  char name[32];
+  std::snprintf(name, sizeof name, "r%06d.nii.gz", revision);
+  return set.store().root() + "/" + set.folder() + "/" + name;
+}
+std::string sealKeyIdOf(const std::string& path) { return readText(path).substr(8, 8); }
+}  // namespace
+
+TEST_CASE("trust: the share's content encrypted for its members; a removed member cannot read what is written after "
+          "the removal, a member added later reads it all",
+          "[trust][encrypt]") {
+  SignedShare share("trust-encrypt");
+  std::vector<std::uint8_t> labels(200000);  // several 64 KiB chunks
+  for (std::size_t i = 0; i < labels.size(); ++i) labels[i] = std::uint8_t((i * 7919) >> 5);
+  const std::string plainSha = io::sha256Hex(labels.data(), labels.size());
+  {
+    auto alice = share.as("alice");
+    // Not for a member without a box key (they could not read): re-added with theirs, it goes through.
+    REQUIRE(io::updateRoster(alice.store, share.keys.at("alice"), [&](io::Roster& r) {
+              for (auto& m : r.members)
+                if (m.user == "erin") m.boxKey.clear();
+              return core::Status::success();
+            }).ok());
+    CHECK(refusal(io::encryptShareContent(alice.store, share.keys.at("alice"))).find("no box key for erin") !=
+          std::string::npos);
+    REQUIRE(io::updateRoster(alice.store, share.keys.at("alice"), [&](io::Roster& r) {
+              for (auto& m : r.members)
+                if (m.user == "erin") m.boxKey = share.keys.at("erin").boxPublicKey();
+                else if (m.user == "bob") m.roles.push_back("trainer");
+              return core::Status::success();
+            }).ok());
+    REQUIRE(io::encryptShareContent(alice.store, share.keys.at("alice")).ok());
+    const auto st = io::readShareTrust(alice.store);
+    CHECK(st.contentGeneration == 1);
+    CHECK(st.contentReaders == std::vector<std::string>{"alice", "bob", "carol", "dave", "erin"});
+    CHECK(st.thisUserReadsContent);
+    CHECK(refusal(io::encryptShareContent(alice.store, share.keys.at("alice"))).find("already") != std::string::npos);
+  }
+  std::string firstKeyId;
+  {
+    auto bob = share.as("bob");
+    auto set = io::LabelSetRevisions::open(bob.store, "mouse-1", "atlas").value();
+    auto saved = set.save(labels.data(), labels.size(), io::SaveRequest{"", 0, "before", {}});
+    REQUIRE(saved.ok());
+    CHECK(saved->sha256 == plainSha);  // the metadata describes the content, sealed or not
+    CHECK(saved->bytes == labels.size());
+    const std::string stored = readText(contentFileOf(set, 1));
+    CHECK(stored.substr(0, 8) == "DLNSEAL1");
+    CHECK(stored.find(std::string(reinterpret_cast<const char*>(labels.data()) + 1000, 64)) == std::string::npos);
+    firstKeyId = sealKeyIdOf(contentFileOf(set, 1));
+    CHECK(set.load(1).value() == labels);
+    CHECK(set.verify(1).ok());
+    // A checkpoint streamed in (the staged write path) is sealed too and comes out whole.
+    const fs::path weights = share.dir.path() / "weights.pt";
+    writeText(weights, std::string(labels.begin(), labels.end()) + "tail");
+    auto checkpoints = io::ModelCheckpoints::open(bob.store, "atlas-net").value();
+    auto ck = checkpoints.saveFile(weights.string(), io::SaveRequest{"", 0, "weights", {}});
+    REQUIRE(ck.ok());
+    CHECK(ck->bytes == labels.size() + 4);
+    CHECK(ck->sha256 == io::sha256Hex(readText(weights).data(), labels.size() + 4));
+    const fs::path out = share.dir.path() / "weights-out.pt";
+    REQUIRE(checkpoints.copyOut(ck->number, out.string(), io::FileAccess::Private).ok());
+    CHECK(readText(out) == readText(weights));
+  }
+  {
+    auto dave = share.as("dave");  // a member: reads it, before the removal
+    auto set = io::LabelSetRevisions::open(dave.store, "mouse-1", "atlas").value();
+    CHECK(set.load(1).value() == labels);
+  }
+  {
+    auto mallory = share.as("mallory");  // a key, never on the roster
+    auto set = io::LabelSetRevisions::open(mallory.store, "mouse-1", "atlas").value();
+    const std::string why = refusal(set.load(1));
+    CHECK(why.find("r000001.nii.gz") != std::string::npos);
+    CHECK(why.find("content key generation 1") != std::string::npos);
+    CHECK(why.find("not on the roster") != std::string::npos);
+  }
+  {
+    auto alice = share.as("alice");
+    REQUIRE(io::updateRoster(alice.store, share.keys.at("alice"), [](io::Roster& r) {
+              r.members.erase(std::remove_if(r.members.begin(), r.members.end(),
+                                             [](const io::RosterMember& m) { return m.user == "dave"; }),
+                              r.members.end());
+              return core::Status::success();
+            }).ok());
+    const auto st = io::readShareTrust(alice.store);
+    CHECK(st.contentGeneration == 2);
+    CHECK(st.contentReaders == std::vector<std::string>{"alice", "bob", "carol", "erin"});
+  }
+  {
+    auto bob = share.as("bob");
+    auto set = io::LabelSetRevisions::open(bob.store, "mouse-1", "atlas").value();
+    REQUIRE(set.save(labels.data(), labels.size(), io::SaveRequest{"", 1, "after", {}}).ok());
+    CHECK(sealKeyIdOf(contentFileOf(set, 2)) != firstKeyId);  // the new generation's key
+    CHECK(set.load(1).value() == labels);  // and the old one still read through the chain
+    CHECK(set.load(2).value() == labels);
+  }
+  {
+    auto dave = share.as("dave");
+    auto set = io::LabelSetRevisions::open(dave.store, "mouse-1", "atlas").value();
+    CHECK(set.load(1).value() == labels);  // what they could read before the removal: they may have kept it anyway
+    const std::string why = refusal(set.load(2));
+    CHECK(why.find("r000002.nii.gz") != std::string::npos);
+    CHECK(why.find("content key generation 2") != std::string::npos);
+    CHECK(why.find("dave was removed from the roster in version") != std::string::npos);
+    const fs::path out = share.dir.path() / "dave-copy.nii.gz";
+    CHECK_FALSE(set.copyOut(2, out.string()).ok());
+    CHECK_FALSE(fs::exists(out));
+    // Nor does a removed member write: nothing is claimed.
+    CHECK_FALSE(set.save(labels.data(), labels.size(), io::SaveRequest{"", 2, "x", {}}).ok());
+    CHECK(set.list()->latest() == 2);
+    CHECK(set.list()->incomplete.empty());
+  }
+  {
+    // Frank joins after the removal: the newest key is wrapped for him, and the chain opens generation 1 too.
+    auto key = io::SigningKey::generate().value();
+    REQUIRE(key.saveNew(share.keyFile("frank")).ok());
+    auto alice = share.as("alice");
+    REQUIRE(io::updateRoster(alice.store, share.keys.at("alice"), [&](io::Roster& r) {
+              r.members.push_back({"frank", key.publicKey().base64(), {"reviewer"}, key.boxPublicKey()});
+              return core::Status::success();
+            }).ok());
+    CHECK(io::readShareTrust(alice.store).contentGeneration == 2);  // adding changes no key
+    auto frank = share.as("frank");
+    auto set = io::LabelSetRevisions::open(frank.store, "mouse-1", "atlas").value();
+    CHECK(set.load(1).value() == labels);
+    CHECK(set.load(2).value() == labels);
+  }
+  {
+    // A wrapped key moved to another member's entry does not open (the entry names its member), and a roster changed
+    // by hand does not verify: nothing is written until an admin sorts it out.
+    const fs::path folder = fs::path(share.root) / "trust" / "roster";
+    std::vector<fs::path> versions;
+    for (const auto& e : fs::directory_iterator(folder))
+      if (e.path().string().size() > 12 && e.path().string().find(".roster.json") != std::string::npos)
+        versions.push_back(e.path());
+    std::sort(versions.begin(), versions.end());
+    auto doc = nlohmann::json::parse(readText(versions.back()));
+    doc["content"]["wrapped"]["mallory"] = doc["content"]["wrapped"]["bob"];
+    const std::string original = readText(versions.back());
+    writeText(versions.back(), doc.dump(2));
+    auto bob = share.as("bob");
+    auto set = io::LabelSetRevisions::open(bob.store, "mouse-1", "atlas").value();
+    CHECK(refusal(set.save(labels.data(), labels.size(), io::SaveRequest{"", 2, "x", {}})).find("not trusted") !=
+          std::string::npos);
+    writeText(versions.back(), original);
+  }
 }
