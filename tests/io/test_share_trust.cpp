@@ -444,7 +444,7 @@ std::string contentFileOf(const io::RevisionFolder& set, int revision) {
 std::string sealKeyIdOf(const std::string& path) { return readText(path).substr(8, 8); }
 }  // namespace
 
-TEST_CASE("trust: the share's content encrypted for its members; a removed member cannot read what is written after "
+TEST_CASE("trust: the share's content encrypted for its members, a removed member cannot read what is written after "
           "the removal, a member added later reads it all",
           "[trust][encrypt]") {
   SignedShare share("trust-encrypt");
