@@ -38,6 +38,8 @@
 #include "io/base/file_modes.h"
 #include "io/base/process_info.h"
 #include "io/base/atomic_file.h"
+#include "io/base/scratch_cipher.h"
+#include "io/base/sealed_file.h"
 #include "io/cluster/process.h"
 #include "io/cluster/slurm.h"
 #include "io/share/share_lease.h"
@@ -53,6 +55,18 @@ namespace tr = inference::training;
 using app::train::failRun;
 
 namespace {
+
+// inference's spill files encrypted by io's cipher (inference has none of its own).
+class ScratchSpillCipher : public tr::SpillCipher {
+ public:
+  explicit ScratchSpillCipher(io::ScratchCipher cipher) : m_cipher(std::move(cipher)) {}
+  core::Status apply(void* data, std::size_t n, std::uint64_t offset) const override {
+    return m_cipher.apply(data, n, offset);
+  }
+
+ private:
+  io::ScratchCipher m_cipher;
+};
 
 std::atomic<bool> g_cancel{false};
 std::atomic<bool> g_requeue{false};
@@ -468,9 +482,17 @@ class Run {
     // Over processes each rank keeps its own spill files, and draws its own samples of each global batch.
     const int rank = m_placement.worldSize > 1 ? m_placement.rank : 0;
     m_settings->trainer.patches.sampleOffset = rank * std::max(1, m_settings->trainer.patches.batch);
+    // Spill files hold voxels of patients' images: encrypted under a key that lives in this process alone (issue 47).
+    std::shared_ptr<const tr::SpillCipher> spillCipher;
+    if (io::atRestSealingOn()) {
+      auto cipher = io::ScratchCipher::create();
+      if (!cipher) return fail(cipher.error());
+      spillCipher = std::make_shared<const ScratchSpillCipher>(std::move(*cipher));
+    }
     m_cache = std::make_unique<tr::CaseCache>(
         m_settings->memoryBudgetBytes,
-        (fs::path(m_settings->output) / (rank == 0 ? std::string("spill") : "spill-rank" + std::to_string(rank))).string());
+        (fs::path(m_settings->output) / (rank == 0 ? std::string("spill") : "spill-rank" + std::to_string(rank))).string(),
+        spillCipher);
     auto data = app::train::loadCases(*m_list, *m_settings, *m_cache, false);
     if (!data) return fail(data.error());
     m_data = std::move(*data);

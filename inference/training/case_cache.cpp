@@ -1,12 +1,14 @@
 #include "inference/training/case_cache.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <vector>
 
 namespace delineate::inference::training {
 
@@ -24,7 +26,29 @@ core::Status writeAll(int fd, const void* data, std::size_t size, const std::str
   return core::Status::success();
 }
 
-core::Status readAll(int fd, void* data, std::size_t size, off_t offset, const std::string& path) {
+// Writes `size` bytes at the end of the file, encrypted first (in pieces of 1 MiB) when there is a cipher; `offset` is
+// where they land in the file.
+core::Status writeSpill(int fd, const void* data, std::size_t size, std::uint64_t offset, const SpillCipher* cipher,
+                        const std::string& path) {
+  if (!cipher) return writeAll(fd, data, size, path);
+  std::vector<char> piece(std::min<std::size_t>(size, std::size_t(1) << 20));
+  const auto* p = static_cast<const char*>(data);
+  for (std::size_t done = 0; done < size;) {
+    const std::size_t n = std::min(piece.size(), size - done);
+    std::memcpy(piece.data(), p + done, n);
+    if (core::Status s = cipher->apply(piece.data(), n, offset + done); !s) return s;
+    if (core::Status s = writeAll(fd, piece.data(), n, path); !s) return s;
+    done += n;
+  }
+  return core::Status::success();
+}
+
+core::Status readAll(int fd, void* data, std::size_t size, off_t offset, const std::string& path,
+                     const SpillCipher* cipher) {
+  if (cipher) {
+    if (core::Status s = readAll(fd, data, size, offset, path, nullptr); !s) return s;
+    return cipher->apply(data, size, static_cast<std::uint64_t>(offset));
+  }
   auto* p = static_cast<char*>(data);
   while (size > 0) {
     const ssize_t n = ::pread(fd, p, size, offset);
@@ -47,8 +71,8 @@ CaseCache::Case::~Case() {
   }
 }
 
-CaseCache::CaseCache(std::size_t budgetBytes, std::string spillFolder)
-    : m_budget(budgetBytes), m_spillFolder(std::move(spillFolder)) {}
+CaseCache::CaseCache(std::size_t budgetBytes, std::string spillFolder, std::shared_ptr<const SpillCipher> cipher)
+    : m_budget(budgetBytes), m_spillFolder(std::move(spillFolder)), m_cipher(std::move(cipher)) {}
 
 CaseCache::~CaseCache() {
   m_cases.clear();
@@ -69,15 +93,19 @@ core::Status CaseCache::add(PreparedCase prepared) {
     m_resident += bytes;
   } else {
     std::error_code ec;
-    std::filesystem::create_directories(m_spillFolder, ec);
+    const bool made = std::filesystem::create_directories(m_spillFolder, ec);
     if (ec) return core::makeError(core::ErrorCode::WriteFailed, m_spillFolder, ec.message());
+    if (made) (void)::chmod(m_spillFolder.c_str(), 0700);  // voxels of patients' images: this user's alone
     // Named by this process and the case: two runs sharing an output folder never write each other's files.
     c->spillPath = (std::filesystem::path(m_spillFolder) /
                     ("case-" + std::to_string(::getpid()) + "-" + std::to_string(m_cases.size()) + ".raw")).string();
     c->fd = ::open(c->spillPath.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (c->fd < 0) return core::makeError(core::ErrorCode::WriteFailed, c->spillPath, std::strerror(errno));
-    if (core::Status s = writeAll(c->fd, prepared.image.data(), prepared.image.size() * sizeof(float), c->spillPath); !s) return s;
-    if (core::Status s = writeAll(c->fd, prepared.labels.data(), prepared.labels.size() * sizeof(std::uint16_t), c->spillPath); !s)
+    const std::size_t imageBytes = prepared.image.size() * sizeof(float);
+    if (core::Status s = writeSpill(c->fd, prepared.image.data(), imageBytes, 0, m_cipher.get(), c->spillPath); !s) return s;
+    if (core::Status s = writeSpill(c->fd, prepared.labels.data(), prepared.labels.size() * sizeof(std::uint16_t), imageBytes,
+                                    m_cipher.get(), c->spillPath);
+        !s)
       return s;
     c->info.spilled = true;
     m_spilled += bytes;
@@ -110,11 +138,13 @@ core::Status CaseCache::readBox(std::size_t k, const std::array<std::int64_t, 3>
         std::memcpy(labels + dst, c.labels.data() + src, static_cast<std::size_t>(run) * sizeof(std::uint16_t));
       } else {
         if (core::Status s = readAll(c.fd, image + dst, static_cast<std::size_t>(run) * sizeof(float),
-                                     static_cast<off_t>(src * static_cast<std::int64_t>(sizeof(float))), c.spillPath);
+                                     static_cast<off_t>(src * static_cast<std::int64_t>(sizeof(float))), c.spillPath,
+                                     m_cipher.get());
             !s)
           return s;
         if (core::Status s = readAll(c.fd, labels + dst, static_cast<std::size_t>(run) * sizeof(std::uint16_t),
-                                     imageBytes + static_cast<off_t>(src * static_cast<std::int64_t>(sizeof(std::uint16_t))), c.spillPath);
+                                     imageBytes + static_cast<off_t>(src * static_cast<std::int64_t>(sizeof(std::uint16_t))), c.spillPath,
+                                     m_cipher.get());
             !s)
           return s;
       }

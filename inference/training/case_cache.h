@@ -24,10 +24,20 @@ struct CaseInfo {
   bool spilled = false;
 };
 
+// Encrypts spill files as they are written and decrypts what is read back (the same operation on bytes at `offset`
+// of the file: a stream cipher such as io/base/scratch_cipher.h's, which delineate-train gives; inference has no
+// cipher of its own). Thread-safe.
+class SpillCipher {
+ public:
+  virtual ~SpillCipher() = default;
+  virtual core::Status apply(void* data, std::size_t n, std::uint64_t offset) const = 0;
+};
+
 class CaseCache {
  public:
-  // `spillFolder` is created when the first case spills; its files are removed with the cache.
-  CaseCache(std::size_t budgetBytes, std::string spillFolder);
+  // `spillFolder` is created (0700) when the first case spills; its files (0600) are removed with the cache.
+  // `cipher`: spill files are encrypted with it (null: written as they are).
+  CaseCache(std::size_t budgetBytes, std::string spillFolder, std::shared_ptr<const SpillCipher> cipher = nullptr);
   ~CaseCache();
   CaseCache(const CaseCache&) = delete;
   CaseCache& operator=(const CaseCache&) = delete;
@@ -57,6 +67,7 @@ class CaseCache {
   };
   std::size_t m_budget;
   std::string m_spillFolder;
+  std::shared_ptr<const SpillCipher> m_cipher;
   std::size_t m_resident = 0, m_spilled = 0;
   std::vector<std::unique_ptr<Case>> m_cases;
 };

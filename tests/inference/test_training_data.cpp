@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <set>
 
@@ -14,11 +16,13 @@
 #include "inference/training/prepared_case.h"
 #include "inference/training/prompt_sampler.h"
 #include "inference/training/trainer.h"
+#include "io/base/scratch_cipher.h"
 #include "io/volume/image_file.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate;
 using namespace delineate::inference::training;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -123,6 +127,57 @@ TEST_CASE("training data: spilled cases read the same boxes as cases in memory",
   std::vector<float> image(static_cast<std::size_t>(prepared->voxels()));
   std::vector<std::uint16_t> labels(image.size());
   REQUIRE(spilled.readBox(0, {0, 0, 0}, prepared->size, image.data(), labels.data()).ok());
+  CHECK(image == prepared->image);
+  CHECK(labels == prepared->labels);
+}
+
+TEST_CASE("training data: spill files are encrypted under a key of the process alone, and read the same boxes",
+          "[training][data][sealed]") {
+  auto m = mouse(3);
+  if (!m) return;
+  auto prepared = prepareCase("FVB3", m->image, m->labels, atlasSettings());
+  REQUIRE(prepared.ok());
+  test::ScratchDir dir("cache-sealed");
+  struct Cipher : inference::training::SpillCipher {
+    io::ScratchCipher c;
+    explicit Cipher(io::ScratchCipher cipher) : c(std::move(cipher)) {}
+    core::Status apply(void* data, std::size_t n, std::uint64_t offset) const override { return c.apply(data, n, offset); }
+  };
+  CaseCache plain(0, (dir / "plain").string());
+  CaseCache sealed(0, (dir / "sealed").string(), std::make_shared<const Cipher>(io::ScratchCipher::create().value()));
+  REQUIRE(plain.add(*prepared).ok());
+  REQUIRE(sealed.add(*prepared).ok());
+  const auto fileIn = [](const fs::path& folder) {
+    for (const auto& e : fs::directory_iterator(folder)) {
+      std::ifstream in(e.path(), std::ios::binary);
+      return std::string(std::istreambuf_iterator<char>(in), {});
+    }
+    return std::string();
+  };
+  const std::string plainBytes = fileIn(dir / "plain"), sealedBytes = fileIn(dir / "sealed");
+  REQUIRE(plainBytes.size() == prepared->bytes());
+  REQUIRE(sealedBytes.size() == plainBytes.size());
+  // No run of the image's or labels' bytes survives (any 64 bytes of the case, at the start, middle and end).
+  for (std::size_t at : {std::size_t(0), plainBytes.size() / 3, plainBytes.size() / 2, plainBytes.size() - 64})
+    CHECK(sealedBytes.find(plainBytes.substr(at, 64)) == std::string::npos);
+  CHECK((fs::status(dir / "sealed").permissions() & (fs::perms::group_all | fs::perms::others_all)) == fs::perms::none);
+  std::mt19937 rng(7);
+  for (int k = 0; k < 20; ++k) {
+    const std::array<std::int64_t, 3> start{std::uniform_int_distribution<std::int64_t>(-40, 90)(rng),
+                                            std::uniform_int_distribution<std::int64_t>(-40, 100)(rng),
+                                            std::uniform_int_distribution<std::int64_t>(-40, 70)(rng)};
+    const std::array<std::int64_t, 3> extent{31, 40, 23};  // odd: rows start inside the cipher's 16-byte blocks
+    const std::size_t n = 31 * 40 * 23;
+    std::vector<float> ia(n), ib(n);
+    std::vector<std::uint16_t> la(n), lb(n);
+    REQUIRE(plain.readBox(0, start, extent, ia.data(), la.data()).ok());
+    REQUIRE(sealed.readBox(0, start, extent, ib.data(), lb.data()).ok());
+    CHECK(ia == ib);
+    CHECK(la == lb);
+  }
+  std::vector<float> image(static_cast<std::size_t>(prepared->voxels()));
+  std::vector<std::uint16_t> labels(image.size());
+  REQUIRE(sealed.readBox(0, {0, 0, 0}, prepared->size, image.data(), labels.data()).ok());
   CHECK(image == prepared->image);
   CHECK(labels == prepared->labels);
 }

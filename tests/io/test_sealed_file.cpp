@@ -20,6 +20,7 @@
 #include "io/base/atomic_file.h"
 #include "io/base/file_read.h"
 #include "io/base/regular_file.h"
+#include "io/base/scratch_cipher.h"
 #include "io/base/sealed_file.h"
 #include "io/base/sha256.h"
 #include "io/dicom/dicom.h"
@@ -375,4 +376,31 @@ TEST_CASE("sealed files: the catalogue index is sealed, shared between processes
     REQUIRE(rebuilt->refresh().ok());
     CHECK(rebuilt->studyCount().value() == 1);
   }
+}
+
+TEST_CASE("sealed: a scratch cipher decrypts any piece at any offset alone, and two processes' keys differ", "[sealed]") {
+  std::vector<std::uint8_t> plain(100003);
+  for (std::size_t i = 0; i < plain.size(); ++i) plain[i] = std::uint8_t(i * 31 + (i >> 9));
+  auto cipher = io::ScratchCipher::create();
+  REQUIRE(cipher.ok());
+  std::vector<std::uint8_t> whole = plain;
+  REQUIRE(cipher->apply(whole.data(), whole.size(), 0).ok());
+  CHECK(whole != plain);
+  std::size_t same = 0;
+  for (std::size_t i = 0; i < plain.size(); ++i) same += whole[i] == plain[i];
+  CHECK(same < plain.size() / 100);  // about 1 in 256 by chance
+  // Pieces at offsets inside and across 16-byte blocks decrypt alone to the plaintext's pieces.
+  std::mt19937 rng(3);
+  for (int k = 0; k < 200; ++k) {
+    const std::size_t at = std::uniform_int_distribution<std::size_t>(0, plain.size() - 1)(rng);
+    const std::size_t n = std::uniform_int_distribution<std::size_t>(0, std::min<std::size_t>(999, plain.size() - at))(rng);
+    std::vector<std::uint8_t> piece(whole.begin() + std::ptrdiff_t(at), whole.begin() + std::ptrdiff_t(at + n));
+    REQUIRE(cipher->apply(piece.data(), piece.size(), at).ok());
+    CHECK(std::equal(piece.begin(), piece.end(), plain.begin() + std::ptrdiff_t(at)));
+  }
+  auto other = io::ScratchCipher::create();
+  REQUIRE(other.ok());
+  std::vector<std::uint8_t> second = plain;
+  REQUIRE(other->apply(second.data(), second.size(), 0).ok());
+  CHECK(second != whole);
 }
