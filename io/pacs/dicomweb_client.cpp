@@ -488,7 +488,7 @@ core::Result<RetrieveResult> dicomWebRetrieve(const DicomWebService& service, co
   for (const auto& uid : request.sopInstanceUids)
     if (!isDicomUid(uid))
       return makeError(ErrorCode::InvalidArgument, who, "the SOP Instance UID \"" + uid.substr(0, 80) + "\" is not a DICOM UID");
-  auto folder = InstanceFolder::open(folderPath);
+  auto folder = InstanceFolder::open(folderPath, options.access);
   if (!folder) return folder.error();
   LockedSink sink(progress);
   const std::string studyUrl = baseOf(service) + "/studies/" + request.studyInstanceUid;

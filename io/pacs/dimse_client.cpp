@@ -599,7 +599,7 @@ core::Result<RetrieveResult> dimseGet(const DimseNode& peer, const DimseCaller& 
                                       const std::string& folderPath, const RetrieveOptions& options,
                                       core::ProgressSink* progress) {
   if (core::Status s = checkRequest(peer, request); !s) return s.error();
-  auto folder = InstanceFolder::open(folderPath);
+  auto folder = InstanceFolder::open(folderPath, options.access);
   if (!folder) return folder.error();
   // One association into an empty folder has nothing to split and nothing to resume: the instance list (an IMAGE-level
   // C-FIND, 0.5 s of Orthanc's time for 512 instances) is skipped and the study or series asked for at once; the peer's

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "io/base/file_modes.h"
 
 namespace delineate::io {
 
@@ -20,7 +21,10 @@ class InstanceFolder {
   // Creates the folder (owner-only) when missing and lists the instances already in it; a leftover temporary file of
   // an interrupted write is removed, and so is a "<uid>.dcm" that is not a whole DICOM file's start (files are
   // written without an fsync each, see store(): after a crash one may be empty), so it is retrieved again.
-  static core::Result<InstanceFolder> open(const std::string& folder);
+  // `access`: Private (a folder the user chose: plain files) or Sealed (Delineate's own cache: each file sealed at
+  // rest under this user's key, io/base/sealed_file.h; a file sealed under another key, or damaged, is dropped and
+  // retrieved again). The folder itself is owner-only either way.
+  static core::Result<InstanceFolder> open(const std::string& folder, FileAccess access = FileAccess::Private);
 
   InstanceFolder(InstanceFolder&& other) noexcept;
   InstanceFolder& operator=(InstanceFolder&&) = delete;
@@ -45,8 +49,9 @@ class InstanceFolder {
   std::string pathOf(const std::string& sopInstanceUid) const { return m_folder + "/" + sopInstanceUid + ".dcm"; }
 
  private:
-  explicit InstanceFolder(std::string folder) : m_folder(std::move(folder)) {}
+  InstanceFolder(std::string folder, FileAccess access) : m_folder(std::move(folder)), m_access(access) {}
   std::string m_folder;
+  FileAccess m_access = FileAccess::Private;
   mutable std::mutex m_mutex;
   std::set<std::string> m_here;
 };

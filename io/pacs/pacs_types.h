@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "io/base/file_modes.h"
+
 namespace delineate::io {
 
 // TLS for a DIMSE association or an HTTPS connection (BCP 195 profile: TLS 1.2 or later with its cipher suites).
@@ -90,6 +92,9 @@ struct RetrieveOptions {
   // Associations (DIMSE) or HTTP requests (DICOMweb) in flight: the instances are listed first (C-FIND at IMAGE
   // level, QIDO-RS instances) and split between them. 1: one study- or series-level request.
   int inFlight = 4;
+  // Who may read the instances written (io/base/file_modes.h): Private for a folder the user chose (`pacs get
+  // FOLDER`), Sealed for Delineate's own cache (the window's PACS cache: encrypted at rest, io/base/sealed_file.h).
+  FileAccess access = FileAccess::Private;
 };
 
 struct StoreResult {

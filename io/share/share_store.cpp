@@ -201,7 +201,8 @@ core::Result<std::string> ShareStore::copyFileIn(const std::string& relativePath
                                                  ShareFile kind) const {
   auto writer = startWrite(relativePath, mustBeNew, expectedSha256, kind);
   if (!writer) return writer.error();
-  core::Status streamed = streamFileBlocks(sourcePath, UINT64_MAX, [&](const std::uint8_t* p, std::size_t n) {
+  // A source sealed at rest on this machine is copied as its content.
+  core::Status streamed = streamContentBlocks(*this, sourcePath, UINT64_MAX, [&](const std::uint8_t* p, std::size_t n) {
     return writer->write(p, n);
   });
   if (!streamed) return streamed.error();

@@ -289,21 +289,16 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
     return makeError(ErrorCode::InvalidArgument, volumes.front(),
                      "a volume file is imported de-identified only into a study named with --study (its file name "
                      "may name the patient)");
-  // A file Delineate sealed at rest (a cached or fetched copy, io/base/sealed_file.h) would be stored as its
-  // ciphertext, which nobody else can read: refused, naming it.
-  const auto sealedInput = [](const std::string& path) {
-    return makeError(ErrorCode::InvalidArgument, path,
-                     "is a copy sealed at rest on this machine (a Delineate cache): import the original, or a plain "
-                     "copy (study get FOLDER)");
-  };
+  // A file Delineate sealed at rest (a cached or fetched copy, a PACS retrieve: io/base/sealed_file.h) is imported as
+  // its content: hashed, sized and copied through the decrypting readers (and sealed again under the share's content
+  // key where the share encrypts its content), never as this user's ciphertext, which nobody else could read.
   for (const std::string& v : volumes) {
-    if (isSealedFile(v)) return sealedInput(v);
     auto image = readImageFile(v);
     if (!image) {
       report.skipped.push_back(image.error().describe());
       continue;
     }
-    auto hash = sha256OfFile(v);
+    auto hash = contentSha256(v);
     if (!hash) return hash.error();
     PlannedSeries p;
     p.suffix = volumeSuffix(v);
@@ -439,10 +434,6 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
     // De-identified: the instance is rewritten into a local temporary file first, and that is what is stored
     // (the same input and key give the same bytes, so a resumed or racing import finds them stored).
     std::string source = f.path;
-    if (isSealedFile(f.path))
-      status = makeError(ErrorCode::InvalidArgument, f.path,
-                         "is a copy sealed at rest on this machine (a Delineate cache): import the original, or a "
-                         "plain copy (study get FOLDER)");
     struct TempFile {
       std::string path;
       ~TempFile() {
@@ -456,17 +447,19 @@ core::Result<StudyImportReport> importStudies(const ShareStore& store, const std
       hash.clear();
     }
     if (status && hash.empty()) {
-      auto h = sha256OfFile(source);
+      auto h = contentSha256(source);
       if (h) hash = *h;
       else status = h.error();
     }
     std::uint64_t bytes = 0;
     if (status) {
       std::error_code ec;
-      bytes = fs::file_size(source, ec);
+      auto size = contentFileSize(source);
+      if (size) bytes = *size;
       const std::string rel = "studies/" + p.manifest.study + "/series/" + p.manifest.series + "/" + hash + p.suffix;
       auto target = store.resolve(rel);
-      if (!target) status = target.error();
+      if (!size) status = size.error();
+      else if (!target) status = target.error();
       else if (fs::exists(*target, ec)) there = true;  // published whole by an earlier or concurrent import
       else {
         // Published only if its bytes still hash to its name (a source changing under us is refused, not stored).

@@ -23,6 +23,7 @@
 #include "app/gui/pacs/pacs_peer.h"
 #include "app/gui/pacs/pacs_send.h"
 #include "app/gui/pacs/pacs_servers.h"
+#include "io/base/sealed_file.h"
 #include "io/pacs/dimse_client.h"
 #include "io/studies/study_store.h"
 #include "tests/gui/gui_fixtures.h"
@@ -254,6 +255,7 @@ TEST_CASE("PACS browser: DICOMweb and C-MOVE retrieves for a look from the local
   CHECK((st.st_mode & 077) == 0);
   REQUIRE(::stat((cacheFolder + "/" + study.sopUids.front() + ".dcm").c_str(), &st) == 0);
   CHECK((st.st_mode & 077) == 0);
+  CHECK(io::isSealedFile(cacheFolder + "/" + study.sopUids.front() + ".dcm"));  // encrypted at rest
   REQUIRE(retrieveNow(*browser));
   CHECK(browser->stateLabel()->text().contains("Instances retrieved: 0"));
   CHECK(browser->stateLabel()->text().contains("already here: 12"));
@@ -271,6 +273,7 @@ TEST_CASE("PACS browser: DICOMweb and C-MOVE retrieves for a look from the local
   REQUIRE(retrieveNow(*browser));
   CHECK(browser->stateLabel()->text().contains("Instances retrieved: 12"));
   CHECK(QDir(cache).entryList({"*.dcm"}, QDir::Files).size() == 12);
+  CHECK(io::isSealedFile(cacheFolder + "/" + study.sopUids.back() + ".dcm"));
 
   // A PACS answering a "UID" that would be a path never makes a folder of it.
   QString why;

@@ -23,7 +23,7 @@ core::Result<io::RetrieveResult> moveToOurselves(const PacsServer& server, const
                                                  const std::string& folderPath, core::ProgressSink* progress) {
   const io::DimseNode node = server.dimseNode();
   const std::string ourAe = (server.moveAe.isEmpty() ? server.callingAe : server.moveAe).toStdString();
-  auto folder = io::InstanceFolder::open(folderPath);
+  auto folder = io::InstanceFolder::open(folderPath, io::FileAccess::Sealed);  // the window's PACS cache
   if (!folder) return folder.error();
   io::StorageScpSettings settings;
   settings.aeTitle = ourAe;
@@ -72,6 +72,7 @@ core::Result<io::RetrieveResult> pacsRetrieve(const PacsServer& server, const QS
                                               core::ProgressSink* progress) {
   io::RetrieveOptions options;
   options.inFlight = server.inFlight;
+  options.access = io::FileAccess::Sealed;  // the window's PACS cache (pacsCacheFolder): encrypted at rest
   if (server.protocol == PacsServer::Protocol::DicomWeb)
     return io::dicomWebRetrieve(server.webService(secret), request, folder, options, progress);
   if (server.retrieval == PacsServer::Retrieval::Move) return moveToOurselves(server, request, folder, progress);

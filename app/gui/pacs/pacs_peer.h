@@ -22,7 +22,8 @@ core::Status pacsEcho(const PacsServer& server, const QString& secret);
 core::Result<std::vector<io::QueryMatch>> pacsFind(const PacsServer& server, const QString& secret,
                                                    io::QueryLevel level, const io::QueryKeys& keys,
                                                    core::ProgressSink* progress = nullptr);
-// Into `folder` (io::InstanceFolder: one owner-only file per SOP Instance UID; what is there is not asked for again).
+// Into `folder` (io::InstanceFolder: one owner-only file per SOP Instance UID, sealed at rest: the window's PACS cache;
+// what is there is not asked for again).
 core::Result<io::RetrieveResult> pacsRetrieve(const PacsServer& server, const QString& secret,
                                               const io::RetrieveRequest& request, const std::string& folder,
                                               core::ProgressSink* progress = nullptr);
