@@ -12,6 +12,7 @@
 #include <set>
 
 #include "io/base/file_modes.h"
+#include "io/base/sealed_file.h"
 #include "io/base/sha256.h"
 #include "io/pacs/instance_folder.h"
 #include "io/pacs/pacs_types.h"
@@ -86,7 +87,7 @@ core::Result<std::unique_ptr<ReceivingNode>> ReceivingNode::start(const ShareSto
         fs::remove(series->path(), ignored);  // an empty folder of an imported series (only if empty)
         continue;
       }
-      auto folder = InstanceFolder::open(series->path().string());
+      auto folder = InstanceFolder::open(series->path().string(), FileAccess::Sealed);
       if (!folder) return folder.error();
       Series& s = node->m_series[{studyUid, seriesUid}];
       s.folder = std::make_unique<InstanceFolder>(std::move(*folder));
@@ -142,7 +143,7 @@ InstanceFolder* ReceivingNode::route(const std::string& study, const std::string
   std::lock_guard<std::mutex> lock(m_mutex);
   Series& s = m_series[{study, series}];
   if (!s.folder) {
-    auto folder = InstanceFolder::open((fs::path(m_spool) / study / series).string());
+    auto folder = InstanceFolder::open((fs::path(m_spool) / study / series).string(), FileAccess::Sealed);
     if (!folder) {
       m_series.erase({study, series});
       return nullptr;  // the SCP answers 0xA700 (out of resources)
@@ -191,7 +192,7 @@ bool ReceivingNode::allOnShare(const Key& key, const std::vector<std::string>& f
   std::set<std::string> stored;
   for (const auto& f : manifest->files) stored.insert(f.sha256);
   for (const auto& f : files) {
-    auto hash = sha256OfFile(f);
+    auto hash = contentSha256(f);  // a spooled instance is sealed at rest: its content's hash
     if (!hash || !stored.count(*hash)) return false;
   }
   return true;
@@ -222,7 +223,7 @@ SpooledSeriesImport ReceivingNode::importSeries(const Key& key, core::ProgressSi
       return;
     }
     // Instances came meanwhile: the folder object forgets the imported ones (they were removed), the series waits.
-    auto fresh = InstanceFolder::open(folder.string());
+    auto fresh = InstanceFolder::open(folder.string(), FileAccess::Sealed);
     if (fresh) {
       m_retired.push_back(std::move(s.folder));
       s.folder = std::make_unique<InstanceFolder>(std::move(*fresh));

@@ -4,8 +4,9 @@
 // for it within the idle time), through the verified import path (io/studies/study_import.h).
 //
 // - Spool: <spool>/<Study Instance UID>/<Series Instance UID>/<SOP Instance UID>.dcm (InstanceFolder: owner-only,
-//   each file written atomically, UIDs checked). Datasets being received wait in <spool>/.incoming (emptied at
-//   start). One node per spool at a time (a lock file, <spool>/.lock).
+//   each file written atomically and sealed at rest under this user's key, UIDs checked). Datasets being received
+//   wait in <spool>/.incoming (DCMTK writes them there in the clear; each is removed once stored, and the folder is
+//   emptied at start). One node per spool at a time (a lock file, <spool>/.lock).
 // - Complete: `idleSeconds` after the series' last instance arrived. Only then is it imported, with exactly the
 //   files that were in its folder at that moment (instances arriving during the import stay for the next one).
 // - After a successful import those files are removed from the spool, and the series' folder once it is empty.
