@@ -60,8 +60,8 @@ namespace {
 class ScratchSpillCipher : public tr::SpillCipher {
  public:
   explicit ScratchSpillCipher(io::ScratchCipher cipher) : m_cipher(std::move(cipher)) {}
-  core::Status apply(void* data, std::size_t n, std::uint64_t offset) const override {
-    return m_cipher.apply(data, n, offset);
+  core::Status apply(void* data, std::size_t n, std::uint64_t offset, std::uint32_t file) const override {
+    return m_cipher.apply(data, n, offset, file);
   }
 
  private:

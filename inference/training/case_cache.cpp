@@ -29,14 +29,14 @@ core::Status writeAll(int fd, const void* data, std::size_t size, const std::str
 // Writes `size` bytes at the end of the file, encrypted first (in pieces of 1 MiB) when there is a cipher; `offset` is
 // where they land in the file.
 core::Status writeSpill(int fd, const void* data, std::size_t size, std::uint64_t offset, const SpillCipher* cipher,
-                        const std::string& path) {
+                        std::uint32_t file, const std::string& path) {
   if (!cipher) return writeAll(fd, data, size, path);
   std::vector<char> piece(std::min<std::size_t>(size, std::size_t(1) << 20));
   const auto* p = static_cast<const char*>(data);
   for (std::size_t done = 0; done < size;) {
     const std::size_t n = std::min(piece.size(), size - done);
     std::memcpy(piece.data(), p + done, n);
-    if (core::Status s = cipher->apply(piece.data(), n, offset + done); !s) return s;
+    if (core::Status s = cipher->apply(piece.data(), n, offset + done, file); !s) return s;
     if (core::Status s = writeAll(fd, piece.data(), n, path); !s) return s;
     done += n;
   }
@@ -44,10 +44,10 @@ core::Status writeSpill(int fd, const void* data, std::size_t size, std::uint64_
 }
 
 core::Status readAll(int fd, void* data, std::size_t size, off_t offset, const std::string& path,
-                     const SpillCipher* cipher) {
+                     const SpillCipher* cipher, std::uint32_t file) {
   if (cipher) {
-    if (core::Status s = readAll(fd, data, size, offset, path, nullptr); !s) return s;
-    return cipher->apply(data, size, static_cast<std::uint64_t>(offset));
+    if (core::Status s = readAll(fd, data, size, offset, path, nullptr, 0); !s) return s;
+    return cipher->apply(data, size, static_cast<std::uint64_t>(offset), file);
   }
   auto* p = static_cast<char*>(data);
   while (size > 0) {
@@ -93,18 +93,21 @@ core::Status CaseCache::add(PreparedCase prepared) {
     m_resident += bytes;
   } else {
     std::error_code ec;
-    const bool made = std::filesystem::create_directories(m_spillFolder, ec);
+    std::filesystem::create_directories(m_spillFolder, ec);
     if (ec) return core::makeError(core::ErrorCode::WriteFailed, m_spillFolder, ec.message());
-    if (made) (void)::chmod(m_spillFolder.c_str(), 0700);  // voxels of patients' images: this user's alone
+    (void)::chmod(m_spillFolder.c_str(), 0700);  // voxels of patients' images: this user's alone (a run's own folder)
     // Named by this process and the case: two runs sharing an output folder never write each other's files.
     c->spillPath = (std::filesystem::path(m_spillFolder) /
                     ("case-" + std::to_string(::getpid()) + "-" + std::to_string(m_cases.size()) + ".raw")).string();
     c->fd = ::open(c->spillPath.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (c->fd < 0) return core::makeError(core::ErrorCode::WriteFailed, c->spillPath, std::strerror(errno));
     const std::size_t imageBytes = prepared.image.size() * sizeof(float);
-    if (core::Status s = writeSpill(c->fd, prepared.image.data(), imageBytes, 0, m_cipher.get(), c->spillPath); !s) return s;
+    c->spillNumber = static_cast<std::uint32_t>(m_cases.size());
+    if (core::Status s = writeSpill(c->fd, prepared.image.data(), imageBytes, 0, m_cipher.get(), c->spillNumber, c->spillPath);
+        !s)
+      return s;
     if (core::Status s = writeSpill(c->fd, prepared.labels.data(), prepared.labels.size() * sizeof(std::uint16_t), imageBytes,
-                                    m_cipher.get(), c->spillPath);
+                                    m_cipher.get(), c->spillNumber, c->spillPath);
         !s)
       return s;
     c->info.spilled = true;
@@ -139,12 +142,12 @@ core::Status CaseCache::readBox(std::size_t k, const std::array<std::int64_t, 3>
       } else {
         if (core::Status s = readAll(c.fd, image + dst, static_cast<std::size_t>(run) * sizeof(float),
                                      static_cast<off_t>(src * static_cast<std::int64_t>(sizeof(float))), c.spillPath,
-                                     m_cipher.get());
+                                     m_cipher.get(), c.spillNumber);
             !s)
           return s;
         if (core::Status s = readAll(c.fd, labels + dst, static_cast<std::size_t>(run) * sizeof(std::uint16_t),
                                      imageBytes + static_cast<off_t>(src * static_cast<std::int64_t>(sizeof(std::uint16_t))), c.spillPath,
-                                     m_cipher.get());
+                                     m_cipher.get(), c.spillNumber);
             !s)
           return s;
       }

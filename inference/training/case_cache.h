@@ -25,12 +25,12 @@ struct CaseInfo {
 };
 
 // Encrypts spill files as they are written and decrypts what is read back (the same operation on bytes at `offset`
-// of the file: a stream cipher such as io/base/scratch_cipher.h's, which delineate-train gives; inference has no
-// cipher of its own). Thread-safe.
+// of spill file number `file`, which must never share key stream with another file or place: a stream cipher such as
+// io/base/scratch_cipher.h's, which delineate-train gives; inference has no cipher of its own). Thread-safe.
 class SpillCipher {
  public:
   virtual ~SpillCipher() = default;
-  virtual core::Status apply(void* data, std::size_t n, std::uint64_t offset) const = 0;
+  virtual core::Status apply(void* data, std::size_t n, std::uint64_t offset, std::uint32_t file) const = 0;
 };
 
 class CaseCache {
@@ -62,6 +62,7 @@ class CaseCache {
     std::vector<float> image;
     std::vector<std::uint16_t> labels;
     std::string spillPath;
+    std::uint32_t spillNumber = 0;  // the cipher's stream
     int fd = -1;
     ~Case();
   };

@@ -21,12 +21,13 @@ ScratchCipher::ScratchCipher(ScratchCipher&& other) noexcept : m_key(other.m_key
 
 ScratchCipher::~ScratchCipher() { OPENSSL_cleanse(m_key.data(), m_key.size()); }
 
-core::Status ScratchCipher::apply(void* data, std::size_t n, std::uint64_t offset) const {
+core::Status ScratchCipher::apply(void* data, std::size_t n, std::uint64_t offset, std::uint32_t stream) const {
   if (n == 0) return core::Status::success();
-  // The counter block: the nonce, then the 16-byte block number big-endian; a start inside a block skips its first
-  // bytes of key stream.
+  // The counter block: the nonce, the stream, then the 16-byte block number big-endian; a start inside a block skips
+  // its first bytes of key stream.
   std::uint8_t iv[16];
-  for (int i = 0; i < 8; ++i) iv[i] = m_nonce[std::size_t(i)];
+  for (int i = 0; i < 4; ++i) iv[i] = m_nonce[std::size_t(i)];
+  for (int i = 0; i < 4; ++i) iv[4 + i] = std::uint8_t(stream >> (24 - 8 * i));
   std::uint64_t block = offset / 16;
   for (int i = 15; i >= 8; --i) {
     iv[i] = std::uint8_t(block & 0xff);

@@ -141,12 +141,32 @@ TEST_CASE("training data: spill files are encrypted under a key of the process a
   struct Cipher : inference::training::SpillCipher {
     io::ScratchCipher c;
     explicit Cipher(io::ScratchCipher cipher) : c(std::move(cipher)) {}
-    core::Status apply(void* data, std::size_t n, std::uint64_t offset) const override { return c.apply(data, n, offset); }
+    core::Status apply(void* data, std::size_t n, std::uint64_t offset, std::uint32_t file) const override {
+      return c.apply(data, n, offset, file);
+    }
   };
   CaseCache plain(0, (dir / "plain").string());
   CaseCache sealed(0, (dir / "sealed").string(), std::make_shared<const Cipher>(io::ScratchCipher::create().value()));
   REQUIRE(plain.add(*prepared).ok());
   REQUIRE(sealed.add(*prepared).ok());
+  // A second spill file of the same case under the same cipher: not the same bytes (no key stream is used twice).
+  test::ScratchDir second("cache-sealed-2");
+  auto cipher = std::make_shared<const Cipher>(io::ScratchCipher::create().value());
+  CaseCache twice(0, (second / "spill").string(), cipher);
+  REQUIRE(twice.add(*prepared).ok());
+  REQUIRE(twice.add(*prepared).ok());
+  {
+    std::vector<std::string> files;
+    for (const auto& e : fs::directory_iterator(second / "spill")) {
+      std::ifstream in(e.path(), std::ios::binary);
+      files.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    REQUIRE(files.size() == 2);
+    REQUIRE(files[0].size() == files[1].size());
+    std::size_t equal = 0;
+    for (std::size_t i = 0; i < files[0].size(); ++i) equal += files[0][i] == files[1][i];
+    CHECK(equal < files[0].size() / 100);
+  }
   const auto fileIn = [](const fs::path& folder) {
     for (const auto& e : fs::directory_iterator(folder)) {
       std::ifstream in(e.path(), std::ios::binary);
