@@ -65,7 +65,7 @@ class ShareStore {
 
   // Writes `relativePath` (folders below the root are created) through the verified write path and returns the
   // content's hex SHA-256. `mustBeNew`: refuse to replace an existing file (revisions are never overwritten).
-  // `kind` Content: patient data (a revision's content, an imported instance, a report file), sealed under the
+  // `kind` Content: patient data (a revision's content, an imported instance), sealed under the
   // share's content key when the share encrypts its content (io/share/share_trust.h encryptShareContent), and
   // refused, naming the reason, when it does and this user cannot have the key. Records stay in the clear (their
   // signatures are checked by every member, and they name no patient beyond the study's name).

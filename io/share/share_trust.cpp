@@ -231,7 +231,7 @@ ShareContentKeys loadContentKeys(const ShareStore& store) {
   // The newest generation wrapped for this user's key: each version's entry for the member holding this key.
   int mine = 0;
   std::optional<ContentKeyBytes> held;
-  std::string whyNot;
+  std::string whyNot, chainBroken;
   if (keyError) whyNot = keyError->describe();
   else if (!key) whyNot = "this user has no key (" + defaultSigningKeyPath() + ")";
   for (auto v = roster.versions().rbegin(); key && v != roster.versions().rend() && !held; ++v) {
@@ -262,9 +262,17 @@ ShareContentKeys loadContentKeys(const ShareStore& store) {
     out.readableFrom = out.readableTo = mine;
     for (int g = mine; g > 1; --g) {
       const auto b = blocks.find(g), before = blocks.find(g - 1);
-      if (b == blocks.end() || before == blocks.end()) break;
+      if (b == blocks.end() || before == blocks.end()) {
+        chainBroken = "the roster has no content key block of generation " + std::to_string(g - 1);
+        break;
+      }
       auto prev = openPreviousKey(*b->second, k, store.id(), rosterPath);
-      if (!prev || contentKeyIdHex(*prev) != before->second->id) break;
+      if (!prev || contentKeyIdHex(*prev) != before->second->id) {
+        chainBroken = prev ? "generation " + std::to_string(g) + " carries a key that is not generation " +
+                                 std::to_string(g - 1) + "'s"
+                           : prev.error().describe();
+        break;
+      }
       k = *prev;
       registerSealKey(asSealKey(k));
       out.readableFrom = g - 1;
@@ -293,6 +301,13 @@ ShareContentKeys loadContentKeys(const ShareStore& store) {
     reason = whyNot.empty() ? "it is not wrapped for " + now->user : whyNot;
   for (const auto& [g, block] : blocks) {
     if (g >= out.readableFrom && g <= out.readableTo && out.readableTo > 0) continue;
+    if (g < out.readableFrom && !chainBroken.empty()) {
+      std::array<std::uint8_t, 8> id{};
+      for (std::size_t i = 0; i < 8; ++i) id[i] = std::uint8_t(std::stoi(block->id.substr(2 * i, 2), nullptr, 16));
+      registerUnreadableSealKey(id, "the share's content key generation " + std::to_string(g) + " (id " + block->id +
+                                        "), which the roster's key chain does not give: " + chainBroken);
+      continue;
+    }
     std::array<std::uint8_t, 8> id{};
     for (std::size_t i = 0; i < 8; ++i) id[i] = std::uint8_t(std::stoi(block->id.substr(2 * i, 2), nullptr, 16));
     registerUnreadableSealKey(id, "the share's content key generation " + std::to_string(g) + " (id " + block->id +
@@ -321,7 +336,21 @@ std::shared_ptr<const ShareContentKeys> shareContentKeys(const ShareStore& store
 }
 
 core::Result<std::shared_ptr<const AtRestKey>> contentSealKey(const ShareStore& store, const std::string& what) {
-  const auto trust = shareTrust(store);
+  auto trust = shareTrust(store);
+  // A writer that keeps its store object for hours (a training run saving checkpoints) must not seal under a key
+  // read before a member was removed, nor write in the clear after encryption was turned on: the roster folder's
+  // newest number is looked at each time (a listing), and the roster read again when it moved.
+  {
+    const RevisionFolder folder(store, kRosterFolder, kRosterSuffix, ShareFile::Record);
+    auto list = folder.list();
+    int newest = list ? list->latest() : -1;
+    if (list)
+      for (const auto& d : list->damaged) newest = std::max(newest, d.number);
+    if (newest != (trust->roster ? trust->roster->version() : 0)) {
+      forgetShareTrust(store);
+      trust = shareTrust(store);
+    }
+  }
   if (trust->signedStore() && !trust->roster)
     return makeError(ErrorCode::InvalidArgument, what,
                      "this share's roster is not trusted, so whether its content must be encrypted cannot be told: "

@@ -69,8 +69,8 @@ core::Result<int> updateRoster(const ShareStore& store, const SigningKey& key,
 // Turns on encryption of the store's content files (io/trust/content_key.h): a new roster version whose content key
 // (generation 1) is wrapped for every member. Admins only (`key`); refused when a member has no box key (they could
 // not read the content: re-add them with theirs, or remove them) or when it is on already. From then on label
-// revisions, checkpoints, dataset versions, imported series and report files are sealed as they are written; what
-// was written before stays as it is. `updateRoster` keeps the key: a member added gets it wrapped for them; a member
+// revisions, checkpoints, dataset versions and imported series are sealed as they are written; what was written
+// before stays as it is. `updateRoster` keeps the key: a member added gets it wrapped for them; a member
 // removed, or whose keys change, makes a new generation that the members left get (the removed one cannot read
 // what is written afterwards).
 core::Result<int> encryptShareContent(const ShareStore& store, const SigningKey& key);

@@ -36,12 +36,13 @@ bool gcmOpen(const unsigned char* key, const unsigned char* nonce, const std::st
              unsigned char* out) {
   EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
   int n = 0;
+  unsigned char tail[16];
   const bool ok = ctx && EVP_DecryptInit_ex(ctx, EVP_aes_256_gcm(), nullptr, key, nonce) == 1 &&
                   EVP_DecryptUpdate(ctx, nullptr, &n, reinterpret_cast<const unsigned char*>(aad.data()),
                                     int(aad.size())) == 1 &&
                   EVP_DecryptUpdate(ctx, out, &n, sealed, 32) == 1 &&
                   EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, 16, const_cast<unsigned char*>(sealed + 32)) == 1 &&
-                  EVP_DecryptFinal_ex(ctx, out + 32, &n) == 1;
+                  EVP_DecryptFinal_ex(ctx, tail, &n) == 1;  // GCM writes nothing here
   EVP_CIPHER_CTX_free(ctx);
   if (!ok) OPENSSL_cleanse(out, 32);
   return ok;
@@ -151,12 +152,23 @@ core::Result<ContentKeyBytes> unwrapContentKey(const WrappedContentKey& wrapped,
   return out;
 }
 
+namespace {
+// The key the previous generation's key is sealed under: derived from the content key (HKDF, the chain's context), so
+// the content key itself seals files only.
+bool chainKey(const ContentKeyBytes& current, const std::string& context, unsigned char* out) {
+  // No salt given: RFC 5869 takes a hash length of zeros (OpenSSL wants it spelt out).
+  return hkdf(std::string(reinterpret_cast<const char*>(current.data()), current.size()), Bytes(32, 0), context, out);
+}
+}  // namespace
+
 core::Status sealPreviousKey(ContentKeyBlock& block, const ContentKeyBytes& current, const ContentKeyBytes& previous,
                              const std::string& storeId) {
-  unsigned char nonce[12], sealed[48];
-  if (RAND_bytes(nonce, sizeof nonce) != 1 ||
-      !gcmSeal(current.data(), nonce, previousContext(storeId, block.generation), previous.data(), sealed))
-    return makeError(ErrorCode::InvalidArgument, "content key", "OpenSSL could not seal the previous key");
+  unsigned char nonce[12], sealed[48], key[32];
+  const std::string context = previousContext(storeId, block.generation);
+  const bool ok = RAND_bytes(nonce, sizeof nonce) == 1 && chainKey(current, context, key) &&
+                  gcmSeal(key, nonce, context, previous.data(), sealed);
+  OPENSSL_cleanse(key, sizeof key);
+  if (!ok) return makeError(ErrorCode::InvalidArgument, "content key", "OpenSSL could not seal the previous key");
   block.previousNonce = base64Encode(nonce, sizeof nonce);
   block.previousKey = base64Encode(sealed, sizeof sealed);
   return core::Status::success();
@@ -169,7 +181,11 @@ core::Result<ContentKeyBytes> openPreviousKey(const ContentKeyBlock& block, cons
     return makeError(ErrorCode::InvalidArgument, source,
                      "content key generation " + std::to_string(block.generation) + " has no previous key in its form");
   ContentKeyBytes out{};
-  if (!gcmOpen(current.data(), nonce.data(), previousContext(storeId, block.generation), sealed.data(), out.data()))
+  unsigned char key[32];
+  const std::string context = previousContext(storeId, block.generation);
+  const bool ok = chainKey(current, context, key) && gcmOpen(key, nonce.data(), context, sealed.data(), out.data());
+  OPENSSL_cleanse(key, sizeof key);
+  if (!ok)
     return makeError(ErrorCode::InvalidArgument, source,
                      "the previous content key under generation " + std::to_string(block.generation) + " does not open");
   return out;

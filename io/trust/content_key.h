@@ -1,6 +1,6 @@
 #pragma once
-// A share's content key (issue 47, item 2): the share's content files (label revisions, checkpoints, series, report
-// files) are sealed (io/base/sealed_file.h) under a per-share AES-256 key, wrapped for each roster member with their
+// A share's content key (issue 47, item 2): the share's content files (label revisions, checkpoints, datasets,
+// imported series; not report files, which people open from the share with their own programs) are sealed (io/base/sealed_file.h) under a per-share AES-256 key, wrapped for each roster member with their
 // box key (X25519, io/trust/signing_key.h) in the signed roster itself (io/trust/roster.h, "content"):
 //   "content": {"generation": G, "id": <hex key id>, "wrapped": {<user>: {"epk": <b64 32>, "key": <b64 48>}},
 //               "previous": {"nonce": <b64 12>, "key": <b64 48>}}   (previous: absent in generation 1)
@@ -10,8 +10,13 @@
 //   context names the share, the generation and the member ("delineate-share-key/1\n<store>\n<G>\n<user>"), so an
 //   entry moved to another member, generation or share does not open.
 // - Generations: removing a member (or changing a member's keys) makes a new key, wrapped for the members left, with
-//   the previous generation's key sealed under it ("previous"): whoever holds the newest key reads every older
-//   generation; a removed member keeps what they could read before, and cannot read what is written afterwards.
+//   the previous generation's key sealed under it ("previous", AES-256-GCM under a key derived from the new one by
+//   HKDF with the chain's context, a random nonce): whoever holds the newest key reads every older generation; a
+//   removed member keeps what they could read before, and cannot read what is written afterwards.
+// - A roster with "content" is format 2, which clients from before content encryption refuse to read (they would
+//   re-sign it without the key and switch encryption off). The chain is checked from version to version
+//   (VerifiedRoster::fromChain): encryption is never switched off, a generation never goes back or skips, keeps its
+//   id, and a member who held the key and leaves, or changes keys, always brings a new generation.
 // - The roster is signed by an admin, hash-chained and pinned (io/trust/roster.h), so a planted or rolled-back key
 //   generation is refused with the roster: writers never seal under a key somebody slipped in.
 // OpenSSL's headers stay in content_key.cpp.

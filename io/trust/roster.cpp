@@ -36,8 +36,8 @@ nlohmann::json rosterJson(const Roster& r) {
     if (!m.boxKey.empty()) j["box"] = m.boxKey;
     members.push_back(std::move(j));
   }
-  nlohmann::json j{{"format", 1},          {"store", r.store}, {"version", r.version}, {"previous", r.previous},
-                   {"time", r.time},       {"members", members}};
+  nlohmann::json j{{"format", r.content.generation > 0 ? 2 : 1}, {"store", r.store}, {"version", r.version},
+                   {"previous", r.previous}, {"time", r.time}, {"members", members}};
   if (r.content.generation > 0) {
     nlohmann::json wrapped = nlohmann::json::object();
     for (const auto& [user, w] : r.content.wrapped) wrapped[user] = {{"epk", w.epk}, {"key", w.key}};
@@ -82,6 +82,35 @@ core::Status normalise(Roster& r, const std::string& source) {
                        "content key generation " + std::to_string(r.content.generation) + " does not carry the one before");
   }
   std::sort(r.members.begin(), r.members.end(), [](const auto& a, const auto& b) { return a.user < b.user; });
+  return core::Status::success();
+}
+
+// The content key from one roster version to the next (io/trust/content_key.h): never switched off, a generation
+// never going back or skipping and keeping its id, and a new one whenever a member who held the key leaves or
+// changes keys. `before` null: version 1.
+core::Status checkContentStep(const Roster* before, const Roster& now, const std::string& source) {
+  const ContentKeyBlock& b = now.content;
+  const auto refuse = [&](const std::string& why) { return makeError(ErrorCode::Corrupt, source, why); };
+  if (!before) {
+    if (b.generation > 1) return refuse("the roster's first version starts at content key generation " + std::to_string(b.generation));
+    return core::Status::success();
+  }
+  const ContentKeyBlock& a = before->content;
+  if (a.generation > 0 && b.generation == 0)
+    return refuse("content encryption was switched off (by a client that does not know it?): refused");
+  if (b.generation < a.generation || b.generation > a.generation + 1)
+    return refuse("the content key goes from generation " + std::to_string(a.generation) + " to " +
+                  std::to_string(b.generation));
+  if (b.generation == a.generation && a.generation > 0) {
+    if (b.id != a.id) return refuse("content key generation " + std::to_string(b.generation) + " changed its key");
+    for (const auto& [user, w] : a.wrapped) {
+      const RosterMember* was = before->member(user);
+      const RosterMember* is = now.member(user);
+      if (!is || !was || is->publicKey != was->publicKey || is->boxKey != was->boxKey)
+        return refuse(user + " left or changed keys and the content key stayed generation " +
+                      std::to_string(b.generation) + ": they could read what is written next");
+    }
+  }
   return core::Status::success();
 }
 
@@ -142,8 +171,11 @@ core::Result<Roster> parseRoster(const std::string& document, const std::string&
   if (j.is_discarded() || !j.is_object()) return makeError(ErrorCode::ParseError, source, "the roster is not a JSON object");
   Roster r;
   try {
-    if (j.at("format").get<int>() != 1)
-      return makeError(ErrorCode::ParseError, source, "roster format " + j.at("format").dump() + " is not 1");
+    const int format = j.at("format").get<int>();
+    if (format != 1 && format != 2)
+      return makeError(ErrorCode::ParseError, source, "roster format " + j.at("format").dump() + " is not 1 or 2");
+    if ((format == 2) != j.contains("content"))
+      return makeError(ErrorCode::ParseError, source, "a roster of format 2 has a content key, and only one of format 2");
     r.store = j.at("store").get<std::string>();
     r.version = j.at("version").get<int>();
     r.previous = j.at("previous").get<std::string>();
@@ -215,6 +247,8 @@ core::Result<VerifiedRoster> VerifiedRoster::fromChain(const std::vector<std::st
     j["signature"].erase("value");
     if (!key->verify(kRosterPrefix + j.dump(), value))
       return makeError(ErrorCode::Corrupt, source, "the roster's signature does not verify: it was changed after signing");
+    if (core::Status s = checkContentStep(i == 0 ? nullptr : &out.m_versions.back(), *parsed, source); !s)
+      return s.error();
     for (const auto& m : parsed->members) {
       auto mk = PublicKey::fromBase64(m.publicKey, source);
       if (!mk) return mk.error();

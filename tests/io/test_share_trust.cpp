@@ -475,8 +475,10 @@ TEST_CASE("trust: the share's content encrypted for its members, a removed membe
     CHECK(refusal(io::encryptShareContent(alice.store, share.keys.at("alice"))).find("already") != std::string::npos);
   }
   std::string firstKeyId;
+  std::optional<io::ShareStore> bobsStore;  // kept open across the removal, as a long training run keeps its store
   {
     auto bob = share.as("bob");
+    bobsStore.emplace(bob.store);
     auto set = io::LabelSetRevisions::open(bob.store, "mouse-1", "atlas").value();
     auto saved = set.save(labels.data(), labels.size(), io::SaveRequest{"", 0, "before", {}});
     REQUIRE(saved.ok());
@@ -515,19 +517,22 @@ TEST_CASE("trust: the share's content encrypted for its members, a removed membe
   }
   {
     auto alice = share.as("alice");
-    REQUIRE(io::updateRoster(alice.store, share.keys.at("alice"), [](io::Roster& r) {
-              r.members.erase(std::remove_if(r.members.begin(), r.members.end(),
-                                             [](const io::RosterMember& m) { return m.user == "dave"; }),
-                              r.members.end());
-              return core::Status::success();
-            }).ok());
+    auto removed = io::updateRoster(alice.store, share.keys.at("alice"), [](io::Roster& r) {
+      r.members.erase(std::remove_if(r.members.begin(), r.members.end(),
+                                     [](const io::RosterMember& m) { return m.user == "dave"; }),
+                      r.members.end());
+      return core::Status::success();
+    });
+    INFO((removed ? std::string() : removed.error().describe()));
+    REQUIRE(removed.ok());
     const auto st = io::readShareTrust(alice.store);
     CHECK(st.contentGeneration == 2);
     CHECK(st.contentReaders == std::vector<std::string>{"alice", "bob", "carol", "erin"});
   }
   {
     auto bob = share.as("bob");
-    auto set = io::LabelSetRevisions::open(bob.store, "mouse-1", "atlas").value();
+    // The store object bob opened before the removal: it looks at the roster again before sealing.
+    auto set = io::LabelSetRevisions::open(*bobsStore, "mouse-1", "atlas").value();
     REQUIRE(set.save(labels.data(), labels.size(), io::SaveRequest{"", 1, "after", {}}).ok());
     CHECK(sealKeyIdOf(contentFileOf(set, 2)) != firstKeyId);  // the new generation's key
     CHECK(set.load(1).value() == labels);  // and the old one still read through the chain
@@ -583,4 +588,64 @@ TEST_CASE("trust: the share's content encrypted for its members, a removed membe
           std::string::npos);
     writeText(versions.back(), original);
   }
+}
+
+TEST_CASE("trust: a roster chain that switches content encryption off, changes a generation's key or keeps it past a "
+          "member's removal is refused",
+          "[trust][encrypt]") {
+  auto alice = io::SigningKey::generate().value();
+  auto bob = io::SigningKey::generate().value();
+  const std::string store = "00112233445566778899aabbccddeeff";
+  io::Roster v1;
+  v1.version = 1;
+  v1.store = store;
+  v1.time = "2026-11-29T08:00:00.000Z";
+  v1.members = {{"alice", alice.publicKey().base64(), {"admin"}, alice.boxPublicKey()},
+                {"bob", bob.publicKey().base64(), {"annotator"}, bob.boxPublicKey()}};
+  const auto key = io::newContentKey().value();
+  v1.content.generation = 1;
+  v1.content.id = io::contentKeyIdHex(key);
+  for (const auto& m : v1.members)
+    v1.content.wrapped[m.user] = io::wrapContentKey(key, m.boxKey, io::contentKeyContext(store, 1, m.user)).value();
+  const std::string doc1 = io::signRoster(v1, alice).value();
+  CHECK(nlohmann::json::parse(doc1)["format"] == 2);
+  const auto chain = [&](io::Roster next) {
+    next.version = 2;
+    next.previous = io::sha256Hex(doc1.data(), doc1.size());
+    const std::string doc2 = io::signRoster(next, alice).value();
+    return io::VerifiedRoster::fromChain({doc1, doc2}, {1, 2}, {"v1", "v2"}, store);
+  };
+  {
+    io::Roster same = v1;
+    auto ok = chain(same);
+    INFO((ok ? std::string() : ok.error().describe()));
+    CHECK(ok.ok());
+  }
+  {
+    io::Roster off = v1;
+    off.content = {};
+    CHECK(refusal(chain(off)).find("switched off") != std::string::npos);
+  }
+  {
+    io::Roster changed = v1;
+    changed.content.id = io::contentKeyIdHex(io::newContentKey().value());
+    CHECK(refusal(chain(changed)).find("changed its key") != std::string::npos);
+  }
+  {
+    io::Roster bobGone = v1;
+    bobGone.members.pop_back();
+    bobGone.content.wrapped.erase("bob");
+    CHECK(refusal(chain(bobGone)).find("bob left or changed keys") != std::string::npos);
+  }
+  {
+    io::Roster skipped = v1;
+    skipped.content.generation = 3;
+    skipped.content.previousNonce = "AAAAAAAAAAAAAAAA";
+    skipped.content.previousKey = std::string(64, 'A');
+    CHECK(refusal(chain(skipped)).find("from generation 1 to 3") != std::string::npos);
+  }
+  // A format-1 document with a content key (what an older client would sign) does not parse.
+  std::string relabelled = doc1;
+  relabelled.replace(relabelled.find("\"format\": 2"), 11, "\"format\": 1");
+  CHECK(refusal(io::parseRoster(relabelled, "v1")).find("format 2") != std::string::npos);
 }
