@@ -19,6 +19,7 @@
 
 #include "io/base/atomic_file.h"
 #include "io/base/file_read.h"
+#include "io/base/sealed_file.h"
 #include "io/share/audit_log.h"
 #include "io/share/share_trust_internal.h"
 #include "io/volume/nifti.h"
@@ -240,11 +241,47 @@ core::Status checkExtra(const std::string& folder, const std::string& extraJson)
 }
 }  // namespace
 
+namespace {
+// Freshness evidence against a rolled-back roster (README "The share's content"): the newest content file of the
+// folder is sealed under a content key the roster this writer reads does not list. Then someone wrote with a newer
+// roster than this one (which was cut back, or this user's view is behind): nothing is written, rather than sealed
+// under an older key (one a removed member holds) or in the clear.
+core::Status checkNewestSealing(const ShareStore& store, const std::string& folderRel) {
+  auto folder = store.resolve(folderRel);
+  if (!folder) return folder.error();
+  std::string newest;
+  std::error_code ec;
+  for (fs::directory_iterator it(*folder, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() > 8 && name[0] == 'r' && std::all_of(name.begin() + 1, name.begin() + 7, ::isdigit) &&
+        name[7] == '.' && name.compare(name.size() - 5, 5, ".json") != 0 && name > newest)
+      newest = name;
+  }
+  if (newest.empty()) return core::Status::success();
+  const std::string path = *folder + "/" + newest;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return core::Status::success();  // a file that cannot be read is another check's business
+  std::uint8_t header[kSealHeaderBytes];
+  const ssize_t n = ::pread(fd, header, sizeof header, 0);
+  ::close(fd);
+  if (n != ssize_t(sizeof header) || !looksSealed(header, sizeof header)) return core::Status::success();
+  std::array<std::uint8_t, 8> id{};
+  std::memcpy(id.data(), header + 8, id.size());
+  if (rosterListsContentKey(store, id)) return core::Status::success();
+  return makeError(ErrorCode::InvalidArgument, path,
+                   "is sealed under a content key that the share's roster, as this user reads it, does not list: a "
+                   "newer roster wrote it (the roster was cut back, or this user has not seen its newest versions). "
+                   "Nothing is written; compare 'delineate-cli trust show' with an admin's");
+}
+}  // namespace
+
 core::Result<RevisionInfo> RevisionFolder::save(const void* data, std::size_t size, const SaveRequest& request) const {
   if (core::Status s = m_store->checkMounted(); !s) return s.error();
   if (core::Status s = checkExtra(m_folder, request.extraJson); !s) return s.error();
-  if (m_kind == ShareFile::Content)  // refused before a number is claimed, rather than leaving it incomplete
+  if (m_kind == ShareFile::Content) {  // refused before a number is claimed, rather than leaving it incomplete
     if (auto key = contentSealKey(*m_store, m_store->root() + "/" + m_folder); !key) return key.error();
+    if (core::Status s = checkNewestSealing(*m_store, m_folder); !s) return s.error();
+  }
   RevisionInfo info;
   info.sha256 = sha256Hex(data, size);
   info.bytes = size;
@@ -276,6 +313,7 @@ core::Result<RevisionInfo> RevisionFolder::saveFile(const std::string& sourcePat
   if (m_kind == ShareFile::Content) {
     auto key = contentSealKey(*m_store, *folder);
     if (!key) return key.error();
+    if (core::Status s = checkNewestSealing(*m_store, m_folder); !s) return s.error();
     options.sealKey = std::move(*key);
   }
   auto writer = AtomicFileWriter::create(staged, options);

@@ -335,6 +335,20 @@ std::shared_ptr<const ShareContentKeys> shareContentKeys(const ShareStore& store
   return cache.content;
 }
 
+bool rosterListsContentKey(const ShareStore& store, const std::array<std::uint8_t, 8>& id) {
+  const auto trust = shareTrust(store);
+  if (!trust->roster) return false;
+  static const char* digits = "0123456789abcdef";
+  std::string hex;
+  for (std::uint8_t b : id) {
+    hex += digits[b >> 4];
+    hex += digits[b & 15];
+  }
+  for (const Roster& v : trust->roster->versions())
+    if (v.content.generation > 0 && v.content.id == hex) return true;
+  return false;
+}
+
 core::Result<std::shared_ptr<const AtRestKey>> contentSealKey(const ShareStore& store, const std::string& what) {
   auto trust = shareTrust(store);
   // A writer that keeps its store object for hours (a training run saving checkpoints) must not seal under a key

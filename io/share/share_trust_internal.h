@@ -66,6 +66,9 @@ std::shared_ptr<const ShareContentKeys> shareContentKeys(const ShareStore& store
 // content must be encrypted cannot be told then, and nothing is written in the clear by mistake).
 core::Result<std::shared_ptr<const AtRestKey>> contentSealKey(const ShareStore& store, const std::string& what);
 
+// Whether `id` (a sealed file's key id) is one of the content key generations the store's roster lists.
+bool rosterListsContentKey(const ShareStore& store, const std::array<std::uint8_t, 8>& id);
+
 RecordTrust verifyRecord(const ShareStore& store, const std::string& relativePath, const nlohmann::json& record,
                          const std::string& author, const std::string& role);
 // Whether a record counts for review state: signed by a member in role on a signed store, anything on an unsigned one.

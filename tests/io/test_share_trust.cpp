@@ -475,6 +475,7 @@ TEST_CASE("trust: the share's content encrypted for its members, a removed membe
     CHECK(refusal(io::encryptShareContent(alice.store, share.keys.at("alice"))).find("already") != std::string::npos);
   }
   std::string firstKeyId;
+  int removalVersion = 0;
   std::optional<io::ShareStore> bobsStore;  // kept open across the removal, as a long training run keeps its store
   {
     auto bob = share.as("bob");
@@ -528,6 +529,7 @@ TEST_CASE("trust: the share's content encrypted for its members, a removed membe
     const auto st = io::readShareTrust(alice.store);
     CHECK(st.contentGeneration == 2);
     CHECK(st.contentReaders == std::vector<std::string>{"alice", "bob", "carol", "erin"});
+    removalVersion = st.version;
   }
   {
     auto bob = share.as("bob");
@@ -568,6 +570,30 @@ TEST_CASE("trust: the share's content encrypted for its members, a removed membe
     auto set = io::LabelSetRevisions::open(frank.store, "mouse-1", "atlas").value();
     CHECK(set.load(1).value() == labels);
     CHECK(set.load(2).value() == labels);
+  }
+  {
+    // The removed member cuts the roster back to before their removal (they can still write to the folder). erin has
+    // never looked at this share: she pins the cut roster, which wraps generation 1 (dave's) for her. The label set's
+    // newest revision is sealed under generation 2, which that roster does not list: her save is refused rather than
+    // sealed under dave's key.
+    const fs::path folder = fs::path(share.root) / "trust" / "roster";
+    const fs::path aside = share.dir.path() / "roster-aside";
+    fs::create_directories(aside);
+    for (const auto& e : fs::directory_iterator(folder)) {
+      const std::string name = e.path().filename().string();
+      if (name.size() > 7 && name[0] == 'r' && std::stoi(name.substr(1, 6)) >= removalVersion)
+        fs::rename(e.path(), aside / name);
+    }
+    {
+      auto erin = share.as("erin");
+      CHECK(io::readShareTrust(erin.store).contentGeneration == 1);
+      auto set = io::LabelSetRevisions::open(erin.store, "mouse-1", "atlas").value();
+      const std::string why = refusal(set.save(labels.data(), labels.size(), io::SaveRequest{"", 2, "x", {}}));
+      CHECK(why.find("r000002.nii.gz") != std::string::npos);
+      CHECK(why.find("does not list") != std::string::npos);
+      CHECK(set.list()->latest() == 2);
+    }
+    for (const auto& e : fs::directory_iterator(aside)) fs::rename(e.path(), folder / e.path().filename());
   }
   {
     // A wrapped key moved to another member's entry does not open (the entry names its member), and a roster changed
