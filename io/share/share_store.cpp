@@ -154,19 +154,29 @@ core::Result<std::string> ShareStore::writeFile(const std::string& relativePath,
   return writer->sha256Hex();
 }
 
-core::Status streamFileBlocks(const std::string& path, std::uint64_t expectedBytes, const BlockSink& sink) {
+namespace {
+// Opens `path` to be streamed and allocates the copy buffer: the descriptor, or an error naming the file.
+core::Result<int> openToStream(const std::string& path, std::vector<std::uint8_t>& block) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     const int e = errno;
     return makeError(e == ENOENT ? ErrorCode::NotFound : ErrorCode::ReadFailed, path, "cannot open: " + errnoText(e));
   }
-  std::vector<std::uint8_t> block;
   try {
     block.resize(kBlockBytes);
   } catch (const std::bad_alloc&) {
     ::close(fd);
     return makeError(ErrorCode::OutOfMemory, path, "cannot allocate the copy buffer");
   }
+  return fd;
+}
+}  // namespace
+
+core::Status streamFileBlocks(const std::string& path, std::uint64_t expectedBytes, const BlockSink& sink) {
+  std::vector<std::uint8_t> block;
+  auto opened = openToStream(path, block);
+  if (!opened) return opened.error();
+  const int fd = *opened;
   std::uint64_t total = 0;
   for (;;) {
     const ssize_t n = ::read(fd, block.data(), block.size());
@@ -247,11 +257,10 @@ core::Status streamContentBlocks(const ShareStore& store, const std::string& pat
                                  const BlockSink& sink) {
   if (!isSealedFile(path)) return streamFileBlocks(path, expectedBytes, sink);
   (void)shareContentKeys(store);  // makes the keys this user holds known to the sealed reader
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    const int e = errno;
-    return makeError(e == ENOENT ? ErrorCode::NotFound : ErrorCode::ReadFailed, path, "cannot open: " + errnoText(e));
-  }
+  std::vector<std::uint8_t> block;
+  auto opened = openToStream(path, block);
+  if (!opened) return opened.error();
+  const int fd = *opened;
   auto reader = SealedReader::open(fd, path);
   if (!reader) {
     ::close(fd);
@@ -263,13 +272,6 @@ core::Status streamContentBlocks(const ShareStore& store, const std::string& pat
     return makeError(ErrorCode::Corrupt, path,
                      "holds " + std::to_string(size) + " bytes, its metadata says " + std::to_string(expectedBytes) +
                          " (truncated or damaged)");
-  }
-  std::vector<std::uint8_t> block;
-  try {
-    block.resize(kBlockBytes);
-  } catch (const std::bad_alloc&) {
-    ::close(fd);
-    return makeError(ErrorCode::OutOfMemory, path, "cannot allocate the copy buffer");
   }
   core::Status result = core::Status::success();
   for (std::uint64_t offset = 0; offset < size;) {

@@ -1,5 +1,7 @@
 #include "io/share/share_trust.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -353,8 +355,26 @@ core::Result<std::shared_ptr<const AtRestKey>> contentSealKey(const ShareStore& 
   auto trust = shareTrust(store);
   // A writer that keeps its store object for hours (a training run saving checkpoints) must not seal under a key
   // read before a member was removed, nor write in the clear after encryption was turned on: the roster folder's
-  // newest number is looked at each time (a listing), and the roster read again when it moved.
+  // newest number is looked at (a listing: at once when the folder's change time moved, else at most once a second,
+  // so an import of 500 instances lists it a few times, not 500), and the roster read again when it moved.
+  bool look = false;
   {
+    std::string stamp = "none";
+    struct stat st {};
+    if (::stat((store.root() + "/" + kRosterFolder).c_str(), &st) == 0)
+      stamp = std::to_string(st.st_ino) + ":" + std::to_string(st.st_ctim.tv_sec) + "." +
+              std::to_string(st.st_ctim.tv_nsec) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
+              std::to_string(st.st_mtim.tv_nsec);
+    ShareTrustCache& cache = store.trustCache();
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    const auto now = std::chrono::steady_clock::now();
+    if (stamp != cache.rosterStamp || now - cache.rosterLooked >= std::chrono::seconds(1)) {
+      cache.rosterLooked = now;
+      cache.rosterStamp = stamp;
+      look = true;
+    }
+  }
+  if (look) {
     const RevisionFolder folder(store, kRosterFolder, kRosterSuffix, ShareFile::Record);
     auto list = folder.list();
     int newest = list ? list->latest() : -1;

@@ -2,6 +2,7 @@
 // The share room's own side of signed records: the cached trust state of a store object, signing a JSON record as it
 // is written and verifying one as it is read (io/share/share_trust.h states the rules).
 
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -37,6 +38,8 @@ struct ShareTrustCache {
   std::mutex mutex;
   std::shared_ptr<const ShareTrustState> state;
   std::shared_ptr<const ShareContentKeys> content;
+  std::chrono::steady_clock::time_point rosterLooked{};  // when contentSealKey last listed the roster folder
+  std::string rosterStamp;                                // and the folder's inode and change time then
   bool keyRead = false;
   std::shared_ptr<const SigningKey> key;
   std::optional<core::Error> keyError;
