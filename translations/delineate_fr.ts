@@ -130,7 +130,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="+124"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="+125"/>
         <source>out of memory</source>
         <translation>mémoire insuffisante</translation>
     </message>
@@ -157,7 +157,7 @@
         <translation>La série %1 de %2 contient %3 RT Structure Sets ; ouvrez-en un avec Fichier &gt; Ouvrir un RT Structure Set depuis %4</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+63"/>
         <source>%1: no image series found</source>
         <translation>%1&#xa0;: aucune série d&apos;images trouvée</translation>
     </message>
@@ -1174,7 +1174,7 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/shell/main_window.cpp" line="+89"/>
+        <location filename="../app/gui/shell/main_window.cpp" line="+91"/>
         <location line="+250"/>
         <location line="+72"/>
         <source>Delineate</source>
@@ -1207,12 +1207,12 @@
     <message>
         <location line="-98"/>
         <location line="+105"/>
-        <location line="+494"/>
+        <location line="+507"/>
         <source>Training</source>
         <translation>Entraînement</translation>
     </message>
     <message>
-        <location line="-597"/>
+        <location line="-610"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>Ouvrez une image (Fichier &gt; Ouvrir une image) ou un dossier DICOM</translation>
     </message>
@@ -1310,7 +1310,12 @@
         <translation>   hors de l&apos;image</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+16"/>
+        <source>%1: cannot encode the screenshot</source>
+        <translation>%1 : impossible d’encoder la capture d’écran</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>VISTA-3D checkpoint: %1</source>
         <translation>Checkpoint VISTA-3D : %1</translation>
     </message>
@@ -1533,12 +1538,7 @@
         <translation>PNG (*.png)</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>%1: cannot write the screenshot</source>
-        <translation>%1&#xa0;: impossible d&apos;écrire la capture d&apos;écran</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>&amp;Export</source>
         <translation>E&amp;xporter</translation>
     </message>
@@ -2476,7 +2476,7 @@ Accepter la licence et télécharger ?</translation>
 <context>
     <name>delineate::app::gui::PacsPeer</name>
     <message>
-        <location filename="../app/gui/pacs/pacs_peer.cpp" line="+92"/>
+        <location filename="../app/gui/pacs/pacs_peer.cpp" line="+93"/>
         <source>token</source>
         <translation>jeton</translation>
     </message>
@@ -4436,7 +4436,7 @@ Accepter la licence et télécharger ?</translation>
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="-331"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="-335"/>
         <source>Cancelled</source>
         <translation>Annulé</translation>
     </message>
@@ -4445,17 +4445,17 @@ Accepter la licence et télécharger ?</translation>
         <location line="+27"/>
         <location line="+23"/>
         <location line="+64"/>
-        <location line="+117"/>
+        <location line="+121"/>
         <source>Loading %1</source>
         <translation>Chargement de %1</translation>
     </message>
     <message>
-        <location line="-102"/>
+        <location line="-106"/>
         <source>Opening the structure set %1 from the share</source>
         <translation>Ouverture du structure set %1 depuis le partage</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+65"/>
         <source>Indexing %1</source>
         <translation>Indexation de %1</translation>
     </message>

@@ -130,7 +130,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="+124"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="+125"/>
         <source>out of memory</source>
         <translation>内存不足</translation>
     </message>
@@ -157,7 +157,7 @@
         <translation>%2 的序列 %1 含有 %3 个 RT 结构集；请用 文件 &gt; 打开 RT 结构集 从 %4 打开其中一个</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+63"/>
         <source>%1: no image series found</source>
         <translation>%1：未找到图像序列</translation>
     </message>
@@ -1166,7 +1166,7 @@
 <context>
     <name>delineate::app::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/shell/main_window.cpp" line="+89"/>
+        <location filename="../app/gui/shell/main_window.cpp" line="+91"/>
         <location line="+250"/>
         <location line="+72"/>
         <source>Delineate</source>
@@ -1199,12 +1199,12 @@
     <message>
         <location line="-98"/>
         <location line="+105"/>
-        <location line="+494"/>
+        <location line="+507"/>
         <source>Training</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location line="-597"/>
+        <location line="-610"/>
         <source>Open an image (File &gt; Open Image) or a DICOM folder</source>
         <translation>请打开图像（文件 &gt; 打开图像）或 DICOM 文件夹</translation>
     </message>
@@ -1301,7 +1301,12 @@
         <translation>   图像外</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+16"/>
+        <source>%1: cannot encode the screenshot</source>
+        <translation>%1：无法编码屏幕截图</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>VISTA-3D checkpoint: %1</source>
         <translation>VISTA-3D 检查点：%1</translation>
     </message>
@@ -1524,12 +1529,7 @@
         <translation>PNG (*.png)</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>%1: cannot write the screenshot</source>
-        <translation>%1：无法写入截图</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;X)</translation>
     </message>
@@ -2464,7 +2464,7 @@ SHA-256：%5
 <context>
     <name>delineate::app::gui::PacsPeer</name>
     <message>
-        <location filename="../app/gui/pacs/pacs_peer.cpp" line="+92"/>
+        <location filename="../app/gui/pacs/pacs_peer.cpp" line="+93"/>
         <source>token</source>
         <translation>令牌</translation>
     </message>
@@ -4417,7 +4417,7 @@ SHA-256：%5
 <context>
     <name>delineate::app::gui::StudyLoader</name>
     <message>
-        <location filename="../app/gui/study/study_loader.cpp" line="-331"/>
+        <location filename="../app/gui/study/study_loader.cpp" line="-335"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
@@ -4426,17 +4426,17 @@ SHA-256：%5
         <location line="+27"/>
         <location line="+23"/>
         <location line="+64"/>
-        <location line="+117"/>
+        <location line="+121"/>
         <source>Loading %1</source>
         <translation>正在加载 %1</translation>
     </message>
     <message>
-        <location line="-102"/>
+        <location line="-106"/>
         <source>Opening the structure set %1 from the share</source>
         <translation>正在从共享打开结构集 %1</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+65"/>
         <source>Indexing %1</source>
         <translation>正在索引 %1</translation>
     </message>

@@ -42,6 +42,7 @@
 #include "io/share/share_store.h"
 #include "io/volume/image_file.h"
 #include "tests/cli/cli_runner.h"
+#include "tests/common/other_user.h"
 #include "tests/common/test_support.h"
 #include "tests/gui/gui_fixtures.h"
 #include "tests/gui_support/gui_app.h"
@@ -414,6 +415,17 @@ TEST_CASE("delineate (the program) opens an image with labels and writes its scr
   QImage image;
   REQUIRE(image.load(QString::fromStdString(shot.string())));
   CHECK(image.width() >= 800);
+  // A picture of the patient's images: never readable by others, whatever the umask (io's Personal rule; QImage::save
+  // left it to the umask).
+  CHECK((test::modeOf(shot) & 07) == 0);
+  {
+    const auto again = test::runProgram("/bin/sh", "-c " + test::quoted("umask 000; exec '" + std::string(DELINEATE_GUI_PATH) +
+                                                                   "' " + test::quoted(kSampleCt) + " --screenshot " +
+                                                                   test::quoted((dir / "open.png").string())));
+    INFO(again.out);
+    REQUIRE(again.exitCode == 0);
+    CHECK((test::modeOf(dir / "open.png") & 07) == 0);
+  }
   const auto missing = test::runProgram(DELINEATE_GUI_PATH, test::quoted((dir / "none.nii.gz").string()) +
                                                              " --screenshot " + test::quoted(shot.string()));
   CHECK(missing.exitCode == 1);

@@ -90,8 +90,9 @@ int main(int argc, char** argv) {
   window.show();
   int exitCode = 0;
   const auto writeShot = [&] {
-    const bool ok = window.screenshot().save(shotPath);
-    if (!ok) std::fprintf(stderr, "error: %s: cannot write the screenshot\n", qPrintable(shotPath));
+    const QString why = window.saveScreenshot(shotPath);
+    const bool ok = why.isEmpty();
+    if (!ok) std::fprintf(stderr, "error: %s\n", qPrintable(why));
     else std::printf("%s: %s\n", qPrintable(shotPath), qPrintable(window.readout()));
     exitCode = ok ? 0 : 1;
     app.quit();

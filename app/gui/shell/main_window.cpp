@@ -2,6 +2,7 @@
 #include "app/gui/shell/welcome_panel.h"
 
 #include <QActionGroup>
+#include <QBuffer>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -29,6 +30,7 @@
 #include <cmath>
 
 #include "app/gui/ai/ai_panel.h"
+#include "io/base/atomic_file.h"
 #include "app/gui/ai/model_downloads.h"
 #include "app/gui/ai/model_registry.h"
 #include "app/gui/base/dialog_folders.h"
@@ -595,6 +597,19 @@ void MainWindow::refreshViews() {
 }
 
 QImage MainWindow::screenshot() { return grab().toImage(); }
+
+QString MainWindow::saveScreenshot(const QString& path) {
+  // QImage::save would leave the file to the umask (0644 under the usual 022): a picture of a patient's images.
+  QByteArray png;
+  QBuffer buffer(&png);
+  if (!buffer.open(QIODevice::WriteOnly) || !screenshot().save(&buffer, "PNG"))
+    return tr("%1: cannot encode the screenshot").arg(path);
+  io::AtomicWriteOptions options;
+  options.access = io::FileAccess::Personal;
+  if (core::Status s = io::writeFileAtomically(path.toStdString(), png.constData(), std::size_t(png.size()), options); !s)
+    return QString::fromStdString(s.error().describe());
+  return {};
+}
 
 ModelDownloadsDialog* MainWindow::showModelDownloads() {
   if (!m_modelDownloads) {

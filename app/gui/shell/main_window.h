@@ -109,6 +109,9 @@ class MainWindow : public QMainWindow, public Workbench {
   QString readout() const;
   // The whole window as on screen, views included.
   QImage screenshot();
+  // It written as a PNG to `path` (a path the user chose: io's Personal rule, never readable by others, written
+  // atomically): an empty string, or why not, naming the file.
+  QString saveScreenshot(const QString& path);
 
  Q_SIGNALS:
   void reportPublished(QString folder);  // relative to the share root

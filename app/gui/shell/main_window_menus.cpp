@@ -151,7 +151,8 @@ void MainWindow::buildMenus() {
   file->addSeparator();
   file->addAction(tr("Save &Screenshot..."), this, [this] {
     const QString path = QFileDialog::getSaveFileName(this, tr("Save Screenshot"), "screenshot.png", tr("PNG (*.png)"));
-    if (!path.isEmpty() && !screenshot().save(path)) reportError(tr("%1: cannot write the screenshot").arg(path));
+    if (path.isEmpty()) return;
+    if (const QString why = saveScreenshot(path); !why.isEmpty()) reportError(why);
   });
   QMenu* exportMenu = file->addMenu(tr("&Export"));
   m_exports->fillMenu(exportMenu);
