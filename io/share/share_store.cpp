@@ -267,7 +267,7 @@ core::Status streamContentBlocks(const ShareStore& store, const std::string& pat
     // Sealed under a key this user does not hold, on a share whose keys cannot be had at all (its roster is not
     // trusted): that is the reason, not a missing at-rest key.
     const auto keys = shareContentKeys(store);
-    if (reader.error().code == ErrorCode::InvalidArgument && keys->readableTo == 0 && !keys->problem.empty())
+    if (reader.error().code == ErrorCode::InvalidArgument && keys->generation == 0 && !keys->problem.empty())
       return makeError(ErrorCode::InvalidArgument, path,
                        "is encrypted for the share's members and cannot be read: " + keys->problem);
     return reader.error();

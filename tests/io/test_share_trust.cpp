@@ -612,6 +612,10 @@ TEST_CASE("trust: the share's content encrypted for its members, a removed membe
     auto set = io::LabelSetRevisions::open(bob.store, "mouse-1", "atlas").value();
     CHECK(refusal(set.save(labels.data(), labels.size(), io::SaveRequest{"", 2, "x", {}})).find("not trusted") !=
           std::string::npos);
+    // Nor is anything read: the keys come from the roster, and the reason given is the roster's.
+    const std::string why = refusal(set.load(2));
+    CHECK(why.find("r000002.nii.gz") != std::string::npos);
+    CHECK(why.find("roster is not trusted") != std::string::npos);
     writeText(versions.back(), original);
   }
 }
