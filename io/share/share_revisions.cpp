@@ -253,7 +253,8 @@ core::Status checkNewestSealing(const ShareStore& store, const std::string& fold
   std::error_code ec;
   for (fs::directory_iterator it(*folder, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (name.size() > 8 && name[0] == 'r' && std::all_of(name.begin() + 1, name.begin() + 7, ::isdigit) &&
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };  // names may hold any byte
+    if (name.size() > 8 && name[0] == 'r' && std::all_of(name.begin() + 1, name.begin() + 7, digit) &&
         name[7] == '.' && name.compare(name.size() - 5, 5, ".json") != 0 && name > newest)
       newest = name;
   }
