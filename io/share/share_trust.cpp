@@ -303,17 +303,11 @@ ShareContentKeys loadContentKeys(const ShareStore& store) {
     reason = whyNot.empty() ? "it is not wrapped for " + now->user : whyNot;
   for (const auto& [g, block] : blocks) {
     if (g >= out.readableFrom && g <= out.readableTo && out.readableTo > 0) continue;
-    if (g < out.readableFrom && !chainBroken.empty()) {
-      std::array<std::uint8_t, 8> id{};
-      for (std::size_t i = 0; i < 8; ++i) id[i] = std::uint8_t(std::stoi(block->id.substr(2 * i, 2), nullptr, 16));
-      registerUnreadableSealKey(id, "the share's content key generation " + std::to_string(g) + " (id " + block->id +
-                                        "), which the roster's key chain does not give: " + chainBroken);
-      continue;
-    }
-    std::array<std::uint8_t, 8> id{};
-    for (std::size_t i = 0; i < 8; ++i) id[i] = std::uint8_t(std::stoi(block->id.substr(2 * i, 2), nullptr, 16));
-    registerUnreadableSealKey(id, "the share's content key generation " + std::to_string(g) + " (id " + block->id +
-                                      "), which " + who + " cannot read: " + reason);
+    const bool chainCut = g < out.readableFrom && !chainBroken.empty();
+    registerUnreadableSealKey(keyIdFromHex(block->id),
+                              "the share's content key generation " + std::to_string(g) + " (id " + block->id + "), " +
+                                  (chainCut ? "which the roster's key chain does not give: " + chainBroken
+                                            : "which " + who + " cannot read: " + reason));
   }
   if (out.generation > 0 && out.readableTo == out.generation) {
     out.current = asSealKey(*held);
@@ -340,12 +334,7 @@ std::shared_ptr<const ShareContentKeys> shareContentKeys(const ShareStore& store
 bool rosterListsContentKey(const ShareStore& store, const std::array<std::uint8_t, 8>& id) {
   const auto trust = shareTrust(store);
   if (!trust->roster) return false;
-  static const char* digits = "0123456789abcdef";
-  std::string hex;
-  for (std::uint8_t b : id) {
-    hex += digits[b >> 4];
-    hex += digits[b & 15];
-  }
+  const std::string hex = keyIdHex(id);
   for (const Roster& v : trust->roster->versions())
     if (v.content.generation > 0 && v.content.id == hex) return true;
   return false;

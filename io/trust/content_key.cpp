@@ -68,8 +68,7 @@ std::string previousContext(const std::string& storeId, int generation) {
 }
 }  // namespace
 
-std::string contentKeyIdHex(const ContentKeyBytes& key) {
-  const auto id = sealKeyId(key, kShareKeyLabel);
+std::string keyIdHex(const std::array<std::uint8_t, 8>& id) {
   static const char* digits = "0123456789abcdef";
   std::string out;
   for (std::uint8_t b : id) {
@@ -78,6 +77,16 @@ std::string contentKeyIdHex(const ContentKeyBytes& key) {
   }
   return out;
 }
+
+std::array<std::uint8_t, 8> keyIdFromHex(const std::string& hex) {
+  const auto nibble = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
+  std::array<std::uint8_t, 8> id{};
+  for (std::size_t i = 0; i < id.size() && 2 * i + 1 < hex.size(); ++i)
+    id[i] = std::uint8_t(nibble(hex[2 * i]) * 16 + nibble(hex[2 * i + 1]));
+  return id;
+}
+
+std::string contentKeyIdHex(const ContentKeyBytes& key) { return keyIdHex(sealKeyId(key, kShareKeyLabel)); }
 
 core::Result<ContentKeyBytes> newContentKey() {
   ContentKeyBytes key{};

@@ -47,6 +47,9 @@ using ContentKeyBytes = std::array<std::uint8_t, 32>;
 
 inline constexpr const char* kShareKeyLabel = "delineate share key";
 std::string contentKeyIdHex(const ContentKeyBytes& key);
+// A key id (8 bytes) as the roster writes it (16 lowercase hex digits), and back (from a roster's checked id).
+std::string keyIdHex(const std::array<std::uint8_t, 8>& id);
+std::array<std::uint8_t, 8> keyIdFromHex(const std::string& hex);
 core::Result<ContentKeyBytes> newContentKey();
 
 // Whether `base64` is 32 bytes (an X25519 public key's size); OpenSSL checks the point when it is used.
