@@ -10,6 +10,7 @@
 #include <optional>
 #include <sstream>
 
+#include "core/file_source.h"
 #include "inference/vista3d/checkpoint_reader.h"
 
 namespace delineate::inference {
@@ -109,12 +110,10 @@ core::Result<std::optional<CheckpointModel>> readCheckpointModel(const std::stri
   const std::string path = checkpointSidecarPath(checkpointPath);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return std::optional<CheckpointModel>();
-  std::ifstream in(path);
-  if (!in) return makeError(ErrorCode::ReadFailed, path, "cannot open the checkpoint's sidecar");
-  std::stringstream text;
-  text << in.rdbuf();
+  auto text = core::readInputFile(path);
+  if (!text) return text.error();
   // A sidecar that names no architecture (a checkpoint stored by hand with other notes) leaves a plain VISTA-3D one.
-  const json j = json::parse(text.str(), nullptr, false);
+  const json j = json::parse(*text, nullptr, false);
   if (j.is_object() && !j.contains("architecture")) return std::optional<CheckpointModel>();
   auto parsed = modelFromSidecar(j, path);
   if (!parsed) return parsed.error();

@@ -39,7 +39,7 @@ const Loaded& plugin() {
       using Entry = const Vista3dPluginApi* (*)();
       auto entry = reinterpret_cast<Entry>(dlsym(handle, kVista3dPluginSymbol));
       const Vista3dPluginApi* api = entry ? entry() : nullptr;
-      if (!api || api->version != kVista3dPluginApiVersion || !api->selectEngine) {
+      if (!api || api->version != kVista3dPluginApiVersion || !api->selectEngine || !api->setFileSource) {
         loaded.error = {core::ErrorCode::Unsupported, path, "not a VISTA-3D plugin of this version"};
         return;
       }
@@ -85,6 +85,7 @@ core::Result<EngineChoice> selectEngineViaPlugin(const EngineSelection& selectio
   }
   const Loaded& p = plugin();
   if (!p.api) return p.error;
+  p.api->setFileSource(core::fileSource());
   return p.api->selectEngine(selection);
 }
 

@@ -8,17 +8,22 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/file_source.h"
 #include "inference/engine.h"
 
 namespace delineate::inference {
 
-inline constexpr int kVista3dPluginApiVersion = 3;  // 2: EngineChoice carries its reason; 3: classProbability
+// 2: EngineChoice carries its reason; 3: classProbability; 4: setFileSource
+inline constexpr int kVista3dPluginApiVersion = 4;
 inline constexpr const char* kVista3dPluginSymbol = "delineate_vista3d_plugin_api";
 
 struct Vista3dPluginApi {
   int version = 0;
   core::Result<EngineChoice> (*selectEngine)(const EngineSelection& selection) = nullptr;
   std::string (*describeBuild)() = nullptr;  // "LibTorch 1.13.0, CUDA: no" and the like
+  // The host's file source (core/file_source.h) for the plugin's own copy of core, so its checkpoint readers read
+  // sealed copies as the host does; set before each selectEngine.
+  void (*setFileSource)(std::shared_ptr<const core::FileSource> source) = nullptr;
 };
 
 // selectEngine (inference/engine.h) through the plugin: without a checkpoint the classic engine, and LibTorch is

@@ -10,6 +10,7 @@
 #include <functional>
 #include <sstream>
 
+#include "core/file_source.h"
 #include "inference/checkpoint_engine.h"
 
 namespace delineate::inference {
@@ -122,13 +123,11 @@ core::Result<std::optional<ModelFitProfile>> readModelFitProfile(const std::stri
   const std::string path = checkpointSidecarPath(checkpointPath);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return std::optional<ModelFitProfile>();
-  std::ifstream in(path);
-  if (!in) return makeError(ErrorCode::ReadFailed, path, "cannot open the checkpoint's sidecar");
-  std::stringstream text;
-  text << in.rdbuf();
-  const json j = json::parse(text.str(), nullptr, false);
+  auto text = core::readInputFile(path);
+  if (!text) return text.error();
+  const json j = json::parse(*text, nullptr, false);
   if (j.is_object() && !j.contains("architecture")) return std::optional<ModelFitProfile>();  // notes, not a sidecar
-  auto parsed = parseModelFitProfile(text.str(), path);
+  auto parsed = parseModelFitProfile(*text, path);
   if (!parsed) return parsed.error();
   return std::optional<ModelFitProfile>(std::move(*parsed));
 }

@@ -15,6 +15,8 @@
 #include "app/cli/batch.h"
 #include "app/cli/commands.h"
 #include "app/command_line/command_parser.h"
+#include "core/file_source.h"
+#include "io/base/sealed_stream.h"
 
 namespace delineate::app::cli {
 namespace {
@@ -956,6 +958,9 @@ int main(int argc, char** argv) {
   // Lower layers report errors as values; anything thrown is a bug or an allocation failure, and still ends with a
   // message and exit code 1 instead of an abort.
   try {
+    // Engines read checkpoints through io: a sealed copy (the checkpoint cache, a delineate-train run) reads as its
+    // content.
+    delineate::core::setFileSource(delineate::io::atRestFileSource());
     delineate::app::cli::Program program;
     return program.run(std::vector<std::string>(argv + 1, argv + argc));
   } catch (const std::bad_alloc&) {

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands.h"
+#include "core/file_source.h"
 #include "core/statistics.h"
 #include "inference/checkpoint_engine.h"
 #include "io/base/regular_file.h"
@@ -383,11 +384,9 @@ int runCheckpointPut(const CheckpointPutOptions& o) {
   if (int rc = openCheckpoints(o.root, o.model, c)) return rc;
   std::string sidecar;
   if (!o.sidecar.empty()) {
-    std::ifstream in(o.sidecar);
-    if (!in) return fileError(makeError(ErrorCode::NotFound, o.sidecar, "cannot open the sidecar"));
-    std::stringstream text;
-    text << in.rdbuf();
-    sidecar = text.str();
+    auto text = core::readInputFile(o.sidecar);  // a sealed run's sidecar reads as its content
+    if (!text) return fileError(text.error());
+    sidecar = *text;
     const auto j = nlohmann::json::parse(sidecar, nullptr, false);
     if (j.is_discarded() || !j.is_object())
       return fileError(makeError(ErrorCode::ParseError, o.sidecar, "the sidecar must be a JSON object"));

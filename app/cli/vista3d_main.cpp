@@ -15,7 +15,9 @@
 #include "app/cli/commands.h"
 #include "app/cli/input_checks.h"
 #include "app/cli/segment_output.h"
+#include "core/file_source.h"
 #include "inference/engine.h"
+#include "io/base/sealed_stream.h"
 #include "io/volume/image_file.h"
 
 using namespace delineate;
@@ -44,6 +46,7 @@ struct SegmentArguments {
 
 int main(int argc, char** argv) {
   try {
+    core::setFileSource(io::atRestFileSource());  // a sealed checkpoint copy reads as its content
     inference::EngineSelection selection;
     if (const char* env = std::getenv("DELINEATE_VISTA3D_CHECKPOINT")) selection.checkpoint = env;
     inference::Vista3dEngineOptions& options = selection.vista;

@@ -28,6 +28,7 @@
 #include "app/command_line/command_parser.h"
 #include "app/train/rank.h"
 #include "app/train/train_data.h"
+#include "core/file_source.h"
 #include "inference/checkpoint_engine.h"
 #include "inference/training/case_cache.h"
 #include "inference/training/checkpoint_file.h"
@@ -40,6 +41,7 @@
 #include "io/base/atomic_file.h"
 #include "io/base/scratch_cipher.h"
 #include "io/base/sealed_file.h"
+#include "io/base/sealed_stream.h"
 #include "io/cluster/process.h"
 #include "io/cluster/slurm.h"
 #include "io/share/share_lease.h"
@@ -122,7 +124,7 @@ struct Flags {
   std::optional<int> iterations, validationInterval, batch, threads, seed, holdOut, workers, datasetRevision, initFilters;
   std::optional<double> learningRate, memoryBudgetMB;
   std::vector<std::int64_t> patch;
-  bool resume = false, jsonLines = false, stopOnBadCase = false;
+  bool resume = false, jsonLines = false, stopOnBadCase = false, seal = false;
   std::string evaluate, timeBudget;
   std::string rank, labelSet;
   std::string author;
@@ -211,6 +213,8 @@ void declareFlags(CLI::App& app, Flags& f) {
   app.add_flag("--resume", f.resume, "continue from the newest checkpoint in OUTPUT (weights, optimizer, schedule, "
                                      "iteration)");
   app.add_flag("--stop-on-bad-case", f.stopOnBadCase, "stop at the first unusable case instead of skipping it");
+  app.add_flag("--seal", f.seal, "checkpoints, optimizer state and sidecars sealed at rest with this user's key, "
+                                 "owner-only (what the window's own run folders get); default: plain files PyTorch loads");
   app.add_flag("--json", f.jsonLines, "progress as JSON lines on stdout (for the window)");
   valueName(app.add_option("--evaluate", f.evaluate, "no training: this checkpoint of the same configuration segments "
                                                      "every case (all splits) and the per-structure Dice is printed as "
@@ -524,11 +528,11 @@ class Run {
 
   // A checkpoint is read with the classes it was trained with: its sidecar's labels must be this run's.
   core::Status sameLabels(const std::string& sidecarPath) const {
-    std::ifstream in(sidecarPath);
-    if (!in) return core::Status::success();  // a checkpoint without a sidecar: nothing to compare
-    std::stringstream text;
-    text << in.rdbuf();
-    const json other = json::parse(text.str(), nullptr, false);
+    std::error_code ec;
+    if (!std::filesystem::exists(sidecarPath, ec)) return core::Status::success();  // no sidecar: nothing to compare
+    auto text = core::readInputFile(sidecarPath);  // a sealed run's sidecar reads as its content
+    if (!text) return text.error();
+    const json other = json::parse(*text, nullptr, false);
     if (other.is_discarded() || !other.is_object() || !other.contains("labels")) return core::Status::success();
     if (other.at("labels") != m_sidecar.at("labels"))
       return core::makeError(core::ErrorCode::InvalidArgument, sidecarPath,
@@ -640,10 +644,9 @@ class Run {
     m_lease = std::move(*prepared);
     m_publish = [this, checkpoints = *checkpoints](const tr::SavedCheckpoint& c) -> core::Status {
       if (!c.best && !c.final) return core::Status::success();
-      std::ifstream in(c.sidecar);
-      std::stringstream text;
-      text << in.rdbuf();
-      const json extra = json::parse(text.str(), nullptr, false);
+      auto text = core::readInputFile(c.sidecar);
+      if (!text) return text.error();
+      const json extra = json::parse(*text, nullptr, false);
       if (extra.is_discarded()) return core::makeError(core::ErrorCode::ParseError, c.sidecar, "not JSON");
       auto revisions = checkpoints.list();
       if (!revisions) return revisions.error();
@@ -836,6 +839,9 @@ int main(int argc, char** argv) {
   declareFlags(app, f);
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (const std::optional<int> done = app::command_line::parseCommandLine(app, args)) return *done;
+  // What the run reads (initial weights from the sealed checkpoint cache, a sealed run resumed) reads as its content;
+  // with --seal its checkpoints, optimizer state and sidecars are sealed at rest (owner-only, this user's key).
+  core::setFileSource(io::atRestFileSource(f.seal ? io::OutputFiles::Sealed : io::OutputFiles::Personal));
   if (!f.rank.empty()) return runRank(f);
   if (f.slurm) return submitToSlurm(f, args);
   Run run(f);

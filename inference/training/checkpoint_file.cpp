@@ -10,6 +10,7 @@
 #include <fstream>
 #include <limits>
 
+#include "core/file_source.h"
 #include "inference/vista3d/checkpoint_reader.h"
 
 namespace delineate::inference::training {
@@ -118,13 +119,7 @@ struct Entry {
 
 class ZipWriter {
  public:
-  explicit ZipWriter(const std::string& path) : m_path(path), m_file(createTrainingFile(path)) {}
-  ~ZipWriter() {
-    if (m_file) std::fclose(m_file);
-  }
-  ZipWriter(const ZipWriter&) = delete;
-  ZipWriter& operator=(const ZipWriter&) = delete;
-  bool open() const { return m_file != nullptr; }
+  ZipWriter(std::string path, std::unique_ptr<core::OutputFile> file) : m_path(std::move(path)), m_file(std::move(file)) {}
 
   // One stored record; its data aligned to 64 bytes through the local header's extra field, as torch does.
   core::Status add(const std::string& name, const void* data, std::uint64_t size) {
@@ -194,25 +189,20 @@ class ZipWriter {
     if (core::Status s = write(dir.data(), dir.size()); !s) return s;
     if (core::Status s = write(end.data(), end.size()); !s) return s;
     // On disk before the caller renames it into place: a crash never leaves a complete-looking empty file.
-    if (std::fflush(m_file) != 0 || std::ferror(m_file) || ::fsync(fileno(m_file)) != 0)
-      return core::makeError(core::ErrorCode::WriteFailed, m_path, std::strerror(errno));
-    const int rc = std::fclose(m_file);
-    m_file = nullptr;
-    if (rc != 0) return core::makeError(core::ErrorCode::WriteFailed, m_path, std::strerror(errno));
-    return core::Status::success();
+    return m_file->finish();
   }
 
  private:
   core::Status write(const void* data, std::uint64_t size) {
-    if (size && std::fwrite(data, 1, static_cast<std::size_t>(size), m_file) != size)
-      return core::makeError(core::ErrorCode::WriteFailed, m_path, std::strerror(errno));
+    if (size)
+      if (core::Status s = m_file->write(data, static_cast<std::size_t>(size)); !s) return s;
     m_offset += size;
     if (m_offset > 0xFFFFFFFFull)
       return core::makeError(core::ErrorCode::InvalidArgument, m_path, "a checkpoint over 4 GiB needs ZIP64, which is not written");
     return core::Status::success();
   }
   std::string m_path;
-  std::FILE* m_file;
+  std::unique_ptr<core::OutputFile> m_file;
   std::uint64_t m_offset = 0;
   std::vector<Entry> m_entries;
 };
@@ -243,16 +233,50 @@ float halfToFloat(std::uint16_t h) {
 
 }  // namespace
 
-std::FILE* createTrainingFile(const std::string& path) {
+namespace {
+
+// Without a file source: buffered stdio on a file created 0640 (narrowed by the umask).
+class PlainTrainingFile final : public core::OutputFile {
+ public:
+  PlainTrainingFile(std::FILE* file, std::string path) : m_file(file), m_path(std::move(path)) {}
+  ~PlainTrainingFile() override {
+    if (m_file) std::fclose(m_file);
+  }
+  core::Status write(const void* data, std::size_t size) override {
+    if (!m_file) return core::makeError(core::ErrorCode::WriteFailed, m_path, "written after it was finished");
+    if (std::fwrite(data, 1, size, m_file) != size)
+      return core::makeError(core::ErrorCode::WriteFailed, m_path, std::strerror(errno));
+    return core::Status::success();
+  }
+  core::Status finish() override {
+    if (!m_file) return core::makeError(core::ErrorCode::WriteFailed, m_path, "finished twice");
+    const bool ok = std::fflush(m_file) == 0 && !std::ferror(m_file) && ::fsync(fileno(m_file)) == 0;
+    const int error = errno;
+    const int rc = std::fclose(m_file);
+    m_file = nullptr;
+    if (!ok) return core::makeError(core::ErrorCode::WriteFailed, m_path, std::strerror(error));
+    if (rc != 0) return core::makeError(core::ErrorCode::WriteFailed, m_path, std::strerror(errno));
+    return core::Status::success();
+  }
+
+ private:
+  std::FILE* m_file;
+  std::string m_path;
+};
+
+}  // namespace
+
+core::Result<std::unique_ptr<core::OutputFile>> createTrainingFile(const std::string& path) {
+  if (auto source = core::fileSource()) return source->create(path);
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
-  if (fd < 0) return nullptr;
+  if (fd < 0) return core::makeError(core::ErrorCode::WriteFailed, path, std::string("cannot create: ") + std::strerror(errno));
   std::FILE* file = ::fdopen(fd, "wb");
   if (!file) {
     const int e = errno;
     ::close(fd);
-    errno = e;
+    return core::makeError(core::ErrorCode::WriteFailed, path, std::string("cannot create: ") + std::strerror(e));
   }
-  return file;
+  return std::unique_ptr<core::OutputFile>(std::make_unique<PlainTrainingFile>(file, path));
 }
 
 core::Status writeTorchStateDict(const std::string& path, const std::vector<NamedTensor>& tensors) {
@@ -262,8 +286,9 @@ core::Status writeTorchStateDict(const std::string& path, const std::vector<Name
     if (n != static_cast<std::int64_t>(t.values.size()))
       return core::makeError(core::ErrorCode::InvalidArgument, path, "tensor " + t.name + " does not match its shape");
   }
-  ZipWriter zip(path);
-  if (!zip.open()) return core::makeError(core::ErrorCode::WriteFailed, path, std::strerror(errno));
+  auto file = createTrainingFile(path);
+  if (!file) return file.error();
+  ZipWriter zip(path, std::move(*file));
   const std::string pickle = picklePayload(tensors);
   if (core::Status s = zip.add("data.pkl", pickle.data(), pickle.size()); !s) return s;
   const std::string byteorder = "little";
@@ -279,11 +304,11 @@ core::Status writeTorchStateDict(const std::string& path, const std::vector<Name
 core::Result<std::vector<NamedTensor>> readStateDict(const std::string& path) {
   auto checkpoint = vista3d::readCheckpoint(path);
   if (!checkpoint) return checkpoint.error();
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return core::makeError(core::ErrorCode::NotFound, path, "cannot open the checkpoint");
+  auto file = core::openInputFile(path);
+  if (!file) return file.error();
   std::vector<NamedTensor> out;
   for (const auto& e : checkpoint->tensors) {
-    auto bytes = vista3d::readTensorBytes(file, *checkpoint, e);
+    auto bytes = vista3d::readTensorBytes(**file, *checkpoint, e);
     if (!bytes) return bytes.error();
     NamedTensor t;
     t.name = e.name;

@@ -7,11 +7,12 @@
 // torch.FloatStorage: what torch.load's weights_only mode accepts). Storages are 64-byte aligned inside the zip, as
 // torch aligns them, so a reader may map them. Files up to 4 GiB (no ZIP64).
 
-#include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
+#include "core/file_source.h"
 #include "inference/training/trainable.h"
 
 namespace delineate::inference::training {
@@ -20,10 +21,12 @@ namespace delineate::inference::training {
 // rename. Errors name the path: cannot create, disk full, over 4 GiB.
 core::Status writeTorchStateDict(const std::string& path, const std::vector<NamedTensor>& tensors);
 
-// fopen(path, "wb") for the files a training run writes (checkpoints, sidecars, optimizer state), but created 0640
-// narrowed by the umask instead of 0666: what was learnt from patient data is never readable by others (the rule of
-// io/base/file_modes.h for files at a path the user chose; inference does not reach io). nullptr and errno on failure.
-std::FILE* createTrainingFile(const std::string& path);
+// A new file for what a training run writes (checkpoints, sidecars, optimizer state), replacing one: through the
+// program's file source (core/file_source.h: delineate-train's seals it with the user's at-rest key, owner-only),
+// else created 0640 narrowed by the umask instead of 0666, so what was learnt from patient data is never readable by
+// others (the rule of io/base/file_modes.h for files at a path the user chose; inference does not reach io). Errors
+// name the path.
+core::Result<std::unique_ptr<core::OutputFile>> createTrainingFile(const std::string& path);
 
 // Every tensor of a torch.save state_dict (any float type converted to float32).
 core::Result<std::vector<NamedTensor>> readStateDict(const std::string& path);

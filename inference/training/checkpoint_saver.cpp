@@ -14,6 +14,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/file_source.h"
 #include "inference/training/checkpoint_file.h"
 
 namespace delineate::inference::training {
@@ -55,12 +56,16 @@ Validation validationFrom(const json& j) {  // throws json::exception on a malfo
 core::Status writeText(const std::string& path, const std::string& text) {
   const std::string temporary = path + ".partial";
   {
-    std::FILE* out = createTrainingFile(temporary);
-    if (!out) return core::makeError(core::ErrorCode::WriteFailed, path, std::strerror(errno));
-    const bool ok = std::fwrite(text.data(), 1, text.size(), out) == text.size() && std::fflush(out) == 0 && ::fsync(fileno(out)) == 0;
-    const int error = errno;
-    std::fclose(out);
-    if (!ok) return core::makeError(core::ErrorCode::WriteFailed, path, std::strerror(error));
+    auto out = createTrainingFile(temporary);
+    if (!out) return out.error();
+    core::Status s = (*out)->write(text.data(), text.size());
+    if (s) s = (*out)->finish();
+    if (!s) {
+      out->reset();
+      std::error_code ec;
+      fs::remove(temporary, ec);
+      return s;
+    }
   }
   std::error_code ec;
   fs::rename(temporary, path, ec);
@@ -277,13 +282,12 @@ core::Result<std::vector<FoundCheckpoint>> findCheckpoints(const std::string& fo
   }
   std::sort(sidecars.rbegin(), sidecars.rend());
   for (const auto& [iteration, path] : sidecars) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    const json j = json::parse(text.str(), nullptr, false);
+    auto text = core::readInputFile(path.string());
+    if (!text) continue;  // unreadable (damaged, another user's key): not one to resume from
+    const json j = json::parse(*text, nullptr, false);
     if (j.is_discarded() || !j.is_object()) continue;
     FoundCheckpoint found;
-    found.sidecarJson = text.str();
+    found.sidecarJson = *text;
     found.files.iteration = iteration;
     found.files.sidecar = path.string();
     found.files.best = j.value("best", false);

@@ -8,6 +8,7 @@
 
 #include <optional>
 
+#include "core/file_source.h"
 #include "inference/training/trainable.h"
 #include "inference/training/data_parallel_torch.h"
 #include "inference/vista3d/architecture.h"
@@ -395,8 +396,9 @@ core::Result<std::unique_ptr<TrainableModel>> TrainableModel::segResNetDS(const 
     impl->config = config;
     impl->segResNet = SegResNetDS(config.initFilters, config.inChannels, config.outChannels, config.blocksDown, config.dsdepth);
     if (initial) {
-      std::ifstream file(initial->path, std::ios::binary);
-      if (core::Status s = loadWeights(*impl->segResNet, file, *initial, ""); !s) return s.error();
+      auto file = core::openInputFile(initial->path);
+      if (!file) return file.error();
+      if (core::Status s = loadWeights(*impl->segResNet, **file, *initial, ""); !s) return s.error();
       std::set<std::string> known;
       for (const auto& p : impl->named(true)) known.insert(p.first);
       for (const auto& t : initial->tensors)

@@ -4,7 +4,7 @@
 #include <array>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
+#include <istream>
 #include <map>
 #include <memory>
 #include <new>
@@ -12,6 +12,8 @@
 #include <variant>
 
 #include <nlohmann/json.hpp>
+
+#include "core/file_source.h"
 
 namespace delineate::inference::vista3d {
 namespace {
@@ -124,12 +126,15 @@ core::Result<std::map<std::string, ZipEntry>> readZipDirectory(std::istream& f, 
   return entries;
 }
 
-// Opens `path` for reading and measures it.
-core::Result<std::uint64_t> openChecked(const std::string& path, std::ifstream& f) {
-  f.open(path, std::ios::binary);
-  if (!f) return core::makeError(core::ErrorCode::NotFound, path, "cannot open the checkpoint");
-  f.seekg(0, std::ios::end);
-  return static_cast<std::uint64_t>(f.tellg());
+// Opens `path` for reading (through the program's file source: a sealed copy reads as its content) and measures it.
+core::Result<std::uint64_t> openChecked(const std::string& path, std::unique_ptr<std::istream>& f) {
+  auto opened = core::openInputFile(path);
+  if (!opened) return opened.error();
+  f = std::move(*opened);
+  f->seekg(0, std::ios::end);
+  const auto size = f->tellg();
+  if (!*f || size < 0) return core::makeError(core::ErrorCode::ReadFailed, path, "cannot measure the checkpoint");
+  return static_cast<std::uint64_t>(size);
 }
 
 // ---- the pickle subset ----
@@ -493,10 +498,11 @@ const TensorEntry* Checkpoint::find(const std::string& name) const {
 }
 
 core::Result<Checkpoint> readTorchCheckpoint(const std::string& path) {
-  std::ifstream f;
-  const auto opened = openChecked(path, f);
+  std::unique_ptr<std::istream> file;
+  const auto opened = openChecked(path, file);
   if (!opened) return opened.error();
   const std::uint64_t fileSize = *opened;
+  std::istream& f = *file;
   try {
     auto entries = readZipDirectory(f, fileSize, path);
     if (!entries) return entries.error();
@@ -568,10 +574,11 @@ core::Result<Checkpoint> readTorchCheckpoint(const std::string& path) {
 }
 
 core::Result<Checkpoint> readSafetensors(const std::string& path) {
-  std::ifstream f;
-  const auto opened = openChecked(path, f);
+  std::unique_ptr<std::istream> file;
+  const auto opened = openChecked(path, file);
   if (!opened) return opened.error();
   const std::uint64_t fileSize = *opened;
+  std::istream& f = *file;
   try {
     std::vector<std::uint8_t> head;
     if (fileSize < 8 || !readAt(f, 0, 8, head)) return fail(path, "too short for a safetensors file");
@@ -639,18 +646,18 @@ core::Result<Checkpoint> readSafetensors(const std::string& path) {
 }
 
 core::Result<Checkpoint> readCheckpoint(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return core::makeError(core::ErrorCode::NotFound, path, "cannot open the checkpoint");
+  auto f = core::openInputFile(path);
+  if (!f) return f.error();
   char magic[4] = {0, 0, 0, 0};
-  f.read(magic, 4);
-  if (f.gcount() == 4 && std::memcmp(magic, "PK\3\4", 4) == 0) return readTorchCheckpoint(path);
+  (*f)->read(magic, 4);
+  if ((*f)->gcount() == 4 && std::memcmp(magic, "PK\3\4", 4) == 0) return readTorchCheckpoint(path);
   return readSafetensors(path);
 }
 
 core::Result<std::vector<std::uint8_t>> readTensorBytes(const Checkpoint& checkpoint, const TensorEntry& e) {
-  std::ifstream f(checkpoint.path, std::ios::binary);
-  if (!f) return core::makeError(core::ErrorCode::NotFound, checkpoint.path, "cannot open the checkpoint");
-  return readTensorBytes(f, checkpoint, e);
+  auto f = core::openInputFile(checkpoint.path);
+  if (!f) return f.error();
+  return readTensorBytes(**f, checkpoint, e);
 }
 
 core::Result<std::vector<std::uint8_t>> readTensorBytes(std::istream& f, const Checkpoint& checkpoint, const TensorEntry& e) {
@@ -658,7 +665,7 @@ core::Result<std::vector<std::uint8_t>> readTensorBytes(std::istream& f, const C
   try {
     std::vector<std::uint8_t> storage;
     if (!readAt(f, e.fileOffset, static_cast<std::size_t>(e.storageNumel) * el, storage))
-      return core::makeError(core::ErrorCode::ReadFailed, checkpoint.path, "tensor " + e.name + ": the file is truncated");
+      return core::makeError(core::ErrorCode::ReadFailed, checkpoint.path, "tensor " + e.name + ": the file is truncated or damaged");
     if (e.hasCrc && crc32(storage.data(), storage.size()) != e.crc32)
       return core::makeError(core::ErrorCode::Corrupt, checkpoint.path,
                              "tensor " + e.name + ": storage data/" + e.storageKey + " fails its CRC-32 check");

@@ -17,6 +17,7 @@ std::string describeBuild() {
 extern "C" __attribute__((visibility("default"))) const delineate::inference::Vista3dPluginApi*
 delineate_vista3d_plugin_api() {
   static const delineate::inference::Vista3dPluginApi api{delineate::inference::kVista3dPluginApiVersion,
-                                                          &delineate::inference::selectEngine, &describeBuild};
+                                                          &delineate::inference::selectEngine, &describeBuild,
+                                                          &delineate::core::setFileSource};
   return &api;
 }

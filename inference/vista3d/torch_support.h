@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/file_source.h"
 #include "inference/vista3d/architecture.h"
 #include "inference/vista3d/checkpoint_reader.h"
 #include "inference/vista3d/modules_torch.h"
@@ -220,7 +221,9 @@ inline core::Status loadVista3dWeights(const Checkpoint& checkpoint, ImageEncode
                                        PointHeadImpl& pointHead) {
   Checkpoint named = checkpoint;
   for (auto& t : named.tensors) t.name = canonicalKey(t.name);
-  std::ifstream file(checkpoint.path, std::ios::binary);  // one open for all 259 tensors
+  auto opened = core::openInputFile(checkpoint.path);  // one open for all 259 tensors
+  if (!opened) return opened.error();
+  std::istream& file = **opened;
   if (core::Status s = loadWeights(encoder, file, named, "image_encoder."); !s) return s;
   if (core::Status s = loadWeights(head, file, named, "class_head."); !s) return s;
   return loadWeights(pointHead, file, named, "point_head.");

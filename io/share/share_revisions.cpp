@@ -320,7 +320,9 @@ core::Result<RevisionInfo> RevisionFolder::saveFile(const std::string& sourcePat
   auto writer = AtomicFileWriter::create(staged, options);
   if (!writer) return writer.error();
   std::uint64_t bytes = 0;
-  core::Status streamed = streamFileBlocks(sourcePath, UINT64_MAX, [&](const std::uint8_t* p, std::size_t n) {
+  // A source sealed at rest (a checkpoint of the window's own training run, a copy from this user's caches) is stored
+  // as its content, never as this user's ciphertext.
+  core::Status streamed = streamContentBlocks(*m_store, sourcePath, UINT64_MAX, [&](const std::uint8_t* p, std::size_t n) {
     bytes += n;
     return writer->write(p, n);
   });

@@ -10,9 +10,11 @@
 #include <map>
 
 #include "io/base/atomic_file.h"
+#include "io/base/sealed_file.h"
 #include "io/base/sha256.h"
 #include "io/share/share_lease.h"
 #include "io/share/share_revisions.h"
+#include "io/share/share_store.h"
 #include "io/studies/study_store.h"
 
 namespace delineate::io {
@@ -67,18 +69,24 @@ core::Result<std::string> fetchCheckpoint(const ShareStore& store, const std::st
   std::error_code ec;
   const fs::path sidecar = fs::path(weights).replace_extension(".json");
   // The sidecar is written after the weights, so a copy with its sidecar is complete (both are atomic renames). A
-  // copy is used only while its bytes still hash to the revision's SHA-256 (a cache is a local disk anyone may write
-  // to, and disks fail); a copy that does not is replaced by a verified one.
-  bool cached = fs::exists(weights, ec) && fs::exists(sidecar, ec) && fs::file_size(weights, ec) == info->bytes;
+  // copy is used only while its content still hashes to the revision's SHA-256 (a cache is a local disk anyone may
+  // write to, and disks fail); a copy that does not is replaced by a verified one. Both are sealed at rest (weights
+  // learnt from patient data; engines read them through io's file source, core/file_source.h); a plain copy an
+  // earlier version left is used as it is.
+  bool cached = fs::exists(weights, ec) && fs::exists(sidecar, ec);
   if (cached) {
-    auto hash = sha256OfFile(weights.string());
+    auto size = contentFileSize(weights.string());
+    cached = size && *size == info->bytes;
+  }
+  if (cached) {
+    auto hash = contentSha256(weights.string());
     cached = hash && *hash == info->sha256;
   }
   if (!cached) {
-    auto copied = checkpoints->copyOut(number, weights.string(), FileAccess::Private);
+    auto copied = checkpoints->copyOut(number, weights.string(), FileAccess::Sealed);
     if (!copied) return copied.error();
     AtomicWriteOptions options;
-    options.access = FileAccess::Private;
+    options.access = FileAccess::Sealed;
     auto writer = AtomicFileWriter::create(sidecar.string(), options);
     if (!writer) return writer.error();
     const std::string text = info->extraJson.empty() ? std::string("{}") : info->extraJson;
@@ -298,9 +306,9 @@ core::Result<std::string> resolveCheckpoint(const std::string& referenceOrPath, 
   const auto copies = cachedCopies(folder, reference->model, reference->revision);
   if (copies.size() != 1) return fetched;
   // The cached copy lies in a folder named by the revision's SHA-256 (fetchCheckpoint's, from the revision record):
-  // it is used only when its bytes hash to that name, else it is an error naming it (and it is not used).
+  // it is used only when its content hashes to that name, else it is an error naming it (and it is not used).
   const std::string expected = copies.front().parent_path().filename().string();
-  auto hash = sha256OfFile(copies.front().string());
+  auto hash = contentSha256(copies.front().string());
   if (!hash) return hash.error();
   if (*hash != expected)
     return makeError(ErrorCode::Corrupt, copies.front().string(),

@@ -190,7 +190,7 @@ TEST_CASE("cli help: every command's --help prints its usage and options on stdo
                               "--checkpoint", "--labels", "--iterations", "--time-budget", "--validation-interval", "--patch", "--batch",
                               "--init-filters", "--learning-rate", "--device", "--precision", "--threads", "--workers",
                               "--seed", "--hold-out", "--memory-budget-mb", "--share", "--model-name", "--author", "--resume",
-                              "--stop-on-bad-case", "--json", "--evaluate", "--rank", "--label-set", "--studies",
+                              "--stop-on-bad-case", "--seal", "--json", "--evaluate", "--rank", "--label-set", "--studies",
                               "--slurm", "--job-dir", "--nodes", "--tasks-per-node", "--gpus-per-node",
                               "--cpus-per-task", "--mem", "--time", "--partition", "--account", "--signal-seconds",
                               "--sbatch-option"});

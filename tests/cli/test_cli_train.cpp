@@ -26,6 +26,7 @@
 #include <thread>
 
 #include "inference/vista3d/checkpoint_reader.h"
+#include "io/base/sealed_file.h"
 #include "io/base/sha256.h"
 #include "io/studies/checkpoint_fetch.h"
 #include "io/share/share_store.h"
@@ -602,6 +603,14 @@ TEST_CASE("delineate-train: checkpoints published to the share, and a share fail
   INFO(fromShare.out);
   REQUIRE(fromShare.exitCode == 0);
   CHECK(fromShare.out.find("atlas network") != std::string::npos);
+  // The cache's copy and its sidecar are sealed at rest; the engine read their content.
+  int cachedCopies = 0;
+  for (const auto& e : fs::recursive_directory_iterator(dir / "cache" / "delineate" / "checkpoints"))
+    if (e.is_regular_file()) {
+      CHECK(io::isSealedFile(e.path().string()));
+      ++cachedCopies;
+    }
+  CHECK(cachedCopies == 2);
   const Run fromFile = runCli("segment " + quoted(subject2->string()) + " " + quoted((dir / "file-seg.nii.gz").string()) + " --engine " +
                               quoted((dir / "run" / "checkpoints" / "it0000012.pt").string()) + " --device cpu");
   REQUIRE(fromFile.exitCode == 0);
@@ -634,6 +643,73 @@ TEST_CASE("delineate-train: checkpoints published to the share, and a share fail
   CHECK(unpinned.exitCode == 1);
   CHECK(unpinned.out.find(root.string()) != std::string::npos);
   CHECK_FALSE(fs::exists(dir / "unpinned.nii.gz"));
+}
+
+// Issue 47, item 2: the window's own run folders are sealed at rest (--seal): checkpoints, optimizer state and sidecars
+// sealed and owner-only, the run resumed from them, an engine made of them, and published to the share as their
+// content (never as this user's ciphertext).
+TEST_CASE("delineate-train --seal: checkpoints sealed at rest, resumed from, segmented with and published as their "
+          "content", "[cli][train][data][sealed]") {
+  ScratchDir dir("train-sealed");
+  const auto cases = mouseCases(dir, {1, 2}, 1);
+  if (!cases || labelTable().empty()) return;
+  const fs::path root = initCliShare(dir);
+  auto config = smallConfig(*cases, dir / "run", 4);
+  config["share"] = root.string();
+  config["modelName"] = "atlas";
+  const fs::path path = writeConfig(dir, "sealed.json", config);
+  const Run first = runProgram(DELINEATE_TRAIN_PATH, "--config " + quoted(path.string()) + " --seal");
+  INFO(first.out);
+  REQUIRE(first.exitCode == 0);
+  const fs::path checkpoints = dir / "run" / "checkpoints";
+  for (const char* name : {"it0000004.pt", "it0000004.optim.pt", "it0000004.json"}) {
+    INFO(name);
+    CHECK(io::isSealedFile((checkpoints / name).string()));
+    CHECK(modeOf(checkpoints / name) == 0600u);
+  }
+  // Resumed (its optimizer state and sidecar read through the seal) to 8 iterations.
+  config["iterations"] = 8;
+  const Run resumed = runProgram(DELINEATE_TRAIN_PATH, "--config " + quoted(writeConfig(dir, "more.json", config).string()) +
+                                                           " --seal --resume");
+  INFO(resumed.out);
+  REQUIRE(resumed.exitCode == 0);
+  CHECK(resumed.out.find("(iteration 4") != std::string::npos);
+  CHECK(io::isSealedFile((checkpoints / "it0000008.pt").string()));
+  // Published as its content: the share's newest revision is the plain checkpoint, hashed as its content.
+  const Run list = runCli("checkpoint list " + quoted(root.string()) + " atlas --json");
+  REQUIRE(list.exitCode == 0);
+  const json revisions = json::parse(list.out).at("revisions");
+  REQUIRE_FALSE(revisions.empty());
+  CHECK(revisions.back().at("extra").at("iteration") == 8);
+  const Run get = runCli("checkpoint get " + quoted(root.string()) + " atlas " +
+                         std::to_string(revisions.back().at("revision").get<int>()) + " " + quoted((dir / "got.pt").string()));
+  REQUIRE(get.exitCode == 0);
+  CHECK_FALSE(io::isSealedFile((dir / "got.pt").string()));
+  CHECK(io::sha256OfFile((dir / "got.pt").string()).value() == io::contentSha256((checkpoints / "it0000008.pt").string()).value());
+  CHECK(entriesOf(dir / "got.pt").size() > 10);  // a torch.save state_dict
+  // The sealed file is an engine (with its sealed sidecar beside it), segmenting as the published copy does.
+  const auto subject2 = sharedFile(std::string(kMouse) + "/template/FVB_NCrl_in_vivo_2.nii.gz");
+  REQUIRE(subject2);
+  fs::copy_file(checkpoints / "it0000008.json", dir / "got.json");
+  for (const auto& [engine, out] : {std::pair{checkpoints / "it0000008.pt", dir / "a.nii.gz"}, std::pair{dir / "got.pt", dir / "b.nii.gz"}}) {
+    const Run seg = runCli("segment " + quoted(subject2->string()) + " " + quoted(out.string()) + " --engine " +
+                           quoted(engine.string()) + " --device cpu");
+    INFO(seg.out);
+    REQUIRE(seg.exitCode == 0);
+  }
+  auto a = io::readLabelFile((dir / "a.nii.gz").string());
+  auto b = io::readLabelFile((dir / "b.nii.gz").string());
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  CHECK(std::equal(a->data(), a->data() + a->size(), b->data(), b->data() + b->size()));
+  // `checkpoint put` of the sealed file with its sealed sidecar stores the content too.
+  const Run put = runCli("checkpoint put " + quoted(root.string()) + " by-hand " + quoted((checkpoints / "it0000008.pt").string()) +
+                         " --sidecar " + quoted((checkpoints / "it0000008.json").string()));
+  INFO(put.out);
+  REQUIRE(put.exitCode == 0);
+  const Run getPut = runCli("checkpoint get " + quoted(root.string()) + " by-hand 1 " + quoted((dir / "put.pt").string()));
+  REQUIRE(getPut.exitCode == 0);
+  CHECK(readTextFile(dir / "put.pt") == readTextFile(dir / "got.pt"));
 }
 
 TEST_CASE("delineate-train: a run holds its model's lease on the share: a second run on that model is refused, "

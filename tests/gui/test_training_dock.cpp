@@ -34,6 +34,8 @@
 #include "app/gui/shell/main_window.h"
 #include "app/gui/training/training_panel.h"
 #include "app/gui/training/training_run.h"
+#include "io/base/sealed_file.h"
+#include "io/base/sealed_stream.h"
 #include "io/share/share_datasets.h"
 #include "io/share/share_store.h"
 #include "tests/common/test_support.h"
@@ -174,11 +176,15 @@ TEST_CASE("Training dock: an atlas run from the dock with live progress and plot
       CHECK(seriesOf(panel, "train-dice-chart")->count() == 3);
       CHECK(seriesOf(panel, "train-loss-chart")->count() > static_cast<int>(losses));
       CHECK(stop->text() == "Stop");
-      // Its sidecar says which weights the validation measured: these.
-      std::ifstream in(panel->run().request().output.toStdString() + "/checkpoints/it" +
-                       QString("%1").arg(stopped, 7, 10, QChar('0')).toStdString() + ".json");
-      REQUIRE(in.good());
-      const auto sidecar = nlohmann::json::parse(in);
+      // Its sidecar says which weights the validation measured: these. The window's run folder is sealed at rest
+      // (delineate-train --seal): weights and sidecars read as their content only through io.
+      const std::string stem = panel->run().request().output.toStdString() + "/checkpoints/it" +
+                               QString("%1").arg(stopped, 7, 10, QChar('0')).toStdString();
+      CHECK(io::isSealedFile(stem + ".pt"));
+      CHECK(io::isSealedFile(stem + ".json"));
+      auto in = io::openContentStream(stem + ".json", "sidecar");
+      REQUIRE(in.ok());
+      const auto sidecar = nlohmann::json::parse(**in);
       CHECK(sidecar.at("iteration") == stopped);
       CHECK(sidecar.at("validatedIteration") == stopped);
       // The registry: the newest revision is the stopped one, with its own Dice, saved by the preferences' author.

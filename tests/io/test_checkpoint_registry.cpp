@@ -7,9 +7,12 @@
 
 #include <filesystem>
 
+#include "io/base/sealed_file.h"
+#include "io/base/sealed_stream.h"
 #include "io/share/share_revisions.h"
 #include "io/share/share_store.h"
 #include "io/studies/checkpoint_fetch.h"
+#include "tests/common/sealed_files.h"
 #include "tests/common/test_support.h"
 
 using namespace delineate;
@@ -27,6 +30,13 @@ json atlasSidecar(int iteration, double best, const json& validations) {
           {"data", {{"dataset", "mice"}, {"datasetRevision", 3},
                     {"cases", json::array({{{"split", "train"}}, {{"split", "train"}}, {{"split", "validation"}}})}}},
           {"validations", validations}};
+}
+
+// A file's content as io's readers see it (a sealed file decrypted).
+std::string contentOf(const std::string& path) {
+  auto in = io::openContentStream(path, "checkpoint");
+  REQUIRE(in.ok());
+  return std::string(std::istreambuf_iterator<char>(**in), std::istreambuf_iterator<char>());
 }
 
 }  // namespace
@@ -157,14 +167,24 @@ TEST_CASE("checkpoint cache: a changed copy is never used, offline an error nami
   const std::string pinned = "share:" + share.string() + "#organs@1";
   auto first = io::resolveCheckpoint(pinned, cache.string());
   REQUIRE(first.ok());
-  CHECK(test::readTextFile(*first) == std::string(5000, 'w'));
+  // Sealed at rest with its sidecar (weights learnt from patient data); engines read the content through io.
+  CHECK(io::isSealedFile(*first));
+  CHECK(io::isSealedFile(fs::path(*first).replace_extension(".json").string()));
+  CHECK(test::readTextFile(*first).find(std::string(100, 'w')) == std::string::npos);
+  CHECK(contentOf(*first) == std::string(5000, 'w'));
 
-  // Changed in the cache (same size): online, the copy is fetched again from the share.
+  // Changed in the cache (a plain copy of another content): online, the copy is fetched again from the share.
   test::writeTextFile(*first, std::string(4999, 'w') + "x");
   auto again = io::resolveCheckpoint(pinned, cache.string());
   REQUIRE(again.ok());
   CHECK(*again == *first);
-  CHECK(test::readTextFile(*again) == std::string(5000, 'w'));
+  CHECK(io::isSealedFile(*again));
+  CHECK(contentOf(*again) == std::string(5000, 'w'));
+  // A sealed copy whose content was swapped for other content (sealed under the same key) is refetched too.
+  REQUIRE(test::writeSealed(*first, std::string(4999, 'w') + "y").ok());
+  auto swapped = io::resolveCheckpoint(pinned, cache.string());
+  REQUIRE(swapped.ok());
+  CHECK(contentOf(*swapped) == std::string(5000, 'w'));
 
   // Changed again, and the share unreachable: an error naming the copy, not its path to load.
   test::writeTextFile(*first, std::string(4999, 'w') + "x");

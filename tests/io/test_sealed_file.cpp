@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/file_source.h"
 #include "core/label_map.h"
 #include "io/autosave/autosave_journal.h"
 #include "io/base/atomic_file.h"
@@ -22,6 +23,7 @@
 #include "io/base/regular_file.h"
 #include "io/base/scratch_cipher.h"
 #include "io/base/sealed_file.h"
+#include "io/base/sealed_stream.h"
 #include "io/base/sha256.h"
 #include "io/dicom/dicom.h"
 #include "io/share/share_store.h"
@@ -421,4 +423,103 @@ TEST_CASE("sealed: a scratch cipher decrypts any piece at any offset alone, and 
   std::vector<std::uint8_t> second = plain;
   REQUIRE(other->apply(second.data(), second.size(), 0, 7).ok());
   CHECK(sharedStream(second) < plain.size() / 100);
+}
+
+// Issue 47, item 2: engines below io read checkpoints by path (core/file_source.h). Through io's source a sealed file
+// reads as its content at any offset and seek, as the plain file does; a damaged chunk fails the stream instead of
+// ending it quietly; a training run's outputs are written sealed and owner-only, or plain where the user chose.
+TEST_CASE("sealed: engines' files through io's file source: seeks and reads across chunks, a damaged chunk, sealed "
+          "or plain outputs", "[sealed]") {
+  ScratchDir dir("sealed-source");
+  KeyScope keys(dir);
+  const auto source = io::atRestFileSource(io::OutputFiles::Sealed);
+  for (const std::size_t size : {std::size_t(0), std::size_t(1), io::kSealChunkBytes, 3 * io::kSealChunkBytes + 17}) {
+    INFO("size " << size);
+    const std::string plain = randomBytes(size, unsigned(size) + 1);
+    REQUIRE(writeSealed(dir.path() / "s.bin", plain).ok());
+    test::writeTextFile(dir.path() / "p.bin", plain);
+    REQUIRE(io::isSealedFile((dir.path() / "s.bin").string()));
+    for (const char* name : {"s.bin", "p.bin"}) {
+      INFO(name);
+      auto in = source->openRead((dir.path() / name).string());
+      REQUIRE(in.ok());
+      std::istream& s = **in;
+      s.seekg(0, std::ios::end);
+      CHECK(std::size_t(s.tellg()) == size);
+      // Random seeks and reads, small (through the window) and large (straight into the caller's memory).
+      std::mt19937 rng(unsigned(size) + 5);
+      for (int k = 0; k < 60 && size > 0; ++k) {
+        const std::size_t at = std::uniform_int_distribution<std::size_t>(0, size - 1)(rng);
+        const std::size_t n = k % 3 == 0 ? size - at : std::uniform_int_distribution<std::size_t>(0, std::min<std::size_t>(size - at, 300))(rng);
+        s.clear();
+        s.seekg(std::streamoff(at));
+        std::string got(n, '\0');
+        s.read(got.data(), std::streamsize(n));
+        REQUIRE(std::size_t(s.gcount()) == n);
+        CHECK(got == plain.substr(at, n));
+        CHECK(std::size_t(s.tellg()) == at + n);
+        if (at + n < size) CHECK(s.get() == std::istream::traits_type::to_int_type(plain[at + n]));
+      }
+      auto text = core::readInputFile((dir.path() / name).string());
+      core::setFileSource(source);
+      auto viaCore = core::readInputFile((dir.path() / name).string());
+      core::setFileSource(nullptr);
+      REQUIRE(viaCore.ok());
+      CHECK(*viaCore == plain);
+      REQUIRE(text.ok());  // without a source: the file's bytes
+      CHECK(*text == (std::string(name) == "p.bin" ? plain : fileBytes(dir.path() / name)));
+    }
+  }
+
+  // A chunk changed in the middle: the reader of a tensor gets a failed stream (badbit), not fewer bytes.
+  const std::string plain = randomBytes(3 * io::kSealChunkBytes, 9);
+  const fs::path damaged = dir.path() / "damaged.bin";
+  REQUIRE(writeSealed(damaged, plain).ok());
+  std::string bytes = fileBytes(damaged);
+  bytes[io::kSealHeaderBytes + io::kSealChunkBytes + io::kSealTagBytes + 100] ^= 1;  // inside the second chunk
+  test::writeTextFile(damaged, bytes);
+  auto in = source->openRead(damaged.string());
+  REQUIRE(in.ok());
+  std::string got(plain.size(), '\0');
+  (*in)->read(got.data(), std::streamsize(got.size()));
+  CHECK((*in)->bad());
+  CHECK(std::size_t((*in)->gcount()) < plain.size());
+  core::setFileSource(source);
+  auto whole = core::readInputFile(damaged.string());
+  core::setFileSource(nullptr);
+  REQUIRE_FALSE(whole.ok());
+  CHECK(whole.error().subject == damaged.string());
+  // A path that is no regular file is refused by name, never opened (a pipe would block).
+  REQUIRE(::mkfifo((dir.path() / "pipe.pt").c_str(), 0600) == 0);
+  auto pipe = source->openRead((dir.path() / "pipe.pt").string());
+  REQUIRE_FALSE(pipe.ok());
+  CHECK(pipe.error().detail.find("named pipe") != std::string::npos);
+
+  // Outputs: sealed and 0600 whatever the umask; plain and 0640 narrowed by the umask for a folder the user chose.
+  const mode_t old = ::umask(000);
+  for (const auto outputs : {io::OutputFiles::Sealed, io::OutputFiles::Personal}) {
+    const fs::path out = dir.path() / (outputs == io::OutputFiles::Sealed ? "sealed.pt" : "personal.pt");
+    auto file = io::atRestFileSource(outputs)->create(out.string());
+    REQUIRE(file.ok());
+    REQUIRE((*file)->write(plain.data(), 1000).ok());
+    REQUIRE((*file)->write(plain.data() + 1000, plain.size() - 1000).ok());
+    REQUIRE((*file)->finish().ok());
+    CHECK(io::isSealedFile(out.string()) == (outputs == io::OutputFiles::Sealed));
+    CHECK(test::modeOf(out) == (outputs == io::OutputFiles::Sealed ? 0600u : 0640u));
+    auto back = source->openRead(out.string());
+    REQUIRE(back.ok());
+    std::string text(plain.size(), '\0');
+    (*back)->read(text.data(), std::streamsize(text.size()));
+    CHECK(text == plain);
+    if (outputs == io::OutputFiles::Sealed) CHECK(fileBytes(out).find(plain.substr(70000, 64)) == std::string::npos);
+  }
+  ::umask(old);
+  // Sealing switched off ($DELINEATE_AT_REST=plain): owner-only, plain.
+  EnvScope off("DELINEATE_AT_REST", "plain");
+  auto file = source->create((dir.path() / "off.pt").string());
+  REQUIRE(file.ok());
+  REQUIRE((*file)->write(plain.data(), 10).ok());
+  REQUIRE((*file)->finish().ok());
+  CHECK_FALSE(io::isSealedFile((dir.path() / "off.pt").string()));
+  CHECK(test::modeOf(dir.path() / "off.pt") == 0600u);
 }

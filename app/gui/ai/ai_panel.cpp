@@ -33,8 +33,10 @@
 #include "app/gui/editing/edit_tools.h"
 #include "app/gui/study/study_document.h"
 #include "app/gui/views/view_panels.h"
+#include "core/file_source.h"
 #include "inference/engine_plugin.h"
 #include "inference/guided_session.h"
+#include "io/base/sealed_stream.h"
 #include "io/dicom/dicom.h"
 #include "io/share/share_store.h"
 #include "io/studies/checkpoint_fetch.h"
@@ -547,6 +549,13 @@ void AiPanel::buildEngine() {
     updateState();
     Q_EMIT engineChanged();
   });
+  // Engines read checkpoints and sidecars through io (core/file_source.h; the plugin is given it too): the sealed
+  // checkpoint cache and the window's own sealed training runs read as their content.
+  static const bool filesThroughIo = [] {
+    if (!core::fileSource()) core::setFileSource(io::atRestFileSource());
+    return true;
+  }();
+  (void)filesThroughIo;
   watcher->setFuture(QtConcurrent::run(&m_bench.workers(), [selection, extras]() mutable {
     std::string note;  // a share out of reach, its pinned model taken from the cache
     if (!selection.checkpoint.empty()) {

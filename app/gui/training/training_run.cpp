@@ -92,6 +92,10 @@ QStringList TrainingRun::arguments(const TrainingRequest& r, bool resume) {
   if (!r.labels.isEmpty()) a << "--labels" << r.labels;
   if (!r.author.isEmpty()) a << "--author" << r.author;
   if (!r.timeBudget.isEmpty()) a << "--time-budget" << r.timeBudget;
+  // A local run's folder is the window's own (in the user's cache): its checkpoints are sealed at rest like the
+  // other copies of patient data it keeps there. A Slurm run's folder is on storage the user chose, read by every
+  // node: plain files.
+  if (!r.slurm) a << "--seal";
   a << r.extra;
   if (resume) a << "--resume";
   return a;
