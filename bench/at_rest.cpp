@@ -7,7 +7,12 @@
 // then fetches it into a cache folder of its own. Measured per run, in a fresh process:
 //   load: fetchSeries from the cache (every read audited, the files there reused) + readFetchedSeries, i.e. what
 //         the window and batch do to open a study that is cached;
-//   save: a label map on the series' grid (bone, soft tissue and air by threshold) written as an autosave snapshot.
+//   save: a label map on the series' grid (bone, soft tissue and air by threshold) written as an autosave snapshot;
+//   cold load (--cold, root only): the load again after the kernel's page cache was dropped (sync, then 3 into
+//         /proc/sys/vm/drop_caches), as a study fetched days ago opens;
+//   checkpoint: a torch.save state_dict of --checkpoint-mb MB (VISTA-3D's is 830 MB) read whole by the engines'
+//         reader (inference's readStateDict) through io's file source (core/file_source.h), as an engine built from
+//         the checkpoint cache or the window's sealed run reads it.
 // Printed: the medians of the phase timed inside the process, of the whole process (wall) and its peak RSS.
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -24,9 +29,13 @@
 #include <vector>
 
 #include "bench/bench_support.h"
+#include "core/file_source.h"
 #include "core/label_map.h"
+#include "inference/training/checkpoint_file.h"
 #include "io/autosave/autosave_journal.h"
+#include "io/base/atomic_file.h"
 #include "io/base/sealed_file.h"
+#include "io/base/sealed_stream.h"
 #include "io/share/share_store.h"
 #include "io/studies/study_import.h"
 #include "io/studies/study_store.h"
@@ -109,6 +118,52 @@ int childSave(const std::string& share, const std::string& study, const std::str
   return 0;
 }
 
+// Child: reads the checkpoint's tensors through io's file source; prints "phase=... values=...".
+int childCheckpoint(const std::string& path) {
+  core::setFileSource(io::atRestFileSource());
+  const auto start = std::chrono::steady_clock::now();
+  auto tensors = inference::training::readStateDict(path);
+  if (!tensors) die(tensors.error().describe());
+  std::size_t values = 0;
+  for (const auto& t : *tensors) values += t.values.size();
+  std::printf("phase=%.4f values=%zu\n", seconds(start), values);
+  return 0;
+}
+
+// A state_dict of about `mb` MB in tensors of VISTA-3D's sizes (convolution kernels up to 4.7 MB), plain at `plain`
+// and the same content sealed under the bench's key at `sealed`.
+void makeCheckpoints(int mb, const fs::path& plain, const fs::path& sealed) {
+  std::vector<inference::training::NamedTensor> tensors;
+  std::size_t total = 0;
+  std::uint32_t x = 12345;
+  for (int k = 0; total < std::size_t(mb) << 20; ++k) {
+    inference::training::NamedTensor t;
+    t.name = "layer" + std::to_string(k) + ".weight";
+    const std::int64_t out = 64 << (k % 5);
+    t.shape = {out, 64, 3, 3, 3};
+    t.values.resize(std::size_t(out) * 64 * 27);
+    for (float& v : t.values) {
+      x = x * 1664525u + 1013904223u;
+      v = float(x >> 8) / float(1 << 24) - 0.5f;
+    }
+    total += t.values.size() * 4;
+    tensors.push_back(std::move(t));
+  }
+  if (core::Status s = inference::training::writeTorchStateDict(plain.string(), tensors); !s) die(s.error().describe());
+  io::AtomicWriteOptions options;
+  options.access = io::FileAccess::Sealed;
+  auto writer = io::AtomicFileWriter::create(sealed.string(), options);
+  if (!writer) die(writer.error().describe());
+  std::ifstream in(plain, std::ios::binary);
+  std::vector<char> block(8 << 20);
+  while (in) {
+    in.read(block.data(), std::streamsize(block.size()));
+    if (in.gcount() > 0)
+      if (core::Status s = writer->write(block.data(), std::size_t(in.gcount())); !s) die(s.error().describe());
+  }
+  if (core::Status s = writer->commit(); !s) die(s.error().describe());
+}
+
 double field(const fs::path& log, const std::string& name) {
   std::ifstream in(log);
   std::string word;
@@ -126,15 +181,19 @@ int main(int argc, char** argv) {
   if (args.size() == 3 && args[0] == "--child-import") return childImport(args[1], args[2]);
   if (args.size() == 5 && args[0] == "--child-load") return childLoad(args[1], args[2], args[3], args[4]);
   if (args.size() == 6 && args[0] == "--child-save") return childSave(args[1], args[2], args[3], args[4], args[5]);
+  if (args.size() == 2 && args[0] == "--child-checkpoint") return childCheckpoint(args[1]);
   std::string seriesFolder, outFolder = "/tmp/delineate-bench-at-rest";
-  int repeats = 5;
+  int repeats = 5, checkpointMb = 400;
+  bool cold = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--series" && i + 1 < args.size()) seriesFolder = args[++i];
     else if (args[i] == "--out" && i + 1 < args.size()) outFolder = args[++i];
     else if (args[i] == "--repeats" && i + 1 < args.size()) repeats = std::max(1, std::atoi(args[++i].c_str()));
-    else die("usage: bench_at_rest --series DICOM_FOLDER [--out DIR] [--repeats N]");
+    else if (args[i] == "--checkpoint-mb" && i + 1 < args.size()) checkpointMb = std::max(1, std::atoi(args[++i].c_str()));
+    else if (args[i] == "--cold") cold = true;
+    else die("usage: bench_at_rest --series DICOM_FOLDER [--out DIR] [--repeats N] [--checkpoint-mb MB] [--cold]");
   }
-  if (seriesFolder.empty()) die("usage: bench_at_rest --series DICOM_FOLDER [--out DIR] [--repeats N]");
+  if (seriesFolder.empty()) die("usage: bench_at_rest --series DICOM_FOLDER [--out DIR] [--repeats N] [--checkpoint-mb MB] [--cold]");
   const fs::path out = fs::absolute(outFolder);
   fs::remove_all(out);
   fs::create_directories(out);
@@ -153,7 +212,13 @@ int main(int argc, char** argv) {
   struct Figures {
     std::vector<double> phase, wall, rss;
   };
-  std::map<std::string, Figures> loads, saves;
+  std::map<std::string, Figures> loads, saves, checkpoints, coldLoads;
+  // The checkpoints, under the key the children use.
+  ::setenv("DELINEATE_AT_REST_KEY_FILE", (out / "key" / "at-rest.key").c_str(), 1);
+  ::setenv("DELINEATE_AT_REST", "sealed", 1);
+  const std::map<std::string, fs::path> checkpointFiles = {{"plain", out / "checkpoint-plain.pt"},
+                                                           {"sealed", out / "checkpoint-sealed.pt"}};
+  makeCheckpoints(checkpointMb, checkpointFiles.at("plain"), checkpointFiles.at("sealed"));
   const std::vector<std::string> modes = {"plain", "sealed"};
   // The first fetch of each mode copies the series into its cache (not measured).
   for (const std::string& mode : modes) {
@@ -184,6 +249,26 @@ int main(int argc, char** argv) {
       saves[mode].phase.push_back(field(saveLog, "phase"));
       saves[mode].wall.push_back(s.seconds);
       saves[mode].rss.push_back(double(s.peakMb));
+      const fs::path checkpointLog = out / ("checkpoint-" + mode + ".log");
+      auto c = bench::runProcess(base + " --child-checkpoint " + q(checkpointFiles.at(mode).string()), checkpointLog.string());
+      if (c.status != 0) die("a checkpoint read (" + mode + ") failed: see " + checkpointLog.string());
+      checkpoints[mode].phase.push_back(field(checkpointLog, "phase"));
+      checkpoints[mode].wall.push_back(c.seconds);
+      checkpoints[mode].rss.push_back(double(c.peakMb));
+    }
+  // Cold loads after every warm one: dropping the page cache evicts both modes' files.
+  for (int r = 0; cold && r < repeats; ++r)
+    for (const std::string& mode : (r % 2 ? std::vector<std::string>{"sealed", "plain"} : modes)) {
+      const std::string cache = (out / ("cache-" + mode)).string();
+      const std::string base = env + "DELINEATE_AT_REST=" + mode + " " + q(self);
+      const fs::path coldLog = out / ("cold-" + mode + ".log");
+      if (std::system("sync && echo 3 > /proc/sys/vm/drop_caches") != 0) die("cannot drop the page cache (--cold needs root)");
+      auto k = bench::runProcess(base + " --child-load " + q(share) + " " + q(study) + " " + q(series) + " " + q(cache),
+                                 coldLog.string());
+      if (k.status != 0) die("a cold load (" + mode + ") failed: see " + coldLog.string());
+      coldLoads[mode].phase.push_back(field(coldLog, "phase"));
+      coldLoads[mode].wall.push_back(k.seconds);
+      coldLoads[mode].rss.push_back(double(k.peakMb));
     }
   std::printf("Encryption at rest: %s, %d runs per mode (medians), cache %.1f MB plain / %.1f MB sealed\n",
               seriesFolder.c_str(), repeats, double(plainBytes) / 1e6, double(sealedBytes) / 1e6);
@@ -194,8 +279,16 @@ int main(int argc, char** argv) {
   row("load from the cache (in the process)", median(loads["plain"].phase), median(loads["sealed"].phase), "s");
   row("load from the cache (whole process)", median(loads["plain"].wall), median(loads["sealed"].wall), "s");
   row("  peak RSS", median(loads["plain"].rss), median(loads["sealed"].rss), "M");
+  if (cold) {
+    row("load from a cold page cache (in the process)", median(coldLoads["plain"].phase), median(coldLoads["sealed"].phase), "s");
+    row("load from a cold page cache (whole process)", median(coldLoads["plain"].wall), median(coldLoads["sealed"].wall), "s");
+  }
   row("label map saved as a snapshot (in the process)", median(saves["plain"].phase), median(saves["sealed"].phase), "s");
   row("load + label map + save (whole process)", median(saves["plain"].wall), median(saves["sealed"].wall), "s");
   row("  peak RSS", median(saves["plain"].rss), median(saves["sealed"].rss), "M");
+  const std::string what = "checkpoint of " + std::to_string(checkpointMb) + " MB read (in the process)";
+  row(what.c_str(), median(checkpoints["plain"].phase), median(checkpoints["sealed"].phase), "s");
+  row("checkpoint read (whole process)", median(checkpoints["plain"].wall), median(checkpoints["sealed"].wall), "s");
+  row("  peak RSS", median(checkpoints["plain"].rss), median(checkpoints["sealed"].rss), "M");
   return 0;
 }

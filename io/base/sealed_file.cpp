@@ -65,13 +65,19 @@ struct CipherCtx {
 };
 
 // Decrypts one chunk in place into `out` (size bytes of ciphertext, then its tag at cipher + size).
-bool openChunk(EVP_CIPHER_CTX* ctx, const AtRestKey& key, const std::uint8_t* header, std::uint64_t chunk, bool last,
-               const std::uint8_t* cipher, std::size_t size, std::uint8_t* out) {
+// `keyed`: whether `ctx` holds the key already (then only the nonce is set: the key schedule and GHASH tables are made
+// once per context, not per chunk).
+bool openChunk(EVP_CIPHER_CTX* ctx, bool& keyed, const AtRestKey& key, const std::uint8_t* header, std::uint64_t chunk,
+               bool last, const std::uint8_t* cipher, std::size_t size, std::uint8_t* out) {
   std::uint8_t nonce[12];
   chunkNonce(header, chunk, nonce);
   const std::uint8_t flag = last ? 1 : 0;
   int n = 0;
-  if (EVP_DecryptInit_ex(ctx, EVP_aes_256_gcm(), nullptr, key.bytes.data(), nonce) != 1) return false;
+  if (!keyed) {
+    if (EVP_DecryptInit_ex(ctx, EVP_aes_256_gcm(), nullptr, key.bytes.data(), nullptr) != 1) return false;
+    keyed = true;
+  }
+  if (EVP_DecryptInit_ex(ctx, nullptr, nullptr, nullptr, nonce) != 1) return false;
   if (EVP_DecryptUpdate(ctx, nullptr, &n, header, int(kSealHeaderBytes)) != 1) return false;
   if (EVP_DecryptUpdate(ctx, nullptr, &n, &flag, 1) != 1) return false;
   if (size > 0 && EVP_DecryptUpdate(ctx, out, &n, cipher, int(size)) != 1) return false;
@@ -294,7 +300,12 @@ core::Status Sealer::sealChunk(const std::uint8_t* data, std::size_t size, bool 
   out.resize(at + size + kSealTagBytes);
   auto* dst = reinterpret_cast<std::uint8_t*>(out.data() + at);
   int n = 0;
-  const bool ok = EVP_EncryptInit_ex(ctx, EVP_aes_256_gcm(), nullptr, m_key->bytes.data(), nonce) == 1 &&
+  if (!m_keyed) {  // the key schedule and GHASH tables once, then only each chunk's nonce
+    if (EVP_EncryptInit_ex(ctx, EVP_aes_256_gcm(), nullptr, m_key->bytes.data(), nullptr) != 1)
+      return makeError(ErrorCode::WriteFailed, m_key->path, "cannot seal: OpenSSL refused the key");
+    m_keyed = true;
+  }
+  const bool ok = EVP_EncryptInit_ex(ctx, nullptr, nullptr, nullptr, nonce) == 1 &&
                   EVP_EncryptUpdate(ctx, nullptr, &n, m_header.data(), int(m_header.size())) == 1 &&
                   EVP_EncryptUpdate(ctx, nullptr, &n, &flag, 1) == 1 &&
                   (size == 0 || EVP_EncryptUpdate(ctx, dst, &n, data, int(size)) == 1) &&
@@ -350,12 +361,13 @@ core::Result<std::string> unsealBytes(std::string_view sealed, const std::string
   if (!plain) return damaged(subject, "has a size no sealed file has (" + std::to_string(sealed.size()) + " bytes)");
   std::string out(*plain, '\0');
   CipherCtx ctx;
+  bool keyed = false;
   const std::uint64_t chunks = *plain / kSealChunkBytes + 1;
   for (std::uint64_t i = 0; i < chunks; ++i) {
     const bool last = i + 1 == chunks;
     const std::size_t size = last ? std::size_t(*plain % kSealChunkBytes) : kSealChunkBytes;
     const auto* cipher = header + kSealHeaderBytes + i * (kSealChunkBytes + kSealTagBytes);
-    if (!ctx.ctx || !openChunk(ctx.ctx, **key, header, i, last, cipher, size,
+    if (!ctx.ctx || !openChunk(ctx.ctx, keyed, **key, header, i, last, cipher, size,
                                reinterpret_cast<std::uint8_t*>(out.data()) + i * kSealChunkBytes)) {
       OPENSSL_cleanse(out.data(), out.size());
       return damaged(subject, "fails its authentication at chunk " + std::to_string(i + 1) + " of " +
@@ -392,6 +404,7 @@ core::Result<int> unsealToMemoryFile(int fd, const std::string& subject) {
   // kernel (faulting in a shared mapping page by page cost more than the cipher).
   std::vector<std::uint8_t> cipher(kSealChunkBytes + kSealTagBytes), plainChunk(kSealChunkBytes);
   CipherCtx ctx;
+  bool keyed = false;
   const std::uint64_t chunks = *plain / kSealChunkBytes + 1;
   for (std::uint64_t i = 0; i < chunks; ++i) {
     const bool last = i + 1 == chunks;
@@ -399,7 +412,7 @@ core::Result<int> unsealToMemoryFile(int fd, const std::string& subject) {
     errno = 0;
     if (!readAt(cipher.data(), size + kSealTagBytes, kSealHeaderBytes + i * (kSealChunkBytes + kSealTagBytes)))
       return makeError(ErrorCode::ReadFailed, subject, "cannot read the sealed file: " + detail::errnoText(errno ? errno : EIO));
-    if (!ctx.ctx || !openChunk(ctx.ctx, **key, header.data(), i, last, cipher.data(), size, plainChunk.data())) {
+    if (!ctx.ctx || !openChunk(ctx.ctx, keyed, **key, header.data(), i, last, cipher.data(), size, plainChunk.data())) {
       OPENSSL_cleanse(plainChunk.data(), plainChunk.size());
       return damaged(subject, "fails its authentication at chunk " + std::to_string(i + 1) + " of " + std::to_string(chunks));
     }
@@ -463,7 +476,7 @@ core::Status SealedReader::decryptChunk(std::uint64_t chunk, std::uint8_t* out) 
                        "cannot read the sealed file: " + (n == 0 ? std::string("it shrank") : detail::errnoText(errno)));
     done += std::size_t(n);
   }
-  if (!openChunk(static_cast<EVP_CIPHER_CTX*>(m_ctx), *m_key, m_header.data(), chunk, last, m_cipher.data(), size, out))
+  if (!openChunk(static_cast<EVP_CIPHER_CTX*>(m_ctx), m_keyed, *m_key, m_header.data(), chunk, last, m_cipher.data(), size, out))
     return damaged(m_subject, "fails its authentication at chunk " + std::to_string(chunk + 1) + " of " +
                                   std::to_string(m_chunks));
   return core::Status::success();

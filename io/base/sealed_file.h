@@ -98,7 +98,7 @@ class Sealer {
   std::array<std::uint8_t, kSealHeaderBytes> m_header{};
   std::string m_pending;  // plaintext of the chunk being filled
   std::uint64_t m_chunk = 0;
-  bool m_headerOut = false, m_finished = false, m_nonceOk = false;
+  bool m_headerOut = false, m_finished = false, m_nonceOk = false, m_keyed = false;
   void* m_ctx = nullptr;  // EVP_CIPHER_CTX
 };
 
@@ -134,6 +134,7 @@ class SealedReader {
   std::vector<std::uint8_t> m_cipher, m_plain;  // one chunk each
   std::uint64_t m_cached = ~std::uint64_t(0);   // the chunk m_plain holds
   void* m_ctx = nullptr;                        // EVP_CIPHER_CTX
+  bool m_keyed = false;                         // m_ctx holds the key
 };
 
 // Whether the file at `path` is sealed (its first bytes); false when it cannot be read.

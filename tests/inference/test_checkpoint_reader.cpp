@@ -175,6 +175,28 @@ TEST_CASE("checkpoint: wrappers, module prefixes and strided views", "[vista3d][
   CHECK(vv == std::vector<float>{1, 2, 3});
 }
 
+// The zip's CRC-32, eight bytes a step: the standard check value, and any split of the bytes into updates (the tail
+// loop, unaligned starts) gives the one-pass value.
+TEST_CASE("checkpoint: CRC-32 of the zip entries, whole and in pieces", "[vista3d][checkpoint]") {
+  const std::string digits = "123456789";
+  CHECK(crc32Update(0, digits.data(), digits.size()) == 0xCBF43926u);
+  CHECK(crc32Update(0, nullptr, 0) == 0u);
+  std::string bytes(1000, '\0');
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = char((i * 131 + 7) & 0xff);
+  const std::uint32_t whole = crc32Update(0, bytes.data(), bytes.size());
+  for (const std::size_t cut : {std::size_t(1), std::size_t(3), std::size_t(8), std::size_t(13), std::size_t(999)}) {
+    const std::uint32_t first = crc32Update(0, bytes.data(), cut);
+    CHECK(crc32Update(first, bytes.data() + cut, bytes.size() - cut) == whole);
+  }
+  // A byte-a-step reference (the polynomial's definition).
+  std::uint32_t c = 0xFFFFFFFFu;
+  for (const char ch : bytes) {
+    c ^= std::uint8_t(ch);
+    for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+  }
+  CHECK(whole == (c ^ 0xFFFFFFFFu));
+}
+
 TEST_CASE("checkpoint: foreign globals and opcodes, truncation and damage are refused with reasons",
           "[vista3d][checkpoint]") {
   test::ScratchDir dir("checkpoint-bad");
