@@ -231,44 +231,31 @@ int main(int argc, char** argv) {
   std::uint64_t sealedBytes = 0, plainBytes = 0;
   for (const auto& e : fs::directory_iterator(out / "cache-sealed")) sealedBytes += e.file_size();
   for (const auto& e : fs::directory_iterator(out / "cache-plain")) plainBytes += e.file_size();
+  // One child run of `mode`, its figures added to `into`; a failed run ends the bench naming its log.
+  const auto measure = [&](const std::string& mode, const std::string& what, const std::string& arguments, Figures& into) {
+    const fs::path log = out / (what + "-" + mode + ".log");
+    auto run = bench::runProcess(env + "DELINEATE_AT_REST=" + mode + " " + q(self) + " " + arguments, log.string());
+    if (run.status != 0) die("a " + what + " run (" + mode + ") failed: see " + log.string());
+    into.phase.push_back(field(log, "phase"));
+    into.wall.push_back(run.seconds);
+    into.rss.push_back(double(run.peakMb));
+  };
+  const auto loadArguments = [&](const std::string& mode) {
+    return "--child-load " + q(share) + " " + q(study) + " " + q(series) + " " + q((out / ("cache-" + mode)).string());
+  };
   for (int r = 0; r < repeats; ++r)
     for (const std::string& mode : (r % 2 ? std::vector<std::string>{"sealed", "plain"} : modes)) {
-      const std::string cache = (out / ("cache-" + mode)).string();
-      const std::string base = env + "DELINEATE_AT_REST=" + mode + " " + q(self);
-      const fs::path loadLog = out / ("load-" + mode + ".log"), saveLog = out / ("save-" + mode + ".log");
-      auto l = bench::runProcess(base + " --child-load " + q(share) + " " + q(study) + " " + q(series) + " " + q(cache),
-                                 loadLog.string());
-      if (l.status != 0) die("a load (" + mode + ") failed: see " + loadLog.string());
-      loads[mode].phase.push_back(field(loadLog, "phase"));
-      loads[mode].wall.push_back(l.seconds);
-      loads[mode].rss.push_back(double(l.peakMb));
-      auto s = bench::runProcess(base + " --child-save " + q(share) + " " + q(study) + " " + q(series) + " " + q(cache) +
-                                     " " + q((out / ("journals-" + mode)).string()),
-                                 saveLog.string());
-      if (s.status != 0) die("a save (" + mode + ") failed: see " + saveLog.string());
-      saves[mode].phase.push_back(field(saveLog, "phase"));
-      saves[mode].wall.push_back(s.seconds);
-      saves[mode].rss.push_back(double(s.peakMb));
-      const fs::path checkpointLog = out / ("checkpoint-" + mode + ".log");
-      auto c = bench::runProcess(base + " --child-checkpoint " + q(checkpointFiles.at(mode).string()), checkpointLog.string());
-      if (c.status != 0) die("a checkpoint read (" + mode + ") failed: see " + checkpointLog.string());
-      checkpoints[mode].phase.push_back(field(checkpointLog, "phase"));
-      checkpoints[mode].wall.push_back(c.seconds);
-      checkpoints[mode].rss.push_back(double(c.peakMb));
+      measure(mode, "load", loadArguments(mode), loads[mode]);
+      measure(mode, "save", "--child-save " + q(share) + " " + q(study) + " " + q(series) + " " +
+                                q((out / ("cache-" + mode)).string()) + " " + q((out / ("journals-" + mode)).string()),
+              saves[mode]);
+      measure(mode, "checkpoint", "--child-checkpoint " + q(checkpointFiles.at(mode).string()), checkpoints[mode]);
     }
   // Cold loads after every warm one: dropping the page cache evicts both modes' files.
   for (int r = 0; cold && r < repeats; ++r)
     for (const std::string& mode : (r % 2 ? std::vector<std::string>{"sealed", "plain"} : modes)) {
-      const std::string cache = (out / ("cache-" + mode)).string();
-      const std::string base = env + "DELINEATE_AT_REST=" + mode + " " + q(self);
-      const fs::path coldLog = out / ("cold-" + mode + ".log");
       if (std::system("sync && echo 3 > /proc/sys/vm/drop_caches") != 0) die("cannot drop the page cache (--cold needs root)");
-      auto k = bench::runProcess(base + " --child-load " + q(share) + " " + q(study) + " " + q(series) + " " + q(cache),
-                                 coldLog.string());
-      if (k.status != 0) die("a cold load (" + mode + ") failed: see " + coldLog.string());
-      coldLoads[mode].phase.push_back(field(coldLog, "phase"));
-      coldLoads[mode].wall.push_back(k.seconds);
-      coldLoads[mode].rss.push_back(double(k.peakMb));
+      measure(mode, "cold", loadArguments(mode), coldLoads[mode]);
     }
   std::printf("Encryption at rest: %s, %d runs per mode (medians), cache %.1f MB plain / %.1f MB sealed\n",
               seriesFolder.c_str(), repeats, double(plainBytes) / 1e6, double(sealedBytes) / 1e6);
