@@ -30,6 +30,7 @@
 #include "inference/engine.h"
 #include "io/base/atomic_file.h"
 #include "io/base/process_info.h"
+#include "io/base/sealed_file.h"
 #include "io/base/sha256.h"
 #include "io/cluster/slurm.h"
 #include "io/labels/label_table_io.h"
@@ -570,7 +571,7 @@ core::Result<batch::EngineIdentity> batchEngineIdentity(const BatchOptions& o, s
     if (!local) return local.error();
     if (!note.empty()) std::fprintf(stderr, "warning: %s\n", note.c_str());
     checkpointFile = *local;
-    auto hash = io::sha256OfFile(checkpointFile);
+    auto hash = io::contentSha256(checkpointFile);  // the weights', also of a sealed cache copy (not its ciphertext)
     if (!hash) return hash.error();
     canonical["model"] = *hash;
     id.record["engine"] = "checkpoint";

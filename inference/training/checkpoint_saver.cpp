@@ -86,6 +86,16 @@ core::Status writeTensors(const std::string& path, const std::vector<NamedTensor
   return core::Status::success();
 }
 
+// The size of a file's content as readers see it (a sealed checkpoint's plaintext, not its sealed size); 0 when it
+// cannot be read.
+std::uint64_t contentBytes(const std::string& path) {
+  auto in = core::openInputFile(path);
+  if (!in) return 0;
+  (*in)->seekg(0, std::ios::end);
+  const auto size = (*in)->tellg();
+  return **in && size > 0 ? static_cast<std::uint64_t>(size) : 0;
+}
+
 std::string utcNow() {
   const std::time_t t = std::time(nullptr);
   std::tm tm{};
@@ -238,8 +248,8 @@ core::Result<SavedCheckpoint> CheckpointSaver::write(const CheckpointState& stat
   const bool own = !state.validations.empty() && state.validations.back().iteration == state.iteration;
   sidecar["validatedIteration"] = own ? json(state.iteration) : json(nullptr);
   sidecar["lastValidationIteration"] = state.validations.empty() ? json(nullptr) : json(state.validations.back().iteration);
-  sidecar["weights"] = {{"file", fs::path(saved.weights).filename().string()}, {"bytes", fs::file_size(saved.weights, ec)}};
-  sidecar["optimizerState"] = {{"file", fs::path(saved.optimizer).filename().string()}, {"bytes", fs::file_size(saved.optimizer, ec)}};
+  sidecar["weights"] = {{"file", fs::path(saved.weights).filename().string()}, {"bytes", contentBytes(saved.weights)}};
+  sidecar["optimizerState"] = {{"file", fs::path(saved.optimizer).filename().string()}, {"bytes", contentBytes(saved.optimizer)}};
   sidecar["savedAt"] = utcNow();
   if (core::Status s = writeText(saved.sidecar, sidecar.dump(2) + "\n"); !s) return s.error();
   saved.writeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -562,17 +562,22 @@ core::Result<Checkpoint> readTorchCheckpoint(const std::string& path) {
       const auto it = entries->find(prefix + "data/" + e.storageKey);
       if (it == entries->end()) return fail(path, "tensor " + e.name + ": storage data/" + e.storageKey + " is missing");
       const std::uint64_t el = elementSize(e.dtype);
-      if (static_cast<std::uint64_t>(e.storageNumel) * el != it->second.size)
+      // Divided, not multiplied: a crafted element count must not wrap around to the entry's size.
+      if (e.storageNumel < 0 || it->second.size % el != 0 || static_cast<std::uint64_t>(e.storageNumel) != it->second.size / el)
         return fail(path, "tensor " + e.name + ": storage data/" + e.storageKey + " holds " +
-                              std::to_string(it->second.size) + " bytes, not " +
-                              std::to_string(static_cast<std::uint64_t>(e.storageNumel) * el));
-      // The last element the tensor reaches must lie inside its storage.
-      std::int64_t last = e.storageOffset;
-      bool empty = false;
+                              std::to_string(it->second.size) + " bytes, not " + std::to_string(e.storageNumel) +
+                              " elements of " + std::to_string(el));
+      // The last element the tensor reaches must lie inside its storage (sums and products checked for overflow).
+      std::int64_t last = e.storageOffset, count = 1;
+      bool empty = false, overflow = false;
       for (std::size_t i = 0; i < e.shape.size(); ++i) {
+        std::int64_t reach = 0;
         if (e.shape[i] == 0) empty = true;
-        else last += (e.shape[i] - 1) * e.stride[i];
+        else if (__builtin_mul_overflow(e.shape[i] - 1, e.stride[i], &reach) || __builtin_add_overflow(last, reach, &last))
+          overflow = true;
+        if (__builtin_mul_overflow(count, e.shape[i], &count)) overflow = true;
       }
+      if (overflow) return fail(path, "tensor " + e.name + " has a size or stride too large to address");
       if (!empty && (e.storageOffset < 0 || last >= e.storageNumel))
         return fail(path, "tensor " + e.name + " reaches past the end of its storage");
       e.fileOffset = it->second.dataOffset;
@@ -693,7 +698,9 @@ core::Result<std::vector<std::uint8_t>> readTensorBytes(std::istream& f, const C
     }
     if (contiguous) {
       const auto begin = static_cast<std::size_t>(e.storageOffset) * el, bytes = static_cast<std::size_t>(numel) * el;
-      if (begin == 0 && bytes == storage.size()) return storage;
+      if (begin > storage.size() || bytes > storage.size() - begin)  // checked when read; never trusted here
+        return core::makeError(core::ErrorCode::Corrupt, checkpoint.path, "tensor " + e.name + " reaches past its storage");
+      if (begin == 0 && bytes == storage.size()) return storage;  // moved (a local returned)
       return std::vector<std::uint8_t>(storage.begin() + std::ptrdiff_t(begin), storage.begin() + std::ptrdiff_t(begin + bytes));
     }
     std::vector<std::uint8_t> out(static_cast<std::size_t>(numel) * el);

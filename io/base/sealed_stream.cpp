@@ -99,6 +99,9 @@ class ContentBuffer final : public std::streambuf {
   bool fill(std::uint64_t at) {
     if (at >= m_file.size()) return false;
     const std::uint64_t start = at - at % kSealChunkBytes;
+    // The window holds nothing valid while it is read into (a read that throws leaves it empty, at `at`).
+    m_windowStart = at;
+    setg(m_window.data(), m_window.data(), m_window.data());
     const std::size_t got = read(start, m_window.data(), m_window.size());
     if (got <= at - start) {  // the file ended before `at` (a plain file cut short while read)
       m_windowStart = at;
@@ -152,14 +155,14 @@ class OutputFile final : public core::OutputFile {
   core::Status write(const void* data, std::size_t size) override {
     if (m_fd < 0) return makeError(ErrorCode::WriteFailed, m_path, "written after it was finished");
     if (!m_sealer) return writeAll(m_fd, static_cast<const char*>(data), size, m_path);
-    if (core::Status s = m_sealer->add(data, size, m_out); !s) return s;
+    if (core::Status s = m_sealer->add(data, size, m_out); !s) return named(s);
     if (m_out.size() < (std::size_t(1) << 20)) return core::Status::success();
     return drain();
   }
   core::Status finish() override {
     if (m_fd < 0) return makeError(ErrorCode::WriteFailed, m_path, "finished twice");
     if (m_sealer) {
-      if (core::Status s = m_sealer->finish(m_out); !s) return s;
+      if (core::Status s = m_sealer->finish(m_out); !s) return named(s);
       if (core::Status s = drain(); !s) return s;
     }
     if (::fsync(m_fd) != 0) return makeError(ErrorCode::WriteFailed, m_path, detail::errnoText(errno));
@@ -170,6 +173,10 @@ class OutputFile final : public core::OutputFile {
   }
 
  private:
+  // The sealer's errors name its key; this file's name the file being written.
+  core::Status named(const core::Status& s) const {
+    return makeError(s.error().code, m_path, "cannot seal: " + s.error().detail);
+  }
   core::Status drain() {
     core::Status s = writeAll(m_fd, m_out.data(), m_out.size(), m_path);
     m_out.clear();

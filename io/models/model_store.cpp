@@ -13,6 +13,7 @@
 #include "io/base/file_modes.h"
 #include "io/base/file_read.h"
 #include "io/base/process_info.h"
+#include "io/base/sealed_file.h"
 #include "io/base/sha256.h"
 #include "io/models/model_store_internal.h"
 
@@ -207,7 +208,7 @@ core::Result<CachedModel> registerModel(const std::string& cacheIn, const std::s
   const fs::path absolute = fs::canonical(file, ec);
   if (ec) return core::makeError(core::ErrorCode::NotFound, file, ec.message());
   if (!fs::is_regular_file(absolute)) return core::makeError(core::ErrorCode::InvalidArgument, file, "not a regular file");
-  auto hash = sha256OfFile(absolute.string());
+  auto hash = contentSha256(absolute.string());  // a sealed file's content, as engines read it
   if (!hash) return hash.error();
   const std::string want = models_detail::lowerCase(expectedSha256);
   if (!want.empty() && *hash != want)

@@ -27,6 +27,7 @@
 
 #include "inference/vista3d/checkpoint_reader.h"
 #include "io/base/sealed_file.h"
+#include "io/base/sealed_stream.h"
 #include "io/base/sha256.h"
 #include "io/studies/checkpoint_fetch.h"
 #include "io/share/share_store.h"
@@ -687,6 +688,12 @@ TEST_CASE("delineate-train --seal: checkpoints sealed at rest, resumed from, seg
   CHECK_FALSE(io::isSealedFile((dir / "got.pt").string()));
   CHECK(io::sha256OfFile((dir / "got.pt").string()).value() == io::contentSha256((checkpoints / "it0000008.pt").string()).value());
   CHECK(entriesOf(dir / "got.pt").size() > 10);  // a torch.save state_dict
+  // The sidecar gives the weights' size as their content's, not the sealed file's.
+  auto sidecarText = io::openContentStream((checkpoints / "it0000008.json").string(), "sidecar");
+  REQUIRE(sidecarText.ok());
+  const json sidecar = json::parse(**sidecarText);
+  CHECK(sidecar.at("weights").at("bytes").get<std::uint64_t>() == fs::file_size(dir / "got.pt"));
+  CHECK(fs::file_size(checkpoints / "it0000008.pt") > fs::file_size(dir / "got.pt"));
   // The sealed file is an engine (with its sealed sidecar beside it), segmenting as the published copy does.
   const auto subject2 = sharedFile(std::string(kMouse) + "/template/FVB_NCrl_in_vivo_2.nii.gz");
   REQUIRE(subject2);

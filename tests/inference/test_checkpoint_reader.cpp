@@ -77,6 +77,20 @@ struct Pickle {
     return *this;
   }
   Pickle& i1(int v) { b.push_back('K'); b.push_back(static_cast<std::uint8_t>(v)); return *this; }
+  Pickle& i8(std::int64_t v) {  // LONG1 of 8 bytes
+    b.push_back(0x8a);
+    b.push_back(8);
+    put(b, static_cast<std::uint64_t>(v), 8);
+    return *this;
+  }
+  // A 1-D tensor of `size` over storage `key` of `numel` floats with stride `stride` (LONG1: any 64-bit values).
+  Pickle& tensor1d(const std::string& key, std::int64_t numel, std::int64_t size, std::int64_t stride) {
+    global("torch._utils", "_rebuild_tensor_v2").op('(');
+    op('(').str("storage").global("torch", "FloatStorage").str(key).str("cpu").i8(numel).op('t').op('Q');
+    i1(0).i8(size).op(0x85).i8(stride).op(0x85).op(0x89);
+    global("collections", "OrderedDict").op(')').op('R');
+    return op('t').op('R');
+  }
   // _rebuild_tensor_v2(storage key `key` of `numel` floats, offset, size (a, b), stride (s0, s1))
   Pickle& tensor2d(const std::string& key, int numel, int offset, int a, int bsz, int s0, int s1) {
     global("torch._utils", "_rebuild_tensor_v2").op('(');
@@ -232,6 +246,23 @@ TEST_CASE("checkpoint: foreign globals and opcodes, truncation and damage are re
     auto r = attempt("short.pt", zip({{"a/data.pkl", p.b}, {"a/data/0", floats({0, 1, 2, 3, 4, 5})}}));
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().detail.find("past the end of its storage") != std::string::npos);
+  }
+  {
+    // An element count that wraps around to the entry's size when multiplied (2^62 + 6 floats "are" 24 bytes), and
+    // a tensor of 100 over it: refused, never read past the 24 bytes.
+    Pickle p;
+    p.op('}').str("w").tensor1d("0", (std::int64_t(1) << 62) + 6, 100, 1).op('s').op('.');
+    auto r = attempt("wrapped.pt", zip({{"a/data.pkl", p.b}, {"a/data/0", floats({0, 1, 2, 3, 4, 5})}}));
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().detail.find("holds 24 bytes") != std::string::npos);
+  }
+  {
+    // A stride whose reach overflows 64 bits (and so would wrap to a small "last element").
+    Pickle p;
+    p.op('}').str("w").tensor1d("0", 6, 3, std::int64_t(1) << 62).op('s').op('.');
+    auto r = attempt("stride.pt", zip({{"a/data.pkl", p.b}, {"a/data/0", floats({0, 1, 2, 3, 4, 5})}}));
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().detail.find("too large to address") != std::string::npos);
   }
   {
     auto r = attempt("notzip.pt", std::vector<std::uint8_t>(100, 7));
