@@ -291,9 +291,13 @@ core::Result<std::vector<FoundCheckpoint>> findCheckpoints(const std::string& fo
       sidecars.emplace_back(std::atoi(name.substr(2, 7).c_str()), e.path());
   }
   std::sort(sidecars.rbegin(), sidecars.rend());
+  std::optional<core::Error> unreadable;  // the newest sidecar that could not be read
   for (const auto& [iteration, path] : sidecars) {
     auto text = core::readInputFile(path.string());
-    if (!text) continue;  // unreadable (damaged, another user's key): not one to resume from
+    if (!text) {  // damaged, or sealed under a key this user does not hold: not one to resume from
+      if (!unreadable) unreadable = text.error();
+      continue;
+    }
     const json j = json::parse(*text, nullptr, false);
     if (j.is_discarded() || !j.is_object()) continue;
     FoundCheckpoint found;
@@ -316,6 +320,9 @@ core::Result<std::vector<FoundCheckpoint>> findCheckpoints(const std::string& fo
     }
     out.push_back(std::move(found));
   }
+  // Checkpoints there but none readable (a sealed run whose key is lost): an error naming why, rather than a run
+  // that starts over at iteration 0 and writes over them.
+  if (out.empty() && unreadable) return *unreadable;
   return out;
 }
 

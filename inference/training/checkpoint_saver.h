@@ -72,7 +72,8 @@ class CheckpointSaver final : public CheckpointSink {
 };
 
 // The complete checkpoints in `folder` (sidecar, weights and optimizer files all there), newest first, for resuming:
-// a caller tries the next when one fails to load (a damaged file is caught by its CRCs).
+// a caller tries the next when one fails to load (a damaged file is caught by its CRCs). A sidecar that cannot be
+// read is passed over; when none can, the newest one's error (a sealed run whose key is lost is not started over).
 struct FoundCheckpoint {
   SavedCheckpoint files;
   ResumePoint resume;

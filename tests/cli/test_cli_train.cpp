@@ -676,6 +676,18 @@ TEST_CASE("delineate-train --seal: checkpoints sealed at rest, resumed from, seg
   REQUIRE(resumed.exitCode == 0);
   CHECK(resumed.out.find("(iteration 4") != std::string::npos);
   CHECK(io::isSealedFile((checkpoints / "it0000008.pt").string()));
+  // Resumed with the user's key lost: refused naming a sidecar and why, never started over at
+  // iteration 0 over the checkpoints it cannot read.
+  config["iterations"] = 12;
+  const Run lost = runShell("DELINEATE_AT_REST_KEY_FILE=" + quoted((dir / "other-key" / "at-rest.key").string()) + " " +
+                            quoted(DELINEATE_TRAIN_PATH) + " --config " + quoted(writeConfig(dir, "lost.json", config).string()) +
+                            " --seal --resume 2>&1");
+  INFO(lost.out);
+  CHECK(lost.exitCode == 1);
+  CHECK(lost.out.find("it0000008.json") != std::string::npos);
+  CHECK(lost.out.find("this user has no at-rest key") != std::string::npos);
+  CHECK_FALSE(fs::exists(checkpoints / "it0000012.json"));
+  CHECK(io::isSealedFile((checkpoints / "it0000004.pt").string()));
   // Published as its content: the share's newest revision is the plain checkpoint, hashed as its content.
   const Run list = runCli("checkpoint list " + quoted(root.string()) + " atlas --json");
   REQUIRE(list.exitCode == 0);
