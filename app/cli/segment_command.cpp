@@ -17,7 +17,7 @@
 
 namespace delineate::app::cli {
 
-int createSegmentationEngine(const std::string& engineArgument, const std::string& device, const std::string& command,
+int createSegmentationEngine(std::string engineArgument, const std::string& device, const std::string& command,
                              std::unique_ptr<inference::SegmentationEngine>& engine, std::string& checkpointFile) {
   // A classic engine by id, or a trained checkpoint (a file, or share:ROOT#MODEL[@REV]) through the LibTorch plugin.
   engine = inference::createEngine(engineArgument);

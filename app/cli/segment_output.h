@@ -28,7 +28,9 @@ int resolveCheckpointArgument(std::string& checkpoint);
 // The engine `engineArgument` names (a classic engine's id, a checkpoint file, share:ROOT#MODEL[@REV]) on `device`,
 // never another in its place. `checkpointFile`: the local checkpoint it runs (empty for a classic engine). Returns the
 // exit code: 0; 2 for an unknown engine (a usage error of `command`); 1 with "error: <file>: <reason>".
-int createSegmentationEngine(const std::string& engineArgument, const std::string& device, const std::string& command,
+// `engineArgument` is taken by value: a caller may pass its `checkpointFile` (batch: a checkpoint resolved before),
+// which is cleared here.
+int createSegmentationEngine(std::string engineArgument, const std::string& device, const std::string& command,
                              std::unique_ptr<inference::SegmentationEngine>& engine, std::string& checkpointFile);
 
 // The engine's patch on the grid `g` as a label map (InvalidArgument naming the engine when it does not fit).

@@ -721,6 +721,28 @@ TEST_CASE("delineate-train --seal: checkpoints sealed at rest, resumed from, seg
   REQUIRE(a.ok());
   REQUIRE(b.ok());
   CHECK(std::equal(a->data(), a->data() + a->size(), b->data(), b->data() + b->size()));
+  // A batch with the share's model as its engine is keyed by the weights' content: run again through another cache
+  // (another sealed copy of the weights, under another nonce) it finds its revision and saves nothing new.
+  fs::create_directories(dir / "in");
+  fs::copy_file(*subject2, dir / "in" / subject2->filename());
+  const std::string model = quoted("share:" + root.string() + "#atlas@" + std::to_string(revisions.back().at("revision").get<int>()));
+  for (const char* cache : {"batch-cache-a", "batch-cache-b"}) {
+    const bool importing = std::string(cache) == "batch-cache-a";
+    const std::string command = "XDG_CACHE_HOME=" + quoted((dir / cache).string()) + " " + quoted(DELINEATE_CLI_PATH) +
+                                " batch " + quoted(root.string()) + " --label-set atlas-auto --engine " + model +
+                                " --device cpu --json " +
+                                (importing ? "--folder " + quoted((dir / "in").string()) : std::string("--all")) + " 2>&1";
+    const Run batch = runShell(command);
+    INFO(command << "\n" << batch.out);
+    REQUIRE(batch.exitCode == 0);
+    int studies = 0;
+    for (const auto& line : jsonLines(batch.out))
+      if (line.value("event", "") == "study") {
+        CHECK(line.value("status", "") == (importing ? "segmented" : "done"));
+        ++studies;
+      }
+    CHECK(studies == 1);
+  }
   // `checkpoint put` of the sealed file with its sealed sidecar stores the content too.
   const Run put = runCli("checkpoint put " + quoted(root.string()) + " by-hand " + quoted((checkpoints / "it0000008.pt").string()) +
                          " --sidecar " + quoted((checkpoints / "it0000008.json").string()));
