@@ -1,24 +1,17 @@
 #include "io/base/sealed_stream.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <streambuf>
 #include <vector>
 
+#include "io/base/atomic_file.h"
 #include "io/base/file_modes.h"
-#include "io/base/posix_util.h"
 #include "io/base/regular_file.h"
 #include "io/base/sealed_file.h"
 
 namespace delineate::io {
 
-using core::ErrorCode;
-using core::makeError;
 
 namespace {
 
@@ -132,60 +125,16 @@ class ContentStream final : public std::istream {
   ContentBuffer m_buffer;
 };
 
-core::Status writeAll(int fd, const char* data, std::size_t n, const std::string& path) {
-  while (n > 0) {
-    const ssize_t w = ::write(fd, data, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w < 0) return makeError(ErrorCode::WriteFailed, path, detail::errnoText(errno));
-    data += w;
-    n -= std::size_t(w);
-  }
-  return core::Status::success();
-}
-
-// A file being written, sealed as it is written when a key is given.
-class OutputFile final : public core::OutputFile {
+// A training run's output through io's atomic writer (io/base/atomic_file.h), which seals (FileAccess::Sealed with
+// sealing on), sets the mode whatever the umask, syncs, and removes its temporary file when dropped unfinished.
+class WriterFile final : public core::OutputFile {
  public:
-  OutputFile(int fd, std::string path, std::shared_ptr<const AtRestKey> key) : m_fd(fd), m_path(std::move(path)) {
-    if (key) m_sealer = std::make_unique<Sealer>(std::move(key));
-  }
-  ~OutputFile() override {
-    if (m_fd >= 0) ::close(m_fd);
-  }
-  core::Status write(const void* data, std::size_t size) override {
-    if (m_fd < 0) return makeError(ErrorCode::WriteFailed, m_path, "written after it was finished");
-    if (!m_sealer) return writeAll(m_fd, static_cast<const char*>(data), size, m_path);
-    if (core::Status s = m_sealer->add(data, size, m_out); !s) return named(s);
-    if (m_out.size() < (std::size_t(1) << 20)) return core::Status::success();
-    return drain();
-  }
-  core::Status finish() override {
-    if (m_fd < 0) return makeError(ErrorCode::WriteFailed, m_path, "finished twice");
-    if (m_sealer) {
-      if (core::Status s = m_sealer->finish(m_out); !s) return named(s);
-      if (core::Status s = drain(); !s) return s;
-    }
-    if (::fsync(m_fd) != 0) return makeError(ErrorCode::WriteFailed, m_path, detail::errnoText(errno));
-    const int rc = ::close(m_fd);
-    m_fd = -1;
-    if (rc != 0) return makeError(ErrorCode::WriteFailed, m_path, detail::errnoText(errno));
-    return core::Status::success();
-  }
+  explicit WriterFile(AtomicFileWriter writer) : m_writer(std::move(writer)) {}
+  core::Status write(const void* data, std::size_t size) override { return m_writer.write(data, size); }
+  core::Status finish() override { return m_writer.commit(); }
 
  private:
-  // The sealer's errors name its key; this file's name the file being written.
-  core::Status named(const core::Status& s) const {
-    return makeError(s.error().code, m_path, "cannot seal: " + s.error().detail);
-  }
-  core::Status drain() {
-    core::Status s = writeAll(m_fd, m_out.data(), m_out.size(), m_path);
-    m_out.clear();
-    return s;
-  }
-  int m_fd;
-  std::string m_path;
-  std::unique_ptr<Sealer> m_sealer;
-  std::string m_out;  // sealed bytes not yet written
+  AtomicFileWriter m_writer;
 };
 
 class AtRestFileSource final : public core::FileSource {
@@ -195,17 +144,11 @@ class AtRestFileSource final : public core::FileSource {
     return openContentStream(path, "file");
   }
   core::Result<std::unique_ptr<core::OutputFile>> create(const std::string& path) const override {
-    const FileAccess access = m_outputs == OutputFiles::Sealed ? FileAccess::Sealed : FileAccess::Personal;
-    std::shared_ptr<const AtRestKey> key;
-    if (access == FileAccess::Sealed && atRestSealingOn()) {
-      auto loaded = loadAtRestKey(true);
-      if (!loaded) return loaded.error();
-      key = *loaded;
-    }
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, fileModeFor(access));
-    if (fd < 0) return makeError(ErrorCode::WriteFailed, path, "cannot create: " + detail::errnoText(errno));
-    applyFileMode(fd, access);  // Sealed: exactly 0600, also for a file that was there
-    return std::unique_ptr<core::OutputFile>(std::make_unique<OutputFile>(fd, path, std::move(key)));
+    AtomicWriteOptions options;
+    options.access = m_outputs == OutputFiles::Sealed ? FileAccess::Sealed : FileAccess::Personal;
+    auto writer = AtomicFileWriter::create(path, options);
+    if (!writer) return writer.error();
+    return std::unique_ptr<core::OutputFile>(std::make_unique<WriterFile>(std::move(*writer)));
   }
 
  private:
